@@ -1,0 +1,118 @@
+import type { Kernel } from '../kernel.js'
+import type { Mode } from '../mode.js'
+import { invalidRequest } from '../service-error.js'
+import type { Account, Organisation } from './account.js'
+
+/** What a key string identifies. */
+export interface KeyInfo {
+  readonly account: Account
+  readonly mode: Mode
+  readonly kind: 'secret' | 'publishable'
+}
+
+export interface CreateAccountInput {
+  /** The owning platform; omitted for a new platform account. */
+  platform?: string
+  email?: string
+  country?: string
+  type?: 'standard' | 'express' | 'custom'
+  metadata?: Record<string, string>
+  apiVersion?: string
+  /** Modes the account exists in. Default both. */
+  modes?: Mode[]
+}
+
+/**
+ * The accounts registry: platforms, their connected accounts, organisations, and the key index
+ * used to authenticate requests.
+ *
+ * @example
+ * const accounts = createAccounts(kernel, '2026-10-28.endive')
+ * const platform = accounts.platform
+ * const connected = accounts.create({ platform: platform.id })
+ */
+export interface Accounts {
+  readonly platform: Account
+  create(input?: CreateAccountInput): Account
+  get(id: string): Account | undefined
+  byKey(key: string): KeyInfo | undefined
+  list(): Account[]
+  createOrganisation(input: { name?: string; accounts: string[] }): Organisation
+  organisation(id: string): Organisation | undefined
+  organisations(): Organisation[]
+  /** True when `actor` may act for `target`: itself, or a connected account it owns. */
+  controls(actor: Account, target: Account): boolean
+  /** True when both accounts belong to one organisation. */
+  sameOrganisation(a: Account, b: Account): boolean
+  readonly defaultVersion: string
+}
+
+export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts {
+  const byId = new Map<string, Account>()
+  const keys = new Map<string, KeyInfo>()
+  const orgs = new Map<string, Organisation>()
+
+  function create(input: CreateAccountInput = {}): Account {
+    if (input.platform !== undefined && !byId.has(input.platform)) {
+      throw invalidRequest(`No such platform account: '${input.platform}'`, { param: 'platform' })
+    }
+    const id = kernel.ids.next('acct', 16)
+    const token = (kind: string, mode: Mode) => kernel.ids.next(`${kind}_${mode}`, 24)
+    const account: Account = {
+      id,
+      object: 'account',
+      platform: input.platform,
+      keys: {
+        secret: { test: token('sk', 'test'), live: token('sk', 'live') },
+        publishable: { test: token('pk', 'test'), live: token('pk', 'live') },
+      },
+      created: kernel.clock.now,
+      apiVersion: input.apiVersion ?? defaultVersion,
+      organisation: undefined,
+      email: input.email,
+      country: input.country ?? 'US',
+      type: input.type,
+      metadata: { ...input.metadata },
+      modes: new Set(input.modes ?? ['test', 'live']),
+    }
+    byId.set(id, account)
+    for (const mode of ['test', 'live'] as const) {
+      keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
+      keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
+    }
+    kernel.trace.append('account.created', { id, platform: input.platform })
+    return account
+  }
+
+  const platform = create()
+
+  return {
+    platform,
+    create,
+    defaultVersion,
+    get: (id) => byId.get(id),
+    byKey: (key) => keys.get(key),
+    list: () => [...byId.values()],
+    createOrganisation(input) {
+      for (const id of input.accounts) {
+        const account = byId.get(id)
+        if (account === undefined) throw invalidRequest(`No such account: '${id}'`, { param: 'accounts' })
+        if (account.organisation !== undefined) {
+          throw invalidRequest(`Account '${id}' already belongs to organisation '${account.organisation}'`, {
+            param: 'accounts',
+          })
+        }
+      }
+      const id = kernel.ids.next('org', 16)
+      const org: Organisation = { id, name: input.name ?? id, accounts: new Set(input.accounts) }
+      for (const a of input.accounts) (byId.get(a) as Account).organisation = id
+      orgs.set(id, org)
+      kernel.trace.append('organisation.created', { id, accounts: input.accounts })
+      return org
+    },
+    organisation: (id) => orgs.get(id),
+    organisations: () => [...orgs.values()],
+    controls: (actor, target) => actor.id === target.id || target.platform === actor.id,
+    sameOrganisation: (a, b) => a.organisation !== undefined && a.organisation === b.organisation,
+  }
+}

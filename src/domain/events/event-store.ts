@@ -1,0 +1,125 @@
+import type { Accounts } from '../accounts/accounts.js'
+import type { Kernel } from '../kernel.js'
+import { type Scope, scopeKey } from '../mode.js'
+import type { EmitSnapshot, EmitThin, StoredEvent } from './event.js'
+
+/**
+ * Every event the service has emitted, per account and mode, newest last. Delivery subscribes to
+ * it; `/v1/events` and `/v2/core/events` read it.
+ *
+ * @example
+ * const evt = events.snapshot({ type: 'customer.created', account, mode: 'test', object: customer })
+ * events.get({ account, mode: 'test' }, evt.id)
+ */
+export interface EventStore {
+  snapshot(input: EmitSnapshot): StoredEvent
+  thin(input: EmitThin): StoredEvent
+  get(scope: Scope, id: string): StoredEvent | undefined
+  /** Events of a scope, oldest first. */
+  list(scope: Scope, kind: StoredEvent['kind']): readonly StoredEvent[]
+  /** Every event of every scope, in emission order. */
+  all(): readonly StoredEvent[]
+  subscribe(listener: (event: StoredEvent) => void): () => void
+}
+
+export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore {
+  const scopes = new Map<string, { snapshot: StoredEvent[]; thin: StoredEvent[]; byId: Map<string, StoredEvent> }>()
+  const everything: StoredEvent[] = []
+  const listeners = new Set<(event: StoredEvent) => void>()
+
+  function bucket(scope: Scope) {
+    const key = scopeKey(scope)
+    let b = scopes.get(key)
+    if (b === undefined) {
+      b = { snapshot: [], thin: [], byId: new Map() }
+      scopes.set(key, b)
+    }
+    return b
+  }
+
+  function context(accountId: string): string | undefined {
+    const account = accounts.get(accountId)
+    return account?.organisation === undefined ? undefined : accountId
+  }
+
+  function store(event: StoredEvent): StoredEvent {
+    const b = bucket(event)
+    b[event.kind].push(event)
+    b.byId.set(event.id, event)
+    everything.push(event)
+    kernel.trace.append('event.emitted', { id: event.id, type: event.type, account: event.account, mode: event.mode })
+    for (const l of listeners) l(event)
+    return event
+  }
+
+  return {
+    snapshot(input) {
+      const account = accounts.get(input.account)
+      const apiVersion = account?.apiVersion ?? accounts.defaultVersion
+      const id = kernel.ids.next('evt', 24)
+      const object = structuredClone(input.object)
+      const connected = account?.platform !== undefined
+      const body: Record<string, unknown> = {
+        id,
+        object: 'event',
+        api_version: apiVersion,
+        created: Math.floor(kernel.clock.now / 1000),
+        data: {
+          object,
+          ...(input.previousAttributes ? { previous_attributes: structuredClone(input.previousAttributes) } : {}),
+        },
+        livemode: input.mode === 'live',
+        pending_webhooks: 0,
+        request: input.request ?? { id: null, idempotency_key: null },
+        type: input.type,
+        ...(connected ? { account: input.account } : {}),
+        ...(context(input.account) === undefined ? {} : { context: input.account }),
+      }
+      return store({
+        id,
+        kind: 'snapshot',
+        type: input.type,
+        account: input.account,
+        mode: input.mode,
+        at: kernel.clock.now,
+        apiVersion,
+        body,
+        objectId: typeof object.id === 'string' ? object.id : undefined,
+      })
+    },
+    thin(input) {
+      const account = accounts.get(input.account)
+      const apiVersion = account?.apiVersion ?? accounts.defaultVersion
+      const id = kernel.ids.next(`evt_${input.mode}`, 24)
+      const body: Record<string, unknown> = {
+        id,
+        object: 'v2.core.event',
+        type: input.type,
+        created: new Date(kernel.clock.now).toISOString(),
+        livemode: input.mode === 'live',
+        context: account?.platform !== undefined || context(input.account) !== undefined ? input.account : null,
+        ...(input.relatedObject ? { related_object: { ...input.relatedObject } } : {}),
+        data: structuredClone(input.data ?? {}),
+        ...(input.reason ? { reason: structuredClone(input.reason) } : {}),
+      }
+      return store({
+        id,
+        kind: 'thin',
+        type: input.type,
+        account: input.account,
+        mode: input.mode,
+        at: kernel.clock.now,
+        apiVersion,
+        body,
+        objectId: input.relatedObject?.id,
+      })
+    },
+    get: (scope, id) => scopes.get(scopeKey(scope))?.byId.get(id),
+    list: (scope, kind) => scopes.get(scopeKey(scope))?.[kind] ?? [],
+    all: () => everything,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}

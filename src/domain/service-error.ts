@@ -1,0 +1,93 @@
+/**
+ * The error `type` values of the envelope, chosen so the official client maps each to the right
+ * class: v1 maps on status (and `idempotency_error`), v2 maps on `type` first.
+ */
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'api_error'
+  | 'card_error'
+  | 'idempotency_error'
+  | 'rate_limit_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'temporary_session_expired'
+  | 'not_cancelable'
+  | 'already_canceled'
+  | 'rate_limit'
+  | (string & {})
+
+export interface ServiceErrorInit {
+  status: number
+  type: ErrorType
+  code?: string
+  message: string
+  param?: string
+  /** Extra members of the error object (e.g. `decline_code`, `payment_intent`). */
+  extra?: Record<string, unknown>
+  /** Extra response headers (e.g. the rate-limit reason). */
+  headers?: Record<string, string>
+  /** Lock timeouts carry no request id, per the spec. */
+  noRequestId?: boolean
+}
+
+/**
+ * A refusal by the service: the HTTP layer turns it into the JSON error envelope
+ * `{ error: { type, code, message, param } }` with its status. Domain code throws it before it
+ * changes any state, so a refused request leaves the simulation as it was.
+ *
+ * @example
+ * throw invalidRequest('No such customer: cus_x', { code: 'resource_missing', param: 'customer', status: 404 })
+ */
+export class ServiceError extends Error {
+  readonly status: number
+  readonly type: ErrorType
+  readonly code: string | undefined
+  readonly param: string | undefined
+  readonly extra: Record<string, unknown> | undefined
+  readonly headers: Record<string, string> | undefined
+  readonly noRequestId: boolean
+
+  constructor(init: ServiceErrorInit) {
+    super(init.message)
+    this.name = 'ServiceError'
+    this.status = init.status
+    this.type = init.type
+    this.code = init.code
+    this.param = init.param
+    this.extra = init.extra
+    this.headers = init.headers
+    this.noRequestId = init.noRequestId ?? false
+  }
+
+  toJSON(): { error: Record<string, unknown> } {
+    return {
+      error: {
+        type: this.type,
+        code: this.code,
+        message: this.message,
+        param: this.param,
+        ...this.extra,
+      },
+    }
+  }
+}
+
+/** A 400 (or the given status) `invalid_request_error`. */
+export function invalidRequest(
+  message: string,
+  options: { code?: string; param?: string; status?: number; extra?: Record<string, unknown> } = {},
+): ServiceError {
+  return new ServiceError({
+    status: options.status ?? 400,
+    type: 'invalid_request_error',
+    message,
+    ...(options.code === undefined ? {} : { code: options.code }),
+    ...(options.param === undefined ? {} : { param: options.param }),
+    ...(options.extra === undefined ? {} : { extra: options.extra }),
+  })
+}
+
+/** 404 `resource_missing` for an object this account and mode cannot see. */
+export function resourceMissing(kind: string, id: string, param = 'id'): ServiceError {
+  return invalidRequest(`No such ${kind}: '${id}'`, { code: 'resource_missing', param, status: 404 })
+}

@@ -1,0 +1,56 @@
+import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
+import { type Accounts, createAccounts } from './accounts/accounts.js'
+import { createEventStore, type EventStore } from './events/event-store.js'
+import type { Kernel } from './kernel.js'
+import type { Mode } from './mode.js'
+import { createSessions, type Sessions } from './sessions/sessions.js'
+
+/**
+ * What an admission gate sees of a request before its handler runs: enough to decide rate,
+ * concurrency and lock outcomes without knowing HTTP.
+ */
+export interface Admission {
+  readonly operation: string
+  readonly method: string
+  readonly account: string
+  readonly authenticated: string
+  readonly mode: Mode
+  readonly onBehalf: boolean
+  /** The id in the path the operation reads or changes, if any. */
+  readonly objectId: string | undefined
+  readonly mutates: boolean
+  readonly inflight: InFlightRequest
+  readonly body: unknown
+}
+
+/**
+ * A check run before a handler (limiters, locks, injected faults). It throws a ServiceError to
+ * refuse the request, which then changes no state, or returns a function run when the request
+ * leaves (to release a lock or a concurrency slot).
+ */
+export type Gate = (admission: Admission) => void | (() => void)
+
+/**
+ * The domain root: every area of the simulated service over one kernel. Areas are plain
+ * TypeScript; the HTTP layer translates requests into calls on them.
+ */
+export interface Service {
+  readonly kernel: Kernel
+  readonly timeline: RequestTimeline
+  readonly accounts: Accounts
+  readonly events: EventStore
+  readonly sessions: Sessions
+  /** Admission gates, run in order before every handler. */
+  readonly gates: Gate[]
+}
+
+export interface ServiceOptions {
+  defaultVersion: string
+}
+
+export function createService(kernel: Kernel, timeline: RequestTimeline, options: ServiceOptions): Service {
+  const accounts = createAccounts(kernel, options.defaultVersion)
+  const events = createEventStore(kernel, accounts)
+  const sessions = createSessions(kernel)
+  return { kernel, timeline, accounts, events, sessions, gates: [] }
+}

@@ -1,0 +1,245 @@
+import { scopeKey } from '#domain/mode.js'
+import type { Service } from '#domain/service.js'
+import { invalidRequest, ServiceError } from '#domain/service-error.js'
+import type { Ids } from '#kernel/ids.js'
+import { nextMacrotask } from '#kernel/macrotask.js'
+import type { InFlightRequest } from '#kernel/request-timeline.js'
+import { parseApiVersion } from './api-version.js'
+import { authenticate } from './auth.js'
+import { decodeBody, decodeQuery } from './body.js'
+import { headerNames } from './header-names.js'
+import { createIdempotencyStore } from './idempotency.js'
+import { type Incoming, readIncoming } from './incoming.js'
+import { parseParams } from './params.js'
+import type { Principal, RequestContext, Route } from './route.js'
+import { createRouter } from './router.js'
+
+/** The `fetch`-compatible handler of a simulator. */
+export type FetchHandler = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
+
+export interface HandlerOptions {
+  readonly service: Service
+  readonly routes: readonly Route[]
+  /** Ids for `req_…` request ids, from their own random stream so faults never shift object ids. */
+  readonly requestIds: Ids
+  /** Virtual milliseconds a request stays in flight; 0 (default) answers at the next macrotask. */
+  readonly serviceTime?: (request: InFlightRequest) => number
+}
+
+interface Outcome {
+  status: number
+  text: string
+  headers: Record<string, string>
+}
+
+/**
+ * Builds the fetch handler: route, authenticate, version, decode, admit (limits, locks, faults),
+ * validate, idempotency, run the handler, answer in the JSON envelope, record everything in the
+ * trace. Requests are processed in arrival order; each stays in flight until it is answered.
+ *
+ * @example
+ * const fetch = createFetchHandler({ service, routes, requestIds })
+ * await fetch('/v1/balance', { headers: { Authorization: `Bearer ${key}` } })
+ */
+export function createFetchHandler(options: HandlerOptions): FetchHandler {
+  const { service, requestIds } = options
+  const { kernel, timeline } = service
+  const router = createRouter(options.routes)
+  const names = headerNames(kernel.prefix)
+  const idempotency = createIdempotencyStore(kernel)
+  const serviceTime = options.serviceTime
+  let turn: Promise<void> = Promise.resolve()
+  let waiting = 0
+  let driving = false
+
+  async function drive(): Promise<void> {
+    if (driving) return
+    driving = true
+    try {
+      while (waiting > 0) {
+        await nextMacrotask()
+        const due = kernel.scheduler.nextDue()
+        if (waiting === 0 || due === undefined) break
+        await kernel.clock.tickAsync(Math.max(0, due - kernel.clock.now))
+      }
+    } finally {
+      driving = false
+    }
+  }
+
+  async function answerAfter(flight: InFlightRequest): Promise<void> {
+    const delay = serviceTime?.(flight) ?? 0
+    if (delay <= 0) return nextMacrotask()
+    waiting++
+    await new Promise<void>((resolve) => {
+      kernel.scheduler.after(delay, 'http.respond', resolve)
+      void drive()
+    })
+    waiting--
+  }
+
+  function respond(status: number, body: unknown, headers: Record<string, string>): Outcome {
+    return { status, text: JSON.stringify(body), headers }
+  }
+
+  function errorOutcome(error: ServiceError, version: string | undefined): Outcome {
+    const headers: Record<string, string> = { ...error.headers }
+    if (!error.noRequestId) headers['Request-Id'] = requestIds.next('req')
+    if (version !== undefined) headers[names.version] = version
+    return respond(error.status, error.toJSON(), headers)
+  }
+
+  async function process(incoming: Incoming, flight: InFlightRequest, releases: (() => void)[]): Promise<Outcome> {
+    const path = incoming.url.pathname
+    const style = path.startsWith('/v2/') ? 'v2' : 'v1'
+    let version: string | undefined
+    let principal: Principal | undefined
+    let route: Route | undefined
+    let idem: { scope: string; key: string } | undefined
+    try {
+      const match = router.match(incoming.method, path)
+      if (match === undefined) {
+        const allowed = router.allows(path)
+        if (allowed.length > 0) {
+          throw new ServiceError({
+            status: 405,
+            type: 'invalid_request_error',
+            code: 'method_not_allowed',
+            message: `Unrecognized request method: ${incoming.method} ${path}. Allowed: ${allowed.join(', ')}.`,
+            headers: { Allow: allowed.join(', ') },
+          })
+        }
+        throw invalidRequest(`Unrecognized request URL (${incoming.method}: ${path}).`, {
+          status: 404,
+          code: 'url_unrecognized',
+        })
+      }
+      route = match.route
+      principal = authenticate(service, incoming.headers, route, match.params, names, style)
+      flight.operation = route.operation
+      flight.account = principal.account.id
+      flight.mode = principal.mode
+      const versionHeader = incoming.headers.get(names.version)
+      version = versionHeader === null ? principal.account.apiVersion : parseApiVersion(versionHeader, names.version)
+      const decoded = incoming.method === 'GET' ? {} : decodeBody(incoming.text, incoming.headers.get('content-type'), style)
+      const rawQuery = decodeQuery(incoming.url.search)
+      const mutates = route.mutates ?? incoming.method !== 'GET'
+      for (const gate of service.gates) {
+        const release = gate({
+          operation: route.operation,
+          method: incoming.method,
+          account: principal.account.id,
+          authenticated: principal.authenticated.id,
+          mode: principal.mode,
+          onBehalf: principal.onBehalf,
+          objectId: route.object === undefined ? undefined : match.params[route.object],
+          mutates,
+          inflight: flight,
+          body: decoded,
+        })
+        if (release) releases.push(release)
+      }
+      const body = route.body ? parseParams(route.body, decoded, style) : decoded
+      const query = route.query ? parseParams(route.query, rawQuery, style) : rawQuery
+      const key = incoming.headers.get('idempotency-key') ?? undefined
+      const scope = scopeKey({ account: principal.account.id, mode: principal.mode })
+      if (key !== undefined && (incoming.method === 'POST' || (incoming.method === 'DELETE' && style === 'v2'))) {
+        const fingerprint = `${incoming.method} ${path}${incoming.url.search}\n${incoming.text}`
+        const stored = idempotency.begin(scope, key, fingerprint)
+        if (stored !== undefined) {
+          kernel.trace.append('http.replayed', { key, request_id: stored.requestId })
+          return {
+            status: stored.status,
+            text: stored.text,
+            headers: {
+              'Request-Id': stored.requestId,
+              [names.version]: version,
+              'Idempotency-Key': key,
+              'Idempotent-Replayed': 'true',
+            },
+          }
+        }
+        idem = { scope, key }
+      }
+      let status = 200
+      const ctx: RequestContext = {
+        service,
+        principal,
+        params: match.params,
+        body,
+        query,
+        method: incoming.method,
+        path,
+        requestId: requestIds.next('req'),
+        idempotencyKey: key,
+        version,
+        inflight: flight,
+        header: (name) => incoming.headers.get(name.replace('{prefix}', kernel.prefix)) ?? undefined,
+        status: (code) => {
+          status = code
+        },
+      }
+      const result = await route.handle(ctx)
+      const headers: Record<string, string> = { 'Request-Id': ctx.requestId, [names.version]: version }
+      if (key !== undefined) headers['Idempotency-Key'] = key
+      const outcome = respond(status, result, headers)
+      if (idem) idempotency.complete(idem.scope, idem.key, { status, text: outcome.text, requestId: ctx.requestId })
+      return outcome
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error
+      const outcome = errorOutcome(error, version)
+      if (idem) {
+        // Refusals that the client should retry are not saved, so the retry runs for real.
+        if (error.status === 409 || error.status === 429 || error.status >= 500) idempotency.abandon(idem.scope, idem.key)
+        else
+          idempotency.complete(idem.scope, idem.key, {
+            status: outcome.status,
+            text: outcome.text,
+            requestId: outcome.headers['Request-Id'] ?? '',
+          })
+      }
+      return outcome
+    }
+  }
+
+  return async function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const flight = timeline.arrive(kernel.clock.now)
+    const previous = turn
+    let done!: () => void
+    turn = new Promise((resolve) => {
+      done = resolve
+    })
+    let outcome: Outcome
+    const releases: (() => void)[] = []
+    try {
+      let incoming: Incoming
+      try {
+        incoming = await readIncoming(input, init)
+      } finally {
+        await previous
+      }
+      try {
+        outcome = await process(incoming, flight, releases)
+      } finally {
+        done()
+      }
+      kernel.trace.append('http', {
+        method: incoming.method,
+        path: incoming.url.pathname + incoming.url.search,
+        operation: flight.operation,
+        account: flight.account,
+        mode: flight.mode,
+        status: outcome.status,
+        request_id: outcome.headers['Request-Id'] ?? null,
+        request: incoming.text,
+        response: outcome.text,
+      })
+      await answerAfter(flight)
+    } finally {
+      for (const release of releases) release()
+      timeline.finish(flight)
+    }
+    outcome.headers['Content-Type'] = 'application/json'
+    return new Response(outcome.text, { status: outcome.status, headers: outcome.headers })
+  }
+}

@@ -1,0 +1,77 @@
+import { type ZodError, type ZodType, z } from 'zod'
+import { invalidRequest, type ServiceError } from '#domain/service-error.js'
+
+/**
+ * Validates a decoded body or query against a route's schema and turns the first problem into the
+ * spec's 400 envelope with `param` naming the field (`metadata[plan]` on `/v1`, `payload.value` on
+ * `/v2`).
+ *
+ * @example
+ * const body = parseParams(schema, decoded, 'v1') // throws ServiceError on bad input
+ */
+export function parseParams<T>(schema: ZodType<T>, input: unknown, style: 'v1' | 'v2'): T {
+  const result = schema.safeParse(input)
+  if (result.success) return result.data
+  throw toServiceError(result.error, input, style)
+}
+
+function paramName(path: readonly PropertyKey[], style: 'v1' | 'v2'): string {
+  const parts = path.map(String)
+  if (style === 'v2') return parts.join('.')
+  return parts.map((p, i) => (i === 0 ? p : `[${p}]`)).join('')
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined
+    v = (v as Record<PropertyKey, unknown>)[p]
+  }
+  return v
+}
+
+function toServiceError(error: ZodError, input: unknown, style: 'v1' | 'v2'): ServiceError {
+  const issue = error.issues[0]
+  if (issue === undefined) return invalidRequest('Invalid request parameters.')
+  if (issue.code === 'unrecognized_keys') {
+    const param = paramName([...issue.path, issue.keys[0] ?? ''], style)
+    return invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param })
+  }
+  const param = paramName(issue.path, style)
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
+    return invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param })
+  }
+  const code = issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : 'parameter_invalid'
+  const message =
+    issue.message.startsWith('Invalid') || issue.code === 'custom' ? issue.message : `Invalid ${param}: ${issue.message}`
+  return invalidRequest(param ? `${message} (param: ${param})` : message, { code, param })
+}
+
+/** A form or JSON integer: numbers, or strings of digits as form bodies carry them. */
+export const formInt = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = typeof v === 'number' ? v : /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN
+  if (!Number.isSafeInteger(n)) {
+    ctx.addIssue({ code: 'custom', message: `Invalid integer: ${String(v)}`, params: { code: 'parameter_invalid_integer' } })
+    return z.NEVER
+  }
+  return n
+})
+
+/** A form or JSON boolean: `true`/`false` as booleans or strings. */
+export const formBool = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true')
+
+/** A non-empty string. */
+export const nonEmpty = z.string().min(1, { message: 'Invalid string: must not be empty' })
+
+/** `metadata`: string keys to string values, at most 50 keys; `''` clears the whole map on update. */
+export const metadata = z.union([
+  z.literal(''),
+  z
+    .record(z.string().max(40), z.union([z.string().max(500), z.number().transform(String)]))
+    .refine((m) => Object.keys(m).length <= 50, {
+      message: 'Invalid metadata: at most 50 keys',
+    }),
+])
+
+/** v1 `expand[]`: accepted and ignored where the simulator has nothing to expand. */
+export const expand = z.array(z.string()).optional()

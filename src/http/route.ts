@@ -1,0 +1,66 @@
+import type { ZodType } from 'zod'
+import type { Account } from '#domain/accounts/account.js'
+import type { Mode } from '#domain/mode.js'
+import type { Service } from '#domain/service.js'
+import type { InFlightRequest } from '#kernel/request-timeline.js'
+
+/** Who a request acts as, after authentication and `Service-Account`/`Service-Context`. */
+export interface Principal {
+  /** The account whose key authenticated the request. */
+  readonly authenticated: Account
+  /** The account the request acts for (the connected account under `Service-Account`). */
+  readonly account: Account
+  readonly mode: Mode
+  /** True when the request acts for another account than the key's own (reads on behalf count apart). */
+  readonly onBehalf: boolean
+  /** The meter event session id, on the stream endpoint. */
+  readonly session?: string
+}
+
+/** Everything a route handler sees. Handlers are thin: they decode, call the domain and shape JSON. */
+export interface RequestContext<B = unknown, Q = unknown> {
+  readonly service: Service
+  readonly principal: Principal
+  readonly params: Readonly<Record<string, string>>
+  readonly body: B
+  readonly query: Q
+  readonly method: string
+  readonly path: string
+  readonly requestId: string
+  readonly idempotencyKey: string | undefined
+  /** The API version in force: the `Service-Version` header, else the account default. */
+  readonly version: string
+  readonly inflight: InFlightRequest
+  /** A request header by name, with the configured prefix applied to `{prefix}` in the name. */
+  header(name: string): string | undefined
+  /** Sets a response status other than 200. */
+  status(code: number): void
+}
+
+export type RouteAuth = 'secret' | 'session'
+
+/**
+ * One operation of the service. Each operation is one endpoint for the limiters, whatever the id in
+ * its path.
+ *
+ * @example
+ * const route: Route = {
+ *   method: 'GET', path: '/v1/accounts/:id', operation: 'accounts.retrieve',
+ *   handle: (ctx) => ctx.service.accounts.get(ctx.params.id),
+ * }
+ */
+export interface Route<B = any, Q = any> {
+  readonly method: 'GET' | 'POST' | 'DELETE'
+  readonly path: string
+  /** Operation name, e.g. `customers.create`: the endpoint identity for limits and the trace. */
+  readonly operation: string
+  readonly auth?: RouteAuth
+  /** Schema of the decoded body (form for `/v1`, JSON for `/v2`); unknown keys must be refused. */
+  readonly body?: ZodType<B>
+  readonly query?: ZodType<Q>
+  /** The id-bearing path parameter whose object the request reads or mutates (for locks). */
+  readonly object?: string
+  /** True for operations that change state (locks, idempotency, per-object limits). */
+  readonly mutates?: boolean
+  handle(ctx: RequestContext<B, Q>): unknown | Promise<unknown>
+}

@@ -1,0 +1,19 @@
+export {
+  type SignatureErrorCode,
+  SignatureVerificationError,
+  signatureHeader,
+  type VerifyOptions,
+  verifySignature,
+} from './domain/delivery/signature.js'
+export { ServiceError } from './domain/service-error.js'
+export type { ReceiverHandler, Receivers } from './http/receivers.js'
+export type { Clock } from './kernel/clock.js'
+export type { Trace, TraceEntry } from './kernel/trace.js'
+export type { Admin } from './simulator/admin.js'
+export {
+  createSimulator,
+  DEFAULT_API_VERSION,
+  type Platform,
+  type Simulator,
+  type SimulatorOptions,
+} from './simulator/create-simulator.js'

@@ -1,0 +1,49 @@
+import FakeTimers from '@sinonjs/fake-timers'
+
+/** The clock type of `@sinonjs/fake-timers`: `now`, `tickAsync`, `runToLastAsync`, `Date`, timers. */
+export type Clock = FakeTimers.Clock
+
+export interface ClockOptions {
+  /** Virtual start time, epoch milliseconds or a date string. Default `2026-01-01T00:00:00.000Z`. */
+  start?: number | string | Date
+  /**
+   * `'local'` (default) makes a clock that only the simulator uses. `'global'` installs it on
+   * `globalThis` (timers and `Date`) so that client code under test sleeps on the same timeline;
+   * `sim.clock.uninstall()` restores the real ones. A clock object made by the caller is used as is.
+   */
+  clock?: 'local' | 'global' | Clock
+}
+
+export const DEFAULT_START = Date.UTC(2026, 0, 1)
+
+/**
+ * Creates the one clock of a simulation.
+ *
+ * @example
+ * const clock = createClock({ start: '2026-03-01T00:00:00Z' })
+ * await clock.tickAsync(15 * 60_000)
+ */
+export function createClock(options: ClockOptions = {}): Clock {
+  const start = toEpoch(options.start)
+  const mode = options.clock ?? 'local'
+  if (typeof mode === 'object') return mode
+  if (mode === 'global') {
+    return FakeTimers.withGlobal(globalThis).install({
+      now: start,
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date'],
+    })
+  }
+  const clock = FakeTimers.withGlobal(globalThis).createClock(start)
+  // A local clock has nothing to restore; giving it the method keeps one shape for both kinds.
+  if (typeof clock.uninstall !== 'function') clock.uninstall = () => []
+  return clock
+}
+
+export function toEpoch(start: ClockOptions['start']): number {
+  if (start === undefined) return DEFAULT_START
+  const ms = start instanceof Date ? start.getTime() : typeof start === 'number' ? start : Date.parse(start)
+  if (!Number.isFinite(ms)) {
+    throw new TypeError(`createSimulator: option 'start' must be a date, epoch ms or ISO string; got ${String(start)}`)
+  }
+  return ms
+}

@@ -1,0 +1,62 @@
+import seedrandom from 'seedrandom'
+
+/**
+ * One seeded stream of randomness. Each subsystem draws from its own named stream, so adding a
+ * fault knob (which draws from `faults`) never shifts the ids (drawn from `ids`) of an existing run.
+ *
+ * @example
+ * const rng = createRng(42)
+ * rng.stream('ids').int(10) // the same number for seed 42, in any process
+ */
+export interface RandomStream {
+  /** A float in [0, 1). */
+  next(): number
+  /** An integer in [0, n). */
+  int(n: number): number
+  /** True with probability p. */
+  chance(p: number): boolean
+  /** A float in [min, max). */
+  between(min: number, max: number): number
+  /** Fisher–Yates shuffle, in place. */
+  shuffle<T>(items: T[]): T[]
+}
+
+export interface Rng {
+  readonly seed: string
+  stream(name: string): RandomStream
+}
+
+export function createRng(seed: number | string): Rng {
+  const root = String(seed)
+  const streams = new Map<string, RandomStream>()
+  return {
+    seed: root,
+    stream(name) {
+      let s = streams.get(name)
+      if (s === undefined) {
+        s = makeStream(seedrandom.alea(`${root}/${name}`))
+        streams.set(name, s)
+      }
+      return s
+    },
+  }
+}
+
+function makeStream(prng: () => number): RandomStream {
+  const stream: RandomStream = {
+    next: prng,
+    int: (n) => Math.floor(prng() * n),
+    chance: (p) => p > 0 && prng() < p,
+    between: (min, max) => min + prng() * (max - min),
+    shuffle(items) {
+      for (let i = items.length - 1; i > 0; i--) {
+        const j = Math.floor(prng() * (i + 1))
+        const t = items[i] as (typeof items)[number]
+        items[i] = items[j] as (typeof items)[number]
+        items[j] = t
+      }
+      return items
+    },
+  }
+  return stream
+}

@@ -1,0 +1,128 @@
+import type { Clock } from './clock.js'
+import { PriorityQueue } from './priority-queue.js'
+
+/** A pending operation of the service: due at a virtual time, run in (due, insertion) order. */
+export interface Task {
+  readonly label: string
+  readonly due: number
+  cancelled: boolean
+}
+
+interface Entry extends Task {
+  run: () => void | Promise<unknown>
+}
+
+/**
+ * The due-time priority queue of every pending operation (async processing, deliveries, retries,
+ * expiries), bound to the virtual clock. Exactly one clock timer is armed, at the earliest due
+ * time, so advancing the clock jumps from due item to due item.
+ *
+ * @example
+ * const scheduler = createScheduler(clock)
+ * scheduler.after(1000, 'meter.process', () => process())
+ * await clock.tickAsync(1000) // runs it
+ */
+export interface Scheduler {
+  at(due: number, label: string, run: () => void | Promise<unknown>): Task
+  after(delay: number, label: string, run: () => void | Promise<unknown>): Task
+  cancel(task: Task): void
+  /** Registers async work (a delivery in flight) that `settle()` must wait for. */
+  track(work: Promise<unknown>): void
+  /** Number of tasks not yet run or cancelled. */
+  readonly pending: number
+  /** Due time of the earliest pending task. */
+  nextDue(): number | undefined
+  /** Runs every task due at or before the current virtual time and waits for their async work. */
+  settle(): Promise<void>
+}
+
+export function createScheduler(clock: Clock): Scheduler {
+  const queue = new PriorityQueue<Entry>()
+  const inflight = new Set<Promise<unknown>>()
+  let live = 0
+  let armedAt = Number.POSITIVE_INFINITY
+  let timer: ReturnType<Clock['setTimeout']> | undefined
+
+  function arm(): void {
+    dropCancelled()
+    const top = queue.peek()
+    const due = top === undefined ? Number.POSITIVE_INFINITY : top.due
+    if (due === armedAt) return
+    if (timer !== undefined) clock.clearTimeout(timer)
+    timer = undefined
+    armedAt = due
+    if (top !== undefined) timer = clock.setTimeout(fire, Math.max(0, due - clock.now))
+  }
+
+  function fire(): void {
+    timer = undefined
+    armedAt = Number.POSITIVE_INFINITY
+    runDue()
+    arm()
+  }
+
+  function dropCancelled(): void {
+    while (queue.peek()?.value.cancelled === true) queue.pop()
+  }
+
+  function runDue(): void {
+    for (;;) {
+      dropCancelled()
+      const top = queue.peek()
+      if (top === undefined || top.due > clock.now) return
+      queue.pop()
+      live--
+      const entry = top.value
+      entry.cancelled = true
+      const result = entry.run()
+      if (result instanceof Promise) scheduler.track(result)
+    }
+  }
+
+  const scheduler: Scheduler = {
+    at(due, label, run) {
+      const entry: Entry = { label, due, cancelled: false, run }
+      queue.push(due, entry)
+      live++
+      if (due < armedAt) arm()
+      return entry
+    },
+    after(delay, label, run) {
+      return scheduler.at(clock.now + Math.max(0, delay), label, run)
+    },
+    cancel(task) {
+      if (task.cancelled) return
+      task.cancelled = true
+      live--
+    },
+    track(work) {
+      const p: Promise<unknown> = work.then(
+        () => inflight.delete(p),
+        () => inflight.delete(p),
+      )
+      inflight.add(p)
+    },
+    get pending() {
+      return live
+    },
+    nextDue() {
+      dropCancelled()
+      return queue.peek()?.due
+    },
+    async settle() {
+      for (;;) {
+        runDue()
+        arm()
+        if (inflight.size === 0) {
+          // Let microtasks scheduled by the tasks just run (and by the client) take effect.
+          await Promise.resolve()
+          const top = queue.peek()
+          if (inflight.size === 0 && (top === undefined || top.due > clock.now)) return
+          continue
+        }
+        await Promise.all([...inflight])
+      }
+    },
+  }
+  return scheduler
+}

@@ -1,0 +1,53 @@
+import type { Account, Organisation } from '#domain/accounts/account.js'
+import type { CreateAccountInput } from '#domain/accounts/accounts.js'
+import type { StoredEvent } from '#domain/events/event.js'
+import type { Mode } from '#domain/mode.js'
+import type { Service } from '#domain/service.js'
+
+/**
+ * Typed setup and inspection without HTTP. Setup calls are recorded in the trace like requests, so
+ * a run that uses them is still replayable.
+ *
+ * @example
+ * const acct = sim.admin.createAccount({ email: 'shop@example.com' })
+ * sim.admin.createOrganisation({ accounts: [sim.platform.id, acct.id] })
+ */
+export interface Admin {
+  /** Creates a connected account of the default platform (or of `platform`). */
+  createAccount(input?: CreateAccountInput): Account
+  account(id: string): Account | undefined
+  accounts(): Account[]
+  createOrganisation(input: { name?: string; accounts: string[] }): Organisation
+  /** Sets an account's default API version; events emitted afterwards use it. */
+  setApiVersion(account: string, version: string): void
+  /** Events emitted for an account and mode, oldest first (both kinds unless `kind` is given). */
+  events(filter?: { account?: string; mode?: Mode; kind?: StoredEvent['kind']; type?: string }): StoredEvent[]
+  /** Ends a meter event session now. */
+  expireSession(id: string): void
+}
+
+export function createAdmin(service: Service): Admin {
+  return {
+    createAccount: (input = {}) => service.accounts.create({ platform: service.accounts.platform.id, ...input }),
+    account: (id) => service.accounts.get(id),
+    accounts: () => service.accounts.list(),
+    createOrganisation: (input) => service.accounts.createOrganisation(input),
+    setApiVersion(id, version) {
+      const account = service.accounts.get(id)
+      if (account === undefined) throw new TypeError(`admin.setApiVersion: no such account '${id}'`)
+      account.apiVersion = version
+      service.kernel.trace.append('account.version', { id, version })
+    },
+    events: (filter = {}) =>
+      service.events
+        .all()
+        .filter(
+          (e) =>
+            (filter.account === undefined || e.account === filter.account) &&
+            (filter.mode === undefined || e.mode === filter.mode) &&
+            (filter.kind === undefined || e.kind === filter.kind) &&
+            (filter.type === undefined || e.type === filter.type),
+        ),
+    expireSession: (id) => service.sessions.expire(id),
+  }
+}

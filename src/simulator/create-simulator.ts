@@ -1,0 +1,140 @@
+import { z } from 'zod'
+import type { Account } from '#domain/accounts/account.js'
+import type { Kernel } from '#domain/kernel.js'
+import { createService, type Service } from '#domain/service.js'
+import { createFetchHandler, type FetchHandler } from '#http/handler.js'
+import { createReceivers, type Receivers } from '#http/receivers.js'
+import { routes } from '#http/routes/index.js'
+import { type Clock, type ClockOptions, createClock } from '#kernel/clock.js'
+import { createIds } from '#kernel/ids.js'
+import { createRequestTimeline } from '#kernel/request-timeline.js'
+import { createRng } from '#kernel/rng.js'
+import { createScheduler } from '#kernel/scheduler.js'
+import { createTrace, type Trace } from '#kernel/trace.js'
+import { type Admin, createAdmin } from './admin.js'
+
+/** The API version accounts default to: the one the official client of this generation pins. */
+export const DEFAULT_API_VERSION = '2026-10-28.endive'
+
+export interface SimulatorOptions extends ClockOptions {
+  /** Seed of every random choice. Same seed and inputs: the same trace, byte for byte. Default 0. */
+  seed?: number | string
+  /** Prefix of the provider-named headers. `Stripe` makes the official `stripe` client work unchanged. */
+  headerPrefix?: string
+  /** Default API version of new accounts. */
+  apiVersion?: string
+  /**
+   * Virtual time a request stays in flight, in ms: a number, or a range drawn from the seeded
+   * `latency` stream. Default 0: answered at the next macrotask without moving the clock.
+   */
+  serviceTime?: number | { min: number; max: number }
+  /** Keep at most this many trace entries in memory (the hash still covers all). */
+  traceLimit?: number
+}
+
+/** The default platform account: its id and its keys. */
+export interface Platform {
+  readonly id: string
+  readonly secretKey: { readonly test: string; readonly live: string }
+  readonly publishableKey: { readonly test: string; readonly live: string }
+  readonly account: Account
+}
+
+/**
+ * One simulation: the service behind a fetch-compatible handler, on one virtual clock.
+ */
+export interface Simulator {
+  /** `fetch` of the simulated service; bound, so it can be passed around. */
+  readonly fetch: FetchHandler
+  readonly clock: Clock
+  readonly platform: Platform
+  readonly admin: Admin
+  readonly receivers: Receivers
+  readonly trace: Trace
+  /** Runs all work due at the current virtual instant (async processing, deliveries). */
+  settle(): Promise<void>
+  /** The seed this simulation runs on. */
+  readonly seed: string
+  /** The domain root, for harness code; not a stable API. */
+  readonly service: Service
+}
+
+const optionsSchema = z
+  .object({
+    seed: z.union([z.number().finite(), z.string()]).optional(),
+    start: z.union([z.number().finite(), z.string(), z.date()]).optional(),
+    clock: z
+      .union([z.literal('local'), z.literal('global'), z.looseObject({ now: z.number(), tickAsync: z.function() })])
+      .optional(),
+    headerPrefix: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9]*$/, { message: 'must be a header token such as Service or Stripe' })
+      .optional(),
+    apiVersion: z.string().optional(),
+    serviceTime: z
+      .union([
+        z.number().min(0),
+        z
+          .object({ min: z.number().min(0), max: z.number().min(0) })
+          .refine((r) => r.max >= r.min, { message: 'max must be >= min' }),
+      ])
+      .optional(),
+    traceLimit: z.number().int().positive().optional(),
+  })
+  .loose()
+
+/**
+ * Creates a simulator. Every option has a default.
+ *
+ * @example
+ * import { createSimulator } from 'service-sim'
+ * const sim = createSimulator({ seed: 42 })
+ * const res = await sim.fetch('https://api.service.test/v1/account', {
+ *   headers: { Authorization: `Bearer ${sim.platform.secretKey.test}` },
+ * })
+ */
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const parsed = optionsSchema.safeParse(options)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new TypeError(`createSimulator: option '${issue?.path.join('.')}' ${issue?.message ?? 'is invalid'}`)
+  }
+  const seed = options.seed ?? 0
+  const clock = createClock(options)
+  const rng = createRng(seed)
+  const scheduler = createScheduler(clock)
+  const trace = createTrace({ now: () => clock.now, ...(options.traceLimit ? { limit: options.traceLimit } : {}) })
+  const kernel: Kernel = {
+    clock,
+    scheduler,
+    rng,
+    ids: createIds(rng.stream('ids')),
+    trace,
+    prefix: options.headerPrefix ?? 'Service',
+  }
+  trace.append('simulator.created', { seed: String(seed), start: clock.now, prefix: kernel.prefix })
+  const timeline = createRequestTimeline()
+  const service = createService(kernel, timeline, { defaultVersion: options.apiVersion ?? DEFAULT_API_VERSION })
+  const latency = rng.stream('latency')
+  const st = options.serviceTime
+  const fetch = createFetchHandler({
+    service,
+    routes,
+    requestIds: createIds(rng.stream('request-ids')),
+    ...(st === undefined || st === 0
+      ? {}
+      : { serviceTime: () => (typeof st === 'number' ? st : Math.round(latency.between(st.min, st.max))) }),
+  })
+  const p = service.accounts.platform
+  return {
+    fetch,
+    clock,
+    platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
+    admin: createAdmin(service),
+    receivers: createReceivers(),
+    trace,
+    settle: () => scheduler.settle(),
+    seed: String(seed),
+    service,
+  }
+}
