@@ -2,6 +2,7 @@ import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.
 import { type Accounts, createAccounts } from './accounts/accounts.js'
 import { createEventStore, type EventStore } from './events/event-store.js'
 import type { Kernel } from './kernel.js'
+import { createLedger, type Ledger } from './ledger/ledger.js'
 import type { Mode } from './mode.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
 
@@ -40,6 +41,8 @@ export interface Service {
   readonly accounts: Accounts
   readonly events: EventStore
   readonly sessions: Sessions
+  /** Double-entry balance transactions per account, mode and currency. */
+  readonly ledger: Ledger
   /** Admission gates, run in order before every handler. */
   readonly gates: Gate[]
 }
@@ -52,5 +55,11 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const accounts = createAccounts(kernel, options.defaultVersion)
   const events = createEventStore(kernel, accounts)
   const sessions = createSessions(kernel)
-  return { kernel, timeline, accounts, events, sessions, gates: [] }
+  const ledger = createLedger(kernel, (platform) =>
+    accounts
+      .list()
+      .filter((a) => a.platform === platform)
+      .map((a) => a.id),
+  )
+  return { kernel, timeline, accounts, events, sessions, ledger, gates: [] }
 }
