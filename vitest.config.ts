@@ -1,6 +1,11 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  resolve: {
+    // Tests and examples import the package by its public name, as users do.
+    alias: [{ find: /^service-sim$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
+  },
   test: {
     include: ['test/**/*.test.ts', 'properties/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,

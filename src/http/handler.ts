@@ -183,7 +183,13 @@ export function createFetchHandler(options: HandlerOptions): FetchHandler {
       const headers: Record<string, string> = { 'Request-Id': ctx.requestId, [names.version]: version }
       if (key !== undefined) headers['Idempotency-Key'] = key
       const outcome = respond(status, result, headers)
-      if (idem) idempotency.complete(idem.scope, idem.key, { status, text: outcome.text, requestId: ctx.requestId })
+      // The key stays "in progress" until the response leaves, so an overlapping repeat gets 409.
+      if (idem) {
+        const saved = idem
+        releases.push(() =>
+          idempotency.complete(saved.scope, saved.key, { status, text: outcome.text, requestId: ctx.requestId }),
+        )
+      }
       return outcome
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
@@ -191,12 +197,16 @@ export function createFetchHandler(options: HandlerOptions): FetchHandler {
       if (idem) {
         // Refusals that the client should retry are not saved, so the retry runs for real.
         if (error.status === 409 || error.status === 429 || error.status >= 500) idempotency.abandon(idem.scope, idem.key)
-        else
-          idempotency.complete(idem.scope, idem.key, {
-            status: outcome.status,
-            text: outcome.text,
-            requestId: outcome.headers['Request-Id'] ?? '',
-          })
+        else {
+          const saved = idem
+          releases.push(() =>
+            idempotency.complete(saved.scope, saved.key, {
+              status: outcome.status,
+              text: outcome.text,
+              requestId: outcome.headers['Request-Id'] ?? '',
+            }),
+          )
+        }
       }
       return outcome
     }

@@ -30,8 +30,28 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return v
 }
 
+type Issue = ZodError['issues'][number]
+
+/** A union's own issue says only "no branch matched"; the most specific branch issue names the field. */
+function specific(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue
+  let best: Issue = issue
+  let depth = -1
+  for (const branch of issue.errors) {
+    const first = branch[0]
+    if (first === undefined) continue
+    const candidate = specific({ ...first, path: [...issue.path, ...first.path] } as Issue)
+    if (candidate.path.length >= depth && candidate.code !== 'invalid_value' && candidate.code !== 'invalid_type') {
+      best = candidate
+      depth = candidate.path.length
+    }
+  }
+  return best
+}
+
 function toServiceError(error: ZodError, input: unknown, style: 'v1' | 'v2'): ServiceError {
-  const issue = error.issues[0]
+  const first = error.issues[0]
+  const issue = first === undefined ? undefined : specific(first)
   if (issue === undefined) return invalidRequest('Invalid request parameters.')
   if (issue.code === 'unrecognized_keys') {
     const param = paramName([...issue.path, issue.keys[0] ?? ''], style)

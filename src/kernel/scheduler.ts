@@ -42,6 +42,30 @@ export function createScheduler(clock: Clock): Scheduler {
   let live = 0
   let armedAt = Number.POSITIVE_INFINITY
   let timer: ReturnType<Clock['setTimeout']> | undefined
+  // A second timer at the latest due time makes `clock.runToLastAsync()` reach all pending work,
+  // while only two timers ever sit in fake-timers (whose next-timer search scans them all).
+  let horizonAt = Number.NEGATIVE_INFINITY
+  let horizon: ReturnType<Clock['setTimeout']> | undefined
+
+  function extendHorizon(due: number): void {
+    if (due <= horizonAt) return
+    if (horizon !== undefined) clock.clearTimeout(horizon)
+    horizonAt = due
+    horizon = clock.setTimeout(
+      () => {
+        horizon = undefined
+        horizonAt = Number.NEGATIVE_INFINITY
+        fire()
+      },
+      Math.max(0, due - clock.now),
+    )
+  }
+
+  function clearHorizon(): void {
+    if (horizon !== undefined) clock.clearTimeout(horizon)
+    horizon = undefined
+    horizonAt = Number.NEGATIVE_INFINITY
+  }
 
   function arm(): void {
     dropCancelled()
@@ -55,10 +79,12 @@ export function createScheduler(clock: Clock): Scheduler {
   }
 
   function fire(): void {
+    if (timer !== undefined) clock.clearTimeout(timer)
     timer = undefined
     armedAt = Number.POSITIVE_INFINITY
     runDue()
     arm()
+    if (live === 0) clearHorizon()
   }
 
   function dropCancelled(): void {
@@ -85,6 +111,7 @@ export function createScheduler(clock: Clock): Scheduler {
       queue.push(due, entry)
       live++
       if (due < armedAt) arm()
+      extendHorizon(due)
       return entry
     },
     after(delay, label, run) {
@@ -94,6 +121,7 @@ export function createScheduler(clock: Clock): Scheduler {
       if (task.cancelled) return
       task.cancelled = true
       live--
+      if (live === 0) clearHorizon()
     },
     track(work) {
       const p: Promise<unknown> = work.then(

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { API, errorOf, setup } from './helpers.js'
+
+describe('sim.fetch', () => {
+  it('accepts a string, a URL and a Request, like fetch', async () => {
+    const { sim, auth } = setup()
+    const a = await sim.fetch(`${API}/v1/account`, { headers: auth })
+    const b = await sim.fetch(new URL(`${API}/v1/account`), { headers: auth })
+    const c = await sim.fetch(new Request(`${API}/v1/account`, { headers: auth }))
+    for (const res of [a, b, c]) expect(res.status).toBe(200)
+    expect((await c.json()).id).toBe(sim.platform.id)
+  })
+
+  it('accepts headers as an object, a Headers instance or an array of pairs', async () => {
+    const { sim, key } = setup()
+    const value = `Bearer ${key}`
+    for (const headers of [
+      { Authorization: value },
+      new Headers({ Authorization: value }),
+      [['Authorization', value]] as [string, string][],
+    ]) {
+      const res = await sim.fetch(`${API}/v1/account`, { headers })
+      expect(res.status).toBe(200)
+    }
+  })
+
+  it('is bound, so it can be passed around without its simulator', async () => {
+    const { sim, auth } = setup()
+    const { fetch } = sim
+    expect((await fetch(`${API}/v1/account`, { headers: auth })).status).toBe(200)
+  })
+
+  it('resolves a bare path against the API base', async () => {
+    const { sim, auth } = setup()
+    expect((await sim.fetch('/v1/account', { headers: auth })).status).toBe(200)
+  })
+
+  it('reads non-string bodies (URLSearchParams) as fetch would', async () => {
+    const { sim, auth } = setup()
+    const res = await sim.fetch(`${API}/v1/accounts`, {
+      method: 'POST',
+      headers: auth,
+      body: new URLSearchParams({ email: 'shop@example.com', 'metadata[tier]': 'gold' }),
+    })
+    expect(res.status).toBe(200)
+    const account = await res.json()
+    expect(account.email).toBe('shop@example.com')
+    expect(account.metadata).toEqual({ tier: 'gold' })
+  })
+
+  it('answers an unknown path with 404 in the JSON error envelope', async () => {
+    const { get } = setup()
+    const res = await get('/v1/nothing_here')
+    expect(res.status).toBe(404)
+    expect(res.headers.get('content-type')).toBe('application/json')
+    const error = await errorOf(res)
+    expect(error).toMatchObject({ type: 'invalid_request_error', code: 'url_unrecognized' })
+    expect(error.message).toContain('/v1/nothing_here')
+  })
+
+  it('answers a wrong method with 405, the envelope and an Allow header', async () => {
+    const { sim, auth } = setup()
+    const res = await sim.fetch(`${API}/v1/account`, { method: 'DELETE', headers: auth })
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe('GET')
+    expect(await errorOf(res)).toMatchObject({ type: 'invalid_request_error', code: 'method_not_allowed' })
+  })
+
+  it('puts a req_ Request-Id on every response, errors included', async () => {
+    const { get } = setup()
+    const ok = await get('/v1/account')
+    const missing = await get('/v1/nope')
+    expect(ok.headers.get('request-id')).toMatch(/^req_[0-9A-Za-z]{14}$/)
+    expect(missing.headers.get('request-id')).toMatch(/^req_/)
+    expect(ok.headers.get('request-id')).not.toBe(missing.headers.get('request-id'))
+  })
+})

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest'
+import { canonicalJson } from '../../src/kernel/canonical-json.js'
+import { createClock } from '../../src/kernel/clock.js'
+import { createIds } from '../../src/kernel/ids.js'
+import { PriorityQueue } from '../../src/kernel/priority-queue.js'
+import { createRng } from '../../src/kernel/rng.js'
+import { createScheduler } from '../../src/kernel/scheduler.js'
+import { createTrace } from '../../src/kernel/trace.js'
+
+describe('PriorityQueue', () => {
+  it('pops by due time and keeps insertion order among equal times', () => {
+    const q = new PriorityQueue<string>()
+    q.push(10, 'b1')
+    q.push(5, 'a')
+    q.push(10, 'b2')
+    q.push(1, 'z')
+    q.push(10, 'b3')
+    const out: string[] = []
+    while (q.size > 0) out.push(q.pop()?.value ?? '')
+    expect(out).toEqual(['z', 'a', 'b1', 'b2', 'b3'])
+  })
+})
+
+describe('scheduler', () => {
+  it('runs due work in order as the clock jumps from item to item', async () => {
+    const clock = createClock({ start: 0 })
+    const s = createScheduler(clock)
+    const log: string[] = []
+    s.at(3000, 'c', () => void log.push(`c@${clock.now}`))
+    s.at(1000, 'a', () => void log.push(`a@${clock.now}`))
+    const b = s.at(2000, 'b', () => void log.push(`b@${clock.now}`))
+    s.cancel(b)
+    expect(s.pending).toBe(2)
+    await clock.runToLastAsync()
+    expect(log).toEqual(['a@1000', 'c@3000'])
+    expect(s.pending).toBe(0)
+  })
+
+  it('settle() runs what is due now and waits for its async work, not what is due later', async () => {
+    const clock = createClock({ start: 0 })
+    const s = createScheduler(clock)
+    const log: string[] = []
+    s.after(0, 'now', async () => {
+      await Promise.resolve()
+      log.push('now')
+    })
+    s.after(1, 'later', () => void log.push('later'))
+    await s.settle()
+    expect(log).toEqual(['now'])
+  })
+})
+
+describe('rng', () => {
+  it('gives each named stream its own sequence, stable per seed', () => {
+    const a = createRng(1)
+    const b = createRng(1)
+    b.stream('faults').next()
+    expect(a.stream('ids').next()).toBe(b.stream('ids').next())
+    expect(createRng(2).stream('ids').next()).not.toBe(createRng(1).stream('ids').next())
+  })
+
+  it('makes ids with the provider prefix and base-62 body', () => {
+    const ids = createIds(createRng(9).stream('ids'))
+    expect(ids.next('cus')).toMatch(/^cus_[0-9A-Za-z]{14}$/)
+    expect(ids.next('whsec', 32)).toMatch(/^whsec_[0-9A-Za-z]{32}$/)
+  })
+})
+
+describe('trace', () => {
+  it('hashes canonical entries, so key order never changes the hash', () => {
+    const t1 = createTrace({ now: () => 0 })
+    const t2 = createTrace({ now: () => 0 })
+    t1.append('x', { a: 1, b: { c: 2, d: 3 } })
+    t2.append('x', { b: { d: 3, c: 2 }, a: 1 })
+    expect(t1.hash()).toBe(t2.hash())
+    expect(canonicalJson({ b: 1, a: [true, { d: 2, c: 3 }] })).toBe('{"a":[true,{"c":3,"d":2}],"b":1}')
+  })
+
+  it('keeps hashing every entry when a limit drops old ones from memory', () => {
+    const full = createTrace({ now: () => 0 })
+    const limited = createTrace({ now: () => 0, limit: 2 })
+    for (let i = 0; i < 10; i++) {
+      full.append('n', { i })
+      limited.append('n', { i })
+    }
+    expect(limited.entries()).toHaveLength(2)
+    expect(limited.length).toBe(10)
+    expect(limited.hash()).toBe(full.hash())
+  })
+})
+
+describe('scheduler and runToLastAsync', () => {
+  it('reaches work scheduled later than the first timer', async () => {
+    const clock = createClock({ start: 0 })
+    const s = createScheduler(clock)
+    const log: number[] = []
+    s.at(10, 'x', () => {
+      log.push(clock.now)
+      s.at(50, 'y', () => void log.push(clock.now))
+    })
+    s.at(30, 'z', () => void log.push(clock.now))
+    await clock.runToLastAsync()
+    await clock.runToLastAsync()
+    expect(log).toEqual([10, 30, 50])
+  })
+})
