@@ -20,7 +20,7 @@ describe('README quickstart', () => {
     const logs: unknown[][] = []
     const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logs.push(args))
     try {
-      await import(/* @vite-ignore */ `${file}?t=${Date.now()}`)
+      await import(/* @vite-ignore */ `${file}?run=1`)
     } finally {
       spy.mockRestore()
     }
