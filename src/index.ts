@@ -1,3 +1,6 @@
+export type { InterceptOptions } from './adapters/hosts.js'
+export type { Interception } from './adapters/intercept.js'
+export { type ClockDriven, type RunOnClockOptions, runOnClock } from './adapters/run-on-clock.js'
 export {
   type SignatureErrorCode,
   SignatureVerificationError,

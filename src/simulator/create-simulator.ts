@@ -11,6 +11,8 @@ import { createRequestTimeline } from '#kernel/request-timeline.js'
 import { createRng } from '#kernel/rng.js'
 import { createScheduler } from '#kernel/scheduler.js'
 import { createTrace, type Trace } from '#kernel/trace.js'
+import type { InterceptOptions } from '../adapters/hosts.js'
+import { type Interception, interceptHosts } from '../adapters/intercept.js'
 import { type Admin, createAdmin } from './admin.js'
 
 /** The API version accounts default to: the one the official client of this generation pins. */
@@ -57,6 +59,14 @@ export interface Simulator {
   readonly seed: string
   /** The domain root, for harness code; not a stable API. */
   readonly service: Service
+  /**
+   * Routes the global `fetch` and node's `http`/`https` for the simulator's hosts to `sim.fetch`
+   * (needs the optional peer dependency `nock`). Other hosts fail loudly unless
+   * `unmatched: 'passthrough'`. Undo with `sim.restore()`.
+   */
+  intercept(options?: InterceptOptions): Promise<Interception>
+  /** Undoes `intercept()`; safe to call when nothing is intercepted. */
+  restore(): void
 }
 
 const optionsSchema = z
@@ -126,6 +136,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       : { serviceTime: () => (typeof st === 'number' ? st : Math.round(latency.between(st.min, st.max))) }),
   })
   const p = service.accounts.platform
+  let interception: { started: Promise<Interception>; done: Interception | undefined } | undefined
   return {
     fetch,
     clock,
@@ -136,5 +147,31 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     settle: () => scheduler.settle(),
     seed: String(seed),
     service,
+    intercept(interceptOptions = {}) {
+      if (interception) throw new Error('sim.intercept(): already intercepting; call sim.restore() first')
+      const started = interceptHosts(fetch, { ...interceptOptions, prefix: kernel.prefix })
+      const entry = { started, done: undefined as Interception | undefined }
+      interception = entry
+      started.then(
+        (i) => {
+          entry.done = i
+        },
+        () => {
+          if (interception === entry) interception = undefined
+        },
+      )
+      return started
+    },
+    restore() {
+      const current = interception
+      interception = undefined
+      if (current?.done) current.done.restore()
+      // A restore that overtakes a pending intercept() still undoes it once it lands.
+      else
+        void current?.started.then(
+          (i) => i.restore(),
+          () => undefined,
+        )
+    },
   }
 }
