@@ -20,3 +20,15 @@ export {
   type Simulator,
   type SimulatorOptions,
 } from './simulator/create-simulator.js'
+export type { DeliveryAdmin } from './domain/delivery/delivery-admin.js'
+export type {
+  AttemptOutcome,
+  AttemptTrigger,
+  DeliveryAttempt,
+  DeliveryRecord,
+  DeliveryStatus,
+} from './domain/delivery/delivery-record.js'
+export type { DeliveryFaults } from './domain/delivery/faults.js'
+export type { DeliveryTransport, TransportRequest, TransportResult } from './domain/delivery/transport.js'
+export type { TriggerOverrides } from './domain/delivery/trigger.js'
+export type { Destination } from './domain/destinations/destination.js'

@@ -1,5 +1,8 @@
 import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
 import { type Accounts, createAccounts } from './accounts/accounts.js'
+import { createDelivery, type Delivery } from './delivery/delivery.js'
+import { createTrigger, type Trigger } from './delivery/trigger.js'
+import { createDestinations, type Destinations } from './destinations/destinations.js'
 import { createEventStore, type EventStore } from './events/event-store.js'
 import type { Kernel } from './kernel.js'
 import { createLedger, type Ledger } from './ledger/ledger.js'
@@ -41,6 +44,12 @@ export interface Service {
   readonly accounts: Accounts
   readonly events: EventStore
   readonly sessions: Sessions
+  /** Event destinations (webhook endpoints) per account and mode. */
+  readonly destinations: Destinations
+  /** Webhook delivery: routing, signing, attempts, retries, fault knobs. */
+  readonly delivery: Delivery
+  /** Creates realistic events of any type (like the provider's CLI `trigger`). */
+  readonly trigger: Trigger
   /** Double-entry balance transactions per account, mode and currency. */
   readonly ledger: Ledger
   /** Admission gates, run in order before every handler. */
@@ -55,11 +64,14 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const accounts = createAccounts(kernel, options.defaultVersion)
   const events = createEventStore(kernel, accounts)
   const sessions = createSessions(kernel)
+  const destinations = createDestinations(kernel, accounts)
+  const delivery = createDelivery(kernel, events, destinations, accounts)
+  const trigger = createTrigger(kernel, events, accounts)
   const ledger = createLedger(kernel, (platform) =>
     accounts
       .list()
       .filter((a) => a.platform === platform)
       .map((a) => a.id),
   )
-  return { kernel, timeline, accounts, events, sessions, ledger, gates: [] }
+  return { kernel, timeline, accounts, events, sessions, destinations, delivery, trigger, ledger, gates: [] }
 }

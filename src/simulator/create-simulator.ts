@@ -5,6 +5,7 @@ import { createService, type Service } from '#domain/service.js'
 import { createFetchHandler, type FetchHandler } from '#http/handler.js'
 import { createReceivers, type Receivers } from '#http/receivers.js'
 import { routes } from '#http/routes/index.js'
+import { createTransport } from '#http/transport.js'
 import { type Clock, type ClockOptions, createClock } from '#kernel/clock.js'
 import { createIds } from '#kernel/ids.js'
 import { createRequestTimeline } from '#kernel/request-timeline.js'
@@ -135,6 +136,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       ? {}
       : { serviceTime: () => (typeof st === 'number' ? st : Math.round(latency.between(st.min, st.max))) }),
   })
+  const receivers = createReceivers()
+  service.delivery.useTransport(createTransport(receivers))
   const p = service.accounts.platform
   let interception: { started: Promise<Interception>; done: Interception | undefined } | undefined
   return {
@@ -142,7 +145,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     clock,
     platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
     admin: createAdmin(service),
-    receivers: createReceivers(),
+    receivers,
     trace,
     settle: () => scheduler.settle(),
     seed: String(seed),

@@ -95,7 +95,8 @@ export function verifySignature(
   }
   const tolerance = options.tolerance ?? 300
   const now = Math.floor((options.now ?? Date.now()) / 1000)
-  if (tolerance > 0 && Math.abs(now - timestamp) > tolerance) {
+  // Like the official libraries, only age counts: a timestamp from the (near) future is accepted.
+  if (tolerance > 0 && now - timestamp > tolerance) {
     throw new SignatureVerificationError(
       'timestamp_outside_tolerance',
       `Timestamp outside the tolerance zone (${timestamp}, now ${now}).`,

@@ -1,0 +1,362 @@
+import type { Task } from '#kernel/scheduler.js'
+import type { Accounts } from '../accounts/accounts.js'
+import type { Destination } from '../destinations/destination.js'
+import type { Destinations } from '../destinations/destinations.js'
+import { isOrganisationDestination, routes } from '../destinations/routing.js'
+import { ORGANISATION_NO_INFLUENCE, SYNCHRONOUS_TYPES } from '../destinations/rules.js'
+import type { StoredEvent } from '../events/event.js'
+import type { EventStore } from '../events/event-store.js'
+import type { Kernel } from '../kernel.js'
+import type { Scope } from '../mode.js'
+import { invalidRequest, resourceMissing } from '../service-error.js'
+import type { AttemptTrigger, DeliveryAttempt, DeliveryRecord } from './delivery-record.js'
+import { type DeliveryFaults, noFaults } from './faults.js'
+import { untilIdle } from './idle.js'
+import { deliveryBody } from './payload.js'
+import { nextRetryAt } from './retry-policy.js'
+import { signatureHeader } from './signature.js'
+import { type DeliveryTransport, type TransportResult, unreachableTransport } from './transport.js'
+
+const DAY = 24 * 60 * 60 * 1000
+/** Manual resend windows after the event's creation. */
+export const RESEND_WINDOW_MS = { dashboard: 15 * DAY, cli: 30 * DAY } as const
+/** A receiver slower than this (virtual ms) has timed out. */
+export const DELIVERY_TIMEOUT_MS = 10_000
+/** Synchronous events (issuing authorisations) wait at most this long for the answer. */
+export const SYNC_TIMEOUT_MS = 2_000
+/** The type of the event `ping` sends. */
+export const PING_TYPE = 'v2.core.event_destination.ping'
+
+/** The result of a synchronous event: delivered while the triggering action waits. */
+export interface SyncOutcome {
+  readonly event: StoredEvent
+  /** True when a receiver answered 2xx with `{ "approved": true }`. */
+  readonly approved: boolean
+  readonly records: DeliveryRecord[]
+}
+
+export interface DeliveryFilter {
+  event?: string
+  destination?: string
+  status?: DeliveryRecord['status']
+}
+
+/**
+ * Webhook delivery: routes every new event to the destinations that take it, POSTs it signed
+ * through the transport, records each attempt and schedules retries on the kernel scheduler
+ * (live: exponential backoff within 3 days; test: 3 retries over about 3 hours). A retry that falls
+ * due while its destination is disabled or deleted is cancelled.
+ *
+ * @example
+ * service.delivery.useTransport(transport)
+ * service.delivery.records({ event: 'evt_1' }) // [{ status: 'Pending', attempts: [...], nextAttemptAt }]
+ */
+export interface Delivery {
+  /** Fault knobs (duplicates, reordering, redundant events); all off by default. */
+  readonly faults: DeliveryFaults
+  useTransport(transport: DeliveryTransport): void
+  records(filter?: DeliveryFilter): DeliveryRecord[]
+  record(eventId: string, destinationId: string): DeliveryRecord | undefined
+  /**
+   * Manual resend (dashboard: 15 days, cli: 30 days); never cancels automatic retries. Throws a
+   * ServiceError at once when refused; the returned promise resolves with the attempt.
+   */
+  resend(eventId: string, destinationId: string, via: 'dashboard' | 'cli', scope?: Scope): Promise<DeliveryAttempt>
+  /** Sends a `v2.core.event_destination.ping` event to one destination. */
+  ping(scope: Scope, destinationId: string): StoredEvent
+  /** Delivers a synchronous event to its destinations now and decides from their answers. */
+  deliverSync(event: StoredEvent): Promise<SyncOutcome>
+}
+
+export function createDelivery(
+  kernel: Kernel,
+  events: EventStore,
+  destinations: Destinations,
+  accounts: Accounts,
+): Delivery {
+  const { scheduler, trace, clock } = kernel
+  const faults = noFaults()
+  const faultRng = () => kernel.rng.stream('delivery-faults')
+  const retryRng = kernel.rng.stream('delivery-retries')
+  const byKey = new Map<string, DeliveryRecord>()
+  const ordered: DeliveryRecord[] = []
+  const eventsById = new Map<string, StoredEvent>()
+  // A twin is itself never twinned, so one change yields at most two events.
+  let emittingTwin = false
+  let transport: DeliveryTransport = unreachableTransport
+
+  const key = (eventId: string, destinationId: string) => `${eventId}|${destinationId}`
+
+  function newRecord(event: StoredEvent, d: Destination): DeliveryRecord {
+    const r: DeliveryRecord = {
+      eventId: event.id,
+      eventType: event.type,
+      destinationId: d.id,
+      url: d.url,
+      mode: d.mode,
+      status: 'Pending',
+      attempts: [],
+      nextAttemptAt: null,
+      retries: 0,
+      firstAttemptAt: undefined,
+      influencesOutcome: !(isOrganisationDestination(d) && ORGANISATION_NO_INFLUENCE.has(event.type)),
+      cancelled: undefined,
+    }
+    byKey.set(key(event.id, d.id), r)
+    ordered.push(r)
+    return r
+  }
+
+  function schedule(r: DeliveryRecord, event: StoredEvent, due: number, trigger: AttemptTrigger): Task {
+    if (trigger === 'automatic' || trigger === 'retry') r.nextAttemptAt = due
+    return scheduler.at(due, `delivery.${trigger}`, () => {
+      const work = attempt(r, event, trigger)
+      return transport.waitsOnClock(r.url) ? untilIdle(work) : work
+    })
+  }
+
+  /** POSTs once; resolves with the recorded attempt (undefined when it did not happen). */
+  async function post(
+    r: DeliveryRecord,
+    event: StoredEvent,
+    d: Destination,
+    trigger: AttemptTrigger,
+    timeoutMs: number,
+  ): Promise<{ attempt: DeliveryAttempt; body: string }> {
+    const payload = deliveryBody(event, trigger === 'ping' ? 'thin' : d.eventPayload)
+    const at = clock.now
+    const signature = signatureHeader(payload, destinations.activeSecrets(d), Math.floor(at / 1000), {
+      test: d.mode === 'test',
+    })
+    const controller = new AbortController()
+    let expire!: (r: TransportResult) => void
+    const expired = new Promise<TransportResult>((resolve) => {
+      expire = resolve
+    })
+    const timer = scheduler.after(timeoutMs, 'delivery.timeout', () => {
+      controller.abort()
+      expire({ kind: 'timeout', message: `No answer within ${timeoutMs} ms.` })
+    })
+    let result: TransportResult
+    try {
+      result = await Promise.race([
+        transport.post({
+          url: d.url,
+          headers: {
+            'Content-Type': 'application/json; charset=utf-8',
+            'User-Agent': `${kernel.prefix}/1.0 (+https://docs.service.test/webhooks)`,
+            [`${kernel.prefix}-Signature`]: signature,
+          },
+          body: payload,
+          timeoutMs,
+          badCertificate: d.badCertificate,
+          signal: controller.signal,
+        }),
+        expired,
+      ])
+    } catch (error) {
+      result = { kind: 'connect_error', message: (error as Error).message }
+    } finally {
+      scheduler.cancel(timer)
+    }
+    const ok = result.kind === 'response' && result.status >= 200 && result.status < 300
+    const attemptRecord: DeliveryAttempt = {
+      at,
+      trigger,
+      outcome: ok ? 'delivered' : result.kind === 'response' ? 'http_error' : result.kind,
+      status: result.kind === 'response' ? result.status : null,
+      durationMs: clock.now - at,
+      ...(result.kind === 'response' ? {} : { message: result.message }),
+    }
+    r.attempts.push(attemptRecord)
+    trace.append('delivery.attempt', {
+      event: r.eventId,
+      destination: r.destinationId,
+      trigger,
+      attempt: r.attempts.length,
+      outcome: attemptRecord.outcome,
+      status: attemptRecord.status,
+      duration: attemptRecord.durationMs,
+    })
+    return { attempt: attemptRecord, body: result.kind === 'response' ? result.body : '' }
+  }
+
+  function stopAutomatic(r: DeliveryRecord, reason: string): void {
+    r.nextAttemptAt = null
+    r.cancelled = reason
+    if (r.status === 'Pending') r.status = 'Failed'
+    trace.append('delivery.cancelled', { event: r.eventId, destination: r.destinationId, reason })
+  }
+
+  async function attempt(r: DeliveryRecord, event: StoredEvent, trigger: AttemptTrigger): Promise<void> {
+    const d = destinations.find(r.destinationId)
+    const automatic = trigger === 'automatic' || trigger === 'retry'
+    if (d === undefined || d.deleted || (d.status !== 'enabled' && trigger !== 'ping')) {
+      if (automatic) stopAutomatic(r, d === undefined || d.deleted ? 'destination_deleted' : 'destination_disabled')
+      return
+    }
+    if (automatic) {
+      r.nextAttemptAt = null
+      r.firstAttemptAt ??= clock.now
+    }
+    const startedAt = clock.now
+    const { attempt: a } = await post(r, event, d, trigger, DELIVERY_TIMEOUT_MS)
+    if (a.outcome === 'delivered') {
+      r.status = 'Delivered'
+      if (automatic) r.nextAttemptAt = null
+      return
+    }
+    if (!automatic) return
+    const due = nextRetryAt(r.mode, r.retries, r.firstAttemptAt ?? startedAt, startedAt, retryRng)
+    if (due === undefined) {
+      r.nextAttemptAt = null
+      if (r.status !== 'Delivered') r.status = 'Failed'
+      trace.append('delivery.exhausted', { event: r.eventId, destination: r.destinationId, attempts: r.attempts.length })
+      return
+    }
+    r.retries++
+    schedule(r, event, due, 'retry')
+  }
+
+  function fanOut(event: StoredEvent): void {
+    eventsById.set(event.id, event)
+    if (event.type === PING_TYPE || SYNCHRONOUS_TYPES.has(event.type)) return
+    if (faults.redundantEventRate > 0 && !emittingTwin && faultRng().chance(faults.redundantEventRate)) {
+      queueMicrotask(() => emitTwin(event))
+    }
+    for (const d of destinations.all()) {
+      if (!routes(d, event, accounts)) continue
+      const r = newRecord(event, d)
+      const delay = faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0
+      if (delay > 0) trace.append('delivery.fault', { kind: 'reorder', event: event.id, destination: d.id, delay })
+      schedule(r, event, clock.now + delay, 'automatic')
+      if (faults.duplicateRate > 0 && faultRng().chance(faults.duplicateRate)) {
+        const extra = faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0
+        trace.append('delivery.fault', { kind: 'duplicate', event: event.id, destination: d.id, delay: extra })
+        schedule(r, event, clock.now + extra, 'duplicate')
+      }
+    }
+  }
+
+  function emitTwin(event: StoredEvent): void {
+    const body = event.body as Record<string, any>
+    emittingTwin = true
+    let twin: StoredEvent
+    try {
+      twin =
+        event.kind === 'snapshot'
+          ? events.snapshot({
+              type: event.type,
+              account: event.account,
+              mode: event.mode,
+              object: body.data?.object ?? {},
+              ...(body.data?.previous_attributes ? { previousAttributes: body.data.previous_attributes } : {}),
+            })
+          : events.thin({
+              type: event.type,
+              account: event.account,
+              mode: event.mode,
+              ...(body.related_object ? { relatedObject: body.related_object } : {}),
+              data: body.data ?? {},
+            })
+    } finally {
+      emittingTwin = false
+    }
+    trace.append('delivery.fault', { kind: 'redundant_event', event: event.id, twin: twin.id })
+  }
+
+  events.subscribe(fanOut)
+
+  return {
+    faults,
+    useTransport(t) {
+      transport = t
+    },
+    records(filter = {}) {
+      return ordered.filter(
+        (r) =>
+          (filter.event === undefined || r.eventId === filter.event) &&
+          (filter.destination === undefined || r.destinationId === filter.destination) &&
+          (filter.status === undefined || r.status === filter.status),
+      )
+    },
+    record: (eventId, destinationId) => byKey.get(key(eventId, destinationId)),
+    resend(eventId, destinationId, via, scope) {
+      // Validation throws at once (before anything is sent); the POST itself runs in the background.
+      const event = eventsById.get(eventId)
+      const d = destinations.find(destinationId)
+      if (event === undefined || (scope !== undefined && (event.mode !== scope.mode || !visible(scope, event)))) {
+        throw resourceMissing('event', eventId)
+      }
+      if (d === undefined || d.deleted || (scope !== undefined && (d.account !== scope.account || d.mode !== scope.mode))) {
+        throw resourceMissing('webhook endpoint', destinationId, 'webhook_endpoint')
+      }
+      if (d.mode !== event.mode) {
+        throw invalidRequest(`Event '${eventId}' and endpoint '${destinationId}' are in different modes.`, {
+          param: 'webhook_endpoint',
+        })
+      }
+      const window = RESEND_WINDOW_MS[via]
+      if (clock.now - event.at > window) {
+        throw invalidRequest(
+          `Event '${eventId}' is older than ${window / DAY} days and can no longer be resent from the ${via === 'cli' ? 'command line' : 'dashboard'}.`,
+          { code: 'event_too_old', param: 'id' },
+        )
+      }
+      const r = byKey.get(key(eventId, destinationId)) ?? newRecord(event, d)
+      const work = post(r, event, d, via, DELIVERY_TIMEOUT_MS).then(({ attempt: a }) => {
+        if (a.outcome === 'delivered') r.status = 'Delivered'
+        else if (r.status === 'Pending' && r.nextAttemptAt === null && r.attempts.length === 1) r.status = 'Failed'
+        return a
+      })
+      scheduler.track(transport.waitsOnClock(d.url) ? untilIdle(work) : work)
+      return work
+    },
+    ping(scope, destinationId) {
+      const d = destinations.get(scope, destinationId)
+      const event = events.thin({
+        type: PING_TYPE,
+        account: d.account,
+        mode: d.mode,
+        relatedObject: { id: d.id, type: 'v2.core.event_destination', url: `/v2/core/event_destinations/${d.id}` },
+      })
+      const r = newRecord(event, d)
+      schedule(r, event, clock.now, 'ping')
+      return event
+    },
+    async deliverSync(event) {
+      eventsById.set(event.id, event)
+      const targets = destinations
+        .all()
+        .filter((d) => routes(d, event, accounts) && !isOrganisationDestination(d))
+      const results = await Promise.all(
+        targets.map(async (d) => {
+          const r = newRecord(event, d)
+          r.firstAttemptAt = clock.now
+          const { attempt: a, body } = await post(r, event, d, 'synchronous', SYNC_TIMEOUT_MS)
+          r.status = a.outcome === 'delivered' ? 'Delivered' : 'Failed'
+          return { r, approved: a.outcome === 'delivered' && approvedIn(body) }
+        }),
+      )
+      const approved = results.some((x) => x.approved)
+      trace.append('delivery.synchronous', { event: event.id, approved, destinations: targets.map((d) => d.id) })
+      return { event, approved, records: results.map((x) => x.r) }
+    },
+  }
+
+  function visible(scope: Scope, event: StoredEvent): boolean {
+    if (event.account === scope.account) return true
+    return destinations
+      .all()
+      .some((d) => d.account === scope.account && d.mode === scope.mode && routes({ ...d, status: 'enabled' }, event, accounts))
+  }
+}
+
+function approvedIn(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as { approved?: unknown }
+    return parsed.approved === true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,36 @@
+import type { StoredEvent } from '../events/event.js'
+
+const cache = new WeakMap<StoredEvent, { snapshot?: string; thin?: string }>()
+
+/**
+ * The exact JSON a destination receives for an event, serialised once per event and kind (events
+ * are immutable). Snapshot: the full event. Thin: the notification `{ id, object, type, created,
+ * livemode, context, related_object }` without `data`; the receiver fetches the rest.
+ *
+ * @example
+ * deliveryBody(event, 'thin') // '{"id":"evt_test_…","object":"v2.core.event",…}'
+ */
+export function deliveryBody(event: StoredEvent, kind: 'snapshot' | 'thin'): string {
+  let entry = cache.get(event)
+  if (entry === undefined) {
+    entry = {}
+    cache.set(event, entry)
+  }
+  const hit = entry[kind]
+  if (hit !== undefined) return hit
+  const b = event.body
+  const text =
+    kind === 'snapshot' || event.kind === 'snapshot'
+      ? JSON.stringify(b)
+      : JSON.stringify({
+          id: b.id,
+          object: 'v2.core.event',
+          type: b.type,
+          created: b.created,
+          livemode: b.livemode,
+          context: b.context ?? null,
+          ...(b.related_object ? { related_object: b.related_object } : {}),
+        })
+  entry[kind] = text
+  return text
+}

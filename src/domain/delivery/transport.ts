@@ -1,0 +1,43 @@
+/** One webhook POST the service wants to make. */
+export interface TransportRequest {
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  /** Virtual milliseconds after which the attempt counts as timed out. */
+  readonly timeoutMs: number
+  /** The destination presents an invalid certificate: the attempt must fail with `tls_error`. */
+  readonly badCertificate: boolean
+  /** Aborted when the attempt times out on the virtual clock, so a real request can be dropped. */
+  readonly signal: AbortSignal
+}
+
+/** What came of a POST: an HTTP answer, or one of the spec's transport failures. */
+export type TransportResult =
+  | { readonly kind: 'response'; readonly status: number; readonly body: string }
+  | { readonly kind: 'connect_error' | 'tls_error' | 'timeout'; readonly message: string }
+
+/**
+ * How the delivery domain reaches receivers, without knowing HTTP. The simulator fills it with an
+ * implementation in `src/http/transport.ts` (in-process receivers, loopback HTTP, connection
+ * failures); tests and the harness can fill it with their own.
+ *
+ * @example
+ * const transport: DeliveryTransport = {
+ *   post: async () => ({ kind: 'response', status: 200, body: '' }),
+ *   waitsOnClock: () => false,
+ * }
+ */
+export interface DeliveryTransport {
+  post(request: TransportRequest): Promise<TransportResult>
+  /**
+   * True when an answer from `url` may wait on the virtual clock (an in-process receiver that
+   * sleeps): `settle()` then stops waiting for it once it is idle instead of hanging.
+   */
+  waitsOnClock(url: string): boolean
+}
+
+/** The transport before one is installed: nothing answers. */
+export const unreachableTransport: DeliveryTransport = {
+  post: async () => ({ kind: 'connect_error', message: 'No transport installed.' }),
+  waitsOnClock: () => false,
+}

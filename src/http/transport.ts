@@ -1,0 +1,89 @@
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/delivery/transport.js'
+import { isLoopback } from '#domain/destinations/rules.js'
+import type { Receivers } from './receivers.js'
+
+/**
+ * The HTTP side of webhook delivery. A URL mounted in `sim.receivers` is called in process with a
+ * real `Request` (its handler may spend virtual time, which counts toward the time-out); an
+ * unmounted `http(s)://localhost|127.x|[::1]` URL gets a real POST over the loopback network; any
+ * other URL is a connection failure (nothing answers it). A destination marked as presenting a bad
+ * certificate fails with a TLS error before anything is sent.
+ *
+ * @example
+ * service.delivery.useTransport(createTransport(receivers))
+ */
+export function createTransport(receivers: Receivers): DeliveryTransport {
+  return {
+    async post(request) {
+      if (request.badCertificate) {
+        return { kind: 'tls_error', message: 'TLS handshake failed: the server certificate is not valid (simulated).' }
+      }
+      const handler = receivers.get(request.url)
+      if (handler !== undefined) return callReceiver(handler, request)
+      let url: URL
+      try {
+        url = new URL(request.url)
+      } catch {
+        return { kind: 'connect_error', message: `Invalid URL '${request.url}'.` }
+      }
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname)) {
+        return loopbackPost(url, request)
+      }
+      return { kind: 'connect_error', message: `Unable to connect to ${url.host}: no receiver is mounted at this URL.` }
+    },
+    waitsOnClock: (url) => receivers.get(url) !== undefined,
+  }
+}
+
+async function callReceiver(
+  handler: (req: Request) => Response | Promise<Response>,
+  request: TransportRequest,
+): Promise<TransportResult> {
+  let response: Response
+  try {
+    response = await handler(
+      new Request(request.url, { method: 'POST', headers: request.headers, body: request.body, signal: request.signal }),
+    )
+  } catch (error) {
+    // A receiver that throws behaves like a server that crashed while answering.
+    return { kind: 'response', status: 500, body: String((error as Error)?.message ?? error) }
+  }
+  if (!(response instanceof Response)) {
+    return { kind: 'response', status: 500, body: 'The receiver did not return a Response.' }
+  }
+  const body = response.body === null ? '' : await response.text().catch(() => '')
+  return { kind: 'response', status: response.status, body }
+}
+
+const TLS_CODES = /CERT|TLS|SSL|SELF_SIGNED|DEPTH_ZERO|UNABLE_TO_VERIFY/
+
+function loopbackPost(url: URL, request: TransportRequest): Promise<TransportResult> {
+  return new Promise((resolve) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+        signal: request.signal,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({ kind: 'response', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        )
+        res.on('error', (e) => resolve({ kind: 'connect_error', message: e.message }))
+      },
+    )
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? ''
+      if (error.name === 'AbortError') resolve({ kind: 'timeout', message: 'The receiver answered too slowly.' })
+      else if (TLS_CODES.test(code)) resolve({ kind: 'tls_error', message: `${code}: ${error.message}` })
+      else resolve({ kind: 'connect_error', message: `${code || 'ERROR'}: ${error.message}` })
+    })
+    req.end(request.body)
+  })
+}

@@ -1,0 +1,57 @@
+import Stripe from 'stripe'
+import { createSimulator, type Simulator } from '../../src/index.js'
+
+/** A simulator speaking the official client's header names, with a client bound to it. */
+export function setup(seed = 7): { sim: Simulator; stripe: Stripe; live: Stripe } {
+  const sim = createSimulator({ seed, headerPrefix: 'Stripe' })
+  const client = (key: string) =>
+    new Stripe(key, { httpClient: Stripe.createFetchHttpClient(sim.fetch), maxNetworkRetries: 0 })
+  return { sim, stripe: client(sim.platform.secretKey.test), live: client(sim.platform.secretKey.live) }
+}
+
+export interface Received {
+  readonly raw: string
+  readonly signature: string
+  readonly at: number
+}
+
+/**
+ * Mounts a receiver that records every delivery and answers with `status` (a number or a
+ * function of the call index).
+ */
+export function collect(sim: Simulator, url: string, status: number | ((i: number) => number) = 200): Received[] {
+  const got: Received[] = []
+  sim.receivers.mount(url, async (req) => {
+    const raw = await req.text()
+    got.push({ raw, signature: req.headers.get('Stripe-Signature') ?? '', at: sim.clock.now })
+    return new Response('{}', { status: typeof status === 'number' ? status : status(got.length - 1) })
+  })
+  return got
+}
+
+export async function destination(
+  stripe: Stripe,
+  params: Partial<Stripe.V2.Core.EventDestinationCreateParams> & { url?: string } = {},
+): Promise<{ id: string; secret: string }> {
+  const { url = 'https://hooks.example.test/snapshot', ...rest } = params
+  const d = await stripe.v2.core.eventDestinations.create({
+    name: 'hooks',
+    type: 'webhook_endpoint',
+    event_payload: 'snapshot',
+    enabled_events: ['*'],
+    webhook_endpoint: { url },
+    include: ['webhook_endpoint.signing_secret'],
+    ...rest,
+  })
+  return { id: d.id, secret: d.webhook_endpoint?.signing_secret ?? '' }
+}
+
+/** A v2 POST through sim.fetch with the test key, for error-envelope checks. */
+export async function v2(sim: Simulator, method: string, path: string, body?: unknown, key = sim.platform.secretKey.test) {
+  const res = await sim.fetch(`https://api.stripe.test${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  return { status: res.status, json: (await res.json()) as any }
+}
