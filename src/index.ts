@@ -8,6 +8,11 @@ export {
   type VerifyOptions,
   verifySignature,
 } from './domain/delivery/signature.js'
+export { DEFAULT_LIMITS, DEFAULT_LOCK_WAIT_MS, DEFAULT_READ_ALLOCATION, type ReadAllocationConfig } from './domain/limits/default-limits.js'
+export type { LimitKind, LimitRow, LimitScope, RateLimitedReason } from './domain/limits/limit-row.js'
+export type { LimitsAdmin } from './domain/limits/limits-admin.js'
+export type { LimitRowInput, LimitsOption } from './domain/limits/limits-option.js'
+export type { InternalLock, LockManager } from './domain/locks/lock-manager.js'
 export { ServiceError } from './domain/service-error.js'
 export type { ReceiverHandler, Receivers } from './http/receivers.js'
 export type { Clock } from './kernel/clock.js'

@@ -6,6 +6,9 @@ import { createDestinations, type Destinations } from './destinations/destinatio
 import { createEventStore, type EventStore } from './events/event-store.js'
 import type { Kernel } from './kernel.js'
 import { createLedger, type Ledger } from './ledger/ledger.js'
+import { createLimiter, type Limiter } from './limits/limiter.js'
+import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
+import { createLockManager, type LockManager } from './locks/lock-manager.js'
 import type { Mode } from './mode.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
 
@@ -25,6 +28,8 @@ export interface Admission {
   readonly mutates: boolean
   readonly inflight: InFlightRequest
   readonly body: unknown
+  /** The path namespace: refusals use its error `type` (v2 clients map `rate_limit`). Default v1. */
+  readonly api?: 'v1' | 'v2'
 }
 
 /**
@@ -52,12 +57,20 @@ export interface Service {
   readonly trigger: Trigger
   /** Double-entry balance transactions per account, mode and currency. */
   readonly ledger: Ledger
+  /** Rate, concurrency and read-allocation limits from the limit table (undefined when switched off). */
+  readonly limits: Limiter | undefined
+  /** Object locks of mutations and internal processes (undefined when switched off). */
+  readonly locks: LockManager | undefined
   /** Admission gates, run in order before every handler. */
   readonly gates: Gate[]
 }
 
 export interface ServiceOptions {
   defaultVersion: string
+  /** The resolved `limits` option; the spec's defaults when omitted. */
+  limits?: LimitsConfig
+  /** Virtual ms a request holds the object lock it takes (the simulator's service time). */
+  requestHoldMs?: number
 }
 
 export function createService(kernel: Kernel, timeline: RequestTimeline, options: ServiceOptions): Service {
@@ -73,5 +86,17 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       .filter((a) => a.platform === platform)
       .map((a) => a.id),
   )
-  return { kernel, timeline, accounts, events, sessions, destinations, delivery, trigger, ledger, gates: [] }
+  const limitsConfig = options.limits ?? resolveLimits(undefined)
+  const limits =
+    limitsConfig.rows.length === 0 && limitsConfig.reads === undefined
+      ? undefined
+      : createLimiter(kernel, { rows: limitsConfig.rows, reads: limitsConfig.reads, transactions: ledger })
+  const locks =
+    limitsConfig.lockWaitMs === undefined
+      ? undefined
+      : createLockManager(kernel, { waitMs: limitsConfig.lockWaitMs, requestHoldMs: options.requestHoldMs ?? 0 })
+  const gates: Gate[] = []
+  if (limits) gates.push(limits.gate)
+  if (locks) gates.push(locks.gate)
+  return { kernel, timeline, accounts, events, sessions, destinations, delivery, trigger, ledger, limits, locks, gates }
 }

@@ -136,6 +136,7 @@ export function createFetchHandler(options: HandlerOptions): FetchHandler {
           mutates,
           inflight: flight,
           body: decoded,
+          api: style,
         })
         if (release) releases.push(release)
       }

@@ -2,6 +2,7 @@ import type { Account, Organisation } from '#domain/accounts/account.js'
 import type { CreateAccountInput } from '#domain/accounts/accounts.js'
 import { createDeliveryAdmin, type DeliveryAdmin } from '#domain/delivery/delivery-admin.js'
 import type { StoredEvent } from '#domain/events/event.js'
+import { createLimitsAdmin, type LimitsAdmin } from '#domain/limits/limits-admin.js'
 import type { Mode } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 
@@ -13,7 +14,7 @@ import type { Service } from '#domain/service.js'
  * const acct = sim.admin.createAccount({ email: 'shop@example.com' })
  * sim.admin.createOrganisation({ accounts: [sim.platform.id, acct.id] })
  */
-export interface Admin extends DeliveryAdmin {
+export interface Admin extends DeliveryAdmin, LimitsAdmin {
   /** Creates a connected account of the default platform (or of `platform`). */
   createAccount(input?: CreateAccountInput): Account
   account(id: string): Account | undefined
@@ -29,6 +30,7 @@ export interface Admin extends DeliveryAdmin {
 
 export function createAdmin(service: Service): Admin {
   return {
+    ...createLimitsAdmin(service),
     ...createDeliveryAdmin(service),
     createAccount: (input = {}) => service.accounts.create({ platform: service.accounts.platform.id, ...input }),
     account: (id) => service.accounts.get(id),

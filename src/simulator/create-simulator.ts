@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Account } from '#domain/accounts/account.js'
 import type { Kernel } from '#domain/kernel.js'
+import { type LimitsOption, resolveLimits, validateLimits } from '#domain/limits/limits-option.js'
 import { createService, type Service } from '#domain/service.js'
 import { createFetchHandler, type FetchHandler } from '#http/handler.js'
 import { createReceivers, type Receivers } from '#http/receivers.js'
@@ -33,6 +34,12 @@ export interface SimulatorOptions extends ClockOptions {
   serviceTime?: number | { min: number; max: number }
   /** Keep at most this many trace entries in memory (the hash still covers all). */
   traceLimit?: number
+  /**
+   * The limit table and lock wait. Omitted: the spec's limits. `false`: no rate, concurrency or
+   * read-allocation limits and no object locks. An object merges rows by `id` into the defaults
+   * (`{ id, off: true }` drops one), tunes `reads` and `locks: { waitMs }`.
+   */
+  limits?: LimitsOption
 }
 
 /** The default platform account: its id and its keys. */
@@ -110,6 +117,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     const issue = parsed.error.issues[0]
     throw new TypeError(`createSimulator: option '${issue?.path.join('.')}' ${issue?.message ?? 'is invalid'}`)
   }
+  validateLimits(options.limits)
   const seed = options.seed ?? 0
   const clock = createClock(options)
   const rng = createRng(seed)
@@ -125,7 +133,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   }
   trace.append('simulator.created', { seed: String(seed), start: clock.now, prefix: kernel.prefix })
   const timeline = createRequestTimeline()
-  const service = createService(kernel, timeline, { defaultVersion: options.apiVersion ?? DEFAULT_API_VERSION })
+  const service = createService(kernel, timeline, {
+    defaultVersion: options.apiVersion ?? DEFAULT_API_VERSION,
+    limits: resolveLimits(options.limits),
+    requestHoldMs: typeof options.serviceTime === 'object' ? options.serviceTime.max : (options.serviceTime ?? 0),
+  })
   const latency = rng.stream('latency')
   const st = options.serviceTime
   const fetch = createFetchHandler({

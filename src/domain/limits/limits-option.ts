@@ -1,0 +1,122 @@
+import { z } from 'zod'
+import { DEFAULT_LIMITS, DEFAULT_LOCK_WAIT_MS, DEFAULT_READ_ALLOCATION, type ReadAllocationConfig } from './default-limits.js'
+import type { LimitRow } from './limit-row.js'
+
+/**
+ * A row of the `limits` option: a full row to add, a partial row whose `id` names a default to
+ * change, or `{ id, off: true }` to drop a default.
+ */
+export type LimitRowInput = (Partial<LimitRow> & { readonly id: string; readonly off?: boolean }) | LimitRow
+
+/**
+ * The `limits` option of `createSimulator`. `false` switches every limiter, read allocation and
+ * object lock off (the baseline of the admission bench, and tests that care about nothing else).
+ *
+ * @example
+ * createSimulator({ limits: false })
+ * createSimulator({ limits: { rows: [{ id: 'endpoint-rate', max: 50 }], reads: false, locks: { waitMs: 500 } } })
+ */
+export type LimitsOption =
+  | false
+  | {
+      /** Rows merged into the table by `id`. */
+      readonly rows?: readonly LimitRowInput[]
+      /** `false`: start from an empty table instead of the spec's defaults. */
+      readonly defaults?: boolean
+      readonly reads?: false | Partial<ReadAllocationConfig>
+      readonly locks?: false | { readonly waitMs?: number }
+    }
+
+/** The resolved configuration the limiter and the lock manager run on. */
+export interface LimitsConfig {
+  readonly rows: readonly LimitRow[]
+  readonly reads: ReadAllocationConfig | undefined
+  readonly lockWaitMs: number | undefined
+}
+
+const mode = z.enum(['live', 'test'])
+const globs = z.array(z.string().min(1)).readonly()
+const rowSchema = z
+  .object({
+    id: z.string().min(1),
+    off: z.boolean().optional(),
+    scope: z.enum(['account', 'endpoint', 'resource', 'object', 'customer_meter']).optional(),
+    kind: z.enum(['rate', 'concurrency']).optional(),
+    max: z.number().int().min(0).optional(),
+    windowMs: z.number().positive().optional(),
+    mode: mode.optional(),
+    operations: globs.optional(),
+    except: globs.optional(),
+    methods: z
+      .array(z.enum(['GET', 'POST', 'DELETE']))
+      .readonly()
+      .optional(),
+    mutatesOnly: z.boolean().optional(),
+  })
+  .strict()
+
+const objectSchema = z
+  .object({
+    rows: z.array(rowSchema).optional(),
+    defaults: z.boolean().optional(),
+    reads: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            perTransaction: z.number().min(0).optional(),
+            minimum: z.number().int().min(0).optional(),
+            windowMs: z.number().positive().optional(),
+            excluded: globs.optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
+    locks: z.union([z.literal(false), z.object({ waitMs: z.number().min(0).optional() }).strict()]).optional(),
+  })
+  .strict()
+
+/**
+ * Checks the `limits` option and throws a TypeError naming `createSimulator` and the offending
+ * path (e.g. `limits.rows.0.max`).
+ *
+ * @example
+ * validateLimits({ rows: [{ id: 'endpoint-rate', max: -1 }] }) // throws TypeError
+ */
+export function validateLimits(option: unknown): asserts option is LimitsOption | undefined {
+  if (option === undefined || option === false) return
+  const parsed = objectSchema.safeParse(option)
+  if (parsed.success) return
+  const issue = parsed.error.issues[0]
+  const path = ['limits', ...(issue?.path ?? []).map(String)].join('.')
+  throw new TypeError(`createSimulator: option '${path}' ${issue?.message ?? 'is invalid'} (limits takes false or an object)`)
+}
+
+/**
+ * Merges the option into the default table. Throws a TypeError naming `createSimulator` when a new
+ * row lacks `scope`, `kind` or `max`.
+ *
+ * @example
+ * resolveLimits(undefined).rows.length // the defaults
+ * resolveLimits(false)                 // { rows: [], reads: undefined, lockWaitMs: undefined }
+ */
+export function resolveLimits(option: LimitsOption | undefined): LimitsConfig {
+  if (option === false) return { rows: [], reads: undefined, lockWaitMs: undefined }
+  const table = new Map<string, LimitRow>()
+  if (option?.defaults !== false) for (const row of DEFAULT_LIMITS) table.set(row.id, row)
+  for (const input of option?.rows ?? []) {
+    const { off, ...fields } = input as LimitRowInput & { off?: boolean }
+    if (off === true) {
+      table.delete(input.id)
+      continue
+    }
+    const merged = { ...table.get(input.id), ...fields } as LimitRow
+    if (merged.scope === undefined || merged.kind === undefined || merged.max === undefined) {
+      throw new TypeError(`createSimulator: option 'limits.rows' row '${input.id}' is new and needs scope, kind and max`)
+    }
+    table.set(input.id, merged)
+  }
+  const reads = option?.reads === false ? undefined : { ...DEFAULT_READ_ALLOCATION, ...option?.reads }
+  const lockWaitMs = option?.locks === false ? undefined : (option?.locks?.waitMs ?? DEFAULT_LOCK_WAIT_MS)
+  return { rows: [...table.values()], reads, lockWaitMs }
+}
