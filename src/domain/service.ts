@@ -6,6 +6,12 @@ import { createDestinations, type Destinations } from './destinations/destinatio
 import { createEventStore, type EventStore } from './events/event-store.js'
 import type { Kernel } from './kernel.js'
 import { createLedger, type Ledger } from './ledger/ledger.js'
+import { createCustomers, type Customers } from './customers/customers.js'
+import { createOffSessionPayments, type OffSessionPayments } from './off-session-payments/off-session-payments.js'
+import { createCharges, type Charges } from './payment-intents/charges.js'
+import { createPaymentIntents, type PaymentIntents } from './payment-intents/payment-intents.js'
+import { createPaymentMethods, type PaymentMethods } from './payment-intents/payment-methods.js'
+import { createProducts, type Products } from './products/products.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
 import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
 import { createLockManager, type LockManager } from './locks/lock-manager.js'
@@ -57,6 +63,14 @@ export interface Service {
   readonly trigger: Trigger
   /** Double-entry balance transactions per account, mode and currency. */
   readonly ledger: Ledger
+  /** v1 resources per account and mode (customers, payment methods, charges, payment intents, products). */
+  readonly customers: Customers
+  readonly paymentMethods: PaymentMethods
+  readonly charges: Charges
+  readonly paymentIntents: PaymentIntents
+  readonly products: Products
+  /** `/v2/payments/off_session_payments`. */
+  readonly offSessionPayments: OffSessionPayments
   /** Rate, concurrency and read-allocation limits from the limit table (undefined when switched off). */
   readonly limits: Limiter | undefined
   /** Object locks of mutations and internal processes (undefined when switched off). */
@@ -86,6 +100,12 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       .filter((a) => a.platform === platform)
       .map((a) => a.id),
   )
+  const paymentMethods = createPaymentMethods(kernel, events)
+  const customers = createCustomers(kernel, events, paymentMethods)
+  const charges = createCharges(kernel, events, ledger)
+  const paymentIntents = createPaymentIntents(kernel, events, customers, paymentMethods, charges)
+  const products = createProducts(kernel, events)
+  const offSessionPayments = createOffSessionPayments(kernel, events, customers, paymentMethods, charges)
   const limitsConfig = options.limits ?? resolveLimits(undefined)
   const limits =
     limitsConfig.rows.length === 0 && limitsConfig.reads === undefined
@@ -98,5 +118,5 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const gates: Gate[] = []
   if (limits) gates.push(limits.gate)
   if (locks) gates.push(locks.gate)
-  return { kernel, timeline, accounts, events, sessions, destinations, delivery, trigger, ledger, limits, locks, gates }
+  return { kernel, timeline, accounts, events, sessions, destinations, delivery, trigger, ledger, customers, paymentMethods, charges, paymentIntents, products, offSessionPayments, limits, locks, gates }
 }

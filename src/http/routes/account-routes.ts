@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Account } from '#domain/accounts/account.js'
 import { resourceMissing } from '#domain/service-error.js'
+import { v1List, v1ListFields } from '../pagination.js'
 import { expand, metadata, nonEmpty } from '../params.js'
 import type { Route } from '../route.js'
 
@@ -37,6 +38,16 @@ const createBody = z
   .strict()
 
 const retrieveQuery = z.object({ expand }).strict()
+
+const updateBody = z
+  .object({
+    email: nonEmpty.optional(),
+    metadata: metadata.optional(),
+    expand,
+  })
+  .strict()
+
+const listQuery = z.object(v1ListFields).strict()
 
 /** `/v1/accounts`: create a connected account of the platform, retrieve one, or retrieve your own. */
 export const accountRoutes: Route[] = [
@@ -83,5 +94,58 @@ export const accountRoutes: Route[] = [
     operation: 'accounts.retrieve_self',
     query: retrieveQuery,
     handle: (ctx) => accountJson(ctx.principal.account, ctx.principal.mode === 'live'),
+  },
+  {
+    method: 'POST',
+    path: '/v1/accounts/:id',
+    operation: 'accounts.update',
+    object: 'id',
+    body: updateBody,
+    handle(ctx) {
+      const id = ctx.params.id ?? ''
+      const account = ctx.principal.account
+      if (account.id !== id) throw resourceMissing('account', id)
+      const b = ctx.body as z.infer<typeof updateBody>
+      const before = accountJson(account, ctx.principal.mode === 'live')
+      if (b.email !== undefined) account.email = b.email
+      if (b.metadata === '') account.metadata = {}
+      else if (b.metadata !== undefined) {
+        for (const [k, v] of Object.entries(b.metadata)) {
+          if (v === '') delete account.metadata[k]
+          else account.metadata[k] = v
+        }
+      }
+      const json = accountJson(account, ctx.principal.mode === 'live')
+      const previous: Record<string, unknown> = {}
+      for (const k of Object.keys(json)) {
+        if (JSON.stringify(json[k]) !== JSON.stringify(before[k])) previous[k] = before[k]
+      }
+      if (Object.keys(previous).length > 0) {
+        ctx.service.events.snapshot({
+          type: 'account.updated',
+          account: account.id,
+          mode: ctx.principal.mode,
+          object: json,
+          previousAttributes: previous,
+          request: { id: ctx.requestId, idempotency_key: ctx.idempotencyKey ?? null },
+        })
+      }
+      return json
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/accounts',
+    operation: 'accounts.list',
+    query: listQuery,
+    handle(ctx) {
+      const q = ctx.query as z.infer<typeof listQuery>
+      const me = ctx.principal.account.id
+      const connected = ctx.service.accounts
+        .list()
+        .filter((a) => a.platform === me && a.modes.has(ctx.principal.mode))
+        .reverse()
+      return v1List(connected, q, '/v1/accounts', (a) => accountJson(a, ctx.principal.mode === 'live'), 'account')
+    },
   },
 ]

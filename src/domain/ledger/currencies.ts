@@ -1,0 +1,74 @@
+import { invalidRequest } from '../service-error.js'
+
+/** Currencies the provider settles card payments in (lower-case ISO 4217), the common subset. */
+const SUPPORTED = new Set(
+  (
+    'usd aed aud bgn brl cad chf clp cny czk dkk eur gbp hkd huf idr ils inr isk jpy krw mxn myr nok nzd php ' +
+    'pln ron sek sgd thb try twd ugx vnd xof zar'
+  ).split(' '),
+)
+
+/** Currencies without a minor unit: amounts are whole units. */
+const ZERO_DECIMAL = new Set('bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf'.split(' '))
+
+/** Smallest charge per currency, in minor units (the provider's minimums; others default to 50). */
+const MINIMUM: Readonly<Record<string, number>> = {
+  usd: 50, eur: 50, gbp: 30, aud: 50, cad: 50, chf: 50, jpy: 50, dkk: 250, nok: 300, sek: 300, hkd: 400, mxn: 1000,
+  sgd: 50, nzd: 50, brl: 50, inr: 50, pln: 200, czk: 1500, huf: 17500, ron: 200, bgn: 100, aed: 200, thb: 1000,
+}
+
+/** Largest amount of one charge, in minor units (eight digits, as the provider allows). */
+export const MAX_AMOUNT = 99_999_999
+
+/**
+ * Validates a currency code and returns it lower-cased; an unknown one is the provider's 400.
+ *
+ * @example
+ * parseCurrency('USD') // 'usd'
+ * parseCurrency('xyz') // throws 400 invalid_request_error, param currency
+ */
+export function parseCurrency(value: string, param = 'currency'): string {
+  const c = value.toLowerCase()
+  if (!SUPPORTED.has(c)) {
+    throw invalidRequest(`Invalid currency: ${value}. The simulator supports these currencies: ${[...SUPPORTED].join(', ')}`, {
+      code: 'parameter_invalid',
+      param,
+    })
+  }
+  return c
+}
+
+/**
+ * Validates a charge amount for a currency: a positive integer at least the currency's minimum and
+ * at most {@link MAX_AMOUNT}. Refusals carry the provider's codes (`amount_too_small`, `amount_too_large`).
+ *
+ * @example
+ * checkChargeAmount(2000, 'usd') // ok
+ * checkChargeAmount(10, 'usd')   // throws 400 amount_too_small
+ */
+export function checkChargeAmount(amount: number, currency: string, param = 'amount'): void {
+  if (!Number.isSafeInteger(amount) || amount < 1) {
+    throw invalidRequest('This value must be greater than or equal to 1.', { code: 'parameter_invalid_integer', param })
+  }
+  const min = MINIMUM[currency] ?? 50
+  if (amount < min) {
+    throw invalidRequest(`Amount must be at least ${min} ${currency} minor units.`, { code: 'amount_too_small', param })
+  }
+  if (amount > MAX_AMOUNT) {
+    throw invalidRequest(`Amount must be no more than ${MAX_AMOUNT} ${currency} minor units.`, {
+      code: 'amount_too_large',
+      param,
+    })
+  }
+}
+
+/**
+ * The provider's card processing fee of a charge: 2.9% plus 30 minor units (zero-decimal
+ * currencies: 2.9% plus 0), rounded half up.
+ *
+ * @example
+ * cardFee(2000, 'usd') // 88
+ */
+export function cardFee(amount: number, currency: string): number {
+  return Math.round((amount * 29) / 1000) + (ZERO_DECIMAL.has(currency) ? 0 : 30)
+}

@@ -1,0 +1,111 @@
+import { cardFee } from '../ledger/currencies.js'
+import type { EventStore } from '../events/event-store.js'
+import type { Kernel } from '../kernel.js'
+import type { Ledger } from '../ledger/ledger.js'
+import type { Scope } from '../mode.js'
+import { createScopedStore } from '../scoped-store/scoped-store.js'
+import { emitSnapshot, type Origin } from '../v1-events/emit.js'
+import { type Charge, chargeJson } from './charge.js'
+import type { PaymentMethod } from './payment-method.js'
+
+export interface ChargeAttempt {
+  readonly amount: number
+  readonly currency: string
+  readonly customer: string | null
+  readonly paymentMethod: PaymentMethod
+  readonly paymentIntent: string | null
+  readonly description: string | null
+  readonly metadata: Record<string, string>
+  /** False to only authorise (manual capture): no money moves until `capture`. */
+  readonly capture: boolean
+}
+
+/**
+ * Charges: the card attempt behind payment intents and off-session payments. A successful,
+ * captured charge posts one balance transaction (amount, the card fee, net) to the ledger; a declined
+ * one moves no money. Emits `charge.created` (named by the spec) then the provider's
+ * `charge.succeeded` or `charge.failed`, and `charge.captured` on a later capture.
+ *
+ * @example
+ * const ch = charges.attempt(scope, { amount: 2000, currency: 'usd', paymentMethod: pm, capture: true, ... }, origin)
+ * ch.status // 'succeeded' for pm_card_visa, 'failed' for pm_card_chargeDeclined
+ */
+export interface Charges {
+  attempt(scope: Scope, input: ChargeAttempt, origin: Origin): Charge
+  capture(scope: Scope, id: string, amount: number, origin: Origin): Charge
+  get(scope: Scope, id: string): Charge | undefined
+  list(scope: Scope): Charge[]
+}
+
+export function createCharges(kernel: Kernel, events: EventStore, ledger: Ledger): Charges {
+  const store = createScopedStore<Charge>()
+
+  function post(scope: Scope, c: Charge, amount: number): void {
+    const txn = ledger.post({
+      account: scope.account,
+      mode: scope.mode,
+      currency: c.currency,
+      amount,
+      fee: cardFee(amount, c.currency),
+      type: 'charge',
+      reportingCategory: 'charge',
+      source: c.id,
+      description: c.description,
+    })
+    c.balanceTransaction = txn.id
+  }
+
+  return {
+    attempt(scope, input, origin) {
+      const outcome = input.paymentMethod.outcome
+      const ok = outcome.kind === 'succeed'
+      const c: Charge = {
+        id: kernel.ids.next('ch', 24),
+        account: scope.account,
+        mode: scope.mode,
+        created: kernel.clock.now,
+        amount: input.amount,
+        currency: input.currency,
+        customer: input.customer,
+        paymentIntent: input.paymentIntent,
+        paymentMethod: input.paymentMethod,
+        description: input.description,
+        metadata: { ...input.metadata },
+        status: ok ? 'succeeded' : 'failed',
+        captured: false,
+        amountCaptured: 0,
+        balanceTransaction: null,
+        failureCode: outcome.kind === 'decline' ? outcome.code : null,
+        failureMessage: outcome.kind === 'decline' ? outcome.message : null,
+        declineCode: outcome.kind === 'decline' ? outcome.declineCode : null,
+      }
+      store.add(scope, c)
+      if (ok && input.capture) {
+        c.captured = true
+        c.amountCaptured = c.amount
+        post(scope, c, c.amount)
+      }
+      emitSnapshot(events, 'charge.created', scope, chargeJson(c), origin)
+      emitSnapshot(events, ok ? 'charge.succeeded' : 'charge.failed', scope, chargeJson(c), origin)
+      kernel.trace.append('charge.attempted', { id: c.id, account: scope.account, mode: scope.mode, status: c.status })
+      return c
+    },
+    capture(scope, id, amount, origin) {
+      const c = store.get(scope, id)
+      if (c === undefined || c.status !== 'succeeded' || c.captured) {
+        throw new Error(`charges.capture: ${id} is not an uncaptured successful charge`)
+      }
+      c.captured = true
+      c.amountCaptured = amount
+      post(scope, c, amount)
+      emitSnapshot(events, 'charge.captured', scope, chargeJson(c), origin, {
+        amount_captured: 0,
+        captured: false,
+        balance_transaction: null,
+      })
+      return c
+    },
+    get: (scope, id) => store.get(scope, id),
+    list: (scope) => store.list(scope),
+  }
+}

@@ -1,0 +1,107 @@
+import type { Mode } from '../mode.js'
+
+/** What a card does when charged: succeed, or decline with the provider's codes. */
+export type CardOutcome =
+  | { readonly kind: 'succeed' }
+  | { readonly kind: 'decline'; readonly code: string; readonly declineCode: string | null; readonly message: string }
+
+/** A card payment method of one account and mode, made from a test token such as `pm_card_visa`. */
+export interface PaymentMethod {
+  readonly id: string
+  readonly account: string
+  readonly mode: Mode
+  readonly created: number
+  readonly brand: string
+  readonly last4: string
+  readonly outcome: CardOutcome
+  customer: string | null
+}
+
+interface TestCard {
+  readonly brand: string
+  readonly last4: string
+  readonly outcome: CardOutcome
+}
+
+const declined = (code: string, declineCode: string | null, message: string): CardOutcome => ({
+  kind: 'decline',
+  code,
+  declineCode,
+  message,
+})
+
+/** The provider's test payment method tokens and how each card behaves. */
+export const TEST_CARDS: Readonly<Record<string, TestCard>> = {
+  pm_card_visa: { brand: 'visa', last4: '4242', outcome: { kind: 'succeed' } },
+  pm_card_visa_debit: { brand: 'visa', last4: '5556', outcome: { kind: 'succeed' } },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: { kind: 'succeed' } },
+  pm_card_amex: { brand: 'amex', last4: '8431', outcome: { kind: 'succeed' } },
+  pm_card_chargeDeclined: {
+    brand: 'visa',
+    last4: '0002',
+    outcome: declined('card_declined', 'generic_decline', 'Your card was declined.'),
+  },
+  pm_card_chargeDeclinedInsufficientFunds: {
+    brand: 'visa',
+    last4: '9995',
+    outcome: declined('card_declined', 'insufficient_funds', 'Your card has insufficient funds.'),
+  },
+  pm_card_chargeDeclinedLostCard: {
+    brand: 'visa',
+    last4: '9987',
+    outcome: declined('card_declined', 'lost_card', 'Your card was declined.'),
+  },
+  pm_card_chargeDeclinedStolenCard: {
+    brand: 'visa',
+    last4: '9979',
+    outcome: declined('card_declined', 'stolen_card', 'Your card was declined.'),
+  },
+  pm_card_chargeDeclinedExpiredCard: {
+    brand: 'visa',
+    last4: '0069',
+    outcome: declined('expired_card', 'expired_card', 'Your card has expired.'),
+  },
+  pm_card_chargeDeclinedIncorrectCvc: {
+    brand: 'visa',
+    last4: '0127',
+    outcome: declined('incorrect_cvc', 'incorrect_cvc', "Your card's security code is incorrect."),
+  },
+  pm_card_chargeDeclinedProcessingError: {
+    brand: 'visa',
+    last4: '0119',
+    outcome: declined('processing_error', 'processing_error', 'An error occurred while processing your card. Try again in a little bit.'),
+  },
+}
+
+/**
+ * The v1 JSON of a card payment method.
+ *
+ * @example
+ * paymentMethodJson(pm) // { id: 'pm_…', object: 'payment_method', type: 'card', card: { brand: 'visa', last4: '4242', ... } }
+ */
+export function paymentMethodJson(pm: PaymentMethod): Record<string, unknown> {
+  return {
+    id: pm.id,
+    object: 'payment_method',
+    allow_redisplay: 'unspecified',
+    billing_details: { address: null, email: null, name: null, phone: null },
+    card: {
+      brand: pm.brand,
+      checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
+      country: 'US',
+      display_brand: pm.brand,
+      exp_month: 12,
+      exp_year: 2034,
+      fingerprint: pm.id.slice(3, 19),
+      funding: 'credit',
+      last4: pm.last4,
+      networks: { available: [pm.brand], preferred: null },
+      wallet: null,
+    },
+    created: Math.floor(pm.created / 1000),
+    customer: pm.customer,
+    livemode: pm.mode === 'live',
+    metadata: {},
+    type: 'card',
+  }
+}

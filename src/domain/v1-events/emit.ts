@@ -1,0 +1,35 @@
+import type { EventStore } from '../events/event-store.js'
+import type { Scope } from '../mode.js'
+
+/** The request that caused a change, as the provider records it on `event.request`. */
+export interface Origin {
+  readonly requestId: string | null
+  readonly idempotencyKey: string | null
+}
+
+/** No request caused it (an admin call or an internal process). */
+export const NO_ORIGIN: Origin = { requestId: null, idempotencyKey: null }
+
+/**
+ * Emits one v1 snapshot event for a change in `scope`, with `data.object` frozen as it is now.
+ *
+ * @example
+ * emitSnapshot(service.events, 'customer.created', scope, customerJson(c), origin)
+ */
+export function emitSnapshot(
+  events: EventStore,
+  type: string,
+  scope: Scope,
+  object: Record<string, unknown>,
+  origin: Origin,
+  previousAttributes?: Record<string, unknown>,
+): void {
+  events.snapshot({
+    type,
+    account: scope.account,
+    mode: scope.mode,
+    object,
+    ...(previousAttributes === undefined ? {} : { previousAttributes }),
+    request: { id: origin.requestId, idempotency_key: origin.idempotencyKey },
+  })
+}

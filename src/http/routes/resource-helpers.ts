@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import type { Scope } from '#domain/mode.js'
+import type { Origin } from '#domain/v1-events/emit.js'
+import type { RequestContext } from '../route.js'
+
+/**
+ * The account and mode a request acts in: every object it touches must live in this scope.
+ *
+ * @example
+ * const scope = scopeOf(ctx) // { account: 'acct_…', mode: 'test' }
+ */
+export function scopeOf(ctx: RequestContext): Scope {
+  return { account: ctx.principal.account.id, mode: ctx.principal.mode }
+}
+
+/**
+ * The request behind a change, for `event.request` and thin events' `reason`.
+ *
+ * @example
+ * service.customers.create(scopeOf(ctx), input, originOf(ctx))
+ */
+export function originOf(ctx: RequestContext): Origin {
+  return { requestId: ctx.requestId, idempotencyKey: ctx.idempotencyKey ?? null }
+}
+
+/** A form string that `''` clears (to `null`) on update, as the provider's form API does. */
+export const clearable = z.string().transform((v) => (v === '' ? null : v))
+
+/** A plausible email address (the provider refuses obviously malformed ones). */
+export const email = z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: 'Invalid email address' })
+
+/**
+ * Metadata as the domain takes it: `''` (clear all) becomes `null`.
+ *
+ * @example
+ * metadataInput('') // null
+ */
+export function metadataInput(m: '' | Record<string, string> | undefined): Record<string, string> | null | undefined {
+  return m === '' ? null : m
+}
+
+/** Drops `undefined` members, so optional inputs are absent rather than undefined. */
+export function defined<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never
+}
