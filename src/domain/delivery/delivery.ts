@@ -13,7 +13,7 @@ import type { AttemptTrigger, DeliveryAttempt, DeliveryRecord } from './delivery
 import { type DeliveryFaults, noFaults } from './faults.js'
 import { untilIdle } from './idle.js'
 import { deliveryBody } from './payload.js'
-import { nextRetryAt } from './retry-policy.js'
+import { nextRetryAt, scheduleSpanMs } from './retry-policy.js'
 import { signatureHeader } from './signature.js'
 import { type DeliveryTransport, type TransportResult, unreachableTransport } from './transport.js'
 
@@ -86,6 +86,16 @@ export function createDelivery(
   let transport: DeliveryTransport = unreachableTransport
 
   const key = (eventId: string, destinationId: string) => `${eventId}|${destinationId}`
+  // A no-op task at the latest time the retry schedule can reach: `clock.runToLastAsync()` then
+  // runs the whole schedule, including retries scheduled only after earlier attempts fail.
+  const horizons = new Map<DeliveryRecord, Task>()
+
+  function settleHorizon(r: DeliveryRecord): void {
+    const h = horizons.get(r)
+    if (h === undefined) return
+    scheduler.cancel(h)
+    horizons.delete(r)
+  }
 
   function newRecord(event: StoredEvent, d: Destination): DeliveryRecord {
     const r: DeliveryRecord = {
@@ -192,7 +202,10 @@ export function createDelivery(
     const d = destinations.find(r.destinationId)
     const automatic = trigger === 'automatic' || trigger === 'retry'
     if (d === undefined || d.deleted || (d.status !== 'enabled' && trigger !== 'ping')) {
-      if (automatic) stopAutomatic(r, d === undefined || d.deleted ? 'destination_deleted' : 'destination_disabled')
+      if (automatic) {
+        stopAutomatic(r, d === undefined || d.deleted ? 'destination_deleted' : 'destination_disabled')
+        settleHorizon(r)
+      }
       return
     }
     if (automatic) {
@@ -203,7 +216,10 @@ export function createDelivery(
     const { attempt: a } = await post(r, event, d, trigger, DELIVERY_TIMEOUT_MS)
     if (a.outcome === 'delivered') {
       r.status = 'Delivered'
-      if (automatic) r.nextAttemptAt = null
+      if (automatic) {
+        r.nextAttemptAt = null
+        settleHorizon(r)
+      }
       return
     }
     if (!automatic) return
@@ -211,6 +227,7 @@ export function createDelivery(
     if (due === undefined) {
       r.nextAttemptAt = null
       if (r.status !== 'Delivered') r.status = 'Failed'
+      settleHorizon(r)
       trace.append('delivery.exhausted', { event: r.eventId, destination: r.destinationId, attempts: r.attempts.length })
       return
     }
@@ -230,6 +247,7 @@ export function createDelivery(
       const delay = faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0
       if (delay > 0) trace.append('delivery.fault', { kind: 'reorder', event: event.id, destination: d.id, delay })
       schedule(r, event, clock.now + delay, 'automatic')
+      horizons.set(r, scheduler.at(clock.now + delay + scheduleSpanMs(d.mode), 'delivery.horizon', () => {}))
       if (faults.duplicateRate > 0 && faultRng().chance(faults.duplicateRate)) {
         const extra = faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0
         trace.append('delivery.fault', { kind: 'duplicate', event: event.id, destination: d.id, delay: extra })

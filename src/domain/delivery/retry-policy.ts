@@ -43,3 +43,16 @@ export function nextRetryAt(
   const due = lastAttemptAt + Math.round(base * (1 + rng.between(-JITTER, JITTER)))
   return due - firstAttemptAt <= LIVE_RETRY_WINDOW_MS ? due : undefined
 }
+
+/**
+ * The longest a delivery's automatic schedule can last from its first attempt (with jitter), so a
+ * horizon can be set that `clock.runToLastAsync()` reaches.
+ *
+ * @example
+ * scheduleSpanMs('live') // 72 hours
+ */
+export function scheduleSpanMs(mode: Mode): number {
+  if (mode === 'live') return LIVE_RETRY_WINDOW_MS
+  const last = TEST_RETRY_OFFSETS_MS[TEST_RETRY_OFFSETS_MS.length - 1] ?? 0
+  return Math.ceil(last * (1 + JITTER)) + 1
+}
