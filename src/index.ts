@@ -8,6 +8,8 @@ export {
   type VerifyOptions,
   verifySignature,
 } from './domain/delivery/signature.js'
+export type { AdminMeterInput, MeterAdmin, MeterSummary } from './domain/meters/meter-admin.js'
+export { METER_PROCESSING_DELAY, type MeterEventStats } from './domain/meters/meter-events.js'
 export { DEFAULT_LIMITS, DEFAULT_LOCK_WAIT_MS, DEFAULT_READ_ALLOCATION, type ReadAllocationConfig } from './domain/limits/default-limits.js'
 export type { LimitKind, LimitRow, LimitScope, RateLimitedReason } from './domain/limits/limit-row.js'
 export type { LimitsAdmin } from './domain/limits/limits-admin.js'

@@ -15,6 +15,8 @@ import { createProducts, type Products } from './products/products.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
 import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
 import { createLockManager, type LockManager } from './locks/lock-manager.js'
+import { createMeterEvents, type MeterEvents } from './meters/meter-events.js'
+import { createMeters, type Meters } from './meters/meters.js'
 import type { Mode } from './mode.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
 
@@ -61,6 +63,10 @@ export interface Service {
   readonly delivery: Delivery
   /** Creates realistic events of any type (like the provider's CLI `trigger`). */
   readonly trigger: Trigger
+  /** Billing meters per account and mode. */
+  readonly meters: Meters
+  /** Meter events (sync and stream), their async processing and the aggregates. */
+  readonly meterEvents: MeterEvents
   /** Double-entry balance transactions per account, mode and currency. */
   readonly ledger: Ledger
   /** v1 resources per account and mode (customers, payment methods, charges, payment intents, products). */
@@ -94,6 +100,8 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const destinations = createDestinations(kernel, accounts)
   const delivery = createDelivery(kernel, events, destinations, accounts)
   const trigger = createTrigger(kernel, events, accounts)
+  const meters = createMeters(kernel)
+  const meterEvents = createMeterEvents(kernel, timeline, meters, events)
   const ledger = createLedger(kernel, (platform) =>
     accounts
       .list()
@@ -118,5 +126,5 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const gates: Gate[] = []
   if (limits) gates.push(limits.gate)
   if (locks) gates.push(locks.gate)
-  return { kernel, timeline, accounts, events, sessions, destinations, delivery, trigger, ledger, customers, paymentMethods, charges, paymentIntents, products, offSessionPayments, limits, locks, gates }
+  return { kernel, timeline, accounts, events, sessions, destinations, delivery, trigger, meters, meterEvents, ledger, customers, paymentMethods, charges, paymentIntents, products, offSessionPayments, limits, locks, gates }
 }

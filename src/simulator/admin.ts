@@ -3,6 +3,7 @@ import type { CreateAccountInput } from '#domain/accounts/accounts.js'
 import { createDeliveryAdmin, type DeliveryAdmin } from '#domain/delivery/delivery-admin.js'
 import type { StoredEvent } from '#domain/events/event.js'
 import { createLimitsAdmin, type LimitsAdmin } from '#domain/limits/limits-admin.js'
+import { createMeterAdmin, type MeterAdmin } from '#domain/meters/meter-admin.js'
 import type { Mode } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 
@@ -14,7 +15,7 @@ import type { Service } from '#domain/service.js'
  * const acct = sim.admin.createAccount({ email: 'shop@example.com' })
  * sim.admin.createOrganisation({ accounts: [sim.platform.id, acct.id] })
  */
-export interface Admin extends DeliveryAdmin, LimitsAdmin, DeliveryAdmin {
+export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin {
   /** Creates a connected account of the default platform (or of `platform`). */
   createAccount(input?: CreateAccountInput): Account
   account(id: string): Account | undefined
@@ -30,8 +31,9 @@ export interface Admin extends DeliveryAdmin, LimitsAdmin, DeliveryAdmin {
 
 export function createAdmin(service: Service): Admin {
   return {
-    ...createLimitsAdmin(service),
+    ...createMeterAdmin(service),
     ...createDeliveryAdmin(service),
+    ...createLimitsAdmin(service),
     createAccount: (input = {}) => service.accounts.create({ platform: service.accounts.platform.id, ...input }),
     account: (id) => service.accounts.get(id),
     accounts: () => service.accounts.list(),

@@ -1,0 +1,167 @@
+import { DAY, MINUTE } from '#kernel/time.js'
+import type { Meter } from './meter.js'
+
+/** Oldest a meter event may be: 35 calendar days. */
+export const MAX_EVENT_AGE_DAYS = 35
+/** Furthest ahead a meter event may be: 5 minutes. */
+export const MAX_EVENT_LEAD = 5 * MINUTE
+
+/** Why one meter event is refused, independent of the path (sync or stream) that reports it. */
+export type MeterEventProblem =
+  | 'no_meter'
+  | 'archived_meter'
+  | 'no_customer'
+  | 'no_value'
+  | 'invalid_value'
+  | 'timestamp_too_far_in_past'
+  | 'timestamp_in_future'
+
+/** Codes of the synchronous endpoint (the spec's error table). */
+export const SYNC_CODES: Readonly<Record<MeterEventProblem, string>> = {
+  no_meter: 'no_meter',
+  archived_meter: 'archived_meter',
+  no_customer: 'payload_no_customer_defined',
+  no_value: 'payload_no_value_defined',
+  invalid_value: 'payload_invalid_value',
+  timestamp_too_far_in_past: 'timestamp_too_far_in_past',
+  timestamp_in_future: 'timestamp_in_future',
+}
+
+/** Codes of `error_report_triggered` for stream events (the provider's `reason.error_types[].code`). */
+export const ASYNC_CODES: Readonly<Record<MeterEventProblem, string>> = {
+  no_meter: 'no_meter',
+  archived_meter: 'archived_meter',
+  no_customer: 'meter_event_no_customer_defined',
+  no_value: 'meter_event_invalid_value',
+  invalid_value: 'meter_event_invalid_value',
+  timestamp_too_far_in_past: 'timestamp_too_far_in_past',
+  timestamp_in_future: 'timestamp_in_future',
+}
+
+const DIGITS = /^[0-9]+$/
+
+/**
+ * The value of a payload field as a positive integer, or NaN. Clients send it as a string of
+ * digits (`"25"`); a JSON number that is a positive safe integer is accepted too.
+ *
+ * @example
+ * parseValue('25') // 25
+ * parseValue('0')  // NaN (not positive)
+ * parseValue('2.5') // NaN
+ */
+export function parseValue(raw: unknown): number {
+  if (typeof raw === 'string') {
+    const len = raw.length
+    // Short strings (the common case) are read digit by digit, which is cheaper than a RegExp.
+    if (len > 0 && len < 16) {
+      let n = 0
+      for (let i = 0; i < len; i++) {
+        const d = raw.charCodeAt(i) - 48
+        if (d < 0 || d > 9) return Number.NaN
+        n = n * 10 + d
+      }
+      return n > 0 ? n : Number.NaN
+    }
+    if (!DIGITS.test(raw)) return Number.NaN
+    const n = Number(raw)
+    return n > 0 && n <= Number.MAX_SAFE_INTEGER ? n : Number.NaN
+  }
+  if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0) return raw
+  return Number.NaN
+}
+
+/**
+ * The earliest timestamp accepted at `now`: midnight UTC of the calendar day 35 days before today.
+ *
+ * @example
+ * earliestTimestamp(Date.UTC(2026, 2, 10, 12)) === Date.UTC(2026, 1, 3) // true
+ */
+export function earliestTimestamp(now: number): number {
+  return Math.floor(now / DAY) * DAY - MAX_EVENT_AGE_DAYS * DAY
+}
+
+/** The latest timestamp accepted at `now`: 5 minutes ahead, inclusive. */
+export function latestTimestamp(now: number): number {
+  return now + MAX_EVENT_LEAD
+}
+
+/** The outcome of checking one event against its meter: a problem, or the customer and value. */
+export interface CheckedEvent {
+  problem: MeterEventProblem | undefined
+  customer: string
+  value: number
+}
+
+/**
+ * Checks one event against its meter (as found by event name) in the order the service reports:
+ * meter, status, customer, value, timestamp. Writes into `out` so the stream's hot loop allocates
+ * nothing per event.
+ *
+ * @example
+ * const out: CheckedEvent = { problem: undefined, customer: '', value: 0 }
+ * checkEvent(meter, { stripe_customer_id: 'cus_1', value: '3' }, now, now, out) // out.problem undefined, out.value 3
+ */
+export function checkEvent(
+  meter: Meter | undefined,
+  payload: Record<string, unknown>,
+  timestamp: number,
+  now: number,
+  out: CheckedEvent,
+): CheckedEvent {
+  out.problem = undefined
+  out.customer = ''
+  out.value = 0
+  if (meter === undefined) {
+    out.problem = 'no_meter'
+    return out
+  }
+  if (meter.status !== 'active') {
+    out.problem = 'archived_meter'
+    return out
+  }
+  const customer = payload[meter.customerKey]
+  if (typeof customer !== 'string' || customer === '') {
+    out.problem = 'no_customer'
+    return out
+  }
+  out.customer = customer
+  const raw = payload[meter.valueKey]
+  if (raw === undefined || raw === null || raw === '') {
+    // A count meter counts events; their value is not needed.
+    if (meter.formula !== 'count') {
+      out.problem = 'no_value'
+      return out
+    }
+    out.value = 1
+  } else {
+    const value = parseValue(raw)
+    if (Number.isNaN(value)) {
+      out.problem = 'invalid_value'
+      return out
+    }
+    out.value = value
+  }
+  if (timestamp < earliestTimestamp(now)) out.problem = 'timestamp_too_far_in_past'
+  else if (timestamp > latestTimestamp(now)) out.problem = 'timestamp_in_future'
+  return out
+}
+
+/** A human sentence for a problem, naming the payload keys the meter expects. */
+export function problemMessage(problem: MeterEventProblem, eventName: string, meter: Meter | undefined, now: number): string {
+  switch (problem) {
+    case 'no_meter':
+      return `No active meter was found for event_name '${eventName}'.`
+    case 'archived_meter':
+      return `The meter ${meter?.id} for event_name '${eventName}' is inactive (archived) and does not accept events.`
+    case 'no_customer':
+      return `The payload has no customer: add the key '${meter?.customerKey}' holding a customer id (cus_...).`
+    case 'no_value':
+      return `The payload has no value: add the key '${meter?.valueKey}' holding a positive integer as a string.`
+    case 'invalid_value':
+      return `The payload value under '${meter?.valueKey}' must be a positive integer (a string of digits such as "25").`
+    case 'timestamp_too_far_in_past':
+      return `The timestamp is more than ${MAX_EVENT_AGE_DAYS} calendar days in the past; the earliest accepted now is ${new Date(earliestTimestamp(now)).toISOString()}.`
+    case 'timestamp_in_future':
+      return `The timestamp is more than 5 minutes in the future; the latest accepted now is ${new Date(latestTimestamp(now)).toISOString()}.`
+  }
+}

@@ -1,0 +1,243 @@
+import { createIds, type Ids } from '#kernel/ids.js'
+import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
+import type { EventStore } from '../events/event-store.js'
+import { faultHooks } from '../faults/fault-hooks.js'
+import type { Kernel } from '../kernel.js'
+import { type Scope, scopeKey } from '../mode.js'
+import { invalidRequest, ServiceError } from '../service-error.js'
+import { Aggregates, type AggregateValue } from './aggregates.js'
+import { IDENTIFIER_WINDOW, IdentifierIndex } from './identifier-index.js'
+import type { Meter } from './meter.js'
+import { type BatchError, reportBatchErrors } from './meter-error-reports.js'
+import { type CheckedEvent, checkEvent, problemMessage, SYNC_CODES } from './meter-event-rules.js'
+import type { Meters } from './meters.js'
+
+/** Range of the virtual delay between accepting meter events and processing them, in ms. */
+export const METER_PROCESSING_DELAY = { min: 500, max: 5_000 } as const
+
+/** A meter event as the synchronous endpoint takes it, after the boundary checked its types. */
+export interface MeterEventInput {
+  readonly eventName: string
+  readonly payload: Record<string, unknown>
+  readonly identifier?: string | undefined
+  /** Epoch ms; defaults to now. */
+  readonly timestamp?: number | undefined
+}
+
+/** One item of a stream request, shape-checked at the boundary; meaning is checked when processed. */
+export interface StreamEvent {
+  readonly identifier: string | undefined
+  readonly event_name: string
+  readonly payload: Record<string, unknown>
+  /** Epoch ms, or undefined for "the time the request was received". */
+  readonly timestamp: number | undefined
+}
+
+/** An accepted synchronous meter event. */
+export interface AcceptedMeterEvent {
+  readonly eventName: string
+  readonly identifier: string
+  readonly payload: Record<string, unknown>
+  readonly timestamp: number
+  readonly created: number
+  readonly mode: Scope['mode']
+}
+
+/** Counters of the metering pipeline, for inspection and benchmarks. */
+export interface MeterEventStats {
+  /** Accepted events not yet processed. */
+  readonly pendingEvents: number
+  readonly processedEvents: number
+  readonly invalidEvents: number
+  /** Stream events dropped because their identifier was taken in the last 24 hours. */
+  readonly duplicateEvents: number
+  /** Identifiers remembered by the rolling 24-hour indexes. */
+  readonly identifiers: number
+}
+
+/**
+ * Meter events, on both ingestion paths. The synchronous path validates at once (every code of the
+ * spec's table, one call per customer and meter at a time) and processes later; the stream path
+ * accepts a batch at once and validates and processes it later, reporting invalid events as thin
+ * `v1.billing.meter.error_report_triggered` / `v1.billing.meter.no_meter_found` events. Processing
+ * happens after a delay drawn from the seeded `meter-processing` stream; only processed events reach
+ * the aggregates.
+ *
+ * @example
+ * meterEvents.create(scope, { eventName: 'api_call', payload: { service_customer_id: 'cus_1', value: '3' } }, flight)
+ * meterEvents.ingest(scope, [{ identifier: 'e1', event_name: 'api_call', payload, timestamp: undefined }])
+ * await clock.tickAsync(METER_PROCESSING_DELAY.max) // now both count
+ */
+export interface MeterEvents {
+  create(scope: Scope, input: MeterEventInput, flight?: InFlightRequest): AcceptedMeterEvent
+  ingest(scope: Scope, events: readonly StreamEvent[]): void
+  /** Processed usage of one meter and customer with timestamps in [start, end). */
+  window(meter: Meter, customer: string, start: number, end: number): AggregateValue
+  stats(): MeterEventStats
+  readonly aggregates: Aggregates
+}
+
+export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, meters: Meters, events: EventStore): MeterEvents {
+  const latency = kernel.rng.stream('meter-processing')
+  // Identifiers the service generates come from their own stream so they never shift object ids.
+  const generated: Ids = createIds(kernel.rng.stream('meter-identifiers'))
+  const aggregates = new Aggregates()
+  const indexes = new Map<string, IdentifierIndex>()
+  const checked: CheckedEvent = { problem: undefined, customer: '', value: 0 }
+  let pendingEvents = 0
+  let processedEvents = 0
+  let invalidEvents = 0
+  let duplicateEvents = 0
+  let batches = 0
+  let sweepArmed = false
+
+  function index(scope: Scope): IdentifierIndex {
+    const key = scopeKey(scope)
+    let i = indexes.get(key)
+    if (i === undefined) {
+      i = new IdentifierIndex()
+      indexes.set(key, i)
+    }
+    return i
+  }
+
+  /** Keeps one sweep pending while any index holds identifiers, so idle runs release memory too. */
+  function armSweep(): void {
+    if (sweepArmed) return
+    let oldest = Number.POSITIVE_INFINITY
+    for (const i of indexes.values()) oldest = Math.min(oldest, i.oldest ?? Number.POSITIVE_INFINITY)
+    if (oldest === Number.POSITIVE_INFINITY) return
+    sweepArmed = true
+    kernel.scheduler.at(oldest + IDENTIFIER_WINDOW, 'meter.identifiers.sweep', () => {
+      sweepArmed = false
+      for (const i of indexes.values()) i.sweep(kernel.clock.now)
+      armSweep()
+    })
+  }
+
+  function delay(): number {
+    return (
+      Math.round(latency.between(METER_PROCESSING_DELAY.min, METER_PROCESSING_DELAY.max)) + faultHooks(kernel).processingDelay()
+    )
+  }
+
+  function refuse(code: string, message: string, param: string): ServiceError {
+    return invalidRequest(message, { code, param })
+  }
+
+  function create(scope: Scope, input: MeterEventInput, flight?: InFlightRequest): AcceptedMeterEvent {
+    const now = kernel.clock.now
+    const meter = meters.byEventName(scope, input.eventName)
+    const timestamp = input.timestamp ?? now
+    const c = checkEvent(meter, input.payload, timestamp, now, checked)
+    if (c.problem !== undefined) {
+      const param =
+        c.problem === 'no_meter' || c.problem === 'archived_meter'
+          ? 'event_name'
+          : c.problem === 'no_customer'
+            ? `payload.${meter?.customerKey}`
+            : c.problem.startsWith('timestamp')
+              ? 'timestamp'
+              : `payload.${meter?.valueKey}`
+      throw refuse(SYNC_CODES[c.problem], problemMessage(c.problem, input.eventName, meter, now), param)
+    }
+    const m = meter as Meter
+    const customer = c.customer
+    const value = c.value
+    const idx = index(scope)
+    idx.sweep(now)
+    if (input.identifier !== undefined && idx.has(input.identifier, now)) {
+      throw refuse(
+        'duplicate_meter_event',
+        `A meter event with identifier '${input.identifier}' was already submitted in the last 24 hours.`,
+        'identifier',
+      )
+    }
+    if (flight !== undefined && !timeline.hold(flight, `meter:${scopeKey(scope)}:${m.id}:${customer}`)) {
+      throw new ServiceError({
+        status: 409,
+        type: 'invalid_request_error',
+        code: 'too_many_concurrent_requests',
+        message: `Another meter event request for customer '${customer}' and meter ${m.id} is in progress; send one at a time per customer and meter.`,
+      })
+    }
+    const identifier = input.identifier ?? generated.next('mev', 24)
+    if (input.identifier !== undefined) {
+      idx.take(identifier, now)
+      armSweep()
+    }
+    pendingEvents++
+    kernel.scheduler.after(delay(), 'meter_event.process', () => {
+      pendingEvents--
+      processedEvents++
+      aggregates.add(m.id, customer, timestamp, value)
+      kernel.trace.append('meter_events.processed', { source: 'sync', meter: m.id, identifier, accepted: 1 })
+    })
+    return { eventName: input.eventName, identifier, payload: input.payload, timestamp, created: now, mode: scope.mode }
+  }
+
+  function processBatch(scope: Scope, batch: readonly StreamEvent[], receivedAt: number, id: number): void {
+    const now = kernel.clock.now
+    const idx = index(scope)
+    idx.sweep(now)
+    let lastName: string | undefined
+    let meter: Meter | undefined
+    let lastMeter: Meter | undefined
+    let lastCustomer: string | undefined
+    let buckets: ReturnType<Aggregates['customer']> | undefined
+    let accepted = 0
+    let duplicates = 0
+    let errors: BatchError[] | undefined
+    for (let i = 0; i < batch.length; i++) {
+      const ev = batch[i] as StreamEvent
+      if (ev.event_name !== lastName) {
+        lastName = ev.event_name
+        meter = meters.byEventName(scope, lastName)
+      }
+      const timestamp = ev.timestamp ?? receivedAt
+      const c = checkEvent(meter, ev.payload, timestamp, receivedAt, checked)
+      if (c.problem !== undefined) {
+        if (errors === undefined) errors = []
+        errors.push({ event: ev, meter, problem: c.problem })
+        continue
+      }
+      const identifier = ev.identifier
+      if (identifier !== undefined && !idx.take(identifier, now)) {
+        duplicates++
+        continue
+      }
+      if (meter !== lastMeter || c.customer !== lastCustomer) {
+        lastMeter = meter
+        lastCustomer = c.customer
+        buckets = aggregates.customer((meter as Meter).id, c.customer)
+      }
+      aggregates.addTo(buckets as NonNullable<typeof buckets>, timestamp, c.value)
+      accepted++
+    }
+    pendingEvents -= batch.length
+    processedEvents += accepted
+    duplicateEvents += duplicates
+    const invalid = errors?.length ?? 0
+    invalidEvents += invalid
+    kernel.trace.append('meter_events.processed', { source: 'stream', batch: id, accepted, invalid, duplicates })
+    if (errors !== undefined) reportBatchErrors(events, scope, errors, receivedAt, now, generated)
+    if (accepted > 0) armSweep()
+  }
+
+  return {
+    create,
+    ingest(scope, batch) {
+      const receivedAt = kernel.clock.now
+      const id = batches++
+      pendingEvents += batch.length
+      kernel.scheduler.after(delay(), 'meter_events.process', () => processBatch(scope, batch, receivedAt, id))
+    },
+    window: (meter, customer, start, end) => aggregates.window(meter.id, customer, start, end),
+    stats() {
+      let identifiers = 0
+      for (const i of indexes.values()) identifiers += i.size
+      return { pendingEvents, processedEvents, invalidEvents, duplicateEvents, identifiers }
+    },
+    aggregates,
+  }
+}

@@ -1,0 +1,92 @@
+import type { StreamEvent } from '#domain/meters/meter-events.js'
+import { invalidRequest, type ServiceError } from '#domain/service-error.js'
+
+/** Most events one stream request may carry. */
+export const MAX_STREAM_EVENTS = 100
+/** Longest identifier accepted. */
+export const MAX_IDENTIFIER_LENGTH = 100
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * An ISO 8601 timestamp with a zone (`2026-01-01T00:00:00.000Z`) as epoch ms, or NaN.
+ *
+ * @example
+ * parseIsoTimestamp('2026-01-01T00:00:00Z') // 1767225600000
+ * parseIsoTimestamp('yesterday')            // NaN
+ */
+export function parseIsoTimestamp(value: string): number {
+  return ISO.test(value) ? Date.parse(value) : Number.NaN
+}
+
+function invalid(param: string, message: string): ServiceError {
+  return invalidRequest(`Invalid ${param}: ${message}`, { code: 'parameter_invalid', param })
+}
+
+function missing(param: string): ServiceError {
+  return invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param })
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/**
+ * Checks the shape of a stream request body by hand (it is the hot path: no schema library per
+ * event) and returns its events. The envelope takes only `events`, an array of 1 to 100 items;
+ * each item takes `event_name` and `payload` (required), `identifier` and `timestamp` (optional).
+ * What the events mean (meter, customer, value, time window) is checked later, when processed.
+ *
+ * @example
+ * parseStreamBody({ events: [{ event_name: 'api_call', payload: { service_customer_id: 'cus_1', value: '1' } }] })
+ */
+export function parseStreamBody(body: Record<string, unknown>): StreamEvent[] {
+  for (const key in body) {
+    if (key !== 'events') throw invalidRequest(`Received unknown parameter: ${key}`, { code: 'parameter_unknown', param: key })
+  }
+  const events = body.events
+  if (events === undefined) throw missing('events')
+  if (!Array.isArray(events)) throw invalid('events', 'expected an array of meter events.')
+  const n = events.length
+  if (n === 0) throw invalid('events', `must contain between 1 and ${MAX_STREAM_EVENTS} events; it is empty.`)
+  if (n > MAX_STREAM_EVENTS) {
+    throw invalid('events', `at most ${MAX_STREAM_EVENTS} events per request are allowed; got ${n}.`)
+  }
+  const out: StreamEvent[] = new Array(n)
+  for (let i = 0; i < n; i++) {
+    const item: unknown = events[i]
+    if (!isObject(item)) throw invalid(`events.${i}`, 'expected an object.')
+    for (const key in item) {
+      if (key !== 'event_name' && key !== 'payload' && key !== 'identifier' && key !== 'timestamp') {
+        const param = `events.${i}.${key}`
+        throw invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param })
+      }
+    }
+    const name = item.event_name
+    if (typeof name !== 'string' || name === '') {
+      throw name === undefined
+        ? missing(`events.${i}.event_name`)
+        : invalid(`events.${i}.event_name`, 'expected a non-empty string.')
+    }
+    const payload = item.payload
+    if (!isObject(payload)) {
+      throw payload === undefined ? missing(`events.${i}.payload`) : invalid(`events.${i}.payload`, 'expected an object.')
+    }
+    const identifier = item.identifier
+    if (
+      identifier !== undefined &&
+      (typeof identifier !== 'string' || identifier === '' || identifier.length > MAX_IDENTIFIER_LENGTH)
+    ) {
+      throw invalid(`events.${i}.identifier`, `expected a string of 1 to ${MAX_IDENTIFIER_LENGTH} characters.`)
+    }
+    const ts = item.timestamp
+    let timestamp: number | undefined
+    if (ts !== undefined) {
+      timestamp = typeof ts === 'string' ? parseIsoTimestamp(ts) : Number.NaN
+      if (Number.isNaN(timestamp))
+        throw invalid(`events.${i}.timestamp`, 'expected an ISO 8601 timestamp such as 2026-01-01T00:00:00.000Z.')
+    }
+    out[i] = { identifier, event_name: name, payload, timestamp }
+  }
+  return out
+}
