@@ -1,0 +1,187 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { Tinypool } from 'tinypool'
+import { stringify } from 'yaml'
+import { parseDuration } from '../harness/scenario/duration.js'
+import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
+import { canonicalJson } from '../kernel/canonical-json.js'
+import { type FuzzOutcome, runFuzzTask } from './fuzz-worker.js'
+import { HELP } from './help.js'
+import { packageRoot } from './paths.js'
+import { intOption, UsageError } from './usage-error.js'
+
+/** A fuzz campaign's report (one shard); `merge` combines several. */
+export interface FuzzReport {
+  readonly format: 1
+  readonly kind: 'fuzz'
+  readonly scenario: string
+  readonly shards: string[]
+  readonly runs: number
+  readonly failures: { seed: number; violated: string[]; replay: string }[]
+  readonly seeds: { first: number; last: number }[]
+}
+
+function parseShard(text: string | undefined): { index: number; count: number } {
+  if (text === undefined) return { index: 1, count: 1 }
+  const m = /^(\d+)\/(\d+)$/.exec(text)
+  const index = Number(m?.[1])
+  const count = Number(m?.[2])
+  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard: expected i/n with 1 <= i <= n, got '${text}'`)
+  return { index, count }
+}
+
+/**
+ * `service-sim fuzz`: runs a scenario under many seeds (previous failures first), in process or
+ * on a tinypool worker pool, saves each failing seed as a replayable scenario file and writes the
+ * campaign report. Exit 1 when a seed failed.
+ *
+ * @example
+ * await fuzzCommand(['--scenario', 'scenarios/default.yaml', '--runs', '20'])
+ */
+export async function fuzzCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      scenario: { type: 'string' },
+      runs: { type: 'string' },
+      time: { type: 'string' },
+      seed: { type: 'string' },
+      workers: { type: 'string' },
+      shard: { type: 'string' },
+      client: { type: 'string' },
+      report: { type: 'string' },
+      failures: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (values.help) {
+    process.stdout.write(HELP.fuzz ?? '')
+    return 0
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (use --scenario <file>)`)
+  if (values.runs !== undefined && values.time !== undefined) throw new UsageError('give --runs or --time, not both')
+  const runs = intOption('--runs', values.runs, 1) ?? (values.time === undefined ? 100 : Number.POSITIVE_INFINITY)
+  const budget = values.time === undefined ? undefined : parseDuration(values.time)
+  if (values.time !== undefined && (budget === undefined || budget <= 0))
+    throw new UsageError(`--time: expected a duration such as 30s or 5m, got '${values.time}'`)
+  const first = intOption('--seed', values.seed) ?? 1
+  const workers = intOption('--workers', values.workers, 1) ?? 1
+  const shard = parseShard(values.shard)
+  const file = values.scenario ?? join(packageRoot(), 'scenarios', 'default.yaml')
+  const scenario = loadScenarioFile(file)
+  const failuresDir = values.failures ?? join('.service-sim', 'failures')
+  const reportDir = join(values.report ?? 'reports', 'fuzz', scenario.name)
+  const shardName = `shard-${shard.index}-of-${shard.count}`
+  const tty = process.stdout.isTTY === true && process.env.CI === undefined
+
+  // Seeds that failed before run first, so a fix is confirmed before new ground is searched.
+  const previous = existsSync(failuresDir)
+    ? readdirSync(failuresDir)
+        .map((f) => new RegExp(`^${scenario.name}-seed-(\\d+)\\.yaml$`).exec(f)?.[1])
+        .filter((s): s is string => s !== undefined)
+        .map(Number)
+        .sort((a, b) => a - b)
+    : []
+  const fresh = function* () {
+    for (let i = 0; i < runs; i++) {
+      const seed = first + i
+      if (i % shard.count === shard.index - 1 && !previous.includes(seed)) yield seed
+    }
+  }
+  const pool =
+    workers > 1
+      ? new Tinypool({
+          filename: new URL(import.meta.url.endsWith('.ts') ? './fuzz-worker-tsx.mjs' : './fuzz-worker.js', import.meta.url).href,
+          minThreads: workers,
+          maxThreads: workers,
+        })
+      : undefined
+  // Worker threads inherit tsx's loader from execArgv; in dist the .js worker needs none.
+  const runOne = (seed: number): Promise<FuzzOutcome> =>
+    pool ? pool.run({ file, seed, client: values.client }) : runFuzzTask({ file, seed, client: values.client })
+
+  const outcomes: FuzzOutcome[] = []
+  const began = performance.now()
+  let done = 0
+  const total = Number.isFinite(runs) ? previous.length + [...fresh()].length : undefined
+  const progress = (o: FuzzOutcome) => {
+    done++
+    const failed = outcomes.filter((x) => !x.ok).length
+    if (tty) {
+      const width = 30
+      const filled = total ? Math.round((done / total) * width) : done % width
+      process.stdout.write(
+        `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}${total ? `/${total}` : ''} runs, ${failed} failing`,
+      )
+    } else if (!o.ok || done % 10 === 0 || done === total) {
+      process.stdout.write(
+        `fuzz ${scenario.name}: ${done}${total ? `/${total}` : ''} runs, ${failed} failing${o.ok ? '' : ` (seed ${o.seed} failed)`}\n`,
+      )
+    }
+  }
+  const inTime = () => budget === undefined || performance.now() - began < budget
+  try {
+    const queue = [...previous, ...fresh()]
+    const lanes = Array.from({ length: workers }, async () => {
+      while (queue.length > 0 && inTime()) {
+        const seed = queue.shift() as number
+        const o = await runOne(seed)
+        outcomes.push(o)
+        progress(o)
+      }
+    })
+    await Promise.all(lanes)
+  } finally {
+    await pool?.destroy()
+  }
+  if (tty) process.stdout.write('\n')
+  outcomes.sort((a, b) => a.seed - b.seed)
+  mkdirSync(failuresDir, { recursive: true })
+  const failures = []
+  for (const o of outcomes) {
+    const replay = join(failuresDir, `${scenario.name}-seed-${o.seed}.yaml`)
+    if (o.ok) continue
+    const raw = readFileSync(file, 'utf8')
+    const source = file.endsWith('.json') ? JSON.parse(raw) : (await import('yaml')).parse(raw)
+    // Faults are data: the decisions of the failing run become an explicit schedule.
+    const saved = {
+      ...source,
+      seed: o.seed,
+      faults: { schedule: o.faults.map((f) => ({ step: f.step, fault: f.fault, ...f.params })) },
+    }
+    writeFileSync(
+      replay,
+      `# Failing seed ${o.seed} of ${basename(file)}; replay: service-sim replay ${replay}\n${stringify(saved)}`,
+    )
+    failures.push({ seed: o.seed, violated: o.violated, replay })
+  }
+  // Fixed seeds (they pass now) leave the failures directory.
+  for (const seed of previous) {
+    const o = outcomes.find((x) => x.seed === seed)
+    if (o?.ok) {
+      const { rmSync } = await import('node:fs')
+      rmSync(join(failuresDir, `${scenario.name}-seed-${seed}.yaml`), { force: true })
+    }
+  }
+  const seeds = outcomes.map((o) => o.seed)
+  const report: FuzzReport = {
+    format: 1,
+    kind: 'fuzz',
+    scenario: scenario.name,
+    shards: [`${shard.index}/${shard.count}`],
+    runs: outcomes.length,
+    failures,
+    seeds: seeds.length ? [{ first: Math.min(...seeds), last: Math.max(...seeds) }] : [],
+  }
+  mkdirSync(reportDir, { recursive: true })
+  const out = join(reportDir, `${shardName}.json`)
+  writeFileSync(out, `${canonicalJson(report)}\n`)
+  process.stdout.write(
+    `fuzz ${scenario.name}: ${outcomes.length} runs, ${failures.length} failing seed(s)${failures.length ? `: ${failures.map((f) => f.seed).join(', ')}` : ''}; report ${out}\n`,
+  )
+  for (const f of failures)
+    process.stdout.write(`  seed ${f.seed}: ${f.violated[0] ?? ''}\n    replay: service-sim replay ${f.replay}\n`)
+  return failures.length === 0 ? 0 : 1
+}

@@ -1,0 +1,102 @@
+/** The help text of each command, with examples. */
+export const HELP: Record<string, string> = {
+  main: `service-sim: a deterministic simulator of a payments and usage-billing service, on a virtual clock.
+
+Usage: service-sim <command> [options]
+
+Commands:
+  replay [file]     Run a scenario, print its virtual-time timeline, write its report
+  fuzz              Run a scenario under many seeds; save failing seeds as replayable scenarios
+  merge <files...>  Merge fuzz shard reports into one
+  serve             Serve the simulator over HTTP on 127.0.0.1, with an admin API under /__sim/
+
+Run 'service-sim <command> --help' for the options of a command.
+
+Examples:
+  service-sim replay scenarios/stream-across-token-expiry.yaml
+  service-sim fuzz --scenario scenarios/receiver-down-two-days.yaml --runs 200 --workers 2
+  service-sim serve --port 12111 --seed 42
+`,
+  replay: `Usage: service-sim replay [file] [--seed N] [--client module] [--report dir] [--quiet]
+
+Runs a scenario file (YAML or JSON) against a fresh simulator, prints a compact timeline in
+virtual time, and writes report.json, report.md and report.html to <dir>/<scenario>/<seed>/.
+Without a file, replays the bundled default scenario (scenarios/default.yaml).
+
+Options:
+  --seed N          Seed instead of the scenario's own
+  --client module   Your client module (actions and/or receiver); TypeScript loads directly.
+                    Default: the reference client
+  --report dir      Report root directory (default: reports)
+  --no-report       Do not write a report
+  --quiet           Print only the result line
+  -h, --help        This help
+
+Exit codes: 0 every expectation holds, 1 an expectation was violated (named), 2 usage or scenario error.
+
+Examples:
+  service-sim replay scenarios/secret-roll.yaml
+  service-sim replay scenarios/lock-contention.yaml --seed 7 --report out/
+  service-sim replay my-scenario.yaml --client ./src/my-billing-client.ts --quiet
+`,
+  fuzz: `Usage: service-sim fuzz [--scenario file] [--runs N | --time budget] [--seed N] [--workers N] [--shard i/n]
+
+Replays a scenario under consecutive seeds starting at --seed. Seeds that violate an expectation are
+saved as replayable scenario files under .service-sim/failures/ and are re-run first next time.
+A progress bar is drawn on a terminal; plain lines otherwise (CI). The campaign report is written to
+<report>/fuzz/<scenario>/<shard>.json, ready for 'service-sim merge'.
+
+Options:
+  --scenario file   Scenario to fuzz (default: scenarios/default.yaml)
+  --runs N          Number of seeds (default 100)
+  --time budget     Wall-clock budget instead of --runs, e.g. 30s, 5m
+  --seed N          First seed (default 1)
+  --workers N       Worker threads (tinypool); default 1 (in process)
+  --shard i/n       Run only seeds whose index is i-1 modulo n (CI matrix)
+  --client module   Client module, as for replay
+  --report dir      Report root directory (default: reports)
+  --failures dir    Where failing seeds are saved (default: .service-sim/failures)
+  -h, --help        This help
+
+Exit codes: 0 no failing seed, 1 some seed failed, 2 usage or scenario error.
+
+Examples:
+  service-sim fuzz --scenario scenarios/duplicates-and-reordering.yaml --runs 500 --workers 2
+  service-sim fuzz --time 2m --shard 1/4
+`,
+  merge: `Usage: service-sim merge <report.json...> [--out file]
+
+Merges fuzz reports (e.g. one per CI shard) into one: runs, failures and seeds combined.
+
+Options:
+  --out file   Where to write the merged report (default: print it)
+  -h, --help   This help
+
+Example:
+  service-sim merge reports/fuzz/default/shard-1-of-2.json reports/fuzz/default/shard-2-of-2.json --out merged.json
+`,
+  serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file]
+
+Serves the simulator's fetch handler over HTTP on 127.0.0.1 so clients in any language can be
+tested, plus an admin API under /__sim/:
+  GET  /__sim/state               platform id and keys, accounts, virtual now
+  POST /__sim/accounts            {"email"?, "country"?} -> a connected account
+  POST /__sim/organisations       {"accounts": [ids]}
+  POST /__sim/clock/advance       {"ms": 900000} or {"duration": "15m"}: time travel
+  POST /__sim/settle              run work due now
+  GET  /__sim/events              every event emitted
+  GET  /__sim/trace               the trace as JSON lines; ?since=<seq>
+With --scenario, the scenario's setup and workload run first. Stops cleanly on SIGINT.
+
+Options:
+  --port P          Port (default 12111; 0 picks a free one)
+  --seed N          Seed (default 0, or the scenario's)
+  --scenario file   Scenario to run before serving
+  -h, --help        This help
+
+Examples:
+  service-sim serve --port 12111 --seed 42
+  curl -u sk_test_...: http://127.0.0.1:12111/v1/account
+  curl -X POST http://127.0.0.1:12111/__sim/clock/advance -d '{"duration":"15m"}'
+`,
+}

@@ -1,0 +1,77 @@
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { writeReport } from '../harness/report/write-report.js'
+import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
+import { loadClientModule, runScenario } from '../harness/scenario/run-scenario.js'
+import { HELP } from './help.js'
+import { packageRoot } from './paths.js'
+import { timelineLines } from './timeline.js'
+import { UsageError } from './usage-error.js'
+
+/**
+ * `service-sim replay [file] [--seed N] [--client module] [--report dir] [--quiet]`.
+ *
+ * @example
+ * const code = await replayCommand(['scenarios/default.yaml', '--seed', '7'])
+ */
+export async function replayCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      seed: { type: 'string' },
+      client: { type: 'string' },
+      report: { type: 'string' },
+      'no-report': { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (values.help) {
+    process.stdout.write(HELP.replay ?? '')
+    return 0
+  }
+  if (positionals.length > 1)
+    throw new UsageError(`expected one scenario file, got ${positionals.length}: ${positionals.join(' ')}`)
+  const file = positionals[0] ?? join(packageRoot(), 'scenarios', 'default.yaml')
+  if (values.seed !== undefined && !/^-?\d+$|^[A-Za-z0-9_-]+$/.test(values.seed))
+    throw new UsageError(`--seed: expected an integer or a word, got '${values.seed}'`)
+  const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed
+  const scenario = loadScenarioFile(file)
+  let client: Awaited<ReturnType<typeof loadClientModule>> | undefined
+  if (values.client !== undefined) {
+    try {
+      client = await loadClientModule(values.client, process.cwd())
+    } catch (error) {
+      throw new UsageError(
+        `--client ${values.client}: cannot load it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      )
+    }
+  }
+  const quiet = values.quiet === true
+  let start: number | undefined
+  const result = await runScenario(scenario, {
+    ...(seed === undefined ? {} : { seed }),
+    ...(client ? { client } : {}),
+    baseDir: dirname(resolve(file)),
+    onStep(step, requests, faults) {
+      start ??= step.at
+      if (!quiet) for (const line of timelineLines(start, step, requests, faults)) process.stdout.write(`${line}\n`)
+    },
+  })
+  if (!quiet) process.stdout.write('\n')
+  const violated = result.verdicts.filter((v) => !v.ok)
+  if (!quiet) {
+    for (const v of result.verdicts) process.stdout.write(`${v.ok ? '  ok  ' : '  FAIL'} ${v.name}: ${v.message}\n`)
+  }
+  let where = ''
+  if (!values['no-report']) where = await writeReport(result, values.report ?? 'reports')
+  const head = `${result.scenario} seed ${result.seed}: `
+  if (violated.length === 0)
+    process.stdout.write(`${head}all ${result.verdicts.length} expectations hold${where ? `; report in ${where}` : ''}\n`)
+  else
+    process.stdout.write(
+      `${head}${violated.length} violated: ${violated.map((v) => v.name).join('; ')}${where ? `; report in ${where}` : ''}\n`,
+    )
+  return violated.length === 0 ? 0 : 1
+}

@@ -1,0 +1,22 @@
+/**
+ * A mistake in how the CLI was called: printed with the command's usage line, exit code 2.
+ *
+ * @example
+ * throw new UsageError('replay: expected a scenario file')
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError'
+}
+
+/**
+ * Parses a non-negative integer option, or throws a UsageError naming the option.
+ *
+ * @example
+ * intOption('--runs', '100') // 100
+ */
+export function intOption(name: string, value: string | undefined, min = 0): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^-?\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`${name}: expected an integer >= ${min}, got '${value}'`)
+  return Number(value)
+}

@@ -1,0 +1,78 @@
+import { formatDuration } from '../scenario/duration.js'
+import { timelineSvg } from './chart.js'
+import type { Report } from './report.js'
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/**
+ * `report.html`: one self-contained page (inline CSS and SVG, no scripts, no network) with the
+ * timeline chart, the verdicts, the witnesses of violations and the step timeline.
+ *
+ * @example
+ * writeFileSync('report.html', await renderHtml(report))
+ */
+export async function renderHtml(report: Report): Promise<string> {
+  const svg = await timelineSvg(report)
+  const start = Date.parse(report.start)
+  const rel = (at: number) => `+${formatDuration(at - start)}`
+  const verdicts = report.verdicts
+    .map(
+      (v) =>
+        `<tr class="${v.ok ? 'held' : 'violated'}"><td>${v.ok ? '✔ held' : '✘ violated'}</td><td>${esc(v.name)}</td><td>${esc(v.message)}</td></tr>`,
+    )
+    .join('\n')
+  const witnesses = report.verdicts
+    .filter((v) => !v.ok)
+    .map(
+      (v) =>
+        `<h3>${esc(v.name)}</h3><p>${esc(v.message)}</p>${v.witness === undefined ? '' : `<pre>${esc(JSON.stringify(v.witness, null, 2))}</pre>`}`,
+    )
+    .join('\n')
+  const steps = report.steps
+    .map((s) => {
+      const reqs = report.requests.filter((r) => r.step === s.n)
+      const outcomes = reqs.map((r) => r.outcome)
+      return `<tr><td>${s.n}</td><td>${rel(s.at)}</td><td>${esc(s.label)}</td><td>${esc(outcomes.slice(0, 6).join(', '))}${outcomes.length > 6 ? ` … (${outcomes.length})` : ''}</td><td>${s.ok ? '' : esc(s.note ?? 'failed')}</td></tr>`
+    })
+    .join('\n')
+  const faults = report.faults
+    .map(
+      (f) =>
+        `<tr><td>${f.step}</td><td>${rel(f.at)}</td><td>${f.fault}</td><td>${f.source}</td><td>${f.applied ? 'yes' : 'no'}</td><td>${esc(f.note)}</td></tr>`,
+    )
+    .join('\n')
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${esc(report.scenario)} (seed ${esc(report.seed)}): ${report.ok ? 'pass' : 'FAIL'}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
+h1{font-size:22px} h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;width:100%} td,th{border-bottom:1px solid #eee;padding:4px 8px;text-align:left;vertical-align:top}
+tr.violated td{background:#fdecea;color:#8a1c13} tr.held td:first-child{color:#2e7d32}
+.badge{display:inline-block;padding:2px 10px;border-radius:10px;color:#fff;background:${report.ok ? '#2e7d32' : '#c62828'}}
+pre{background:#f6f8fa;padding:10px;overflow:auto;font-size:12px} figure{margin:0;overflow-x:auto}
+code{background:#f6f8fa;padding:1px 4px}
+</style>
+</head>
+<body>
+<h1>${esc(report.scenario)} <span class="badge" id="result">${report.ok ? 'all expectations hold' : `${report.summary.verdicts.violated} violated`}</span></h1>
+<p>${esc(report.description)}</p>
+<p>Seed <code>${esc(report.seed)}</code>, virtual time ${esc(report.start)} → ${esc(report.end)}, ${report.summary.steps} steps, ${report.summary.requests} requests, ${report.summary.deliveries} delivery attempts, ${report.summary.faults} fault decisions. Trace <code>${report.trace.hash.slice(0, 16)}</code>.</p>
+<h2>Timeline</h2>
+<figure id="timeline">${svg}</figure>
+<h2>Verdicts</h2>
+<table id="verdicts"><thead><tr><th>Result</th><th>Expectation</th><th>Detail</th></tr></thead><tbody>
+${verdicts}
+</tbody></table>
+${witnesses ? `<h2>Witnesses</h2>\n<div id="witnesses">${witnesses}</div>` : ''}
+${faults ? `<h2>Fault decisions</h2>\n<table id="faults"><thead><tr><th>Step</th><th>At</th><th>Fault</th><th>Source</th><th>Applied</th><th>Note</th></tr></thead><tbody>${faults}</tbody></table>` : ''}
+<h2>Steps</h2>
+<table id="steps"><thead><tr><th>#</th><th>At</th><th>Step</th><th>Outcomes</th><th></th></tr></thead><tbody>
+${steps}
+</tbody></table>
+</body>
+</html>
+`
+}

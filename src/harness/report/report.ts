@@ -1,0 +1,77 @@
+import { canonicalJson } from '../../kernel/canonical-json.js'
+import { tallyOutcomes } from '../scenario/expectations.js'
+import type { RunResult } from '../scenario/run-result.js'
+
+/** Version of the report.json layout. */
+export const REPORT_FORMAT = 1
+
+/** The machine-readable report of one run (what `report.json` holds). */
+export interface Report {
+  readonly format: number
+  readonly scenario: string
+  readonly description: string
+  readonly seed: string
+  readonly start: string
+  readonly end: string
+  readonly ok: boolean
+  readonly summary: {
+    readonly steps: number
+    readonly requests: number
+    readonly outcomes: Record<string, number>
+    readonly faults: number
+    readonly deliveries: number
+    readonly verdicts: { readonly held: number; readonly violated: number }
+  }
+  readonly verdicts: RunResult['verdicts']
+  readonly steps: RunResult['steps']
+  readonly requests: RunResult['requests']
+  readonly faults: RunResult['faults']
+  readonly deliveries: RunResult['deliveries']
+  readonly markers: RunResult['markers']
+  readonly trace: { readonly hash: string; readonly length: number }
+}
+
+/**
+ * Builds the report of a run. Holds only virtual times and seeded values, so the same scenario
+ * and seed give the same report in any process.
+ *
+ * @example
+ * const report = buildReport(await runScenario(scenario))
+ */
+export function buildReport(result: RunResult): Report {
+  const held = result.verdicts.filter((v) => v.ok).length
+  return {
+    format: REPORT_FORMAT,
+    scenario: result.scenario,
+    description: result.description,
+    seed: result.seed,
+    start: new Date(result.start).toISOString(),
+    end: new Date(result.end).toISOString(),
+    ok: result.ok,
+    summary: {
+      steps: result.steps.length,
+      requests: result.requests.length,
+      outcomes: tallyOutcomes(result.requests),
+      faults: result.faults.length,
+      deliveries: result.deliveries.length,
+      verdicts: { held, violated: result.verdicts.length - held },
+    },
+    verdicts: result.verdicts,
+    steps: result.steps,
+    requests: result.requests,
+    faults: result.faults,
+    deliveries: result.deliveries,
+    markers: result.markers,
+    trace: { hash: result.traceHash, length: result.traceLength },
+  }
+}
+
+/**
+ * The bytes of `report.json`: canonical JSON (sorted keys), one trailing newline.
+ *
+ * @example
+ * writeFileSync('report.json', reportJson(report))
+ */
+export function reportJson(report: Report): string {
+  return `${canonicalJson(report)}\n`
+}

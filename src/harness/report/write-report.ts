@@ -1,0 +1,23 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { RunResult } from '../scenario/run-result.js'
+import { renderHtml } from './render-html.js'
+import { renderMarkdown } from './render-markdown.js'
+import { buildReport, reportJson } from './report.js'
+
+/**
+ * Writes `report.json`, `report.md` and `report.html` of a run to `<root>/<scenario>/<seed>/` and
+ * returns that directory.
+ *
+ * @example
+ * const dir = await writeReport(result, 'reports') // 'reports/hello/42'
+ */
+export async function writeReport(result: RunResult, root: string): Promise<string> {
+  const dir = join(root, result.scenario, result.seed)
+  mkdirSync(dir, { recursive: true })
+  const report = buildReport(result)
+  writeFileSync(join(dir, 'report.json'), reportJson(report))
+  writeFileSync(join(dir, 'report.md'), renderMarkdown(report))
+  writeFileSync(join(dir, 'report.html'), await renderHtml(report))
+  return dir
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod'
+import { durationSchema } from './duration.js'
+
+/**
+ * Every kind of fault a scenario can name. The fault-injection harness extends this list; the
+ * runner applies each kind through a `FaultApplier` (see `fault-injector.ts`).
+ *
+ * - `session_expiry`: every open meter event session ends now (token expiry mid-stream).
+ * - `receiver_down` / `receiver_up`: a receiver answers 503 (or connection failure) until it is up again.
+ * - `receiver_slow`: a receiver takes `delay` of virtual time before answering.
+ * - `rate_limit`: the next request(s) get a 429 with `reason`.
+ * - `lock_timeout`: the next request(s) get a 429 `lock_timeout`.
+ * - `duplicate_delivery`, `reorder_delivery`, `delay_delivery`: webhook delivery faults.
+ * - `concurrent_conflict`: the next request(s) get a 409 `too_many_concurrent_requests`.
+ * - `server_error`: the next request(s) get a 500 `api_error` (nothing changed).
+ * - `indeterminate`: the next answered request(s) are committed but the client gets a network error.
+ * - `slow_processing`: the next accepted meter event batch(es) are processed `delay` later.
+ * - `replay_delivery`: an attacker re-POSTs an old signed delivery, its old signature unchanged.
+ *
+ * @example
+ * faultKinds.includes('session_expiry') // true
+ */
+export const faultKinds = [
+  'session_expiry',
+  'receiver_down',
+  'receiver_up',
+  'receiver_slow',
+  'rate_limit',
+  'lock_timeout',
+  'duplicate_delivery',
+  'reorder_delivery',
+  'delay_delivery',
+  'concurrent_conflict',
+  'server_error',
+  'indeterminate',
+  'slow_processing',
+  'replay_delivery',
+] as const
+
+/** One kind of fault. */
+export type FaultKind = (typeof faultKinds)[number]
+
+/**
+ * The `Service-Rate-Limited-Reason` values of the spec.
+ *
+ * @example
+ * rateLimitReasons[0] // 'global-rate'
+ */
+export const rateLimitReasons = [
+  'global-rate',
+  'endpoint-rate',
+  'global-concurrency',
+  'endpoint-concurrency',
+  'resource-specific',
+] as const
+
+/** Parameters a fault can carry; each kind reads the ones it needs. */
+const faultParams = {
+  /** Receiver (by name) a receiver fault targets; default every receiver. */
+  receiver: z.string().optional(),
+  /** For `rate_limit`: which 429 reason. */
+  reason: z.enum(rateLimitReasons).optional(),
+  /** How many requests/deliveries the fault affects. Default 1. */
+  count: z.number().int().positive().optional(),
+  /** For `receiver_slow` and `delay_delivery`: how long. For `receiver_down`: how long until it is up again. */
+  delay: durationSchema.optional(),
+  /** For `receiver_down`: answer with this status instead of failing to connect. */
+  status: z.number().int().min(100).max(599).optional(),
+}
+
+/**
+ * One entry of an explicit fault schedule: before executed step `step` (1-based, as printed in
+ * the timeline), inject `fault`.
+ *
+ * @example
+ * faultEntrySchema.parse({ step: 3, fault: 'session_expiry' })
+ */
+export const faultEntrySchema = z
+  .object({
+    step: z.number().int().positive().meta({ description: 'Executed step number (1-based) before which the fault applies.' }),
+    fault: z.enum(faultKinds),
+    ...faultParams,
+  })
+  .strict()
+
+/** One scheduled fault. */
+export type FaultEntry = z.output<typeof faultEntrySchema>
+
+/**
+ * A random fault policy: before every executed step, each kind fires with its rate (0..1), drawn
+ * from the simulation's seeded `harness.faults` stream, so the same seed makes the same decisions.
+ *
+ * @example
+ * faultPolicySchema.parse({ rates: { session_expiry: 0.05 } })
+ */
+export const faultPolicySchema = z
+  .object({
+    rates: z.partialRecord(z.enum(faultKinds), z.number().min(0).max(1)).default({}),
+    /** Defaults for the parameters of policy-drawn faults, per kind. */
+    params: z.partialRecord(z.enum(faultKinds), z.object(faultParams).strict()).optional(),
+  })
+  .strict()
+
+/**
+ * The `faults` section of a scenario: a seeded policy, an explicit schedule, or both.
+ *
+ * @example
+ * faultsSchema.parse({ schedule: [{ step: 2, fault: 'receiver_down', receiver: 'shop' }] })
+ */
+export const faultsSchema = z
+  .object({
+    /** `realistic`: the preset rates of `service-sim/harness` (`realisticFaults`). */
+    preset: z.enum(['none', 'realistic']).optional(),
+    /** Swarm mode: each seed draws its own subset of kinds and rates (from the `faults` stream). */
+    swarm: z.boolean().optional(),
+    policy: faultPolicySchema.optional(),
+    schedule: z.array(faultEntrySchema).default([]),
+  })
+  .strict()
+
+/** The parsed `faults` section. */
+export type Faults = z.output<typeof faultsSchema>

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs'
+import { extname } from 'node:path'
+import { isMap, isSeq, LineCounter, parseDocument } from 'yaml'
+import type { z } from 'zod'
+import { formatPath, ScenarioError, type ScenarioIssue } from './scenario-error.js'
+import { type Scenario, scenarioSchema } from './schema.js'
+
+/**
+ * Reads and validates a scenario file (`.yaml`, `.yml` or `.json`). Any problem becomes a
+ * `ScenarioError` naming the file, the path inside it, the line when known, and what was expected.
+ *
+ * @example
+ * const scenario = loadScenarioFile('scenarios/stream-across-token-expiry.yaml')
+ */
+export function loadScenarioFile(file: string): Scenario {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const message =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory, expected a scenario file'
+          : `cannot be read (${code ?? 'error'})`
+    throw new ScenarioError(file, [{ path: '', message }])
+  }
+  return parseScenarioText(text, file)
+}
+
+/**
+ * Parses scenario text. JSON is read as YAML (a superset), so both get line numbers in errors.
+ *
+ * @example
+ * parseScenarioText('name: hello\nworkload: []', 'inline.yaml')
+ */
+export function parseScenarioText(text: string, file: string): Scenario {
+  const ext = extname(file).toLowerCase()
+  if (ext !== '' && !['.yaml', '.yml', '.json'].includes(ext)) {
+    throw new ScenarioError(file, [{ path: '', message: `expected a .yaml, .yml or .json file, got '${ext}'` }])
+  }
+  const lineCounter = new LineCounter()
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+  if (doc.errors.length > 0) {
+    const issues: ScenarioIssue[] = doc.errors.map((e) => ({
+      path: '',
+      message: `not valid ${ext === '.json' ? 'JSON' : 'YAML'}: ${e.message.split('\n')[0]}`,
+      line: e.linePos?.[0]?.line,
+    }))
+    throw new ScenarioError(file, issues)
+  }
+  const raw: unknown = doc.toJS()
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ScenarioError(file, [{ path: '', message: 'expected a mapping with at least `name` and `workload`' }])
+  }
+  const parsed = scenarioSchema.safeParse(raw)
+  if (!parsed.success) {
+    throw new ScenarioError(
+      file,
+      toIssues(parsed.error.issues, raw, (path) => lineOf(doc, lineCounter, path)),
+    )
+  }
+  return parsed.data
+}
+
+function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: readonly PropertyKey[]): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined
+    if (node && typeof node === 'object' && Array.isArray(node.range)) return counter.linePos(node.range[0]).line
+    if (n === 0 && (isMap(doc.contents) || isSeq(doc.contents))) return undefined
+  }
+  return undefined
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  if (typeof value === 'object') return 'a mapping'
+  const text = JSON.stringify(value)
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text
+}
+
+function at(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined
+    v = (v as Record<PropertyKey, unknown>)[p]
+  }
+  return v
+}
+
+function toIssues(
+  issues: readonly z.core.$ZodIssue[],
+  raw: unknown,
+  line: (path: readonly PropertyKey[]) => number | undefined,
+): ScenarioIssue[] {
+  const out: ScenarioIssue[] = []
+  for (const issue of issues) {
+    const path = issue.path as PropertyKey[]
+    let message = issue.message
+    if (issue.code === 'unrecognized_keys') {
+      message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`
+    } else if (issue.code === 'invalid_value') {
+      message = `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(at(raw, path))}`
+    } else if (issue.code === 'invalid_type' || issue.code === 'invalid_union') {
+      const got = at(raw, path)
+      message =
+        got === undefined
+          ? `is required${issue.code === 'invalid_type' ? ` (expected ${issue.expected})` : ''}`
+          : `${issue.message.replace(/^Invalid input: /, '').replace(/^Invalid input$/, 'invalid value')}, got ${describe(got)}`
+    } else {
+      const got = at(raw, path)
+      if (got !== undefined && typeof got !== 'object') message = `${message}, got ${describe(got)}`
+    }
+    out.push({ path: formatPath(path), message, line: line(path) })
+  }
+  return out
+}

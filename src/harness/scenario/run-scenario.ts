@@ -1,0 +1,521 @@
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import qs from 'qs'
+import { verifySignature } from '../../domain/delivery/signature.js'
+import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
+import { type CheckContext, checkers } from './checkers.js'
+import type { ClientContext, ClientRequest, ClientResponse, ScenarioClient } from './client.js'
+import { formatDuration } from './duration.js'
+import { checkOutcomes, evaluateExpectations } from './expectations.js'
+import { createFaultInjector, type FaultTarget, type ReceiverControl } from './fault-injector.js'
+import { referenceClient } from './reference-client.js'
+import type { DeliveryRecord, FaultDecision, Marker, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
+import type { RequestSpec, Scenario, StepSpec } from './schema.js'
+import { fill } from './template.js'
+
+/** How to run a scenario. */
+export interface RunOptions {
+  /** Overrides the scenario's seed. */
+  seed?: number | string
+  /** The client under test (actions and receivers); default the reference client. */
+  client?: ScenarioClient
+  /** Directory that module paths in the scenario are relative to. */
+  baseDir?: string
+  /** Called after every executed step (the CLI prints the timeline from it). */
+  onStep?: (step: StepRecord, requests: readonly RequestRecord[], faults: readonly FaultDecision[]) => void
+}
+
+const API = 'https://api.service.test'
+const METER_EVENTS = 'https://meter-events.service.test'
+
+/**
+ * Loads a client module: `export const actions = {...}` and/or `export function receiver(ctx)`,
+ * or a default export of that shape. TypeScript modules load when running under tsx.
+ *
+ * @example
+ * const client = await loadClientModule('./my-client.ts', process.cwd())
+ */
+export async function loadClientModule(spec: string, baseDir: string): Promise<ScenarioClient> {
+  if (spec === 'reference') return referenceClient
+  const mod = (await import(pathToFileURL(resolve(baseDir, spec)).href)) as Record<string, unknown>
+  const candidate = (mod.default && typeof mod.default === 'object' ? mod.default : mod) as ScenarioClient
+  if (candidate.actions === undefined && typeof candidate.receiver !== 'function') {
+    throw new TypeError(`client module '${spec}' exports neither 'actions' nor 'receiver'`)
+  }
+  return candidate
+}
+
+class StepFailure extends Error {}
+
+/**
+ * Runs a scenario against a fresh simulator through its public surface (`sim.fetch`, `sim.admin`,
+ * `sim.receivers`, `sim.clock`) and returns what happened and every verdict. Deterministic: the
+ * same scenario, seed and client give the same result and trace hash in any process.
+ *
+ * @example
+ * const result = await runScenario(loadScenarioFile('scenarios/hello.yaml'))
+ * result.ok // every expectation held
+ */
+export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunResult> {
+  const run = await execute(scenario, options)
+  return run.result
+}
+
+/**
+ * Like `runScenario`, and also hands back the simulator in its final state (serve mode keeps
+ * serving it).
+ *
+ * @example
+ * const { sim, result } = await runScenarioOn(scenario)
+ */
+export function runScenarioOn(scenario: Scenario, options: RunOptions = {}): Promise<{ result: RunResult; sim: Simulator }> {
+  return execute(scenario, options)
+}
+
+async function execute(scenario: Scenario, options: RunOptions): Promise<{ result: RunResult; sim: Simulator }> {
+  const seed = options.seed ?? scenario.seed
+  const baseDir = options.baseDir ?? process.cwd()
+  const client = options.client ?? referenceClient
+  const sim = createSimulator({
+    seed,
+    ...(scenario.start ? { start: scenario.start } : {}),
+    ...(scenario.header_prefix ? { headerPrefix: scenario.header_prefix } : {}),
+    ...(scenario.api_version ? { apiVersion: scenario.api_version } : {}),
+    ...(scenario.service_time ? { serviceTime: scenario.service_time } : {}),
+  })
+  const prefix = sim.service.kernel.prefix
+  const start = sim.clock.now
+  const faultRng = sim.service.kernel.rng.stream('harness.faults')
+  const clientRng = sim.service.kernel.rng.stream('harness.client')
+  const vars: Record<string, unknown> = { platform: { id: sim.platform.id } }
+  const accounts = new Map<string, string>([['platform', sim.platform.id]])
+  const destinations = new Map<string, string>()
+  const secretsByDestination = new Map<string, string[]>()
+  const sessions: string[] = []
+  const requests: RequestRecord[] = []
+  const steps: StepRecord[] = []
+  const faults: FaultDecision[] = []
+  const deliveries: DeliveryRecord[] = []
+  const verdicts: Verdict[] = []
+  const controls = new Map<string, ReceiverControl>()
+  let stepNo = 0
+
+  const accountId = (ref: string): string => {
+    const filled = String(fill(ref, vars))
+    if (filled.startsWith('acct_')) return filled
+    const id = accounts.get(filled)
+    if (id === undefined) throw new StepFailure(`no account named '${filled}' (known: ${[...accounts.keys()].join(', ')})`)
+    return id
+  }
+
+  function noteSecrets(body: unknown): void {
+    if (body === null || typeof body !== 'object') return
+    const b = body as Record<string, any>
+    const secret = b.webhook_endpoint?.signing_secret ?? b.secret
+    if (typeof b.id === 'string' && typeof secret === 'string' && secret.startsWith('whsec_')) {
+      const list = secretsByDestination.get(b.id) ?? []
+      if (!list.includes(secret)) list.push(secret)
+      secretsByDestination.set(b.id, list)
+    }
+  }
+
+  async function send(raw: ClientRequest, source: string): Promise<ClientResponse> {
+    const spec = fill(raw, vars)
+    const method = spec.method ?? 'GET'
+    const mode = spec.mode ?? scenario.mode
+    const headers: Record<string, string> = { ...spec.headers }
+    if (spec.token !== undefined) headers.Authorization = `Bearer ${spec.token}`
+    else {
+      const owner = sim.admin.account(accountId(spec.as ?? 'platform'))
+      if (owner === undefined) throw new StepFailure(`no account '${spec.as}'`)
+      headers.Authorization = `Bearer ${owner.keys.secret[mode]}`
+    }
+    if (spec.account !== undefined) headers[`${prefix}-Account`] = accountId(spec.account)
+    if (spec.context !== undefined) headers[`${prefix}-Context`] = spec.context
+    if (spec.version !== undefined) headers[`${prefix}-Version`] = spec.version
+    if (spec.idempotency_key !== undefined) headers['Idempotency-Key'] = spec.idempotency_key
+    const v2 = spec.path.startsWith('/v2/')
+    let body: string | undefined
+    if (method !== 'GET' && spec.body !== undefined) {
+      body = v2 ? JSON.stringify(spec.body) : qs.stringify(spec.body, { arrayFormat: 'brackets' })
+      headers['Content-Type'] = v2 ? 'application/json' : 'application/x-www-form-urlencoded'
+    } else if (method === 'POST' && v2) {
+      body = '{}'
+      headers['Content-Type'] = 'application/json'
+    }
+    const query = spec.query ? `?${qs.stringify(spec.query, { arrayFormat: 'brackets' })}` : ''
+    const host = spec.path.startsWith('/v2/billing/meter_event_stream') ? METER_EVENTS : API
+    const at = sim.clock.now
+    const res = await sim.fetch(`${host}${spec.path}${query}`, { method, headers, ...(body === undefined ? {} : { body }) })
+    const text = await res.text()
+    let json: any = null
+    try {
+      json = text === '' ? null : JSON.parse(text)
+    } catch {
+      json = text
+    }
+    const code: string | undefined = json?.error?.code ?? undefined
+    const reason = res.headers.get(`${prefix}-Rate-Limited-Reason`) ?? undefined
+    const outcome = res.status < 300 ? String(res.status) : `${res.status}${reason || code ? ` ${reason ?? code}` : ''}`
+    requests.push({
+      step: stepNo,
+      at,
+      method,
+      path: spec.path,
+      status: res.status,
+      outcome,
+      ...(code ? { code } : {}),
+      ...(reason ? { reason } : {}),
+      ...(res.headers.get('Request-Id') ? { requestId: res.headers.get('Request-Id') as string } : {}),
+      source,
+    })
+    if (res.status < 300) {
+      noteSecrets(json)
+      if (json?.object === 'v2.billing.meter_event_session' && typeof json.id === 'string') sessions.push(json.id)
+    }
+    return { status: res.status, body: json, headers: res.headers }
+  }
+
+  const sleep = async (ms: number) => {
+    await sim.clock.tickAsync(ms)
+    await sim.settle()
+  }
+
+  const clientContext: ClientContext = {
+    sim,
+    vars,
+    request: (r) => send(r, 'client'),
+    sleep,
+    random: () => clientRng.next(),
+    prefix,
+  }
+
+  async function mountReceiver(r: Scenario['setup']['receivers'][number]): Promise<void> {
+    const module = r.client === 'reference' ? client : await loadClientModule(r.client, baseDir)
+    const factory = module.receiver ?? referenceClient.receiver
+    const secrets = () => {
+      const dest = r.destination === undefined ? undefined : destinations.get(r.destination)
+      return dest === undefined ? [] : [...(secretsByDestination.get(dest) ?? [])]
+    }
+    const inner = factory?.({ sim, name: r.name, url: r.url, secrets, prefix })
+    if (inner === undefined) throw new StepFailure(`receiver '${r.name}': no receiver factory`)
+    let down = r.state === 'down'
+    let downStatus = r.status
+    let delay = 0
+    const seen = new Map<string, number>()
+    controls.set(r.name, {
+      down(status) {
+        down = true
+        downStatus = status ?? r.status
+      },
+      up() {
+        down = false
+      },
+      slow(ms) {
+        delay = ms
+      },
+    })
+    sim.receivers.mount(r.url, async (req) => {
+      const raw = await req.clone().text()
+      let eventId: string | null = null
+      let type: string | null = null
+      try {
+        const parsed = JSON.parse(raw) as { id?: string; type?: string }
+        eventId = parsed.id ?? null
+        type = parsed.type ?? null
+      } catch {}
+      const attempt = (seen.get(String(eventId)) ?? 0) + 1
+      seen.set(String(eventId), attempt)
+      const known = secrets()
+      let signature: DeliveryRecord['signature'] = 'unchecked'
+      if (known.length > 0) {
+        try {
+          verifySignature(raw, req.headers.get(`${prefix}-Signature`), known, { now: sim.clock.now })
+          signature = 'valid'
+        } catch {
+          signature = 'invalid'
+        }
+      }
+      const record = (status: number) =>
+        deliveries.push({ at: sim.clock.now, receiver: r.name, eventId, type, status, attempt, signature })
+      if (down) {
+        record(downStatus ?? 0)
+        if (downStatus === undefined) throw new TypeError(`connect ECONNREFUSED ${r.url}`)
+        return new Response('receiver down', { status: downStatus })
+      }
+      if (delay > 0) await new Promise<void>((done) => sim.clock.setTimeout(() => done(), delay))
+      const res = await inner(req)
+      record(res.status)
+      return res
+    })
+  }
+
+  async function setup(): Promise<void> {
+    const s = scenario.setup
+    for (const a of s.accounts) {
+      const account = sim.admin.createAccount({
+        ...(a.email ? { email: a.email } : {}),
+        ...(a.country ? { country: a.country } : {}),
+        ...(a.type ? { type: a.type } : {}),
+        ...(a.metadata ? { metadata: a.metadata } : {}),
+        ...(a.api_version ? { apiVersion: a.api_version } : {}),
+      })
+      accounts.set(a.name, account.id)
+      vars[a.name] = { id: account.id }
+    }
+    for (const o of s.organisations) {
+      const org = sim.admin.createOrganisation({ name: o.name, accounts: o.accounts.map(accountId) })
+      vars[o.name] = { id: org.id }
+    }
+    for (const m of s.meters) {
+      const res = await send(
+        {
+          method: 'POST',
+          path: '/v1/billing/meters',
+          as: m.account ?? 'platform',
+          body: {
+            display_name: m.display_name ?? m.name,
+            event_name: m.event_name,
+            default_aggregation: { formula: 'sum' },
+            ...(m.customer_key ? { customer_mapping: { type: 'by_id', event_payload_key: m.customer_key } } : {}),
+            ...(m.value_key ? { value_settings: { event_payload_key: m.value_key } } : {}),
+          },
+        },
+        'setup',
+      )
+      if (res.status !== 200)
+        throw new StepFailure(
+          `setup.meters '${m.name}': POST /v1/billing/meters answered ${res.status} ${res.body?.error?.message ?? ''}`,
+        )
+      vars[m.name] = res.body
+    }
+    for (const d of s.destinations) {
+      const res = await send(
+        {
+          method: 'POST',
+          path: '/v2/core/event_destinations',
+          as: d.account ?? 'platform',
+          ...(d.mode ? { mode: d.mode } : {}),
+          body: {
+            name: d.name,
+            type: 'webhook_endpoint',
+            events_from: d.events_from,
+            event_payload: d.event_payload,
+            enabled_events: d.enabled_events,
+            webhook_endpoint: { url: d.url },
+            include: ['webhook_endpoint.signing_secret'],
+            ...(d.api_version ? { snapshot_api_version: d.api_version } : {}),
+          },
+        },
+        'setup',
+      )
+      if (res.status !== 200)
+        throw new StepFailure(
+          `setup.destinations '${d.name}': POST /v2/core/event_destinations answered ${res.status} ${res.body?.error?.message ?? ''}`,
+        )
+      destinations.set(d.name, res.body.id)
+      vars[d.name] = res.body
+    }
+    for (const r of s.receivers) await mountReceiver(r)
+  }
+
+  function checkStep(step: StepSpec, mine: readonly RequestRecord[], label: string): void {
+    const e = step.expect
+    if (e === undefined) return
+    const name = `step ${stepNo} (${label})`
+    const bad = mine.filter(
+      (r) =>
+        (e.status !== undefined && !(Array.isArray(e.status) ? e.status : [e.status]).includes(r.status)) ||
+        (e.code !== undefined && r.code !== e.code) ||
+        (e.reason !== undefined && r.reason !== e.reason),
+    )
+    const checked = step.client !== undefined && mine.length > 0 ? [mine[mine.length - 1] as RequestRecord] : mine
+    const failing = bad.filter((r) => checked.includes(r))
+    if (e.status !== undefined || e.code !== undefined || e.reason !== undefined) {
+      const want = [
+        e.status !== undefined ? `status ${e.status}` : '',
+        e.code ? `code ${e.code}` : '',
+        e.reason ? `reason ${e.reason}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ')
+      verdicts.push(
+        failing.length === 0 && checked.length > 0
+          ? { name, ok: true, message: `${want}: held for ${checked.length} request(s)` }
+          : {
+              name,
+              ok: false,
+              message:
+                checked.length === 0
+                  ? `expected ${want}, but the step sent no request`
+                  : `expected ${want}, got ${failing.map((r) => r.outcome).join(', ')}`,
+              witness: failing.slice(0, 5),
+            },
+      )
+    }
+    if (e.outcomes) verdicts.push(...checkOutcomes(name, mine, e.outcomes))
+  }
+
+  const target: FaultTarget = { sim, sessions, receivers: controls }
+  const injector = createFaultInjector(scenario.faults, (p) => faultRng.chance(p))
+
+  async function runSteps(list: readonly StepSpec[]): Promise<void> {
+    for (const step of list) {
+      if (step.repeat) {
+        for (let i = 0; i < step.repeat.times; i++) await runSteps(step.repeat.steps)
+        continue
+      }
+      stepNo++
+      const decided = await injector.before(stepNo, target)
+      faults.push(...decided)
+      const at = sim.clock.now
+      const first = requests.length
+      const kind =
+        (['request', 'parallel', 'advance', 'settle', 'client', 'receiver', 'admin'] as const).find(
+          (k) => step[k] !== undefined,
+        ) ?? 'settle'
+      let label = step.label ?? kind
+      let note: string | undefined
+      let ok = true
+      try {
+        if (step.request) {
+          const r = step.request
+          label = step.label ?? `${r.method} ${r.path}${r.times ? ` x${r.times}` : ''}`
+          for (let i = 0; i < (r.times ?? 1); i++) {
+            const res = await send(r as RequestSpec, 'workload')
+            if (r.save) vars[r.save] = res.body
+          }
+        } else if (step.parallel) {
+          label = step.label ?? `parallel x${step.parallel.length}`
+          const results = await Promise.all(step.parallel.map((r) => send(r as RequestSpec, 'workload')))
+          step.parallel.forEach((r, i) => {
+            if (r.save) vars[r.save] = results[i]?.body
+          })
+        } else if (step.advance !== undefined) {
+          label = step.label ?? `advance ${formatDuration(step.advance)}`
+          await sleep(step.advance)
+        } else if (step.settle) {
+          await sim.settle()
+        } else if (step.client) {
+          const c = step.client
+          label = step.label ?? `client ${c.action}`
+          const action = client.actions?.[c.action]
+          if (action === undefined)
+            throw new StepFailure(
+              `the client has no action '${c.action}' (has: ${Object.keys(client.actions ?? {}).join(', ') || 'none'})`,
+            )
+          const result = await action(clientContext, fill(c.args ?? {}, vars))
+          if (c.save) vars[c.save] = result
+        } else if (step.receiver) {
+          const r = step.receiver
+          label = step.label ?? `receiver ${r.name} ${r.state}`
+          const control = controls.get(r.name)
+          if (control === undefined) throw new StepFailure(`no receiver named '${r.name}'`)
+          if (r.state === 'down') control.down(r.status)
+          else control.up()
+        } else if (step.admin) {
+          const a = step.admin
+          label = step.label ?? `admin ${a.call}`
+          const fn = (sim.admin as unknown as Record<string, unknown>)[a.call]
+          if (typeof fn !== 'function') throw new StepFailure(`sim.admin has no method '${a.call}' in this build`)
+          const args = fill(a.args ?? [], vars).map((v) => (typeof v === 'string' && accounts.has(v) ? accounts.get(v) : v))
+          const result = await (fn as (...x: unknown[]) => unknown).apply(sim.admin, args)
+          if (a.save) vars[a.save] = result
+        }
+      } catch (error) {
+        ok = false
+        note = error instanceof Error ? error.message : String(error)
+        verdicts.push({ name: `step ${stepNo} (${label})`, ok: false, message: `the step failed: ${note}` })
+      }
+      const mine = requests.slice(first)
+      if (ok) checkStep(step, mine, label)
+      const record: StepRecord = { n: stepNo, at, end: sim.clock.now, kind, label, ok, ...(note ? { note } : {}) }
+      steps.push(record)
+      options.onStep?.(record, mine, decided)
+      if (!ok) throw new StepFailure(note)
+    }
+  }
+
+  let setupOk = true
+  try {
+    await setup()
+  } catch (error) {
+    setupOk = false
+    verdicts.push({ name: 'setup', ok: false, message: error instanceof Error ? error.message : String(error) })
+  }
+  if (setupOk) {
+    try {
+      await runSteps(scenario.workload)
+    } catch (error) {
+      if (!(error instanceof StepFailure)) throw error
+    }
+    verdicts.push(
+      ...evaluateExpectations({
+        scenario,
+        sim,
+        requests,
+        deliveries,
+        resolveAccount: accountId,
+        destinationId: (name) => destinations.get(name),
+      }),
+    )
+    const ctx: CheckContext = {
+      scenario,
+      seed: String(seed),
+      sim,
+      requests,
+      deliveries,
+      rerun: async () =>
+        (
+          await execute(
+            { ...scenario, expectations: { ...scenario.expectations, checkers: [] } },
+            { ...options, onStep: undefined },
+          )
+        ).sim.trace.hash(),
+    }
+    for (const name of scenario.expectations.checkers) {
+      const checker = checkers.get(name)
+      verdicts.push(
+        checker === undefined
+          ? { name: `checker ${name}`, ok: false, message: `unknown checker; known: ${[...checkers.keys()].sort().join(', ')}` }
+          : { ...(await checker(ctx)), name: `checker ${name}` },
+      )
+    }
+  }
+  const end = sim.clock.now
+  const result: RunResult = {
+    scenario: scenario.name,
+    description: scenario.description ?? '',
+    seed: String(seed),
+    start,
+    end,
+    steps,
+    requests,
+    faults,
+    deliveries,
+    markers: markersOf(sim, end),
+    verdicts,
+    traceHash: sim.trace.hash(),
+    traceLength: sim.trace.length,
+    ok: verdicts.every((v) => v.ok),
+  }
+  return { result, sim }
+}
+
+function markersOf(sim: Simulator, end: number): Marker[] {
+  const out: Marker[] = []
+  for (const e of sim.trace.entries()) {
+    if (e.kind === 'session.created' && typeof e.data.expires_at === 'number' && e.data.expires_at <= end) {
+      out.push({ at: e.data.expires_at, kind: 'session expiry', detail: String(e.data.id) })
+    } else if (e.kind === 'session.expired') {
+      out.push({ at: e.at, kind: 'session expiry', detail: `${String(e.data.id)} (ended early)` })
+    } else if (e.kind.startsWith('delivery')) {
+      const d = e.data as Record<string, unknown>
+      const detail = [d.destination ?? d.url, d.event ?? d.eventId, d.outcome ?? d.status, d.trigger]
+        .filter((x) => x !== undefined)
+        .join(' ')
+      out.push({ at: e.at, kind: e.kind, detail })
+    }
+  }
+  return out.sort((a, b) => a.at - b.at)
+}

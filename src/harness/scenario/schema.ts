@@ -1,0 +1,242 @@
+import { z } from 'zod'
+import { durationSchema } from './duration.js'
+import { faultsSchema } from './faults-schema.js'
+
+const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { message: 'expected a name: a letter, then letters, digits, _ or -' })
+
+/** A count expectation: exactly `n`, or a range. */
+const countSchema = z.union([
+  z.number().int().nonnegative(),
+  z.object({ min: z.number().int().nonnegative().optional(), max: z.number().int().nonnegative().optional() }).strict(),
+])
+
+/** A count: exactly n, or `{ min, max }`. */
+export type CountExpectation = z.output<typeof countSchema>
+
+/**
+ * What a request step expects: a status (or any of several), an error code, a 429 reason, and for
+ * parallel or repeated requests a tally of outcome labels (`200`, `429 lock_timeout`, `429 global-rate`).
+ */
+const expectSchema = z
+  .object({
+    status: z.union([z.number().int(), z.array(z.number().int()).min(1)]).optional(),
+    code: z.string().optional(),
+    reason: z.string().optional(),
+    outcomes: z.record(z.string(), countSchema).optional(),
+  })
+  .strict()
+
+const requestSchema = z
+  .object({
+    method: z.enum(['GET', 'POST', 'DELETE']).default('GET'),
+    path: z.string().regex(/^\//, { message: 'expected a path starting with /, e.g. /v1/account' }),
+    query: z.record(z.string(), z.unknown()).optional(),
+    body: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    as: name.optional().meta({ description: "Account whose secret key authenticates (default 'platform')." }),
+    account: z.string().optional().meta({ description: 'Account name (or id) sent as <Prefix>-Account.' }),
+    context: z.string().optional().meta({ description: 'Value of <Prefix>-Context (templates allowed).' }),
+    token: z
+      .string()
+      .optional()
+      .meta({ description: 'Bearer token instead of a secret key, e.g. {{session.authentication_token}}.' }),
+    version: z.string().optional(),
+    idempotency_key: z.string().optional(),
+    mode: z.enum(['test', 'live']).optional(),
+    save: name.optional().meta({ description: 'Save the response body under this name for {{name.field}} templates.' }),
+    times: z.number().int().positive().max(10_000).optional().meta({ description: 'Send the request this many times in a row.' }),
+  })
+  .strict()
+
+/** A request of a step, as written. */
+export type RequestSpec = z.output<typeof requestSchema>
+
+const stepActions = ['request', 'parallel', 'advance', 'settle', 'client', 'receiver', 'admin', 'repeat'] as const
+
+/** One workload step: exactly one action, plus an optional label and expectation. */
+export interface StepSpec {
+  label?: string | undefined
+  expect?: z.output<typeof expectSchema> | undefined
+  request?: RequestSpec | undefined
+  parallel?: RequestSpec[] | undefined
+  advance?: number | undefined
+  settle?: boolean | undefined
+  client?: { action: string; args?: Record<string, unknown> | undefined; save?: string | undefined } | undefined
+  receiver?: { name: string; state: 'up' | 'down'; status?: number | undefined } | undefined
+  admin?: { call: string; args?: unknown[] | undefined; save?: string | undefined } | undefined
+  repeat?: { times: number; steps: StepSpec[] } | undefined
+}
+
+const stepSchema: z.ZodType<StepSpec> = z.lazy(() =>
+  z
+    .object({
+      label: z.string().optional(),
+      expect: expectSchema.optional(),
+      request: requestSchema.optional(),
+      parallel: z.array(requestSchema).min(1).optional().meta({ description: 'Requests sent at the same virtual instant.' }),
+      advance: durationSchema.optional().meta({ description: 'Move the virtual clock, running everything due on the way.' }),
+      settle: z.literal(true).optional(),
+      client: z
+        .object({ action: z.string(), args: z.record(z.string(), z.unknown()).optional(), save: name.optional() })
+        .strict()
+        .optional()
+        .meta({ description: 'Run an action of the client module (the reference client by default).' }),
+      receiver: z
+        .object({ name, state: z.enum(['up', 'down']), status: z.number().int().min(100).max(599).optional() })
+        .strict()
+        .optional(),
+      admin: z
+        .object({ call: z.string(), args: z.array(z.unknown()).optional(), save: name.optional() })
+        .strict()
+        .optional()
+        .meta({ description: 'Call a sim.admin method, e.g. setApiVersion.' }),
+      repeat: z
+        .object({ times: z.number().int().positive().max(10_000), steps: z.array(stepSchema).min(1) })
+        .strict()
+        .optional(),
+    })
+    .strict()
+    .superRefine((step, ctx) => {
+      const present = stepActions.filter((k) => step[k] !== undefined)
+      if (present.length !== 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            present.length === 0
+              ? `expected exactly one action: ${stepActions.join(', ')}`
+              : `expected exactly one action, found ${present.join(' and ')}`,
+        })
+      }
+    }),
+)
+
+const accountSetup = z
+  .object({
+    name,
+    email: z.string().optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, { message: 'expected a two-letter country code' })
+      .optional(),
+    type: z.enum(['standard', 'express', 'custom']).optional(),
+    api_version: z.string().optional(),
+    metadata: z.record(z.string(), z.string()).optional(),
+  })
+  .strict()
+
+const meterSetup = z
+  .object({
+    name,
+    event_name: z.string().min(1),
+    display_name: z.string().optional(),
+    account: z.string().optional(),
+    customer_key: z.string().optional(),
+    value_key: z.string().optional(),
+  })
+  .strict()
+
+const destinationSetup = z
+  .object({
+    name,
+    account: z.string().optional().meta({ description: "Owner account name (default 'platform')." }),
+    url: z.url(),
+    events_from: z.array(z.string()).default(['@self']),
+    event_payload: z.enum(['snapshot', 'thin']).default('snapshot'),
+    enabled_events: z.array(z.string()).min(1),
+    api_version: z.string().optional(),
+    mode: z.enum(['test', 'live']).optional(),
+  })
+  .strict()
+
+const receiverSetup = z
+  .object({
+    name,
+    url: z.url(),
+    client: z.string().default('reference').meta({ description: "'reference' or a module path exporting receiver(ctx)." }),
+    destination: name.optional().meta({ description: 'Destination whose signing secret the receiver verifies with.' }),
+    state: z.enum(['up', 'down']).default('up'),
+    status: z
+      .number()
+      .int()
+      .min(100)
+      .max(599)
+      .optional()
+      .meta({ description: 'Status answered while down (default: no connection).' }),
+  })
+  .strict()
+
+const expectationsSchema = z
+  .object({
+    checkers: z.array(z.string()).default([]),
+    outcomes: z.record(z.string(), countSchema).optional().meta({ description: 'Tally of every request outcome label.' }),
+    events: z.array(z.object({ type: z.string(), account: z.string().optional(), count: countSchema }).strict()).optional(),
+    trace: z.array(z.object({ kind: z.string(), count: countSchema }).strict()).optional(),
+    receivers: z
+      .record(
+        z.string(),
+        z
+          .object({
+            attempts: countSchema.optional(),
+            accepted: countSchema.optional(),
+            refused: countSchema.optional(),
+            unique: countSchema.optional(),
+            duplicates: countSchema.optional(),
+            bad_signatures: countSchema.optional(),
+          })
+          .strict(),
+      )
+      .optional(),
+    deliveries: z
+      .record(
+        z.string(),
+        z.object({ delivered: countSchema.optional(), failed: countSchema.optional(), pending: countSchema.optional() }).strict(),
+      )
+      .optional()
+      .meta({ description: 'Delivery status counts per destination (needs sim.admin.deliveries).' }),
+  })
+  .strict()
+
+/**
+ * A scenario: one reproducible run of the simulator. Written as YAML or JSON; `scenarios/scenario.schema.json`
+ * is this schema for editors.
+ *
+ * @example
+ * scenarioSchema.parse({ name: 'hello', workload: [{ request: { path: '/v1/account' }, expect: { status: 200 } }] })
+ */
+export const scenarioSchema = z
+  .object({
+    $schema: z.string().optional(),
+    name,
+    description: z.string().optional(),
+    seed: z.union([z.number().int(), z.string()]).default(0),
+    mode: z.enum(['test', 'live']).default('test'),
+    start: z
+      .string()
+      .refine((s) => Number.isFinite(Date.parse(s)), { message: 'expected an ISO 8601 time, e.g. 2026-03-01T00:00:00Z' })
+      .optional(),
+    header_prefix: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9]*$/)
+      .optional(),
+    api_version: z.string().optional(),
+    service_time: durationSchema.optional().meta({ description: 'Virtual time each request stays in flight.' }),
+    setup: z
+      .object({
+        accounts: z.array(accountSetup).default([]),
+        organisations: z.array(z.object({ name, accounts: z.array(z.string()).min(1) }).strict()).default([]),
+        meters: z.array(meterSetup).default([]),
+        destinations: z.array(destinationSetup).default([]),
+        receivers: z.array(receiverSetup).default([]),
+      })
+      .strict()
+      .default({ accounts: [], organisations: [], meters: [], destinations: [], receivers: [] }),
+    workload: z.array(stepSchema).default([]),
+    faults: faultsSchema.default({ schedule: [] }),
+    expectations: expectationsSchema.default({ checkers: [] }),
+  })
+  .strict()
+
+/** A parsed scenario (defaults filled, durations in ms). */
+export type Scenario = z.output<typeof scenarioSchema>
+/** A scenario as written in a file. */
+export type ScenarioInput = z.input<typeof scenarioSchema>
