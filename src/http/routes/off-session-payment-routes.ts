@@ -1,13 +1,12 @@
 import { z } from 'zod'
 import { offSessionPaymentJson } from '#domain/off-session-payments/off-session-payment.js'
 import { v2List, v2ListQuery } from '../pagination.js'
-import { formInt } from '../params.js'
 import type { Route } from '../route.js'
-import { defined, originOf, scopeOf } from './resource-helpers.js'
+import { defined, originOf, requiredInt, scopeOf } from './resource-helpers.js'
 
 const createBody = z
   .object({
-    amount: z.object({ value: formInt, currency: z.string().min(1) }).strict(),
+    amount: z.object({ value: requiredInt('amount.value'), currency: z.string().min(1) }).strict(),
     cadence: z.enum(['recurring', 'unscheduled']),
     customer: z.string().min(1),
     payment_method: z.string().min(1),

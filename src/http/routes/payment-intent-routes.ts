@@ -6,14 +6,14 @@ import { resourceMissing } from '#domain/service-error.js'
 import { v1List, v1ListFields } from '../pagination.js'
 import { expand, formBool, formInt, metadata } from '../params.js'
 import type { Route } from '../route.js'
-import { clearable, defined, email, metadataInput, originOf, scopeOf } from './resource-helpers.js'
+import { clearable, defined, email, metadataInput, originOf, requiredInt, scopeOf } from './resource-helpers.js'
 
 const captureMethod = z.enum(['automatic', 'automatic_async', 'manual'])
 const futureUsage = z.enum(['on_session', 'off_session'])
 
 const createBody = z
   .object({
-    amount: formInt,
+    amount: requiredInt('amount'),
     currency: z.string().min(1),
     customer: z.string().min(1).optional(),
     payment_method: z.string().min(1).optional(),

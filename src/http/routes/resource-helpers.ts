@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { formInt } from '../params.js'
 import type { Scope } from '#domain/mode.js'
 import type { Origin } from '#domain/v1-events/emit.js'
 import type { RequestContext } from '../route.js'
@@ -42,4 +43,22 @@ export function metadataInput(m: '' | Record<string, string> | undefined): Recor
 /** Drops `undefined` members, so optional inputs are absent rather than undefined. */
 export function defined<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never
+}
+
+/**
+ * A required form integer whose absence is `parameter_missing` (a bare union would report it as
+ * invalid).
+ *
+ * @example
+ * z.object({ amount: requiredInt('amount') }).strict()
+ */
+export function requiredInt(name: string) {
+  return z
+    .unknown()
+    .superRefine((v, ctx) => {
+      if (v === undefined) {
+        ctx.addIssue({ code: 'custom', message: `Missing required param: ${name}.`, params: { code: 'parameter_missing' } })
+      }
+    })
+    .pipe(formInt)
 }
