@@ -166,3 +166,22 @@ describe('the limits option', () => {
     expect(() => createSimulator({ limits: true as never })).toThrow(/createSimulator: option 'limits'/)
   })
 })
+
+describe('memory over long runs', () => {
+  it('forgets the windows of idle keys once they are behind the longest window', async () => {
+    const sim = createSimulator({ seed: 30 })
+    const limits = sim.service.limits
+    if (limits === undefined) throw new Error('limits are on by default')
+    for (let i = 0; i < 20; i++) {
+      const res = await call(sim, 'test', 'POST', '/v1/payment_intents', { body: { amount: '100', currency: 'usd' } })
+      const id = (await res.json()).id
+      await call(sim, 'test', 'POST', `/v1/payment_intents/${id}`, { body: { description: 'x' } })
+      await sim.clock.tickAsync(1000)
+    }
+    // 20 payment intents each have a per-object window, plus endpoint and global keys.
+    expect(limits.usage().rateKeys).toBeGreaterThanOrEqual(20)
+    await sim.clock.tickAsync(2 * 86_400_000)
+    await call(sim, 'test', 'GET', '/v1/account')
+    expect(limits.usage().rateKeys).toBeLessThanOrEqual(2)
+  })
+})

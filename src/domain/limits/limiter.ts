@@ -102,6 +102,7 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
     return { customer, meter: b.event_name }
   }
   let admissions = 0
+  let nextSweep = Number.NEGATIVE_INFINITY
 
   function plan(r: LimitedRequest): Plan {
     const id = `${r.mode} ${r.method} ${r.mutates ? 1 : 0} ${r.operation}`
@@ -177,7 +178,12 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
     const p = plan(r)
     if (p.rate.length === 0 && p.concurrency.length === 0 && !p.reads) return
     const now = kernel.clock.now
-    if (++admissions % SWEEP_EVERY === 0) sweep(now)
+    // Idle keys are dropped every few thousand admissions and at least once per longest window, so
+    // memory follows the traffic of the last window, not of the whole run.
+    if (++admissions % SWEEP_EVERY === 0 || now >= nextSweep) {
+      sweep(now)
+      nextSweep = now + longestWindow
+    }
     const rateKeys: (string | undefined)[] = []
     for (const step of p.rate) {
       const key = keyOf(step, r)
