@@ -4,6 +4,7 @@ import { createDeliveryAdmin, type DeliveryAdmin } from '#domain/delivery/delive
 import type { StoredEvent } from '#domain/events/event.js'
 import { createLimitsAdmin, type LimitsAdmin } from '#domain/limits/limits-admin.js'
 import { createMeterAdmin, type MeterAdmin } from '#domain/meters/meter-admin.js'
+import type { CurrencyBalance } from '#domain/ledger/ledger.js'
 import type { Mode } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 
@@ -27,6 +28,20 @@ export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin {
   events(filter?: { account?: string; mode?: Mode; kind?: StoredEvent['kind']; type?: string }): StoredEvent[]
   /** Ends a meter event session now. */
   expireSession(id: string): void
+  /**
+   * An account's balance per currency (available and pending), derived from its ledger.
+   *
+   * @example
+   * sim.admin.balance(sim.platform.id) // [{ currency: 'usd', available: 0, pending: 1912 }]
+   */
+  balance(account: string, mode?: Mode): CurrencyBalance[]
+  /**
+   * Number of balance transactions of an account and mode created at or after `since` (virtual ms; default 0).
+   *
+   * @example
+   * sim.admin.transactionCount(acct.id, 'live')
+   */
+  transactionCount(account: string, mode?: Mode, since?: number): number
 }
 
 export function createAdmin(service: Service): Admin {
@@ -55,5 +70,7 @@ export function createAdmin(service: Service): Admin {
             (filter.type === undefined || e.type === filter.type),
         ),
     expireSession: (id) => service.sessions.expire(id),
+    balance: (account, mode = 'test') => service.ledger.balance({ account, mode }),
+    transactionCount: (account, mode = 'test', since = 0) => service.ledger.transactionCount({ account, mode }, since),
   }
 }

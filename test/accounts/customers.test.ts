@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { form, setup, stateOf } from './helpers.js'
+import { dataOf, form, setup, stateOf } from './helpers.js'
 
 describe('customers', () => {
   it('creates, retrieves, updates and deletes a customer through the official client', async () => {
@@ -26,9 +26,9 @@ describe('customers', () => {
     const c = await stripe.customers.create({ email: 'a@example.com' })
     await stripe.customers.update(c.id, { email: 'b@example.com' })
     const [created, updated] = sim.admin.events({ account: sim.platform.id })
-    expect((created?.body.data as any).object.email).toBe('a@example.com')
-    expect((updated?.body.data as any).object.email).toBe('b@example.com')
-    expect((updated?.body.data as any).previous_attributes).toEqual({ email: 'a@example.com' })
+    expect(dataOf(created).object.email).toBe('a@example.com')
+    expect(dataOf(updated).object.email).toBe('b@example.com')
+    expect(dataOf(updated).previous_attributes).toEqual({ email: 'a@example.com' })
   })
 
   it('pages customers with limit, starting_after, ending_before and has_more', async () => {

@@ -3,7 +3,8 @@ import { createSimulator, type Simulator } from '../../src/index.js'
 
 /** A simulator with the `Stripe` header prefix and an official client on its platform test key. */
 export function setup(seed = 1): { sim: Simulator; stripe: Stripe; key: string } {
-  const sim = createSimulator({ seed, headerPrefix: 'Stripe' })
+  // Limits off: these tests are about resources and isolation; a burst at one virtual instant would hit the rate limits.
+  const sim = createSimulator({ seed, headerPrefix: 'Stripe', limits: false })
   const key = sim.platform.secretKey.test
   const stripe = new Stripe(key, { httpClient: Stripe.createFetchHttpClient(sim.fetch), maxNetworkRetries: 0 })
   return { sim, stripe, key }
@@ -71,4 +72,9 @@ export function stateOf(sim: Simulator): string {
     }
   }
   return JSON.stringify(parts)
+}
+
+/** `data` of a stored event's body (`undefined` fails the calling assertion). */
+export function dataOf(event: { body: Readonly<Record<string, unknown>> } | undefined): any {
+  return event?.body.data
 }

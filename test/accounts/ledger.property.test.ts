@@ -71,9 +71,16 @@ describe('ledger', () => {
           } else {
             const target = sent[op.index % Math.max(1, sent.length)]
             if (target?.pi === undefined) continue
-            const res = await form(sim, key, 'POST', `/v1/payment_intents/${target.pi}/capture`, {}, {
-              'Idempotency-Key': `cap-${target.pi}`,
-            })
+            const res = await form(
+              sim,
+              key,
+              'POST',
+              `/v1/payment_intents/${target.pi}/capture`,
+              {},
+              {
+                'Idempotency-Key': `cap-${target.pi}`,
+              },
+            )
             if (res.status === 200 && res.headers.get('idempotent-replayed') !== 'true') {
               const c = res.body.currency as string
               expected.set(c, (expected.get(c) ?? 0) + (res.body.amount_received as number))

@@ -79,7 +79,12 @@ describe('off-session payments', () => {
   it('cancels a pending payment (no attempt runs) and refuses to cancel a finished one with 400', async () => {
     const { sim, stripe } = setup()
     const cus = await stripe.customers.create({ email: 'x@example.com' })
-    const body = { amount: { value: 1000, currency: 'usd' }, cadence: 'recurring', customer: cus.id, payment_method: 'pm_card_visa' }
+    const body = {
+      amount: { value: 1000, currency: 'usd' },
+      cadence: 'recurring',
+      customer: cus.id,
+      payment_method: 'pm_card_visa',
+    }
     const a = await stripe.rawRequest('POST', BASE, body)
     const canceled = await stripe.rawRequest('POST', `${BASE}/${a.id}/cancel`, {})
     expect(canceled.status).toBe('canceled')
@@ -132,7 +137,12 @@ describe('off-session payments', () => {
     const cus = await stripe.customers.create({ email: 'x@example.com' })
     const other = await stripe.customers.create({ email: 'y@example.com', payment_method: 'pm_card_visa' })
     const otherPm = sim.service.paymentMethods.ofCustomer({ account: sim.platform.id, mode: 'test' }, other.id)[0]?.id
-    const ok = { amount: { value: 1000, currency: 'usd' }, cadence: 'recurring', customer: cus.id, payment_method: 'pm_card_visa' }
+    const ok = {
+      amount: { value: 1000, currency: 'usd' },
+      cadence: 'recurring',
+      customer: cus.id,
+      payment_method: 'pm_card_visa',
+    }
     const before = stateOf(sim)
     const cases: [string, string, unknown, number, string?][] = [
       ['POST', BASE, { ...ok, amount: { value: -5, currency: 'usd' } }, 400, 'amount.value'],

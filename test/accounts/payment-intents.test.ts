@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { form, setup, stateOf } from './helpers.js'
+import { dataOf, form, setup, stateOf } from './helpers.js'
 
 describe('payment intents', () => {
   it('succeeds with pm_card_visa: a charge, a balance transaction and the snapshot events', async () => {
@@ -40,7 +40,12 @@ describe('payment intents', () => {
     const pi = await stripe.paymentIntents.create({ amount: 2000, currency: 'usd' })
     const err = await stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_chargeDeclined' }).catch((e) => e)
     expect(err).toBeInstanceOf(Stripe.errors.StripeCardError)
-    expect(err).toMatchObject({ statusCode: 402, type: 'StripeCardError', code: 'card_declined', decline_code: 'generic_decline' })
+    expect(err).toMatchObject({
+      statusCode: 402,
+      type: 'StripeCardError',
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+    })
     expect(err.payment_intent.status).toBe('requires_payment_method')
     const got = await stripe.paymentIntents.retrieve(pi.id)
     expect(got.status).toBe('requires_payment_method')
@@ -80,7 +85,12 @@ describe('payment intents', () => {
     const c = await stripe.paymentIntents.cancel(pi.id, { cancellation_reason: 'abandoned' })
     expect(c).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' })
     expect(sim.admin.events({ type: 'payment_intent.canceled' })).toHaveLength(1)
-    const ok = await stripe.paymentIntents.create({ amount: 2000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true })
+    const ok = await stripe.paymentIntents.create({
+      amount: 2000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    })
     await expect(stripe.paymentIntents.cancel(ok.id)).rejects.toMatchObject({
       statusCode: 400,
       code: 'payment_intent_unexpected_state',
@@ -116,7 +126,7 @@ describe('payment intents', () => {
     const pm = await stripe.paymentMethods.retrieve(pi.payment_method as string)
     expect(pm.customer).toBe(cus.id)
     const [attached] = sim.admin.events({ type: 'payment_method.attached' })
-    expect((attached?.body.data as any).object.customer).toBe(cus.id)
+    expect(dataOf(attached).object.customer).toBe(cus.id)
   })
 
   it('refuses bad amounts, currencies, customers and ids with 4xx and changes nothing', async () => {
@@ -131,8 +141,22 @@ describe('payment intents', () => {
       ['POST', '/v1/payment_intents', { amount: '2000', currency: 'xyz' }, 400, 'currency'],
       ['POST', '/v1/payment_intents', { currency: 'usd' }, 400, 'amount', 'parameter_missing'],
       ['POST', '/v1/payment_intents', { amount: '2000' }, 400, 'currency', 'parameter_missing'],
-      ['POST', '/v1/payment_intents', { amount: '2000', currency: 'usd', customer: 'cus_nope' }, 400, 'customer', 'resource_missing'],
-      ['POST', '/v1/payment_intents', { amount: '2000', currency: 'usd', payment_method: 'pm_nope' }, 400, 'payment_method', 'resource_missing'],
+      [
+        'POST',
+        '/v1/payment_intents',
+        { amount: '2000', currency: 'usd', customer: 'cus_nope' },
+        400,
+        'customer',
+        'resource_missing',
+      ],
+      [
+        'POST',
+        '/v1/payment_intents',
+        { amount: '2000', currency: 'usd', payment_method: 'pm_nope' },
+        400,
+        'payment_method',
+        'resource_missing',
+      ],
       ['POST', '/v1/payment_intents', { amount: '2000', currency: 'usd', confirm: 'true' }, 400, 'payment_method'],
       ['POST', '/v1/payment_intents', { amount: '2000', currency: 'usd', colour: 'red' }, 400, 'colour', 'parameter_unknown'],
       ['GET', '/v1/payment_intents/pi_nope', undefined, 404, 'id', 'resource_missing'],

@@ -13,8 +13,29 @@ const ZERO_DECIMAL = new Set('bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vu
 
 /** Smallest charge per currency, in minor units (the provider's minimums; others default to 50). */
 const MINIMUM: Readonly<Record<string, number>> = {
-  usd: 50, eur: 50, gbp: 30, aud: 50, cad: 50, chf: 50, jpy: 50, dkk: 250, nok: 300, sek: 300, hkd: 400, mxn: 1000,
-  sgd: 50, nzd: 50, brl: 50, inr: 50, pln: 200, czk: 1500, huf: 17500, ron: 200, bgn: 100, aed: 200, thb: 1000,
+  usd: 50,
+  eur: 50,
+  gbp: 30,
+  aud: 50,
+  cad: 50,
+  chf: 50,
+  jpy: 50,
+  dkk: 250,
+  nok: 300,
+  sek: 300,
+  hkd: 400,
+  mxn: 1000,
+  sgd: 50,
+  nzd: 50,
+  brl: 50,
+  inr: 50,
+  pln: 200,
+  czk: 1500,
+  huf: 17500,
+  ron: 200,
+  bgn: 100,
+  aed: 200,
+  thb: 1000,
 }
 
 /** Largest amount of one charge, in minor units (eight digits, as the provider allows). */

@@ -1,3 +1,4 @@
+import type { Task } from '#kernel/scheduler.js'
 import { DAY } from '#kernel/time.js'
 import type { Customers } from '../customers/customers.js'
 import type { EventStore } from '../events/event-store.js'
@@ -6,11 +7,10 @@ import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import type { Scope } from '../mode.js'
 import type { Charges } from '../payment-intents/charges.js'
 import type { PaymentMethods } from '../payment-intents/payment-methods.js'
-import type { Task } from '#kernel/scheduler.js'
 import { createScopedStore } from '../scoped-store/scoped-store.js'
 import { invalidRequest, resourceMissing, ServiceError } from '../service-error.js'
 import { NO_ORIGIN, type Origin } from '../v1-events/emit.js'
-import { type OffSessionPayment, offSessionPaymentJson } from './off-session-payment.js'
+import type { OffSessionPayment } from './off-session-payment.js'
 
 /** Delays of the smart-retry schedule after each failed attempt: 1, 3 and 5 days (4 attempts in all). */
 export const SMART_RETRY_DELAYS: readonly number[] = [1 * DAY, 3 * DAY, 5 * DAY]

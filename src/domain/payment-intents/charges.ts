@@ -1,6 +1,6 @@
-import { cardFee } from '../ledger/currencies.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
+import { cardFee } from '../ledger/currencies.js'
 import type { Ledger } from '../ledger/ledger.js'
 import type { Scope } from '../mode.js'
 import { createScopedStore } from '../scoped-store/scoped-store.js'

@@ -49,7 +49,12 @@ const UPDATABLE: ReadonlySet<PaymentIntentStatus> = new Set([
 ])
 const CONFIRMABLE: ReadonlySet<PaymentIntentStatus> = new Set(['requires_payment_method', 'requires_confirmation'])
 
-const PAST: Readonly<Record<string, string>> = { confirm: 'confirmed', capture: 'captured', cancel: 'canceled', update: 'updated' }
+const PAST: Readonly<Record<string, string>> = {
+  confirm: 'confirmed',
+  capture: 'captured',
+  cancel: 'canceled',
+  update: 'updated',
+}
 
 function unexpectedState(p: PaymentIntent, action: string, allowed: readonly string[]): ServiceError {
   return invalidRequest(

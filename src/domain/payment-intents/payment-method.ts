@@ -69,7 +69,11 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = {
   pm_card_chargeDeclinedProcessingError: {
     brand: 'visa',
     last4: '0119',
-    outcome: declined('processing_error', 'processing_error', 'An error occurred while processing your card. Try again in a little bit.'),
+    outcome: declined(
+      'processing_error',
+      'processing_error',
+      'An error occurred while processing your card. Try again in a little bit.',
+    ),
   },
 }
 

@@ -1,8 +1,8 @@
+import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { createScopedStore } from '../scoped-store/scoped-store.js'
 import { invalidRequest, resourceMissing } from '../service-error.js'
-import type { EventStore } from '../events/event-store.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { type PaymentMethod, paymentMethodJson, TEST_CARDS } from './payment-method.js'
 
@@ -64,10 +64,10 @@ export function createPaymentMethods(kernel: Kernel, events: EventStore): Paymen
       check(scope, value, param)
       const pm = store.get(scope, value)
       if (pm?.customer != null && pm.customer !== customer) {
-        throw invalidRequest(
-          `The payment method you provided has already been attached to a customer (${pm.customer}).`,
-          { code: 'payment_method_unexpected_state', param },
-        )
+        throw invalidRequest(`The payment method you provided has already been attached to a customer (${pm.customer}).`, {
+          code: 'payment_method_unexpected_state',
+          param,
+        })
       }
     },
     attach(scope, id, customer, origin) {

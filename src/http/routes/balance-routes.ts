@@ -23,7 +23,12 @@ export const balanceRoutes: Route[] = [
       const rows = balance.length > 0 ? balance : [{ currency: 'usd', available: 0, pending: 0 }]
       const part = (k: 'available' | 'pending') =>
         rows.map((r) => ({ amount: r[k], currency: r.currency, source_types: { card: r[k] } }))
-      return { object: 'balance', available: part('available'), livemode: ctx.principal.mode === 'live', pending: part('pending') }
+      return {
+        object: 'balance',
+        available: part('available'),
+        livemode: ctx.principal.mode === 'live',
+        pending: part('pending'),
+      }
     },
   },
   {

@@ -11,7 +11,10 @@ const createBody = z
     customer: z.string().min(1),
     payment_method: z.string().min(1),
     metadata: z.record(z.string().max(40), z.string().max(500)).optional(),
-    retry_details: z.object({ retry_strategy: z.enum(['none', 'smart']) }).strict().optional(),
+    retry_details: z
+      .object({ retry_strategy: z.enum(['none', 'smart']) })
+      .strict()
+      .optional(),
     statement_descriptor: z.string().max(22).optional(),
     statement_descriptor_suffix: z.string().max(22).optional(),
   })

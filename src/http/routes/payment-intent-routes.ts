@@ -68,7 +68,9 @@ const cancelBody = z
 const retrieveQuery = z.object({ client_secret: z.string().optional(), expand }).strict()
 const listQuery = z.object({ ...v1ListFields, customer: z.string().optional() }).strict()
 const attachBody = z.object({ customer: z.string().min(1), expand }).strict()
-const chargeListQuery = z.object({ ...v1ListFields, customer: z.string().optional(), payment_intent: z.string().optional() }).strict()
+const chargeListQuery = z
+  .object({ ...v1ListFields, customer: z.string().optional(), payment_intent: z.string().optional() })
+  .strict()
 
 const id = (p: Readonly<Record<string, string>>) => p.id ?? ''
 

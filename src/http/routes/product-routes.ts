@@ -17,7 +17,14 @@ const fields = {
   expand,
 }
 const createBody = z
-  .object({ ...fields, name: nonEmpty, id: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/).optional() })
+  .object({
+    ...fields,
+    name: nonEmpty,
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,200}$/)
+      .optional(),
+  })
   .strict()
 const updateBody = z.object({ ...fields, name: nonEmpty.optional() }).strict()
 const listQuery = z.object({ ...v1ListFields, active: formBool.optional() }).strict()
@@ -45,11 +52,7 @@ export const productRoutes: Route[] = [
     body: createBody,
     handle(ctx) {
       const b = ctx.body as z.infer<typeof createBody>
-      const p = ctx.service.products.create(
-        scopeOf(ctx),
-        { ...input(b), name: b.name, ...defined({ id: b.id }) },
-        originOf(ctx),
-      )
+      const p = ctx.service.products.create(scopeOf(ctx), { ...input(b), name: b.name, ...defined({ id: b.id }) }, originOf(ctx))
       return productJson(p)
     },
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { formInt } from '../params.js'
 import type { Scope } from '#domain/mode.js'
 import type { Origin } from '#domain/v1-events/emit.js'
+import { formInt } from '../params.js'
 import type { RequestContext } from '../route.js'
 
 /**
