@@ -37,7 +37,11 @@ const METER_EVENTS = 'https://meter-events.service.test'
  */
 export async function loadClientModule(spec: string, baseDir: string): Promise<ScenarioClient> {
   if (spec === 'reference') return referenceClient
-  const mod = (await import(pathToFileURL(resolve(baseDir, spec)).href)) as Record<string, unknown>
+  const url = pathToFileURL(resolve(baseDir, spec)).href
+  // TypeScript modules go through tsx's tsImport, which works whether or not a loader is registered.
+  const mod = (
+    /\.[cm]?ts$/.test(spec) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
+  ) as Record<string, unknown>
   const candidate = (mod.default && typeof mod.default === 'object' ? mod.default : mod) as ScenarioClient
   if (candidate.actions === undefined && typeof candidate.receiver !== 'function') {
     throw new TypeError(`client module '${spec}' exports neither 'actions' nor 'receiver'`)
