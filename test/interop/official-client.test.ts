@@ -7,7 +7,11 @@ import { createSimulator, runOnClock, type Simulator } from '../../src/index.js'
  * classes, its own retries, and webhook verification, one endpoint family after another.
  */
 function setup(options: { seed?: number; retries?: number; clock?: 'global' } = {}) {
-  const sim = createSimulator({ seed: options.seed ?? 1, headerPrefix: 'Stripe', ...(options.clock ? { clock: options.clock } : {}) })
+  const sim = createSimulator({
+    seed: options.seed ?? 1,
+    headerPrefix: 'Stripe',
+    ...(options.clock ? { clock: options.clock } : {}),
+  })
   const httpClient = Stripe.createFetchHttpClient(sim.fetch)
   const stripe = new Stripe(sim.platform.secretKey.test, { httpClient, maxNetworkRetries: options.retries ?? 0 })
   return { sim, stripe, httpClient }
@@ -102,6 +106,91 @@ describe('results of every endpoint family', () => {
     const thin = sim.admin.trigger('v1.billing.meter.no_meter_found')
     expect((await stripe.v2.core.events.retrieve(thin.id)).id).toBe(thin.id)
   })
+
+  it('confirms and captures payment intents and serves their charges, balance transactions and payment methods', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'p@example.com', payment_method: 'pm_card_visa' })
+    const pi = await stripe.paymentIntents.create({
+      amount: 2000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    })
+    expect(pi.status).toBe('succeeded')
+    const charge = await stripe.charges.retrieve(pi.latest_charge as string)
+    expect(charge).toMatchObject({ amount: 2000, payment_intent: pi.id })
+    expect((await stripe.charges.list({ limit: 5 })).data.map((c) => c.id)).toContain(charge.id)
+    const txn = await stripe.balanceTransactions.retrieve(charge.balance_transaction as string)
+    expect(txn.source).toBe(charge.id)
+    expect((await stripe.balanceTransactions.list({ limit: 5 })).data.map((t) => t.id)).toContain(txn.id)
+    const manual = await stripe.paymentIntents.create({
+      amount: 500,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      capture_method: 'manual',
+    })
+    expect((await stripe.paymentIntents.confirm(manual.id)).status).toBe('requires_capture')
+    expect((await stripe.paymentIntents.capture(manual.id)).status).toBe('succeeded')
+    const cancelled = await stripe.paymentIntents.create({ amount: 700, currency: 'usd' })
+    expect((await stripe.paymentIntents.cancel(cancelled.id)).status).toBe('canceled')
+    const pm = (await stripe.paymentIntents.retrieve(pi.id)).payment_method as string
+    expect((await stripe.paymentMethods.attach(pm, { customer: customer.id })).customer).toBe(customer.id)
+    expect((await stripe.paymentMethods.retrieve(pm)).id).toBe(pm)
+    expect((await stripe.paymentMethods.detach(pm)).customer).toBeNull()
+  })
+
+  it('runs the meter and event destination lifecycles', async () => {
+    const { stripe } = setup()
+    const meter = await stripe.billing.meters.create({
+      display_name: 'Calls',
+      event_name: 'calls',
+      default_aggregation: { formula: 'count' },
+    })
+    expect((await stripe.billing.meters.update(meter.id, { display_name: 'All calls' })).display_name).toBe('All calls')
+    expect((await stripe.billing.meters.deactivate(meter.id)).status).toBe('inactive')
+    expect((await stripe.billing.meters.reactivate(meter.id)).status).toBe('active')
+    expect((await stripe.billing.meters.list()).data.map((m) => m.id)).toEqual([meter.id])
+    const dest = await stripe.v2.core.eventDestinations.create({
+      name: 'hooks',
+      type: 'webhook_endpoint',
+      event_payload: 'snapshot',
+      enabled_events: ['customer.created'],
+      webhook_endpoint: { url: 'https://hooks.example.test/life' },
+    })
+    expect(
+      (await stripe.v2.core.eventDestinations.update(dest.id, { enabled_events: ['customer.deleted'] })).enabled_events,
+    ).toEqual(['customer.deleted'])
+    expect((await stripe.v2.core.eventDestinations.disable(dest.id)).status).toBe('disabled')
+    expect((await stripe.v2.core.eventDestinations.enable(dest.id)).status).toBe('enabled')
+    expect((await stripe.v2.core.eventDestinations.ping(dest.id)).type).toBe('v2.core.event_destination.ping')
+    await stripe.v2.core.eventDestinations.del(dest.id)
+    expect(await caught(stripe.v2.core.eventDestinations.retrieve(dest.id))).toBeInstanceOf(Stripe.errors.StripeError)
+  })
+
+  it('creates, retrieves, lists and cancels off-session payments through rawRequest (no typed resource in the client)', async () => {
+    const { sim, stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'o@example.com', payment_method: 'pm_card_visa' })
+    // GET /v1/customers/:id/payment_methods is not served: the card is looked up in the domain.
+    const pm = sim.service.paymentMethods.ofCustomer({ account: sim.platform.id, mode: 'test' }, customer.id)[0]!.id
+    const base = '/v2/payments/off_session_payments'
+    const created = await stripe.rawRequest('POST', base, {
+      amount: { value: 1200, currency: 'usd' },
+      cadence: 'unscheduled',
+      customer: customer.id,
+      payment_method: pm,
+    })
+    expect(created.object).toBe('v2.payments.off_session_payment')
+    expect((await stripe.rawRequest('GET', `${base}/${created.id}`)).id).toBe(created.id)
+    expect((await stripe.rawRequest('GET', base)).data.map((p: { id: string }) => p.id)).toEqual([created.id])
+    const second = await stripe.rawRequest('POST', base, {
+      amount: { value: 300, currency: 'usd' },
+      cadence: 'unscheduled',
+      customer: customer.id,
+      payment_method: pm,
+    })
+    expect((await stripe.rawRequest('POST', `${base}/${second.id}/cancel`, {})).status).toBe('canceled')
+    await sim.settle()
+  })
 })
 
 describe('auto-pagination', () => {
@@ -176,7 +265,9 @@ describe('error classes', () => {
     const streamer = new Stripe(session.authentication_token, { httpClient, maxNetworkRetries: 0 })
     await sim.clock.tickAsync(15 * 60_000)
     const error = await caught(
-      streamer.v2.billing.meterEventStream.create({ events: [{ event_name: 'x', payload: { stripe_customer_id: 'cus_1', value: '1' } }] }),
+      streamer.v2.billing.meterEventStream.create({
+        events: [{ event_name: 'x', payload: { stripe_customer_id: 'cus_1', value: '1' } }],
+      }),
     )
     expect(error).toBeInstanceOf(Stripe.errors.TemporarySessionExpiredError)
   })
@@ -242,7 +333,11 @@ describe('webhooks', () => {
     expect((got[0]!.data.object as Stripe.Customer).id).toBe(customer.id)
     // A tampered body fails verification.
     expect(() =>
-      stripe.webhooks.constructEvent('{"tampered":true}', stripe.webhooks.generateTestHeaderString({ payload: '{}', secret }), secret),
+      stripe.webhooks.constructEvent(
+        '{"tampered":true}',
+        stripe.webhooks.generateTestHeaderString({ payload: '{}', secret }),
+        secret,
+      ),
     ).toThrow(Stripe.errors.StripeSignatureVerificationError)
   })
 
