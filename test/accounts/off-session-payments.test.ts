@@ -165,3 +165,25 @@ describe('off-session payments', () => {
     expect(stateOf(sim)).toBe(before)
   })
 })
+
+describe('determinism', () => {
+  it('gives the same trace hash for the same seed and the same money flows', async () => {
+    const run = async () => {
+      const { sim, stripe } = setup(99)
+      const cus = await stripe.customers.create({ email: 'd@example.com' })
+      await stripe.paymentIntents.create({ amount: 2000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true })
+      await stripe.paymentIntents
+        .create({ amount: 2000, currency: 'usd', payment_method: 'pm_card_chargeDeclined', confirm: true })
+        .catch(() => undefined)
+      await stripe.rawRequest('POST', BASE, {
+        amount: { value: 700, currency: 'usd' },
+        cadence: 'recurring',
+        customer: cus.id,
+        payment_method: 'pm_card_chargeDeclinedInsufficientFunds',
+      })
+      await sim.clock.tickAsync(10 * DAY)
+      return sim.trace.hash()
+    }
+    expect(await run()).toBe(await run())
+  })
+})
