@@ -62,7 +62,14 @@ export function api(sim: Simulator = meteringSim()): Api {
 }
 
 /** The official client over `sim.fetch`, prefix Stripe; `urls` records every URL it called. */
-export function officialClient(options: SimulatorOptions = {}) {
+export interface OfficialClient {
+  sim: Simulator
+  stripe: Stripe
+  urls: string[]
+  httpClient: ReturnType<typeof Stripe.createFetchHttpClient>
+}
+
+export function officialClient(options: SimulatorOptions = {}): OfficialClient {
   const sim = meteringSim({ headerPrefix: 'Stripe', ...options })
   const urls: string[] = []
   const fetch = (input: RequestInfo | URL, init?: RequestInit) => {

@@ -10,7 +10,7 @@ export const MAX_SAMPLE_ERRORS = 5
 
 /** One invalid stream event of a processed batch. */
 export interface BatchError {
-  readonly event: { readonly identifier: string | undefined; readonly event_name: string }
+  readonly event: { readonly identifier?: string | undefined; readonly event_name: string }
   readonly meter: Meter | undefined
   readonly problem: MeterEventProblem
 }

@@ -24,13 +24,16 @@ export interface MeterEventInput {
   readonly timestamp?: number | undefined
 }
 
-/** One item of a stream request, shape-checked at the boundary; meaning is checked when processed. */
+/**
+ * One item of a stream request as decoded from JSON, shape-checked at the boundary (the decoded
+ * object itself, not a copy); its meaning is checked when processed. Its `timestamp` is read from
+ * the batch's parsed `timestamps`.
+ */
 export interface StreamEvent {
-  readonly identifier: string | undefined
+  readonly identifier?: string
   readonly event_name: string
   readonly payload: Record<string, unknown>
-  /** Epoch ms, or undefined for "the time the request was received". */
-  readonly timestamp: number | undefined
+  readonly timestamp?: string
 }
 
 /** An accepted synchronous meter event. */
@@ -65,12 +68,16 @@ export interface MeterEventStats {
  *
  * @example
  * meterEvents.create(scope, { eventName: 'api_call', payload: { service_customer_id: 'cus_1', value: '3' } }, flight)
- * meterEvents.ingest(scope, [{ identifier: 'e1', event_name: 'api_call', payload, timestamp: undefined }])
+ * meterEvents.ingest(scope, [{ identifier: 'e1', event_name: 'api_call', payload }])
  * await clock.tickAsync(METER_PROCESSING_DELAY.max) // now both count
  */
 export interface MeterEvents {
   create(scope: Scope, input: MeterEventInput, flight?: InFlightRequest): AcceptedMeterEvent
-  ingest(scope: Scope, events: readonly StreamEvent[]): void
+  /**
+   * Accepts a batch for later processing. `timestamps[i]` is event i's time in epoch ms (NaN: the
+   * time of receipt); omitted when no event carries one.
+   */
+  ingest(scope: Scope, events: readonly StreamEvent[], timestamps?: readonly number[]): void
   /** Processed usage of one meter and customer with timestamps in [start, end). */
   window(meter: Meter, customer: string, start: number, end: number): AggregateValue
   stats(): MeterEventStats
@@ -176,7 +183,13 @@ export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, met
     return { eventName: input.eventName, identifier, payload: input.payload, timestamp, created: now, mode: scope.mode }
   }
 
-  function processBatch(scope: Scope, batch: readonly StreamEvent[], receivedAt: number, id: number): void {
+  function processBatch(
+    scope: Scope,
+    batch: readonly StreamEvent[],
+    timestamps: readonly number[] | undefined,
+    receivedAt: number,
+    id: number,
+  ): void {
     const now = kernel.clock.now
     const idx = index(scope)
     idx.sweep(now)
@@ -194,7 +207,8 @@ export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, met
         lastName = ev.event_name
         meter = meters.byEventName(scope, lastName)
       }
-      const timestamp = ev.timestamp ?? receivedAt
+      const given = timestamps === undefined ? Number.NaN : (timestamps[i] as number)
+      const timestamp = Number.isNaN(given) ? receivedAt : given
       const c = checkEvent(meter, ev.payload, timestamp, receivedAt, checked)
       if (c.problem !== undefined) {
         if (errors === undefined) errors = []
@@ -226,11 +240,11 @@ export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, met
 
   return {
     create,
-    ingest(scope, batch) {
+    ingest(scope, batch, timestamps) {
       const receivedAt = kernel.clock.now
       const id = batches++
       pendingEvents += batch.length
-      kernel.scheduler.after(delay(), 'meter_events.process', () => processBatch(scope, batch, receivedAt, id))
+      kernel.scheduler.after(delay(), 'meter_events.process', () => processBatch(scope, batch, timestamps, receivedAt, id))
     },
     window: (meter, customer, start, end) => aggregates.window(meter.id, customer, start, end),
     stats() {

@@ -27,6 +27,12 @@ function missing(param: string): ServiceError {
   return invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param })
 }
 
+/** A checked stream body: its events and, when any event has one, their times in epoch ms (NaN: none). */
+export interface StreamBatch {
+  readonly events: StreamEvent[]
+  readonly timestamps?: number[]
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
@@ -38,9 +44,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * What the events mean (meter, customer, value, time window) is checked later, when processed.
  *
  * @example
- * parseStreamBody({ events: [{ event_name: 'api_call', payload: { service_customer_id: 'cus_1', value: '1' } }] })
+ * const { events, timestamps } = parseStreamBody({ events: [{ event_name: 'api_call', payload: { service_customer_id: 'cus_1', value: '1' } }] })
  */
-export function parseStreamBody(body: Record<string, unknown>): StreamEvent[] {
+export function parseStreamBody(body: Record<string, unknown>): StreamBatch {
   for (const key in body) {
     if (key !== 'events') throw invalidRequest(`Received unknown parameter: ${key}`, { code: 'parameter_unknown', param: key })
   }
@@ -52,7 +58,7 @@ export function parseStreamBody(body: Record<string, unknown>): StreamEvent[] {
   if (n > MAX_STREAM_EVENTS) {
     throw invalid('events', `at most ${MAX_STREAM_EVENTS} events per request are allowed; got ${n}.`)
   }
-  const out: StreamEvent[] = new Array(n)
+  let timestamps: number[] | undefined
   for (let i = 0; i < n; i++) {
     const item: unknown = events[i]
     if (!isObject(item)) throw invalid(`events.${i}`, 'expected an object.')
@@ -80,13 +86,16 @@ export function parseStreamBody(body: Record<string, unknown>): StreamEvent[] {
       throw invalid(`events.${i}.identifier`, `expected a string of 1 to ${MAX_IDENTIFIER_LENGTH} characters.`)
     }
     const ts = item.timestamp
-    let timestamp: number | undefined
     if (ts !== undefined) {
-      timestamp = typeof ts === 'string' ? parseIsoTimestamp(ts) : Number.NaN
-      if (Number.isNaN(timestamp))
+      const ms = typeof ts === 'string' ? parseIsoTimestamp(ts) : Number.NaN
+      if (Number.isNaN(ms)) {
         throw invalid(`events.${i}.timestamp`, 'expected an ISO 8601 timestamp such as 2026-01-01T00:00:00.000Z.')
+      }
+      if (timestamps === undefined) timestamps = new Array<number>(n).fill(Number.NaN)
+      timestamps[i] = ms
     }
-    out[i] = { identifier, event_name: name, payload, timestamp }
   }
-  return out
+  // The decoded items are handed on as they are: no copy per event on the hot path.
+  const checked = events as StreamEvent[]
+  return timestamps === undefined ? { events: checked } : { events: checked, timestamps }
 }

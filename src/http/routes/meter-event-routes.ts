@@ -58,8 +58,12 @@ export const meterEventRoutes: Route[] = [
     operation: 'billing.meter_event_stream.create',
     auth: 'session',
     handle(ctx) {
-      const events = parseStreamBody(ctx.body as Record<string, unknown>)
-      ctx.service.meterEvents.ingest({ account: ctx.principal.account.id, mode: ctx.principal.mode }, events)
+      const batch = parseStreamBody(ctx.body as Record<string, unknown>)
+      ctx.service.meterEvents.ingest(
+        { account: ctx.principal.account.id, mode: ctx.principal.mode },
+        batch.events,
+        batch.timestamps,
+      )
       return {}
     },
   },
