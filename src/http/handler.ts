@@ -1,3 +1,4 @@
+import { faultHooks } from '#domain/faults/fault-hooks.js'
 import { scopeKey } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 import { invalidRequest, ServiceError } from '#domain/service-error.js'
@@ -246,6 +247,8 @@ export function createFetchHandler(options: HandlerOptions): FetchHandler {
         response: outcome.text,
       })
       await answerAfter(flight)
+      // An indeterminate answer: committed above, but the client sees a network failure.
+      if (faultHooks(kernel).dropAnswer(flight, outcome.status)) throw new TypeError('fetch failed')
     } finally {
       for (const release of releases) release()
       timeline.finish(flight)

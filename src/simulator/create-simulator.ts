@@ -15,6 +15,9 @@ import { createScheduler } from '#kernel/scheduler.js'
 import { createTrace, type Trace } from '#kernel/trace.js'
 import type { InterceptOptions } from '../adapters/hosts.js'
 import { type Interception, interceptHosts } from '../adapters/intercept.js'
+import type { FaultController } from '../harness/faults/fault-controller.js'
+import type { FaultsInput } from '../harness/faults/fault-policy.js'
+import { installFaults } from '../harness/faults/install-faults.js'
 import { type Admin, createAdmin } from './admin.js'
 
 /** The API version accounts default to: the one the official client of this generation pins. */
@@ -34,6 +37,12 @@ export interface SimulatorOptions extends ClockOptions {
   serviceTime?: number | { min: number; max: number }
   /** Keep at most this many trace entries in memory (the hash still covers all). */
   traceLimit?: number
+  /**
+   * Fault policy: `{ preset: 'realistic' }`, `{ swarm: true }`, per-kind `policy.rates`, and an
+   * explicit `schedule` of `{ step, fault, ... }`. Decisions draw from the `faults` stream and are
+   * traced as `fault` entries. Default: no faults.
+   */
+  faults?: FaultsInput
   /**
    * The limit table and lock wait. Omitted: the spec's limits. `false`: no rate, concurrency or
    * read-allocation limits and no object locks. An object merges rows by `id` into the defaults
@@ -67,6 +76,8 @@ export interface Simulator {
   readonly seed: string
   /** The domain root, for harness code; not a stable API. */
   readonly service: Service
+  /** The fault policy of this simulation: `step(n)`, `inject(fault)`, `fired()`. */
+  readonly faults: FaultController
   /**
    * Routes the global `fetch` and node's `http`/`https` for the simulator's hosts to `sim.fetch`
    * (needs the optional peer dependency `nock`). Other hosts fail loudly unless
@@ -138,6 +149,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     limits: resolveLimits(options.limits),
     requestHoldMs: typeof options.serviceTime === 'object' ? options.serviceTime.max : (options.serviceTime ?? 0),
   })
+  const faults = installFaults(service, options.faults ?? {})
   const latency = rng.stream('latency')
   const st = options.serviceTime
   const fetch = createFetchHandler({
@@ -162,6 +174,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     settle: () => scheduler.settle(),
     seed: String(seed),
     service,
+    faults,
     intercept(interceptOptions = {}) {
       if (interception) throw new Error('sim.intercept(): already intercepting; call sim.restore() first')
       const started = interceptHosts(fetch, { ...interceptOptions, prefix: kernel.prefix })

@@ -66,6 +66,8 @@ const faultParams = {
   delay: durationSchema.optional(),
   /** For `receiver_down`: answer with this status instead of failing to connect. */
   status: z.number().int().min(100).max(599).optional(),
+  /** For request faults: only requests whose operation starts with this (e.g. `billing.meter_event_stream`). */
+  operation: z.string().optional(),
 }
 
 /**

@@ -1,0 +1,68 @@
+import type { TraceEntry } from '#kernel/trace.js'
+import { type Violation, violation } from './violation.js'
+
+const str = (v: unknown) => String(v)
+
+/**
+ * Webhook receiver checker over the harness's delivery records: side effects unique per event id
+ * (`harness.effect`), a final state equal to the latest delivered state of each object
+ * (`harness.state`, so no regression to an older state whatever the order), genuine signed
+ * deliveries accepted (the signature verified on the raw body), replayed old deliveries refused,
+ * answers within the delivery timeout (slow work after the 2xx), and every acknowledged event
+ * processed.
+ *
+ * @example
+ * checkReceiver(sim.trace.entries())
+ */
+export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
+  const out: Violation[] = []
+  const effects = new Map<string, TraceEntry[]>()
+  const deliveries = new Map<string, TraceEntry[]>()
+  const byObject = new Map<string, TraceEntry[]>()
+  for (const e of entries) {
+    if (e.kind === 'harness.effect') {
+      const list = effects.get(str(e.data.event)) ?? []
+      list.push(e)
+      effects.set(str(e.data.event), list)
+    } else if (e.kind === 'harness.delivery') {
+      const replay = e.data.replay === true
+      if (replay && e.data.outcome === 'delivered') {
+        out.push(violation('receivers.replay_refused', `a replayed delivery of ${str(e.data.event)} (${str(e.data.age)} ms old) was accepted`, [e]))
+      }
+      if (!replay && e.data.outcome === 'http_error' && Number(e.data.status) >= 400 && Number(e.data.status) < 500) {
+        out.push(violation('receivers.raw_body', `a genuine signed delivery of ${str(e.data.event)} was refused with ${str(e.data.status)}`, [e]))
+      }
+      if (e.data.outcome === 'timeout') {
+        out.push(violation('receivers.answer_quickly', `the receiver did not answer ${str(e.data.event)} within the delivery timeout`, [e]))
+      }
+      if (!replay && e.data.outcome === 'delivered') {
+        const list = deliveries.get(str(e.data.event)) ?? []
+        list.push(e)
+        deliveries.set(str(e.data.event), list)
+        const objectList = byObject.get(str(e.data.object)) ?? []
+        objectList.push(e)
+        byObject.set(str(e.data.object), objectList)
+      }
+    } else if (e.kind === 'harness.state' && e.data.expected !== e.data.actual) {
+      const delivered = byObject.get(str(e.data.object)) ?? []
+      out.push(
+        violation(
+          'receivers.order',
+          `object ${str(e.data.object)} ended '${str(e.data.actual)}', expected '${str(e.data.expected)}' (its latest state)`,
+          [...delivered.slice(-2), e],
+        ),
+      )
+    }
+  }
+  for (const [event, list] of effects) {
+    if (list.length > 1) {
+      out.push(violation('receivers.effects_once', `event ${event} caused ${list.length} side effects`, [...(deliveries.get(event) ?? []).slice(0, 2), ...list]))
+    }
+  }
+  for (const [event, list] of deliveries) {
+    if (!effects.has(event)) {
+      out.push(violation('receivers.processed', `event ${event} was acknowledged but never processed`, list.slice(0, 1)))
+    }
+  }
+  return out
+}

@@ -1,0 +1,254 @@
+import type { FaultHooks } from '#domain/faults/fault-hooks.js'
+import type { Admission, Gate, Service } from '#domain/service.js'
+import type { ServiceError } from '#domain/service-error.js'
+import type { RandomStream } from '#kernel/rng.js'
+import type { FaultEntry, FaultKind } from '../scenario/faults-schema.js'
+import { forcedConflict, forcedLockTimeout, forcedRateLimit, forcedServerError } from './fault-errors.js'
+import { type FaultParams, pickReason, type ResolvedFaultPolicy } from './fault-policy.js'
+
+/** Where a fault decision came from. */
+export type FaultSource = 'schedule' | 'rate' | 'inject'
+
+/** What one delivery suffers: drawn (or taken from the schedule) once per delivery attempt. */
+export interface DeliveryFaultDecision {
+  /** Also sent a second time. */
+  readonly duplicate: boolean
+  /** Virtual ms before it is sent (reordering window and delays). */
+  readonly delayMs: number
+  /** The receiver cannot be reached for this attempt (transport failure). */
+  readonly fail: boolean
+  /** Virtual ms the receiver's network adds before the answer. */
+  readonly slowMs: number
+}
+
+/** Handles the kinds that act on things outside the service (receivers, replays). */
+export type FaultListener = (entry: FaultEntry, source: FaultSource) => boolean
+
+const REQUEST_KINDS = ['rate_limit', 'lock_timeout', 'concurrent_conflict', 'server_error', 'session_expiry'] as const
+const OUTSIDE_KINDS = new Set<FaultKind>(['receiver_down', 'receiver_up', 'receiver_slow', 'replay_delivery'])
+
+/**
+ * Runs a fault policy inside one simulation: the admission gate (forced 429s, lock timeouts, 409s,
+ * 5xx, early session expiry), the domain hooks (indeterminate answers, slow processing), delivery
+ * decisions for the harness's delivery channel, and the explicit schedule, step by step. Every
+ * decision is appended to the trace as `fault` with its `label`; randomness comes only from the
+ * `faults` stream, so adding faults never shifts ids.
+ *
+ * @example
+ * const faults = createFaultController(sim.service, policy)
+ * faults.step(3) // applies the schedule entries of step 3
+ * faults.fired() // { 'rate_limit:global-rate': 1, indeterminate: 2 }
+ */
+export interface FaultController {
+  readonly policy: ResolvedFaultPolicy
+  readonly hooks: FaultHooks
+  readonly gate: Gate
+  /** The current step (0 before the first). */
+  readonly currentStep: number
+  /** Moves to step `n` and applies its scheduled faults. */
+  step(n: number): void
+  /** Applies one fault now (admin or model command). */
+  inject(entry: Omit<FaultEntry, 'step'>, source?: FaultSource): void
+  /** The fault decision for one delivery. */
+  delivery(detail: Record<string, unknown>): DeliveryFaultDecision
+  /** Registers the handler of an outside kind (receivers, replays); returns an unregister function. */
+  on(kind: FaultKind, listener: FaultListener): () => void
+  /** How often each label fired. */
+  fired(): Record<string, number>
+  /** Kinds with a non-zero rate or a schedule entry. */
+  configured(): FaultKind[]
+}
+
+export function createFaultController(service: Service, policy: ResolvedFaultPolicy, rng: RandomStream): FaultController {
+  const { kernel } = service
+  const prefix = kernel.prefix
+  const armed = new Map<FaultKind, { params: FaultParams; remaining: number }[]>()
+  const listeners = new Map<FaultKind, FaultListener>()
+  const counts: Record<string, number> = {}
+  const sessions = new Map<string, { account: string; expiresAt: number }>()
+  let current = 0
+  const rates = policy.rates
+  const requestRates = REQUEST_KINDS.filter((k) => (rates[k] ?? 0) > 0)
+
+  kernel.trace.subscribe((e) => {
+    if (e.kind === 'session.created') {
+      sessions.set(String(e.data.id), { account: String(e.data.account), expiresAt: Number(e.data.expires_at) })
+    }
+  })
+
+  function record(label: string, kind: FaultKind, source: FaultSource, detail: Record<string, unknown>): void {
+    counts[label] = (counts[label] ?? 0) + 1
+    kernel.trace.append('fault', { label, kind, source, step: current, ...detail })
+  }
+
+  function params(kind: FaultKind): FaultParams {
+    return policy.params[kind] ?? {}
+  }
+
+  /** Takes one armed fault of `kind` that applies to `operation`, if any. */
+  function take(kind: FaultKind, operation?: string): FaultParams | undefined {
+    const list = armed.get(kind)
+    if (list === undefined) return undefined
+    const i = list.findIndex((a) => a.params.operation === undefined || (operation ?? '').startsWith(a.params.operation))
+    const found = list[i]
+    if (found === undefined) return undefined
+    if (--found.remaining <= 0) list.splice(i, 1)
+    return found.params
+  }
+
+  function arm(kind: FaultKind, p: FaultParams): void {
+    let list = armed.get(kind)
+    if (list === undefined) {
+      list = []
+      armed.set(kind, list)
+    }
+    list.push({ params: p, remaining: p.count ?? 1 })
+  }
+
+  function expireSessions(account: string | undefined, source: FaultSource): void {
+    const now = kernel.clock.now
+    const ids: string[] = []
+    for (const [id, s] of sessions) {
+      if (s.expiresAt <= now) {
+        sessions.delete(id)
+        continue
+      }
+      if (account !== undefined && s.account !== account) continue
+      ids.push(id)
+    }
+    record('session_expiry', 'session_expiry', source, { sessions: ids })
+    for (const id of ids) {
+      service.sessions.expire(id)
+      sessions.delete(id)
+    }
+  }
+
+  function refusal(kind: FaultKind, p: FaultParams, a: Admission, source: FaultSource): ServiceError | undefined {
+    switch (kind) {
+      case 'rate_limit': {
+        const reason = pickReason(p, rng)
+        record(`rate_limit:${reason}`, kind, source, { operation: a.operation, reason })
+        return forcedRateLimit(reason, prefix, a.operation)
+      }
+      case 'lock_timeout':
+        record('lock_timeout', kind, source, { operation: a.operation })
+        return forcedLockTimeout(prefix)
+      case 'concurrent_conflict':
+        record('concurrent_conflict', kind, source, { operation: a.operation })
+        return forcedConflict()
+      case 'server_error':
+        record('server_error', kind, source, { operation: a.operation })
+        return forcedServerError(prefix)
+      default:
+        expireSessions(a.account, source)
+        return undefined
+    }
+  }
+
+  const gate: Gate = (a) => {
+    for (const kind of REQUEST_KINDS) {
+      const p = take(kind, a.operation)
+      if (p === undefined) continue
+      const error = refusal(kind, p, a, 'schedule')
+      if (error) throw error
+    }
+    for (const kind of requestRates) {
+      if (!rng.chance(rates[kind] ?? 0)) continue
+      const error = refusal(kind, params(kind), a, 'rate')
+      if (error) throw error
+    }
+  }
+
+  const hooks: FaultHooks = {
+    dropAnswer(flight, status) {
+      if (status < 200 || status >= 300) return false
+      const scheduled = take('indeterminate', flight.operation)
+      const source: FaultSource | undefined =
+        scheduled !== undefined ? 'schedule' : (rates.indeterminate ?? 0) > 0 && rng.chance(rates.indeterminate ?? 0) ? 'rate' : undefined
+      if (source === undefined) return false
+      record('indeterminate', 'indeterminate', source, { operation: flight.operation ?? null, status })
+      return true
+    },
+    processingDelay() {
+      const scheduled = take('slow_processing')
+      const source: FaultSource | undefined =
+        scheduled !== undefined ? 'schedule' : (rates.slow_processing ?? 0) > 0 && rng.chance(rates.slow_processing ?? 0) ? 'rate' : undefined
+      if (source === undefined) return 0
+      const delay = (scheduled ?? params('slow_processing')).delay ?? 60_000
+      record('slow_processing', 'slow_processing', source, { delay })
+      return delay
+    },
+  }
+
+  function decide(kind: FaultKind): { p: FaultParams; source: FaultSource } | undefined {
+    const scheduled = take(kind)
+    if (scheduled !== undefined) return { p: scheduled, source: 'schedule' }
+    const rate = rates[kind] ?? 0
+    if (rate > 0 && rng.chance(rate)) return { p: params(kind), source: 'rate' }
+    return undefined
+  }
+
+  function apply(entry: Omit<FaultEntry, 'step'>, source: FaultSource): void {
+    const kind = entry.fault
+    if (OUTSIDE_KINDS.has(kind)) {
+      const listener = listeners.get(kind)
+      const applied = listener ? listener({ step: Math.max(1, current), ...entry }, source) : false
+      const { fault: _f, ...rest } = entry
+      record(kind, kind, source, { ...rest, applied })
+      return
+    }
+    if (kind === 'session_expiry') {
+      expireSessions(undefined, source)
+      return
+    }
+    const { fault: _f, ...p } = entry
+    arm(kind, { ...params(kind), ...p })
+  }
+
+  return {
+    policy,
+    hooks,
+    gate,
+    get currentStep() {
+      return current
+    },
+    step(n) {
+      current = n
+      for (const entry of policy.schedule) if (entry.step === n) apply(entry, 'schedule')
+    },
+    inject: (entry, source = 'inject') => apply(entry, source),
+    delivery(detail) {
+      const dup = decide('duplicate_delivery')
+      const reorder = decide('reorder_delivery')
+      const delay = decide('delay_delivery')
+      const down = decide('receiver_down')
+      const slow = decide('receiver_slow')
+      let delayMs = 0
+      if (reorder) {
+        delayMs += rng.int(Math.max(1, reorder.p.delay ?? 5_000))
+        record('reorder_delivery', 'reorder_delivery', reorder.source, { ...detail, delay: delayMs })
+      }
+      if (delay) {
+        const d = delay.p.delay ?? 3_000
+        delayMs += d
+        record('delay_delivery', 'delay_delivery', delay.source, { ...detail, delay: d })
+      }
+      if (dup) record('duplicate_delivery', 'duplicate_delivery', dup.source, detail)
+      if (down) record('receiver_down', 'receiver_down', down.source, { ...detail, transport: 'connect_error' })
+      const slowMs = slow ? (slow.p.delay ?? 2_000) : 0
+      if (slow) record('receiver_slow', 'receiver_slow', slow.source, { ...detail, delay: slowMs })
+      return { duplicate: dup !== undefined, delayMs, fail: down !== undefined, slowMs }
+    },
+    on(kind, listener) {
+      listeners.set(kind, listener)
+      return () => listeners.delete(kind)
+    },
+    fired: () => ({ ...counts }),
+    configured() {
+      const kinds = new Set<FaultKind>()
+      for (const [k, r] of Object.entries(rates)) if ((r ?? 0) > 0) kinds.add(k as FaultKind)
+      for (const e of policy.schedule) kinds.add(e.fault)
+      return [...kinds].sort()
+    },
+  }
+}

@@ -1,0 +1,66 @@
+import { rateLimited } from '#domain/limits/refusals.js'
+import { ServiceError } from '#domain/service-error.js'
+import type { rateLimitReasons } from '../scenario/faults-schema.js'
+
+/** Operations served under `/v2`, whose error envelope types differ from `/v1`. */
+function isV2(operation: string): boolean {
+  return /^(v2\.|billing\.meter_event|core\.event_destination|payments\.off_session)/.test(operation)
+}
+
+/**
+ * The forced 429 of one rate-limit reason, with `<Prefix>-Rate-Limited-Reason`.
+ *
+ * @example
+ * throw forcedRateLimit('global-rate', 'Service', 'billing.meter_event_stream.create')
+ */
+export function forcedRateLimit(reason: (typeof rateLimitReasons)[number], prefix: string, operation: string): ServiceError {
+  return rateLimited(reason, prefix, isV2(operation) ? 'v2' : 'v1')
+}
+
+/**
+ * A lock timeout: 429 `lock_timeout`, no request id, no rate-limit reason, `<Prefix>-Should-Retry: true`.
+ *
+ * @example
+ * throw forcedLockTimeout('Service')
+ */
+export function forcedLockTimeout(prefix: string): ServiceError {
+  return new ServiceError({
+    status: 429,
+    type: 'invalid_request_error',
+    code: 'lock_timeout',
+    message:
+      'This object cannot be accessed right now because another API request or process is currently accessing it. Retry with exponential backoff.',
+    headers: { [`${prefix}-Should-Retry`]: 'true' },
+    noRequestId: true,
+  })
+}
+
+/**
+ * A 409 `too_many_concurrent_requests`.
+ *
+ * @example
+ * throw forcedConflict()
+ */
+export function forcedConflict(): ServiceError {
+  return new ServiceError({
+    status: 409,
+    type: 'invalid_request_error',
+    code: 'too_many_concurrent_requests',
+    message: 'Another request for the same customer and meter is in progress; retry this one later.',
+  })
+}
+
+/**
+ * A 500 `api_error` that changed nothing.
+ *
+ * @example
+ * throw forcedServerError(prefix)
+ */
+export function forcedServerError(prefix: string): ServiceError {
+  return new ServiceError({
+    status: 500,
+    type: 'api_error',
+    message: 'An unexpected error occurred on our side; nothing was changed. Retry later.',
+    headers: { [`${prefix}-Should-Retry`]: 'true' },
+  })
+}

@@ -1,0 +1,99 @@
+import type { z } from 'zod'
+import type { RandomStream } from '#kernel/rng.js'
+import {
+  type FaultEntry,
+  type FaultKind,
+  type Faults,
+  faultKinds,
+  faultsSchema,
+  rateLimitReasons,
+} from '../scenario/faults-schema.js'
+
+/** The `faults` option as written: a preset, swarm mode, rates (`policy`), an explicit schedule. */
+export type FaultsInput = z.input<typeof faultsSchema>
+
+/** Parameters a policy-drawn fault of one kind uses (reason, delay, count, status). */
+export type FaultParams = Omit<FaultEntry, 'step' | 'fault'>
+
+/** A policy ready to run: one rate per kind, default parameters, the explicit schedule. */
+export interface ResolvedFaultPolicy {
+  readonly rates: Readonly<Partial<Record<FaultKind, number>>>
+  readonly params: Readonly<Partial<Record<FaultKind, FaultParams>>>
+  readonly schedule: readonly FaultEntry[]
+  /** How the rates were chosen: `explicit`, `realistic` or `swarm`. */
+  readonly origin: 'explicit' | 'realistic' | 'swarm'
+}
+
+/**
+ * The rates of the `realistic` preset: what a busy integration sees on a bad day. Request faults
+ * are drawn per request, `indeterminate` per committed answer, `slow_processing` per accepted
+ * meter event batch, delivery faults per delivery.
+ *
+ * @example
+ * createSimulator({ faults: { preset: 'realistic' } })
+ */
+export const realisticRates: Readonly<Partial<Record<FaultKind, number>>> = {
+  rate_limit: 0.03,
+  lock_timeout: 0.01,
+  concurrent_conflict: 0.005,
+  server_error: 0.005,
+  indeterminate: 0.02,
+  session_expiry: 0.01,
+  slow_processing: 0.05,
+  duplicate_delivery: 0.05,
+  reorder_delivery: 0.2,
+  delay_delivery: 0.05,
+  receiver_down: 0.02,
+  receiver_slow: 0.02,
+  replay_delivery: 0.01,
+}
+
+/** Default parameters of policy-drawn faults. */
+export const defaultFaultParams: Readonly<Partial<Record<FaultKind, FaultParams>>> = {
+  slow_processing: { delay: 60_000 },
+  reorder_delivery: { delay: 5_000 },
+  delay_delivery: { delay: 3_000 },
+  receiver_slow: { delay: 2_000 },
+}
+
+/**
+ * Parses and resolves the `faults` option. Swarm mode draws, per seed, which kinds are on (each
+ * with probability 1/2) and at what multiple of the realistic rate (x0.5 to x4), from the `faults`
+ * stream, so different seeds explore different mixes.
+ *
+ * @example
+ * resolveFaultPolicy({ preset: 'realistic' }, rng.stream('faults')).rates.rate_limit // 0.03
+ */
+export function resolveFaultPolicy(input: FaultsInput | Faults, rng: RandomStream, caller = 'createSimulator'): ResolvedFaultPolicy {
+  const parsed = faultsSchema.safeParse(input)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const path = ['faults', ...(issue?.path ?? [])].join('.')
+    throw new TypeError(`${caller}: option '${path}' ${issue?.message ?? 'is invalid'}`)
+  }
+  const f = parsed.data
+  let rates: Partial<Record<FaultKind, number>> = {}
+  let origin: ResolvedFaultPolicy['origin'] = 'explicit'
+  if (f.preset === 'realistic') {
+    rates = { ...realisticRates }
+    origin = 'realistic'
+  }
+  if (f.swarm === true) {
+    origin = 'swarm'
+    rates = {}
+    for (const kind of faultKinds) {
+      const base = realisticRates[kind]
+      if (base === undefined) continue
+      if (rng.chance(0.5)) rates[kind] = Math.min(1, base * rng.between(0.5, 4))
+    }
+  }
+  Object.assign(rates, f.policy?.rates ?? {})
+  const params: Partial<Record<FaultKind, FaultParams>> = { ...defaultFaultParams }
+  for (const [k, p] of Object.entries(f.policy?.params ?? {})) params[k as FaultKind] = { ...params[k as FaultKind], ...p }
+  return { rates, params, schedule: f.schedule, origin }
+}
+
+/** A 429 reason for a policy-drawn rate limit: the configured one, or one drawn per fault. */
+export function pickReason(params: FaultParams | undefined, rng: RandomStream): (typeof rateLimitReasons)[number] {
+  return params?.reason ?? (rateLimitReasons[rng.int(rateLimitReasons.length)] as (typeof rateLimitReasons)[number])
+}

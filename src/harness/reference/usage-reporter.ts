@@ -1,0 +1,146 @@
+import { sleep, type Usage, type UsageReporter, type UsageReporterEnv, type UsageReporterFactory } from '../subjects.js'
+
+/** The mistakes a usage reporter can make; the correct reporter makes none. */
+export interface UsageReporterFlaws {
+  /** Sends events without `identifier`, so a retried batch counts twice. */
+  noIdentifiers?: boolean
+  /** Makes a new identifier for every attempt (a uuid at send time), defeating deduplication. */
+  freshIdentifierPerRetry?: boolean
+  /** Keeps using an expired session token instead of opening a new session. */
+  noSessionRefresh?: boolean
+  /** Retries a rate-limited request at once, without backing off. */
+  ignores429?: boolean
+  /** Treats a 429 without a rate-limit reason (a lock timeout) as fatal. */
+  noLockRetry?: boolean
+}
+
+const MAX_ATTEMPTS = 10
+const BATCH = 100
+
+class GiveUp extends Error {}
+
+/**
+ * A usage reporter on the meter event stream: batches of at most 100 events with identifiers
+ * derived from the usage id (stable across retries), a session opened on demand and reopened when
+ * the service says it expired, and exponential backoff with jitter on the injected clock for 429s
+ * (rate limits and lock timeouts), 409s, 5xx and network failures. `flaws` switches one mistake on.
+ *
+ * @example
+ * const reporter = referenceUsageReporter(env)
+ * await reporter.report([{ id: 'u1', customer: 'cus_u1', value: 3 }])
+ */
+export function makeUsageReporter(flaws: UsageReporterFlaws = {}): UsageReporterFactory {
+  return (env) => new StreamReporter(env, flaws)
+}
+
+class StreamReporter implements UsageReporter {
+  private token: string | undefined
+  private expiresAt = 0
+  private sends = 0
+  constructor(
+    private readonly env: UsageReporterEnv,
+    private readonly flaws: UsageReporterFlaws,
+  ) {}
+
+  async report(units: readonly Usage[]): Promise<void> {
+    for (let i = 0; i < units.length; i += BATCH) await this.send(units.slice(i, i + BATCH))
+  }
+
+  private backoff(attempt: number): Promise<void> {
+    // "Equal jitter": at least half the exponential delay, so a retry never follows a 429 at once.
+    const cap = Math.min(30_000, 500 * 2 ** attempt)
+    return sleep(this.env.clock, Math.round(cap / 2 + (this.env.random() * cap) / 2))
+  }
+
+  private events(units: readonly Usage[], attempt: number): unknown[] {
+    const { env, flaws } = this
+    const timestamp = new Date(env.clock.now).toISOString()
+    return units.map((u) => ({
+      event_name: env.eventName,
+      ...(flaws.noIdentifiers
+        ? {}
+        : { identifier: flaws.freshIdentifierPerRetry ? `usage-${u.id}-${this.sends}-${attempt}` : `usage-${u.id}` }),
+      timestamp,
+      payload: { [env.customerKey]: u.customer, [env.valueKey]: String(u.value) },
+    }))
+  }
+
+  private async session(): Promise<string> {
+    const { env } = this
+    if (this.token !== undefined && (this.flaws.noSessionRefresh || env.clock.now < this.expiresAt - 60_000)) return this.token
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      let res: Response
+      try {
+        res = await env.fetch(`${env.baseUrl}/v2/billing/meter_event_session`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${env.secretKey}`, 'Content-Type': 'application/json' },
+          body: '{}',
+        })
+      } catch {
+        await this.backoff(attempt)
+        continue
+      }
+      if (res.ok) {
+        const body = (await res.json()) as { authentication_token: string; expires_at: string }
+        this.token = body.authentication_token
+        this.expiresAt = Date.parse(body.expires_at)
+        return this.token
+      }
+      await res.text()
+      if (!this.retryable(res)) throw new GiveUp(`cannot open a meter event session: ${res.status}`)
+      if (!(res.status === 429 && this.flaws.ignores429)) await this.backoff(attempt)
+    }
+    throw new GiveUp('cannot open a meter event session')
+  }
+
+  private retryable(res: Response): boolean {
+    if (res.status === 429) {
+      const reason = res.headers.get(`${this.env.prefix}-Rate-Limited-Reason`)
+      return reason !== null || !this.flaws.noLockRetry
+    }
+    return res.status === 409 || res.status >= 500
+  }
+
+  private async send(units: readonly Usage[]): Promise<void> {
+    const { env } = this
+    this.sends++
+    let events = this.events(units, 0)
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (attempt > 0 && this.flaws.freshIdentifierPerRetry) events = this.events(units, attempt)
+      const token = await this.session()
+      let res: Response
+      try {
+        res = await env.fetch(`${env.baseUrl}/v2/billing/meter_event_stream`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ events }),
+        })
+      } catch {
+        // Indeterminate: the batch may have been taken. Resending it is safe because of the identifiers.
+        await this.backoff(attempt)
+        continue
+      }
+      if (res.ok) {
+        await res.text()
+        return
+      }
+      const text = await res.text()
+      if (res.status === 401 && text.includes('billing_meter_event_session_expired')) {
+        if (!this.flaws.noSessionRefresh) this.token = undefined
+        else await this.backoff(attempt)
+        continue
+      }
+      if (!this.retryable(res)) throw new GiveUp(`usage refused: ${res.status} ${text}`)
+      if (!(res.status === 429 && this.flaws.ignores429)) await this.backoff(attempt)
+    }
+    throw new GiveUp('usage not acknowledged after retries')
+  }
+}
+
+/**
+ * The correct usage reporter.
+ *
+ * @example
+ * runUsageProperty({ reporter: referenceUsageReporter })
+ */
+export const referenceUsageReporter: UsageReporterFactory = makeUsageReporter()
