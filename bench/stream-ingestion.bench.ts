@@ -12,6 +12,7 @@
  * Run: npx tsx --expose-gc bench/stream-ingestion.bench.ts
  */
 import { writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -175,6 +176,7 @@ async function part2() {
   }
 }
 
+const loadBefore = loadavg().map((l) => Math.round(l * 100) / 100)
 const p1 = await part1()
 console.table(p1.rows)
 console.log(
@@ -189,6 +191,8 @@ console.log(
 const report = {
   bench: 'stream-ingestion',
   node: process.version,
+  cpus: cpus().length,
+  load_average_at_start: loadBefore,
   events_per_request: EVENTS_PER_REQUEST,
   part1: p1,
   part2: p2,
@@ -197,7 +201,7 @@ writeFileSync('reports/bench/stream-ingestion.json', `${JSON.stringify(report, n
 const md = [
   '# Stream ingestion benchmark',
   '',
-  `Node ${process.version}. \`npx tsx --expose-gc bench/stream-ingestion.bench.ts\`. ${EVENTS_PER_REQUEST} events per request; simulator with \`traceLimit: 1000\`.`,
+  `Node ${process.version}, ${cpus().length} cores, load average at start ${loadBefore.join(' / ')} (the machine is shared; figures vary between rounds). \`npx tsx --expose-gc bench/stream-ingestion.bench.ts\`. ${EVENTS_PER_REQUEST} events per request; simulator with \`traceLimit: 1000\`.`,
   '',
   '## Throughput (tinybench, same bodies, one process)',
   '',
@@ -220,6 +224,9 @@ const md = [
   `- start: ${p2.heapStart} MB`,
   `- after 1M events: ${p2.heapAfter1M} MB (${p2.identifiersAfter1M.toLocaleString('en-US')} identifiers remembered)`,
   `- after the 24-hour window passed with no traffic: ${p2.heapAfterWindow} MB (${p2.identifiersAfterWindow} identifiers remembered)`,
+  '',
+  'What stays after the window: the minute-bucket aggregates (50 customers × 36 h of minutes) and the last',
+  '1,000 trace entries, each holding its request body (about 15 KB for 100 events).',
   '',
 ]
 writeFileSync('reports/bench/stream-ingestion.md', md.join('\n'))
