@@ -134,3 +134,27 @@ describe('sim.intercept()', () => {
     await sim.intercept()
   })
 })
+
+describe('sim.intercept() on a global clock', () => {
+  it("runs the official client's retries through node https and nock on the virtual clock", async () => {
+    const { runOnClock } = await import('../../src/index.js')
+    sim = createSimulator({ seed: 11, headerPrefix: 'Stripe', clock: 'global' })
+    const s = sim
+    try {
+      await s.intercept()
+      const stripe = new Stripe(s.platform.secretKey.test, { maxNetworkRetries: 2 })
+      const customer = await runOnClock(s, () => stripe.customers.create({ email: 'old@example.com' }))
+      s.admin.holdLock(customer.id, 2_500)
+      const updated = await runOnClock(s, () => stripe.customers.update(customer.id, { email: 'new@example.com' }))
+      expect(updated.email).toBe('new@example.com')
+      const statuses = s.trace
+        .filter('http')
+        .filter((e) => e.kind === 'http' && e.data.path === `/v1/customers/${customer.id}`)
+        .map((e) => e.data.status)
+      expect(statuses).toEqual([429, 200])
+    } finally {
+      s.restore()
+      s.clock.uninstall()
+    }
+  })
+})
