@@ -115,9 +115,10 @@ export function createDeliveryChannel(sim: Simulator, subject: () => WebhookSubj
   }
 
   sim.faults.on('replay_delivery', () => {
-    const old = sent.find((s) => clock.now - s.at >= REPLAY_MIN_AGE_MS)
+    // The attacker takes the oldest delivery it captured and waits until its signature is stale.
+    const old = sent[0]
     if (old === undefined) return false
-    later(0, async () => {
+    later(Math.max(0, old.at + REPLAY_MIN_AGE_MS - clock.now), async () => {
       const start = clock.now
       const outcome = await post(old.body, old.signature, 0)
       trace.append('harness.delivery', {

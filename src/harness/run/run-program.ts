@@ -9,7 +9,8 @@ import type { FaultsInput } from '../faults/fault-policy.js'
 import type { UsageReporter, UsageReporterFactory, WebhookHandlerFactory, WebhookSubject } from '../subjects.js'
 import { createDeliveryChannel, type DeliveryChannel } from './delivery-channel.js'
 import { advance, drive } from './drive.js'
-import type { Program } from './program.js'
+import type { Program, Step } from './program.js'
+import type { FaultEntry } from '../scenario/faults-schema.js'
 
 /** The user's code under test: a usage reporter, a webhook handler, or both. */
 export interface Subjects {
@@ -43,16 +44,30 @@ const STATES = ['requires_payment_method', 'processing', 'succeeded'] as const
 const TYPES = ['payment_intent.created', 'payment_intent.processing', 'payment_intent.succeeded'] as const
 
 /**
- * Runs one program against the subjects and checks the history: usage (exactly once, at most once,
- * acknowledged, bounds), client behaviour (session refresh, backoff), receiver behaviour and
- * delivery outcomes. Same program and options: the same trace hash.
+ * One harness run in progress: a simulator, the subjects wired to it, and the steps so far. Model
+ * commands drive it step by step; `runProgram` drives it from a program.
  *
  * @example
- * const report = await runProgram(program, { reporter: referenceUsageReporter, faults: { preset: 'realistic' } })
- * report.violations // [] for a correct client
+ * const run = startRun(7, { reporter: referenceUsageReporter })
+ * await run.exec({ kind: 'report', units: 2, value: 1 })
+ * const report = await run.finish()
  */
-export async function runProgram(program: Program, options: RunOptions): Promise<RunReport> {
-  const sim = createSimulator({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
+export interface HarnessRun {
+  readonly sim: Simulator
+  /** Number of steps executed. */
+  readonly steps: number
+  exec(step: Step): Promise<void>
+  finish(): Promise<RunReport>
+}
+
+/**
+ * Starts a run on a fresh simulator with the given seed and fault schedule.
+ *
+ * @example
+ * const run = startRun(1, { webhook: referenceWebhookReceiver }, [{ step: 1, fault: 'duplicate_delivery' }])
+ */
+export function startRun(seed: number, options: RunOptions, schedule: readonly FaultEntry[] = []): HarnessRun {
+  const sim = createSimulator({ seed, faults: { ...options.faults, schedule: [...schedule] } })
   const trace = sim.service.kernel.trace
   const meter = sim.admin.createMeter({ eventName: HARNESS_EVENT_NAME }) as {
     id: string
@@ -90,10 +105,11 @@ export async function runProgram(program: Program, options: RunOptions): Promise
   const units: { id: string; customer: string; value: number }[] = []
   const objects: number[] = []
   const emitted: { event: StoredEvent; object: string; status: string }[] = []
-  for (let i = 0; i < program.steps.length; i++) {
-    const step = program.steps[i]
-    if (step === undefined) continue
-    sim.faults.step(i + 1)
+  let count = 0
+
+  async function exec(step: Step): Promise<void> {
+    count++
+    sim.faults.step(count)
     switch (step.kind) {
       case 'report': {
         if (!reporter) break
@@ -123,12 +139,7 @@ export async function runProgram(program: Program, options: RunOptions): Promise
         if (next >= STATES.length) break
         objects[k] = next
         const object = { id: `pi_h${k}`, object: 'payment_intent', amount: 1000 + k, currency: 'usd', status: STATES[next] }
-        const event = sim.service.events.snapshot({
-          type: TYPES[next] as string,
-          account: sim.platform.id,
-          mode: 'test',
-          object,
-        })
+        const event = sim.service.events.snapshot({ type: TYPES[next] as string, account: sim.platform.id, mode: 'test', object })
         emitted.push({ event, object: object.id, status: object.status as string })
         trace.append('harness.emitted', { event: event.id, object: object.id, status: object.status })
         channel.send(event)
@@ -143,29 +154,56 @@ export async function runProgram(program: Program, options: RunOptions): Promise
         break
     }
   }
-  await advance(sim, options.drainMs ?? 4 * 3_600_000)
-  await sim.settle()
-  for (const u of units) {
-    const s = sim.admin.meterSummary({ meter: meter.id, customer: u.customer })
-    trace.append('harness.usage.total', { id: u.id, customer: u.customer, count: s.count, sum: s.sum })
-  }
-  if (subject) {
-    const delivered = new Set(
-      trace
-        .entries()
-        .filter((e) => e.kind === 'harness.delivery' && e.data.outcome === 'delivered' && e.data.replay !== true)
-        .map((e) => String(e.data.event)),
-    )
-    const expected = new Map<string, string>()
-    for (const e of emitted) if (delivered.has(e.event.id)) expected.set(e.object, e.status)
-    const state = subject.state()
-    for (const [object, status] of expected) {
-      trace.append('harness.state', { object, expected: status, actual: state[object] ?? null })
+
+  async function finish(): Promise<RunReport> {
+    await advance(sim, options.drainMs ?? 4 * 3_600_000)
+    await sim.settle()
+    for (const u of units) {
+      const s = sim.admin.meterSummary({ meter: meter.id, customer: u.customer })
+      trace.append('harness.usage.total', { id: u.id, customer: u.customer, count: s.count, sum: s.sum })
     }
+    if (subject) {
+      const delivered = new Set(
+        trace
+          .entries()
+          .filter((e) => e.kind === 'harness.delivery' && e.data.outcome === 'delivered' && e.data.replay !== true)
+          .map((e) => String(e.data.event)),
+      )
+      const expected = new Map<string, string>()
+      for (const e of emitted) if (delivered.has(e.event.id)) expected.set(e.object, e.status)
+      const state = subject.state()
+      for (const [object, status] of expected) {
+        trace.append('harness.state', { object, expected: status, actual: state[object] ?? null })
+      }
+    }
+    const entries = trace.entries()
+    const violations: Violation[] = []
+    if (reporter) violations.push(...checkUsage(entries), ...checkClient(entries))
+    if (subject) violations.push(...checkReceiver(entries), ...checkDeliveries(entries))
+    return { sim, violations, fired: sim.faults.fired(), traceHash: trace.hash() }
   }
-  const entries = trace.entries()
-  const violations: Violation[] = []
-  if (reporter) violations.push(...checkUsage(entries), ...checkClient(entries))
-  if (subject) violations.push(...checkReceiver(entries), ...checkDeliveries(entries))
-  return { sim, violations, fired: sim.faults.fired(), traceHash: trace.hash() }
+
+  return {
+    sim,
+    get steps() {
+      return count
+    },
+    exec,
+    finish,
+  }
+}
+
+/**
+ * Runs one program against the subjects and checks the history: usage (exactly once, at most once,
+ * acknowledged, bounds), client behaviour (session refresh, backoff), receiver behaviour and
+ * delivery outcomes. Same program and options: the same trace hash.
+ *
+ * @example
+ * const report = await runProgram(program, { reporter: referenceUsageReporter, faults: { preset: 'realistic' } })
+ * report.violations // [] for a correct client
+ */
+export async function runProgram(program: Program, options: RunOptions): Promise<RunReport> {
+  const run = startRun(program.seed, options, program.faults)
+  for (const step of program.steps) await run.exec(step)
+  return run.finish()
 }

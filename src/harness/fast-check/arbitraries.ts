@@ -1,0 +1,126 @@
+import fc from 'fast-check'
+import type { Program, Step } from '../run/program.js'
+import { type FaultEntry, type FaultKind, rateLimitReasons } from '../scenario/faults-schema.js'
+
+/** Fault kinds that act on the usage path (requests, sessions, processing). */
+export const usageFaultKinds: readonly FaultKind[] = [
+  'rate_limit',
+  'lock_timeout',
+  'concurrent_conflict',
+  'server_error',
+  'indeterminate',
+  'session_expiry',
+  'slow_processing',
+]
+
+/** Fault kinds that act on webhook delivery. */
+export const webhookFaultKinds: readonly FaultKind[] = [
+  'duplicate_delivery',
+  'reorder_delivery',
+  'delay_delivery',
+  'receiver_down',
+  'receiver_up',
+  'receiver_slow',
+  'replay_delivery',
+]
+
+const advanceMs = fc.constantFrom(1_000, 30_000, 60_000, 300_000, 600_000)
+
+/**
+ * A usage workload step: report 1-5 units (shrinks towards 1 unit of value 1) or advance the clock.
+ *
+ * @example
+ * fc.sample(usageStep(), 3)
+ */
+export function usageStep(): fc.Arbitrary<Step> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('report' as const), units: fc.integer({ min: 1, max: 5 }), value: fc.integer({ min: 1, max: 9 }) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: advanceMs }) },
+  )
+}
+
+/**
+ * A webhook workload step: emit a state change of one of three payment intents, advance the clock,
+ * take the receiver down or up, roll the signing secret.
+ *
+ * @example
+ * fc.sample(webhookStep(), 3)
+ */
+export function webhookStep(): fc.Arbitrary<Step> {
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.record({ kind: fc.constant('emit' as const), object: fc.integer({ min: 0, max: 2 }) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: advanceMs }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('receiver' as const), up: fc.boolean() }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('roll_secret' as const) }) },
+  )
+}
+
+/**
+ * One scheduled fault: which kind before which step, with its parameters. Shrinks towards step 1,
+ * count 1 and no parameters.
+ *
+ * @example
+ * fc.sample(faultEntry(['indeterminate'], 10), 1) // [{ step: 4, fault: 'indeterminate', count: 1 }]
+ */
+export function faultEntry(kinds: readonly FaultKind[], maxStep: number): fc.Arbitrary<FaultEntry> {
+  return fc
+    .record({
+      step: fc.integer({ min: 1, max: maxStep }),
+      fault: fc.constantFrom(...kinds),
+      count: fc.integer({ min: 1, max: 3 }),
+      reason: fc.constantFrom(...rateLimitReasons),
+      stream: fc.boolean(),
+    })
+    .map(({ step, fault, count, reason, stream }) => {
+      const entry: FaultEntry = { step, fault, count }
+      if (fault === 'rate_limit') entry.reason = reason
+      // Aimed at the stream endpoint, a request fault hits the usage itself rather than the session.
+      if (stream && ['rate_limit', 'lock_timeout', 'concurrent_conflict', 'server_error', 'indeterminate'].includes(fault)) {
+        entry.operation = 'billing.meter_event_stream'
+      }
+      return entry
+    })
+}
+
+export interface ProgramOptions {
+  readonly step?: fc.Arbitrary<Step>
+  readonly maxSteps?: number
+  readonly faultKinds?: readonly FaultKind[]
+  readonly maxFaults?: number
+}
+
+/**
+ * A whole program: a seed, the steps and a fault schedule. The schedule is data, so shrinking
+ * drops faults until only the ones that matter remain.
+ *
+ * @example
+ * fc.assert(fc.asyncProperty(program({ step: usageStep() }), async (p) => { ... }))
+ */
+export function program(options: ProgramOptions = {}): fc.Arbitrary<Program> {
+  const maxSteps = options.maxSteps ?? 12
+  return fc.record({
+    seed: fc.integer({ min: 0, max: 1_000_000 }),
+    steps: fc.array(options.step ?? usageStep(), { minLength: 1, maxLength: maxSteps }),
+    faults: fc.array(faultEntry(options.faultKinds ?? usageFaultKinds, maxSteps), { maxLength: options.maxFaults ?? 4 }),
+  })
+}
+
+/**
+ * Programs for a usage reporter.
+ *
+ * @example
+ * test.prop([usageProgram()])('bills once', async (p) => assertRun(p, { reporter }))
+ */
+export function usageProgram(options: Omit<ProgramOptions, 'step'> = {}): fc.Arbitrary<Program> {
+  return program({ faultKinds: usageFaultKinds, ...options, step: usageStep() })
+}
+
+/**
+ * Programs for a webhook handler.
+ *
+ * @example
+ * test.prop([webhookProgram()])('effects once', async (p) => assertRun(p, { webhook }))
+ */
+export function webhookProgram(options: Omit<ProgramOptions, 'step'> = {}): fc.Arbitrary<Program> {
+  return program({ faultKinds: webhookFaultKinds, maxSteps: 10, ...options, step: webhookStep() })
+}
