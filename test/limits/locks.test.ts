@@ -60,7 +60,7 @@ describe('object locks', () => {
       ['a', 'b', 'c', 'd'].map((n) => call(sim, 'test', 'POST', `/v1/customers/${id}`, { body: { email: `${n}@example.com` } })),
     )
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 429])
-    expect((await responses[3]?.json()).error.code).toBe('lock_timeout')
+    expect((await (responses[3] as Response).json()).error.code).toBe('lock_timeout')
   })
 
   it('lets internal processes queue for a lock and release it early', () => {

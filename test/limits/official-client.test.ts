@@ -17,14 +17,14 @@ describe('the official client', () => {
   it('surfaces a rate limit as StripeRateLimitError and does not retry it', async () => {
     const sim = createSimulator({ seed: 20, headerPrefix: 'Stripe' })
     const stripe = client(sim, 2)
-    for (let i = 0; i < 25; i++) await stripe.accounts.retrieve()
-    const error = await stripe.accounts.retrieve().then(
+    for (let i = 0; i < 25; i++) await stripe.balance.retrieve()
+    const error = await stripe.balance.retrieve().then(
       () => undefined,
       (e: unknown) => e,
     )
     expect(error).toBeInstanceOf(Stripe.errors.StripeRateLimitError)
     expect((error as Stripe.errors.StripeError).headers?.['stripe-rate-limited-reason']).toBe('endpoint-rate')
-    expect(httpStatuses(sim, '/v1/account')).toEqual([...Array(25).fill(200), 429])
+    expect(httpStatuses(sim, '/v1/balance')).toEqual([...Array(25).fill(200), 429])
   })
 
   it('surfaces a v2 rate limit as its rate-limit error', async () => {

@@ -3,29 +3,36 @@ import type { Admission, Gate } from '../service.js'
 import type { ReadAllocationConfig } from './default-limits.js'
 import { type LimitRow, type LimitScope, reasonOf } from './limit-row.js'
 import { compileGlob, type OperationGlob } from './operation-glob.js'
-import { createReadAllocations, type TransactionCounts } from './read-allocation.js'
+import { ReadAllocation, type TransactionCounts } from './read-allocation.js'
 import { rateLimited, tooManyConcurrent } from './refusals.js'
 import { SlidingLog } from './sliding-log.js'
-
-interface CompiledRow {
-  readonly row: LimitRow
-  readonly operations: readonly OperationGlob[]
-  readonly except: readonly OperationGlob[]
-  readonly window: number
-  readonly rank: number
-}
 
 /** A row as it applies to one kind of request. */
 interface Step {
   readonly row: LimitRow
   readonly window: number
   readonly rank: number
+  /** Its counter is the same for every request of the plan from one account (not per object). */
+  readonly perAccount: boolean
+}
+
+/** The counters one account's requests of one plan touch, found once and kept (until a sweep). */
+interface Bound {
+  readonly logs: (SlidingLog | undefined)[]
+  readonly slots: (Slot | undefined)[]
+  reads: ReadAllocation | undefined
+}
+
+interface Slot {
+  n: number
 }
 
 interface Plan {
   readonly rate: readonly Step[]
   readonly concurrency: readonly Step[]
   readonly reads: boolean
+  readonly empty: boolean
+  readonly bound: Map<string, Bound>
 }
 
 // Most specific first: a request refused by several rows gets the reason of the narrowest one, so
@@ -33,17 +40,19 @@ interface Plan {
 const SCOPE_RANK: Record<LimitScope, number> = { object: 0, customer_meter: 1, resource: 2, endpoint: 3, account: 4 }
 const SINGLE_ROW_SCOPES = new Set<LimitScope>(['account', 'endpoint'])
 const SWEEP_EVERY = 4096
+const METHOD_INDEX: Record<string, number> = { GET: 0, POST: 1, DELETE: 2 }
 
 /** How a request is told apart for limits: the fields of an Admission the limiter reads. */
 export type LimitedRequest = Pick<
   Admission,
-  'operation' | 'method' | 'account' | 'authenticated' | 'mode' | 'onBehalf' | 'objectId' | 'mutates' | 'body'
-> & { readonly api?: 'v1' | 'v2' }
+  'operation' | 'method' | 'account' | 'authenticated' | 'mode' | 'onBehalf' | 'objectId' | 'mutates' | 'body' | 'api'
+>
 
-/** Inspection of the limiter's state, for tests and the admin. */
+/** Inspection of the limiter's memory, for tests and the admin. */
 export interface LimiterUsage {
-  /** Admissions in the current window of a rate row for a key (see `keyOf`). */
+  /** Rate-limit keys holding a window. */
   readonly rateKeys: number
+  /** Concurrency keys with requests in flight. */
   readonly concurrencyKeys: number
   readonly readAllocations: number
 }
@@ -51,8 +60,9 @@ export interface LimiterUsage {
 /**
  * Rate, concurrency and read-allocation limits, driven by the limit table. One gate checks every
  * row that applies to a request (rows are compiled once per operation, mode, method and mutation
- * flag), refuses with the reason of the most specific full row, and only then counts the request,
- * so a refused request consumes nothing. Windows slide on the virtual clock; idle keys are swept.
+ * flag, and the counters of an account found once per plan), refuses with the reason of the most
+ * specific full row, and only then counts the request, so a refused request consumes nothing.
+ * Windows slide on the virtual clock; idle keys are swept.
  *
  * @example
  * const limiter = createLimiter(kernel, { rows: DEFAULT_LIMITS, reads: DEFAULT_READ_ALLOCATION })
@@ -63,9 +73,9 @@ export interface Limiter {
   readonly rows: readonly LimitRow[]
   /** Where read allocations get transaction counts; the ledger by default. */
   setTransactionCounts(counts: TransactionCounts): void
-  /** How the customer and meter of a synchronous meter event are read from its body. */
+  /** How the customer and meter of a synchronous meter event are read from its body (customer_meter rows). */
   setMeterKey(fn: (body: unknown) => { customer: string; meter: string } | undefined): void
-  /** GETs counted against an allocation: `{ account, mode }` own, or `onBehalf` for the platform's. */
+  /** GETs counted against an allocation: the account's own, or (`onBehalf`) a platform's for its connected accounts. */
   readsUsed(account: string, mode: string, onBehalf?: boolean): number
   usage(): LimiterUsage
 }
@@ -77,21 +87,20 @@ export interface LimiterOptions {
 }
 
 export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter {
-  const compiled: CompiledRow[] = options.rows
-    .filter((row) => row.max !== Number.POSITIVE_INFINITY)
-    .map((row) => ({
-      row,
-      operations: (row.operations ?? ['*']).map(compileGlob),
-      except: (row.except ?? []).map(compileGlob),
-      window: row.windowMs ?? 1000,
-      rank: SCOPE_RANK[row.scope],
-    }))
-  const excludedReads = (options.reads?.excluded ?? []).map(compileGlob)
-  const reads = options.reads === undefined ? undefined : createReadAllocations(options.reads)
+  const compiled = options.rows.map((row) => ({
+    row,
+    operations: (row.operations ?? ['*']).map(compileGlob) as readonly OperationGlob[],
+    except: (row.except ?? []).map(compileGlob) as readonly OperationGlob[],
+    window: row.windowMs ?? 1000,
+    rank: SCOPE_RANK[row.scope],
+  }))
+  const readConfig = options.reads
+  const excludedReads = (readConfig?.excluded ?? []).map(compileGlob)
   const longestWindow = Math.max(1000, ...compiled.map((c) => c.window))
-  const plans = new Map<string, Plan>()
+  const plans = new Map<string, (Plan | undefined)[]>()
   const logs = new Map<string, SlidingLog>()
-  const inFlight = new Map<string, number>()
+  const inFlight = new Map<string, Slot>()
+  const allocations = new Map<string, ReadAllocation>()
   let transactions: TransactionCounts | undefined = options.transactions
   const customerKey = `${kernel.prefix.toLowerCase()}_customer_id`
   let meterKey = (body: unknown): { customer: string; meter: string } | undefined => {
@@ -104,12 +113,15 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
   let admissions = 0
   let nextSweep = Number.NEGATIVE_INFINITY
 
-  function plan(r: LimitedRequest): Plan {
-    const id = `${r.mode} ${r.method} ${r.mutates ? 1 : 0} ${r.operation}`
-    let p = plans.get(id)
-    if (p !== undefined) return p
-    const best = new Map<string, { c: CompiledRow; specificity: number }>()
+  function compile(r: LimitedRequest): Plan {
+    const best = new Map<string, { c: (typeof compiled)[number]; specificity: number }>()
     const steps: Step[] = []
+    const step = (c: (typeof compiled)[number]): Step => ({
+      row: c.row,
+      window: c.window,
+      rank: c.rank,
+      perAccount: c.row.scope === 'account' || c.row.scope === 'endpoint' || c.row.scope === 'resource',
+    })
     for (const c of compiled) {
       const { row } = c
       if (row.mode !== undefined && row.mode !== r.mode) continue
@@ -124,17 +136,28 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
         const held = best.get(slot)
         // Later rows win ties, so a row added through the option overrides a default of equal rank.
         if (held === undefined || specificity >= held.specificity) best.set(slot, { c, specificity })
-      } else steps.push({ row, window: c.window, rank: c.rank })
+      } else steps.push(step(c))
     }
-    for (const { c } of best.values()) steps.push({ row: c.row, window: c.window, rank: c.rank })
+    for (const { c } of best.values()) steps.push(step(c))
     steps.sort((a, b) => a.rank - b.rank)
-    const readCounted = reads !== undefined && r.method === 'GET' && !excludedReads.some((g) => g.test(r.operation))
-    p = {
-      rate: steps.filter((s) => s.row.kind === 'rate'),
-      concurrency: steps.filter((s) => s.row.kind === 'concurrency'),
-      reads: readCounted,
+    const reads = readConfig !== undefined && r.method === 'GET' && !excludedReads.some((g) => g.test(r.operation))
+    const rate = steps.filter((s) => s.row.kind === 'rate')
+    const concurrency = steps.filter((s) => s.row.kind === 'concurrency')
+    return { rate, concurrency, reads, empty: rate.length + concurrency.length === 0 && !reads, bound: new Map() }
+  }
+
+  function plan(r: LimitedRequest): Plan {
+    let byKind = plans.get(r.operation)
+    if (byKind === undefined) {
+      byKind = []
+      plans.set(r.operation, byKind)
     }
-    plans.set(id, p)
+    const index = ((METHOD_INDEX[r.method] ?? 3) * 2 + (r.mode === 'live' ? 1 : 0)) * 2 + (r.mutates ? 1 : 0)
+    let p = byKind[index]
+    if (p === undefined) {
+      p = compile(r)
+      byKind[index] = p
+    }
     return p
   }
 
@@ -155,6 +178,54 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
     }
   }
 
+  function logFor(key: string): SlidingLog {
+    let log = logs.get(key)
+    if (log === undefined) {
+      log = new SlidingLog()
+      logs.set(key, log)
+    }
+    return log
+  }
+
+  function slotFor(key: string): Slot {
+    let slot = inFlight.get(key)
+    if (slot === undefined) {
+      slot = { n: 0 }
+      inFlight.set(key, slot)
+    }
+    return slot
+  }
+
+  function allocationFor(r: LimitedRequest): ReadAllocation {
+    const key = r.onBehalf ? `${r.authenticated}|${r.mode}|behalf` : `${r.account}|${r.mode}`
+    let a = allocations.get(key)
+    if (a === undefined) {
+      const { account, authenticated, mode, onBehalf } = r
+      a = new ReadAllocation(readConfig as ReadAllocationConfig, (since) => {
+        if (transactions === undefined) return 0
+        return onBehalf
+          ? transactions.connectedTransactionCount(authenticated, mode, since)
+          : transactions.transactionCount({ account, mode }, since)
+      })
+      allocations.set(key, a)
+    }
+    return a
+  }
+
+  function bind(p: Plan, r: LimitedRequest): Bound {
+    const id = r.onBehalf ? `${r.account}|${r.authenticated}` : r.account
+    let b = p.bound.get(id)
+    if (b === undefined) {
+      b = {
+        logs: p.rate.map((s) => (s.perAccount ? logFor(keyOf(s, r) as string) : undefined)),
+        slots: p.concurrency.map((s) => (s.perAccount ? slotFor(keyOf(s, r) as string) : undefined)),
+        reads: p.reads ? allocationFor(r) : undefined,
+      }
+      p.bound.set(id, b)
+    }
+    return b
+  }
+
   function refuse(step: Step, r: LimitedRequest): never {
     kernel.trace.append('limit.refused', { row: step.row.id, operation: r.operation, account: r.account, mode: r.mode })
     const reason = reasonOf(step.row)
@@ -165,18 +236,17 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
     throw rateLimited(reason, kernel.prefix, r.api ?? 'v1')
   }
 
-  function readKey(r: LimitedRequest): string {
-    return r.onBehalf ? `${r.authenticated}|${r.mode}|behalf` : `${r.account}|${r.mode}`
-  }
-
   function sweep(now: number): void {
     for (const [key, log] of logs) if (log.newest() <= now - longestWindow) logs.delete(key)
-    reads?.sweep(now)
+    for (const [key, slot] of inFlight) if (slot.n <= 0) inFlight.delete(key)
+    for (const [key, a] of allocations) if (a.used(now) === 0) allocations.delete(key)
+    // Bindings point at counters that may just have been dropped: find them again on next use.
+    for (const byKind of plans.values()) for (const p of byKind) p?.bound.clear()
   }
 
   function check(r: LimitedRequest): void | (() => void) {
     const p = plan(r)
-    if (p.rate.length === 0 && p.concurrency.length === 0 && !p.reads) return
+    if (p.empty) return
     const now = kernel.clock.now
     // Idle keys are dropped every few thousand admissions and at least once per longest window, so
     // memory follows the traffic of the last window, not of the whole run.
@@ -184,58 +254,53 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
       sweep(now)
       nextSweep = now + longestWindow
     }
-    const rateKeys: (string | undefined)[] = []
-    for (const step of p.rate) {
-      const key = keyOf(step, r)
-      rateKeys.push(key)
-      if (key === undefined) continue
-      const log = logs.get(key)
-      if (log !== undefined && !log.admits(now, step.window, step.row.max)) refuse(step, r)
-      if (log === undefined && step.row.max <= 0) refuse(step, r)
-    }
-    const concurrencyKeys: (string | undefined)[] = []
-    for (const step of p.concurrency) {
-      const key = keyOf(step, r)
-      concurrencyKeys.push(key)
-      if (key !== undefined && (inFlight.get(key) ?? 0) >= step.row.max) refuse(step, r)
-    }
-    if (p.reads && reads !== undefined) {
-      const key = readKey(r)
-      const counts = (since: number): number => {
-        if (transactions === undefined) return 0
-        return r.onBehalf
-          ? transactions.connectedTransactionCount(r.authenticated, r.mode, since)
-          : transactions.transactionCount({ account: r.account, mode: r.mode }, since)
+    const b = bind(p, r)
+    const rate = p.rate
+    let ownLogs: (SlidingLog | undefined)[] | undefined
+    for (let i = 0; i < rate.length; i++) {
+      const step = rate[i] as Step
+      let log = b.logs[i]
+      if (log === undefined) {
+        const key = keyOf(step, r)
+        if (key === undefined) continue
+        log = logFor(key)
+        ownLogs ??= []
+        ownLogs[i] = log
       }
-      if (!reads.admits(key, now, counts)) {
+      if (!log.admits(now, step.window, step.row.max)) refuse(step, r)
+    }
+    const concurrency = p.concurrency
+    let held: Slot[] | undefined
+    for (let i = 0; i < concurrency.length; i++) {
+      const step = concurrency[i] as Step
+      let slot = b.slots[i]
+      if (slot === undefined) {
+        const key = keyOf(step, r)
+        if (key === undefined) continue
+        slot = slotFor(key)
+      }
+      if (slot.n >= step.row.max) refuse(step, r)
+      held ??= []
+      held.push(slot)
+    }
+    if (b.reads !== undefined) {
+      if (!b.reads.admits(now)) {
         kernel.trace.append('limit.refused', { row: 'reads', operation: r.operation, account: r.account, mode: r.mode })
         throw rateLimited(
           'global-rate',
           kernel.prefix,
           r.api ?? 'v1',
-          'Read allocation exhausted: GET requests over the last 30 days exceed 500 per transaction (at least 10,000).',
+          'Read allocation exhausted: GET requests over the rolling window exceed the allocation for this account (per transaction, with a monthly minimum).',
         )
       }
-      reads.add(key, now)
+      b.reads.add(now)
     }
-    for (const key of rateKeys) {
-      if (key === undefined) continue
-      let log = logs.get(key)
-      if (log === undefined) {
-        log = new SlidingLog()
-        logs.set(key, log)
-      }
-      log.add(now)
-    }
-    const held = concurrencyKeys.filter((k): k is string => k !== undefined)
-    if (held.length === 0) return
-    for (const key of held) inFlight.set(key, (inFlight.get(key) ?? 0) + 1)
+    for (let i = 0; i < rate.length; i++) (b.logs[i] ?? ownLogs?.[i])?.add(now)
+    if (held === undefined) return
+    const slots = held
+    for (const slot of slots) slot.n++
     return () => {
-      for (const key of held) {
-        const n = (inFlight.get(key) ?? 1) - 1
-        if (n <= 0) inFlight.delete(key)
-        else inFlight.set(key, n)
-      }
+      for (const slot of slots) slot.n--
     }
   }
 
@@ -249,7 +314,11 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
       meterKey = fn
     },
     readsUsed: (account, mode, onBehalf = false) =>
-      reads === undefined ? 0 : reads.used(onBehalf ? `${account}|${mode}|behalf` : `${account}|${mode}`, kernel.clock.now),
-    usage: () => ({ rateKeys: logs.size, concurrencyKeys: inFlight.size, readAllocations: reads?.size ?? 0 }),
+      allocations.get(onBehalf ? `${account}|${mode}|behalf` : `${account}|${mode}`)?.used(kernel.clock.now) ?? 0,
+    usage: () => ({
+      rateKeys: logs.size,
+      concurrencyKeys: [...inFlight.values()].filter((s) => s.n > 0).length,
+      readAllocations: allocations.size,
+    }),
   }
 }

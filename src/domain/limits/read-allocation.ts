@@ -15,96 +15,65 @@ export interface TransactionCounts {
 
 const BUCKETS = 720
 
-interface Allocation {
-  readonly counts: Int32Array
-  /** Index of the newest bucket (absolute bucket number). */
-  last: number
-  total: number
-  /** Allowance computed for bucket `allowanceAt` (transaction counts are read once per bucket). */
-  allowance: number
-  allowanceAt: number
-}
-
 /**
- * GET counts per allocation over a rolling window, kept in 720 ring buckets (one hour each over 30
- * days), so memory per allocation is fixed however long the run. The allowance is
+ * The GETs of one allocation over a rolling window, in 720 ring buckets (one hour each over 30
+ * days), so its memory is fixed however long the run. The allowance is
  * `max(minimum, perTransaction × transactions in the window)`; transaction counts are only asked
  * for once the floor is passed, and at most once per bucket.
  *
  * @example
- * const reads = createReadAllocations(DEFAULT_READ_ALLOCATION, () => ledger)
- * if (!reads.admits(key, now, () => ledger.transactionCount(scope, now - DAY * 30))) refuse()
- * reads.add(key, now)
+ * const a = new ReadAllocation(DEFAULT_READ_ALLOCATION, (since) => ledger.transactionCount(scope, since))
+ * if (a.admits(now)) a.add(now)
  */
-export interface ReadAllocations {
-  admits(key: string, now: number, transactions: (since: number) => number): boolean
-  add(key: string, now: number): void
-  /** GETs counted in the window for `key`. */
-  used(key: string, now: number): number
-  /** Drops allocations with nothing left in their window. */
-  sweep(now: number): void
-  readonly size: number
-}
+export class ReadAllocation {
+  private readonly counts = new Int32Array(BUCKETS)
+  private last = Number.NEGATIVE_INFINITY
+  private total = 0
+  private allowance = 0
+  private allowanceAt = Number.NaN
+  private readonly bucketMs: number
 
-export function createReadAllocations(config: ReadAllocationConfig): ReadAllocations {
-  const bucketMs = config.windowMs / BUCKETS
-  const all = new Map<string, Allocation>()
-
-  function advance(a: Allocation, bucket: number): void {
-    if (bucket <= a.last) return
-    const steps = Math.min(BUCKETS, bucket - a.last)
-    for (let i = 1; i <= steps; i++) {
-      const slot = (a.last + i) % BUCKETS
-      a.total -= a.counts[slot] as number
-      a.counts[slot] = 0
-    }
-    a.last = bucket
+  constructor(
+    private readonly config: ReadAllocationConfig,
+    private readonly transactions: (since: number) => number,
+  ) {
+    this.bucketMs = config.windowMs / BUCKETS
   }
 
-  function get(key: string, bucket: number): Allocation {
-    let a = all.get(key)
-    if (a === undefined) {
-      a = { counts: new Int32Array(BUCKETS), last: bucket, total: 0, allowance: config.minimum, allowanceAt: -1 }
-      all.set(key, a)
+  private advance(now: number): number {
+    const bucket = Math.floor(now / this.bucketMs)
+    if (bucket > this.last) {
+      const steps = this.last === Number.NEGATIVE_INFINITY ? 0 : Math.min(BUCKETS, bucket - this.last)
+      for (let i = 1; i <= steps; i++) {
+        const slot = (this.last + i) % BUCKETS
+        this.total -= this.counts[slot] as number
+        this.counts[slot] = 0
+      }
+      this.last = bucket
     }
-    advance(a, bucket)
-    return a
+    return bucket
   }
 
-  return {
-    admits(key, now, transactions) {
-      const a = all.get(key)
-      if (a === undefined) return config.minimum > 0 || config.perTransaction * transactions(now - config.windowMs) > 0
-      const bucket = Math.floor(now / bucketMs)
-      advance(a, bucket)
-      if (a.total < config.minimum) return true
-      if (a.allowanceAt !== bucket) {
-        a.allowance = Math.max(config.minimum, config.perTransaction * transactions(now - config.windowMs))
-        a.allowanceAt = bucket
-      }
-      return a.total < a.allowance
-    },
-    add(key, now) {
-      const bucket = Math.floor(now / bucketMs)
-      const a = get(key, bucket)
-      a.counts[bucket % BUCKETS] = (a.counts[bucket % BUCKETS] as number) + 1
-      a.total++
-    },
-    used(key, now) {
-      const a = all.get(key)
-      if (a === undefined) return 0
-      advance(a, Math.floor(now / bucketMs))
-      return a.total
-    },
-    sweep(now) {
-      const bucket = Math.floor(now / bucketMs)
-      for (const [key, a] of all) {
-        advance(a, bucket)
-        if (a.total === 0) all.delete(key)
-      }
-    },
-    get size() {
-      return all.size
-    },
+  /** True if one more GET fits in the allocation at `now`. */
+  admits(now: number): boolean {
+    const bucket = this.advance(now)
+    if (this.total < this.config.minimum) return true
+    if (this.allowanceAt !== bucket) {
+      this.allowance = Math.max(this.config.minimum, this.config.perTransaction * this.transactions(now - this.config.windowMs))
+      this.allowanceAt = bucket
+    }
+    return this.total < this.allowance
+  }
+
+  add(now: number): void {
+    const bucket = this.advance(now)
+    this.counts[bucket % BUCKETS] = (this.counts[bucket % BUCKETS] as number) + 1
+    this.total++
+  }
+
+  /** GETs counted in the window at `now`. */
+  used(now: number): number {
+    this.advance(now)
+    return this.total
   }
 }
