@@ -20,6 +20,8 @@ export type { ReceiverHandler, Receivers } from './http/receivers.js'
 export type { Clock } from './kernel/clock.js'
 export type { Trace, TraceEntry } from './kernel/trace.js'
 export type { Admin } from './simulator/admin.js'
+export type { FaultController } from './harness/faults/fault-controller.js'
+export type { FaultsInput } from './harness/faults/fault-policy.js'
 export {
   createSimulator,
   DEFAULT_API_VERSION,

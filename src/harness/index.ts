@@ -1,12 +1,83 @@
 /**
- * `service-sim/harness`: scenarios, replay and fault injection for property tests and CI.
+ * `service-sim/harness`: scenarios, replay and fault injection for property tests and CI. Attack a
+ * usage reporter and a webhook handler with the faults the real service produces, check the
+ * history, shrink any failure and save it as a replayable scenario.
  * (Entry file created by the packaging work; the harness owns what it exports.)
  *
  * @example
- * import { loadScenarioFile, runScenario } from 'service-sim/harness'
- * const result = await runScenario(loadScenarioFile('scenarios/default.yaml'))
+ * import { checkUsageReporter, loadScenarioFile, referenceUsageReporter, runScenario } from 'service-sim/harness'
+ * const result = await checkUsageReporter(referenceUsageReporter, { numRuns: 50 })
+ * const replay = await runScenario(loadScenarioFile('scenarios/default.yaml'))
  */
 export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js'
 export type { RunResult } from './scenario/run-result.js'
 export { type RunOptions, runScenario } from './scenario/run-scenario.js'
 export type { Scenario } from './scenario/schema.js'
+export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
+export { checkClient, MIN_BACKOFF_MS } from './checkers/client-checker.js'
+export { channelKinds, checkDeliveries, type DeliveryKinds } from './checkers/delivery-checker.js'
+export { checkReceiver } from './checkers/receiver-checker.js'
+export { checkUsage } from './checkers/usage-checker.js'
+export type { Checker, Violation } from './checkers/violation.js'
+export {
+  faultEntry,
+  type ProgramOptions,
+  program,
+  usageFaultKinds,
+  usageProgram,
+  usageStep,
+  webhookFaultKinds,
+  webhookProgram,
+  webhookStep,
+} from './fast-check/arbitraries.js'
+export { type HarnessCommand, type HarnessModel, harnessCommands } from './fast-check/commands.js'
+export type { DeliveryFaultDecision, FaultController, FaultSource } from './faults/fault-controller.js'
+export {
+  defaultFaultParams,
+  type FaultParams,
+  type FaultsInput,
+  type ResolvedFaultPolicy,
+  realisticRates,
+  resolveFaultPolicy,
+} from './faults/fault-policy.js'
+export {
+  assertRun,
+  type CheckOptions,
+  type CheckResult,
+  checkUsageReporter,
+  checkWebhookHandler,
+  PropertyViolation,
+} from './properties.js'
+export { makeUsageReporter, referenceUsageReporter, type UsageReporterFlaws } from './reference/usage-reporter.js'
+export { buggyUsageReporters, buggyWebhookReceivers, type Variant } from './reference/variants.js'
+export {
+  makeWebhookReceiver,
+  RECEIVER_WORK_MS,
+  referenceWebhookReceiver,
+  type WebhookReceiverFlaws,
+} from './reference/webhook-receiver.js'
+export { CHANNEL_RETRIES_MS, CHANNEL_TIMEOUT_MS, REPLAY_MIN_AGE_MS } from './run/delivery-channel.js'
+export { advance, type Driven, drive } from './run/drive.js'
+export { describeProgram, type Program, type Step } from './run/program.js'
+export {
+  HARNESS_EVENT_NAME,
+  HARNESS_RECEIVER_URL,
+  type HarnessRun,
+  type RunOptions as HarnessRunOptions,
+  type RunReport,
+  runProgram,
+  type Subjects,
+  startRun,
+} from './run/run-program.js'
+export { programOf, readScenarioFile, scenarioOf, writeScenarioFile } from './run/scenario-file.js'
+export { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from './scenario/faults-schema.js'
+export type {
+  EffectLog,
+  Usage,
+  UsageReporter,
+  UsageReporterEnv,
+  UsageReporterFactory,
+  WebhookHandlerEnv,
+  WebhookHandlerFactory,
+  WebhookSubject,
+} from './subjects.js'

@@ -1,0 +1,74 @@
+import fc from 'fast-check'
+import type { Step } from '../run/program.js'
+import type { HarnessRun } from '../run/run-program.js'
+import { type FaultKind, rateLimitReasons } from '../scenario/faults-schema.js'
+
+/** What the model tracks: how many units were asked for and which faults were injected. */
+export interface HarnessModel {
+  units: number
+  events: number
+  faults: number
+}
+
+/** A model command over a harness run, for `fc.asyncModelRun`. */
+export type HarnessCommand = fc.AsyncCommand<HarnessModel, HarnessRun>
+
+class StepCommand implements HarnessCommand {
+  constructor(readonly step: Step) {}
+  check(): boolean {
+    return true
+  }
+  async run(m: HarnessModel, r: HarnessRun): Promise<void> {
+    if (this.step.kind === 'report') m.units += this.step.units
+    if (this.step.kind === 'emit') m.events++
+    await r.exec(this.step)
+  }
+  toString(): string {
+    const { kind, ...rest } = this.step
+    return `${kind}(${JSON.stringify(rest)})`
+  }
+}
+
+class FaultCommand implements HarnessCommand {
+  constructor(
+    readonly fault: FaultKind,
+    readonly reason?: (typeof rateLimitReasons)[number],
+  ) {}
+  check(): boolean {
+    return true
+  }
+  async run(m: HarnessModel, r: HarnessRun): Promise<void> {
+    m.faults++
+    r.sim.faults.inject({ fault: this.fault, ...(this.reason ? { reason: this.reason } : {}) })
+  }
+  toString(): string {
+    return `fault(${this.fault}${this.reason ? `:${this.reason}` : ''})`
+  }
+}
+
+/**
+ * Model-based commands: report usage, advance the clock, emit (deliver) an event, take the
+ * receiver down or heal it, roll the secret, and inject any fault kind now. Use them with
+ * `fc.commands` and `fc.asyncModelRun`; finish with `run.finish()` and assert on its violations.
+ *
+ * @example
+ * await fc.assert(fc.asyncProperty(fc.integer(), fc.commands(harnessCommands()), async (seed, cmds) => {
+ *   const run = startRun(seed, { reporter })
+ *   await fc.asyncModelRun(() => ({ model: { units: 0, events: 0, faults: 0 }, real: run }), cmds)
+ *   expect((await run.finish()).violations).toEqual([])
+ * }))
+ */
+export function harnessCommands(kinds: readonly FaultKind[] = ['indeterminate', 'session_expiry', 'rate_limit', 'lock_timeout']) {
+  return [
+    fc
+      .record({ units: fc.integer({ min: 1, max: 5 }), value: fc.integer({ min: 1, max: 9 }) })
+      .map((r) => new StepCommand({ kind: 'report', ...r }) as HarnessCommand),
+    fc.constantFrom(1_000, 60_000, 600_000).map((ms) => new StepCommand({ kind: 'advance', ms }) as HarnessCommand),
+    fc.integer({ min: 0, max: 2 }).map((object) => new StepCommand({ kind: 'emit', object }) as HarnessCommand),
+    fc.boolean().map((up) => new StepCommand({ kind: 'receiver', up }) as HarnessCommand),
+    fc.constant(new StepCommand({ kind: 'roll_secret' }) as HarnessCommand),
+    fc
+      .tuple(fc.constantFrom(...kinds), fc.constantFrom(...rateLimitReasons))
+      .map(([k, reason]) => new FaultCommand(k, k === 'rate_limit' ? reason : undefined) as HarnessCommand),
+  ]
+}
