@@ -9,8 +9,35 @@ export interface Figure {
   unit: string
   baseline?: { name: string; value: number }
   ratio?: number
+  /** Which way the ratio should go; `bench:check` compares ratios with this sense. Default 'higher'. */
+  better?: 'higher' | 'lower'
   target?: string
   pass?: boolean
+}
+
+/**
+ * A rate next to its baseline rate; with `atLeast`, the target is `ratio >= atLeast`.
+ *
+ * @example
+ * rateFigure('customer create: service-sim vs msw', 6000, 'calls/s', { name: 'msw', value: 1900 }, 3)
+ */
+export function rateFigure(
+  name: string,
+  value: number,
+  unit: string,
+  baseline?: { name: string; value: number },
+  atLeast?: number,
+): Figure {
+  if (!baseline) return { name, value, unit }
+  const ratio = value / baseline.value
+  return {
+    name,
+    value,
+    unit,
+    baseline,
+    ratio,
+    ...(atLeast === undefined ? {} : { target: `>= ${atLeast}x`, pass: ratio >= atLeast }),
+  }
 }
 
 /** The machine a bench ran on, so figures are read with their context. */

@@ -75,7 +75,7 @@ Options:
 Example:
   service-sim merge reports/fuzz/default/shard-1-of-2.json reports/fuzz/default/shard-2-of-2.json --out merged.json
 `,
-  serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file]
+  serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
 
 Serves the simulator's fetch handler over HTTP on 127.0.0.1 so clients in any language can be
 tested, plus an admin API under /__sim/:
@@ -92,6 +92,9 @@ Options:
   --port P          Port (default 12111; 0 picks a free one)
   --seed N          Seed (default 0, or the scenario's)
   --scenario file   Scenario to run before serving
+  --no-limits       No rate, concurrency or read limits and no object locks (load tests; the
+                    virtual clock does not follow wall time, so the sandbox's 25 requests per
+                    second would refuse nearly all of a load test)
   -h, --help        This help
 
 Examples:

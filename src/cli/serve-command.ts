@@ -9,7 +9,7 @@ import { HELP } from './help.js'
 import { intOption, UsageError } from './usage-error.js'
 
 /**
- * `service-sim serve [--port P] [--seed N] [--scenario file]`: the simulator on 127.0.0.1 until
+ * `service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]`: the simulator on 127.0.0.1 until
  * SIGINT (or SIGTERM), then a clean close and exit code 0.
  *
  * @example
@@ -23,6 +23,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       port: { type: 'string' },
       seed: { type: 'string' },
       scenario: { type: 'string' },
+      'no-limits': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -34,6 +35,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const port = intOption('--port', values.port) ?? 12111
   if (port > 65535) throw new UsageError(`--port: expected 0..65535, got ${port}`)
   const seed = intOption('--seed', values.seed)
+  if (values['no-limits'] && values.scenario !== undefined) throw new UsageError('--no-limits cannot be combined with --scenario')
   let sim: ReturnType<typeof createSimulator>
   if (values.scenario !== undefined) {
     const scenario = loadScenarioFile(values.scenario)
@@ -45,7 +47,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     process.stdout.write(
       `scenario ${scenario.name}: ${run.result.steps.length} steps run, ${run.result.ok ? 'expectations hold' : 'some expectations violated'}\n`,
     )
-  } else sim = createSimulator({ seed: seed ?? 0 })
+  } else sim = createSimulator({ seed: seed ?? 0, ...(values['no-limits'] ? { limits: false as const } : {}) })
   const handler = withAdminApi(sim)
   const server = await new Promise<ReturnType<typeof serve>>((ready, reject) => {
     const s = serve({ fetch: handler, port, hostname: '127.0.0.1' }, () => ready(s))

@@ -1,0 +1,162 @@
+/**
+ * Over HTTP: `service-sim serve --no-limits` against `stripe-stateful-mock`, each in its own child
+ * process on 127.0.0.1, driven by autocannon from this process with the same load (connections,
+ * duration) and the same requests: create customer, retrieve customer, create payment intent.
+ * Runs alternate between the servers; the median run is kept. Both servers are stopped at the end
+ * (and on any failure).
+ *
+ * `--no-limits`: the served simulator's virtual clock does not follow wall time, so the sandbox
+ * limit (25 requests per second of virtual time per endpoint) would refuse nearly all of the load.
+ *
+ * Run: npx tsx bench/http-serve.bench.ts
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { type Figure, rateFigure, writeBenchReport } from './lib/bench-report.js'
+
+const QUICK = process.env.BENCH_QUICK === '1'
+const DURATION_S = QUICK ? 2 : 4
+const RUNS = QUICK ? 1 : 3
+const CONNECTIONS = 10
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+interface Server {
+  name: string
+  child: ChildProcess
+  base: string
+  auth: string
+}
+
+function start(name: string, args: string[], keyFrom: (out: string) => string): Promise<Server> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM')
+      reject(new Error(`${name} did not start within 30 s: ${out}`))
+    }, 30_000)
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString()
+      const port = /127\.0\.0\.1:(\d+)/.exec(out)?.[1]
+      const key = keyFrom(out)
+      if (port && key) {
+        clearTimeout(timer)
+        resolve({ name, child, base: `http://127.0.0.1:${port}`, auth: `Bearer ${key}` })
+      }
+    })
+    child.stderr?.on('data', (d: Buffer) => {
+      out += d.toString()
+    })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${name} exited with ${code}: ${out}`))
+    })
+  })
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve()
+    const kill = setTimeout(() => server.child.kill('SIGKILL'), 5000)
+    server.child.once('exit', () => {
+      clearTimeout(kill)
+      resolve()
+    })
+    server.child.kill('SIGTERM')
+  })
+}
+
+const form = { 'Content-Type': 'application/x-www-form-urlencoded' }
+
+async function createCustomer(s: Server): Promise<string> {
+  const res = await fetch(`${s.base}/v1/customers`, {
+    method: 'POST',
+    headers: { Authorization: s.auth, ...form },
+    body: 'email=jenny%40example.com&name=Jenny',
+  })
+  if (res.status !== 200) throw new Error(`${s.name}: customer create answered ${res.status}: ${await res.text()}`)
+  return ((await res.json()) as { id: string }).id
+}
+
+interface Load {
+  method: 'GET' | 'POST'
+  path: string
+  body?: string
+}
+
+async function load(
+  s: Server,
+  l: Load,
+  seconds = DURATION_S,
+): Promise<{ rps: number; ok: number; non2xx: number; errors: number }> {
+  const result = await autocannon({
+    url: `${s.base}${l.path}`,
+    method: l.method,
+    headers: { Authorization: s.auth, ...(l.body ? form : {}) },
+    ...(l.body ? { body: l.body } : {}),
+    connections: CONNECTIONS,
+    duration: seconds,
+  })
+  const total = result.requests.total
+  const non2xx = result.non2xx
+  return { rps: (total - non2xx) / seconds, ok: total - non2xx, non2xx, errors: result.errors + result.timeouts }
+}
+
+const servers: Server[] = []
+const figures: Figure[] = []
+const notes: string[] = []
+try {
+  const sim = await start(
+    'service-sim serve',
+    ['--import', 'tsx', 'bench/lib/service-sim-cli.ts', 'serve', '--port', '0', '--seed', '1', '--no-limits'],
+    (out) => /secret key (\S+)/.exec(out)?.[1] ?? '',
+  )
+  servers.push(sim)
+  const mock = await start('stripe-stateful-mock', ['bench/lib/stateful-mock-server.cjs'], () => 'sk_test_bench')
+  servers.push(mock)
+  const ids = { sim: await createCustomer(sim), mock: await createCustomer(mock) }
+  const loads: [string, (s: Server) => Load][] = [
+    ['customer create', () => ({ method: 'POST', path: '/v1/customers', body: 'email=jenny%40example.com&name=Jenny' })],
+    ['customer retrieve', (s) => ({ method: 'GET', path: `/v1/customers/${s === sim ? ids.sim : ids.mock}` })],
+    ['payment intent create', () => ({ method: 'POST', path: '/v1/payment_intents', body: 'amount=1000&currency=usd' })],
+  ]
+  for (const [name, make] of loads) {
+    // Warm both servers' JIT on this request first.
+    await load(sim, make(sim), 1)
+    await load(mock, make(mock), 1)
+    const runs: { sim: Awaited<ReturnType<typeof load>>; mock: Awaited<ReturnType<typeof load>> }[] = []
+    for (let r = 0; r < RUNS; r++) {
+      // Alternate which server goes first so a burst of outside load is shared.
+      const first = r % 2 === 0 ? sim : mock
+      const second = first === sim ? mock : sim
+      const a = await load(first, make(first))
+      const b = await load(second, make(second))
+      runs.push(first === sim ? { sim: a, mock: b } : { sim: b, mock: a })
+    }
+    const median = (side: 'sim' | 'mock') =>
+      [...runs].sort((x, y) => x[side].rps - y[side].rps)[Math.floor(runs.length / 2)]?.[side] as Awaited<ReturnType<typeof load>>
+    const s = median('sim')
+    const m = median('mock')
+    if (s.non2xx > 0 || s.errors > 0)
+      notes.push(`${name}: service-sim answered ${s.non2xx} non-2xx and ${s.errors} errors in its median run`)
+    if (m.ok === 0) {
+      figures.push(rateFigure(`HTTP ${name}: service-sim serve`, s.rps, 'req/s'))
+      notes.push(`${name}: stripe-stateful-mock 0.0.16 has no such route (all ${m.non2xx} answers non-2xx), so there is no ratio`)
+    } else {
+      if (m.non2xx > 0 || m.errors > 0)
+        notes.push(`${name}: stripe-stateful-mock answered ${m.non2xx} non-2xx and ${m.errors} errors`)
+      figures.push(
+        rateFigure(`HTTP ${name}: stripe-stateful-mock`, m.rps, 'req/s'),
+        rateFigure(`HTTP ${name}: service-sim serve`, s.rps, 'req/s', { name: 'stripe-stateful-mock', value: m.rps }, 3),
+      )
+    }
+  }
+  notes.push(
+    `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, median of ${RUNS} alternating runs; each server a separate node process on 127.0.0.1; only 2xx answers counted.`,
+    'service-sim serve runs with --no-limits (the virtual clock does not follow wall time, so the sandbox limiter would refuse the load) and the default trace.',
+  )
+} finally {
+  await Promise.all(servers.map(stop))
+}
+writeBenchReport('http-serve', figures, notes)
