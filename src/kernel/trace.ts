@@ -23,7 +23,12 @@ export interface TraceEntry {
  * trace.hash() // 64 hex characters, equal for equal runs
  */
 export interface Trace {
-  append(kind: string, data: Record<string, unknown>): TraceEntry
+  /**
+   * Appends an entry. Members named in `raw` must be strings: they are hashed as length-prefixed
+   * bytes instead of through canonical JSON, which keeps large request and response bodies cheap
+   * to record on hot paths. They are still held in `data` for inspection.
+   */
+  append(kind: string, data: Record<string, unknown>, raw?: readonly string[]): TraceEntry
   /** Entries still held in memory, oldest first. */
   entries(): readonly TraceEntry[]
   /** Entries of one kind (or kinds starting with `prefix.`). */
@@ -49,9 +54,20 @@ export function createTrace(options: TraceOptions): Trace {
   let count = 0
   const limit = options.limit ?? Number.POSITIVE_INFINITY
   return {
-    append(kind, data) {
+    append(kind, data, raw) {
       const entry: TraceEntry = { seq: count++, at: options.now(), kind, data }
-      hasher.update(canonicalJson(entry))
+      if (raw === undefined || raw.length === 0) {
+        hasher.update(canonicalJson(entry))
+      } else {
+        const rest: Record<string, unknown> = { ...data }
+        for (const name of raw) delete rest[name]
+        hasher.update(canonicalJson({ seq: entry.seq, at: entry.at, kind, data: rest }))
+        for (const name of raw) {
+          const text = String(data[name] ?? '')
+          hasher.update(`\u0000${name}\u0000${text.length}\u0000`)
+          hasher.update(text)
+        }
+      }
       hasher.update('\n')
       held.push(entry)
       if (held.length > limit) held.splice(0, held.length - limit)
