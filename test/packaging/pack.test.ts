@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -43,9 +43,24 @@ describe('the packed package', () => {
   it('installs from its tarball into a fresh project and runs the README quickstart there', async () => {
     const work = mkdtempSync(join(tmpdir(), 'service-sim-pack-'))
     try {
-      // npm pack runs prepack, which builds dist with tsc from a clean state.
-      rmSync(join(repo, 'dist'), { recursive: true, force: true })
-      run('npm', ['pack', '--pack-destination', work, '--silent'], repo)
+      // Pack from a copy of the sources: npm pack runs prepack, which builds dist with tsc there,
+      // so the repository's own dist (which bin/service-sim.js prefers) is never touched.
+      const copy = join(work, 'repo')
+      mkdirSync(copy)
+      for (const entry of [
+        'package.json',
+        'tsconfig.json',
+        'tsconfig.build.json',
+        'README.md',
+        'src',
+        'scripts',
+        'bin',
+        'scenarios',
+      ]) {
+        cpSync(join(repo, entry), join(copy, entry), { recursive: true })
+      }
+      symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'), 'dir')
+      run('npm', ['pack', '--pack-destination', work, '--silent'], copy)
       const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))
       expect(tarball).toBeDefined()
       const app = join(work, 'app')
