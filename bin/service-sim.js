@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `service-sim` command. Prefers the built CLI (dist/) and falls back to the TypeScript
-// sources through tsx, so it works from a fresh clone. tsx is registered either way so that
+// The `service-sim` command. In a checkout (src/ present) it runs the TypeScript sources through
+// tsx, so a stale dist/ left by a build can never answer instead of the code you are editing; an
+// installed package ships only dist/. tsx is registered either way so that
 // `--client ./my-client.ts` loads TypeScript directly.
 import { existsSync } from 'node:fs'
 import { register } from 'tsx/esm/api'
@@ -8,5 +9,5 @@ import { register } from 'tsx/esm/api'
 register()
 const dist = new URL('../dist/cli/main.js', import.meta.url)
 const src = new URL('../src/cli/main.ts', import.meta.url)
-const { main } = await import(existsSync(dist) ? dist.href : src.href)
+const { main } = await import(existsSync(src) ? src.href : dist.href)
 process.exitCode = await main(process.argv.slice(2))
