@@ -17,12 +17,19 @@ export interface Receivers {
 
 export function createReceivers(): Receivers {
   const byUrl = new Map<string, ReceiverHandler>()
+  // Every delivery attempt looks its URL up; parsing it each time showed in long retry runs.
+  const hrefs = new Map<string, string>()
   const normal = (url: string) => {
+    const known = hrefs.get(url)
+    if (known !== undefined) return known
+    let href: string
     try {
-      return new URL(url).href
+      href = new URL(url).href
     } catch {
       throw new TypeError(`receivers.mount: '${url}' is not an absolute URL`)
     }
+    if (hrefs.size < 10_000) hrefs.set(url, href)
+    return href
   }
   return {
     mount(url, handler) {

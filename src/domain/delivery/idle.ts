@@ -19,7 +19,7 @@ export async function untilIdle(work: Promise<unknown>, macrotasks = 64): Promis
     },
   )
   // Most receivers answer within a few microtasks; only then pay for macrotask polling.
-  for (let i = 0; i < 8 && !done; i++) await null
+  for (let i = 0; i < 64 && !done; i++) await null
   if (done) return finished
   const idle = (async () => {
     for (let i = 0; i < macrotasks && !done; i++) await nextMacrotask()

@@ -28,7 +28,8 @@ export type TransportResult =
  * }
  */
 export interface DeliveryTransport {
-  post(request: TransportRequest): Promise<TransportResult>
+  /** The answer, synchronously when it is there at once (saves a promise per attempt on long runs). */
+  post(request: TransportRequest): TransportResult | Promise<TransportResult>
   /**
    * True when an answer from `url` may wait on the virtual clock (an in-process receiver that
    * sleeps): `settle()` then stops waiting for it once it is idle instead of hanging.

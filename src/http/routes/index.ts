@@ -1,5 +1,6 @@
 import type { Route } from '../route.js'
 import { accountRoutes } from './account-routes.js'
+import { eventDestinationRoutes } from './event-destination-routes.js'
 import { balanceRoutes } from './balance-routes.js'
 import { customerRoutes } from './customer-routes.js'
 import { eventRoutes } from './event-routes.js'
