@@ -57,15 +57,19 @@ describe('@fast-check/vitest preset', () => {
 describe('model-based commands', () => {
   it('drive the reference clients through fc.asyncModelRun without violations', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 1000 }), fc.commands(harnessCommands(), { maxCommands: 12 }), async (seed, cmds) => {
-        const run = startRun(seed, {
-          reporter: referenceUsageReporter,
-          webhook: (await import('../src/harness/index.js')).referenceWebhookReceiver,
-        })
-        await fc.asyncModelRun(() => ({ model: { units: 0, events: 0, faults: 0 }, real: run }), cmds)
-        const report = await run.finish()
-        expect(report.violations).toEqual([])
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 1000 }),
+        fc.commands(harnessCommands(), { maxCommands: 12 }),
+        async (seed, cmds) => {
+          const run = startRun(seed, {
+            reporter: referenceUsageReporter,
+            webhook: (await import('../src/harness/index.js')).referenceWebhookReceiver,
+          })
+          await fc.asyncModelRun(() => ({ model: { units: 0, events: 0, faults: 0 }, real: run }), cmds)
+          const report = await run.finish()
+          expect(report.violations).toEqual([])
+        },
+      ),
       { numRuns: 10, seed: 5 },
     )
   })

@@ -9,10 +9,7 @@
  * const result = await checkUsageReporter(referenceUsageReporter, { numRuns: 50 })
  * const replay = await runScenario(loadScenarioFile('scenarios/default.yaml'))
  */
-export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js'
-export type { RunResult } from './scenario/run-result.js'
-export { type RunOptions, runScenario } from './scenario/run-scenario.js'
-export type { Scenario } from './scenario/schema.js'
+
 export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
 export { checkClient, MIN_BACKOFF_MS } from './checkers/client-checker.js'
 export { channelKinds, checkDeliveries, type DeliveryKinds } from './checkers/delivery-checker.js'
@@ -71,6 +68,10 @@ export {
 } from './run/run-program.js'
 export { programOf, readScenarioFile, scenarioOf, writeScenarioFile } from './run/scenario-file.js'
 export { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from './scenario/faults-schema.js'
+export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js'
+export type { RunResult } from './scenario/run-result.js'
+export { type RunOptions, runScenario } from './scenario/run-scenario.js'
+export type { Scenario } from './scenario/schema.js'
 export type {
   EffectLog,
   Usage,

@@ -17,7 +17,11 @@ describe('history checkers', () => {
   it('names the two stream requests that counted an acknowledged usage twice', async () => {
     const noIds = buggyUsageReporters.find((v) => v.name === 'no-identifiers')
     const report = await runProgram(
-      { seed: 0, steps: [{ kind: 'report', units: 1, value: 1 }], faults: [{ step: 1, fault: 'indeterminate', operation: 'billing.meter_event_stream' }] },
+      {
+        seed: 0,
+        steps: [{ kind: 'report', units: 1, value: 1 }],
+        faults: [{ step: 1, fault: 'indeterminate', operation: 'billing.meter_event_stream' }],
+      },
       { reporter: noIds?.factory },
     )
     const v = report.violations.find((x) => x.checker === 'usage.exactly_once')
@@ -28,7 +32,11 @@ describe('history checkers', () => {
 
   it('finds no violation for the reference reporter under the same schedule', async () => {
     const report = await runProgram(
-      { seed: 0, steps: [{ kind: 'report', units: 1, value: 1 }], faults: [{ step: 1, fault: 'indeterminate', operation: 'billing.meter_event_stream' }] },
+      {
+        seed: 0,
+        steps: [{ kind: 'report', units: 1, value: 1 }],
+        faults: [{ step: 1, fault: 'indeterminate', operation: 'billing.meter_event_stream' }],
+      },
       { reporter: referenceUsageReporter },
     )
     expect(report.violations).toEqual([])
@@ -46,7 +54,9 @@ describe('history checkers', () => {
 
   it('accepts a Failed event only after the whole retry window, with every attempt recorded', () => {
     const emitted = entry(0, 'harness.emitted', { event: 'evt_1' })
-    const attempts = [1, 2, 3, 4, 5].map((n) => entry(n, 'harness.delivery', { event: 'evt_1', attempt: n, outcome: 'connect_error' }))
+    const attempts = [1, 2, 3, 4, 5].map((n) =>
+      entry(n, 'harness.delivery', { event: 'evt_1', attempt: n, outcome: 'connect_error' }),
+    )
     const exhausted = entry(6, 'harness.delivery.exhausted', { event: 'evt_1', attempts: 5 })
     expect(checkDeliveries([emitted, ...attempts, exhausted])).toEqual([])
     const gap = checkDeliveries([emitted, ...attempts.slice(0, 3), exhausted])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSimulator } from 'service-sim'
+import { createSimulator } from '../../src/index.js'
 
 const key = (sim: ReturnType<typeof createSimulator>) => ({ Authorization: `Bearer ${sim.platform.secretKey.test}` })
 const openSession = (sim: ReturnType<typeof createSimulator>) =>
@@ -10,11 +10,16 @@ describe('the faults option', () => {
     expect(() => createSimulator({ faults: { schedule: [{ step: 1, fault: 'meteor' as never }] } })).toThrow(
       /^createSimulator: option 'faults\.schedule\.0\.fault'/,
     )
-    expect(() => createSimulator({ faults: { policy: { rates: { rate_limit: 2 } } } })).toThrow(/createSimulator: option 'faults\.policy/)
+    expect(() => createSimulator({ faults: { policy: { rates: { rate_limit: 2 } } } })).toThrow(
+      /createSimulator: option 'faults\.policy/,
+    )
   })
 
   it('answers a forced 429 with the scheduled rate-limit reason in the prefixed header, and records it in the trace', async () => {
-    const sim = createSimulator({ seed: 1, faults: { schedule: [{ step: 1, fault: 'rate_limit', reason: 'endpoint-concurrency' }] } })
+    const sim = createSimulator({
+      seed: 1,
+      faults: { schedule: [{ step: 1, fault: 'rate_limit', reason: 'endpoint-concurrency' }] },
+    })
     sim.faults.step(1)
     const res = await openSession(sim)
     expect(res.status).toBe(429)

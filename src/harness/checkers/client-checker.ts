@@ -26,10 +26,11 @@ export function checkClient(entries: readonly TraceEntry[], minBackoffMs = MIN_B
     if (last429 !== undefined) {
       if (e.at - last429.at < minBackoffMs) {
         out.push(
-          violation('clients.backoff', `request ${e.seq} came ${e.at - last429.at} ms after a 429 (at least ${minBackoffMs} ms expected)`, [
-            last429,
-            e,
-          ]),
+          violation(
+            'clients.backoff',
+            `request ${e.seq} came ${e.at - last429.at} ms after a 429 (at least ${minBackoffMs} ms expected)`,
+            [last429, e],
+          ),
         )
       }
       last429 = undefined
@@ -37,7 +38,10 @@ export function checkClient(entries: readonly TraceEntry[], minBackoffMs = MIN_B
     if (Number(e.data.status) === 429) last429 = e
     if (Number(e.data.status) === 401 && String(e.data.response).includes('billing_meter_event_session_expired')) {
       if (expired !== undefined) {
-        if (!reported) out.push(violation('clients.session_refresh', 'an expired session token was used again after its first 401', [expired, e]))
+        if (!reported)
+          out.push(
+            violation('clients.session_refresh', 'an expired session token was used again after its first 401', [expired, e]),
+          )
         reported = true
       } else expired = e
     }

@@ -51,7 +51,13 @@ export function checkDeliveries(entries: readonly TraceEntry[], kinds: DeliveryK
     const numbers = list.map((a) => Number(a.data.attempt))
     const complete = list.length === kinds.maxAttempts && numbers.every((n, i) => n === i + 1)
     if (!complete) {
-      out.push(violation('delivery.attempts', `event ${id} Failed after ${list.length} recorded attempts (${kinds.maxAttempts} expected)`, [origin, end]))
+      out.push(
+        violation(
+          'delivery.attempts',
+          `event ${id} Failed after ${list.length} recorded attempts (${kinds.maxAttempts} expected)`,
+          [origin, end],
+        ),
+      )
     }
   }
   return out

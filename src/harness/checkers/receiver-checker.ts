@@ -27,13 +27,29 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
     } else if (e.kind === 'harness.delivery') {
       const replay = e.data.replay === true
       if (replay && e.data.outcome === 'delivered') {
-        out.push(violation('receivers.replay_refused', `a replayed delivery of ${str(e.data.event)} (${str(e.data.age)} ms old) was accepted`, [e]))
+        out.push(
+          violation(
+            'receivers.replay_refused',
+            `a replayed delivery of ${str(e.data.event)} (${str(e.data.age)} ms old) was accepted`,
+            [e],
+          ),
+        )
       }
       if (!replay && e.data.outcome === 'http_error' && Number(e.data.status) >= 400 && Number(e.data.status) < 500) {
-        out.push(violation('receivers.raw_body', `a genuine signed delivery of ${str(e.data.event)} was refused with ${str(e.data.status)}`, [e]))
+        out.push(
+          violation(
+            'receivers.raw_body',
+            `a genuine signed delivery of ${str(e.data.event)} was refused with ${str(e.data.status)}`,
+            [e],
+          ),
+        )
       }
       if (e.data.outcome === 'timeout') {
-        out.push(violation('receivers.answer_quickly', `the receiver did not answer ${str(e.data.event)} within the delivery timeout`, [e]))
+        out.push(
+          violation('receivers.answer_quickly', `the receiver did not answer ${str(e.data.event)} within the delivery timeout`, [
+            e,
+          ]),
+        )
       }
       if (!replay && e.data.outcome === 'delivered') {
         const list = deliveries.get(str(e.data.event)) ?? []
@@ -56,7 +72,12 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
   }
   for (const [event, list] of effects) {
     if (list.length > 1) {
-      out.push(violation('receivers.effects_once', `event ${event} caused ${list.length} side effects`, [...(deliveries.get(event) ?? []).slice(0, 2), ...list]))
+      out.push(
+        violation('receivers.effects_once', `event ${event} caused ${list.length} side effects`, [
+          ...(deliveries.get(event) ?? []).slice(0, 2),
+          ...list,
+        ]),
+      )
     }
   }
   for (const [event, list] of deliveries) {

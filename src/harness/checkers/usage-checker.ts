@@ -23,10 +23,19 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
     else if (e.kind === 'harness.usage.total') totals.set(str(e.data.id), e)
     else if (e.kind === 'http' && str(e.data.operation).startsWith('billing.meter_event')) requests.push(e)
   }
-  const carrying = (customer: string) => {
-    const needle = `"${customer}"`
-    return requests.filter((r) => str(r.data.request).includes(needle) && Number(r.data.status) < 300)
+  // One pass over the accepted requests: which of them carried each unit's customer.
+  const byCustomer = new Map<string, TraceEntry[]>()
+  const customers = new Set([...units.values()].map((u) => `"${str(u.data.customer)}"`))
+  for (const r of requests) {
+    if (Number(r.data.status) >= 300) continue
+    for (const m of str(r.data.request).matchAll(/"[^"\\]*"/g)) {
+      if (!customers.has(m[0])) continue
+      const list = byCustomer.get(m[0]) ?? []
+      if (list[list.length - 1] !== r) list.push(r)
+      byCustomer.set(m[0], list)
+    }
   }
+  const carrying = (customer: string) => byCustomer.get(`"${customer}"`) ?? []
   let low = 0
   let high = 0
   let total = 0
@@ -46,7 +55,11 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
     }
     if (!acked) {
       out.push(
-        violation('usage.acknowledged', `usage ${id} was never acknowledged (${str(unit.data.outcome)}: ${str(unit.data.error ?? '')})`, [unit]),
+        violation(
+          'usage.acknowledged',
+          `usage ${id} was never acknowledged (${str(unit.data.outcome)}: ${str(unit.data.error ?? '')})`,
+          [unit],
+        ),
       )
     }
   }

@@ -34,7 +34,14 @@ const advanceMs = fc.constantFrom(1_000, 30_000, 60_000, 300_000, 600_000)
  */
 export function usageStep(): fc.Arbitrary<Step> {
   return fc.oneof(
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('report' as const), units: fc.integer({ min: 1, max: 5 }), value: fc.integer({ min: 1, max: 9 }) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('report' as const),
+        units: fc.integer({ min: 1, max: 5 }),
+        value: fc.integer({ min: 1, max: 9 }),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: advanceMs }) },
   )
 }

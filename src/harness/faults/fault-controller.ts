@@ -164,7 +164,11 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
       if (status < 200 || status >= 300) return false
       const scheduled = take('indeterminate', flight.operation)
       const source: FaultSource | undefined =
-        scheduled !== undefined ? 'schedule' : (rates.indeterminate ?? 0) > 0 && rng.chance(rates.indeterminate ?? 0) ? 'rate' : undefined
+        scheduled !== undefined
+          ? 'schedule'
+          : (rates.indeterminate ?? 0) > 0 && rng.chance(rates.indeterminate ?? 0)
+            ? 'rate'
+            : undefined
       if (source === undefined) return false
       record('indeterminate', 'indeterminate', source, { operation: flight.operation ?? null, status })
       return true
@@ -172,7 +176,11 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
     processingDelay() {
       const scheduled = take('slow_processing')
       const source: FaultSource | undefined =
-        scheduled !== undefined ? 'schedule' : (rates.slow_processing ?? 0) > 0 && rng.chance(rates.slow_processing ?? 0) ? 'rate' : undefined
+        scheduled !== undefined
+          ? 'schedule'
+          : (rates.slow_processing ?? 0) > 0 && rng.chance(rates.slow_processing ?? 0)
+            ? 'rate'
+            : undefined
       if (source === undefined) return 0
       const delay = (scheduled ?? params('slow_processing')).delay ?? 60_000
       record('slow_processing', 'slow_processing', source, { delay })

@@ -64,7 +64,11 @@ export const defaultFaultParams: Readonly<Partial<Record<FaultKind, FaultParams>
  * @example
  * resolveFaultPolicy({ preset: 'realistic' }, rng.stream('faults')).rates.rate_limit // 0.03
  */
-export function resolveFaultPolicy(input: FaultsInput | Faults, rng: RandomStream, caller = 'createSimulator'): ResolvedFaultPolicy {
+export function resolveFaultPolicy(
+  input: FaultsInput | Faults,
+  rng: RandomStream,
+  caller = 'createSimulator',
+): ResolvedFaultPolicy {
   const parsed = faultsSchema.safeParse(input)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]

@@ -26,11 +26,11 @@ export function installFaults(service: Service, input: FaultsInput = {}, caller 
       schedule: policy.schedule.length,
     })
   }
-  const delivery = (service as unknown as { delivery?: { faults?: { duplicateRate: number; reorderWindowMs: number } } })
-    .delivery
+  const delivery = (service as unknown as { delivery?: { faults?: { duplicateRate: number; reorderWindowMs: number } } }).delivery
   if (delivery?.faults) {
     delivery.faults.duplicateRate = policy.rates.duplicate_delivery ?? 0
-    delivery.faults.reorderWindowMs = (policy.rates.reorder_delivery ?? 0) > 0 ? (policy.params.reorder_delivery?.delay ?? 5_000) : 0
+    delivery.faults.reorderWindowMs =
+      (policy.rates.reorder_delivery ?? 0) > 0 ? (policy.params.reorder_delivery?.delay ?? 5_000) : 0
   }
   return controller
 }

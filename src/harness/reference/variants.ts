@@ -22,7 +22,11 @@ export const buggyUsageReporters: readonly Variant<UsageReporterFactory>[] = [
     mistake: 'makes a new identifier on every attempt',
     factory: makeUsageReporter({ freshIdentifierPerRetry: true }),
   },
-  { name: 'no-session-refresh', mistake: 'keeps an expired session token', factory: makeUsageReporter({ noSessionRefresh: true }) },
+  {
+    name: 'no-session-refresh',
+    mistake: 'keeps an expired session token',
+    factory: makeUsageReporter({ noSessionRefresh: true }),
+  },
   { name: 'ignores-429', mistake: 'retries a 429 at once', factory: makeUsageReporter({ ignores429: true }) },
   { name: 'no-lock-retry', mistake: 'gives up on a lock timeout', factory: makeUsageReporter({ noLockRetry: true }) },
 ]

@@ -93,7 +93,14 @@ export function createDeliveryChannel(sim: Simulator, subject: () => WebhookSubj
     return result
   }
 
-  async function attempt(event: StoredEvent, body: string, n: number, fail: boolean, slowMs: number, duplicate: boolean): Promise<void> {
+  async function attempt(
+    event: StoredEvent,
+    body: string,
+    n: number,
+    fail: boolean,
+    slowMs: number,
+    duplicate: boolean,
+  ): Promise<void> {
     const start = clock.now
     const base = { event: event.id, object: event.objectId ?? null, attempt: n, duplicate, replay: false }
     let outcome: { status: number | null; outcome: string }

@@ -3,7 +3,10 @@ import { nextMacrotask } from '#kernel/macrotask.js'
 import type { Simulator } from '../../simulator/create-simulator.js'
 
 /** How a driven promise ended. */
-export type Driven<T> = { readonly state: 'ok'; readonly value: T } | { readonly state: 'error'; readonly error: unknown } | { readonly state: 'hung' }
+export type Driven<T> =
+  | { readonly state: 'ok'; readonly value: T }
+  | { readonly state: 'error'; readonly error: unknown }
+  | { readonly state: 'hung' }
 
 /** Due time of the earliest fake timer (fake-timers keeps them in a heap). */
 function firstTimerAt(clock: Clock): number | undefined {

@@ -6,11 +6,11 @@ import { checkReceiver } from '../checkers/receiver-checker.js'
 import { checkUsage } from '../checkers/usage-checker.js'
 import type { Violation } from '../checkers/violation.js'
 import type { FaultsInput } from '../faults/fault-policy.js'
+import type { FaultEntry } from '../scenario/faults-schema.js'
 import type { UsageReporter, UsageReporterFactory, WebhookHandlerFactory, WebhookSubject } from '../subjects.js'
 import { createDeliveryChannel, type DeliveryChannel } from './delivery-channel.js'
 import { advance, drive } from './drive.js'
 import type { Program, Step } from './program.js'
-import type { FaultEntry } from '../scenario/faults-schema.js'
 
 /** The user's code under test: a usage reporter, a webhook handler, or both. */
 export interface Subjects {
