@@ -128,7 +128,7 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
       case 'rate_limit': {
         const reason = pickReason(p, rng)
         record(`rate_limit:${reason}`, kind, source, { operation: a.operation, reason })
-        return forcedRateLimit(reason, prefix, a.operation)
+        return forcedRateLimit(reason, prefix, a.operation, a.api)
       }
       case 'lock_timeout':
         record('lock_timeout', kind, source, { operation: a.operation })

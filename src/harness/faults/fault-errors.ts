@@ -2,7 +2,7 @@ import { rateLimited } from '#domain/limits/refusals.js'
 import { ServiceError } from '#domain/service-error.js'
 import type { rateLimitReasons } from '../scenario/faults-schema.js'
 
-/** Operations served under `/v2`, whose error envelope types differ from `/v1`. */
+/** Fallback when the admission does not say: operations served under `/v2` (their error types differ). */
 function isV2(operation: string): boolean {
   return /^(v2\.|billing\.meter_event|core\.event_destination|payments\.off_session)/.test(operation)
 }
@@ -13,8 +13,13 @@ function isV2(operation: string): boolean {
  * @example
  * throw forcedRateLimit('global-rate', 'Service', 'billing.meter_event_stream.create')
  */
-export function forcedRateLimit(reason: (typeof rateLimitReasons)[number], prefix: string, operation: string): ServiceError {
-  return rateLimited(reason, prefix, isV2(operation) ? 'v2' : 'v1')
+export function forcedRateLimit(
+  reason: (typeof rateLimitReasons)[number],
+  prefix: string,
+  operation: string,
+  api?: 'v1' | 'v2',
+): ServiceError {
+  return rateLimited(reason, prefix, (api ?? (isV2(operation) ? 'v2' : 'v1')) as 'v1' | 'v2')
 }
 
 /**
