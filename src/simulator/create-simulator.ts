@@ -16,6 +16,7 @@ import { createTrace, type Trace } from '#kernel/trace.js'
 import type { InterceptOptions } from '../adapters/hosts.js'
 import { type Interception, interceptHosts } from '../adapters/intercept.js'
 import type { FaultController } from '../harness/faults/fault-controller.js'
+import type { FaultEntry } from '../harness/scenario/faults-schema.js'
 import type { FaultsInput } from '../harness/faults/fault-policy.js'
 import { installFaults } from '../harness/faults/install-faults.js'
 import { type Admin, createAdmin } from './admin.js'
@@ -51,6 +52,9 @@ export interface SimulatorOptions extends ClockOptions {
   limits?: LimitsOption
 }
 
+/** One fault to apply now: a schedule entry without its step. */
+export type FaultInjection = Omit<FaultEntry, 'step'>
+
 /** The default platform account: its id and its keys. */
 export interface Platform {
   readonly id: string
@@ -67,7 +71,8 @@ export interface Simulator {
   readonly fetch: FetchHandler
   readonly clock: Clock
   readonly platform: Platform
-  readonly admin: Admin
+  /** Typed setup and inspection; `injectFault({ fault: 'lock_timeout' })` applies a fault now. */
+  readonly admin: Admin & { injectFault(fault: FaultInjection): void }
   readonly receivers: Receivers
   readonly trace: Trace
   /** Runs all work due at the current virtual instant (async processing, deliveries). */
@@ -168,7 +173,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     fetch,
     clock,
     platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
-    admin: createAdmin(service),
+    admin: Object.assign(createAdmin(service), { injectFault: (fault: FaultInjection) => faults.inject(fault) }),
     receivers,
     trace,
     settle: () => scheduler.settle(),

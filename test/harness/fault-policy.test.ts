@@ -71,6 +71,18 @@ describe('the faults option', () => {
     expect(sim.trace.filter('session.created')).toHaveLength(0)
   })
 
+  it('applies a fault injected through sim.admin.injectFault, the hook scenario runners use', async () => {
+    const sim = createSimulator()
+    sim.admin.injectFault({ fault: 'server_error' })
+    expect((await openSession(sim)).status).toBe(500)
+    expect(sim.faults.fired()).toEqual({ server_error: 1 })
+  })
+
+  it('sets the delivery area knobs from duplicate and reorder rates', () => {
+    const sim = createSimulator({ faults: { policy: { rates: { duplicate_delivery: 0.25, reorder_delivery: 0.1 } } } })
+    expect(sim.service.delivery.faults).toMatchObject({ duplicateRate: 0.25, reorderWindowMs: 5_000 })
+  })
+
   it('draws realistic faults from the faults stream only, so ids are the same with and without faults', async () => {
     const ids = async (faults: object | undefined) => {
       const sim = createSimulator({ seed: 9, ...(faults ? { faults } : {}) })
