@@ -170,7 +170,9 @@ describe('event destinations', () => {
     }
     expect((await stripe.v2.core.eventDestinations.list()).data).toHaveLength(0)
     const { id } = await destination(stripe)
-    const bad = await v2(sim, 'POST', `/v2/core/event_destinations/${id}`, { enabled_events: ['v1.billing.meter.no_meter_found'] })
+    const bad = await v2(sim, 'POST', `/v2/core/event_destinations/${id}`, {
+      enabled_events: ['v1.billing.meter.no_meter_found'],
+    })
     expect(bad.status).toBe(400)
     expect((await stripe.v2.core.eventDestinations.retrieve(id)).enabled_events).toEqual(['*'])
     expect((await v2(sim, 'POST', `/v2/core/event_destinations/${id}/disable`, { x: 1 })).status).toBe(400)

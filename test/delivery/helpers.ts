@@ -4,8 +4,7 @@ import { createSimulator, type Simulator } from '../../src/index.js'
 /** A simulator speaking the official client's header names, with a client bound to it. */
 export function setup(seed = 7): { sim: Simulator; stripe: Stripe; live: Stripe } {
   const sim = createSimulator({ seed, headerPrefix: 'Stripe' })
-  const client = (key: string) =>
-    new Stripe(key, { httpClient: Stripe.createFetchHttpClient(sim.fetch), maxNetworkRetries: 0 })
+  const client = (key: string) => new Stripe(key, { httpClient: Stripe.createFetchHttpClient(sim.fetch), maxNetworkRetries: 0 })
   return { sim, stripe: client(sim.platform.secretKey.test), live: client(sim.platform.secretKey.live) }
 }
 

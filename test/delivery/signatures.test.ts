@@ -78,7 +78,10 @@ describe('signatures', () => {
       expect(client.webhooks.constructEvent(g.raw, g.signature, test.secret, 300, undefined, g.at).type).toBe('customer.created')
     }
     expect(liveGot[0]!.signature).not.toContain('v0=')
-    expect(live.webhooks.constructEvent(liveGot[0]!.raw, liveGot[0]!.signature, liveDest.secret, 300, undefined, liveGot[0]!.at).livemode).toBe(true)
+    expect(
+      live.webhooks.constructEvent(liveGot[0]!.raw, liveGot[0]!.signature, liveDest.secret, 300, undefined, liveGot[0]!.at)
+        .livemode,
+    ).toBe(true)
   })
 
   it('keeps a rolled secret valid for the chosen overlap with one v1 per active secret', async () => {
@@ -90,7 +93,8 @@ describe('signatures', () => {
     sim.admin.trigger('customer.created')
     await sim.settle()
     expect(got[0]!.signature.match(/v1=/g)).toHaveLength(2)
-    for (const s of [old, fresh]) expect(() => verifySignature(got[0]!.raw, got[0]!.signature, s, { now: sim.clock.now })).not.toThrow()
+    for (const s of [old, fresh])
+      expect(() => verifySignature(got[0]!.raw, got[0]!.signature, s, { now: sim.clock.now })).not.toThrow()
     for (const s of [old, fresh]) client.webhooks.constructEvent(got[0]!.raw, got[0]!.signature, s, 300, undefined, sim.clock.now)
     await sim.clock.tickAsync(3_600_000)
     sim.admin.trigger('customer.created')

@@ -70,7 +70,11 @@ describe('thin events', () => {
 
   it('pings a destination with a v2.core.event_destination.ping event', async () => {
     const { sim, stripe } = setup()
-    const { id, secret } = await destination(stripe, { url: THIN_URL, event_payload: 'thin', enabled_events: ['v1.billing.meter.no_meter_found'] })
+    const { id, secret } = await destination(stripe, {
+      url: THIN_URL,
+      event_payload: 'thin',
+      enabled_events: ['v1.billing.meter.no_meter_found'],
+    })
     const got = collect(sim, THIN_URL)
     const ping = await stripe.v2.core.eventDestinations.ping(id)
     expect(ping.type).toBe('v2.core.event_destination.ping')

@@ -68,12 +68,7 @@ export interface Delivery {
   deliverSync(event: StoredEvent): Promise<SyncOutcome>
 }
 
-export function createDelivery(
-  kernel: Kernel,
-  events: EventStore,
-  destinations: Destinations,
-  accounts: Accounts,
-): Delivery {
+export function createDelivery(kernel: Kernel, events: EventStore, destinations: Destinations, accounts: Accounts): Delivery {
   const { scheduler, trace, clock } = kernel
   const faults = noFaults()
   const faultRng = () => kernel.rng.stream('delivery-faults')
@@ -136,7 +131,13 @@ export function createDelivery(
    * in-process receiver that returns a Response without spending virtual time), so long retry
    * runs allocate no promise per attempt; otherwise a promise, raced against the time-out.
    */
-  function send(r: DeliveryRecord, event: StoredEvent, d: Destination, trigger: AttemptTrigger, timeoutMs: number): Sent | Promise<Sent> {
+  function send(
+    r: DeliveryRecord,
+    event: StoredEvent,
+    d: Destination,
+    trigger: AttemptTrigger,
+    timeoutMs: number,
+  ): Sent | Promise<Sent> {
     const payload = deliveryBody(event, trigger === 'ping' ? 'thin' : d.eventPayload)
     const at = clock.now
     // Headers (an HMAC per active secret) and the abort signal are built only when the transport
@@ -224,7 +225,7 @@ export function createDelivery(
 
   /** Awaits a maybe-synchronous value without a promise when it is already there. */
   function then<T, U>(value: T | Promise<T>, next: (v: T) => U): U | Promise<Awaited<U>> {
-    return value instanceof Promise ? value.then(next) as Promise<Awaited<U>> : next(value)
+    return value instanceof Promise ? (value.then(next) as Promise<Awaited<U>>) : next(value)
   }
 
   function stopAutomatic(r: DeliveryRecord, reason: string): void {
@@ -284,7 +285,10 @@ export function createDelivery(
       const delay = faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0
       if (delay > 0) trace.append('delivery.fault', { kind: 'reorder', event: event.id, destination: d.id, delay })
       schedule(r, event, clock.now + delay, 'automatic')
-      horizons.set(r, scheduler.at(clock.now + delay + scheduleSpanMs(d.mode), 'delivery.horizon', () => {}))
+      horizons.set(
+        r,
+        scheduler.at(clock.now + delay + scheduleSpanMs(d.mode), 'delivery.horizon', () => {}),
+      )
       if (faults.duplicateRate > 0 && faultRng().chance(faults.duplicateRate)) {
         const extra = faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0
         trace.append('delivery.fault', { kind: 'duplicate', event: event.id, destination: d.id, delay: extra })
@@ -381,9 +385,7 @@ export function createDelivery(
     },
     async deliverSync(event) {
       eventsById.set(event.id, event)
-      const targets = destinations
-        .all()
-        .filter((d) => routes(d, event, accounts) && !isOrganisationDestination(d))
+      const targets = destinations.all().filter((d) => routes(d, event, accounts) && !isOrganisationDestination(d))
       const results = await Promise.all(
         targets.map(async (d) => {
           const r = newRecord(event, d)

@@ -1,9 +1,9 @@
 import type { Accounts } from '../accounts/accounts.js'
+import { isThinType } from '../destinations/rules.js'
 import type { StoredEvent } from '../events/event.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Mode } from '../mode.js'
-import { isThinType } from '../destinations/rules.js'
 
 /** What `trigger` may change in the generated event. */
 export interface TriggerOverrides {
@@ -180,6 +180,11 @@ function fixture(
         ...base,
       }
     default:
-      return { id: id(resource.replace(/[^a-z]/g, '').slice(0, 6) || 'obj'), object: resource, [`${prefix}_note`]: 'triggered', ...base }
+      return {
+        id: id(resource.replace(/[^a-z]/g, '').slice(0, 6) || 'obj'),
+        object: resource,
+        [`${prefix}_note`]: 'triggered',
+        ...base,
+      }
   }
 }

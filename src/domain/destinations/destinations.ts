@@ -136,8 +136,7 @@ export function createDestinations(kernel: Kernel, accounts: Accounts): Destinat
     },
     get,
     find: (id) => byId.get(id),
-    list: (scope) =>
-      ordered.filter((d) => !d.deleted && d.account === scope.account && d.mode === scope.mode).reverse(),
+    list: (scope) => ordered.filter((d) => !d.deleted && d.account === scope.account && d.mode === scope.mode).reverse(),
     all: () => ordered.filter((d) => !d.deleted),
     update(scope, id, input) {
       const d = get(scope, id)

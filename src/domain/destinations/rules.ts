@@ -26,7 +26,12 @@ const TYPE_NAME = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/
  * checkEnabledEvents(['customer.created'], 'snapshot', false, 'enabled_events') // ok
  * checkEnabledEvents(['customer.created'], 'thin', false, 'enabled_events')     // throws 400
  */
-export function checkEnabledEvents(types: readonly string[], payload: 'snapshot' | 'thin', organisation: boolean, param: string): void {
+export function checkEnabledEvents(
+  types: readonly string[],
+  payload: 'snapshot' | 'thin',
+  organisation: boolean,
+  param: string,
+): void {
   if (types.length === 0) throw invalidRequest('enabled_events must name at least one event type (or "*").', { param })
   for (const [i, t] of types.entries()) {
     if (t === '*') continue

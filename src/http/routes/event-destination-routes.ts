@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import type { Destination } from '#domain/destinations/destination.js'
 import type { Scope } from '#domain/mode.js'
-import { nonEmpty } from '../params.js'
 import { v2List, v2ListFields } from '../pagination.js'
+import { nonEmpty } from '../params.js'
 import type { RequestContext, Route } from '../route.js'
 
 const INCLUDES = ['webhook_endpoint.signing_secret', 'webhook_endpoint.url'] as const
@@ -49,9 +49,7 @@ const updateBody = z
 
 const includeQuery = z.object({ include }).strict()
 const listQuery = z.object({ ...v2ListFields, include }).strict()
-const rollBody = z
-  .object({ expires_in: z.number().int().min(0).max(86_400).optional(), include })
-  .strict()
+const rollBody = z.object({ expires_in: z.number().int().min(0).max(86_400).optional(), include }).strict()
 const empty = z.object({}).strict()
 
 const iso = (ms: number) => new Date(ms).toISOString()
