@@ -108,7 +108,12 @@ export interface ReadAllocationConfig {
   readonly excluded: readonly string[]
 }
 
-/** The spec's read allocation: 500 GETs per transaction over 30 days, at least 10,000. */
+/**
+ * The spec's read allocation: 500 GETs per transaction over 30 days, at least 10,000.
+ *
+ * @example
+ * DEFAULT_READ_ALLOCATION.minimum // 10_000
+ */
 export const DEFAULT_READ_ALLOCATION: ReadAllocationConfig = {
   perTransaction: 500,
   minimum: 10_000,
@@ -127,5 +132,10 @@ export const DEFAULT_READ_ALLOCATION: ReadAllocationConfig = {
   ],
 }
 
-/** Default object lock wait: a request waits this long (virtual ms) for a held lock before `lock_timeout`. */
+/**
+ * Default object lock wait: a request waits this long (virtual ms) for a held lock before `lock_timeout`.
+ *
+ * @example
+ * createSimulator({ limits: { locks: { waitMs: DEFAULT_LOCK_WAIT_MS * 2 } } })
+ */
 export const DEFAULT_LOCK_WAIT_MS = 2000

@@ -3,13 +3,26 @@ import type { Mode } from '../mode.js'
 /**
  * What a limit counts against: the whole account, one operation (endpoint), a group of operations
  * (resource), one object, or one customer and meter pair.
+ *
+ * @example
+ * const scope: LimitScope = 'endpoint'
  */
 export type LimitScope = 'account' | 'endpoint' | 'resource' | 'object' | 'customer_meter'
 
-/** A rate limit counts admissions in a sliding window; a concurrency limit counts requests in flight. */
+/**
+ * A rate limit counts admissions in a sliding window; a concurrency limit counts requests in flight.
+ *
+ * @example
+ * const kind: LimitKind = 'concurrency'
+ */
 export type LimitKind = 'rate' | 'concurrency'
 
-/** The values of `<Prefix>-Rate-Limited-Reason`. */
+/**
+ * The values of `<Prefix>-Rate-Limited-Reason`.
+ *
+ * @example
+ * res.headers.get('Service-Rate-Limited-Reason') as RateLimitedReason | null
+ */
 export type RateLimitedReason =
   | 'global-rate'
   | 'endpoint-rate'

@@ -42,13 +42,23 @@ const SINGLE_ROW_SCOPES = new Set<LimitScope>(['account', 'endpoint'])
 const SWEEP_EVERY = 4096
 const METHOD_INDEX: Record<string, number> = { GET: 0, POST: 1, DELETE: 2 }
 
-/** How a request is told apart for limits: the fields of an Admission the limiter reads. */
+/**
+ * How a request is told apart for limits: the fields of an Admission the limiter reads.
+ *
+ * @example
+ * limiter.gate(admission) // an Admission is a LimitedRequest
+ */
 export type LimitedRequest = Pick<
   Admission,
   'operation' | 'method' | 'account' | 'authenticated' | 'mode' | 'onBehalf' | 'objectId' | 'mutates' | 'body' | 'api'
 >
 
-/** Inspection of the limiter's memory, for tests and the admin. */
+/**
+ * Inspection of the limiter's memory, for tests and the admin.
+ *
+ * @example
+ * service.limits?.usage().rateKeys
+ */
 export interface LimiterUsage {
   /** Rate-limit keys holding a window. */
   readonly rateKeys: number
@@ -80,12 +90,24 @@ export interface Limiter {
   usage(): LimiterUsage
 }
 
+/**
+ * What a limiter runs on: the resolved rows and read allocation, and where transactions are counted.
+ *
+ * @example
+ * createLimiter(kernel, { rows: DEFAULT_LIMITS, reads: undefined })
+ */
 export interface LimiterOptions {
   readonly rows: readonly LimitRow[]
   readonly reads: ReadAllocationConfig | undefined
   readonly transactions?: TransactionCounts
 }
 
+/**
+ * Creates the limiter of one service (see {@link Limiter}).
+ *
+ * @example
+ * const limiter = createLimiter(kernel, { rows: config.rows, reads: config.reads, transactions: ledger })
+ */
 export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter {
   const compiled = options.rows.map((row) => ({
     row,

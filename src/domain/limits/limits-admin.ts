@@ -19,6 +19,12 @@ export interface LimitsAdmin {
   holdLock(objectId: string, durationMs: number): void
 }
 
+/**
+ * Builds the limits part of `sim.admin`.
+ *
+ * @example
+ * const admin = { ...createLimitsAdmin(service) }
+ */
 export function createLimitsAdmin(service: Service): LimitsAdmin {
   return {
     limitRows: () => service.limits?.rows ?? [],

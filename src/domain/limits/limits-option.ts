@@ -5,6 +5,9 @@ import type { LimitRow } from './limit-row.js'
 /**
  * A row of the `limits` option: a full row to add, a partial row whose `id` names a default to
  * change, or `{ id, off: true }` to drop a default.
+ *
+ * @example
+ * const rows: LimitRowInput[] = [{ id: 'endpoint-rate', max: 50 }, { id: 'files.read', off: true }]
  */
 export type LimitRowInput = (Partial<LimitRow> & { readonly id: string; readonly off?: boolean }) | LimitRow
 
@@ -27,7 +30,12 @@ export type LimitsOption =
       readonly locks?: false | { readonly waitMs?: number }
     }
 
-/** The resolved configuration the limiter and the lock manager run on. */
+/**
+ * The resolved configuration the limiter and the lock manager run on.
+ *
+ * @example
+ * const config: LimitsConfig = resolveLimits({ reads: false })
+ */
 export interface LimitsConfig {
   readonly rows: readonly LimitRow[]
   readonly reads: ReadAllocationConfig | undefined

@@ -14,6 +14,12 @@ export interface OperationGlob {
   test(operation: string): boolean
 }
 
+/**
+ * Compiles one glob of the limit table.
+ *
+ * @example
+ * compileGlob('*.search').test('customers.search') // true
+ */
 export function compileGlob(source: string): OperationGlob {
   if (!source.includes('*')) {
     return { source, specificity: 1_000_000 + source.length, test: (op) => op === source }

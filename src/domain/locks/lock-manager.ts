@@ -8,7 +8,12 @@ interface Lock {
   holders: number
 }
 
-/** A lock taken by an internal process: when it starts holding, when it lets go. */
+/**
+ * A lock taken by an internal process: when it starts holding, when it lets go.
+ *
+ * @example
+ * const held: InternalLock = service.locks.acquire('mtr_1', 'meter.process', 50)
+ */
 export interface InternalLock {
   readonly objectId: string
   readonly start: number
@@ -45,6 +50,12 @@ export interface LockManager {
   readonly size: number
 }
 
+/**
+ * Lock wait and how long a request holds its lock.
+ *
+ * @example
+ * createLockManager(kernel, { waitMs: 2000, requestHoldMs: 0 })
+ */
 export interface LockManagerOptions {
   readonly waitMs: number
   /** Virtual time a request holds its lock: the simulator's service time (a range counts as its max). */
@@ -53,6 +64,12 @@ export interface LockManagerOptions {
 
 const SWEEP_EVERY = 1024
 
+/**
+ * Creates the lock manager of one service (see {@link LockManager}).
+ *
+ * @example
+ * const locks = createLockManager(kernel, { waitMs: DEFAULT_LOCK_WAIT_MS, requestHoldMs: 0 })
+ */
 export function createLockManager(kernel: Kernel, options: LockManagerOptions): LockManager {
   const locks = new Map<string, Lock>()
   let touches = 0
