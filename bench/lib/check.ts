@@ -37,6 +37,8 @@ export function thresholdsFrom(results: Named[], margin = MARGIN): Thresholds {
   for (const r of results) {
     for (const f of r.figures) {
       if (f.ratio === undefined || !Number.isFinite(f.ratio)) continue
+      // A ratio to a fixed number (a target) is an absolute figure in disguise: it moves with the machine.
+      if (f.baseline?.name.startsWith('target')) continue
       const better = f.better ?? 'higher'
       const recorded = Math.round(f.ratio * 1000) / 1000
       ratios[`${r.name}/${f.name}`] =
