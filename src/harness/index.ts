@@ -29,6 +29,7 @@ export {
 } from './fast-check/arbitraries.js'
 export { type HarnessCommand, type HarnessModel, harnessCommands } from './fast-check/commands.js'
 export type { DeliveryFaultDecision, FaultController, FaultSource } from './faults/fault-controller.js'
+export { type FaultLogLine, faultLog } from './faults/fault-log.js'
 export {
   defaultFaultParams,
   type FaultParams,

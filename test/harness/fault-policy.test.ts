@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { faultLog } from '../../src/harness/index.js'
 import { createSimulator } from '../../src/index.js'
 
 const key = (sim: ReturnType<typeof createSimulator>) => ({ Authorization: `Bearer ${sim.platform.secretKey.test}` })
@@ -76,6 +77,7 @@ describe('the faults option', () => {
     sim.admin.injectFault({ fault: 'server_error' })
     expect((await openSession(sim)).status).toBe(500)
     expect(sim.faults.fired()).toEqual({ server_error: 1 })
+    expect(faultLog(sim.trace.entries()).map((f) => [f.step, f.label, f.source])).toEqual([[0, 'server_error', 'inject']])
   })
 
   it('sets the delivery area knobs from duplicate and reorder rates', () => {

@@ -62,7 +62,9 @@ export interface FaultController {
 export function createFaultController(service: Service, policy: ResolvedFaultPolicy, rng: RandomStream): FaultController {
   const { kernel } = service
   const prefix = kernel.prefix
-  const armed = new Map<FaultKind, { params: FaultParams; remaining: number }[]>()
+  const armed = new Map<FaultKind, { params: FaultParams; remaining: number; source: FaultSource }[]>()
+  // Source of the armed fault `take` returned last (schedule or inject).
+  let taken: FaultSource = 'schedule'
   const listeners = new Map<FaultKind, FaultListener>()
   const counts: Record<string, number> = {}
   const sessions = new Map<string, { account: string; expiresAt: number }>()
@@ -93,16 +95,17 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
     const found = list[i]
     if (found === undefined) return undefined
     if (--found.remaining <= 0) list.splice(i, 1)
+    taken = found.source
     return found.params
   }
 
-  function arm(kind: FaultKind, p: FaultParams): void {
+  function arm(kind: FaultKind, p: FaultParams, source: FaultSource): void {
     let list = armed.get(kind)
     if (list === undefined) {
       list = []
       armed.set(kind, list)
     }
-    list.push({ params: p, remaining: p.count ?? 1 })
+    list.push({ params: p, remaining: p.count ?? 1, source })
   }
 
   function expireSessions(account: string | undefined, source: FaultSource): void {
@@ -149,7 +152,7 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
     for (const kind of REQUEST_KINDS) {
       const p = take(kind, a.operation)
       if (p === undefined) continue
-      const error = refusal(kind, p, a, 'schedule')
+      const error = refusal(kind, p, a, taken)
       if (error) throw error
     }
     for (const kind of requestRates) {
@@ -165,7 +168,7 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
       const scheduled = take('indeterminate', flight.operation)
       const source: FaultSource | undefined =
         scheduled !== undefined
-          ? 'schedule'
+          ? taken
           : (rates.indeterminate ?? 0) > 0 && rng.chance(rates.indeterminate ?? 0)
             ? 'rate'
             : undefined
@@ -177,7 +180,7 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
       const scheduled = take('slow_processing')
       const source: FaultSource | undefined =
         scheduled !== undefined
-          ? 'schedule'
+          ? taken
           : (rates.slow_processing ?? 0) > 0 && rng.chance(rates.slow_processing ?? 0)
             ? 'rate'
             : undefined
@@ -190,7 +193,7 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
 
   function decide(kind: FaultKind): { p: FaultParams; source: FaultSource } | undefined {
     const scheduled = take(kind)
-    if (scheduled !== undefined) return { p: scheduled, source: 'schedule' }
+    if (scheduled !== undefined) return { p: scheduled, source: taken }
     const rate = rates[kind] ?? 0
     if (rate > 0 && rng.chance(rate)) return { p: params(kind), source: 'rate' }
     return undefined
@@ -210,7 +213,7 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
       return
     }
     const { fault: _f, ...p } = entry
-    arm(kind, { ...params(kind), ...p })
+    arm(kind, { ...params(kind), ...p }, source)
   }
 
   return {
