@@ -16,7 +16,7 @@ import type { Service } from '#domain/service.js'
  * const acct = sim.admin.createAccount({ email: 'shop@example.com' })
  * sim.admin.createOrganisation({ accounts: [sim.platform.id, acct.id] })
  */
-export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin {
+export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin, DeliveryAdmin {
   /** Creates a connected account of the default platform (or of `platform`). */
   createAccount(input?: CreateAccountInput): Account
   account(id: string): Account | undefined

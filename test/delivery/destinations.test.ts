@@ -179,6 +179,21 @@ describe('event destinations', () => {
     expect((await v2(sim, 'POST', '/v2/core/event_destinations/ed_missing/enable', {})).status).toBe(404)
     expect((await v2(sim, 'GET', '/v2/core/event_destinations?limit=500')).status).toBe(400)
     expect((await v2(sim, 'GET', '/v2/core/event_destinations?page=garbage')).status).toBe(400)
+    expect((await v2(sim, 'GET', `/v2/core/event_destinations/${id}?include[0]=secret`)).status).toBe(400)
+    expect((await v2(sim, 'POST', `/v2/core/event_destinations/${id}`, { type: 'thin' })).json.error.code).toBe(
+      'parameter_unknown',
+    )
+    expect((await v2(sim, 'POST', `/v2/core/event_destinations/${id}`, { webhook_endpoint: { url: 'ftp://x' } })).status).toBe(
+      400,
+    )
+    expect((await v2(sim, 'POST', '/v2/core/event_destinations/ed_missing/ping', {})).status).toBe(404)
+    expect((await v2(sim, 'DELETE', '/v2/core/event_destinations/ed_missing')).status).toBe(404)
+    expect((await v2(sim, 'POST', '/v2/core/event_destinations/ed_missing/roll_secret', {})).status).toBe(404)
+    expect((await v2(sim, 'POST', `/v2/core/event_destinations/${id}/roll_secret`, { expires_in: -1 })).status).toBe(400)
+    const after = await stripe.v2.core.eventDestinations.retrieve(id, { include: ['webhook_endpoint.url'] })
+    expect(after.webhook_endpoint?.url).toBe('https://hooks.example.test/snapshot')
+    expect(after.status).toBe('enabled')
+    expect(sim.admin.deliveries()).toHaveLength(0)
   })
 
   it('hides a destination from other accounts and the other mode', async () => {
