@@ -235,17 +235,21 @@ export function createFetchHandler(options: HandlerOptions): FetchHandler {
       } finally {
         done()
       }
-      kernel.trace.append('http', {
-        method: incoming.method,
-        path: incoming.url.pathname + incoming.url.search,
-        operation: flight.operation,
-        account: flight.account,
-        mode: flight.mode,
-        status: outcome.status,
-        request_id: outcome.headers['Request-Id'] ?? null,
-        request: incoming.text,
-        response: outcome.text,
-      })
+      kernel.trace.append(
+        'http',
+        {
+          method: incoming.method,
+          path: incoming.url.pathname + incoming.url.search,
+          operation: flight.operation,
+          account: flight.account,
+          mode: flight.mode,
+          status: outcome.status,
+          request_id: outcome.headers['Request-Id'] ?? null,
+          request: incoming.text,
+          response: outcome.text,
+        },
+        ['request', 'response'],
+      )
       await answerAfter(flight)
       // An indeterminate answer: committed above, but the client sees a network failure.
       if (faultHooks(kernel).dropAnswer(flight, outcome.status)) throw new TypeError('fetch failed')
