@@ -145,6 +145,13 @@ describe('delivery outcomes and retries', () => {
     await sim.settle()
     const r = sim.admin.deliveries({ event: evt.id })[0]
     const next = r?.nextAttemptAt ?? 0
+    expect(sim.trace.filter('delivery.attempt')[0]?.data).toMatchObject({
+      event: evt.id,
+      outcome: 'http_error',
+      status: 500,
+      delivery: 'Pending',
+      next,
+    })
     await sim.clock.tickAsync(next - sim.clock.now)
     expect(r?.attempts[1]?.at).toBe(next)
   })

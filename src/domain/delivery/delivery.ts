@@ -211,16 +211,22 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
       ...(result.kind === 'response' ? {} : { message: result.message }),
     }
     r.attempts.push(attemptRecord)
+    return { attempt: attemptRecord, body: result.kind === 'response' ? result.body : '' }
+  }
+
+  /** One trace entry per attempt, written once its consequences (status, next attempt) are known. */
+  function traceAttempt(r: DeliveryRecord, a: DeliveryAttempt): void {
     trace.append('delivery.attempt', {
       event: r.eventId,
       destination: r.destinationId,
-      trigger,
+      trigger: a.trigger,
       attempt: r.attempts.length,
-      outcome: attemptRecord.outcome,
-      status: attemptRecord.status,
-      duration: attemptRecord.durationMs,
+      outcome: a.outcome,
+      status: a.status,
+      duration: a.durationMs,
+      delivery: r.status,
+      next: r.nextAttemptAt,
     })
-    return { attempt: attemptRecord, body: result.kind === 'response' ? result.body : '' }
   }
 
   /** Awaits a maybe-synchronous value without a promise when it is already there. */
@@ -257,19 +263,25 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
           r.nextAttemptAt = null
           settleHorizon(r)
         }
+        traceAttempt(r, a)
         return
       }
-      if (!automatic) return
+      if (!automatic) {
+        traceAttempt(r, a)
+        return
+      }
       const due = nextRetryAt(r.mode, r.retries, r.firstAttemptAt ?? startedAt, startedAt, retryRng)
       if (due === undefined) {
         r.nextAttemptAt = null
         if (r.status !== 'Delivered') r.status = 'Failed'
         settleHorizon(r)
+        traceAttempt(r, a)
         trace.append('delivery.exhausted', { event: r.eventId, destination: r.destinationId, attempts: r.attempts.length })
         return
       }
       r.retries++
       schedule(r, event, due, 'retry')
+      traceAttempt(r, a)
     })
   }
 
@@ -366,6 +378,7 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
       const work = Promise.resolve(send(r, event, d, via, DELIVERY_TIMEOUT_MS)).then(({ attempt: a }) => {
         if (a.outcome === 'delivered') r.status = 'Delivered'
         else if (r.status === 'Pending' && r.nextAttemptAt === null && r.attempts.length === 1) r.status = 'Failed'
+        traceAttempt(r, a)
         return a
       })
       scheduler.track(transport.waitsOnClock(d.url) ? untilIdle(work) : work)
@@ -392,6 +405,7 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
           r.firstAttemptAt = clock.now
           const { attempt: a, body } = await send(r, event, d, 'synchronous', SYNC_TIMEOUT_MS)
           r.status = a.outcome === 'delivered' ? 'Delivered' : 'Failed'
+          traceAttempt(r, a)
           return { r, approved: a.outcome === 'delivered' && approvedIn(body) }
         }),
       )
