@@ -115,3 +115,20 @@ describe('routing', () => {
     expect(() => sim.admin.trigger('Not a type')).toThrow(TypeError)
   })
 })
+
+describe('destination API versions', () => {
+  it('structures snapshot events for a pinned snapshot_api_version without changing the stored event', async () => {
+    const { sim, stripe } = setup()
+    await destination(stripe, { url: 'https://h.test/pinned', snapshot_api_version: '2025-01-27.acacia' })
+    const plain = await destination(stripe, { url: 'https://h.test/plain' })
+    const pinnedGot = collect(sim, 'https://h.test/pinned')
+    const plainGot = collect(sim, 'https://h.test/plain')
+    const evt = sim.admin.trigger('customer.created')
+    await sim.settle()
+    expect(JSON.parse(pinnedGot[0]!.raw).api_version).toBe('2025-01-27.acacia')
+    expect(JSON.parse(plainGot[0]!.raw).api_version).toBe('2026-10-28.endive')
+    expect(evt.body.api_version).toBe('2026-10-28.endive')
+    const shown = await stripe.v2.core.eventDestinations.retrieve(plain.id)
+    expect(shown.snapshot_api_version).toBe('2026-10-28.endive')
+  })
+})

@@ -138,7 +138,7 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
     trigger: AttemptTrigger,
     timeoutMs: number,
   ): Sent | Promise<Sent> {
-    const payload = deliveryBody(event, trigger === 'ping' ? 'thin' : d.eventPayload)
+    const payload = deliveryBody(event, trigger === 'ping' ? 'thin' : d.eventPayload, d.snapshotApiVersion)
     const at = clock.now
     // Headers (an HMAC per active secret) and the abort signal are built only when the transport
     // reads them: a receiver that never looks at the request costs neither.

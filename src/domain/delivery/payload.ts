@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../events/event.js'
 
 const cache = new WeakMap<StoredEvent, { snapshot?: string; thin?: string }>()
+const pinned = new WeakMap<StoredEvent, Map<string, string>>()
 
 /**
  * The exact JSON a destination receives for an event, serialised once per event and kind (events
@@ -10,7 +11,10 @@ const cache = new WeakMap<StoredEvent, { snapshot?: string; thin?: string }>()
  * @example
  * deliveryBody(event, 'thin') // '{"id":"evt_test_…","object":"v2.core.event",…}'
  */
-export function deliveryBody(event: StoredEvent, kind: 'snapshot' | 'thin'): string {
+export function deliveryBody(event: StoredEvent, kind: 'snapshot' | 'thin', version?: string): string {
+  if (version !== undefined && kind === 'snapshot' && event.kind === 'snapshot' && version !== event.apiVersion) {
+    return pinnedBody(event, version)
+  }
   let entry = cache.get(event)
   if (entry === undefined) {
     entry = {}
@@ -32,5 +36,24 @@ export function deliveryBody(event: StoredEvent, kind: 'snapshot' | 'thin'): str
           ...(b.related_object ? { related_object: b.related_object } : {}),
         })
   entry[kind] = text
+  return text
+}
+
+/**
+ * A snapshot event as sent to a destination pinned to another API version: structured for that
+ * version. The simulator's objects have no version-dependent fields, so only `api_version` differs;
+ * the stored event (what `/v1/events` returns) is unchanged.
+ */
+function pinnedBody(event: StoredEvent, version: string): string {
+  let byVersion = pinned.get(event)
+  if (byVersion === undefined) {
+    byVersion = new Map()
+    pinned.set(event, byVersion)
+  }
+  let text = byVersion.get(version)
+  if (text === undefined) {
+    text = JSON.stringify({ ...event.body, api_version: version })
+    byVersion.set(version, text)
+  }
   return text
 }

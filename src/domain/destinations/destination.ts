@@ -34,6 +34,7 @@ export interface Destination {
   readonly eventPayload: 'snapshot' | 'thin'
   enabledEvents: string[]
   url: string
+  /** A version pinned at creation: snapshot events are sent structured for it. */
   readonly snapshotApiVersion: string | undefined
   metadata: Record<string, string>
   status: 'enabled' | 'disabled'

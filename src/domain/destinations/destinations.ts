@@ -120,10 +120,8 @@ export function createDestinations(kernel: Kernel, accounts: Accounts): Destinat
         eventPayload: input.event_payload,
         enabledEvents: [...new Set(input.enabled_events)],
         url: input.webhook_endpoint.url,
-        snapshotApiVersion:
-          input.event_payload === 'snapshot'
-            ? (input.snapshot_api_version ?? account?.apiVersion ?? accounts.defaultVersion)
-            : undefined,
+        // Pinned only when given; otherwise events keep the version in force when they occurred.
+        snapshotApiVersion: input.snapshot_api_version,
         metadata: { ...input.metadata },
         status: 'enabled',
         secrets: [{ secret: newSecret(), expiresAt: undefined }],

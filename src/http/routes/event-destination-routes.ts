@@ -62,7 +62,12 @@ const iso = (ms: number) => new Date(ms).toISOString()
  * @example
  * destinationJson(d, ['webhook_endpoint.url'], undefined)
  */
-export function destinationJson(d: Destination, includes: readonly Include[] = [], secret?: string): Record<string, unknown> {
+export function destinationJson(
+  d: Destination,
+  includes: readonly Include[] = [],
+  secret?: string,
+  accountVersion?: string,
+): Record<string, unknown> {
   return {
     id: d.id,
     object: 'v2.core.event_destination',
@@ -76,7 +81,7 @@ export function destinationJson(d: Destination, includes: readonly Include[] = [
     livemode: d.mode === 'live',
     metadata: { ...d.metadata },
     name: d.name,
-    snapshot_api_version: d.snapshotApiVersion ?? null,
+    snapshot_api_version: d.eventPayload === 'snapshot' ? (d.snapshotApiVersion ?? accountVersion ?? null) : null,
     status: d.status,
     status_details: d.status === 'disabled' ? { disabled: { reason: 'user' } } : null,
     type: d.type,
@@ -88,6 +93,9 @@ export function destinationJson(d: Destination, includes: readonly Include[] = [
   }
 }
 
+// An unpinned snapshot destination shows the version its events currently get: the account's.
+const toJson = (ctx: RequestContext, d: Destination, includes?: readonly Include[], secret?: string) =>
+  destinationJson(d, includes, secret, ctx.service.accounts.get(d.account)?.apiVersion)
 const scopeOf = (ctx: RequestContext): Scope => ({ account: ctx.principal.account.id, mode: ctx.principal.mode })
 const idOf = (ctx: RequestContext) => ctx.params.id ?? ''
 const BASE = '/v2/core/event_destinations'
@@ -102,7 +110,7 @@ export const eventDestinationRoutes: Route[] = [
     handle(ctx) {
       const { include: inc, ...input } = ctx.body as z.infer<typeof createBody>
       const d = ctx.service.destinations.create(scopeOf(ctx), input)
-      return destinationJson(d, inc ?? [], d.secrets[0]?.secret)
+      return toJson(ctx, d, inc ?? [], d.secrets[0]?.secret)
     },
   },
   {
@@ -114,7 +122,7 @@ export const eventDestinationRoutes: Route[] = [
       const q = ctx.query as z.infer<typeof listQuery>
       const filter: Record<string, string> = {}
       for (const [i, v] of (q.include ?? []).entries()) filter[`include[${i}]`] = v
-      return v2List(ctx.service.destinations.list(scopeOf(ctx)), q, BASE, (d) => destinationJson(d, q.include), filter)
+      return v2List(ctx.service.destinations.list(scopeOf(ctx)), q, BASE, (d) => toJson(ctx, d, q.include), filter)
     },
   },
   {
@@ -125,7 +133,7 @@ export const eventDestinationRoutes: Route[] = [
     query: includeQuery,
     handle(ctx) {
       const q = ctx.query as z.infer<typeof includeQuery>
-      return destinationJson(ctx.service.destinations.get(scopeOf(ctx), idOf(ctx)), q.include)
+      return toJson(ctx, ctx.service.destinations.get(scopeOf(ctx), idOf(ctx)), q.include)
     },
   },
   {
@@ -136,7 +144,7 @@ export const eventDestinationRoutes: Route[] = [
     body: updateBody,
     handle(ctx) {
       const { include: inc, ...input } = ctx.body as z.infer<typeof updateBody>
-      return destinationJson(ctx.service.destinations.update(scopeOf(ctx), idOf(ctx), input), inc)
+      return toJson(ctx, ctx.service.destinations.update(scopeOf(ctx), idOf(ctx), input), inc)
     },
   },
   {
@@ -156,7 +164,7 @@ export const eventDestinationRoutes: Route[] = [
     operation: 'v2.core.event_destinations.enable',
     object: 'id',
     body: empty,
-    handle: (ctx) => destinationJson(ctx.service.destinations.enable(scopeOf(ctx), idOf(ctx))),
+    handle: (ctx) => toJson(ctx, ctx.service.destinations.enable(scopeOf(ctx), idOf(ctx))),
   },
   {
     method: 'POST',
@@ -164,7 +172,7 @@ export const eventDestinationRoutes: Route[] = [
     operation: 'v2.core.event_destinations.disable',
     object: 'id',
     body: empty,
-    handle: (ctx) => destinationJson(ctx.service.destinations.disable(scopeOf(ctx), idOf(ctx))),
+    handle: (ctx) => toJson(ctx, ctx.service.destinations.disable(scopeOf(ctx), idOf(ctx))),
   },
   {
     method: 'POST',
@@ -184,7 +192,7 @@ export const eventDestinationRoutes: Route[] = [
       const b = ctx.body as z.infer<typeof rollBody>
       const secret = ctx.service.destinations.rollSecret(scopeOf(ctx), idOf(ctx), (b.expires_in ?? 0) * 1000)
       const d = ctx.service.destinations.get(scopeOf(ctx), idOf(ctx))
-      return destinationJson(d, ['webhook_endpoint.signing_secret', ...(b.include ?? [])], secret)
+      return toJson(ctx, d, ['webhook_endpoint.signing_secret', ...(b.include ?? [])], secret)
     },
   },
   {
