@@ -24,8 +24,20 @@ export interface Router {
 
 const METHODS = ['GET', 'POST', 'DELETE'] as const
 
+// Route tables are static, so the compiled router is shared by every simulator of a process:
+// property runs create thousands of simulators and should not recompile the same expression.
+const compiled = new WeakMap<readonly Route[], Router>()
+
 /** A router over hono's `RegExpRouter`, which compiles every path into one regular expression. */
 export function createRouter(routes: readonly Route[]): Router {
+  const cached = compiled.get(routes)
+  if (cached !== undefined) return cached
+  const built = compile(routes)
+  compiled.set(routes, built)
+  return built
+}
+
+function compile(routes: readonly Route[]): Router {
   const router = new RegExpRouter<Route>()
   for (const r of routes) router.add(r.method, r.path, r)
   function match(method: string, path: string): RouteMatch | undefined {

@@ -16,6 +16,10 @@ export interface ClockOptions {
 
 export const DEFAULT_START = Date.UTC(2026, 0, 1)
 
+// Bound once, when the kernel loads: the real globals, and no per-simulator rebuild of the
+// fake-timers API.
+const timers = FakeTimers.withGlobal(globalThis)
+
 /**
  * Creates the one clock of a simulation.
  *
@@ -28,12 +32,12 @@ export function createClock(options: ClockOptions = {}): Clock {
   const mode = options.clock ?? 'local'
   if (typeof mode === 'object') return mode
   if (mode === 'global') {
-    return FakeTimers.withGlobal(globalThis).install({
+    return timers.install({
       now: start,
       toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date'],
     })
   }
-  const clock = FakeTimers.withGlobal(globalThis).createClock(start)
+  const clock = timers.createClock(start)
   // A local clock has nothing to restore; giving it the method keeps one shape for both kinds.
   if (typeof clock.uninstall !== 'function') clock.uninstall = () => []
   return clock

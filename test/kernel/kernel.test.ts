@@ -67,13 +67,25 @@ describe('rng', () => {
 })
 
 describe('trace', () => {
-  it('hashes canonical entries, so key order never changes the hash', () => {
-    const t1 = createTrace({ now: () => 0 })
-    const t2 = createTrace({ now: () => 0 })
-    t1.append('x', { a: 1, b: { c: 2, d: 3 } })
-    t2.append('x', { b: { d: 3, c: 2 }, a: 1 })
-    expect(t1.hash()).toBe(t2.hash())
+  it('hashes equal runs equally and any change of data differently', () => {
+    const make = (v: number) => {
+      const t = createTrace({ now: () => 0 })
+      t.append('x', { a: 1, b: { c: v, d: 3 } })
+      t.append('y', { body: 'z'.repeat(100) }, ['body'])
+      return t.hash()
+    }
+    expect(make(2)).toBe(make(2))
+    expect(make(2)).not.toBe(make(3))
     expect(canonicalJson({ b: 1, a: [true, { d: 2, c: 3 }] })).toBe('{"a":[true,{"c":3,"d":2}],"b":1}')
+  })
+
+  it('hashes raw members by content and boundary, so moving bytes between them changes the hash', () => {
+    const a = createTrace({ now: () => 0 })
+    const b = createTrace({ now: () => 0 })
+    a.append('http', { request: 'ab', response: 'c' }, ['request', 'response'])
+    b.append('http', { request: 'a', response: 'bc' }, ['request', 'response'])
+    expect(a.hash()).not.toBe(b.hash())
+    expect(a.entries()[0]?.data.request).toBe('ab')
   })
 
   it('keeps hashing every entry when a limit drops old ones from memory', () => {

@@ -21,6 +21,18 @@ export interface OperationGlob {
  * compileGlob('*.search').test('customers.search') // true
  */
 export function compileGlob(source: string): OperationGlob {
+  let glob = compiledGlobs.get(source)
+  if (glob === undefined) {
+    glob = compile(source)
+    compiledGlobs.set(source, glob)
+  }
+  return glob
+}
+
+// Globs are pure functions of their source; every simulator of a process shares them.
+const compiledGlobs = new Map<string, OperationGlob>()
+
+function compile(source: string): OperationGlob {
   if (!source.includes('*')) {
     return { source, specificity: 1_000_000 + source.length, test: (op) => op === source }
   }
