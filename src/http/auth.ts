@@ -90,14 +90,17 @@ export function authenticate(
     account = target
   }
   if (contextHeader !== undefined && contextHeader !== account.id) {
-    // A context names the account an organisation event came from, optionally as `acct_org/acct_connected`.
+    // A context names the account an event came from: a connected account of the caller, an
+    // organisation member, or a member's connected account as `acct_member/acct_connected`.
     const ids = contextHeader.split('/')
     const member = service.accounts.get(ids[0] ?? '')
     const leaf = service.accounts.get(ids[ids.length - 1] ?? '')
     const ok =
       member !== undefined &&
       leaf !== undefined &&
-      (member.id === authenticated.id || service.accounts.sameOrganisation(authenticated, member)) &&
+      (member.id === authenticated.id ||
+        service.accounts.controls(authenticated, member) ||
+        service.accounts.sameOrganisation(authenticated, member)) &&
       (leaf === member || service.accounts.controls(member, leaf)) &&
       leaf.modes.has(mode)
     if (!ok || (accountHeader !== undefined && leaf?.id !== account.id)) throw noAccess(key, contextHeader)

@@ -50,14 +50,22 @@ export function createScheduler(clock: Clock): Scheduler {
   let armedAt = Number.POSITIVE_INFINITY
   let timer: ReturnType<Clock['setTimeout']> | undefined
   // A second timer at the latest due time makes `clock.runToLastAsync()` reach all pending work,
-  // while only two timers ever sit in fake-timers (whose next-timer search scans them all).
+  // while only two timers ever sit in fake-timers (whose next-timer search scans them all). A
+  // max-heap (lazy deletion) keeps that time exact when the latest task is cancelled or run, so
+  // the clock is never dragged to a time no work is due at.
+  const latest = new PriorityQueue<Entry>()
   let horizonAt = Number.NEGATIVE_INFINITY
   let horizon: ReturnType<Clock['setTimeout']> | undefined
 
-  function extendHorizon(due: number): void {
-    if (due <= horizonAt) return
+  function refreshHorizon(): void {
+    while (latest.peek()?.value.cancelled === true) latest.pop()
+    const top = latest.peek()
+    const due = top === undefined ? Number.NEGATIVE_INFINITY : top.value.due
+    if (due === horizonAt) return
     if (horizon !== undefined) clock.clearTimeout(horizon)
+    horizon = undefined
     horizonAt = due
+    if (top === undefined) return
     horizon = clock.setTimeout(
       () => {
         horizon = undefined
@@ -68,17 +76,16 @@ export function createScheduler(clock: Clock): Scheduler {
     )
   }
 
-  function clearHorizon(): void {
-    if (horizon !== undefined) clock.clearTimeout(horizon)
-    horizon = undefined
-    horizonAt = Number.NEGATIVE_INFINITY
-  }
-
   // While `advance` jumps the clock itself, re-arming the fake timer at every step is wasted work.
   let deferArm = false
 
   function arm(): void {
     if (deferArm) return
+    armEarliest()
+    refreshHorizon()
+  }
+
+  function armEarliest(): void {
     dropCancelled()
     const top = queue.peek()
     const due = top === undefined ? Number.POSITIVE_INFINITY : top.due
@@ -95,7 +102,6 @@ export function createScheduler(clock: Clock): Scheduler {
     armedAt = Number.POSITIVE_INFINITY
     runDue()
     arm()
-    if (live === 0) clearHorizon()
   }
 
   function dropCancelled(): void {
@@ -120,9 +126,10 @@ export function createScheduler(clock: Clock): Scheduler {
     at(due, label, run) {
       const entry: Entry = { label, due, cancelled: false, run }
       queue.push(due, entry)
+      latest.push(-due, entry)
       live++
       if (due < armedAt) arm()
-      extendHorizon(due)
+      if (due > horizonAt && !deferArm) refreshHorizon()
       return entry
     },
     after(delay, label, run) {
@@ -132,7 +139,7 @@ export function createScheduler(clock: Clock): Scheduler {
       if (task.cancelled) return
       task.cancelled = true
       live--
-      if (live === 0) clearHorizon()
+      if (task.due >= horizonAt && !deferArm) refreshHorizon()
     },
     track(work) {
       const p: Promise<unknown> = work.then(

@@ -111,3 +111,13 @@ describe('authentication', () => {
     expect((await errorOf(res)).message).toContain('session token')
   })
 })
+
+describe('Service-Context for connected accounts', () => {
+  it('acts for a connected account of the platform named as the context of its events', async () => {
+    const { sim, get } = setup()
+    const connected = sim.admin.createAccount()
+    const res = await get('/v1/account', { 'Service-Context': connected.id })
+    expect(res.status).toBe(200)
+    expect((await res.json()).id).toBe(connected.id)
+  })
+})

@@ -116,3 +116,15 @@ describe('scheduler and runToLastAsync', () => {
     expect(log).toEqual([10, 30, 50])
   })
 })
+
+describe('scheduler horizon', () => {
+  it('does not drag the clock to the time of a cancelled task', async () => {
+    const clock = createClock({ start: 0 })
+    const s = createScheduler(clock)
+    s.at(10, 'work', () => {})
+    const later = s.at(72 * 3600_000, 'retry horizon', () => {})
+    s.cancel(later)
+    await clock.runToLastAsync()
+    expect(clock.now).toBe(10)
+  })
+})
