@@ -245,10 +245,8 @@ export function createFetchHandler(options: HandlerOptions): FetchHandler {
           mode: flight.mode,
           status: outcome.status,
           request_id: outcome.headers['Request-Id'] ?? null,
-          request: incoming.text,
-          response: outcome.text,
         },
-        ['request', 'response'],
+        { request: incoming.text, response: outcome.text },
       )
       await answerAfter(flight)
       // An indeterminate answer: committed above, but the client sees a network failure.

@@ -24,11 +24,11 @@ export interface TraceEntry {
  */
 export interface Trace {
   /**
-   * Appends an entry. Members named in `raw` must be strings: they are hashed as length-prefixed
-   * bytes instead of through canonical JSON, which keeps large request and response bodies cheap
-   * to record on hot paths. They are still held in `data` for inspection.
+   * Appends an entry. `raw` members (large strings such as request and response bodies) are hashed
+   * as length-prefixed bytes rather than through JSON, which keeps hot paths cheap; they are merged
+   * into `data` for inspection.
    */
-  append(kind: string, data: Record<string, unknown>, raw?: readonly string[]): TraceEntry
+  append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): TraceEntry
   /** Entries still held in memory, oldest first. */
   entries(): readonly TraceEntry[]
   /** Entries of one kind (or kinds starting with `prefix.`). */
@@ -55,35 +55,40 @@ export function createTrace(options: TraceOptions): Trace {
   const limit = options.limit ?? Number.POSITIVE_INFINITY
   return {
     append(kind, data, raw) {
-      const entry: TraceEntry = { seq: count++, at: options.now(), kind, data }
+      const seq = count++
+      const at = options.now()
       // The hash folds native JSON: deterministic for the same code path and inputs (keys keep
       // insertion order) and several times cheaper than sorting keys on every append. `toJsonl()`
       // still writes the canonical form for files and people.
-      if (raw === undefined || raw.length === 0) {
-        hasher.update(JSON.stringify(entry))
-      } else {
-        const rest: Record<string, unknown> = { ...data }
-        for (const name of raw) delete rest[name]
-        hasher.update(JSON.stringify({ seq: entry.seq, at: entry.at, kind, data: rest }))
-        for (const name of raw) {
-          const text = String(data[name] ?? '')
+      hasher.update(JSON.stringify({ seq, at, kind, data }))
+      let full = data
+      if (raw !== undefined) {
+        full = { ...data }
+        for (const name in raw) {
+          const text = raw[name] ?? ''
+          full[name] = text
           hasher.update(`\u0000${name}\u0000${text.length}\u0000`)
           hasher.update(text)
         }
       }
+      const entry: TraceEntry = { seq, at, kind, data: full }
       hasher.update('\n')
       held.push(entry)
-      if (held.length > limit) held.splice(0, held.length - limit)
+      // Trim in batches: splicing on every append would cost O(limit) per entry.
+      if (held.length >= 2 * limit + 64) held.splice(0, held.length - limit)
       for (const l of listeners) l(entry)
       return entry
     },
-    entries: () => held,
-    filter: (k) => held.filter((e) => e.kind === k || e.kind.startsWith(`${k}.`)),
+    entries: () => (held.length > limit ? held.slice(held.length - limit) : held),
+    filter: (k) => held.filter((e, i) => i >= held.length - limit && (e.kind === k || e.kind.startsWith(`${k}.`))),
     get length() {
       return count
     },
     hash: () => hasher.copy().digest('hex'),
-    toJsonl: () => held.map((e) => `${canonicalJson(e)}\n`).join(''),
+    toJsonl() {
+      const kept = held.length > limit ? held.slice(held.length - limit) : held
+      return kept.map((e) => `${canonicalJson(e)}\n`).join('')
+    },
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -71,7 +71,7 @@ describe('trace', () => {
     const make = (v: number) => {
       const t = createTrace({ now: () => 0 })
       t.append('x', { a: 1, b: { c: v, d: 3 } })
-      t.append('y', { body: 'z'.repeat(100) }, ['body'])
+      t.append('y', {}, { body: 'z'.repeat(100) })
       return t.hash()
     }
     expect(make(2)).toBe(make(2))
@@ -82,8 +82,8 @@ describe('trace', () => {
   it('hashes raw members by content and boundary, so moving bytes between them changes the hash', () => {
     const a = createTrace({ now: () => 0 })
     const b = createTrace({ now: () => 0 })
-    a.append('http', { request: 'ab', response: 'c' }, ['request', 'response'])
-    b.append('http', { request: 'a', response: 'bc' }, ['request', 'response'])
+    a.append('http', {}, { request: 'ab', response: 'c' })
+    b.append('http', {}, { request: 'a', response: 'bc' })
     expect(a.hash()).not.toBe(b.hash())
     expect(a.entries()[0]?.data.request).toBe('ab')
   })
