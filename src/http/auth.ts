@@ -2,6 +2,7 @@ import type { Account } from '#domain/accounts/account.js'
 import type { Service } from '#domain/service.js'
 import { ServiceError } from '#domain/service-error.js'
 import type { HeaderNames } from './header-names.js'
+import type { HeaderReader } from './incoming.js'
 import type { Principal, Route } from './route.js'
 
 function unauthorized(message: string, code?: string): ServiceError {
@@ -55,7 +56,7 @@ function credential(header: string | null, style: 'v1' | 'v2'): string {
  */
 export function authenticate(
   service: Service,
-  headers: Headers,
+  headers: HeaderReader,
   route: Route,
   params: Record<string, string>,
   names: HeaderNames,

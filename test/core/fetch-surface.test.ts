@@ -75,3 +75,21 @@ describe('sim.fetch', () => {
     expect(ok.headers.get('request-id')).not.toBe(missing.headers.get('request-id'))
   })
 })
+
+describe('sim.fetch header handling', () => {
+  it('rejects a header value with a line break with a TypeError, as fetch does', async () => {
+    const { sim, key } = setup()
+    await expect(sim.fetch(`${API}/v1/account`, { headers: { Authorization: `Bearer ${key}\r\nX-Evil: 1` } })).rejects.toThrow(
+      TypeError,
+    )
+  })
+
+  it('reads header names case-insensitively from a plain object', async () => {
+    const { sim, key } = setup()
+    const res = await sim.fetch(`${API}/v1/account`, {
+      headers: { authorization: `Bearer ${key}`, 'SERVICE-VERSION': '2025-03-31.basil' },
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('service-version')).toBe('2025-03-31.basil')
+  })
+})
