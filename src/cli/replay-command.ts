@@ -2,7 +2,14 @@ import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { writeReport } from '../harness/report/write-report.js'
 import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
-import { loadClientModule, runScenario } from '../harness/scenario/run-scenario.js'
+import {
+  isHarnessScenario,
+  MissingSubjectError,
+  replayHarnessScenario,
+  type SubjectModule,
+} from '../harness/scenario/harness-replay.js'
+import type { RunResult } from '../harness/scenario/run-result.js'
+import { loadClientModule, type RunOptions, runScenario } from '../harness/scenario/run-scenario.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
 import { timelineLines } from './timeline.js'
@@ -50,15 +57,33 @@ export async function replayCommand(args: string[]): Promise<number> {
   }
   const quiet = values.quiet === true
   let start: number | undefined
-  const result = await runScenario(scenario, {
-    ...(seed === undefined ? {} : { seed }),
-    ...(client ? { client } : {}),
-    baseDir: dirname(resolve(file)),
-    onStep(step, requests, faults) {
-      start ??= step.at
-      if (!quiet) for (const line of timelineLines(start, step, requests, faults)) process.stdout.write(`${line}\n`)
-    },
-  })
+  const onStep: RunOptions['onStep'] = (step, requests, faults) => {
+    start ??= step.at
+    if (!quiet) for (const line of timelineLines(start, step, requests, faults)) process.stdout.write(`${line}\n`)
+  }
+  const baseDir = dirname(resolve(file))
+  let result: RunResult
+  if (isHarnessScenario(scenario)) {
+    // A property-harness counterexample: replayed by the harness's own runner, to the same trace hash.
+    try {
+      result = await replayHarnessScenario(scenario, {
+        seed,
+        subjects: client as SubjectModule | undefined,
+        baseDir,
+        onStep,
+      })
+    } catch (error) {
+      if (error instanceof MissingSubjectError) throw new UsageError(`${file}: ${error.message}`)
+      throw error
+    }
+  } else {
+    result = await runScenario(scenario, {
+      ...(seed === undefined ? {} : { seed }),
+      ...(client ? { client } : {}),
+      baseDir,
+      onStep,
+    })
+  }
   if (!quiet) process.stdout.write('\n')
   const violated = result.verdicts.filter((v) => !v.ok)
   if (!quiet) {
@@ -66,7 +91,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   }
   let where = ''
   if (!values['no-report']) where = await writeReport(result, values.report ?? 'reports')
-  const head = `${result.scenario} seed ${result.seed}: `
+  const head = `${result.scenario} seed ${result.seed} (trace ${result.traceHash.slice(0, 16)}): `
   if (violated.length === 0)
     process.stdout.write(`${head}all ${result.verdicts.length} expectations hold${where ? `; report in ${where}` : ''}\n`)
   else

@@ -15,7 +15,7 @@ export function timelineLines(
   faults: readonly FaultDecision[],
 ): string[] {
   const at = (t: number) => `+${formatDuration(t - start)}`.padEnd(12)
-  const lines = faults.map((f) => `${at(f.at)} ! fault ${f.fault} (${f.source})${f.applied ? '' : ' not applied'}: ${f.note}`)
+  const lines = faults.map((f) => `${at(f.at)} ! fault ${f.fault} (${f.source}): ${f.note}`)
   const tally = new Map<string, number>()
   for (const r of requests) tally.set(r.outcome, (tally.get(r.outcome) ?? 0) + 1)
   const outcomes = [...tally].map(([o, n]) => (n > 1 ? `${n}x ${o}` : o)).join(', ')

@@ -81,7 +81,7 @@ async function check(arb: fc.Arbitrary<Program>, subjects: RunOptions, options: 
       options.scenarioDir,
       scenarioOf(program, {
         name: options.name ?? 'counterexample',
-        ...(options.name ? { subject: options.name } : {}),
+        ...(options.name ? { subject: options.name, subjectKind: subjects.reporter ? 'reporter' : 'webhook' } : {}),
         faults: options.faults,
         traceHash: report.traceHash,
       }),

@@ -34,7 +34,7 @@ export function chartPoints(report: Report): Point[] {
     push(d.at, `deliveries: ${d.receiver}`, category, `${d.type ?? ''} ${d.eventId ?? ''} attempt ${d.attempt}`)
   }
   for (const f of report.faults)
-    push(f.at, 'faults', `fault ${f.fault}${f.applied ? '' : ' (not applied)'}`, `before step ${f.step}: ${f.note}`)
+    push(f.at, 'faults', `fault ${f.fault}${f.applied ? '' : ' (nothing to act on)'}`, `step ${f.step}: ${f.note}`)
   return points
 }
 

@@ -43,7 +43,14 @@ function fromStep(spec: StepSpec): Step {
  */
 export function scenarioOf(
   program: Program,
-  meta: { name: string; subject?: string; faults?: Omit<FaultsInput, 'schedule'> | undefined; traceHash?: string },
+  meta: {
+    name: string
+    subject?: string
+    /** Which subject the program ran against; with `subject`, written as `harness` so replay finds it. */
+    subjectKind?: 'reporter' | 'webhook'
+    faults?: Omit<FaultsInput, 'schedule'> | undefined
+    traceHash?: string
+  },
 ): ScenarioInput {
   const description = [
     `Counterexample found by the property harness${meta.subject ? ` against '${meta.subject}'` : ''}.`,
@@ -55,6 +62,7 @@ export function scenarioOf(
     name: meta.name.replace(/[^A-Za-z0-9_-]/g, '-').replace(/^[^A-Za-z]/, 'x'),
     description,
     seed: program.seed,
+    ...(meta.subject && meta.subjectKind ? { harness: { [meta.subjectKind]: meta.subject } } : {}),
     workload: program.steps.map(toStep),
     faults: { ...(meta.faults ?? {}), schedule: program.faults.map((f) => ({ ...f })) } as ScenarioInput['faults'],
   }

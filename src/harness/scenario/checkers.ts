@@ -47,7 +47,7 @@ export const checkers = new Map<string, Checker>([
   [
     'signatures-valid',
     ({ deliveries }) => {
-      const bad = deliveries.filter((d) => d.signature === 'invalid')
+      const bad = deliveries.filter((d) => d.signature === 'invalid' && d.replay !== true)
       return verdict(
         'signatures-valid',
         bad.length === 0,
@@ -64,6 +64,7 @@ export const checkers = new Map<string, Checker>([
       const acked = new Set<string>()
       const seen = new Map<string, DeliveryRecord>()
       for (const d of deliveries) {
+        if (d.replay === true) continue
         const key = `${d.receiver} ${d.eventId}`
         if (d.status >= 200 && d.status < 300) acked.add(key)
         if (!seen.has(key)) seen.set(key, d)
@@ -85,6 +86,7 @@ export const checkers = new Map<string, Checker>([
       const acked = new Set<string>()
       const dups: DeliveryRecord[] = []
       for (const d of deliveries) {
+        if (d.replay === true) continue
         const key = `${d.receiver} ${d.eventId}`
         if (acked.has(key)) dups.push(d)
         if (d.status >= 200 && d.status < 300) acked.add(key)

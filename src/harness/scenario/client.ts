@@ -49,6 +49,8 @@ export interface ReceiverContext {
   /** Signing secrets the run has seen for the receiver's destination (newest last). */
   secrets(): string[]
   readonly prefix: string
+  /** Reports one side effect of processing event `eventId` (counted as `processed` in expectations). */
+  processed(eventId: string): void
 }
 
 /**

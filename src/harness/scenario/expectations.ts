@@ -71,11 +71,27 @@ export function tallyOutcomes(requests: readonly RequestRecord[]): Record<string
   return Object.fromEntries(Object.entries(tally).sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
+/** First sightings of events created before an event the receiver had already seen. */
+function outOfOrder(deliveries: readonly DeliveryRecord[]): number {
+  const seen = new Set<string | null>()
+  let latest = Number.NEGATIVE_INFINITY
+  let n = 0
+  for (const d of deliveries) {
+    if (seen.has(d.eventId) || d.created === undefined) continue
+    seen.add(d.eventId)
+    if (d.created < latest) n++
+    latest = Math.max(latest, d.created)
+  }
+  return n
+}
+
 interface ExpectationInput {
   readonly scenario: Scenario
   readonly sim: Simulator
   readonly requests: readonly RequestRecord[]
   readonly deliveries: readonly DeliveryRecord[]
+  /** Side effects receivers reported (`ctx.processed`). */
+  readonly processed?: readonly { receiver: string; eventId: string }[]
   /** Resolves an account name to its id. */
   resolveAccount(name: string): string
   /** Resolves a destination name to its id, if it was created. */
@@ -96,10 +112,12 @@ export function evaluateExpectations(input: ExpectationInput): Verdict[] {
   if (e.outcomes) out.push(...checkOutcomes('outcomes', requests, e.outcomes))
   for (const ev of e.events ?? []) {
     const account = ev.account === undefined ? undefined : input.resolveAccount(ev.account)
-    const found = sim.admin.events({ type: ev.type, ...(account ? { account } : {}) })
+    const found = sim.admin
+      .events({ type: ev.type, ...(account ? { account } : {}) })
+      .filter((x) => ev.api_version === undefined || (x.body as { api_version?: string }).api_version === ev.api_version)
     const ok = countHolds(found.length, ev.count)
     out.push({
-      name: `events '${ev.type}'${ev.account ? ` of ${ev.account}` : ''}`,
+      name: `events '${ev.type}'${ev.account ? ` of ${ev.account}` : ''}${ev.api_version ? ` at ${ev.api_version}` : ''}`,
       ok,
       message: `${found.length} emitted (expected ${showCount(ev.count)})`,
       ...(ok ? {} : { witness: found.slice(0, 5).map((x) => ({ id: x.id, type: x.type, account: x.account })) }),
@@ -117,7 +135,8 @@ export function evaluateExpectations(input: ExpectationInput): Verdict[] {
   }
   for (const name of Object.keys(e.receivers ?? {}).sort()) {
     const want = e.receivers?.[name] ?? {}
-    const mine = deliveries.filter((d) => d.receiver === name)
+    const replays = deliveries.filter((d) => d.receiver === name && d.replay === true)
+    const mine = deliveries.filter((d) => d.receiver === name && d.replay !== true)
     const ids = new Set(mine.filter((d) => d.status >= 200 && d.status < 300).map((d) => d.eventId))
     const seen = new Map<string, number>()
     for (const d of mine) seen.set(String(d.eventId), (seen.get(String(d.eventId)) ?? 0) + 1)
@@ -129,6 +148,10 @@ export function evaluateExpectations(input: ExpectationInput): Verdict[] {
       unique: ids.size,
       duplicates: ackedTwice,
       bad_signatures: mine.filter((d) => d.signature === 'invalid').length,
+      replays: replays.length,
+      processed: (input.processed ?? []).filter((p) => p.receiver === name).length,
+      out_of_order: outOfOrder(mine),
+      replays_accepted: replays.filter((d) => d.status >= 200 && d.status < 300).length,
     }
     for (const [k, v] of Object.entries(want).sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (v === undefined) continue

@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { durationSchema } from './duration.js'
 
 /**
- * Every kind of fault a scenario can name. The fault-injection harness extends this list; the
- * runner applies each kind through a `FaultApplier` (see `fault-injector.ts`).
+ * Every kind of fault a scenario can name. The fault engine (`src/harness/faults`) applies each
+ * kind; the scenario runner hands it the run's receivers (see `scenario-faults.ts`).
  *
  * - `session_expiry`: every open meter event session ends now (token expiry mid-stream).
  * - `receiver_down` / `receiver_up`: a receiver answers 503 (or connection failure) until it is up again.

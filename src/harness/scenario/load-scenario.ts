@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml'
 import type { z } from 'zod'
+import { checkers as knownCheckers } from './checkers.js'
 import { formatPath, ScenarioError, type ScenarioIssue } from './scenario-error.js'
 import { type Scenario, scenarioSchema } from './schema.js'
 
@@ -59,6 +60,18 @@ export function parseScenarioText(text: string, file: string): Scenario {
     throw new ScenarioError(
       file,
       toIssues(parsed.error.issues, raw, (path) => lineOf(doc, lineCounter, path)),
+    )
+  }
+  const checkers = parsed.data.expectations.checkers
+  const unknown = checkers.flatMap((name, i) => (knownCheckers.has(name) ? [] : [i]))
+  if (unknown.length > 0) {
+    const known = [...knownCheckers.keys()].sort().join(', ')
+    throw new ScenarioError(
+      file,
+      unknown.map((i) => {
+        const path = ['expectations', 'checkers', i]
+        return { path: formatPath(path), message: `unknown checker '${checkers[i]}'; known: ${known}`, line: lineOf(doc, lineCounter, path) }
+      }),
     )
   }
   return parsed.data

@@ -92,7 +92,10 @@ function referenceReceiver(ctx: ReceiverContext) {
     } catch {
       return new Response('body is not JSON', { status: 400 })
     }
-    if (id !== undefined) processed.add(id)
+    if (id !== undefined && !processed.has(id)) {
+      processed.add(id)
+      ctx.processed(id)
+    }
     return new Response(JSON.stringify({ received: true }), { status: 200 })
   }
 }

@@ -27,12 +27,14 @@ export interface StepRecord {
   readonly note?: string | undefined
 }
 
-/** One fault decision: what was injected before which step, and whether this build could apply it. */
+/** One fault decision of the fault engine: which fault fired during which step, and what it acted on. */
 export interface FaultDecision {
   readonly step: number
   readonly at: number
   readonly fault: FaultKind
-  readonly source: 'schedule' | 'policy'
+  /** `schedule`: the explicit schedule; `policy`: drawn from a rate; `inject`: `sim.admin.injectFault`. */
+  readonly source: 'schedule' | 'policy' | 'inject'
+  /** False when the fault found nothing to act on (an outside kind with no receiver, no delivery to replay). */
   readonly applied: boolean
   readonly note: string
   readonly params: Readonly<Record<string, unknown>>
@@ -49,6 +51,10 @@ export interface DeliveryRecord {
   /** Nth attempt this receiver saw for this event id (1 = first). */
   readonly attempt: number
   readonly signature: 'valid' | 'invalid' | 'unchecked'
+  /** An attacker's re-POST of an old signed delivery (`replay_delivery`), not a delivery of the service. */
+  readonly replay?: boolean | undefined
+  /** The event's `created` (seconds), when the body has one. */
+  readonly created?: number | undefined
 }
 
 /** A point of interest read from the trace (session expiries, service-side delivery records). */

@@ -2,15 +2,16 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import qs from 'qs'
 import { verifySignature } from '../../domain/delivery/signature.js'
-import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
+import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/create-simulator.js'
 import { type CheckContext, checkers } from './checkers.js'
 import type { ClientContext, ClientRequest, ClientResponse, ScenarioClient } from './client.js'
 import { formatDuration } from './duration.js'
 import { checkOutcomes, evaluateExpectations } from './expectations.js'
-import { createFaultInjector, type FaultTarget, type ReceiverControl } from './fault-injector.js'
 import { referenceClient } from './reference-client.js'
 import type { DeliveryRecord, FaultDecision, Marker, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
+import type { TraceEntry } from '#kernel/trace.js'
 import type { RequestSpec, Scenario, StepSpec } from './schema.js'
+import { faultDecisions, faultsFiredVerdict, type ReceiverControl, wireReceiverFaults } from './scenario-faults.js'
 import { fill } from './template.js'
 
 /** How to run a scenario. */
@@ -27,6 +28,8 @@ export interface RunOptions {
 
 const API = 'https://api.service.test'
 const METER_EVENTS = 'https://meter-events.service.test'
+/** Age from which a replayed delivery is outside the default 5-minute signature tolerance. */
+const REPLAY_AGE_MS = 6 * 60_000
 
 /**
  * Loads a client module: `export const actions = {...}` and/or `export function receiver(ctx)`,
@@ -43,8 +46,14 @@ export async function loadClientModule(spec: string, baseDir: string): Promise<S
     /\.[cm]?ts$/.test(spec) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
   ) as Record<string, unknown>
   const candidate = (mod.default && typeof mod.default === 'object' ? mod.default : mod) as ScenarioClient
-  if (candidate.actions === undefined && typeof candidate.receiver !== 'function') {
-    throw new TypeError(`client module '${spec}' exports neither 'actions' nor 'receiver'`)
+  const subjects = candidate as { reporter?: unknown; webhook?: unknown }
+  if (
+    candidate.actions === undefined &&
+    typeof candidate.receiver !== 'function' &&
+    typeof subjects.reporter !== 'function' &&
+    typeof subjects.webhook !== 'function'
+  ) {
+    throw new TypeError(`client module '${spec}' exports none of 'actions', 'receiver', 'reporter', 'webhook'`)
   }
   return candidate
 }
@@ -86,23 +95,37 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     ...(scenario.header_prefix ? { headerPrefix: scenario.header_prefix } : {}),
     ...(scenario.api_version ? { apiVersion: scenario.api_version } : {}),
     ...(scenario.service_time ? { serviceTime: scenario.service_time } : {}),
+    ...(scenario.limits === undefined ? {} : { limits: scenario.limits as SimulatorOptions['limits'] }),
+    // The fault engine applies the policy and the schedule; the runner moves it step by step.
+    faults: scenario.faults,
   })
   const prefix = sim.service.kernel.prefix
   const start = sim.clock.now
-  const faultRng = sim.service.kernel.rng.stream('harness.faults')
   const clientRng = sim.service.kernel.rng.stream('harness.client')
   const vars: Record<string, unknown> = { platform: { id: sim.platform.id } }
   const accounts = new Map<string, string>([['platform', sim.platform.id]])
   const destinations = new Map<string, string>()
   const secretsByDestination = new Map<string, string[]>()
-  const sessions: string[] = []
   const requests: RequestRecord[] = []
   const steps: StepRecord[] = []
   const faults: FaultDecision[] = []
   const deliveries: DeliveryRecord[] = []
+  const processed: { receiver: string; eventId: string }[] = []
+  // Response headers of each request, for `expect.headers` and `expect.request_id`.
+  const answers = new WeakMap<RequestRecord, { headers: Headers; body: unknown }>()
   const verdicts: Verdict[] = []
   const controls = new Map<string, ReceiverControl>()
   let stepNo = 0
+  // Fault decisions are read from the trace as the engine makes them.
+  const fired: TraceEntry[] = []
+  sim.service.kernel.trace.subscribe((e) => {
+    if (e.kind === 'fault') fired.push(e)
+  })
+  const takeFaults = (): FaultDecision[] => {
+    const decided = faultDecisions(fired.splice(0))
+    faults.push(...decided)
+    return decided
+  }
 
   const accountId = (ref: string): string => {
     const filled = String(fill(ref, vars))
@@ -161,7 +184,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     const code: string | undefined = json?.error?.code ?? undefined
     const reason = res.headers.get(`${prefix}-Rate-Limited-Reason`) ?? undefined
     const outcome = res.status < 300 ? String(res.status) : `${res.status}${reason || code ? ` ${reason ?? code}` : ''}`
-    requests.push({
+    const rec: RequestRecord = {
       step: stepNo,
       at,
       method,
@@ -172,10 +195,11 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       ...(reason ? { reason } : {}),
       ...(res.headers.get('Request-Id') ? { requestId: res.headers.get('Request-Id') as string } : {}),
       source,
-    })
+    }
+    requests.push(rec)
+    answers.set(rec, { headers: res.headers, body: json })
     if (res.status < 300) {
       noteSecrets(json)
-      if (json?.object === 'v2.billing.meter_event_session' && typeof json.id === 'string') sessions.push(json.id)
     }
     return { status: res.status, body: json, headers: res.headers }
   }
@@ -201,12 +225,21 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       const dest = r.destination === undefined ? undefined : destinations.get(r.destination)
       return dest === undefined ? [] : [...(secretsByDestination.get(dest) ?? [])]
     }
-    const inner = factory?.({ sim, name: r.name, url: r.url, secrets, prefix })
+    const inner = factory?.({
+      sim,
+      name: r.name,
+      url: r.url,
+      secrets,
+      prefix,
+      processed: (id) => processed.push({ receiver: r.name, eventId: id }),
+    })
     if (inner === undefined) throw new StepFailure(`receiver '${r.name}': no receiver factory`)
     let down = r.state === 'down'
     let downStatus = r.status
     let delay = 0
     const seen = new Map<string, number>()
+    // Signed deliveries as they arrived, for the attacker of `replay_delivery`.
+    const captured: { at: number; body: string; signature: string | null }[] = []
     controls.set(r.name, {
       down(status) {
         down = true
@@ -218,18 +251,54 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       slow(ms) {
         delay = ms
       },
+      replay() {
+        const old = captured[0]
+        if (old === undefined) return false
+        // Waits until the signature is older than the 5-minute tolerance, then re-POSTs it unchanged.
+        const wait = Math.max(0, old.at + REPLAY_AGE_MS - sim.clock.now)
+        sim.clock.setTimeout(() => {
+          const req = new Request(r.url, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...(old.signature ? { [`${prefix}-Signature`]: old.signature } : {}) },
+            body: old.body,
+          })
+          sim.service.kernel.scheduler.track(
+            Promise.resolve(inner(req)).then(
+              (res) => record(old.body, res.status, 'unchecked', true),
+              () => record(old.body, 0, 'unchecked', true),
+            ),
+          )
+        }, wait)
+        return true
+      },
     })
-    sim.receivers.mount(r.url, async (req) => {
-      const raw = await req.clone().text()
+    const record = (raw: string, status: number, signature: DeliveryRecord['signature'], replay = false) => {
       let eventId: string | null = null
       let type: string | null = null
+      let created: number | undefined
       try {
-        const parsed = JSON.parse(raw) as { id?: string; type?: string }
+        const parsed = JSON.parse(raw) as { id?: string; type?: string; created?: number | string }
         eventId = parsed.id ?? null
         type = parsed.type ?? null
+        created = typeof parsed.created === 'number' ? parsed.created : typeof parsed.created === 'string' ? Date.parse(parsed.created) / 1000 : undefined
       } catch {}
       const attempt = (seen.get(String(eventId)) ?? 0) + 1
       seen.set(String(eventId), attempt)
+      deliveries.push({
+        at: sim.clock.now,
+        receiver: r.name,
+        eventId,
+        type,
+        status,
+        attempt,
+        signature,
+        ...(replay ? { replay } : {}),
+        ...(created === undefined ? {} : { created }),
+      })
+    }
+    sim.receivers.mount(r.url, async (req) => {
+      const raw = await req.clone().text()
+      captured.push({ at: sim.clock.now, body: raw, signature: req.headers.get(`${prefix}-Signature`) })
       const known = secrets()
       let signature: DeliveryRecord['signature'] = 'unchecked'
       if (known.length > 0) {
@@ -240,16 +309,14 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
           signature = 'invalid'
         }
       }
-      const record = (status: number) =>
-        deliveries.push({ at: sim.clock.now, receiver: r.name, eventId, type, status, attempt, signature })
       if (down) {
-        record(downStatus ?? 0)
+        record(raw, downStatus ?? 0, signature)
         if (downStatus === undefined) throw new TypeError(`connect ECONNREFUSED ${r.url}`)
         return new Response('receiver down', { status: downStatus })
       }
       if (delay > 0) await new Promise<void>((done) => sim.clock.setTimeout(() => done(), delay))
       const res = await inner(req)
-      record(res.status)
+      record(raw, res.status, signature)
       return res
     })
   }
@@ -327,19 +394,42 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     const e = step.expect
     if (e === undefined) return
     const name = `step ${stepNo} (${label})`
+    const headerOk = (r: RequestRecord) => {
+      const answer = answers.get(r)
+      const h = answer?.headers
+      for (const [path, want] of Object.entries(e.body ?? {})) {
+        let v: unknown = answer?.body
+        for (const k of path.split('.')) v = v === null || typeof v !== 'object' ? undefined : (v as Record<string, unknown>)[k]
+        if (JSON.stringify(v ?? null) !== JSON.stringify(fill(want, vars) ?? null)) return false
+      }
+      if (e.request_id !== undefined && (h?.has('Request-Id') ?? false) !== e.request_id) return false
+      for (const [name, want] of Object.entries(e.headers ?? {})) if ((h?.get(name) ?? null) !== want) return false
+      return true
+    }
     const bad = mine.filter(
       (r) =>
         (e.status !== undefined && !(Array.isArray(e.status) ? e.status : [e.status]).includes(r.status)) ||
         (e.code !== undefined && r.code !== e.code) ||
-        (e.reason !== undefined && r.reason !== e.reason),
+        (e.reason !== undefined && r.reason !== e.reason) ||
+        !headerOk(r),
     )
     const checked = step.client !== undefined && mine.length > 0 ? [mine[mine.length - 1] as RequestRecord] : mine
     const failing = bad.filter((r) => checked.includes(r))
-    if (e.status !== undefined || e.code !== undefined || e.reason !== undefined) {
+    if (
+      e.status !== undefined ||
+      e.code !== undefined ||
+      e.reason !== undefined ||
+      e.request_id !== undefined ||
+      e.headers !== undefined ||
+      e.body !== undefined
+    ) {
       const want = [
         e.status !== undefined ? `status ${e.status}` : '',
         e.code ? `code ${e.code}` : '',
         e.reason ? `reason ${e.reason}` : '',
+        e.request_id !== undefined ? (e.request_id ? 'a Request-Id' : 'no Request-Id') : '',
+        ...Object.entries(e.headers ?? {}).map(([k, v]) => (v === null ? `no ${k}` : `${k}: ${v}`)),
+        ...Object.entries(e.body ?? {}).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
       ]
         .filter(Boolean)
         .join(', ')
@@ -352,7 +442,9 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
               message:
                 checked.length === 0
                   ? `expected ${want}, but the step sent no request`
-                  : `expected ${want}, got ${failing.map((r) => r.outcome).join(', ')}`,
+                  : `expected ${want}, got ${failing
+                      .map((r) => `${r.outcome}${r.requestId ? '' : ' (no Request-Id)'}`)
+                      .join(', ')}`,
               witness: failing.slice(0, 5),
             },
       )
@@ -360,8 +452,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     if (e.outcomes) verdicts.push(...checkOutcomes(name, mine, e.outcomes))
   }
 
-  const target: FaultTarget = { sim, sessions, receivers: controls }
-  const injector = createFaultInjector(scenario.faults, (p) => faultRng.chance(p))
+  wireReceiverFaults(sim, controls)
 
   async function runSteps(list: readonly StepSpec[]): Promise<void> {
     for (const step of list) {
@@ -370,9 +461,9 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
         continue
       }
       stepNo++
-      const decided = await injector.before(stepNo, target)
-      faults.push(...decided)
+      takeFaults()
       const at = sim.clock.now
+      sim.faults.step(stepNo)
       const first = requests.length
       const kind =
         (['request', 'parallel', 'advance', 'settle', 'client', 'receiver', 'admin'] as const).find(
@@ -435,7 +526,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       if (ok) checkStep(step, mine, label)
       const record: StepRecord = { n: stepNo, at, end: sim.clock.now, kind, label, ok, ...(note ? { note } : {}) }
       steps.push(record)
-      options.onStep?.(record, mine, decided)
+      options.onStep?.(record, mine, takeFaults())
       if (!ok) throw new StepFailure(note)
     }
   }
@@ -453,12 +544,16 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     } catch (error) {
       if (!(error instanceof StepFailure)) throw error
     }
+    takeFaults()
+    const firedVerdict = faultsFiredVerdict(sim, faults)
+    if (firedVerdict) verdicts.push(firedVerdict)
     verdicts.push(
       ...evaluateExpectations({
         scenario,
         sim,
         requests,
         deliveries,
+        processed,
         resolveAccount: accountId,
         destinationId: (name) => destinations.get(name),
       }),

@@ -23,6 +23,15 @@ const expectSchema = z
     code: z.string().optional(),
     reason: z.string().optional(),
     outcomes: z.record(z.string(), countSchema).optional(),
+    body: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'Values in the JSON answer by dotted path (null: absent), e.g. { "metadata.tier": null }.' }),
+    request_id: z.boolean().optional().meta({ description: 'Whether the answers carry a Request-Id header.' }),
+    headers: z
+      .record(z.string(), z.union([z.string(), z.null()]))
+      .optional()
+      .meta({ description: 'Response header values (null: absent), e.g. { Service-Should-Retry: "true" }.' }),
   })
   .strict()
 
@@ -110,6 +119,37 @@ const stepSchema: z.ZodType<StepSpec> = z.lazy(() =>
     }),
 )
 
+const limitRow = z
+  .object({
+    id: z.string().min(1),
+    off: z.boolean().optional(),
+    scope: z.enum(['account', 'endpoint', 'resource', 'object', 'customer_meter']).optional(),
+    kind: z.enum(['rate', 'concurrency']).optional(),
+    max: z.number().int().min(0).optional(),
+    windowMs: z.number().positive().optional(),
+    mode: z.enum(['test', 'live']).optional(),
+    operations: z.array(z.string().min(1)).optional(),
+    except: z.array(z.string().min(1)).optional(),
+    methods: z.array(z.enum(['GET', 'POST', 'DELETE'])).optional(),
+    mutatesOnly: z.boolean().optional(),
+  })
+  .strict()
+
+/** The `limits` option of `createSimulator`: rows merged by id into the spec's table, reads, lock wait. */
+const limitsSchema = z
+  .union([
+    z.literal(false),
+    z
+      .object({
+        rows: z.array(limitRow).optional(),
+        defaults: z.boolean().optional(),
+        reads: z.union([z.literal(false), z.object({ minimum: z.number().int().min(0).optional() }).strict()]).optional(),
+        locks: z.union([z.literal(false), z.object({ waitMs: z.number().int().min(0).optional() }).strict()]).optional(),
+      })
+      .strict(),
+  ])
+  .meta({ description: "The limit table: rows by id ('endpoint-rate', 'global-concurrency.live', ...) or false for none." })
+
 const accountSetup = z
   .object({
     name,
@@ -169,7 +209,13 @@ const expectationsSchema = z
   .object({
     checkers: z.array(z.string()).default([]),
     outcomes: z.record(z.string(), countSchema).optional().meta({ description: 'Tally of every request outcome label.' }),
-    events: z.array(z.object({ type: z.string(), account: z.string().optional(), count: countSchema }).strict()).optional(),
+    events: z
+      .array(
+        z
+          .object({ type: z.string(), account: z.string().optional(), api_version: z.string().optional(), count: countSchema })
+          .strict(),
+      )
+      .optional(),
     trace: z.array(z.object({ kind: z.string(), count: countSchema }).strict()).optional(),
     receivers: z
       .record(
@@ -182,6 +228,14 @@ const expectationsSchema = z
             unique: countSchema.optional(),
             duplicates: countSchema.optional(),
             bad_signatures: countSchema.optional(),
+            processed: countSchema
+              .optional()
+              .meta({ description: 'Side effects the receiver reported (ctx.processed): one per event for a deduplicating receiver.' }),
+            out_of_order: countSchema
+              .optional()
+              .meta({ description: 'Events first seen after a later-created event was already seen.' }),
+            replays: countSchema.optional().meta({ description: 'Old signed deliveries re-POSTed by replay_delivery.' }),
+            replays_accepted: countSchema.optional().meta({ description: 'Replayed deliveries the receiver answered 2xx.' }),
           })
           .strict(),
       )
@@ -220,6 +274,7 @@ export const scenarioSchema = z
       .optional(),
     api_version: z.string().optional(),
     service_time: durationSchema.optional().meta({ description: 'Virtual time each request stays in flight.' }),
+    limits: limitsSchema.optional(),
     setup: z
       .object({
         accounts: z.array(accountSetup).default([]),
@@ -230,6 +285,17 @@ export const scenarioSchema = z
       })
       .strict()
       .default({ accounts: [], organisations: [], meters: [], destinations: [], receivers: [] }),
+    harness: z
+      .object({
+        reporter: z.string().optional(),
+        webhook: z.string().optional(),
+      })
+      .strict()
+      .optional()
+      .meta({
+        description:
+          "The subject of a property-harness counterexample: 'reference', a bundled buggy variant's name, or a module path exporting reporter/webhook.",
+      }),
     workload: z.array(stepSchema).default([]),
     faults: faultsSchema.default({ schedule: [] }),
     expectations: expectationsSchema.default({ checkers: [] }),

@@ -1,0 +1,204 @@
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { FaultsInput } from '../faults/fault-policy.js'
+import { referenceUsageReporter } from '../reference/usage-reporter.js'
+import { buggyUsageReporters, buggyWebhookReceivers } from '../reference/variants.js'
+import { referenceWebhookReceiver } from '../reference/webhook-receiver.js'
+import type { Step } from '../run/program.js'
+import { startRun, type Subjects } from '../run/run-program.js'
+import { programOf } from '../run/scenario-file.js'
+import type { UsageReporterFactory, WebhookHandlerFactory } from '../subjects.js'
+import { faultDecisions } from './scenario-faults.js'
+import type { DeliveryRecord, FaultDecision, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
+import type { Scenario } from './schema.js'
+
+/** Client actions only the property harness's workloads use. */
+const HARNESS_ACTIONS = new Set(['report_usage', 'emit_event', 'roll_secret'])
+
+/**
+ * True for a scenario written by the property harness (`writeScenarioFile`): its workload is
+ * harness steps (`report_usage`, `emit_event`, `roll_secret`), replayed by `runProgram`'s engine.
+ *
+ * @example
+ * if (isHarnessScenario(scenario)) await replayHarnessScenario(scenario, { baseDir })
+ */
+export function isHarnessScenario(scenario: Scenario): boolean {
+  return scenario.harness !== undefined || scenario.workload.some((s) => HARNESS_ACTIONS.has(s.client?.action ?? ''))
+}
+
+/** A module of the user's subjects: `reporter` and/or `webhook` factories (or a default export of them). */
+export interface SubjectModule {
+  readonly reporter?: UsageReporterFactory
+  readonly webhook?: WebhookHandlerFactory
+}
+
+/** The subjects a harness scenario cannot find by name. */
+export class MissingSubjectError extends Error {
+  override readonly name = 'MissingSubjectError'
+}
+
+async function importSubjects(spec: string, baseDir: string): Promise<SubjectModule> {
+  const url = pathToFileURL(resolve(baseDir, spec)).href
+  const mod = (
+    /\.[cm]?ts$/.test(spec) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
+  ) as Record<string, unknown>
+  return (mod.default && typeof mod.default === 'object' ? mod.default : mod) as SubjectModule
+}
+
+async function byName<F>(
+  name: string,
+  reference: F,
+  variants: readonly { name: string; factory: F }[],
+  pick: (m: SubjectModule) => F | undefined,
+  baseDir: string,
+): Promise<F> {
+  if (name === 'reference') return reference
+  const variant = variants.find((v) => v.name === name)
+  if (variant) return variant.factory
+  const found = pick(await importSubjects(name, baseDir))
+  if (found === undefined) throw new MissingSubjectError(`module '${name}' exports no such subject`)
+  return found
+}
+
+/** How to replay a harness scenario. */
+export interface HarnessReplayOptions {
+  readonly seed?: number | string | undefined
+  /** The user's subjects (`--client`); otherwise the scenario's `harness` names, or its name if it is a bundled variant. */
+  readonly subjects?: SubjectModule | undefined
+  readonly baseDir: string
+  readonly onStep?: (step: StepRecord, requests: readonly RequestRecord[], faults: readonly FaultDecision[]) => void
+}
+
+function label(step: Step): string {
+  switch (step.kind) {
+    case 'report':
+      return `client report_usage units=${step.units} value=${step.value}`
+    case 'advance':
+      return `advance ${step.ms}ms`
+    case 'emit':
+      return `client emit_event object=${step.object}`
+    case 'receiver':
+      return `receiver subject ${step.up ? 'up' : 'down'}`
+    case 'roll_secret':
+      return 'client roll_secret'
+  }
+}
+
+/**
+ * Replays a property-harness counterexample through the harness's own runner (`startRun`, the
+ * engine of `runProgram`), so it reaches the same trace hash as the failing run, and turns the
+ * run into the `RunResult` the CLI prints and reports. The checker violations become verdicts;
+ * a `Replays to trace hash ...` note in the description becomes one more verdict.
+ *
+ * @example
+ * const result = await replayHarnessScenario(loadScenarioFile(file), { baseDir: dirname(file) })
+ */
+export async function replayHarnessScenario(scenario: Scenario, options: HarnessReplayOptions): Promise<RunResult> {
+  const parsed = programOf(scenario)
+  const program = { ...parsed.program, seed: options.seed === undefined ? parsed.program.seed : Number(options.seed) }
+  const usesReporter = program.steps.some((s) => s.kind === 'report')
+  const usesWebhook = program.steps.some((s) => s.kind !== 'report' && s.kind !== 'advance')
+  const named = scenario.harness ?? {}
+  const subjects: { reporter?: UsageReporterFactory; webhook?: WebhookHandlerFactory } = {}
+  const fallback = (kind: 'reporter' | 'webhook') =>
+    named[kind] ??
+    (options.subjects?.[kind] !== undefined ? undefined : (kind === 'reporter' ? buggyUsageReporters : buggyWebhookReceivers).some((v) => v.name === scenario.name)
+      ? scenario.name
+      : undefined)
+  for (const kind of ['reporter', 'webhook'] as const) {
+    const needed = kind === 'reporter' ? usesReporter || named.reporter !== undefined : usesWebhook || named.webhook !== undefined
+    if (!needed) continue
+    const given = options.subjects?.[kind]
+    if (given !== undefined) {
+      ;(subjects as Record<string, unknown>)[kind] = given
+      continue
+    }
+    const name = fallback(kind)
+    if (name === undefined)
+      throw new MissingSubjectError(
+        `this counterexample was found against '${scenario.name}'; pass --client <module> exporting '${kind}'`,
+      )
+    ;(subjects as Record<string, unknown>)[kind] =
+      kind === 'reporter'
+        ? await byName(name, referenceUsageReporter, buggyUsageReporters, (m) => m.reporter, options.baseDir)
+        : await byName(name, referenceWebhookReceiver, buggyWebhookReceivers, (m) => m.webhook, options.baseDir)
+  }
+  const run = startRun(program.seed, { ...(subjects as Subjects), faults: parsed.faults as Omit<FaultsInput, 'schedule'> }, program.faults)
+  const { sim } = run
+  const trace = sim.service.kernel.trace
+  const start = sim.clock.now
+  const steps: StepRecord[] = []
+  const requests: RequestRecord[] = []
+  const faults: FaultDecision[] = []
+  for (const [i, step] of program.steps.entries()) {
+    const at = sim.clock.now
+    const from = trace.length
+    await run.exec(step)
+    const entries = trace.entries().slice(from - trace.length)
+    const mine: RequestRecord[] = entries
+      .filter((e) => e.kind === 'http')
+      .map((e) => ({
+        step: i + 1,
+        at: e.at,
+        method: String(e.data.method),
+        path: String(e.data.path),
+        status: Number(e.data.status),
+        outcome: String(e.data.status),
+        source: 'client',
+      }))
+    requests.push(...mine)
+    const decided = faultDecisions(entries)
+    faults.push(...decided)
+    const record: StepRecord = { n: i + 1, at, end: sim.clock.now, kind: step.kind, label: label(step), ok: true }
+    steps.push(record)
+    options.onStep?.(record, mine, decided)
+  }
+  const from = trace.length
+  const report = await run.finish()
+  const tail = trace.entries().slice(from - trace.length)
+  faults.push(...faultDecisions(tail))
+  const all = trace.entries()
+  const deliveries: DeliveryRecord[] = all
+    .filter((e) => e.kind === 'harness.delivery')
+    .map((e) => ({
+      at: e.at,
+      receiver: 'subject',
+      eventId: String(e.data.event),
+      type: null,
+      status: typeof e.data.status === 'number' ? e.data.status : 0,
+      attempt: Number(e.data.attempt),
+      signature: 'unchecked',
+      ...(e.data.replay === true ? { replay: true } : {}),
+    }))
+  const verdicts: Verdict[] = report.violations.map((v) => ({
+    name: `checker ${v.checker}`,
+    ok: false,
+    message: v.message,
+    witness: { seq: v.witness, entries: v.entries.slice(0, 5) },
+  }))
+  if (verdicts.length === 0) verdicts.push({ name: 'harness checkers', ok: true, message: 'no violation' })
+  const recorded = /trace hash ([0-9a-f]{16,})/.exec(scenario.description ?? '')?.[1]
+  if (recorded !== undefined && options.seed === undefined) {
+    verdicts.push({
+      name: 'reproduces the recorded trace hash',
+      ok: recorded === report.traceHash,
+      message: recorded === report.traceHash ? `trace hash ${recorded}` : `recorded ${recorded}, got ${report.traceHash}`,
+    })
+  }
+  return {
+    scenario: scenario.name,
+    description: scenario.description ?? '',
+    seed: String(program.seed),
+    start,
+    end: sim.clock.now,
+    steps,
+    requests,
+    faults,
+    deliveries,
+    markers: [],
+    verdicts,
+    traceHash: report.traceHash,
+    traceLength: trace.length,
+    ok: verdicts.every((v) => v.ok),
+  }
+}
