@@ -12,7 +12,7 @@
 
 export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
 export { checkClient, MIN_BACKOFF_MS } from './checkers/client-checker.js'
-export { channelKinds, checkDeliveries, type DeliveryKinds } from './checkers/delivery-checker.js'
+export { checkDeliveries, type DeliveryKinds, deliveryKinds } from './checkers/delivery-checker.js'
 export { checkReceiver } from './checkers/receiver-checker.js'
 export { checkUsage } from './checkers/usage-checker.js'
 export type { Checker, Violation } from './checkers/violation.js'
@@ -28,7 +28,7 @@ export {
   webhookStep,
 } from './fast-check/arbitraries.js'
 export { type HarnessCommand, type HarnessModel, harnessCommands } from './fast-check/commands.js'
-export type { DeliveryFaultDecision, FaultController, FaultSource } from './faults/fault-controller.js'
+export type { FaultController, FaultSource } from './faults/fault-controller.js'
 export { type FaultLogLine, faultLog } from './faults/fault-log.js'
 export {
   defaultFaultParams,
@@ -54,7 +54,6 @@ export {
   referenceWebhookReceiver,
   type WebhookReceiverFlaws,
 } from './reference/webhook-receiver.js'
-export { CHANNEL_RETRIES_MS, CHANNEL_TIMEOUT_MS, REPLAY_MIN_AGE_MS } from './run/delivery-channel.js'
 export { advance, type Driven, drive } from './run/drive.js'
 export { describeProgram, type Program, type Step } from './run/program.js'
 export {

@@ -4,6 +4,7 @@ import {
   buggyWebhookReceivers,
   checkDeliveries,
   referenceUsageReporter,
+  referenceWebhookReceiver,
   runCampaign,
   runProgram,
   usageStep,
@@ -53,16 +54,117 @@ describe('history checkers', () => {
   })
 
   it('accepts a Failed event only after the whole retry window, with every attempt recorded', () => {
-    const emitted = entry(0, 'harness.emitted', { event: 'evt_1' })
-    const attempts = [1, 2, 3, 4, 5].map((n) =>
-      entry(n, 'harness.delivery', { event: 'evt_1', attempt: n, outcome: 'connect_error' }),
+    const pair = { event: 'evt_1', destination: 'ed_1' }
+    const scheduled = entry(0, 'delivery.scheduled', { ...pair, due: 0 })
+    const attempts = [1, 2, 3, 4].map((n) =>
+      entry(n, 'delivery.attempt', { ...pair, trigger: n === 1 ? 'automatic' : 'retry', attempt: n, outcome: 'connect_error' }),
     )
-    const exhausted = entry(6, 'harness.delivery.exhausted', { event: 'evt_1', attempts: 5 })
-    expect(checkDeliveries([emitted, ...attempts, exhausted])).toEqual([])
-    const gap = checkDeliveries([emitted, ...attempts.slice(0, 3), exhausted])
+    const exhausted = entry(5, 'delivery.exhausted', { ...pair, attempts: 4 })
+    expect(checkDeliveries([scheduled, ...attempts, exhausted])).toEqual([])
+    const gap = checkDeliveries([scheduled, ...attempts.slice(0, 3), exhausted])
     expect(gap[0]?.checker).toBe('delivery.attempts')
-    expect(gap[0]?.witness).toEqual([0, 6])
-    expect(checkDeliveries([emitted, attempts[0] as TraceEntry])[0]?.checker).toBe('delivery.outcome')
+    expect(gap[0]?.witness).toEqual([0, 5])
+    expect(checkDeliveries([scheduled, attempts[0] as TraceEntry])[0]?.checker).toBe('delivery.outcome')
+  })
+})
+
+describe('delivery checker on real runs (the service delivery trace)', () => {
+  const reference = referenceWebhookReceiver
+  it('passes a run whose receiver stays down: the event is Failed after the first attempt and three retries', async () => {
+    const report = await runProgram(
+      {
+        seed: 3,
+        steps: [
+          { kind: 'receiver', up: false },
+          { kind: 'emit', object: 0 },
+        ],
+        faults: [],
+      },
+      { webhook: reference },
+    )
+    const entries = report.sim.trace.entries()
+    const attempts = entries.filter((e) => e.kind === 'delivery.attempt')
+    expect(attempts.map((e) => [e.data.trigger, e.data.outcome])).toEqual([
+      ['automatic', 'connect_error'],
+      ['retry', 'connect_error'],
+      ['retry', 'connect_error'],
+      ['retry', 'connect_error'],
+    ])
+    expect(entries.filter((e) => e.kind === 'delivery.exhausted')).toHaveLength(1)
+    expect(checkDeliveries(entries)).toEqual([])
+    expect(report.violations).toEqual([])
+    const record = report.sim.admin.deliveries()[0]
+    expect(record?.status).toBe('Failed')
+  })
+
+  it('names the delivery still pending when the run ends before the retry window', async () => {
+    const report = await runProgram(
+      {
+        seed: 3,
+        steps: [
+          { kind: 'receiver', up: false },
+          { kind: 'emit', object: 0 },
+        ],
+        faults: [],
+      },
+      { webhook: reference, drainMs: 60 * 60_000 },
+    )
+    const v = report.violations.find((x) => x.checker === 'delivery.outcome')
+    expect(v?.entries[0]?.kind).toBe('delivery.scheduled')
+  })
+
+  it('flags a Failed delivery whose trace lost an attempt', async () => {
+    const report = await runProgram(
+      {
+        seed: 3,
+        steps: [
+          { kind: 'receiver', up: false },
+          { kind: 'emit', object: 0 },
+        ],
+        faults: [],
+      },
+      { webhook: reference },
+    )
+    const entries = report.sim.trace.entries()
+    const dropped = entries.filter((e) => !(e.kind === 'delivery.attempt' && e.data.attempt === 2))
+    expect(checkDeliveries(dropped).map((v) => v.checker)).toEqual(['delivery.attempts'])
+  })
+
+  it('aims a scheduled duplicate at the delivery of one event type through the per-attempt fault hook', async () => {
+    const report = await runProgram(
+      {
+        seed: 4,
+        steps: [
+          { kind: 'emit', object: 0 },
+          { kind: 'emit', object: 0 },
+        ],
+        faults: [{ step: 1, fault: 'duplicate_delivery', operation: 'payment_intent.processing' }],
+      },
+      { webhook: reference },
+    )
+    const attempts = report.sim.trace.entries().filter((e) => e.kind === 'delivery.attempt')
+    const types = new Map(report.sim.admin.deliveries().map((r) => [r.eventId, r.eventType]))
+    const duplicates = attempts.filter((e) => e.data.trigger === 'duplicate').map((e) => types.get(String(e.data.event)))
+    expect(duplicates).toEqual(['payment_intent.processing'])
+    expect(report.violations).toEqual([])
+  })
+
+  it("records an attacker's replay of an old signed delivery, refused by the reference receiver and accepted without tolerance", async () => {
+    const program = {
+      seed: 5,
+      steps: [
+        { kind: 'emit', object: 0 },
+        { kind: 'advance', ms: 1_000 },
+      ] as const,
+      faults: [{ step: 2, fault: 'replay_delivery' as const }],
+    }
+    const good = await runProgram({ ...program, steps: [...program.steps] }, { webhook: reference })
+    const replay = good.sim.trace.entries().find((e) => e.kind === 'delivery.replay')
+    expect(replay?.data).toMatchObject({ outcome: 'http_error', status: 400 })
+    expect(Number(replay?.data.age)).toBeGreaterThanOrEqual(6 * 60_000)
+    const lax = buggyWebhookReceivers.find((v) => v.name === 'ignores-tolerance')
+    const bad = await runProgram({ ...program, steps: [...program.steps] }, { webhook: lax?.factory })
+    expect(bad.violations.map((v) => v.checker)).toContain('receivers.replay_refused')
   })
 })
 

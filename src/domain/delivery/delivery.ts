@@ -6,6 +6,7 @@ import { isOrganisationDestination, routes } from '../destinations/routing.js'
 import { ORGANISATION_NO_INFLUENCE, SYNCHRONOUS_TYPES } from '../destinations/rules.js'
 import type { StoredEvent } from '../events/event.js'
 import type { EventStore } from '../events/event-store.js'
+import { type DeliveryFaultHookDecision, faultHooks } from '../faults/fault-hooks.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest, resourceMissing } from '../service-error.js'
@@ -26,6 +27,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000
 export const SYNC_TIMEOUT_MS = 2_000
 /** The type of the event `ping` sends. */
 export const PING_TYPE = 'v2.core.event_destination.ping'
+/** Default age of a delivery an attacker replays: past the usual 5-minute signature tolerance. */
+export const REPLAY_MIN_AGE_MS = 6 * 60_000
 
 /** The result of a synchronous event: delivered while the triggering action waits. */
 export interface SyncOutcome {
@@ -66,6 +69,13 @@ export interface Delivery {
   ping(scope: Scope, destinationId: string): StoredEvent
   /** Delivers a synchronous event to its destinations now and decides from their answers. */
   deliverSync(event: StoredEvent): Promise<SyncOutcome>
+  /**
+   * An attacker's replay: the oldest signed delivery sent so far (whose headers the receiver read)
+   * is POSTed again, body and signature header unchanged, once it is `minAgeMs` old (default
+   * `REPLAY_MIN_AGE_MS`). Traced as `delivery.replay`; no delivery record changes. False when
+   * nothing signed was sent yet.
+   */
+  replay(options?: { minAgeMs?: number }): boolean
 }
 
 export function createDelivery(kernel: Kernel, events: EventStore, destinations: Destinations, accounts: Accounts): Delivery {
@@ -79,6 +89,8 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
   // A twin is itself never twinned, so one change yields at most two events.
   let emittingTwin = false
   let transport: DeliveryTransport = unreachableTransport
+  // The first signed request a receiver read: what an attacker who captured traffic replays.
+  let captured: { r: DeliveryRecord; url: string; body: string; headers: Record<string, string>; at: number } | undefined
 
   const key = (eventId: string, destinationId: string) => `${eventId}|${destinationId}`
   // A no-op task at the latest time the retry schedule can reach: `clock.runToLastAsync()` then
@@ -112,10 +124,16 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
     return r
   }
 
-  function schedule(r: DeliveryRecord, event: StoredEvent, due: number, trigger: AttemptTrigger): Task {
+  function schedule(
+    r: DeliveryRecord,
+    event: StoredEvent,
+    due: number,
+    trigger: AttemptTrigger,
+    fault?: DeliveryFaultHookDecision,
+  ): Task {
     if (trigger === 'automatic' || trigger === 'retry') r.nextAttemptAt = due
     return scheduler.at(due, `delivery.${trigger}`, () => {
-      const work = attempt(r, event, trigger)
+      const work = attempt(r, event, trigger, fault)
       if (work === undefined) return
       return transport.waitsOnClock(r.url) ? untilIdle(work) : work
     })
@@ -137,7 +155,14 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
     d: Destination,
     trigger: AttemptTrigger,
     timeoutMs: number,
+    fault?: DeliveryFaultHookDecision,
   ): Sent | Promise<Sent> {
+    if (fault?.fail === true) {
+      return record(r, trigger, clock.now, {
+        kind: 'connect_error',
+        message: 'Unable to connect: the receiver is unreachable (injected fault).',
+      })
+    }
     const payload = deliveryBody(event, trigger === 'ping' ? 'thin' : d.eventPayload, d.snapshotApiVersion)
     const at = clock.now
     // Headers (an HMAC per active secret) and the abort signal are built only when the transport
@@ -164,13 +189,44 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
         return controller.signal
       },
     }
+    const slowMs = fault?.slowMs ?? 0
     let answer: TransportResult | Promise<TransportResult>
-    try {
-      answer = transport.post(request)
-    } catch (error) {
-      answer = { kind: 'connect_error', message: (error as Error).message }
-    }
+    if (slowMs > 0) {
+      // A slow network: the receiver gets the request later; the time-out still counts from `at`.
+      answer = new Promise<TransportResult>((resolve) => {
+        scheduler.at(at + slowMs, 'delivery.slow', () => resolve(post(request)))
+      })
+    } else answer = post(request)
+    if (captured === undefined && headers !== undefined) captured = { r, url: d.url, body: payload, headers, at }
     if (!(answer instanceof Promise)) return record(r, trigger, at, answer)
+    return race(
+      answer,
+      at,
+      timeoutMs,
+      () => controller?.abort(),
+      (result) => record(r, trigger, at, result),
+    )
+  }
+
+  function post(request: TransportRequest): TransportResult | Promise<TransportResult> {
+    try {
+      return transport.post(request)
+    } catch (error) {
+      return { kind: 'connect_error', message: (error as Error).message }
+    }
+  }
+
+  /**
+   * Races a pending answer against the time-out on the virtual clock; `finish` runs as soon as one
+   * wins (before the clock can move on), so durations are exact.
+   */
+  function race<T>(
+    answer: Promise<TransportResult>,
+    at: number,
+    timeoutMs: number,
+    abort: () => void,
+    finish: (result: TransportResult) => T,
+  ): Promise<T> {
     return (async () => {
       let done = false
       const settled = answer.then(
@@ -185,18 +241,18 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
       )
       // Receivers that answer without spending virtual time need no time-out task.
       for (let i = 0; i < 16 && !done; i++) await null
-      if (done) return record(r, trigger, at, await settled)
+      if (done) return finish(await settled)
       let expire!: (x: TransportResult) => void
       const expired = new Promise<TransportResult>((resolve) => {
         expire = resolve
       })
       const timer = scheduler.at(at + timeoutMs, 'delivery.timeout', () => {
-        controller?.abort()
+        abort()
         expire({ kind: 'timeout', message: `No answer within ${timeoutMs} ms.` })
       })
       const result = await Promise.race([settled, expired])
       scheduler.cancel(timer)
-      return record(r, trigger, at, result)
+      return finish(result)
     })()
   }
 
@@ -241,7 +297,22 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
     trace.append('delivery.cancelled', { event: r.eventId, destination: r.destinationId, reason })
   }
 
-  function attempt(r: DeliveryRecord, event: StoredEvent, trigger: AttemptTrigger): void | Promise<void> {
+  /** Asks the installed fault hooks about automatic attempt `n` of `r` (nothing when none). */
+  function decide(r: DeliveryRecord, n: number): DeliveryFaultHookDecision | undefined {
+    return faultHooks(kernel).deliveryFault?.({
+      event: r.eventId,
+      destination: r.destinationId,
+      type: r.eventType,
+      attempt: n,
+    })
+  }
+
+  function attempt(
+    r: DeliveryRecord,
+    event: StoredEvent,
+    trigger: AttemptTrigger,
+    fault?: DeliveryFaultHookDecision,
+  ): void | Promise<void> {
     const d = destinations.find(r.destinationId)
     const automatic = trigger === 'automatic' || trigger === 'retry'
     if (d === undefined || d.deleted || (d.status !== 'enabled' && trigger !== 'ping')) {
@@ -256,7 +327,7 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
       r.firstAttemptAt ??= clock.now
     }
     const startedAt = clock.now
-    return then(send(r, event, d, trigger, DELIVERY_TIMEOUT_MS), ({ attempt: a }) => {
+    return then(send(r, event, d, trigger, DELIVERY_TIMEOUT_MS, fault), ({ attempt: a }) => {
       if (a.outcome === 'delivered') {
         r.status = 'Delivered'
         if (automatic) {
@@ -279,8 +350,11 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
         trace.append('delivery.exhausted', { event: r.eventId, destination: r.destinationId, attempts: r.attempts.length })
         return
       }
+      const next = decide(r, r.retries + 2)
+      const at = due + (next?.delayMs ?? 0)
       r.retries++
-      schedule(r, event, due, 'retry')
+      schedule(r, event, at, 'retry', next)
+      if (next?.duplicate === true) schedule(r, event, at, 'duplicate')
       traceAttempt(r, a)
     })
   }
@@ -294,14 +368,17 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
     for (const d of destinations.all()) {
       if (!routes(d, event, accounts)) continue
       const r = newRecord(event, d)
-      const delay = faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0
+      // Scheduled or injected delivery faults of the harness (one-shot, traced as `fault` there).
+      const forced = decide(r, 1)
+      const delay = (faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0) + (forced?.delayMs ?? 0)
       if (delay > 0) trace.append('delivery.fault', { kind: 'reorder', event: event.id, destination: d.id, delay })
-      schedule(r, event, clock.now + delay, 'automatic')
+      trace.append('delivery.scheduled', { event: event.id, destination: d.id, due: clock.now + delay })
+      schedule(r, event, clock.now + delay, 'automatic', forced)
       horizons.set(
         r,
         scheduler.at(clock.now + delay + scheduleSpanMs(d.mode), 'delivery.horizon', () => {}),
       )
-      if (faults.duplicateRate > 0 && faultRng().chance(faults.duplicateRate)) {
+      if (forced?.duplicate === true || (faults.duplicateRate > 0 && faultRng().chance(faults.duplicateRate))) {
         const extra = faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0
         trace.append('delivery.fault', { kind: 'duplicate', event: event.id, destination: d.id, delay: extra })
         schedule(r, event, clock.now + extra, 'duplicate')
@@ -412,6 +489,41 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
       const approved = results.some((x) => x.approved)
       trace.append('delivery.synchronous', { event: event.id, approved, destinations: targets.map((d) => d.id) })
       return { event, approved, records: results.map((x) => x.r) }
+    },
+    replay(options = {}) {
+      const old = captured
+      if (old === undefined) return false
+      const minAgeMs = options.minAgeMs ?? REPLAY_MIN_AGE_MS
+      scheduler.at(Math.max(clock.now, old.at + minAgeMs), 'delivery.replay', () => {
+        const at = clock.now
+        let controller: AbortController | undefined
+        const request: TransportRequest = {
+          url: old.url,
+          body: old.body,
+          headers: old.headers,
+          timeoutMs: DELIVERY_TIMEOUT_MS,
+          badCertificate: false,
+          get signal() {
+            controller ??= new AbortController()
+            return controller.signal
+          },
+        }
+        const done = (result: TransportResult): void => {
+          const ok = result.kind === 'response' && result.status >= 200 && result.status < 300
+          trace.append('delivery.replay', {
+            event: old.r.eventId,
+            destination: old.r.destinationId,
+            age: at - old.at,
+            outcome: ok ? 'delivered' : result.kind === 'response' ? 'http_error' : result.kind,
+            status: result.kind === 'response' ? result.status : null,
+          })
+        }
+        const answer = post(request)
+        if (!(answer instanceof Promise)) return done(answer)
+        const work = race(answer, at, DELIVERY_TIMEOUT_MS, () => controller?.abort(), done)
+        return transport.waitsOnClock(old.url) ? untilIdle(work) : work
+      })
+      return true
     },
   }
 

@@ -5,11 +5,12 @@ const pinned = new WeakMap<StoredEvent, Map<string, string>>()
 
 /**
  * The exact JSON a destination receives for an event, serialised once per event and kind (events
- * are immutable). Snapshot: the full event. Thin: the notification `{ id, object, type, created,
+ * are immutable), pretty-printed with two-space indentation as the real provider sends it: a
+ * receiver that verifies a re-serialised body instead of the raw bytes fails. Snapshot: the full event. Thin: the notification `{ id, object, type, created,
  * livemode, context, related_object }` without `data`; the receiver fetches the rest.
  *
  * @example
- * deliveryBody(event, 'thin') // '{"id":"evt_test_…","object":"v2.core.event",…}'
+ * deliveryBody(event, 'thin') // '{\n  "id": "evt_test_…",\n  "object": "v2.core.event",…'
  */
 export function deliveryBody(event: StoredEvent, kind: 'snapshot' | 'thin', version?: string): string {
   if (version !== undefined && kind === 'snapshot' && event.kind === 'snapshot' && version !== event.apiVersion) {
@@ -25,16 +26,20 @@ export function deliveryBody(event: StoredEvent, kind: 'snapshot' | 'thin', vers
   const b = event.body
   const text =
     kind === 'snapshot' || event.kind === 'snapshot'
-      ? JSON.stringify(b)
-      : JSON.stringify({
-          id: b.id,
-          object: 'v2.core.event',
-          type: b.type,
-          created: b.created,
-          livemode: b.livemode,
-          context: b.context ?? null,
-          ...(b.related_object ? { related_object: b.related_object } : {}),
-        })
+      ? JSON.stringify(b, null, 2)
+      : JSON.stringify(
+          {
+            id: b.id,
+            object: 'v2.core.event',
+            type: b.type,
+            created: b.created,
+            livemode: b.livemode,
+            context: b.context ?? null,
+            ...(b.related_object ? { related_object: b.related_object } : {}),
+          },
+          null,
+          2,
+        )
   entry[kind] = text
   return text
 }
@@ -52,7 +57,7 @@ function pinnedBody(event: StoredEvent, version: string): string {
   }
   let text = byVersion.get(version)
   if (text === undefined) {
-    text = JSON.stringify({ ...event.body, api_version: version })
+    text = JSON.stringify({ ...event.body, api_version: version }, null, 2)
     byVersion.set(version, text)
   }
   return text

@@ -19,6 +19,36 @@ export interface FaultHooks {
   dropAnswer(flight: InFlightRequest, status: number): boolean
   /** Extra virtual milliseconds before one accepted meter event (or batch) is processed. */
   processingDelay(): number
+  /**
+   * Asked once per (event, destination) as the first attempt is scheduled: send it `delayMs` later
+   * and/or a second time (duplicate). Optional so hooks written before it stay valid.
+   */
+  deliveryFault?(detail: DeliveryFaultHookDetail): DeliveryFaultHookDecision
+}
+
+/**
+ * The automatic delivery attempt a fault decision is asked about: the first (`attempt` 1, asked
+ * as the event fans out) and each retry (asked as it is scheduled).
+ */
+export interface DeliveryFaultHookDetail {
+  readonly event: string
+  readonly destination: string
+  /** Event type, so a schedule entry's `operation` can aim at one type. */
+  readonly type?: string
+  /** 1 for the first attempt, 2, 3, ... for the retries. Absent: 1. */
+  readonly attempt?: number
+}
+
+/** What a scheduled or injected delivery fault does to one delivery attempt. */
+export interface DeliveryFaultHookDecision {
+  /** Also sent a second time (trigger `duplicate`). */
+  readonly duplicate: boolean
+  /** Virtual ms the attempt waits before it is sent. */
+  readonly delayMs: number
+  /** The receiver cannot be reached for this attempt: `connect_error`, nothing is sent. */
+  readonly fail?: boolean
+  /** Virtual ms the network adds before the receiver gets the request (counts toward the time-out). */
+  readonly slowMs?: number
 }
 
 /** The hooks of a simulation without faults: nothing happens. */

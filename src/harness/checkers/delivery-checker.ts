@@ -1,60 +1,87 @@
+import { TEST_RETRY_OFFSETS_MS } from '#domain/delivery/retry-policy.js'
 import type { TraceEntry } from '#kernel/trace.js'
 import { type Violation, violation } from './violation.js'
 
 /** Trace kinds a delivery history is written with. */
 export interface DeliveryKinds {
-  /** Kind of an event sent to the receiver (its `event` field names it). */
-  readonly emitted: string
+  /** Kind of the entry that opens a delivery (one event to one destination). */
+  readonly scheduled: string
+  /** One entry per attempt, with `trigger`, `outcome` and `attempt` (its number in the delivery). */
   readonly attempt: string
+  /** Written when the automatic schedule is spent and the delivery is Failed. */
   readonly exhausted: string
-  /** Attempts the whole retry window makes. */
+  /** Written when automatic delivery stopped early (destination disabled or deleted): an end, not a violation. */
+  readonly cancelled: string
+  /** Automatic attempts (first + retries) the whole retry window makes. */
   readonly maxAttempts: number
 }
 
-/** The kinds the harness's delivery channel writes. */
-export const channelKinds: DeliveryKinds = {
-  emitted: 'harness.emitted',
-  attempt: 'harness.delivery',
-  exhausted: 'harness.delivery.exhausted',
-  maxAttempts: 5,
+/**
+ * The kinds the service's delivery domain writes (`src/domain/delivery`), for test-mode
+ * destinations: a first attempt and three retries.
+ */
+export const deliveryKinds: DeliveryKinds = {
+  scheduled: 'delivery.scheduled',
+  attempt: 'delivery.attempt',
+  exhausted: 'delivery.exhausted',
+  cancelled: 'delivery.cancelled',
+  maxAttempts: 1 + TEST_RETRY_OFFSETS_MS.length,
 }
 
+const AUTOMATIC = new Set(['automatic', 'retry'])
+
 /**
- * Delivery checker: every event reaches its destination with a 2xx, or is Failed after the whole
- * retry window with every attempt recorded (numbered 1..n without gaps, n = `maxAttempts`).
+ * Delivery checker over the service's own delivery trace: every event reaches each destination it
+ * was routed to with a 2xx, or is Failed after the whole retry window (`maxAttempts` automatic
+ * attempts) with every attempt recorded (the exhausted entry counts exactly the attempts traced
+ * before it). Witnesses: the `delivery.scheduled` entry and the last attempt or the exhausted entry.
  *
  * @example
- * checkDeliveries(sim.trace.entries(), channelKinds)
+ * checkDeliveries(sim.trace.entries()) // [] when every delivery ended as the service promises
  */
-export function checkDeliveries(entries: readonly TraceEntry[], kinds: DeliveryKinds = channelKinds): Violation[] {
+export function checkDeliveries(entries: readonly TraceEntry[], kinds: DeliveryKinds = deliveryKinds): Violation[] {
   const out: Violation[] = []
-  const emitted = new Map<string, TraceEntry>()
-  const attempts = new Map<string, TraceEntry[]>()
-  const exhausted = new Map<string, TraceEntry>()
-  for (const e of entries) {
-    const id = String(e.data.event)
-    if (e.kind === kinds.emitted) emitted.set(id, e)
-    else if (e.kind === kinds.attempt && e.data.replay !== true && e.data.duplicate !== true) {
-      const list = attempts.get(id) ?? []
-      list.push(e)
-      attempts.set(id, list)
-    } else if (e.kind === kinds.exhausted) exhausted.set(id, e)
+  interface Pair {
+    origin: TraceEntry
+    attempts: TraceEntry[]
+    delivered: boolean
+    end?: TraceEntry
+    tracedAtEnd?: number
   }
-  for (const [id, origin] of emitted) {
-    const list = attempts.get(id) ?? []
-    if (list.some((a) => a.data.outcome === 'delivered')) continue
-    const end = exhausted.get(id)
-    if (end === undefined) {
-      out.push(violation('delivery.outcome', `event ${id} was neither delivered nor Failed`, [origin, ...list.slice(-1)]))
+  const pairs = new Map<string, Pair>()
+  for (const e of entries) {
+    if (e.kind !== kinds.scheduled && e.kind !== kinds.attempt && e.kind !== kinds.exhausted && e.kind !== kinds.cancelled) {
       continue
     }
-    const numbers = list.map((a) => Number(a.data.attempt))
-    const complete = list.length === kinds.maxAttempts && numbers.every((n, i) => n === i + 1)
-    if (!complete) {
+    const key = `${String(e.data.event)}|${String(e.data.destination)}`
+    if (e.kind === kinds.scheduled) {
+      if (!pairs.has(key)) pairs.set(key, { origin: e, attempts: [], delivered: false })
+      continue
+    }
+    const pair = pairs.get(key)
+    if (pair === undefined) continue
+    if (e.kind === kinds.attempt) {
+      pair.attempts.push(e)
+      if (e.data.outcome === 'delivered') pair.delivered = true
+    } else if (pair.end === undefined) {
+      pair.end = e
+      pair.tracedAtEnd = pair.attempts.length
+    }
+  }
+  for (const [key, pair] of pairs) {
+    if (pair.delivered || pair.end?.kind === kinds.cancelled) continue
+    const event = key.slice(0, key.indexOf('|'))
+    const { origin, attempts, end } = pair
+    if (end === undefined) {
+      out.push(violation('delivery.outcome', `event ${event} was neither delivered nor Failed`, [origin, ...attempts.slice(-1)]))
+      continue
+    }
+    const automatic = attempts.filter((a) => AUTOMATIC.has(String(a.data.trigger))).length
+    if (automatic !== kinds.maxAttempts || Number(end.data.attempts) !== pair.tracedAtEnd) {
       out.push(
         violation(
           'delivery.attempts',
-          `event ${id} Failed after ${list.length} recorded attempts (${kinds.maxAttempts} expected)`,
+          `event ${event} Failed after ${automatic} automatic attempts (${kinds.maxAttempts} expected), ${String(end.data.attempts)} counted, ${String(pair.tracedAtEnd)} recorded`,
           [origin, end],
         ),
       )

@@ -4,12 +4,13 @@ import { type Violation, violation } from './violation.js'
 const str = (v: unknown) => String(v)
 
 /**
- * Webhook receiver checker over the harness's delivery records: side effects unique per event id
- * (`harness.effect`), a final state equal to the latest delivered state of each object
- * (`harness.state`, so no regression to an older state whatever the order), genuine signed
+ * Webhook receiver checker over the service's own delivery trace (`delivery.attempt` and the
+ * attacker's `delivery.replay`, from `src/domain/delivery`) and the harness's records: side effects
+ * unique per event id (`harness.effect`), a final state equal to the latest delivered state of each
+ * object (`harness.state`, so no regression to an older state whatever the order), genuine signed
  * deliveries accepted (the signature verified on the raw body), replayed old deliveries refused,
  * answers within the delivery timeout (slow work after the 2xx), and every acknowledged event
- * processed.
+ * processed. `harness.emitted` maps events to the objects they carry.
  *
  * @example
  * checkReceiver(sim.trace.entries())
@@ -19,13 +20,15 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
   const effects = new Map<string, TraceEntry[]>()
   const deliveries = new Map<string, TraceEntry[]>()
   const byObject = new Map<string, TraceEntry[]>()
+  const objectOf = new Map<string, string>()
   for (const e of entries) {
-    if (e.kind === 'harness.effect') {
+    if (e.kind === 'harness.emitted') objectOf.set(str(e.data.event), str(e.data.object))
+    else if (e.kind === 'harness.effect') {
       const list = effects.get(str(e.data.event)) ?? []
       list.push(e)
       effects.set(str(e.data.event), list)
-    } else if (e.kind === 'harness.delivery') {
-      const replay = e.data.replay === true
+    } else if (e.kind === 'delivery.attempt' || e.kind === 'delivery.replay') {
+      const replay = e.kind === 'delivery.replay'
       if (replay && e.data.outcome === 'delivered') {
         out.push(
           violation(
@@ -55,9 +58,12 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
         const list = deliveries.get(str(e.data.event)) ?? []
         list.push(e)
         deliveries.set(str(e.data.event), list)
-        const objectList = byObject.get(str(e.data.object)) ?? []
-        objectList.push(e)
-        byObject.set(str(e.data.object), objectList)
+        const object = objectOf.get(str(e.data.event))
+        if (object !== undefined) {
+          const objectList = byObject.get(object) ?? []
+          objectList.push(e)
+          byObject.set(object, objectList)
+        }
       }
     } else if (e.kind === 'harness.state' && e.data.expected !== e.data.actual) {
       const delivered = byObject.get(str(e.data.object)) ?? []

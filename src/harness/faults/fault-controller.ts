@@ -9,18 +9,6 @@ import { type FaultParams, pickReason, type ResolvedFaultPolicy } from './fault-
 /** Where a fault decision came from. */
 export type FaultSource = 'schedule' | 'rate' | 'inject'
 
-/** What one delivery suffers: drawn (or taken from the schedule) once per delivery attempt. */
-export interface DeliveryFaultDecision {
-  /** Also sent a second time. */
-  readonly duplicate: boolean
-  /** Virtual ms before it is sent (reordering window and delays). */
-  readonly delayMs: number
-  /** The receiver cannot be reached for this attempt (transport failure). */
-  readonly fail: boolean
-  /** Virtual ms the receiver's network adds before the answer. */
-  readonly slowMs: number
-}
-
 /** Handles the kinds that act on things outside the service (receivers, replays). */
 export type FaultListener = (entry: FaultEntry, source: FaultSource) => boolean
 
@@ -30,7 +18,7 @@ const OUTSIDE_KINDS = new Set<FaultKind>(['receiver_down', 'receiver_up', 'recei
 /**
  * Runs a fault policy inside one simulation: the admission gate (forced 429s, lock timeouts, 409s,
  * 5xx, early session expiry), the domain hooks (indeterminate answers, slow processing), delivery
- * decisions for the harness's delivery channel, and the explicit schedule, step by step. Every
+ * per-attempt delivery decisions (`hooks.deliveryFault`), and the explicit schedule, step by step. Every
  * decision is appended to the trace as `fault` with its `label`; randomness comes only from the
  * `faults` stream, so adding faults never shifts ids.
  *
@@ -49,8 +37,6 @@ export interface FaultController {
   step(n: number): void
   /** Applies one fault now (admin or model command). */
   inject(entry: Omit<FaultEntry, 'step'>, source?: FaultSource): void
-  /** The fault decision for one delivery. */
-  delivery(detail: Record<string, unknown>): DeliveryFaultDecision
   /** Registers the handler of an outside kind (receivers, replays); returns an unregister function. */
   on(kind: FaultKind, listener: FaultListener): () => void
   /** How often each label fired. */
@@ -191,6 +177,45 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
     },
   }
 
+  /** Only armed (scheduled or injected) faults: the delivery area's own knobs draw the rates. */
+  function armedOnly(kind: FaultKind, operation?: string): { p: FaultParams; source: FaultSource } | undefined {
+    const scheduled = take(kind, operation)
+    return scheduled === undefined ? undefined : { p: scheduled, source: taken }
+  }
+
+  /** Drawn from the rate only: a scheduled entry of an outside kind acts on the receiver instead. */
+  function rateOnly(kind: FaultKind): { p: FaultParams; source: FaultSource } | undefined {
+    const rate = rates[kind] ?? 0
+    return rate > 0 && rng.chance(rate) ? { p: params(kind), source: 'rate' } : undefined
+  }
+
+  // Asked by the delivery domain before each automatic attempt is scheduled. Reordering, delays and
+  // duplicates act on the first attempt (a schedule entry's `operation` may name the event type);
+  // a transport failure or a slow network may hit any attempt, retries included.
+  hooks.deliveryFault = (detail) => {
+    const first = (detail.attempt ?? 1) === 1
+    const reorder = first ? armedOnly('reorder_delivery', detail.type) : undefined
+    const delay = first ? (armedOnly('delay_delivery', detail.type) ?? decide('delay_delivery')) : undefined
+    const dup = first ? armedOnly('duplicate_delivery', detail.type) : undefined
+    const down = rateOnly('receiver_down')
+    const slow = rateOnly('receiver_slow')
+    let delayMs = 0
+    if (reorder) {
+      delayMs += reorder.p.delay ?? 5_000
+      record('reorder_delivery', 'reorder_delivery', reorder.source, { ...detail, delay: delayMs })
+    }
+    if (delay) {
+      const d = delay.p.delay ?? 3_000
+      delayMs += d
+      record('delay_delivery', 'delay_delivery', delay.source, { ...detail, delay: d })
+    }
+    if (dup) record('duplicate_delivery', 'duplicate_delivery', dup.source, { ...detail })
+    if (down) record('receiver_down', 'receiver_down', down.source, { ...detail, transport: 'connect_error' })
+    const slowMs = slow ? (slow.p.delay ?? 2_000) : 0
+    if (slow) record('receiver_slow', 'receiver_slow', slow.source, { ...detail, delay: slowMs })
+    return { duplicate: dup !== undefined, delayMs, fail: down !== undefined, slowMs }
+  }
+
   function decide(kind: FaultKind): { p: FaultParams; source: FaultSource } | undefined {
     const scheduled = take(kind)
     if (scheduled !== undefined) return { p: scheduled, source: taken }
@@ -228,28 +253,6 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
       for (const entry of policy.schedule) if (entry.step === n) apply(entry, 'schedule')
     },
     inject: (entry, source = 'inject') => apply(entry, source),
-    delivery(detail) {
-      const dup = decide('duplicate_delivery')
-      const reorder = decide('reorder_delivery')
-      const delay = decide('delay_delivery')
-      const down = decide('receiver_down')
-      const slow = decide('receiver_slow')
-      let delayMs = 0
-      if (reorder) {
-        delayMs += rng.int(Math.max(1, reorder.p.delay ?? 5_000))
-        record('reorder_delivery', 'reorder_delivery', reorder.source, { ...detail, delay: delayMs })
-      }
-      if (delay) {
-        const d = delay.p.delay ?? 3_000
-        delayMs += d
-        record('delay_delivery', 'delay_delivery', delay.source, { ...detail, delay: d })
-      }
-      if (dup) record('duplicate_delivery', 'duplicate_delivery', dup.source, detail)
-      if (down) record('receiver_down', 'receiver_down', down.source, { ...detail, transport: 'connect_error' })
-      const slowMs = slow ? (slow.p.delay ?? 2_000) : 0
-      if (slow) record('receiver_slow', 'receiver_slow', slow.source, { ...detail, delay: slowMs })
-      return { duplicate: dup !== undefined, delayMs, fail: down !== undefined, slowMs }
-    },
     on(kind, listener) {
       listeners.set(kind, listener)
       return () => listeners.delete(kind)

@@ -1,4 +1,4 @@
-import type { StoredEvent } from '#domain/events/event.js'
+import type { Destination } from '#domain/destinations/destination.js'
 import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
 import { checkClient } from '../checkers/client-checker.js'
 import { checkDeliveries } from '../checkers/delivery-checker.js'
@@ -8,7 +8,6 @@ import type { Violation } from '../checkers/violation.js'
 import type { FaultsInput } from '../faults/fault-policy.js'
 import type { FaultEntry } from '../scenario/faults-schema.js'
 import type { UsageReporter, UsageReporterFactory, WebhookHandlerFactory, WebhookSubject } from '../subjects.js'
-import { createDeliveryChannel, type DeliveryChannel } from './delivery-channel.js'
 import { advance, drive } from './drive.js'
 import type { Program, Step } from './program.js'
 
@@ -38,8 +37,10 @@ export interface RunReport {
 
 /** Meter event name the harness's usage goes to. */
 export const HARNESS_EVENT_NAME = 'harness_usage'
-/** URL of the receiver under test. */
+/** URL of the receiver under test (mounted with `sim.receivers.mount`). */
 export const HARNESS_RECEIVER_URL = 'https://hooks.harness.test/webhooks'
+/** How long a rolled signing secret stays valid next to the new one. */
+const ROLL_OVERLAP_MS = 24 * 3_600_000
 const STATES = ['requires_payment_method', 'processing', 'succeeded'] as const
 const TYPES = ['payment_intent.created', 'payment_intent.processing', 'payment_intent.succeeded'] as const
 
@@ -89,22 +90,51 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
       random: () => clientRng.next(),
     })
   }
+  // The webhook path is the service's own: an event destination, the real routing, signing, retry
+  // scheduler and transport, with the user's handler mounted as an in-process receiver. Delivery
+  // faults reach it through the fault hooks (`hooks.deliveryFault`, per attempt) and the
+  // listeners below (receiver down/up, an attacker's replay).
   let subject: WebhookSubject | undefined
-  let channel: DeliveryChannel | undefined
+  let destination: Destination | undefined
+  const setDown = (down: boolean) => {
+    if (subject === undefined) return
+    const handler = subject.handler.bind(subject)
+    if (down) sim.receivers.unmount(HARNESS_RECEIVER_URL)
+    else sim.receivers.mount(HARNESS_RECEIVER_URL, (req: Request) => handler(req))
+    trace.append('harness.receiver', { down })
+  }
   if (options.webhook) {
-    const factory = options.webhook
-    channel = createDeliveryChannel(sim, () => subject as WebhookSubject, HARNESS_RECEIVER_URL)
-    const ch = channel
-    subject = factory({
-      secrets: () => ch.secrets(),
+    const d = sim.service.destinations.create(
+      { account: sim.platform.id, mode: 'test' },
+      {
+        name: 'harness receiver',
+        type: 'webhook_endpoint',
+        event_payload: 'snapshot',
+        enabled_events: [...TYPES],
+        webhook_endpoint: { url: HARNESS_RECEIVER_URL },
+      },
+    )
+    destination = d
+    subject = options.webhook({
+      secrets: () => sim.admin.signingSecrets(d.id),
       clock: sim.clock,
       prefix: sim.service.kernel.prefix,
       effects: { record: (event, effect) => void trace.append('harness.effect', { event, effect }) },
     })
+    setDown(false)
+    sim.faults.on('receiver_down', () => {
+      setDown(true)
+      return true
+    })
+    sim.faults.on('receiver_up', () => {
+      setDown(false)
+      return true
+    })
+    sim.faults.on('replay_delivery', () => sim.service.delivery.replay())
   }
   const units: { id: string; customer: string; value: number }[] = []
   const objects: number[] = []
-  const emitted: { event: StoredEvent; object: string; status: string }[] = []
+  const emitted: { event: string; object: string; status: string }[] = []
   let count = 0
 
   async function exec(step: Step): Promise<void> {
@@ -133,24 +163,25 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
         await advance(sim, step.ms)
         break
       case 'emit': {
-        if (!channel) break
+        if (!destination) break
         const k = step.object
         const next = objects[k] === undefined ? 0 : (objects[k] as number) + 1
         if (next >= STATES.length) break
         objects[k] = next
-        const object = { id: `pi_h${k}`, object: 'payment_intent', amount: 1000 + k, currency: 'usd', status: STATES[next] }
-        const event = sim.service.events.snapshot({ type: TYPES[next] as string, account: sim.platform.id, mode: 'test', object })
-        emitted.push({ event, object: object.id, status: object.status as string })
-        trace.append('harness.emitted', { event: event.id, object: object.id, status: object.status })
-        channel.send(event)
+        const status = STATES[next] as string
+        const object = { id: `pi_h${k}`, amount: 1000 + k, currency: 'usd', status }
+        // The event fans out to the destination at once; its first attempt is due now (or later, faulted).
+        const event = sim.admin.trigger(TYPES[next] as string, { object })
+        emitted.push({ event: event.id, object: object.id, status })
+        trace.append('harness.emitted', { event: event.id, object: object.id, status })
         await advance(sim, 0)
         break
       }
       case 'receiver':
-        if (channel) channel.setDown(!step.up)
+        setDown(!step.up)
         break
       case 'roll_secret':
-        if (channel) channel.roll()
+        if (destination) sim.admin.rollSecret(destination.id, { overlapMs: ROLL_OVERLAP_MS })
         break
     }
   }
@@ -162,15 +193,15 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
       const s = sim.admin.meterSummary({ meter: meter.id, customer: u.customer })
       trace.append('harness.usage.total', { id: u.id, customer: u.customer, count: s.count, sum: s.sum })
     }
-    if (subject) {
+    if (subject && destination) {
       const delivered = new Set(
-        trace
-          .entries()
-          .filter((e) => e.kind === 'harness.delivery' && e.data.outcome === 'delivered' && e.data.replay !== true)
-          .map((e) => String(e.data.event)),
+        sim.admin
+          .deliveries({ destination: destination.id })
+          .filter((r) => r.attempts.some((a) => a.outcome === 'delivered'))
+          .map((r) => r.eventId),
       )
       const expected = new Map<string, string>()
-      for (const e of emitted) if (delivered.has(e.event.id)) expected.set(e.object, e.status)
+      for (const e of emitted) if (delivered.has(e.event)) expected.set(e.object, e.status)
       const state = subject.state()
       for (const [object, status] of expected) {
         trace.append('harness.state', { object, expected: status, actual: state[object] ?? null })
