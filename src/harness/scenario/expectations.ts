@@ -153,7 +153,18 @@ export function evaluateExpectations(input: ExpectationInput): Verdict[] {
       out_of_order: outOfOrder(mine),
       replays_accepted: replays.filter((d) => d.status >= 200 && d.status < 300).length,
     }
-    for (const [k, v] of Object.entries(want).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const { statuses, ...tallies } = want
+    for (const [status, v] of Object.entries(statuses ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const n = mine.filter((d) => String(d.status) === status).length
+      const ok = countHolds(n, v)
+      out.push({
+        name: `receiver '${name}' status ${status}`,
+        ok,
+        message: `${n} (expected ${showCount(v)})`,
+        ...(ok ? {} : { witness: { attempts: mine.slice(0, 8) } }),
+      })
+    }
+    for (const [k, v] of Object.entries(tallies).sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (v === undefined) continue
       const ok = countHolds(counts[k] ?? 0, v)
       out.push({

@@ -228,6 +228,10 @@ const expectationsSchema = z
             unique: countSchema.optional(),
             duplicates: countSchema.optional(),
             bad_signatures: countSchema.optional(),
+            statuses: z
+              .record(z.string().regex(/^\d{3}$/, { message: 'expected a status code' }), countSchema)
+              .optional()
+              .meta({ description: 'Deliveries per status the receiver answered (0: connection refused).' }),
             processed: countSchema
               .optional()
               .meta({ description: 'Side effects the receiver reported (ctx.processed): one per event for a deduplicating receiver.' }),
