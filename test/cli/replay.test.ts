@@ -2,18 +2,19 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { run } from './in-process.js'
 import { cli } from './run-cli.js'
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'service-sim-'))
 
-describe('service-sim replay', () => {
+describe('service-sim replay (the real bin, in child processes)', () => {
   it('replays the default scenario with no arguments, prints a virtual-time timeline and exits 0', () => {
     const dir = tmp()
     const r = cli(['replay', '--report', dir])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/\+15m\s+#6\s+the token expired -> 401 billing_meter_event_session_expired/)
-    expect(r.stdout).toContain('default seed 42: all')
+    expect(r.stdout).toMatch(/default seed 42 \(trace [0-9a-f]{16}\): all/)
     expect(readFileSync(join(dir, 'default', '42', 'report.md'), 'utf8')).toContain('all expectations hold')
   })
 
@@ -26,64 +27,78 @@ describe('service-sim replay', () => {
     expect(ja.equals(readFileSync(join(b, 'default', '5', 'report.json')))).toBe(true)
     expect(JSON.parse(ja.toString()).seed).toBe('5')
   })
+})
 
-  it('exits 1 and names the violated expectation', () => {
+describe('service-sim replay', () => {
+  it('exits 1 and names the violated expectation', async () => {
     const dir = tmp()
     const file = join(dir, 'wrong.yaml')
     writeFileSync(file, 'name: wrong\nworkload:\n  - request: { path: /v1/account }\n    expect: { status: 404 }\n')
-    const r = cli(['replay', file, '--no-report'])
+    const r = await run(['replay', file, '--no-report'])
     expect(r.code).toBe(1)
     expect(r.stdout).toContain('1 violated: step 1 (GET /v1/account)')
     expect(r.stdout).toContain('expected status 404, got 200')
   })
 
-  it('exits 2 naming the file, the path inside it and what was expected, without a stack trace', () => {
+  it('exits 2 naming the file, the path inside it and what was expected, without a stack trace', async () => {
     const dir = tmp()
     const file = join(dir, 'bad.yaml')
     writeFileSync(file, 'name: bad\nworkload:\n  - advance: soon\n  - request: { method: PUT, path: /v1/account }\n')
-    const r = cli(['replay', file])
+    const r = await run(['replay', file])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(`${file}:3: workload[0].advance: expected a duration`)
     expect(r.stderr).toMatch(/bad\.yaml:4: workload\[1\]\.request\.method: expected one of "GET", "POST", "DELETE", got "PUT"/)
     expect(r.stderr).not.toMatch(/\bat .+:\d+:\d+\)/)
   })
 
-  it('exits 2 for a missing file, broken YAML, an unknown option and a bad seed', () => {
+  it('exits 2 for an unknown checker, naming the file, the path and the known checkers', async () => {
     const dir = tmp()
-    expect(cli(['replay', join(dir, 'nope.yaml')]).stderr).toContain('nope.yaml: no such file')
+    const file = join(dir, 'checkers.yaml')
+    writeFileSync(file, 'name: c\nworkload: []\nexpectations:\n  checkers: [deterministic, no-such-checker]\n')
+    const r = await run(['replay', file, '--no-report'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(
+      `${file}:4: expectations.checkers[1]: unknown checker 'no-such-checker'; known: deliveries-acknowledged, deterministic, no-duplicate-deliveries, no-server-errors, signatures-valid`,
+    )
+    expect(r.stdout).toBe('')
+  })
+
+  it('exits 2 for a missing file, broken YAML, an unknown option and a bad seed', async () => {
+    const dir = tmp()
+    expect((await run(['replay', join(dir, 'nope.yaml')])).stderr).toContain('nope.yaml: no such file')
     const broken = join(dir, 'broken.json')
     writeFileSync(broken, '{"name": "x", "workload": [')
-    const r = cli(['replay', broken])
+    const r = await run(['replay', broken])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/broken\.json(:\d+)?: not valid JSON/)
-    expect(cli(['replay', '--frobnicate']).code).toBe(2)
-    expect(cli(['replay', '--seed', '1 2']).code).toBe(2)
-    expect(cli(['replay', 'a.yaml', 'b.yaml']).stderr).toContain('expected one scenario file')
+    expect((await run(['replay', '--frobnicate'])).code).toBe(2)
+    expect((await run(['replay', '--seed', '1 2'])).code).toBe(2)
+    expect((await run(['replay', 'a.yaml', 'b.yaml'])).stderr).toContain('expected one scenario file')
   })
 
-  it('runs the workload against a client module given with --client (TypeScript)', () => {
+  it('loads a TypeScript --client module from a directory without a package.json', async () => {
     const dir = tmp()
-    writeFileSync(join(dir, 'package.json'), '{"type":"module"}')
     writeFileSync(
       join(dir, 'client.ts'),
-      "export const actions = { async hello(ctx: any) { const r = await ctx.request({ path: '/v1/account' }); return r.status as number } }\n",
+      "import type { Stats } from 'node:fs'\nexport const actions = { async hello(ctx: any): Promise<number> { const s: Stats | undefined = undefined; void s; const r = await ctx.request({ path: '/v1/account' }); return r.status as number } }\n",
     )
     writeFileSync(join(dir, 's.yaml'), 'name: c\nworkload:\n  - client: { action: hello }\n    expect: { status: 200 }\n')
-    const r = cli(['replay', join(dir, 's.yaml'), '--client', join(dir, 'client.ts'), '--no-report'])
+    const r = await run(['replay', join(dir, 's.yaml'), '--client', join(dir, 'client.ts'), '--no-report'])
+    expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('client hello -> 200')
-    expect(cli(['replay', join(dir, 's.yaml'), '--client', join(dir, 'missing.ts')]).code).toBe(2)
+    expect((await run(['replay', join(dir, 's.yaml'), '--client', join(dir, 'missing.ts')])).code).toBe(2)
   })
 
-  it('prints help with examples for every command and exits 0', () => {
+  it('prints help with examples for every command and exits 0', async () => {
     for (const c of ['replay', 'fuzz', 'serve', 'merge']) {
-      const r = cli([c, '--help'])
+      const r = await run([c, '--help'])
       expect(r.code).toBe(0)
       expect(r.stdout).toContain(`Usage: service-sim ${c}`)
       expect(r.stdout).toMatch(/Examples?:/)
     }
-    expect(cli(['--help']).code).toBe(0)
-    expect(cli([]).code).toBe(2)
-    expect(cli(['launch']).code).toBe(2)
+    expect((await run(['--help'])).code).toBe(0)
+    expect((await run([])).code).toBe(2)
+    expect((await run(['launch'])).code).toBe(2)
   })
 })

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { run } from './in-process.js'
 import { BIN, cli, ROOT } from './run-cli.js'
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'service-sim-'))
@@ -36,33 +37,33 @@ describe('service-sim serve', () => {
     expect(out).toContain('service-sim stopped')
   })
 
-  it('exits 2 for a bad port', () => {
-    expect(cli(['serve', '--port', 'eighty']).code).toBe(2)
+  it('exits 2 for a bad port', async () => {
+    expect((await run(['serve', '--port', 'eighty'])).code).toBe(2)
   })
 })
 
 describe('service-sim fuzz and merge', () => {
-  it('runs shards on a worker pool and merges their reports', () => {
+  it('runs shards on a worker pool and merges their reports (the real bin for one shard and the merge)', async () => {
     const dir = tmp()
     const args = ['fuzz', '--scenario', 'scenarios/default.yaml', '--runs', '4', '--report', dir, '--failures', join(dir, 'f')]
     const a = cli([...args, '--shard', '1/2', '--workers', '2'])
     expect(a.code).toBe(0)
     expect(a.stdout).toContain('2 runs, 0 failing')
-    expect(cli([...args, '--shard', '2/2']).code).toBe(0)
+    expect((await run([...args, '--shard', '2/2'])).code).toBe(0)
     const shards = ['shard-1-of-2.json', 'shard-2-of-2.json'].map((f) => join(dir, 'fuzz', 'default', f))
     const out = join(dir, 'merged.json')
     expect(cli(['merge', ...shards, '--out', out]).code).toBe(0)
     const merged = JSON.parse(readFileSync(out, 'utf8'))
     expect(merged).toMatchObject({ kind: 'fuzz', runs: 4, shards: ['1/2', '2/2'], failures: [] })
-    expect(cli(['merge', join(dir, 'nope.json')]).code).toBe(2)
-    expect(cli(['fuzz', '--runs', '0']).code).toBe(2)
-    expect(cli(['fuzz', '--shard', '3/2']).code).toBe(2)
+    expect((await run(['merge', join(dir, 'nope.json')])).code).toBe(2)
+    expect((await run(['fuzz', '--runs', '0'])).code).toBe(2)
+    expect((await run(['fuzz', '--shard', '3/2'])).code).toBe(2)
   })
 
-  it('saves a failing seed as a replayable scenario and re-runs it first next time', () => {
+  it('saves a failing seed as a replayable scenario and re-runs it first next time', async () => {
     const dir = tmp()
     const file = join(dir, 'flaky.yaml')
-    // Fails whenever the seeded policy expires the session before the stream request.
+    // Fails whenever the seeded policy expires the session before the second stream request.
     writeFileSync(
       file,
       [
@@ -71,20 +72,36 @@ describe('service-sim fuzz and merge', () => {
         '  - request: { method: POST, path: /v2/billing/meter_event_session, save: s }',
         '  - request: { method: POST, path: /v2/billing/meter_event_stream, token: "{{s.authentication_token}}", body: { events: [] } }',
         '    expect: { status: [200, 202, 400] }',
+        '  - request: { method: POST, path: /v2/billing/meter_event_stream, token: "{{s.authentication_token}}", body: { events: [] } }',
+        '    expect: { status: [200, 202, 400] }',
         'faults:',
         '  policy: { rates: { session_expiry: 0.5 } }',
         '',
       ].join('\n'),
     )
     const failures = join(dir, 'failures')
-    const r = cli(['fuzz', '--scenario', file, '--runs', '6', '--report', dir, '--failures', failures])
+    const r = await run(['fuzz', '--scenario', file, '--runs', '6', '--workers', '1', '--report', dir, '--failures', failures])
     expect(r.code).toBe(1)
     const saved = readdirSync(failures)
     expect(saved.length).toBeGreaterThan(0)
-    const replay = cli(['replay', join(failures, saved[0] as string), '--no-report'])
+    const replay = await run(['replay', join(failures, saved[0] as string), '--no-report'])
     expect(replay.code).toBe(1)
     expect(replay.stdout).toContain('fault session_expiry (schedule)')
-    const again = cli(['fuzz', '--scenario', file, '--runs', '1', '--seed', '100', '--report', dir, '--failures', failures])
+    const again = await run([
+      'fuzz',
+      '--scenario',
+      file,
+      '--runs',
+      '1',
+      '--seed',
+      '100',
+      '--workers',
+      '1',
+      '--report',
+      dir,
+      '--failures',
+      failures,
+    ])
     expect(again.stdout).toMatch(new RegExp(`seed ${/seed-(\d+)/.exec(saved[0] as string)?.[1]}`))
     expect(existsSync(failures)).toBe(true)
   })

@@ -5,11 +5,11 @@ import { referenceUsageReporter } from '../reference/usage-reporter.js'
 import { buggyUsageReporters, buggyWebhookReceivers } from '../reference/variants.js'
 import { referenceWebhookReceiver } from '../reference/webhook-receiver.js'
 import type { Step } from '../run/program.js'
-import { startRun, type Subjects } from '../run/run-program.js'
+import { type Subjects, startRun } from '../run/run-program.js'
 import { programOf } from '../run/scenario-file.js'
 import type { UsageReporterFactory, WebhookHandlerFactory } from '../subjects.js'
-import { faultDecisions } from './scenario-faults.js'
 import type { DeliveryRecord, FaultDecision, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
+import { faultDecisions } from './scenario-faults.js'
 import type { Scenario } from './schema.js'
 
 /** Client actions only the property harness's workloads use. */
@@ -102,9 +102,11 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   const subjects: { reporter?: UsageReporterFactory; webhook?: WebhookHandlerFactory } = {}
   const fallback = (kind: 'reporter' | 'webhook') =>
     named[kind] ??
-    (options.subjects?.[kind] !== undefined ? undefined : (kind === 'reporter' ? buggyUsageReporters : buggyWebhookReceivers).some((v) => v.name === scenario.name)
-      ? scenario.name
-      : undefined)
+    (options.subjects?.[kind] !== undefined
+      ? undefined
+      : (kind === 'reporter' ? buggyUsageReporters : buggyWebhookReceivers).some((v) => v.name === scenario.name)
+        ? scenario.name
+        : undefined)
   for (const kind of ['reporter', 'webhook'] as const) {
     const needed = kind === 'reporter' ? usesReporter || named.reporter !== undefined : usesWebhook || named.webhook !== undefined
     if (!needed) continue
@@ -123,7 +125,11 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
         ? await byName(name, referenceUsageReporter, buggyUsageReporters, (m) => m.reporter, options.baseDir)
         : await byName(name, referenceWebhookReceiver, buggyWebhookReceivers, (m) => m.webhook, options.baseDir)
   }
-  const run = startRun(program.seed, { ...(subjects as Subjects), faults: parsed.faults as Omit<FaultsInput, 'schedule'> }, program.faults)
+  const run = startRun(
+    program.seed,
+    { ...(subjects as Subjects), faults: parsed.faults as Omit<FaultsInput, 'schedule'> },
+    program.faults,
+  )
   const { sim } = run
   const trace = sim.service.kernel.trace
   const start = sim.clock.now

@@ -70,7 +70,11 @@ export function parseScenarioText(text: string, file: string): Scenario {
       file,
       unknown.map((i) => {
         const path = ['expectations', 'checkers', i]
-        return { path: formatPath(path), message: `unknown checker '${checkers[i]}'; known: ${known}`, line: lineOf(doc, lineCounter, path) }
+        return {
+          path: formatPath(path),
+          message: `unknown checker '${checkers[i]}'; known: ${known}`,
+          line: lineOf(doc, lineCounter, path),
+        }
       }),
     )
   }

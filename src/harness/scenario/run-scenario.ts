@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import qs from 'qs'
+import type { TraceEntry } from '#kernel/trace.js'
 import { verifySignature } from '../../domain/delivery/signature.js'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/create-simulator.js'
 import { type CheckContext, checkers } from './checkers.js'
@@ -9,9 +10,8 @@ import { formatDuration } from './duration.js'
 import { checkOutcomes, evaluateExpectations } from './expectations.js'
 import { referenceClient } from './reference-client.js'
 import type { DeliveryRecord, FaultDecision, Marker, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
-import type { TraceEntry } from '#kernel/trace.js'
-import type { RequestSpec, Scenario, StepSpec } from './schema.js'
 import { faultDecisions, faultsFiredVerdict, type ReceiverControl, wireReceiverFaults } from './scenario-faults.js'
+import type { RequestSpec, Scenario, StepSpec } from './schema.js'
 import { fill } from './template.js'
 
 /** How to run a scenario. */
@@ -173,7 +173,16 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     const query = spec.query ? `?${qs.stringify(spec.query, { arrayFormat: 'brackets' })}` : ''
     const host = spec.path.startsWith('/v2/billing/meter_event_stream') ? METER_EVENTS : API
     const at = sim.clock.now
-    const res = await sim.fetch(`${host}${spec.path}${query}`, { method, headers, ...(body === undefined ? {} : { body }) })
+    let res: Response
+    try {
+      res = await sim.fetch(`${host}${spec.path}${query}`, { method, headers, ...(body === undefined ? {} : { body }) })
+    } catch (error) {
+      // An indeterminate outcome (the request may have been committed): status 0 for the client.
+      if (!(error instanceof TypeError)) throw error
+      const rec: RequestRecord = { step: stepNo, at, method, path: spec.path, status: 0, outcome: '0 network_error', source }
+      requests.push(rec)
+      return { status: 0, body: null, headers: new Headers() }
+    }
     const text = await res.text()
     let json: any = null
     try {
@@ -280,7 +289,12 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
         const parsed = JSON.parse(raw) as { id?: string; type?: string; created?: number | string }
         eventId = parsed.id ?? null
         type = parsed.type ?? null
-        created = typeof parsed.created === 'number' ? parsed.created : typeof parsed.created === 'string' ? Date.parse(parsed.created) / 1000 : undefined
+        created =
+          typeof parsed.created === 'number'
+            ? parsed.created
+            : typeof parsed.created === 'string'
+              ? Date.parse(parsed.created) / 1000
+              : undefined
       } catch {}
       const attempt = (seen.get(String(eventId)) ?? 0) + 1
       seen.set(String(eventId), attempt)

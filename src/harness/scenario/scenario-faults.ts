@@ -1,6 +1,6 @@
 import type { TraceEntry } from '#kernel/trace.js'
-import { faultLog } from '../faults/fault-log.js'
 import type { Simulator } from '../../simulator/create-simulator.js'
+import { faultLog } from '../faults/fault-log.js'
 import type { FaultKind } from './faults-schema.js'
 import type { FaultDecision, Verdict } from './run-result.js'
 

@@ -232,9 +232,9 @@ const expectationsSchema = z
               .record(z.string().regex(/^\d{3}$/, { message: 'expected a status code' }), countSchema)
               .optional()
               .meta({ description: 'Deliveries per status the receiver answered (0: connection refused).' }),
-            processed: countSchema
-              .optional()
-              .meta({ description: 'Side effects the receiver reported (ctx.processed): one per event for a deduplicating receiver.' }),
+            processed: countSchema.optional().meta({
+              description: 'Side effects the receiver reported (ctx.processed): one per event for a deduplicating receiver.',
+            }),
             out_of_order: countSchema
               .optional()
               .meta({ description: 'Events first seen after a later-created event was already seen.' }),
