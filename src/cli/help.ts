@@ -13,7 +13,7 @@ Commands:
 Run 'service-sim <command> --help' for the options of a command.
 
 Examples:
-  service-sim replay scenarios/stream-across-token-expiry.yaml
+  service-sim replay scenarios/default.yaml
   service-sim fuzz --scenario scenarios/receiver-down-two-days.yaml --runs 200 --workers 2
   service-sim serve --port 12111 --seed 42
 `,
@@ -25,17 +25,24 @@ Without a file, replays the bundled default scenario (scenarios/default.yaml).
 
 Options:
   --seed N          Seed instead of the scenario's own
-  --client module   Your client module (actions and/or receiver); TypeScript loads directly.
+  --client module   Your client module (actions and/or receiver; reporter and/or webhook for a
+                    property-harness counterexample). A .ts/.mts module loads directly through
+                    tsx, with no build and no package.json needed beside it.
                     Default: the reference client
   --report dir      Report root directory (default: reports)
   --no-report       Do not write a report
   --quiet           Print only the result line
   -h, --help        This help
 
-Exit codes: 0 every expectation holds, 1 an expectation was violated (named), 2 usage or scenario error.
+A counterexample file written by the property harness (client actions report_usage, emit_event,
+roll_secret) is replayed by the harness's own runner, to the trace hash of the failing run.
+
+Exit codes: 0 every expectation holds, 1 an expectation was violated (named), 2 usage or scenario
+error (an unknown checker name is one).
 
 Examples:
   service-sim replay scenarios/secret-roll.yaml
+  service-sim replay reports/counterexamples/no-dedup-1234.json
   service-sim replay scenarios/lock-contention.yaml --seed 7 --report out/
   service-sim replay my-scenario.yaml --client ./src/my-billing-client.ts --quiet
 `,
