@@ -194,7 +194,12 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
     if (slowMs > 0) {
       // A slow network: the receiver gets the request later; the time-out still counts from `at`.
       answer = new Promise<TransportResult>((resolve) => {
-        scheduler.at(at + slowMs, 'delivery.slow', () => resolve(post(request)))
+        scheduler.at(at + slowMs, 'delivery.slow', () => {
+          const late = post(request)
+          resolve(late)
+          // Tracked, so settle() and advance() let the receiver answer before the clock moves on.
+          if (late instanceof Promise) return transport.waitsOnClock(request.url) ? untilIdle(late) : late
+        })
       })
     } else answer = post(request)
     if (captured === undefined && headers !== undefined) captured = { r, url: d.url, body: payload, headers, at }
