@@ -41,7 +41,8 @@ export interface ServiceErrorInit {
 export class ServiceError extends Error {
   readonly status: number
   readonly type: ErrorType
-  readonly code: string | undefined
+  /** Always present, so clients can switch on it; refusals without a provider code get a generic one by status. */
+  readonly code: string
   readonly param: string | undefined
   readonly extra: Record<string, unknown> | undefined
   readonly headers: Record<string, string> | undefined
@@ -52,7 +53,7 @@ export class ServiceError extends Error {
     this.name = 'ServiceError'
     this.status = init.status
     this.type = init.type
-    this.code = init.code
+    this.code = init.code ?? defaultCode(init.status, init.param)
     this.param = init.param
     this.extra = init.extra
     this.headers = init.headers
@@ -70,6 +71,16 @@ export class ServiceError extends Error {
       },
     }
   }
+}
+
+function defaultCode(status: number, param: string | undefined): string {
+  if (status === 400) return param === undefined ? 'invalid_request' : 'parameter_invalid'
+  if (status === 401) return 'authentication_required'
+  if (status === 403) return 'permission_denied'
+  if (status === 404) return 'resource_missing'
+  if (status === 409) return 'conflict'
+  if (status === 429) return 'rate_limit'
+  return status >= 500 ? 'api_error' : 'invalid_request'
 }
 
 /** A 400 (or the given status) `invalid_request_error`. */

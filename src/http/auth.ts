@@ -28,6 +28,7 @@ function credential(header: string | null, style: 'v1' | 'v2'): string {
     throw unauthorized(
       'You did not provide an API key. Provide it in the Authorization header as Bearer <key>' +
         (style === 'v1' ? ' or as the HTTP Basic user name.' : '.'),
+      'api_key_missing',
     )
   }
   const [scheme, value = ''] = header.trim().split(/\s+/, 2)
@@ -42,6 +43,7 @@ function credential(header: string | null, style: 'v1' | 'v2'): string {
     style === 'v2'
       ? 'Invalid Authorization header: /v2 endpoints take Authorization: Bearer <key>.'
       : 'Invalid Authorization header: use Bearer <key> or HTTP Basic with the key as user name and an empty password.',
+    'authorization_header_invalid',
   )
 }
 
@@ -69,12 +71,18 @@ export function authenticate(
     return { authenticated: account, account, mode: session.mode, onBehalf: false, session: session.id }
   }
   if (service.sessions.isToken(key)) {
-    throw unauthorized('A meter event session token authenticates only the meter event stream; use a secret key here.')
+    throw unauthorized(
+      'A meter event session token authenticates only the meter event stream; use a secret key here.',
+      'secret_key_required',
+    )
   }
   const info = service.accounts.byKey(key)
-  if (info === undefined) throw unauthorized(`Invalid API Key provided: ${redact(key)}`)
+  if (info === undefined) throw unauthorized(`Invalid API Key provided: ${redact(key)}`, 'api_key_invalid')
   if (info.kind === 'publishable') {
-    throw unauthorized('This API call cannot be made with a publishable API key. Please use a secret API key.')
+    throw unauthorized(
+      'This API call cannot be made with a publishable API key. Please use a secret API key.',
+      'secret_key_required',
+    )
   }
   const authenticated = info.account
   const mode = info.mode

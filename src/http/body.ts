@@ -4,7 +4,40 @@ import { invalidRequest, ServiceError } from '#domain/service-error.js'
 /** Largest request body accepted, in bytes; larger bodies get 413. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-const QS_OPTIONS = { depth: 8, arrayLimit: 1000, parameterLimit: 5000, allowPrototypes: false, allowDots: false } as const
+// `plainObjects` builds null-prototype objects, so keys such as `constructor` arrive as ordinary
+// keys (and are refused as unknown by the route's schema) instead of being dropped silently.
+const QS_OPTIONS = {
+  depth: 8,
+  arrayLimit: 1000,
+  parameterLimit: 5000,
+  allowPrototypes: false,
+  plainObjects: true,
+  allowDots: false,
+} as const
+
+/** qs drops `__proto__` keys silently; find them in the raw pairs so they can be refused by name. */
+function refuseRawPrototypeKeys(text: string): void {
+  if (!text.includes('proto')) return
+  for (const pair of text.split('&')) {
+    const rawKey = pair.split('=', 1)[0] ?? ''
+    let key = rawKey
+    try {
+      key = decodeURIComponent(rawKey.replace(/\+/g, ' '))
+    } catch {}
+    if (key.includes('__proto__'))
+      throw invalidRequest(`Received unknown parameter: ${key}`, { code: 'parameter_unknown', param: key })
+  }
+}
+
+/** Refuses `__proto__` keys anywhere in a decoded body or query: no endpoint has such a parameter. */
+function refusePrototypeKeys(value: unknown, path: string): void {
+  if (value === null || typeof value !== 'object') return
+  for (const key of Object.keys(value)) {
+    const param = path === '' ? key : `${path}[${key}]`
+    if (key === '__proto__') throw invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param })
+    refusePrototypeKeys((value as Record<string, unknown>)[key], param)
+  }
+}
 
 /**
  * Decodes a request body the way the service does: form encoding with bracket nesting
@@ -32,7 +65,10 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
         code: 'invalid_content_type',
       })
     }
-    return qs.parse(text, QS_OPTIONS) as Record<string, unknown>
+    refuseRawPrototypeKeys(text)
+    const form = qs.parse(text, QS_OPTIONS) as Record<string, unknown>
+    refusePrototypeKeys(form, '')
+    return form
   }
   if (type !== '' && type !== 'application/json') {
     throw invalidRequest(`Invalid content type '${type}': /v2 endpoints take application/json bodies.`, {
@@ -48,11 +84,16 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw invalidRequest('Invalid JSON body: expected an object at the top level.', { code: 'invalid_json' })
   }
+  refusePrototypeKeys(parsed, '')
   return parsed as Record<string, unknown>
 }
 
 /** Decodes a query string with bracket arrays (`expand[]=a&expand[]=b`), on both namespaces. */
 export function decodeQuery(search: string): Record<string, unknown> {
   if (search === '' || search === '?') return {}
-  return qs.parse(search.startsWith('?') ? search.slice(1) : search, QS_OPTIONS) as Record<string, unknown>
+  const raw = search.startsWith('?') ? search.slice(1) : search
+  refuseRawPrototypeKeys(raw)
+  const query = qs.parse(raw, QS_OPTIONS) as Record<string, unknown>
+  refusePrototypeKeys(query, '')
+  return query
 }

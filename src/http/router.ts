@@ -48,12 +48,21 @@ function compile(routes: readonly Route[]): Router {
     const params: Record<string, string> = {}
     for (const k in map) {
       const v = map[k]
-      params[k] = stash && typeof v === 'number' ? decodeURIComponent(stash[v] ?? '') : String(v)
+      params[k] = stash && typeof v === 'number' ? decodeParam(stash[v] ?? '') : String(v)
     }
     return { route, params }
   }
   return {
     match,
     allows: (path) => METHODS.filter((m) => match(m, path) !== undefined),
+  }
+}
+
+/** A malformed escape (`/v1/customers/%`) stays as written: the lookup then answers 404, not a throw. */
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
   }
 }

@@ -93,3 +93,40 @@ describe('sim.fetch header handling', () => {
     expect(res.headers.get('service-version')).toBe('2025-03-31.basil')
   })
 })
+
+describe('hostile input at the HTTP boundary', () => {
+  it('answers a malformed percent escape in a path id with 404 in the envelope, not a throw', async () => {
+    const { get } = setup()
+    const res = await get('/v1/accounts/%')
+    expect([403, 404]).toContain(res.status)
+    expect(res.headers.get('request-id')).toMatch(/^req_/)
+    expect((await errorOf(res)).type).toBe('invalid_request_error')
+  })
+
+  it('refuses prototype keys anywhere in a form body or query with parameter_unknown and creates nothing', async () => {
+    const { sim, form, get } = setup()
+    const before = sim.admin.accounts().length
+    for (const body of ['constructor=1', '__proto__[x]=1', 'metadata[__proto__][x]=1', '__proto__=1']) {
+      const res = await form('/v1/accounts', body)
+      expect(res.status).toBe(400)
+      expect((await errorOf(res)).code).toBe('parameter_unknown')
+    }
+    expect((await get('/v1/account?__proto__[polluted]=1')).status).toBe(400)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(sim.admin.accounts().length).toBe(before)
+  })
+
+  it('gives every error a code, authentication errors included', async () => {
+    const { sim } = setup()
+    const cases: [RequestInit, string][] = [
+      [{}, 'api_key_missing'],
+      [{ headers: { Authorization: 'Bearer sk_test_unknown' } }, 'api_key_invalid'],
+      [{ headers: { Authorization: `Bearer ${sim.platform.publishableKey.test}` } }, 'secret_key_required'],
+    ]
+    for (const [init, code] of cases) {
+      const res = await sim.fetch(`${API}/v1/account`, init)
+      expect(res.status).toBe(401)
+      expect((await errorOf(res)).code).toBe(code)
+    }
+  })
+})

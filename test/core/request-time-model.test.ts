@@ -79,3 +79,21 @@ describe('request time model', () => {
     expect(order).toEqual(['first@x.test', 'second@x.test'])
   })
 })
+
+describe('request time model with a service time and pending service work', () => {
+  it('answers a request whose change schedules a webhook delivery', async () => {
+    const { sim, json, form } = setup({ serviceTime: 10 })
+    const dest = await json('/v2/core/event_destinations', {
+      name: 'hooks',
+      type: 'webhook_endpoint',
+      event_payload: 'snapshot',
+      enabled_events: ['customer.created'],
+      webhook_endpoint: { url: 'https://shop.example/hook' },
+    })
+    expect(dest.status).toBe(200)
+    const t0 = sim.clock.now
+    const res = await form('/v1/customers', 'email=a%40b.test')
+    expect(res.status).toBe(200)
+    expect(sim.clock.now).toBe(t0 + 10)
+  })
+})
