@@ -29,13 +29,32 @@ function refuseRawPrototypeKeys(text: string): void {
   }
 }
 
-/** Refuses `__proto__` keys anywhere in a decoded body or query: no endpoint has such a parameter. */
-function refusePrototypeKeys(value: unknown, path: string): void {
+/** Longest string value any parameter takes, as the provider documents for its string fields. */
+export const MAX_STRING_LENGTH = 5000
+
+/**
+ * Walks a decoded body or query once: refuses `__proto__` keys (no endpoint has such a
+ * parameter), strings longer than MAX_STRING_LENGTH and strings holding NUL characters, each
+ * with the parameter named, before any route sees them.
+ */
+function checkDecoded(value: unknown, path: string, style: 'v1' | 'v2'): void {
+  if (typeof value === 'string') {
+    if (value.length > MAX_STRING_LENGTH) {
+      throw invalidRequest(`Invalid ${path}: must be at most ${MAX_STRING_LENGTH} characters (got ${value.length}).`, {
+        code: 'parameter_invalid_string_too_long',
+        param: path,
+      })
+    }
+    if (value.includes('\u0000')) {
+      throw invalidRequest(`Invalid ${path}: must not contain NUL characters.`, { code: 'parameter_invalid', param: path })
+    }
+    return
+  }
   if (value === null || typeof value !== 'object') return
   for (const key of Object.keys(value)) {
-    const param = path === '' ? key : `${path}[${key}]`
+    const param = path === '' ? key : style === 'v2' ? `${path}.${key}` : `${path}[${key}]`
     if (key === '__proto__') throw invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param })
-    refusePrototypeKeys((value as Record<string, unknown>)[key], param)
+    checkDecoded((value as Record<string, unknown>)[key], param, style)
   }
 }
 
@@ -67,7 +86,7 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
     }
     refuseRawPrototypeKeys(text)
     const form = qs.parse(text, QS_OPTIONS) as Record<string, unknown>
-    refusePrototypeKeys(form, '')
+    checkDecoded(form, '', 'v1')
     return form
   }
   if (type !== '' && type !== 'application/json') {
@@ -84,7 +103,7 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw invalidRequest('Invalid JSON body: expected an object at the top level.', { code: 'invalid_json' })
   }
-  refusePrototypeKeys(parsed, '')
+  checkDecoded(parsed, '', 'v2')
   return parsed as Record<string, unknown>
 }
 
@@ -94,6 +113,6 @@ export function decodeQuery(search: string): Record<string, unknown> {
   const raw = search.startsWith('?') ? search.slice(1) : search
   refuseRawPrototypeKeys(raw)
   const query = qs.parse(raw, QS_OPTIONS) as Record<string, unknown>
-  refusePrototypeKeys(query, '')
+  checkDecoded(query, '', 'v1')
   return query
 }

@@ -83,3 +83,17 @@ describe('body decoding', () => {
     expect(sim.admin.events().length).toBe(events)
   })
 })
+
+describe('string parameters', () => {
+  it('refuses a string over 5000 characters and one holding NUL, naming the field', async () => {
+    const { sim, form } = setup()
+    const before = sim.admin.accounts().length
+    const long = await form('/v1/accounts', `email=${'x'.repeat(5001)}`)
+    expect(long.status).toBe(400)
+    expect(await errorOf(long)).toMatchObject({ code: 'parameter_invalid_string_too_long', param: 'email' })
+    const nul = await form('/v1/accounts', 'metadata[k]=a%00b')
+    expect(nul.status).toBe(400)
+    expect((await errorOf(nul)).param).toBe('metadata[k]')
+    expect(sim.admin.accounts().length).toBe(before)
+  })
+})

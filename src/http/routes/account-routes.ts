@@ -4,6 +4,7 @@ import { resourceMissing } from '#domain/service-error.js'
 import { v1List, v1ListFields } from '../pagination.js'
 import { expand, metadata, nonEmpty } from '../params.js'
 import type { Route } from '../route.js'
+import { email } from './resource-helpers.js'
 
 /** The v1 account object of an account. */
 export function accountJson(account: Account, livemode: boolean): Record<string, unknown> {
@@ -27,7 +28,7 @@ export function accountJson(account: Account, livemode: boolean): Record<string,
 const createBody = z
   .object({
     type: z.enum(['standard', 'express', 'custom']).optional(),
-    email: nonEmpty.optional(),
+    email: email.optional(),
     country: z
       .string()
       .regex(/^[A-Z]{2}$/, { message: 'Invalid country: expected a two-letter ISO code' })
@@ -41,7 +42,7 @@ const retrieveQuery = z.object({ expand }).strict()
 
 const updateBody = z
   .object({
-    email: nonEmpty.optional(),
+    email: email.optional(),
     metadata: metadata.optional(),
     expand,
   })
