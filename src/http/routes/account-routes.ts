@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Account } from '#domain/accounts/account.js'
 import { resourceMissing } from '#domain/service-error.js'
 import { v1List, v1ListFields } from '../pagination.js'
-import { expand, metadata, nonEmpty } from '../params.js'
+import { expand, metadata } from '../params.js'
 import type { Route } from '../route.js'
 import { email } from './resource-helpers.js'
 
