@@ -148,6 +148,12 @@ export function createFetchHandler(options: HandlerOptions): FetchHandler {
       const body = route.body ? parseParams(route.body, decoded, style) : decoded
       const query = route.query ? parseParams(route.query, rawQuery, style) : rawQuery
       const key = incoming.headers.get('idempotency-key') ?? undefined
+      if (key !== undefined && (key.length === 0 || key.length > 255)) {
+        throw invalidRequest('Invalid Idempotency-Key: it must be 1 to 255 characters long.', {
+          code: 'idempotency_key_invalid',
+          param: 'Idempotency-Key',
+        })
+      }
       const scope = scopeKey({ account: principal.account.id, mode: principal.mode })
       if (key !== undefined && (incoming.method === 'POST' || (incoming.method === 'DELETE' && style === 'v2'))) {
         const fingerprint = `${incoming.method} ${path}${incoming.url.search}\n${incoming.text}`

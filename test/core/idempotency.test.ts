@@ -59,3 +59,14 @@ describe('Idempotency-Key', () => {
     expect((await b.json()).id).not.toBe((await a.json()).id)
   })
 })
+
+describe('Idempotency-Key shape', () => {
+  it('refuses a key longer than 255 characters with 400 and creates nothing', async () => {
+    const { sim, form } = setup()
+    const before = sim.admin.accounts().length
+    const res = await form('/v1/accounts', 'email=a%40b.test', { 'Idempotency-Key': 'k'.repeat(256) })
+    expect(res.status).toBe(400)
+    expect(await errorOf(res)).toMatchObject({ code: 'idempotency_key_invalid', param: 'Idempotency-Key' })
+    expect(sim.admin.accounts().length).toBe(before)
+  })
+})
