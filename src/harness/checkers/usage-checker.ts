@@ -3,51 +3,74 @@ import { type Violation, violation } from './violation.js'
 
 const str = (v: unknown) => String(v)
 
+interface Unit {
+  readonly id: string
+  readonly customer: string
+  readonly value: number
+}
+
 /**
- * Usage history checker. Reads the run's `harness.usage` entries (each unit and whether the
- * reporter acknowledged it), `harness.usage.total` (how many times the service counted it once
- * everything was processed) and the `http` requests that carried it. Acknowledged units must be
- * counted exactly once, unacknowledged ones at most once, every unit must end acknowledged, and the
- * meter total must lie within the bounds those imply.
+ * Usage history checker. Reads the run's `harness.usage` entries (one per reported batch: its
+ * units and whether the reporter acknowledged them), `harness.usage.totals` (how many times the
+ * service counted each unit once everything was processed) and the `http` requests that carried
+ * them. Acknowledged units must be counted exactly once, unacknowledged ones at most once, every
+ * unit must end acknowledged, and the meter total must lie within the bounds those imply.
  *
  * @example
  * checkUsage(sim.trace.entries()) // [] when every acknowledged unit was billed once
  */
 export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
   const out: Violation[] = []
-  const units = new Map<string, TraceEntry>()
-  const totals = new Map<string, TraceEntry>()
+  const units = new Map<string, { unit: Unit; batch: TraceEntry }>()
+  const totals = new Map<string, { count: number; sum: number }>()
+  let totalsEntry: TraceEntry | undefined
   const requests: TraceEntry[] = []
   for (const e of entries) {
-    if (e.kind === 'harness.usage') units.set(str(e.data.id), e)
-    else if (e.kind === 'harness.usage.total') totals.set(str(e.data.id), e)
-    else if (e.kind === 'http' && str(e.data.operation).startsWith('billing.meter_event')) requests.push(e)
+    if (e.kind === 'harness.usage') {
+      for (const u of e.data.units as readonly Unit[]) units.set(u.id, { unit: u, batch: e })
+    } else if (e.kind === 'harness.usage.totals') {
+      totalsEntry = e
+      for (const t of e.data.units as readonly { id: string; count: number; sum: number }[]) totals.set(t.id, t)
+    } else if (e.kind === 'http' && e.data.status !== undefined && Number(e.data.status) < 300) {
+      if (str(e.data.operation).startsWith('billing.meter_event')) requests.push(e)
+    }
   }
   // One pass over the accepted requests: which of them carried each unit's customer.
   const byCustomer = new Map<string, TraceEntry[]>()
-  const customers = new Set([...units.values()].map((u) => `"${str(u.data.customer)}"`))
+  const customers = new Set<string>()
+  for (const { unit } of units.values()) customers.add(unit.customer)
+  const carried = (customer: string, r: TraceEntry) => {
+    if (!customers.has(customer)) return
+    const list = byCustomer.get(customer) ?? []
+    if (list[list.length - 1] !== r) list.push(r)
+    byCustomer.set(customer, list)
+  }
   for (const r of requests) {
-    if (Number(r.data.status) >= 300) continue
-    for (const m of str(r.data.request).matchAll(/"[^"\\]*"/g)) {
-      if (!customers.has(m[0])) continue
-      const list = byCustomer.get(m[0]) ?? []
-      if (list[list.length - 1] !== r) list.push(r)
-      byCustomer.set(m[0], list)
+    const text = str(r.data.request)
+    let parsed: { events?: { payload?: Record<string, unknown> }[] } | undefined
+    try {
+      parsed = JSON.parse(text) as typeof parsed
+    } catch {
+      parsed = undefined
+    }
+    if (Array.isArray(parsed?.events)) {
+      for (const ev of parsed.events) for (const v of Object.values(ev?.payload ?? {})) if (typeof v === 'string') carried(v, r)
+    } else {
+      // Not a JSON event batch (a v1 form body): any quoted or encoded value may name the customer.
+      for (const m of text.matchAll(/[A-Za-z0-9_]+/g)) carried(m[0], r)
     }
   }
-  const carrying = (customer: string) => byCustomer.get(`"${customer}"`) ?? []
   let low = 0
   let high = 0
   let total = 0
-  for (const [id, unit] of units) {
+  for (const [id, { unit, batch }] of units) {
     const t = totals.get(id)
-    const count = Number(t?.data.count ?? 0)
-    const value = Number(unit.data.value)
-    total += Number(t?.data.sum ?? 0)
-    const acked = unit.data.outcome === 'acked'
-    high += value
-    if (acked) low += value
-    const witness = [unit, ...(t ? [t] : []), ...carrying(str(unit.data.customer))]
+    const count = t?.count ?? 0
+    total += t?.sum ?? 0
+    const acked = batch.data.outcome === 'acked'
+    high += unit.value
+    if (acked) low += unit.value
+    const witness = [batch, ...(totalsEntry ? [totalsEntry] : []), ...(byCustomer.get(unit.customer) ?? [])]
     if (acked && count !== 1) {
       out.push(violation('usage.exactly_once', `acknowledged usage ${id} was counted ${count} times`, witness))
     } else if (!acked && count > 1) {
@@ -57,14 +80,14 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
       out.push(
         violation(
           'usage.acknowledged',
-          `usage ${id} was never acknowledged (${str(unit.data.outcome)}: ${str(unit.data.error ?? '')})`,
-          [unit],
+          `usage ${id} was never acknowledged (${str(batch.data.outcome)}: ${str(batch.data.error ?? '')})`,
+          [batch],
         ),
       )
     }
   }
   if (units.size > 0 && (total < low || total > high)) {
-    out.push(violation('usage.bounds', `meter total ${total} outside [${low}, ${high}]`, [...totals.values()]))
+    out.push(violation('usage.bounds', `meter total ${total} outside [${low}, ${high}]`, totalsEntry ? [totalsEntry] : []))
   }
   return out
 }

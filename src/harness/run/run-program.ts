@@ -150,13 +150,12 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
           return unit
         })
         const r = await drive(sim, reporter.report(batch), options.reportBudgetMs ?? 2 * 3_600_000)
-        for (const u of batch) {
-          trace.append('harness.usage', {
-            ...u,
-            outcome: r.state === 'ok' ? 'acked' : r.state === 'error' ? 'failed' : 'hung',
-            ...(r.state === 'error' ? { error: String((r.error as Error)?.message ?? r.error) } : {}),
-          })
-        }
+        // One entry per batch (not per unit): the trace hash folds every entry, and runs are many.
+        trace.append('harness.usage', {
+          units: batch,
+          outcome: r.state === 'ok' ? 'acked' : r.state === 'error' ? 'failed' : 'hung',
+          ...(r.state === 'error' ? { error: String((r.error as Error)?.message ?? r.error) } : {}),
+        })
         break
       }
       case 'advance':
@@ -189,9 +188,12 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
   async function finish(): Promise<RunReport> {
     await advance(sim, options.drainMs ?? 4 * 3_600_000)
     await sim.settle()
-    for (const u of units) {
-      const s = sim.admin.meterSummary({ meter: meter.id, customer: u.customer })
-      trace.append('harness.usage.total', { id: u.id, customer: u.customer, count: s.count, sum: s.sum })
+    if (units.length > 0) {
+      const totals = units.map((u) => {
+        const s = sim.admin.meterSummary({ meter: meter.id, customer: u.customer })
+        return { id: u.id, count: s.count, sum: s.sum }
+      })
+      trace.append('harness.usage.totals', { units: totals })
     }
     if (subject && destination) {
       const delivered = new Set(
