@@ -1,11 +1,10 @@
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { serve } from '@hono/node-server'
 import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
 import { runScenarioOn } from '../harness/scenario/run-scenario.js'
 import { createSimulator } from '../simulator/create-simulator.js'
-import { withAdminApi } from './admin-api.js'
 import { HELP } from './help.js'
+import { startHttpServer } from './http-server.js'
 import { intOption, UsageError } from './usage-error.js'
 
 /**
@@ -47,12 +46,12 @@ export async function serveCommand(args: string[]): Promise<number> {
     process.stdout.write(
       `scenario ${scenario.name}: ${run.result.steps.length} steps run, ${run.result.ok ? 'expectations hold' : 'some expectations violated'}\n`,
     )
-  } else sim = createSimulator({ seed: seed ?? 0, ...(values['no-limits'] ? { limits: false as const } : {}) })
-  const handler = withAdminApi(sim)
-  const server = await new Promise<ReturnType<typeof serve>>((ready, reject) => {
-    const s = serve({ fetch: handler, port, hostname: '127.0.0.1' }, () => ready(s))
-    s.once('error', reject)
-  })
+  } else {
+    // A server runs for as long as someone uses it: keep the last 100,000 trace entries in memory
+    // (the hash still covers every one).
+    sim = createSimulator({ seed: seed ?? 0, traceLimit: 100_000, ...(values['no-limits'] ? { limits: false as const } : {}) })
+  }
+  const server = await startHttpServer(sim, port)
   const address = server.address()
   const actual = typeof address === 'object' && address ? address.port : port
   process.stdout.write(
