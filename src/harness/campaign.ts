@@ -31,6 +31,9 @@ export interface CampaignReport {
   readonly ok: boolean
 }
 
+/** `delivery.fault` kinds written by the delivery knobs, as fault kinds. */
+const KNOB_KINDS: Readonly<Record<string, FaultKind>> = { duplicate: 'duplicate_delivery', reorder: 'reorder_delivery' }
+
 /**
  * Runs many generated programs under one fault policy and reports which fault kinds actually
  * fired; `ok` is false when a configured (or expected) kind never did, so a campaign cannot pass
@@ -55,6 +58,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     configured ??= report.sim.faults.configured()
     violations += report.violations.length
     for (const e of report.sim.trace.entries()) {
+      // Rate-drawn duplicates and reordering act through the delivery area's own knobs.
+      const knob = e.kind === 'delivery.fault' ? KNOB_KINDS[String(e.data.kind)] : undefined
+      if (knob !== undefined) {
+        fired[knob] = (fired[knob] ?? 0) + 1
+        labels[knob] = (labels[knob] ?? 0) + 1
+        continue
+      }
       if (e.kind !== 'fault') continue
       const kind = e.data.kind as FaultKind
       if (e.data.applied === false) continue

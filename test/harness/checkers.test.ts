@@ -193,3 +193,27 @@ describe('fault coverage campaign', () => {
     expect(report.missing).toEqual(['rate_limit'])
   })
 })
+
+describe('webhook fault coverage on the real delivery', () => {
+  it('counts every delivery fault kind of the realistic preset, those drawn by the delivery knobs included', async () => {
+    const report = await runCampaign({
+      webhook: referenceWebhookReceiver,
+      step: webhookStep(),
+      faults: {
+        policy: {
+          rates: { duplicate_delivery: 0.3, reorder_delivery: 0.3, delay_delivery: 0.3, receiver_down: 0.2, receiver_slow: 0.2 },
+        },
+      },
+      runs: 6,
+    })
+    expect(report.missing).toEqual([])
+    expect(report.violations).toBe(0)
+    expect(Object.keys(report.fired).sort()).toEqual([
+      'delay_delivery',
+      'duplicate_delivery',
+      'receiver_down',
+      'receiver_slow',
+      'reorder_delivery',
+    ])
+  })
+})

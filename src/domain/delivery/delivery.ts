@@ -135,7 +135,8 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
     return scheduler.at(due, `delivery.${trigger}`, () => {
       const work = attempt(r, event, trigger, fault)
       if (work === undefined) return
-      return transport.waitsOnClock(r.url) ? untilIdle(work) : work
+      // A slowed attempt waits on the clock whatever the receiver: settle() must not wait for it.
+      return transport.waitsOnClock(r.url) || (fault?.slowMs ?? 0) > 0 ? untilIdle(work) : work
     })
   }
 
