@@ -60,19 +60,19 @@ export function createTrace(options: TraceOptions): Trace {
       // The hash folds native JSON: deterministic for the same code path and inputs (keys keep
       // insertion order) and several times cheaper than sorting keys on every append. `toJsonl()`
       // still writes the canonical form for files and people.
-      hasher.update(JSON.stringify({ seq, at, kind, data }))
+      // One update per entry: each call into the hash crosses into native code.
+      let record = JSON.stringify({ seq, at, kind, data })
       let full = data
       if (raw !== undefined) {
         full = { ...data }
         for (const name in raw) {
           const text = raw[name] ?? ''
           full[name] = text
-          hasher.update(`\u0000${name}\u0000${text.length}\u0000`)
-          hasher.update(text)
+          record += `\u0000${name}\u0000${text.length}\u0000${text}`
         }
       }
       const entry: TraceEntry = { seq, at, kind, data: full }
-      hasher.update('\n')
+      hasher.update(`${record}\n`)
       held.push(entry)
       // Trim in batches: splicing on every append would cost O(limit) per entry.
       if (held.length >= 2 * limit + 64) held.splice(0, held.length - limit)
