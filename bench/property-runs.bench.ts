@@ -45,6 +45,6 @@ writeBenchReport('property-runs', figures, [
   `Violations over all measured runs: ${violations} (the reference reporter must have none).`,
   'A run = createSimulator + meter + 50 commands through sim.fetch + 4 h virtual drain + history checks.',
   'createSimulator alone bounds the rate from above: its cost (router, limit table, admin) is paid per run.',
-  `Load average at the end: ${loadavg()[0].toFixed(1)} on ${cpus().length} cores (the machine is shared; figures move with it).`,
+  `Load average at the end: ${(loadavg()[0] ?? 0).toFixed(1)} on ${cpus().length} cores (the machine is shared; figures move with it).`,
   'Before this round (same tree without the string-backed fetch Response, the scheduler drain and per-batch usage entries, run back to back): 151 runs/s at load 2.0 (126 at load 4.5); after: 251-256 runs/s. At the start of the round (older core): 102 runs/s.',
 ])

@@ -27,7 +27,12 @@ export const DELIVERY_TIMEOUT_MS = 10_000
 export const SYNC_TIMEOUT_MS = 2_000
 /** The type of the event `ping` sends. */
 export const PING_TYPE = 'v2.core.event_destination.ping'
-/** Default age of a delivery an attacker replays: past the usual 5-minute signature tolerance. */
+/**
+ * Default age of a delivery an attacker replays: past the usual 5-minute signature tolerance.
+ *
+ * @example
+ * service.delivery.replay({ minAgeMs: REPLAY_MIN_AGE_MS })
+ */
 export const REPLAY_MIN_AGE_MS = 6 * 60_000
 
 /** The result of a synchronous event: delivered while the triggering action waits. */

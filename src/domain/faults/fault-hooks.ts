@@ -29,6 +29,9 @@ export interface FaultHooks {
 /**
  * The automatic delivery attempt a fault decision is asked about: the first (`attempt` 1, asked
  * as the event fans out) and each retry (asked as it is scheduled).
+ *
+ * @example
+ * hooks.deliveryFault = (d) => ({ duplicate: d.attempt === 1, delayMs: 0, fail: d.type === 'invoice.paid' })
  */
 export interface DeliveryFaultHookDetail {
   readonly event: string
@@ -39,7 +42,12 @@ export interface DeliveryFaultHookDetail {
   readonly attempt?: number
 }
 
-/** What a scheduled or injected delivery fault does to one delivery attempt. */
+/**
+ * What a scheduled or injected delivery fault does to one delivery attempt.
+ *
+ * @example
+ * const decision: DeliveryFaultHookDecision = { duplicate: false, delayMs: 3_000, slowMs: 2_000 }
+ */
 export interface DeliveryFaultHookDecision {
   /** Also sent a second time (trigger `duplicate`). */
   readonly duplicate: boolean

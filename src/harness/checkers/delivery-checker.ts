@@ -19,6 +19,9 @@ export interface DeliveryKinds {
 /**
  * The kinds the service's delivery domain writes (`src/domain/delivery`), for test-mode
  * destinations: a first attempt and three retries.
+ *
+ * @example
+ * checkDeliveries(entries, { ...deliveryKinds, maxAttempts: 6 }) // a schedule with five retries
  */
 export const deliveryKinds: DeliveryKinds = {
   scheduled: 'delivery.scheduled',
