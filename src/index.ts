@@ -1,34 +1,6 @@
 export type { InterceptOptions } from './adapters/hosts.js'
 export type { Interception } from './adapters/intercept.js'
 export { type ClockDriven, type RunOnClockOptions, runOnClock } from './adapters/run-on-clock.js'
-export {
-  type SignatureErrorCode,
-  SignatureVerificationError,
-  signatureHeader,
-  type VerifyOptions,
-  verifySignature,
-} from './domain/delivery/signature.js'
-export type { AdminMeterInput, MeterAdmin, MeterSummary } from './domain/meters/meter-admin.js'
-export { METER_PROCESSING_DELAY, type MeterEventStats } from './domain/meters/meter-events.js'
-export { DEFAULT_LIMITS, DEFAULT_LOCK_WAIT_MS, DEFAULT_READ_ALLOCATION, type ReadAllocationConfig } from './domain/limits/default-limits.js'
-export type { LimitKind, LimitRow, LimitScope, RateLimitedReason } from './domain/limits/limit-row.js'
-export type { LimitsAdmin } from './domain/limits/limits-admin.js'
-export type { LimitRowInput, LimitsOption } from './domain/limits/limits-option.js'
-export type { InternalLock, LockManager } from './domain/locks/lock-manager.js'
-export { ServiceError } from './domain/service-error.js'
-export type { ReceiverHandler, Receivers } from './http/receivers.js'
-export type { Clock } from './kernel/clock.js'
-export type { Trace, TraceEntry } from './kernel/trace.js'
-export type { Admin } from './simulator/admin.js'
-export type { FaultController } from './harness/faults/fault-controller.js'
-export type { FaultsInput } from './harness/faults/fault-policy.js'
-export {
-  createSimulator,
-  DEFAULT_API_VERSION,
-  type Platform,
-  type Simulator,
-  type SimulatorOptions,
-} from './simulator/create-simulator.js'
 export type { DeliveryAdmin } from './domain/delivery/delivery-admin.js'
 export type {
   AttemptOutcome,
@@ -38,11 +10,44 @@ export type {
   DeliveryStatus,
 } from './domain/delivery/delivery-record.js'
 export type { DeliveryFaults } from './domain/delivery/faults.js'
+export {
+  type SignatureErrorCode,
+  SignatureVerificationError,
+  signatureHeader,
+  type VerifyOptions,
+  verifySignature,
+} from './domain/delivery/signature.js'
 export type { DeliveryTransport, TransportRequest, TransportResult } from './domain/delivery/transport.js'
 export type { TriggerOverrides } from './domain/delivery/trigger.js'
 export type { Destination } from './domain/destinations/destination.js'
 export type { BalanceTransaction } from './domain/ledger/balance-transaction.js'
 export type { CurrencyBalance, Ledger } from './domain/ledger/ledger.js'
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_LOCK_WAIT_MS,
+  DEFAULT_READ_ALLOCATION,
+  type ReadAllocationConfig,
+} from './domain/limits/default-limits.js'
+export type { LimitKind, LimitRow, LimitScope, RateLimitedReason } from './domain/limits/limit-row.js'
+export type { LimitsAdmin } from './domain/limits/limits-admin.js'
+export type { LimitRowInput, LimitsOption } from './domain/limits/limits-option.js'
+export type { InternalLock, LockManager } from './domain/locks/lock-manager.js'
+export type { AdminMeterInput, MeterAdmin, MeterSummary } from './domain/meters/meter-admin.js'
+export { METER_PROCESSING_DELAY, type MeterEventStats } from './domain/meters/meter-events.js'
 export type { OffSessionPaymentStatus } from './domain/off-session-payments/off-session-payment.js'
 export type { PaymentIntentStatus } from './domain/payment-intents/payment-intent.js'
 export { TEST_CARDS } from './domain/payment-intents/payment-method.js'
+export { ServiceError } from './domain/service-error.js'
+export type { FaultController } from './harness/faults/fault-controller.js'
+export type { FaultsInput } from './harness/faults/fault-policy.js'
+export type { ReceiverHandler, Receivers } from './http/receivers.js'
+export type { Clock } from './kernel/clock.js'
+export type { Trace, TraceEntry } from './kernel/trace.js'
+export type { Admin } from './simulator/admin.js'
+export {
+  createSimulator,
+  DEFAULT_API_VERSION,
+  type Platform,
+  type Simulator,
+  type SimulatorOptions,
+} from './simulator/create-simulator.js'

@@ -1,23 +1,23 @@
 import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
 import { type Accounts, createAccounts } from './accounts/accounts.js'
+import { type Customers, createCustomers } from './customers/customers.js'
 import { createDelivery, type Delivery } from './delivery/delivery.js'
 import { createTrigger, type Trigger } from './delivery/trigger.js'
 import { createDestinations, type Destinations } from './destinations/destinations.js'
 import { createEventStore, type EventStore } from './events/event-store.js'
 import type { Kernel } from './kernel.js'
 import { createLedger, type Ledger } from './ledger/ledger.js'
-import { createCustomers, type Customers } from './customers/customers.js'
-import { createOffSessionPayments, type OffSessionPayments } from './off-session-payments/off-session-payments.js'
-import { createCharges, type Charges } from './payment-intents/charges.js'
-import { createPaymentIntents, type PaymentIntents } from './payment-intents/payment-intents.js'
-import { createPaymentMethods, type PaymentMethods } from './payment-intents/payment-methods.js'
-import { createProducts, type Products } from './products/products.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
 import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
 import { createLockManager, type LockManager } from './locks/lock-manager.js'
 import { createMeterEvents, type MeterEvents } from './meters/meter-events.js'
 import { createMeters, type Meters } from './meters/meters.js'
 import type { Mode } from './mode.js'
+import { createOffSessionPayments, type OffSessionPayments } from './off-session-payments/off-session-payments.js'
+import { type Charges, createCharges } from './payment-intents/charges.js'
+import { createPaymentIntents, type PaymentIntents } from './payment-intents/payment-intents.js'
+import { createPaymentMethods, type PaymentMethods } from './payment-intents/payment-methods.js'
+import { createProducts, type Products } from './products/products.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
 
 /**
@@ -126,5 +126,26 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const gates: Gate[] = []
   if (limits) gates.push(limits.gate)
   if (locks) gates.push(locks.gate)
-  return { kernel, timeline, accounts, events, sessions, destinations, delivery, trigger, meters, meterEvents, ledger, customers, paymentMethods, charges, paymentIntents, products, offSessionPayments, limits, locks, gates }
+  return {
+    kernel,
+    timeline,
+    accounts,
+    events,
+    sessions,
+    destinations,
+    delivery,
+    trigger,
+    meters,
+    meterEvents,
+    ledger,
+    customers,
+    paymentMethods,
+    charges,
+    paymentIntents,
+    products,
+    offSessionPayments,
+    limits,
+    locks,
+    gates,
+  }
 }

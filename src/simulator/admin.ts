@@ -2,9 +2,9 @@ import type { Account, Organisation } from '#domain/accounts/account.js'
 import type { CreateAccountInput } from '#domain/accounts/accounts.js'
 import { createDeliveryAdmin, type DeliveryAdmin } from '#domain/delivery/delivery-admin.js'
 import type { StoredEvent } from '#domain/events/event.js'
+import type { CurrencyBalance } from '#domain/ledger/ledger.js'
 import { createLimitsAdmin, type LimitsAdmin } from '#domain/limits/limits-admin.js'
 import { createMeterAdmin, type MeterAdmin } from '#domain/meters/meter-admin.js'
-import type { CurrencyBalance } from '#domain/ledger/ledger.js'
 import type { Mode } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 
@@ -16,7 +16,7 @@ import type { Service } from '#domain/service.js'
  * const acct = sim.admin.createAccount({ email: 'shop@example.com' })
  * sim.admin.createOrganisation({ accounts: [sim.platform.id, acct.id] })
  */
-export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin, DeliveryAdmin {
+export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin {
   /** Creates a connected account of the default platform (or of `platform`). */
   createAccount(input?: CreateAccountInput): Account
   account(id: string): Account | undefined

@@ -16,9 +16,9 @@ import { createTrace, type Trace } from '#kernel/trace.js'
 import type { InterceptOptions } from '../adapters/hosts.js'
 import { type Interception, interceptHosts } from '../adapters/intercept.js'
 import type { FaultController } from '../harness/faults/fault-controller.js'
-import type { FaultEntry } from '../harness/scenario/faults-schema.js'
 import type { FaultsInput } from '../harness/faults/fault-policy.js'
 import { installFaults } from '../harness/faults/install-faults.js'
+import type { FaultEntry } from '../harness/scenario/faults-schema.js'
 import { type Admin, createAdmin } from './admin.js'
 
 /** The API version accounts default to: the one the official client of this generation pins. */
