@@ -30,6 +30,8 @@ export interface Scheduler {
   track(work: Promise<unknown>): void
   /** Number of tasks not yet run or cancelled. */
   readonly pending: number
+  /** Entries the queues still hold, dead ones included: a memory diagnostic that must follow `pending`. */
+  readonly retained: number
   /** Due time of the earliest pending task. */
   nextDue(): number | undefined
   /** Runs every task due at or before the current virtual time and waits for their async work. */
@@ -42,6 +44,8 @@ export interface Scheduler {
    */
   advance(until: number): Promise<void>
 }
+
+const NOOP = () => {}
 
 export function createScheduler(clock: Clock): Scheduler {
   const queue = new PriorityQueue<Entry>()
@@ -57,7 +61,17 @@ export function createScheduler(clock: Clock): Scheduler {
   let horizonAt = Number.NEGATIVE_INFINITY
   let horizon: ReturnType<Clock['setTimeout']> | undefined
 
+  // Run and cancelled tasks leave `latest` only when they reach its top, which the newest task
+  // may never let them do: rebuild it whenever most of it is dead, so memory follows live work.
+  function compactLatest(): void {
+    if (latest.size <= 2 * live + 1024) return
+    const keep: Entry[] = []
+    for (let item = latest.pop(); item !== undefined; item = latest.pop()) if (!item.value.cancelled) keep.push(item.value)
+    for (const entry of keep) latest.push(-entry.due, entry)
+  }
+
   function refreshHorizon(): void {
+    compactLatest()
     while (latest.peek()?.value.cancelled === true) latest.pop()
     const top = latest.peek()
     const due = top === undefined ? Number.NEGATIVE_INFINITY : top.value.due
@@ -117,7 +131,10 @@ export function createScheduler(clock: Clock): Scheduler {
       live--
       const entry = top.value
       entry.cancelled = true
-      const result = entry.run()
+      const run = entry.run
+      // The closure may hold a whole request's data; the entry itself can outlive it in `latest`.
+      entry.run = NOOP
+      const result = run()
       if (result instanceof Promise) scheduler.track(result)
     }
   }
@@ -150,6 +167,9 @@ export function createScheduler(clock: Clock): Scheduler {
     },
     get pending() {
       return live
+    },
+    get retained() {
+      return queue.size + latest.size
     },
     nextDue() {
       dropCancelled()

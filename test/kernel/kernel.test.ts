@@ -128,3 +128,18 @@ describe('scheduler horizon', () => {
     expect(clock.now).toBe(10)
   })
 })
+
+describe('scheduler memory', () => {
+  it('keeps memory proportional to live work when ever later tasks keep arriving', async () => {
+    const clock = createClock({ start: 0 })
+    const s = createScheduler(clock)
+    // A long-lived task (a 24 h sweep) stays the latest while short work runs beneath it.
+    s.after(24 * 3600_000, 'sweep', () => {})
+    for (let i = 0; i < 20_000; i++) {
+      s.after(10, 'work', () => {})
+      await s.advance(clock.now + 10)
+    }
+    expect(s.pending).toBe(1)
+    expect(s.retained).toBeLessThan(2500)
+  })
+})
