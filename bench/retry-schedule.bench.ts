@@ -125,6 +125,7 @@ writeBenchReport(
       unit: 'ms wall',
       baseline: { name: 'PriorityQueue', value: base.ms },
       ratio: sched.ms / base.ms,
+      better: 'lower',
       target: '< 2000 ms',
       pass: sched.ms < 2000,
     },
