@@ -44,7 +44,8 @@ export interface LimitsConfig {
 
 const mode = z.enum(['live', 'test'])
 const globs = z.array(z.string().min(1)).readonly()
-const rowSchema = z
+/** One row of the limit table as the `limits` option (and scenario files) take it. */
+export const limitRowSchema = z
   .object({
     id: z.string().min(1),
     off: z.boolean().optional(),
@@ -65,7 +66,7 @@ const rowSchema = z
 
 const objectSchema = z
   .object({
-    rows: z.array(rowSchema).optional(),
+    rows: z.array(limitRowSchema).optional(),
     defaults: z.boolean().optional(),
     reads: z
       .union([

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { limitRowSchema } from '#domain/limits/limits-option.js'
 import { durationSchema } from './duration.js'
 import { faultsSchema } from './faults-schema.js'
 
@@ -119,21 +120,8 @@ const stepSchema: z.ZodType<StepSpec> = z.lazy(() =>
     }),
 )
 
-const limitRow = z
-  .object({
-    id: z.string().min(1),
-    off: z.boolean().optional(),
-    scope: z.enum(['account', 'endpoint', 'resource', 'object', 'customer_meter']).optional(),
-    kind: z.enum(['rate', 'concurrency']).optional(),
-    max: z.number().int().min(0).optional(),
-    windowMs: z.number().positive().optional(),
-    mode: z.enum(['test', 'live']).optional(),
-    operations: z.array(z.string().min(1)).optional(),
-    except: z.array(z.string().min(1)).optional(),
-    methods: z.array(z.enum(['GET', 'POST', 'DELETE'])).optional(),
-    mutatesOnly: z.boolean().optional(),
-  })
-  .strict()
+// The same row schema as createSimulator's `limits` option: one definition of a limit row.
+const limitRow = limitRowSchema
 
 /** The `limits` option of `createSimulator`: rows merged by id into the spec's table, reads, lock wait. */
 const limitsSchema = z
