@@ -123,6 +123,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     limitsConfig.lockWaitMs === undefined
       ? undefined
       : createLockManager(kernel, { waitMs: limitsConfig.lockWaitMs, requestHoldMs: options.requestHoldMs ?? 0 })
+  if (locks) meterEvents.useLocks(locks)
   const gates: Gate[] = []
   if (limits) gates.push(limits.gate)
   if (locks) gates.push(locks.gate)

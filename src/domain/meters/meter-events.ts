@@ -82,6 +82,14 @@ export interface MeterEvents {
   window(meter: Meter, customer: string, start: number, end: number): AggregateValue
   stats(): MeterEventStats
   readonly aggregates: Aggregates
+  /** Makes processing wait while a meter it writes is locked (by a request or an internal holder). */
+  useLocks(locks: MeterLocks): void
+}
+
+/** What processing needs of the lock manager: when a held object is free again. */
+export interface MeterLocks {
+  heldUntil(objectId: string): number | undefined
+  readonly size: number
 }
 
 export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, meters: Meters, events: EventStore): MeterEvents {
@@ -97,6 +105,25 @@ export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, met
   let duplicateEvents = 0
   let batches = 0
   let sweepArmed = false
+  let locks: MeterLocks | undefined
+
+  /**
+   * Runs processing once none of `meterIds` is locked: a request changing the meter, or an internal
+   * holder kept by a fault, makes the aggregates wait (processing is an internal process that
+   * takes the meter's lock, as the limits issue asks).
+   */
+  function whenUnlocked(meterIds: () => Iterable<string>, label: string, run: () => void): void {
+    if (locks !== undefined && locks.size > 0) {
+      let until = Number.NEGATIVE_INFINITY
+      for (const id of meterIds()) until = Math.max(until, locks.heldUntil(id) ?? Number.NEGATIVE_INFINITY)
+      if (until > kernel.clock.now) {
+        kernel.trace.append('meter_events.waiting', { label, until })
+        kernel.scheduler.at(until, label, () => whenUnlocked(meterIds, label, run))
+        return
+      }
+    }
+    run()
+  }
 
   function index(scope: Scope): IdentifierIndex {
     const key = scopeKey(scope)
@@ -174,12 +201,18 @@ export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, met
       armSweep()
     }
     pendingEvents++
-    kernel.scheduler.after(delay(), 'meter_event.process', () => {
-      pendingEvents--
-      processedEvents++
-      aggregates.add(m.id, customer, timestamp, value)
-      kernel.trace.append('meter_events.processed', { source: 'sync', meter: m.id, identifier, accepted: 1 })
-    })
+    kernel.scheduler.after(delay(), 'meter_event.process', () =>
+      whenUnlocked(
+        () => [m.id],
+        'meter_event.process',
+        () => {
+          pendingEvents--
+          processedEvents++
+          aggregates.add(m.id, customer, timestamp, value)
+          kernel.trace.append('meter_events.processed', { source: 'sync', meter: m.id, identifier, accepted: 1 })
+        },
+      ),
+    )
     return { eventName: input.eventName, identifier, payload: input.payload, timestamp, created: now, mode: scope.mode }
   }
 
@@ -244,7 +277,17 @@ export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, met
       const receivedAt = kernel.clock.now
       const id = batches++
       pendingEvents += batch.length
-      kernel.scheduler.after(delay(), 'meter_events.process', () => processBatch(scope, batch, timestamps, receivedAt, id))
+      const meterIds = () => {
+        const ids = new Set<string>()
+        for (const e of batch) {
+          const m = meters.byEventName(scope, e.event_name)
+          if (m !== undefined) ids.add(m.id)
+        }
+        return ids
+      }
+      kernel.scheduler.after(delay(), 'meter_events.process', () =>
+        whenUnlocked(meterIds, 'meter_events.process', () => processBatch(scope, batch, timestamps, receivedAt, id)),
+      )
     },
     window: (meter, customer, start, end) => aggregates.window(meter.id, customer, start, end),
     stats() {
@@ -253,5 +296,8 @@ export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, met
       return { pendingEvents, processedEvents, invalidEvents, duplicateEvents, identifiers }
     },
     aggregates,
+    useLocks(l) {
+      locks = l
+    },
   }
 }
