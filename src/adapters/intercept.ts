@@ -17,6 +17,10 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
 let nockModule: Promise<typeof Nock> | undefined
 
+// Hosts routed by live interceptions in this process: nock would send a second simulator's
+// requests for the same host to the first one, so that is refused instead.
+const claimed = new Set<string>()
+
 /**
  * nock is an optional peer dependency: it is loaded on first use so the core never imports it (and
  * so that importing `service-sim` does not patch `http`/`fetch` as importing nock does).
@@ -61,6 +65,13 @@ export async function interceptHosts(
 ): Promise<Interception> {
   const nock = await loadNock()
   const hosts = hostsFor(options.prefix ?? 'Service', options)
+  const taken = hosts.filter((h) => claimed.has(h))
+  if (taken.length > 0) {
+    throw new Error(
+      `sim.intercept(): ${taken.join(', ')} ${taken.length === 1 ? 'is' : 'are'} already routed to another simulator; call its restore() first, or intercept other hosts`,
+    )
+  }
+  for (const h of hosts) claimed.add(h)
   if (!nock.isActive()) nock.activate()
   // nock hands reply functions a JSON-parsed body; the simulator must see the raw bytes
   // (idempotency fingerprints, signatures), so they are taken from the `request` event.
@@ -107,6 +118,7 @@ export async function interceptHosts(
     restore() {
       if (!active) return
       active = false
+      for (const h of hosts) claimed.delete(h)
       for (const interceptor of installed) nock.removeInterceptor(interceptor)
       for (const scope of scopes) scope.removeAllListeners('request')
       // nock has no getter for the policy; its default (allow all) is what we give back.

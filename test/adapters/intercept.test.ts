@@ -158,3 +158,25 @@ describe('sim.intercept() on a global clock', () => {
     }
   })
 })
+
+describe('sim.intercept() with two simulators', () => {
+  it('refuses a second simulator on hosts another one already routes, until that one restores', async () => {
+    const first = createSimulator({ seed: 4 })
+    const second = createSimulator({ seed: 5 })
+    await first.intercept()
+    try {
+      await expect(second.intercept()).rejects.toThrow(/already routed to another simulator/)
+    } finally {
+      first.restore()
+    }
+    await second.intercept()
+    try {
+      const res = await fetch('https://api.service.test/v1/account', {
+        headers: { Authorization: `Bearer ${second.platform.secretKey.test}` },
+      })
+      expect((await res.json()).id).toBe(second.platform.id)
+    } finally {
+      second.restore()
+    }
+  })
+})
