@@ -4,7 +4,7 @@ import { METER_PROCESSING_DELAY } from '../../src/index.js'
 import { test } from '../../src/vitest/index.js'
 import { createUsageReporter } from './usage-reporter.js'
 
-test.scoped({ simOptions: { headerPrefix: 'Stripe', start: '2026-03-01T09:00:00Z' } })
+test.override({ simOptions: { headerPrefix: 'Stripe', start: '2026-03-01T09:00:00Z' } })
 
 test('reports an hour of usage across three token expiries, every unit counted once', async ({ sim }) => {
   const httpClient = Stripe.createFetchHttpClient(sim.fetch)

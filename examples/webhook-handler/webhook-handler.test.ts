@@ -5,7 +5,7 @@ import { createWebhookHandler } from './webhook-handler.js'
 
 const URL = 'https://shop.example.test/webhooks'
 
-test.scoped({ simOptions: { headerPrefix: 'Stripe' } })
+test.override({ simOptions: { headerPrefix: 'Stripe' } })
 
 async function subscribe(stripe: Stripe) {
   const dest = await stripe.v2.core.eventDestinations.create({

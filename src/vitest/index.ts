@@ -10,7 +10,7 @@ export const SEED_ENV = 'SERVICE_SIM_SEED'
 
 /** The fixtures `service-sim/vitest` adds to the test context. */
 export interface SimFixtures {
-  /** Options of each test's simulator; override with `test.scoped({ simOptions })` or `test.extend`. */
+  /** Options of each test's simulator; override with `test.override({ simOptions })` (vitest 4.1+; `test.scoped` before) or `test.extend`. */
   simOptions: SimulatorOptions
   /** A fresh simulator for this test, seeded from the test's name. */
   sim: Simulator

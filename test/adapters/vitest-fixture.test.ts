@@ -17,7 +17,7 @@ describe('service-sim/vitest', () => {
 })
 
 describe('service-sim/vitest with scoped options', () => {
-  test.scoped({ simOptions: { headerPrefix: 'Stripe', seed: 7 } })
+  test.override({ simOptions: { headerPrefix: 'Stripe', seed: 7 } })
   test('takes options from test.scoped', ({ sim }) => {
     expect(sim.seed).toBe('7')
     expect(sim.service.kernel.prefix).toBe('Stripe')
@@ -51,7 +51,7 @@ import { test } from ${JSON.stringify(fixture)}
 const realDate = Date
 const realFetch = globalThis.fetch
 describe('outer', () => {
-  test.scoped({ simOptions: { clock: 'global' } })
+  test.override({ simOptions: { clock: 'global' } })
   test('fails on purpose', async ({ sim }) => {
     await sim.intercept()
     console.log('SEED ' + sim.seed)
