@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { availableParallelism } from 'node:os'
+import { basename, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Tinypool } from 'tinypool'
 import { stringify } from 'yaml'
@@ -18,7 +19,8 @@ export interface FuzzReport {
   readonly scenario: string
   readonly shards: string[]
   readonly runs: number
-  readonly failures: { seed: number; violated: string[]; replay: string }[]
+  /** `replay` is the saved file; `command` reproduces the failure (with `--client` when one was given). */
+  readonly failures: { seed: number; violated: string[]; replay: string; command: string }[]
   readonly seeds: { first: number; last: number }[]
 }
 
@@ -67,7 +69,15 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   if (values.time !== undefined && (budget === undefined || budget <= 0))
     throw new UsageError(`--time: expected a duration such as 30s or 5m, got '${values.time}'`)
   const first = intOption('--seed', values.seed) ?? 1
-  const workers = intOption('--workers', values.workers, 1) ?? 1
+  const asked = intOption('--workers', values.workers, 1) ?? 1
+  // More threads than cores (or than runs) only add start-up cost and contention.
+  const workers = Math.max(1, Math.min(asked, availableParallelism(), Number.isFinite(runs) ? runs : asked))
+  if (workers < asked)
+    process.stderr.write(
+      `fuzz: --workers ${asked} capped at ${workers} (${availableParallelism()} cores${Number.isFinite(runs) ? `, ${runs} runs` : ''})\n`,
+    )
+  // A failing seed only reproduces with the client it failed against: the replay command names it.
+  const clientArg = values.client === undefined ? '' : ` --client ${resolve(values.client)}`
   const shard = parseShard(values.shard)
   const file = values.scenario ?? join(packageRoot(), 'scenarios', 'default.yaml')
   const scenario = loadScenarioFile(file)
@@ -84,9 +94,11 @@ export async function fuzzCommand(args: string[]): Promise<number> {
         .map(Number)
         .sort((a, b) => a - b)
     : []
+  // Lazy: under --time the seeds are endless and only as many are drawn as the budget allows.
   const fresh = function* () {
     for (let i = 0; i < runs; i++) {
       const seed = first + i
+      if (!Number.isSafeInteger(seed)) return
       if (i % shard.count === shard.index - 1 && !previous.includes(seed)) yield seed
     }
   }
@@ -123,10 +135,15 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   }
   const inTime = () => budget === undefined || performance.now() - began < budget
   try {
-    const queue = [...previous, ...fresh()]
+    const queue = (function* () {
+      yield* previous
+      yield* fresh()
+    })()
     const lanes = Array.from({ length: workers }, async () => {
-      while (queue.length > 0 && inTime()) {
-        const seed = queue.shift() as number
+      while (inTime()) {
+        const next = queue.next()
+        if (next.done) break
+        const seed = next.value
         const o = await runOne(seed)
         outcomes.push(o)
         progress(o)
@@ -153,9 +170,9 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     }
     writeFileSync(
       replay,
-      `# Failing seed ${o.seed} of ${basename(file)}; replay: service-sim replay ${replay}\n${stringify(saved)}`,
+      `# Failing seed ${o.seed} of ${basename(file)}; replay: service-sim replay ${replay}${clientArg}\n${stringify(saved)}`,
     )
-    failures.push({ seed: o.seed, violated: o.violated, replay })
+    failures.push({ seed: o.seed, violated: o.violated, replay, command: `service-sim replay ${replay}${clientArg}` })
   }
   // Fixed seeds (they pass now) leave the failures directory.
   for (const seed of previous) {
@@ -173,7 +190,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     shards: [`${shard.index}/${shard.count}`],
     runs: outcomes.length,
     failures,
-    seeds: seeds.length ? [{ first: Math.min(...seeds), last: Math.max(...seeds) }] : [],
+    seeds: seeds.length ? [{ first: seeds[0] as number, last: seeds[seeds.length - 1] as number }] : [],
   }
   mkdirSync(reportDir, { recursive: true })
   const out = join(reportDir, `${shardName}.json`)
@@ -181,7 +198,6 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   process.stdout.write(
     `fuzz ${scenario.name}: ${outcomes.length} runs, ${failures.length} failing seed(s)${failures.length ? `: ${failures.map((f) => f.seed).join(', ')}` : ''}; report ${out}\n`,
   )
-  for (const f of failures)
-    process.stdout.write(`  seed ${f.seed}: ${f.violated[0] ?? ''}\n    replay: service-sim replay ${f.replay}\n`)
+  for (const f of failures) process.stdout.write(`  seed ${f.seed}: ${f.violated[0] ?? ''}\n    replay: ${f.command}\n`)
   return failures.length === 0 ? 0 : 1
 }

@@ -14,7 +14,13 @@ import { UsageError } from './usage-error.js'
 export function mergeFuzzReports(reports: readonly FuzzReport[]): FuzzReport {
   const first = reports[0]
   if (first === undefined) throw new UsageError('nothing to merge')
+  const shards = new Set<string>()
   for (const r of reports) {
+    // The same shard twice would count its runs twice.
+    for (const shard of r.shards) {
+      if (shards.has(shard)) throw new UsageError(`shard ${shard} of '${r.scenario}' given more than once`)
+      shards.add(shard)
+    }
     if (r.scenario !== first.scenario)
       throw new UsageError(`cannot merge reports of different scenarios: '${first.scenario}' and '${r.scenario}'`)
   }

@@ -44,6 +44,9 @@ export async function replayCommand(args: string[]): Promise<number> {
   if (values.seed !== undefined && !/^-?\d+$|^[A-Za-z0-9_-]+$/.test(values.seed))
     throw new UsageError(`--seed: expected an integer or a word, got '${values.seed}'`)
   const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed
+  // Beyond 2^53 Number() rounds silently, and a rounded seed would replay another run.
+  if (typeof seed === 'number' && !Number.isSafeInteger(seed))
+    throw new UsageError(`--seed: expected an integer within +-${Number.MAX_SAFE_INTEGER} (or a word), got '${values.seed}'`)
   const scenario = loadScenarioFile(file)
   let client: Awaited<ReturnType<typeof loadClientModule>> | undefined
   if (values.client !== undefined) {

@@ -16,7 +16,8 @@ export class UsageError extends Error {
  */
 export function intOption(name: string, value: string | undefined, min = 0): number | undefined {
   if (value === undefined) return undefined
-  if (!/^-?\d+$/.test(value) || Number(value) < min)
-    throw new UsageError(`${name}: expected an integer >= ${min}, got '${value}'`)
+  // Beyond 2^53 Number() rounds silently, and a rounded seed would replay another run.
+  if (!/^-?\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`${name}: expected an integer >= ${min} and <= ${Number.MAX_SAFE_INTEGER}, got '${value}'`)
   return Number(value)
 }
