@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Simulator } from '../simulator/create-simulator.js'
-import { ADMIN_PREFIX, withAdminApi } from './admin-api.js'
+import { ADMIN_PREFIX, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
 
 /**
  * Serves a simulator over HTTP on loopback with node's own server. Service requests go to
@@ -31,9 +31,22 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  const text = Buffer.concat(chunks).toString('utf8')
+  const text = await readBody(req)
+  if (text === undefined) {
+    // Refused without reading the rest: the connection closes instead of draining a huge upload.
+    res.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' })
+    res.end(
+      JSON.stringify({
+        error: {
+          type: 'invalid_request_error',
+          code: 'body_too_large',
+          message: `request body over ${MAX_BODY_BYTES} bytes`,
+        },
+      }),
+      () => req.destroy(),
+    )
+    return
+  }
   const url = `http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`
   const method = req.method ?? 'GET'
   const headers: Record<string, string> = {}
@@ -51,4 +64,24 @@ async function handle(
   const body = await response.text()
   res.writeHead(response.status, out)
   res.end(body)
+}
+
+/** The body as text, or undefined as soon as it is (or declares to be) over `MAX_BODY_BYTES`. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.resolve(undefined)
+  // Events, not for-await: leaving a for-await loop destroys the socket before the 413 is sent.
+  return new Promise((done, failed) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk)
+      req.off('data', onData)
+      req.pause()
+      done(undefined)
+    }
+    req.on('data', onData)
+    req.once('end', () => done(Buffer.concat(chunks).toString('utf8')))
+    req.once('error', failed)
+  })
 }

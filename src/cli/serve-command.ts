@@ -51,7 +51,13 @@ export async function serveCommand(args: string[]): Promise<number> {
     // (the hash still covers every one).
     sim = createSimulator({ seed: seed ?? 0, traceLimit: 100_000, ...(values['no-limits'] ? { limits: false as const } : {}) })
   }
-  const server = await startHttpServer(sim, port)
+  const server = await startHttpServer(sim, port).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} on 127.0.0.1 is already in use; pick another with --port (0 for any)`)
+    if (code === 'EACCES') throw new UsageError(`port ${port} needs privileges; pick another with --port`)
+    throw error
+  })
   const address = server.address()
   const actual = typeof address === 'object' && address ? address.port : port
   process.stdout.write(
