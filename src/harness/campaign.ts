@@ -54,7 +54,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   let configured: FaultKind[] | undefined
   let violations = 0
   for (const p of programs) {
-    const report = await runProgram(p, { ...options, faults: options.faults })
+    const report = await runProgram(p, {
+      ...(options.reporter === undefined ? {} : { reporter: options.reporter }),
+      ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
+      ...(options.faults === undefined ? {} : { faults: options.faults }),
+      ...(options.reportBudgetMs === undefined ? {} : { reportBudgetMs: options.reportBudgetMs }),
+      ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
+    })
     configured ??= report.sim.faults.configured()
     violations += report.violations.length
     for (const e of report.sim.trace.entries()) {

@@ -3,9 +3,16 @@ import type { Violation } from './checkers/violation.js'
 import { usageProgram, webhookProgram } from './fast-check/arbitraries.js'
 import type { FaultsInput } from './faults/fault-policy.js'
 import { describeProgram, type Program } from './run/program.js'
-import { type RunOptions, runProgram } from './run/run-program.js'
+import { executeProgram, type RunOptions } from './run/run-program.js'
 import { scenarioOf, writeScenarioFile } from './run/scenario-file.js'
 import type { UsageReporterFactory, WebhookHandlerFactory } from './subjects.js'
+import {
+  HarnessInputError,
+  validateCheckOptions,
+  validateFactory,
+  validateProgram,
+  validateRunOptions,
+} from './validate-input.js'
 
 /** A property run found violations; `message` lists the program and the witnesses. */
 export class PropertyViolation extends Error {
@@ -33,7 +40,9 @@ export class PropertyViolation extends Error {
  *   assertRun(p, { reporter: myReporter, faults: { preset: 'realistic' } }))
  */
 export async function assertRun(program: Program, options: RunOptions): Promise<void> {
-  const report = await runProgram(program, options)
+  validateProgram('assertRun', program)
+  validateRunOptions('assertRun', options)
+  const report = await executeProgram('assertRun', program, options)
   if (report.violations.length > 0) throw new PropertyViolation(program, report.violations, report.traceHash)
 }
 
@@ -62,19 +71,21 @@ export interface CheckResult {
   readonly traceHash?: string
 }
 
-async function check(arb: fc.Arbitrary<Program>, subjects: RunOptions, options: CheckOptions): Promise<CheckResult> {
+async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptions, options: CheckOptions): Promise<CheckResult> {
   const numRuns = options.numRuns ?? 50
-  const run: RunOptions = { ...subjects, faults: options.faults }
+  const run: RunOptions = { ...subjects, ...(options.faults === undefined ? {} : { faults: options.faults }) }
   const details = await fc.check(
     fc.asyncProperty(arb, async (p) => {
-      const report = await runProgram(p, run)
+      const report = await executeProgram(api, p, run)
       return report.violations.length === 0
     }),
     { numRuns, seed: options.seed ?? 42, endOnFailure: false },
   )
   if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
+  // A subject that broke its contract (a bad factory result) is a usage error, not a counterexample.
+  if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
   const program = details.counterexample[0]
-  const report = await runProgram(program, run)
+  const report = await executeProgram(api, program, run)
   let scenarioFile: string | undefined
   if (options.scenarioDir !== undefined) {
     scenarioFile = writeScenarioFile(
@@ -106,8 +117,11 @@ async function check(arb: fc.Arbitrary<Program>, subjects: RunOptions, options: 
  * const result = await checkUsageReporter(myReporter, { numRuns: 100 })
  * expect(result.ok).toBe(true)
  */
-export function checkUsageReporter(reporter: UsageReporterFactory, options: CheckOptions = {}): Promise<CheckResult> {
-  return check(usageProgram({ ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}) }), { reporter }, options)
+export async function checkUsageReporter(reporter: UsageReporterFactory, options: CheckOptions = {}): Promise<CheckResult> {
+  validateFactory('checkUsageReporter', 'reporter factory', reporter, '{ report }')
+  validateCheckOptions('checkUsageReporter', options)
+  const arb = usageProgram(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps })
+  return check('checkUsageReporter', arb, { reporter }, options)
 }
 
 /**
@@ -118,6 +132,9 @@ export function checkUsageReporter(reporter: UsageReporterFactory, options: Chec
  * @example
  * const result = await checkWebhookHandler(myHandler, { numRuns: 100 })
  */
-export function checkWebhookHandler(handler: WebhookHandlerFactory, options: CheckOptions = {}): Promise<CheckResult> {
-  return check(webhookProgram({ ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}) }), { webhook: handler }, options)
+export async function checkWebhookHandler(handler: WebhookHandlerFactory, options: CheckOptions = {}): Promise<CheckResult> {
+  validateFactory('checkWebhookHandler', 'subject factory', handler, '{ handler, state }')
+  validateCheckOptions('checkWebhookHandler', options)
+  const arb = webhookProgram(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps })
+  return check('checkWebhookHandler', arb, { webhook: handler }, options)
 }

@@ -8,7 +8,8 @@ const str = (v: unknown) => String(v)
  * attacker's `delivery.replay`, from `src/domain/delivery`) and the harness's records: side effects
  * unique per event id (`harness.effect`), a final state equal to the latest delivered state of each
  * object (`harness.state`, so no regression to an older state whatever the order), genuine signed
- * deliveries accepted (the signature verified on the raw body), replayed old deliveries refused,
+ * deliveries accepted (the signature verified on the raw body) and acknowledged with a 2xx within the
+ * retry window whenever the receiver was reachable (`receivers.acknowledges`), replayed old deliveries refused,
  * answers within the delivery timeout (slow work after the 2xx), and every acknowledged event
  * processed. `harness.emitted` maps events to the objects they carry.
  *
@@ -21,6 +22,8 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
   const deliveries = new Map<string, TraceEntry[]>()
   const byObject = new Map<string, TraceEntry[]>()
   const objectOf = new Map<string, string>()
+  // Genuine (non-replay) attempts per event, to name a delivery the receiver never acknowledged.
+  const genuine = new Map<string, { attempts: TraceEntry[]; delivered: boolean; ended?: TraceEntry }>()
   for (const e of entries) {
     if (e.kind === 'harness.emitted') objectOf.set(str(e.data.event), str(e.data.object))
     else if (e.kind === 'harness.effect') {
@@ -37,6 +40,12 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
             [e],
           ),
         )
+      }
+      if (!replay) {
+        const g = genuine.get(str(e.data.event)) ?? { attempts: [], delivered: false }
+        g.attempts.push(e)
+        if (e.data.outcome === 'delivered') g.delivered = true
+        genuine.set(str(e.data.event), g)
       }
       if (!replay && e.data.outcome === 'http_error' && Number(e.data.status) >= 400 && Number(e.data.status) < 500) {
         out.push(
@@ -65,6 +74,9 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
           byObject.set(object, objectList)
         }
       }
+    } else if (e.kind === 'delivery.exhausted' || e.kind === 'delivery.cancelled') {
+      const g = genuine.get(str(e.data.event))
+      if (g !== undefined && g.ended === undefined) g.ended = e
     } else if (e.kind === 'harness.state' && e.data.expected !== e.data.actual) {
       const delivered = byObject.get(str(e.data.object)) ?? []
       out.push(
@@ -90,6 +102,23 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
     if (!effects.has(event)) {
       out.push(violation('receivers.processed', `event ${event} was acknowledged but never processed`, list.slice(0, 1)))
     }
+  }
+  // The receiver had its chance: it answered (no transport fault, no receiver down on that attempt)
+  // yet no attempt of the whole retry window got a 2xx. Attempts a fault or a down receiver turned
+  // into transport failures do not count as answers; a delivery still pending is the delivery
+  // checker's finding, a cancelled one (destination disabled) no one's.
+  for (const [event, g] of genuine) {
+    if (g.delivered || g.ended?.kind !== 'delivery.exhausted') continue
+    const answered = g.attempts.filter((a) => a.data.outcome === 'http_error')
+    if (answered.length === 0) continue
+    const statuses = [...new Set(answered.map((a) => str(a.data.status)))].join(', ')
+    out.push(
+      violation(
+        'receivers.acknowledges',
+        `genuine delivery of ${event} was never acknowledged with a 2xx in the retry window (${answered.length} of ${g.attempts.length} attempts answered ${statuses})`,
+        [...answered.slice(0, 2), g.ended],
+      ),
+    )
   }
   return out
 }

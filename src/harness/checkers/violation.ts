@@ -14,9 +14,16 @@ export interface Violation {
   readonly entries: readonly TraceEntry[]
 }
 
-/** Builds a violation from its witnessing entries. */
+/**
+ * Builds a violation from its witnessing entries, sorted by `seq` and without duplicates.
+ *
+ * @example
+ * violation('receivers.processed', 'evt_1 was acknowledged but never processed', [attempt])
+ */
 export function violation(checker: string, message: string, entries: readonly TraceEntry[]): Violation {
-  return { checker, message, witness: entries.map((e) => e.seq), entries }
+  // In trace order, each entry once: checkers gather witnesses from several places.
+  const sorted = [...new Map(entries.map((e) => [e.seq, e])).values()].sort((a, b) => a.seq - b.seq)
+  return { checker, message, witness: sorted.map((e) => e.seq), entries: sorted }
 }
 
 /** A history checker: reads the trace entries of a run and names every violation. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { Program, Step } from '../run/program.js'
-import { type FaultEntry, type FaultKind, rateLimitReasons } from '../scenario/faults-schema.js'
+import { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '../scenario/faults-schema.js'
+import { HarnessInputError, validateProgramOptions } from '../validate-input.js'
 
 /** Fault kinds that act on the usage path (requests, sessions, processing). */
 export const usageFaultKinds: readonly FaultKind[] = [
@@ -70,6 +71,9 @@ export function webhookStep(): fc.Arbitrary<Step> {
  * fc.sample(faultEntry(['indeterminate'], 10), 1) // [{ step: 4, fault: 'indeterminate', count: 1 }]
  */
 export function faultEntry(kinds: readonly FaultKind[], maxStep: number): fc.Arbitrary<FaultEntry> {
+  checkKinds('faultEntry', kinds)
+  if (!Number.isInteger(maxStep) || maxStep < 1)
+    throw new HarnessInputError(`faultEntry: maxStep must be a positive integer, got ${String(maxStep)}`)
   return fc
     .record({
       step: fc.integer({ min: 1, max: maxStep }),
@@ -89,6 +93,20 @@ export function faultEntry(kinds: readonly FaultKind[], maxStep: number): fc.Arb
     })
 }
 
+/**
+ * Throws unless `kinds` is a non-empty list of fault kinds.
+ *
+ * @example
+ * checkKinds('faultEntry', ['indeterminate']) // ok; ['indeterminat'] throws naming faultEntry
+ */
+export function checkKinds(api: string, kinds: unknown): void {
+  if (!Array.isArray(kinds) || kinds.length === 0)
+    throw new HarnessInputError(`${api}: fault kinds must be a non-empty array of fault kinds`)
+  const bad = kinds.find((k) => !(faultKinds as readonly unknown[]).includes(k))
+  if (bad !== undefined)
+    throw new HarnessInputError(`${api}: unknown fault kind '${String(bad)}' (expected one of ${faultKinds.join(', ')})`)
+}
+
 export interface ProgramOptions {
   readonly step?: fc.Arbitrary<Step>
   readonly maxSteps?: number
@@ -104,6 +122,7 @@ export interface ProgramOptions {
  * fc.assert(fc.asyncProperty(program({ step: usageStep() }), async (p) => { ... }))
  */
 export function program(options: ProgramOptions = {}): fc.Arbitrary<Program> {
+  validateProgramOptions('program', options)
   const maxSteps = options.maxSteps ?? 12
   return fc.record({
     seed: fc.integer({ min: 0, max: 1_000_000 }),
@@ -119,6 +138,8 @@ export function program(options: ProgramOptions = {}): fc.Arbitrary<Program> {
  * test.prop([usageProgram()])('bills once', async (p) => assertRun(p, { reporter }))
  */
 export function usageProgram(options: Omit<ProgramOptions, 'step'> = {}): fc.Arbitrary<Program> {
+  validateProgramOptions('usageProgram', options)
+  if ('step' in options) throw new HarnessInputError("usageProgram: unknown option 'step' (use program({ step }))")
   return program({ faultKinds: usageFaultKinds, ...options, step: usageStep() })
 }
 
@@ -129,5 +150,7 @@ export function usageProgram(options: Omit<ProgramOptions, 'step'> = {}): fc.Arb
  * test.prop([webhookProgram()])('effects once', async (p) => assertRun(p, { webhook }))
  */
 export function webhookProgram(options: Omit<ProgramOptions, 'step'> = {}): fc.Arbitrary<Program> {
+  validateProgramOptions('webhookProgram', options)
+  if ('step' in options) throw new HarnessInputError("webhookProgram: unknown option 'step' (use program({ step }))")
   return program({ faultKinds: webhookFaultKinds, maxSteps: 10, ...options, step: webhookStep() })
 }

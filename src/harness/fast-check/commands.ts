@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import type { Step } from '../run/program.js'
 import type { HarnessRun } from '../run/run-program.js'
 import { type FaultKind, rateLimitReasons } from '../scenario/faults-schema.js'
+import { checkKinds } from './arbitraries.js'
 
 /** What the model tracks: how many units were asked for and which faults were injected. */
 export interface HarnessModel {
@@ -59,6 +60,7 @@ class FaultCommand implements HarnessCommand {
  * }))
  */
 export function harnessCommands(kinds: readonly FaultKind[] = ['indeterminate', 'session_expiry', 'rate_limit', 'lock_timeout']) {
+  checkKinds('harnessCommands', kinds)
   return [
     fc
       .record({ units: fc.integer({ min: 1, max: 5 }), value: fc.integer({ min: 1, max: 9 }) })

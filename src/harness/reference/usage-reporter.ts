@@ -141,6 +141,6 @@ class StreamReporter implements UsageReporter {
  * The correct usage reporter.
  *
  * @example
- * runUsageProperty({ reporter: referenceUsageReporter })
+ * await checkUsageReporter(referenceUsageReporter, { numRuns: 50 }) // { ok: true, ... }
  */
 export const referenceUsageReporter: UsageReporterFactory = makeUsageReporter()

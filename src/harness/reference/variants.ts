@@ -13,7 +13,7 @@ export interface Variant<F> {
  * Usage reporters with one mistake each; the property suites must catch every one.
  *
  * @example
- * for (const v of buggyUsageReporters) runUsageProperty({ reporter: v.factory })
+ * for (const v of buggyUsageReporters) expect((await checkUsageReporter(v.factory)).ok).toBe(false)
  */
 export const buggyUsageReporters: readonly Variant<UsageReporterFactory>[] = [
   { name: 'no-identifiers', mistake: 'sends events without identifier', factory: makeUsageReporter({ noIdentifiers: true }) },
@@ -35,7 +35,7 @@ export const buggyUsageReporters: readonly Variant<UsageReporterFactory>[] = [
  * Webhook receivers with one mistake each.
  *
  * @example
- * for (const v of buggyWebhookReceivers) runWebhookProperty({ handler: v.factory })
+ * for (const v of buggyWebhookReceivers) expect((await checkWebhookHandler(v.factory)).ok).toBe(false)
  */
 export const buggyWebhookReceivers: readonly Variant<WebhookHandlerFactory>[] = [
   { name: 'no-dedup', mistake: 'processes duplicate deliveries again', factory: makeWebhookReceiver({ noDedup: true }) },

@@ -100,6 +100,6 @@ function receiver(env: WebhookHandlerEnv, flaws: WebhookReceiverFlaws): WebhookS
  * The correct webhook receiver.
  *
  * @example
- * runWebhookProperty({ handler: referenceWebhookReceiver })
+ * await checkWebhookHandler(referenceWebhookReceiver, { numRuns: 50 }) // { ok: true, ... }
  */
 export const referenceWebhookReceiver: WebhookHandlerFactory = makeWebhookReceiver()

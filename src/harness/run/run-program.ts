@@ -8,6 +8,7 @@ import type { Violation } from '../checkers/violation.js'
 import type { FaultsInput } from '../faults/fault-policy.js'
 import type { FaultEntry } from '../scenario/faults-schema.js'
 import type { UsageReporter, UsageReporterFactory, WebhookHandlerFactory, WebhookSubject } from '../subjects.js'
+import { HarnessInputError, validateProgram, validateRunOptions } from '../validate-input.js'
 import { advance, drive } from './drive.js'
 import type { Program, Step } from './program.js'
 
@@ -68,6 +69,18 @@ export interface HarnessRun {
  * const run = startRun(1, { webhook: referenceWebhookReceiver }, [{ step: 1, fault: 'duplicate_delivery' }])
  */
 export function startRun(seed: number, options: RunOptions, schedule: readonly FaultEntry[] = []): HarnessRun {
+  validateRunOptions('startRun', options)
+  validateProgram('startRun', { seed, steps: [], faults: schedule })
+  return openRun('startRun', seed, options, schedule)
+}
+
+/**
+ * `startRun` without validating its input (the caller did), naming `api` when a subject misbehaves.
+ *
+ * @example
+ * const run = openRun('checkUsageReporter', 1, { reporter }, [])
+ */
+export function openRun(api: string, seed: number, options: RunOptions, schedule: readonly FaultEntry[] = []): HarnessRun {
   const sim = createSimulator({ seed, faults: { ...options.faults, schedule: [...schedule] } })
   const trace = sim.service.kernel.trace
   const meter = sim.admin.createMeter({ eventName: HARNESS_EVENT_NAME }) as {
@@ -89,6 +102,8 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
       prefix: sim.service.kernel.prefix,
       random: () => clientRng.next(),
     })
+    if (typeof (reporter as Partial<UsageReporter> | undefined)?.report !== 'function')
+      throw new HarnessInputError(`${api}: reporter factory must return { report }`)
   }
   // The webhook path is the service's own: an event destination, the real routing, signing, retry
   // scheduler and transport, with the user's handler mounted as an in-process receiver. Delivery
@@ -121,6 +136,9 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
       prefix: sim.service.kernel.prefix,
       effects: { record: (event, effect) => void trace.append('harness.effect', { event, effect }) },
     })
+    const made = subject as Partial<WebhookSubject> | undefined
+    if (typeof made?.handler !== 'function' || typeof made.state !== 'function')
+      throw new HarnessInputError(`${api}: subject factory must return { handler, state }`)
     setDown(false)
     sim.faults.on('receiver_down', () => {
       setDown(true)
@@ -204,7 +222,9 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
       )
       const expected = new Map<string, string>()
       for (const e of emitted) if (delivered.has(e.event)) expected.set(e.object, e.status)
-      const state = subject.state()
+      const state = subject.state() as Readonly<Record<string, string>> | null | undefined
+      if (state === null || typeof state !== 'object')
+        throw new HarnessInputError(`${api}: subject.state() must return a record of object id to status`)
       for (const [object, status] of expected) {
         trace.append('harness.state', { object, expected: status, actual: state[object] ?? null })
       }
@@ -236,7 +256,19 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
  * report.violations // [] for a correct client
  */
 export async function runProgram(program: Program, options: RunOptions): Promise<RunReport> {
-  const run = startRun(program.seed, options, program.faults)
+  validateProgram('runProgram', program)
+  validateRunOptions('runProgram', options)
+  return executeProgram('runProgram', program, options)
+}
+
+/**
+ * `runProgram` without validating its input (the caller did once, not per generated program).
+ *
+ * @example
+ * await executeProgram('checkUsageReporter', program, { reporter })
+ */
+export async function executeProgram(api: string, program: Program, options: RunOptions): Promise<RunReport> {
+  const run = openRun(api, program.seed, options, program.faults)
   for (const step of program.steps) await run.exec(step)
   return run.finish()
 }

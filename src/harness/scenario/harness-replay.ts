@@ -37,16 +37,34 @@ export class MissingSubjectError extends Error {
   override readonly name = 'MissingSubjectError'
 }
 
+/** A `harness` entry that names a module to import (a path), as opposed to a subject's name. */
+function isModulePath(spec: string): boolean {
+  return /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/]|file:)/.test(spec) || /\.[cm]?[jt]s$/.test(spec)
+}
+
+function notBundled(name: string, kind: 'reporter' | 'webhook'): MissingSubjectError {
+  const other = kind === 'webhook' ? 'reporter' : 'webhook'
+  return new MissingSubjectError(
+    `the scenario names subject '${name}' which is not a bundled reference client: pass --client <module> exporting \`${kind}\` (or \`${other}\`)`,
+  )
+}
+
 async function importSubjects(spec: string, baseDir: string): Promise<SubjectModule> {
-  const url = pathToFileURL(resolve(baseDir, spec)).href
-  const mod = (
-    /\.[cm]?ts$/.test(spec) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
-  ) as Record<string, unknown>
-  return (mod.default && typeof mod.default === 'object' ? mod.default : mod) as SubjectModule
+  const url = spec.startsWith('file:') ? spec : pathToFileURL(resolve(baseDir, spec)).href
+  try {
+    const mod = (
+      /\.[cm]?ts$/.test(spec) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
+    ) as Record<string, unknown>
+    return (mod.default && typeof mod.default === 'object' ? mod.default : mod) as SubjectModule
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)
+    throw new MissingSubjectError(`the scenario names subject module '${spec}', which cannot be loaded: ${reason}`)
+  }
 }
 
 async function byName<F>(
   name: string,
+  kind: 'reporter' | 'webhook',
   reference: F,
   variants: readonly { name: string; factory: F }[],
   pick: (m: SubjectModule) => F | undefined,
@@ -55,8 +73,11 @@ async function byName<F>(
   if (name === 'reference') return reference
   const variant = variants.find((v) => v.name === name)
   if (variant) return variant.factory
+  // `checkWebhookHandler(h, { name })` writes the subject's name here, not a module: only a path is imported.
+  if (!isModulePath(name)) throw notBundled(name, kind)
   const found = pick(await importSubjects(name, baseDir))
-  if (found === undefined) throw new MissingSubjectError(`module '${name}' exports no such subject`)
+  if (typeof found !== 'function')
+    throw new MissingSubjectError(`the scenario's subject module '${name}' exports no \`${kind}\` factory`)
   return found
 }
 
@@ -95,7 +116,10 @@ function label(step: Step): string {
  */
 export async function replayHarnessScenario(scenario: Scenario, options: HarnessReplayOptions): Promise<RunResult> {
   const parsed = programOf(scenario)
-  const program = { ...parsed.program, seed: options.seed === undefined ? parsed.program.seed : Number(options.seed) }
+  const seed = options.seed === undefined ? parsed.program.seed : Number(options.seed)
+  if (!Number.isInteger(seed))
+    throw new MissingSubjectError(`--seed: a harness counterexample replays with an integer seed, got '${String(options.seed)}'`)
+  const program = { ...parsed.program, seed }
   const usesReporter = program.steps.some((s) => s.kind === 'report')
   const usesWebhook = program.steps.some((s) => s.kind !== 'report' && s.kind !== 'advance')
   const named = scenario.harness ?? {}
@@ -112,18 +136,25 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
     if (!needed) continue
     const given = options.subjects?.[kind]
     if (given !== undefined) {
+      if (typeof given !== 'function')
+        throw new MissingSubjectError(`the --client module's \`${kind}\` export is not a factory function`)
       ;(subjects as Record<string, unknown>)[kind] = given
       continue
     }
     const name = fallback(kind)
+    const bundled = (kind === 'reporter' ? buggyUsageReporters : buggyWebhookReceivers).some((v) => v.name === name)
+    if (options.subjects !== undefined && name !== 'reference' && !bundled && (name === undefined || !isModulePath(name)))
+      throw new MissingSubjectError(
+        `the --client module exports no \`${kind}\`${name === undefined ? '' : ` and the scenario's subject '${name}' is not a bundled reference client`}: export \`${kind}\` from it`,
+      )
     if (name === undefined)
       throw new MissingSubjectError(
         `this counterexample was found against '${scenario.name}'; pass --client <module> exporting '${kind}'`,
       )
     ;(subjects as Record<string, unknown>)[kind] =
       kind === 'reporter'
-        ? await byName(name, referenceUsageReporter, buggyUsageReporters, (m) => m.reporter, options.baseDir)
-        : await byName(name, referenceWebhookReceiver, buggyWebhookReceivers, (m) => m.webhook, options.baseDir)
+        ? await byName(name, kind, referenceUsageReporter, buggyUsageReporters, (m) => m.reporter, options.baseDir)
+        : await byName(name, kind, referenceWebhookReceiver, buggyWebhookReceivers, (m) => m.webhook, options.baseDir)
   }
   const run = startRun(
     program.seed,

@@ -1,0 +1,175 @@
+import fc from 'fast-check'
+import { z } from 'zod'
+import { faultEntrySchema, faultKinds, faultsSchema } from './scenario/faults-schema.js'
+
+/**
+ * A public harness function was called with input it cannot use: the message names the function
+ * and the option, so a typo or a wrong type fails the test at once instead of passing silently.
+ *
+ * @example
+ * throw new HarnessInputError("checkUsageReporter: option 'numRuns' must be a positive integer")
+ */
+export class HarnessInputError extends TypeError {
+  override readonly name = 'HarnessInputError'
+}
+
+const positiveInt = (what = 'must be a positive integer') =>
+  z.number({ error: what }).int({ error: what }).positive({ error: what })
+const nonNegativeInt = (what = 'must be a non-negative integer') =>
+  z.number({ error: what }).int({ error: what }).min(0, { error: what })
+const fn = (what: string) => z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: what })
+
+/** `faults` without its schedule: the program (or the generator) brings the schedule. */
+const faultRates = faultsSchema.omit({ schedule: true }).strict()
+
+/** The step kinds a program may contain. */
+export const stepKinds = ['report', 'advance', 'emit', 'receiver', 'roll_secret'] as const
+
+const stepSchemas: Record<(typeof stepKinds)[number], z.ZodType> = {
+  report: z.strictObject({
+    kind: z.literal('report'),
+    units: positiveInt(),
+    value: z.number({ error: 'must be a finite number' }),
+  }),
+  advance: z.strictObject({ kind: z.literal('advance'), ms: nonNegativeInt() }),
+  emit: z.strictObject({ kind: z.literal('emit'), object: nonNegativeInt() }),
+  receiver: z.strictObject({ kind: z.literal('receiver'), up: z.boolean({ error: 'must be a boolean' }) }),
+  roll_secret: z.strictObject({ kind: z.literal('roll_secret') }),
+}
+
+const runOptionsShape = {
+  reporter: fn('must be a reporter factory (env) => { report }').optional(),
+  webhook: fn('must be a webhook handler factory (env) => { handler, state }').optional(),
+  faults: faultRates.optional(),
+  reportBudgetMs: positiveInt().optional(),
+  drainMs: nonNegativeInt().optional(),
+}
+const runOptionsSchema = z.strictObject(runOptionsShape)
+
+const checkOptionsSchema = z.strictObject({
+  numRuns: positiveInt().optional(),
+  seed: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).optional(),
+  faults: faultRates.optional(),
+  scenarioDir: z.string({ error: 'must be a directory path (a non-empty string)' }).min(1).optional(),
+  name: z
+    .string({ error: 'must be a name of letters, digits, dots, dashes or underscores' })
+    .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a name of letters, digits, dots, dashes or underscores' })
+    .optional(),
+  maxSteps: positiveInt().optional(),
+})
+
+const programOptionsSchema = z.strictObject({
+  step: z.custom<fc.Arbitrary<unknown>>((v) => v instanceof fc.Arbitrary, { error: 'must be a fast-check arbitrary' }).optional(),
+  maxSteps: positiveInt().optional(),
+  faultKinds: z.array(z.enum(faultKinds)).min(1, { error: 'must list at least one fault kind' }).optional(),
+  maxFaults: nonNegativeInt().optional(),
+})
+
+function describePath(path: readonly PropertyKey[]): string {
+  return path.map(String).join('.')
+}
+
+/** The first zod issue as `<api>: option '<path>' <message>` (or `unknown option`). */
+function fail(api: string, noun: string, error: z.ZodError, prefix: readonly PropertyKey[] = []): never {
+  const issue = error.issues[0]
+  if (issue === undefined) throw new HarnessInputError(`${api}: invalid ${noun}`)
+  const path = [...prefix, ...issue.path]
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `'${describePath([...path, k])}'`).join(', ')
+    throw new HarnessInputError(`${api}: unknown ${noun}${issue.keys.length > 1 ? 's' : ''} ${keys}`)
+  }
+  const where = path.length === 0 ? `${noun}s` : `${noun} '${describePath(path)}'`
+  throw new HarnessInputError(`${api}: ${where} ${issue.message}`)
+}
+
+function parse<T>(api: string, noun: string, schema: z.ZodType<T>, value: unknown, prefix: readonly PropertyKey[] = []): T {
+  if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (prefix.length === 0) throw new HarnessInputError(`${api}: ${noun}s must be an object, got ${typeName(value)}`)
+  }
+  const r = schema.safeParse(value)
+  if (!r.success) fail(api, noun, r.error, prefix)
+  return r.data
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'string' ? `'${value}'` : typeof value
+}
+
+/**
+ * Validates the options of `runProgram`, `assertRun`, `startRun`: known keys only, at least one
+ * subject.
+ *
+ * @example
+ * validateRunOptions('runProgram', { reporter }) // throws on `{}` or `{ reporterr: r }`
+ */
+export function validateRunOptions(api: string, options: unknown): void {
+  const parsed = parse(api, 'option', runOptionsSchema, options)
+  if (parsed.reporter === undefined && parsed.webhook === undefined)
+    throw new HarnessInputError(`${api}: options must give a subject to test: 'reporter' and/or 'webhook'`)
+}
+
+/**
+ * Validates the options of `checkUsageReporter` and `checkWebhookHandler`.
+ *
+ * @example
+ * validateCheckOptions('checkUsageReporter', { numRuns: 50 })
+ */
+export function validateCheckOptions(api: string, options: unknown): void {
+  parse(api, 'option', checkOptionsSchema, options)
+}
+
+/**
+ * Validates a subject factory argument (a function).
+ *
+ * @example
+ * validateFactory('checkWebhookHandler', 'subject factory', handler)
+ */
+export function validateFactory(api: string, what: string, value: unknown, shape: string): void {
+  if (typeof value !== 'function')
+    throw new HarnessInputError(`${api}: ${what} must be a function (env) => ${shape}, got ${typeName(value)}`)
+}
+
+/**
+ * Validates a program: a seed, known steps, a fault schedule.
+ *
+ * @example
+ * validateProgram('runProgram', { seed: 1, steps: [{ kind: 'report', units: 1, value: 1 }], faults: [] })
+ */
+export function validateProgram(api: string, program: unknown): void {
+  if (program === null || typeof program !== 'object' || Array.isArray(program))
+    throw new HarnessInputError(`${api}: program must be an object { seed, steps, faults }, got ${typeName(program)}`)
+  const p = program as Record<string, unknown>
+  const unknownKeys = Object.keys(p).filter((k) => !['seed', 'steps', 'faults'].includes(k))
+  if (unknownKeys.length > 0)
+    throw new HarnessInputError(`${api}: unknown program field ${unknownKeys.map((k) => `'${k}'`).join(', ')}`)
+  if (typeof p.seed !== 'number' || !Number.isInteger(p.seed))
+    throw new HarnessInputError(`${api}: program 'seed' must be an integer, got ${typeName(p.seed)}`)
+  if (!Array.isArray(p.steps)) throw new HarnessInputError(`${api}: program 'steps' must be an array of steps`)
+  p.steps.forEach((step: unknown, i) => {
+    const kind = (step as { kind?: unknown } | null)?.kind
+    const schema = typeof kind === 'string' ? stepSchemas[kind as (typeof stepKinds)[number]] : undefined
+    if (schema === undefined || !Object.hasOwn(stepSchemas, String(kind)))
+      throw new HarnessInputError(
+        `${api}: step ${i} has unknown kind ${typeof kind === 'string' ? `'${kind}'` : typeName(kind)} (expected one of ${stepKinds.join(', ')})`,
+      )
+    const r = schema.safeParse(step)
+    if (!r.success) fail(api, `step ${i} ('${String(kind)}') field`, r.error)
+  })
+  if (!Array.isArray(p.faults)) throw new HarnessInputError(`${api}: program 'faults' must be an array of fault entries`)
+  p.faults.forEach((entry: unknown, i) => {
+    const r = faultEntrySchema.safeParse(entry)
+    if (!r.success) fail(api, `fault ${i} field`, r.error)
+  })
+}
+
+/**
+ * Validates the options of the program generators (`program`, `usageProgram`, `webhookProgram`).
+ *
+ * @example
+ * validateProgramOptions('usageProgram', { maxSteps: 20 })
+ */
+export function validateProgramOptions(api: string, options: unknown): void {
+  parse(api, 'option', programOptionsSchema, options)
+}
