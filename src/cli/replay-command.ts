@@ -10,6 +10,7 @@ import {
 import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
 import type { RunResult } from '../harness/scenario/run-result.js'
 import { loadClientModule, type RunOptions, runScenario } from '../harness/scenario/run-scenario.js'
+import type { TraceEntry } from '../kernel/trace.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
 import { timelineLines } from './timeline.js'
@@ -59,14 +60,19 @@ export async function replayCommand(args: string[]): Promise<number> {
     }
   }
   const quiet = values.quiet === true
+  const harness = isHarnessScenario(scenario)
   let start: number | undefined
   const onStep: RunOptions['onStep'] = (step, requests, faults) => {
     start ??= step.at
-    if (!quiet) for (const line of timelineLines(start, step, requests, faults)) process.stdout.write(`${line}\n`)
+    if (!quiet) for (const line of timelineLines(start, step, requests, faults, harness)) process.stdout.write(`${line}\n`)
   }
   const baseDir = dirname(resolve(file))
+  let trace: readonly TraceEntry[] | undefined
+  const onTrace = (entries: readonly TraceEntry[]) => {
+    trace = entries
+  }
   let result: RunResult
-  if (isHarnessScenario(scenario)) {
+  if (harness) {
     // A property-harness counterexample: replayed by the harness's own runner, to the same trace hash.
     try {
       result = await replayHarnessScenario(scenario, {
@@ -74,6 +80,7 @@ export async function replayCommand(args: string[]): Promise<number> {
         subjects: client as SubjectModule | undefined,
         baseDir,
         onStep,
+        onTrace,
       })
     } catch (error) {
       if (error instanceof MissingSubjectError) throw new UsageError(`${file}: ${error.message}`)
@@ -85,6 +92,7 @@ export async function replayCommand(args: string[]): Promise<number> {
       ...(client ? { client } : {}),
       baseDir,
       onStep,
+      onTrace,
     })
   }
   if (!quiet) process.stdout.write('\n')
@@ -93,7 +101,7 @@ export async function replayCommand(args: string[]): Promise<number> {
     for (const v of result.verdicts) process.stdout.write(`${v.ok ? '  ok  ' : '  FAIL'} ${v.name}: ${v.message}\n`)
   }
   let where = ''
-  if (!values['no-report']) where = await writeReport(result, values.report ?? 'reports')
+  if (!values['no-report']) where = await writeReport(result, values.report ?? 'reports', trace)
   const head = `${result.scenario} seed ${result.seed} (trace ${result.traceHash.slice(0, 16)}): `
   if (violated.length === 0)
     process.stdout.write(`${head}all ${result.verdicts.length} expectations hold${where ? `; report in ${where}` : ''}\n`)

@@ -28,6 +28,16 @@ describe('service-sim replay of property-harness counterexamples', () => {
     const seed = JSON.parse(readFileSync(file, 'utf8')).seed
     const report = JSON.parse(readFileSync(join(reports, 'no-dedup', String(seed), 'report.json'), 'utf8'))
     expect(report.trace.hash).toBe(found.traceHash)
+    // The delivery attempts the witnesses cite are in the report and its chart, read from the trace.
+    expect(report.summary.deliveries).toBeGreaterThan(1)
+    expect(report.deliveries.every((d: { receiver: string }) => d.receiver.startsWith('ed_'))).toBe(true)
+    const html = readFileSync(join(reports, 'no-dedup', String(seed), 'report.html'), 'utf8')
+    expect(html).toContain(`${report.summary.deliveries} delivery attempts`)
+    expect(html).toMatch(/deliveries: ed_/)
+    // A fault fired while a step ran is printed after that step's line, not before step #1.
+    const lines = r.stdout.split('\n')
+    const fault = lines.findIndex((l) => l.includes('! fault'))
+    expect(fault).toBeGreaterThan(lines.findIndex((l) => /#1\s/.test(l)))
   })
 
   it('replays a usage-reporter counterexample, and needs --client for a subject it cannot name', async () => {

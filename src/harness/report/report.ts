@@ -1,6 +1,8 @@
 import { canonicalJson } from '../../kernel/canonical-json.js'
+import type { TraceEntry } from '../../kernel/trace.js'
 import { tallyOutcomes } from '../scenario/expectations.js'
 import type { RunResult } from '../scenario/run-result.js'
+import { traceRecords } from './trace-records.js'
 
 /** Version of the report.json layout. */
 export const REPORT_FORMAT = 1
@@ -33,12 +35,23 @@ export interface Report {
 
 /**
  * Builds the report of a run. Holds only virtual times and seeded values, so the same scenario
- * and seed give the same report in any process.
+ * and seed give the same report in any process. With the run's `trace`, requests, delivery
+ * attempts and delivery markers the runner did not record itself are read from it.
  *
  * @example
  * const report = buildReport(await runScenario(scenario))
  */
-export function buildReport(result: RunResult): Report {
+export function buildReport(input: RunResult, trace?: readonly TraceEntry[]): Report {
+  let result = input
+  if (trace !== undefined) {
+    const read = traceRecords(trace, input.steps)
+    result = {
+      ...input,
+      requests: input.requests.length > 0 ? input.requests : read.requests,
+      deliveries: input.deliveries.length > 0 ? input.deliveries : read.deliveries,
+      markers: input.markers.length > 0 ? input.markers : read.markers,
+    }
+  }
   const held = result.verdicts.filter((v) => v.ok).length
   return {
     format: REPORT_FORMAT,

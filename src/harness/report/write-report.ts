@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { TraceEntry } from '../../kernel/trace.js'
 import type { RunResult } from '../scenario/run-result.js'
 import { renderHtml } from './render-html.js'
 import { renderMarkdown } from './render-markdown.js'
@@ -7,15 +8,16 @@ import { buildReport, reportJson } from './report.js'
 
 /**
  * Writes `report.json`, `report.md` and `report.html` of a run to `<root>/<scenario>/<seed>/` and
- * returns that directory.
+ * returns that directory. Pass the run's `trace` so what the runner did not record (a harness
+ * replay's delivery attempts) is read from it.
  *
  * @example
  * const dir = await writeReport(result, 'reports') // 'reports/hello/42'
  */
-export async function writeReport(result: RunResult, root: string): Promise<string> {
+export async function writeReport(result: RunResult, root: string, trace?: readonly TraceEntry[]): Promise<string> {
   const dir = join(root, result.scenario, result.seed)
   mkdirSync(dir, { recursive: true })
-  const report = buildReport(result)
+  const report = buildReport(result, trace)
   writeFileSync(join(dir, 'report.json'), reportJson(report))
   writeFileSync(join(dir, 'report.md'), renderMarkdown(report))
   writeFileSync(join(dir, 'report.html'), await renderHtml(report))

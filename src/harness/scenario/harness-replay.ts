@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import type { TraceEntry } from '../../kernel/trace.js'
 import { pathToFileURL } from 'node:url'
 import type { FaultsInput } from '../faults/fault-policy.js'
 import { referenceUsageReporter } from '../reference/usage-reporter.js'
@@ -88,6 +89,8 @@ export interface HarnessReplayOptions {
   readonly subjects?: SubjectModule | undefined
   readonly baseDir: string
   readonly onStep?: (step: StepRecord, requests: readonly RequestRecord[], faults: readonly FaultDecision[]) => void
+  /** Gets the run's whole trace at the end (the report reads delivery attempts from it). */
+  readonly onTrace?: (entries: readonly TraceEntry[]) => void
 }
 
 function label(step: Step): string {
@@ -193,6 +196,7 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   const from = trace.length
   const report = await run.finish()
   const tail = trace.entries().slice(from - trace.length)
+  options.onTrace?.(trace.entries())
   faults.push(...faultDecisions(tail))
   const all = trace.entries()
   const deliveries: DeliveryRecord[] = all

@@ -24,6 +24,8 @@ export interface RunOptions {
   baseDir?: string
   /** Called after every executed step (the CLI prints the timeline from it). */
   onStep?: (step: StepRecord, requests: readonly RequestRecord[], faults: readonly FaultDecision[]) => void
+  /** Gets the run's whole trace at the end (the report reads delivery attempts from it). */
+  onTrace?: (entries: readonly TraceEntry[]) => void
 }
 
 const API = 'https://api.service.test'
@@ -612,6 +614,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     traceLength: sim.trace.length,
     ok: verdicts.every((v) => v.ok),
   }
+  options.onTrace?.(sim.trace.entries())
   return { result, sim }
 }
 
