@@ -115,8 +115,9 @@ export interface ProgramOptions {
 }
 
 /**
- * A whole program: a seed, the steps and a fault schedule. The schedule is data, so shrinking
- * drops faults until only the ones that matter remain.
+ * A whole program: a seed, the steps and a fault schedule (at most `maxFaults`, each generated with
+ * the step it comes before). Shrinking drops faults until only the ones that matter remain, and
+ * drops a step together with its faults: later faults shift with their steps.
  *
  * @example
  * fc.assert(fc.asyncProperty(program({ step: usageStep() }), async (p) => { ... }))
@@ -124,11 +125,28 @@ export interface ProgramOptions {
 export function program(options: ProgramOptions = {}): fc.Arbitrary<Program> {
   validateProgramOptions('program', options)
   const maxSteps = options.maxSteps ?? 12
-  return fc.record({
-    seed: fc.integer({ min: 0, max: 1_000_000 }),
-    steps: fc.array(options.step ?? usageStep(), { minLength: 1, maxLength: maxSteps }),
-    faults: fc.array(faultEntry(options.faultKinds ?? usageFaultKinds, maxSteps), { maxLength: options.maxFaults ?? 4 }),
-  })
+  const maxFaults = options.maxFaults ?? 4
+  const kinds = options.faultKinds ?? usageFaultKinds
+  // Each fault rides on the step it comes before, so when shrinking drops an irrelevant earlier
+  // step the fault moves with its own step instead of staying pinned to an absolute index.
+  const before =
+    maxFaults === 0
+      ? fc.constant([] as FaultEntry[])
+      : fc.oneof(
+          { withCrossShrink: true },
+          { weight: 3, arbitrary: fc.constant([] as FaultEntry[]) },
+          { weight: 1, arbitrary: fc.array(faultEntry(kinds, 1), { minLength: 1, maxLength: Math.min(2, maxFaults) }) },
+        )
+  return fc
+    .record({
+      seed: fc.integer({ min: 0, max: 1_000_000 }),
+      slots: fc.array(fc.record({ step: options.step ?? usageStep(), faults: before }), { minLength: 1, maxLength: maxSteps }),
+    })
+    .map(({ seed, slots }) => ({
+      seed,
+      steps: slots.map((s) => s.step),
+      faults: slots.flatMap((s, i) => s.faults.map((f) => ({ ...f, step: i + 1 }))).slice(0, maxFaults),
+    }))
 }
 
 /**
