@@ -72,7 +72,6 @@ export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js
 export type { RunResult } from './scenario/run-result.js'
 export { type RunOptions, runScenario } from './scenario/run-scenario.js'
 export type { Scenario } from './scenario/schema.js'
-export { HarnessInputError } from './validate-input.js'
 export type {
   EffectLog,
   Usage,
@@ -83,3 +82,4 @@ export type {
   WebhookHandlerFactory,
   WebhookSubject,
 } from './subjects.js'
+export { HarnessInputError } from './validate-input.js'
