@@ -1,107 +1,161 @@
 import * as vega from 'vega'
 import type { Report } from './report.js'
 
-interface Point {
-  t: number
-  lane: string
-  category: string
-  detail: string
-  dy: number
+/** One symbol of the timeline chart. */
+export interface Point {
+  readonly t: number
+  /** Group of rows: `requests`, `sessions`, `deliveries: <receiver>`, `faults`. */
+  readonly group: string
+  readonly category: string
+  /** The chart row: one per group and outcome, labelled with its count. */
+  readonly row: string
+  readonly detail: string
+  /** The outcome with its count over the whole run, as the legend shows it. */
+  readonly legend: string
+  /** Vertical offset inside the row, so points at one instant do not hide each other. */
+  readonly dy: number
 }
+
+const GROUP_ORDER = (group: string) =>
+  group === 'requests' ? 0 : group === 'sessions' ? 1 : group.startsWith('deliveries') ? 2 : 3
 
 /**
  * The chart rows of a report: one point per request (by outcome, each 429 reason apart), session
- * expiry, delivery attempt (per receiver, first tries and retries apart) and fault decision.
+ * expiry, delivery attempt (per receiver, first tries and retries apart) and fault decision. Each
+ * outcome of each group is its own row, labelled with its count, so outcomes at one instant stay
+ * apart.
  *
  * @example
  * chartPoints(report).length
  */
 export function chartPoints(report: Report): Point[] {
-  const points: Point[] = []
-  const lanes = new Map<string, number>()
-  const push = (t: number, lane: string, category: string, detail: string) => {
-    const i = lanes.get(lane) ?? 0
-    lanes.set(lane, i + 1)
-    points.push({ t, lane, category, detail, dy: ((i % 7) - 3) * 3 })
-  }
-  for (const r of report.requests) push(r.at, 'requests', r.outcome, `#${r.step} ${r.method} ${r.path} -> ${r.outcome}`)
+  const raw: { t: number; group: string; category: string; detail: string }[] = []
+  for (const r of report.requests)
+    raw.push({ t: r.at, group: 'requests', category: r.outcome, detail: `#${r.step} ${r.method} ${r.path} -> ${r.outcome}` })
   for (const m of report.markers) {
-    if (m.kind === 'session expiry') push(m.at, 'sessions', 'session expiry', m.detail)
+    if (m.kind === 'session expiry') raw.push({ t: m.at, group: 'sessions', category: 'session expiry', detail: m.detail })
   }
   for (const d of report.deliveries) {
     const ok = d.status >= 200 && d.status < 300
     const category = `${d.attempt > 1 ? 'retry' : 'delivery'} ${ok ? 'acknowledged' : d.status === 0 ? 'no connection' : `refused ${d.status}`}`
-    push(d.at, `deliveries: ${d.receiver}`, category, `${d.type ?? ''} ${d.eventId ?? ''} attempt ${d.attempt}`)
+    raw.push({
+      t: d.at,
+      group: `deliveries: ${d.receiver}`,
+      category,
+      detail: `${d.type ?? ''} ${d.eventId ?? ''} attempt ${d.attempt}`.trim(),
+    })
   }
   for (const f of report.faults)
-    push(f.at, 'faults', `fault ${f.fault}${f.applied ? '' : ' (nothing to act on)'}`, `step ${f.step}: ${f.note}`)
-  return points
+    raw.push({
+      t: f.at,
+      group: 'faults',
+      category: `fault ${f.fault}${f.applied ? '' : ' (nothing to act on)'}`,
+      detail: `step ${f.step}: ${f.note}`,
+    })
+  const counts = new Map<string, number>()
+  const total = new Map<string, number>()
+  const key = (p: { group: string; category: string }) => `${p.group}\u0000${p.category}`
+  for (const p of raw) {
+    counts.set(key(p), (counts.get(key(p)) ?? 0) + 1)
+    total.set(p.category, (total.get(p.category) ?? 0) + 1)
+  }
+  // Points sharing a row and an instant fan out vertically (up to 7 offsets), the rest overlap.
+  const atInstant = new Map<string, number>()
+  return raw.map((p) => {
+    const k = `${key(p)}\u0000${p.t}`
+    const i = atInstant.get(k) ?? 0
+    atInstant.set(k, i + 1)
+    const receiver = p.group.slice('deliveries: '.length)
+    // Destination ids (a harness replay's receivers) are long: their tail is enough to tell rows apart.
+    const name = receiver.length > 14 ? `…${receiver.slice(-8)}` : receiver
+    const short = p.group.startsWith('deliveries: ') ? `${name} · ` : ''
+    return {
+      ...p,
+      row: `${short}${p.category} (${counts.get(key(p))})`,
+      legend: `${p.category} (${total.get(p.category)})`,
+      dy: i === 0 ? 0 : (i % 2 === 1 ? -1 : 1) * Math.ceil((i % 7) / 2) * 2.5,
+    }
+  })
 }
 
+/** Distinct hues (Tableau 10 and a few more, greens left out: green means acknowledged), in outcome order. */
 const PALETTE = [
-  '#2e7d32',
-  '#c62828',
-  '#1565c0',
-  '#ef6c00',
-  '#6a1b9a',
-  '#00838f',
-  '#ad1457',
-  '#558b2f',
-  '#4527a0',
-  '#f9a825',
-  '#37474f',
-  '#8d6e63',
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#17becf',
+  '#7f7f7f',
+  '#1f3a93',
+  '#8c564b',
+  '#d62728',
 ]
 
+/** Fixed colours where a meaning is shared across runs; everything else takes the next palette hue. */
+function colourOf(category: string): string | undefined {
+  if (category === '200' || category === 'delivery acknowledged') return '#2e7d32'
+  if (category === 'retry acknowledged') return '#00bcd4'
+  if (category === 'session expiry') return '#f9a825'
+  return undefined
+}
+
+function shapeOf(category: string): string {
+  if (category.startsWith('fault')) return 'triangle-up'
+  if (category.startsWith('delivery') || category.startsWith('retry')) return 'square'
+  if (category === 'session expiry') return 'cross'
+  return 'circle'
+}
+
 /**
- * Draws the timeline over virtual time to a static SVG string with vega (no browser, no canvas).
+ * Draws the timeline over virtual time to a static SVG string with vega (no browser, no canvas):
+ * one row per outcome (with its count), a distinct hue per outcome and triangles for faults.
  *
  * @example
  * const svg = await timelineSvg(report)
  */
 export async function timelineSvg(report: Report): Promise<string> {
   const points = chartPoints(report)
-  const lanes = [
-    'requests',
-    'sessions',
-    ...[...new Set(points.filter((p) => p.lane.startsWith('deliveries')).map((p) => p.lane))].sort(),
-    'faults',
-  ]
-  const categories = [...new Set(points.map((p) => p.category))].sort()
+  const rows = [...new Map(points.map((p) => [p.row, p])).values()]
+    .sort((a, b) => GROUP_ORDER(a.group) - GROUP_ORDER(b.group) || a.group.localeCompare(b.group) || a.row.localeCompare(b.row))
+    .map((p) => p.row)
+  const byLegend = new Map(points.map((p) => [p.legend, p.category]))
+  const legends = [...byLegend.keys()].sort()
+  let next = 0
+  const colours = legends.map((l) => colourOf(byLegend.get(l) as string) ?? (PALETTE[next++ % PALETTE.length] as string))
+  const shapes = legends.map((l) => shapeOf(byLegend.get(l) as string))
   const start = Date.parse(report.start)
   const end = Math.max(Date.parse(report.end), start + 1000)
-  const color = categories.map((c, i) =>
-    c === '200' || c.endsWith('acknowledged')
-      ? '#2e7d32'
-      : c.startsWith('fault')
-        ? '#6a1b9a'
-        : c === 'session expiry'
-          ? '#f9a825'
-          : (PALETTE[(i % (PALETTE.length - 1)) + 1] as string),
-  )
   const spec = {
     $schema: 'https://vega.github.io/schema/vega/v6.json',
     description: `Timeline of ${report.scenario} (seed ${report.seed}) over virtual time`,
-    width: 760,
-    height: lanes.length * 46,
+    width: 560,
+    height: Math.max(1, rows.length) * 24,
     padding: 8,
     background: 'white',
     data: [{ name: 'points', values: points }],
     scales: [
       { name: 'x', type: 'utc', domain: [start, end], range: 'width', nice: false },
-      { name: 'y', type: 'band', domain: lanes, range: 'height', padding: 0.15 },
-      {
-        name: 'color',
-        type: 'ordinal',
-        domain: categories.length ? categories : ['none'],
-        range: color.length ? color : ['#999'],
-      },
+      { name: 'y', type: 'band', domain: rows.length ? rows : ['(nothing happened)'], range: 'height', padding: 0.1 },
+      { name: 'color', type: 'ordinal', domain: legends.length ? legends : ['none'], range: colours.length ? colours : ['#999'] },
+      { name: 'shape', type: 'ordinal', domain: legends.length ? legends : ['none'], range: shapes.length ? shapes : ['circle'] },
     ],
     axes: [
       { orient: 'bottom', scale: 'x', title: 'virtual time (UTC)', labelOverlap: true, grid: true, gridOpacity: 0.15 },
-      { orient: 'left', scale: 'y', title: null, labelLimit: 180 },
+      { orient: 'left', scale: 'y', title: null, labelLimit: 400, grid: true, gridOpacity: 0.08 },
     ],
-    legends: [{ fill: 'color', title: 'outcome', orient: 'right', symbolType: 'circle', labelLimit: 260 }],
+    legends: [
+      {
+        fill: 'color',
+        shape: 'shape',
+        title: 'outcome (count)',
+        orient: 'right',
+        labelLimit: 400,
+      },
+    ],
     marks: [
       {
         type: 'symbol',
@@ -109,10 +163,13 @@ export async function timelineSvg(report: Report): Promise<string> {
         encode: {
           enter: {
             x: { scale: 'x', field: 't' },
-            y: { scale: 'y', field: 'lane', band: 0.5, offset: { field: 'dy' } },
-            fill: { scale: 'color', field: 'category' },
-            size: { value: 46 },
-            opacity: { value: 0.85 },
+            y: { scale: 'y', field: 'row', band: 0.5, offset: { field: 'dy' } },
+            fill: { scale: 'color', field: 'legend' },
+            shape: { scale: 'shape', field: 'legend' },
+            stroke: { value: 'white' },
+            strokeWidth: { value: 0.5 },
+            size: { value: 60 },
+            opacity: { value: 0.9 },
             tooltip: { signal: "datum.category + ': ' + datum.detail" },
           },
         },

@@ -1,5 +1,6 @@
 import { formatDuration } from '../scenario/duration.js'
 import { timelineSvg } from './chart.js'
+import { deliveryRows } from './delivery-table.js'
 import type { Report } from './report.js'
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
@@ -35,6 +36,15 @@ export async function renderHtml(report: Report): Promise<string> {
       return `<tr><td>${s.n}</td><td>${rel(s.at)}</td><td>${esc(s.label)}</td><td>${esc(outcomes.slice(0, 6).join(', '))}${outcomes.length > 6 ? ` … (${outcomes.length})` : ''}</td><td>${s.ok ? '' : esc(s.note ?? 'failed')}</td></tr>`
     })
     .join('\n')
+  const outcomes = Object.entries(report.summary.outcomes)
+    .map(([k, n]) => `<tr><td>${esc(k)}</td><td>${n}</td></tr>`)
+    .join('\n')
+  const perReceiver = deliveryRows(report)
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.receiver)}</td><td>${r.attempts}</td><td>${r.first}</td><td>${r.retries}</td><td>${r.acknowledged}</td><td>${r.refused}</td><td>${r.unreachable}</td></tr>`,
+    )
+    .join('\n')
   const faults = report.faults
     .map(
       (f) =>
@@ -62,6 +72,8 @@ code{background:#f6f8fa;padding:1px 4px}
 <p>Seed <code>${esc(report.seed)}</code>, virtual time ${esc(report.start)} → ${esc(report.end)}, ${report.summary.steps} steps, ${report.summary.requests} requests, ${report.summary.deliveries} delivery attempts, ${report.summary.faults} fault decisions. Trace <code>${report.trace.hash.slice(0, 16)}</code>.</p>
 <h2>Timeline</h2>
 <figure id="timeline">${svg}</figure>
+${outcomes ? `<h2>Request outcomes</h2>\n<table id="outcomes"><thead><tr><th>Outcome</th><th>Count</th></tr></thead><tbody>${outcomes}</tbody></table>` : ''}
+${perReceiver ? `<h2>Deliveries per receiver</h2>\n<table id="deliveries"><thead><tr><th>Receiver</th><th>Attempts</th><th>First tries</th><th>Retries</th><th>Acknowledged</th><th>Refused</th><th>No connection</th></tr></thead><tbody>${perReceiver}</tbody></table>` : ''}
 <h2>Verdicts</h2>
 <table id="verdicts"><thead><tr><th>Result</th><th>Expectation</th><th>Detail</th></tr></thead><tbody>
 ${verdicts}

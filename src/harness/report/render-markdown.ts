@@ -1,3 +1,4 @@
+import { deliveryRows } from './delivery-table.js'
 import type { Report } from './report.js'
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
@@ -22,6 +23,20 @@ export function renderMarkdown(report: Report): string {
   if (report.verdicts.length === 0) lines.push('| | (none) | |')
   lines.push('', '## Request outcomes', '', '| Outcome | Count |', '| --- | --- |')
   for (const [k, n] of Object.entries(report.summary.outcomes)) lines.push(`| ${esc(k)} | ${n} |`)
+  const perReceiver = deliveryRows(report)
+  if (perReceiver.length > 0) {
+    lines.push(
+      '',
+      '## Deliveries per receiver',
+      '',
+      '| Receiver | Attempts | First tries | Retries | Acknowledged | Refused | No connection |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+    )
+    for (const r of perReceiver)
+      lines.push(
+        `| ${esc(r.receiver)} | ${r.attempts} | ${r.first} | ${r.retries} | ${r.acknowledged} | ${r.refused} | ${r.unreachable} |`,
+      )
+  }
   if (report.faults.length > 0) {
     lines.push('', '## Fault decisions', '', '| Step | Fault | Source | Applied | Note |', '| --- | --- | --- | --- | --- |')
     for (const f of report.faults)
