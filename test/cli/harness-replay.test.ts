@@ -33,7 +33,8 @@ describe('service-sim replay of property-harness counterexamples', () => {
     expect(report.deliveries.every((d: { receiver: string }) => d.receiver.startsWith('ed_'))).toBe(true)
     const html = readFileSync(join(reports, 'no-dedup', String(seed), 'report.html'), 'utf8')
     expect(html).toContain(`${report.summary.deliveries} delivery attempts`)
-    expect(html).toMatch(/deliveries: ed_/)
+    expect(html).toMatch(/<table id="deliveries">[\s\S]*<td>ed_/)
+    expect(html).toMatch(/· delivery acknowledged \(1\)/)
     // A fault fired while a step ran is printed after that step's line, not before step #1.
     const lines = r.stdout.split('\n')
     const fault = lines.findIndex((l) => l.includes('! fault'))

@@ -55,7 +55,7 @@ function legendFills(svg: string): Map<string, string> {
   const legend = svg.slice(svg.indexOf('role-legend'))
   const symbols = [...legend.matchAll(/role-legend-symbol[\s\S]*?fill="(#[0-9a-f]{6})"/g)].map((m) => m[1] as string)
   const labels = [...legend.matchAll(/role-legend-label[\s\S]*?<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1] as string)
-  labels.forEach((l, i) => out.set(l, symbols[i] as string))
+  for (const [i, l] of labels.entries()) out.set(l, symbols[i] as string)
   return out
 }
 

@@ -76,6 +76,22 @@ describe('service-sim replay', () => {
     expect((await run(['replay', 'a.yaml', 'b.yaml'])).stderr).toContain('expected one scenario file')
   })
 
+  it('names the line of a YAML or JSON syntax error, in JSON wording for a .json file', async () => {
+    const dir = tmp()
+    const yaml = join(dir, 'broken.yaml')
+    writeFileSync(yaml, 'name: x\nworkload:\n  - advance: 1s\n   bad: [\n')
+    const y = await run(['replay', yaml])
+    expect(y.code).toBe(2)
+    expect(y.stderr).toMatch(new RegExp(`${yaml.replace(/[.]/g, '\\.')}:\\d+: not valid YAML`))
+    const json = join(dir, 'broken.json')
+    writeFileSync(json, '{"name": "x",\n "workload": [1,]\n}')
+    const j = await run(['replay', json])
+    expect(j.code).toBe(2)
+    expect(j.stderr).toContain(`${json}:2: not valid JSON (column 17): Unexpected token ']'`)
+    writeFileSync(json, '{"name": "x",\n "workload": [],\n "seed": 1 "x": 2}')
+    expect((await run(['replay', json])).stderr).toContain(`${json}:3: not valid JSON (column 12): Expected ',' or '}'`)
+  })
+
   it('loads a TypeScript --client module from a directory without a package.json', async () => {
     const dir = tmp()
     writeFileSync(

@@ -41,13 +41,15 @@ export function parseScenarioText(text: string, file: string): Scenario {
   if (ext !== '' && !['.yaml', '.yml', '.json'].includes(ext)) {
     throw new ScenarioError(file, [{ path: '', message: `expected a .yaml, .yml or .json file, got '${ext}'` }])
   }
+  // JSON's own parser first, so a .json file gets JSON wording and the line of the mistake.
+  if (ext === '.json') checkJsonSyntax(text, file)
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
   if (doc.errors.length > 0) {
     const issues: ScenarioIssue[] = doc.errors.map((e) => ({
       path: '',
       message: `not valid ${ext === '.json' ? 'JSON' : 'YAML'}: ${e.message.split('\n')[0]}`,
-      line: e.linePos?.[0]?.line,
+      line: e.linePos?.[0]?.line ?? (e.pos?.[0] === undefined ? undefined : lineCounter.linePos(e.pos[0]).line),
     }))
     throw new ScenarioError(file, issues)
   }
@@ -79,6 +81,37 @@ export function parseScenarioText(text: string, file: string): Scenario {
     )
   }
   return parsed.data
+}
+
+/** Throws a ScenarioError with JSON.parse's message and the line and column of its position. */
+function checkJsonSyntax(text: string, file: string): void {
+  try {
+    JSON.parse(text)
+  } catch (error) {
+    const message = (error as Error).message
+    const pos = jsonErrorPosition(message, text)
+    const before = text.slice(0, pos)
+    const line = before.split('\n').length
+    const column = pos - before.lastIndexOf('\n')
+    const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/^(Unexpected token '.'), [\s\S]*$/, '$1')
+    throw new ScenarioError(file, [{ path: '', message: `not valid JSON (column ${column}): ${reason}`, line }])
+  }
+}
+
+/**
+ * Where JSON.parse stopped: V8 names a position, or for an unexpected token quotes up to ten
+ * characters either side of it (`..."` when cut), or nothing when the text ended early.
+ */
+function jsonErrorPosition(message: string, text: string): number {
+  const at = /at position (\d+)/.exec(message)
+  if (at) return Number(at[1])
+  const token = /^Unexpected token '(.)', (\.\.\.)?"([\s\S]*?)"(?:\.\.\.)? is not valid JSON$/.exec(message)
+  if (token) {
+    const [, char, cut, context] = token as unknown as [string, string, string | undefined, string]
+    const start = text.indexOf(context)
+    if (start >= 0) return cut ? start + 10 : start + context.indexOf(char)
+  }
+  return text.length
 }
 
 function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: readonly PropertyKey[]): number | undefined {
