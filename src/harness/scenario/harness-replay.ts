@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
-import type { TraceEntry } from '../../kernel/trace.js'
 import { pathToFileURL } from 'node:url'
+import type { TraceEntry } from '../../kernel/trace.js'
 import type { FaultsInput } from '../faults/fault-policy.js'
 import { referenceUsageReporter } from '../reference/usage-reporter.js'
 import { buggyUsageReporters, buggyWebhookReceivers } from '../reference/variants.js'
