@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { Simulator } from '../simulator/create-simulator.js'
+import type { ExchangeHandler } from '../http/handler.js'
+import { exchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { ADMIN_PREFIX, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
 
 /**
- * Serves a simulator over HTTP on loopback with node's own server. Service requests go to
- * `sim.fetch` with a string body and plain headers (its fast path: no `Request` is built); the
- * admin API under `/__sim/` gets a real `Request`.
+ * Serves a simulator over HTTP on loopback with node's own server. Service requests go to the
+ * simulator's raw exchange with a string body and node's header object (no `Request` or `Response`
+ * is built per call); the admin API under `/__sim/` gets a real `Request`.
  *
  * @example
  * const server = await startHttpServer(sim, 0)
@@ -13,8 +14,9 @@ import { ADMIN_PREFIX, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
  */
 export function startHttpServer(sim: Simulator, port: number): Promise<Server> {
   const admin = withAdminApi(sim)
+  const raw = exchangeOf(sim)
   const server = createServer((req, res) => {
-    handle(sim, admin, req, res).catch((error: unknown) => {
+    handle(raw, admin, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' })
       res.end(JSON.stringify({ error: { type: 'api_error', code: 'server_error', message: String(error) } }))
     })
@@ -26,7 +28,7 @@ export function startHttpServer(sim: Simulator, port: number): Promise<Server> {
 }
 
 async function handle(
-  sim: Simulator,
+  raw: ExchangeHandler,
   admin: (req: Request) => Promise<Response>,
   req: IncomingMessage,
   res: ServerResponse,
@@ -49,21 +51,31 @@ async function handle(
   }
   const url = `http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`
   const method = req.method ?? 'GET'
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
-  }
   const hasBody = method !== 'GET' && method !== 'HEAD' && text !== ''
-  const response = (req.url ?? '').startsWith(ADMIN_PREFIX)
-    ? await admin(new Request(url, { method, headers, ...(hasBody ? { body: text } : {}) }))
-    : await sim.fetch(url, { method, headers, ...(hasBody ? { body: text } : {}) })
-  const out: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    out[name] = value
+  if ((req.url ?? '').startsWith(ADMIN_PREFIX)) {
+    const headers: [string, string][] = []
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(', ') : value])
+    }
+    const response = await admin(new Request(url, { method, headers, ...(hasBody ? { body: text } : {}) }))
+    const out: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      out[name] = value
+    })
+    const body = await response.text()
+    res.writeHead(response.status, out)
+    res.end(body)
+    return
+  }
+  // node's header object has lowercase names and string values (arrays only for set-cookie, which
+  // requests do not carry); the exchange reads it as it is.
+  const answer = await raw(url, {
+    method,
+    headers: req.headers as Record<string, string>,
+    ...(hasBody ? { body: text } : {}),
   })
-  const body = await response.text()
-  res.writeHead(response.status, out)
-  res.end(body)
+  res.writeHead(answer.status, answer.headers)
+  res.end(answer.text)
 }
 
 /** The body as text, or undefined as soon as it is (or declares to be) over `MAX_BODY_BYTES`. */

@@ -19,6 +19,19 @@ import { TextResponse } from './text-response.js'
 /** The `fetch`-compatible handler of a simulator. */
 export type FetchHandler = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
 
+/** An answer before it becomes a `Response`: what an HTTP server writes to its socket. */
+export interface Exchange {
+  readonly status: number
+  readonly text: string
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/**
+ * The same exchange as `FetchHandler`, answered as plain data: servers (`service-sim serve`)
+ * write it to the socket without building and reading back a `Response`.
+ */
+export type ExchangeHandler = (input: RequestInfo | URL, init?: RequestInit) => Promise<Exchange>
+
 export interface HandlerOptions {
   readonly service: Service
   readonly routes: readonly Route[]
@@ -40,10 +53,10 @@ interface Outcome {
  * trace. Requests are processed in arrival order; each stays in flight until it is answered.
  *
  * @example
- * const fetch = createFetchHandler({ service, routes, requestIds })
+ * const { fetch } = createFetchHandler({ service, routes, requestIds })
  * await fetch('/v1/balance', { headers: { Authorization: `Bearer ${key}` } })
  */
-export function createFetchHandler(options: HandlerOptions): FetchHandler {
+export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandler; exchange: ExchangeHandler } {
   const { service, requestIds } = options
   const { kernel, timeline } = service
   const router = createRouter(options.routes)
@@ -224,7 +237,7 @@ export function createFetchHandler(options: HandlerOptions): FetchHandler {
     }
   }
 
-  return async function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  async function exchange(input: RequestInfo | URL, init?: RequestInit): Promise<Exchange> {
     const flight = timeline.arrive(kernel.clock.now)
     const previous = turn
     let done!: () => void
@@ -266,6 +279,14 @@ export function createFetchHandler(options: HandlerOptions): FetchHandler {
       timeline.finish(flight)
     }
     outcome.headers['Content-Type'] = 'application/json'
-    return new TextResponse(outcome.text, { status: outcome.status, headers: outcome.headers })
+    return outcome
+  }
+
+  return {
+    exchange,
+    async fetch(input, init) {
+      const outcome = await exchange(input, init)
+      return new TextResponse(outcome.text, { status: outcome.status, headers: outcome.headers })
+    },
   }
 }

@@ -3,7 +3,7 @@ import type { Account } from '#domain/accounts/account.js'
 import type { Kernel } from '#domain/kernel.js'
 import { type LimitsOption, resolveLimits, validateLimits } from '#domain/limits/limits-option.js'
 import { createService, type Service } from '#domain/service.js'
-import { createFetchHandler, type FetchHandler } from '#http/handler.js'
+import { createFetchHandler, type ExchangeHandler, type FetchHandler } from '#http/handler.js'
 import { createReceivers, type Receivers } from '#http/receivers.js'
 import { routes } from '#http/routes/index.js'
 import { createTransport } from '#http/transport.js'
@@ -157,7 +157,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const faults = installFaults(service, options.faults ?? {})
   const latency = rng.stream('latency')
   const st = options.serviceTime
-  const fetch = createFetchHandler({
+  const { fetch, exchange } = createFetchHandler({
     service,
     routes,
     requestIds: createIds(rng.stream('request-ids')),
@@ -169,7 +169,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   service.delivery.useTransport(createTransport(receivers))
   const p = service.accounts.platform
   let interception: { started: Promise<Interception>; done: Interception | undefined } | undefined
-  return {
+  const simulator: Simulator = {
     fetch,
     clock,
     platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
@@ -207,4 +207,22 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         )
     },
   }
+  exchanges.set(simulator, exchange)
+  return simulator
+}
+
+// Servers of this package answer from plain exchanges; the public surface stays `fetch`.
+const exchanges = new WeakMap<Simulator, ExchangeHandler>()
+
+/**
+ * The raw exchange of a simulator (status, headers, body text): what `service-sim serve` writes to
+ * its sockets without building a `Response`. Internal to the package.
+ *
+ * @example
+ * const { status, text } = await exchangeOf(sim)('/v1/account', { headers })
+ */
+export function exchangeOf(sim: Simulator): ExchangeHandler {
+  const exchange = exchanges.get(sim)
+  if (exchange === undefined) throw new TypeError('exchangeOf: not a simulator made by createSimulator')
+  return exchange
 }
