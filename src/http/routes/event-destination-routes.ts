@@ -68,11 +68,15 @@ export function destinationJson(
   secret?: string,
   accountVersion?: string,
 ): Record<string, unknown> {
+  // Fields the provider's types declare optional are left out when they have no value, as the
+  // real API does (`'url' in webhook_endpoint` must be false unless it was included).
+  const snapshotVersion = d.eventPayload === 'snapshot' ? (d.snapshotApiVersion ?? accountVersion) : undefined
+  const webhookEndpoint: Record<string, unknown> = {}
+  if (secret !== undefined && includes.includes('webhook_endpoint.signing_secret')) webhookEndpoint.signing_secret = secret
+  if (includes.includes('webhook_endpoint.url')) webhookEndpoint.url = d.url
   return {
     id: d.id,
     object: 'v2.core.event_destination',
-    amazon_eventbridge: null,
-    azure_event_grid: null,
     created: iso(d.created),
     description: d.description,
     enabled_events: [...d.enabledEvents],
@@ -81,15 +85,12 @@ export function destinationJson(
     livemode: d.mode === 'live',
     metadata: { ...d.metadata },
     name: d.name,
-    snapshot_api_version: d.eventPayload === 'snapshot' ? (d.snapshotApiVersion ?? accountVersion ?? null) : null,
+    ...(snapshotVersion === undefined ? {} : { snapshot_api_version: snapshotVersion }),
     status: d.status,
-    status_details: d.status === 'disabled' ? { disabled: { reason: 'user' } } : null,
+    ...(d.status === 'disabled' ? { status_details: { disabled: { reason: 'user' } } } : {}),
     type: d.type,
     updated: iso(d.updated),
-    webhook_endpoint: {
-      signing_secret: secret !== undefined && includes.includes('webhook_endpoint.signing_secret') ? secret : null,
-      url: includes.includes('webhook_endpoint.url') ? d.url : null,
-    },
+    webhook_endpoint: webhookEndpoint,
   }
 }
 
