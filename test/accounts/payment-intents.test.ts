@@ -1,5 +1,6 @@
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
+import { createSimulator } from '../../src/index.js'
 import { dataOf, form, setup, stateOf } from './helpers.js'
 
 describe('payment intents', () => {
@@ -181,5 +182,28 @@ describe('payment intents', () => {
     expect(b).toEqual(a)
     expect(sim.service.ledger.transactions({ account: sim.platform.id, mode: 'test' })).toHaveLength(1)
     expect(sim.service.charges.list({ account: sim.platform.id, mode: 'test' })).toHaveLength(1)
+  })
+})
+
+describe('more declining test cards', () => {
+  it('declines pm_card_visa_chargeDeclined and pm_card_chargeDeclinedFraudulent with their decline codes', async () => {
+    const sim = createSimulator({ seed: 21, limits: false })
+    const headers = {
+      Authorization: `Bearer ${sim.platform.secretKey.test}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    }
+    for (const [pm, code] of [
+      ['pm_card_visa_chargeDeclined', 'generic_decline'],
+      ['pm_card_chargeDeclinedFraudulent', 'fraudulent'],
+    ] as const) {
+      const res = await sim.fetch('https://api.service.test/v1/payment_intents', {
+        method: 'POST',
+        headers,
+        body: `amount=1000&currency=usd&payment_method=${pm}&confirm=true`,
+      })
+      expect(res.status).toBe(402)
+      const { error } = await res.json()
+      expect(error).toMatchObject({ type: 'card_error', code: 'card_declined', decline_code: code })
+    }
   })
 })

@@ -41,6 +41,16 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = {
     last4: '0002',
     outcome: declined('card_declined', 'generic_decline', 'Your card was declined.'),
   },
+  pm_card_visa_chargeDeclined: {
+    brand: 'visa',
+    last4: '0002',
+    outcome: declined('card_declined', 'generic_decline', 'Your card was declined.'),
+  },
+  pm_card_chargeDeclinedFraudulent: {
+    brand: 'visa',
+    last4: '0019',
+    outcome: declined('card_declined', 'fraudulent', 'Your card was declined.'),
+  },
   pm_card_chargeDeclinedInsufficientFunds: {
     brand: 'visa',
     last4: '9995',
