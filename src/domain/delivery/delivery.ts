@@ -183,7 +183,7 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
       get headers() {
         headers ??= {
           'Content-Type': 'application/json; charset=utf-8',
-          'User-Agent': `${kernel.prefix}/1.0 (+https://docs.service.test/webhooks)`,
+          'User-Agent': `${kernel.prefix}/1.0 (+https://docs.${kernel.prefix.toLowerCase()}.test/webhooks)`,
           [`${kernel.prefix}-Signature`]: signatureHeader(payload, destinations.activeSecrets(d), Math.floor(at / 1000), {
             test: d.mode === 'test',
           }),
