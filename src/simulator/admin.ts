@@ -6,6 +6,7 @@ import type { CurrencyBalance } from '#domain/ledger/ledger.js'
 import { createLimitsAdmin, type LimitsAdmin } from '#domain/limits/limits-admin.js'
 import { createMeterAdmin, type MeterAdmin } from '#domain/meters/meter-admin.js'
 import type { Mode } from '#domain/mode.js'
+import { createPaymentIntentAdmin, type PaymentIntentAdmin } from '#domain/payment-intents/payment-intent-admin.js'
 import type { Service } from '#domain/service.js'
 
 /**
@@ -16,7 +17,7 @@ import type { Service } from '#domain/service.js'
  * const acct = sim.admin.createAccount({ email: 'shop@example.com' })
  * sim.admin.createOrganisation({ accounts: [sim.platform.id, acct.id] })
  */
-export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin {
+export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin, PaymentIntentAdmin {
   /** Creates a connected account of the default platform (or of `platform`). */
   createAccount(input?: CreateAccountInput): Account
   account(id: string): Account | undefined
@@ -49,6 +50,7 @@ export function createAdmin(service: Service): Admin {
     ...createMeterAdmin(service),
     ...createDeliveryAdmin(service),
     ...createLimitsAdmin(service),
+    ...createPaymentIntentAdmin(service),
     createAccount: (input = {}) => service.accounts.create({ platform: service.accounts.platform.id, ...input }),
     account: (id) => service.accounts.get(id),
     accounts: () => service.accounts.list(),

@@ -6,7 +6,7 @@ import type { Scope } from '../mode.js'
 import { createScopedStore } from '../scoped-store/scoped-store.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { type Charge, chargeJson } from './charge.js'
-import type { PaymentMethod } from './payment-method.js'
+import { type CardOutcome, needsAuthentication, type PaymentMethod } from './payment-method.js'
 
 export interface ChargeAttempt {
   readonly amount: number
@@ -18,6 +18,17 @@ export interface ChargeAttempt {
   readonly metadata: Record<string, string>
   /** False to only authorise (manual capture): no money moves until `capture`. */
   readonly capture: boolean
+  /** True once the customer completed 3-D Secure for this payment. */
+  readonly authenticated?: boolean
+  /** The customer is not present, so a card that asks for authentication cannot get it. */
+  readonly offSession?: boolean
+}
+
+const AUTHENTICATION_REQUIRED: CardOutcome = {
+  kind: 'decline',
+  code: 'authentication_required',
+  declineCode: 'authentication_required',
+  message: 'Your card was declined. This transaction requires authentication.',
 }
 
 /**
@@ -57,7 +68,10 @@ export function createCharges(kernel: Kernel, events: EventStore, ledger: Ledger
 
   return {
     attempt(scope, input, origin) {
-      const outcome = input.paymentMethod.outcome
+      // Reached without authentication only when the customer is away (off-session): the issuer declines.
+      const unauthenticated =
+        input.authenticated !== true && needsAuthentication(input.paymentMethod, { offSession: input.offSession ?? true })
+      const outcome = unauthenticated ? AUTHENTICATION_REQUIRED : input.paymentMethod.outcome
       const ok = outcome.kind === 'succeed'
       const c: Charge = {
         id: kernel.ids.next('ch', 24),

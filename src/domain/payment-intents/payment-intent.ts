@@ -32,6 +32,8 @@ export interface PaymentIntent {
   amountCapturable: number
   latestCharge: string | null
   lastPaymentError: Record<string, unknown> | null
+  /** Set in `requires_action`: what the client must do (3-D Secure through the provider's SDK). */
+  nextAction: Record<string, unknown> | null
   canceledAt: number | null
   cancellationReason: string | null
 }
@@ -66,7 +68,7 @@ export function paymentIntentJson(p: PaymentIntent): Record<string, unknown> {
     latest_charge: p.latestCharge,
     livemode: p.mode === 'live',
     metadata: { ...p.metadata },
-    next_action: null,
+    next_action: p.nextAction === null ? null : structuredClone(p.nextAction),
     on_behalf_of: null,
     payment_method: p.paymentMethod,
     payment_method_options: { card: { request_three_d_secure: 'automatic' } },

@@ -8,7 +8,7 @@ import { invalidRequest, resourceMissing, ServiceError } from '../service-error.
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import type { Charges } from './charges.js'
 import { type PaymentIntent, type PaymentIntentStatus, paymentIntentJson } from './payment-intent.js'
-import { paymentMethodJson } from './payment-method.js'
+import { needsAuthentication, type PaymentMethod, paymentMethodJson } from './payment-method.js'
 import type { PaymentMethods } from './payment-methods.js'
 
 export interface PaymentIntentCreate {
@@ -17,6 +17,8 @@ export interface PaymentIntentCreate {
   customer?: string
   paymentMethod?: string
   confirm?: boolean
+  /** The customer is not present: a card that asks for authentication declines instead of `requires_action`. */
+  offSession?: boolean
   captureMethod?: PaymentIntent['captureMethod']
   description?: string
   metadata?: Record<string, string>
@@ -54,6 +56,24 @@ const PAST: Readonly<Record<string, string>> = {
   capture: 'captured',
   cancel: 'canceled',
   update: 'updated',
+  authenticate: 'authenticated',
+}
+
+/**
+ * The provider's `use_stripe_sdk` action: Stripe.js runs the 3-D Secure 2 challenge from these ids.
+ * The source id is derived from the intent so the action is the same on every read.
+ */
+function threeDSecureAction(p: PaymentIntent, pm: PaymentMethod): Record<string, unknown> {
+  return {
+    type: 'use_stripe_sdk',
+    use_stripe_sdk: {
+      type: 'stripe_3ds2_fingerprint',
+      directory_server_name: pm.brand,
+      merchant: p.account,
+      server_transaction_id: `${p.id}_3ds2`,
+      three_d_secure_2_source: `src_${p.id.slice(3)}`,
+    },
+  }
 }
 
 function unexpectedState(p: PaymentIntent, action: string, allowed: readonly string[]): ServiceError {
@@ -80,7 +100,13 @@ export interface PaymentIntents {
   get(scope: Scope, id: string): PaymentIntent | undefined
   require(scope: Scope, id: string): PaymentIntent
   update(scope: Scope, id: string, input: PaymentIntentUpdate, origin: Origin): PaymentIntent
-  confirm(scope: Scope, id: string, input: { paymentMethod?: string }, origin: Origin): PaymentIntent
+  confirm(scope: Scope, id: string, input: { paymentMethod?: string; offSession?: boolean }, origin: Origin): PaymentIntent
+  /**
+   * Ends the customer's 3-D Secure step of an intent in `requires_action` (the browser part the
+   * simulator has no page for): `succeed` runs the card payment, `fail` returns the intent to
+   * `requires_payment_method` with `payment_intent_authentication_failure`.
+   */
+  authenticate(scope: Scope, id: string, outcome: 'succeed' | 'fail', origin: Origin): PaymentIntent
   capture(scope: Scope, id: string, input: { amountToCapture?: number }, origin: Origin): PaymentIntent
   cancel(scope: Scope, id: string, input: { cancellationReason?: string }, origin: Origin): PaymentIntent
   /** Newest first, optionally of one customer. */
@@ -102,10 +128,20 @@ export function createPaymentIntents(
     return p
   }
 
-  /** Runs the card attempt; the intent is already in a confirmable state with a payment method. */
-  function attempt(scope: Scope, p: PaymentIntent, origin: Origin): void {
+  /**
+   * Runs the card attempt; the intent is already in a confirmable state with a payment method. A card
+   * that asks for 3-D Secure with the customer present stops in `requires_action` with no charge.
+   */
+  function attempt(scope: Scope, p: PaymentIntent, origin: Origin, how: { offSession: boolean; authenticated: boolean }): void {
     const pm = paymentMethods.get(scope, p.paymentMethod as string)
     if (pm === undefined) throw new Error(`payment intent ${p.id}: payment method vanished`)
+    if (!how.authenticated && !how.offSession && needsAuthentication(pm, { offSession: false })) {
+      p.status = 'requires_action'
+      p.nextAction = threeDSecureAction(p, pm)
+      kernel.trace.append('payment_intent.requires_action', { id: p.id, account: scope.account, mode: scope.mode })
+      emitSnapshot(events, 'payment_intent.requires_action', scope, paymentIntentJson(p), origin)
+      return
+    }
     const manual = p.captureMethod === 'manual'
     const charge = charges.attempt(
       scope,
@@ -118,6 +154,8 @@ export function createPaymentIntents(
         description: p.description,
         metadata: p.metadata,
         capture: !manual,
+        authenticated: how.authenticated,
+        offSession: how.offSession,
       },
       origin,
     )
@@ -153,6 +191,8 @@ export function createPaymentIntents(
       })
     }
     p.lastPaymentError = null
+    // An authenticated payment that saves the card is the set-up that later off-session payments rely on.
+    if (how.authenticated && p.setupFutureUsage !== null) pm.setUp = true
     if (p.setupFutureUsage !== null && p.customer !== null) paymentMethods.attach(scope, pm.id, p.customer, origin)
     if (manual) {
       p.status = 'requires_capture'
@@ -213,13 +253,14 @@ export function createPaymentIntents(
         amountCapturable: 0,
         latestCharge: null,
         lastPaymentError: null,
+        nextAction: null,
         canceledAt: null,
         cancellationReason: null,
       }
       store.add(scope, p)
       kernel.trace.append('payment_intent.created', { id, account: scope.account, mode: scope.mode })
       emitSnapshot(events, 'payment_intent.created', scope, paymentIntentJson(p), origin)
-      if (input.confirm === true) attempt(scope, p, origin)
+      if (input.confirm === true) attempt(scope, p, origin, { offSession: input.offSession === true, authenticated: false })
       return p
     },
     get: (scope, id) => store.get(scope, id),
@@ -237,7 +278,9 @@ export function createPaymentIntents(
       if (input.customer !== undefined) p.customer = input.customer
       if (input.paymentMethod !== undefined) {
         p.paymentMethod = paymentMethods.resolve(scope, input.paymentMethod, 'payment_method').id
-        if (p.status === 'requires_payment_method') p.status = 'requires_confirmation'
+        // A new card replaces the one awaiting 3-D Secure; its action no longer applies.
+        if (p.status === 'requires_payment_method' || p.status === 'requires_action') p.status = 'requires_confirmation'
+        p.nextAction = null
       }
       if (input.description !== undefined) p.description = input.description
       if (input.receiptEmail !== undefined) p.receiptEmail = input.receiptEmail
@@ -271,7 +314,30 @@ export function createPaymentIntents(
         p.paymentMethod = paymentMethods.resolve(scope, input.paymentMethod, 'payment_method').id
         p.status = 'requires_confirmation'
       }
-      attempt(scope, p, origin)
+      attempt(scope, p, origin, { offSession: input.offSession === true, authenticated: false })
+      return p
+    },
+    authenticate(scope, id, outcome, origin) {
+      const p = require(scope, id)
+      if (p.status !== 'requires_action') throw unexpectedState(p, 'authenticate', ['requires_action'])
+      kernel.trace.append('payment_intent.authenticated', { id, account: scope.account, mode: scope.mode, outcome })
+      p.nextAction = null
+      if (outcome === 'succeed') {
+        attempt(scope, p, origin, { offSession: false, authenticated: true })
+        return p
+      }
+      const pm = paymentMethods.get(scope, p.paymentMethod as string)
+      p.lastPaymentError = {
+        code: 'payment_intent_authentication_failure',
+        doc_url: 'https://docs.stripe.com/error-codes/payment-intent-authentication-failure',
+        message:
+          'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+        payment_method: pm === undefined ? null : paymentMethodJson(pm),
+        type: 'invalid_request_error',
+      }
+      p.paymentMethod = null
+      p.status = 'requires_payment_method'
+      emitSnapshot(events, 'payment_intent.payment_failed', scope, paymentIntentJson(p), origin)
       return p
     },
     capture(scope, id, input, origin) {
@@ -298,6 +364,7 @@ export function createPaymentIntents(
       p.canceledAt = kernel.clock.now
       p.cancellationReason = input.cancellationReason ?? null
       p.amountCapturable = 0
+      p.nextAction = null
       emitSnapshot(events, 'payment_intent.canceled', scope, paymentIntentJson(p), origin)
       return p
     },

@@ -5,6 +5,13 @@ export type CardOutcome =
   | { readonly kind: 'succeed' }
   | { readonly kind: 'decline'; readonly code: string; readonly declineCode: string | null; readonly message: string }
 
+/**
+ * When a card's issuer asks for 3-D Secure: `never`; `always` (every payment, however the card was
+ * set up); `unless_set_up` (every on-session payment, and off-session ones until the card was saved
+ * with an authenticated payment).
+ */
+export type CardAuthentication = 'never' | 'always' | 'unless_set_up'
+
 /** A card payment method of one account and mode, made from a test token such as `pm_card_visa`. */
 export interface PaymentMethod {
   readonly id: string
@@ -14,13 +21,29 @@ export interface PaymentMethod {
   readonly brand: string
   readonly last4: string
   readonly outcome: CardOutcome
+  readonly authentication: CardAuthentication
   customer: string | null
+  /** Saved for future use by an authenticated payment (lifts `unless_set_up` for off-session payments). */
+  setUp: boolean
 }
 
 interface TestCard {
   readonly brand: string
   readonly last4: string
   readonly outcome: CardOutcome
+  readonly authentication?: CardAuthentication
+}
+
+/**
+ * Whether a payment with this card needs the customer to authenticate first.
+ *
+ * @example
+ * needsAuthentication(pm, { offSession: true }) // true for pm_card_authenticationRequired
+ */
+export function needsAuthentication(pm: PaymentMethod, at: { offSession: boolean }): boolean {
+  if (pm.authentication === 'always') return true
+  if (pm.authentication === 'unless_set_up') return !(at.offSession && pm.setUp)
+  return false
 }
 
 const declined = (code: string, declineCode: string | null, message: string): CardOutcome => ({
@@ -36,6 +59,24 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = {
   pm_card_visa_debit: { brand: 'visa', last4: '5556', outcome: { kind: 'succeed' } },
   pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: { kind: 'succeed' } },
   pm_card_amex: { brand: 'amex', last4: '8431', outcome: { kind: 'succeed' } },
+  pm_card_authenticationRequired: {
+    brand: 'visa',
+    last4: '3184',
+    outcome: { kind: 'succeed' },
+    authentication: 'always',
+  },
+  pm_card_threeDSecure2Required: {
+    brand: 'visa',
+    last4: '3220',
+    outcome: { kind: 'succeed' },
+    authentication: 'always',
+  },
+  pm_card_authenticationRequiredOnSetup: {
+    brand: 'visa',
+    last4: '3155',
+    outcome: { kind: 'succeed' },
+    authentication: 'unless_set_up',
+  },
   pm_card_chargeDeclined: {
     brand: 'visa',
     last4: '0002',

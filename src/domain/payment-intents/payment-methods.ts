@@ -54,7 +54,9 @@ export function createPaymentMethods(kernel: Kernel, events: EventStore): Paymen
         brand: card.brand,
         last4: card.last4,
         outcome: card.outcome,
+        authentication: card.authentication ?? 'never',
         customer: null,
+        setUp: false,
       }
       store.add(scope, pm)
       return pm

@@ -92,6 +92,7 @@ export const paymentIntentRoutes: Route[] = [
             customer: b.customer,
             paymentMethod: b.payment_method,
             confirm: b.confirm,
+            offSession: b.off_session,
             captureMethod: b.capture_method,
             description: b.description,
             metadata: b.metadata === '' ? undefined : b.metadata,
@@ -150,7 +151,7 @@ export const paymentIntentRoutes: Route[] = [
       const pi = ctx.service.paymentIntents.confirm(
         scopeOf(ctx),
         id(ctx.params),
-        defined({ paymentMethod: b.payment_method }),
+        defined({ paymentMethod: b.payment_method, offSession: b.off_session }),
         originOf(ctx),
       )
       return paymentIntentJson(pi)
