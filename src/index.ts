@@ -36,6 +36,7 @@ export type { AdminMeterInput, MeterAdmin, MeterSummary } from './domain/meters/
 export { METER_PROCESSING_DELAY, type MeterEventStats } from './domain/meters/meter-events.js'
 export type { OffSessionPaymentStatus } from './domain/off-session-payments/off-session-payment.js'
 export type { PaymentIntentStatus } from './domain/payment-intents/payment-intent.js'
+export type { AuthenticationCompletion, PaymentIntentAdmin } from './domain/payment-intents/payment-intent-admin.js'
 export { TEST_CARDS } from './domain/payment-intents/payment-method.js'
 export { ServiceError } from './domain/service-error.js'
 export type { FaultController } from './harness/faults/fault-controller.js'

@@ -1,5 +1,6 @@
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
+import { createSimulator } from '../../src/index.js'
 import { client, dataOf, form, setup, stateOf } from './helpers.js'
 
 const CARDS = ['pm_card_authenticationRequired', 'pm_card_threeDSecure2Required', 'pm_card_authenticationRequiredOnSetup']
@@ -265,5 +266,37 @@ describe('3-D Secure test cards', () => {
       return sim.trace.hash()
     }
     expect(await run()).toBe(await run())
+  })
+})
+
+describe('off-session payments with a card that needs authentication', () => {
+  it('fails at once instead of retrying, since no retry can authenticate the customer', async () => {
+    const sim = createSimulator({ seed: 31, limits: false })
+    const auth = { Authorization: `Bearer ${sim.platform.secretKey.test}` }
+    const customer = await (
+      await sim.fetch('https://api.service.test/v1/customers', {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'email=a%40b.test',
+      })
+    ).json()
+    const res = await sim.fetch('https://api.service.test/v2/payments/off_session_payments', {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        amount: { value: 1000, currency: 'usd' },
+        cadence: 'unscheduled',
+        customer: customer.id,
+        payment_method: 'pm_card_authenticationRequired',
+        retry_details: { retry_strategy: 'smart' },
+      }),
+    })
+    expect(res.status).toBe(200)
+    const osp = await res.json()
+    await sim.settle()
+    const after = await (
+      await sim.fetch(`https://api.service.test/v2/payments/off_session_payments/${osp.id}`, { headers: auth })
+    ).json()
+    expect(after.status).toBe('failed')
   })
 })

@@ -16,7 +16,8 @@ import type { OffSessionPayment } from './off-session-payment.js'
 export const SMART_RETRY_DELAYS: readonly number[] = [1 * DAY, 3 * DAY, 5 * DAY]
 
 /** Decline codes the issuer will never approve: no retry, `failure_reason: rejected_by_partner`. */
-const HARD_DECLINES = new Set(['lost_card', 'stolen_card', 'expired_card', 'incorrect_cvc'])
+// A card that needs the customer present cannot succeed on a retry without them: fail at once.
+const HARD_DECLINES = new Set(['lost_card', 'stolen_card', 'expired_card', 'incorrect_cvc', 'authentication_required'])
 
 export interface OffSessionPaymentCreate {
   amount: { value: number; currency: string }
