@@ -152,8 +152,11 @@ export async function timelineSvg(report: Report): Promise<string> {
         fill: 'color',
         shape: 'shape',
         title: 'outcome (count)',
-        orient: 'right',
-        labelLimit: 400,
+        // Below the plot, in columns: at the right it pushed the figure past the page width.
+        orient: 'bottom',
+        direction: 'horizontal',
+        columns: 3,
+        labelLimit: 320,
       },
     ],
     marks: [
