@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import { callerNow } from '#kernel/wall-clock.js'
 
 /** Why a signature did not verify. */
 export type SignatureErrorCode = 'missing_header' | 'no_v1_signature' | 'signature_mismatch' | 'timestamp_outside_tolerance'
@@ -42,7 +43,7 @@ export function signatureHeader(
 export interface VerifyOptions {
   /** Seconds a signature stays acceptable; 0 disables the recency check. Default 300. */
   tolerance?: number
-  /** Current time in epoch ms, e.g. `sim.clock.now`. Defaults to the (possibly faked) `Date.now()`. */
+  /** Current time in epoch ms, e.g. `sim.clock.now`. Defaults to the caller's current time (the global `Date`). */
   now?: number
 }
 
@@ -94,7 +95,7 @@ export function verifySignature(
     )
   }
   const tolerance = options.tolerance ?? 300
-  const now = Math.floor((options.now ?? Date.now()) / 1000)
+  const now = Math.floor((options.now ?? callerNow()) / 1000)
   // Like the official libraries, only age counts: a timestamp from the (near) future is accepted.
   if (tolerance > 0 && now - timestamp > tolerance) {
     throw new SignatureVerificationError(
