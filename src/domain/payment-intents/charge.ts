@@ -38,19 +38,29 @@ export function chargeJson(c: Charge): Record<string, unknown> {
     amount: c.amount,
     amount_captured: c.amountCaptured,
     amount_refunded: 0,
+    application: null,
+    application_fee: null,
+    application_fee_amount: null,
     balance_transaction: c.balanceTransaction,
-    billing_details: pm.billing_details,
+    billing_details: { ...(pm.billing_details as Record<string, unknown>), tax_id: null },
+    calculated_statement_descriptor: failed ? null : 'SERVICE-SIM',
     captured: c.captured,
     created: Math.floor(c.created / 1000),
     currency: c.currency,
     customer: c.customer,
     description: c.description,
     disputed: false,
+    failure_balance_transaction: null,
     failure_code: c.failureCode,
     failure_message: c.failureMessage,
+    fraud_details: {},
     livemode: c.mode === 'live',
     metadata: { ...c.metadata },
+    on_behalf_of: null,
     outcome: {
+      advice_code: null,
+      network_advice_code: null,
+      network_decline_code: null,
       network_status: failed ? 'declined_by_network' : 'approved_by_network',
       reason: failed ? c.declineCode : null,
       risk_level: 'normal',
@@ -60,8 +70,44 @@ export function chargeJson(c: Charge): Record<string, unknown> {
     paid: c.status === 'succeeded',
     payment_intent: c.paymentIntent,
     payment_method: c.paymentMethod.id,
-    payment_method_details: { card: pm.card, type: 'card' },
+    payment_method_details: { card: cardDetails(pm.card as Record<string, unknown>, c), type: 'card' },
+    receipt_email: null,
+    receipt_number: null,
+    receipt_url: null,
     refunded: false,
+    review: null,
+    shipping: null,
+    source: null,
+    source_transfer: null,
+    statement_descriptor: null,
+    statement_descriptor_suffix: null,
     status: c.status,
+    transfer_data: null,
+    transfer_group: null,
+  }
+}
+
+/**
+ * A charge's card details: the card of its payment method as the charge saw it, with the
+ * authorisation fields of the provider's charge object (not the payment method's own extras).
+ */
+function cardDetails(card: Record<string, unknown>, c: Charge): Record<string, unknown> {
+  const { display_brand: _display, networks: _networks, wallet, ...rest } = card
+  return {
+    ...rest,
+    amount_authorized: c.status === 'failed' ? null : c.amount,
+    authorization_code: c.status === 'failed' ? null : '123456',
+    extended_authorization: { status: 'disabled' },
+    incremental_authorization: { status: 'unavailable' },
+    installments: null,
+    mandate: null,
+    multicapture: { status: 'unavailable' },
+    network: card.brand,
+    network_token: { used: false },
+    network_transaction_id: c.status === 'failed' ? null : c.id.slice(3, 18),
+    overcapture: { maximum_amount_capturable: c.amount, status: 'unavailable' },
+    regulated_status: 'unregulated',
+    three_d_secure: null,
+    wallet,
   }
 }

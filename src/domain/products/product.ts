@@ -41,6 +41,7 @@ export function productJson(p: Product): Record<string, unknown> {
     shippable: p.shippable,
     statement_descriptor: p.statementDescriptor,
     tax_code: null,
+    tax_details: null,
     type: 'service',
     unit_label: p.unitLabel,
     updated: Math.floor(p.updated / 1000),
