@@ -25,7 +25,7 @@ export interface UsageReporterEnv {
   readonly valueKey: string
   /** Header prefix (`Service` or `Stripe`). */
   readonly prefix: string
-  /** Seeded randomness for jitter (never `Math.random`, so runs replay). */
+  /** Seeded randomness for jitter, drawn from the simulation's own stream so runs replay. */
   random(): number
 }
 

@@ -100,6 +100,17 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
     return { status, text: JSON.stringify(body), headers }
   }
 
+  /** Saves the answer for its idempotency key once the response leaves: until then the key stays in progress (409). */
+  function saveOnLeave(idem: { scope: string; key: string }, outcome: Outcome, releases: (() => void)[]): void {
+    releases.push(() =>
+      idempotency.complete(idem.scope, idem.key, {
+        status: outcome.status,
+        text: outcome.text,
+        requestId: outcome.headers['Request-Id'] ?? '',
+      }),
+    )
+  }
+
   function errorOutcome(error: ServiceError, version: string | undefined): Outcome {
     const headers: Record<string, string> = { ...error.headers }
     if (!error.noRequestId) headers['Request-Id'] = requestIds.next('req')
@@ -208,13 +219,7 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
       const headers: Record<string, string> = { 'Request-Id': ctx.requestId, [names.version]: version }
       if (key !== undefined) headers['Idempotency-Key'] = key
       const outcome = respond(status, result, headers)
-      // The key stays "in progress" until the response leaves, so an overlapping repeat gets 409.
-      if (idem) {
-        const saved = idem
-        releases.push(() =>
-          idempotency.complete(saved.scope, saved.key, { status, text: outcome.text, requestId: ctx.requestId }),
-        )
-      }
+      if (idem) saveOnLeave(idem, outcome, releases)
       return outcome
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
@@ -222,16 +227,7 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
       if (idem) {
         // Refusals that the client should retry are not saved, so the retry runs for real.
         if (error.status === 409 || error.status === 429 || error.status >= 500) idempotency.abandon(idem.scope, idem.key)
-        else {
-          const saved = idem
-          releases.push(() =>
-            idempotency.complete(saved.scope, saved.key, {
-              status: outcome.status,
-              text: outcome.text,
-              requestId: outcome.headers['Request-Id'] ?? '',
-            }),
-          )
-        }
+        else saveOnLeave(idem, outcome, releases)
       }
       return outcome
     }
