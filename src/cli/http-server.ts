@@ -1,63 +1,145 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { ExchangeHandler } from '../http/handler.js'
 import { exchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { ADMIN_PREFIX, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
+import {
+  allowedHostSet,
+  checkAdminToken,
+  envelope,
+  hostnameOf,
+  isAllowedOrigin,
+  isJsonContentType,
+  type Refusal,
+} from './serve-guard.js'
+
+/** How long `serve` waits for a slow client, in wall-clock milliseconds. */
+export interface ServeTimeouts {
+  /** From connection (or the previous response) to the end of the request headers. */
+  readonly headersMs: number
+  /** From connection (or the previous response) to the end of the request body. */
+  readonly requestMs: number
+  /** How long an idle keep-alive connection stays open. */
+  readonly keepAliveMs: number
+}
 
 /**
- * Serves a simulator over HTTP on loopback with node's own server. Service requests go to the
- * simulator's raw exchange with a string body and node's header object (no `Request` or `Response`
- * is built per call); the admin API under `/__sim/` gets a real `Request`.
+ * The timeouts of `serve`: a client that trickles its headers (slowloris) is answered 408 and
+ * dropped after 10 s, a body after 30 s, an idle connection after 5 s.
  *
  * @example
- * const server = await startHttpServer(sim, 0)
+ * DEFAULT_TIMEOUTS.headersMs // 10_000
+ */
+export const DEFAULT_TIMEOUTS: ServeTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 }
+
+/** Options of `startHttpServer`. */
+export interface HttpServerOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  readonly port?: number
+  /**
+   * The token the admin API under `/__sim/` requires (`Authorization: Bearer <token>` or
+   * `X-Sim-Admin-Token`), or null for none. No default, so that no caller opens it by omission.
+   */
+  readonly adminToken: string | null
+  /** Host names accepted besides localhost, 127.0.0.1 and [::1] (in `Host` and `Origin`). */
+  readonly allowedHosts?: readonly string[]
+  /** Overrides of `DEFAULT_TIMEOUTS`. */
+  readonly timeouts?: Partial<ServeTimeouts>
+}
+
+// The methods anyone can mean here; TRACE (a cross-site tracing vector), CONNECT and WebDAV's are
+// refused before they reach the simulator or `new Request` (which throws on some of them).
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+interface Context {
+  readonly raw: ExchangeHandler
+  readonly admin: (req: Request) => Promise<Response>
+  readonly token: string | null
+  readonly allowed: ReadonlySet<string>
+  /** The fixed origin request URLs are built on; the Host header never goes into a URL. */
+  origin: string
+}
+
+/**
+ * Serves a simulator over HTTP on loopback with node's own server. Every request is checked first
+ * (request target, `Host` and `Origin` against the allowed hosts, the admin token and JSON-only
+ * admin writes) and refused in the JSON error envelope; malformed HTTP that node's parser rejects
+ * is answered the same way. Service requests go to the simulator's raw exchange with a string body
+ * and node's header object (no `Request` or `Response` is built per call); the admin API under
+ * `/__sim/` gets a real `Request`.
+ *
+ * @example
+ * const server = await startHttpServer(sim, { port: 0, adminToken: generateAdminToken() })
  * server.address() // { port: 43121, ... }
  */
-export function startHttpServer(sim: Simulator, port: number): Promise<Server> {
-  const admin = withAdminApi(sim)
-  const raw = exchangeOf(sim)
-  const server = createServer((req, res) => {
-    handle(raw, admin, req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' })
-      res.end(JSON.stringify({ error: { type: 'api_error', code: 'server_error', message: String(error) } }))
+export function startHttpServer(sim: Simulator, options: HttpServerOptions): Promise<Server> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
+  const context: Context = {
+    raw: exchangeOf(sim),
+    admin: withAdminApi(sim),
+    token: options.adminToken,
+    allowed: allowedHostSet(options.allowedHosts),
+    origin: 'http://127.0.0.1',
+  }
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // node checks the two timeouts above only this often (30 s by default).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
+      // Answered below in the JSON envelope instead of node's bare 400.
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      handle(context, req, res).catch((error: unknown) => failed(req, res, error))
+    },
+  )
+  server.keepAliveTimeout = timeouts.keepAliveMs
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // As node's own handler: answer only if nothing of a response went out on this socket yet.
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+    if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) answerRaw(socket, clientErrorRefusal(error))
+    else socket.destroy()
+  })
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy())
+    answerRaw(socket, {
+      status: 405,
+      code: 'method_not_allowed',
+      message: 'CONNECT is not served: service-sim is not a proxy',
+      headers: { Allow: METHODS.join(', ') },
     })
   })
   return new Promise((ready, reject) => {
     server.once('error', reject)
-    server.listen(port, '127.0.0.1', () => ready(server))
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject)
+      const address = server.address()
+      if (typeof address === 'object' && address !== null) context.origin = `http://127.0.0.1:${address.port}`
+      ready(server)
+    })
   })
 }
 
-async function handle(
-  raw: ExchangeHandler,
-  admin: (req: Request) => Promise<Response>,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+async function handle(context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const admitted = admit(context, req)
+  if (!('url' in admitted)) return refuse(req, res, admitted)
+  const { url, admin } = admitted
   const text = await readBody(req)
-  if (text === undefined) {
-    // Refused without reading the rest: the connection closes instead of draining a huge upload.
-    res.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' })
-    res.end(
-      JSON.stringify({
-        error: {
-          type: 'invalid_request_error',
-          code: 'body_too_large',
-          message: `request body over ${MAX_BODY_BYTES} bytes`,
-        },
-      }),
-      () => req.destroy(),
-    )
-    return
-  }
-  const url = `http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`
+  if (text === undefined)
+    return refuse(req, res, { status: 413, code: 'body_too_large', message: `request body over ${MAX_BODY_BYTES} bytes` })
   const method = req.method ?? 'GET'
   const hasBody = method !== 'GET' && method !== 'HEAD' && text !== ''
-  if ((req.url ?? '').startsWith(ADMIN_PREFIX)) {
-    const headers: [string, string][] = []
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(', ') : value])
-    }
-    const response = await admin(new Request(url, { method, headers, ...(hasBody ? { body: text } : {}) }))
+  if (admin) {
+    // Only the header the admin API reads: whatever else a client sent cannot make `Request` throw.
+    const contentType = req.headers['content-type']
+    const response = await context.admin(
+      new Request(url, {
+        method,
+        headers: contentType === undefined ? {} : { 'content-type': contentType },
+        ...(hasBody ? { body: text } : {}),
+      }),
+    )
     const out: Record<string, string> = {}
     response.headers.forEach((value, name) => {
       out[name] = value
@@ -69,13 +151,162 @@ async function handle(
   }
   // node's header object has lowercase names and string values (arrays only for set-cookie, which
   // requests do not carry); the exchange reads it as it is.
-  const answer = await raw(url, {
+  const answer = await context.raw(url.href, {
     method,
     headers: req.headers as Record<string, string>,
     ...(hasBody ? { body: text } : {}),
   })
   res.writeHead(answer.status, answer.headers)
   res.end(answer.text)
+}
+
+/**
+ * The checks every request passes before its body is read: method, request target, `Host`,
+ * `Origin`, and for the admin API the token and a JSON content type on writes. Returns the URL to
+ * serve (the fixed origin plus the target's path and query) or the refusal.
+ */
+function admit(context: Context, req: IncomingMessage): { url: URL; admin: boolean } | Refusal {
+  const method = req.method ?? ''
+  if (!METHODS.includes(method))
+    return {
+      status: 405,
+      code: 'method_not_allowed',
+      message: `${method} is not served; methods: ${METHODS.join(', ')}`,
+      headers: { Allow: METHODS.join(', ') },
+    }
+  const target = req.url ?? ''
+  let path: string
+  let authority: string | undefined
+  if (target.startsWith('/')) path = target
+  else {
+    // Absolute form (`GET http://127.0.0.1:12111/v1/balance`): RFC 9112 section 3.2.2 says a server
+    // must accept it, and that its authority replaces the Host header.
+    const absolute = /^http:\/\/([^/?#]*)([^#]*)$/i.exec(target)
+    if (absolute === null)
+      return {
+        status: 400,
+        code: 'request_target_invalid',
+        message: `request target ${JSON.stringify(target.slice(0, 200))} is neither a path ('/v1/...') nor an absolute http:// URL`,
+      }
+    authority = absolute[1] ?? ''
+    const rest = absolute[2] ?? ''
+    path = rest.startsWith('/') ? rest : `/${rest}`
+  }
+  let hosts = 0
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === 'host') hosts++
+  if (hosts > 1) return { status: 400, code: 'host_invalid', message: 'more than one Host header' }
+  const host = req.headers.host
+  if (host === undefined && !(req.httpVersionMajor === 1 && req.httpVersionMinor === 0))
+    return { status: 400, code: 'host_missing', message: 'an HTTP/1.1 request needs a Host header' }
+  const named = authority ?? host
+  if (named !== undefined) {
+    const hostname = hostnameOf(named)
+    if (hostname === undefined)
+      return {
+        status: 400,
+        code: 'host_invalid',
+        message: `Host ${JSON.stringify(named.slice(0, 200))} is not a valid host[:port]`,
+      }
+    if (!context.allowed.has(hostname))
+      return {
+        status: 403,
+        code: 'host_not_allowed',
+        message: `Host '${hostname}' is not allowed: service-sim answers ${[...context.allowed].join(', ')} (add one with --allowed-host)`,
+      }
+  }
+  const origin = req.headers.origin
+  if (origin !== undefined && !isAllowedOrigin(origin, context.allowed))
+    return {
+      status: 403,
+      code: 'origin_not_allowed',
+      message: `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed: only pages served from ${[...context.allowed].join(', ')} may call service-sim`,
+    }
+  let url: URL
+  try {
+    url = new URL(`${context.origin}${path}`)
+  } catch {
+    url = new URL('about:blank')
+  }
+  if (url.origin !== context.origin)
+    return {
+      status: 400,
+      code: 'request_target_invalid',
+      message: `request target ${JSON.stringify(target.slice(0, 200))} is not a valid path`,
+    }
+  const admin = url.pathname === ADMIN_PREFIX.slice(0, -1) || url.pathname.startsWith(ADMIN_PREFIX)
+  if (admin) {
+    if (context.token !== null) {
+      const refused = checkAdminToken(req.headers, context.token)
+      if (refused !== undefined) return refused
+    }
+    if (method !== 'GET' && method !== 'HEAD' && !isJsonContentType(req.headers['content-type']))
+      return {
+        status: 415,
+        code: 'content_type_unsupported',
+        message: `admin API writes take 'Content-Type: application/json' only, got ${JSON.stringify(req.headers['content-type'] ?? 'none')}`,
+      }
+  }
+  return { url, admin }
+}
+
+/** Answers a refusal in the envelope; a request with a body gets its connection closed unread. */
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0'
+  res.writeHead(refusal.status, {
+    'Content-Type': 'application/json',
+    ...refusal.headers,
+    // Not draining a body nobody wants (it may be huge); the client opens a new connection.
+    ...(hasBody ? { Connection: 'close' } : {}),
+  })
+  res.end(envelope(refusal), hasBody ? () => req.destroy() : undefined)
+}
+
+/** An error nobody expected: 500 in the envelope when the response has not begun, else a drop. */
+function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  // A client that went away mid-body is no error of ours.
+  if (req.socket.destroyed || res.destroyed) return
+  process.stderr.write(
+    `service-sim: unexpected error answering ${req.method} ${JSON.stringify(req.url)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  )
+  if (res.headersSent) return void req.socket.destroy()
+  res.writeHead(500, { 'Content-Type': 'application/json', Connection: 'close' })
+  res.end(
+    envelope({
+      status: 500,
+      code: 'server_error',
+      message: `unexpected error in service-sim serve: ${error instanceof Error ? error.message : String(error)}`,
+    }),
+  )
+}
+
+function clientErrorRefusal(error: NodeJS.ErrnoException): Refusal {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'headers_too_large', message: 'request headers over the 16 KiB limit' }
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, code: 'body_too_large', message: 'chunk extensions over the limit' }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'request_timeout', message: 'the request did not arrive in time' }
+    default:
+      return {
+        status: 400,
+        code: 'request_malformed',
+        message: `malformed HTTP request: ${(error as { reason?: string }).reason ?? error.message}`,
+      }
+  }
+}
+
+/** Writes a whole response on a socket node's parser has given up on, then closes it. */
+function answerRaw(socket: Duplex, refusal: Refusal): void {
+  const body = envelope(refusal)
+  const head = [
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...Object.entries(refusal.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+  ]
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy())
 }
 
 /** The body as text, or undefined as soon as it is (or declares to be) over `MAX_BODY_BYTES`. */
@@ -95,5 +326,9 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
     req.on('data', onData)
     req.once('end', () => done(Buffer.concat(chunks).toString('utf8')))
     req.once('error', failed)
+    // A client gone before the end of its body: settles the read (nobody is left to answer).
+    req.once('close', () => {
+      if (!req.complete) failed(new Error('client closed the connection before the end of the body'))
+    })
   })
 }

@@ -8,10 +8,12 @@ import { cli } from './run-cli.js'
 
 describe('serve admin API input validation', () => {
   const sim = createSimulator({ seed: 7 })
+  const token = 'admin-api-test-token'
+  const auth = { Authorization: `Bearer ${token}` }
   let base = ''
   let close: () => Promise<void>
   beforeAll(async () => {
-    const server = await startHttpServer(sim, 0)
+    const server = await startHttpServer(sim, { port: 0, adminToken: token })
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     close = () =>
       new Promise((done) => {
@@ -21,9 +23,10 @@ describe('serve admin API input validation', () => {
   })
   afterAll(() => close())
 
-  const post = (path: string, body: string) => fetch(`${base}/__sim${path}`, { method: 'POST', body })
+  const post = (path: string, body: string) =>
+    fetch(`${base}/__sim${path}`, { method: 'POST', body, headers: { ...auth, 'Content-Type': 'application/json' } })
   const state = async () =>
-    (await (await fetch(`${base}/__sim/state`)).json()) as { now: string; seed: unknown; accounts: unknown[] }
+    (await (await fetch(`${base}/__sim/state`, { headers: auth })).json()) as { now: string; seed: unknown; accounts: unknown[] }
 
   it('refuses a clock advance that is not a whole number of ms up to ten years with 400, leaving the clock alone', async () => {
     const before = await state()
@@ -58,7 +61,7 @@ describe('serve admin API input validation', () => {
     const missing = await post('/organisations', '{"accounts":["acct_nope"]}')
     expect(missing.status).toBe(400)
     expect(((await missing.json()) as { error: { param: string } }).error.param).toBe('accounts')
-    expect((await fetch(`${base}/__sim/trace?since=-3`)).status).toBe(400)
+    expect((await fetch(`${base}/__sim/trace?since=-3`, { headers: auth })).status).toBe(400)
     expect((await state()).accounts.length).toBe(before)
     expect((await post('/accounts', '{"email":"a@example.com"}')).status).toBe(200)
   })

@@ -21,13 +21,24 @@ describe('service-sim serve', () => {
       child.on('exit', () => reject(new Error(out)))
     })
     const key = /secret key (\S+)/.exec(out)?.[1]
+    const admin = { Authorization: `Bearer ${/admin token (\S+)/.exec(out)?.[1]}`, 'Content-Type': 'application/json' }
     const account = await fetch(`http://127.0.0.1:${port}/v1/account`, { headers: { Authorization: `Bearer ${key}` } })
     expect(account.status).toBe(200)
-    const state = (await (await fetch(`http://127.0.0.1:${port}/__sim/state`)).json()) as { now: string }
-    const moved = await fetch(`http://127.0.0.1:${port}/__sim/clock/advance`, { method: 'POST', body: '{"duration":"15m"}' })
+    const state = (await (await fetch(`http://127.0.0.1:${port}/__sim/state`, { headers: admin })).json()) as { now: string }
+    const moved = await fetch(`http://127.0.0.1:${port}/__sim/clock/advance`, {
+      method: 'POST',
+      body: '{"duration":"15m"}',
+      headers: admin,
+    })
     expect(((await moved.json()) as { now: string }).now).toBe(new Date(Date.parse(state.now) + 900_000).toISOString())
     expect(
-      (await fetch(`http://127.0.0.1:${port}/__sim/clock/advance`, { method: 'POST', body: '{"duration":"soon"}' })).status,
+      (
+        await fetch(`http://127.0.0.1:${port}/__sim/clock/advance`, {
+          method: 'POST',
+          body: '{"duration":"soon"}',
+          headers: admin,
+        })
+      ).status,
     ).toBe(400)
     const code = await new Promise<number | null>((resolve) => {
       child.on('exit', (c) => resolve(c))
