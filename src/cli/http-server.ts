@@ -252,13 +252,15 @@ function admit(context: Context, req: IncomingMessage): { url: URL; admin: boole
 /** Answers a refusal in the envelope; a request with a body gets its connection closed unread. */
 function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
   const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0'
+  const body = envelope(refusal)
   res.writeHead(refusal.status, {
     'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
     ...refusal.headers,
     // Not draining a body nobody wants (it may be huge); the client opens a new connection.
     ...(hasBody ? { Connection: 'close' } : {}),
   })
-  res.end(envelope(refusal), hasBody ? () => req.destroy() : undefined)
+  res.end(body, hasBody ? () => req.destroy() : undefined)
 }
 
 /** An error nobody expected: 500 in the envelope when the response has not begun, else a drop. */
@@ -269,14 +271,17 @@ function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void
     `service-sim: unexpected error answering ${req.method} ${JSON.stringify(req.url)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   )
   if (res.headersSent) return void req.socket.destroy()
-  res.writeHead(500, { 'Content-Type': 'application/json', Connection: 'close' })
-  res.end(
-    envelope({
-      status: 500,
-      code: 'server_error',
-      message: `unexpected error in service-sim serve: ${error instanceof Error ? error.message : String(error)}`,
-    }),
-  )
+  const body = envelope({
+    status: 500,
+    code: 'server_error',
+    message: `unexpected error in service-sim serve: ${error instanceof Error ? error.message : String(error)}`,
+  })
+  res.writeHead(500, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  })
+  res.end(body)
 }
 
 function clientErrorRefusal(error: NodeJS.ErrnoException): Refusal {
