@@ -83,6 +83,7 @@ Example:
   service-sim merge reports/fuzz/default/shard-1-of-2.json reports/fuzz/default/shard-2-of-2.json --out merged.json
 `,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
+                         [--admin-token T|none] [--allowed-host H]...
 
 Serves the simulator's fetch handler over HTTP on 127.0.0.1 so clients in any language can be
 tested, plus an admin API under /__sim/:
@@ -95,18 +96,39 @@ tested, plus an admin API under /__sim/:
   GET  /__sim/trace               the trace as JSON lines; ?since=<seq>
 With --scenario, the scenario's setup and workload run first. Stops cleanly on SIGINT.
 
+Protection (the admin API hands out every key and can move time, so a web page must not reach it):
+  - The admin API needs a token: 'Authorization: Bearer <token>' or 'X-Sim-Admin-Token: <token>'
+    (401 otherwise). A fresh one is printed at start; fix one with --admin-token or
+    SERVICE_SIM_ADMIN_TOKEN, or turn it off with --admin-token none (trusted local scripts).
+  - Admin writes take 'Content-Type: application/json' only (415 otherwise).
+  - Every request (service API too) must name localhost, 127.0.0.1 or [::1] (any port) in Host,
+    or a host given with --allowed-host (403 otherwise: DNS rebinding); an Origin header must
+    name one of them too (403 otherwise).
+  - Malformed requests get 400 in the JSON error envelope; an absolute-form target
+    (GET http://127.0.0.1:12111/v1/...) is served from its path, its authority checked as Host.
+  - Timeouts: headers 10 s (then 408), whole request 30 s, idle keep-alive 5 s; bodies over 1 MiB
+    get 413 and headers over 16 KiB get 431.
+
 Options:
-  --port P          Port (default 12111; 0 picks a free one)
-  --seed N          Seed (default 0, or the scenario's)
-  --scenario file   Scenario to run before serving
-  --no-limits       No rate, concurrency or read limits and no object locks (load tests; the
-                    virtual clock does not follow wall time, so the sandbox's 25 requests per
-                    second would refuse nearly all of a load test)
-  -h, --help        This help
+  --port P            Port (default 12111; 0 picks a free one)
+  --seed N            Seed (default 0, or the scenario's)
+  --scenario file     Scenario to run before serving
+  --no-limits         No rate, concurrency or read limits and no object locks (load tests; the
+                      virtual clock does not follow wall time, so the sandbox's 25 requests per
+                      second would refuse nearly all of a load test)
+  --admin-token T     Admin API token (default: SERVICE_SIM_ADMIN_TOKEN, else a random one,
+                      printed); 'none' turns the token off
+  --allowed-host H    Also accept host name H in Host and Origin (repeatable), e.g. a name
+                      your containers use for this machine through a proxy
+  -h, --help          This help
 
 Examples:
   service-sim serve --port 12111 --seed 42
   curl -u sk_test_...: http://127.0.0.1:12111/v1/account
-  curl -X POST http://127.0.0.1:12111/__sim/clock/advance -d '{"duration":"15m"}'
+  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:12111/__sim/state
+  curl -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+       -d '{"duration":"15m"}' http://127.0.0.1:12111/__sim/clock/advance
+  SERVICE_SIM_ADMIN_TOKEN=dev-token service-sim serve
+  service-sim serve --admin-token none
 `,
 }
