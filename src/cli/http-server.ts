@@ -96,10 +96,24 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
   )
   server.keepAliveTimeout = timeouts.keepAliveMs
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // As node's own handler: answer only if nothing of a response went out on this socket yet.
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-    if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) answerRaw(socket, clientErrorRefusal(error))
-    else socket.destroy()
+    const answer = () => (socket.writable ? answerRaw(socket, clientErrorRefusal(error)) : socket.destroy())
+    // An earlier pipelined request, received whole, is still being answered: its answer goes
+    // first, or the client would read this refusal as the answer to that request.
+    if (inFlight && !inFlight.writableFinished && inFlight.req.complete) {
+      let once = false
+      const after = () => {
+        if (!once) answer()
+        once = true
+      }
+      inFlight.once('finish', after)
+      inFlight.once('close', after)
+      return
+    }
+    // As node's own handler: answer only if nothing of a response went out on this socket yet.
+    if (inFlight?.headersSent) socket.destroy()
+    else answer()
   })
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy())

@@ -182,6 +182,22 @@ describe('serve over raw sockets: malformed requests are answered, and the API k
     expect(parseResponses(text).map((r) => r.status)).toEqual([200, 403, 200])
   })
 
+  it('answers a good request pipelined before a garbage one, then 400 for the garbage', async () => {
+    const good = `${['GET /v1/balance HTTP/1.1', host(), auth()].join('\r\n')}\r\n\r\n`
+    const { text, closedByServer } = await exchangeRaw(port, [`${good}HELLO THERE\r\n\r\n`])
+    const responses = parseResponses(text)
+    expect(responses.map((r) => r.status)).toEqual([200, 400])
+    expect(errorCode(responses[1]?.body ?? '')).toBe('request_malformed')
+    expect(closedByServer).toBe(true)
+  })
+
+  it('serves a request asking for a protocol upgrade as a plain request', async () => {
+    const head = ['GET /v1/balance HTTP/1.1', host(), auth(), 'Connection: Upgrade', 'Upgrade: websocket']
+    // No `Connection: close` possible here: the connection stays open, so read for a bounded time.
+    const { text } = await exchangeRaw(port, [`${head.join('\r\n')}\r\n\r\n`], 500)
+    expect(parseResponses(text)[0]?.status).toBe(200)
+  })
+
   it('keeps serving others while a slowloris client holds half its headers', async () => {
     const slow = exchangeRaw(port, [`GET /v1/balance HTTP/1.1\r\n${host()}\r\nX-Half: `], 1_000)
     const balance = await fetch(`http://127.0.0.1:${port}/v1/balance`, { headers: { Authorization: `Bearer ${key}` } })
