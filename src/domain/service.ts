@@ -5,6 +5,7 @@ import { createDelivery, type Delivery } from './delivery/delivery.js'
 import { createTrigger, type Trigger } from './delivery/trigger.js'
 import { createDestinations, type Destinations } from './destinations/destinations.js'
 import { createEventStore, type EventStore } from './events/event-store.js'
+import type { FaultHooks } from './faults/fault-hooks.js'
 import type { Kernel } from './kernel.js'
 import { createLedger, type Ledger } from './ledger/ledger.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
@@ -91,6 +92,8 @@ export interface ServiceOptions {
   limits?: LimitsConfig
   /** Virtual ms a request holds the object lock it takes (the simulator's service time). */
   requestHoldMs?: number
+  /** The fault port (indeterminate answers aside, which the HTTP layer is given): no faults when omitted. */
+  faults?: FaultHooks
 }
 
 export function createService(kernel: Kernel, timeline: RequestTimeline, options: ServiceOptions): Service {
@@ -98,10 +101,10 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const events = createEventStore(kernel, accounts)
   const sessions = createSessions(kernel)
   const destinations = createDestinations(kernel, accounts)
-  const delivery = createDelivery(kernel, events, destinations, accounts)
+  const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)
   const trigger = createTrigger(kernel, events, accounts)
   const meters = createMeters(kernel)
-  const meterEvents = createMeterEvents(kernel, timeline, meters, events)
+  const meterEvents = createMeterEvents(kernel, timeline, meters, events, options.faults)
   const ledger = createLedger(kernel, (platform) =>
     accounts
       .list()

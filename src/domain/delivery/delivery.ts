@@ -6,7 +6,7 @@ import { isOrganisationDestination, routes } from '../destinations/routing.js'
 import { ORGANISATION_NO_INFLUENCE, SYNCHRONOUS_TYPES } from '../destinations/rules.js'
 import type { StoredEvent } from '../events/event.js'
 import type { EventStore } from '../events/event-store.js'
-import { type DeliveryFaultHookDecision, faultHooks } from '../faults/fault-hooks.js'
+import { type DeliveryFaultHookDecision, type FaultHooks, noFaultHooks } from '../faults/fault-hooks.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest, resourceMissing } from '../service-error.js'
@@ -83,7 +83,13 @@ export interface Delivery {
   replay(options?: { minAgeMs?: number }): boolean
 }
 
-export function createDelivery(kernel: Kernel, events: EventStore, destinations: Destinations, accounts: Accounts): Delivery {
+export function createDelivery(
+  kernel: Kernel,
+  events: EventStore,
+  destinations: Destinations,
+  accounts: Accounts,
+  faultHooks: FaultHooks = noFaultHooks,
+): Delivery {
   const { scheduler, trace, clock } = kernel
   const faults = noFaults()
   const faultRng = () => kernel.rng.stream('delivery-faults')
@@ -308,9 +314,9 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
     trace.append('delivery.cancelled', { event: r.eventId, destination: r.destinationId, reason })
   }
 
-  /** Asks the installed fault hooks about automatic attempt `n` of `r` (nothing when none). */
+  /** Asks the fault hooks it was given about automatic attempt `n` of `r` (nothing when none). */
   function decide(r: DeliveryRecord, n: number): DeliveryFaultHookDecision | undefined {
-    return faultHooks(kernel).deliveryFault?.({
+    return faultHooks.deliveryFault?.({
       event: r.eventId,
       destination: r.destinationId,
       type: r.eventType,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { FaultsInput } from '#faults/fault-policy.js'
 import type { TraceEntry } from '../../kernel/trace.js'
-import type { FaultsInput } from '../faults/fault-policy.js'
 import { referenceUsageReporter } from '../reference/usage-reporter.js'
 import { buggyUsageReporters, buggyWebhookReceivers } from '../reference/variants.js'
 import { referenceWebhookReceiver } from '../reference/webhook-receiver.js'

@@ -1,6 +1,6 @@
+import { parseDuration } from '#kernel/duration.js'
 import { SignatureVerificationError, verifySignature } from '../../domain/delivery/signature.js'
 import type { ClientContext, ClientRequest, ClientResponse, ReceiverContext, ScenarioClient } from './client.js'
-import { parseDuration } from './duration.js'
 
 const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback)
 const dur = (v: unknown, fallback: number): number =>

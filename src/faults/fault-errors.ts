@@ -1,6 +1,6 @@
 import { rateLimited } from '#domain/limits/refusals.js'
 import { ServiceError } from '#domain/service-error.js'
-import type { rateLimitReasons } from '../scenario/faults-schema.js'
+import type { rateLimitReasons } from './faults-schema.js'
 
 /** Fallback when the admission does not say: operations served under `/v2` (their error types differ). */
 function isV2(operation: string): boolean {
