@@ -43,6 +43,7 @@ export type { FaultController } from './faults/fault-controller.js'
 export type { FaultsInput } from './faults/fault-policy.js'
 export type { ReceiverHandler, Receivers } from './http/receivers.js'
 export type { Clock } from './kernel/clock.js'
+export { type HeaderNames, headerNames } from './kernel/header-names.js'
 export type { Trace, TraceEntry } from './kernel/trace.js'
 export type { Admin } from './simulator/admin.js'
 export {

@@ -1,3 +1,4 @@
+import { headerNames } from '#kernel/header-names.js'
 import type { Task } from '#kernel/scheduler.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Destination } from '../destinations/destination.js'
@@ -91,6 +92,7 @@ export function createDelivery(
   faultHooks: FaultHooks = noFaultHooks,
 ): Delivery {
   const { scheduler, trace, clock } = kernel
+  const names = headerNames(kernel.prefix)
   const faults = noFaults()
   const faultRng = () => kernel.rng.stream('delivery-faults')
   const retryRng = kernel.rng.stream('delivery-retries')
@@ -189,8 +191,8 @@ export function createDelivery(
       get headers() {
         headers ??= {
           'Content-Type': 'application/json; charset=utf-8',
-          'User-Agent': `${kernel.prefix}/1.0 (+https://docs.${kernel.prefix.toLowerCase()}.test/webhooks)`,
-          [`${kernel.prefix}-Signature`]: signatureHeader(payload, destinations.activeSecrets(d), Math.floor(at / 1000), {
+          'User-Agent': names.webhookUserAgent,
+          [names.signature]: signatureHeader(payload, destinations.activeSecrets(d), Math.floor(at / 1000), {
             test: d.mode === 'test',
           }),
         }
