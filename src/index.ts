@@ -44,7 +44,7 @@ export type { FaultsInput } from './faults/fault-policy.js'
 export type { ReceiverHandler, Receivers } from './http/receivers.js'
 export type { Clock } from './kernel/clock.js'
 export { type HeaderNames, headerNames } from './kernel/header-names.js'
-export type { Trace, TraceEntry } from './kernel/trace.js'
+export type { Trace, TraceEntry, TraceKind, TraceKinds } from './kernel/trace.js'
 export type { Admin } from './simulator/admin.js'
 export {
   createSimulator,

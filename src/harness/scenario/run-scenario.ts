@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url'
 import qs from 'qs'
 import { formatDuration } from '#kernel/duration.js'
 import type { TraceEntry } from '#kernel/trace.js'
+import { deliveryTraceKinds } from '#kernel/trace-kinds.js'
 import { verifySignature } from '../../domain/delivery/signature.js'
 import { headerNames } from '../../index.js'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/create-simulator.js'
@@ -629,8 +630,8 @@ function markersOf(sim: Simulator, end: number): Marker[] {
       out.push({ at: e.data.expires_at, kind: 'session expiry', detail: String(e.data.id) })
     } else if (e.kind === 'session.expired') {
       out.push({ at: e.at, kind: 'session expiry', detail: `${String(e.data.id)} (ended early)` })
-    } else if (e.kind.startsWith('delivery')) {
-      const d = e.data as Record<string, unknown>
+    } else if (deliveryTraceKinds.has(e.kind)) {
+      const d: Readonly<Record<string, unknown>> = e.data
       const detail = [d.destination ?? d.url, d.event ?? d.eventId, d.outcome ?? d.status, d.trigger]
         .filter((x) => x !== undefined)
         .join(' ')
