@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { parseDuration } from '../harness/scenario/duration.js'
+import { parseDuration } from '#kernel/duration.js'
 import type { Simulator } from '../simulator/create-simulator.js'
 
 /** The reserved path prefix of the admin API in serve mode. */

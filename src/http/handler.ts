@@ -1,4 +1,4 @@
-import { faultHooks } from '#domain/faults/fault-hooks.js'
+import type { FaultHooks } from '#domain/faults/fault-hooks.js'
 import { scopeKey } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 import { invalidRequest, ServiceError } from '#domain/service-error.js'
@@ -39,6 +39,8 @@ export interface HandlerOptions {
   readonly requestIds: Ids
   /** Virtual milliseconds a request stays in flight; 0 (default) answers at the next macrotask. */
   readonly serviceTime?: (request: InFlightRequest) => number
+  /** The fault port's indeterminate answers (see `FaultHooks.dropAnswer`); none when omitted. */
+  readonly dropAnswer?: FaultHooks['dropAnswer']
 }
 
 interface Outcome {
@@ -269,7 +271,7 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
       )
       await answerAfter(flight)
       // An indeterminate answer: committed above, but the client sees a network failure.
-      if (faultHooks(kernel).dropAnswer(flight, outcome.status)) throw new TypeError('fetch failed')
+      if (options.dropAnswer?.(flight, outcome.status)) throw new TypeError('fetch failed')
     } finally {
       for (const release of releases) release()
       timeline.finish(flight)

@@ -76,9 +76,12 @@ export function createDestinations(kernel: Kernel, accounts: Accounts): Destinat
   // Each destination (so each endpoint and each mode) draws its own secret.
   const newSecret = (): string => kernel.ids.next('whsec', 32)
 
-  function touch(d: Destination, what: string): Destination {
+  function touch(
+    d: Destination,
+    what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'secret_rolled',
+  ): Destination {
     d.updated = kernel.clock.now
-    kernel.trace.append(`destination.${what}`, { id: d.id, account: d.account, mode: d.mode, status: d.status })
+    kernel.trace.append(`destination.${what}` as const, { id: d.id, account: d.account, mode: d.mode, status: d.status })
     return d
   }
 

@@ -1,4 +1,5 @@
 import { SignatureVerificationError, verifySignature } from '#domain/delivery/signature.js'
+import { headerNames } from '../../index.js'
 import { sleep, type WebhookHandlerEnv, type WebhookHandlerFactory, type WebhookSubject } from '../subjects.js'
 
 /** The mistakes a webhook receiver can make; the correct receiver makes none. */
@@ -71,7 +72,7 @@ function receiver(env: WebhookHandlerEnv, flaws: WebhookReceiverFlaws): WebhookS
         let signed = raw
         if (flaws.reserialisesBody) signed = JSON.stringify(JSON.parse(raw))
         try {
-          verifySignature(signed, req.headers.get(`${env.prefix}-Signature`), env.secrets(), {
+          verifySignature(signed, req.headers.get(headerNames(env.prefix).signature), env.secrets(), {
             now: env.clock.now,
             tolerance: flaws.ignoresTolerance ? 0 : 300,
           })
