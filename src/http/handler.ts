@@ -95,8 +95,14 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
         if (waiting === 0 || due === undefined) break
         // Work already due runs directly: fake-timers arms a 0 ms timer set during a tick 1 ms
         // late, so ticking 0 ms would never reach it.
-        if (due <= kernel.clock.now) await kernel.scheduler.settle()
-        else await kernel.clock.tickAsync(due - kernel.clock.now)
+        try {
+          if (due <= kernel.clock.now) await kernel.scheduler.settle()
+          else await kernel.clock.tickAsync(due - kernel.clock.now)
+        } catch (error) {
+          // A client's own timer threw during the tick (the scheduler's tasks never do): the
+          // requests waiting on this clock must still be answered, so note it and go on.
+          kernel.trace.append('clock.timer_failed', { message: error instanceof Error ? error.message : String(error) })
+        }
       }
     } finally {
       driving = false

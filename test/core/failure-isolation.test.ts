@@ -39,6 +39,19 @@ describe('a failed request never blocks the next', () => {
   })
 })
 
+describe('requests that stay in flight', () => {
+  it('answers a request in flight even when a client timer on the same clock throws', async () => {
+    const { sim, get } = setup({ serviceTime: 100 })
+    sim.clock.setTimeout(() => {
+      throw new Error('client bug')
+    }, 50)
+    const start = sim.clock.now
+    expect((await get('/v1/balance')).status).toBe(200)
+    expect(sim.clock.now - start).toBe(100)
+    expect((await get('/v1/balance')).status).toBe(200)
+  })
+})
+
 describe('nothing throws after a change', () => {
   it('refuses an Idempotency-Key it could not echo, before creating anything', async () => {
     const { sim, form, get } = setup()
