@@ -137,7 +137,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? 0
   const clock = createClock(options)
   const rng = createRng(seed)
-  const scheduler = createScheduler(clock)
+  const scheduler = createScheduler(clock, {
+    onTaskFailed: (label, error) =>
+      trace.append('scheduler.task_failed', {
+        label,
+        message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
+  })
   const trace = createTrace({ now: () => clock.now, ...(options.traceLimit ? { limit: options.traceLimit } : {}) })
   const kernel: Kernel = {
     clock,

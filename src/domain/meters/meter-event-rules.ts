@@ -120,13 +120,14 @@ export function checkEvent(
     out.problem = 'archived_meter'
     return out
   }
-  const customer = payload[meter.customerKey]
+  // Payload keys are the meter's configured names: inherited properties (`constructor`) are not values.
+  const customer = Object.hasOwn(payload, meter.customerKey) ? payload[meter.customerKey] : undefined
   if (typeof customer !== 'string' || customer === '') {
     out.problem = 'no_customer'
     return out
   }
   out.customer = customer
-  const raw = payload[meter.valueKey]
+  const raw = Object.hasOwn(payload, meter.valueKey) ? payload[meter.valueKey] : undefined
   if (raw === undefined || raw === null || raw === '') {
     // A count meter counts events; their value is not needed.
     if (meter.formula !== 'count') {

@@ -47,8 +47,8 @@ export function makeWebhookReceiver(flaws: WebhookReceiverFlaws = {}): WebhookHa
 
 function receiver(env: WebhookHandlerEnv, flaws: WebhookReceiverFlaws): WebhookSubject {
   const seen = new Set<string>()
-  const state: Record<string, string> = {}
-  const createdOf: Record<string, number> = {}
+  const state: Record<string, string> = Object.create(null)
+  const createdOf: Record<string, number> = Object.create(null)
 
   function work(event: Incoming): void {
     const obj = event.data.object

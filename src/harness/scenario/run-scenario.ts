@@ -420,7 +420,8 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       const h = answer?.headers
       for (const [path, want] of Object.entries(e.body ?? {})) {
         let v: unknown = answer?.body
-        for (const k of path.split('.')) v = v === null || typeof v !== 'object' ? undefined : (v as Record<string, unknown>)[k]
+        for (const k of path.split('.'))
+          v = v === null || typeof v !== 'object' || !Object.hasOwn(v, k) ? undefined : (v as Record<string, unknown>)[k]
         if (JSON.stringify(v ?? null) !== JSON.stringify(fill(want, vars) ?? null)) return false
       }
       if (e.request_id !== undefined && (h?.has('Request-Id') ?? false) !== e.request_id) return false
@@ -532,7 +533,8 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
         } else if (step.admin) {
           const a = step.admin
           label = step.label ?? `admin ${a.call}`
-          const fn = (sim.admin as unknown as Record<string, unknown>)[a.call]
+          // Own methods only: a scenario naming `constructor` or `toString` must not call Object's.
+          const fn = Object.hasOwn(sim.admin, a.call) ? (sim.admin as unknown as Record<string, unknown>)[a.call] : undefined
           if (typeof fn !== 'function') throw new StepFailure(`sim.admin has no method '${a.call}' in this build`)
           const args = fill(a.args ?? [], vars).map((v) => (typeof v === 'string' && accounts.has(v) ? accounts.get(v) : v))
           const result = await (fn as (...x: unknown[]) => unknown).apply(sim.admin, args)
