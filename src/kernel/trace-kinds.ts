@@ -15,6 +15,10 @@ export interface TraceKinds {
   // simulator (the composition root)
   'simulator.created': { seed: string; start: number; prefix: string }
   'account.version': { id: string; version: string }
+  /** A scheduled task threw or rejected; the queue and the clock went on. */
+  'scheduler.task_failed': { label: string; message: string }
+  /** A client's own timer threw while the handler drove the shared clock. */
+  'clock.timer_failed': { message: string }
 
   // http
   http: {
@@ -30,6 +34,8 @@ export interface TraceKinds {
     response?: string
   }
   'http.replayed': { key: string; request_id: string }
+  /** A route threw something other than a ServiceError: a simulator bug, answered 500. */
+  'http.internal_error': { operation: string | null; message: string }
 
   // faults
   fault: { label: string; kind: string; source: string; step: number; [detail: string]: unknown }
