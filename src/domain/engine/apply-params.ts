@@ -22,12 +22,16 @@ export function applyParams(
   target: Record<string, unknown>,
   params: Readonly<Record<string, unknown>>,
   ctx: BuildContext,
+  find?: (id: string) => Record<string, unknown> | undefined,
 ): void {
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || STEERING.has(key)) continue
     const field = fields[key]
     if (field === undefined || key === 'id' || key === 'object') continue
-    target[key] = valueFor(view, field, key, target[key], value, ctx, 1)
+    const s = resolve(view, field.shape)
+    // An id where the object type holds the whole object (`SubscriptionItem.price`): the object it names.
+    const found = typeof value === 'string' && s.t === 'object' && find !== undefined ? find(value) : undefined
+    target[key] = found ?? valueFor(view, field, key, target[key], value, ctx, 1)
   }
 }
 

@@ -31,9 +31,12 @@ export interface OperationCall {
  */
 export type Behaviour<P = unknown> = (
   call: OperationCall,
-  next: (params?: Readonly<Record<string, unknown>>) => unknown,
+  next: (params?: Readonly<Record<string, unknown>>, fixed?: Fixed) => unknown,
   env: BehaviourEnv<P>,
 ) => unknown
+
+/** Fields a create sets after params: values, or computed from the new object (its id). */
+export type Fixed = Readonly<Record<string, unknown>> | ((created: Json) => Readonly<Record<string, unknown>>)
 
 /** What a behaviour may use: the engine (other resources, events) and the service's ports. */
 export interface BehaviourEnv<P = unknown> {
@@ -59,7 +62,6 @@ export interface DefaultsContext {
  * @example
  * export const coupons: ResourceDeclaration = {
  *   type: 'Coupon', object: 'coupon', idPrefix: 'coupon',
- *   events: ['created', 'updated', 'deleted'],
  *   defaults: () => ({ valid: true, duration: 'once' }),
  * }
  */
@@ -71,8 +73,10 @@ export interface ResourceDeclaration<P = any> {
   /** Id prefix without `_` (`cus`); the random part is `idLength` characters (default 24). */
   readonly idPrefix: string
   readonly idLength?: number
-  /** Snapshot events emitted, as `<eventPrefix>.<verb>` (`eventPrefix` defaults to `object`). */
-  readonly events?: readonly ('created' | 'updated' | 'deleted')[]
+  /**
+   * Events are `<eventPrefix>.created|updated|deleted`, emitted where the catalogue has that event
+   * type; `eventPrefix` defaults to `object` (`customer.subscription` for subscriptions).
+   */
   readonly eventPrefix?: string
   /** Documented defaults of a new object, over the catalogue's (applied before params). */
   readonly defaults?: (ctx: DefaultsContext) => Readonly<Record<string, unknown>>
@@ -82,7 +86,14 @@ export interface ResourceDeclaration<P = any> {
   readonly touch?: readonly string[]
   /** True when create takes a caller-chosen `id` (products, plans, coupons). */
   readonly callerId?: boolean
-  /** Behaviours by operation name (`customers.create`): they wrap the engine's operation. */
+  /** The engine verbs served (default all the catalogue has); others answer 501 unless a behaviour serves them. */
+  readonly only?: readonly Verb[]
+  /** Objects that are answered but not kept (account links, account sessions: no id to fetch them by). */
+  readonly ephemeral?: true
+  /**
+   * Behaviours by operation name (`customers.create`): they wrap the engine's operation. A
+   * behaviour for an operation that is not a CRUD verb (`setupIntents.confirm`) serves it alone.
+   */
   readonly behaviours?: Readonly<Record<string, Behaviour<P>>>
 }
 

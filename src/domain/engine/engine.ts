@@ -3,8 +3,8 @@ import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import type { Origin } from '../v1-events/emit.js'
 import { buildObject } from './build-object.js'
-import type { CatalogueView } from './catalogue-view.js'
-import type { OperationCall, ResourceDeclaration } from './declaration.js'
+import { type CatalogueView, resolve } from './catalogue-view.js'
+import type { Fixed, OperationCall, ResourceDeclaration } from './declaration.js'
 import { expand } from './expand.js'
 import type { Json } from './list.js'
 import { indexOperations, type Served } from './operation-index.js'
@@ -52,7 +52,24 @@ export interface EngineOptions<P> {
   readonly ports: P
 }
 
-const indexes = new WeakMap<readonly ResourceDeclaration[], Map<string, Served>>()
+const eventSets = new WeakMap<CatalogueView, ReadonlySet<string>>()
+
+/** The snapshot event types of the catalogue (the `type` literals of the `Event` union), read once. */
+export function eventTypesOf(view: CatalogueView): ReadonlySet<string> {
+  const known = eventSets.get(view)
+  if (known !== undefined) return known
+  const out = new Set<string>()
+  const event = view.typeShape('Event')
+  for (const member of event?.t === 'union' ? event.of : []) {
+    const s = resolve(view, member)
+    const type = s.t === 'object' ? s.fields.type?.shape : undefined
+    if (type?.t === 'literal' && typeof type.value === 'string') out.add(type.value)
+  }
+  eventSets.set(view, out)
+  return out
+}
+
+const indexes = new WeakMap<CatalogueView, WeakMap<readonly ResourceDeclaration[], Map<string, Served>>>()
 
 export function createEngine<P>(options: EngineOptions<P>): Engine {
   const { kernel, events, view, declarations, ports } = options
@@ -62,8 +79,13 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
 
   function served(): Map<string, Served> {
     if (index !== undefined) return index
-    index = indexes.get(declarations) ?? indexOperations(view, declarations)
-    indexes.set(declarations, index)
+    let byDeclarations = indexes.get(view)
+    if (byDeclarations === undefined) {
+      byDeclarations = new WeakMap()
+      indexes.set(view, byDeclarations)
+    }
+    index = byDeclarations.get(declarations) ?? indexOperations(view, declarations)
+    byDeclarations.set(declarations, index)
     return index
   }
 
@@ -74,8 +96,8 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       const s = served().get(operation)
       if (s === undefined) throw new Error(`engine: ${operation} is not an engine operation`)
       const resource = engine.resource(s.declaration.object)
-      const next = (params?: Readonly<Record<string, unknown>>) =>
-        runVerb(s, resource, engine, params === undefined ? call : { ...call, params })
+      const next = (params?: Readonly<Record<string, unknown>>, fixed?: Fixed) =>
+        runVerb(s, resource, engine, params === undefined ? call : { ...call, params }, fixed)
       const behaviour = s.declaration.behaviours?.[operation]
       return behaviour === undefined ? next() : behaviour(call, next, { engine, ports })
     },
@@ -112,7 +134,14 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
     },
   }
   for (const d of declarations) {
-    const r = createResource({ kernel, events, view, declaration: d })
+    const r = createResource({
+      kernel,
+      events,
+      view,
+      declaration: d,
+      eventTypes: () => eventTypesOf(view),
+      find: (scope, id) => engine.find(scope, id),
+    })
     resources.set(d.object, r)
     finders.set(d.idPrefix, (scope, id) => r.get(scope, id))
   }

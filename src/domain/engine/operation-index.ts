@@ -5,12 +5,16 @@ import type { ResourceDeclaration, Verb } from './declaration.js'
 /** How the engine serves one catalogue operation. */
 export interface Served {
   readonly operation: Operation
-  readonly verb: Verb
+  /** `action`: an operation only a behaviour serves (`setupIntents.confirm`). */
+  readonly verb: Verb | 'action'
   readonly declaration: ResourceDeclaration
   /** Placeholders naming parent objects (`customer` in `/v1/customers/:customer/tax_ids`). */
   readonly parents: readonly string[]
-  /** The parents that are also fields of the object (set on create, checked on reads). */
-  readonly parentFields: readonly string[]
+  /**
+   * Parents that are fields of the object (set on create, checked on reads): the placeholder
+   * (`id`, `customerId`) and the field named by the collection before it (`customers` → `customer`).
+   */
+  readonly parentFields: readonly { readonly param: string; readonly field: string }[]
   /** The placeholder of the object's own id (retrieve, update, delete). */
   readonly idParam: string | undefined
   /** List params that are also fields of the object: equality filters. */
@@ -64,10 +68,42 @@ export function verbOf(op: Operation): Verb | undefined {
   return verb
 }
 
+/** The object type an operation answers, `Deleted*` read as its live type (`TestHelpers.DeletedTestClock`). */
 function typeOf(op: Operation): string | undefined {
-  const t = op.returns.type
-  if (t === undefined) return undefined
-  return t.startsWith('Deleted') ? t.slice('Deleted'.length) : t
+  return op.returns.type?.replace(/(^|\.)Deleted(?=[A-Z])/, '$1')
+}
+
+/** The field a parent placeholder stands for: the collection segment before it, singular. */
+function parentField(path: string, param: string): string {
+  const segs = path.split('/')
+  const at = segs.indexOf(`:${param}`)
+  const collection = at > 0 ? (segs[at - 1] ?? '') : ''
+  return collection.replace(/ies$/, 'y').replace(/s$/, '')
+}
+
+/**
+ * The declaration and verb serving an operation, from the operation list alone (no types): the
+ * router uses it to know which operations the engine answers without loading the types table.
+ *
+ * @example
+ * servingOf(operation('customers.search'), byType) // { declaration: customers, verb: 'search' }
+ */
+export function servingOf(
+  op: Operation,
+  byType: ReadonlyMap<string, ResourceDeclaration>,
+): { declaration: ResourceDeclaration; verb: Verb | 'action' } | undefined {
+  if (op.api !== 'v1') return undefined
+  const type = typeOf(op)
+  const declaration = type === undefined ? byType.get(op.resource) : byType.get(type)
+  if (declaration === undefined) return undefined
+  const crud = verbOf(op)
+  if (crud !== undefined && (declaration.only?.includes(crud) ?? true)) return { declaration, verb: crud }
+  return declaration.behaviours?.[op.name] === undefined ? undefined : { declaration, verb: 'action' }
+}
+
+/** Declarations by catalogue type name. */
+export function byTypeOf(declarations: readonly ResourceDeclaration[]): Map<string, ResourceDeclaration> {
+  return new Map(declarations.map((d) => [d.type, d]))
 }
 
 /**
@@ -75,22 +111,23 @@ function typeOf(op: Operation): string | undefined {
  * declaration list, so no request pays for the catalogue's size.
  */
 export function indexOperations(view: CatalogueView, declarations: readonly ResourceDeclaration[]): Map<string, Served> {
-  const byType = new Map(declarations.map((d) => [d.type, d]))
+  const byType = byTypeOf(declarations)
   const out = new Map<string, Served>()
   for (const op of view.operations()) {
-    if (op.api !== 'v1') continue
-    const declaration = byType.get(typeOf(op) ?? '') ?? byType.get(op.resource)
-    if (declaration === undefined) continue
-    const verb = verbOf(op)
-    if (verb === undefined) continue
-    const onId = verb === 'retrieve' || verb === 'update' || verb === 'delete'
+    const serving = servingOf(op, byType)
+    if (serving === undefined) continue
+    const { declaration, verb } = serving
+    const onId = verb === 'retrieve' || verb === 'update' || verb === 'delete' || verb === 'action'
     const parents = onId ? op.pathParams.slice(0, -1) : [...op.pathParams]
     const objectFields = fieldsOf(view, declaration.type)
     const filters =
       verb === 'list' && op.params !== undefined
         ? Object.keys(fieldsOf(view, op.params)).filter((k) => !NOT_FILTERS.has(k) && k in objectFields)
         : []
-    const parentFields = parents.filter((p) => p in objectFields)
+    const parentFields =
+      verb === 'action'
+        ? []
+        : parents.map((param) => ({ param, field: parentField(op.path, param) })).filter((p) => p.field in objectFields)
     out.set(op.name, {
       operation: op,
       verb,

@@ -7,7 +7,7 @@ import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { applyParams } from './apply-params.js'
 import { type BuildContext, buildObject } from './build-object.js'
 import { type CatalogueView, fieldsOf } from './catalogue-view.js'
-import type { ResourceDeclaration } from './declaration.js'
+import type { Fixed, ResourceDeclaration } from './declaration.js'
 import type { Json } from './list.js'
 
 /**
@@ -32,7 +32,7 @@ export interface Resource {
   /** Live objects, newest first. */
   list(scope: Scope): Json[]
   /** Creates and stores an object from params (`fixed` fields are set after params: parents, behaviours' values). */
-  create(scope: Scope, params: Readonly<Record<string, unknown>>, origin: Origin, fixed?: Readonly<Record<string, unknown>>): Json
+  create(scope: Scope, params: Readonly<Record<string, unknown>>, origin: Origin, fixed?: Fixed): Json
   /** Applies params (metadata merge, `''` clears) and emits `*.updated` with `previous_attributes` when something changed. */
   update(scope: Scope, id: string, params: Readonly<Record<string, unknown>>, origin: Origin): Json
   /** Sets fields as given (behaviours: status changes), emitting `*.updated` like `update`. */
@@ -47,6 +47,10 @@ export interface ResourceOptions {
   readonly events: EventStore
   readonly view: CatalogueView
   readonly declaration: ResourceDeclaration
+  /** The event types the catalogue knows: an event is emitted only where its type exists. */
+  readonly eventTypes: () => ReadonlySet<string>
+  /** Any object of the scope by id: a param naming an object where the field holds the object. */
+  readonly find?: (scope: Scope, id: string) => Record<string, unknown> | undefined
 }
 
 interface Stub {
@@ -70,8 +74,13 @@ export function createResource(options: ResourceOptions): Resource {
     origin: Origin,
     previous?: Record<string, unknown>,
   ) {
-    if (!d.events?.includes(verb)) return
-    emitSnapshot(events, `${d.eventPrefix ?? d.object}.${verb}`, scope, obj, origin, previous)
+    const type = `${d.eventPrefix ?? d.object}.${verb}`
+    if (options.eventTypes().has(type)) emitSnapshot(events, type, scope, obj, origin, previous)
+  }
+
+  function finder(scope: Scope) {
+    const find = options.find
+    return find === undefined ? undefined : (id: string) => find(scope, id)
   }
 
   function get(scope: Scope, id: string): Json | undefined {
@@ -89,7 +98,7 @@ export function createResource(options: ResourceOptions): Resource {
     const livemode = scope.mode === 'live'
     const ctx: BuildContext = { id, object: d.object, livemode, created: now, url: `${collection}/${id}` }
     const obj = buildObject(view, d.type, ctx, d.defaults?.({ id, created: now, livemode, scope, params })) as Json
-    applyParams(view, fields(), obj, params, ctx)
+    applyParams(view, fields(), obj, params, ctx, finder(scope))
     for (const f of touch) obj[f] = now
     return obj
   }
@@ -135,7 +144,9 @@ export function createResource(options: ResourceOptions): Resource {
           })
         }
       } else id = kernel.ids.next(d.idPrefix, d.idLength ?? 24)
-      const obj = Object.assign(build(scope, id, params), fixed)
+      const obj = build(scope, id, params)
+      Object.assign(obj, typeof fixed === 'function' ? fixed(obj) : fixed)
+      if (d.ephemeral) return obj
       store.add(scope, obj)
       kernel.trace.append(`${d.object}.created`, { id, account: scope.account, mode: scope.mode })
       emit('created', scope, obj, origin)
@@ -151,7 +162,7 @@ export function createResource(options: ResourceOptions): Resource {
         created: Math.floor(kernel.clock.now / 1000),
         url: `${collection}/${id}`,
       }
-      applyParams(view, fields(), next, params, ctx)
+      applyParams(view, fields(), next, params, ctx, finder(scope))
       return replaceWith(scope, current, next, origin)
     },
     set(scope, id, values, origin) {

@@ -1,5 +1,5 @@
 import { resourceMissing } from '../service-error.js'
-import type { OperationCall } from './declaration.js'
+import type { Fixed, OperationCall } from './declaration.js'
 import type { Engine } from './engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from './list.js'
 import type { Served } from './operation-index.js'
@@ -14,13 +14,17 @@ function urlOf(s: Served, call: OperationCall): string {
 /** Parent placeholders as fields of the object (`customer: 'cus_1'`). */
 function parentFields(s: Served, call: OperationCall): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const p of s.parentFields) out[p] = call.path[p] ?? ''
+  for (const p of s.parentFields) out[p.field] = call.path[p.param] ?? ''
   return out
+}
+
+function parentField(s: Served, param: string): string {
+  return s.parentFields.find((p) => p.param === param)?.field ?? param
 }
 
 function inParent(s: Served, call: OperationCall, o: Json): boolean {
   for (const p of s.parentFields) {
-    if (!fieldEquals(o[p], call.path[p])) return false
+    if (!fieldEquals(o[p.field], call.path[p.param])) return false
   }
   return true
 }
@@ -31,16 +35,17 @@ function inParent(s: Served, call: OperationCall, o: Json): boolean {
  * @example
  * runVerb(served, resource, engine, { scope, origin, path: { id: 'cus_1' }, params: {} })
  */
-export function runVerb(s: Served, resource: Resource, engine: Engine, call: OperationCall): unknown {
+export function runVerb(s: Served, resource: Resource, engine: Engine, call: OperationCall, fixed?: Fixed): unknown {
   const { scope, origin, params } = call
   const id = s.idParam === undefined ? '' : (call.path[s.idParam] ?? '')
   switch (s.verb) {
     case 'create': {
       for (const p of s.parents) {
         const parent = call.path[p] ?? ''
-        if (engine.find(scope, parent) === undefined) throw resourceMissing(p, parent, p)
+        if (engine.find(scope, parent) === undefined) throw resourceMissing(parentField(s, p), parent, p)
       }
-      return resource.create(scope, params, origin, parentFields(s, call))
+      const parents = parentFields(s, call)
+      return resource.create(scope, params, origin, (o) => ({ ...parents, ...(typeof fixed === 'function' ? fixed(o) : fixed) }))
     }
     case 'retrieve': {
       const o = resource.retrieve(scope, id)
@@ -68,5 +73,7 @@ export function runVerb(s: Served, resource: Resource, engine: Engine, call: Ope
     }
     case 'search':
       return searchPage(resource.list(scope), params, urlOf(s, call))
+    case 'action':
+      throw new Error(`engine: ${s.operation.name} has no engine implementation (its behaviour must not call next)`)
   }
 }
