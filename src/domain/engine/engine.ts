@@ -39,6 +39,8 @@ export interface Engine {
   addFinder(idPrefix: string, finder: Finder): void
   /** A copy of an answer with `expand` paths replaced by the objects their ids name. */
   expand(scope: Scope, answer: unknown, paths: readonly string[]): unknown
+  /** The virtual time in unix seconds (what `created` and other timestamps hold). */
+  now(): number
   /** A new object of any catalogue object type with every non-optional field (not stored). */
   build(type: string, object: string, scope: Scope, overrides?: Readonly<Record<string, unknown>>): Json
 }
@@ -117,6 +119,7 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
     expand(scope, answer, paths) {
       return expand(answer, paths, (id) => engine.find(scope, id))
     },
+    now: () => Math.floor(kernel.clock.now / 1000),
     build(type, object, scope, overrides = {}) {
       const id = typeof overrides.id === 'string' ? overrides.id : kernel.ids.next(idPrefixOf(object), 24)
       const r = [...resources.values()].find((x) => x.declaration.type === type)

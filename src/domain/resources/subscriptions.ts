@@ -19,6 +19,12 @@ export const subscriptions: ResourceDeclaration = {
     status: 'active',
   }),
   behaviours: {
+    'subscriptions.cancel'(call, _next, { engine }) {
+      const r = engine.resource('subscription')
+      const sub = r.require(call.scope, call.path.id ?? '')
+      const now = engine.now()
+      return r.set(call.scope, sub.id, { status: 'canceled', canceled_at: now, ended_at: now }, call.origin)
+    },
     'subscriptions.create'(call, next, { engine }) {
       const { items, ...params } = call.params
       const entries = Array.isArray(items) ? items : typeof items === 'object' && items !== null ? Object.values(items) : []
