@@ -108,7 +108,6 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const sessions = createSessions(kernel)
   const destinations = createDestinations(kernel, accounts)
   const delivery = createDelivery(kernel, events, destinations, accounts)
-  const trigger = createTrigger(kernel, events, accounts)
   const meters = createMeters(kernel)
   const meterEvents = createMeterEvents(kernel, timeline, meters, events)
   const ledger = createLedger(kernel, (platform) =>
@@ -120,6 +119,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const paymentMethods = createPaymentMethods(kernel, events)
   const charges = createCharges(kernel, events, ledger)
   const engine = createEngine({ kernel, events, view: catalogueView, declarations, ports: { paymentMethods, charges } })
+  const trigger = createTrigger(kernel, events, accounts, engine)
   const customers = engine.resource('customer')
   const paymentIntents = createPaymentIntents(kernel, events, customers, paymentMethods, charges)
   const products = engine.resource('product')

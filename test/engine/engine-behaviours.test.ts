@@ -135,3 +135,16 @@ describe('resource engine through the public surface', () => {
     await expect(stripe.customers.retrieveTaxId(b.id, t.id)).rejects.toMatchObject({ statusCode: 404 })
   })
 })
+
+describe('payment methods list', () => {
+  it('lists the payment methods the store holds, by customer', async () => {
+    const { stripe } = setup()
+    const c = await stripe.customers.create({ email: 'pm@example.com', payment_method: 'pm_card_visa' })
+    const all = await stripe.paymentMethods.list()
+    expect(all.data).toHaveLength(1)
+    const mine = await stripe.paymentMethods.list({ customer: c.id })
+    expect(mine.data.map((pm) => pm.customer)).toEqual([c.id])
+    const viaCustomer = await stripe.customers.listPaymentMethods(c.id)
+    expect(viaCustomer.data.map((pm) => pm.id)).toEqual(mine.data.map((pm) => pm.id))
+  })
+})
