@@ -32,22 +32,66 @@ export function buildObject(
   ctx: BuildContext,
   defaults: Readonly<Record<string, unknown>> = {},
 ): Record<string, unknown> {
-  const shape = resolve(view, { t: 'ref', name: type })
-  if (shape.t !== 'object') return { id: ctx.id, object: ctx.object }
+  const plan = planOf(view, type)
+  if (plan === undefined) return { id: ctx.id, object: ctx.object }
   const out: Record<string, unknown> = {}
-  for (const [name, field] of Object.entries(shape.fields)) {
-    if (name in defaults) {
-      out[name] = defaults[name]
-      continue
-    }
-    if (field.optional) continue
-    out[name] = topLevel(name, field, ctx) ?? defaultOf(view, field, name, ctx, 1)
+  for (const step of plan) {
+    const name = step.name
+    if (name in defaults) out[name] = defaults[name]
+    else if (step.optional) continue
+    else if (step.special !== undefined) out[name] = special(step.special, ctx)
+    else if (step.list) out[name] = emptyList(step.list, `${ctx.url}/${name}`)
+    else out[name] = copy(step.value)
   }
+  for (const name in defaults) if (!(name in out)) out[name] = defaults[name]
   return out
 }
 
-function topLevel(name: string, field: Field, ctx: BuildContext): unknown {
-  switch (name) {
+/** One field of a type's build plan: how its default is made, worked out once per type. */
+interface Step {
+  readonly name: string
+  readonly optional: boolean
+  readonly special?: 'id' | 'object' | 'livemode' | 'created' | 'metadata'
+  readonly list?: Readonly<Record<string, Field>>
+  readonly value?: unknown
+}
+
+const plans = new WeakMap<CatalogueView, Map<string, readonly Step[] | undefined>>()
+
+const PLAN_CTX: BuildContext = { id: '', object: '', livemode: false, created: 0, url: '' }
+
+/** The build plan of a type, cached per catalogue: builds then cost one pass and small copies. */
+function planOf(view: CatalogueView, type: string): readonly Step[] | undefined {
+  let byType = plans.get(view)
+  if (byType === undefined) {
+    byType = new Map()
+    plans.set(view, byType)
+  }
+  if (byType.has(type)) return byType.get(type)
+  const shape = resolve(view, { t: 'ref', name: type })
+  const plan =
+    shape.t !== 'object'
+      ? undefined
+      : Object.entries(shape.fields).map(([name, field]): Step => {
+          const optional = field.optional === true
+          const sp = specialOf(name, field)
+          if (sp !== undefined) return { name, optional, special: sp }
+          const s = resolve(view, field.shape)
+          if (!field.nullable && s.t === 'object' && isListShape(view, s)) return { name, optional, list: s.fields }
+          return { name, optional, value: defaultOf(view, field, name, PLAN_CTX, 1) }
+        })
+  byType.set(type, plan)
+  return plan
+}
+
+function specialOf(name: string, field: Field): Step['special'] {
+  if (name === 'id' || name === 'object' || name === 'livemode' || name === 'metadata') return name
+  if (name === 'created' && field.shape.t === 'integer') return 'created'
+  return undefined
+}
+
+function special(kind: NonNullable<Step['special']>, ctx: BuildContext): unknown {
+  switch (kind) {
     case 'id':
       return ctx.id
     case 'object':
@@ -55,12 +99,19 @@ function topLevel(name: string, field: Field, ctx: BuildContext): unknown {
     case 'livemode':
       return ctx.livemode
     case 'created':
-      return field.shape.t === 'integer' ? ctx.created : undefined
-    case 'metadata':
-      return {}
+      return ctx.created
     default:
-      return undefined
+      return {}
   }
+}
+
+/** A fresh copy of plain JSON (plan values are shared). */
+function copy(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v
+  if (Array.isArray(v)) return v.map(copy)
+  const out: Record<string, unknown> = {}
+  for (const k in v as Record<string, unknown>) out[k] = copy((v as Record<string, unknown>)[k])
+  return out
 }
 
 /**
