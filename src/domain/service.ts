@@ -1,13 +1,16 @@
 import type { RequestTimeline } from '#kernel/request-timeline.js'
 import { type Accounts, createAccounts } from './accounts/accounts.js'
 import type { Gate } from './admission.js'
-import { type Customers, createCustomers } from './customers/customers.js'
 import { createDelivery, type Delivery } from './delivery/delivery.js'
 import { createTrigger, type Trigger } from './delivery/trigger.js'
 import { createDestinations, type Destinations } from './destinations/destinations.js'
+import { catalogueView } from './engine/catalogue.js'
+import { createEngine, type Engine } from './engine/engine.js'
+import type { Resource } from './engine/resource.js'
 import { createEventStore, type EventStore } from './events/event-store.js'
 import type { FaultHooks } from './faults/fault-hooks.js'
 import type { Kernel } from './kernel.js'
+import { balanceTransactionJson } from './ledger/balance-transaction.js'
 import { createLedger, type Ledger } from './ledger/ledger.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
 import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
@@ -15,10 +18,13 @@ import { createLockManager, type LockManager } from './locks/lock-manager.js'
 import { createMeterEvents, type MeterEvents } from './meters/meter-events.js'
 import { createMeters, type Meters } from './meters/meters.js'
 import { createOffSessionPayments, type OffSessionPayments } from './off-session-payments/off-session-payments.js'
+import { chargeJson } from './payment-intents/charge.js'
 import { type Charges, createCharges } from './payment-intents/charges.js'
+import { paymentIntentJson } from './payment-intents/payment-intent.js'
 import { createPaymentIntents, type PaymentIntents } from './payment-intents/payment-intents.js'
+import { paymentMethodJson } from './payment-intents/payment-method.js'
 import { createPaymentMethods, type PaymentMethods } from './payment-intents/payment-methods.js'
-import { createProducts, type Products } from './products/products.js'
+import { declarations } from './resources/index.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
 
 // Admission and Gate live in a small module of their own, so limits and locks (which the service
@@ -47,12 +53,15 @@ export interface Service {
   readonly meterEvents: MeterEvents
   /** Double-entry balance transactions per account, mode and currency. */
   readonly ledger: Ledger
-  /** v1 resources per account and mode (customers, payment methods, charges, payment intents, products). */
-  readonly customers: Customers
+  /** The resource engine: every declared v1 resource (src/domain/resources), its CRUD operations and `expand`. */
+  readonly engine: Engine
+  /** Declared resources the behaviours use by name (the engine's `customer` and `product`). */
+  readonly customers: Resource
+  readonly products: Resource
+  /** v1 resources with behaviour (payment methods, charges, payment intents). */
   readonly paymentMethods: PaymentMethods
   readonly charges: Charges
   readonly paymentIntents: PaymentIntents
-  readonly products: Products
   /** `/v2/payments/off_session_payments`. */
   readonly offSessionPayments: OffSessionPayments
   /** Rate, concurrency and read-allocation limits from the limit table (undefined when switched off). */
@@ -79,7 +88,6 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const sessions = createSessions(kernel)
   const destinations = createDestinations(kernel, accounts)
   const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)
-  const trigger = createTrigger(kernel, events, accounts)
   const meters = createMeters(kernel)
   const meterEvents = createMeterEvents(kernel, timeline, meters, events, options.faults)
   const ledger = createLedger(kernel, (platform) =>
@@ -89,10 +97,16 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       .map((a) => a.id),
   )
   const paymentMethods = createPaymentMethods(kernel, events)
-  const customers = createCustomers(kernel, events, paymentMethods)
   const charges = createCharges(kernel, events, ledger)
+  const engine = createEngine({ kernel, events, view: catalogueView, declarations, ports: { paymentMethods, charges } })
+  const trigger = createTrigger(kernel, events, accounts, engine)
+  const customers = engine.resource('customer')
   const paymentIntents = createPaymentIntents(kernel, events, customers, paymentMethods, charges)
-  const products = createProducts(kernel, events)
+  const products = engine.resource('product')
+  engine.addFinder('pi', (scope, id) => json(paymentIntents.get(scope, id), paymentIntentJson))
+  engine.addFinder('ch', (scope, id) => json(charges.get(scope, id), chargeJson))
+  engine.addFinder('pm', (scope, id) => json(paymentMethods.get(scope, id), paymentMethodJson))
+  engine.addFinder('txn', (scope, id) => json(ledger.get(scope, id), balanceTransactionJson))
   const offSessionPayments = createOffSessionPayments(kernel, events, customers, paymentMethods, charges)
   const limitsConfig = options.limits ?? resolveLimits(undefined)
   const limits =
@@ -119,6 +133,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     meters,
     meterEvents,
     ledger,
+    engine,
     customers,
     paymentMethods,
     charges,
@@ -129,4 +144,8 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     locks,
     gates,
   }
+}
+
+function json<T>(found: T | undefined, toJson: (t: T) => Record<string, unknown>): Record<string, unknown> | undefined {
+  return found === undefined ? undefined : toJson(found)
 }

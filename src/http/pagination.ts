@@ -19,6 +19,11 @@ export const v1ListFields = {
   expand: z.array(z.string()).optional(),
 } as const
 
+/** The `created` filter of a v1 list: an integer or a `{ gt, gte, lt, lte }` range (unix seconds). */
+export const createdFilter = z
+  .union([formInt, z.object({ gt: formInt, gte: formInt, lt: formInt, lte: formInt }).partial().strict()])
+  .optional()
+
 /**
  * The query schema of a v1 list without filters of its own.
  *

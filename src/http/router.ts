@@ -1,4 +1,3 @@
-import { RegExpRouter } from 'hono/router/reg-exp-router'
 import type { Route } from './route.js'
 
 /** The result of matching a method and path: the route and its path parameters. */
@@ -25,10 +24,15 @@ export interface Router {
 const METHODS = ['GET', 'POST', 'DELETE'] as const
 
 // Route tables are static, so the compiled router is shared by every simulator of a process:
-// property runs create thousands of simulators and should not recompile the same expression.
+// property runs create thousands of simulators and should not rebuild the same tree.
 const compiled = new WeakMap<readonly Route[], Router>()
 
-/** A router over hono's `RegExpRouter`, which compiles every path into one regular expression. */
+/**
+ * A router over a tree of path segments. A literal segment always wins over a placeholder at the
+ * same place (`/v1/customers/search` is the search, never a retrieve of id `search`), and a
+ * placeholder matches where no literal leads to a route. Routes added earlier win a tie (the same
+ * method and path twice).
+ */
 export function createRouter(routes: readonly Route[]): Router {
   const cached = compiled.get(routes)
   if (cached !== undefined) return cached
@@ -37,21 +41,77 @@ export function createRouter(routes: readonly Route[]): Router {
   return built
 }
 
+interface Leaf {
+  readonly route: Route
+  /** Placeholder names in path order. */
+  readonly names: readonly string[]
+}
+
+interface Node {
+  readonly literal: Map<string, Node>
+  param: Node | undefined
+  readonly leaves: Map<string, Leaf>
+}
+
+const node = (): Node => ({ literal: new Map(), param: undefined, leaves: new Map() })
+
+/** Segments after the leading `/`; an empty one (a trailing or doubled `/`) matches no placeholder. */
+function segments(path: string): string[] {
+  return path.split('/').slice(1)
+}
+
 function compile(routes: readonly Route[]): Router {
-  const router = new RegExpRouter<Route>()
-  for (const r of routes) router.add(r.method, r.path, r)
-  function match(method: string, path: string): RouteMatch | undefined {
-    const [handlers, stash] = router.match(method, path) as [[Route, Record<string, number | string>][], string[] | undefined]
-    const first = handlers[0]
-    if (first === undefined) return undefined
-    const [route, map] = first
-    const params: Record<string, string> = {}
-    for (const k in map) {
-      const v = map[k]
-      params[k] = stash && typeof v === 'number' ? decodeParam(stash[v] ?? '') : String(v)
+  const root = node()
+  for (const r of routes) {
+    let at = root
+    const names: string[] = []
+    for (const seg of segments(r.path)) {
+      if (seg.startsWith(':')) {
+        names.push(seg.slice(1))
+        at.param ??= node()
+        at = at.param
+      } else {
+        let next = at.literal.get(seg)
+        if (next === undefined) {
+          next = node()
+          at.literal.set(seg, next)
+        }
+        at = next
+      }
     }
-    return { route, params }
+    if (!at.leaves.has(r.method)) at.leaves.set(r.method, { route: r, names })
   }
+
+  /** The node a path ends at, literals first, backtracking to placeholders; `accept` says whether a node ends a match. */
+  function walk(segs: readonly string[], i: number, at: Node, values: string[], accept: (n: Node) => boolean): Node | undefined {
+    if (i === segs.length) return accept(at) ? at : undefined
+    const seg = segs[i] as string
+    const lit = at.literal.get(seg)
+    if (lit !== undefined) {
+      const found = walk(segs, i + 1, lit, values, accept)
+      if (found !== undefined) return found
+    }
+    if (at.param !== undefined && seg !== '') {
+      values.push(seg)
+      const found = walk(segs, i + 1, at.param, values, accept)
+      if (found !== undefined) return found
+      values.pop()
+    }
+    return undefined
+  }
+
+  function match(method: string, path: string): RouteMatch | undefined {
+    const values: string[] = []
+    const end = walk(segments(path), 0, root, values, (n) => n.leaves.has(method))
+    const leaf = end?.leaves.get(method)
+    if (leaf === undefined) return undefined
+    const params: Record<string, string> = {}
+    leaf.names.forEach((name, i) => {
+      params[name] = decodeParam(values[i] ?? '')
+    })
+    return { route: leaf.route, params }
+  }
+
   return {
     match,
     allows: (path) => METHODS.filter((m) => match(m, path) !== undefined),

@@ -1,5 +1,7 @@
+import { objectType } from '#catalogue/index.js'
 import type { Accounts } from '../accounts/accounts.js'
 import { isThinType } from '../destinations/rules.js'
+import type { Engine } from '../engine/engine.js'
 import type { StoredEvent } from '../events/event.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
@@ -36,7 +38,9 @@ export const TRIGGERABLE_TYPES: readonly string[] = [
 
 /**
  * Creates realistic events of any type, like the provider's command-line `trigger`, so receivers
- * can be tested for resources the simulator does not model.
+ * can be tested for resources the simulator does not model. `data.object` is built by the
+ * resource engine's object builder (every non-optional field of the catalogue's type), with the
+ * fixture's telling values over it.
  *
  * @example
  * const trigger = createTrigger(kernel, events, accounts)
@@ -44,7 +48,7 @@ export const TRIGGERABLE_TYPES: readonly string[] = [
  */
 export type Trigger = (type: string, overrides?: TriggerOverrides) => StoredEvent
 
-export function createTrigger(kernel: Kernel, events: EventStore, accounts: Accounts): Trigger {
+export function createTrigger(kernel: Kernel, events: EventStore, accounts: Accounts, engine: Engine): Trigger {
   const id = (prefix: string, n = 24) => kernel.ids.next(prefix, n)
   return (type, overrides = {}) => {
     if (!/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(type)) throw new TypeError(`trigger: '${type}' is not an event type name`)
@@ -68,7 +72,11 @@ export function createTrigger(kernel: Kernel, events: EventStore, accounts: Acco
           : {})
       return events.thin({ type, account, mode, ...(related ? { relatedObject: related } : {}), data })
     }
-    const object = { ...fixture(type, id, created, livemode, kernel.prefix.toLowerCase()), ...overrides.object }
+    const values = fixture(type, id, created, livemode, kernel.prefix.toLowerCase())
+    const catalogueType = typeof values.object === 'string' ? objectType(values.object) : undefined
+    const built =
+      catalogueType === undefined ? values : engine.build(catalogueType, values.object as string, { account, mode }, values)
+    const object = { ...built, ...overrides.object }
     return events.snapshot({ type, account, mode, object })
   }
 }

@@ -1,6 +1,6 @@
 import type { Task } from '#kernel/scheduler.js'
 import { DAY } from '#kernel/time.js'
-import type { Customers } from '../customers/customers.js'
+import type { Resource } from '../engine/resource.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
@@ -55,7 +55,7 @@ export interface OffSessionPayments {
 export function createOffSessionPayments(
   kernel: Kernel,
   events: EventStore,
-  customers: Customers,
+  customers: Pick<Resource, 'requireParam'>,
   paymentMethods: PaymentMethods,
   charges: Charges,
 ): OffSessionPayments {

@@ -1,4 +1,4 @@
-import type { Customers } from '../customers/customers.js'
+import type { Resource } from '../engine/resource.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
@@ -116,7 +116,7 @@ export interface PaymentIntents {
 export function createPaymentIntents(
   kernel: Kernel,
   events: EventStore,
-  customers: Customers,
+  customers: Pick<Resource, 'requireParam'>,
   paymentMethods: PaymentMethods,
   charges: Charges,
 ): PaymentIntents {

@@ -26,6 +26,8 @@ export interface PaymentMethods {
   /** Refuses attaching a payment method that belongs to another customer (call before any change). */
   checkAttachable(scope: Scope, value: string, customer: string, param: string): void
   detach(scope: Scope, id: string, origin: Origin): PaymentMethod
+  /** Every payment method of the scope, newest first. */
+  list(scope: Scope): PaymentMethod[]
   /** Payment methods attached to a customer, newest first. */
   ofCustomer(scope: Scope, customer: string): PaymentMethod[]
 }
@@ -93,6 +95,7 @@ export function createPaymentMethods(kernel: Kernel, events: EventStore): Paymen
       emitSnapshot(events, 'payment_method.detached', scope, paymentMethodJson(pm), origin, { customer: previous })
       return pm
     },
+    list: (scope) => store.list(scope),
     ofCustomer: (scope, customer) => store.list(scope).filter((pm) => pm.customer === customer),
   }
 }

@@ -16,6 +16,10 @@ export interface ScopedStore<T extends { readonly id: string }> {
   list(scope: Scope): T[]
   /** Number of items of a scope. */
   count(scope: Scope): number
+  /** Puts `item` in the place of the item with its id (keeping list order); false when there is none. */
+  replace(scope: Scope, item: T): boolean
+  /** Removes the item with this id; false when there is none. */
+  remove(scope: Scope, id: string): boolean
 }
 
 export function createScopedStore<T extends { readonly id: string }>(): ScopedStore<T> {
@@ -34,5 +38,21 @@ export function createScopedStore<T extends { readonly id: string }>(): ScopedSt
     get: (scope, id) => scopes.get(scopeKey(scope))?.byId.get(id),
     list: (scope) => [...(scopes.get(scopeKey(scope))?.order ?? [])].reverse(),
     count: (scope) => scopes.get(scopeKey(scope))?.order.length ?? 0,
+    replace(scope, item) {
+      const s = scopes.get(scopeKey(scope))
+      const old = s?.byId.get(item.id)
+      if (s === undefined || old === undefined) return false
+      s.order[s.order.lastIndexOf(old)] = item
+      s.byId.set(item.id, item)
+      return true
+    },
+    remove(scope, id) {
+      const s = scopes.get(scopeKey(scope))
+      const old = s?.byId.get(id)
+      if (s === undefined || old === undefined) return false
+      s.order.splice(s.order.lastIndexOf(old), 1)
+      s.byId.delete(id)
+      return true
+    },
   }
 }

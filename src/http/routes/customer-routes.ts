@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { customerJson } from '#domain/customers/customer.js'
-import { v1List, v1ListFields } from '../pagination.js'
+import { createdFilter, v1ListFields } from '../pagination.js'
 import { expand, metadata } from '../params.js'
 import type { Route } from '../route.js'
-import { clearable, defined, email, metadataInput, originOf, scopeOf } from './resource-helpers.js'
+import { engineHandle } from './engine-routes.js'
+import { clearable, email } from './resource-helpers.js'
 
 const fields = {
   email: z.union([z.literal(''), email]).optional(),
@@ -17,36 +17,21 @@ const fields = {
 
 const createBody = z.object({ ...fields, payment_method: z.string().min(1).optional() }).strict()
 const updateBody = z.object(fields).strict()
-const listQuery = z.object({ ...v1ListFields, email: z.string().optional() }).strict()
+const listQuery = z.object({ ...v1ListFields, created: createdFilter, email: z.string().optional() }).strict()
 const retrieveQuery = z.object({ expand }).strict()
 
-function input(b: z.infer<typeof updateBody>) {
-  return defined({
-    email: b.email === '' ? null : b.email,
-    name: b.name,
-    description: b.description,
-    phone: b.phone,
-    metadata: metadataInput(b.metadata),
-    defaultPaymentMethod: b.invoice_settings?.default_payment_method,
-  })
-}
-
-/** `/v1/customers`: create, retrieve, update, delete, list. */
+/**
+ * `/v1/customers`: create, retrieve, update, delete, list, served by the resource engine
+ * (src/domain/resources/customers.ts); these routes keep the parameter checks until the catalogue's
+ * params validator serves them.
+ */
 export const customerRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/customers',
     operation: 'customers.create',
     body: createBody,
-    handle(ctx) {
-      const b = ctx.body as z.infer<typeof createBody>
-      const c = ctx.service.customers.create(
-        scopeOf(ctx),
-        { ...input(b), ...(b.payment_method === undefined ? {} : { paymentMethod: b.payment_method }) },
-        originOf(ctx),
-      )
-      return customerJson(c)
-    },
+    handle: engineHandle('customers.create'),
   },
   {
     method: 'GET',
@@ -54,11 +39,7 @@ export const customerRoutes: Route[] = [
     operation: 'customers.retrieve',
     object: 'id',
     query: retrieveQuery,
-    handle(ctx) {
-      const c = ctx.service.customers.get(scopeOf(ctx), ctx.params.id ?? '')
-      if (c === undefined) return customerJson(ctx.service.customers.require(scopeOf(ctx), ctx.params.id ?? ''))
-      return customerJson(c)
-    },
+    handle: engineHandle('customers.retrieve'),
   },
   {
     method: 'POST',
@@ -66,10 +47,7 @@ export const customerRoutes: Route[] = [
     operation: 'customers.update',
     object: 'id',
     body: updateBody,
-    handle(ctx) {
-      const b = ctx.body as z.infer<typeof updateBody>
-      return customerJson(ctx.service.customers.update(scopeOf(ctx), ctx.params.id ?? '', input(b), originOf(ctx)))
-    },
+    handle: engineHandle('customers.update'),
   },
   {
     method: 'DELETE',
@@ -77,19 +55,13 @@ export const customerRoutes: Route[] = [
     operation: 'customers.delete',
     object: 'id',
     body: z.object({}).strict(),
-    handle(ctx) {
-      return customerJson(ctx.service.customers.delete(scopeOf(ctx), ctx.params.id ?? '', originOf(ctx)))
-    },
+    handle: engineHandle('customers.del'),
   },
   {
     method: 'GET',
     path: '/v1/customers',
     operation: 'customers.list',
     query: listQuery,
-    handle(ctx) {
-      const q = ctx.query as z.infer<typeof listQuery>
-      const items = ctx.service.customers.list(scopeOf(ctx), defined({ email: q.email }))
-      return v1List(items, q, '/v1/customers', customerJson, 'customer')
-    },
+    handle: engineHandle('customers.list'),
   },
 ]

@@ -2,6 +2,7 @@ import type { Route } from '../route.js'
 import { accountRoutes } from './account-routes.js'
 import { balanceRoutes } from './balance-routes.js'
 import { customerRoutes } from './customer-routes.js'
+import { catalogueRoutes } from './engine-routes.js'
 import { eventDestinationRoutes } from './event-destination-routes.js'
 import { eventRoutes } from './event-routes.js'
 import { meterEventRoutes } from './meter-event-routes.js'
@@ -12,8 +13,8 @@ import { productRoutes } from './product-routes.js'
 import { sessionRoutes } from './session-routes.js'
 import { v2EventRoutes } from './v2-event-routes.js'
 
-/** Every operation the simulator serves. Each area adds its own table here. */
-export const routes: readonly Route[] = [
+/** The hand-written routes (behaviours and, until the catalogue's params validator is wired, validation of engine operations). */
+export const behaviourRoutes: readonly Route[] = [
   ...accountRoutes,
   ...customerRoutes,
   ...paymentIntentRoutes,
@@ -27,3 +28,9 @@ export const routes: readonly Route[] = [
   ...eventDestinationRoutes,
   ...v2EventRoutes,
 ]
+
+/**
+ * Every operation the simulator answers: the hand-written routes, then every other catalogue
+ * operation through the resource engine or a 501 naming it.
+ */
+export const routes: readonly Route[] = catalogueRoutes(behaviourRoutes)

@@ -67,6 +67,14 @@ const cancelBody = z
   .strict()
 const retrieveQuery = z.object({ client_secret: z.string().optional(), expand }).strict()
 const listQuery = z.object({ ...v1ListFields, customer: z.string().optional() }).strict()
+const pmListQuery = z
+  .object({
+    ...v1ListFields,
+    customer: z.string().min(1).optional(),
+    type: z.string().optional(),
+    allow_redisplay: z.string().optional(),
+  })
+  .strict()
 const attachBody = z.object({ customer: z.string().min(1), expand }).strict()
 const chargeListQuery = z
   .object({ ...v1ListFields, customer: z.string().optional(), payment_intent: z.string().optional() })
@@ -212,6 +220,45 @@ export const paymentIntentRoutes: Route[] = [
       const pm = ctx.service.paymentMethods.get(scopeOf(ctx), id(ctx.params))
       if (pm === undefined) throw resourceMissing('payment_method', id(ctx.params))
       return paymentMethodJson(pm)
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/payment_methods',
+    operation: 'payment_methods.list',
+    query: pmListQuery,
+    handle(ctx) {
+      const q = ctx.query as z.infer<typeof pmListQuery>
+      const scope = scopeOf(ctx)
+      if (q.customer !== undefined) ctx.service.customers.requireParam(scope, q.customer, 'customer')
+      const items = ctx.service.paymentMethods.list(scope).filter((pm) => q.customer === undefined || pm.customer === q.customer)
+      return v1List(
+        q.type === undefined || q.type === 'card' ? items : [],
+        q,
+        '/v1/payment_methods',
+        paymentMethodJson,
+        'payment_method',
+      )
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/customers/:id/payment_methods',
+    operation: 'customers.list_payment_methods',
+    object: 'id',
+    query: z.object({ ...v1ListFields, type: z.string().optional(), allow_redisplay: z.string().optional() }).strict(),
+    handle(ctx) {
+      const q = ctx.query as z.infer<typeof pmListQuery>
+      const scope = scopeOf(ctx)
+      const customer = ctx.service.customers.require(scope, id(ctx.params)).id
+      const items = ctx.service.paymentMethods.ofCustomer(scope, customer)
+      return v1List(
+        q.type === undefined || q.type === 'card' ? items : [],
+        q,
+        `/v1/customers/${customer}/payment_methods`,
+        paymentMethodJson,
+        'payment_method',
+      )
     },
   },
   {

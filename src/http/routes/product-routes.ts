@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { productJson } from '#domain/products/product.js'
-import { v1List, v1ListFields } from '../pagination.js'
+import { createdFilter, v1ListFields } from '../pagination.js'
 import { expand, formBool, metadata, nonEmpty } from '../params.js'
 import type { Route } from '../route.js'
-import { clearable, defined, metadataInput, originOf, scopeOf } from './resource-helpers.js'
+import { engineHandle } from './engine-routes.js'
+import { clearable } from './resource-helpers.js'
 
 const fields = {
   active: formBool.optional(),
@@ -27,34 +27,20 @@ const createBody = z
   })
   .strict()
 const updateBody = z.object({ ...fields, name: nonEmpty.optional() }).strict()
-const listQuery = z.object({ ...v1ListFields, active: formBool.optional() }).strict()
+const listQuery = z.object({ ...v1ListFields, created: createdFilter, active: formBool.optional() }).strict()
 
-function input(b: z.infer<typeof updateBody>) {
-  return defined({
-    name: b.name,
-    active: b.active,
-    description: b.description,
-    metadata: metadataInput(b.metadata),
-    images: b.images,
-    shippable: b.shippable,
-    statementDescriptor: b.statement_descriptor,
-    unitLabel: b.unit_label,
-    url: b.url,
-  })
-}
-
-/** `/v1/products`: create, retrieve, update, list. */
+/**
+ * `/v1/products`: create, retrieve, update, list, served by the resource engine
+ * (src/domain/resources/products.ts); these routes keep the parameter checks until the catalogue's
+ * params validator serves them.
+ */
 export const productRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/products',
     operation: 'products.create',
     body: createBody,
-    handle(ctx) {
-      const b = ctx.body as z.infer<typeof createBody>
-      const p = ctx.service.products.create(scopeOf(ctx), { ...input(b), name: b.name, ...defined({ id: b.id }) }, originOf(ctx))
-      return productJson(p)
-    },
+    handle: engineHandle('products.create'),
   },
   {
     method: 'GET',
@@ -62,7 +48,7 @@ export const productRoutes: Route[] = [
     operation: 'products.retrieve',
     object: 'id',
     query: z.object({ expand }).strict(),
-    handle: (ctx) => productJson(ctx.service.products.require(scopeOf(ctx), ctx.params.id ?? '')),
+    handle: engineHandle('products.retrieve'),
   },
   {
     method: 'POST',
@@ -70,20 +56,13 @@ export const productRoutes: Route[] = [
     operation: 'products.update',
     object: 'id',
     body: updateBody,
-    handle(ctx) {
-      const b = ctx.body as z.infer<typeof updateBody>
-      return productJson(ctx.service.products.update(scopeOf(ctx), ctx.params.id ?? '', input(b), originOf(ctx)))
-    },
+    handle: engineHandle('products.update'),
   },
   {
     method: 'GET',
     path: '/v1/products',
     operation: 'products.list',
     query: listQuery,
-    handle(ctx) {
-      const q = ctx.query as z.infer<typeof listQuery>
-      const items = ctx.service.products.list(scopeOf(ctx), defined({ active: q.active }))
-      return v1List(items, q, '/v1/products', productJson, 'product')
-    },
+    handle: engineHandle('products.list'),
   },
 ]

@@ -1,0 +1,101 @@
+import type { Scope } from '../mode.js'
+import type { Origin } from '../v1-events/emit.js'
+import type { Engine } from './engine.js'
+import type { Json } from './list.js'
+
+/** What an engine operation does to its resource. */
+export type Verb = 'create' | 'retrieve' | 'update' | 'delete' | 'list' | 'search'
+
+/** One call of an operation, as plain data (no HTTP). */
+export interface OperationCall {
+  readonly scope: Scope
+  readonly origin: Origin
+  /** Path placeholders by name (`{ customer: 'cus_1', id: 'txi_1' }`). */
+  readonly path: Readonly<Record<string, string>>
+  /** The decoded (and validated) body, or the query of a GET. */
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+/**
+ * Code for an operation where the service has behaviour. It receives the call and `next`, which
+ * runs the engine's own operation (with other params if given), so a behaviour adds checks and
+ * effects around the engine instead of re-implementing it.
+ *
+ * @example
+ * const create: Behaviour = (call, next) => {
+ *   check(call.params)            // refuse before any change
+ *   const created = next()        // the engine creates, stores, emits `*.created`
+ *   attachSomething(created)      // effects after
+ *   return created
+ * }
+ */
+export type Behaviour<P = unknown> = (
+  call: OperationCall,
+  next: (params?: Readonly<Record<string, unknown>>, fixed?: Fixed) => unknown,
+  env: BehaviourEnv<P>,
+) => unknown
+
+/** Fields a create sets after params: values, or computed from the new object (its id). */
+export type Fixed = Readonly<Record<string, unknown>> | ((created: Json) => Readonly<Record<string, unknown>>)
+
+/** What a behaviour may use: the engine (other resources, events) and the service's ports. */
+export interface BehaviourEnv<P = unknown> {
+  readonly engine: Engine
+  readonly ports: P
+}
+
+/** What a declaration's `defaults` may read: the new object's id, time, mode and params. */
+export interface DefaultsContext {
+  readonly id: string
+  /** Unix seconds. */
+  readonly created: number
+  readonly livemode: boolean
+  readonly scope: Scope
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+/**
+ * A resource the engine serves: its catalogue object type, id prefix and the few facts the
+ * catalogue cannot say (documented defaults, event types, deletion style). Fields are spelled by
+ * the catalogue, never here, except where a field has a real default.
+ *
+ * @example
+ * export const coupons: ResourceDeclaration = {
+ *   type: 'Coupon', object: 'coupon', idPrefix: 'coupon',
+ *   defaults: () => ({ valid: true, duration: 'once' }),
+ * }
+ */
+export interface ResourceDeclaration<P = any> {
+  /** The catalogue's object type name (`Customer`, `Checkout.Session`). */
+  readonly type: string
+  /** The `object` value (`customer`, `checkout.session`). */
+  readonly object: string
+  /** Id prefix without `_` (`cus`); the random part is `idLength` characters (default 24). */
+  readonly idPrefix: string
+  readonly idLength?: number
+  /**
+   * Events are `<eventPrefix>.created|updated|deleted`, emitted where the catalogue has that event
+   * type; `eventPrefix` defaults to `object` (`customer.subscription` for subscriptions).
+   */
+  readonly eventPrefix?: string
+  /** Documented defaults of a new object, over the catalogue's (applied before params). */
+  readonly defaults?: (ctx: DefaultsContext) => Readonly<Record<string, unknown>>
+  /** After deletion: `gone` (404 afterwards, the default) or `stub` (retrieve answers `{ id, object, deleted: true }`). */
+  readonly deleted?: 'gone' | 'stub'
+  /** Fields refreshed to the current time on every update and left out of `previous_attributes` (`updated`). */
+  readonly touch?: readonly string[]
+  /** True when create takes a caller-chosen `id` (products, plans, coupons). */
+  readonly callerId?: boolean
+  /** The engine verbs served (default all the catalogue has); others answer 501 unless a behaviour serves them. */
+  readonly only?: readonly Verb[]
+  /** Objects that are answered but not kept (account links, account sessions: no id to fetch them by). */
+  readonly ephemeral?: true
+  /**
+   * Behaviours by operation name (`customers.create`): they wrap the engine's operation. A
+   * behaviour for an operation that is not a CRUD verb (`setupIntents.confirm`) serves it alone.
+   */
+  readonly behaviours?: Readonly<Record<string, Behaviour<P>>>
+}
+
+/** A stored object of a resource: wire JSON. */
+export type StoredObject = Json

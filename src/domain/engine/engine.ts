@@ -1,0 +1,159 @@
+import type { EventStore } from '../events/event-store.js'
+import type { Kernel } from '../kernel.js'
+import type { Scope } from '../mode.js'
+import type { Origin } from '../v1-events/emit.js'
+import { buildObject } from './build-object.js'
+import { type CatalogueView, resolve } from './catalogue-view.js'
+import type { Fixed, OperationCall, ResourceDeclaration } from './declaration.js'
+import { expand } from './expand.js'
+import type { Json } from './list.js'
+import { indexOperations, type Served } from './operation-index.js'
+import { createResource, type Resource } from './resource.js'
+import { runVerb } from './verbs.js'
+
+/** Finds an object of a scope by id, for `expand` (stores outside the engine register one per id prefix). */
+export type Finder = (scope: Scope, id: string) => Record<string, unknown> | undefined
+
+/**
+ * The resource engine: serves every CRUD operation of the declared resources from the catalogue
+ * (create with every declared field, retrieve, update with metadata merge and
+ * `previous_attributes`, delete, list, search), expands ids into objects, and lets behaviours wrap
+ * any of its operations.
+ *
+ * @example
+ * const engine = createEngine({ kernel, events, view, declarations, ports })
+ * engine.run('customers.create', { scope, origin, path: {}, params: { email: 'a@b.c' } })
+ * engine.resource('customer').list(scope)
+ */
+export interface Engine {
+  /** The operation names the engine serves (declared resources' CRUD operations). */
+  served(): ReadonlyMap<string, Served>
+  serves(operation: string): boolean
+  /** Runs an operation: its behaviour if the declaration has one, else the engine's verb. */
+  run(operation: string, call: OperationCall): unknown
+  /** A declared resource by `object` value (`customer`). */
+  resource(object: string): Resource
+  /** The object with this id in a scope, from any declared resource or registered finder. */
+  find(scope: Scope, id: string): Record<string, unknown> | undefined
+  /** Registers the objects of a store outside the engine for `expand` (`pi` → payment intents). */
+  addFinder(idPrefix: string, finder: Finder): void
+  /** A copy of an answer with `expand` paths replaced by the objects their ids name. */
+  expand(scope: Scope, answer: unknown, paths: readonly string[]): unknown
+  /** The virtual time in unix seconds (what `created` and other timestamps hold). */
+  now(): number
+  /** A new object of any catalogue object type with every non-optional field (not stored). */
+  build(type: string, object: string, scope: Scope, overrides?: Readonly<Record<string, unknown>>): Json
+}
+
+export interface EngineOptions<P> {
+  readonly kernel: Kernel
+  readonly events: EventStore
+  readonly view: CatalogueView
+  readonly declarations: readonly ResourceDeclaration<P>[]
+  /** Handed to behaviours (the service's other areas). */
+  readonly ports: P
+}
+
+const eventSets = new WeakMap<CatalogueView, ReadonlySet<string>>()
+
+/** The snapshot event types of the catalogue (the `type` literals of the `Event` union), read once. */
+export function eventTypesOf(view: CatalogueView): ReadonlySet<string> {
+  const known = eventSets.get(view)
+  if (known !== undefined) return known
+  const out = new Set<string>()
+  const event = view.typeShape('Event')
+  for (const member of event?.t === 'union' ? event.of : []) {
+    const s = resolve(view, member)
+    const type = s.t === 'object' ? s.fields.type?.shape : undefined
+    if (type?.t === 'literal' && typeof type.value === 'string') out.add(type.value)
+  }
+  eventSets.set(view, out)
+  return out
+}
+
+const indexes = new WeakMap<CatalogueView, WeakMap<readonly ResourceDeclaration[], Map<string, Served>>>()
+
+export function createEngine<P>(options: EngineOptions<P>): Engine {
+  const { kernel, events, view, declarations, ports } = options
+  const resources = new Map<string, Resource>()
+  const finders = new Map<string, Finder>()
+  let index: Map<string, Served> | undefined
+
+  function served(): Map<string, Served> {
+    if (index !== undefined) return index
+    let byDeclarations = indexes.get(view)
+    if (byDeclarations === undefined) {
+      byDeclarations = new WeakMap()
+      indexes.set(view, byDeclarations)
+    }
+    index = byDeclarations.get(declarations) ?? indexOperations(view, declarations)
+    byDeclarations.set(declarations, index)
+    return index
+  }
+
+  const engine: Engine = {
+    served,
+    serves: (operation) => served().has(operation),
+    run(operation, call) {
+      const s = served().get(operation)
+      if (s === undefined) throw new Error(`engine: ${operation} is not an engine operation`)
+      const resource = engine.resource(s.declaration.object)
+      const next = (params?: Readonly<Record<string, unknown>>, fixed?: Fixed) =>
+        runVerb(s, resource, engine, params === undefined ? call : { ...call, params }, fixed)
+      const behaviour = s.declaration.behaviours?.[operation]
+      return behaviour === undefined ? next() : behaviour(call, next, { engine, ports })
+    },
+    resource(object) {
+      const r = resources.get(object)
+      if (r === undefined) throw new Error(`engine: no declared resource '${object}'`)
+      return r
+    },
+    find(scope, id) {
+      const cut = id.lastIndexOf('_')
+      if (cut <= 0) return undefined
+      return finders.get(id.slice(0, cut))?.(scope, id)
+    },
+    addFinder(idPrefix, finder) {
+      finders.set(idPrefix, finder)
+    },
+    expand(scope, answer, paths) {
+      return expand(answer, paths, (id) => engine.find(scope, id))
+    },
+    now: () => Math.floor(kernel.clock.now / 1000),
+    build(type, object, scope, overrides = {}) {
+      const id = typeof overrides.id === 'string' ? overrides.id : kernel.ids.next(idPrefixOf(object), 24)
+      const r = [...resources.values()].find((x) => x.declaration.type === type)
+      const now = Math.floor(kernel.clock.now / 1000)
+      const base =
+        r?.build(scope, id, {}) ??
+        (buildObject(view, type, {
+          id,
+          object,
+          livemode: scope.mode === 'live',
+          created: now,
+          url: `/v1/${object}s/${id}`,
+        }) as Json)
+      return Object.assign(base, overrides)
+    },
+  }
+  for (const d of declarations) {
+    const r = createResource({
+      kernel,
+      events,
+      view,
+      declaration: d,
+      eventTypes: () => eventTypesOf(view),
+      find: (scope, id) => engine.find(scope, id),
+    })
+    resources.set(d.object, r)
+    finders.set(d.idPrefix, (scope, id) => r.get(scope, id))
+  }
+  return engine
+}
+
+/** An id prefix for an object value without a declaration (`issuing.authorization` → `issuin`). */
+function idPrefixOf(object: string): string {
+  return object.replace(/[^a-z]/g, '').slice(0, 6) || 'obj'
+}
+
+export type { Origin }

@@ -1,0 +1,64 @@
+import { invalidRequest } from '../service-error.js'
+import { isPlainObject } from './apply-params.js'
+
+/** Finds an object of the request's scope by id (any resource the simulator knows). */
+export type Lookup = (id: string) => Record<string, unknown> | undefined
+
+/** The provider expands at most this many levels. */
+export const MAX_EXPAND_DEPTH = 4
+
+/**
+ * The `expand` param as a list of dotted paths (`expand[]=customer&expand[]=data.charge`).
+ *
+ * @example
+ * expandPaths({ expand: ['customer'] }) // ['customer']
+ */
+export function expandPaths(params: unknown): string[] {
+  if (!isPlainObject(params)) return []
+  const e = params.expand
+  if (typeof e === 'string') return [e]
+  if (Array.isArray(e)) return e.filter((x): x is string => typeof x === 'string')
+  if (isPlainObject(e)) return Object.values(e).filter((x): x is string => typeof x === 'string')
+  return []
+}
+
+/**
+ * A copy of `answer` with each path's id replaced by the object it names. Lists and search results
+ * expand through `data.<path>`; ids the scope does not know stay ids; `null` stays `null`.
+ *
+ * @example
+ * expand(pi, ['customer', 'latest_charge.balance_transaction'], lookup)
+ */
+export function expand(answer: unknown, paths: readonly string[], lookup: Lookup): unknown {
+  if (paths.length === 0 || !isPlainObject(answer)) return answer
+  const out = structuredClone(answer)
+  for (const path of paths) {
+    const segs = path.split('.')
+    const depth = segs[0] === 'data' && Array.isArray(out.data) ? segs.length - 1 : segs.length
+    if (depth > MAX_EXPAND_DEPTH) {
+      throw invalidRequest(`You cannot expand more than ${MAX_EXPAND_DEPTH} levels of a property (${path}).`, {
+        param: 'expand',
+      })
+    }
+    walk(out, segs, lookup)
+  }
+  return out
+}
+
+function walk(at: unknown, segs: readonly string[], lookup: Lookup): void {
+  if (Array.isArray(at)) {
+    for (const item of at) walk(item, segs, lookup)
+    return
+  }
+  if (!isPlainObject(at) || segs.length === 0) return
+  const [head, ...rest] = segs as [string, ...string[]]
+  let value = at[head]
+  if (typeof value === 'string') {
+    const found = lookup(value)
+    if (found !== undefined) {
+      value = structuredClone(found)
+      at[head] = value
+    }
+  }
+  if (rest.length > 0) walk(value, rest, lookup)
+}

@@ -1,0 +1,142 @@
+import type { Operation } from '../../catalogue/types.js'
+import { type CatalogueView, fieldsOf } from './catalogue-view.js'
+import type { ResourceDeclaration, Verb } from './declaration.js'
+
+/** How the engine serves one catalogue operation. */
+export interface Served {
+  readonly operation: Operation
+  /** `action`: an operation only a behaviour serves (`setupIntents.confirm`). */
+  readonly verb: Verb | 'action'
+  readonly declaration: ResourceDeclaration
+  /** Placeholders naming parent objects (`customer` in `/v1/customers/:customer/tax_ids`). */
+  readonly parents: readonly string[]
+  /**
+   * Parents that are fields of the object (set on create, checked on reads): the placeholder
+   * (`id`, `customerId`) and the field named by the collection before it (`customers` → `customer`).
+   */
+  readonly parentFields: readonly { readonly param: string; readonly field: string }[]
+  /** The placeholder of the object's own id (retrieve, update, delete). */
+  readonly idParam: string | undefined
+  /** List params that are also fields of the object: equality filters. */
+  readonly filters: readonly string[]
+}
+
+const VERBS: Readonly<Record<string, Verb>> = {
+  create: 'create',
+  retrieve: 'retrieve',
+  update: 'update',
+  del: 'delete',
+  delete: 'delete',
+  list: 'list',
+  search: 'search',
+}
+const METHOD: Readonly<Record<Verb, Operation['method']>> = {
+  create: 'POST',
+  retrieve: 'GET',
+  update: 'POST',
+  delete: 'DELETE',
+  list: 'GET',
+  search: 'GET',
+}
+const NOT_FILTERS = new Set(['limit', 'starting_after', 'ending_before', 'expand', 'created', 'page', 'query'])
+
+/**
+ * The verb of an operation from its client name: `create`, `retrieve`, `update`, `del`, `list`,
+ * `search`, or a nested one (`createTaxId`) whose noun is the path's last literal segment
+ * (`tax_ids`), so `invoices.createPreview` (`/v1/invoices/create_preview`) is not a create.
+ *
+ * @example
+ * verbOf({ name: 'customers.listTaxIds', method: 'GET', path: '/v1/customers/:customer/tax_ids', ... }) // 'list'
+ */
+export function verbOf(op: Operation): Verb | undefined {
+  const last = op.name.slice(op.name.lastIndexOf('.') + 1)
+  const m = /^(create|retrieve|update|del|delete|list|search)([A-Z]\w*)?$/.exec(last)
+  if (m === null) return undefined
+  const verb = VERBS[m[1] as string] as Verb
+  if (op.method !== METHOD[verb]) return undefined
+  const segs = op.path.split('/').filter((s) => s !== '')
+  const literal = [...segs].reverse().find((s) => !s.startsWith(':')) ?? ''
+  if (m[2] !== undefined) {
+    const noun = m[2].replace(/[A-Z]/g, (c, i: number) => (i === 0 ? '' : '_') + c.toLowerCase())
+    if (literal !== noun && literal !== `${noun}s` && `${literal}s` !== noun && literal !== noun.replace(/y$/, 'ies'))
+      return undefined
+  }
+  const lastSeg = segs[segs.length - 1] ?? ''
+  const onId = lastSeg.startsWith(':')
+  if ((verb === 'retrieve' || verb === 'update' || verb === 'delete') !== onId) return undefined
+  if (verb === 'search' && lastSeg !== 'search') return undefined
+  return verb
+}
+
+/** The object type an operation answers, `Deleted*` read as its live type (`TestHelpers.DeletedTestClock`). */
+function typeOf(op: Operation): string | undefined {
+  return op.returns.type?.replace(/(^|\.)Deleted(?=[A-Z])/, '$1')
+}
+
+/** The field a parent placeholder stands for: the collection segment before it, singular. */
+function parentField(path: string, param: string): string {
+  const segs = path.split('/')
+  const at = segs.indexOf(`:${param}`)
+  const collection = at > 0 ? (segs[at - 1] ?? '') : ''
+  return collection.replace(/ies$/, 'y').replace(/s$/, '')
+}
+
+/**
+ * The declaration and verb serving an operation, from the operation list alone (no types): the
+ * router uses it to know which operations the engine answers without loading the types table.
+ *
+ * @example
+ * servingOf(operation('customers.search'), byType) // { declaration: customers, verb: 'search' }
+ */
+export function servingOf(
+  op: Operation,
+  byType: ReadonlyMap<string, ResourceDeclaration>,
+): { declaration: ResourceDeclaration; verb: Verb | 'action' } | undefined {
+  if (op.api !== 'v1') return undefined
+  const type = typeOf(op)
+  const declaration = type === undefined ? byType.get(op.resource) : byType.get(type)
+  if (declaration === undefined) return undefined
+  const crud = verbOf(op)
+  if (crud !== undefined && (declaration.only?.includes(crud) ?? true)) return { declaration, verb: crud }
+  return declaration.behaviours?.[op.name] === undefined ? undefined : { declaration, verb: 'action' }
+}
+
+/** Declarations by catalogue type name. */
+export function byTypeOf(declarations: readonly ResourceDeclaration[]): Map<string, ResourceDeclaration> {
+  return new Map(declarations.map((d) => [d.type, d]))
+}
+
+/**
+ * Every catalogue operation the declared resources serve, by name. Built once per catalogue and
+ * declaration list, so no request pays for the catalogue's size.
+ */
+export function indexOperations(view: CatalogueView, declarations: readonly ResourceDeclaration[]): Map<string, Served> {
+  const byType = byTypeOf(declarations)
+  const out = new Map<string, Served>()
+  for (const op of view.operations()) {
+    const serving = servingOf(op, byType)
+    if (serving === undefined) continue
+    const { declaration, verb } = serving
+    const onId = verb === 'retrieve' || verb === 'update' || verb === 'delete' || verb === 'action'
+    const parents = onId ? op.pathParams.slice(0, -1) : [...op.pathParams]
+    const objectFields = fieldsOf(view, declaration.type)
+    const filters =
+      verb === 'list' && op.params !== undefined
+        ? Object.keys(fieldsOf(view, op.params)).filter((k) => !NOT_FILTERS.has(k) && k in objectFields)
+        : []
+    const parentFields =
+      verb === 'action'
+        ? []
+        : parents.map((param) => ({ param, field: parentField(op.path, param) })).filter((p) => p.field in objectFields)
+    out.set(op.name, {
+      operation: op,
+      verb,
+      declaration,
+      parents,
+      parentFields,
+      idParam: onId ? op.pathParams.at(-1) : undefined,
+      filters,
+    })
+  }
+  return out
+}

@@ -1,0 +1,184 @@
+import type { EventStore } from '../events/event-store.js'
+import type { Kernel } from '../kernel.js'
+import type { Scope } from '../mode.js'
+import { createScopedStore } from '../scoped-store/scoped-store.js'
+import { invalidRequest, resourceMissing } from '../service-error.js'
+import { emitSnapshot, type Origin } from '../v1-events/emit.js'
+import { applyParams } from './apply-params.js'
+import { type BuildContext, buildObject } from './build-object.js'
+import { type CatalogueView, fieldsOf } from './catalogue-view.js'
+import type { Fixed, ResourceDeclaration } from './declaration.js'
+import type { Json } from './list.js'
+
+/**
+ * The objects of one declared resource, per account and mode, as wire JSON. Every check runs
+ * before any change, so a refused call changes nothing; each change emits its declared event.
+ *
+ * @example
+ * const c = resource.create(scope, { email: 'a@b.c' }, origin)
+ * resource.update(scope, c.id, { metadata: { plan: 'pro' } }, origin)
+ * resource.delete(scope, c.id, origin) // { id, object: 'customer', deleted: true }
+ */
+export interface Resource {
+  readonly declaration: ResourceDeclaration
+  /** A live object of the scope. */
+  get(scope: Scope, id: string): Json | undefined
+  /** A live object, else 404 `resource_missing` (on `param`, default `id`); a deleted `stub` resource answers its stub. */
+  retrieve(scope: Scope, id: string): Json
+  /** A live object, else 404 `resource_missing`. */
+  require(scope: Scope, id: string): Json
+  /** A live object named by a request parameter, else 400 `resource_missing` on that param. */
+  requireParam(scope: Scope, id: string, param: string): Json
+  /** Live objects, newest first. */
+  list(scope: Scope): Json[]
+  /** Creates and stores an object from params (`fixed` fields are set after params: parents, behaviours' values). */
+  create(scope: Scope, params: Readonly<Record<string, unknown>>, origin: Origin, fixed?: Fixed): Json
+  /** Applies params (metadata merge, `''` clears) and emits `*.updated` with `previous_attributes` when something changed. */
+  update(scope: Scope, id: string, params: Readonly<Record<string, unknown>>, origin: Origin): Json
+  /** Sets fields as given (behaviours: status changes), emitting `*.updated` like `update`. */
+  set(scope: Scope, id: string, fields: Readonly<Record<string, unknown>>, origin: Origin): Json
+  delete(scope: Scope, id: string, origin: Origin): { id: string; object: string; deleted: true }
+  /** A new object with defaults and params, not stored. */
+  build(scope: Scope, id: string, params: Readonly<Record<string, unknown>>): Json
+}
+
+export interface ResourceOptions {
+  readonly kernel: Kernel
+  readonly events: EventStore
+  readonly view: CatalogueView
+  readonly declaration: ResourceDeclaration
+  /** The event types the catalogue knows: an event is emitted only where its type exists. */
+  readonly eventTypes: () => ReadonlySet<string>
+  /** Any object of the scope by id: a param naming an object where the field holds the object. */
+  readonly find?: (scope: Scope, id: string) => Record<string, unknown> | undefined
+}
+
+interface Stub {
+  readonly id: string
+  readonly object: string
+  readonly deleted: true
+}
+
+export function createResource(options: ResourceOptions): Resource {
+  const { kernel, events, view, declaration: d } = options
+  const store = createScopedStore<Json>()
+  const deleted = createScopedStore<Stub>()
+  const touch = new Set(d.touch ?? [])
+  const fields = () => fieldsOf(view, d.type)
+  const collection = `/v1/${d.object.replace(/\./g, '/')}s`
+
+  function emit(
+    verb: 'created' | 'updated' | 'deleted',
+    scope: Scope,
+    obj: Json,
+    origin: Origin,
+    previous?: Record<string, unknown>,
+  ) {
+    const type = `${d.eventPrefix ?? d.object}.${verb}`
+    if (options.eventTypes().has(type)) emitSnapshot(events, type, scope, obj, origin, previous)
+  }
+
+  function finder(scope: Scope) {
+    const find = options.find
+    return find === undefined ? undefined : (id: string) => find(scope, id)
+  }
+
+  function get(scope: Scope, id: string): Json | undefined {
+    return store.get(scope, id)
+  }
+
+  function require(scope: Scope, id: string): Json {
+    const o = store.get(scope, id)
+    if (o === undefined) throw resourceMissing(d.object, id)
+    return o
+  }
+
+  function build(scope: Scope, id: string, params: Readonly<Record<string, unknown>>): Json {
+    const now = Math.floor(kernel.clock.now / 1000)
+    const livemode = scope.mode === 'live'
+    const ctx: BuildContext = { id, object: d.object, livemode, created: now, url: `${collection}/${id}` }
+    const obj = buildObject(view, d.type, ctx, d.defaults?.({ id, created: now, livemode, scope, params })) as Json
+    applyParams(view, fields(), obj, params, ctx, finder(scope))
+    for (const f of touch) obj[f] = now
+    return obj
+  }
+
+  function replaceWith(scope: Scope, current: Json, next: Json, origin: Origin): Json {
+    const previous: Record<string, unknown> = {}
+    for (const k of Object.keys(next)) {
+      if (!touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(current[k])) previous[k] = current[k]
+    }
+    if (Object.keys(previous).length === 0) return current
+    const now = Math.floor(kernel.clock.now / 1000)
+    for (const f of touch) next[f] = now
+    store.replace(scope, next)
+    emit('updated', scope, next, origin, previous)
+    return next
+  }
+
+  return {
+    declaration: d,
+    get,
+    retrieve(scope, id) {
+      const o = store.get(scope, id)
+      if (o !== undefined) return o
+      const stub = d.deleted === 'stub' ? deleted.get(scope, id) : undefined
+      if (stub !== undefined) return stub as unknown as Json
+      throw resourceMissing(d.object, id)
+    },
+    require,
+    requireParam(scope, id, param) {
+      const o = store.get(scope, id)
+      if (o === undefined) throw invalidRequest(`No such ${d.object}: '${id}'`, { code: 'resource_missing', param })
+      return o
+    },
+    list: (scope) => store.list(scope),
+    create(scope, params, origin, fixed = {}) {
+      let id: string
+      if (d.callerId && typeof params.id === 'string' && params.id !== '') {
+        id = params.id
+        if (store.get(scope, id) !== undefined || deleted.get(scope, id) !== undefined) {
+          throw invalidRequest(`${d.object[0]?.toUpperCase()}${d.object.slice(1)} already exists: '${id}'`, {
+            code: 'resource_already_exists',
+            param: 'id',
+          })
+        }
+      } else id = kernel.ids.next(d.idPrefix, d.idLength ?? 24)
+      const obj = build(scope, id, params)
+      Object.assign(obj, typeof fixed === 'function' ? fixed(obj) : fixed)
+      if (d.ephemeral) return obj
+      store.add(scope, obj)
+      // Every declared resource records the ObjectChange shape customers declare in the trace kinds.
+      kernel.trace.append(`${d.object}.created` as 'customer.created', { id, account: scope.account, mode: scope.mode })
+      emit('created', scope, obj, origin)
+      return obj
+    },
+    update(scope, id, params, origin) {
+      const current = require(scope, id)
+      const next = structuredClone(current)
+      const ctx: BuildContext = {
+        id,
+        object: d.object,
+        livemode: scope.mode === 'live',
+        created: Math.floor(kernel.clock.now / 1000),
+        url: `${collection}/${id}`,
+      }
+      applyParams(view, fields(), next, params, ctx, finder(scope))
+      return replaceWith(scope, current, next, origin)
+    },
+    set(scope, id, values, origin) {
+      const current = require(scope, id)
+      return replaceWith(scope, current, { ...structuredClone(current), ...values }, origin)
+    },
+    delete(scope, id, origin) {
+      const current = require(scope, id)
+      const stub: Stub = { id, object: d.object, deleted: true }
+      store.remove(scope, id)
+      deleted.add(scope, stub)
+      kernel.trace.append(`${d.object}.deleted` as 'customer.deleted', { id, account: scope.account, mode: scope.mode })
+      emit('deleted', scope, current, origin)
+      return { ...stub }
+    },
+    build,
+  }
+}

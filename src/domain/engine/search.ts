@@ -1,0 +1,126 @@
+import { invalidRequest } from '../service-error.js'
+import { isPlainObject } from './apply-params.js'
+import { type Json, listLimit } from './list.js'
+
+/** One clause of a search query: `email:'a@b.c'`, `name~'jen'`, `metadata['k']:'v'`, `created>100`, `-status:'x'`. */
+export interface Clause {
+  readonly negated: boolean
+  /** Field path (`email`, `status`), or the metadata key. */
+  readonly field: string
+  readonly metadata: boolean
+  readonly op: ':' | '~' | '>' | '<' | '>=' | '<='
+  readonly value: string | number | null
+}
+
+export interface Query {
+  readonly clauses: readonly Clause[]
+  readonly join: 'AND' | 'OR'
+}
+
+const CLAUSE =
+  /\s*(-?)(?:metadata\[(?:'([^']*)'|"([^"]*)")\]|([A-Za-z_][\w.]*))\s*(:|~|>=|<=|>|<)\s*(?:'([^']*)'|"([^"]*)"|(-?\d+(?:\.\d+)?)|(null))\s*/y
+const JOIN = /(AND|OR)\s+/y
+
+/**
+ * Parses the documented subset of the search query language: clauses joined by `AND` (or all by
+ * `OR`), exact `:`, substring `~`, numeric `>`, `<`, `>=`, `<=`, `metadata['key']`, `-` negation.
+ *
+ * @example
+ * parseQuery("metadata['plan']:'pro' AND email:'a@b.c'").clauses.length // 2
+ */
+export function parseQuery(text: string): Query {
+  const clauses: Clause[] = []
+  const joins = new Set<'AND' | 'OR'>()
+  let at = 0
+  for (;;) {
+    CLAUSE.lastIndex = at
+    const m = CLAUSE.exec(text)
+    if (m === null) throw badQuery(text)
+    const metaKey = m[2] ?? m[3]
+    const num = m[8]
+    clauses.push({
+      negated: m[1] === '-',
+      field: metaKey ?? (m[4] as string),
+      metadata: metaKey !== undefined,
+      op: m[5] as Clause['op'],
+      value: m[9] !== undefined ? null : num !== undefined ? Number(num) : (m[6] ?? m[7] ?? ''),
+    })
+    at = CLAUSE.lastIndex
+    if (at >= text.length) break
+    JOIN.lastIndex = at
+    const j = JOIN.exec(text)
+    if (j === null) throw badQuery(text)
+    joins.add(j[1] as 'AND' | 'OR')
+    at = JOIN.lastIndex
+  }
+  if (joins.size > 1) throw invalidRequest('Search queries cannot mix AND and OR.', { param: 'query' })
+  return { clauses, join: joins.has('OR') ? 'OR' : 'AND' }
+}
+
+function badQuery(text: string) {
+  return invalidRequest(`Invalid search query: '${text}'.`, { param: 'query', code: 'parameter_invalid' })
+}
+
+/** Whether an object matches a parsed query. */
+export function matches(item: Json, query: Query): boolean {
+  const test = (c: Clause) => clauseMatches(item, c) !== c.negated
+  return query.join === 'AND' ? query.clauses.every(test) : query.clauses.some(test)
+}
+
+function clauseMatches(item: Json, c: Clause): boolean {
+  let value: unknown
+  if (c.metadata) value = isPlainObject(item.metadata) ? item.metadata[c.field] : undefined
+  else {
+    value = item
+    for (const seg of c.field.split('.')) value = isPlainObject(value) ? value[seg] : undefined
+  }
+  if (isPlainObject(value) && typeof value.id === 'string') value = value.id
+  if (c.value === null) return value === null || value === undefined
+  switch (c.op) {
+    case ':':
+      return typeof c.value === 'number' ? value === c.value : String(value ?? '').toLowerCase() === c.value.toLowerCase()
+    case '~':
+      return typeof value === 'string' && value.toLowerCase().includes(String(c.value).toLowerCase())
+    default: {
+      if (typeof value !== 'number' || typeof c.value !== 'number') return false
+      if (c.op === '>') return value > c.value
+      if (c.op === '<') return value < c.value
+      if (c.op === '>=') return value >= c.value
+      return value <= c.value
+    }
+  }
+}
+
+/**
+ * A search over `items` (newest first): `query` required, `limit` (1 to 100, default 10), `page`
+ * (the opaque `next_page` of a previous answer).
+ *
+ * @example
+ * searchPage(customers, { query: "email:'a@b.c'" }, '/v1/customers/search')
+ * // { object: 'search_result', data: [...], has_more: false, next_page: null, url: '/v1/customers/search' }
+ */
+export function searchPage(items: readonly Json[], params: Readonly<Record<string, unknown>>, url: string) {
+  if (typeof params.query !== 'string' || params.query === '') {
+    throw invalidRequest('Missing required param: query.', { param: 'query', code: 'parameter_missing' })
+  }
+  const query = parseQuery(params.query)
+  const limit = listLimit(params.limit)
+  const start = params.page === undefined ? 0 : decodePage(params.page)
+  const hits = items.filter((i) => matches(i, query))
+  const data = hits.slice(start, start + limit)
+  const more = start + limit < hits.length
+  return {
+    object: 'search_result' as const,
+    data,
+    has_more: more,
+    next_page: more ? Buffer.from(`o:${start + limit}`, 'utf8').toString('base64url') : null,
+    url,
+  }
+}
+
+function decodePage(page: unknown): number {
+  const text = typeof page === 'string' ? Buffer.from(page, 'base64url').toString('utf8') : ''
+  const m = /^o:(\d+)$/.exec(text)
+  if (m === null) throw invalidRequest(`Invalid page: '${String(page)}'.`, { param: 'page' })
+  return Number(m[1])
+}

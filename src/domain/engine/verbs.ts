@@ -1,0 +1,79 @@
+import { resourceMissing } from '../service-error.js'
+import type { Fixed, OperationCall } from './declaration.js'
+import type { Engine } from './engine.js'
+import { fieldEquals, type Json, pageV1, passesRange } from './list.js'
+import type { Served } from './operation-index.js'
+import type { Resource } from './resource.js'
+import { searchPage } from './search.js'
+
+/** The operation's path with its placeholders filled in (a list's `url`). */
+function urlOf(s: Served, call: OperationCall): string {
+  return s.operation.path.replace(/:(\w+)/g, (_, name: string) => call.path[name] ?? '')
+}
+
+/** Parent placeholders as fields of the object (`customer: 'cus_1'`). */
+function parentFields(s: Served, call: OperationCall): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const p of s.parentFields) out[p.field] = call.path[p.param] ?? ''
+  return out
+}
+
+function parentField(s: Served, param: string): string {
+  return s.parentFields.find((p) => p.param === param)?.field ?? param
+}
+
+function inParent(s: Served, call: OperationCall, o: Json): boolean {
+  for (const p of s.parentFields) {
+    if (!fieldEquals(o[p.field], call.path[p.param])) return false
+  }
+  return true
+}
+
+/**
+ * Runs the engine's own implementation of a served operation.
+ *
+ * @example
+ * runVerb(served, resource, engine, { scope, origin, path: { id: 'cus_1' }, params: {} })
+ */
+export function runVerb(s: Served, resource: Resource, engine: Engine, call: OperationCall, fixed?: Fixed): unknown {
+  const { scope, origin, params } = call
+  const id = s.idParam === undefined ? '' : (call.path[s.idParam] ?? '')
+  switch (s.verb) {
+    case 'create': {
+      for (const p of s.parents) {
+        const parent = call.path[p] ?? ''
+        if (engine.find(scope, parent) === undefined) throw resourceMissing(parentField(s, p), parent, p)
+      }
+      const parents = parentFields(s, call)
+      return resource.create(scope, params, origin, (o) => ({ ...parents, ...(typeof fixed === 'function' ? fixed(o) : fixed) }))
+    }
+    case 'retrieve': {
+      const o = resource.retrieve(scope, id)
+      if (!inParent(s, call, o)) throw resourceMissing(resource.declaration.object, id)
+      return o
+    }
+    case 'update': {
+      if (!inParent(s, call, resource.require(scope, id))) throw resourceMissing(resource.declaration.object, id)
+      return resource.update(scope, id, params, origin)
+    }
+    case 'delete': {
+      if (!inParent(s, call, resource.require(scope, id))) throw resourceMissing(resource.declaration.object, id)
+      return resource.delete(scope, id, origin)
+    }
+    case 'list': {
+      const items = resource.list(scope).filter((o) => {
+        if (!inParent(s, call, o)) return false
+        if (params.created !== undefined && !passesRange(o.created, params.created, 'created')) return false
+        for (const f of s.filters) {
+          if (params[f] !== undefined && !fieldEquals(o[f], params[f])) return false
+        }
+        return true
+      })
+      return pageV1(items, params, urlOf(s, call), resource.declaration.object)
+    }
+    case 'search':
+      return searchPage(resource.list(scope), params, urlOf(s, call))
+    case 'action':
+      throw new Error(`engine: ${s.operation.name} has no engine implementation (its behaviour must not call next)`)
+  }
+}

@@ -1,0 +1,11 @@
+import type { ResourceDeclaration } from '../engine/declaration.js'
+
+/** Coupons: a caller may choose the id; `duration` defaults to `once`. */
+export const coupons: ResourceDeclaration = {
+  type: 'Coupon',
+  object: 'coupon',
+  idPrefix: 'coupon',
+  idLength: 8,
+  callerId: true,
+  defaults: () => ({ duration: 'once', times_redeemed: 0, valid: true }),
+}

@@ -1,0 +1,67 @@
+import type { ResourceDeclaration } from '../engine/declaration.js'
+import { invalidRequest } from '../service-error.js'
+import type { ResourcePorts } from './ports.js'
+
+type Params = Readonly<Record<string, unknown>>
+
+function defaultPm(params: Params): unknown {
+  const s = params.invoice_settings
+  return typeof s === 'object' && s !== null ? (s as Params).default_payment_method : undefined
+}
+
+function missingPm(pm: string) {
+  return invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
+    code: 'resource_missing',
+    param: 'invoice_settings[default_payment_method]',
+  })
+}
+
+/**
+ * Customers: deleted ones stay retrievable as `{ id, object, deleted: true }`. Create takes a
+ * `payment_method` (or test token) to attach; `invoice_settings[default_payment_method]` must be
+ * one of the customer's payment methods.
+ */
+export const customers: ResourceDeclaration<ResourcePorts> = {
+  type: 'Customer',
+  object: 'customer',
+  idPrefix: 'cus',
+  idLength: 14,
+  deleted: 'stub',
+  defaults: ({ id }) => ({
+    address: null,
+    currency: null,
+    delinquent: false,
+    discount: null,
+    invoice_prefix: id.slice(4, 12).toUpperCase(),
+    name: null,
+    next_invoice_sequence: 1,
+    phone: null,
+    preferred_locales: [],
+    tax_exempt: 'none',
+    test_clock: null,
+  }),
+  behaviours: {
+    'customers.create'(call, next, { ports }) {
+      const { payment_method: pm, ...params } = call.params
+      const dpm = defaultPm(params)
+      if (typeof pm === 'string') ports.paymentMethods.checkAttachable(call.scope, pm, '', 'payment_method')
+      if (typeof dpm === 'string' && dpm !== '' && dpm !== pm) throw missingPm(dpm)
+      const resolved = typeof pm === 'string' ? ports.paymentMethods.resolve(call.scope, pm, 'payment_method').id : undefined
+      const settings =
+        dpm === pm && resolved !== undefined
+          ? { ...(params.invoice_settings as Params), default_payment_method: resolved }
+          : params.invoice_settings
+      const created = next({ ...params, ...(settings === undefined ? {} : { invoice_settings: settings }) }) as { id: string }
+      if (resolved !== undefined) ports.paymentMethods.attach(call.scope, resolved, created.id, call.origin)
+      return created
+    },
+    'customers.update'(call, next, { ports }) {
+      const dpm = defaultPm(call.params)
+      if (typeof dpm === 'string' && dpm !== '') {
+        const found = ports.paymentMethods.get(call.scope, dpm)
+        if (found === undefined || found.customer !== call.path.id) throw missingPm(dpm)
+      }
+      return next()
+    },
+  },
+}

@@ -1,0 +1,54 @@
+import type { ResourceDeclaration } from '../engine/declaration.js'
+import { accountLinks } from './account-links.js'
+import { accountSessions } from './account-sessions.js'
+import { checkoutSessions } from './checkout-sessions.js'
+import { coupons } from './coupons.js'
+import { customerBalanceTransactions } from './customer-balance-transactions.js'
+import { customers } from './customers.js'
+import { files } from './files.js'
+import { invoiceItems } from './invoice-items.js'
+import { invoices } from './invoices.js'
+import { payouts } from './payouts.js'
+import { plans } from './plans.js'
+import type { ResourcePorts } from './ports.js'
+import { prices } from './prices.js'
+import { products } from './products.js'
+import { promotionCodes } from './promotion-codes.js'
+import { refunds } from './refunds.js'
+import { setupIntents } from './setup-intents.js'
+import { shippingRates } from './shipping-rates.js'
+import { subscriptionItems } from './subscription-items.js'
+import { subscriptions } from './subscriptions.js'
+import { taxIds } from './tax-ids.js'
+import { taxRates } from './tax-rates.js'
+import { testClocks } from './test-clocks.js'
+import { transfers } from './transfers.js'
+import { webhookEndpoints } from './webhook-endpoints.js'
+
+/** Every resource the engine serves, one declaration per file. */
+export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
+  customers,
+  products,
+  prices,
+  coupons,
+  promotionCodes,
+  subscriptions,
+  subscriptionItems,
+  invoices,
+  invoiceItems,
+  setupIntents,
+  checkoutSessions,
+  taxIds,
+  customerBalanceTransactions,
+  refunds,
+  transfers,
+  payouts,
+  files,
+  webhookEndpoints,
+  accountLinks,
+  accountSessions,
+  taxRates,
+  plans,
+  shippingRates,
+  testClocks,
+]

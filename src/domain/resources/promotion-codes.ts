@@ -1,0 +1,9 @@
+import type { ResourceDeclaration } from '../engine/declaration.js'
+
+/** Promotion codes: `code` defaults to an upper-case form of the id. */
+export const promotionCodes: ResourceDeclaration = {
+  type: 'PromotionCode',
+  object: 'promotion_code',
+  idPrefix: 'promo',
+  defaults: ({ id }) => ({ active: true, code: id.slice(6, 14).toUpperCase(), times_redeemed: 0 }),
+}

@@ -1,0 +1,99 @@
+import { errorMessage } from '#catalogue/errors.js'
+import { operations } from '#catalogue/index.js'
+import type { Operation } from '#catalogue/types.js'
+import { expandPaths } from '#domain/engine/expand.js'
+import { byTypeOf, servingOf } from '#domain/engine/operation-index.js'
+import { declarations } from '#domain/resources/index.js'
+import { ServiceError } from '#domain/service-error.js'
+import { headerNames } from '../header-names.js'
+import type { RequestContext, Route } from '../route.js'
+import { originOf, scopeOf } from './resource-helpers.js'
+
+/**
+ * A route handler that runs an engine operation with the request's scope, origin, path params and
+ * params (the body, or the query of a GET).
+ *
+ * @example
+ * const route: Route = { method: 'POST', path: '/v1/customers', operation: 'customers.create', handle: engineHandle('customers.create') }
+ */
+export function engineHandle(operation: string): (ctx: RequestContext) => unknown {
+  return (ctx) =>
+    ctx.service.engine.run(operation, {
+      scope: scopeOf(ctx),
+      origin: originOf(ctx),
+      path: ctx.params,
+      params: (ctx.method === 'GET' ? ctx.query : ctx.body) as Record<string, unknown>,
+    })
+}
+
+/** The answer of an operation nobody serves: 501 `not_implemented` naming it (the client must not retry). */
+function notImplemented(op: Operation): Route {
+  return {
+    method: op.method,
+    path: op.path,
+    operation: op.name,
+    mutates: false,
+    handle(ctx) {
+      throw new ServiceError({
+        status: 501,
+        type: 'invalid_request_error',
+        code: 'not_implemented',
+        message: errorMessage('not_implemented', { operation: op.name, method: op.method, path: op.path }),
+        headers: { [headerNames(ctx.service.kernel.prefix).shouldRetry]: 'false' },
+      })
+    },
+  }
+}
+
+/** Path with placeholders blanked, so `/v1/customers/:customer` and `/v1/customers/:id` are one path. */
+const shapeOf = (method: string, path: string) => `${method} ${path.replace(/:\w+/g, ':')}`
+
+/** `expand[]` on any v1 answer: ids the scope knows become objects. */
+function withExpand(route: Route): Route {
+  if (route.path.startsWith('/v2/')) return route
+  return {
+    ...route,
+    async handle(ctx) {
+      const answer = await route.handle(ctx)
+      const paths = expandPaths(ctx.method === 'GET' ? ctx.query : ctx.body)
+      return paths.length === 0 ? answer : ctx.service.engine.expand(scopeOf(ctx), answer, paths)
+    },
+  }
+}
+
+/**
+ * The route table from the catalogue: every operation of the official client is answered, by
+ * (a) a hand-written route (behaviour) with its verb and path, else (b) the resource engine when
+ * the operation belongs to a declared resource, else (c) a 501 naming it. Hand-written routes the
+ * catalogue does not list (admin-style extras) stay as they are.
+ *
+ * @example
+ * const routes = catalogueRoutes([...customerRoutes, ...paymentIntentRoutes])
+ */
+export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
+  const taken = new Set(behaviours.map((r) => shapeOf(r.method, r.path)))
+  const byType = byTypeOf(declarations)
+  const out: Route[] = behaviours.map(withExpand)
+  for (const op of operations()) {
+    const key = shapeOf(op.method, op.path)
+    if (taken.has(key)) continue
+    taken.add(key)
+    const serving = servingOf(op, byType)
+    if (serving === undefined) {
+      out.push(notImplemented(op))
+      continue
+    }
+    const onId =
+      serving.verb === 'retrieve' || serving.verb === 'update' || serving.verb === 'delete' || serving.verb === 'action'
+    out.push(
+      withExpand({
+        method: op.method,
+        path: op.path,
+        operation: op.name,
+        ...(onId && op.pathParams.length > 0 ? { object: op.pathParams.at(-1) as string } : {}),
+        handle: engineHandle(op.name),
+      }),
+    )
+  }
+  return out
+}
