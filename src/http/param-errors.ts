@@ -1,0 +1,102 @@
+import { invalidRequest, type ServiceError } from '#domain/service-error.js'
+
+/**
+ * The provider's refusals of a request's parameters, in its own words (see docs/decisions.md,
+ * "Parameter errors"). Codes the provider documents carry their `doc_url`; refusals the provider
+ * sends without a code (`Invalid boolean: x`, `Invalid array`, enum violations) get the project's
+ * generic `parameter_invalid` and no `doc_url`, since no page documents that code.
+ */
+
+/** Codes of the provider's error-code table that these refusals use, each with a documentation page. */
+const DOCUMENTED = new Set([
+  'parameter_unknown',
+  'parameter_missing',
+  'parameter_invalid_integer',
+  'parameter_invalid_empty',
+  'parameter_invalid_string_empty',
+])
+
+/**
+ * The provider's documentation page of an error code.
+ *
+ * @example
+ * errorDocUrl('parameter_unknown') // 'https://docs.stripe.com/error-codes/parameter-unknown'
+ */
+export function errorDocUrl(code: string): string {
+  return `https://docs.stripe.com/error-codes/${code.replace(/_/g, '-')}`
+}
+
+function refuse(message: string, code: string, param: string): ServiceError {
+  return invalidRequest(message, {
+    code,
+    param,
+    ...(DOCUMENTED.has(code) ? { extra: { doc_url: errorDocUrl(code) } } : {}),
+  })
+}
+
+/** How a refused value is shown in a message: as the client sent it, shortened when long. */
+export function shown(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))
+  return text.length > 100 ? `${text.slice(0, 100)}...` : text
+}
+
+/** The kinds of refusal a parameter check produces; the message and code follow from the kind. */
+export type FaultKind =
+  | 'unknown'
+  | 'missing'
+  | 'integer'
+  | 'number'
+  | 'decimal'
+  | 'boolean'
+  | 'string'
+  | 'enum'
+  | 'array'
+  | 'object'
+  | 'empty'
+  | 'literal'
+
+/**
+ * The refusal of one parameter, as the provider words it.
+ *
+ * @example
+ * paramError('integer', 'amount', 'abc') // 400 parameter_invalid_integer "Invalid integer: abc"
+ * paramError('enum', 'capture_method', 'x', ['automatic', 'manual'])
+ * // 400 parameter_invalid "Invalid capture_method: must be one of automatic or manual"
+ */
+export function paramError(kind: FaultKind, param: string, value?: unknown, allowed?: readonly unknown[]): ServiceError {
+  switch (kind) {
+    case 'unknown':
+      return refuse(`Received unknown parameter: ${param}`, 'parameter_unknown', param)
+    case 'missing':
+      return refuse(`Missing required param: ${param}.`, 'parameter_missing', param)
+    case 'integer':
+      return refuse(`Invalid integer: ${shown(value)}`, 'parameter_invalid_integer', param)
+    case 'number':
+      return refuse(`Invalid number: ${shown(value)}`, 'parameter_invalid', param)
+    case 'decimal':
+      return refuse(`Invalid decimal: ${shown(value)}`, 'parameter_invalid', param)
+    case 'boolean':
+      return refuse(`Invalid boolean: ${shown(value)}`, 'parameter_invalid', param)
+    case 'string':
+      return refuse(`Invalid string: ${shown(value)}`, 'parameter_invalid', param)
+    case 'array':
+      return refuse('Invalid array', 'parameter_invalid', param)
+    case 'object':
+      return refuse('Invalid object', 'parameter_invalid', param)
+    case 'enum':
+    case 'literal':
+      return refuse(`Invalid ${param}: must be one of ${oneOf((allowed ?? []).map(String))}`, 'parameter_invalid', param)
+    case 'empty':
+      return refuse(
+        `You passed an empty string for '${param}'. We assume empty values are an attempt to unset a parameter; however '${param}' cannot be unset. You should remove '${param}' from your request or supply a non-empty value.`,
+        'parameter_invalid_empty',
+        param,
+      )
+  }
+}
+
+/** `a`, `a or b`, `a, b, or c`: the provider's list of allowed values. */
+function oneOf(values: readonly string[]): string {
+  if (values.length <= 2) return values.join(' or ')
+  return `${values.slice(0, -1).join(', ')}, or ${values[values.length - 1]}`
+}
