@@ -340,17 +340,23 @@ export class ParamsCompiler {
 
   /**
    * The validator of a params type, compiled on first use and cached. `undefined` (the operation
-   * takes no parameters) refuses any key.
+   * takes no parameters) refuses any key. Top-level fields named in `own` take any value: the
+   * route checks them itself, with codes of its own (e.g. a meter event's `payload`).
    *
    * @example
    * const validate = compiler.validator('CustomerCreateParams')
    * validate({ email: 'a@b.c', balance: '5' }, 'form') // { email: 'a@b.c', balance: 5 }
    */
-  validator(typeName: string | undefined): ParamsValidator {
-    const key = typeName ?? ''
+  validator(typeName: string | undefined, own: readonly string[] = []): ParamsValidator {
+    const key = own.length === 0 ? (typeName ?? '') : `${typeName ?? ''}|${own.join(',')}`
     const cached = this.#validators.get(key)
     if (cached !== undefined) return cached
-    const check = typeName === undefined ? objectCheck(new Map(), []) : this.#ref(typeName)
+    const check =
+      typeName === undefined
+        ? objectCheck(new Map(), [])
+        : own.length === 0
+          ? this.#ref(typeName)
+          : this.compile(this.#loosened(typeName, own))
     const validator: ParamsValidator = (input, source) => {
       const mode = source === 'json' ? JSON_ : source === 'query' ? QUERY : FORM
       try {
@@ -400,6 +406,19 @@ export class ParamsCompiler {
       case 'any':
         return anyCheck
     }
+  }
+
+  /** The top-level object of a params type with the `own` fields taking any value (the route judges them). */
+  #loosened(typeName: string, own: readonly string[]): Shape {
+    let shape = this.#resolve(typeName)
+    for (let i = 0; i < 20 && shape?.t === 'ref'; i++) shape = this.#resolve(shape.name)
+    if (shape?.t !== 'object') return shape ?? { t: 'any' }
+    const fields = { ...shape.fields }
+    for (const name of own) {
+      const field = fields[name]
+      if (field !== undefined) fields[name] = { ...field, shape: { t: 'any' } }
+    }
+    return { t: 'object', fields }
   }
 
   /** A named type's check; compiled on first call, so recursive types terminate. */
