@@ -3,7 +3,12 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const src = join(import.meta.dirname, '..', '..', 'src')
-const aliases: Record<string, string> = { '#kernel/': 'kernel/', '#domain/': 'domain/', '#http/': 'http/' }
+const aliases: Record<string, string> = {
+  '#kernel/': 'kernel/',
+  '#catalogue/': 'catalogue/',
+  '#domain/': 'domain/',
+  '#http/': 'http/',
+}
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -32,7 +37,8 @@ describe('the one-way layering', () => {
   const all = files(src).map((f) => relative(src, f))
 
   it.each([
-    ['kernel', ['domain', 'http', 'harness', 'cli', 'simulator', 'adapters', 'vitest']],
+    ['kernel', ['catalogue', 'domain', 'http', 'harness', 'cli', 'simulator', 'adapters', 'vitest']],
+    ['catalogue', ['domain', 'http', 'harness', 'cli', 'simulator', 'adapters', 'vitest']],
     ['domain', ['http', 'harness', 'cli', 'simulator', 'adapters', 'vitest']],
     ['http', ['harness', 'cli', 'simulator', 'adapters', 'vitest']],
   ])('keeps %s from importing the layers above it', (from, forbidden) => {
