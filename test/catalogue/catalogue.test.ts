@@ -193,3 +193,46 @@ describe('the operation catalogue', () => {
     }
   })
 })
+
+describe('the rules and the error table', () => {
+  it('quotes the spec numbers once', async () => {
+    const rules = await import('../../src/catalogue/rules.js')
+    expect(rules.METER_EVENT_MAX_AGE_DAYS).toBe(35)
+    expect(rules.METER_EVENT_MAX_LEAD_MS).toBe(5 * 60_000)
+    expect(rules.SESSION_VALIDITY_MS).toBe(15 * 60_000)
+    expect(rules.MAX_WEBHOOK_ENDPOINTS).toBe(16)
+    expect(rules.SIGNATURE_TOLERANCE_SECONDS).toBe(300)
+    expect(rules.GLOBAL_RATE).toEqual({ live: 100, test: 25 })
+    expect(rules.READS_PER_TRANSACTION * 100).toBe(50_000) // the spec's example
+  })
+
+  it('gives every code a status, a type, a message and a provider doc_url', async () => {
+    const { ERRORS, errorDocUrl, errorMessage } = await import('../../src/catalogue/errors.js')
+    const codes = Object.keys(ERRORS)
+    expect(codes).toEqual([...codes].sort())
+    for (const spec of [
+      'archived_meter',
+      'duplicate_meter_event',
+      'no_meter',
+      'payload_invalid_value',
+      'payload_no_customer_defined',
+    ]) {
+      expect(ERRORS).toHaveProperty(spec)
+    }
+    expect(ERRORS.too_many_concurrent_requests.status).toBe(409)
+    expect(ERRORS.billing_meter_event_session_expired.status).toBe(401)
+    expect(ERRORS.lock_timeout).toMatchObject({ status: 429, shouldRetry: true })
+    expect(ERRORS.not_implemented).toMatchObject({ status: 501, type: 'invalid_request_error', shouldRetry: false })
+    expect(errorDocUrl('resource_missing')).toBe('https://docs.stripe.com/error-codes/resource-missing')
+    expect(errorMessage('resource_missing', { kind: 'customer', id: 'cus_1' })).toBe("No such customer: 'cus_1'")
+    // Every literal code the sources emit is in the table.
+    const { execFileSync: run } = await import('node:child_process')
+    const emitted = new Set(
+      run('grep', ['-rhoE', "code: '[a-z_]+'", join(repo, 'src', 'domain'), join(repo, 'src', 'http')], { encoding: 'utf8' })
+        .split('\n')
+        .map((l) => l.slice("code: '".length, -1))
+        .filter((c) => c && c !== 'custom' && c !== 'generic_decline'),
+    )
+    expect([...emitted].filter((c) => !(c in ERRORS)).sort()).toEqual([])
+  })
+})
