@@ -1,5 +1,5 @@
+import type { Field, Shape } from '#catalogue/types.js'
 import type { ServiceError } from '#domain/service-error.js'
-import type { Shape } from '../catalogue/types.js'
 import { type FaultKind, paramError } from './param-errors.js'
 
 /**
@@ -18,6 +18,14 @@ import { type FaultKind, paramError } from './param-errors.js'
  *   sends int64 values as strings).
  */
 export type ParamSource = 'form' | 'query' | 'json'
+
+/** Adjustments of a params type for one route. */
+export interface ValidatorOptions {
+  /** Top-level fields that take any value: the route judges them itself, with codes of its own. */
+  readonly own?: readonly string[]
+  /** Top-level fields the client sends without declaring them (a v2 list's `page` token). */
+  readonly extra?: Readonly<Record<string, Field>>
+}
 
 /** A compiled params type: returns the coerced parameters or throws the provider's 400. */
 export type ParamsValidator = (input: Record<string, unknown>, source: ParamSource) => Record<string, unknown>
@@ -340,23 +348,24 @@ export class ParamsCompiler {
 
   /**
    * The validator of a params type, compiled on first use and cached. `undefined` (the operation
-   * takes no parameters) refuses any key. Top-level fields named in `own` take any value: the
-   * route checks them itself, with codes of its own (e.g. a meter event's `payload`).
+   * takes no parameters) refuses any key. See {@link ValidatorOptions} for the adjustments.
    *
    * @example
    * const validate = compiler.validator('CustomerCreateParams')
    * validate({ email: 'a@b.c', balance: '5' }, 'form') // { email: 'a@b.c', balance: 5 }
    */
-  validator(typeName: string | undefined, own: readonly string[] = []): ParamsValidator {
-    const key = own.length === 0 ? (typeName ?? '') : `${typeName ?? ''}|${own.join(',')}`
+  validator(typeName: string | undefined, options: ValidatorOptions = {}): ParamsValidator {
+    const own = options.own ?? []
+    const extra = options.extra ?? {}
+    const plain = own.length === 0 && Object.keys(extra).length === 0
+    const key = plain ? (typeName ?? '') : `${typeName ?? ''}|${own.join(',')}|${Object.keys(extra).join(',')}`
     const cached = this.#validators.get(key)
     if (cached !== undefined) return cached
-    const check =
-      typeName === undefined
+    const check = plain
+      ? typeName === undefined
         ? objectCheck(new Map(), [])
-        : own.length === 0
-          ? this.#ref(typeName)
-          : this.compile(this.#loosened(typeName, own))
+        : this.#ref(typeName)
+      : this.compile(this.#adjusted(typeName, own, extra))
     const validator: ParamsValidator = (input, source) => {
       const mode = source === 'json' ? JSON_ : source === 'query' ? QUERY : FORM
       try {
@@ -408,12 +417,12 @@ export class ParamsCompiler {
     }
   }
 
-  /** The top-level object of a params type with the `own` fields taking any value (the route judges them). */
-  #loosened(typeName: string, own: readonly string[]): Shape {
-    let shape = this.#resolve(typeName)
+  /** The top-level object of a params type with `extra` fields added and the `own` fields taking any value. */
+  #adjusted(typeName: string | undefined, own: readonly string[], extra: Readonly<Record<string, Field>>): Shape {
+    let shape: Shape | undefined = typeName === undefined ? { t: 'object', fields: {} } : this.#resolve(typeName)
     for (let i = 0; i < 20 && shape?.t === 'ref'; i++) shape = this.#resolve(shape.name)
     if (shape?.t !== 'object') return shape ?? { t: 'any' }
-    const fields = { ...shape.fields }
+    const fields = { ...extra, ...shape.fields }
     for (const name of own) {
       const field = fields[name]
       if (field !== undefined) fields[name] = { ...field, shape: { t: 'any' } }

@@ -11,6 +11,7 @@ import { decodeBody, decodeQuery } from './body.js'
 import { headerNames } from './header-names.js'
 import { createIdempotencyStore } from './idempotency.js'
 import { type Incoming, readIncoming } from './incoming.js'
+import { catalogueParams } from './operation-params.js'
 import { parseParams } from './params.js'
 import type { Principal, RequestContext, Route } from './route.js'
 import { createRouter } from './router.js'
@@ -169,8 +170,9 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
         })
         if (release) releases.push(release)
       }
-      const body = route.body ? parseParams(route.body, decoded, style) : decoded
-      const query = route.query ? parseParams(route.query, rawQuery, style) : rawQuery
+      const checked = catalogueParams.check(route, incoming.method, decoded, rawQuery, style)
+      const body = route.body ? parseParams(route.body, checked.body, style) : checked.body
+      const query = route.query ? parseParams(route.query, checked.query, style) : checked.query
       const key = incoming.headers.get('idempotency-key') ?? undefined
       if (key !== undefined && (key.length === 0 || key.length > 255)) {
         throw invalidRequest('Invalid Idempotency-Key: it must be 1 to 255 characters long.', {

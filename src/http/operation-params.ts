@@ -1,4 +1,5 @@
-import type { Operation, Shape } from '../catalogue/types.js'
+import { operations, typeShape } from '#catalogue/index.js'
+import type { Field, Operation, Shape } from '#catalogue/types.js'
 import { ParamsCompiler, type ParamsValidator } from './catalogue-params.js'
 import type { Route } from './route.js'
 
@@ -13,6 +14,8 @@ export interface CheckedParams {
   readonly body: Record<string, unknown>
   readonly query: Record<string, unknown>
 }
+
+const V2_PAGE: Readonly<Record<string, Field>> = { page: { shape: { t: 'string' }, optional: true } }
 
 /** `GET /v1/customers/:id` and `/v1/customers/:customer` are one operation: placeholder names do not matter. */
 function key(method: string, path: string): string {
@@ -45,7 +48,11 @@ export function createOperationParams(catalogue: ParamsCatalogue) {
     let validator: ParamsValidator | null = null
     if (op !== undefined) {
       compiler ??= new ParamsCompiler((name) => catalogue.typeShape(name))
-      validator = compiler.validator(op.params, route.checksOwn)
+      validator = compiler.validator(op.params, {
+        ...(route.checksOwn === undefined ? {} : { own: route.checksOwn }),
+        // The client follows a v2 list's `next_page_url` as it is: its `page` token is no declared param.
+        ...(op.api === 'v2' && op.returns.kind === 'list' ? { extra: V2_PAGE } : {}),
+      })
     }
     perRoute.set(route, validator)
     return validator
@@ -79,3 +86,6 @@ export function createOperationParams(catalogue: ParamsCatalogue) {
 
 /** The params check of a handler. */
 export type OperationParams = ReturnType<typeof createOperationParams>
+
+/** The params check over the generated catalogue, shared by every simulator of a process (compiled types are plain data). */
+export const catalogueParams: OperationParams = createOperationParams({ operations, typeShape })

@@ -1,37 +1,16 @@
+import { errorDocUrl, errorMessage } from '#catalogue/errors.js'
 import { invalidRequest, type ServiceError } from '#domain/service-error.js'
 
 /**
- * The provider's refusals of a request's parameters, in its own words (see docs/decisions.md,
- * "Parameter errors"). Codes the provider documents carry their `doc_url`; refusals the provider
- * sends without a code (`Invalid boolean: x`, `Invalid array`, enum violations) get the project's
- * generic `parameter_invalid` and no `doc_url`, since no page documents that code.
+ * The provider's refusals of a request's parameters, in its own words (docs/decisions.md,
+ * "Parameter errors"): the catalogue's error table where it has the code, the provider's known
+ * messages otherwise (`Invalid boolean: x`, `Invalid array`, enum violations, which the provider
+ * sends under no documented code: here the table's generic `parameter_invalid`). Every refusal
+ * carries its code's `doc_url`.
  */
-
-/** Codes of the provider's error-code table that these refusals use, each with a documentation page. */
-const DOCUMENTED = new Set([
-  'parameter_unknown',
-  'parameter_missing',
-  'parameter_invalid_integer',
-  'parameter_invalid_empty',
-  'parameter_invalid_string_empty',
-])
-
-/**
- * The provider's documentation page of an error code.
- *
- * @example
- * errorDocUrl('parameter_unknown') // 'https://docs.stripe.com/error-codes/parameter-unknown'
- */
-export function errorDocUrl(code: string): string {
-  return `https://docs.stripe.com/error-codes/${code.replace(/_/g, '-')}`
-}
 
 function refuse(message: string, code: string, param: string): ServiceError {
-  return invalidRequest(message, {
-    code,
-    param,
-    ...(DOCUMENTED.has(code) ? { extra: { doc_url: errorDocUrl(code) } } : {}),
-  })
+  return invalidRequest(message, { code, param, extra: { doc_url: errorDocUrl(code) } })
 }
 
 /** How a refused value is shown in a message: as the client sent it, shortened when long. */
@@ -66,11 +45,11 @@ export type FaultKind =
 export function paramError(kind: FaultKind, param: string, value?: unknown, allowed?: readonly unknown[]): ServiceError {
   switch (kind) {
     case 'unknown':
-      return refuse(`Received unknown parameter: ${param}`, 'parameter_unknown', param)
+      return refuse(errorMessage('parameter_unknown', { param }), 'parameter_unknown', param)
     case 'missing':
-      return refuse(`Missing required param: ${param}.`, 'parameter_missing', param)
+      return refuse(errorMessage('parameter_missing', { param }), 'parameter_missing', param)
     case 'integer':
-      return refuse(`Invalid integer: ${shown(value)}`, 'parameter_invalid_integer', param)
+      return refuse(errorMessage('parameter_invalid_integer', { value: shown(value) }), 'parameter_invalid_integer', param)
     case 'number':
       return refuse(`Invalid number: ${shown(value)}`, 'parameter_invalid', param)
     case 'decimal':

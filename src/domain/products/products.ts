@@ -15,8 +15,8 @@ export interface ProductInput {
   images?: string[]
   shippable?: boolean
   statementDescriptor?: string
-  unitLabel?: string
-  url?: string
+  unitLabel?: string | null
+  url?: string | null
 }
 
 /**

@@ -8,17 +8,15 @@ import { scopeOf } from './resource-helpers.js'
 
 const created = z.union([
   formInt,
-  z.object({ gt: formInt.optional(), gte: formInt.optional(), lt: formInt.optional(), lte: formInt.optional() }).strict(),
+  z.object({ gt: formInt.optional(), gte: formInt.optional(), lt: formInt.optional(), lte: formInt.optional() }),
 ])
-const listQuery = z
-  .object({
-    ...v1ListFields,
-    type: z.string().min(1).optional(),
-    types: z.array(z.string().min(1)).max(20).optional(),
-    created: created.optional(),
-    delivery_success: z.enum(['true', 'false']).optional(),
-  })
-  .strict()
+const listQuery = z.object({
+  ...v1ListFields,
+  type: z.string().min(1).optional(),
+  types: z.array(z.string().min(1)).max(20).optional(),
+  created: created.optional(),
+  delivery_success: z.enum(['true', 'false']).optional(),
+})
 
 /** Matches a type filter; `*` stands for any suffix (`customer.*`), as the provider allows. */
 function typeMatches(pattern: string, type: string): boolean {
@@ -49,7 +47,7 @@ export const eventRoutes: Route[] = [
     path: '/v1/events/:id',
     operation: 'events.retrieve',
     object: 'id',
-    query: z.object({ expand }).strict(),
+    query: z.object({ expand }),
     handle(ctx) {
       const e = ctx.service.events.get(scopeOf(ctx), ctx.params.id ?? '')
       if (e === undefined || e.kind !== 'snapshot') throw resourceMissing('event', ctx.params.id ?? '')

@@ -9,25 +9,24 @@ const fields = {
   active: formBool.optional(),
   description: clearable.optional(),
   metadata: metadata.optional(),
-  images: z.array(z.string().url()).max(8).optional(),
+  // `''` (form) clears images, url and unit label on update: the catalogue check hands it on as `null`.
+  images: z.array(z.string().url()).max(8).nullable().optional(),
   shippable: formBool.optional(),
   statement_descriptor: z.string().max(22).optional(),
-  unit_label: z.string().max(12).optional(),
-  url: z.string().optional(),
+  unit_label: z.string().max(12).nullable().optional(),
+  url: z.string().nullable().optional(),
   expand,
 }
-const createBody = z
-  .object({
-    ...fields,
-    name: nonEmpty,
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,200}$/)
-      .optional(),
-  })
-  .strict()
-const updateBody = z.object({ ...fields, name: nonEmpty.optional() }).strict()
-const listQuery = z.object({ ...v1ListFields, active: formBool.optional() }).strict()
+const createBody = z.object({
+  ...fields,
+  name: nonEmpty,
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/)
+    .optional(),
+})
+const updateBody = z.object({ ...fields, name: nonEmpty.optional() })
+const listQuery = z.object({ ...v1ListFields, active: formBool.optional() })
 
 function input(b: z.infer<typeof updateBody>) {
   return defined({
@@ -35,7 +34,7 @@ function input(b: z.infer<typeof updateBody>) {
     active: b.active,
     description: b.description,
     metadata: metadataInput(b.metadata),
-    images: b.images,
+    images: b.images === null ? [] : b.images,
     shippable: b.shippable,
     statementDescriptor: b.statement_descriptor,
     unitLabel: b.unit_label,
@@ -61,7 +60,7 @@ export const productRoutes: Route[] = [
     path: '/v1/products/:id',
     operation: 'products.retrieve',
     object: 'id',
-    query: z.object({ expand }).strict(),
+    query: z.object({ expand }),
     handle: (ctx) => productJson(ctx.service.products.require(scopeOf(ctx), ctx.params.id ?? '')),
   },
   {

@@ -9,8 +9,8 @@ const types = z
   .transform((v) => (Array.isArray(v) ? v : [v]))
   .optional()
 const isoTime = z.string().refine((s) => Number.isFinite(Date.parse(s)), { message: 'Invalid timestamp: expected ISO 8601' })
-const created = z.object({ gt: isoTime, gte: isoTime, lt: isoTime, lte: isoTime }).partial().strict().optional()
-const listQuery = z.object({ ...v2ListFields, object_id: z.string().min(1).optional(), types, created }).strict()
+const created = z.object({ gt: isoTime, gte: isoTime, lt: isoTime, lte: isoTime }).partial().optional()
+const listQuery = z.object({ ...v2ListFields, object_id: z.string().min(1).optional(), types, created })
 
 /** The full v2 event, as `GET /v2/core/events/{id}` answers (with `data`, unlike the notification). */
 function eventJson(e: StoredEvent): Record<string, unknown> {
@@ -24,7 +24,7 @@ export const v2EventRoutes: Route[] = [
     path: '/v2/core/events/:id',
     operation: 'v2.core.events.retrieve',
     object: 'id',
-    query: z.object({}).strict(),
+    query: z.object({}),
     handle(ctx) {
       const id = ctx.params.id ?? ''
       const e = ctx.service.events.get({ account: ctx.principal.account.id, mode: ctx.principal.mode }, id)
