@@ -63,6 +63,7 @@ export function v1List<T extends HasId, J>(
   const limit = params.limit ?? 10
   if (params.starting_after !== undefined && params.ending_before !== undefined) {
     throw invalidRequest('You may only specify one of these parameters: starting_after, ending_before.', {
+      code: 'parameters_exclusive',
       param: 'starting_after',
     })
   }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { StoredEvent } from '#domain/events/event.js'
 import { invalidRequest, resourceMissing } from '#domain/service-error.js'
 import { v1List, v1ListFields } from '../pagination.js'
-import { expand, formInt } from '../params.js'
+import { expand, formBool, formInt } from '../params.js'
 import type { Route } from '../route.js'
 import { scopeOf } from './resource-helpers.js'
 
@@ -15,7 +15,7 @@ const listQuery = z.object({
   type: z.string().min(1).optional(),
   types: z.array(z.string().min(1)).max(20).optional(),
   created: created.optional(),
-  delivery_success: z.enum(['true', 'false']).optional(),
+  delivery_success: formBool.optional(),
 })
 
 /** Matches a type filter; `*` stands for any suffix (`customer.*`), as the provider allows. */
@@ -62,7 +62,10 @@ export const eventRoutes: Route[] = [
     handle(ctx) {
       const q = ctx.query as z.infer<typeof listQuery>
       if (q.type !== undefined && q.types !== undefined) {
-        throw invalidRequest('You may only specify one of these parameters: type, types.', { param: 'types' })
+        throw invalidRequest('You may only specify one of these parameters: type, types.', {
+          code: 'parameters_exclusive',
+          param: 'types',
+        })
       }
       const patterns = q.types ?? (q.type === undefined ? undefined : [q.type])
       const items = [...ctx.service.events.list(scopeOf(ctx), 'snapshot')]

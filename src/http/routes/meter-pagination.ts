@@ -24,6 +24,7 @@ export function page<T extends { readonly id?: unknown }>(
   const limit = params.limit ?? 10
   if (params.starting_after !== undefined && params.ending_before !== undefined) {
     throw invalidRequest('You may only specify one of these parameters: starting_after, ending_before.', {
+      code: 'parameters_exclusive',
       param: 'ending_before',
     })
   }
