@@ -21,7 +21,7 @@ import { everyParam, type Hints } from './generate.js'
 const DAY = 86_400
 
 function isParamRefusal(code: string | undefined): boolean {
-  return code !== undefined && code.startsWith('parameter_')
+  return code?.startsWith('parameter_') === true
 }
 
 interface Answer {

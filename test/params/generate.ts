@@ -20,9 +20,9 @@ export interface Hints {
  * required), unions by their first branch that is not `''`/`null`.
  *
  * @example
- * valueOf({ t: 'array', of: { t: 'string' } }, 'expand', resolve, hints) // ['x']
+ * sampleOf({ t: 'array', of: { t: 'string' } }, 'expand', resolve, hints) // ['x']
  */
-export function valueOf(shape: Shape, name: string, resolve: Resolve, hints: Hints, depth = 0): unknown {
+export function sampleOf(shape: Shape, name: string, resolve: Resolve, hints: Hints, depth = 0): unknown {
   if (depth > 12) return undefined
   switch (shape.t) {
     case 'string':
@@ -40,29 +40,29 @@ export function valueOf(shape: Shape, name: string, resolve: Resolve, hints: Hin
     case 'array': {
       const hinted = hints.arrays[name]
       if (hinted !== undefined) return [...hinted]
-      const item = valueOf(shape.of, name, resolve, hints, depth + 1)
+      const item = sampleOf(shape.of, name, resolve, hints, depth + 1)
       return item === undefined ? [] : [item]
     }
     case 'map':
-      return { k: valueOf(shape.of, 'k', resolve, hints, depth + 1) ?? 'v' }
+      return { k: sampleOf(shape.of, 'k', resolve, hints, depth + 1) ?? 'v' }
     case 'object': {
       const entries = Object.entries(shape.fields)
       const required = entries.filter(([, f]) => f.optional !== true)
       const chosen = required.length > 0 ? required : entries.slice(0, 1)
       const out: Record<string, unknown> = {}
       for (const [key, field] of chosen) {
-        const v = valueOf(field.shape, key, resolve, hints, depth + 1)
+        const v = sampleOf(field.shape, key, resolve, hints, depth + 1)
         if (v !== undefined) out[key] = v
       }
       return out
     }
     case 'union': {
       const branch = shape.of.find((b) => !(b.t === 'literal' && (b.value === '' || b.value === null)))
-      return branch === undefined ? null : valueOf(branch, name, resolve, hints, depth + 1)
+      return branch === undefined ? null : sampleOf(branch, name, resolve, hints, depth + 1)
     }
     case 'ref': {
       const target = resolve(shape.name)
-      return target === undefined ? 'x' : valueOf(target, name, resolve, hints, depth + 1)
+      return target === undefined ? 'x' : sampleOf(target, name, resolve, hints, depth + 1)
     }
     case 'expandable':
     case 'any':
@@ -80,7 +80,7 @@ export function everyParam(typeName: string | undefined, resolve: Resolve, hints
   if (shape?.t !== 'object') return {}
   const out: Record<string, unknown> = {}
   for (const [key, field] of Object.entries(shape.fields)) {
-    const v = valueOf(field.shape, key, resolve, hints)
+    const v = sampleOf(field.shape, key, resolve, hints)
     if (v !== undefined) out[key] = v
   }
   return out
