@@ -406,7 +406,8 @@ function findMethod(r: RawOperation): ts.MethodDeclaration | undefined {
   const source = program.getSourceFile(r.dts)
   if (!source) return undefined
   const klass = source.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === r.className)
-  const overloads = (klass?.members ?? []).filter(
+  const members: readonly ts.ClassElement[] = klass?.members ?? []
+  const overloads = members.filter(
     (m): m is ts.MethodDeclaration => ts.isMethodDeclaration(m) && m.name.getText() === r.methodName,
   )
   return (

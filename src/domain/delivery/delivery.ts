@@ -1,3 +1,4 @@
+import { RESEND_WINDOW_CLI_MS, RESEND_WINDOW_DASHBOARD_MS } from '#catalogue/rules.js'
 import type { Task } from '#kernel/scheduler.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Destination } from '../destinations/destination.js'
@@ -20,7 +21,7 @@ import { type DeliveryTransport, type TransportRequest, type TransportResult, un
 
 const DAY = 24 * 60 * 60 * 1000
 /** Manual resend windows after the event's creation. */
-export const RESEND_WINDOW_MS = { dashboard: 15 * DAY, cli: 30 * DAY } as const
+export const RESEND_WINDOW_MS = { dashboard: RESEND_WINDOW_DASHBOARD_MS, cli: RESEND_WINDOW_CLI_MS } as const
 /** A receiver slower than this (virtual ms) has timed out. */
 export const DELIVERY_TIMEOUT_MS = 10_000
 /** Synchronous events (issuing authorisations) wait at most this long for the answer. */

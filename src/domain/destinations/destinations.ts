@@ -1,3 +1,4 @@
+import { MAX_WEBHOOK_ENDPOINTS, SECRET_ROLL_MAX_OVERLAP_MS } from '#catalogue/rules.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
@@ -6,9 +7,9 @@ import { type Destination, type EventsFrom, ORGANISATION_SCOPES } from './destin
 import { checkEnabledEvents, checkUrl } from './rules.js'
 
 /** At most this many webhook endpoints per account and mode (the spec's limit). */
-export const MAX_ENDPOINTS = 16
+export const MAX_ENDPOINTS = MAX_WEBHOOK_ENDPOINTS
 /** A rolled secret stays valid at most this long. */
-export const MAX_ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000
+export const MAX_ROLL_OVERLAP_MS = SECRET_ROLL_MAX_OVERLAP_MS
 
 export interface CreateDestinationInput {
   name: string

@@ -1,10 +1,11 @@
-import { DAY, MINUTE } from '#kernel/time.js'
+import { METER_EVENT_MAX_AGE_DAYS, METER_EVENT_MAX_LEAD_MS } from '#catalogue/rules.js'
+import { DAY } from '#kernel/time.js'
 import type { Meter } from './meter.js'
 
 /** Oldest a meter event may be: 35 calendar days. */
-export const MAX_EVENT_AGE_DAYS = 35
+export const MAX_EVENT_AGE_DAYS = METER_EVENT_MAX_AGE_DAYS
 /** Furthest ahead a meter event may be: 5 minutes. */
-export const MAX_EVENT_LEAD = 5 * MINUTE
+export const MAX_EVENT_LEAD = METER_EVENT_MAX_LEAD_MS
 
 /** Why one meter event is refused, independent of the path (sync or stream) that reports it. */
 export type MeterEventProblem =
