@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorMessage } from '#catalogue/errors.js'
 import { invalidRequest } from '#domain/service-error.js'
 import { formInt } from './params.js'
 
@@ -62,7 +63,7 @@ export function v1List<T extends HasId, J>(
 ): V1List<J> {
   const limit = params.limit ?? 10
   if (params.starting_after !== undefined && params.ending_before !== undefined) {
-    throw invalidRequest('You may only specify one of these parameters: starting_after, ending_before.', {
+    throw invalidRequest(errorMessage('parameters_exclusive', { params: 'starting_after, ending_before' }), {
       code: 'parameters_exclusive',
       param: 'starting_after',
     })

@@ -66,11 +66,7 @@ export function paramError(kind: FaultKind, param: string, value?: unknown, allo
     case 'literal':
       return refuse(`Invalid ${param}: must be one of ${oneOf((allowed ?? []).map(String))}`, 'parameter_invalid', param)
     case 'empty':
-      return refuse(
-        `You passed an empty string for '${param}'. We assume empty values are an attempt to unset a parameter; however '${param}' cannot be unset. You should remove '${param}' from your request or supply a non-empty value.`,
-        'parameter_invalid_empty',
-        param,
-      )
+      return refuse(errorMessage('parameter_invalid_empty', { param }), 'parameter_invalid_empty', param)
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorMessage } from '#catalogue/errors.js'
 import type { StoredEvent } from '#domain/events/event.js'
 import { invalidRequest, resourceMissing } from '#domain/service-error.js'
 import { v1List, v1ListFields } from '../pagination.js'
@@ -62,7 +63,7 @@ export const eventRoutes: Route[] = [
     handle(ctx) {
       const q = ctx.query as z.infer<typeof listQuery>
       if (q.type !== undefined && q.types !== undefined) {
-        throw invalidRequest('You may only specify one of these parameters: type, types.', {
+        throw invalidRequest(errorMessage('parameters_exclusive', { params: 'type, types' }), {
           code: 'parameters_exclusive',
           param: 'types',
         })
