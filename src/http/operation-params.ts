@@ -44,7 +44,7 @@ export function createOperationParams(catalogue: ParamsCatalogue) {
   function validatorOf(route: Route): ParamsValidator | null {
     const known = perRoute.get(route)
     if (known !== undefined) return known
-    const op = operationOf(route)
+    const op = route.checksParams === false ? undefined : operationOf(route)
     let validator: ParamsValidator | null = null
     if (op !== undefined) {
       compiler ??= new ParamsCompiler((name) => catalogue.typeShape(name))

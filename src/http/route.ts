@@ -67,6 +67,11 @@ export interface Route<B = any, Q = any> {
    * event's `payload`): the catalogue check accepts any value there, and still refuses unknown keys.
    */
   readonly checksOwn?: readonly string[]
+  /**
+   * `false` on routes that answer without reading their parameters, so the catalogue check is
+   * skipped: an operation nobody serves answers 501 `not_implemented` whatever it is sent.
+   */
+  readonly checksParams?: false
   /** The id-bearing path parameter whose object the request reads or mutates (for locks). */
   readonly object?: string
   /** True for operations that change state (locks, idempotency, per-object limits). */

@@ -92,6 +92,8 @@ describe('every documented parameter of every served operation', () => {
         country: 'US',
         currency: 'usd',
         url: 'https://example.com/x',
+        // Search queries in the provider's query language.
+        query: "metadata['k']:'v'",
         timestamp: iso,
         gt: iso,
         gte: iso,
