@@ -101,10 +101,16 @@ export const ERRORS = {
     shouldRetry: false,
   }),
   parameter_invalid: row(400, INVALID, 'Invalid {param}: {detail}'),
+  parameter_invalid_empty: row(
+    400,
+    INVALID,
+    "You passed an empty string for '{param}'. We assume empty values are an attempt to unset a parameter; however '{param}' cannot be unset. You should remove '{param}' from your request or supply a non-empty value.",
+  ),
   parameter_invalid_integer: row(400, INVALID, 'Invalid integer: {value}'),
   parameter_invalid_string_too_long: row(400, INVALID, 'Invalid {param}: must be at most {max} characters (got {length}).'),
   parameter_missing: row(400, INVALID, 'Missing required param: {param}.'),
   parameter_unknown: row(400, INVALID, 'Received unknown parameter: {param}'),
+  parameters_exclusive: row(400, INVALID, 'You may only specify one of these parameters: {params}.'),
   /** spec: "400 payload_invalid_value: The value is not a positive integer." */
   payload_invalid_value: row(400, INVALID, "The value '{value}' of payload key '{key}' is not a positive integer.", 'spec'),
   /** spec: "400 payload_no_customer_defined: The payload lacks the customer reference." */

@@ -11,6 +11,7 @@ import { decodeBody, decodeQuery } from './body.js'
 import { headerNames } from './header-names.js'
 import { createIdempotencyStore } from './idempotency.js'
 import { type Incoming, readIncoming } from './incoming.js'
+import { catalogueParams } from './operation-params.js'
 import { parseParams } from './params.js'
 import type { Principal, RequestContext, Route } from './route.js'
 import { createRouter } from './router.js'
@@ -199,8 +200,9 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
         })
         if (release) releases.push(release)
       }
-      const body = route.body ? parseParams(route.body, decoded, style) : decoded
-      const query = route.query ? parseParams(route.query, rawQuery, style) : rawQuery
+      const checked = catalogueParams.check(route, incoming.method, decoded, rawQuery, style)
+      const body = route.body ? parseParams(route.body, checked.body, style) : checked.body
+      const query = route.query ? parseParams(route.query, checked.query, style) : checked.query
       const scope = scopeKey({ account: principal.account.id, mode: principal.mode })
       if (key !== undefined && (incoming.method === 'POST' || (incoming.method === 'DELETE' && style === 'v2'))) {
         const fingerprint = `${incoming.method} ${path}${incoming.url.search}\n${incoming.text}`

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorMessage } from '#catalogue/errors.js'
 import { invalidRequest } from '#domain/service-error.js'
 import { formInt } from './params.js'
 
@@ -11,7 +12,7 @@ export interface HasId {
 // v1 lists: `limit`, `starting_after`, `ending_before` in; `{ object: 'list', data, has_more, url }` out.
 // ---------------------------------------------------------------------------------------------
 
-/** Query fields every v1 list takes. Spread into a route's `.strict()` schema with its own filters. */
+/** Query fields every v1 list takes. Spread into a route schema with its own filters. */
 export const v1ListFields = {
   limit: formInt.refine((n) => n >= 1 && n <= 100, { message: 'Invalid limit: must be between 1 and 100' }).optional(),
   starting_after: z.string().min(1).optional(),
@@ -30,7 +31,7 @@ export const createdFilter = z
  * @example
  * const route = { method: 'GET', path: '/v1/products', query: v1ListQuery, ... }
  */
-export const v1ListQuery = z.object(v1ListFields).strict()
+export const v1ListQuery = z.object(v1ListFields)
 
 /** The parsed v1 list parameters. */
 export interface V1ListParams {
@@ -67,7 +68,8 @@ export function v1List<T extends HasId, J>(
 ): V1List<J> {
   const limit = params.limit ?? 10
   if (params.starting_after !== undefined && params.ending_before !== undefined) {
-    throw invalidRequest('You may only specify one of these parameters: starting_after, ending_before.', {
+    throw invalidRequest(errorMessage('parameters_exclusive', { params: 'starting_after, ending_before' }), {
+      code: 'parameters_exclusive',
       param: 'starting_after',
     })
   }
@@ -99,7 +101,7 @@ export function v1List<T extends HasId, J>(
 export const V2_DEFAULT_LIMIT = 20
 export const V2_MAX_LIMIT = 20
 
-/** Query fields every v2 list takes. Spread into a route's `.strict()` schema with its own filters. */
+/** Query fields every v2 list takes. Spread into a route schema with its own filters. */
 export const v2ListFields = {
   limit: formInt
     .refine((n) => n >= 1 && n <= V2_MAX_LIMIT, { message: `Invalid limit: must be between 1 and ${V2_MAX_LIMIT}` })
@@ -113,6 +115,7 @@ export const v2ListFields = {
  * @example
  * const route = { method: 'GET', path: '/v2/core/event_destinations', query: v2ListQuery, ... }
  */
+// Strict: its one user (off-session payments) is not an operation of the official client.
 export const v2ListQuery = z.object(v2ListFields).strict()
 
 /** The parsed v2 list parameters. */

@@ -83,9 +83,13 @@ export const formBool = z.union([z.boolean(), z.enum(['true', 'false'])]).transf
 /** A non-empty string. */
 export const nonEmpty = z.string().min(1, { message: 'Invalid string: must not be empty' })
 
-/** `metadata`: string keys to string values, at most 50 keys; `''` clears the whole map on update. */
+/**
+ * `metadata`: string keys to string values, at most 50 keys; `''` (form) clears the whole map on
+ * update, which the catalogue check hands on as `null` (`Emptyable<MetadataParam>`).
+ */
 export const metadata = z.union([
   z.literal(''),
+  z.null(),
   z
     .record(z.string().max(40), z.union([z.string().max(500), z.number().transform(String)]))
     .refine((m) => Object.keys(m).length <= 50, {

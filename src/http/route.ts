@@ -55,9 +55,23 @@ export interface Route<B = any, Q = any> {
   /** Operation name, e.g. `customers.create`: the endpoint identity for limits and the trace. */
   readonly operation: string
   readonly auth?: RouteAuth
-  /** Schema of the decoded body (form for `/v1`, JSON for `/v2`); unknown keys must be refused. */
+  /**
+   * Schema of the decoded body (form for `/v1`, JSON for `/v2`), after the catalogue check has
+   * refused unknown keys and coerced types: it keeps the behaviour's own rules (ranges, formats).
+   * Routes of operations the official client does not have refuse unknown keys here (`.strict()`).
+   */
   readonly body?: ZodType<B>
   readonly query?: ZodType<Q>
+  /**
+   * Top-level parameters whose values the route checks itself, with codes of its own (a meter
+   * event's `payload`): the catalogue check accepts any value there, and still refuses unknown keys.
+   */
+  readonly checksOwn?: readonly string[]
+  /**
+   * `false` on routes that answer without reading their parameters, so the catalogue check is
+   * skipped: an operation nobody serves answers 501 `not_implemented` whatever it is sent.
+   */
+  readonly checksParams?: false
   /** The id-bearing path parameter whose object the request reads or mutates (for locks). */
   readonly object?: string
   /** True for operations that change state (locks, idempotency, per-object limits). */

@@ -25,30 +25,26 @@ export function accountJson(account: Account, livemode: boolean): Record<string,
   }
 }
 
-const createBody = z
-  .object({
-    type: z.enum(['standard', 'express', 'custom']).optional(),
-    email: email.optional(),
-    country: z
-      .string()
-      .regex(/^[A-Z]{2}$/, { message: 'Invalid country: expected a two-letter ISO code' })
-      .optional(),
-    metadata: metadata.optional(),
-    expand,
-  })
-  .strict()
+const createBody = z.object({
+  type: z.enum(['standard', 'express', 'custom']).optional(),
+  email: email.optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, { message: 'Invalid country: expected a two-letter ISO code' })
+    .optional(),
+  metadata: metadata.optional(),
+  expand,
+})
 
-const retrieveQuery = z.object({ expand }).strict()
+const retrieveQuery = z.object({ expand })
 
-const updateBody = z
-  .object({
-    email: email.optional(),
-    metadata: metadata.optional(),
-    expand,
-  })
-  .strict()
+const updateBody = z.object({
+  email: email.optional(),
+  metadata: metadata.optional(),
+  expand,
+})
 
-const listQuery = z.object(v1ListFields).strict()
+const listQuery = z.object(v1ListFields)
 
 /** `/v1/accounts`: create a connected account of the platform, retrieve one, or retrieve your own. */
 export const accountRoutes: Route[] = [
@@ -109,7 +105,7 @@ export const accountRoutes: Route[] = [
       const b = ctx.body as z.infer<typeof updateBody>
       const before = accountJson(account, ctx.principal.mode === 'live')
       if (b.email !== undefined) account.email = b.email
-      if (b.metadata === '') account.metadata = {}
+      if (b.metadata === '' || b.metadata === null) account.metadata = {}
       else if (b.metadata !== undefined) {
         for (const [k, v] of Object.entries(b.metadata)) {
           if (v === '') delete account.metadata[k]

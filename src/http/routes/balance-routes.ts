@@ -6,9 +6,12 @@ import { expand } from '../params.js'
 import type { Route } from '../route.js'
 import { scopeOf } from './resource-helpers.js'
 
-const listQuery = z
-  .object({ ...v1ListFields, type: z.string().optional(), source: z.string().optional(), currency: z.string().optional() })
-  .strict()
+const listQuery = z.object({
+  ...v1ListFields,
+  type: z.string().optional(),
+  source: z.string().optional(),
+  currency: z.string().optional(),
+})
 
 /** `GET /v1/balance` (derived from the ledger) and `/v1/balance_transactions`. */
 export const balanceRoutes: Route[] = [
@@ -16,7 +19,7 @@ export const balanceRoutes: Route[] = [
     method: 'GET',
     path: '/v1/balance',
     operation: 'balance.retrieve',
-    query: z.object({ expand }).strict(),
+    query: z.object({ expand }),
     handle(ctx) {
       const balance = ctx.service.ledger.balance(scopeOf(ctx))
       // The provider always lists the default currency, at zero before any money moved.
@@ -36,7 +39,7 @@ export const balanceRoutes: Route[] = [
     path: '/v1/balance_transactions/:id',
     operation: 'balance_transactions.retrieve',
     object: 'id',
-    query: z.object({ expand }).strict(),
+    query: z.object({ expand }),
     handle(ctx) {
       const t = ctx.service.ledger.get(scopeOf(ctx), ctx.params.id ?? '')
       if (t === undefined) throw resourceMissing('balance transaction', ctx.params.id ?? '')

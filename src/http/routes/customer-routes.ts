@@ -11,14 +11,14 @@ const fields = {
   description: clearable.optional(),
   phone: clearable.optional(),
   metadata: metadata.optional(),
-  invoice_settings: z.object({ default_payment_method: clearable.optional() }).strict().optional(),
+  invoice_settings: z.object({ default_payment_method: clearable.optional() }).optional(),
   expand,
 }
 
-const createBody = z.object({ ...fields, payment_method: z.string().min(1).optional() }).strict()
-const updateBody = z.object(fields).strict()
-const listQuery = z.object({ ...v1ListFields, created: createdFilter, email: z.string().optional() }).strict()
-const retrieveQuery = z.object({ expand }).strict()
+const createBody = z.object({ ...fields, payment_method: z.string().min(1).optional() })
+const updateBody = z.object(fields)
+const listQuery = z.object({ ...v1ListFields, created: createdFilter, email: z.string().optional() })
+const retrieveQuery = z.object({ expand })
 
 /**
  * `/v1/customers`: create, retrieve, update, delete, list, served by the resource engine
@@ -54,7 +54,7 @@ export const customerRoutes: Route[] = [
     path: '/v1/customers/:id',
     operation: 'customers.delete',
     object: 'id',
-    body: z.object({}).strict(),
+    body: z.object({}),
     handle: engineHandle('customers.del'),
   },
   {

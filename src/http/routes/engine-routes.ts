@@ -33,6 +33,8 @@ function notImplemented(op: Operation): Route {
     path: op.path,
     operation: op.name,
     mutates: false,
+    // Whatever it is sent, the answer is the same 501.
+    checksParams: false,
     handle(ctx) {
       throw new ServiceError({
         status: 501,

@@ -1,24 +1,23 @@
 import { z } from 'zod'
+import { errorMessage } from '#catalogue/errors.js'
 import type { StoredEvent } from '#domain/events/event.js'
 import { invalidRequest, resourceMissing } from '#domain/service-error.js'
 import { v1List, v1ListFields } from '../pagination.js'
-import { expand, formInt } from '../params.js'
+import { expand, formBool, formInt } from '../params.js'
 import type { Route } from '../route.js'
 import { scopeOf } from './resource-helpers.js'
 
 const created = z.union([
   formInt,
-  z.object({ gt: formInt.optional(), gte: formInt.optional(), lt: formInt.optional(), lte: formInt.optional() }).strict(),
+  z.object({ gt: formInt.optional(), gte: formInt.optional(), lt: formInt.optional(), lte: formInt.optional() }),
 ])
-const listQuery = z
-  .object({
-    ...v1ListFields,
-    type: z.string().min(1).optional(),
-    types: z.array(z.string().min(1)).max(20).optional(),
-    created: created.optional(),
-    delivery_success: z.enum(['true', 'false']).optional(),
-  })
-  .strict()
+const listQuery = z.object({
+  ...v1ListFields,
+  type: z.string().min(1).optional(),
+  types: z.array(z.string().min(1)).max(20).optional(),
+  created: created.optional(),
+  delivery_success: formBool.optional(),
+})
 
 /** Matches a type filter; `*` stands for any suffix (`customer.*`), as the provider allows. */
 function typeMatches(pattern: string, type: string): boolean {
@@ -49,7 +48,7 @@ export const eventRoutes: Route[] = [
     path: '/v1/events/:id',
     operation: 'events.retrieve',
     object: 'id',
-    query: z.object({ expand }).strict(),
+    query: z.object({ expand }),
     handle(ctx) {
       const e = ctx.service.events.get(scopeOf(ctx), ctx.params.id ?? '')
       if (e === undefined || e.kind !== 'snapshot') throw resourceMissing('event', ctx.params.id ?? '')
@@ -64,7 +63,10 @@ export const eventRoutes: Route[] = [
     handle(ctx) {
       const q = ctx.query as z.infer<typeof listQuery>
       if (q.type !== undefined && q.types !== undefined) {
-        throw invalidRequest('You may only specify one of these parameters: type, types.', { param: 'types' })
+        throw invalidRequest(errorMessage('parameters_exclusive', { params: 'type, types' }), {
+          code: 'parameters_exclusive',
+          param: 'types',
+        })
       }
       const patterns = q.types ?? (q.type === undefined ? undefined : [q.type])
       const items = [...ctx.service.events.list(scopeOf(ctx), 'snapshot')]

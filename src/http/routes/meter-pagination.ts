@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorMessage } from '#catalogue/errors.js'
 import { invalidRequest } from '#domain/service-error.js'
 import { formInt } from '../params.js'
 
@@ -23,7 +24,8 @@ export function page<T extends { readonly id?: unknown }>(
 ): { object: 'list'; data: T[]; has_more: boolean; url: string } {
   const limit = params.limit ?? 10
   if (params.starting_after !== undefined && params.ending_before !== undefined) {
-    throw invalidRequest('You may only specify one of these parameters: starting_after, ending_before.', {
+    throw invalidRequest(errorMessage('parameters_exclusive', { params: 'starting_after, ending_before' }), {
+      code: 'parameters_exclusive',
       param: 'ending_before',
     })
   }

@@ -13,34 +13,27 @@ export const MAX_SUMMARY_WINDOWS = 10_000
 
 const payloadKey = z.string().min(1).max(100)
 
-const createBody = z
-  .object({
-    default_aggregation: z.object({ formula: z.enum(['sum', 'count', 'last']) }).strict(),
-    display_name: nonEmpty.max(250),
-    event_name: nonEmpty.max(100),
-    customer_mapping: z
-      .object({ event_payload_key: payloadKey, type: z.literal('by_id') })
-      .strict()
-      .optional(),
-    value_settings: z.object({ event_payload_key: payloadKey }).strict().optional(),
-    event_time_window: z.enum(['day', 'hour']).optional(),
-    expand,
-  })
-  .strict()
+const createBody = z.object({
+  default_aggregation: z.object({ formula: z.enum(['sum', 'count', 'last']) }),
+  display_name: nonEmpty.max(250),
+  event_name: nonEmpty.max(100),
+  customer_mapping: z.object({ event_payload_key: payloadKey, type: z.literal('by_id') }).optional(),
+  value_settings: z.object({ event_payload_key: payloadKey }).optional(),
+  event_time_window: z.enum(['day', 'hour']).optional(),
+  expand,
+})
 
-const updateBody = z.object({ display_name: nonEmpty.max(250).optional(), expand }).strict()
-const expandOnly = z.object({ expand }).strict()
-const listQuery = z.object({ status: z.enum(['active', 'inactive']).optional(), expand, ...listParams }).strict()
-const summariesQuery = z
-  .object({
-    customer: nonEmpty,
-    start_time: formInt,
-    end_time: formInt,
-    value_grouping_window: z.enum(['hour', 'day']).optional(),
-    expand,
-    ...listParams,
-  })
-  .strict()
+const updateBody = z.object({ display_name: nonEmpty.max(250).optional(), expand })
+const expandOnly = z.object({ expand })
+const listQuery = z.object({ status: z.enum(['active', 'inactive']).optional(), expand, ...listParams })
+const summariesQuery = z.object({
+  customer: nonEmpty,
+  start_time: formInt,
+  end_time: formInt,
+  value_grouping_window: z.enum(['hour', 'day']).optional(),
+  expand,
+  ...listParams,
+})
 
 function scope(ctx: RequestContext) {
   return { account: ctx.principal.account.id, mode: ctx.principal.mode }

@@ -11,74 +11,61 @@ import { clearable, defined, email, metadataInput, originOf, requiredInt, scopeO
 const captureMethod = z.enum(['automatic', 'automatic_async', 'manual'])
 const futureUsage = z.enum(['on_session', 'off_session'])
 
-const createBody = z
-  .object({
-    amount: requiredInt('amount'),
-    currency: z.string().min(1),
-    customer: z.string().min(1).optional(),
-    payment_method: z.string().min(1).optional(),
-    confirm: formBool.optional(),
-    capture_method: captureMethod.optional(),
-    description: z.string().optional(),
-    metadata: metadata.optional(),
-    receipt_email: email.optional(),
-    setup_future_usage: futureUsage.optional(),
-    statement_descriptor: z.string().max(22).optional(),
-    payment_method_types: z.array(z.literal('card')).optional(),
-    automatic_payment_methods: z
-      .object({ enabled: formBool, allow_redirects: z.enum(['always', 'never']).optional() })
-      .strict()
-      .optional(),
-    off_session: formBool.optional(),
-    return_url: z.string().optional(),
-    expand,
-  })
-  .strict()
+const createBody = z.object({
+  amount: requiredInt('amount'),
+  currency: z.string().min(1),
+  customer: z.string().min(1).optional(),
+  payment_method: z.string().min(1).optional(),
+  confirm: formBool.optional(),
+  capture_method: captureMethod.optional(),
+  description: z.string().optional(),
+  metadata: metadata.optional(),
+  receipt_email: email.optional(),
+  setup_future_usage: futureUsage.optional(),
+  statement_descriptor: z.string().max(22).optional(),
+  payment_method_types: z.array(z.literal('card')).optional(),
+  automatic_payment_methods: z.object({ enabled: formBool, allow_redirects: z.enum(['always', 'never']).optional() }).optional(),
+  off_session: formBool.optional(),
+  return_url: z.string().optional(),
+  expand,
+})
 
-const updateBody = z
-  .object({
-    amount: formInt.optional(),
-    currency: z.string().min(1).optional(),
-    customer: z.string().min(1).optional(),
-    payment_method: z.string().min(1).optional(),
-    description: clearable.optional(),
-    metadata: metadata.optional(),
-    receipt_email: z.union([z.literal(''), email]).optional(),
-    setup_future_usage: z.union([z.literal(''), futureUsage]).optional(),
-    expand,
-  })
-  .strict()
+const updateBody = z.object({
+  amount: formInt.optional(),
+  currency: z.string().min(1).optional(),
+  customer: z.string().min(1).optional(),
+  payment_method: z.string().min(1).optional(),
+  description: clearable.optional(),
+  metadata: metadata.optional(),
+  receipt_email: z.union([z.literal(''), z.null(), email]).optional(),
+  setup_future_usage: z.union([z.literal(''), z.null(), futureUsage]).optional(),
+  expand,
+})
 
-const confirmBody = z
-  .object({
-    payment_method: z.string().min(1).optional(),
-    return_url: z.string().optional(),
-    off_session: formBool.optional(),
-    expand,
-  })
-  .strict()
+const confirmBody = z.object({
+  payment_method: z.string().min(1).optional(),
+  return_url: z.string().optional(),
+  off_session: formBool.optional(),
+  expand,
+})
 
-const captureBody = z.object({ amount_to_capture: formInt.optional(), expand }).strict()
-const cancelBody = z
-  .object({
-    cancellation_reason: z.enum(['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned']).optional(),
-    expand,
-  })
-  .strict()
-const retrieveQuery = z.object({ client_secret: z.string().optional(), expand }).strict()
-const listQuery = z.object({ ...v1ListFields, customer: z.string().optional() }).strict()
-const pmListQuery = z
-  .object({
-    ...v1ListFields,
-    customer: z.string().min(1).optional(),
-    type: z.string().optional(),
-    allow_redisplay: z.string().optional(),
-  })
-  .strict()
-const attachBody = z.object({ customer: z.string().min(1), expand }).strict()
-const chargeListQuery = z
-  .object({ ...v1ListFields, customer: z.string().optional(), payment_intent: z.string().optional() })
-  .strict()
+const captureBody = z.object({ amount_to_capture: formInt.optional(), expand })
+const cancelBody = z.object({
+  cancellation_reason: z.enum(['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned']).optional(),
+  expand,
+})
+
+const retrieveQuery = z.object({ client_secret: z.string().optional(), expand })
+const listQuery = z.object({ ...v1ListFields, customer: z.string().optional() })
+const pmListQuery = z.object({
+  ...v1ListFields,
+  customer: z.string().min(1).optional(),
+  type: z.string().optional(),
+  allow_redisplay: z.string().optional(),
+})
+
+const attachBody = z.object({ customer: z.string().min(1), expand })
+const chargeListQuery = z.object({ ...v1ListFields, customer: z.string().optional(), payment_intent: z.string().optional() })
 
 const id = (p: Readonly<Record<string, string>>) => p.id ?? ''
 
@@ -103,7 +90,7 @@ export const paymentIntentRoutes: Route[] = [
             offSession: b.off_session,
             captureMethod: b.capture_method,
             description: b.description,
-            metadata: b.metadata === '' ? undefined : b.metadata,
+            metadata: b.metadata === '' || b.metadata === null ? undefined : b.metadata,
             receiptEmail: b.receipt_email,
             setupFutureUsage: b.setup_future_usage,
             statementDescriptor: b.statement_descriptor,
@@ -215,7 +202,7 @@ export const paymentIntentRoutes: Route[] = [
     path: '/v1/payment_methods/:id',
     operation: 'payment_methods.retrieve',
     object: 'id',
-    query: z.object({ expand }).strict(),
+    query: z.object({ expand }),
     handle(ctx) {
       const pm = ctx.service.paymentMethods.get(scopeOf(ctx), id(ctx.params))
       if (pm === undefined) throw resourceMissing('payment_method', id(ctx.params))
@@ -246,7 +233,7 @@ export const paymentIntentRoutes: Route[] = [
     path: '/v1/customers/:id/payment_methods',
     operation: 'customers.list_payment_methods',
     object: 'id',
-    query: z.object({ ...v1ListFields, type: z.string().optional(), allow_redisplay: z.string().optional() }).strict(),
+    query: z.object({ ...v1ListFields, type: z.string().optional(), allow_redisplay: z.string().optional() }),
     handle(ctx) {
       const q = ctx.query as z.infer<typeof pmListQuery>
       const scope = scopeOf(ctx)
@@ -282,7 +269,7 @@ export const paymentIntentRoutes: Route[] = [
     path: '/v1/payment_methods/:id/detach',
     operation: 'payment_methods.detach',
     object: 'id',
-    body: z.object({ expand }).strict(),
+    body: z.object({ expand }),
     handle: (ctx) => paymentMethodJson(ctx.service.paymentMethods.detach(scopeOf(ctx), id(ctx.params), originOf(ctx))),
   },
   {
@@ -290,7 +277,7 @@ export const paymentIntentRoutes: Route[] = [
     path: '/v1/charges/:id',
     operation: 'charges.retrieve',
     object: 'id',
-    query: z.object({ expand }).strict(),
+    query: z.object({ expand }),
     handle(ctx) {
       const c = ctx.service.charges.get(scopeOf(ctx), id(ctx.params))
       if (c === undefined) throw resourceMissing('charge', id(ctx.params))

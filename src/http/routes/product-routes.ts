@@ -9,25 +9,24 @@ const fields = {
   active: formBool.optional(),
   description: clearable.optional(),
   metadata: metadata.optional(),
-  images: z.array(z.string().url()).max(8).optional(),
+  // `''` (form) clears images, url and unit label on update: the catalogue check hands it on as `null`.
+  images: z.array(z.string().url()).max(8).nullable().optional(),
   shippable: formBool.optional(),
   statement_descriptor: z.string().max(22).optional(),
-  unit_label: z.string().max(12).optional(),
-  url: z.string().optional(),
+  unit_label: z.string().max(12).nullable().optional(),
+  url: z.string().nullable().optional(),
   expand,
 }
-const createBody = z
-  .object({
-    ...fields,
-    name: nonEmpty,
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,200}$/)
-      .optional(),
-  })
-  .strict()
-const updateBody = z.object({ ...fields, name: nonEmpty.optional() }).strict()
-const listQuery = z.object({ ...v1ListFields, created: createdFilter, active: formBool.optional() }).strict()
+const createBody = z.object({
+  ...fields,
+  name: nonEmpty,
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/)
+    .optional(),
+})
+const updateBody = z.object({ ...fields, name: nonEmpty.optional() })
+const listQuery = z.object({ ...v1ListFields, created: createdFilter, active: formBool.optional() })
 
 /**
  * `/v1/products`: create, retrieve, update, list, served by the resource engine
@@ -47,7 +46,7 @@ export const productRoutes: Route[] = [
     path: '/v1/products/:id',
     operation: 'products.retrieve',
     object: 'id',
-    query: z.object({ expand }).strict(),
+    query: z.object({ expand }),
     handle: engineHandle('products.retrieve'),
   },
   {

@@ -24,19 +24,25 @@ export function originOf(ctx: RequestContext): Origin {
   return { requestId: ctx.requestId, idempotencyKey: ctx.idempotencyKey ?? null }
 }
 
-/** A form string that `''` clears (to `null`) on update, as the provider's form API does. */
-export const clearable = z.string().transform((v) => (v === '' ? null : v))
+/**
+ * A form string that `''` clears (to `null`) on update, as the provider's form API does (the
+ * catalogue check already turns `''` into `null` where the client declares `Emptyable<string>`).
+ */
+export const clearable = z
+  .string()
+  .nullable()
+  .transform((v) => (v === '' ? null : v))
 
 /** A plausible email address (the provider refuses obviously malformed ones). */
 export const email = z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: 'Invalid email address' })
 
 /**
- * Metadata as the domain takes it: `''` (clear all) becomes `null`.
+ * Metadata as the domain takes it: `''` or `null` (clear all) becomes `null`.
  *
  * @example
  * metadataInput('') // null
  */
-export function metadataInput(m: '' | Record<string, string> | undefined): Record<string, string> | null | undefined {
+export function metadataInput(m: '' | Record<string, string> | null | undefined): Record<string, string> | null | undefined {
   return m === '' ? null : m
 }
 
@@ -50,7 +56,7 @@ export function defined<T extends Record<string, unknown>>(o: T): { [K in keyof 
  * invalid).
  *
  * @example
- * z.object({ amount: requiredInt('amount') }).strict()
+ * z.object({ amount: requiredInt('amount') })
  */
 export function requiredInt(name: string) {
   return z

@@ -7,7 +7,7 @@ export const sessionRoutes: Route[] = [
     method: 'POST',
     path: '/v2/billing/meter_event_session',
     operation: 'billing.meter_event_session.create',
-    body: z.object({}).strict(),
+    body: z.object({}),
     handle(ctx) {
       const session = ctx.service.sessions.create({ account: ctx.principal.account.id, mode: ctx.principal.mode })
       return ctx.service.sessions.toJSON(session)

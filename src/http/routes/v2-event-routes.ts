@@ -8,9 +8,16 @@ const types = z
   .union([z.string().min(1), z.array(z.string().min(1)).max(20)])
   .transform((v) => (Array.isArray(v) ? v : [v]))
   .optional()
-const isoTime = z.string().refine((s) => Number.isFinite(Date.parse(s)), { message: 'Invalid timestamp: expected ISO 8601' })
+/** A `created` bound: an ISO 8601 time as the API takes it, or unix seconds as the official client declares it (`RangeQueryParam`). */
+function boundMs(s: string): number {
+  return /^\d+$/.test(s) ? Number(s) * 1000 : Date.parse(s)
+}
+const isoTime = z.string().refine((s) => Number.isFinite(boundMs(s)), {
+  message: 'Invalid timestamp: expected ISO 8601 or unix seconds',
+})
+// The route judges `created` itself (see checksOwn below), so it refuses unknown bounds here.
 const created = z.object({ gt: isoTime, gte: isoTime, lt: isoTime, lte: isoTime }).partial().strict().optional()
-const listQuery = z.object({ ...v2ListFields, object_id: z.string().min(1).optional(), types, created }).strict()
+const listQuery = z.object({ ...v2ListFields, object_id: z.string().min(1).optional(), types, created })
 
 /** The full v2 event, as `GET /v2/core/events/{id}` answers (with `data`, unlike the notification). */
 function eventJson(e: StoredEvent): Record<string, unknown> {
@@ -24,7 +31,7 @@ export const v2EventRoutes: Route[] = [
     path: '/v2/core/events/:id',
     operation: 'v2.core.events.retrieve',
     object: 'id',
-    query: z.object({}).strict(),
+    query: z.object({}),
     handle(ctx) {
       const id = ctx.params.id ?? ''
       const e = ctx.service.events.get({ account: ctx.principal.account.id, mode: ctx.principal.mode }, id)
@@ -37,11 +44,12 @@ export const v2EventRoutes: Route[] = [
     path: '/v2/core/events',
     operation: 'v2.core.events.list',
     query: listQuery,
+    checksOwn: ['created'],
     handle(ctx) {
       const q = ctx.query as z.infer<typeof listQuery>
       const scope = { account: ctx.principal.account.id, mode: ctx.principal.mode }
       const c = q.created ?? {}
-      const bound = (s: string | undefined) => (s === undefined ? undefined : Date.parse(s))
+      const bound = (s: string | undefined) => (s === undefined ? undefined : boundMs(s))
       const [gt, gte, lt, lte] = [bound(c.gt), bound(c.gte), bound(c.lt), bound(c.lte)]
       const items = ctx.service.events
         .list(scope, 'thin')

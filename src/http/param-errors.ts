@@ -1,0 +1,77 @@
+import { errorDocUrl, errorMessage } from '#catalogue/errors.js'
+import { invalidRequest, type ServiceError } from '#domain/service-error.js'
+
+/**
+ * The provider's refusals of a request's parameters, in its own words (docs/decisions.md,
+ * "Parameter errors"): the catalogue's error table where it has the code, the provider's known
+ * messages otherwise (`Invalid boolean: x`, `Invalid array`, enum violations, which the provider
+ * sends under no documented code: here the table's generic `parameter_invalid`). Every refusal
+ * carries its code's `doc_url`.
+ */
+
+function refuse(message: string, code: string, param: string): ServiceError {
+  return invalidRequest(message, { code, param, extra: { doc_url: errorDocUrl(code) } })
+}
+
+/** How a refused value is shown in a message: as the client sent it, shortened when long. */
+export function shown(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))
+  return text.length > 100 ? `${text.slice(0, 100)}...` : text
+}
+
+/** The kinds of refusal a parameter check produces; the message and code follow from the kind. */
+export type FaultKind =
+  | 'unknown'
+  | 'missing'
+  | 'integer'
+  | 'number'
+  | 'decimal'
+  | 'boolean'
+  | 'string'
+  | 'enum'
+  | 'array'
+  | 'object'
+  | 'empty'
+  | 'literal'
+
+/**
+ * The refusal of one parameter, as the provider words it.
+ *
+ * @example
+ * paramError('integer', 'amount', 'abc') // 400 parameter_invalid_integer "Invalid integer: abc"
+ * paramError('enum', 'capture_method', 'x', ['automatic', 'manual'])
+ * // 400 parameter_invalid "Invalid capture_method: must be one of automatic or manual"
+ */
+export function paramError(kind: FaultKind, param: string, value?: unknown, allowed?: readonly unknown[]): ServiceError {
+  switch (kind) {
+    case 'unknown':
+      return refuse(errorMessage('parameter_unknown', { param }), 'parameter_unknown', param)
+    case 'missing':
+      return refuse(errorMessage('parameter_missing', { param }), 'parameter_missing', param)
+    case 'integer':
+      return refuse(errorMessage('parameter_invalid_integer', { value: shown(value) }), 'parameter_invalid_integer', param)
+    case 'number':
+      return refuse(`Invalid number: ${shown(value)}`, 'parameter_invalid', param)
+    case 'decimal':
+      return refuse(`Invalid decimal: ${shown(value)}`, 'parameter_invalid', param)
+    case 'boolean':
+      return refuse(`Invalid boolean: ${shown(value)}`, 'parameter_invalid', param)
+    case 'string':
+      return refuse(`Invalid string: ${shown(value)}`, 'parameter_invalid', param)
+    case 'array':
+      return refuse('Invalid array', 'parameter_invalid', param)
+    case 'object':
+      return refuse('Invalid object', 'parameter_invalid', param)
+    case 'enum':
+    case 'literal':
+      return refuse(`Invalid ${param}: must be one of ${oneOf((allowed ?? []).map(String))}`, 'parameter_invalid', param)
+    case 'empty':
+      return refuse(errorMessage('parameter_invalid_empty', { param }), 'parameter_invalid_empty', param)
+  }
+}
+
+/** `a`, `a or b`, `a, b, or c`: the provider's list of allowed values. */
+function oneOf(values: readonly string[]): string {
+  if (values.length <= 2) return values.join(' or ')
+  return `${values.slice(0, -1).join(', ')}, or ${values[values.length - 1]}`
+}
