@@ -39,11 +39,12 @@ export type { PaymentIntentStatus } from './domain/payment-intents/payment-inten
 export type { AuthenticationCompletion, PaymentIntentAdmin } from './domain/payment-intents/payment-intent-admin.js'
 export { TEST_CARDS } from './domain/payment-intents/payment-method.js'
 export { ServiceError } from './domain/service-error.js'
-export type { FaultController } from './harness/faults/fault-controller.js'
-export type { FaultsInput } from './harness/faults/fault-policy.js'
+export type { FaultController } from './faults/fault-controller.js'
+export type { FaultsInput } from './faults/fault-policy.js'
 export type { ReceiverHandler, Receivers } from './http/receivers.js'
 export type { Clock } from './kernel/clock.js'
-export type { Trace, TraceEntry } from './kernel/trace.js'
+export { type HeaderNames, headerNames } from './kernel/header-names.js'
+export type { Trace, TraceEntry, TraceKind, TraceKinds } from './kernel/trace.js'
 export type { Admin } from './simulator/admin.js'
 export {
   createSimulator,

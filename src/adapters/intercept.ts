@@ -97,7 +97,8 @@ export async function interceptHosts(
             headers,
             ...(hasBody ? { body } : {}),
           })
-          const replyHeaders: Record<string, string> = {}
+          // Null prototype: a receiver may answer with any header name, `__proto__` included.
+          const replyHeaders: Record<string, string> = Object.create(null)
           response.headers.forEach((value, name) => {
             replyHeaders[name] = value
           })

@@ -48,7 +48,15 @@ export interface Field {
 
 /** What an operation answers. */
 export type Returns =
-  | { readonly kind: 'object'; readonly type: string }
+  | {
+      readonly kind: 'object'
+      readonly type: string
+      /**
+       * Added: every declared alternative when the client declares a union (`Customer | DeletedCustomer`
+       * for `customers.retrieve`); `type` is then the first one that is not a `Deleted...` type.
+       */
+      readonly oneOf?: readonly string[]
+    }
   /** v1 `{ object: 'list', data, has_more, url }` or v2 `{ data, next_page_url, previous_page_url }`. */
   | { readonly kind: 'list'; readonly type: string }
   /** v1 `{ object: 'search_result', data, has_more, next_page, url }`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ServiceError } from '#domain/service-error.js'
-import { parseDuration } from '../harness/scenario/duration.js'
+import { parseDuration } from '#kernel/duration.js'
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import type { ServeClock } from './wall-driver.js'
 

@@ -1,4 +1,4 @@
-import { formatDuration } from '../harness/scenario/duration.js'
+import { formatDuration } from '#kernel/duration.js'
 import type { FaultDecision, RequestRecord, StepRecord } from '../harness/scenario/run-result.js'
 
 /**

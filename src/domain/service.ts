@@ -1,10 +1,12 @@
-import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
+import type { RequestTimeline } from '#kernel/request-timeline.js'
 import { type Accounts, createAccounts } from './accounts/accounts.js'
+import type { Gate } from './admission.js'
 import { type Customers, createCustomers } from './customers/customers.js'
 import { createDelivery, type Delivery } from './delivery/delivery.js'
 import { createTrigger, type Trigger } from './delivery/trigger.js'
 import { createDestinations, type Destinations } from './destinations/destinations.js'
 import { createEventStore, type EventStore } from './events/event-store.js'
+import type { FaultHooks } from './faults/fault-hooks.js'
 import type { Kernel } from './kernel.js'
 import { createLedger, type Ledger } from './ledger/ledger.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
@@ -12,7 +14,6 @@ import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
 import { createLockManager, type LockManager } from './locks/lock-manager.js'
 import { createMeterEvents, type MeterEvents } from './meters/meter-events.js'
 import { createMeters, type Meters } from './meters/meters.js'
-import type { Mode } from './mode.js'
 import { createOffSessionPayments, type OffSessionPayments } from './off-session-payments/off-session-payments.js'
 import { type Charges, createCharges } from './payment-intents/charges.js'
 import { createPaymentIntents, type PaymentIntents } from './payment-intents/payment-intents.js'
@@ -20,32 +21,9 @@ import { createPaymentMethods, type PaymentMethods } from './payment-intents/pay
 import { createProducts, type Products } from './products/products.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
 
-/**
- * What an admission gate sees of a request before its handler runs: enough to decide rate,
- * concurrency and lock outcomes without knowing HTTP.
- */
-export interface Admission {
-  readonly operation: string
-  readonly method: string
-  readonly account: string
-  readonly authenticated: string
-  readonly mode: Mode
-  readonly onBehalf: boolean
-  /** The id in the path the operation reads or changes, if any. */
-  readonly objectId: string | undefined
-  readonly mutates: boolean
-  readonly inflight: InFlightRequest
-  readonly body: unknown
-  /** The path namespace: refusals use its error `type` (v2 clients map `rate_limit`). Default v1. */
-  readonly api?: 'v1' | 'v2'
-}
-
-/**
- * A check run before a handler (limiters, locks, injected faults). It throws a ServiceError to
- * refuse the request, which then changes no state, or returns a function run when the request
- * leaves (to release a lock or a concurrency slot).
- */
-export type Gate = (admission: Admission) => void | (() => void)
+// Admission and Gate live in a small module of their own, so limits and locks (which the service
+// composes) depend on it and not on the service: no cycle. Re-exported here for existing importers.
+export type { Admission, Gate } from './admission.js'
 
 /**
  * The domain root: every area of the simulated service over one kernel. Areas are plain
@@ -91,6 +69,8 @@ export interface ServiceOptions {
   limits?: LimitsConfig
   /** Virtual ms a request holds the object lock it takes (the simulator's service time). */
   requestHoldMs?: number
+  /** The fault port (indeterminate answers aside, which the HTTP layer is given): no faults when omitted. */
+  faults?: FaultHooks
 }
 
 export function createService(kernel: Kernel, timeline: RequestTimeline, options: ServiceOptions): Service {
@@ -98,10 +78,10 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const events = createEventStore(kernel, accounts)
   const sessions = createSessions(kernel)
   const destinations = createDestinations(kernel, accounts)
-  const delivery = createDelivery(kernel, events, destinations, accounts)
+  const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)
   const trigger = createTrigger(kernel, events, accounts)
   const meters = createMeters(kernel)
-  const meterEvents = createMeterEvents(kernel, timeline, meters, events)
+  const meterEvents = createMeterEvents(kernel, timeline, meters, events, options.faults)
   const ledger = createLedger(kernel, (platform) =>
     accounts
       .list()

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
+import type { FaultsInput } from '#faults/fault-policy.js'
+import type { FaultKind } from '#faults/faults-schema.js'
 import { program } from './fast-check/arbitraries.js'
-import type { FaultsInput } from './faults/fault-policy.js'
 import type { Step } from './run/program.js'
 import { type RunOptions, runProgram } from './run/run-program.js'
-import type { FaultKind } from './scenario/faults-schema.js'
 
 /** Settings of a fault campaign. */
 export interface CampaignOptions extends Omit<RunOptions, 'faults'> {

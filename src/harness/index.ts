@@ -10,6 +10,17 @@
  * const replay = await runScenario(loadScenarioFile('scenarios/default.yaml'))
  */
 
+export type { FaultController, FaultSource } from '#faults/fault-controller.js'
+export { type FaultLogLine, faultLog } from '#faults/fault-log.js'
+export {
+  defaultFaultParams,
+  type FaultParams,
+  type FaultsInput,
+  type ResolvedFaultPolicy,
+  realisticRates,
+  resolveFaultPolicy,
+} from '#faults/fault-policy.js'
+export { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/faults-schema.js'
 export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
 export { checkClient, MIN_BACKOFF_MS } from './checkers/client-checker.js'
 export { checkDeliveries, type DeliveryKinds, deliveryKinds } from './checkers/delivery-checker.js'
@@ -28,16 +39,6 @@ export {
   webhookStep,
 } from './fast-check/arbitraries.js'
 export { type HarnessCommand, type HarnessModel, harnessCommands } from './fast-check/commands.js'
-export type { FaultController, FaultSource } from './faults/fault-controller.js'
-export { type FaultLogLine, faultLog } from './faults/fault-log.js'
-export {
-  defaultFaultParams,
-  type FaultParams,
-  type FaultsInput,
-  type ResolvedFaultPolicy,
-  realisticRates,
-  resolveFaultPolicy,
-} from './faults/fault-policy.js'
 export {
   assertRun,
   type CheckOptions,
@@ -67,7 +68,6 @@ export {
   startRun,
 } from './run/run-program.js'
 export { programOf, readScenarioFile, scenarioOf, writeScenarioFile } from './run/scenario-file.js'
-export { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from './scenario/faults-schema.js'
 export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js'
 export type { RunResult } from './scenario/run-result.js'
 export { type RunOptions, runScenario } from './scenario/run-scenario.js'

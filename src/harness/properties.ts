@@ -1,7 +1,7 @@
 import fc from 'fast-check'
+import type { FaultsInput } from '#faults/fault-policy.js'
 import type { Violation } from './checkers/violation.js'
 import { usageProgram, webhookProgram } from './fast-check/arbitraries.js'
-import type { FaultsInput } from './faults/fault-policy.js'
 import { describeProgram, type Program } from './run/program.js'
 import { executeProgram, type RunOptions } from './run/run-program.js'
 import { scenarioOf, writeScenarioFile } from './run/scenario-file.js'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { z } from 'zod'
-import { faultEntrySchema, faultKinds, faultsSchema } from './scenario/faults-schema.js'
+import { faultEntrySchema, faultKinds, faultsSchema } from '#faults/faults-schema.js'
 
 /**
  * A public harness function was called with input it cannot use: the message names the function

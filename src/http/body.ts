@@ -29,6 +29,34 @@ function refuseRawPrototypeKeys(text: string): void {
   }
 }
 
+/**
+ * Deepest nesting of objects and arrays a `/v2` JSON body may have. The provider's v2 bodies nest a
+ * few levels (a meter event's `payload`, an event destination's `webhook_endpoint`); form bodies
+ * are capped at `depth: 8` by qs. Checked on the text, before any recursive walk could overflow.
+ */
+export const MAX_JSON_DEPTH = 32
+
+/**
+ * Whether a JSON text nests objects and arrays deeper than `max`, found by one scan that skips
+ * strings: iterative, so a hostile body cannot overflow the stack the way a recursive walk would.
+ */
+function jsonDeeperThan(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c)
+        i++ // a backslash escapes the next character, a quote included
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return false
+}
+
 /** Longest string value any parameter takes, as the provider documents for its string fields. */
 export const MAX_STRING_LENGTH = 5000
 
@@ -93,6 +121,9 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
     throw invalidRequest(`Invalid content type '${type}': /v2 endpoints take application/json bodies.`, {
       code: 'invalid_content_type',
     })
+  }
+  if (jsonDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw invalidRequest(`Request body nesting exceeds the maximum depth of ${MAX_JSON_DEPTH}.`, { code: 'invalid_json' })
   }
   let parsed: unknown
   try {

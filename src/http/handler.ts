@@ -1,4 +1,4 @@
-import { faultHooks } from '#domain/faults/fault-hooks.js'
+import type { FaultHooks } from '#domain/faults/fault-hooks.js'
 import { scopeKey } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 import { invalidRequest, ServiceError } from '#domain/service-error.js'
@@ -39,12 +39,32 @@ export interface HandlerOptions {
   readonly requestIds: Ids
   /** Virtual milliseconds a request stays in flight; 0 (default) answers at the next macrotask. */
   readonly serviceTime?: (request: InFlightRequest) => number
+  /** The fault port's indeterminate answers (see `FaultHooks.dropAnswer`); none when omitted. */
+  readonly dropAnswer?: FaultHooks['dropAnswer']
 }
 
 interface Outcome {
   status: number
   text: string
   headers: Record<string, string>
+}
+
+// What `Headers` accepts as a value once trimmed: a ByteString without control characters.
+const NOT_ECHOABLE = /[^\t\x20-\x7e\x80-\xff]/
+
+function checkIdempotencyKey(key: string): void {
+  if (key.length === 0 || key.length > 255) {
+    throw invalidRequest('Invalid Idempotency-Key: it must be 1 to 255 characters long.', {
+      code: 'idempotency_key_invalid',
+      param: 'Idempotency-Key',
+    })
+  }
+  if (NOT_ECHOABLE.test(key)) {
+    throw invalidRequest(
+      'Invalid Idempotency-Key: it may hold only printable ASCII and Latin-1 characters (no control characters).',
+      { code: 'idempotency_key_invalid', param: 'Idempotency-Key' },
+    )
+  }
 }
 
 /**
@@ -77,8 +97,14 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
         if (waiting === 0 || due === undefined) break
         // Work already due runs directly: fake-timers arms a 0 ms timer set during a tick 1 ms
         // late, so ticking 0 ms would never reach it.
-        if (due <= kernel.clock.now) await kernel.scheduler.settle()
-        else await kernel.clock.tickAsync(due - kernel.clock.now)
+        try {
+          if (due <= kernel.clock.now) await kernel.scheduler.settle()
+          else await kernel.clock.tickAsync(due - kernel.clock.now)
+        } catch (error) {
+          // A client's own timer threw during the tick (the scheduler's tasks never do): the
+          // requests waiting on this clock must still be answered, so note it and go on.
+          kernel.trace.append('clock.timer_failed', { message: error instanceof Error ? error.message : String(error) })
+        }
       }
     } finally {
       driving = false
@@ -150,6 +176,10 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
       flight.mode = principal.mode
       const versionHeader = incoming.headers.get(names.version)
       version = versionHeader === null ? principal.account.apiVersion : parseApiVersion(versionHeader, names.version)
+      // Checked before any gate or handler runs: the key is echoed on the response, and a value
+      // `Headers` refuses would throw there, after the request had committed.
+      const key = incoming.headers.get('idempotency-key') ?? undefined
+      if (key !== undefined) checkIdempotencyKey(key)
       const decoded = incoming.method === 'GET' ? {} : decodeBody(incoming.text, incoming.headers.get('content-type'), style)
       const rawQuery = decodeQuery(incoming.url.search)
       const mutates = route.mutates ?? incoming.method !== 'GET'
@@ -171,13 +201,6 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
       }
       const body = route.body ? parseParams(route.body, decoded, style) : decoded
       const query = route.query ? parseParams(route.query, rawQuery, style) : rawQuery
-      const key = incoming.headers.get('idempotency-key') ?? undefined
-      if (key !== undefined && (key.length === 0 || key.length > 255)) {
-        throw invalidRequest('Invalid Idempotency-Key: it must be 1 to 255 characters long.', {
-          code: 'idempotency_key_invalid',
-          param: 'Idempotency-Key',
-        })
-      }
       const scope = scopeKey({ account: principal.account.id, mode: principal.mode })
       if (key !== undefined && (incoming.method === 'POST' || (incoming.method === 'DELETE' && style === 'v2'))) {
         const fingerprint = `${incoming.method} ${path}${incoming.url.search}\n${incoming.text}`
@@ -221,8 +244,8 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
       const outcome = respond(status, result, headers)
       if (idem) saveOnLeave(idem, outcome, releases)
       return outcome
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error
+    } catch (caught) {
+      const error = caught instanceof ServiceError ? caught : internalError(caught, flight)
       const outcome = errorOutcome(error, version)
       if (idem) {
         // Refusals that the client should retry are not saved, so the retry runs for real.
@@ -231,6 +254,21 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
       }
       return outcome
     }
+  }
+
+  /**
+   * A throw that is not a ServiceError is a simulator bug: answer it as the provider answers its
+   * own failures (500 `api_error`), so the client and the next request go on, and trace it so
+   * tests can assert there are none.
+   */
+  function internalError(error: unknown, flight: InFlightRequest): ServiceError {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    kernel.trace.append('http.internal_error', { operation: flight.operation ?? null, message })
+    return new ServiceError({
+      status: 500,
+      type: 'api_error',
+      message: 'An unexpected error occurred while processing the request.',
+    })
   }
 
   async function exchange(input: RequestInfo | URL, init?: RequestInit): Promise<Exchange> {
@@ -251,7 +289,10 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
       }
       try {
         outcome = await process(incoming, flight, releases)
+      } catch (error) {
+        outcome = errorOutcome(internalError(error, flight), undefined)
       } finally {
+        // Every path out of here passes this turn on, or no later request would ever run.
         done()
       }
       kernel.trace.append(
@@ -269,9 +310,18 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
       )
       await answerAfter(flight)
       // An indeterminate answer: committed above, but the client sees a network failure.
-      if (faultHooks(kernel).dropAnswer(flight, outcome.status)) throw new TypeError('fetch failed')
+      if (options.dropAnswer?.(flight, outcome.status)) throw new TypeError('fetch failed')
     } finally {
-      for (const release of releases) release()
+      // Reached on every path (fetch's own TypeErrors included): a release that throws must not
+      // keep the others, the turn or the timeline entry held.
+      done()
+      for (const release of releases) {
+        try {
+          release()
+        } catch (error) {
+          internalError(error, flight)
+        }
+      }
       timeline.finish(flight)
     }
     outcome.headers['Content-Type'] = 'application/json'

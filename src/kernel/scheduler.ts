@@ -47,7 +47,22 @@ export interface Scheduler {
 
 const NOOP = () => {}
 
-export function createScheduler(clock: Clock): Scheduler {
+/**
+ * Options of {@link createScheduler}.
+ *
+ * @example
+ * const scheduler = createScheduler(clock, { onTaskFailed: (label, error) => trace.append('scheduler.task_failed', { label }) })
+ */
+export interface SchedulerOptions {
+  /**
+   * Told of a task that threw or whose promise rejected: a simulator bug, reported (the simulator
+   * traces it as `scheduler.task_failed`) instead of breaking the queue, the clock or `settle()`.
+   */
+  readonly onTaskFailed?: (label: string, error: unknown) => void
+}
+
+export function createScheduler(clock: Clock, options: SchedulerOptions = {}): Scheduler {
+  const onTaskFailed = options.onTaskFailed ?? NOOP
   const queue = new PriorityQueue<Entry>()
   const inflight = new Set<Promise<unknown>>()
   let live = 0
@@ -134,8 +149,16 @@ export function createScheduler(clock: Clock): Scheduler {
       const run = entry.run
       // The closure may hold a whole request's data; the entry itself can outlive it in `latest`.
       entry.run = NOOP
-      const result = run()
-      if (result instanceof Promise) scheduler.track(result)
+      // A task that throws must not stop the tasks due after it, nor surface from `tickAsync` or
+      // `settle()` of whoever moves the clock next, long after the request that scheduled it.
+      let result: void | Promise<unknown>
+      try {
+        result = run()
+      } catch (error) {
+        onTaskFailed(entry.label, error)
+        continue
+      }
+      if (result instanceof Promise) scheduler.track(result.catch((error: unknown) => onTaskFailed(entry.label, error)))
     }
   }
 

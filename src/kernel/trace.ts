@@ -1,16 +1,37 @@
 import { createHash, type Hash } from 'node:crypto'
 import { canonicalJson } from './canonical-json.js'
+import type { TraceKind, TraceKinds } from './trace-kinds.js'
+
+export type { TraceKind, TraceKinds, TraceKindsIn } from './trace-kinds.js'
 
 /**
- * One record of the trace: what happened (`kind`), at which virtual time (`at`, epoch ms), in
- * which order (`seq`), with its details.
+ * One record of a trace whose kinds are declared by `M` (kind -> shape of its data): what
+ * happened (`kind`), at which virtual time (`at`, epoch ms), in which order (`seq`), with its
+ * details. A union over the kinds, so comparing `kind` narrows `data`.
  */
-export interface TraceEntry {
-  readonly seq: number
-  readonly at: number
-  readonly kind: string
-  readonly data: Readonly<Record<string, unknown>>
-}
+export type TraceEntryIn<M, K extends keyof M & string = keyof M & string> = {
+  [P in K]: {
+    readonly seq: number
+    readonly at: number
+    readonly kind: P
+    /** The declared shape; members a reader does not know of read as `unknown`. */
+    readonly data: Readonly<M[P]> & Readonly<Record<string, unknown>>
+  }
+}[K]
+
+/**
+ * One record of the simulator's trace, of kind `K` (any kind when omitted).
+ *
+ * @example
+ * for (const e of sim.trace.entries()) if (e.kind === 'http') console.log(e.data.status) // a number
+ */
+export type TraceEntry<K extends TraceKind = TraceKind> = TraceEntryIn<TraceKinds, K>
+
+/** Kinds declared elsewhere, any data: for a trace used on its own (tests, tools). */
+export type UntypedKinds = Record<string, Record<string, unknown>>
+
+/** `kind` itself and the kinds in its dotted group (`'http'`: `'http'` and `'http.replayed'`). */
+type KindOrGroup<M, K extends string> = Extract<keyof M, K | `${K}.${string}`> & string
 
 /**
  * The append-only record of everything a simulation did. Every entry is folded into a running
@@ -22,23 +43,33 @@ export interface TraceEntry {
  * trace.append('request', { method: 'GET', path: '/v1/balance' })
  * trace.hash() // 64 hex characters, equal for equal runs
  */
-export interface Trace {
+export interface Trace<M extends object = TraceKinds> {
   /**
-   * Appends an entry. `raw` members (large strings such as request and response bodies) are hashed
-   * as length-prefixed bytes rather than through JSON, which keeps hot paths cheap; they are merged
-   * into `data` for inspection.
+   * Appends an entry; `data` has the shape declared for `kind`. `raw` members (large strings such
+   * as request and response bodies) are hashed as length-prefixed bytes rather than through JSON,
+   * which keeps hot paths cheap; they are merged into `data` for inspection.
    */
-  append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): TraceEntry
+  append<K extends keyof M & string>(kind: K, data: M[K], raw?: Readonly<Record<string, string>>): TraceEntryIn<M, K>
   /** Entries still held in memory, oldest first. */
-  entries(): readonly TraceEntry[]
-  /** Entries of one kind (or kinds starting with `prefix.`). */
-  filter(kindOrPrefix: string): TraceEntry[]
+  entries(): readonly TraceEntryIn<M>[]
+  /** Entries of one kind and of the kinds in its dotted group (`filter('http')` includes `http.replayed`). */
+  filter<K extends keyof M & string>(kind: K): TraceEntryIn<M, KindOrGroup<M, K>>[]
+  /** Entries of the kinds starting with `prefix.` (`filter('meter_events')`), or of a kind named at runtime. */
+  filter(kindOrPrefix: string): TraceEntryIn<M>[]
   /** Total number of entries ever appended. */
   readonly length: number
   hash(): string
   /** Canonical JSON lines of the held entries. */
   toJsonl(): string
-  subscribe(listener: (entry: TraceEntry) => void): () => void
+  subscribe(listener: (entry: TraceEntryIn<M>) => void): () => void
+}
+
+/** The untyped view the trace's own code works on: every kind, any data. */
+interface Entry {
+  readonly seq: number
+  readonly at: number
+  readonly kind: string
+  readonly data: Readonly<Record<string, unknown>>
 }
 
 export interface TraceOptions {
@@ -47,14 +78,14 @@ export interface TraceOptions {
   limit?: number
 }
 
-export function createTrace(options: TraceOptions): Trace {
-  const held: TraceEntry[] = []
+export function createTrace<M extends object = TraceKinds>(options: TraceOptions): Trace<M> {
+  const held: Entry[] = []
   const hasher: Hash = createHash('sha256')
-  const listeners = new Set<(entry: TraceEntry) => void>()
+  const listeners = new Set<(entry: Entry) => void>()
   let count = 0
   const limit = options.limit ?? Number.POSITIVE_INFINITY
-  return {
-    append(kind, data, raw) {
+  const trace = {
+    append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): Entry {
       const seq = count++
       const at = options.now()
       // The hash folds native JSON: deterministic for the same code path and inputs (keys keep
@@ -71,7 +102,7 @@ export function createTrace(options: TraceOptions): Trace {
           record += `\u0000${name}\u0000${text.length}\u0000${text}`
         }
       }
-      const entry: TraceEntry = { seq, at, kind, data: full }
+      const entry: Entry = { seq, at, kind, data: full }
       hasher.update(`${record}\n`)
       held.push(entry)
       // Trim in batches: splicing on every append would cost O(limit) per entry.
@@ -80,7 +111,7 @@ export function createTrace(options: TraceOptions): Trace {
       return entry
     },
     entries: () => (held.length > limit ? held.slice(held.length - limit) : held),
-    filter: (k) => held.filter((e, i) => i >= held.length - limit && (e.kind === k || e.kind.startsWith(`${k}.`))),
+    filter: (k: string) => held.filter((e, i) => i >= held.length - limit && (e.kind === k || e.kind.startsWith(`${k}.`))),
     get length() {
       return count
     },
@@ -89,9 +120,11 @@ export function createTrace(options: TraceOptions): Trace {
       const kept = held.length > limit ? held.slice(held.length - limit) : held
       return kept.map((e) => `${canonicalJson(e)}\n`).join('')
     },
-    subscribe(listener) {
+    subscribe(listener: (entry: Entry) => void) {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
   }
+  // The declared kinds are a compile-time view: at runtime every entry is the same plain record.
+  return trace as unknown as Trace<M>
 }

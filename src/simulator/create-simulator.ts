@@ -3,6 +3,10 @@ import type { Account } from '#domain/accounts/account.js'
 import type { Kernel } from '#domain/kernel.js'
 import { type LimitsOption, resolveLimits, validateLimits } from '#domain/limits/limits-option.js'
 import { createService, type Service } from '#domain/service.js'
+import type { FaultController } from '#faults/fault-controller.js'
+import type { FaultsInput } from '#faults/fault-policy.js'
+import type { FaultEntry } from '#faults/faults-schema.js'
+import { createFaults, installFaults } from '#faults/install-faults.js'
 import { createFetchHandler, type ExchangeHandler, type FetchHandler } from '#http/handler.js'
 import { createReceivers, type Receivers } from '#http/receivers.js'
 import { routes } from '#http/routes/index.js'
@@ -15,10 +19,6 @@ import { createScheduler } from '#kernel/scheduler.js'
 import { createTrace, type Trace } from '#kernel/trace.js'
 import type { InterceptOptions } from '../adapters/hosts.js'
 import { type Interception, interceptHosts } from '../adapters/intercept.js'
-import type { FaultController } from '../harness/faults/fault-controller.js'
-import type { FaultsInput } from '../harness/faults/fault-policy.js'
-import { installFaults } from '../harness/faults/install-faults.js'
-import type { FaultEntry } from '../harness/scenario/faults-schema.js'
 import { type Admin, createAdmin } from './admin.js'
 
 /** The API version accounts default to: the one the official client of this generation pins. */
@@ -137,7 +137,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? 0
   const clock = createClock(options)
   const rng = createRng(seed)
-  const scheduler = createScheduler(clock)
+  const scheduler = createScheduler(clock, {
+    onTaskFailed: (label, error) =>
+      trace.append('scheduler.task_failed', {
+        label,
+        message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
+  })
   const trace = createTrace({ now: () => clock.now, ...(options.traceLimit ? { limit: options.traceLimit } : {}) })
   const kernel: Kernel = {
     clock,
@@ -149,18 +155,24 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   }
   trace.append('simulator.created', { seed: String(seed), start: clock.now, prefix: kernel.prefix })
   const timeline = createRequestTimeline()
-  const service = createService(kernel, timeline, {
+  // The fault engine exists before the service: its hooks are the fault port the domain and the
+  // HTTP layer are given (no registry); the one domain action it takes is bound here.
+  let service: Service | undefined
+  const faults = createFaults({ kernel, expireSession: (id) => service?.sessions.expire(id) }, options.faults ?? {})
+  service = createService(kernel, timeline, {
     defaultVersion: options.apiVersion ?? DEFAULT_API_VERSION,
     limits: resolveLimits(options.limits),
     requestHoldMs: typeof options.serviceTime === 'object' ? options.serviceTime.max : (options.serviceTime ?? 0),
+    faults: faults.hooks,
   })
-  const faults = installFaults(service, options.faults ?? {})
+  installFaults(service, faults)
   const latency = rng.stream('latency')
   const st = options.serviceTime
   const { fetch, exchange } = createFetchHandler({
     service,
     routes,
     requestIds: createIds(rng.stream('request-ids')),
+    dropAnswer: faults.hooks.dropAnswer,
     ...(st === undefined || st === 0
       ? {}
       : { serviceTime: () => (typeof st === 'number' ? st : Math.round(latency.between(st.min, st.max))) }),

@@ -12,7 +12,8 @@ import {
 } from '../../src/harness/index.js'
 import type { TraceEntry } from '../../src/kernel/trace.js'
 
-const entry = (seq: number, kind: string, data: Record<string, unknown>, at = 0): TraceEntry => ({ seq, at, kind, data })
+const entry = (seq: number, kind: string, data: Record<string, unknown>, at = 0): TraceEntry =>
+  ({ seq, at, kind, data }) as TraceEntry
 
 describe('history checkers', () => {
   it('names the two stream requests that counted an acknowledged usage twice', async () => {

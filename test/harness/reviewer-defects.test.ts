@@ -69,7 +69,8 @@ describe('a webhook handler that never acknowledges', () => {
   })
 
   it('lists witnesses in ascending trace order', () => {
-    const entry = (seq: number, kind: string, data: Record<string, unknown>): TraceEntry => ({ seq, at: 0, kind, data })
+    const entry = (seq: number, kind: string, data: Record<string, unknown>): TraceEntry =>
+      ({ seq, at: 0, kind, data }) as TraceEntry
     const attempt = { event: 'evt_1', destination: 'd', trigger: 'automatic', outcome: 'delivered', status: 200 }
     const [found] = checkReceiver([
       entry(1, 'harness.effect', { event: 'evt_1', effect: 'a' }),

@@ -5,7 +5,7 @@ import { createIds } from '../../src/kernel/ids.js'
 import { PriorityQueue } from '../../src/kernel/priority-queue.js'
 import { createRng } from '../../src/kernel/rng.js'
 import { createScheduler } from '../../src/kernel/scheduler.js'
-import { createTrace } from '../../src/kernel/trace.js'
+import { createTrace, type UntypedKinds } from '../../src/kernel/trace.js'
 
 describe('PriorityQueue', () => {
   it('pops by due time and keeps insertion order among equal times', () => {
@@ -69,7 +69,7 @@ describe('rng', () => {
 describe('trace', () => {
   it('hashes equal runs equally and any change of data differently', () => {
     const make = (v: number) => {
-      const t = createTrace({ now: () => 0 })
+      const t = createTrace<UntypedKinds>({ now: () => 0 })
       t.append('x', { a: 1, b: { c: v, d: 3 } })
       t.append('y', {}, { body: 'z'.repeat(100) })
       return t.hash()
@@ -80,8 +80,8 @@ describe('trace', () => {
   })
 
   it('hashes raw members by content and boundary, so moving bytes between them changes the hash', () => {
-    const a = createTrace({ now: () => 0 })
-    const b = createTrace({ now: () => 0 })
+    const a = createTrace<UntypedKinds>({ now: () => 0 })
+    const b = createTrace<UntypedKinds>({ now: () => 0 })
     a.append('http', {}, { request: 'ab', response: 'c' })
     b.append('http', {}, { request: 'a', response: 'bc' })
     expect(a.hash()).not.toBe(b.hash())
@@ -89,8 +89,8 @@ describe('trace', () => {
   })
 
   it('keeps hashing every entry when a limit drops old ones from memory', () => {
-    const full = createTrace({ now: () => 0 })
-    const limited = createTrace({ now: () => 0, limit: 2 })
+    const full = createTrace<UntypedKinds>({ now: () => 0 })
+    const limited = createTrace<UntypedKinds>({ now: () => 0, limit: 2 })
     for (let i = 0; i < 10; i++) {
       full.append('n', { i })
       limited.append('n', { i })

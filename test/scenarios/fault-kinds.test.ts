@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { faultKinds } from '../../src/harness/scenario/faults-schema.js'
+import { faultKinds } from '../../src/faults/faults-schema.js'
 import { parseScenarioText } from '../../src/harness/scenario/load-scenario.js'
 import { runScenario } from '../../src/harness/scenario/run-scenario.js'
 

@@ -1,3 +1,5 @@
+import { RESEND_WINDOW_CLI_MS, RESEND_WINDOW_DASHBOARD_MS } from '#catalogue/rules.js'
+import { headerNames } from '#kernel/header-names.js'
 import type { Task } from '#kernel/scheduler.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Destination } from '../destinations/destination.js'
@@ -6,7 +8,7 @@ import { isOrganisationDestination, routes } from '../destinations/routing.js'
 import { ORGANISATION_NO_INFLUENCE, SYNCHRONOUS_TYPES } from '../destinations/rules.js'
 import type { StoredEvent } from '../events/event.js'
 import type { EventStore } from '../events/event-store.js'
-import { type DeliveryFaultHookDecision, faultHooks } from '../faults/fault-hooks.js'
+import { type DeliveryFaultHookDecision, type FaultHooks, noFaultHooks } from '../faults/fault-hooks.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest, resourceMissing } from '../service-error.js'
@@ -20,7 +22,7 @@ import { type DeliveryTransport, type TransportRequest, type TransportResult, un
 
 const DAY = 24 * 60 * 60 * 1000
 /** Manual resend windows after the event's creation. */
-export const RESEND_WINDOW_MS = { dashboard: 15 * DAY, cli: 30 * DAY } as const
+export const RESEND_WINDOW_MS = { dashboard: RESEND_WINDOW_DASHBOARD_MS, cli: RESEND_WINDOW_CLI_MS } as const
 /** A receiver slower than this (virtual ms) has timed out. */
 export const DELIVERY_TIMEOUT_MS = 10_000
 /** Synchronous events (issuing authorisations) wait at most this long for the answer. */
@@ -83,8 +85,15 @@ export interface Delivery {
   replay(options?: { minAgeMs?: number }): boolean
 }
 
-export function createDelivery(kernel: Kernel, events: EventStore, destinations: Destinations, accounts: Accounts): Delivery {
+export function createDelivery(
+  kernel: Kernel,
+  events: EventStore,
+  destinations: Destinations,
+  accounts: Accounts,
+  faultHooks: FaultHooks = noFaultHooks,
+): Delivery {
   const { scheduler, trace, clock } = kernel
+  const names = headerNames(kernel.prefix)
   const faults = noFaults()
   const faultRng = () => kernel.rng.stream('delivery-faults')
   const retryRng = kernel.rng.stream('delivery-retries')
@@ -183,8 +192,8 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
       get headers() {
         headers ??= {
           'Content-Type': 'application/json; charset=utf-8',
-          'User-Agent': `${kernel.prefix}/1.0 (+https://docs.${kernel.prefix.toLowerCase()}.test/webhooks)`,
-          [`${kernel.prefix}-Signature`]: signatureHeader(payload, destinations.activeSecrets(d), Math.floor(at / 1000), {
+          'User-Agent': names.webhookUserAgent,
+          [names.signature]: signatureHeader(payload, destinations.activeSecrets(d), Math.floor(at / 1000), {
             test: d.mode === 'test',
           }),
         }
@@ -308,9 +317,9 @@ export function createDelivery(kernel: Kernel, events: EventStore, destinations:
     trace.append('delivery.cancelled', { event: r.eventId, destination: r.destinationId, reason })
   }
 
-  /** Asks the installed fault hooks about automatic attempt `n` of `r` (nothing when none). */
+  /** Asks the fault hooks it was given about automatic attempt `n` of `r` (nothing when none). */
   function decide(r: DeliveryRecord, n: number): DeliveryFaultHookDecision | undefined {
-    return faultHooks(kernel).deliveryFault?.({
+    return faultHooks.deliveryFault?.({
       event: r.eventId,
       destination: r.destinationId,
       type: r.eventType,

@@ -1,3 +1,4 @@
+import { LIVE_RETRY_WINDOW_MS as SPEC_LIVE_RETRY_WINDOW_MS } from '#catalogue/rules.js'
 import type { RandomStream } from '#kernel/rng.js'
 import type { Mode } from '../mode.js'
 
@@ -5,7 +6,7 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 
 /** Live mode: retries stop once the next one would fall later than this after the first attempt. */
-export const LIVE_RETRY_WINDOW_MS = 72 * HOUR
+export const LIVE_RETRY_WINDOW_MS = SPEC_LIVE_RETRY_WINDOW_MS
 /** Live mode: the first retry waits about this long, then each wait doubles. */
 export const LIVE_FIRST_DELAY_MS = 5 * MINUTE
 /** Live mode: no single wait is longer than this. */

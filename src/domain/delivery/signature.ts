@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import { SIGNATURE_TOLERANCE_SECONDS } from '#catalogue/rules.js'
 import { callerNow } from '#kernel/wall-clock.js'
 
 /** Why a signature did not verify. */
@@ -94,7 +95,7 @@ export function verifySignature(
       'No signatures found matching the expected signature for payload. Are you passing the raw request body you received?',
     )
   }
-  const tolerance = options.tolerance ?? 300
+  const tolerance = options.tolerance ?? SIGNATURE_TOLERANCE_SECONDS
   const now = Math.floor((options.now ?? callerNow()) / 1000)
   // Like the official libraries, only age counts: a timestamp from the (near) future is accepted.
   if (tolerance > 0 && now - timestamp > tolerance) {

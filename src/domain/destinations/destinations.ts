@@ -1,3 +1,4 @@
+import { MAX_WEBHOOK_ENDPOINTS, SECRET_ROLL_MAX_OVERLAP_MS } from '#catalogue/rules.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
@@ -6,9 +7,9 @@ import { type Destination, type EventsFrom, ORGANISATION_SCOPES } from './destin
 import { checkEnabledEvents, checkUrl } from './rules.js'
 
 /** At most this many webhook endpoints per account and mode (the spec's limit). */
-export const MAX_ENDPOINTS = 16
+export const MAX_ENDPOINTS = MAX_WEBHOOK_ENDPOINTS
 /** A rolled secret stays valid at most this long. */
-export const MAX_ROLL_OVERLAP_MS = 24 * 60 * 60 * 1000
+export const MAX_ROLL_OVERLAP_MS = SECRET_ROLL_MAX_OVERLAP_MS
 
 export interface CreateDestinationInput {
   name: string
@@ -75,9 +76,12 @@ export function createDestinations(kernel: Kernel, accounts: Accounts): Destinat
   // Each destination (so each endpoint and each mode) draws its own secret.
   const newSecret = (): string => kernel.ids.next('whsec', 32)
 
-  function touch(d: Destination, what: string): Destination {
+  function touch(
+    d: Destination,
+    what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'secret_rolled',
+  ): Destination {
     d.updated = kernel.clock.now
-    kernel.trace.append(`destination.${what}`, { id: d.id, account: d.account, mode: d.mode, status: d.status })
+    kernel.trace.append(`destination.${what}` as const, { id: d.id, account: d.account, mode: d.mode, status: d.status })
     return d
   }
 

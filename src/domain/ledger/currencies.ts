@@ -71,7 +71,7 @@ export function checkChargeAmount(amount: number, currency: string, param = 'amo
   if (!Number.isSafeInteger(amount) || amount < 1) {
     throw invalidRequest('This value must be greater than or equal to 1.', { code: 'parameter_invalid_integer', param })
   }
-  const min = MINIMUM[currency] ?? 50
+  const min = (Object.hasOwn(MINIMUM, currency) ? MINIMUM[currency] : undefined) ?? 50
   if (amount < min) {
     throw invalidRequest(`Amount must be at least ${min} ${currency} minor units.`, { code: 'amount_too_small', param })
   }

@@ -1,3 +1,19 @@
+import {
+  ACCOUNT_CREATION_RATE,
+  ENDPOINT_RATE,
+  FILES_RATE,
+  GLOBAL_CONCURRENCY_LIVE,
+  GLOBAL_RATE,
+  METER_EVENT_STREAM_RATE_LIVE,
+  METER_EVENTS_RATE_LIVE,
+  PAYMENT_INTENT_UPDATES_PER_HOUR,
+  PAYOUTS,
+  READ_WINDOW_MS,
+  READS_MINIMUM,
+  READS_PER_TRANSACTION,
+  SEARCH_READ_RATE,
+  SUBSCRIPTION_LIMITS,
+} from '#catalogue/rules.js'
 import { DAY, HOUR, MINUTE } from '#kernel/time.js'
 import type { LimitRow } from './limit-row.js'
 
@@ -15,20 +31,41 @@ const METER_STREAM = '*billing.meter_event_stream.create'
  */
 export const DEFAULT_LIMITS: readonly LimitRow[] = [
   // Global rate per account.
-  { id: 'global-rate.live', scope: 'account', kind: 'rate', mode: 'live', max: 100, except: [METER_EVENTS, METER_STREAM] },
-  { id: 'global-rate.test', scope: 'account', kind: 'rate', mode: 'test', max: 25 },
+  {
+    id: 'global-rate.live',
+    scope: 'account',
+    kind: 'rate',
+    mode: 'live',
+    max: GLOBAL_RATE.live,
+    except: [METER_EVENTS, METER_STREAM],
+  },
+  { id: 'global-rate.test', scope: 'account', kind: 'rate', mode: 'test', max: GLOBAL_RATE.test },
   // Global concurrency (live mode only in the spec).
-  { id: 'global-concurrency.live', scope: 'account', kind: 'concurrency', mode: 'live', max: 50 },
+  { id: 'global-concurrency.live', scope: 'account', kind: 'concurrency', mode: 'live', max: GLOBAL_CONCURRENCY_LIVE },
   // Every operation is one endpoint: 25/s unless a more specific endpoint row says otherwise.
-  { id: 'endpoint-rate', scope: 'endpoint', kind: 'rate', max: 25 },
-  { id: 'meter-events.live', scope: 'endpoint', kind: 'rate', mode: 'live', max: 1000, operations: [METER_EVENTS] },
-  { id: 'meter-event-stream.live', scope: 'endpoint', kind: 'rate', mode: 'live', max: 10_000, operations: [METER_STREAM] },
+  { id: 'endpoint-rate', scope: 'endpoint', kind: 'rate', max: ENDPOINT_RATE },
+  {
+    id: 'meter-events.live',
+    scope: 'endpoint',
+    kind: 'rate',
+    mode: 'live',
+    max: METER_EVENTS_RATE_LIVE,
+    operations: [METER_EVENTS],
+  },
+  {
+    id: 'meter-event-stream.live',
+    scope: 'endpoint',
+    kind: 'rate',
+    mode: 'live',
+    max: METER_EVENT_STREAM_RATE_LIVE,
+    operations: [METER_STREAM],
+  },
   {
     id: 'accounts.create.live',
     scope: 'endpoint',
     kind: 'rate',
     mode: 'live',
-    max: 30,
+    max: ACCOUNT_CREATION_RATE.live,
     operations: ['accounts.create', '*.accounts.create'],
   },
   {
@@ -36,31 +73,38 @@ export const DEFAULT_LIMITS: readonly LimitRow[] = [
     scope: 'endpoint',
     kind: 'rate',
     mode: 'test',
-    max: 5,
+    max: ACCOUNT_CREATION_RATE.test,
     operations: ['accounts.create', '*.accounts.create'],
   },
-  { id: 'payouts.create', scope: 'endpoint', kind: 'rate', max: 15, operations: ['payouts.create'] },
+  { id: 'payouts.create', scope: 'endpoint', kind: 'rate', max: PAYOUTS.createRate, operations: ['payouts.create'] },
   // One concurrent synchronous meter event call per customer and meter is enforced by meter events
   // itself (after validation, with the meter's own customer mapping); the customer_meter scope
   // stays available for extra rows.
   // Resource rows: every endpoint of the resource counts together.
-  { id: 'files.read', scope: 'resource', kind: 'rate', max: 20, operations: ['files.*', 'file_links.*'], methods: ['GET'] },
+  {
+    id: 'files.read',
+    scope: 'resource',
+    kind: 'rate',
+    max: FILES_RATE.read,
+    operations: ['files.*', 'file_links.*'],
+    methods: ['GET'],
+  },
   {
     id: 'files.write',
     scope: 'resource',
     kind: 'rate',
-    max: 20,
+    max: FILES_RATE.write,
     operations: ['files.*', 'file_links.*'],
     methods: ['POST', 'DELETE'],
   },
-  { id: 'search.read', scope: 'resource', kind: 'rate', max: 20, operations: ['*.search'], methods: ['GET'] },
-  { id: 'payouts.concurrency', scope: 'resource', kind: 'concurrency', max: 30, operations: ['payouts.*'] },
+  { id: 'search.read', scope: 'resource', kind: 'rate', max: SEARCH_READ_RATE, operations: ['*.search'], methods: ['GET'] },
+  { id: 'payouts.concurrency', scope: 'resource', kind: 'concurrency', max: PAYOUTS.concurrency, operations: ['payouts.*'] },
   // Per object.
   {
     id: 'payment_intent.updates',
     scope: 'object',
     kind: 'rate',
-    max: 1000,
+    max: PAYMENT_INTENT_UPDATES_PER_HOUR,
     windowMs: HOUR,
     operations: ['payment_intents.*'],
     mutatesOnly: true,
@@ -69,7 +113,7 @@ export const DEFAULT_LIMITS: readonly LimitRow[] = [
     id: 'subscription.updates',
     scope: 'object',
     kind: 'rate',
-    max: 200,
+    max: SUBSCRIPTION_LIMITS.quantityUpdatesPerHour,
     windowMs: HOUR,
     operations: ['subscriptions.update', 'subscription_items.update'],
     mutatesOnly: true,
@@ -78,7 +122,7 @@ export const DEFAULT_LIMITS: readonly LimitRow[] = [
     id: 'subscription.invoices.minute',
     scope: 'object',
     kind: 'rate',
-    max: 10,
+    max: SUBSCRIPTION_LIMITS.invoicesPerMinute,
     windowMs: MINUTE,
     operations: ['subscriptions.invoices.create', 'invoices.create_for_subscription'],
     mutatesOnly: true,
@@ -87,7 +131,7 @@ export const DEFAULT_LIMITS: readonly LimitRow[] = [
     id: 'subscription.invoices.day',
     scope: 'object',
     kind: 'rate',
-    max: 20,
+    max: SUBSCRIPTION_LIMITS.invoicesPerDay,
     windowMs: DAY,
     operations: ['subscriptions.invoices.create', 'invoices.create_for_subscription'],
     mutatesOnly: true,
@@ -115,9 +159,9 @@ export interface ReadAllocationConfig {
  * DEFAULT_READ_ALLOCATION.minimum // 10_000
  */
 export const DEFAULT_READ_ALLOCATION: ReadAllocationConfig = {
-  perTransaction: 500,
-  minimum: 10_000,
-  windowMs: 30 * DAY,
+  perTransaction: READS_PER_TRANSACTION,
+  minimum: READS_MINIMUM,
+  windowMs: READ_WINDOW_MS,
   excluded: [
     'reporting.*',
     'sigma.*',

@@ -1,5 +1,5 @@
+import type { Admission, Gate } from '../admission.js'
 import type { Kernel } from '../kernel.js'
-import type { Admission, Gate } from '../service.js'
 import type { ReadAllocationConfig } from './default-limits.js'
 import { type LimitRow, type LimitScope, reasonOf } from './limit-row.js'
 import { compileGlob, type OperationGlob } from './operation-glob.js'

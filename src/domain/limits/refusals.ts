@@ -1,3 +1,4 @@
+import { headerNames } from '#kernel/header-names.js'
 import { ServiceError } from '../service-error.js'
 import type { RateLimitedReason } from './limit-row.js'
 
@@ -28,7 +29,7 @@ export function rateLimited(
     type: api === 'v2' ? 'rate_limit' : 'invalid_request_error',
     code: 'rate_limit',
     message,
-    headers: { [`${prefix}-Rate-Limited-Reason`]: reason },
+    headers: { [headerNames(prefix).rateLimitedReason]: reason },
   })
 }
 

@@ -1,5 +1,5 @@
+import type { Admission, Gate } from '../admission.js'
 import type { Kernel } from '../kernel.js'
-import type { Admission, Gate } from '../service.js'
 import { lockTimeout } from './lock-timeout.js'
 
 interface Lock {

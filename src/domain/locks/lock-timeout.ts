@@ -1,3 +1,4 @@
+import { headerNames } from '#kernel/header-names.js'
 import { ServiceError } from '../service-error.js'
 
 /**
@@ -14,7 +15,7 @@ export function lockTimeout(objectId: string, prefix: string): ServiceError {
     type: 'invalid_request_error',
     code: 'lock_timeout',
     message: `This object (${objectId}) cannot be accessed right now because another API request or internal process is currently accessing it. If you see this error intermittently, retry the request. If you see it frequently and make concurrent requests to one object, make them serially or at a lower rate.`,
-    headers: { [`${prefix}-Should-Retry`]: 'true' },
+    headers: { [headerNames(prefix).shouldRetry]: 'true' },
     noRequestId: true,
   })
 }

@@ -1,7 +1,7 @@
-import { DAY } from '#kernel/time.js'
+import { METER_EVENT_IDENTIFIER_WINDOW_MS } from '#catalogue/rules.js'
 
 /** How long an identifier stays taken: a rolling 24 hours of virtual time. */
-export const IDENTIFIER_WINDOW = DAY
+export const IDENTIFIER_WINDOW = METER_EVENT_IDENTIFIER_WINDOW_MS
 
 /**
  * The meter event identifiers of one account and mode seen in the last 24 hours of virtual time.

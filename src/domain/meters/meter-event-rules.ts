@@ -1,10 +1,11 @@
-import { DAY, MINUTE } from '#kernel/time.js'
+import { METER_EVENT_MAX_AGE_DAYS, METER_EVENT_MAX_LEAD_MS } from '#catalogue/rules.js'
+import { DAY } from '#kernel/time.js'
 import type { Meter } from './meter.js'
 
 /** Oldest a meter event may be: 35 calendar days. */
-export const MAX_EVENT_AGE_DAYS = 35
+export const MAX_EVENT_AGE_DAYS = METER_EVENT_MAX_AGE_DAYS
 /** Furthest ahead a meter event may be: 5 minutes. */
-export const MAX_EVENT_LEAD = 5 * MINUTE
+export const MAX_EVENT_LEAD = METER_EVENT_MAX_LEAD_MS
 
 /** Why one meter event is refused, independent of the path (sync or stream) that reports it. */
 export type MeterEventProblem =
@@ -119,13 +120,14 @@ export function checkEvent(
     out.problem = 'archived_meter'
     return out
   }
-  const customer = payload[meter.customerKey]
+  // Payload keys are the meter's configured names: inherited properties (`constructor`) are not values.
+  const customer = Object.hasOwn(payload, meter.customerKey) ? payload[meter.customerKey] : undefined
   if (typeof customer !== 'string' || customer === '') {
     out.problem = 'no_customer'
     return out
   }
   out.customer = customer
-  const raw = payload[meter.valueKey]
+  const raw = Object.hasOwn(payload, meter.valueKey) ? payload[meter.valueKey] : undefined
   if (raw === undefined || raw === null || raw === '') {
     // A count meter counts events; their value is not needed.
     if (meter.formula !== 'count') {

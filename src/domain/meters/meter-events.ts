@@ -1,7 +1,7 @@
 import { createIds, type Ids } from '#kernel/ids.js'
 import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
 import type { EventStore } from '../events/event-store.js'
-import { faultHooks } from '../faults/fault-hooks.js'
+import { type FaultHooks, noFaultHooks } from '../faults/fault-hooks.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
 import { invalidRequest, ServiceError } from '../service-error.js'
@@ -92,7 +92,13 @@ export interface MeterLocks {
   readonly size: number
 }
 
-export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, meters: Meters, events: EventStore): MeterEvents {
+export function createMeterEvents(
+  kernel: Kernel,
+  timeline: RequestTimeline,
+  meters: Meters,
+  events: EventStore,
+  faultHooks: FaultHooks = noFaultHooks,
+): MeterEvents {
   const latency = kernel.rng.stream('meter-processing')
   // Identifiers the service generates come from their own stream so they never shift object ids.
   const generated: Ids = createIds(kernel.rng.stream('meter-identifiers'))
@@ -150,9 +156,7 @@ export function createMeterEvents(kernel: Kernel, timeline: RequestTimeline, met
   }
 
   function delay(): number {
-    return (
-      Math.round(latency.between(METER_PROCESSING_DELAY.min, METER_PROCESSING_DELAY.max)) + faultHooks(kernel).processingDelay()
-    )
+    return Math.round(latency.between(METER_PROCESSING_DELAY.min, METER_PROCESSING_DELAY.max)) + faultHooks.processingDelay()
   }
 
   function refuse(code: string, message: string, param: string): ServiceError {

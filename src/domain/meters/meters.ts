@@ -66,7 +66,7 @@ export function createMeters(kernel: Kernel): Meters {
     return meter
   }
 
-  function record(kind: string, meter: Meter): void {
+  function record(kind: 'meter.updated' | 'meter.deactivated' | 'meter.reactivated', meter: Meter): void {
     kernel.trace.append(kind, { id: meter.id, account: meter.account, mode: meter.mode, status: meter.status })
   }
 

@@ -53,79 +53,99 @@ const declined = (code: string, declineCode: string | null, message: string): Ca
   message,
 })
 
-/** The provider's test payment method tokens and how each card behaves. */
-export const TEST_CARDS: Readonly<Record<string, TestCard>> = {
-  pm_card_visa: { brand: 'visa', last4: '4242', outcome: { kind: 'succeed' } },
-  pm_card_visa_debit: { brand: 'visa', last4: '5556', outcome: { kind: 'succeed' } },
-  pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: { kind: 'succeed' } },
-  pm_card_amex: { brand: 'amex', last4: '8431', outcome: { kind: 'succeed' } },
-  pm_card_authenticationRequired: {
-    brand: 'visa',
-    last4: '3184',
-    outcome: { kind: 'succeed' },
-    authentication: 'always',
-  },
-  pm_card_threeDSecure2Required: {
-    brand: 'visa',
-    last4: '3220',
-    outcome: { kind: 'succeed' },
-    authentication: 'always',
-  },
-  pm_card_authenticationRequiredOnSetup: {
-    brand: 'visa',
-    last4: '3155',
-    outcome: { kind: 'succeed' },
-    authentication: 'unless_set_up',
-  },
-  pm_card_chargeDeclined: {
-    brand: 'visa',
-    last4: '0002',
-    outcome: declined('card_declined', 'generic_decline', 'Your card was declined.'),
-  },
-  pm_card_visa_chargeDeclined: {
-    brand: 'visa',
-    last4: '0002',
-    outcome: declined('card_declined', 'generic_decline', 'Your card was declined.'),
-  },
-  pm_card_chargeDeclinedFraudulent: {
-    brand: 'visa',
-    last4: '0019',
-    outcome: declined('card_declined', 'fraudulent', 'Your card was declined.'),
-  },
-  pm_card_chargeDeclinedInsufficientFunds: {
-    brand: 'visa',
-    last4: '9995',
-    outcome: declined('card_declined', 'insufficient_funds', 'Your card has insufficient funds.'),
-  },
-  pm_card_chargeDeclinedLostCard: {
-    brand: 'visa',
-    last4: '9987',
-    outcome: declined('card_declined', 'lost_card', 'Your card was declined.'),
-  },
-  pm_card_chargeDeclinedStolenCard: {
-    brand: 'visa',
-    last4: '9979',
-    outcome: declined('card_declined', 'stolen_card', 'Your card was declined.'),
-  },
-  pm_card_chargeDeclinedExpiredCard: {
-    brand: 'visa',
-    last4: '0069',
-    outcome: declined('expired_card', 'expired_card', 'Your card has expired.'),
-  },
-  pm_card_chargeDeclinedIncorrectCvc: {
-    brand: 'visa',
-    last4: '0127',
-    outcome: declined('incorrect_cvc', 'incorrect_cvc', "Your card's security code is incorrect."),
-  },
-  pm_card_chargeDeclinedProcessingError: {
-    brand: 'visa',
-    last4: '0119',
-    outcome: declined(
-      'processing_error',
-      'processing_error',
-      'An error occurred while processing your card. Try again in a little bit.',
-    ),
-  },
+/**
+ * The provider's test payment method tokens and how each card behaves. A null-prototype object:
+ * tokens arrive from requests, and `constructor` or `toString` must not be taken for a card.
+ *
+ * @example
+ * TEST_CARDS.pm_card_visa?.last4 // '4242'
+ */
+export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, TestCard>, {
+    pm_card_visa: { brand: 'visa', last4: '4242', outcome: { kind: 'succeed' } },
+    pm_card_visa_debit: { brand: 'visa', last4: '5556', outcome: { kind: 'succeed' } },
+    pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: { kind: 'succeed' } },
+    pm_card_amex: { brand: 'amex', last4: '8431', outcome: { kind: 'succeed' } },
+    pm_card_authenticationRequired: {
+      brand: 'visa',
+      last4: '3184',
+      outcome: { kind: 'succeed' },
+      authentication: 'always',
+    },
+    pm_card_threeDSecure2Required: {
+      brand: 'visa',
+      last4: '3220',
+      outcome: { kind: 'succeed' },
+      authentication: 'always',
+    },
+    pm_card_authenticationRequiredOnSetup: {
+      brand: 'visa',
+      last4: '3155',
+      outcome: { kind: 'succeed' },
+      authentication: 'unless_set_up',
+    },
+    pm_card_chargeDeclined: {
+      brand: 'visa',
+      last4: '0002',
+      outcome: declined('card_declined', 'generic_decline', 'Your card was declined.'),
+    },
+    pm_card_visa_chargeDeclined: {
+      brand: 'visa',
+      last4: '0002',
+      outcome: declined('card_declined', 'generic_decline', 'Your card was declined.'),
+    },
+    pm_card_chargeDeclinedFraudulent: {
+      brand: 'visa',
+      last4: '0019',
+      outcome: declined('card_declined', 'fraudulent', 'Your card was declined.'),
+    },
+    pm_card_chargeDeclinedInsufficientFunds: {
+      brand: 'visa',
+      last4: '9995',
+      outcome: declined('card_declined', 'insufficient_funds', 'Your card has insufficient funds.'),
+    },
+    pm_card_chargeDeclinedLostCard: {
+      brand: 'visa',
+      last4: '9987',
+      outcome: declined('card_declined', 'lost_card', 'Your card was declined.'),
+    },
+    pm_card_chargeDeclinedStolenCard: {
+      brand: 'visa',
+      last4: '9979',
+      outcome: declined('card_declined', 'stolen_card', 'Your card was declined.'),
+    },
+    pm_card_chargeDeclinedExpiredCard: {
+      brand: 'visa',
+      last4: '0069',
+      outcome: declined('expired_card', 'expired_card', 'Your card has expired.'),
+    },
+    pm_card_chargeDeclinedIncorrectCvc: {
+      brand: 'visa',
+      last4: '0127',
+      outcome: declined('incorrect_cvc', 'incorrect_cvc', "Your card's security code is incorrect."),
+    },
+    pm_card_chargeDeclinedProcessingError: {
+      brand: 'visa',
+      last4: '0119',
+      outcome: declined(
+        'processing_error',
+        'processing_error',
+        'An error occurred while processing your card. Try again in a little bit.',
+      ),
+    },
+  }),
+)
+
+/**
+ * The test card a token stands for, or undefined: an own-property lookup, so inherited names
+ * (`valueOf`, `__proto__`) are never cards.
+ *
+ * @example
+ * testCard('pm_card_visa')?.brand // 'visa'
+ * testCard('toString')            // undefined
+ */
+export function testCard(token: string): TestCard | undefined {
+  return Object.hasOwn(TEST_CARDS, token) ? TEST_CARDS[token] : undefined
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Scope } from '../mode.js'
 import { createScopedStore } from '../scoped-store/scoped-store.js'
 import { invalidRequest, resourceMissing } from '../service-error.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
-import { type PaymentMethod, paymentMethodJson, TEST_CARDS } from './payment-method.js'
+import { type PaymentMethod, paymentMethodJson, testCard } from './payment-method.js'
 
 /**
  * Card payment methods per account and mode. A test token (`pm_card_visa`, `pm_card_chargeDeclined`,
@@ -34,7 +34,7 @@ export function createPaymentMethods(kernel: Kernel, events: EventStore): Paymen
   const store = createScopedStore<PaymentMethod>()
 
   function check(scope: Scope, value: string, param: string): void {
-    if (TEST_CARDS[value] !== undefined) return
+    if (testCard(value) !== undefined) return
     if (store.get(scope, value) === undefined) {
       throw invalidRequest(`No such PaymentMethod: '${value}'`, { code: 'resource_missing', param })
     }
@@ -44,7 +44,7 @@ export function createPaymentMethods(kernel: Kernel, events: EventStore): Paymen
     check,
     resolve(scope, value, param) {
       check(scope, value, param)
-      const card = TEST_CARDS[value]
+      const card = testCard(value)
       if (card === undefined) return store.get(scope, value) as PaymentMethod
       const pm: PaymentMethod = {
         id: kernel.ids.next('pm', 24),

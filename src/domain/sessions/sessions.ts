@@ -1,10 +1,11 @@
-import { DAY, isoTime, MINUTE } from '#kernel/time.js'
+import { SESSION_VALIDITY_MS } from '#catalogue/rules.js'
+import { DAY, isoTime } from '#kernel/time.js'
 import type { Kernel } from '../kernel.js'
 import type { Mode, Scope } from '../mode.js'
 import { ServiceError } from '../service-error.js'
 
 /** Validity of a meter event session token. */
-export const SESSION_TTL = 15 * MINUTE
+export const SESSION_TTL = SESSION_VALIDITY_MS
 
 export interface MeterEventSession {
   readonly id: string

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
+import { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/faults-schema.js'
 import type { Program, Step } from '../run/program.js'
-import { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '../scenario/faults-schema.js'
 import { HarnessInputError, validateProgramOptions } from '../validate-input.js'
 
 /** Fault kinds that act on the usage path (requests, sessions, processing). */

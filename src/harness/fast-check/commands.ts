@@ -1,7 +1,7 @@
 import fc from 'fast-check'
+import { type FaultKind, rateLimitReasons } from '#faults/faults-schema.js'
 import type { Step } from '../run/program.js'
 import type { HarnessRun } from '../run/run-program.js'
-import { type FaultKind, rateLimitReasons } from '../scenario/faults-schema.js'
 import { checkKinds } from './arbitraries.js'
 
 /** What the model tracks: how many units were asked for and which faults were injected. */

@@ -1,3 +1,4 @@
+import { headerNames } from '../../index.js'
 import { sleep, type Usage, type UsageReporter, type UsageReporterEnv, type UsageReporterFactory } from '../subjects.js'
 
 /** The mistakes a usage reporter can make; the correct reporter makes none. */
@@ -95,7 +96,7 @@ class StreamReporter implements UsageReporter {
 
   private retryable(res: Response): boolean {
     if (res.status === 429) {
-      const reason = res.headers.get(`${this.env.prefix}-Rate-Limited-Reason`)
+      const reason = res.headers.get(headerNames(this.env.prefix).rateLimitedReason)
       return reason !== null || !this.flaws.noLockRetry
     }
     return res.status === 409 || res.status >= 500

@@ -1,4 +1,5 @@
 import { SignatureVerificationError, verifySignature } from '#domain/delivery/signature.js'
+import { headerNames } from '../../index.js'
 import { sleep, type WebhookHandlerEnv, type WebhookHandlerFactory, type WebhookSubject } from '../subjects.js'
 
 /** The mistakes a webhook receiver can make; the correct receiver makes none. */
@@ -46,8 +47,8 @@ export function makeWebhookReceiver(flaws: WebhookReceiverFlaws = {}): WebhookHa
 
 function receiver(env: WebhookHandlerEnv, flaws: WebhookReceiverFlaws): WebhookSubject {
   const seen = new Set<string>()
-  const state: Record<string, string> = {}
-  const createdOf: Record<string, number> = {}
+  const state: Record<string, string> = Object.create(null)
+  const createdOf: Record<string, number> = Object.create(null)
 
   function work(event: Incoming): void {
     const obj = event.data.object
@@ -71,7 +72,7 @@ function receiver(env: WebhookHandlerEnv, flaws: WebhookReceiverFlaws): WebhookS
         let signed = raw
         if (flaws.reserialisesBody) signed = JSON.stringify(JSON.parse(raw))
         try {
-          verifySignature(signed, req.headers.get(`${env.prefix}-Signature`), env.secrets(), {
+          verifySignature(signed, req.headers.get(headerNames(env.prefix).signature), env.secrets(), {
             now: env.clock.now,
             tolerance: flaws.ignoresTolerance ? 0 : 300,
           })

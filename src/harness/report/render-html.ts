@@ -1,4 +1,4 @@
-import { formatDuration } from '../scenario/duration.js'
+import { formatDuration } from '#kernel/duration.js'
 import { timelineSvg } from './chart.js'
 import { deliveryRows } from './delivery-table.js'
 import type { Report } from './report.js'

@@ -1,4 +1,4 @@
-import type { FaultEntry } from '../scenario/faults-schema.js'
+import type { FaultEntry } from '#faults/faults-schema.js'
 
 /**
  * One step of a workload. Steps are plain data, so fast-check shrinks them and a failing run can

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { FaultsInput } from '#faults/fault-policy.js'
 import type { TraceEntry } from '../../kernel/trace.js'
-import type { FaultsInput } from '../faults/fault-policy.js'
 import { referenceUsageReporter } from '../reference/usage-reporter.js'
 import { buggyUsageReporters, buggyWebhookReceivers } from '../reference/variants.js'
 import { referenceWebhookReceiver } from '../reference/webhook-receiver.js'
@@ -198,19 +198,10 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   const tail = trace.entries().slice(from - trace.length)
   options.onTrace?.(trace.entries())
   faults.push(...faultDecisions(tail))
-  const all = trace.entries()
-  const deliveries: DeliveryRecord[] = all
-    .filter((e) => e.kind === 'harness.delivery')
-    .map((e) => ({
-      at: e.at,
-      receiver: 'subject',
-      eventId: String(e.data.event),
-      type: null,
-      status: typeof e.data.status === 'number' ? e.data.status : 0,
-      attempt: Number(e.data.attempt),
-      signature: 'unchecked',
-      ...(e.data.replay === true ? { replay: true } : {}),
-    }))
+  // Delivery attempts are the service's own `delivery.attempt` entries: the report reads them from
+  // the trace (`traceRecords`), labelled by destination. (This used to filter a `harness.delivery`
+  // kind that nothing has emitted since the harness's delivery channel was removed.)
+  const deliveries: DeliveryRecord[] = []
   const verdicts: Verdict[] = report.violations.map((v) => ({
     name: `checker ${v.checker}`,
     ok: false,

@@ -1,6 +1,7 @@
+import { parseDuration } from '#kernel/duration.js'
 import { SignatureVerificationError, verifySignature } from '../../domain/delivery/signature.js'
+import { headerNames } from '../../index.js'
 import type { ClientContext, ClientRequest, ClientResponse, ReceiverContext, ScenarioClient } from './client.js'
-import { parseDuration } from './duration.js'
 
 const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback)
 const dur = (v: unknown, fallback: number): number =>
@@ -9,7 +10,7 @@ const dur = (v: unknown, fallback: number): number =>
 function retryable(res: ClientResponse, prefix: string): boolean {
   if (res.status === 429 || res.status >= 500) return true
   if (res.status === 409) return true
-  return res.headers.get(`${prefix}-Should-Retry`) === 'true'
+  return res.headers.get(headerNames(prefix).shouldRetry) === 'true'
 }
 
 /**
@@ -80,7 +81,7 @@ function referenceReceiver(ctx: ReceiverContext) {
     const secrets = ctx.secrets()
     if (secrets.length > 0) {
       try {
-        verifySignature(raw, req.headers.get(`${ctx.prefix}-Signature`), secrets, { now: ctx.sim.clock.now })
+        verifySignature(raw, req.headers.get(headerNames(ctx.prefix).signature), secrets, { now: ctx.sim.clock.now })
       } catch (error) {
         if (error instanceof SignatureVerificationError) return new Response(error.message, { status: 400 })
         throw error

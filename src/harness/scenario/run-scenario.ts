@@ -1,12 +1,14 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import qs from 'qs'
+import { formatDuration } from '#kernel/duration.js'
 import type { TraceEntry } from '#kernel/trace.js'
+import { deliveryTraceKinds } from '#kernel/trace-kinds.js'
 import { verifySignature } from '../../domain/delivery/signature.js'
+import { headerNames } from '../../index.js'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/create-simulator.js'
 import { type CheckContext, checkers } from './checkers.js'
 import type { ClientContext, ClientRequest, ClientResponse, ScenarioClient } from './client.js'
-import { formatDuration } from './duration.js'
 import { checkOutcomes, evaluateExpectations } from './expectations.js'
 import { referenceClient } from './reference-client.js'
 import type { DeliveryRecord, FaultDecision, Marker, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
@@ -159,9 +161,9 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       if (owner === undefined) throw new StepFailure(`no account '${spec.as}'`)
       headers.Authorization = `Bearer ${owner.keys.secret[mode]}`
     }
-    if (spec.account !== undefined) headers[`${prefix}-Account`] = accountId(spec.account)
-    if (spec.context !== undefined) headers[`${prefix}-Context`] = spec.context
-    if (spec.version !== undefined) headers[`${prefix}-Version`] = spec.version
+    if (spec.account !== undefined) headers[headerNames(prefix).account] = accountId(spec.account)
+    if (spec.context !== undefined) headers[headerNames(prefix).context] = spec.context
+    if (spec.version !== undefined) headers[headerNames(prefix).version] = spec.version
     if (spec.idempotency_key !== undefined) headers['Idempotency-Key'] = spec.idempotency_key
     const v2 = spec.path.startsWith('/v2/')
     let body: string | undefined
@@ -193,7 +195,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       json = text
     }
     const code: string | undefined = json?.error?.code ?? undefined
-    const reason = res.headers.get(`${prefix}-Rate-Limited-Reason`) ?? undefined
+    const reason = res.headers.get(headerNames(prefix).rateLimitedReason) ?? undefined
     const outcome = res.status < 300 ? String(res.status) : `${res.status}${reason || code ? ` ${reason ?? code}` : ''}`
     const rec: RequestRecord = {
       step: stepNo,
@@ -270,7 +272,10 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
         sim.clock.setTimeout(() => {
           const req = new Request(r.url, {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', ...(old.signature ? { [`${prefix}-Signature`]: old.signature } : {}) },
+            headers: {
+              'Content-Type': 'application/json',
+              ...(old.signature ? { [headerNames(prefix).signature]: old.signature } : {}),
+            },
             body: old.body,
           })
           sim.service.kernel.scheduler.track(
@@ -314,12 +319,12 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     }
     sim.receivers.mount(r.url, async (req) => {
       const raw = await req.clone().text()
-      captured.push({ at: sim.clock.now, body: raw, signature: req.headers.get(`${prefix}-Signature`) })
+      captured.push({ at: sim.clock.now, body: raw, signature: req.headers.get(headerNames(prefix).signature) })
       const known = secrets()
       let signature: DeliveryRecord['signature'] = 'unchecked'
       if (known.length > 0) {
         try {
-          verifySignature(raw, req.headers.get(`${prefix}-Signature`), known, { now: sim.clock.now })
+          verifySignature(raw, req.headers.get(headerNames(prefix).signature), known, { now: sim.clock.now })
           signature = 'valid'
         } catch {
           signature = 'invalid'
@@ -415,7 +420,8 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       const h = answer?.headers
       for (const [path, want] of Object.entries(e.body ?? {})) {
         let v: unknown = answer?.body
-        for (const k of path.split('.')) v = v === null || typeof v !== 'object' ? undefined : (v as Record<string, unknown>)[k]
+        for (const k of path.split('.'))
+          v = v === null || typeof v !== 'object' || !Object.hasOwn(v, k) ? undefined : (v as Record<string, unknown>)[k]
         if (JSON.stringify(v ?? null) !== JSON.stringify(fill(want, vars) ?? null)) return false
       }
       if (e.request_id !== undefined && (h?.has('Request-Id') ?? false) !== e.request_id) return false
@@ -527,7 +533,8 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
         } else if (step.admin) {
           const a = step.admin
           label = step.label ?? `admin ${a.call}`
-          const fn = (sim.admin as unknown as Record<string, unknown>)[a.call]
+          // Own methods only: a scenario naming `constructor` or `toString` must not call Object's.
+          const fn = Object.hasOwn(sim.admin, a.call) ? (sim.admin as unknown as Record<string, unknown>)[a.call] : undefined
           if (typeof fn !== 'function') throw new StepFailure(`sim.admin has no method '${a.call}' in this build`)
           const args = fill(a.args ?? [], vars).map((v) => (typeof v === 'string' && accounts.has(v) ? accounts.get(v) : v))
           const result = await (fn as (...x: unknown[]) => unknown).apply(sim.admin, args)
@@ -625,8 +632,8 @@ function markersOf(sim: Simulator, end: number): Marker[] {
       out.push({ at: e.data.expires_at, kind: 'session expiry', detail: String(e.data.id) })
     } else if (e.kind === 'session.expired') {
       out.push({ at: e.at, kind: 'session expiry', detail: `${String(e.data.id)} (ended early)` })
-    } else if (e.kind.startsWith('delivery')) {
-      const d = e.data as Record<string, unknown>
+    } else if (deliveryTraceKinds.has(e.kind)) {
+      const d: Readonly<Record<string, unknown>> = e.data
       const detail = [d.destination ?? d.url, d.event ?? d.eventId, d.outcome ?? d.status, d.trigger]
         .filter((x) => x !== undefined)
         .join(' ')

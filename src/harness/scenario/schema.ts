@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { limitRowSchema } from '#domain/limits/limits-option.js'
-import { durationSchema } from './duration.js'
-import { faultsSchema } from './faults-schema.js'
+import { faultsSchema } from '#faults/faults-schema.js'
+import { durationSchema } from '#kernel/duration.js'
 
 const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { message: 'expected a name: a letter, then letters, digits, _ or -' })
 

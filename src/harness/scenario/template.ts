@@ -7,7 +7,7 @@ export class TemplateError extends Error {}
 function lookup(vars: Readonly<Record<string, unknown>>, path: string): unknown {
   let v: unknown = vars
   for (const part of path.split('.')) {
-    if (v === null || typeof v !== 'object' || !(part in (v as object))) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v as object, part)) {
       throw new TemplateError(
         `{{${path}}} names nothing: '${part}' is not defined (known: ${Object.keys(vars).sort().join(', ')})`,
       )

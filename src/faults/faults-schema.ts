@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { durationSchema } from './duration.js'
+import { durationSchema } from '#kernel/duration.js'
 
 /**
- * Every kind of fault a scenario can name. The fault engine (`src/harness/faults`) applies each
+ * Every kind of fault a scenario can name. The fault engine (`src/faults`) applies each
  * kind; the scenario runner hands it the run's receivers (see `scenario-faults.ts`).
  *
  * - `session_expiry`: every open meter event session ends now (token expiry mid-stream).

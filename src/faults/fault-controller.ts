@@ -1,10 +1,11 @@
 import type { FaultHooks } from '#domain/faults/fault-hooks.js'
-import type { Admission, Gate, Service } from '#domain/service.js'
+import type { Kernel } from '#domain/kernel.js'
+import type { Admission, Gate } from '#domain/service.js'
 import type { ServiceError } from '#domain/service-error.js'
 import type { RandomStream } from '#kernel/rng.js'
-import type { FaultEntry, FaultKind } from '../scenario/faults-schema.js'
 import { forcedConflict, forcedLockTimeout, forcedRateLimit, forcedServerError } from './fault-errors.js'
 import { type FaultParams, pickReason, type ResolvedFaultPolicy } from './fault-policy.js'
+import type { FaultEntry, FaultKind } from './faults-schema.js'
 
 /** Where a fault decision came from. */
 export type FaultSource = 'schedule' | 'rate' | 'inject'
@@ -23,7 +24,7 @@ const OUTSIDE_KINDS = new Set<FaultKind>(['receiver_down', 'receiver_up', 'recei
  * `faults` stream, so adding faults never shifts ids.
  *
  * @example
- * const faults = createFaultController(sim.service, policy)
+ * const faults = createFaultController({ kernel, expireSession: (id) => target.expireSession(id) }, policy, rng)
  * faults.step(3) // applies the schedule entries of step 3
  * faults.fired() // { 'rate_limit:global-rate': 1, indeterminate: 2 }
  */
@@ -45,8 +46,15 @@ export interface FaultController {
   configured(): FaultKind[]
 }
 
-export function createFaultController(service: Service, policy: ResolvedFaultPolicy, rng: RandomStream): FaultController {
-  const { kernel } = service
+/** What the fault engine acts on: the kernel (trace, clock) and the one domain action it takes itself. */
+export interface FaultTarget {
+  readonly kernel: Kernel
+  /** Ends one meter event session now (fault `session_expiry`). */
+  expireSession(id: string): void
+}
+
+export function createFaultController(target: FaultTarget, policy: ResolvedFaultPolicy, rng: RandomStream): FaultController {
+  const { kernel } = target
   const prefix = kernel.prefix
   const armed = new Map<FaultKind, { params: FaultParams; remaining: number; source: FaultSource }[]>()
   // Source of the armed fault `take` returned last (schedule or inject).
@@ -107,7 +115,7 @@ export function createFaultController(service: Service, policy: ResolvedFaultPol
     }
     record('session_expiry', 'session_expiry', source, { sessions: ids })
     for (const id of ids) {
-      service.sessions.expire(id)
+      target.expireSession(id)
       sessions.delete(id)
     }
   }

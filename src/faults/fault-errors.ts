@@ -1,6 +1,7 @@
 import { rateLimited } from '#domain/limits/refusals.js'
 import { ServiceError } from '#domain/service-error.js'
-import type { rateLimitReasons } from '../scenario/faults-schema.js'
+import { headerNames } from '#kernel/header-names.js'
+import type { rateLimitReasons } from './faults-schema.js'
 
 /** Fallback when the admission does not say: operations served under `/v2` (their error types differ). */
 function isV2(operation: string): boolean {
@@ -35,7 +36,7 @@ export function forcedLockTimeout(prefix: string): ServiceError {
     code: 'lock_timeout',
     message:
       'This object cannot be accessed right now because another API request or process is currently accessing it. Retry with exponential backoff.',
-    headers: { [`${prefix}-Should-Retry`]: 'true' },
+    headers: { [headerNames(prefix).shouldRetry]: 'true' },
     noRequestId: true,
   })
 }
@@ -66,6 +67,6 @@ export function forcedServerError(prefix: string): ServiceError {
     status: 500,
     type: 'api_error',
     message: 'An unexpected error occurred on our side; nothing was changed. Retry later.',
-    headers: { [`${prefix}-Should-Retry`]: 'true' },
+    headers: { [headerNames(prefix).shouldRetry]: 'true' },
   })
 }

@@ -1,13 +1,6 @@
 import type { z } from 'zod'
 import type { RandomStream } from '#kernel/rng.js'
-import {
-  type FaultEntry,
-  type FaultKind,
-  type Faults,
-  faultKinds,
-  faultsSchema,
-  rateLimitReasons,
-} from '../scenario/faults-schema.js'
+import { type FaultEntry, type FaultKind, type Faults, faultKinds, faultsSchema, rateLimitReasons } from './faults-schema.js'
 
 /** The `faults` option as written: a preset, swarm mode, rates (`policy`), an explicit schedule. */
 export type FaultsInput = z.input<typeof faultsSchema>

@@ -1,0 +1,108 @@
+/**
+ * Every number and name of the spec's rules, once, each quoted from `spec/service-api.md`. Domain
+ * code imports these (`#catalogue/rules.js`) instead of spelling a limit itself.
+ *
+ * Durations are virtual milliseconds; rates are requests per second unless the name says otherwise.
+ *
+ * @example
+ * import { METER_EVENT_MAX_AGE_DAYS, SESSION_VALIDITY_MS } from '#catalogue/rules.js'
+ */
+import { DAY, HOUR, MINUTE } from '#kernel/time.js'
+
+// Meter events ---------------------------------------------------------------------------------
+
+/** "Must be within the past 35 calendar days and at most 5 minutes in the future." (MeterEvent.timestamp) */
+export const METER_EVENT_MAX_AGE_DAYS = 35
+/** "Must be within the past 35 calendar days and at most 5 minutes in the future." (MeterEvent.timestamp) */
+export const METER_EVENT_MAX_LEAD_MS = 5 * MINUTE
+/** "Uniqueness is enforced within a rolling 24-hour period." (MeterEvent.identifier) */
+export const METER_EVENT_IDENTIFIER_WINDOW_MS = 24 * HOUR
+/** "Body: `events`, an array of objects, required, at most 100 per request." (meter event stream) */
+export const METER_EVENT_STREAM_MAX_EVENTS = 100
+/** "Must hold the field named by the meter's `customer_mapping.event_payload_key` (default `service_customer_id`)" */
+export const DEFAULT_CUSTOMER_PAYLOAD_KEY = 'service_customer_id'
+/** "...and the field named by `value_settings.event_payload_key` (default `value`)." */
+export const DEFAULT_VALUE_PAYLOAD_KEY = 'value'
+
+// Sessions -------------------------------------------------------------------------------------
+
+/** "Expiry time; 15 minutes of validity." (MeterEventSession.expires_at) */
+export const SESSION_VALIDITY_MS = 15 * MINUTE
+
+// Event destinations and signatures ------------------------------------------------------------
+
+/** "At most 16 webhook endpoints can be registered." */
+export const MAX_WEBHOOK_ENDPOINTS = 16
+/** "When a secret is rolled, the old secret can stay active for up to 24 hours" */
+export const SECRET_ROLL_MAX_OVERLAP_MS = 24 * HOUR
+/** "The default tolerance in the official libraries is 5 minutes; tolerance `0` disables the recency check." (seconds) */
+export const SIGNATURE_TOLERANCE_SECONDS = 300
+/** "The signing secret (a string starting with `whsec_`)" */
+export const SIGNING_SECRET_PREFIX = 'whsec_'
+/** "`events_from`: `@self`, `@accounts`, `@organization_members`, `@organization_members/@accounts`" */
+export const EVENTS_FROM = ['@self', '@accounts', '@organization_members', '@organization_members/@accounts'] as const
+/** "`event_payload`: `snapshot` or `thin`." */
+export const EVENT_PAYLOADS = ['snapshot', 'thin'] as const
+
+// Delivery -------------------------------------------------------------------------------------
+
+/** "Live mode: delivery is retried for up to three days with exponential backoff." */
+export const LIVE_RETRY_WINDOW_MS = 3 * DAY
+/** "Sandbox: three retries over a few hours." */
+export const SANDBOX_RETRIES = 3
+/** "Manual resend: via the dashboard up to 15 days after event creation" */
+export const RESEND_WINDOW_DASHBOARD_MS = 15 * DAY
+/** "via the command-line tool up to 30 days after creation." */
+export const RESEND_WINDOW_CLI_MS = 30 * DAY
+/** "Listed delivery statuses: `Delivered`, `Pending`, `Failed`" */
+export const DELIVERY_STATUSES = ['Delivered', 'Pending', 'Failed'] as const
+
+// Rate, concurrency and read limits ------------------------------------------------------------
+
+/** "Global API rate, per account: Live mode 100 requests per second; sandbox 25 per second." */
+export const GLOBAL_RATE = { live: 100, test: 25 } as const
+/** "Single endpoint (unless stated): 25 requests per second." */
+export const ENDPOINT_RATE = 25
+/** "Global concurrency (live mode): 50 in-progress requests by default" */
+export const GLOBAL_CONCURRENCY_LIVE = 50
+/** "Payment intents: 1,000 update requests per PaymentIntent object per hour." */
+export const PAYMENT_INTENT_UPDATES_PER_HOUR = 1000
+/** "Subscriptions: 10 new invoices per subscription per minute; 20 per subscription per day; 200 quantity updates per subscription per hour." */
+export const SUBSCRIPTION_LIMITS = { invoicesPerMinute: 10, invoicesPerDay: 20, quantityUpdatesPerHour: 200 } as const
+/** "Files: 20 read and 20 write requests per second." */
+export const FILES_RATE = { read: 20, write: 20 } as const
+/** "Payouts: 15 create requests per second; 30 concurrent requests per business." */
+export const PAYOUTS = { createRate: 15, concurrency: 30 } as const
+/** "Connect accounts (v1 and v2): Creation: live 30 accounts per second; sandbox 5 per second." */
+export const ACCOUNT_CREATION_RATE = { live: 30, test: 5 } as const
+/** "Search: 20 read requests per second." */
+export const SEARCH_READ_RATE = 20
+/** "Meter events (synchronous): 1,000 events per second in live mode; one concurrent call per customer per meter." */
+export const METER_EVENTS_RATE_LIVE = 1000
+/** "one concurrent call per customer per meter." */
+export const METER_EVENTS_CONCURRENCY_PER_CUSTOMER_METER = 1
+/** "Meter event stream: 10,000 requests per second in live mode; at most 100 events per request" */
+export const METER_EVENT_STREAM_RATE_LIVE = 10_000
+/** "GET requests of an account must average no more than 500 per transaction" */
+export const READS_PER_TRANSACTION = 500
+/** "Every account has a minimum of 10,000 read requests per month." */
+export const READS_MINIMUM = 10_000
+/** "computed over a rolling 30-day window." */
+export const READ_WINDOW_MS = 30 * DAY
+/** "header `Service-Rate-Limited-Reason` with one of: global-rate, endpoint-rate, global-concurrency, endpoint-concurrency, resource-specific" */
+export const RATE_LIMITED_REASONS = [
+  'global-rate',
+  'endpoint-rate',
+  'global-concurrency',
+  'endpoint-concurrency',
+  'resource-specific',
+] as const
+
+// Versioning and identifiers -------------------------------------------------------------------
+
+/** "The value has the shape `<date>.<release_name>`, and preview releases use the release name `preview`." */
+export const PREVIEW_RELEASE = 'preview'
+/** "A connected account is identified by an id with prefix `acct_`." */
+export const ACCOUNT_ID_PREFIX = 'acct_'
+/** "The customer field carries a customer id (prefix `cus_`)." */
+export const CUSTOMER_ID_PREFIX = 'cus_'

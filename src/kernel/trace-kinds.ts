@@ -1,0 +1,185 @@
+/**
+ * Every kind of trace entry, with the shape of its data, declared once. `trace.append(kind, data)`
+ * checks `data` against its kind, and a reader narrows an entry by comparing `kind` (`e.kind ===
+ * 'http'` makes `e.data.status` a number), never by parsing the kind's text.
+ *
+ * The kernel declares the names and shapes (plain data: strings, numbers); the layers that emit them
+ * are noted per group. Adding a kind means adding it here; the trace's bytes are whatever the
+ * emitter appends, so typing them changes no hash.
+ *
+ * @example
+ * const e: TraceEntry<'delivery.attempt'> = sim.trace.filter('delivery.attempt')[0]!
+ * e.data.status // number | null
+ */
+export interface TraceKinds {
+  // simulator (the composition root)
+  'simulator.created': { seed: string; start: number; prefix: string }
+  'account.version': { id: string; version: string }
+  /** A scheduled task threw or rejected; the queue and the clock went on. */
+  'scheduler.task_failed': { label: string; message: string }
+  /** A client's own timer threw while the handler drove the shared clock. */
+  'clock.timer_failed': { message: string }
+
+  // http
+  http: {
+    method: string
+    path: string
+    operation: string | undefined
+    account: string | undefined
+    mode: string | undefined
+    status: number
+    request_id: string | null
+    /** Raw members (hashed as bytes, merged into data): the request and response bodies. */
+    request?: string
+    response?: string
+  }
+  'http.replayed': { key: string; request_id: string }
+  /** A route threw something other than a ServiceError: a simulator bug, answered 500. */
+  'http.internal_error': { operation: string | null; message: string }
+
+  // faults
+  fault: { label: string; kind: string; source: string; step: number; [detail: string]: unknown }
+  'faults.policy': { origin: string; rates: Readonly<Record<string, number | undefined>>; schedule: number }
+
+  // domain: accounts, events, sessions
+  'account.created': { id: string; platform: string | null | undefined }
+  'organisation.created': { id: string; accounts: readonly string[] }
+  'event.emitted': { id: string; type: string; account: string; mode: string }
+  'session.created': { id: string; account: string; mode: string; expires_at: number }
+  'session.expired': { id: string }
+  'admin.trigger': { type: string; synchronous?: true }
+
+  // domain: limits and locks
+  'limit.refused': { row: string; operation: string; account: string; mode: string }
+  'lock.timeout': { object: string; operation: string; free_at: number }
+  'lock.acquired': { object: string; holder: string; start: number; end: number }
+  'lock.held': { object: string; until: number }
+
+  // domain: destinations and delivery
+  'destination.created': DestinationChange
+  'destination.updated': DestinationChange
+  'destination.deleted': DestinationChange
+  'destination.enabled': DestinationChange
+  'destination.disabled': DestinationChange
+  'destination.secret_rolled': DestinationChange
+  'destination.bad_certificate': { id: string; bad: boolean }
+  'delivery.scheduled': { event: string; destination: string; due: number }
+  'delivery.attempt': {
+    event: string
+    destination: string
+    trigger: string
+    attempt: number
+    outcome: string
+    status: number | null
+    duration: number
+    delivery: string
+    next: number | null
+  }
+  'delivery.cancelled': { event: string; destination: string; reason: string }
+  'delivery.exhausted': { event: string; destination: string; attempts: number }
+  'delivery.fault':
+    | { kind: 'reorder' | 'duplicate'; event: string; destination: string; delay: number }
+    | { kind: 'redundant_event'; event: string; twin: string }
+  'delivery.synchronous': { event: string; approved: boolean; destinations: readonly string[] }
+  'delivery.replay': { event: string; destination: string; age: number; outcome: string; status: number | null }
+
+  // domain: meters and meter events
+  /** The `billing.meter` object as created, with its account. */
+  'meter.created': { account: string; [field: string]: unknown }
+  'meter.updated': MeterChange
+  'meter.deactivated': MeterChange
+  'meter.reactivated': MeterChange
+  'meter_events.waiting': { label: string; until: number }
+  'meter_events.processed':
+    | { source: 'sync'; meter: string; identifier: string; accepted: number }
+    | { source: 'stream'; batch: number; accepted: number; invalid: number; duplicates: number }
+
+  // domain: ledger and payments
+  'ledger.posted': {
+    id: string
+    account: string
+    mode: string
+    currency: string
+    amount: number
+    fee: number
+    type: string
+    source: string | null
+  }
+  'ledger.available': { id: string }
+  'customer.created': ObjectChange
+  'customer.deleted': ObjectChange
+  'product.created': ObjectChange
+  'charge.attempted': ObjectChange & { status: string }
+  'payment_intent.created': ObjectChange
+  'payment_intent.requires_action': ObjectChange
+  'payment_intent.authenticated': ObjectChange & { outcome: string }
+  'off_session_payment.created': ObjectChange
+  'off_session_payment.attempt': { id: string; attempt: number; status: string }
+  'off_session_payment.canceled': { id: string }
+
+  // harness (the program runner's own records)
+  'harness.receiver': { down: boolean }
+  'harness.effect': { event: string; effect: string }
+  'harness.usage': {
+    units: readonly { id: string; customer: string; value: number }[]
+    outcome: 'acked' | 'failed' | 'hung'
+    error?: string
+  }
+  'harness.usage.totals': { units: readonly unknown[] }
+  'harness.emitted': { event: string; object: string; status: string }
+  'harness.state': { object: string; expected: string; actual: unknown }
+
+  // cli (`service-sim serve` only: in-process runs never append these)
+  /** A request served over HTTP: its wall arrival time (`at` is the virtual time it was served at). */
+  'serve.request': {
+    wall: string
+    method: string
+    path: string
+    admin: boolean
+    headers: Readonly<Record<string, string>>
+    /** Raw member: the request body. */
+    body?: string
+  }
+  /** The admin API changed the fault policy at run time (rates set, or everything cleared). */
+  'faults.changed': { rates: Readonly<Record<string, number | undefined>>; cleared: boolean }
+}
+
+/** An object created, changed or removed in one account and mode. */
+interface ObjectChange {
+  id: string
+  account: string
+  mode: string
+}
+
+interface DestinationChange extends ObjectChange {
+  status: string
+}
+
+interface MeterChange extends ObjectChange {
+  status: string
+}
+
+/** Every trace kind. */
+export type TraceKind = keyof TraceKinds
+
+/** The kinds in one dotted group, as a type: `TraceKindsIn<'delivery'>` is `'delivery.attempt' | ...`. */
+export type TraceKindsIn<G extends string> = Extract<TraceKind, G | `${G}.${string}`>
+
+/**
+ * The kinds of one group as a value, listed in full (the compiler checks that none is missing or
+ * foreign), for readers that handle a whole group without parsing kinds.
+ *
+ * @example
+ * if (deliveryTraceKinds.has(e.kind)) markers.push(e)
+ */
+export const deliveryTraceKinds: ReadonlySet<TraceKind> = new Set(
+  Object.keys({
+    'delivery.scheduled': true,
+    'delivery.attempt': true,
+    'delivery.cancelled': true,
+    'delivery.exhausted': true,
+    'delivery.fault': true,
+    'delivery.synchronous': true,
+    'delivery.replay': true,
+  } satisfies Record<TraceKindsIn<'delivery'>, true>) as TraceKindsIn<'delivery'>[],
+)
