@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ServiceError } from '#domain/service-error.js'
 import { parseDuration } from '#kernel/duration.js'
+import { faultEntrySchema, faultKinds } from '../faults/faults-schema.js'
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import type { ServeClock } from './wall-driver.js'
 
@@ -107,6 +108,8 @@ const schemas = {
     account: z.string().min(1).max(255).optional(),
     mode: z.enum(['test', 'live']).optional(),
   }),
+  inject: faultEntrySchema.omit({ step: true }),
+  rates: z.strictObject({ rates: z.partialRecord(z.enum(faultKinds), z.number().min(0).max(1)) }),
   meterSummary: z.strictObject({
     meter: z.string().min(1).max(255),
     customer: z.string().min(1).max(255),
@@ -241,6 +244,22 @@ function manualHost(initial: Simulator): AdminHost {
       return sim
     },
   }
+}
+
+/** The fault engine's state: the rates in force, what fired, and every kind that can be injected. */
+function faultsJson(sim: Simulator) {
+  return { rates: sim.faults.rates(), fired: sim.faults.fired(), kinds: [...faultKinds] }
+}
+
+/**
+ * Duplicate and reordered deliveries drawn by rate are the delivery area's own knobs (as
+ * `installFaults` sets them from the policy): they follow the rates in force.
+ */
+function syncDeliveryKnobs(sim: Simulator): void {
+  const rates = sim.faults.rates()
+  const knobs = sim.admin.deliveryFaults
+  knobs.duplicateRate = rates.duplicate_delivery ?? 0
+  knobs.reorderWindowMs = (rates.reorder_delivery ?? 0) > 0 ? (sim.faults.policy.params.reorder_delivery?.delay ?? 5_000) : 0
 }
 
 /** The JSON of a delivery: every attempt, and the next automatic one. */
@@ -421,6 +440,25 @@ export function withAdminApi(target: Simulator | AdminHost): (req: Request) => P
               signing_secrets: sim.admin.signingSecrets(d.id),
             })),
           })
+        case 'GET /faults':
+          readQuery(url, schemas.empty)
+          return json(200, faultsJson(sim))
+        case 'POST /faults/inject': {
+          const b = await readBody(req, schemas.inject)
+          sim.faults.inject(b)
+          return json(200, faultsJson(sim))
+        }
+        case 'POST /faults/rates': {
+          const b = await readBody(req, schemas.rates)
+          sim.faults.setRates(b.rates)
+          syncDeliveryKnobs(sim)
+          return json(200, faultsJson(sim))
+        }
+        case 'POST /faults/clear':
+          await readBody(req, schemas.empty)
+          sim.faults.clear()
+          syncDeliveryKnobs(sim)
+          return json(200, faultsJson(sim))
         case 'POST /reset': {
           await readBody(req, schemas.empty)
           const fresh = await host.reset()

@@ -4,6 +4,7 @@ import type { ExchangeHandler } from '../http/handler.js'
 import { callerNow } from '../kernel/wall-clock.js'
 import { createSimulator, exchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
+import { installServeReceiverFaults } from './serve-faults.js'
 import {
   allowedHostSet,
   checkAdminToken,
@@ -123,6 +124,7 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
     advance: (ms) => (driver ? driver.jump(() => move(ms)) : move(ms)),
     async reset() {
       const fresh = await rebuild()
+      installServeReceiverFaults(fresh)
       context.sim = fresh
       context.raw = exchangeOf(fresh)
       driver?.attach(fresh)
@@ -130,6 +132,7 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
     },
     ...(options.extras === undefined ? {} : { extras: options.extras }),
   }
+  installServeReceiverFaults(sim)
   const context: Context = {
     sim,
     raw: exchangeOf(sim),
