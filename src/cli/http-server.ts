@@ -209,7 +209,8 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
   const method = req.method ?? 'GET'
   const hasBody = method !== 'GET' && method !== 'HEAD' && text !== ''
   // A request sees the current time: the clock catches up with the wall before it is served.
-  if (context.driver !== undefined) await context.driver.sync().catch(reportCatchUp)
+  const driver = context.driver
+  if (driver !== undefined && !driver.trySync()) await driver.sync().catch(reportCatchUp)
   arrival(context.sim, req, url, admin, text)
   if (admin) {
     // Only the header the admin API reads: whatever else a client sent cannot make `Request` throw.

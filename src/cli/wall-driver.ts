@@ -32,6 +32,11 @@ export interface WallDriver {
   readonly speed: number
   /** Catches the virtual clock up with wall time (one catch-up at a time; joins a running one). */
   sync(): Promise<void>
+  /**
+   * The same catch-up when it needs no timer to fire and nothing else is moving the clock: done
+   * synchronously (no promise, the common case before a request). False: call `sync()`.
+   */
+  trySync(): boolean
   /** Runs `move` (a clock jump) with no catch-up in between, then keeps the clock that far ahead. */
   jump<T>(move: () => Promise<T>): Promise<T>
   /** Follows another simulator from its current virtual time on (after a reset). */
@@ -53,39 +58,50 @@ export function createWallDriver(sim: Simulator, options: WallDriverOptions = {}
   // The tail of the chain of clock moves: every move starts after the previous one ended.
   let tail: Promise<unknown> = Promise.resolve()
   let catchingUp: Promise<void> | undefined
+  // Clock moves queued or running; `trySync` only acts when there are none.
+  let busy = 0
 
   const target = () => virtualBase + Math.floor((realNow() - realBase) * speed)
 
   async function catchUp(): Promise<void> {
     const { clock } = current
-    const scheduler = current.service.kernel.scheduler
     // Bounded: each round either ends or fires at least one timer.
     for (let round = 0; round < 10_000; round++) {
-      const goal = target()
-      if (goal <= clock.now) {
-        // The clock was moved ahead from outside (or the wall clock stepped back): keep the lead.
-        if (goal < clock.now) virtualBase += clock.now - goal
-        return
-      }
-      const next = scheduler.nextDue()
-      // Only the scheduler's own two timers exist and nothing falls due on the way: a plain jump,
-      // with no real-time yield (this runs before every served request).
-      if ((next === undefined || next > goal) && clock.countTimers() <= 2) {
-        clock.now = goal
-        return
-      }
-      await clock.tickAsync(goal - clock.now)
+      // Ahead already (time travel, or the wall clock stepped back: the lead is kept), or nothing
+      // but the scheduler's own two timers and nothing due on the way: a plain jump, no real-time yield.
+      if (plainCatchUp()) return
+      await clock.tickAsync(Math.max(0, target() - clock.now))
     }
   }
 
   function serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = tail.then(work, work)
+    busy++
+    const run = tail.then(work, work).finally(() => {
+      busy--
+    })
     tail = run.catch(() => undefined)
     return run
   }
 
+  /** The catch-up without timers: true when the clock is now at (or ahead of) wall time. */
+  function plainCatchUp(): boolean {
+    const { clock } = current
+    const goal = target()
+    if (goal <= clock.now) {
+      if (goal < clock.now) virtualBase += clock.now - goal
+      return true
+    }
+    const next = current.service.kernel.scheduler.nextDue()
+    if ((next === undefined || next > goal) && clock.countTimers() <= 2) {
+      clock.now = goal
+      return true
+    }
+    return false
+  }
+
   const driver: WallDriver = {
     speed,
+    trySync: () => busy === 0 && plainCatchUp(),
     sync() {
       catchingUp ??= serial(catchUp).finally(() => {
         catchingUp = undefined
