@@ -1,6 +1,9 @@
 import { z } from 'zod'
+import { ServiceError } from '#domain/service-error.js'
 import { parseDuration } from '#kernel/duration.js'
-import type { Simulator } from '../simulator/create-simulator.js'
+import { faultEntrySchema, faultKinds } from '../faults/faults-schema.js'
+import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
+import type { ServeClock } from './wall-driver.js'
 
 /** The reserved path prefix of the admin API in serve mode. */
 export const ADMIN_PREFIX = '/__sim/'
@@ -17,7 +20,14 @@ const fail = (status: number, message: string, param?: string) =>
   json(status, {
     error: {
       type: 'invalid_request_error',
-      code: status === 413 ? 'body_too_large' : status === 404 ? 'resource_missing' : 'parameter_invalid',
+      code:
+        status === 413
+          ? 'body_too_large'
+          : status === 404
+            ? 'resource_missing'
+            : status === 405
+              ? 'method_not_allowed'
+              : 'parameter_invalid',
       message,
       ...(param === undefined ? {} : { param }),
     },
@@ -62,7 +72,95 @@ const schemas = {
     }),
   ]),
   empty: z.strictObject({}),
-  since: z.coerce.number().int().nonnegative(),
+  trace: z.strictObject({
+    since: z.coerce
+      .number('expected a non-negative integer sequence number')
+      .int('expected a non-negative integer sequence number')
+      .nonnegative('expected a non-negative integer sequence number')
+      .optional(),
+  }),
+  trigger: z.strictObject({
+    type: z
+      .string()
+      .max(255)
+      .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'expected an event type name such as payment_intent.succeeded'),
+    account: z.string().min(1).max(255).optional(),
+    mode: z.enum(['test', 'live']).optional(),
+    object: z.record(z.string(), z.unknown()).optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  }),
+  resend: z.strictObject({
+    event: z.string().min(1).max(255),
+    destination: z.string().min(1).max(255),
+    via: z.enum(['dashboard', 'cli']).optional(),
+  }),
+  deliveries: z.strictObject({
+    event: z.string().min(1).max(255).optional(),
+    destination: z.string().min(1).max(255).optional(),
+    status: z.enum(['Delivered', 'Pending', 'Failed']).optional(),
+  }),
+  meter: z.strictObject({
+    event_name: z.string().min(1).max(100),
+    display_name: z.string().max(250).optional(),
+    formula: z.enum(['sum', 'count', 'last']).optional(),
+    customer_key: z.string().min(1).max(100).optional(),
+    value_key: z.string().min(1).max(100).optional(),
+    account: z.string().min(1).max(255).optional(),
+    mode: z.enum(['test', 'live']).optional(),
+  }),
+  inject: faultEntrySchema.omit({ step: true }),
+  rates: z.strictObject({ rates: z.partialRecord(z.enum(faultKinds), z.number().min(0).max(1)) }),
+  meterSummary: z.strictObject({
+    meter: z.string().min(1).max(255),
+    customer: z.string().min(1).max(255),
+    start: z.coerce.number().int().optional(),
+    end: z.coerce.number().int().optional(),
+  }),
+}
+
+/**
+ * Every route of the admin API, as `METHOD /path` under `/__sim`. `docs/admin-api.openapi.yaml`
+ * documents exactly these (a test holds the two together).
+ *
+ * @example
+ * ADMIN_ROUTES.includes('POST /events/trigger') // true
+ */
+export const ADMIN_ROUTES: readonly string[] = [
+  'GET /state',
+  'POST /accounts',
+  'POST /organisations',
+  'POST /meters',
+  'GET /meters/summary',
+  'POST /clock/advance',
+  'POST /settle',
+  'GET /events',
+  'POST /events/trigger',
+  'GET /deliveries',
+  'POST /deliveries/resend',
+  'GET /destinations',
+  'GET /faults',
+  'POST /faults/inject',
+  'POST /faults/rates',
+  'POST /faults/clear',
+  'POST /reset',
+  'GET /trace',
+]
+
+/**
+ * What the admin API drives: the current simulator, how the clock moves and how to start over.
+ * `withAdminApi(sim)` makes a manual one whose reset builds a simulator with the same seed and
+ * header prefix.
+ */
+export interface AdminHost {
+  /** The simulator now served (a reset replaces it). */
+  readonly sim: Simulator
+  readonly clock: ServeClock
+  /** Moves virtual time ahead by `ms` and runs the work due on the way (with `--clock wall`, it stays ahead). */
+  advance(ms: number): Promise<void>
+  /** Replaces the simulator with a fresh one built from the same options (token, port and clock mode kept). */
+  reset(): Promise<Simulator>
+  /** What the host set up at start (e.g. `--forward-to` destinations), shown in `GET /state`. */
+  readonly extras?: () => Record<string, unknown>
 }
 
 /**
@@ -111,25 +209,124 @@ async function readBody<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
   return parsed.data
 }
 
+/** Query parameters validated like a body: unknown ones refused, each value a single string. */
+function readQuery<T>(url: URL, schema: z.ZodType<T>): T {
+  const value: Record<string, string> = {}
+  for (const [name, text] of url.searchParams) {
+    if (name in value) throw new AdminInputError(400, `${name}: given more than once`, name)
+    value[name] = text
+  }
+  const parsed = schema.safeParse(value)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const param = issue?.path.join('.') || undefined
+    throw new AdminInputError(400, `${param ? `${param}: ` : ''}${issue?.message ?? 'invalid query'}`, param)
+  }
+  return parsed.data
+}
+
+const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString())
+
+/** A manual host around one simulator. */
+function manualHost(initial: Simulator): AdminHost {
+  let sim = initial
+  return {
+    get sim() {
+      return sim
+    },
+    clock: { mode: 'manual' },
+    async advance(ms) {
+      await sim.clock.tickAsync(ms)
+      await sim.settle()
+    },
+    async reset() {
+      sim = createSimulator({ seed: sim.seed, headerPrefix: sim.service.kernel.prefix })
+      return sim
+    },
+  }
+}
+
+/** The fault engine's state: the rates in force, what fired, and every kind that can be injected. */
+function faultsJson(sim: Simulator) {
+  return { rates: sim.faults.rates(), fired: sim.faults.fired(), kinds: [...faultKinds] }
+}
+
 /**
- * The admin API of `service-sim serve`: setup, inspection and time travel over HTTP, so clients in
- * any language can drive the simulation. Everything else goes to `sim.fetch`.
+ * Duplicate and reordered deliveries drawn by rate are the delivery area's own knobs (as
+ * `installFaults` sets them from the policy): they follow the rates in force.
+ */
+function syncDeliveryKnobs(sim: Simulator): void {
+  const rates = sim.faults.rates()
+  const knobs = sim.admin.deliveryFaults
+  knobs.duplicateRate = rates.duplicate_delivery ?? 0
+  knobs.reorderWindowMs = (rates.reorder_delivery ?? 0) > 0 ? (sim.faults.policy.params.reorder_delivery?.delay ?? 5_000) : 0
+}
+
+/** The JSON of a delivery: every attempt, and the next automatic one. */
+function deliveryJson(r: ReturnType<Simulator['admin']['deliveries']>[number]) {
+  return {
+    event: r.eventId,
+    event_type: r.eventType,
+    destination: r.destinationId,
+    url: r.url,
+    mode: r.mode,
+    status: r.status,
+    retries: r.retries,
+    next_attempt_at: iso(r.nextAttemptAt),
+    cancelled: r.cancelled ?? null,
+    attempts: r.attempts.map(attemptJson),
+  }
+}
+
+function attemptJson(a: ReturnType<Simulator['admin']['deliveries']>[number]['attempts'][number]) {
+  return {
+    at: iso(a.at),
+    trigger: a.trigger,
+    outcome: a.outcome,
+    status: a.status,
+    duration_ms: a.durationMs,
+    ...(a.message === undefined ? {} : { message: a.message }),
+  }
+}
+
+const eventJson = (e: ReturnType<Simulator['admin']['events']>[number]) => ({
+  id: e.id,
+  type: e.type,
+  account: e.account,
+  mode: e.mode,
+  kind: e.kind,
+  created: iso(e.at),
+})
+
+/**
+ * The admin API of `service-sim serve`: setup, inspection, time travel, events, deliveries, faults
+ * and reset over HTTP, so test suites in any language can drive the simulation. Everything outside
+ * `/__sim/` goes to the served simulator's `fetch`. Every input is validated (zod) before anything
+ * changes; a refusal is answered in the JSON error envelope. The routes are `ADMIN_ROUTES`.
  *
  * @example
  * const handler = withAdminApi(sim)
  * await handler(new Request('http://127.0.0.1/__sim/clock/advance', { method: 'POST', body: '{"duration":"15m"}' }))
  */
-export function withAdminApi(sim: Simulator): (req: Request) => Promise<Response> {
+export function withAdminApi(target: Simulator | AdminHost): (req: Request) => Promise<Response> {
+  const host: AdminHost = 'fetch' in target ? manualHost(target) : target
   return async (req) => {
     const url = new URL(req.url)
+    const sim = host.sim
     if (!url.pathname.startsWith(ADMIN_PREFIX)) return sim.fetch(req)
-    const route = `${req.method} ${url.pathname.slice(ADMIN_PREFIX.length - 1)}`
+    const path = url.pathname.slice(ADMIN_PREFIX.length - 1)
+    const route = `${req.method} ${path}`
     try {
+      // Routes without a query take none: a stray one is a mistake worth saying.
+      if (req.method !== 'GET' && url.search !== '') return fail(400, `${route} takes no query parameters`)
       switch (route) {
         case 'GET /state':
+          readQuery(url, schemas.empty)
           return json(200, {
             now: new Date(sim.clock.now).toISOString(),
             seed: sim.seed,
+            header_prefix: sim.service.kernel.prefix,
+            clock: host.clock,
             platform: { id: sim.platform.id, secret_key: sim.platform.secretKey, publishable_key: sim.platform.publishableKey },
             accounts: sim.admin.accounts().map((a) => ({
               id: a.id,
@@ -138,6 +335,7 @@ export function withAdminApi(sim: Simulator): (req: Request) => Promise<Response
               secret_key: a.keys.secret,
             })),
             trace: { length: sim.trace.length, hash: sim.trace.hash() },
+            ...(host.extras?.() ?? {}),
           })
         case 'POST /accounts': {
           const b = await readBody(req, schemas.account)
@@ -157,6 +355,34 @@ export function withAdminApi(sim: Simulator): (req: Request) => Promise<Response
           })
           return json(200, { id: org.id, accounts: [...org.accounts] })
         }
+        case 'POST /meters': {
+          const b = await readBody(req, schemas.meter)
+          if (b.account !== undefined && sim.admin.account(b.account) === undefined)
+            return fail(400, `account: no such account '${b.account}'`, 'account')
+          return json(
+            200,
+            sim.admin.createMeter({
+              eventName: b.event_name,
+              ...(b.display_name === undefined ? {} : { displayName: b.display_name }),
+              ...(b.formula === undefined ? {} : { formula: b.formula }),
+              ...(b.customer_key === undefined ? {} : { customerKey: b.customer_key }),
+              ...(b.value_key === undefined ? {} : { valueKey: b.value_key }),
+              ...(b.account === undefined ? {} : { account: b.account }),
+              ...(b.mode === undefined ? {} : { mode: b.mode }),
+            }),
+          )
+        }
+        case 'GET /meters/summary': {
+          const q = readQuery(url, schemas.meterSummary)
+          if (sim.admin.meter(q.meter) === undefined) return fail(404, `meter: no such meter '${q.meter}'`, 'meter')
+          const s = sim.admin.meterSummary({
+            meter: q.meter,
+            customer: q.customer,
+            ...(q.start === undefined ? {} : { start: q.start }),
+            ...(q.end === undefined ? {} : { end: q.end }),
+          })
+          return json(200, { ...s, stats: sim.admin.meterStats() })
+        }
         case 'POST /clock/advance': {
           // Validated whole before the clock moves: a refused advance leaves time where it was.
           const b = await readBody(req, schemas.advance).catch((error: unknown) => {
@@ -168,22 +394,82 @@ export function withAdminApi(sim: Simulator): (req: Request) => Promise<Response
               )
             throw error
           })
-          await sim.clock.tickAsync('ms' in b ? b.ms : b.duration)
-          await sim.settle()
-          return json(200, { now: new Date(sim.clock.now).toISOString() })
+          await host.advance('ms' in b ? b.ms : b.duration)
+          return json(200, { now: new Date(host.sim.clock.now).toISOString() })
         }
         case 'POST /settle':
           await readBody(req, schemas.empty)
           await sim.settle()
           return json(200, { now: new Date(sim.clock.now).toISOString() })
         case 'GET /events':
-          return json(200, {
-            data: sim.admin.events().map((e) => ({ id: e.id, type: e.type, account: e.account, mode: e.mode, kind: e.kind })),
+          readQuery(url, schemas.empty)
+          return json(200, { data: sim.admin.events().map(eventJson) })
+        case 'POST /events/trigger': {
+          const b = await readBody(req, schemas.trigger)
+          if (b.account !== undefined && sim.admin.account(b.account) === undefined)
+            return fail(400, `account: no such account '${b.account}'`, 'account')
+          const event = sim.admin.trigger(b.type, {
+            ...(b.account === undefined ? {} : { account: b.account }),
+            ...(b.mode === undefined ? {} : { mode: b.mode }),
+            ...(b.object === undefined ? {} : { object: b.object }),
+            ...(b.data === undefined ? {} : { data: b.data }),
           })
+          return json(200, { ...eventJson(event), body: event.body })
+        }
+        case 'GET /deliveries': {
+          const q = readQuery(url, schemas.deliveries)
+          return json(200, { data: sim.admin.deliveries(q).map(deliveryJson) })
+        }
+        case 'POST /deliveries/resend': {
+          const b = await readBody(req, schemas.resend)
+          const attempt = await sim.admin.resend(b.event, b.destination, b.via === undefined ? {} : { via: b.via })
+          return json(200, attemptJson(attempt))
+        }
+        case 'GET /destinations':
+          readQuery(url, schemas.empty)
+          return json(200, {
+            data: sim.admin.destinations().map((d) => ({
+              id: d.id,
+              account: d.account,
+              mode: d.mode,
+              url: d.url,
+              status: d.status,
+              event_payload: d.eventPayload,
+              events_from: [...d.eventsFrom],
+              enabled_events: [...d.enabledEvents],
+              signing_secrets: sim.admin.signingSecrets(d.id),
+            })),
+          })
+        case 'GET /faults':
+          readQuery(url, schemas.empty)
+          return json(200, faultsJson(sim))
+        case 'POST /faults/inject': {
+          const b = await readBody(req, schemas.inject)
+          sim.faults.inject(b)
+          return json(200, faultsJson(sim))
+        }
+        case 'POST /faults/rates': {
+          const b = await readBody(req, schemas.rates)
+          sim.faults.setRates(b.rates)
+          syncDeliveryKnobs(sim)
+          return json(200, faultsJson(sim))
+        }
+        case 'POST /faults/clear':
+          await readBody(req, schemas.empty)
+          sim.faults.clear()
+          syncDeliveryKnobs(sim)
+          return json(200, faultsJson(sim))
+        case 'POST /reset': {
+          await readBody(req, schemas.empty)
+          const fresh = await host.reset()
+          return json(200, {
+            now: new Date(fresh.clock.now).toISOString(),
+            seed: fresh.seed,
+            trace: { length: fresh.trace.length },
+          })
+        }
         case 'GET /trace': {
-          const parsed = schemas.since.safeParse(url.searchParams.get('since') ?? 0)
-          if (!parsed.success) return fail(400, 'since: expected a non-negative integer sequence number', 'since')
-          const since = parsed.data
+          const { since = 0 } = readQuery(url, schemas.trace)
           const lines = sim.trace
             .entries()
             .filter((e) => e.seq >= since)
@@ -192,10 +478,13 @@ export function withAdminApi(sim: Simulator): (req: Request) => Promise<Response
           return new Response(lines, { headers: { 'Content-Type': 'application/x-ndjson' } })
         }
         default:
-          return fail(404, `no admin route ${route}; see 'service-sim serve --help'`)
+          return ADMIN_ROUTES.some((r) => r.endsWith(` ${path}`))
+            ? fail(405, `${req.method} is not served at /__sim${path}; see docs/admin-api.openapi.yaml`)
+            : fail(404, `no admin route ${route}; see docs/admin-api.openapi.yaml or 'service-sim serve --help'`)
       }
     } catch (error) {
       if (error instanceof AdminInputError) return fail(error.status, error.message, error.param)
+      if (error instanceof ServiceError) return fail(error.status === 404 ? 404 : 400, error.message, error.param)
       return fail(400, error instanceof Error ? error.message : String(error))
     }
   }

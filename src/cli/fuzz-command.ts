@@ -10,7 +10,7 @@ import { canonicalJson } from '../kernel/canonical-json.js'
 import { type FuzzOutcome, runFuzzTask } from './fuzz-worker.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
-import { intOption, UsageError } from './usage-error.js'
+import { headerPrefixOption, intOption, UsageError } from './usage-error.js'
 
 /** A fuzz campaign's report (one shard); `merge` combines several. */
 export interface FuzzReport {
@@ -53,6 +53,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
       workers: { type: 'string' },
       shard: { type: 'string' },
       client: { type: 'string' },
+      'header-prefix': { type: 'string' },
       report: { type: 'string' },
       failures: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -64,6 +65,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (use --scenario <file>)`)
   if (values.runs !== undefined && values.time !== undefined) throw new UsageError('give --runs or --time, not both')
+  const headerPrefix = headerPrefixOption(values['header-prefix'])
   const runs = intOption('--runs', values.runs, 1) ?? (values.time === undefined ? 100 : Number.POSITIVE_INFINITY)
   const budget = values.time === undefined ? undefined : parseDuration(values.time)
   if (values.time !== undefined && (budget === undefined || budget <= 0))
@@ -112,7 +114,9 @@ export async function fuzzCommand(args: string[]): Promise<number> {
       : undefined
   // Worker threads inherit tsx's loader from execArgv; in dist the .js worker needs none.
   const runOne = (seed: number): Promise<FuzzOutcome> =>
-    pool ? pool.run({ file, seed, client: values.client }) : runFuzzTask({ file, seed, client: values.client })
+    pool
+      ? pool.run({ file, seed, client: values.client, headerPrefix })
+      : runFuzzTask({ file, seed, client: values.client, headerPrefix })
 
   const outcomes: FuzzOutcome[] = []
   const began = performance.now()
@@ -166,6 +170,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
     const saved = {
       ...source,
       seed: o.seed,
+      ...(headerPrefix === undefined ? {} : { header_prefix: headerPrefix }),
       faults: { schedule: o.faults.map((f) => ({ step: f.step, fault: f.fault, ...f.params })) },
     }
     writeFileSync(

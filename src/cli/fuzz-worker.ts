@@ -7,6 +7,8 @@ export interface FuzzTask {
   readonly file: string
   readonly seed: number
   readonly client?: string | undefined
+  /** `--header-prefix`: replaces the scenario's `header_prefix`. */
+  readonly headerPrefix?: string | undefined
 }
 
 /** What a fuzz run reports back. */
@@ -25,7 +27,8 @@ export interface FuzzOutcome {
  * const outcome = await runFuzzTask({ file: 'scenarios/default.yaml', seed: 3 })
  */
 export async function runFuzzTask(task: FuzzTask): Promise<FuzzOutcome> {
-  const scenario = loadScenarioFile(task.file)
+  const loaded = loadScenarioFile(task.file)
+  const scenario = task.headerPrefix === undefined ? loaded : { ...loaded, header_prefix: task.headerPrefix }
   const client = task.client ? await loadClientModule(task.client, process.cwd()) : undefined
   const result = await runScenario(scenario, {
     seed: task.seed,

@@ -17,7 +17,7 @@ Examples:
   service-sim fuzz --scenario scenarios/receiver-down-two-days.yaml --runs 200 --workers 2
   service-sim serve --port 12111 --seed 42
 `,
-  replay: `Usage: service-sim replay [file] [--seed N] [--client module] [--report dir] [--quiet]
+  replay: `Usage: service-sim replay [file] [--seed N] [--header-prefix P] [--client module] [--report dir] [--quiet]
 
 Runs a scenario file (YAML or JSON) against a fresh simulator, prints a compact timeline in
 virtual time, and writes report.json, report.md and report.html to <dir>/<scenario>/<seed>/.
@@ -25,6 +25,7 @@ Without a file, replays the bundled default scenario (scenarios/default.yaml).
 
 Options:
   --seed N          Seed instead of the scenario's own
+  --header-prefix P Header prefix instead of the scenario's header_prefix (e.g. Stripe)
   --client module   Your client module (actions and/or receiver; reporter and/or webhook for a
                     property-harness counterexample). A .ts/.mts module loads directly through
                     tsx, with no build and no package.json needed beside it.
@@ -46,7 +47,7 @@ Examples:
   service-sim replay scenarios/lock-contention.yaml --seed 7 --report out/
   service-sim replay my-scenario.yaml --client ./src/my-billing-client.ts --quiet
 `,
-  fuzz: `Usage: service-sim fuzz [--scenario file] [--runs N | --time budget] [--seed N] [--workers N] [--shard i/n]
+  fuzz: `Usage: service-sim fuzz [--scenario file] [--runs N | --time budget] [--seed N] [--header-prefix P] [--workers N] [--shard i/n]
 
 Replays a scenario under consecutive seeds starting at --seed. Seeds that violate an expectation are
 saved as replayable scenario files under .service-sim/failures/ and are re-run first next time.
@@ -58,6 +59,7 @@ Options:
   --runs N          Number of seeds (default 100)
   --time budget     Wall-clock budget instead of --runs, e.g. 30s, 5m
   --seed N          First seed (default 1)
+  --header-prefix P Header prefix instead of the scenario's header_prefix (saved with failing seeds)
   --workers N       Worker threads (tinypool); default 1 (in process)
   --shard i/n       Run only seeds whose index is i-1 modulo n (CI matrix)
   --client module   Client module, as for replay
@@ -83,18 +85,36 @@ Example:
   service-sim merge reports/fuzz/default/shard-1-of-2.json reports/fuzz/default/shard-2-of-2.json --out merged.json
 `,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
-                         [--admin-token T|none] [--allowed-host H]...
+                         [--header-prefix Stripe] [--clock wall|manual] [--speed N]
+                         [--forward-to URL] [--events a,b] [--admin-token T|none] [--allowed-host H]...
 
 Serves the simulator's fetch handler over HTTP on 127.0.0.1 so clients in any language can be
-tested, plus an admin API under /__sim/:
-  GET  /__sim/state               platform id and keys, accounts, virtual now
+tested, plus an admin API under /__sim/ (OpenAPI 3.1: docs/admin-api.openapi.yaml):
+  GET  /__sim/state               virtual now, clock, header prefix, keys, accounts, forwarding
   POST /__sim/accounts            {"email"?, "country"?} -> a connected account
   POST /__sim/organisations       {"accounts": [ids]}
+  POST /__sim/meters              {"event_name", "formula"?, ...} -> a meter
+  GET  /__sim/meters/summary      ?meter=&customer= -> processed usage (aggregate)
   POST /__sim/clock/advance       {"ms": 900000} or {"duration": "15m"}: time travel
   POST /__sim/settle              run work due now
   GET  /__sim/events              every event emitted
+  POST /__sim/events/trigger      {"type": "invoice.paid", "account"?, "object"?} -> an event
+  GET  /__sim/deliveries          ?event=&destination=&status= -> deliveries, every attempt, next one
+  POST /__sim/deliveries/resend   {"event", "destination", "via"?}
+  GET  /__sim/destinations        destinations and their signing secrets
+  GET  /__sim/faults              rates in force, what fired
+  POST /__sim/faults/inject       {"fault": "lock_timeout", "count"?, ...}: one fault now
+  POST /__sim/faults/rates        {"rates": {"rate_limit": 1}}: switch kinds on (0: off)
+  POST /__sim/faults/clear        every rate off, nothing armed
+  POST /__sim/reset               a fresh simulator from the same options (same token and port)
   GET  /__sim/trace               the trace as JSON lines; ?since=<seq>
 With --scenario, the scenario's setup and workload run first. Stops cleanly on SIGINT.
+
+Time: with --clock wall (the default) virtual time starts at the real current time and follows it
+(--speed N: N times faster), so deliveries and retries, meter processing, session and idempotency
+expiry fall due by themselves and signatures pass a real app's 300 s tolerance; time travel jumps
+ahead and stays ahead. --clock manual keeps a fixed start that only the admin API moves
+(deterministic runs). Each served request is traced (serve.request: wall and virtual arrival).
 
 Protection (the admin API hands out every key and can move time, so a web page must not reach it):
   - The admin API needs a token: 'Authorization: Bearer <token>' or 'X-Sim-Admin-Token: <token>'
@@ -113,9 +133,16 @@ Options:
   --port P            Port (default 12111; 0 picks a free one)
   --seed N            Seed (default 0, or the scenario's)
   --scenario file     Scenario to run before serving
-  --no-limits         No rate, concurrency or read limits and no object locks (load tests; the
-                      virtual clock does not follow wall time, so the sandbox's 25 requests per
-                      second would refuse nearly all of a load test)
+  --no-limits         No rate, concurrency or read limits and no object locks (load tests: the
+                      sandbox allows 25 requests per virtual second, and with --clock manual a
+                      virtual second never ends)
+  --header-prefix P   Prefix of the provider-named headers (default Service); Stripe makes the
+                      official clients of any language work unchanged, signatures included
+  --clock wall|manual Virtual time follows the wall clock (default) or moves only when asked
+  --speed N           With --clock wall: N virtual ms per real ms (default 1, at most 1000000)
+  --forward-to URL    Create destinations on the platform (test mode) posting to URL, a
+                      localhost/127.0.0.1/[::1] address, and print their signing secrets
+  --events a,b        With --forward-to: only these event types (default all: *)
   --admin-token T     Admin API token (default: SERVICE_SIM_ADMIN_TOKEN, else a random one,
                       printed); 'none' turns the token off
   --allowed-host H    Also accept host name H in Host and Origin (repeatable), e.g. a name
@@ -124,6 +151,9 @@ Options:
 
 Examples:
   service-sim serve --port 12111 --seed 42
+  service-sim serve --header-prefix Stripe --forward-to http://localhost:3000/webhooks
+  service-sim serve --clock manual --seed 7
+  service-sim serve --speed 60   # an hour of virtual time a minute
   curl -u sk_test_...: http://127.0.0.1:12111/v1/account
   curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:12111/__sim/state
   curl -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\

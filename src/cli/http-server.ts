@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ExchangeHandler } from '../http/handler.js'
-import { exchangeOf, type Simulator } from '../simulator/create-simulator.js'
-import { ADMIN_PREFIX, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
+import { callerNow } from '../kernel/wall-clock.js'
+import { createSimulator, exchangeOf, type Simulator } from '../simulator/create-simulator.js'
+import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
+import { installServeReceiverFaults } from './serve-faults.js'
 import {
   allowedHostSet,
   checkAdminToken,
@@ -12,6 +14,7 @@ import {
   isJsonContentType,
   type Refusal,
 } from './serve-guard.js'
+import { createWallDriver, type ServeClock, type WallDriver } from './wall-driver.js'
 
 /** How long `serve` waits for a slow client, in wall-clock milliseconds. */
 export interface ServeTimeouts {
@@ -45,6 +48,25 @@ export interface HttpServerOptions {
   readonly allowedHosts?: readonly string[]
   /** Overrides of `DEFAULT_TIMEOUTS`. */
   readonly timeouts?: Partial<ServeTimeouts>
+  /**
+   * How virtual time moves: `{ mode: 'manual' }` (default here; only the admin API moves it) or
+   * `{ mode: 'wall', speed }` (it follows real time, `speed` times faster; `service-sim serve`'s default).
+   */
+  readonly clock?: ServeClock
+  /** Real milliseconds between wall-clock catch-ups while idle. Default 50. */
+  readonly tickMs?: number
+  /**
+   * Builds the fresh simulator `POST /__sim/reset` serves from then on. Default: one with the same
+   * seed and header prefix (and, with a wall clock, starting at the current time).
+   */
+  readonly rebuild?: () => Simulator | Promise<Simulator>
+  /** Extra members of `GET /__sim/state` (what the caller set up, e.g. forwarding). */
+  readonly extras?: () => Record<string, unknown>
+}
+
+/** The server `startHttpServer` returns, with the simulator it serves now (a reset replaces it). */
+export interface SimServer extends Server {
+  readonly host: AdminHost
 }
 
 // The methods anyone can mean here; TRACE (a cross-site tracing vector), CONNECT and WebDAV's are
@@ -52,7 +74,10 @@ export interface HttpServerOptions {
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 interface Context {
-  readonly raw: ExchangeHandler
+  /** The simulator served now and its raw exchange (both replaced by a reset). */
+  sim: Simulator
+  raw: ExchangeHandler
+  readonly driver: WallDriver | undefined
   readonly admin: (req: Request) => Promise<Response>
   readonly token: string | null
   readonly allowed: ReadonlySet<string>
@@ -72,11 +97,47 @@ interface Context {
  * const server = await startHttpServer(sim, { port: 0, adminToken: generateAdminToken() })
  * server.address() // { port: 43121, ... }
  */
-export function startHttpServer(sim: Simulator, options: HttpServerOptions): Promise<Server> {
+export function startHttpServer(sim: Simulator, options: HttpServerOptions): Promise<SimServer> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
+  const clock: ServeClock = options.clock ?? { mode: 'manual' }
+  const driver =
+    clock.mode === 'wall'
+      ? createWallDriver(sim, { speed: clock.speed, ...(options.tickMs === undefined ? {} : { intervalMs: options.tickMs }) })
+      : undefined
+  const rebuild =
+    options.rebuild ??
+    (() =>
+      createSimulator({
+        seed: context.sim.seed,
+        headerPrefix: context.sim.service.kernel.prefix,
+        ...(clock.mode === 'wall' ? { start: callerNow() } : {}),
+      }))
+  const move = async (ms: number) => {
+    await context.sim.clock.tickAsync(ms)
+    await context.sim.settle()
+  }
+  const host: AdminHost = {
+    get sim() {
+      return context.sim
+    },
+    clock,
+    advance: (ms) => (driver ? driver.jump(() => move(ms)) : move(ms)),
+    async reset() {
+      const fresh = await rebuild()
+      installServeReceiverFaults(fresh)
+      context.sim = fresh
+      context.raw = exchangeOf(fresh)
+      driver?.attach(fresh)
+      return fresh
+    },
+    ...(options.extras === undefined ? {} : { extras: options.extras }),
+  }
+  installServeReceiverFaults(sim)
   const context: Context = {
+    sim,
     raw: exchangeOf(sim),
-    admin: withAdminApi(sim),
+    driver,
+    admin: withAdminApi(host),
     token: options.adminToken,
     allowed: allowedHostSet(options.allowedHosts),
     origin: 'http://127.0.0.1',
@@ -95,6 +156,8 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
     },
   )
   server.keepAliveTimeout = timeouts.keepAliveMs
+  Object.defineProperty(server, 'host', { value: host })
+  server.on('close', () => driver?.stop())
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
@@ -130,7 +193,8 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
       server.off('error', reject)
       const address = server.address()
       if (typeof address === 'object' && address !== null) context.origin = `http://127.0.0.1:${address.port}`
-      ready(server)
+      driver?.start()
+      ready(server as SimServer)
     })
   })
 }
@@ -144,6 +208,10 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
     return refuse(req, res, { status: 413, code: 'body_too_large', message: `request body over ${MAX_BODY_BYTES} bytes` })
   const method = req.method ?? 'GET'
   const hasBody = method !== 'GET' && method !== 'HEAD' && text !== ''
+  // A request sees the current time: the clock catches up with the wall before it is served.
+  const driver = context.driver
+  if (driver !== undefined && !driver.trySync()) await driver.sync().catch(reportCatchUp)
+  arrival(context.sim, req, url, admin, text)
   if (admin) {
     // Only the header the admin API reads: whatever else a client sent cannot make `Request` throw.
     const contentType = req.headers['content-type']
@@ -172,6 +240,34 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
   })
   res.writeHead(answer.status, answer.headers)
   res.end(answer.text)
+}
+
+function reportCatchUp(error: unknown): void {
+  process.stderr.write(`service-sim: wall clock catch-up failed: ${(error as Error)?.stack ?? String(error)}\n`)
+}
+
+// Hop-by-hop and framing headers say nothing about the request; admin credentials stay out of the trace.
+const UNRECORDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'])
+const ADMIN_SECRETS = new Set(['authorization', 'x-sim-admin-token'])
+
+/**
+ * Records a served request's arrival: its wall time and (as the entry's `at`) the virtual time it
+ * is served at, with what a replay needs to send it again (method, target, headers, body). Only
+ * the served path appends it, so in-process runs keep their trace byte for byte.
+ */
+function arrival(sim: Simulator, req: IncomingMessage, url: URL, admin: boolean, body: string): void {
+  const headers: Record<string, string> = {}
+  const raw = req.headers
+  for (const name in raw) {
+    const value = raw[name]
+    if (typeof value !== 'string' || UNRECORDED.has(name) || (admin && ADMIN_SECRETS.has(name))) continue
+    headers[name] = value
+  }
+  sim.trace.append(
+    'serve.request',
+    { wall: new Date(callerNow()).toISOString(), method: req.method ?? 'GET', path: url.pathname + url.search, admin, headers },
+    { body },
+  )
 }
 
 /**

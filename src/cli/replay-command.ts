@@ -14,7 +14,7 @@ import type { TraceEntry } from '../kernel/trace.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
 import { timelineLines } from './timeline.js'
-import { UsageError } from './usage-error.js'
+import { headerPrefixOption, UsageError } from './usage-error.js'
 
 /**
  * `service-sim replay [file] [--seed N] [--client module] [--report dir] [--quiet]`.
@@ -28,6 +28,7 @@ export async function replayCommand(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       seed: { type: 'string' },
+      'header-prefix': { type: 'string' },
       client: { type: 'string' },
       report: { type: 'string' },
       'no-report': { type: 'boolean' },
@@ -48,7 +49,9 @@ export async function replayCommand(args: string[]): Promise<number> {
   // Beyond 2^53 Number() rounds silently, and a rounded seed would replay another run.
   if (typeof seed === 'number' && !Number.isSafeInteger(seed))
     throw new UsageError(`--seed: expected an integer within +-${Number.MAX_SAFE_INTEGER} (or a word), got '${values.seed}'`)
-  const scenario = loadScenarioFile(file)
+  const prefix = headerPrefixOption(values['header-prefix'])
+  const loaded = loadScenarioFile(file)
+  const scenario = prefix === undefined ? loaded : { ...loaded, header_prefix: prefix }
   let client: Awaited<ReturnType<typeof loadClientModule>> | undefined
   if (values.client !== undefined) {
     try {

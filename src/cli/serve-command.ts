@@ -1,12 +1,16 @@
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { isLoopback, isThinType } from '#domain/destinations/rules.js'
+import { ServiceError } from '#domain/service-error.js'
 import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
 import { runScenarioOn } from '../harness/scenario/run-scenario.js'
-import { createSimulator } from '../simulator/create-simulator.js'
+import { callerNow } from '../kernel/wall-clock.js'
+import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import { HELP } from './help.js'
 import { startHttpServer } from './http-server.js'
 import { adminTokenProblem, allowedHostSet, generateAdminToken } from './serve-guard.js'
-import { intOption, UsageError } from './usage-error.js'
+import { headerPrefixOption, intOption, UsageError } from './usage-error.js'
+import type { ServeClock } from './wall-driver.js'
 
 /** The environment variable that gives the admin token when `--admin-token` does not. */
 export const ADMIN_TOKEN_ENV = 'SERVICE_SIM_ADMIN_TOKEN'
@@ -36,6 +40,124 @@ export function resolveAdminToken(
   return { token: given, source }
 }
 
+/** Largest `--speed`: a million virtual milliseconds per real one (11.6 days a second). */
+export const MAX_SPEED = 1_000_000
+
+/**
+ * Parses `--clock` and `--speed`: `wall` (default) follows real time `speed` times faster,
+ * `manual` moves only through the admin API (and takes no `--speed`).
+ *
+ * @example
+ * clockOption(undefined, '60') // { mode: 'wall', speed: 60 }
+ */
+export function clockOption(mode: string | undefined, speed: string | undefined): ServeClock {
+  if (mode !== undefined && mode !== 'wall' && mode !== 'manual')
+    throw new UsageError(`--clock: expected 'wall' or 'manual', got '${mode}'`)
+  if (mode === 'manual') {
+    if (speed !== undefined) throw new UsageError('--speed needs --clock wall (a manual clock moves only through the admin API)')
+    return { mode: 'manual' }
+  }
+  if (speed === undefined) return { mode: 'wall', speed: 1 }
+  const value = /^\d+(\.\d+)?$/.test(speed) ? Number(speed) : Number.NaN
+  if (!(value > 0 && value <= MAX_SPEED))
+    throw new UsageError(`--speed: expected a number greater than 0 and at most ${MAX_SPEED}, got '${speed}'`)
+  return { mode: 'wall', speed: value }
+}
+
+/** What `--forward-to` asks for: a URL on this machine and the event types (all by default). */
+export interface ForwardSpec {
+  readonly url: string
+  readonly events: readonly string[] | undefined
+}
+
+/** One destination `--forward-to` made, as printed and shown in `GET /__sim/state`. */
+export interface ForwardDestination {
+  readonly destination: string
+  readonly url: string
+  readonly event_payload: 'snapshot' | 'thin'
+  readonly enabled_events: readonly string[]
+  readonly signing_secret: string
+}
+
+/**
+ * Checks `--forward-to` and `--events`: an http(s) URL on localhost, 127.x or [::1] (the only ones
+ * a served simulator posts to), and event type names.
+ *
+ * @example
+ * forwardOption('http://localhost:3000/webhooks', 'customer.created,invoice.paid')
+ */
+export function forwardOption(url: string | undefined, events: string | undefined): ForwardSpec | undefined {
+  if (url === undefined) {
+    if (events !== undefined) throw new UsageError('--events needs --forward-to <url>')
+    return undefined
+  }
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new UsageError(`--forward-to: '${url}' is not an absolute URL (e.g. http://localhost:3000/webhooks)`)
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !isLoopback(parsed.hostname))
+    throw new UsageError(
+      `--forward-to: '${url}' is not an http(s) URL on localhost, 127.0.0.1 or [::1]; serve posts webhooks only to this machine`,
+    )
+  if (events === undefined) return { url, events: undefined }
+  const list = events
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
+  const bad = list.find((e) => e !== '*' && !/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(e))
+  if (list.length === 0 || bad !== undefined)
+    throw new UsageError(
+      `--events: expected comma-separated event types (or *), e.g. customer.created,invoice.paid; got '${bad ?? events}'`,
+    )
+  return { url, events: list }
+}
+
+/**
+ * Creates the `--forward-to` destinations on the platform in test mode: one for snapshot events
+ * (`events_from: ['@self']`) and, unless `--events` names only snapshot types, one for thin events,
+ * since the two kinds need separate destinations. Deliveries then take the normal path.
+ *
+ * @example
+ * const [snapshot] = setUpForwarding(sim, { url: 'http://localhost:3000/webhooks', events: undefined })
+ * snapshot.signing_secret // 'whsec_...'
+ */
+export function setUpForwarding(sim: Simulator, spec: ForwardSpec): ForwardDestination[] {
+  const all = spec.events === undefined || spec.events.includes('*')
+  const snapshot = all ? ['*'] : (spec.events ?? []).filter((e) => !isThinType(e))
+  const thin = all ? ['*'] : (spec.events ?? []).filter((e) => isThinType(e))
+  const made: ForwardDestination[] = []
+  const scope = { account: sim.platform.id, mode: 'test' as const }
+  for (const [payload, enabled] of [
+    ['snapshot', snapshot],
+    ['thin', thin],
+  ] as const) {
+    if (enabled.length === 0) continue
+    try {
+      const d = sim.service.destinations.create(scope, {
+        name: `service-sim serve --forward-to (${payload})`,
+        type: 'webhook_endpoint',
+        event_payload: payload,
+        events_from: ['@self'],
+        enabled_events: [...enabled],
+        webhook_endpoint: { url: spec.url },
+      })
+      made.push({
+        destination: d.id,
+        url: d.url,
+        event_payload: payload,
+        enabled_events: [...d.enabledEvents],
+        signing_secret: sim.admin.signingSecrets(d.id)[0] ?? '',
+      })
+    } catch (error) {
+      if (error instanceof ServiceError) throw new UsageError(`--forward-to: ${error.message}`)
+      throw error
+    }
+  }
+  return made
+}
+
 /**
  * `service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits] [--admin-token T|none]
  * [--allowed-host H]...`: the simulator on 127.0.0.1 until SIGINT (or SIGTERM), then a clean close
@@ -55,6 +177,11 @@ export async function serveCommand(args: string[]): Promise<number> {
       'no-limits': { type: 'boolean' },
       'admin-token': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
+      'header-prefix': { type: 'string' },
+      clock: { type: 'string' },
+      speed: { type: 'string' },
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -74,23 +201,53 @@ export async function serveCommand(args: string[]): Promise<number> {
     throw new UsageError(`--allowed-host: ${(error as Error).message}`)
   }
   const { token, source } = resolveAdminToken(values['admin-token'], process.env)
-  let sim: ReturnType<typeof createSimulator>
-  if (values.scenario !== undefined) {
-    const scenario = loadScenarioFile(values.scenario)
-    const run = await runScenarioOn(scenario, {
-      ...(seed === undefined ? {} : { seed }),
-      baseDir: dirname(resolve(values.scenario)),
-    })
-    sim = run.sim
-    process.stdout.write(
-      `scenario ${scenario.name}: ${run.result.steps.length} steps run, ${run.result.ok ? 'expectations hold' : 'some expectations violated'}\n`,
-    )
-  } else {
-    // A server runs for as long as someone uses it: keep the last 100,000 trace entries in memory
-    // (the hash still covers every one).
-    sim = createSimulator({ seed: seed ?? 0, traceLimit: 100_000, ...(values['no-limits'] ? { limits: false as const } : {}) })
+  const headerPrefix = headerPrefixOption(values['header-prefix'])
+  const clock = clockOption(values.clock, values.speed)
+  const forward = forwardOption(values['forward-to'], values.events)
+  // With a wall clock virtual time starts now, so signatures pass a real app's tolerance check.
+  const start = () => (clock.mode === 'wall' ? { start: callerNow() } : {})
+  let forwarded: ForwardDestination[] = []
+  const build = async (announce: boolean): Promise<Simulator> => {
+    let built: Simulator
+    if (values.scenario !== undefined) {
+      const loaded = loadScenarioFile(values.scenario)
+      const scenario = {
+        ...loaded,
+        ...(headerPrefix === undefined ? {} : { header_prefix: headerPrefix }),
+        ...(clock.mode === 'wall' && loaded.start === undefined ? { start: new Date(callerNow()).toISOString() } : {}),
+      }
+      const run = await runScenarioOn(scenario, {
+        ...(seed === undefined ? {} : { seed }),
+        baseDir: dirname(resolve(values.scenario)),
+      })
+      built = run.sim
+      if (announce)
+        process.stdout.write(
+          `scenario ${scenario.name}: ${run.result.steps.length} steps run, ${run.result.ok ? 'expectations hold' : 'some expectations violated'}\n`,
+        )
+    } else {
+      // A server runs for as long as someone uses it: keep the last 100,000 trace entries in memory
+      // (the hash still covers every one).
+      built = createSimulator({
+        seed: seed ?? 0,
+        traceLimit: 100_000,
+        ...start(),
+        ...(headerPrefix === undefined ? {} : { headerPrefix }),
+        ...(values['no-limits'] ? { limits: false as const } : {}),
+      })
+    }
+    forwarded = forward === undefined ? [] : setUpForwarding(built, forward)
+    return built
   }
-  const server = await startHttpServer(sim, { port, adminToken: token, allowedHosts }).catch((error: unknown) => {
+  const sim = await build(true)
+  const server = await startHttpServer(sim, {
+    port,
+    adminToken: token,
+    allowedHosts,
+    clock,
+    rebuild: () => build(false),
+    extras: () => ({ forward: forwarded }),
+  }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE')
       throw new UsageError(`port ${port} on 127.0.0.1 is already in use; pick another with --port (0 for any)`)
@@ -106,8 +263,16 @@ export async function serveCommand(args: string[]): Promise<number> {
       : source === 'generated'
         ? `  admin token ${token} (send 'Authorization: Bearer <token>'; fix one with --admin-token or ${ADMIN_TOKEN_ENV})`
         : `  admin token from ${source} (send 'Authorization: Bearer <token>')`
+  const clockLine =
+    clock.mode === 'wall'
+      ? `  clock wall${clock.speed === 1 ? '' : ` x${clock.speed}`}: virtual time ${new Date(sim.clock.now).toISOString()} follows real time; work falls due by itself`
+      : `  clock manual: virtual time ${new Date(sim.clock.now).toISOString()} moves only through POST /__sim/clock/advance`
+  const forwardLines = forwarded.map(
+    (f) =>
+      `  forwarding ${f.event_payload} events (${f.enabled_events.join(', ')}) to ${f.url}: destination ${f.destination}, webhook signing secret ${f.signing_secret}\n`,
+  )
   process.stdout.write(
-    `service-sim serving on http://127.0.0.1:${actual} (seed ${sim.seed})\n  platform ${sim.platform.id}\n  secret key ${sim.platform.secretKey.test}\n  admin API http://127.0.0.1:${actual}/__sim/state\n${tokenLine}\n  hosts ${[...allowedHostSet(allowedHosts)].join(', ')} (any port)\nPress Ctrl-C to stop.\n`,
+    `service-sim serving on http://127.0.0.1:${actual} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})\n  platform ${sim.platform.id}\n  secret key ${sim.platform.secretKey.test}\n  admin API http://127.0.0.1:${actual}/__sim/state\n${tokenLine}\n${clockLine}\n${forwardLines.join('')}  hosts ${[...allowedHostSet(allowedHosts)].join(', ')} (any port)\nPress Ctrl-C to stop.\n`,
   )
   await new Promise<void>((stop) => {
     const onSignal = () => {

@@ -21,3 +21,17 @@ export function intOption(name: string, value: string | undefined, min = 0): num
     throw new UsageError(`${name}: expected an integer >= ${min} and <= ${Number.MAX_SAFE_INTEGER}, got '${value}'`)
   return Number(value)
 }
+
+/**
+ * Parses `--header-prefix`: a header token (a letter, then letters and digits) such as `Service`
+ * (the default) or `Stripe`, with which the official clients of any language work unchanged.
+ *
+ * @example
+ * headerPrefixOption('Stripe') // 'Stripe'
+ */
+export function headerPrefixOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(value))
+    throw new UsageError(`--header-prefix: expected a header token such as Service or Stripe, got '${value}'`)
+  return value
+}

@@ -44,6 +44,18 @@ export interface FaultController {
   fired(): Record<string, number>
   /** Kinds with a non-zero rate or a schedule entry. */
   configured(): FaultKind[]
+  /** The rates in force: the policy's, as changed by `setRates` and `clear`. */
+  rates(): Partial<Record<FaultKind, number>>
+  /**
+   * Changes rates at run time (merged into those in force; 0 switches a kind off), traced as
+   * `faults.changed`. Decisions still draw from the `faults` stream.
+   *
+   * @example
+   * sim.faults.setRates({ rate_limit: 1 }) // every request is refused with a 429 until set back to 0
+   */
+  setRates(rates: Partial<Record<FaultKind, number>>): void
+  /** Switches every rate off and disarms the injected and scheduled faults not taken yet. */
+  clear(): void
 }
 
 /** What the fault engine acts on: the kernel (trace, clock) and the one domain action it takes itself. */
@@ -63,8 +75,9 @@ export function createFaultController(target: FaultTarget, policy: ResolvedFault
   const counts: Record<string, number> = {}
   const sessions = new Map<string, { account: string; expiresAt: number }>()
   let current = 0
-  const rates = policy.rates
-  const requestRates = REQUEST_KINDS.filter((k) => (rates[k] ?? 0) > 0)
+  // A copy: `setRates` and `clear` change the rates in force, never the resolved policy.
+  const rates: Partial<Record<FaultKind, number>> = { ...policy.rates }
+  let requestRates = REQUEST_KINDS.filter((k) => (rates[k] ?? 0) > 0)
 
   kernel.trace.subscribe((e) => {
     if (e.kind === 'session.created') {
@@ -271,6 +284,23 @@ export function createFaultController(target: FaultTarget, policy: ResolvedFault
       for (const [k, r] of Object.entries(rates)) if ((r ?? 0) > 0) kinds.add(k as FaultKind)
       for (const e of policy.schedule) kinds.add(e.fault)
       return [...kinds].sort()
+    },
+    rates: () => ({ ...rates }),
+    setRates(next) {
+      for (const [k, r] of Object.entries(next)) {
+        if (r === undefined) continue
+        if (!(r >= 0 && r <= 1)) throw new RangeError(`faults.setRates: rate of '${k}' must be within 0..1, got ${r}`)
+        if (r === 0) delete rates[k as FaultKind]
+        else rates[k as FaultKind] = r
+      }
+      requestRates = REQUEST_KINDS.filter((k) => (rates[k] ?? 0) > 0)
+      kernel.trace.append('faults.changed', { rates: { ...rates }, cleared: false })
+    },
+    clear() {
+      for (const k of Object.keys(rates)) delete rates[k as FaultKind]
+      requestRates = []
+      armed.clear()
+      kernel.trace.append('faults.changed', { rates: {}, cleared: true })
     },
   }
 }

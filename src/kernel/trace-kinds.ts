@@ -128,6 +128,20 @@ export interface TraceKinds {
   'harness.usage.totals': { units: readonly unknown[] }
   'harness.emitted': { event: string; object: string; status: string }
   'harness.state': { object: string; expected: string; actual: unknown }
+
+  // cli (`service-sim serve` only: in-process runs never append these)
+  /** A request served over HTTP: its wall arrival time (`at` is the virtual time it was served at). */
+  'serve.request': {
+    wall: string
+    method: string
+    path: string
+    admin: boolean
+    headers: Readonly<Record<string, string>>
+    /** Raw member: the request body. */
+    body?: string
+  }
+  /** The admin API changed the fault policy at run time (rates set, or everything cleared). */
+  'faults.changed': { rates: Readonly<Record<string, number | undefined>>; cleared: boolean }
 }
 
 /** An object created, changed or removed in one account and mode. */

@@ -10,7 +10,7 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'service-sim-'))
 
 describe('service-sim serve', () => {
   it('serves sim.fetch and the admin API on loopback and stops cleanly on SIGINT', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--seed', '42'], { cwd: ROOT })
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--seed', '42', '--clock', 'manual'], { cwd: ROOT })
     let out = ''
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
