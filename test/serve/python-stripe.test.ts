@@ -89,15 +89,8 @@ describe.skipIf(missing !== undefined)("Debian's python3-stripe against serve --
     expect(seen.idempotent).toEqual({ same: true, replayed: 'true' })
     expect(seen.webhook).toMatchObject({ delivered: true, refused: [] })
     expect(seen.webhook.seconds).toBeLessThan(10)
-    // TODO(issue 14): python3-stripe 5.0 sends confirm=True; until the params branch (which owns
-    // True/False parsing) is merged the simulator refuses it. Then make this assertion unconditional:
-    // expect(seen.payment_intent.status).toBe('succeeded')
-    if (seen.payment_intent.http_status === undefined) expect(seen.payment_intent.status).toBe('succeeded')
-    else {
-      process.stderr.write(
-        `python-stripe.test.ts: PaymentIntent confirm=True refused (issue 14 pending): ${seen.payment_intent.error}\n`,
-      )
-      expect(seen.payment_intent).toMatchObject({ http_status: 400 })
-    }
+    // python3-stripe 5.0 sends booleans as True/False, which the service accepts.
+    expect(seen.payment_intent).toMatchObject({ status: 'succeeded' })
+    expect(seen.payment_intent.http_status).toBeUndefined()
   }, 90_000)
 })
