@@ -38,7 +38,6 @@ const lines: [string, number | string][] = [
   ['5xx', figures.serverErrors],
   ['throws (other than fetch TypeError)', figures.throws],
   ['fetch TypeErrors (allowed)', figures.fetchTypeErrors],
-  ['501 not_implemented (allowed, changed nothing)', figures.notImplemented],
   ['state changes on 4xx', figures.stateChangesOn4xx],
   ['throws after a commit', figures.throwsAfterCommit],
   ['internal failures (traced or background)', figures.internalFailures],

@@ -68,6 +68,7 @@ export const ERRORS = {
     "A meter event with identifier '{identifier}' was already submitted in the last 24 hours.",
     'spec',
   ),
+  email_invalid: row(400, INVALID, 'Invalid email address: {value}'),
   event_too_old: row(400, INVALID, "Event '{id}' is older than {days} days and can no longer be resent from the {via}."),
   idempotency_key_in_use: row(
     400,

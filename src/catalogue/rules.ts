@@ -106,3 +106,11 @@ export const PREVIEW_RELEASE = 'preview'
 export const ACCOUNT_ID_PREFIX = 'acct_'
 /** "The customer field carries a customer id (prefix `cus_`)." */
 export const CUSTOMER_ID_PREFIX = 'cus_'
+
+// Provider rules the spec does not state ----------------------------------------------------------
+
+/**
+ * The provider's documented metadata limits (not in the spec): "up to 50 keys, with key names up
+ * to 40 characters long and values up to 500 characters long".
+ */
+export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const

@@ -136,6 +136,53 @@ describe('resource engine through the public surface', () => {
   })
 })
 
+describe('customers and products through the engine', () => {
+  it('keeps every documented param the catalogue accepts (none is dropped on the way)', async () => {
+    const { stripe } = setup()
+    const c = await stripe.customers.create({ email: 'a@example.com', address: { city: 'Paris' }, balance: 5 })
+    expect(c).toMatchObject({ address: { city: 'Paris' }, balance: 5 })
+    const p = await stripe.products.create({ name: 'P', tax_code: 'txcd_10000000', marketing_features: [{ name: 'Fast' }] })
+    expect(p).toMatchObject({ tax_code: 'txcd_10000000', marketing_features: [{ name: 'Fast' }], type: 'service' })
+    const up = await stripe.products.update(p.id, { unit_label: 'seat', images: ['https://example.com/a.png'] })
+    expect(up).toMatchObject({ unit_label: 'seat', images: ['https://example.com/a.png'] })
+  })
+
+  it("refuses what the provider refuses beyond the params' types, and changes nothing", async () => {
+    const { sim, stripe } = setup()
+    const p = await stripe.products.create({ name: 'P' })
+    const before = sim.admin.events().length
+    const refusals: [Promise<unknown>, string, string][] = [
+      [stripe.customers.create({ email: 'not-an-email' }), 'email_invalid', 'email'],
+      [stripe.products.create({ name: '' }), 'parameter_invalid_empty', 'name'],
+      [stripe.products.update(p.id, { images: Array(9).fill('https://example.com/a.png') }), 'parameter_invalid', 'images'],
+      [
+        stripe.products.create({ name: 'P', statement_descriptor: 'x'.repeat(23) }),
+        'parameter_invalid_string_too_long',
+        'statement_descriptor',
+      ],
+      // Metadata limits hold on every declared resource.
+      [
+        stripe.coupons.create({ percent_off: 5, metadata: { ['k'.repeat(41)]: 'v' } }),
+        'parameter_invalid',
+        `metadata[${'k'.repeat(41)}]`,
+      ],
+      [stripe.customers.create({ metadata: { k: 'v'.repeat(501) } }), 'parameter_invalid_string_too_long', 'metadata[k]'],
+      [
+        stripe.customers.update('cus_x', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }),
+        'resource_missing',
+        'id',
+      ],
+    ]
+    for (const [call, code, param] of refusals)
+      await expect(call).rejects.toMatchObject({ statusCode: expect.any(Number), code, param })
+    const c = await stripe.customers.create({})
+    await expect(
+      stripe.customers.update(c.id, { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }),
+    ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'metadata' })
+    expect(sim.admin.events().length).toBe(before + 1)
+  })
+})
+
 describe('payment methods list', () => {
   it('lists the payment methods the store holds, by customer', async () => {
     const { stripe } = setup()

@@ -1,3 +1,4 @@
+import qs from 'qs'
 import Stripe from 'stripe'
 import { createSimulator, type Simulator } from '../../src/index.js'
 
@@ -18,18 +19,18 @@ export function methodOf(stripe: Stripe, name: string): ((...args: unknown[]) =>
   return typeof fn === 'function' ? fn.bind(at) : undefined
 }
 
-/** A raw call through `sim.fetch` (form body for v1). */
+/** A raw call through `sim.fetch`: a form body encoded as the official client encodes it (nested keys, indexed arrays). */
 export async function call(
   sim: Simulator,
   key: string,
   method: string,
   path: string,
-  body?: Record<string, string>,
+  body?: Record<string, unknown>,
 ): Promise<{ status: number; body: any }> {
   const res = await sim.fetch(`https://api.stripe.com${path}`, {
     method,
     headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
-    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
+    ...(body ? { body: qs.stringify(body, { arrayFormat: 'indices' }) } : {}),
   })
   return { status: res.status, body: await res.json() }
 }

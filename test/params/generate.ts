@@ -1,4 +1,4 @@
-import type { Shape } from '../../src/catalogue/types.js'
+import type { Field, Shape } from '../../src/catalogue/types.js'
 
 /** Resolves a named type of the catalogue. */
 export type Resolve = (name: string) => Shape | undefined
@@ -70,18 +70,44 @@ export function sampleOf(shape: Shape, name: string, resolve: Resolve, hints: Hi
   }
 }
 
+/** The top-level fields of a params type (none when it is not an object). */
+function fieldsOf(typeName: string | undefined, resolve: Resolve): Readonly<Record<string, Field>> {
+  let shape = typeName === undefined ? undefined : resolve(typeName)
+  while (shape?.t === 'ref') shape = resolve(shape.name)
+  return shape?.t === 'object' ? shape.fields : {}
+}
+
+/** A valid value for each chosen field of a params type. */
+function paramsOf(typeName: string | undefined, resolve: Resolve, hints: Hints, only?: (f: Field) => boolean) {
+  const out: Record<string, unknown> = {}
+  for (const [key, field] of Object.entries(fieldsOf(typeName, resolve))) {
+    if (only !== undefined && !only(field)) continue
+    const v = sampleOf(field.shape, key, resolve, hints)
+    if (v !== undefined) out[key] = v
+  }
+  return out
+}
+
 /**
  * Every top-level field of a params type with a valid value: the request that sends every
  * documented parameter of an operation at once.
  */
 export function everyParam(typeName: string | undefined, resolve: Resolve, hints: Hints): Record<string, unknown> {
-  let shape = typeName === undefined ? undefined : resolve(typeName)
-  while (shape?.t === 'ref') shape = resolve(shape.name)
-  if (shape?.t !== 'object') return {}
-  const out: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(shape.fields)) {
-    const v = sampleOf(field.shape, key, resolve, hints)
-    if (v !== undefined) out[key] = v
-  }
-  return out
+  return paramsOf(typeName, resolve, hints)
+}
+
+/**
+ * The smallest valid params of a params type: only its required (non-optional) top-level fields,
+ * each with a valid value; the request of a caller who sends nothing optional.
+ *
+ * @example
+ * requiredParams('PlanCreateParams', resolve, hints) // { currency: 'usd', interval: 'day' }
+ */
+export function requiredParams(typeName: string | undefined, resolve: Resolve, hints: Hints): Record<string, unknown> {
+  return paramsOf(typeName, resolve, hints, (f) => f.optional !== true)
+}
+
+/** Whether a params type declares a top-level field (`metadata`, say). */
+export function hasParam(typeName: string | undefined, name: string, resolve: Resolve): boolean {
+  return name in fieldsOf(typeName, resolve)
 }

@@ -7,6 +7,7 @@ import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { applyParams } from './apply-params.js'
 import { type BuildContext, buildObject } from './build-object.js'
 import { type CatalogueView, fieldsOf } from './catalogue-view.js'
+import { checkMetadata } from './checks.js'
 import type { Fixed, ResourceDeclaration } from './declaration.js'
 import type { Json } from './list.js'
 
@@ -134,6 +135,7 @@ export function createResource(options: ResourceOptions): Resource {
     },
     list: (scope) => store.list(scope),
     create(scope, params, origin, fixed = {}) {
+      checkMetadata(params.metadata)
       let id: string
       if (d.callerId && typeof params.id === 'string' && params.id !== '') {
         id = params.id
@@ -155,6 +157,7 @@ export function createResource(options: ResourceOptions): Resource {
     },
     update(scope, id, params, origin) {
       const current = require(scope, id)
+      checkMetadata(params.metadata)
       const next = structuredClone(current)
       const ctx: BuildContext = {
         id,

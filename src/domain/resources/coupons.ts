@@ -7,5 +7,5 @@ export const coupons: ResourceDeclaration = {
   idPrefix: 'coupon',
   idLength: 8,
   callerId: true,
-  defaults: () => ({ duration: 'once', times_redeemed: 0, valid: true }),
+  defaults: () => ({ duration: 'once', valid: true }),
 }

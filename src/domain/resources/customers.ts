@@ -1,3 +1,4 @@
+import { checkEmail } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
@@ -19,7 +20,7 @@ function missingPm(pm: string) {
 /**
  * Customers: deleted ones stay retrievable as `{ id, object, deleted: true }`. Create takes a
  * `payment_method` (or test token) to attach; `invoice_settings[default_payment_method]` must be
- * one of the customer's payment methods.
+ * one of the customer's payment methods; `email` must look like one.
  */
 export const customers: ResourceDeclaration<ResourcePorts> = {
   type: 'Customer',
@@ -43,6 +44,7 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
   behaviours: {
     'customers.create'(call, next, { ports }) {
       const { payment_method: pm, ...params } = call.params
+      checkEmail(params.email, 'email')
       const dpm = defaultPm(params)
       if (typeof pm === 'string') ports.paymentMethods.checkAttachable(call.scope, pm, '', 'payment_method')
       if (typeof dpm === 'string' && dpm !== '' && dpm !== pm) throw missingPm(dpm)
@@ -56,6 +58,7 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
       return created
     },
     'customers.update'(call, next, { ports }) {
+      checkEmail(call.params.email, 'email')
       const dpm = defaultPm(call.params)
       if (typeof dpm === 'string' && dpm !== '') {
         const found = ports.paymentMethods.get(call.scope, dpm)

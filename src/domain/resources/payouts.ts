@@ -7,7 +7,6 @@ export const payouts: ResourceDeclaration = {
   idPrefix: 'po',
   defaults: ({ created }) => ({
     arrival_date: created + 2 * 24 * 60 * 60,
-    automatic: false,
     method: 'standard',
     source_type: 'card',
     status: 'pending',

@@ -1,6 +1,30 @@
+import { checkLength, checkNotEmpty } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
+import { invalidRequest } from '../service-error.js'
 
-/** Products: a caller may choose the id; `updated` follows every change. */
+type Params = Readonly<Record<string, unknown>>
+
+/** The provider's rules on product params beyond their types: a name, at most 8 image URLs, short labels. */
+function check(params: Params, creating: boolean): void {
+  if (creating || 'name' in params) checkNotEmpty(params.name, 'name')
+  const images = params.images
+  if (Array.isArray(images)) {
+    if (images.length > 8)
+      throw invalidRequest('Invalid images: at most 8 images', { code: 'parameter_invalid', param: 'images' })
+    images.forEach((url, i) => {
+      if (typeof url !== 'string' || !URL.canParse(url)) {
+        throw invalidRequest(`Invalid URL: ${String(url)}`, { code: 'parameter_invalid', param: `images[${i}]` })
+      }
+    })
+  }
+  checkLength(params.statement_descriptor, 'statement_descriptor', 22)
+  checkLength(params.unit_label, 'unit_label', 12)
+  if (typeof params.id === 'string' && !/^[A-Za-z0-9_-]{1,200}$/.test(params.id)) {
+    throw invalidRequest(`Invalid id: ${params.id}`, { code: 'parameter_invalid', param: 'id' })
+  }
+}
+
+/** Products: a caller may choose the id; `updated` follows every change; `type` is `service`. */
 export const products: ResourceDeclaration = {
   type: 'Product',
   object: 'product',
@@ -8,14 +32,15 @@ export const products: ResourceDeclaration = {
   idLength: 14,
   callerId: true,
   touch: ['updated'],
-  defaults: () => ({
-    active: true,
-    default_price: null,
-    shippable: null,
-    statement_descriptor: null,
-    tax_code: null,
-    type: 'service',
-    unit_label: null,
-    url: null,
-  }),
+  defaults: () => ({ active: true, type: 'service' }),
+  behaviours: {
+    'products.create'(call, next) {
+      check(call.params, true)
+      return next()
+    },
+    'products.update'(call, next) {
+      check(call.params, false)
+      return next()
+    },
+  },
 }

@@ -5,5 +5,5 @@ export const promotionCodes: ResourceDeclaration = {
   type: 'PromotionCode',
   object: 'promotion_code',
   idPrefix: 'promo',
-  defaults: ({ id }) => ({ active: true, code: id.slice(6, 14).toUpperCase(), times_redeemed: 0 }),
+  defaults: ({ id }) => ({ active: true, code: id.slice(6, 14).toUpperCase() }),
 }

@@ -10,7 +10,7 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
   type: 'Refund',
   object: 'refund',
   idPrefix: 're',
-  defaults: () => ({ status: 'succeeded', reason: null }),
+  defaults: () => ({ status: 'succeeded' }),
   behaviours: {
     'refunds.create'(call, next, { engine }) {
       const { charge, payment_intent: pi } = call.params

@@ -70,7 +70,7 @@ function withExpand(route: Route): Route {
  * catalogue does not list (admin-style extras) stay as they are.
  *
  * @example
- * const routes = catalogueRoutes([...customerRoutes, ...paymentIntentRoutes])
+ * const routes = catalogueRoutes([...accountRoutes, ...paymentIntentRoutes])
  */
 export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
   const taken = new Set(behaviours.map((r) => shapeOf(r.method, r.path)))

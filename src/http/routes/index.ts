@@ -1,7 +1,6 @@
 import type { Route } from '../route.js'
 import { accountRoutes } from './account-routes.js'
 import { balanceRoutes } from './balance-routes.js'
-import { customerRoutes } from './customer-routes.js'
 import { catalogueRoutes } from './engine-routes.js'
 import { eventDestinationRoutes } from './event-destination-routes.js'
 import { eventRoutes } from './event-routes.js'
@@ -9,17 +8,14 @@ import { meterEventRoutes } from './meter-event-routes.js'
 import { meterRoutes } from './meter-routes.js'
 import { offSessionPaymentRoutes } from './off-session-payment-routes.js'
 import { paymentIntentRoutes } from './payment-intent-routes.js'
-import { productRoutes } from './product-routes.js'
 import { sessionRoutes } from './session-routes.js'
 import { v2EventRoutes } from './v2-event-routes.js'
 
-/** The hand-written routes (behaviours and, until the catalogue's params validator is wired, validation of engine operations). */
+/** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, meters, sessions, destinations, accounts, balance). */
 export const behaviourRoutes: readonly Route[] = [
   ...accountRoutes,
-  ...customerRoutes,
   ...paymentIntentRoutes,
   ...balanceRoutes,
-  ...productRoutes,
   ...eventRoutes,
   ...offSessionPaymentRoutes,
   ...sessionRoutes,
