@@ -135,6 +135,15 @@ export class Aggregates {
     return { sum, count, last }
   }
 
+  /** Earliest minute (epoch ms) with processed usage of a meter and customer, if any. */
+  firstMinute(meter: string, customer: string): number | undefined {
+    const buckets = this.meters.get(meter)?.get(customer)
+    if (buckets === undefined) return undefined
+    let first = Number.POSITIVE_INFINITY
+    for (const [minute, b] of buckets) if (b.count > 0 && minute < first) first = minute
+    return first === Number.POSITIVE_INFINITY ? undefined : first * MINUTE
+  }
+
   /** Customers with processed usage on a meter. */
   customers(meter: string): string[] {
     return [...(this.meters.get(meter)?.keys() ?? [])]

@@ -338,7 +338,7 @@ export function createMeterEvents(
       }
       const identifier = ev.identifier
       if (identifier !== undefined) {
-        if (cancels !== undefined && cancels.delete(identifier)) {
+        if (cancels?.delete(identifier) === true) {
           // Cancelled before it was processed: its identifier is taken, its usage never counts.
           if (idx.take(identifier, now, buckets, timestamp, -c.value)) cancelled++
           else duplicates++
