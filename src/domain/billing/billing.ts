@@ -461,6 +461,7 @@ export function createBilling(options: BillingOptions) {
           ]
     invoice = r.invoice().put(scope, id, {
       status: 'paid',
+      attempt_count: Number(invoice.attempt_count ?? 0) + (pi === null ? 0 : 1),
       amount_paid: invoice.amount_due,
       amount_remaining: 0,
       attempted: true,

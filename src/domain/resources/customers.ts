@@ -57,7 +57,7 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
       const clock = typeof params.test_clock === 'string' ? ports.billing.clockTimeline(call.scope, params.test_clock) : undefined
       const created = next(
         { ...params, ...(settings === undefined ? {} : { invoice_settings: settings }) },
-        clock === undefined ? undefined : { created: Math.floor(clock.now() / 1000) },
+        clock === undefined ? undefined : { created: Math.floor(clock.now() / 1000), test_clock: params.test_clock },
       ) as { id: string }
       if (resolved !== undefined) ports.paymentMethods.attach(call.scope, resolved, created.id, call.origin)
       return created

@@ -169,7 +169,10 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
           prorate = (a - now) / (a - fullStart)
         }
       }
-      if (trialEnd !== null) periodEnd = trialEnd
+      if (trialEnd !== null) {
+        periodEnd = trialEnd
+        n = 0
+      }
       const firstAmount =
         trialEnd !== null
           ? 0

@@ -15,7 +15,7 @@ const fields = {
   expand,
 }
 
-const createBody = z.object({ ...fields, payment_method: z.string().min(1).optional() })
+const createBody = z.object({ ...fields, payment_method: z.string().min(1).optional(), test_clock: z.string().min(1).optional() })
 const updateBody = z.object(fields)
 const listQuery = z.object({ ...v1ListFields, created: createdFilter, email: z.string().optional() })
 const retrieveQuery = z.object({ expand })
