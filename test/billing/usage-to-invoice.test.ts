@@ -35,7 +35,7 @@ async function meteredSetup() {
     tiers_mode: 'graduated',
     tiers: [
       { up_to: 100, unit_amount: 0, flat_amount: 500 },
-      { up_to: 'inf', unit_amount_decimal: '1' },
+      { up_to: 'inf', unit_amount: 1 },
     ],
     recurring: { interval: 'month', usage_type: 'metered', meter: tokens.id },
   })
@@ -229,9 +229,11 @@ describe('usage becomes an invoice (official client, prefix Stripe)', () => {
     const updated = await stripe.subscriptions.update(trial.id, { cancel_at_period_end: true })
     expect(updated.cancel_at_period_end).toBe(true)
     const [event] = sim.admin.events({ type: 'customer.subscription.updated' }).slice(-1)
-    expect((event?.body.data as { previous_attributes: Record<string, unknown> }).previous_attributes).toMatchObject({
-      cancel_at_period_end: false,
-    })
+    expect((event?.body.data as { previous_attributes: Record<string, unknown> } | undefined)?.previous_attributes).toMatchObject(
+      {
+        cancel_at_period_end: false,
+      },
+    )
     await sim.clock.tickAsync(31 * DAY)
     expect((await stripe.subscriptions.retrieve(trial.id)).status).toBe('canceled')
     expect(sim.admin.events({ type: 'customer.subscription.deleted' })).toHaveLength(1)
