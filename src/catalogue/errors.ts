@@ -81,6 +81,16 @@ export const ERRORS = {
   invalid_json: row(400, INVALID, 'Invalid JSON body: {detail}', 'simulator'),
   invalid_page_token: row(400, INVALID, "Invalid page token '{page}'.", 'simulator'),
   invalid_payment_method: row(400, INVALID, 'The payment method {id} cannot be used for this payment.'),
+  /** Paying an invoice with no payment method to charge (decision: wording close to the provider's). */
+  invoice_no_customer_payment_method: row(
+    400,
+    INVALID,
+    'This customer has no attached payment source or default payment method. Please consider adding a default payment method.',
+    'simulator',
+  ),
+  /** Paying, finalizing or voiding an invoice whose status does not allow it (decision: code and wording ours). */
+  invoice_unexpected_state: row(400, INVALID, 'This invoice is {status}; it cannot be {action}.', 'simulator'),
+  invoice_upcoming_none: row(404, INVALID, 'No upcoming invoices for customer: {customer}'),
   /** spec: "Status 429, code `lock_timeout`." Retried by the client libraries. */
   lock_timeout: row(
     429,
@@ -137,6 +147,13 @@ export const ERRORS = {
   resource_already_exists: row(400, INVALID, '{detail}'),
   resource_missing: row(404, INVALID, "No such {kind}: '{id}'"),
   server_error: row(500, 'api_error', 'An unknown error occurred on the server.', 'provider', { shouldRetry: true }),
+  /** Advancing a test clock that is still advancing (decision: code and wording ours). */
+  test_clock_unexpected_state: row(
+    400,
+    INVALID,
+    'The test clock is currently advancing; wait until its status is `ready` to advance it again.',
+    'simulator',
+  ),
   timestamp_in_future: row(400, INVALID, 'The timestamp {timestamp} is more than 5 minutes in the future.', 'spec'),
   timestamp_too_far_in_past: row(400, INVALID, 'The timestamp {timestamp} is more than 35 calendar days in the past.', 'spec'),
   /** spec: "409 too_many_concurrent_requests: Concurrent usage events for the same customer and meter." */

@@ -110,6 +110,12 @@ const schemas = {
   }),
   inject: faultEntrySchema.omit({ step: true }),
   rates: z.strictObject({ rates: z.partialRecord(z.enum(faultKinds), z.number().min(0).max(1)) }),
+  billedUsage: z.strictObject({
+    customer: z.string().min(1).max(255),
+    account: z.string().min(1).max(255).optional(),
+    mode: z.enum(['test', 'live']).optional(),
+    meter: z.string().min(1).max(255).optional(),
+  }),
   meterSummary: z.strictObject({
     meter: z.string().min(1).max(255),
     customer: z.string().min(1).max(255),
@@ -131,6 +137,7 @@ export const ADMIN_ROUTES: readonly string[] = [
   'POST /organisations',
   'POST /meters',
   'GET /meters/summary',
+  'GET /billing/usage',
   'POST /clock/advance',
   'POST /settle',
   'GET /events',
@@ -382,6 +389,22 @@ export function withAdminApi(target: Simulator | AdminHost): (req: Request) => P
             ...(q.end === undefined ? {} : { end: q.end }),
           })
           return json(200, { ...s, stats: sim.admin.meterStats() })
+        }
+        case 'GET /billing/usage': {
+          const q = readQuery(url, schemas.billedUsage)
+          if (q.account !== undefined && sim.admin.account(q.account) === undefined)
+            return fail(400, `account: no such account '${q.account}'`, 'account')
+          if (q.meter !== undefined && sim.admin.meter(q.meter) === undefined)
+            return fail(404, `meter: no such meter '${q.meter}'`, 'meter')
+          return json(
+            200,
+            sim.admin.billedUsage({
+              customer: q.customer,
+              ...(q.account === undefined ? {} : { account: q.account }),
+              ...(q.mode === undefined ? {} : { mode: q.mode }),
+              ...(q.meter === undefined ? {} : { meter: q.meter }),
+            }),
+          )
         }
         case 'POST /clock/advance': {
           // Validated whole before the clock moves: a refused advance leaves time where it was.

@@ -48,6 +48,62 @@ export interface Scheduler {
 const NOOP = () => {}
 
 /**
+ * The longest delay a timer can be armed with: `@sinonjs/fake-timers`, like Node and browsers,
+ * fires a longer `setTimeout` at once (1 ms). Longer waits (a month-long period, a year-long trial)
+ * arm a timer of at most this length and re-arm on wake until the due time is reached.
+ */
+export const MAX_TIMER_DELAY = 2 ** 31 - 1
+
+function clampDelay(delay: number): number {
+  return Math.min(MAX_TIMER_DELAY, Math.max(0, delay))
+}
+
+// `runToLast(Async)` of fake-timers ticks to the last timer armed when it is called; with waits
+// longer than MAX_TIMER_DELAY the scheduler's horizon timer is only a stepping stone. A clock's
+// two methods are wrapped once, and repeat while the horizon of a scheduler on it lies ahead
+// (schedulers are held weakly: a clock shared by many simulations does not keep them alive).
+interface HorizonProbe {
+  ahead(): boolean
+}
+const probesOf = new WeakMap<Clock, Set<WeakRef<HorizonProbe>>>()
+
+function anyAhead(probes: Set<WeakRef<HorizonProbe>>): boolean {
+  let ahead = false
+  for (const ref of probes) {
+    const probe = ref.deref()
+    if (probe === undefined) probes.delete(ref)
+    else if (probe.ahead()) ahead = true
+  }
+  return ahead
+}
+
+function watchHorizon(clock: Clock, probe: HorizonProbe): void {
+  let probes = probesOf.get(clock)
+  if (probes === undefined) {
+    const set = new Set<WeakRef<HorizonProbe>>()
+    probes = set
+    probesOf.set(clock, set)
+    const runToLastAsync = clock.runToLastAsync
+    const runToLast = clock.runToLast
+    if (typeof runToLastAsync === 'function') {
+      clock.runToLastAsync = async () => {
+        let now = await runToLastAsync.call(clock)
+        while (anyAhead(set)) now = await runToLastAsync.call(clock)
+        return now
+      }
+    }
+    if (typeof runToLast === 'function') {
+      clock.runToLast = () => {
+        let now = runToLast.call(clock)
+        while (anyAhead(set)) now = runToLast.call(clock)
+        return now
+      }
+    }
+  }
+  probes.add(new WeakRef(probe))
+}
+
+/**
  * Options of {@link createScheduler}.
  *
  * @example
@@ -75,6 +131,15 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
   const latest = new PriorityQueue<Entry>()
   let horizonAt = Number.NEGATIVE_INFINITY
   let horizon: ReturnType<Clock['setTimeout']> | undefined
+  const probe = {
+    ahead: () => horizon !== undefined && horizonAt > clock.now,
+    wake: () => {
+      horizon = undefined
+      horizonAt = Number.NEGATIVE_INFINITY
+      fire()
+    },
+  }
+  watchHorizon(clock, probe)
 
   // Run and cancelled tasks leave `latest` only when they reach its top, which the newest task
   // may never let them do: rebuild it whenever most of it is dead, so memory follows live work.
@@ -95,14 +160,8 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
     horizon = undefined
     horizonAt = due
     if (top === undefined) return
-    horizon = clock.setTimeout(
-      () => {
-        horizon = undefined
-        horizonAt = Number.NEGATIVE_INFINITY
-        fire()
-      },
-      Math.max(0, due - clock.now),
-    )
+    // The armed timer holds the probe, so it lives exactly while it can say the horizon is ahead.
+    horizon = clock.setTimeout(() => probe.wake(), clampDelay(due - clock.now))
   }
 
   // While `advance` jumps the clock itself, re-arming the fake timer at every step is wasted work.
@@ -122,7 +181,7 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
     if (timer !== undefined) clock.clearTimeout(timer)
     timer = undefined
     armedAt = due
-    if (top !== undefined) timer = clock.setTimeout(fire, Math.max(0, due - clock.now))
+    if (top !== undefined) timer = clock.setTimeout(fire, clampDelay(due - clock.now))
   }
 
   function fire(): void {

@@ -91,8 +91,12 @@ export interface TraceKinds {
   'meter.reactivated': MeterChange
   'meter_events.waiting': { label: string; until: number }
   'meter_events.processed':
-    | { source: 'sync'; meter: string; identifier: string; accepted: number }
-    | { source: 'stream'; batch: number; accepted: number; invalid: number; duplicates: number }
+    | { source: 'sync'; meter: string; identifier: string; accepted: number; cancelled?: number }
+    | { source: 'stream'; batch: number; accepted: number; invalid: number; duplicates: number; cancelled?: number }
+  /** A meter event adjustment was accepted (applied after the processing delay). */
+  'meter_events.adjustment': { meter: string; identifier: string }
+  /** An event left the aggregates (`processed`), or will never reach them. */
+  'meter_events.cancelled': { meter?: string; identifier: string; processed: boolean }
 
   // domain: ledger and payments
   'ledger.posted': {
@@ -114,6 +118,11 @@ export interface TraceKinds {
   'payment_intent.requires_action': ObjectChange
   'payment_intent.authenticated': ObjectChange & { outcome: string }
   'off_session_payment.created': ObjectChange
+  // domain (billing)
+  'invoice.paid': ObjectChange
+  'invoice.payment_failed': ObjectChange
+  'subscription.canceled': ObjectChange
+  'test_clock.advanced': ObjectChange & { frozen_time: number }
   'off_session_payment.attempt': { id: string; attempt: number; status: string }
   'off_session_payment.canceled': { id: string }
 

@@ -95,7 +95,12 @@ export function servingOf(
   if (op.api !== 'v1') return undefined
   const type = typeOf(op)
   const declaration = type === undefined ? byType.get(op.resource) : byType.get(type)
-  if (declaration === undefined) return undefined
+  if (declaration === undefined) {
+    // An operation of a declared resource that answers another type (`invoices.listLineItems`
+    // lists line items) is served by that resource's behaviour when it has one.
+    const owner = byType.get(op.resource)
+    return owner?.behaviours?.[op.name] === undefined ? undefined : { declaration: owner, verb: 'action' }
+  }
   const crud = verbOf(op)
   if (crud !== undefined && (declaration.only?.includes(crud) ?? true)) return { declaration, verb: crud }
   return declaration.behaviours?.[op.name] === undefined ? undefined : { declaration, verb: 'action' }

@@ -30,7 +30,49 @@ export interface AggregateValue {
  */
 export class Aggregates {
   private readonly meters = new Map<string, Map<string, Map<number, MinuteBucket>>>()
+  private readonly owners = new WeakMap<Map<number, MinuteBucket>, { meter: string; customer: string }>()
   private seq = 0
+
+  /** The meter and customer a bucket map belongs to. */
+  owner(buckets: Map<number, MinuteBucket>): { meter: string; customer: string } | undefined {
+    return this.owners.get(buckets)
+  }
+
+  /**
+   * Takes one processed event out (a cancellation). When it was its minute's `last`, the latest of
+   * `remaining` (the events of this bucket map the service still remembers) in that minute takes
+   * its place; with none remembered the minute has no `last`.
+   */
+  remove(
+    buckets: Map<number, MinuteBucket>,
+    at: number,
+    value: number,
+    remaining: Iterable<{ timestamp: number; value: number; order: number }>,
+  ): void {
+    const minute = Math.floor(at / MINUTE)
+    const b = buckets.get(minute)
+    if (b === undefined) return
+    b.sum -= value
+    b.count--
+    if (b.count <= 0) {
+      buckets.delete(minute)
+      return
+    }
+    if (b.lastAt !== at || b.lastValue !== value) return
+    b.lastAt = Number.NEGATIVE_INFINITY
+    b.lastSeq = -1
+    b.lastValue = 0
+    let order = -1
+    for (const e of remaining) {
+      if (Math.floor(e.timestamp / MINUTE) !== minute) continue
+      if (e.timestamp > b.lastAt || (e.timestamp === b.lastAt && e.order > order)) {
+        b.lastAt = e.timestamp
+        b.lastValue = e.value
+        order = e.order
+        b.lastSeq = e.order
+      }
+    }
+  }
 
   /** The bucket map of one meter and customer, for callers that add many events to it. */
   customer(meter: string, customer: string): Map<number, MinuteBucket> {
@@ -43,6 +85,7 @@ export class Aggregates {
     if (buckets === undefined) {
       buckets = new Map()
       byCustomer.set(customer, buckets)
+      this.owners.set(buckets, { meter, customer })
     }
     return buckets
   }
@@ -83,13 +126,22 @@ export class Aggregates {
       if (minute < from || minute >= to) continue
       sum += b.sum
       count += b.count
-      if (b.lastAt > lastAt || (b.lastAt === lastAt && b.lastSeq > lastSeq)) {
+      if (b.lastSeq >= 0 && (b.lastAt > lastAt || (b.lastAt === lastAt && b.lastSeq > lastSeq))) {
         lastAt = b.lastAt
         lastSeq = b.lastSeq
         last = b.lastValue
       }
     }
     return { sum, count, last }
+  }
+
+  /** Earliest minute (epoch ms) with processed usage of a meter and customer, if any. */
+  firstMinute(meter: string, customer: string): number | undefined {
+    const buckets = this.meters.get(meter)?.get(customer)
+    if (buckets === undefined) return undefined
+    let first = Number.POSITIVE_INFINITY
+    for (const [minute, b] of buckets) if (b.count > 0 && minute < first) first = minute
+    return first === Number.POSITIVE_INFINITY ? undefined : first * MINUTE
   }
 
   /** Customers with processed usage on a meter. */

@@ -1,4 +1,15 @@
 import { METER_EVENT_IDENTIFIER_WINDOW_MS } from '#catalogue/rules.js'
+import type { MinuteBucket } from './aggregates.js'
+
+/**
+ * A remembered meter event as an adjustment needs it: the minute buckets it was added to (one
+ * meter and customer), its timestamp, and its value (0 until processed; negative once cancelled).
+ */
+export interface EventRef {
+  readonly buckets: Map<number, MinuteBucket> | undefined
+  readonly timestamp: number
+  readonly value: number
+}
 
 /** How long an identifier stays taken: a rolling 24 hours of virtual time. */
 export const IDENTIFIER_WINDOW = METER_EVENT_IDENTIFIER_WINDOW_MS
@@ -22,6 +33,10 @@ export class IdentifierIndex {
   private readonly seen = new Set<string>()
   private ids: string[] = []
   private times: number[] = []
+  // Per slot, the processed event behind the identifier (parallel arrays: no object per event).
+  private buckets: (Map<number, MinuteBucket> | undefined)[] = []
+  private stamps: number[] = []
+  private values: number[] = []
   private head = 0
 
   /** Identifiers currently remembered. */
@@ -45,7 +60,7 @@ export class IdentifierIndex {
    * Takes `id` at `now` unless it was taken in the last 24 hours: true when it was free. One set
    * operation on the common path (a new identifier), which is the stream's hot loop.
    */
-  take(id: string, now: number): boolean {
+  take(id: string, now: number, buckets?: Map<number, MinuteBucket>, timestamp = 0, value = 0): boolean {
     const seen = this.seen
     const before = seen.size
     seen.add(id)
@@ -57,7 +72,54 @@ export class IdentifierIndex {
     }
     this.ids.push(id)
     this.times.push(now)
+    this.buckets.push(buckets)
+    this.stamps.push(timestamp)
+    this.values.push(value)
     return true
+  }
+
+  /** Slot of a remembered identifier (a scan from the newest: adjustments are rare). */
+  private slot(id: string, now: number): number {
+    if (!this.has(id, now)) return -1
+    const i = this.ids.lastIndexOf(id)
+    return i >= this.head ? i : -1
+  }
+
+  /** Records the processed event behind an identifier taken earlier (on acceptance). */
+  attach(id: string, now: number, buckets: Map<number, MinuteBucket>, timestamp: number, value: number): void {
+    const i = this.slot(id, now)
+    if (i < 0) return
+    this.buckets[i] = buckets
+    this.stamps[i] = timestamp
+    this.values[i] = value
+  }
+
+  /**
+   * The event behind `id` when it was taken in the 24 hours before `now` (value 0: not processed
+   * yet; negative: cancelled), or undefined.
+   */
+  lookup(id: string, now: number): EventRef | undefined {
+    const i = this.slot(id, now)
+    if (i < 0) return undefined
+    return { buckets: this.buckets[i], timestamp: this.stamps[i] as number, value: this.values[i] as number }
+  }
+
+  /** Marks the event behind `id` cancelled (its value negated); false when unknown or not processed. */
+  markCancelled(id: string, now: number): boolean {
+    const i = this.slot(id, now)
+    const value = i < 0 ? 0 : (this.values[i] as number)
+    if (value <= 0) return false
+    this.values[i] = -value
+    return true
+  }
+
+  /** The remembered, processed, not cancelled events of one bucket map (a rare scan: `last` after a cancellation). */
+  *live(buckets: Map<number, MinuteBucket>): Iterable<{ timestamp: number; value: number; order: number }> {
+    for (let i = this.head; i < this.ids.length; i++) {
+      if (this.buckets[i] === buckets && (this.values[i] as number) > 0) {
+        yield { timestamp: this.stamps[i] as number, value: this.values[i] as number, order: i }
+      }
+    }
   }
 
   /** Forgets every identifier taken 24 hours or more before `now`. */
@@ -72,12 +134,19 @@ export class IdentifierIndex {
     if (head === n) {
       this.ids = []
       this.times = []
+      this.buckets = []
+      this.stamps = []
+      this.values = []
       this.head = 0
     } else if (head > 4096 && head * 2 > n) {
       this.ids = ids.slice(head)
       this.times = times.slice(head)
+      this.buckets = this.buckets.slice(head)
+      this.stamps = this.stamps.slice(head)
+      this.values = this.values.slice(head)
       this.head = 0
     } else {
+      for (let i = this.head; i < head; i++) this.buckets[i] = undefined
       this.head = head
     }
   }

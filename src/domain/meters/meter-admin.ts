@@ -1,6 +1,7 @@
 import type { Mode } from '../mode.js'
 import type { Service } from '../service.js'
 import { formulaValue } from './aggregates.js'
+import { type BilledUsage, type BilledUsageInput, billedUsage } from './billed-usage.js'
 import type { Meter, MeterFormula } from './meter.js'
 import { meterJson } from './meter.js'
 import type { MeterEventStats } from './meter-events.js'
@@ -46,6 +47,14 @@ export interface MeterAdmin {
   meterSummary(input: { meter: string; customer: string; start?: number; end?: number }): MeterSummary
   /** Pending, processed, invalid and duplicate event counts, and the size of the identifier indexes. */
   meterStats(): MeterEventStats
+  /**
+   * A customer's usage per meter and billing period: processed (aggregated as the meter defines),
+   * pending and cancelled counts, and what each invoice billed for it.
+   *
+   * @example
+   * sim.admin.billedUsage({ customer: 'cus_1' }).meters[0]?.periods // [{ start, end, value, pendingEvents, invoices, ... }]
+   */
+  billedUsage(input: BilledUsageInput): BilledUsage
 }
 
 export function createMeterAdmin(service: Service): MeterAdmin {
@@ -93,5 +102,6 @@ export function createMeterAdmin(service: Service): MeterAdmin {
       return { meter, customer, formula: m.formula, value: formulaValue(m.formula, v), ...v }
     },
     meterStats: () => service.meterEvents.stats(),
+    billedUsage: (input) => billedUsage(service, input),
   }
 }

@@ -56,6 +56,37 @@ export interface MeterEventStats {
   readonly duplicateEvents: number
   /** Identifiers remembered by the rolling 24-hour indexes. */
   readonly identifiers: number
+  /** Events an adjustment cancelled (taken out of the aggregates, or never added). */
+  readonly cancelledEvents: number
+}
+
+/** A meter event adjustment (`type: 'cancel'`): pending until processed, then complete. */
+export interface MeterEventAdjustment {
+  readonly id: string
+  readonly eventName: string
+  readonly identifier: string
+  readonly created: number
+  readonly mode: Scope['mode']
+  status: 'pending' | 'complete'
+}
+
+/** A cancelled event, for inspection: which meter and customer, its timestamp and value. */
+export interface CancelledEvent {
+  readonly meter: string
+  readonly customer: string
+  readonly identifier: string
+  readonly timestamp: number
+  readonly value: number
+  /** Whether it had reached the aggregates before it was cancelled. */
+  readonly wasProcessed: boolean
+}
+
+/** An accepted event not processed yet, as far as it can be judged now (for inspection). */
+export interface PendingEvent {
+  readonly meter: string
+  readonly customer: string
+  readonly timestamp: number
+  readonly value: number
 }
 
 /**
@@ -80,6 +111,17 @@ export interface MeterEvents {
   ingest(scope: Scope, events: readonly StreamEvent[], timestamps?: readonly number[]): void
   /** Processed usage of one meter and customer with timestamps in [start, end). */
   window(meter: Meter, customer: string, start: number, end: number): AggregateValue
+  /**
+   * Cancels an event by identifier (`billing.meter_event_adjustment`): refused at once when no
+   * event with that identifier and event name was received in the last 24 hours; applied after the
+   * processing delay, whether the event was processed already (taken out of the aggregates) or not
+   * (never added).
+   */
+  adjust(scope: Scope, input: { eventName: string; identifier: string }): MeterEventAdjustment
+  /** Cancelled events of one account and mode, oldest first. */
+  cancelled(scope: Scope): readonly CancelledEvent[]
+  /** Accepted, not yet processed events that will count (valid, not duplicate, not cancelled as far as known now). */
+  pending(scope: Scope): PendingEvent[]
   stats(): MeterEventStats
   readonly aggregates: Aggregates
   /** Makes processing wait while a meter it writes is locked (by a request or an internal holder). */
@@ -109,7 +151,31 @@ export function createMeterEvents(
   let processedEvents = 0
   let invalidEvents = 0
   let duplicateEvents = 0
+  let cancelledEvents = 0
   let batches = 0
+  // Identifiers an adjustment cancelled before their event was processed, per account and mode.
+  const pendingCancels = new Map<string, Set<string>>()
+  const cancelledList = new Map<string, CancelledEvent[]>()
+  const adjustmentIds: Ids = createIds(kernel.rng.stream('meter-adjustments'))
+  // Accepted, unprocessed work (one entry per batch or sync event): adjustments look identifiers
+  // up here before processing takes them, and inspection counts pending usage.
+  interface PendingBatch {
+    readonly scope: Scope
+    readonly key: string
+    readonly events: readonly StreamEvent[]
+    readonly timestamps: readonly number[] | undefined
+    readonly receivedAt: number
+  }
+  interface PendingSync {
+    readonly key: string
+    readonly meter: string
+    readonly customer: string
+    readonly identifier: string
+    readonly timestamp: number
+    readonly value: number
+  }
+  const pendingBatches = new Set<PendingBatch>()
+  const pendingSync = new Set<PendingSync>()
   let sweepArmed = false
   let locks: MeterLocks | undefined
 
@@ -200,19 +266,30 @@ export function createMeterEvents(
       })
     }
     const identifier = input.identifier ?? generated.next('mev', 24)
-    if (input.identifier !== undefined) {
-      idx.take(identifier, now)
-      armSweep()
-    }
+    // Generated identifiers are remembered too: the caller may cancel the event by the one it got.
+    idx.take(identifier, now)
+    armSweep()
     pendingEvents++
+    const key = scopeKey(scope)
+    const pending: PendingSync = { key, meter: m.id, customer, identifier, timestamp, value }
+    pendingSync.add(pending)
     kernel.scheduler.after(delay(), 'meter_event.process', () =>
       whenUnlocked(
         () => [m.id],
         'meter_event.process',
         () => {
+          pendingSync.delete(pending)
           pendingEvents--
+          const cancels = pendingCancels.get(key)
+          if (cancels?.delete(identifier) === true) {
+            cancelledEvents++
+            kernel.trace.append('meter_events.processed', { source: 'sync', meter: m.id, identifier, accepted: 0, cancelled: 1 })
+            return
+          }
           processedEvents++
-          aggregates.add(m.id, customer, timestamp, value)
+          const buckets = aggregates.customer(m.id, customer)
+          aggregates.addTo(buckets, timestamp, value)
+          idx.attach(identifier, kernel.clock.now, buckets, timestamp, value)
           kernel.trace.append('meter_events.processed', { source: 'sync', meter: m.id, identifier, accepted: 1 })
         },
       ),
@@ -230,6 +307,8 @@ export function createMeterEvents(
     const now = kernel.clock.now
     const idx = index(scope)
     idx.sweep(now)
+    const cancels = pendingCancels.size === 0 ? undefined : pendingCancels.get(scopeKey(scope))
+    let cancelled = 0
     let lastName: string | undefined
     let meter: Meter | undefined
     let lastMeter: Meter | undefined
@@ -252,15 +331,23 @@ export function createMeterEvents(
         errors.push({ event: ev, meter, problem: c.problem })
         continue
       }
-      const identifier = ev.identifier
-      if (identifier !== undefined && !idx.take(identifier, now)) {
-        duplicates++
-        continue
-      }
       if (meter !== lastMeter || c.customer !== lastCustomer) {
         lastMeter = meter
         lastCustomer = c.customer
         buckets = aggregates.customer((meter as Meter).id, c.customer)
+      }
+      const identifier = ev.identifier
+      if (identifier !== undefined) {
+        if (cancels?.delete(identifier) === true) {
+          // Cancelled before it was processed: its identifier is taken, its usage never counts.
+          if (idx.take(identifier, now, buckets, timestamp, -c.value)) cancelled++
+          else duplicates++
+          continue
+        }
+        if (!idx.take(identifier, now, buckets, timestamp, c.value)) {
+          duplicates++
+          continue
+        }
       }
       aggregates.addTo(buckets as NonNullable<typeof buckets>, timestamp, c.value)
       accepted++
@@ -268,11 +355,151 @@ export function createMeterEvents(
     pendingEvents -= batch.length
     processedEvents += accepted
     duplicateEvents += duplicates
+    cancelledEvents += cancelled
     const invalid = errors?.length ?? 0
     invalidEvents += invalid
-    kernel.trace.append('meter_events.processed', { source: 'stream', batch: id, accepted, invalid, duplicates })
+    kernel.trace.append(
+      'meter_events.processed',
+      cancelled === 0
+        ? { source: 'stream', batch: id, accepted, invalid, duplicates }
+        : { source: 'stream', batch: id, accepted, invalid, duplicates, cancelled },
+    )
     if (errors !== undefined) reportBatchErrors(events, scope, errors, receivedAt, now, generated)
     if (accepted > 0) armSweep()
+  }
+
+  /** Whether an accepted, unprocessed stream event of `meter` carries `identifier`. */
+  function pendingInBatches(key: string, eventName: string, identifier: string): boolean {
+    for (const b of pendingBatches) {
+      if (b.key !== key) continue
+      for (const ev of b.events) if (ev.identifier === identifier && ev.event_name === eventName) return true
+    }
+    return false
+  }
+
+  function adjust(scope: Scope, input: { eventName: string; identifier: string }): MeterEventAdjustment {
+    const now = kernel.clock.now
+    const meter = meters.byEventName(scope, input.eventName)
+    if (meter === undefined) {
+      throw refuse('no_meter', problemMessage('no_meter', input.eventName, undefined, now), 'event_name')
+    }
+    const key = scopeKey(scope)
+    const idx = index(scope)
+    const known = idx.lookup(input.identifier, now)
+    const ofMeter =
+      known === undefined
+        ? false
+        : known.buckets === undefined
+          ? [...pendingSync].some((p) => p.key === key && p.identifier === input.identifier && p.meter === meter.id)
+          : aggregates.owner(known.buckets)?.meter === meter.id
+    if (!ofMeter && !pendingInBatches(key, input.eventName, input.identifier)) {
+      throw invalidRequest(
+        `No meter event with identifier '${input.identifier}' and event_name '${input.eventName}' was received in the last 24 hours; only those can be cancelled.`,
+        { code: 'resource_missing', param: 'cancel.identifier' },
+      )
+    }
+    const adjustment: MeterEventAdjustment = {
+      id: adjustmentIds.next('mtr_event_adj', 24),
+      eventName: input.eventName,
+      identifier: input.identifier,
+      created: now,
+      mode: scope.mode,
+      status: 'pending',
+    }
+    kernel.trace.append('meter_events.adjustment', { meter: meter.id, identifier: input.identifier })
+    kernel.scheduler.after(delay(), 'meter_event_adjustment.process', () =>
+      whenUnlocked(
+        () => [meter.id],
+        'meter_event_adjustment.process',
+        () => {
+          adjustment.status = 'complete'
+          applyCancel(scope, key, idx, input.identifier)
+        },
+      ),
+    )
+    return adjustment
+  }
+
+  function applyCancel(scope: Scope, key: string, idx: IdentifierIndex, identifier: string): void {
+    const now = kernel.clock.now
+    const ref = idx.lookup(identifier, now)
+    if (ref !== undefined && ref.value < 0) return // cancelled already
+    if (ref !== undefined && ref.value > 0 && ref.buckets !== undefined) {
+      idx.markCancelled(identifier, now)
+      aggregates.remove(ref.buckets, ref.timestamp, ref.value, idx.live(ref.buckets))
+      cancelledEvents++
+      const owner = aggregates.owner(ref.buckets)
+      let list = cancelledList.get(key)
+      if (list === undefined) {
+        list = []
+        cancelledList.set(key, list)
+      }
+      list.push({
+        meter: owner?.meter ?? '',
+        customer: owner?.customer ?? '',
+        identifier,
+        timestamp: ref.timestamp,
+        value: ref.value,
+        wasProcessed: true,
+      })
+      kernel.trace.append('meter_events.cancelled', { meter: owner?.meter ?? '', identifier, processed: true })
+      return
+    }
+    // Not processed yet: processing will skip it.
+    let set = pendingCancels.get(key)
+    if (set === undefined) {
+      set = new Set()
+      pendingCancels.set(key, set)
+    }
+    set.add(identifier)
+    recordPendingCancel(scope, key, identifier)
+    kernel.trace.append('meter_events.cancelled', { identifier, processed: false })
+  }
+
+  /** Notes a cancellation of an unprocessed event in the inspection list, as far as it can be judged now. */
+  function recordPendingCancel(scope: Scope, key: string, identifier: string): void {
+    const found = pending(scope, identifier)[0]
+    if (found === undefined) return
+    let list = cancelledList.get(key)
+    if (list === undefined) {
+      list = []
+      cancelledList.set(key, list)
+    }
+    list.push({ ...found, identifier, wasProcessed: false })
+  }
+
+  /** Pending events of a scope that will count when processed (or the one with `only` as identifier). */
+  function pending(scope: Scope, only?: string): PendingEvent[] {
+    const key = scopeKey(scope)
+    const cancels = pendingCancels.get(key)
+    const out: PendingEvent[] = []
+    const probe: CheckedEvent = { problem: undefined, customer: '', value: 0 }
+    for (const p of pendingSync) {
+      if (p.key !== key) continue
+      if (only !== undefined ? p.identifier !== only : cancels?.has(p.identifier) === true) continue
+      out.push({ meter: p.meter, customer: p.customer, timestamp: p.timestamp, value: p.value })
+    }
+    const idx = index(scope)
+    const now = kernel.clock.now
+    for (const b of pendingBatches) {
+      if (b.key !== key) continue
+      const seen = new Set<string>()
+      for (let i = 0; i < b.events.length; i++) {
+        const ev = b.events[i] as StreamEvent
+        if (only !== undefined && ev.identifier !== only) continue
+        if (only === undefined && ev.identifier !== undefined) {
+          if (cancels?.has(ev.identifier) === true || seen.has(ev.identifier) || idx.has(ev.identifier, now)) continue
+          seen.add(ev.identifier)
+        }
+        const meter = meters.byEventName(b.scope, ev.event_name)
+        const given = b.timestamps === undefined ? Number.NaN : (b.timestamps[i] as number)
+        const timestamp = Number.isNaN(given) ? b.receivedAt : given
+        const c = checkEvent(meter, ev.payload, timestamp, b.receivedAt, probe)
+        if (c.problem !== undefined || meter === undefined) continue
+        out.push({ meter: meter.id, customer: c.customer, timestamp, value: c.value })
+      }
+    }
+    return out
   }
 
   return {
@@ -281,6 +508,8 @@ export function createMeterEvents(
       const receivedAt = kernel.clock.now
       const id = batches++
       pendingEvents += batch.length
+      const pending: PendingBatch = { scope, key: scopeKey(scope), events: batch, timestamps, receivedAt }
+      pendingBatches.add(pending)
       const meterIds = () => {
         const ids = new Set<string>()
         for (const e of batch) {
@@ -290,15 +519,21 @@ export function createMeterEvents(
         return ids
       }
       kernel.scheduler.after(delay(), 'meter_events.process', () =>
-        whenUnlocked(meterIds, 'meter_events.process', () => processBatch(scope, batch, timestamps, receivedAt, id)),
+        whenUnlocked(meterIds, 'meter_events.process', () => {
+          pendingBatches.delete(pending)
+          processBatch(scope, batch, timestamps, receivedAt, id)
+        }),
       )
     },
     window: (meter, customer, start, end) => aggregates.window(meter.id, customer, start, end),
     stats() {
       let identifiers = 0
       for (const i of indexes.values()) identifiers += i.size
-      return { pendingEvents, processedEvents, invalidEvents, duplicateEvents, identifiers }
+      return { pendingEvents, processedEvents, invalidEvents, duplicateEvents, identifiers, cancelledEvents }
     },
+    adjust,
+    cancelled: (scope) => cancelledList.get(scopeKey(scope)) ?? [],
+    pending,
     aggregates,
     useLocks(l) {
       locks = l

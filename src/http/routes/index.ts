@@ -4,6 +4,7 @@ import { balanceRoutes } from './balance-routes.js'
 import { catalogueRoutes } from './engine-routes.js'
 import { eventDestinationRoutes } from './event-destination-routes.js'
 import { eventRoutes } from './event-routes.js'
+import { meterAdjustmentRoutes } from './meter-adjustment-routes.js'
 import { meterEventRoutes } from './meter-event-routes.js'
 import { meterRoutes } from './meter-routes.js'
 import { offSessionPaymentRoutes } from './off-session-payment-routes.js'
@@ -21,6 +22,7 @@ export const behaviourRoutes: readonly Route[] = [
   ...sessionRoutes,
   ...meterRoutes,
   ...meterEventRoutes,
+  ...meterAdjustmentRoutes,
   ...eventDestinationRoutes,
   ...v2EventRoutes,
 ]
