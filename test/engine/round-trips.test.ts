@@ -21,6 +21,10 @@ const ALSO: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   refund: { payment_intent: '{payment_intent}' },
   // A price without a product or product_data is refused; an amount makes it a fixed price.
   price: { product: '{product}', unit_amount: 500 },
+  // One of customer or customer_account; the simulator bills customers.
+  subscription: { customer: '{customer}', items: [{ price: '{price}' }] },
+  invoice: { customer: '{customer}' },
+  invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
 }
 
 function pathOf(template: string, values: Record<string, string>): string {
@@ -29,9 +33,16 @@ function pathOf(template: string, values: Record<string, string>): string {
 
 /** `'{name}'` placeholders in `ALSO` replaced by the ids of the fixture. */
 function withIds(params: Readonly<Record<string, unknown>>, ids: Record<string, string>): Record<string, unknown> {
+  const fill = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? v.replace(/^\{(\w+)\}$/, (_, n: string) => ids[n] ?? v)
+      : Array.isArray(v)
+        ? v.map(fill)
+        : typeof v === 'object' && v !== null
+          ? withIds(v as Record<string, unknown>, ids)
+          : v
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(params))
-    out[k] = typeof v === 'string' ? v.replace(/^\{(\w+)\}$/, (_, n: string) => ids[n] ?? v) : v
+  for (const [k, v] of Object.entries(params)) out[k] = fill(v)
   return out
 }
 
@@ -49,7 +60,12 @@ describe('declared resources round-trip with every declared field', () => {
       const { sim, key, stripe } = setup()
       const customer = await stripe.customers.create({ email: 'rt@example.com' })
       const product = await stripe.products.create({ name: 'RT' })
-      const price = await stripe.prices.create({ product: product.id, currency: 'usd', unit_amount: 500 })
+      const price = await stripe.prices.create({
+        product: product.id,
+        currency: 'usd',
+        unit_amount: 500,
+        recurring: { interval: 'month' },
+      })
       const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })
       const coupon = await stripe.coupons.create({ percent_off: 10 })
       const pi = await stripe.paymentIntents.create({

@@ -17,7 +17,6 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
     currency: 'usd',
     date: created,
     quantity: 1,
-    invoice: null,
     period: { start: created, end: created },
   }),
   behaviours: {

@@ -85,7 +85,6 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
   eventPrefix: 'customer.subscription',
   defaults: ({ id, created }) => ({
     billing_cycle_anchor: created,
-    cancel_at_period_end: false,
     collection_method: 'charge_automatically',
     currency: 'usd',
     items: subList(`/v1/subscription_items?subscription=${id}`),

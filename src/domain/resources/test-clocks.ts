@@ -18,7 +18,6 @@ export const testClocks: ResourceDeclaration<ResourcePorts> = {
   defaults: ({ created }) => ({
     deletes_after: created + TEST_CLOCK_LIFETIME_MS / 1000,
     status: 'ready',
-    status_details: {},
   }),
   behaviours: {
     'testHelpers.testClocks.create'(call, next, { ports }) {
