@@ -22,6 +22,7 @@ export {
 } from '#faults/fault-policy.js'
 export { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/faults-schema.js'
 export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
+export { checkBilling } from './checkers/billing-checker.js'
 export { checkClient, MIN_BACKOFF_MS } from './checkers/client-checker.js'
 export { checkDeliveries, type DeliveryKinds, deliveryKinds } from './checkers/delivery-checker.js'
 export { checkReceiver } from './checkers/receiver-checker.js'
