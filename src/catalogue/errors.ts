@@ -88,6 +88,23 @@ export const ERRORS = {
     'spec',
     { shouldRetry: true },
   ),
+  /** Paying, finalizing or voiding an invoice whose status does not allow it (decision: code and wording ours). */
+  invoice_unexpected_state: row(400, INVALID, 'This invoice is {status}; it cannot be {action}.', 'simulator'),
+  /** Paying an invoice with no payment method to charge (decision: wording close to the provider's). */
+  invoice_no_customer_payment_method: row(
+    400,
+    INVALID,
+    'This customer has no attached payment source or default payment method. Please consider adding a default payment method.',
+    'simulator',
+  ),
+  /** Advancing a test clock that is still advancing (decision: code and wording ours). */
+  test_clock_unexpected_state: row(
+    400,
+    INVALID,
+    'The test clock is currently advancing; wait until its status is `ready` to advance it again.',
+    'simulator',
+  ),
+  invoice_upcoming_none: row(404, INVALID, 'No upcoming invoices for customer: {customer}'),
   method_not_allowed: row(405, INVALID, 'Unrecognized request method: {method} {path}. Allowed: {allowed}.', 'simulator'),
   /** spec: "400 no_meter: No meter exists for the event name." */
   no_meter: row(400, INVALID, "No active meter was found for event name '{event_name}'.", 'spec'),

@@ -106,3 +106,20 @@ export const PREVIEW_RELEASE = 'preview'
 export const ACCOUNT_ID_PREFIX = 'acct_'
 /** "The customer field carries a customer id (prefix `cus_`)." */
 export const CUSTOMER_ID_PREFIX = 'cus_'
+
+// Billing (not in the spec: the provider's documented behaviour, see docs/decisions.md "Billing") --
+
+/**
+ * A subscription invoice with automatic collection stays `draft` this long before it is finalized
+ * and paid. The provider: "Stripe waits approximately 1 hour before finalizing the invoice and
+ * attempting payment" (subscription renewal invoices; docs.stripe.com/billing/invoices/subscription).
+ */
+export const INVOICE_FINALIZATION_GRACE_MS = HOUR
+/**
+ * Automatic retries of a failed invoice payment, in days after the previous attempt: the
+ * provider's custom retry schedule as its dashboard offers it ("Retry up to 3 times: 3, 5 and 7
+ * days after the previous attempt"); Smart Retries' machine-learned timing is not modelled.
+ */
+export const INVOICE_PAYMENT_RETRY_DAYS = [3, 5, 7] as const
+/** "Test clocks are deleted 30 days after creation" (`deletes_after`). */
+export const TEST_CLOCK_LIFETIME_MS = 30 * DAY

@@ -1,6 +1,7 @@
 import type { RequestTimeline } from '#kernel/request-timeline.js'
 import { type Accounts, createAccounts } from './accounts/accounts.js'
 import type { Gate } from './admission.js'
+import { type Billing, createBilling } from './billing/billing.js'
 import { createDelivery, type Delivery } from './delivery/delivery.js'
 import { createTrigger, type Trigger } from './delivery/trigger.js'
 import { createDestinations, type Destinations } from './destinations/destinations.js'
@@ -25,6 +26,7 @@ import { createPaymentIntents, type PaymentIntents } from './payment-intents/pay
 import { paymentMethodJson } from './payment-intents/payment-method.js'
 import { createPaymentMethods, type PaymentMethods } from './payment-intents/payment-methods.js'
 import { declarations } from './resources/index.js'
+import type { ResourcePorts } from './resources/ports.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
 
 // Admission and Gate live in a small module of their own, so limits and locks (which the service
@@ -64,6 +66,8 @@ export interface Service {
   readonly paymentIntents: PaymentIntents
   /** `/v2/payments/off_session_payments`. */
   readonly offSessionPayments: OffSessionPayments
+  /** Subscriptions' billing periods, invoices, their payment and retries, test clocks. */
+  readonly billing: Billing
   /** Rate, concurrency and read-allocation limits from the limit table (undefined when switched off). */
   readonly limits: Limiter | undefined
   /** Object locks of mutations and internal processes (undefined when switched off). */
@@ -98,7 +102,17 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   )
   const paymentMethods = createPaymentMethods(kernel, events)
   const charges = createCharges(kernel, events, ledger)
-  const engine = createEngine({ kernel, events, view: catalogueView, declarations, ports: { paymentMethods, charges } })
+  let billingArea: Billing | undefined
+  const ports: ResourcePorts = {
+    paymentMethods,
+    charges,
+    meters,
+    get billing(): Billing {
+      if (billingArea === undefined) throw new Error('service: billing is not built yet')
+      return billingArea
+    },
+  }
+  const engine = createEngine({ kernel, events, view: catalogueView, declarations, ports })
   const trigger = createTrigger(kernel, events, accounts, engine)
   const customers = engine.resource('customer')
   const paymentIntents = createPaymentIntents(kernel, events, customers, paymentMethods, charges)
@@ -109,6 +123,17 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   engine.addFinder('txn', (scope, id) => json(ledger.get(scope, id), balanceTransactionJson))
   const offSessionPayments = createOffSessionPayments(kernel, events, customers, paymentMethods, charges)
   const limitsConfig = options.limits ?? resolveLimits(undefined)
+  const billing = createBilling({
+    kernel,
+    events,
+    engine,
+    meters,
+    meterEvents,
+    paymentMethods,
+    paymentIntents: () => paymentIntents,
+    limitRows: limitsConfig.rows,
+  })
+  billingArea = billing
   const limits =
     limitsConfig.rows.length === 0 && limitsConfig.reads === undefined
       ? undefined
@@ -140,6 +165,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     paymentIntents,
     products,
     offSessionPayments,
+    billing,
     limits,
     locks,
     gates,

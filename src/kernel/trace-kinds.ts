@@ -118,6 +118,11 @@ export interface TraceKinds {
   'payment_intent.requires_action': ObjectChange
   'payment_intent.authenticated': ObjectChange & { outcome: string }
   'off_session_payment.created': ObjectChange
+  // domain (billing)
+  'invoice.paid': ObjectChange
+  'invoice.payment_failed': ObjectChange
+  'subscription.canceled': ObjectChange
+  'test_clock.advanced': ObjectChange & { frozen_time: number }
   'off_session_payment.attempt': { id: string; attempt: number; status: string }
   'off_session_payment.canceled': { id: string }
 

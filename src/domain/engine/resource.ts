@@ -31,10 +31,28 @@ export interface Resource {
   requireParam(scope: Scope, id: string, param: string): Json
   /** Live objects, newest first. */
   list(scope: Scope): Json[]
-  /** Creates and stores an object from params (`fixed` fields are set after params: parents, behaviours' values). */
-  create(scope: Scope, params: Readonly<Record<string, unknown>>, origin: Origin, fixed?: Fixed): Json
-  /** Applies params (metadata merge, `''` clears) and emits `*.updated` with `previous_attributes` when something changed. */
-  update(scope: Scope, id: string, params: Readonly<Record<string, unknown>>, origin: Origin): Json
+  /**
+   * Creates and stores an object from params (`fixed` fields are set after params: parents,
+   * behaviours' values); `id` when a behaviour drew the id beforehand (an object that must be named
+   * before it exists, like a subscription's first invoice).
+   */
+  create(scope: Scope, params: Readonly<Record<string, unknown>>, origin: Origin, fixed?: Fixed, id?: string): Json
+  /**
+   * Applies params (metadata merge, `''` clears), then `fields` as given, and emits `*.updated`
+   * with `previous_attributes` when something changed.
+   */
+  update(
+    scope: Scope,
+    id: string,
+    params: Readonly<Record<string, unknown>>,
+    origin: Origin,
+    fields?: Readonly<Record<string, unknown>>,
+  ): Json
+  /**
+   * Sets fields without an event (a field set to `undefined` is removed): for behaviours that emit
+   * their own events (`invoice.finalized`) or change fields the provider changes silently.
+   */
+  put(scope: Scope, id: string, fields: Readonly<Record<string, unknown>>): Json
   /** Sets fields as given (behaviours: status changes), emitting `*.updated` like `update`. */
   set(scope: Scope, id: string, fields: Readonly<Record<string, unknown>>, origin: Origin): Json
   delete(scope: Scope, id: string, origin: Origin): { id: string; object: string; deleted: true }
@@ -133,9 +151,10 @@ export function createResource(options: ResourceOptions): Resource {
       return o
     },
     list: (scope) => store.list(scope),
-    create(scope, params, origin, fixed = {}) {
+    create(scope, params, origin, fixed = {}, chosenId = undefined) {
       let id: string
-      if (d.callerId && typeof params.id === 'string' && params.id !== '') {
+      if (chosenId !== undefined) id = chosenId
+      else if (d.callerId && typeof params.id === 'string' && params.id !== '') {
         id = params.id
         if (store.get(scope, id) !== undefined || deleted.get(scope, id) !== undefined) {
           throw invalidRequest(`${d.object[0]?.toUpperCase()}${d.object.slice(1)} already exists: '${id}'`, {
@@ -153,7 +172,7 @@ export function createResource(options: ResourceOptions): Resource {
       emit('created', scope, obj, origin)
       return obj
     },
-    update(scope, id, params, origin) {
+    update(scope, id, params, origin, extra) {
       const current = require(scope, id)
       const next = structuredClone(current)
       const ctx: BuildContext = {
@@ -164,7 +183,17 @@ export function createResource(options: ResourceOptions): Resource {
         url: `${collection}/${id}`,
       }
       applyParams(view, fields(), next, params, ctx, finder(scope))
+      if (extra !== undefined) Object.assign(next, structuredClone(extra))
       return replaceWith(scope, current, next, origin)
+    },
+    put(scope, id, values) {
+      const next = { ...require(scope, id) }
+      for (const [k, v] of Object.entries(values)) {
+        if (v === undefined) delete next[k]
+        else next[k] = v
+      }
+      store.replace(scope, next)
+      return next
     },
     set(scope, id, values, origin) {
       const current = require(scope, id)

@@ -109,32 +109,31 @@ export const DEFAULT_LIMITS: readonly LimitRow[] = [
     operations: ['payment_intents.*'],
     mutatesOnly: true,
   },
+  // Per subscription, counted by billing (quantity changes from any operation; new invoices from
+  // requests and from billing cycles alike); `operations: []` keeps the request gate off them.
   {
     id: 'subscription.updates',
-    scope: 'object',
+    scope: 'subscription',
     kind: 'rate',
     max: SUBSCRIPTION_LIMITS.quantityUpdatesPerHour,
     windowMs: HOUR,
-    operations: ['subscriptions.update', 'subscription_items.update'],
-    mutatesOnly: true,
+    operations: [],
   },
   {
     id: 'subscription.invoices.minute',
-    scope: 'object',
+    scope: 'subscription',
     kind: 'rate',
     max: SUBSCRIPTION_LIMITS.invoicesPerMinute,
     windowMs: MINUTE,
-    operations: ['subscriptions.invoices.create', 'invoices.create_for_subscription'],
-    mutatesOnly: true,
+    operations: [],
   },
   {
     id: 'subscription.invoices.day',
-    scope: 'object',
+    scope: 'subscription',
     kind: 'rate',
     max: SUBSCRIPTION_LIMITS.invoicesPerDay,
     windowMs: DAY,
-    operations: ['subscriptions.invoices.create', 'invoices.create_for_subscription'],
-    mutatesOnly: true,
+    operations: [],
   },
 ]
 

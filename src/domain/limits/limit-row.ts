@@ -2,12 +2,14 @@ import type { Mode } from '../mode.js'
 
 /**
  * What a limit counts against: the whole account, one operation (endpoint), a group of operations
- * (resource), one object, or one customer and meter pair.
+ * (resource), one object, one customer and meter pair, or one subscription (`subscription` rows are
+ * counted by billing, which knows which changes are quantity updates and which invoices are new,
+ * whatever operation or internal process causes them; the request gate skips them).
  *
  * @example
  * const scope: LimitScope = 'endpoint'
  */
-export type LimitScope = 'account' | 'endpoint' | 'resource' | 'object' | 'customer_meter'
+export type LimitScope = 'account' | 'endpoint' | 'resource' | 'object' | 'customer_meter' | 'subscription'
 
 /**
  * A rate limit counts admissions in a sliding window; a concurrency limit counts requests in flight.

@@ -37,7 +37,14 @@ interface Plan {
 
 // Most specific first: a request refused by several rows gets the reason of the narrowest one, so
 // the 26th call to one endpoint in sandbox reads `endpoint-rate` although the global 25/s is also full.
-const SCOPE_RANK: Record<LimitScope, number> = { object: 0, customer_meter: 1, resource: 2, endpoint: 3, account: 4 }
+const SCOPE_RANK: Record<LimitScope, number> = {
+  object: 0,
+  subscription: 0,
+  customer_meter: 1,
+  resource: 2,
+  endpoint: 3,
+  account: 4,
+}
 const SINGLE_ROW_SCOPES = new Set<LimitScope>(['account', 'endpoint'])
 const SWEEP_EVERY = 4096
 const METHOD_INDEX: Record<string, number> = { GET: 0, POST: 1, DELETE: 2 }
@@ -146,6 +153,8 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
     })
     for (const c of compiled) {
       const { row } = c
+      // Subscription rows are counted by billing, not at the gate.
+      if (row.scope === 'subscription') continue
       if (row.mode !== undefined && row.mode !== r.mode) continue
       if (row.methods !== undefined && !row.methods.includes(r.method)) continue
       if (row.mutatesOnly === true && !r.mutates) continue
@@ -197,6 +206,8 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
         const m = meterKey(r.body)
         return m === undefined ? undefined : `${row.id}|${r.account}|${r.mode}|${m.customer}|${m.meter}`
       }
+      case 'subscription':
+        return undefined
     }
   }
 

@@ -49,7 +49,7 @@ export const limitRowSchema = z
   .object({
     id: z.string().min(1),
     off: z.boolean().optional(),
-    scope: z.enum(['account', 'endpoint', 'resource', 'object', 'customer_meter']).optional(),
+    scope: z.enum(['account', 'endpoint', 'resource', 'object', 'customer_meter', 'subscription']).optional(),
     kind: z.enum(['rate', 'concurrency']).optional(),
     max: z.number().int().min(0).optional(),
     windowMs: z.number().positive().optional(),

@@ -41,8 +41,11 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
     test_clock: null,
   }),
   behaviours: {
-    'customers.create'(call, next, { ports }) {
+    'customers.create'(call, next, { engine, ports }) {
       const { payment_method: pm, ...params } = call.params
+      if (typeof params.test_clock === 'string') {
+        engine.resource('test_helpers.test_clock').requireParam(call.scope, params.test_clock, 'test_clock')
+      }
       const dpm = defaultPm(params)
       if (typeof pm === 'string') ports.paymentMethods.checkAttachable(call.scope, pm, '', 'payment_method')
       if (typeof dpm === 'string' && dpm !== '' && dpm !== pm) throw missingPm(dpm)
@@ -51,7 +54,11 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
         dpm === pm && resolved !== undefined
           ? { ...(params.invoice_settings as Params), default_payment_method: resolved }
           : params.invoice_settings
-      const created = next({ ...params, ...(settings === undefined ? {} : { invoice_settings: settings }) }) as { id: string }
+      const clock = typeof params.test_clock === 'string' ? ports.billing.clockTimeline(call.scope, params.test_clock) : undefined
+      const created = next(
+        { ...params, ...(settings === undefined ? {} : { invoice_settings: settings }) },
+        clock === undefined ? undefined : { created: Math.floor(clock.now() / 1000) },
+      ) as { id: string }
       if (resolved !== undefined) ports.paymentMethods.attach(call.scope, resolved, created.id, call.origin)
       return created
     },

@@ -1,18 +1,148 @@
-import type { ResourceDeclaration } from '../engine/declaration.js'
+import { errorMessage } from '#catalogue/errors.js'
+import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
+import type { Engine } from '../engine/engine.js'
+import { type Json, pageV1 } from '../engine/list.js'
+import { invalidRequest } from '../service-error.js'
+import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 
-/** Invoices (plain: a draft with no lines; finalisation and payment come with billing). */
-export const invoices: ResourceDeclaration = {
+function unexpected(invoice: Json, action: string) {
+  return invalidRequest(errorMessage('invoice_unexpected_state', { status: String(invoice.status), action }), {
+    code: 'invoice_unexpected_state',
+  })
+}
+
+function invoiceOf(engine: Engine, call: OperationCall): Json {
+  return engine.resource('invoice').require(call.scope, call.path.id ?? '')
+}
+
+/**
+ * Invoices: subscription invoices are made by billing (src/domain/billing/); these behaviours
+ * serve the preview, lines, finalization, payment and voiding. Manual invoices (`invoices.create`)
+ * stay drafts with the customer's pending invoice items when asked (`pending_invoice_items_behavior=include`).
+ */
+export const invoices: ResourceDeclaration<ResourcePorts> = {
   type: 'Invoice',
   object: 'invoice',
   idPrefix: 'in',
   defaults: ({ id, created }) => ({
+    amount_due: 0,
+    amount_paid: 0,
+    amount_remaining: 0,
+    attempt_count: 0,
+    attempted: false,
+    auto_advance: false,
     billing_reason: 'manual',
     collection_method: 'charge_automatically',
     currency: 'usd',
     lines: subList(`/v1/invoices/${id}/lines`),
     period_end: created,
     period_start: created,
+    starting_balance: 0,
     status: 'draft',
+    status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
   }),
+  behaviours: {
+    'invoices.create'(call, next, { engine, ports }) {
+      const { customer, subscription, pending_invoice_items_behavior: pending, ...params } = call.params
+      if (typeof customer !== 'string') {
+        throw invalidRequest(errorMessage('parameter_missing', { param: 'customer' }), {
+          code: 'parameter_missing',
+          param: 'customer',
+        })
+      }
+      const c = engine.resource('customer').requireParam(call.scope, customer, 'customer')
+      if (typeof subscription === 'string') {
+        engine.resource('subscription').requireParam(call.scope, subscription, 'subscription')
+        ports.billing.checkInvoiceLimit(call.scope, subscription)
+      }
+      const currency = typeof params.currency === 'string' ? params.currency.toLowerCase() : String(c.currency ?? 'usd')
+      const timeline = ports.billing.timelineOfCustomer(call.scope, c)
+      const sub = typeof subscription === 'string' ? (ports.billing.subState(call.scope, subscription) ?? null) : null
+      const specs =
+        pending === 'include'
+          ? ports.billing.pendingItems(call.scope, customer, currency).map((ii) => ports.billing.pendingLine(call.scope, ii))
+          : []
+      const now = timeline.now()
+      void next
+      const invoice = ports.billing.createInvoice({
+        scope: call.scope,
+        customer: c,
+        currency,
+        sub,
+        reason: 'manual',
+        specs,
+        period: { start: now, end: now },
+        origin: call.origin,
+        timeline,
+      })
+      const extra = { ...params, currency } as Record<string, unknown>
+      delete extra.expand
+      return engine.resource('invoice').put(call.scope, invoice.id, {
+        auto_advance: params.auto_advance === true,
+        ...(typeof params.description === 'string' ? { description: params.description } : {}),
+        ...(typeof params.metadata === 'object' && params.metadata !== null ? { metadata: params.metadata } : {}),
+      })
+    },
+    'invoices.createPreview'(call, _next, { engine, ports }) {
+      const { customer, subscription } = call.params
+      let subId = typeof subscription === 'string' ? subscription : undefined
+      if (subId !== undefined) engine.resource('subscription').requireParam(call.scope, subId, 'subscription')
+      if (subId === undefined) {
+        if (typeof customer !== 'string') {
+          throw invalidRequest(errorMessage('parameter_missing', { param: 'customer' }), {
+            code: 'parameter_missing',
+            param: 'customer',
+          })
+        }
+        engine.resource('customer').requireParam(call.scope, customer, 'customer')
+        subId = engine
+          .resource('subscription')
+          .list(call.scope)
+          .find((s) => s.customer === customer && s.status !== 'canceled')?.id
+        if (subId === undefined) {
+          throw invalidRequest(errorMessage('invoice_upcoming_none', { customer }), {
+            code: 'invoice_upcoming_none',
+            status: 404,
+          })
+        }
+      }
+      return ports.billing.preview(call.scope, subId)
+    },
+    'invoices.listLineItems'(call, _next, { engine }) {
+      const invoice = invoiceOf(engine, call)
+      const lines = (invoice.lines as { data: Json[] }).data
+      return pageV1(lines, call.params, `/v1/invoices/${invoice.id}/lines`, 'line_item')
+    },
+    'invoices.finalizeInvoice'(call, _next, { engine, ports }) {
+      const invoice = invoiceOf(engine, call)
+      if (invoice.status !== 'draft') throw unexpected(invoice, 'finalized')
+      const st = ports.billing.invoiceState(call.scope, invoice.id)
+      const automatic = call.params.auto_advance !== false && (invoice.auto_advance === true || st?.subscription != null)
+      return ports.billing.finalizeAndPay(
+        call.scope,
+        invoice.id,
+        call.origin,
+        automatic && invoice.collection_method === 'charge_automatically',
+      )
+    },
+    'invoices.pay'(call, _next, { engine, ports }) {
+      let invoice = invoiceOf(engine, call)
+      if (invoice.status === 'draft') invoice = ports.billing.finalize(call.scope, invoice.id, call.origin)
+      if (invoice.status !== 'open') throw unexpected(invoice, 'paid')
+      if (call.params.paid_out_of_band === true) return ports.billing.markPaid(call.scope, invoice.id, null, call.origin)
+      const pm = call.params.payment_method
+      if (typeof pm === 'string') ports.paymentMethods.check(call.scope, pm, 'payment_method')
+      return ports.billing.attemptPayment(call.scope, invoice.id, call.origin, {
+        automatic: false,
+        raise: true,
+        ...(typeof pm === 'string' ? { paymentMethod: pm } : {}),
+      })
+    },
+    'invoices.voidInvoice'(call, _next, { engine, ports }) {
+      const invoice = invoiceOf(engine, call)
+      if (invoice.status !== 'open' && invoice.status !== 'uncollectible') throw unexpected(invoice, 'voided')
+      return ports.billing.voidInvoice(call.scope, invoice.id, call.origin)
+    },
+  },
 }

@@ -1,7 +1,109 @@
+import { errorMessage } from '#catalogue/errors.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
+import { invalidRequest } from '../service-error.js'
+import type { ResourcePorts } from './ports.js'
 
-/** Prices: `one_time` unless `recurring` is given (then monthly-licensed defaults under it). */
-export const prices: ResourceDeclaration = {
+type Params = Readonly<Record<string, unknown>>
+
+const missing = (param: string) =>
+  invalidRequest(errorMessage('parameter_missing', { param }), { code: 'parameter_missing', param })
+const invalid = (param: string, detail: string) =>
+  invalidRequest(errorMessage('parameter_invalid', { param, detail }), { code: 'parameter_invalid', param })
+
+const decimalOf = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v))
+const integerOf = (v: unknown): number | null => {
+  if (v === undefined || v === null || v === '') return null
+  const n = Number(v)
+  return Number.isSafeInteger(n) ? n : null
+}
+
+/** Tiers as the provider stores them: `up_to: 'inf'` is null, decimals mirror integers. */
+function normalTiers(tiers: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(tiers) ? tiers : typeof tiers === 'object' && tiers !== null ? Object.values(tiers) : []
+  return list.map((t, i) => {
+    const tier = (t ?? {}) as Params
+    const upTo = tier.up_to === 'inf' || tier.up_to === undefined ? null : Number(tier.up_to)
+    const unit = decimalOf(tier.unit_amount_decimal ?? tier.unit_amount)
+    const flat = decimalOf(tier.flat_amount_decimal ?? tier.flat_amount)
+    if (tier.up_to === undefined) throw missing(`tiers[${i}][up_to]`)
+    if (upTo !== null && (!Number.isSafeInteger(upTo) || upTo < 1))
+      throw invalid(`tiers[${i}][up_to]`, 'must be a positive integer or inf')
+    if (unit === null && flat === null) throw missing(`tiers[${i}][unit_amount]`)
+    return {
+      flat_amount: integerOf(tier.flat_amount ?? tier.flat_amount_decimal),
+      flat_amount_decimal: flat,
+      unit_amount: integerOf(tier.unit_amount ?? tier.unit_amount_decimal),
+      unit_amount_decimal: unit,
+      up_to: upTo,
+    }
+  })
+}
+
+/**
+ * Checks a price's billing terms as the provider does (before anything is stored): a tiered price
+ * needs `tiers_mode` and `tiers` ending in `up_to: 'inf'` with increasing bounds, and takes no
+ * `unit_amount` or `transform_quantity`; a metered price needs a meter of the account (current API
+ * versions); `unit_amount` and `unit_amount_decimal` exclude each other.
+ */
+function checkTerms(params: Params, meterExists: (id: string) => boolean): Record<string, unknown> {
+  const fixed: Record<string, unknown> = {}
+  if (params.unit_amount !== undefined && params.unit_amount_decimal !== undefined) {
+    throw invalidRequest(errorMessage('parameters_exclusive', { params: 'unit_amount, unit_amount_decimal' }), {
+      code: 'parameters_exclusive',
+      param: 'unit_amount',
+    })
+  }
+  if (params.billing_scheme === 'tiered') {
+    if (params.tiers_mode === undefined) throw missing('tiers_mode')
+    if (params.tiers === undefined) throw missing('tiers')
+    if (params.unit_amount !== undefined || params.unit_amount_decimal !== undefined) {
+      throw invalid('unit_amount', 'a tiered price takes its amounts from `tiers`, not `unit_amount`')
+    }
+    if (params.transform_quantity !== undefined) {
+      throw invalid('transform_quantity', '`transform_quantity` cannot be combined with `billing_scheme=tiered`')
+    }
+    const tiers = normalTiers(params.tiers)
+    if (tiers.length < 2 && tiers[0]?.up_to !== null) throw invalid('tiers', 'the last tier must have `up_to` set to `inf`')
+    tiers.forEach((t, i) => {
+      const last = i === tiers.length - 1
+      if (last !== (t.up_to === null)) throw invalid(`tiers[${i}][up_to]`, 'only the last tier has `up_to` set to `inf`')
+      const before = i === 0 ? 0 : (tiers[i - 1]?.up_to as number)
+      if (!last && (t.up_to as number) <= before) throw invalid(`tiers[${i}][up_to]`, '`up_to` must increase from tier to tier')
+    })
+    fixed.tiers = tiers
+    fixed.unit_amount = null
+    fixed.unit_amount_decimal = null
+  } else if (params.tiers !== undefined || params.tiers_mode !== undefined) {
+    throw invalid(params.tiers !== undefined ? 'tiers' : 'tiers_mode', 'tiers are only allowed with `billing_scheme=tiered`')
+  }
+  if (params.unit_amount_decimal !== undefined) {
+    fixed.unit_amount_decimal = String(params.unit_amount_decimal)
+    fixed.unit_amount = integerOf(params.unit_amount_decimal)
+  }
+  const t = params.transform_quantity as Params | undefined
+  if (t !== undefined && t !== null) {
+    const divide = Number(t.divide_by)
+    if (!Number.isSafeInteger(divide) || divide < 1) throw invalid('transform_quantity[divide_by]', 'must be a positive integer')
+    fixed.transform_quantity = { divide_by: divide, round: t.round }
+  }
+  const recurring = params.recurring as Params | undefined
+  if (recurring !== undefined && recurring !== null && recurring.usage_type === 'metered') {
+    if (typeof recurring.meter !== 'string' || recurring.meter === '') throw missing('recurring[meter]')
+    if (!meterExists(recurring.meter)) {
+      throw invalidRequest(errorMessage('resource_missing', { kind: 'billing meter', id: recurring.meter }), {
+        code: 'resource_missing',
+        param: 'recurring[meter]',
+      })
+    }
+  }
+  if (recurring?.meter !== undefined && recurring.usage_type !== 'metered') {
+    throw invalid('recurring[meter]', 'a meter can only be set on prices with `recurring[usage_type]=metered`')
+  }
+  return fixed
+}
+
+/** Prices: `one_time` unless `recurring` is given (then monthly-licensed defaults under it); tiered, metered, decimal. */
+export const prices: ResourceDeclaration<ResourcePorts> = {
   type: 'Price',
   object: 'price',
   idPrefix: 'price',
@@ -16,4 +118,11 @@ export const prices: ResourceDeclaration = {
         ? null
         : { interval: 'month', interval_count: 1, meter: null, trial_period_days: null, usage_type: 'licensed' },
   }),
+  behaviours: {
+    'prices.create'(call, next, { ports }) {
+      const fixed = checkTerms(call.params, (id) => ports.meters.find(call.scope, id) !== undefined)
+      const { tiers: _tiers, ...params } = call.params
+      return next(params, fixed)
+    },
+  },
 }

@@ -1,17 +1,91 @@
-import type { ResourceDeclaration } from '../engine/declaration.js'
+import { errorMessage } from '#catalogue/errors.js'
+import { DAY } from '#kernel/time.js'
+import { boundary, type Interval } from '../billing/calendar.js'
+import { lineAmount } from '../billing/pricing.js'
+import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
+import type { Engine } from '../engine/engine.js'
+import type { Json } from '../engine/list.js'
+import { invalidRequest } from '../service-error.js'
+import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 
+type Params = Readonly<Record<string, unknown>>
+
+const invalid = (param: string, detail: string) =>
+  invalidRequest(errorMessage('parameter_invalid', { param, detail }), { code: 'parameter_invalid', param })
+const missing = (param: string) =>
+  invalidRequest(errorMessage('parameter_missing', { param }), { code: 'parameter_missing', param })
+const sec = (ms: number) => Math.floor(ms / 1000)
+
+function entriesOf(items: unknown): Params[] {
+  const list = Array.isArray(items) ? items : typeof items === 'object' && items !== null ? Object.values(items) : []
+  return list.map((x) => (x ?? {}) as Params)
+}
+
+interface Recurring {
+  interval: Interval
+  interval_count: number
+  usage_type: 'licensed' | 'metered'
+  trial_period_days: number | null
+}
+
+/** A recurring price of the scope named by `param`, refused otherwise. */
+function recurringPrice(engine: Engine, call: OperationCall, id: unknown, param: string): Json {
+  if (typeof id !== 'string' || id === '') throw missing(param)
+  const price = engine.resource('price').requireParam(call.scope, id, param)
+  if (price.type !== 'recurring') {
+    throw invalid(param, `the price ${id} is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\``)
+  }
+  if (price.active === false) throw invalid(param, `the price ${id} is not active`)
+  return price
+}
+
+function checkQuantity(price: Json, quantity: unknown, param: string): number | undefined {
+  const metered = (price.recurring as Recurring).usage_type === 'metered'
+  if (quantity === undefined) return metered ? undefined : 1
+  if (metered) throw invalid(param, 'quantity cannot be set on a metered price (usage comes from its meter)')
+  const n = Number(quantity)
+  if (!Number.isSafeInteger(n) || n < 0) throw invalid(param, 'must be a non-negative integer')
+  return n
+}
+
+function checkPaymentMethod(call: OperationCall, ports: ResourcePorts, customer: string, pm: unknown): void {
+  if (typeof pm !== 'string' || pm === '') return
+  const found = ports.paymentMethods.get(call.scope, pm)
+  if (found === undefined || found.customer !== customer) {
+    throw invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
+      code: 'resource_missing',
+      param: 'default_payment_method',
+    })
+  }
+}
+
+/** Fields of a new subscription item: the price object, its quantity (licensed only) and period. */
+function itemFields(price: Json, quantity: number | undefined, subId: string, start: number, end: number, created: number) {
+  return {
+    subscription: subId,
+    price,
+    quantity,
+    current_period_start: sec(start),
+    current_period_end: sec(end),
+    created: sec(created),
+  }
+}
+
 /**
- * Subscriptions (plain CRUD for now; billing behaviour comes with the billing issue). Create makes
- * one subscription item per `items[]` entry and lists them under `items`.
+ * Subscriptions with billing: items of recurring prices of one currency and interval, trials,
+ * `billing_cycle_anchor`, a first invoice paid at once, periods on the due-time queue (or the
+ * customer's test clock), cancellation now or at period end, quantity changes counted against the
+ * subscription's limit. See docs/billing.md.
  */
-export const subscriptions: ResourceDeclaration = {
+export const subscriptions: ResourceDeclaration<ResourcePorts> = {
   type: 'Subscription',
   object: 'subscription',
   idPrefix: 'sub',
   eventPrefix: 'customer.subscription',
   defaults: ({ id, created }) => ({
     billing_cycle_anchor: created,
+    cancel_at_period_end: false,
     collection_method: 'charge_automatically',
     currency: 'usd',
     items: subList(`/v1/subscription_items?subscription=${id}`),
@@ -19,23 +93,213 @@ export const subscriptions: ResourceDeclaration = {
     status: 'active',
   }),
   behaviours: {
-    'subscriptions.cancel'(call, _next, { engine }) {
-      const r = engine.resource('subscription')
-      const sub = r.require(call.scope, call.path.id ?? '')
-      const now = engine.now()
-      return r.set(call.scope, sub.id, { status: 'canceled', canceled_at: now, ended_at: now }, call.origin)
+    'subscriptions.cancel'(call, _next, { engine, ports }) {
+      const sub = engine.resource('subscription').require(call.scope, call.path.id ?? '')
+      if (sub.status === 'canceled') {
+        throw invalidRequest(`No such subscription: '${sub.id}'`, { code: 'resource_missing', status: 404 })
+      }
+      return ports.billing.cancelNow(call.scope, sub.id, call.origin)
     },
-    'subscriptions.create'(call, next, { engine }) {
-      const { items, ...params } = call.params
-      const entries = Array.isArray(items) ? items : typeof items === 'object' && items !== null ? Object.values(items) : []
-      return next(params, (sub) => {
-        const made = entries.map((item) =>
+    'subscriptions.create'(call, _next, { engine, ports }) {
+      const {
+        items,
+        customer: customerId,
+        trial_end: trialEndParam,
+        trial_period_days: trialDaysParam,
+        billing_cycle_anchor: anchorParam,
+        payment_behavior: paymentBehavior,
+        proration_behavior: _proration,
+        off_session: _offSession,
+        expand: _expand,
+        ...params
+      } = call.params
+      if (typeof customerId !== 'string' || customerId === '') throw missing('customer')
+      const customer = engine.resource('customer').requireParam(call.scope, customerId, 'customer')
+      const entries = entriesOf(items)
+      if (entries.length === 0) throw missing('items')
+      const checked = entries.map((entry, i) => {
+        const price = recurringPrice(engine, call, entry.price, `items[${i}][price]`)
+        return { entry, price, quantity: checkQuantity(price, entry.quantity, `items[${i}][quantity]`) }
+      })
+      const first = checked[0] as (typeof checked)[number]
+      const currency = String(first.price.currency)
+      const rec = first.price.recurring as Recurring
+      checked.forEach(({ price }, i) => {
+        if (price.currency !== currency) {
+          throw invalid(
+            `items[${i}][price]`,
+            `the price ${price.id} is in ${String(price.currency)}, but this subscription is in ${currency}: all prices on a subscription must have the same currency`,
+          )
+        }
+        const r = price.recurring as Recurring
+        if (r.interval !== rec.interval || r.interval_count !== rec.interval_count) {
+          throw invalid(`items[${i}][price]`, 'all prices on a subscription must have the same billing interval')
+        }
+      })
+      checkPaymentMethod(call, ports, customerId, params.default_payment_method)
+      const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
+      const now = timeline.now()
+      let trialEnd: number | null = null
+      if (trialEndParam !== undefined && trialEndParam !== 'now') {
+        const t = Number(trialEndParam) * 1000
+        if (!Number.isFinite(t) || t <= now) throw invalid('trial_end', 'must be an integer Unix timestamp in the future')
+        trialEnd = t
+      } else if (trialDaysParam !== undefined) {
+        const d = Number(trialDaysParam)
+        if (!Number.isSafeInteger(d) || d < 0 || d > 730)
+          throw invalid('trial_period_days', 'must be an integer between 0 and 730')
+        if (d > 0) trialEnd = now + d * DAY
+      } else if (rec.trial_period_days !== null && rec.trial_period_days > 0) trialEnd = now + rec.trial_period_days * DAY
+      let anchor = trialEnd ?? now
+      let periodEnd = boundary(anchor, rec.interval, rec.interval_count, 1)
+      let n = 1
+      let prorate = 1
+      if (anchorParam !== undefined && trialEnd === null) {
+        const a = Number(anchorParam) * 1000
+        if (!Number.isFinite(a) || a < now)
+          throw invalid('billing_cycle_anchor', 'must be an integer Unix timestamp in the future')
+        const fullEnd = boundary(now, rec.interval, rec.interval_count, 1)
+        if (a > fullEnd) throw invalid('billing_cycle_anchor', 'cannot be later than the end of the first full billing period')
+        if (a > now) {
+          anchor = a
+          periodEnd = a
+          n = 0
+          // The first, shorter period is prorated by time, as the provider's default proration does.
+          const fullStart = boundary(a, rec.interval, rec.interval_count, -1)
+          prorate = (a - now) / (a - fullStart)
+        }
+      }
+      if (trialEnd !== null) periodEnd = trialEnd
+      const firstAmount =
+        trialEnd !== null
+          ? 0
+          : checked.reduce(
+              (sum, c) =>
+                sum +
+                ((c.price.recurring as Recurring).usage_type === 'metered'
+                  ? 0
+                  : Math.round(lineAmount(c.price, c.quantity ?? 1) * prorate)),
+              0,
+            )
+      const status = trialEnd !== null ? 'trialing' : firstAmount > 0 ? 'incomplete' : 'active'
+      const invoiceId = ports.billing.newInvoiceId()
+      const subs = engine.resource('subscription')
+      const created = subs.create(call.scope, { ...params, customer: customerId }, call.origin, (sub) => {
+        const made = checked.map((c) =>
           engine
             .resource('subscription_item')
-            .create(call.scope, item as Record<string, unknown>, call.origin, { subscription: sub.id }),
+            .create(
+              call.scope,
+              { metadata: c.entry.metadata ?? {} },
+              call.origin,
+              itemFields(c.price, c.quantity, sub.id, now, periodEnd, now),
+            ),
         )
-        return { items: subList(`/v1/subscription_items?subscription=${sub.id}`, made) }
+        for (const item of made) {
+          if (item.quantity === undefined) engine.resource('subscription_item').put(call.scope, item.id, { quantity: undefined })
+        }
+        const stored = made.map((m) => engine.resource('subscription_item').require(call.scope, m.id))
+        return {
+          items: subList(`/v1/subscription_items?subscription=${sub.id}`, stored),
+          currency,
+          status,
+          created: sec(now),
+          start_date: sec(now),
+          billing_cycle_anchor: sec(anchor),
+          trial_start: trialEnd === null ? null : sec(now),
+          trial_end: trialEnd === null ? null : sec(trialEnd),
+          latest_invoice: invoiceId,
+          test_clock: timeline.clock,
+          cancel_at: params.cancel_at_period_end === true ? sec(periodEnd) : null,
+        }
       })
+      return ports.billing.start(
+        call.scope,
+        created,
+        {
+          timeline,
+          interval: rec.interval,
+          count: rec.interval_count,
+          anchor,
+          periodStart: now,
+          periodEnd,
+          n,
+          trialEnd,
+          firstInvoice: invoiceId,
+          prorate,
+          payNow: paymentBehavior !== 'default_incomplete',
+        },
+        call.origin,
+      )
+    },
+    'subscriptions.update'(call, next, { engine, ports }) {
+      const id = call.path.id ?? ''
+      const subs = engine.resource('subscription')
+      const sub = subs.require(call.scope, id)
+      if (sub.status === 'canceled') {
+        throw invalidRequest(`A canceled subscription can only update its cancellation_details and metadata.`, {
+          code: 'resource_missing',
+        })
+      }
+      const { items, proration_behavior: _p, payment_behavior: _pb, expand: _e, ...params } = call.params
+      checkPaymentMethod(call, ports, String(sub.customer), params.default_payment_method)
+      const entries = entriesOf(items)
+      const current = ports.billing.itemsOf(call.scope, id)
+      const changes = entries.map((entry, i) => {
+        const existing = typeof entry.id === 'string' ? current.find((x) => x.id === entry.id) : undefined
+        if (typeof entry.id === 'string' && existing === undefined) {
+          throw invalidRequest(errorMessage('resource_missing', { kind: 'subscription_item', id: entry.id }), {
+            code: 'resource_missing',
+            param: `items[${i}][id]`,
+          })
+        }
+        const price =
+          entry.price !== undefined
+            ? recurringPrice(engine, call, entry.price, `items[${i}][price]`)
+            : (existing?.price as Json | undefined)
+        if (price === undefined) throw missing(`items[${i}][price]`)
+        if (price.currency !== sub.currency) {
+          throw invalid(
+            `items[${i}][price]`,
+            `the price ${price.id} is in ${String(price.currency)}, but this subscription is in ${String(sub.currency)}`,
+          )
+        }
+        const quantity = checkQuantity(price, entry.quantity, `items[${i}][quantity]`)
+        return { entry, existing, price, quantity, deleted: entry.deleted === true || entry.deleted === 'true' }
+      })
+      const quantityUpdate = changes.some(
+        (c) => c.existing !== undefined && c.entry.quantity !== undefined && Number(c.existing.quantity) !== c.quantity,
+      )
+      if (quantityUpdate) ports.billing.countQuantityUpdate(call.scope, id)
+      const state = ports.billing.subState(call.scope, id)
+      const itemsR = engine.resource('subscription_item')
+      for (const c of changes) {
+        if (c.deleted && c.existing !== undefined) {
+          itemsR.delete(call.scope, c.existing.id, call.origin)
+        } else if (c.existing !== undefined) {
+          itemsR.put(call.scope, c.existing.id, {
+            price: c.price,
+            quantity: c.entry.quantity === undefined ? c.existing.quantity : c.quantity,
+          })
+        } else if (state !== undefined) {
+          const made = itemsR.create(
+            call.scope,
+            { metadata: c.entry.metadata ?? {} },
+            call.origin,
+            itemFields(c.price, c.quantity, id, state.periodStart, state.periodEnd, state.timeline.now()),
+          )
+          if (c.quantity === undefined) itemsR.put(call.scope, made.id, { quantity: undefined })
+        }
+      }
+      const fields: Record<string, unknown> = {}
+      if (entries.length > 0) fields.items = ports.billing.itemList(call.scope, id)
+      if (params.cancel_at_period_end !== undefined && state !== undefined) {
+        const on = params.cancel_at_period_end === true || params.cancel_at_period_end === 'true'
+        fields.cancel_at = on ? sec(state.periodEnd) : null
+        fields.canceled_at = on ? sec(state.timeline.now()) : null
+      }
+      void next
+      return subs.update(call.scope, id, params, call.origin, fields)
     },
   },
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { chargeJson } from '#domain/payment-intents/charge.js'
 import { paymentIntentJson } from '#domain/payment-intents/payment-intent.js'
-import { paymentMethodJson } from '#domain/payment-intents/payment-method.js'
+import { paymentMethodJson, testCard } from '#domain/payment-intents/payment-method.js'
 import { resourceMissing } from '#domain/service-error.js'
 import { v1List, v1ListFields } from '../pagination.js'
 import { expand, formBool, formInt, metadata } from '../params.js'
@@ -257,10 +257,14 @@ export const paymentIntentRoutes: Route[] = [
     handle(ctx) {
       const b = ctx.body as z.infer<typeof attachBody>
       const scope = scopeOf(ctx)
-      const pmId = id(ctx.params)
-      if (ctx.service.paymentMethods.get(scope, pmId) === undefined) throw resourceMissing('payment_method', pmId)
+      const value = id(ctx.params)
+      // A test token (`pm_card_visa`) makes a new payment method from its test card and attaches
+      // that, as the provider's test mode does; an id must exist.
+      const token = testCard(value) !== undefined
+      if (!token && ctx.service.paymentMethods.get(scope, value) === undefined) throw resourceMissing('payment_method', value)
       ctx.service.customers.requireParam(scope, b.customer, 'customer')
-      ctx.service.paymentMethods.checkAttachable(scope, pmId, b.customer, 'customer')
+      ctx.service.paymentMethods.checkAttachable(scope, value, b.customer, 'customer')
+      const pmId = token ? ctx.service.paymentMethods.resolve(scope, value, 'payment_method').id : value
       return paymentMethodJson(ctx.service.paymentMethods.attach(scope, pmId, b.customer, originOf(ctx)))
     },
   },

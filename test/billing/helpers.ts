@@ -1,0 +1,43 @@
+import Stripe from 'stripe'
+import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/index.js'
+
+export const MINUTE = 60_000
+export const HOUR = 60 * MINUTE
+export const DAY = 24 * HOUR
+
+export interface Billing {
+  sim: Simulator
+  stripe: Stripe
+  httpClient: ReturnType<typeof Stripe.createFetchHttpClient>
+}
+
+/** The official client over a simulator with prefix Stripe (limits off unless a test is about them). */
+export function billingClient(options: SimulatorOptions = {}): Billing {
+  const sim = createSimulator({
+    seed: 15,
+    headerPrefix: 'Stripe',
+    limits: false,
+    start: '2026-01-31T00:00:00.000Z',
+    ...options,
+  } as SimulatorOptions)
+  const httpClient = Stripe.createFetchHttpClient(sim.fetch)
+  const stripe = new Stripe(sim.platform.secretKey.test, { httpClient, maxNetworkRetries: 0 })
+  return { sim, stripe, httpClient }
+}
+
+export async function caught(p: Promise<unknown>): Promise<any> {
+  try {
+    await p
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the call to fail')
+}
+
+/** A customer paying with a test card attached the way real integrations do. */
+export async function payingCustomer(stripe: Stripe, card = 'pm_card_visa', extra: Stripe.CustomerCreateParams = {}) {
+  const customer = await stripe.customers.create({ email: 'jenny@example.com', ...extra })
+  const pm = await stripe.paymentMethods.attach(card, { customer: customer.id })
+  await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: pm.id } })
+  return { customer, pm }
+}
