@@ -81,18 +81,30 @@ export function checkBilling(entries: readonly TraceEntry[]): Violation[] {
         ),
       )
     }
+    // A period may be billed on more than one invoice (the subscription's first invoice carries a
+    // zero line for the period it opens; the period-end invoice bills it): compare per period.
+    const periods = new Map<string, Line[]>()
     for (const l of own) {
-      const inside = units.filter((u) => u.acked && u.from >= l.start && u.to < l.end).reduce((n, u) => n + u.value, 0)
-      const touching = units.filter((u) => u.to >= l.start && u.from < l.end).reduce((n, u) => n + u.value, 0)
-      if (l.quantity < inside || l.quantity > touching) {
+      const k = `${l.start}|${l.end}`
+      periods.set(k, [...(periods.get(k) ?? []), l])
+    }
+    for (const group of periods.values()) {
+      const { start, end } = group[0] as Line
+      const quantity = group.reduce((n, l) => n + l.quantity, 0)
+      const inside = units.filter((u) => u.acked && u.from >= start && u.to < end).reduce((n, u) => n + u.value, 0)
+      const touching = units.filter((u) => u.to >= start && u.from < end).reduce((n, u) => n + u.value, 0)
+      if (quantity < inside || quantity > touching) {
+        const span = { start, end }
         out.push(
           violation(
             'billing.period',
-            `customer ${customer}: invoice ${l.invoice} billed ${l.quantity} units for ${iso(l.start)}..${iso(l.end)}; usage of that period is ${inside}${touching > inside ? ` to ${touching}` : ''}`,
-            witness([l.entry]).filter((e) => e.kind !== 'harness.billing.usage' || touches(e, l)),
+            `customer ${customer}: invoice(s) ${group.map((l) => l.invoice).join(', ')} billed ${quantity} units for ${iso(start)}..${iso(end)}; usage of that period is ${inside}${touching > inside ? ` to ${touching}` : ''}`,
+            witness(group.map((l) => l.entry)).filter((e) => e.kind !== 'harness.billing.usage' || touches(e, span)),
           ),
         )
       }
+    }
+    for (const l of own) {
       if (l.amount !== l.quantity * l.unitAmount) {
         out.push(
           violation(
@@ -124,7 +136,7 @@ export function checkBilling(entries: readonly TraceEntry[]): Violation[] {
   return out
 }
 
-function touches(e: TraceEntry, l: Line): boolean {
+function touches(e: TraceEntry, l: { start: number; end: number }): boolean {
   const d = e.data as { from?: number; to?: number }
   return (d.to ?? 0) >= l.start && (d.from ?? 0) < l.end
 }
