@@ -21,7 +21,9 @@ export {
   resolveFaultPolicy,
 } from '#faults/fault-policy.js'
 export { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/faults-schema.js'
+export { checkUsageBilling, type UsageBillingOptions, type UsageBillingResult } from './billing-property.js'
 export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
+export { checkBilling } from './checkers/billing-checker.js'
 export { checkClient, MIN_BACKOFF_MS } from './checkers/client-checker.js'
 export { checkDeliveries, type DeliveryKinds, deliveryKinds } from './checkers/delivery-checker.js'
 export { checkReceiver } from './checkers/receiver-checker.js'

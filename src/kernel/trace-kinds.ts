@@ -135,6 +135,26 @@ export interface TraceKinds {
     error?: string
   }
   'harness.usage.totals': { units: readonly unknown[] }
+  /** One batch a reporter was asked to send in a billing run, and the virtual-time window it was sent in. */
+  'harness.billing.usage': {
+    units: readonly { id: string; customer: string; value: number }[]
+    outcome: 'acked' | 'failed' | 'hung'
+    from: number
+    to: number
+  }
+  /** Units whose events the client cancelled (a meter event adjustment it got acknowledged). */
+  'harness.billing.cancelled': { units: readonly string[] }
+  /** One invoice line that billed a customer's metered usage for a period, as read at the end of a run. */
+  'harness.billing.line': {
+    customer: string
+    invoice: string
+    status: string
+    start: number
+    end: number
+    quantity: number
+    amount: number
+    unitAmount: number
+  }
   'harness.emitted': { event: string; object: string; status: string }
   'harness.state': { object: string; expected: string; actual: unknown }
 

@@ -79,6 +79,84 @@ export interface UsageBillingSource {
   ): BilledLine[]
 }
 
+type Json = Record<string, unknown>
+
+const ms = (seconds: unknown) => Number(seconds) * 1000
+
+/**
+ * Billing as the engine stores it: periods are those of the customer's invoice lines and
+ * subscription items priced on the meter; lines are the metered invoice lines of a period.
+ *
+ * @example
+ * billedUsage(service, { customer: 'cus_1' }, engineBillingSource(service))
+ */
+export function engineBillingSource(service: Service): UsageBillingSource {
+  const engine = service.engine
+  const meterOf = (scope: { account: string; mode: Mode }, priceId: unknown): string | undefined => {
+    if (typeof priceId !== 'string') return undefined
+    const price = engine.resource('price').get(scope, priceId) as Json | undefined
+    const meter = (price?.recurring as { meter?: unknown } | null | undefined)?.meter
+    return typeof meter === 'string' ? meter : undefined
+  }
+  const priceOfLine = (line: Json): string | undefined => {
+    const details = (line.pricing as { price_details?: { price?: unknown } } | null | undefined)?.price_details
+    return typeof details?.price === 'string' ? details.price : undefined
+  }
+  const invoices = (scope: { account: string; mode: Mode }, customer: string): Json[] =>
+    (engine.resource('invoice').list(scope) as Json[]).filter((i) => i.customer === customer)
+  const meteredLines = function* (scope: { account: string; mode: Mode }, customer: string, meter: string) {
+    for (const invoice of invoices(scope, customer)) {
+      for (const line of ((invoice.lines as { data?: Json[] } | undefined)?.data ?? []) as Json[]) {
+        if (meterOf(scope, priceOfLine(line)) === meter) yield { invoice, line }
+      }
+    }
+  }
+  return {
+    periods(scope, customer, meter) {
+      const seen = new Map<string, { start: number; end: number }>()
+      for (const { line } of meteredLines(scope, customer, meter)) {
+        const p = line.period as { start: number; end: number }
+        seen.set(`${p.start}|${p.end}`, { start: ms(p.start), end: ms(p.end) })
+      }
+      const subs = (engine.resource('subscription').list(scope) as Json[]).filter((x) => x.customer === customer)
+      for (const sub of subs) {
+        for (const item of ((sub.items as { data?: Json[] } | undefined)?.data ?? []) as Json[]) {
+          const priceId = (item.price as Json | undefined)?.id ?? item.price
+          if (meterOf(scope, priceId) !== meter) continue
+          const current = engine.resource('subscription_item').get(scope, String(item.id)) as Json | undefined
+          const start = current?.current_period_start ?? item.current_period_start
+          const end = current?.current_period_end ?? item.current_period_end
+          if (typeof start === 'number' && typeof end === 'number')
+            seen.set(`${start}|${end}`, { start: ms(start), end: ms(end) })
+        }
+      }
+      return [...seen.values()].sort((a, b) => a.start - b.start)
+    },
+    lines(scope, customer, meter, period) {
+      const out: BilledLine[] = []
+      for (const { invoice, line } of meteredLines(scope, customer, meter)) {
+        const p = line.period as { start: number; end: number }
+        if (ms(p.start) !== period.start || ms(p.end) !== period.end) continue
+        const parent = line.parent as { subscription_item_details?: { subscription_item?: unknown } | null } | null
+        out.push({
+          invoice: String(invoice.id),
+          status: String(invoice.status),
+          line: String(line.id),
+          quantity: Number(line.quantity ?? 0),
+          amount: Number(line.amount ?? 0),
+          currency: String(line.currency ?? invoice.currency),
+          price: priceOfLine(line) ?? null,
+          subscriptionItem:
+            typeof parent?.subscription_item_details?.subscription_item === 'string'
+              ? parent.subscription_item_details.subscription_item
+              : null,
+        })
+      }
+      return out
+    },
+  }
+}
+
 function monthStart(t: number): number {
   const d = new Date(t)
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)

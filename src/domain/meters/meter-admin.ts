@@ -1,7 +1,7 @@
 import type { Mode } from '../mode.js'
 import type { Service } from '../service.js'
 import { formulaValue } from './aggregates.js'
-import { type BilledUsage, type BilledUsageInput, billedUsage } from './billed-usage.js'
+import { type BilledUsage, type BilledUsageInput, billedUsage, engineBillingSource } from './billed-usage.js'
 import type { Meter, MeterFormula } from './meter.js'
 import { meterJson } from './meter.js'
 import type { MeterEventStats } from './meter-events.js'
@@ -102,6 +102,6 @@ export function createMeterAdmin(service: Service): MeterAdmin {
       return { meter, customer, formula: m.formula, value: formulaValue(m.formula, v), ...v }
     },
     meterStats: () => service.meterEvents.stats(),
-    billedUsage: (input) => billedUsage(service, input),
+    billedUsage: (input) => billedUsage(service, input, engineBillingSource(service)),
   }
 }
