@@ -97,7 +97,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       .map((a) => a.id),
   )
   const paymentMethods = createPaymentMethods(kernel, events)
-  const charges = createCharges(kernel, events, ledger)
+  const charges = createCharges(kernel, events, ledger, paymentMethods)
   const engine = createEngine({ kernel, events, view: catalogueView, declarations, ports: { paymentMethods, charges } })
   const trigger = createTrigger(kernel, events, accounts, engine)
   const customers = engine.resource('customer')

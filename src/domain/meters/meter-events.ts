@@ -1,4 +1,5 @@
 import { createIds, type Ids } from '#kernel/ids.js'
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
 import type { EventStore } from '../events/event-store.js'
 import { type FaultHooks, noFaultHooks } from '../faults/fault-hooks.js'
@@ -118,18 +119,93 @@ export function createMeterEvents(
    * holder kept by a fault, makes the aggregates wait (processing is an internal process that
    * takes the meter's lock, as the limits issue asks).
    */
-  function whenUnlocked(meterIds: () => Iterable<string>, label: string, run: () => void): void {
+  // True (and the task scheduled again at `until`) while a meter's lock is held.
+  function waitForLocks(meterIds: () => Iterable<string>, label: string, again: (until: number) => void): boolean {
     if (locks !== undefined && locks.size > 0) {
       let until = Number.NEGATIVE_INFINITY
       for (const id of meterIds()) until = Math.max(until, locks.heldUntil(id) ?? Number.NEGATIVE_INFINITY)
       if (until > kernel.clock.now) {
         kernel.trace.append('meter_events.waiting', { label, until })
-        kernel.scheduler.at(until, label, () => whenUnlocked(meterIds, label, run))
-        return
+        again(until)
+        return true
       }
     }
-    run()
+    return false
   }
+
+  const processOne = kernel.scheduler.define<{
+    meter: string
+    customer: string
+    timestamp: number
+    value: number
+    identifier: string
+  }>('meter_event.process', (a) => {
+    if (
+      waitForLocks(
+        () => [a.meter],
+        'meter_event.process',
+        (until) => processOne.at(until, a),
+      )
+    )
+      return
+    pendingEvents--
+    processedEvents++
+    aggregates.add(a.meter, a.customer, a.timestamp, a.value)
+    kernel.trace.append('meter_events.processed', { source: 'sync', meter: a.meter, identifier: a.identifier, accepted: 1 })
+  })
+
+  interface BatchArgs {
+    readonly scope: Scope
+    readonly batch: readonly StreamEvent[]
+    readonly timestamps: readonly number[] | undefined
+    readonly receivedAt: number
+    readonly id: number
+  }
+  const processMany = kernel.scheduler.define<BatchArgs>('meter_events.process', (a) => {
+    const meterIds = () => {
+      const ids = new Set<string>()
+      for (const e of a.batch) {
+        const m = meters.byEventName(a.scope, e.event_name)
+        if (m !== undefined) ids.add(m.id)
+      }
+      return ids
+    }
+    if (waitForLocks(meterIds, 'meter_events.process', (until) => processMany.at(until, a))) return
+    processBatch(a.scope, a.batch, a.timestamps, a.receivedAt, a.id)
+  })
+
+  const sweepTask = kernel.scheduler.define<Record<string, never>>('meter.identifiers.sweep', () => {
+    sweepArmed = false
+    for (const i of indexes.values()) i.sweep(kernel.clock.now)
+    armSweep()
+  })
+
+  kernel.state.register('meter_events', {
+    save: () =>
+      toPlain({
+        counts: { pendingEvents, processedEvents, invalidEvents, duplicateEvents, batches, sweepArmed },
+        indexes: [...indexes].map(([k, i]) => [k, i.save()]),
+        aggregates: aggregates.save(),
+      }),
+    load(data) {
+      const saved = fromPlain<{
+        counts: {
+          pendingEvents: number
+          processedEvents: number
+          invalidEvents: number
+          duplicateEvents: number
+          batches: number
+          sweepArmed: boolean
+        }
+        indexes: [string, { ids: string[]; times: number[] }][]
+        aggregates: ReturnType<Aggregates['save']>
+      }>(data)
+      ;({ pendingEvents, processedEvents, invalidEvents, duplicateEvents, batches, sweepArmed } = saved.counts)
+      indexes.clear()
+      for (const [k, i] of saved.indexes) indexes.set(k, IdentifierIndex.load(i))
+      aggregates.load(saved.aggregates)
+    },
+  })
 
   function index(scope: Scope): IdentifierIndex {
     const key = scopeKey(scope)
@@ -148,11 +224,7 @@ export function createMeterEvents(
     for (const i of indexes.values()) oldest = Math.min(oldest, i.oldest ?? Number.POSITIVE_INFINITY)
     if (oldest === Number.POSITIVE_INFINITY) return
     sweepArmed = true
-    kernel.scheduler.at(oldest + IDENTIFIER_WINDOW, 'meter.identifiers.sweep', () => {
-      sweepArmed = false
-      for (const i of indexes.values()) i.sweep(kernel.clock.now)
-      armSweep()
-    })
+    sweepTask.at(oldest + IDENTIFIER_WINDOW, {})
   }
 
   function delay(): number {
@@ -205,18 +277,7 @@ export function createMeterEvents(
       armSweep()
     }
     pendingEvents++
-    kernel.scheduler.after(delay(), 'meter_event.process', () =>
-      whenUnlocked(
-        () => [m.id],
-        'meter_event.process',
-        () => {
-          pendingEvents--
-          processedEvents++
-          aggregates.add(m.id, customer, timestamp, value)
-          kernel.trace.append('meter_events.processed', { source: 'sync', meter: m.id, identifier, accepted: 1 })
-        },
-      ),
-    )
+    processOne.after(delay(), { meter: m.id, customer, timestamp, value, identifier })
     return { eventName: input.eventName, identifier, payload: input.payload, timestamp, created: now, mode: scope.mode }
   }
 
@@ -281,17 +342,7 @@ export function createMeterEvents(
       const receivedAt = kernel.clock.now
       const id = batches++
       pendingEvents += batch.length
-      const meterIds = () => {
-        const ids = new Set<string>()
-        for (const e of batch) {
-          const m = meters.byEventName(scope, e.event_name)
-          if (m !== undefined) ids.add(m.id)
-        }
-        return ids
-      }
-      kernel.scheduler.after(delay(), 'meter_events.process', () =>
-        whenUnlocked(meterIds, 'meter_events.process', () => processBatch(scope, batch, timestamps, receivedAt, id)),
-      )
+      processMany.after(delay(), { scope: { account: scope.account, mode: scope.mode }, batch, timestamps, receivedAt, id })
     },
     window: (meter, customer, start, end) => aggregates.window(meter.id, customer, start, end),
     stats() {
