@@ -176,14 +176,12 @@ export function createDelivery(
     save: () =>
       toPlain({
         records: ordered,
-        events: [...eventsById.values()].map((e) => [e.id, e.account, e.mode]),
         captured: captured === undefined ? null : capturedArgs(captured),
         faults: { ...faults },
       }),
     load(data) {
       const saved = fromPlain<{
         records: DeliveryRecord[]
-        events: [string, string, Scope['mode']][]
         captured: Captured | null
         faults: DeliveryFaults
       }>(data)
@@ -194,12 +192,9 @@ export function createDelivery(
         byKey.set(key(r.eventId, r.destinationId), r)
         ordered.push(r)
       }
+      // Every event this area saw came from the event store (loaded first): found there again.
       eventsById.clear()
-      for (const [id, account, mode] of saved.events) {
-        const e = events.get({ account, mode }, id)
-        if (e === undefined) throw new Error(`snapshot: delivery names event ${id}, which is not in the snapshot`)
-        eventsById.set(id, e)
-      }
+      for (const e of events.all()) eventsById.set(e.id, e)
       const c = saved.captured
       captured =
         c === null
