@@ -101,7 +101,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       .map((a) => a.id),
   )
   const paymentMethods = createPaymentMethods(kernel, events)
-  const charges = createCharges(kernel, events, ledger)
+  const charges = createCharges(kernel, events, ledger, paymentMethods)
   let billingArea: Billing | undefined
   const ports: ResourcePorts = {
     paymentMethods,

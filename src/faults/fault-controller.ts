@@ -2,6 +2,7 @@ import type { FaultHooks } from '#domain/faults/fault-hooks.js'
 import type { Kernel } from '#domain/kernel.js'
 import type { Admission, Gate } from '#domain/service.js'
 import type { ServiceError } from '#domain/service-error.js'
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { RandomStream } from '#kernel/rng.js'
 import { forcedConflict, forcedLockTimeout, forcedRateLimit, forcedServerError } from './fault-errors.js'
 import { type FaultParams, pickReason, type ResolvedFaultPolicy } from './fault-policy.js'
@@ -78,6 +79,33 @@ export function createFaultController(target: FaultTarget, policy: ResolvedFault
   // A copy: `setRates` and `clear` change the rates in force, never the resolved policy.
   const rates: Partial<Record<FaultKind, number>> = { ...policy.rates }
   let requestRates = REQUEST_KINDS.filter((k) => (rates[k] ?? 0) > 0)
+
+  // The policy comes from the options (saved with them); what changes as the run goes is here.
+  // Listeners are code, installed again by whoever built the simulator.
+  kernel.state.register('faults', {
+    save: () => toPlain({ armed, taken, counts, sessions, current, rates }),
+    load(data) {
+      const saved = fromPlain<{
+        armed: typeof armed
+        taken: FaultSource
+        counts: typeof counts
+        sessions: typeof sessions
+        current: number
+        rates: typeof rates
+      }>(data)
+      armed.clear()
+      for (const [k, v] of saved.armed) armed.set(k, v)
+      taken = saved.taken
+      for (const k of Object.keys(counts)) delete counts[k]
+      Object.assign(counts, saved.counts)
+      sessions.clear()
+      for (const [k, v] of saved.sessions) sessions.set(k, v)
+      current = saved.current
+      for (const k of Object.keys(rates)) delete rates[k as FaultKind]
+      Object.assign(rates, saved.rates)
+      requestRates = REQUEST_KINDS.filter((k) => (rates[k] ?? 0) > 0)
+    },
+  })
 
   kernel.trace.subscribe((e) => {
     if (e.kind === 'session.created') {

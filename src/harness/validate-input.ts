@@ -41,6 +41,11 @@ const runOptionsShape = {
   reporter: fn('must be a reporter factory (env) => { report }').optional(),
   webhook: fn('must be a webhook handler factory (env) => { handler, state }').optional(),
   faults: faultRates.optional(),
+  base: z
+    .custom<object>((v) => typeof (v as { fork?: unknown } | null)?.fork === 'function', {
+      error: 'must be a simulator (createSimulator)',
+    })
+    .optional(),
   reportBudgetMs: positiveInt().optional(),
   drainMs: nonNegativeInt().optional(),
 }

@@ -35,6 +35,15 @@ export interface IdempotencyStore {
 
 export function createIdempotencyStore(kernel: Kernel): IdempotencyStore {
   const records = new Map<string, Record_>()
+  kernel.state.register('idempotency', {
+    save: () => [...records].map(([id, r]) => [id, r.fingerprint, r.expires, r.response ?? null]),
+    load(data) {
+      records.clear()
+      for (const [id, fingerprint, expires, response] of data as [string, string, number, StoredResponse | null][]) {
+        records.set(id, { fingerprint, expires, response: response ?? undefined })
+      }
+    },
+  })
   // Insertion order is expiry order, since every key lives exactly 24 hours.
   function evict(now: number): void {
     for (const [k, r] of records) {

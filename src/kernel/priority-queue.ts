@@ -37,6 +37,11 @@ export class PriorityQueue<T> {
     return item
   }
 
+  /** Every item held, in heap order (not due order): for snapshots, which sort by `seq`. */
+  items(): readonly QueueItem<T>[] {
+    return this.heap
+  }
+
   peek(): QueueItem<T> | undefined {
     return this.heap[0]
   }

@@ -21,30 +21,52 @@ export interface RandomStream {
   shuffle<T>(items: T[]): T[]
 }
 
+/** The saved position of every stream drawn from so far (alea's state: plain numbers). */
+export type RngState = Record<string, { c: number; s0: number; s1: number; s2: number }>
+
 export interface Rng {
   readonly seed: string
   stream(name: string): RandomStream
+  /** Positions of the streams made so far, for a snapshot. */
+  save(): RngState
+  /** Moves every saved stream to its saved position (streams keep their identity). */
+  load(state: RngState): void
 }
+
+type Alea = (() => number) & { state(): RngState[string] }
 
 export function createRng(seed: number | string): Rng {
   const root = String(seed)
-  const streams = new Map<string, RandomStream>()
+  const streams = new Map<string, { stream: RandomStream; state(): RngState[string]; set(prng: Alea): void }>()
+  function get(name: string) {
+    let s = streams.get(name)
+    if (s === undefined) {
+      s = makeStream(seedrandom.alea(`${root}/${name}`, { state: true }) as unknown as Alea)
+      streams.set(name, s)
+    }
+    return s
+  }
   return {
     seed: root,
-    stream(name) {
-      let s = streams.get(name)
-      if (s === undefined) {
-        s = makeStream(seedrandom.alea(`${root}/${name}`))
-        streams.set(name, s)
+    stream: (name) => get(name).stream,
+    save() {
+      const out: RngState = {}
+      for (const [name, s] of streams) out[name] = s.state()
+      return out
+    },
+    load(state) {
+      for (const [name, saved] of Object.entries(state)) {
+        get(name).set(seedrandom.alea('', { state: { ...saved } }) as unknown as Alea)
       }
-      return s
     },
   }
 }
 
-function makeStream(prng: () => number): RandomStream {
+function makeStream(initial: Alea) {
+  let alea = initial
+  let prng: () => number = initial
   const stream: RandomStream = {
-    next: prng,
+    next: () => prng(),
     int: (n) => Math.floor(prng() * n),
     chance: (p) => p > 0 && prng() < p,
     between: (min, max) => min + prng() * (max - min),
@@ -58,5 +80,12 @@ function makeStream(prng: () => number): RandomStream {
       return items
     },
   }
-  return stream
+  return {
+    stream,
+    state: () => alea.state(),
+    set(next: Alea) {
+      alea = next
+      prng = next
+    },
+  }
 }

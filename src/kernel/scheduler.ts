@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js'
+import { fromPlain, toPlain } from './plain.js'
 import { PriorityQueue } from './priority-queue.js'
 
 /** A pending operation of the service: due at a virtual time, run in (due, insertion) order. */
@@ -10,6 +11,34 @@ export interface Task {
 
 interface Entry extends Task {
   run: () => void | Promise<unknown>
+  /** Set for tasks of a defined kind: pending work that is data, so a snapshot can carry it. */
+  readonly kind?: string
+  args?: unknown
+}
+
+/**
+ * A kind of pending work whose tasks are data (`kind` + plain `args`), made by
+ * `scheduler.define`: what a snapshot saves and a loaded simulator re-creates.
+ *
+ * @example
+ * const forget = scheduler.define<{ id: string }>('session.forget', ({ id }) => drop(id))
+ * forget.at(expiresAt + DAY, { id: session.id })
+ */
+export interface TaskKind<A> {
+  at(due: number, args: A): Task
+  after(delay: number, args: A): Task
+}
+
+/** One pending task of a snapshot, in insertion order. */
+export interface SavedTask {
+  readonly due: number
+  readonly kind: string
+  readonly args: unknown
+}
+
+interface Definition {
+  run(args: unknown): void | Promise<unknown>
+  restored?: ((task: Task, args: unknown) => void) | undefined
 }
 
 /**
@@ -23,7 +52,26 @@ interface Entry extends Task {
  * await clock.tickAsync(1000) // runs it
  */
 export interface Scheduler {
+  /**
+   * Schedules a closure. Use it only for work that cannot outlive the moment (an answer in
+   * flight): a pending closure task makes `sim.snapshot()` throw, naming its label. Pending work
+   * of the service's state uses `define`.
+   */
   at(due: number, label: string, run: () => void | Promise<unknown>): Task
+  /**
+   * Defines a kind of task whose pending instances are data: `run(args)` runs one (`args` plain
+   * data: ids, numbers, strings, no live objects), and `restored(task, args)`, when given, tells
+   * the owning module of each task a snapshot re-created (to keep its handle for `cancel`).
+   */
+  define<A>(
+    kind: string,
+    run: (args: A) => void | Promise<unknown>,
+    options?: { restored?: (task: Task, args: A) => void },
+  ): TaskKind<A>
+  /** Pending tasks as data, in insertion order; throws when one is a closure or work is in flight. */
+  save(): SavedTask[]
+  /** Re-creates saved tasks (after the modules' state is loaded), keeping their order. */
+  load(tasks: readonly SavedTask[]): void
   after(delay: number, label: string, run: () => void | Promise<unknown>): Task
   cancel(task: Task): void
   /** Registers async work (a delivery in flight) that `settle()` must wait for. */
@@ -208,6 +256,7 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
       const run = entry.run
       // The closure may hold a whole request's data; the entry itself can outlive it in `latest`.
       entry.run = NOOP
+      entry.args = undefined
       // A task that throws must not stop the tasks due after it, nor surface from `tickAsync` or
       // `settle()` of whoever moves the clock next, long after the request that scheduled it.
       let result: void | Promise<unknown>
@@ -221,15 +270,69 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
     }
   }
 
+  const kinds = new Map<string, Definition>()
+
+  function push(entry: Entry): Entry {
+    const due = entry.due
+    queue.push(due, entry)
+    latest.push(-due, entry)
+    live++
+    if (due < armedAt) arm()
+    if (due > horizonAt && !deferArm) refreshHorizon()
+    return entry
+  }
+
+  function pushKind(due: number, kind: string, def: Definition, args: unknown): Entry {
+    return push({ label: kind, due, cancelled: false, run: () => def.run(args), kind, args })
+  }
+
   const scheduler: Scheduler = {
     at(due, label, run) {
-      const entry: Entry = { label, due, cancelled: false, run }
-      queue.push(due, entry)
-      latest.push(-due, entry)
-      live++
-      if (due < armedAt) arm()
-      if (due > horizonAt && !deferArm) refreshHorizon()
-      return entry
+      return push({ label, due, cancelled: false, run })
+    },
+    define<A>(
+      kind: string,
+      run: (args: A) => void | Promise<unknown>,
+      options: { restored?: (task: Task, args: A) => void } = {},
+    ): TaskKind<A> {
+      if (kinds.has(kind)) throw new Error(`scheduler: task kind '${kind}' is defined twice`)
+      const def: Definition = {
+        run: run as (args: unknown) => void | Promise<unknown>,
+        restored: options.restored as Definition['restored'],
+      }
+      kinds.set(kind, def)
+      return {
+        at: (due, args) => pushKind(due, kind, def, args),
+        after: (delay, args) => pushKind(clock.now + Math.max(0, delay), kind, def, args),
+      }
+    },
+    save() {
+      if (inflight.size > 0) {
+        throw new Error(
+          `snapshot: ${inflight.size} piece(s) of work in flight (a delivery awaiting its receiver, a request being answered); take snapshots at rest, after sim.settle()`,
+        )
+      }
+      const live = queue
+        .items()
+        .filter((item) => !item.value.cancelled)
+        .sort((a, b) => a.seq - b.seq)
+      const closures = live.filter((item) => item.value.kind === undefined)
+      if (closures.length > 0) {
+        const labels = [...new Set(closures.map((item) => item.value.label))].map((l) => `'${l}'`).join(', ')
+        throw new Error(
+          `snapshot: pending task(s) ${labels} cannot be saved (closures, not data: a request or an attempt in flight, or work of a module that did not define its task kind); settle first, or see docs/snapshot.md`,
+        )
+      }
+      return live.map((item) => ({ due: item.due, kind: item.value.kind as string, args: toPlain(item.value.args) }))
+    },
+    load(tasks) {
+      for (const t of tasks) {
+        const def = kinds.get(t.kind)
+        if (def === undefined) throw new Error(`snapshot: task kind '${t.kind}' is not defined in this simulator`)
+        const args = fromPlain(t.args)
+        const entry = pushKind(t.due, t.kind, def, args)
+        def.restored?.(entry, args)
+      }
     },
     after(delay, label, run) {
       return scheduler.at(clock.now + Math.max(0, delay), label, run)

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto'
 import { canonicalJson } from './canonical-json.js'
+import { Sha256, type Sha256State } from './sha256.js'
 import type { TraceKind, TraceKinds } from './trace-kinds.js'
 
 export type { TraceKind, TraceKinds, TraceKindsIn } from './trace-kinds.js'
@@ -78,12 +79,81 @@ export interface TraceOptions {
   limit?: number
 }
 
+/**
+ * What a snapshot carries of a trace: the count, the entries held and the running digest's state.
+ * In process (`fork`) the digest is a copy of the live hasher; in a JSON snapshot it is the state
+ * of a TypeScript SHA-256 over the same bytes (see `sha256.ts`).
+ */
+export interface TraceState {
+  readonly count: number
+  readonly held: readonly Readonly<Record<string, unknown>>[]
+  readonly sha256: Sha256State
+}
+
+/** The in-process form of {@link TraceState}: entries and the hasher are copied, not serialised. */
+export interface TraceCopy {
+  readonly count: number
+  readonly held: readonly unknown[]
+  readonly hasher: Hash | Sha256
+  readonly shadow: Sha256 | undefined
+  readonly shadowFed: number
+}
+
+interface TraceInternals {
+  save(): TraceState
+  copy(): TraceCopy
+  load(state: TraceState | TraceCopy): void
+}
+
+const internals = new WeakMap<object, TraceInternals>()
+
+/** The snapshot part of a trace (internal: the simulator's snapshot, fork and load use it). */
+export function traceInternals<M extends object>(trace: Trace<M>): TraceInternals {
+  const i = internals.get(trace)
+  if (i === undefined) throw new TypeError('traceInternals: not a trace made by createTrace')
+  return i
+}
+
+// The names of an entry's `raw` members, so a snapshot can rebuild the exact bytes hashed.
+const RAW = Symbol('raw')
+
+function recordOf(e: Entry): string {
+  const names = (e as Entry & { [RAW]?: readonly string[] })[RAW]
+  if (names === undefined) return JSON.stringify({ seq: e.seq, at: e.at, kind: e.kind, data: e.data })
+  const data: Record<string, unknown> = {}
+  const raw = new Set(names)
+  for (const k of Object.keys(e.data)) if (!raw.has(k)) data[k] = e.data[k]
+  let record = JSON.stringify({ seq: e.seq, at: e.at, kind: e.kind, data })
+  for (const name of names) {
+    const text = String(e.data[name] ?? '')
+    record += `\u0000${name}\u0000${text.length}\u0000${text}`
+  }
+  return record
+}
+
 export function createTrace<M extends object = TraceKinds>(options: TraceOptions): Trace<M> {
-  const held: Entry[] = []
-  const hasher: Hash = createHash('sha256')
+  let held: Entry[] = []
+  // Native while the run never left this process; a resumable TypeScript SHA-256 after a load
+  // from a JSON snapshot. Both digest the same bytes, so `hash()` is the same either way.
+  let hasher: Hash | Sha256 = createHash('sha256')
+  // A TypeScript SHA-256 that trails the native one, fed only when a JSON snapshot is taken (or
+  // entries are trimmed), so runs that never snapshot pay nothing: `shadowFed` entries are in it.
+  let shadow: Sha256 | undefined
+  let shadowFed = 0
   const listeners = new Set<(entry: Entry) => void>()
   let count = 0
   const limit = options.limit ?? Number.POSITIVE_INFINITY
+
+  function feedShadow(upTo: number): void {
+    if (hasher instanceof Sha256) return
+    shadow ??= new Sha256()
+    const first = count - held.length
+    if (shadowFed < first) {
+      throw new Error('snapshot: trace entries were dropped before the snapshot could read them')
+    }
+    for (let i = shadowFed - first; i < upTo - first; i++) shadow.update(`${recordOf(held[i] as Entry)}\n`)
+    shadowFed = Math.max(shadowFed, upTo)
+  }
   const trace = {
     append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): Entry {
       const seq = count++
@@ -102,11 +172,16 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
           record += `\u0000${name}\u0000${text.length}\u0000${text}`
         }
       }
-      const entry: Entry = { seq, at, kind, data: full }
+      const entry: Entry =
+        raw === undefined ? { seq, at, kind, data: full } : ({ seq, at, kind, data: full, [RAW]: Object.keys(raw) } as Entry)
       hasher.update(`${record}\n`)
       held.push(entry)
-      // Trim in batches: splicing on every append would cost O(limit) per entry.
-      if (held.length >= 2 * limit + 64) held.splice(0, held.length - limit)
+      // Trim in batches: splicing on every append would cost O(limit) per entry. Entries about
+      // to be dropped are folded into the snapshot digest first (long runs with a limit only).
+      if (held.length >= 2 * limit + 64) {
+        feedShadow(count - limit)
+        held.splice(0, held.length - limit)
+      }
       for (const l of listeners) l(entry)
       return entry
     },
@@ -115,7 +190,7 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
     get length() {
       return count
     },
-    hash: () => hasher.copy().digest('hex'),
+    hash: () => (hasher instanceof Sha256 ? hasher.digest() : hasher.copy().digest('hex')),
     toJsonl() {
       const kept = held.length > limit ? held.slice(held.length - limit) : held
       return kept.map((e) => `${canonicalJson(e)}\n`).join('')
@@ -125,6 +200,41 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       return () => listeners.delete(listener)
     },
   }
+  internals.set(trace, {
+    save() {
+      let sha: Sha256
+      if (hasher instanceof Sha256) sha = hasher
+      else {
+        feedShadow(count)
+        sha = shadow as Sha256
+        const native = hasher.copy().digest('hex')
+        if (sha.digest() !== native) {
+          throw new Error(
+            "snapshot: the trace cannot be carried: an entry's data changed after it was appended (trace data must not be mutated)",
+          )
+        }
+      }
+      const kept = held.length > limit ? held.slice(held.length - limit) : held
+      return { count, held: kept.map((e) => ({ seq: e.seq, at: e.at, kind: e.kind, data: e.data })), sha256: sha.state() }
+    },
+    copy() {
+      const kept = held.length > limit ? held.slice(held.length - limit) : held.slice()
+      return { count, held: kept, hasher: hasher.copy(), shadow: shadow?.copy(), shadowFed }
+    },
+    load(state) {
+      count = state.count
+      held = state.held.map((e) => e as Entry)
+      if ('hasher' in state) {
+        hasher = state.hasher.copy()
+        shadow = state.shadow?.copy()
+        shadowFed = state.shadowFed
+      } else {
+        hasher = Sha256.resume(state.sha256)
+        shadow = undefined
+        shadowFed = 0
+      }
+    },
+  })
   // The declared kinds are a compile-time view: at runtime every entry is the same plain record.
   return trace as unknown as Trace<M>
 }

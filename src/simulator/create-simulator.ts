@@ -13,13 +13,18 @@ import { routes } from '#http/routes/index.js'
 import { createTransport } from '#http/transport.js'
 import { type Clock, type ClockOptions, createClock } from '#kernel/clock.js'
 import { createIds } from '#kernel/ids.js'
+import { fromPlain } from '#kernel/plain.js'
 import { createRequestTimeline } from '#kernel/request-timeline.js'
 import { createRng } from '#kernel/rng.js'
 import { createScheduler } from '#kernel/scheduler.js'
-import { createTrace, type Trace } from '#kernel/trace.js'
+import { createStateRegistry } from '#kernel/state.js'
+import { createTrace, type Trace, traceInternals } from '#kernel/trace.js'
 import type { InterceptOptions } from '../adapters/hosts.js'
 import { type Interception, interceptHosts } from '../adapters/intercept.js'
 import { type Admin, createAdmin } from './admin.js'
+import { type Capture, captureOptions, checkSnapshot, SNAPSHOT_FORMAT, type Snapshot, type SnapshotOptions } from './snapshot.js'
+
+export type { Snapshot } from './snapshot.js'
 
 /** The API version accounts default to: the one the official client of this generation pins. */
 export const DEFAULT_API_VERSION = '2026-10-28.endive'
@@ -50,6 +55,12 @@ export interface SimulatorOptions extends ClockOptions {
    * (`{ id, off: true }` drops one), tunes `reads` and `locks: { waitMs }`.
    */
   limits?: LimitsOption
+  /**
+   * A snapshot (`sim.snapshot()`, plain data, possibly through JSON) to continue from: the
+   * simulator starts in the saved state, with the saved options; only `clock` may be given too.
+   * Receivers are functions and are not in a snapshot: mount them again (docs/snapshot.md).
+   */
+  from?: Snapshot
 }
 
 /** One fault to apply now: a schedule entry without its step. */
@@ -91,6 +102,17 @@ export interface Simulator {
   intercept(options?: InterceptOptions): Promise<Interception>
   /** Undoes `intercept()`; safe to call when nothing is intercepted. */
   restore(): void
+  /**
+   * The whole state as plain data (JSON-safe): `createSimulator({ from })` continues it exactly.
+   * Taken at rest: throws, naming the cause, while a request or a delivery is in flight or when
+   * pending work cannot be carried (docs/snapshot.md).
+   */
+  snapshot(): Snapshot
+  /**
+   * An independent simulator in this one's state, made without JSON (copying plain data
+   * structurally), with the in-process receivers mounted here mounted there too.
+   */
+  fork(): Simulator
 }
 
 const optionsSchema = z
@@ -128,6 +150,30 @@ const optionsSchema = z
  * })
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  if (options.from !== undefined) {
+    const snapshot = checkSnapshot(options.from)
+    const extra = Object.keys(options).filter((k) => k !== 'from' && k !== 'clock')
+    if (extra.length > 0) {
+      throw new TypeError(
+        `createSimulator: option(s) ${extra.map((k) => `'${k}'`).join(', ')} cannot be given with 'from': a snapshot carries its options`,
+      )
+    }
+    return build(
+      { ...fromPlain<SnapshotOptions>(snapshot.options), ...(options.clock ? { clock: options.clock } : {}) },
+      {
+        now: snapshot.now,
+        rng: snapshot.rng,
+        trace: snapshot.trace,
+        state: snapshot.state,
+        tasks: snapshot.tasks,
+        receivers: undefined,
+      },
+    )
+  }
+  return build(options, undefined)
+}
+
+function build(options: SimulatorOptions, from: Capture | undefined): Simulator {
   const parsed = optionsSchema.safeParse(options)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
@@ -135,7 +181,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   }
   validateLimits(options.limits)
   const seed = options.seed ?? 0
-  const clock = createClock(options)
+  const clock = createClock(from === undefined ? options : { ...options, start: from.now })
+  if (from !== undefined && clock.now !== from.now) clock.setSystemTime(from.now)
   const rng = createRng(seed)
   const scheduler = createScheduler(clock, {
     onTaskFailed: (label, error) =>
@@ -152,6 +199,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     ids: createIds(rng.stream('ids')),
     trace,
     prefix: options.headerPrefix ?? 'Service',
+    state: createStateRegistry(),
   }
   trace.append('simulator.created', { seed: String(seed), start: clock.now, prefix: kernel.prefix })
   const timeline = createRequestTimeline()
@@ -179,6 +227,35 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   })
   const receivers = createReceivers()
   service.delivery.useTransport(createTransport(receivers))
+  if (from !== undefined) {
+    // Everything construction did (the platform account, the first trace entries, draws) is
+    // replaced by the saved state; pending work last, once the records it names are loaded.
+    rng.load(from.rng)
+    traceInternals(trace).load(from.trace)
+    kernel.state.load(from.state)
+    scheduler.load(from.tasks)
+    for (const [url, handler] of from.receivers ?? []) receivers.mount(url, handler)
+  }
+  const saved = captureOptions(options)
+  function capture(json: boolean): Capture {
+    if (timeline.active.size > 0) {
+      throw new Error(
+        `snapshot: ${timeline.active.size} request(s) in flight; take snapshots at rest (after the responses arrive and sim.settle())`,
+      )
+    }
+    const tasks = scheduler.save()
+    const t = traceInternals(trace)
+    return {
+      now: clock.now,
+      rng: rng.save(),
+      trace: json ? t.save() : t.copy(),
+      state: kernel.state.save(),
+      tasks,
+      receivers: json
+        ? undefined
+        : receivers.urls().map((url) => [url, receivers.get(url) as NonNullable<ReturnType<Receivers['get']>>]),
+    }
+  }
   const p = service.accounts.platform
   let interception: { started: Promise<Interception>; done: Interception | undefined } | undefined
   const simulator: Simulator = {
@@ -206,6 +283,24 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         },
       )
       return started
+    },
+    snapshot() {
+      const c = capture(true)
+      return {
+        format: SNAPSHOT_FORMAT,
+        version: 1,
+        options: saved,
+        now: c.now,
+        rng: c.rng,
+        trace: c.trace as Snapshot['trace'],
+        state: c.state,
+        tasks: c.tasks,
+        receivers: receivers.urls(),
+      }
+    },
+    fork() {
+      // A fork runs on a local clock of its own, at this one's time.
+      return build(fromPlain<SnapshotOptions>(saved), capture(false))
     },
     restore() {
       const current = interception

@@ -1,3 +1,4 @@
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Kernel } from '../kernel.js'
 import type { Mode } from '../mode.js'
 import { invalidRequest } from '../service-error.js'
@@ -84,10 +85,31 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
     return account
   }
 
-  const platform = create()
+  let platform = create()
+
+  kernel.state.register('accounts', {
+    save: () => toPlain({ accounts: [...byId.values()], orgs: [...orgs.values()], platform: platform.id }),
+    load(data) {
+      const saved = fromPlain<{ accounts: Account[]; orgs: Organisation[]; platform: string }>(data)
+      byId.clear()
+      keys.clear()
+      orgs.clear()
+      for (const account of saved.accounts) {
+        byId.set(account.id, account)
+        for (const mode of ['test', 'live'] as const) {
+          keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
+          keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
+        }
+      }
+      for (const org of saved.orgs) orgs.set(org.id, org)
+      platform = byId.get(saved.platform) as Account
+    },
+  })
 
   return {
-    platform,
+    get platform() {
+      return platform
+    },
     create,
     defaultVersion,
     get: (id) => byId.get(id),

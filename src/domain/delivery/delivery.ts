@@ -1,5 +1,6 @@
 import { RESEND_WINDOW_CLI_MS, RESEND_WINDOW_DASHBOARD_MS } from '#catalogue/rules.js'
 import { headerNames } from '#kernel/header-names.js'
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Task } from '#kernel/scheduler.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Destination } from '../destinations/destination.js'
@@ -138,20 +139,91 @@ export function createDelivery(
     return r
   }
 
+  interface AttemptArgs {
+    readonly event: string
+    readonly destination: string
+    readonly fault: DeliveryFaultHookDecision | undefined
+  }
+  // Pending attempts are data (ids and the fault decision), so a snapshot carries them; one kind
+  // per trigger keeps the labels the trace reports for a failed task.
+  const attemptKinds = new Map(
+    (['automatic', 'retry', 'duplicate', 'ping'] as const).map((trigger) => [
+      trigger,
+      scheduler.define<AttemptArgs>(`delivery.${trigger}`, (a) => {
+        const r = byKey.get(key(a.event, a.destination)) as DeliveryRecord
+        const event = eventsById.get(a.event) as StoredEvent
+        const work = attempt(r, event, trigger, a.fault)
+        if (work === undefined) return
+        // A slowed attempt waits on the clock whatever the receiver: settle() must not wait for it.
+        return transport.waitsOnClock(r.url) || (a.fault?.slowMs ?? 0) > 0 ? untilIdle(work) : work
+      }),
+    ]),
+  )
+  const horizonTask = scheduler.define<{ event: string; destination: string }>('delivery.horizon', () => {}, {
+    restored: (task, a) => horizons.set(byKey.get(key(a.event, a.destination)) as DeliveryRecord, task),
+  })
+
+  interface Captured {
+    readonly event: string
+    readonly destination: string
+    readonly url: string
+    readonly body: string
+    readonly headers: Record<string, string>
+    readonly at: number
+  }
+
+  kernel.state.register('delivery', {
+    save: () =>
+      toPlain({
+        records: ordered,
+        captured: captured === undefined ? null : capturedArgs(captured),
+        faults: { ...faults },
+      }),
+    load(data) {
+      const saved = fromPlain<{
+        records: DeliveryRecord[]
+        captured: Captured | null
+        faults: DeliveryFaults
+      }>(data)
+      byKey.clear()
+      ordered.length = 0
+      horizons.clear()
+      for (const r of saved.records) {
+        byKey.set(key(r.eventId, r.destinationId), r)
+        ordered.push(r)
+      }
+      // Every event this area saw came from the event store (loaded first): found there again.
+      eventsById.clear()
+      for (const e of events.all()) eventsById.set(e.id, e)
+      const c = saved.captured
+      captured =
+        c === null
+          ? undefined
+          : {
+              r: byKey.get(key(c.event, c.destination)) as DeliveryRecord,
+              url: c.url,
+              body: c.body,
+              headers: c.headers,
+              at: c.at,
+            }
+      Object.assign(faults, saved.faults)
+    },
+  })
+
+  function capturedArgs(c: NonNullable<typeof captured>): Captured {
+    return { event: c.r.eventId, destination: c.r.destinationId, url: c.url, body: c.body, headers: c.headers, at: c.at }
+  }
+
   function schedule(
     r: DeliveryRecord,
-    event: StoredEvent,
+    _event: StoredEvent,
     due: number,
-    trigger: AttemptTrigger,
+    trigger: 'automatic' | 'retry' | 'duplicate' | 'ping',
     fault?: DeliveryFaultHookDecision,
   ): Task {
     if (trigger === 'automatic' || trigger === 'retry') r.nextAttemptAt = due
-    return scheduler.at(due, `delivery.${trigger}`, () => {
-      const work = attempt(r, event, trigger, fault)
-      if (work === undefined) return
-      // A slowed attempt waits on the clock whatever the receiver: settle() must not wait for it.
-      return transport.waitsOnClock(r.url) || (fault?.slowMs ?? 0) > 0 ? untilIdle(work) : work
-    })
+    const kind = attemptKinds.get(trigger) as NonNullable<ReturnType<typeof attemptKinds.get>>
+    return kind.at(due, { event: r.eventId, destination: r.destinationId, fault })
   }
 
   interface Sent {
@@ -394,10 +466,7 @@ export function createDelivery(
       if (delay > 0) trace.append('delivery.fault', { kind: 'reorder', event: event.id, destination: d.id, delay })
       trace.append('delivery.scheduled', { event: event.id, destination: d.id, due: clock.now + delay })
       schedule(r, event, clock.now + delay, 'automatic', forced)
-      horizons.set(
-        r,
-        scheduler.at(clock.now + delay + scheduleSpanMs(d.mode), 'delivery.horizon', () => {}),
-      )
+      horizons.set(r, horizonTask.at(clock.now + delay + scheduleSpanMs(d.mode), { event: event.id, destination: d.id }))
       if (forced?.duplicate === true || (faults.duplicateRate > 0 && faultRng().chance(faults.duplicateRate))) {
         const extra = faults.reorderWindowMs > 0 ? faultRng().int(faults.reorderWindowMs) : 0
         trace.append('delivery.fault', { kind: 'duplicate', event: event.id, destination: d.id, delay: extra })
@@ -434,6 +503,7 @@ export function createDelivery(
   }
 
   events.subscribe(fanOut)
+  const replayTask = scheduler.define<Captured>('delivery.replay', replayOf)
 
   return {
     faults,
@@ -514,37 +584,39 @@ export function createDelivery(
       const old = captured
       if (old === undefined) return false
       const minAgeMs = options.minAgeMs ?? REPLAY_MIN_AGE_MS
-      scheduler.at(Math.max(clock.now, old.at + minAgeMs), 'delivery.replay', () => {
-        const at = clock.now
-        let controller: AbortController | undefined
-        const request: TransportRequest = {
-          url: old.url,
-          body: old.body,
-          headers: old.headers,
-          timeoutMs: DELIVERY_TIMEOUT_MS,
-          badCertificate: false,
-          get signal() {
-            controller ??= new AbortController()
-            return controller.signal
-          },
-        }
-        const done = (result: TransportResult): void => {
-          const ok = result.kind === 'response' && result.status >= 200 && result.status < 300
-          trace.append('delivery.replay', {
-            event: old.r.eventId,
-            destination: old.r.destinationId,
-            age: at - old.at,
-            outcome: ok ? 'delivered' : result.kind === 'response' ? 'http_error' : result.kind,
-            status: result.kind === 'response' ? result.status : null,
-          })
-        }
-        const answer = post(request)
-        if (!(answer instanceof Promise)) return done(answer)
-        const work = race(answer, at, DELIVERY_TIMEOUT_MS, () => controller?.abort(), done)
-        return transport.waitsOnClock(old.url) ? untilIdle(work) : work
-      })
+      replayTask.at(Math.max(clock.now, old.at + minAgeMs), capturedArgs(old))
       return true
     },
+  }
+
+  function replayOf(old: Captured): void | Promise<void> {
+    const at = clock.now
+    let controller: AbortController | undefined
+    const request: TransportRequest = {
+      url: old.url,
+      body: old.body,
+      headers: old.headers,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      badCertificate: false,
+      get signal() {
+        controller ??= new AbortController()
+        return controller.signal
+      },
+    }
+    const done = (result: TransportResult): void => {
+      const ok = result.kind === 'response' && result.status >= 200 && result.status < 300
+      trace.append('delivery.replay', {
+        event: old.event,
+        destination: old.destination,
+        age: at - old.at,
+        outcome: ok ? 'delivered' : result.kind === 'response' ? 'http_error' : result.kind,
+        status: result.kind === 'response' ? result.status : null,
+      })
+    }
+    const answer = post(request)
+    if (!(answer instanceof Promise)) return done(answer)
+    const work = race(answer, at, DELIVERY_TIMEOUT_MS, () => controller?.abort(), done)
+    return transport.waitsOnClock(old.url) ? untilIdle(work) : work
   }
 
   function visible(scope: Scope, event: StoredEvent): boolean {

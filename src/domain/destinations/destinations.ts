@@ -1,4 +1,5 @@
 import { MAX_WEBHOOK_ENDPOINTS, SECRET_ROLL_MAX_OVERLAP_MS } from '#catalogue/rules.js'
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
@@ -64,6 +65,18 @@ export interface Destinations {
 export function createDestinations(kernel: Kernel, accounts: Accounts): Destinations {
   const byId = new Map<string, Destination>()
   const ordered: Destination[] = []
+
+  kernel.state.register('destinations', {
+    save: () => toPlain(ordered),
+    load(data) {
+      byId.clear()
+      ordered.length = 0
+      for (const d of fromPlain<Destination[]>(data)) {
+        byId.set(d.id, d)
+        ordered.push(d)
+      }
+    },
+  })
 
   function get(scope: Scope, id: string): Destination {
     const d = byId.get(id)

@@ -83,6 +83,18 @@ export function createResource(options: ResourceOptions): Resource {
   const store = createScopedStore<Json>()
   const deleted = createScopedStore<Stub>()
   const touch = new Set(d.touch ?? [])
+  // Objects are replaced on update (structuredClone), never changed in place: a snapshot shares
+  // them, which keeps fork() of a large store cheap; JSON objects survive JSON unchanged.
+  if (!d.ephemeral) {
+    kernel.state.register(`engine.${d.object}`, {
+      save: () => ({ objects: store.save(), deleted: deleted.save() }),
+      load(data) {
+        const saved = data as { objects: Record<string, Json[]>; deleted: Record<string, Stub[]> }
+        store.load(saved.objects)
+        deleted.load(saved.deleted)
+      },
+    })
+  }
   const fields = () => fieldsOf(view, d.type)
   const collection = `/v1/${d.object.replace(/\./g, '/')}s`
 

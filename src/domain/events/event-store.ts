@@ -27,6 +27,23 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
   const everything: StoredEvent[] = []
   const listeners = new Set<(event: StoredEvent) => void>()
 
+  // Stored events are never changed: a snapshot shares them. `objectId` is spelled again on load,
+  // since JSON drops an undefined member.
+  kernel.state.register('events', {
+    save: () => everything.slice(),
+    load(data) {
+      scopes.clear()
+      everything.length = 0
+      for (const e of data as StoredEvent[]) {
+        const event = e.objectId === undefined ? { ...e, objectId: undefined } : e
+        const b = bucket(event)
+        b[event.kind].push(event)
+        b.byId.set(event.id, event)
+        everything.push(event)
+      }
+    },
+  })
+
   function bucket(scope: Scope) {
     const key = scopeKey(scope)
     let b = scopes.get(key)

@@ -1,3 +1,4 @@
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import { DAY } from '#kernel/time.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
@@ -85,6 +86,40 @@ interface ScopeBook {
 export function createLedger(kernel: Kernel, connectedOf: (platform: string) => readonly string[]): Ledger {
   const books = new Map<string, ScopeBook>()
   let entrySeq = 0
+
+  const available = kernel.scheduler.define<{ key: string; id: string }>('ledger.available', ({ key, id }) => {
+    const b = books.get(key) as ScopeBook
+    const t = b.byId.get(id) as BalanceTransaction
+    t.status = 'available'
+    record(b, t, 'available', [line('balance.pending', -t.net), line('balance.available', t.net)])
+    kernel.trace.append('ledger.available', { id: t.id })
+  })
+
+  kernel.state.register('ledger', {
+    save: () =>
+      toPlain({
+        entrySeq,
+        books: [...books].map(([key, b]) => ({
+          key,
+          transactions: b.transactions,
+          bySource: [...b.bySource].map(([k, t]) => [k, t.id]),
+          journal: b.journal,
+        })),
+      }),
+    load(data) {
+      const saved = fromPlain<{
+        entrySeq: number
+        books: { key: string; transactions: BalanceTransaction[]; bySource: [string, string][]; journal: JournalEntry[] }[]
+      }>(data)
+      entrySeq = saved.entrySeq
+      books.clear()
+      for (const s of saved.books) {
+        const byId = new Map(s.transactions.map((t) => [t.id, t]))
+        const bySource = new Map(s.bySource.map(([k, id]) => [k, byId.get(id) as BalanceTransaction]))
+        books.set(s.key, { transactions: s.transactions, byId, bySource, journal: s.journal })
+      }
+    },
+  })
 
   function book(scope: Scope): ScopeBook {
     const k = scopeKey(scope)
@@ -188,11 +223,7 @@ export function createLedger(kernel: Kernel, connectedOf: (platform: string) => 
         source: t.source,
       })
       if (t.status === 'pending') {
-        kernel.scheduler.at(t.availableOn, 'ledger.available', () => {
-          t.status = 'available'
-          record(b, t, 'available', [line('balance.pending', -t.net), line('balance.available', t.net)])
-          kernel.trace.append('ledger.available', { id: t.id })
-        })
+        available.at(t.availableOn, { key: scopeKey(input), id: t.id })
       }
       return t
     },

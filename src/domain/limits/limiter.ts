@@ -1,3 +1,4 @@
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Admission, Gate } from '../admission.js'
 import type { Kernel } from '../kernel.js'
 import type { ReadAllocationConfig } from './default-limits.js'
@@ -231,6 +232,10 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
 
   function allocationFor(r: LimitedRequest): ReadAllocation {
     const key = r.onBehalf ? `${r.authenticated}|${r.mode}|behalf` : `${r.account}|${r.mode}`
+    return allocationOf(key, r)
+  }
+
+  function allocationOf(key: string, r: Pick<LimitedRequest, 'account' | 'authenticated' | 'mode' | 'onBehalf'>): ReadAllocation {
     let a = allocations.get(key)
     if (a === undefined) {
       const { account, authenticated, mode, onBehalf } = r
@@ -268,6 +273,41 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
     }
     throw rateLimited(reason, kernel.prefix, r.api ?? 'v1')
   }
+
+  // Windows, slots and read allocations are counters: saved as numbers, rebuilt on load (the
+  // plans' bindings to them are dropped, as a sweep does, and found again on next use).
+  kernel.state.register('limits', {
+    save: () =>
+      toPlain({
+        admissions,
+        nextSweep,
+        logs: [...logs].map(([k, log]) => [k, log.save()]),
+        inFlight: [...inFlight].map(([k, slot]) => [k, slot.n]),
+        allocations: [...allocations].map(([k, a]) => [k, a.save()]),
+      }),
+    load(data) {
+      const saved = fromPlain<{
+        admissions: number
+        nextSweep: number
+        logs: [string, number[]][]
+        inFlight: [string, number][]
+        allocations: [string, ReturnType<ReadAllocation['save']>][]
+      }>(data)
+      admissions = saved.admissions
+      nextSweep = saved.nextSweep
+      logs.clear()
+      for (const [k, times] of saved.logs) logs.set(k, SlidingLog.load(times))
+      inFlight.clear()
+      for (const [k, n] of saved.inFlight) inFlight.set(k, { n })
+      allocations.clear()
+      for (const [k, a] of saved.allocations) {
+        const [who = '', mode = 'test', behalf] = k.split('|')
+        const onBehalf = behalf === 'behalf'
+        allocationOf(k, { account: who, authenticated: who, mode: mode as LimitedRequest['mode'], onBehalf }).load(a)
+      }
+      for (const byKind of plans.values()) for (const p of byKind) p?.bound.clear()
+    },
+  })
 
   function sweep(now: number): void {
     for (const [key, log] of logs) if (log.newest() <= now - longestWindow) logs.delete(key)

@@ -40,6 +40,25 @@ export class ReadAllocation {
     this.bucketMs = config.windowMs / BUCKETS
   }
 
+  /** The counters, for a snapshot. */
+  save(): { counts: Int32Array; last: number; total: number; allowance: number; allowanceAt: number } {
+    return {
+      counts: this.counts.slice(),
+      last: this.last,
+      total: this.total,
+      allowance: this.allowance,
+      allowanceAt: this.allowanceAt,
+    }
+  }
+
+  load(saved: ReturnType<ReadAllocation['save']>): void {
+    this.counts.set(saved.counts)
+    this.last = saved.last
+    this.total = saved.total
+    this.allowance = saved.allowance
+    this.allowanceAt = saved.allowanceAt
+  }
+
   private advance(now: number): number {
     const bucket = Math.floor(now / this.bucketMs)
     if (bucket > this.last) {

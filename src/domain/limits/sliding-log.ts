@@ -39,6 +39,19 @@ export class SlidingLog {
     return this.size
   }
 
+  /** The times held, oldest first: a snapshot's form of the log. */
+  save(): number[] {
+    const out: number[] = []
+    for (let i = 0; i < this.size; i++) out.push(this.buf[(this.head + i) % this.buf.length] as number)
+    return out
+  }
+
+  static load(times: readonly number[]): SlidingLog {
+    const log = new SlidingLog()
+    for (const t of times) log.add(t)
+    return log
+  }
+
   private grow(): void {
     const next = new Float64Array(this.buf.length * 2)
     for (let i = 0; i < this.size; i++) next[i] = this.buf[(this.head + i) % this.buf.length] as number

@@ -74,6 +74,16 @@ export function createLockManager(kernel: Kernel, options: LockManagerOptions): 
   const locks = new Map<string, Lock>()
   let touches = 0
 
+  kernel.state.register('locks', {
+    save: () => ({ touches, locks: [...locks].map(([id, l]) => [id, l.freeAt, l.holders]) }),
+    load(data) {
+      const saved = data as { touches: number; locks: [string, number, number][] }
+      touches = saved.touches
+      locks.clear()
+      for (const [id, freeAt, holders] of saved.locks) locks.set(id, { freeAt, holders })
+    },
+  })
+
   function sweep(now: number): void {
     for (const [id, lock] of locks) if (lock.freeAt <= now) locks.delete(id)
   }

@@ -75,6 +75,31 @@ export class Aggregates {
   }
 
   /** The bucket map of one meter and customer, for callers that add many events to it. */
+  /** Every bucket as plain data, for a snapshot. */
+  save(): { seq: number; meters: [string, [string, [number, MinuteBucket][]][]][] } {
+    return {
+      seq: this.seq,
+      meters: [...this.meters].map(([m, byCustomer]) => [
+        m,
+        [...byCustomer].map(([c, buckets]) => [
+          c,
+          [...buckets].map(([minute, b]) => [minute, { ...b }] as [number, MinuteBucket]),
+        ]),
+      ]),
+    }
+  }
+
+  load(saved: ReturnType<Aggregates['save']>): void {
+    this.seq = saved.seq
+    this.meters.clear()
+    for (const [m, byCustomer] of saved.meters) {
+      this.meters.set(
+        m,
+        new Map(byCustomer.map(([c, buckets]) => [c, new Map(buckets.map(([minute, b]) => [minute, { ...b }]))])),
+      )
+    }
+  }
+
   customer(meter: string, customer: string): Map<number, MinuteBucket> {
     let byCustomer = this.meters.get(meter)
     if (byCustomer === undefined) {

@@ -40,6 +40,19 @@ export class IdentifierIndex {
   private head = 0
 
   /** Identifiers currently remembered. */
+  /** The identifiers still in the window and their times, for a snapshot. */
+  save(): { ids: string[]; times: number[] } {
+    return { ids: this.ids.slice(this.head), times: this.times.slice(this.head) }
+  }
+
+  static load(saved: { ids: readonly string[]; times: readonly number[] }): IdentifierIndex {
+    const i = new IdentifierIndex()
+    i.ids = saved.ids.slice()
+    i.times = saved.times.slice()
+    for (const id of saved.ids) i.seen.add(id)
+    return i
+  }
+
   get size(): number {
     return this.seen.size
   }

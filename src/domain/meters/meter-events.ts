@@ -1,4 +1,5 @@
 import { createIds, type Ids } from '#kernel/ids.js'
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
 import type { EventStore } from '../events/event-store.js'
 import { type FaultHooks, noFaultHooks } from '../faults/fault-hooks.js'
@@ -165,6 +166,7 @@ export function createMeterEvents(
     readonly events: readonly StreamEvent[]
     readonly timestamps: readonly number[] | undefined
     readonly receivedAt: number
+    readonly id: number
   }
   interface PendingSync {
     readonly key: string
@@ -184,21 +186,129 @@ export function createMeterEvents(
    * holder kept by a fault, makes the aggregates wait (processing is an internal process that
    * takes the meter's lock, as the limits issue asks).
    */
-  function whenUnlocked(meterIds: () => Iterable<string>, label: string, run: () => void): void {
+  // True (and the task scheduled again at `until`) while a meter's lock is held.
+  function waitForLocks(meterIds: () => Iterable<string>, label: string, again: (until: number) => void): boolean {
     if (locks !== undefined && locks.size > 0) {
       let until = Number.NEGATIVE_INFINITY
       for (const id of meterIds()) until = Math.max(until, locks.heldUntil(id) ?? Number.NEGATIVE_INFINITY)
       if (until > kernel.clock.now) {
         kernel.trace.append('meter_events.waiting', { label, until })
-        kernel.scheduler.at(until, label, () => whenUnlocked(meterIds, label, run))
-        return
+        again(until)
+        return true
       }
     }
-    run()
+    return false
   }
 
+  // The task's args are the pending entry itself (plain data): processing takes it out of the
+  // pending set, and a loaded snapshot puts it back (`restored`).
+  const processOne = kernel.scheduler.define<PendingSync>(
+    'meter_event.process',
+    (a) => {
+      if (
+        waitForLocks(
+          () => [a.meter],
+          'meter_event.process',
+          (until) => processOne.at(until, a),
+        )
+      )
+        return
+      pendingSync.delete(a)
+      pendingEvents--
+      const cancels = pendingCancels.get(a.key)
+      if (cancels?.delete(a.identifier) === true) {
+        cancelledEvents++
+        kernel.trace.append('meter_events.processed', {
+          source: 'sync',
+          meter: a.meter,
+          identifier: a.identifier,
+          accepted: 0,
+          cancelled: 1,
+        })
+        return
+      }
+      processedEvents++
+      const buckets = aggregates.customer(a.meter, a.customer)
+      aggregates.addTo(buckets, a.timestamp, a.value)
+      indexByKey(a.key).attach(a.identifier, kernel.clock.now, buckets, a.timestamp, a.value)
+      kernel.trace.append('meter_events.processed', { source: 'sync', meter: a.meter, identifier: a.identifier, accepted: 1 })
+    },
+    { restored: (_task, args) => pendingSync.add(args as PendingSync) },
+  )
+
+  const processMany = kernel.scheduler.define<PendingBatch>(
+    'meter_events.process',
+    (a) => {
+      const meterIds = () => {
+        const ids = new Set<string>()
+        for (const e of a.events) {
+          const m = meters.byEventName(a.scope, e.event_name)
+          if (m !== undefined) ids.add(m.id)
+        }
+        return ids
+      }
+      if (waitForLocks(meterIds, 'meter_events.process', (until) => processMany.at(until, a))) return
+      pendingBatches.delete(a)
+      processBatch(a.scope, a.events, a.timestamps, a.receivedAt, a.id)
+    },
+    { restored: (_task, args) => pendingBatches.add(args as PendingBatch) },
+  )
+
+  // A cancellation applies after the processing delay, once the meter is not locked. The answer
+  // already left as `pending`; nothing reads the adjustment afterwards.
+  const processAdjustment = kernel.scheduler.define<{ scope: Scope; key: string; meter: string; identifier: string }>(
+    'meter_event_adjustment.process',
+    (a) => {
+      if (
+        waitForLocks(
+          () => [a.meter],
+          'meter_event_adjustment.process',
+          (until) => processAdjustment.at(until, a),
+        )
+      )
+        return
+      applyCancel(a.scope, a.key, indexByKey(a.key), a.identifier)
+    },
+  )
+
+  const sweepTask = kernel.scheduler.define<Record<string, never>>('meter.identifiers.sweep', () => {
+    sweepArmed = false
+    for (const i of indexes.values()) i.sweep(kernel.clock.now)
+    armSweep()
+  })
+
+  kernel.state.register('meter_events', {
+    save: () =>
+      toPlain({
+        counts: { pendingEvents, processedEvents, invalidEvents, duplicateEvents, batches, sweepArmed },
+        indexes: [...indexes].map(([k, i]) => [k, i.save()]),
+        aggregates: aggregates.save(),
+      }),
+    load(data) {
+      const saved = fromPlain<{
+        counts: {
+          pendingEvents: number
+          processedEvents: number
+          invalidEvents: number
+          duplicateEvents: number
+          batches: number
+          sweepArmed: boolean
+        }
+        indexes: [string, { ids: string[]; times: number[] }][]
+        aggregates: ReturnType<Aggregates['save']>
+      }>(data)
+      ;({ pendingEvents, processedEvents, invalidEvents, duplicateEvents, batches, sweepArmed } = saved.counts)
+      indexes.clear()
+      for (const [k, i] of saved.indexes) indexes.set(k, IdentifierIndex.load(i))
+      aggregates.load(saved.aggregates)
+    },
+  })
+
   function index(scope: Scope): IdentifierIndex {
-    const key = scopeKey(scope)
+    return indexByKey(scopeKey(scope))
+  }
+
+  function indexByKey(key: string): IdentifierIndex {
     let i = indexes.get(key)
     if (i === undefined) {
       i = new IdentifierIndex()
@@ -214,11 +324,7 @@ export function createMeterEvents(
     for (const i of indexes.values()) oldest = Math.min(oldest, i.oldest ?? Number.POSITIVE_INFINITY)
     if (oldest === Number.POSITIVE_INFINITY) return
     sweepArmed = true
-    kernel.scheduler.at(oldest + IDENTIFIER_WINDOW, 'meter.identifiers.sweep', () => {
-      sweepArmed = false
-      for (const i of indexes.values()) i.sweep(kernel.clock.now)
-      armSweep()
-    })
+    sweepTask.at(oldest + IDENTIFIER_WINDOW, {})
   }
 
   function delay(): number {
@@ -270,30 +376,9 @@ export function createMeterEvents(
     idx.take(identifier, now)
     armSweep()
     pendingEvents++
-    const key = scopeKey(scope)
-    const pending: PendingSync = { key, meter: m.id, customer, identifier, timestamp, value }
+    const pending: PendingSync = { key: scopeKey(scope), meter: m.id, customer, identifier, timestamp, value }
     pendingSync.add(pending)
-    kernel.scheduler.after(delay(), 'meter_event.process', () =>
-      whenUnlocked(
-        () => [m.id],
-        'meter_event.process',
-        () => {
-          pendingSync.delete(pending)
-          pendingEvents--
-          const cancels = pendingCancels.get(key)
-          if (cancels?.delete(identifier) === true) {
-            cancelledEvents++
-            kernel.trace.append('meter_events.processed', { source: 'sync', meter: m.id, identifier, accepted: 0, cancelled: 1 })
-            return
-          }
-          processedEvents++
-          const buckets = aggregates.customer(m.id, customer)
-          aggregates.addTo(buckets, timestamp, value)
-          idx.attach(identifier, kernel.clock.now, buckets, timestamp, value)
-          kernel.trace.append('meter_events.processed', { source: 'sync', meter: m.id, identifier, accepted: 1 })
-        },
-      ),
-    )
+    processOne.after(delay(), pending)
     return { eventName: input.eventName, identifier, payload: input.payload, timestamp, created: now, mode: scope.mode }
   }
 
@@ -407,16 +492,12 @@ export function createMeterEvents(
       status: 'pending',
     }
     kernel.trace.append('meter_events.adjustment', { meter: meter.id, identifier: input.identifier })
-    kernel.scheduler.after(delay(), 'meter_event_adjustment.process', () =>
-      whenUnlocked(
-        () => [meter.id],
-        'meter_event_adjustment.process',
-        () => {
-          adjustment.status = 'complete'
-          applyCancel(scope, key, idx, input.identifier)
-        },
-      ),
-    )
+    processAdjustment.after(delay(), {
+      scope: { account: scope.account, mode: scope.mode },
+      key,
+      meter: meter.id,
+      identifier: input.identifier,
+    })
     return adjustment
   }
 
@@ -508,22 +589,16 @@ export function createMeterEvents(
       const receivedAt = kernel.clock.now
       const id = batches++
       pendingEvents += batch.length
-      const pending: PendingBatch = { scope, key: scopeKey(scope), events: batch, timestamps, receivedAt }
-      pendingBatches.add(pending)
-      const meterIds = () => {
-        const ids = new Set<string>()
-        for (const e of batch) {
-          const m = meters.byEventName(scope, e.event_name)
-          if (m !== undefined) ids.add(m.id)
-        }
-        return ids
+      const pending: PendingBatch = {
+        scope: { account: scope.account, mode: scope.mode },
+        key: scopeKey(scope),
+        events: batch,
+        timestamps,
+        receivedAt,
+        id,
       }
-      kernel.scheduler.after(delay(), 'meter_events.process', () =>
-        whenUnlocked(meterIds, 'meter_events.process', () => {
-          pendingBatches.delete(pending)
-          processBatch(scope, batch, timestamps, receivedAt, id)
-        }),
-      )
+      pendingBatches.add(pending)
+      processMany.after(delay(), pending)
     },
     window: (meter, customer, start, end) => aggregates.window(meter.id, customer, start, end),
     stats() {

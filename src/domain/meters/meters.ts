@@ -1,3 +1,4 @@
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
 import { invalidRequest, resourceMissing } from '../service-error.js'
@@ -45,6 +46,21 @@ interface ScopeMeters {
 export function createMeters(kernel: Kernel): Meters {
   const scopes = new Map<string, ScopeMeters>()
   const everything: Meter[] = []
+
+  kernel.state.register('meters', {
+    save: () => toPlain(everything),
+    load(data) {
+      scopes.clear()
+      everything.length = 0
+      for (const meter of fromPlain<Meter[]>(data)) {
+        const b = bucket(meter)
+        b.byId.set(meter.id, meter)
+        b.byEventName.set(meter.eventName, meter)
+        b.ordered.push(meter)
+        everything.push(meter)
+      }
+    },
+  })
 
   function bucket(scope: Scope): ScopeMeters {
     const key = scopeKey(scope)

@@ -1,3 +1,4 @@
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Task } from '#kernel/scheduler.js'
 import { DAY } from '#kernel/time.js'
 import type { Resource } from '../engine/resource.js'
@@ -62,6 +63,24 @@ export function createOffSessionPayments(
   const store = createScopedStore<OffSessionPayment>()
   const tasks = new Map<string, Task>()
 
+  const attemptTask = kernel.scheduler.define<{ account: string; mode: Scope['mode']; id: string }>(
+    'off_session_payment.attempt',
+    ({ account, mode, id }) => {
+      const o = store.get({ account, mode }, id) as OffSessionPayment
+      tasks.delete(o.id)
+      if (o.status === 'pending' || o.status === 'pending_retry') attempt(o)
+    },
+    { restored: (task, { id }) => tasks.set(id, task) },
+  )
+
+  kernel.state.register('off_session_payments', {
+    save: () => toPlain(store.save()),
+    load(data) {
+      store.load(fromPlain(data))
+      tasks.clear()
+    },
+  })
+
   function emit(o: OffSessionPayment, what: string, origin: Origin): void {
     events.thin({
       type: `v2.payments.off_session_payment.${what}`,
@@ -75,11 +94,7 @@ export function createOffSessionPayments(
   }
 
   function schedule(o: OffSessionPayment, delay: number): void {
-    const task = kernel.scheduler.after(delay, 'off_session_payment.attempt', () => {
-      tasks.delete(o.id)
-      if (o.status === 'pending' || o.status === 'pending_retry') attempt(o)
-    })
-    tasks.set(o.id, task)
+    tasks.set(o.id, attemptTask.after(delay, { account: o.account, mode: o.mode, id: o.id }))
   }
 
   function attempt(o: OffSessionPayment): void {

@@ -1,3 +1,4 @@
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import { cardFee } from '../ledger/currencies.js'
@@ -7,6 +8,7 @@ import { createScopedStore } from '../scoped-store/scoped-store.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { type Charge, chargeJson } from './charge.js'
 import { type CardOutcome, needsAuthentication, type PaymentMethod } from './payment-method.js'
+import type { PaymentMethods } from './payment-methods.js'
 
 export interface ChargeAttempt {
   readonly amount: number
@@ -48,8 +50,36 @@ export interface Charges {
   list(scope: Scope): Charge[]
 }
 
-export function createCharges(kernel: Kernel, events: EventStore, ledger: Ledger): Charges {
+export function createCharges(
+  kernel: Kernel,
+  events: EventStore,
+  ledger: Ledger,
+  paymentMethods?: Pick<PaymentMethods, 'get'>,
+): Charges {
   const store = createScopedStore<Charge>()
+  // A charge holds its payment method (the live one, which attach and detach change): saved by id
+  // and linked again on load, after the payment methods (registered first).
+  kernel.state.register('charges', {
+    save() {
+      const out: Record<string, unknown[]> = {}
+      for (const [k, list] of Object.entries(store.save()))
+        out[k] = list.map((c) => ({ ...c, paymentMethod: c.paymentMethod.id }))
+      return toPlain(out)
+    },
+    load(data) {
+      const saved = fromPlain<Record<string, (Omit<Charge, 'paymentMethod'> & { paymentMethod: string })[]>>(data)
+      const out: Record<string, Charge[]> = {}
+      for (const [k, list] of Object.entries(saved)) {
+        out[k] = list.map((c) => {
+          const pm = paymentMethods?.get({ account: c.account, mode: c.mode }, c.paymentMethod)
+          if (pm === undefined)
+            throw new Error(`snapshot: charge ${c.id} names payment method ${c.paymentMethod}, which is not in the snapshot`)
+          return { ...c, paymentMethod: pm }
+        })
+      }
+      store.load(out)
+    },
+  })
 
   function post(scope: Scope, c: Charge, amount: number): void {
     const txn = ledger.post({

@@ -1,3 +1,4 @@
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Resource } from '../engine/resource.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
@@ -121,6 +122,10 @@ export function createPaymentIntents(
   charges: Charges,
 ): PaymentIntents {
   const store = createScopedStore<PaymentIntent>()
+  kernel.state.register('payment_intents', {
+    save: () => toPlain(store.save()),
+    load: (data) => store.load(fromPlain(data)),
+  })
 
   function require(scope: Scope, id: string): PaymentIntent {
     const p = store.get(scope, id)

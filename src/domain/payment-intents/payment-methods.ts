@@ -1,3 +1,4 @@
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
@@ -34,6 +35,10 @@ export interface PaymentMethods {
 
 export function createPaymentMethods(kernel: Kernel, events: EventStore): PaymentMethods {
   const store = createScopedStore<PaymentMethod>()
+  kernel.state.register('payment_methods', {
+    save: () => toPlain(store.save()),
+    load: (data) => store.load(fromPlain(data)),
+  })
 
   function check(scope: Scope, value: string, param: string): void {
     if (testCard(value) !== undefined) return

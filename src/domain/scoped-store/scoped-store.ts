@@ -20,6 +20,13 @@ export interface ScopedStore<T extends { readonly id: string }> {
   replace(scope: Scope, item: T): boolean
   /** Removes the item with this id; false when there is none. */
   remove(scope: Scope, id: string): boolean
+  /**
+   * Every scope's items in insertion order, for a snapshot. The arrays are new; the items are the
+   * stored ones, so an owner whose items change in place copies them (`toPlain`).
+   */
+  save(): Record<string, T[]>
+  /** Replaces every scope with saved items (which the store then owns). */
+  load(saved: Readonly<Record<string, readonly T[]>>): void
 }
 
 export function createScopedStore<T extends { readonly id: string }>(): ScopedStore<T> {
@@ -45,6 +52,19 @@ export function createScopedStore<T extends { readonly id: string }>(): ScopedSt
       s.order[s.order.lastIndexOf(old)] = item
       s.byId.set(item.id, item)
       return true
+    },
+    save() {
+      const out: Record<string, T[]> = {}
+      for (const [k, s] of scopes) out[k] = s.order.slice()
+      return out
+    },
+    load(saved) {
+      scopes.clear()
+      for (const [k, items] of Object.entries(saved)) {
+        const byId = new Map<string, T>()
+        for (const item of items) byId.set(item.id, item)
+        scopes.set(k, { order: items.slice(), byId })
+      }
     },
     remove(scope, id) {
       const s = scopes.get(scopeKey(scope))

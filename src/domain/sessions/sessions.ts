@@ -1,4 +1,5 @@
 import { SESSION_VALIDITY_MS } from '#catalogue/rules.js'
+import { fromPlain, toPlain } from '#kernel/plain.js'
 import { DAY, isoTime } from '#kernel/time.js'
 import type { Kernel } from '../kernel.js'
 import type { Mode, Scope } from '../mode.js'
@@ -45,6 +46,23 @@ export function createSessions(kernel: Kernel): Sessions {
     byId.delete(session.id)
   }
 
+  const forgetTask = kernel.scheduler.define<{ id: string }>('session.forget', ({ id }) => {
+    const session = byId.get(id)
+    if (session !== undefined) forget(session)
+  })
+
+  kernel.state.register('sessions', {
+    save: () => toPlain([...byId.values()]),
+    load(data) {
+      byId.clear()
+      byToken.clear()
+      for (const s of fromPlain<MeterEventSession[]>(data)) {
+        byId.set(s.id, s)
+        byToken.set(s.token, s)
+      }
+    },
+  })
+
   return {
     create(scope) {
       const now = kernel.clock.now
@@ -59,7 +77,7 @@ export function createSessions(kernel: Kernel): Sessions {
       byToken.set(session.token, session)
       byId.set(session.id, session)
       // Expired tokens are remembered for a day so they keep answering "expired", then forgotten.
-      kernel.scheduler.at(session.expiresAt + DAY, 'session.forget', () => forget(session))
+      forgetTask.at(session.expiresAt + DAY, { id: session.id })
       kernel.trace.append('session.created', {
         id: session.id,
         account: scope.account,

@@ -25,6 +25,11 @@ export interface RunOptions extends Subjects {
   readonly reportBudgetMs?: number | undefined
   /** Virtual ms the run continues after the last step (retries, processing, receiver work). Default 4 hours. */
   readonly drainMs?: number | undefined
+  /**
+   * A prepared simulator each run forks (`base.fork()`) instead of building its own: faster when
+   * many runs share one setup. Its seed and fault rates apply; a program's fault schedule cannot.
+   */
+  readonly base?: Simulator | undefined
 }
 
 /** What one run produced. */
@@ -81,7 +86,10 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
  * const run = openRun('checkUsageReporter', 1, { reporter }, [])
  */
 export function openRun(api: string, seed: number, options: RunOptions, schedule: readonly FaultEntry[] = []): HarnessRun {
-  const sim = createSimulator({ seed, faults: { ...options.faults, schedule: [...schedule] } })
+  if (options.base !== undefined && schedule.length > 0) {
+    throw new HarnessInputError(`${api}: a run on a 'base' simulator cannot take a fault schedule (the base's faults apply)`)
+  }
+  const sim = options.base?.fork() ?? createSimulator({ seed, faults: { ...options.faults, schedule: [...schedule] } })
   const trace = sim.service.kernel.trace
   const meter = sim.admin.createMeter({ eventName: HARNESS_EVENT_NAME }) as {
     id: string
