@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { z } from 'zod'
 import { faultEntrySchema, faultKinds, faultsSchema } from '#faults/faults-schema.js'
+import { forgeries } from './run/program.js'
 
 /**
  * A public harness function was called with input it cannot use: the message names the function
@@ -23,14 +24,18 @@ const fn = (what: string) => z.custom<(...args: never[]) => unknown>((v) => type
 const faultRates = faultsSchema.omit({ schedule: true }).strict()
 
 /** The step kinds a program may contain. */
-export const stepKinds = ['report', 'advance', 'emit', 'receiver', 'roll_secret'] as const
+export const stepKinds = ['report', 'advance', 'emit', 'burst', 'resend', 'forge', 'receiver', 'roll_secret'] as const
 
 const stepSchemas: Record<(typeof stepKinds)[number], z.ZodType> = {
   report: z.strictObject({
     kind: z.literal('report'),
     units: positiveInt(),
     value: z.number({ error: 'must be a finite number' }),
+    customer: nonNegativeInt().optional(),
   }),
+  burst: z.strictObject({ kind: z.literal('burst'), events: positiveInt() }),
+  resend: z.strictObject({ kind: z.literal('resend'), event: nonNegativeInt(), afterMs: nonNegativeInt() }),
+  forge: z.strictObject({ kind: z.literal('forge'), forgery: z.enum(forgeries) }),
   advance: z.strictObject({ kind: z.literal('advance'), ms: nonNegativeInt() }),
   emit: z.strictObject({ kind: z.literal('emit'), object: nonNegativeInt() }),
   receiver: z.strictObject({ kind: z.literal('receiver'), up: z.boolean({ error: 'must be a boolean' }) }),
@@ -39,7 +44,7 @@ const stepSchemas: Record<(typeof stepKinds)[number], z.ZodType> = {
 
 const runOptionsShape = {
   reporter: fn('must be a reporter factory (env) => { report }').optional(),
-  webhook: fn('must be a webhook handler factory (env) => { handler, state }').optional(),
+  webhook: fn('must be a webhook receiver factory (env) => { handler, state }').optional(),
   faults: faultRates.optional(),
   reportBudgetMs: positiveInt().optional(),
   drainMs: nonNegativeInt().optional(),
@@ -56,6 +61,20 @@ const checkOptionsSchema = z.strictObject({
     .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a name of letters, digits, dots, dashes or underscores' })
     .optional(),
   maxSteps: positiveInt().optional(),
+  workload: z
+    .strictObject({
+      maxSteps: positiveInt().optional(),
+      maxFaults: nonNegativeInt().optional(),
+      faultKinds: z.array(z.enum(faultKinds)).min(1, { error: 'must list at least one fault kind' }).optional(),
+      maxUnits: positiveInt().optional(),
+      customers: nonNegativeInt().optional(),
+      objects: positiveInt().optional(),
+      maxBurst: nonNegativeInt().optional(),
+      lateRedelivery: z.boolean({ error: 'must be a boolean' }).optional(),
+      attackers: z.array(z.enum(['replay', 'forge'])).optional(),
+      forgeries: z.array(z.enum(forgeries)).min(1, { error: 'must list at least one forgery' }).optional(),
+    })
+    .optional(),
 })
 
 const programOptionsSchema = z.strictObject({

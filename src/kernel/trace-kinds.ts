@@ -120,14 +120,16 @@ export interface TraceKinds {
   // harness (the program runner's own records)
   'harness.receiver': { down: boolean }
   'harness.effect': { event: string; effect: string }
+  'harness.skipped': { event: string }
+  'harness.forged': { forgery: string; event: string; object: string; outcome: string; status: number | null }
   'harness.usage': {
     units: readonly { id: string; customer: string; value: number }[]
     outcome: 'acked' | 'failed' | 'hung'
     error?: string
   }
-  'harness.usage.totals': { units: readonly unknown[] }
+  'harness.usage.totals': { customers: readonly { customer: string; count: number; sum: number }[] }
   'harness.emitted': { event: string; object: string; status: string }
-  'harness.state': { object: string; expected: string; actual: unknown }
+  'harness.state': { object: string; expected: string | null; actual: unknown }
 }
 
 /** An object created, changed or removed in one account and mode. */

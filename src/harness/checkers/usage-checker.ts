@@ -11,10 +11,12 @@ interface Unit {
 
 /**
  * Usage history checker. Reads the run's `harness.usage` entries (one per reported batch: its
- * units and whether the reporter acknowledged them), `harness.usage.totals` (how many times the
- * service counted each unit once everything was processed) and the `http` requests that carried
- * them. Acknowledged units must be counted exactly once, unacknowledged ones at most once, every
- * unit must end acknowledged, and the meter total must lie within the bounds those imply.
+ * units and whether the reporter acknowledged them), `harness.usage.totals` (how many events, and
+ * what sum, the service counted per customer once everything was processed) and the `http`
+ * requests that carried them. Customers and values may repeat across units, so the accounting is
+ * per customer: the count and sum must lie between what the acknowledged units imply and what all
+ * units imply, and equal them when every unit of the customer was acknowledged (exactly once);
+ * every unit must end acknowledged; the meter total must lie within the run's bounds.
  *
  * @example
  * checkUsage(sim.trace.entries()) // [] when every acknowledged unit was billed once
@@ -30,15 +32,24 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
       for (const u of e.data.units as readonly Unit[]) units.set(u.id, { unit: u, batch: e })
     } else if (e.kind === 'harness.usage.totals') {
       totalsEntry = e
-      for (const t of e.data.units as readonly { id: string; count: number; sum: number }[]) totals.set(t.id, t)
+      for (const t of e.data.customers) totals.set(t.customer, t)
     } else if (e.kind === 'http' && e.data.status !== undefined && Number(e.data.status) < 300) {
       if (str(e.data.operation).startsWith('billing.meter_event')) requests.push(e)
     }
   }
-  // One pass over the accepted requests: which of them carried each unit's customer.
+  // One pass over the accepted requests: which of them carried each customer.
   const byCustomer = new Map<string, TraceEntry[]>()
-  const customers = new Set<string>()
-  for (const { unit } of units.values()) customers.add(unit.customer)
+  const customers = new Map<string, { units: Unit[]; acked: Unit[]; batches: TraceEntry[] }>()
+  for (const { unit, batch } of units.values()) {
+    let c = customers.get(unit.customer)
+    if (c === undefined) {
+      c = { units: [], acked: [], batches: [] }
+      customers.set(unit.customer, c)
+    }
+    c.units.push(unit)
+    if (batch.data.outcome === 'acked') c.acked.push(unit)
+    if (c.batches[c.batches.length - 1] !== batch) c.batches.push(batch)
+  }
   const carried = (customer: string, r: TraceEntry) => {
     if (!customers.has(customer)) return
     const list = byCustomer.get(customer) ?? []
@@ -47,7 +58,7 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
   }
   for (const r of requests) {
     const text = str(r.data.request)
-    let parsed: { events?: { payload?: Record<string, unknown> }[] } | undefined
+    let parsed: { events?: { payload?: Record<string, unknown> }[]; payload?: Record<string, unknown> } | undefined
     try {
       parsed = JSON.parse(text) as typeof parsed
     } catch {
@@ -55,36 +66,54 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
     }
     if (Array.isArray(parsed?.events)) {
       for (const ev of parsed.events) for (const v of Object.values(ev?.payload ?? {})) if (typeof v === 'string') carried(v, r)
+    } else if (parsed?.payload !== undefined && parsed.payload !== null && typeof parsed.payload === 'object') {
+      // One synchronous meter event.
+      for (const v of Object.values(parsed.payload)) if (typeof v === 'string') carried(v, r)
     } else {
-      // Not a JSON event batch (a v1 form body): any quoted or encoded value may name the customer.
+      // Not JSON (a v1 form body): any quoted or encoded value may name the customer.
       for (const m of text.matchAll(/[A-Za-z0-9_]+/g)) carried(m[0], r)
     }
   }
+  const sum = (list: readonly Unit[]) => list.reduce((a, u) => a + u.value, 0)
   let low = 0
   let high = 0
   let total = 0
-  for (const [id, { unit, batch }] of units) {
-    const t = totals.get(id)
+  for (const [customer, c] of customers) {
+    const t = totals.get(customer)
     const count = t?.count ?? 0
     total += t?.sum ?? 0
-    const acked = batch.data.outcome === 'acked'
-    high += unit.value
-    if (acked) low += unit.value
-    const witness = [batch, ...(totalsEntry ? [totalsEntry] : []), ...(byCustomer.get(unit.customer) ?? [])]
-    if (acked && count !== 1) {
-      out.push(violation('usage.exactly_once', `acknowledged usage ${id} was counted ${count} times`, witness))
-    } else if (!acked && count > 1) {
-      out.push(violation('usage.at_most_once', `unacknowledged usage ${id} was counted ${count} times`, witness))
+    const allAcked = c.acked.length === c.units.length
+    high += sum(c.units)
+    low += sum(c.acked)
+    const witness = [...c.batches, ...(totalsEntry ? [totalsEntry] : []), ...(byCustomer.get(customer) ?? [])]
+    const one = c.units.length === 1 ? (c.units[0] as Unit) : undefined
+    const over = count > c.units.length || (t?.sum ?? 0) > sum(c.units)
+    const under = count < c.acked.length || (t?.sum ?? 0) < sum(c.acked)
+    if (one !== undefined) {
+      // A customer of one unit: the unit's own count, as the checker always said it.
+      if (allAcked && count !== 1) {
+        out.push(violation('usage.exactly_once', `acknowledged usage ${one.id} was counted ${count} times`, witness))
+      } else if (!allAcked && count > 1) {
+        out.push(violation('usage.at_most_once', `unacknowledged usage ${one.id} was counted ${count} times`, witness))
+      }
+    } else if (over || under) {
+      const what = `customer ${customer} was counted ${count} events (sum ${t?.sum ?? 0}) for ${c.units.length} units (sum ${sum(c.units)}), ${c.acked.length} acknowledged (sum ${sum(c.acked)})`
+      out.push(violation(over && !allAcked ? 'usage.at_most_once' : 'usage.exactly_once', what, witness))
     }
-    if (!acked) {
-      out.push(
-        violation(
-          'usage.acknowledged',
-          `usage ${id} was never acknowledged (${str(batch.data.outcome)}: ${str(batch.data.error ?? '')})`,
-          [batch],
-        ),
-      )
-    }
+  }
+  // One finding per batch that was never acknowledged (a large batch names its first and last unit).
+  for (const e of entries) {
+    if (e.kind !== 'harness.usage' || e.data.outcome === 'acked') continue
+    const list = e.data.units
+    const first = list[0]
+    const last = list[list.length - 1]
+    if (first === undefined || last === undefined) continue
+    const which = list.length === 1 ? `usage ${first.id}` : `usage ${first.id}..${last.id} (${list.length} units)`
+    out.push(
+      violation('usage.acknowledged', `${which} was never acknowledged (${str(e.data.outcome)}: ${str(e.data.error ?? '')})`, [
+        e,
+      ]),
+    )
   }
   if (units.size > 0 && (total < low || total > high)) {
     out.push(violation('usage.bounds', `meter total ${total} outside [${low}, ${high}]`, totalsEntry ? [totalsEntry] : []))

@@ -8,13 +8,13 @@ import { referenceWebhookReceiver } from '../reference/webhook-receiver.js'
 import type { Step } from '../run/program.js'
 import { type Subjects, startRun } from '../run/run-program.js'
 import { programOf } from '../run/scenario-file.js'
-import type { UsageReporterFactory, WebhookHandlerFactory } from '../subjects.js'
+import type { UsageReporterFactory, WebhookReceiverFactory } from '../subjects.js'
 import type { DeliveryRecord, FaultDecision, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
 import { faultDecisions } from './scenario-faults.js'
 import type { Scenario } from './schema.js'
 
 /** Client actions only the property harness's workloads use. */
-const HARNESS_ACTIONS = new Set(['report_usage', 'emit_event', 'roll_secret'])
+const HARNESS_ACTIONS = new Set(['report_usage', 'emit_event', 'emit_burst', 'resend_event', 'forge_delivery', 'roll_secret'])
 
 /**
  * True for a scenario written by the property harness (`writeScenarioFile`): its workload is
@@ -30,7 +30,7 @@ export function isHarnessScenario(scenario: Scenario): boolean {
 /** A module of the user's subjects: `reporter` and/or `webhook` factories (or a default export of them). */
 export interface SubjectModule {
   readonly reporter?: UsageReporterFactory
-  readonly webhook?: WebhookHandlerFactory
+  readonly webhook?: WebhookReceiverFactory
 }
 
 /** The subjects a harness scenario cannot find by name. */
@@ -96,7 +96,13 @@ export interface HarnessReplayOptions {
 function label(step: Step): string {
   switch (step.kind) {
     case 'report':
-      return `client report_usage units=${step.units} value=${step.value}`
+      return `client report_usage units=${step.units} value=${step.value}${step.customer === undefined ? '' : ` customer=${step.customer}`}`
+    case 'burst':
+      return `client emit_burst events=${step.events}`
+    case 'resend':
+      return `client resend_event event=${step.event} after=${step.afterMs}ms`
+    case 'forge':
+      return `client forge_delivery forgery=${step.forgery}`
     case 'advance':
       return `advance ${step.ms}ms`
     case 'emit':
@@ -126,7 +132,7 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   const usesReporter = program.steps.some((s) => s.kind === 'report')
   const usesWebhook = program.steps.some((s) => s.kind !== 'report' && s.kind !== 'advance')
   const named = scenario.harness ?? {}
-  const subjects: { reporter?: UsageReporterFactory; webhook?: WebhookHandlerFactory } = {}
+  const subjects: { reporter?: UsageReporterFactory; webhook?: WebhookReceiverFactory } = {}
   const fallback = (kind: 'reporter' | 'webhook') =>
     named[kind] ??
     (options.subjects?.[kind] !== undefined

@@ -4,6 +4,7 @@ import qs from 'qs'
 import { formatDuration } from '#kernel/duration.js'
 import type { TraceEntry } from '#kernel/trace.js'
 import { deliveryTraceKinds } from '#kernel/trace-kinds.js'
+import { REPLAY_MIN_AGE_MS } from '../../domain/delivery/delivery.js'
 import { verifySignature } from '../../domain/delivery/signature.js'
 import { headerNames } from '../../index.js'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/create-simulator.js'
@@ -17,7 +18,7 @@ import type { RequestSpec, Scenario, StepSpec } from './schema.js'
 import { fill } from './template.js'
 
 /** How to run a scenario. */
-export interface RunOptions {
+export interface ScenarioRunOptions {
   /** Overrides the scenario's seed. */
   seed?: number | string
   /** The client under test (actions and receivers); default the reference client. */
@@ -30,10 +31,11 @@ export interface RunOptions {
   onTrace?: (entries: readonly TraceEntry[]) => void
 }
 
+/** @deprecated Use `ScenarioRunOptions` (the same type; `HarnessRunOptions` is what `runProgram` and `assertRun` take). */
+export type RunOptions = ScenarioRunOptions
+
 const API = 'https://api.service.test'
 const METER_EVENTS = 'https://meter-events.service.test'
-/** Age from which a replayed delivery is outside the default 5-minute signature tolerance. */
-const REPLAY_AGE_MS = 6 * 60_000
 
 /**
  * Loads a client module: `export const actions = {...}` and/or `export function receiver(ctx)`,
@@ -249,7 +251,6 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     if (inner === undefined) throw new StepFailure(`receiver '${r.name}': no receiver factory`)
     let down = r.state === 'down'
     let downStatus = r.status
-    let delay = 0
     const seen = new Map<string, number>()
     // Signed deliveries as they arrived, for the attacker of `replay_delivery`.
     const captured: { at: number; body: string; signature: string | null }[] = []
@@ -261,14 +262,11 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       up() {
         down = false
       },
-      slow(ms) {
-        delay = ms
-      },
       replay() {
         const old = captured[0]
         if (old === undefined) return false
         // Waits until the signature is older than the 5-minute tolerance, then re-POSTs it unchanged.
-        const wait = Math.max(0, old.at + REPLAY_AGE_MS - sim.clock.now)
+        const wait = Math.max(0, old.at + REPLAY_MIN_AGE_MS - sim.clock.now)
         sim.clock.setTimeout(() => {
           const req = new Request(r.url, {
             method: 'POST',
@@ -335,7 +333,6 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
         if (downStatus === undefined) throw new TypeError(`connect ECONNREFUSED ${r.url}`)
         return new Response('receiver down', { status: downStatus })
       }
-      if (delay > 0) await new Promise<void>((done) => sim.clock.setTimeout(() => done(), delay))
       const res = await inner(req)
       record(raw, res.status, signature)
       return res
@@ -497,7 +494,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       try {
         if (step.request) {
           const r = step.request
-          label = step.label ?? `${r.method} ${r.path}${r.times ? ` x${r.times}` : ''}`
+          label = step.label ?? `${r.method ?? 'GET'} ${String(fill(r.path, vars))}${r.times ? ` x${r.times}` : ''}`
           for (let i = 0; i < (r.times ?? 1); i++) {
             const res = await send(r as RequestSpec, 'workload')
             if (r.save) vars[r.save] = res.body
