@@ -118,6 +118,8 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
   // through the fault hooks (`hooks.deliveryFault`, per attempt: slow network, transport failures,
   // duplicates, reordering) and the listeners of `wireReceiver` (receiver down/up, an attacker's replay).
   let receiver: WebhookReceiver | undefined
+  // Events the receiver said it acknowledged without caring (no effect, no state expected of them).
+  const skipped = new Set<string>()
   let destination: Destination | undefined
   let control: ReceiverSwitch | undefined
   if (options.webhook) {
@@ -139,7 +141,10 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
       prefix: sim.service.kernel.prefix,
       effects: {
         record: (event, effect) => void trace.append('harness.effect', { event, effect }),
-        skip: (event) => void trace.append('harness.skipped', { event }),
+        skip: (event) => {
+          skipped.add(event)
+          trace.append('harness.skipped', { event })
+        },
       },
     })
     const made = receiver as Partial<WebhookReceiver> | undefined
@@ -352,7 +357,7 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
           .map((r) => r.eventId),
       )
       const expected = new Map<string, string>()
-      for (const e of emitted) if (delivered.has(e.event)) expected.set(e.object, e.status)
+      for (const e of emitted) if (delivered.has(e.event) && !skipped.has(e.event)) expected.set(e.object, e.status)
       const state = receiver.state() as Readonly<Record<string, string>> | null | undefined
       if (state === null || typeof state !== 'object')
         throw new HarnessInputError(`${api}: receiver.state() must return a record of object id to status`)
