@@ -70,3 +70,30 @@ export function describeProgram(program: Program): string {
   })
   return lines.join('\n')
 }
+
+/**
+ * The label of a step in timelines and reports (the scenario-file vocabulary).
+ *
+ * @example
+ * stepLabel({ kind: 'report', units: 2, value: 1 }) // 'client report_usage units=2 value=1'
+ */
+export function stepLabel(step: Step): string {
+  switch (step.kind) {
+    case 'report':
+      return `client report_usage units=${step.units} value=${step.value}${step.customer === undefined ? '' : ` customer=${step.customer}`}`
+    case 'advance':
+      return `advance ${step.ms}ms`
+    case 'emit':
+      return `client emit_event object=${step.object}`
+    case 'burst':
+      return `client emit_burst events=${step.events}`
+    case 'resend':
+      return `client resend_event event=${step.event} after=${step.afterMs}ms`
+    case 'forge':
+      return `client forge_delivery forgery=${step.forgery}`
+    case 'receiver':
+      return `receiver subject ${step.up ? 'up' : 'down'}`
+    case 'roll_secret':
+      return 'client roll_secret'
+  }
+}

@@ -11,9 +11,9 @@ import { checkUsage } from '../checkers/usage-checker.js'
 import type { Violation } from '../checkers/violation.js'
 import type { UsageReporter, UsageReporterFactory, WebhookReceiver, WebhookReceiverFactory } from '../subjects.js'
 import { HarnessInputError, validateProgram, validateRunOptions } from '../validate-input.js'
-import { advance, drive } from './drive.js'
-import type { Forgery, Program, Step } from './program.js'
-import { type ReceiverSwitch, wireReceiver } from './receiver-switch.js'
+import { drive } from './drive.js'
+import { createEngine, type EngineOptions, type EngineReceiver, type StepEngine } from './engine.js'
+import { type Forgery, type Program, type Step, stepLabel } from './program.js'
 
 /** The user's code under test: a usage reporter, a webhook handler, or both. */
 export interface Subjects {
@@ -63,6 +63,8 @@ const TYPES = ['payment_intent.created', 'payment_intent.processing', 'payment_i
  */
 export interface HarnessRun {
   readonly sim: Simulator
+  /** The step engine the run executes on (its step records and fault decisions). */
+  readonly engine: StepEngine
   /** Number of steps executed. */
   readonly steps: number
   exec(step: Step): Promise<void>
@@ -87,8 +89,15 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
  * @example
  * const run = openRun('checkUsageReporter', 1, { reporter }, [])
  */
-export function openRun(api: string, seed: number, options: RunOptions, schedule: readonly FaultEntry[] = []): HarnessRun {
+export function openRun(
+  api: string,
+  seed: number,
+  options: RunOptions,
+  schedule: readonly FaultEntry[] = [],
+  engineOptions: EngineOptions = {},
+): HarnessRun {
   const sim = createSimulator({ seed, faults: { ...options.faults, schedule: [...schedule] } })
+  const engine = createEngine(sim, engineOptions)
   const trace = sim.service.kernel.trace
   const meter = sim.admin.createMeter({ eventName: HARNESS_EVENT_NAME }) as {
     id: string
@@ -116,12 +125,12 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
   // The webhook path is the service's own: an event destination, the real routing, signing, retry
   // scheduler and transport, with the user's receiver mounted in process. Delivery faults reach it
   // through the fault hooks (`hooks.deliveryFault`, per attempt: slow network, transport failures,
-  // duplicates, reordering) and the listeners of `wireReceiver` (receiver down/up, an attacker's replay).
+  // duplicates, reordering) and the step engine (receiver down/up, an attacker's replay).
   let receiver: WebhookReceiver | undefined
   // Events the receiver said it acknowledged without caring (no effect, no state expected of them).
   const skipped = new Set<string>()
   let destination: Destination | undefined
-  let control: ReceiverSwitch | undefined
+  let control: EngineReceiver | undefined
   if (options.webhook) {
     const d = sim.service.destinations.create(
       { account: sim.platform.id, mode: 'test' },
@@ -151,7 +160,8 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
     if (typeof made?.handler !== 'function' || typeof made.state !== 'function')
       throw new HarnessInputError(`${api}: receiver factory must return { handler, state }`)
     const subject = receiver
-    control = wireReceiver(sim, {
+    control = engine.mount({
+      name: 'subject',
       url: HARNESS_RECEIVER_URL,
       handler: (req) => subject.handler(req),
       onSwitch: (down) => void trace.append('harness.receiver', { down }),
@@ -165,7 +175,6 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
   const seenSecrets = new Set<string>()
   let otherSecret: string | undefined
   let burstObjects = 0
-  let count = 0
 
   function emitOne(object: string, amount: number): boolean {
     const next = (objects.get(object) ?? -1) + 1
@@ -269,8 +278,10 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
   }
 
   async function exec(step: Step): Promise<void> {
-    count++
-    sim.faults.step(count)
+    await engine.run(step.kind, stepLabel(step), () => act(step))
+  }
+
+  async function act(step: Step): Promise<void> {
     switch (step.kind) {
       case 'report': {
         if (!reporter) break
@@ -291,11 +302,11 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
         break
       }
       case 'advance':
-        await advance(sim, step.ms)
+        await engine.advance(step.ms)
         break
       case 'emit': {
         if (!destination) break
-        if (emitOne(`pi_h${step.object}`, 1000 + step.object)) await advance(sim, 0)
+        if (emitOne(`pi_h${step.object}`, 1000 + step.object)) await engine.advance(0)
         break
       }
       case 'burst': {
@@ -305,12 +316,12 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
         const base = burstObjects
         burstObjects += n
         for (let i = 0; i < step.events; i++) emitOne(`pi_b${base + (i % n)}`, 2000 + base + (i % n))
-        await advance(sim, 0)
+        await engine.advance(0)
         break
       }
       case 'resend': {
         if (!destination) break
-        await advance(sim, step.afterMs)
+        await engine.advance(step.afterMs)
         if (emitted.length === 0) break
         const e = emitted[step.event % emitted.length] as { event: string }
         try {
@@ -319,7 +330,7 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
           // Older than the dashboard's window: refused at once, nothing sent.
           break
         }
-        await advance(sim, 0)
+        await engine.advance(0)
         break
       }
       case 'forge':
@@ -338,7 +349,7 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
   }
 
   async function finish(): Promise<RunReport> {
-    await advance(sim, options.drainMs ?? 4 * 3_600_000)
+    await engine.advance(options.drainMs ?? 4 * 3_600_000)
     await sim.settle()
     if (units.length > 0) {
       // Accounted per customer: customers (and values) may repeat across units.
@@ -376,8 +387,9 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
 
   return {
     sim,
+    engine,
     get steps() {
-      return count
+      return engine.count
     },
     exec,
     finish,
