@@ -37,8 +37,6 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
       if (str(e.data.operation).startsWith('billing.meter_event')) requests.push(e)
     }
   }
-  // One pass over the accepted requests: which of them carried each customer.
-  const byCustomer = new Map<string, TraceEntry[]>()
   const customers = new Map<string, { units: Unit[]; acked: Unit[]; batches: TraceEntry[] }>()
   for (const { unit, batch } of units.values()) {
     let c = customers.get(unit.customer)
@@ -50,31 +48,58 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
     if (batch.data.outcome === 'acked') c.acked.push(unit)
     if (c.batches[c.batches.length - 1] !== batch) c.batches.push(batch)
   }
-  const carried = (customer: string, r: TraceEntry) => {
-    if (!customers.has(customer)) return
-    const list = byCustomer.get(customer) ?? []
-    if (list[list.length - 1] !== r) list.push(r)
-    byCustomer.set(customer, list)
-  }
-  for (const r of requests) {
-    const text = str(r.data.request)
-    let parsed: { events?: { payload?: Record<string, unknown> }[]; payload?: Record<string, unknown> } | undefined
-    try {
-      parsed = JSON.parse(text) as typeof parsed
-    } catch {
-      parsed = undefined
-    }
-    if (Array.isArray(parsed?.events)) {
-      for (const ev of parsed.events) for (const v of Object.values(ev?.payload ?? {})) if (typeof v === 'string') carried(v, r)
-    } else if (parsed?.payload !== undefined && parsed.payload !== null && typeof parsed.payload === 'object') {
-      // One synchronous meter event.
-      for (const v of Object.values(parsed.payload)) if (typeof v === 'string') carried(v, r)
-    } else {
-      // Not JSON (a v1 form body): any quoted or encoded value may name the customer.
-      for (const m of text.matchAll(/[A-Za-z0-9_]+/g)) carried(m[0], r)
-    }
-  }
   const sum = (list: readonly Unit[]) => list.reduce((a, u) => a + u.value, 0)
+  // Customers whose counts are off: found first, then witnessed.
+  const suspects = new Set<string>()
+  for (const [customer, c] of customers) {
+    const t = totals.get(customer)
+    const count = t?.count ?? 0
+    const s = t?.sum ?? 0
+    if (
+      count !== c.acked.length ||
+      count > c.units.length ||
+      s < sum(c.acked) ||
+      s > sum(c.units) ||
+      c.acked.length !== c.units.length
+    )
+      suspects.add(customer)
+  }
+  // Which accepted requests carried a customer: read only for the customers a finding names (the
+  // request bodies of a clean run are never parsed).
+  let byCustomer: Map<string, TraceEntry[]> | undefined
+  const carriers = (customer: string): TraceEntry[] => {
+    if (byCustomer === undefined) {
+      byCustomer = new Map()
+      const found = byCustomer
+      const wanted = suspects
+      const carried = (name: string, r: TraceEntry) => {
+        if (!wanted.has(name)) return
+        const list = found.get(name) ?? []
+        if (list[list.length - 1] !== r) list.push(r)
+        found.set(name, list)
+      }
+      for (const r of requests) {
+        const text = str(r.data.request)
+        let parsed: { events?: { payload?: Record<string, unknown> }[]; payload?: Record<string, unknown> } | undefined
+        try {
+          parsed = JSON.parse(text) as typeof parsed
+        } catch {
+          parsed = undefined
+        }
+        if (Array.isArray(parsed?.events)) {
+          for (const ev of parsed.events)
+            for (const v of Object.values(ev?.payload ?? {})) if (typeof v === 'string') carried(v, r)
+        } else if (parsed?.payload !== undefined && parsed.payload !== null && typeof parsed.payload === 'object') {
+          // One synchronous meter event.
+          for (const v of Object.values(parsed.payload)) if (typeof v === 'string') carried(v, r)
+        } else {
+          // Not JSON (a v1 form body): any quoted or encoded value may name the customer.
+          for (const m of text.matchAll(/[A-Za-z0-9_]+/g)) carried(m[0], r)
+        }
+      }
+    }
+    return byCustomer.get(customer) ?? []
+  }
   let low = 0
   let high = 0
   let total = 0
@@ -85,20 +110,20 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
     const allAcked = c.acked.length === c.units.length
     high += sum(c.units)
     low += sum(c.acked)
-    const witness = [...c.batches, ...(totalsEntry ? [totalsEntry] : []), ...(byCustomer.get(customer) ?? [])]
+    const witness = () => [...c.batches, ...(totalsEntry ? [totalsEntry] : []), ...carriers(customer)]
     const one = c.units.length === 1 ? (c.units[0] as Unit) : undefined
     const over = count > c.units.length || (t?.sum ?? 0) > sum(c.units)
     const under = count < c.acked.length || (t?.sum ?? 0) < sum(c.acked)
     if (one !== undefined) {
       // A customer of one unit: the unit's own count, as the checker always said it.
       if (allAcked && count !== 1) {
-        out.push(violation('usage.exactly_once', `acknowledged usage ${one.id} was counted ${count} times`, witness))
+        out.push(violation('usage.exactly_once', `acknowledged usage ${one.id} was counted ${count} times`, witness()))
       } else if (!allAcked && count > 1) {
-        out.push(violation('usage.at_most_once', `unacknowledged usage ${one.id} was counted ${count} times`, witness))
+        out.push(violation('usage.at_most_once', `unacknowledged usage ${one.id} was counted ${count} times`, witness()))
       }
     } else if (over || under) {
       const what = `customer ${customer} was counted ${count} events (sum ${t?.sum ?? 0}) for ${c.units.length} units (sum ${sum(c.units)}), ${c.acked.length} acknowledged (sum ${sum(c.acked)})`
-      out.push(violation(over && !allAcked ? 'usage.at_most_once' : 'usage.exactly_once', what, witness))
+      out.push(violation(over && !allAcked ? 'usage.at_most_once' : 'usage.exactly_once', what, witness()))
     }
   }
   // One finding per batch that was never acknowledged (a large batch names its first and last unit).

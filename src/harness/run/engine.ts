@@ -197,10 +197,16 @@ export function createEngine(sim: Simulator, options: EngineOptions = {}): StepE
       return count
     },
     steps,
-    faults,
+    get faults() {
+      takeFaults()
+      return faults
+    },
     async run(kind, label, body) {
       count++
-      takeFaults()
+      // Decisions are attributed to steps only for a listener that reads them per step; otherwise
+      // they are converted when read (each carries its step anyway).
+      const onStep = options.onStep
+      if (onStep !== undefined) takeFaults()
       const at = sim.clock.now
       sim.faults.step(count)
       let ok = true
@@ -215,9 +221,12 @@ export function createEngine(sim: Simulator, options: EngineOptions = {}): StepE
         note = error instanceof Error ? error.message : String(error)
         if (error instanceof StepError && error.label !== undefined) name = error.label
       }
-      const record: StepRecord = { n: count, at, end: sim.clock.now, kind, label: name, ok, ...(note ? { note } : {}) }
+      const record: StepRecord =
+        note === undefined
+          ? { n: count, at, end: sim.clock.now, kind, label: name, ok }
+          : { n: count, at, end: sim.clock.now, kind, label: name, ok, note }
       steps.push(record)
-      options.onStep?.(record, takeFaults())
+      if (onStep !== undefined) onStep(record, takeFaults())
       if (!ok) throw failure
       return record
     },
