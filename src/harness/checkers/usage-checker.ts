@@ -23,46 +23,52 @@ interface Unit {
  */
 export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
   const out: Violation[] = []
-  const units = new Map<string, { unit: Unit; batch: TraceEntry }>()
+  const batches: TraceEntry<'harness.usage'>[] = []
   const totals = new Map<string, { count: number; sum: number }>()
   let totalsEntry: TraceEntry | undefined
   const requests: TraceEntry[] = []
   for (const e of entries) {
-    if (e.kind === 'harness.usage') {
-      for (const u of e.data.units as readonly Unit[]) units.set(u.id, { unit: u, batch: e })
-    } else if (e.kind === 'harness.usage.totals') {
+    if (e.kind === 'harness.usage') batches.push(e)
+    else if (e.kind === 'harness.usage.totals') {
       totalsEntry = e
       for (const t of e.data.customers) totals.set(t.customer, t)
     } else if (e.kind === 'http' && e.data.status !== undefined && Number(e.data.status) < 300) {
       if (str(e.data.operation).startsWith('billing.meter_event')) requests.push(e)
     }
   }
-  const customers = new Map<string, { units: Unit[]; acked: Unit[]; batches: TraceEntry[] }>()
-  for (const { unit, batch } of units.values()) {
-    let c = customers.get(unit.customer)
-    if (c === undefined) {
-      c = { units: [], acked: [], batches: [] }
-      customers.set(unit.customer, c)
-    }
-    c.units.push(unit)
-    if (batch.data.outcome === 'acked') c.acked.push(unit)
-    if (c.batches[c.batches.length - 1] !== batch) c.batches.push(batch)
+  // Per customer: how many units and what sum, all and acknowledged (counters: runs are many).
+  interface Account {
+    n: number
+    acked: number
+    sum: number
+    ackedSum: number
+    first: Unit
   }
-  const sum = (list: readonly Unit[]) => list.reduce((a, u) => a + u.value, 0)
+  const customers = new Map<string, Account>()
+  for (const batch of batches) {
+    const ok = batch.data.outcome === 'acked'
+    for (const unit of batch.data.units) {
+      let c = customers.get(unit.customer)
+      if (c === undefined) {
+        c = { n: 0, acked: 0, sum: 0, ackedSum: 0, first: unit }
+        customers.set(unit.customer, c)
+      }
+      c.n++
+      c.sum += unit.value
+      if (ok) {
+        c.acked++
+        c.ackedSum += unit.value
+      }
+    }
+  }
+  const batchesOf = (customer: string) => batches.filter((b) => b.data.units.some((u) => u.customer === customer))
   // Customers whose counts are off: found first, then witnessed.
   const suspects = new Set<string>()
   for (const [customer, c] of customers) {
     const t = totals.get(customer)
     const count = t?.count ?? 0
     const s = t?.sum ?? 0
-    if (
-      count !== c.acked.length ||
-      count > c.units.length ||
-      s < sum(c.acked) ||
-      s > sum(c.units) ||
-      c.acked.length !== c.units.length
-    )
-      suspects.add(customer)
+    if (count !== c.acked || count > c.n || s < c.ackedSum || s > c.sum || c.acked !== c.n) suspects.add(customer)
   }
   // Which accepted requests carried a customer: read only for the customers a finding names (the
   // request bodies of a clean run are never parsed).
@@ -106,23 +112,26 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
   for (const [customer, c] of customers) {
     const t = totals.get(customer)
     const count = t?.count ?? 0
-    total += t?.sum ?? 0
-    const allAcked = c.acked.length === c.units.length
-    high += sum(c.units)
-    low += sum(c.acked)
-    const witness = () => [...c.batches, ...(totalsEntry ? [totalsEntry] : []), ...carriers(customer)]
-    const one = c.units.length === 1 ? (c.units[0] as Unit) : undefined
-    const over = count > c.units.length || (t?.sum ?? 0) > sum(c.units)
-    const under = count < c.acked.length || (t?.sum ?? 0) < sum(c.acked)
-    if (one !== undefined) {
+    const s = t?.sum ?? 0
+    total += s
+    high += c.sum
+    low += c.ackedSum
+    if (!suspects.has(customer)) continue
+    const allAcked = c.acked === c.n
+    const witness = () => [...batchesOf(customer), ...(totalsEntry ? [totalsEntry] : []), ...carriers(customer)]
+    if (c.n === 1) {
       // A customer of one unit: the unit's own count, as the checker always said it.
       if (allAcked && count !== 1) {
-        out.push(violation('usage.exactly_once', `acknowledged usage ${one.id} was counted ${count} times`, witness()))
+        out.push(violation('usage.exactly_once', `acknowledged usage ${c.first.id} was counted ${count} times`, witness()))
       } else if (!allAcked && count > 1) {
-        out.push(violation('usage.at_most_once', `unacknowledged usage ${one.id} was counted ${count} times`, witness()))
+        out.push(violation('usage.at_most_once', `unacknowledged usage ${c.first.id} was counted ${count} times`, witness()))
       }
-    } else if (over || under) {
-      const what = `customer ${customer} was counted ${count} events (sum ${t?.sum ?? 0}) for ${c.units.length} units (sum ${sum(c.units)}), ${c.acked.length} acknowledged (sum ${sum(c.acked)})`
+      continue
+    }
+    const over = count > c.n || s > c.sum
+    const under = count < c.acked || s < c.ackedSum
+    if (over || under) {
+      const what = `customer ${customer} was counted ${count} events (sum ${s}) for ${c.n} units (sum ${c.sum}), ${c.acked} acknowledged (sum ${c.ackedSum})`
       out.push(violation(over && !allAcked ? 'usage.at_most_once' : 'usage.exactly_once', what, witness()))
     }
   }
@@ -140,7 +149,7 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
       ]),
     )
   }
-  if (units.size > 0 && (total < low || total > high)) {
+  if (customers.size > 0 && (total < low || total > high)) {
     out.push(violation('usage.bounds', `meter total ${total} outside [${low}, ${high}]`, totalsEntry ? [totalsEntry] : []))
   }
   return out
