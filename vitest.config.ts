@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   resolve: {
     // Tests and examples import the package by its public name, as users do.
-    alias: [{ find: /^service-sim$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
+    alias: [
+      { find: /^service-sim$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^service-sim\/harness$/, replacement: fileURLToPath(new URL('./src/harness/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts', 'properties/**/*.test.ts', 'examples/**/*.test.ts'],

@@ -15,7 +15,8 @@ export type FaultSource = 'schedule' | 'rate' | 'inject'
 export type FaultListener = (entry: FaultEntry, source: FaultSource) => boolean
 
 const REQUEST_KINDS = ['rate_limit', 'lock_timeout', 'concurrent_conflict', 'server_error', 'session_expiry'] as const
-const OUTSIDE_KINDS = new Set<FaultKind>(['receiver_down', 'receiver_up', 'receiver_slow', 'replay_delivery'])
+// `receiver_slow` is not among them: scheduled or drawn, it slows the next delivery attempt(s) on the network.
+const OUTSIDE_KINDS = new Set<FaultKind>(['receiver_down', 'receiver_up', 'replay_delivery'])
 
 /**
  * Runs a fault policy inside one simulation: the admission gate (forced 429s, lock timeouts, 409s,
@@ -247,7 +248,8 @@ export function createFaultController(target: FaultTarget, policy: ResolvedFault
     const delay = first ? (armedOnly('delay_delivery', detail.type) ?? decide('delay_delivery')) : undefined
     const dup = first ? armedOnly('duplicate_delivery', detail.type) : undefined
     const down = rateOnly('receiver_down')
-    const slow = rateOnly('receiver_slow')
+    // Scheduled: the next `count` attempts after its step (`operation` may name the event type).
+    const slow = armedOnly('receiver_slow', detail.type) ?? rateOnly('receiver_slow')
     let delayMs = 0
     if (reorder) {
       delayMs += reorder.p.delay ?? 5_000

@@ -6,8 +6,12 @@ import { durationSchema } from '#kernel/duration.js'
  * kind; the scenario runner hands it the run's receivers (see `scenario-faults.ts`).
  *
  * - `session_expiry`: every open meter event session ends now (token expiry mid-stream).
- * - `receiver_down` / `receiver_up`: a receiver answers 503 (or connection failure) until it is up again.
- * - `receiver_slow`: a receiver takes `delay` of virtual time before answering.
+ * - `receiver_down`: drawn by rate, one delivery attempt cannot connect; scheduled, the receiver is
+ *   down until `receiver_up` (every attempt fails to connect, or in a scenario answers `status`).
+ * - `receiver_up`: a receiver a scheduled `receiver_down` took down is up again.
+ * - `receiver_slow`: the network adds `delay` (default 2 s) before the receiver gets a delivery
+ *   attempt, counted in the 10 s time-out; drawn per attempt, or scheduled for the next `count`
+ *   attempts (`operation` may name the event type).
  * - `rate_limit`: the next request(s) get a 429 with `reason`.
  * - `lock_timeout`: the next request(s) get a 429 `lock_timeout`.
  * - `duplicate_delivery`, `reorder_delivery`, `delay_delivery`: webhook delivery faults.
@@ -62,11 +66,12 @@ const faultParams = {
   reason: z.enum(rateLimitReasons).optional(),
   /** How many requests/deliveries the fault affects. Default 1. */
   count: z.number().int().positive().optional(),
-  /** For `receiver_slow` and `delay_delivery`: how long. For `receiver_down`: how long until it is up again. */
+  /** For `receiver_slow` (network delay) and `delay_delivery`: how long. */
   delay: durationSchema.optional(),
-  /** For `receiver_down`: answer with this status instead of failing to connect. */
+  /** For a scheduled `receiver_down` in a scenario: the receiver answers this status instead of failing to connect. */
   status: z.number().int().min(100).max(599).optional(),
-  /** For request faults: only requests whose operation starts with this (e.g. `billing.meter_event_stream`). */
+  /** For request faults: only requests whose operation starts with this (e.g. `billing.meter_event_stream`,
+   * `billing.meter_events`); for delivery faults: only events whose type starts with it. */
   operation: z.string().optional(),
 }
 

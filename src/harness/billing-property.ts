@@ -104,6 +104,7 @@ export async function checkUsageBilling(
     fetch: sim.fetch,
     clock: sim.clock,
     baseUrl: 'https://api.service.test',
+    meterEventsUrl: 'https://meter-events.service.test',
     secretKey: key,
     eventName: EVENT_NAME,
     customerKey: meter.customer_mapping.event_payload_key,

@@ -7,6 +7,12 @@
  * @example
  * import { checkUsageReporter, loadScenarioFile, referenceUsageReporter, runScenario } from 'service-sim/harness'
  * const result = await checkUsageReporter(referenceUsageReporter, { numRuns: 50 })
+ *
+ * Vocabulary: a usage *reporter* and a webhook *receiver* are the user's code under test (the
+ * subjects); a receiver's `handler(req)` answers deliveries. `checkWebhookHandler`,
+ * `WebhookHandlerFactory`, `WebhookHandlerEnv`, `WebhookSubject` and `RunOptions` (the scenario
+ * runner's) are deprecated aliases of `checkWebhookReceiver`, `WebhookReceiverFactory`,
+ * `WebhookReceiverEnv`, `WebhookReceiver` and `ScenarioRunOptions`.
  * const replay = await runScenario(loadScenarioFile('scenarios/default.yaml'))
  */
 
@@ -26,17 +32,24 @@ export { type CampaignOptions, type CampaignReport, runCampaign } from './campai
 export { checkBilling } from './checkers/billing-checker.js'
 export { checkClient, MIN_BACKOFF_MS } from './checkers/client-checker.js'
 export { checkDeliveries, type DeliveryKinds, deliveryKinds } from './checkers/delivery-checker.js'
-export { checkReceiver } from './checkers/receiver-checker.js'
+export { checkReceiver, RECEIVER_ANSWER_BUDGET_MS } from './checkers/receiver-checker.js'
 export { checkUsage } from './checkers/usage-checker.js'
 export type { Checker, Violation } from './checkers/violation.js'
 export {
+  DEFAULT_MAX_FAULTS,
   faultEntry,
+  LEGACY_USAGE_WORKLOAD,
+  LEGACY_WEBHOOK_WORKLOAD,
+  MAX_FAULT_COUNT,
   type ProgramOptions,
   program,
+  type UsageWorkload,
   usageFaultKinds,
   usageProgram,
   usageStep,
+  type WebhookWorkload,
   webhookFaultKinds,
+  webhookFaultKindsFor,
   webhookProgram,
   webhookStep,
 } from './fast-check/arbitraries.js'
@@ -47,9 +60,18 @@ export {
   type CheckResult,
   checkUsageReporter,
   checkWebhookHandler,
+  checkWebhookReceiver,
+  minimiseProgram,
   PropertyViolation,
+  type WorkloadOptions,
 } from './properties.js'
-export { makeUsageReporter, referenceUsageReporter, type UsageReporterFlaws } from './reference/usage-reporter.js'
+export {
+  makeUsageReporter,
+  REFERENCE_MAX_ATTEMPTS,
+  referenceSyncUsageReporter,
+  referenceUsageReporter,
+  type UsageReporterFlaws,
+} from './reference/usage-reporter.js'
 export { buggyUsageReporters, buggyWebhookReceivers, type Variant } from './reference/variants.js'
 export {
   makeWebhookReceiver,
@@ -58,7 +80,7 @@ export {
   type WebhookReceiverFlaws,
 } from './reference/webhook-receiver.js'
 export { advance, type Driven, drive } from './run/drive.js'
-export { describeProgram, type Program, type Step } from './run/program.js'
+export { describeProgram, type Forgery, forgeries, type Program, type Step } from './run/program.js'
 export {
   HARNESS_EVENT_NAME,
   HARNESS_RECEIVER_URL,
@@ -72,7 +94,7 @@ export {
 export { programOf, readScenarioFile, scenarioOf, writeScenarioFile } from './run/scenario-file.js'
 export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js'
 export type { RunResult } from './scenario/run-result.js'
-export { type RunOptions, runScenario } from './scenario/run-scenario.js'
+export { type RunOptions, runScenario, type ScenarioRunOptions } from './scenario/run-scenario.js'
 export type { Scenario } from './scenario/schema.js'
 export type {
   EffectLog,
@@ -82,6 +104,9 @@ export type {
   UsageReporterFactory,
   WebhookHandlerEnv,
   WebhookHandlerFactory,
+  WebhookReceiver,
+  WebhookReceiverEnv,
+  WebhookReceiverFactory,
   WebhookSubject,
 } from './subjects.js'
 export { HarnessInputError } from './validate-input.js'

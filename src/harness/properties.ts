@@ -1,11 +1,19 @@
 import fc from 'fast-check'
 import type { FaultsInput } from '#faults/fault-policy.js'
+import type { FaultKind } from '#faults/faults-schema.js'
 import type { Violation } from './checkers/violation.js'
-import { usageProgram, webhookProgram } from './fast-check/arbitraries.js'
+import {
+  type UsageWorkload,
+  usageFaultKinds,
+  usageProgram,
+  type WebhookWorkload,
+  webhookFaultKindsFor,
+  webhookProgram,
+} from './fast-check/arbitraries.js'
 import { describeProgram, type Program } from './run/program.js'
-import { executeProgram, type RunOptions } from './run/run-program.js'
+import { executeProgram, type RunOptions as HarnessRunOptions, type RunOptions } from './run/run-program.js'
 import { scenarioOf, writeScenarioFile } from './run/scenario-file.js'
-import type { UsageReporterFactory, WebhookHandlerFactory } from './subjects.js'
+import type { UsageReporterFactory, WebhookReceiverFactory } from './subjects.js'
 import {
   HarnessInputError,
   validateCheckOptions,
@@ -39,11 +47,25 @@ export class PropertyViolation extends Error {
  * test.prop([usageProgram()], { numRuns: 50 })('bills every acknowledged usage once', (p) =>
  *   assertRun(p, { reporter: myReporter, faults: { preset: 'realistic' } }))
  */
-export async function assertRun(program: Program, options: RunOptions): Promise<void> {
+export async function assertRun(program: Program, options: HarnessRunOptions): Promise<void> {
   validateProgram('assertRun', program)
   validateRunOptions('assertRun', options)
   const report = await executeProgram('assertRun', program, options)
   if (report.violations.length > 0) throw new PropertyViolation(program, report.violations, report.traceHash)
+}
+
+/**
+ * The shape of the generated workloads of a ready-made check: program length and faults, and the
+ * usage (`maxUnits`, `customers`) or webhook (`objects`, `maxBurst`, `lateRedelivery`,
+ * `attackers`, `forgeries`) workload options. Every key is optional; the defaults are the widest.
+ */
+export interface WorkloadOptions extends UsageWorkload, WebhookWorkload {
+  /** Most steps in a program (default 12). */
+  readonly maxSteps?: number
+  /** Most scheduled faults in a program (default 4). */
+  readonly maxFaults?: number
+  /** Fault kinds the schedule draws from (default every kind that acts on the subject). */
+  readonly faultKinds?: readonly FaultKind[]
 }
 
 /** Settings of a ready-made property check. */
@@ -57,7 +79,10 @@ export interface CheckOptions {
   readonly scenarioDir?: string
   /** Name of the subject, for the scenario file. */
   readonly name?: string
+  /** Most steps in a program; same as `workload.maxSteps`. */
   readonly maxSteps?: number
+  /** The shape of the generated workloads (sizes, customers, run length, attackers). */
+  readonly workload?: WorkloadOptions
 }
 
 /** The outcome of a ready-made property check. */
@@ -84,7 +109,13 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
   if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
   // A subject that broke its contract (a bad factory result) is a usage error, not a counterexample.
   if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
-  const program = details.counterexample[0]
+  const program = await minimiseProgram(details.counterexample[0], async (p) => {
+    try {
+      return (await executeProgram(api, p, run)).violations.length > 0
+    } catch {
+      return false
+    }
+  })
   const report = await executeProgram(api, program, run)
   let scenarioFile: string | undefined
   if (options.scenarioDir !== undefined) {
@@ -108,6 +139,44 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
   }
 }
 
+/** `p` without step `i`: later faults shift with their steps; the dropped step's faults move to the next step. */
+function dropStep(p: Program, i: number): Program {
+  const steps = p.steps.filter((_, k) => k !== i)
+  const faults = p.faults.map((f) => (f.step > i + 1 ? { ...f, step: f.step - 1 } : f)).filter((f) => f.step <= steps.length)
+  return { seed: p.seed, steps, faults }
+}
+
+/**
+ * Greedy one-at-a-time minimisation after fast-check's shrinking: drops any step (the last one
+ * included, which an array shrinker with a minimum length cannot) and any fault whose removal keeps
+ * the program failing, until no single removal does. Deterministic.
+ *
+ * @example
+ * const smaller = await minimiseProgram(program, async (p) => (await runProgram(p, opts)).violations.length > 0)
+ */
+export async function minimiseProgram(program: Program, fails: (p: Program) => Promise<boolean>): Promise<Program> {
+  let best = program
+  for (let changed = true; changed; ) {
+    changed = false
+    for (let i = best.steps.length - 1; i >= 0 && best.steps.length > 1; i--) {
+      if (i >= best.steps.length) continue
+      const candidate = dropStep(best, i)
+      if (await fails(candidate)) {
+        best = candidate
+        changed = true
+      }
+    }
+    for (let j = best.faults.length - 1; j >= 0; j--) {
+      const candidate = { ...best, faults: best.faults.filter((_, k) => k !== j) }
+      if (await fails(candidate)) {
+        best = candidate
+        changed = true
+      }
+    }
+  }
+  return best
+}
+
 /**
  * Ready-made property for a usage reporter: "every acknowledged usage is billed exactly once"
  * (and every usage is eventually acknowledged, the session is refreshed, 429s are backed off),
@@ -120,21 +189,62 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
 export async function checkUsageReporter(reporter: UsageReporterFactory, options: CheckOptions = {}): Promise<CheckResult> {
   validateFactory('checkUsageReporter', 'reporter factory', reporter, '{ report }')
   validateCheckOptions('checkUsageReporter', options)
-  const arb = usageProgram(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps })
+  const w = options.workload ?? {}
+  const arb = usageProgram({
+    ...programShape(options, usageFaultKinds),
+    workload: {
+      ...(w.maxUnits === undefined ? {} : { maxUnits: w.maxUnits }),
+      ...(w.customers === undefined ? {} : { customers: w.customers }),
+    },
+  })
   return check('checkUsageReporter', arb, { reporter }, options)
 }
 
+function programShape(options: CheckOptions, kinds: readonly FaultKind[]) {
+  const w = options.workload ?? {}
+  const maxSteps = w.maxSteps ?? options.maxSteps
+  return {
+    faultKinds: w.faultKinds ?? kinds,
+    ...(maxSteps === undefined ? {} : { maxSteps }),
+    ...(w.maxFaults === undefined ? {} : { maxFaults: w.maxFaults }),
+  }
+}
+
 /**
- * Ready-made property for a webhook handler: "the handler's side effects happen once per event,
- * whatever the order and the duplicates" (plus: final state is the latest state, genuine
- * deliveries are accepted on the raw body, replays are refused, answers come before slow work).
+ * Ready-made property for a webhook receiver: "the receiver's side effects happen once per event,
+ * whatever the order, the duplicates and the redeliveries" (plus: final state is the latest state,
+ * genuine deliveries are accepted on the raw body, replays and forgeries cause nothing, answers
+ * come before slow work), over long runs with bursts, late resends and forged deliveries.
  *
  * @example
- * const result = await checkWebhookHandler(myHandler, { numRuns: 100 })
+ * const result = await checkWebhookReceiver(myReceiver, { numRuns: 100 })
+ * const wide = await checkWebhookReceiver(myReceiver, { workload: { maxBurst: 400, attackers: ['forge'] } })
  */
-export async function checkWebhookHandler(handler: WebhookHandlerFactory, options: CheckOptions = {}): Promise<CheckResult> {
-  validateFactory('checkWebhookHandler', 'subject factory', handler, '{ handler, state }')
-  validateCheckOptions('checkWebhookHandler', options)
-  const arb = webhookProgram(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps })
-  return check('checkWebhookHandler', arb, { webhook: handler }, options)
+export async function checkWebhookReceiver(receiver: WebhookReceiverFactory, options: CheckOptions = {}): Promise<CheckResult> {
+  return checkReceiverAs('checkWebhookReceiver', receiver, options)
+}
+
+/**
+ * @deprecated Use `checkWebhookReceiver` (the same check; this name stays so existing code compiles).
+ *
+ * @example
+ * const result = await checkWebhookHandler(myReceiver, { numRuns: 100 })
+ */
+export async function checkWebhookHandler(handler: WebhookReceiverFactory, options: CheckOptions = {}): Promise<CheckResult> {
+  return checkReceiverAs('checkWebhookHandler', handler, options)
+}
+
+async function checkReceiverAs(api: string, receiver: WebhookReceiverFactory, options: CheckOptions): Promise<CheckResult> {
+  validateFactory(api, 'receiver factory', receiver, '{ handler, state }')
+  validateCheckOptions(api, options)
+  const w = options.workload ?? {}
+  const workload: WebhookWorkload = {
+    ...(w.objects === undefined ? {} : { objects: w.objects }),
+    ...(w.maxBurst === undefined ? {} : { maxBurst: w.maxBurst }),
+    ...(w.lateRedelivery === undefined ? {} : { lateRedelivery: w.lateRedelivery }),
+    ...(w.attackers === undefined ? {} : { attackers: w.attackers }),
+    ...(w.forgeries === undefined ? {} : { forgeries: w.forgeries }),
+  }
+  const arb = webhookProgram({ ...programShape(options, webhookFaultKindsFor(w.attackers)), workload })
+  return check(api, arb, { webhook: receiver }, options)
 }

@@ -1,9 +1,9 @@
 import type { Clock } from '#kernel/clock.js'
 
-/** One unit of usage the harness asks a reporter to send. `customer` is unique per unit, so the
- * meter totals attribute every count to exactly one unit. */
+/** One unit of usage the harness asks a reporter to send. Customers and values repeat (as in real
+ * traffic, within the 24-hour deduplication window); the harness accounts per customer. */
 export interface Usage {
-  /** Harness id of the unit (`u1`, `u2`, ...); a reporter may use it to derive its identifier. */
+  /** Harness id of the unit (`u1`, `u2`, ...), unique per run: what a reporter should derive its identifier from. */
   readonly id: string
   readonly customer: string
   readonly value: number
@@ -15,8 +15,10 @@ export interface UsageReporterEnv {
   readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
   /** The one virtual clock: sleep with `clock.setTimeout`, read time with `clock.now`. */
   readonly clock: Clock
-  /** Base URL of the service, e.g. `https://api.service.test`. */
+  /** Base URL of the service, e.g. `https://api.service.test` (`/v1`, `/v2`, the sync `/v2/billing/meter_events`). */
   readonly baseUrl: string
+  /** Base URL of the meter event stream (`/v2/billing/meter_event_stream`), e.g. `https://meter-events.service.test`. */
+  readonly meterEventsUrl: string
   /** Secret key of the account whose meter receives the usage. */
   readonly secretKey: string
   readonly eventName: string
@@ -43,14 +45,19 @@ export interface UsageReporter {
 /** Builds a reporter for one run. */
 export type UsageReporterFactory = (env: UsageReporterEnv) => UsageReporter
 
-/** Side effects a webhook handler performs, recorded so the harness can count them per event. */
+/** Side effects a webhook receiver performs, recorded so the harness can count them per event. */
 export interface EffectLog {
   /** Records one side effect caused by event `eventId` (e.g. `email:pi_1:succeeded`). */
   record(eventId: string, effect: string): void
+  /**
+   * Says that event `eventId` was acknowledged on purpose without a side effect (a type the receiver
+   * does not care about), so `receivers.processed` does not flag it. Optional to call.
+   */
+  skip(eventId: string): void
 }
 
-/** What a webhook handler under test is given. */
-export interface WebhookHandlerEnv {
+/** What a webhook receiver under test is given. */
+export interface WebhookReceiverEnv {
   /** Signing secrets of the destination, newest last (after a roll the old one stays 24 h). */
   secrets(): readonly string[]
   readonly clock: Clock
@@ -59,20 +66,29 @@ export interface WebhookHandlerEnv {
   readonly effects: EffectLog
 }
 
+/** @deprecated Use `WebhookReceiverEnv` (the same type). */
+export type WebhookHandlerEnv = WebhookReceiverEnv
+
 /**
- * The user's webhook handler and a view of its state. `state()` maps each object id to the status
+ * The user's webhook receiver: its request `handler` and a view of its state. `state()` maps each object id to the status
  * the receiver believes current (what an order table or a subscription row would hold).
  *
  * @example
- * const factory: WebhookHandlerFactory = (env) => ({ handler: async (req) => new Response('ok'), state: () => ({}) })
+ * const factory: WebhookReceiverFactory = (env) => ({ handler: async (req) => new Response('ok'), state: () => ({}) })
  */
-export interface WebhookSubject {
+export interface WebhookReceiver {
   handler(request: Request): Response | Promise<Response>
   state(): Readonly<Record<string, string>>
 }
 
-/** Builds a webhook subject for one run. */
-export type WebhookHandlerFactory = (env: WebhookHandlerEnv) => WebhookSubject
+/** @deprecated Use `WebhookReceiver` (the same type). */
+export type WebhookSubject = WebhookReceiver
+
+/** Builds a webhook receiver for one run. */
+export type WebhookReceiverFactory = (env: WebhookReceiverEnv) => WebhookReceiver
+
+/** @deprecated Use `WebhookReceiverFactory` (the same type). */
+export type WebhookHandlerFactory = WebhookReceiverFactory
 
 /** Sleeps on a fake-timers clock. */
 export function sleep(clock: Clock, ms: number): Promise<void> {

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { z } from 'zod'
 import { faultEntrySchema, faultKinds, faultsSchema } from '#faults/faults-schema.js'
+import { forgeries } from './run/program.js'
 
 /**
  * A public harness function was called with input it cannot use: the message names the function
@@ -23,14 +24,18 @@ const fn = (what: string) => z.custom<(...args: never[]) => unknown>((v) => type
 const faultRates = faultsSchema.omit({ schedule: true }).strict()
 
 /** The step kinds a program may contain. */
-export const stepKinds = ['report', 'advance', 'emit', 'receiver', 'roll_secret'] as const
+export const stepKinds = ['report', 'advance', 'emit', 'burst', 'resend', 'forge', 'receiver', 'roll_secret'] as const
 
 const stepSchemas: Record<(typeof stepKinds)[number], z.ZodType> = {
   report: z.strictObject({
     kind: z.literal('report'),
     units: positiveInt(),
     value: z.number({ error: 'must be a finite number' }),
+    customer: nonNegativeInt().optional(),
   }),
+  burst: z.strictObject({ kind: z.literal('burst'), events: positiveInt() }),
+  resend: z.strictObject({ kind: z.literal('resend'), event: nonNegativeInt(), afterMs: nonNegativeInt() }),
+  forge: z.strictObject({ kind: z.literal('forge'), forgery: z.enum(forgeries) }),
   advance: z.strictObject({ kind: z.literal('advance'), ms: nonNegativeInt() }),
   emit: z.strictObject({ kind: z.literal('emit'), object: nonNegativeInt() }),
   receiver: z.strictObject({ kind: z.literal('receiver'), up: z.boolean({ error: 'must be a boolean' }) }),
@@ -39,7 +44,7 @@ const stepSchemas: Record<(typeof stepKinds)[number], z.ZodType> = {
 
 const runOptionsShape = {
   reporter: fn('must be a reporter factory (env) => { report }').optional(),
-  webhook: fn('must be a webhook handler factory (env) => { handler, state }').optional(),
+  webhook: fn('must be a webhook receiver factory (env) => { handler, state }').optional(),
   faults: faultRates.optional(),
   base: z
     .custom<object>((v) => typeof (v as { fork?: unknown } | null)?.fork === 'function', {
@@ -61,6 +66,20 @@ const checkOptionsSchema = z.strictObject({
     .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a name of letters, digits, dots, dashes or underscores' })
     .optional(),
   maxSteps: positiveInt().optional(),
+  workload: z
+    .strictObject({
+      maxSteps: positiveInt().optional(),
+      maxFaults: nonNegativeInt().optional(),
+      faultKinds: z.array(z.enum(faultKinds)).min(1, { error: 'must list at least one fault kind' }).optional(),
+      maxUnits: positiveInt().optional(),
+      customers: nonNegativeInt().optional(),
+      objects: positiveInt().optional(),
+      maxBurst: nonNegativeInt().optional(),
+      lateRedelivery: z.boolean({ error: 'must be a boolean' }).optional(),
+      attackers: z.array(z.enum(['replay', 'forge'])).optional(),
+      forgeries: z.array(z.enum(forgeries)).min(1, { error: 'must list at least one forgery' }).optional(),
+    })
+    .optional(),
 })
 
 const programOptionsSchema = z.strictObject({
@@ -136,6 +155,34 @@ export function validateFactory(api: string, what: string, value: unknown, shape
     throw new HarnessInputError(`${api}: ${what} must be a function (env) => ${shape}, got ${typeName(value)}`)
 }
 
+const isCount = (v: unknown, min: number): boolean => typeof v === 'number' && Number.isInteger(v) && v >= min
+
+/**
+ * True when `step` is an exact, valid `report`, `advance` or `emit` step: the common shapes are
+ * checked by hand (a program of 50 steps is validated on every run); anything else goes to zod,
+ * which also words the errors.
+ */
+function plainStep(step: unknown): boolean {
+  if (step === null || typeof step !== 'object') return false
+  const s = step as Record<string, unknown>
+  const keys = Object.keys(s).length
+  switch (s.kind) {
+    case 'report':
+      return (
+        isCount(s.units, 1) &&
+        typeof s.value === 'number' &&
+        Number.isFinite(s.value) &&
+        (keys === 3 || (keys === 4 && isCount(s.customer, 0)))
+      )
+    case 'advance':
+      return keys === 2 && isCount(s.ms, 0)
+    case 'emit':
+      return keys === 2 && isCount(s.object, 0)
+    default:
+      return false
+  }
+}
+
 /**
  * Validates a program: a seed, known steps, a fault schedule.
  *
@@ -153,6 +200,7 @@ export function validateProgram(api: string, program: unknown): void {
     throw new HarnessInputError(`${api}: program 'seed' must be an integer, got ${typeName(p.seed)}`)
   if (!Array.isArray(p.steps)) throw new HarnessInputError(`${api}: program 'steps' must be an array of steps`)
   p.steps.forEach((step: unknown, i) => {
+    if (plainStep(step)) return
     const kind = (step as { kind?: unknown } | null)?.kind
     const schema = typeof kind === 'string' ? stepSchemas[kind as (typeof stepKinds)[number]] : undefined
     if (schema === undefined || !Object.hasOwn(stepSchemas, String(kind)))

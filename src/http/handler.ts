@@ -171,8 +171,9 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
         })
       }
       route = match.route
-      principal = authenticate(service, incoming.headers, route, match.params, names, style)
+      // Named before authentication, so a refused credential (an expired session's 401) is traced with its operation.
       flight.operation = route.operation
+      principal = authenticate(service, incoming.headers, route, match.params, names, style)
       flight.account = principal.account.id
       flight.mode = principal.mode
       const versionHeader = incoming.headers.get(names.version)

@@ -73,6 +73,9 @@ function callReceiver(
 
 /** A receiver that throws behaves like a server that crashed while answering. */
 function crashed(error: unknown): TransportResult {
+  // An in-process receiver simulates a refused connection by throwing an error with code ECONNREFUSED.
+  if ((error as { code?: unknown } | null)?.code === 'ECONNREFUSED')
+    return { kind: 'connect_error', message: String((error as Error).message) }
   return { kind: 'response', status: 500, body: String((error as Error)?.message ?? error) }
 }
 

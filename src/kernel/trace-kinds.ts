@@ -129,12 +129,14 @@ export interface TraceKinds {
   // harness (the program runner's own records)
   'harness.receiver': { down: boolean }
   'harness.effect': { event: string; effect: string }
+  'harness.skipped': { event: string }
+  'harness.forged': { forgery: string; event: string; object: string; outcome: string; status: number | null }
   'harness.usage': {
     units: readonly { id: string; customer: string; value: number }[]
     outcome: 'acked' | 'failed' | 'hung'
     error?: string
   }
-  'harness.usage.totals': { units: readonly unknown[] }
+  'harness.usage.totals': { customers: readonly { customer: string; count: number; sum: number }[] }
   /** One batch a reporter was asked to send in a billing run, and the virtual-time window it was sent in. */
   'harness.billing.usage': {
     units: readonly { id: string; customer: string; value: number }[]
@@ -156,7 +158,7 @@ export interface TraceKinds {
     unitAmount: number
   }
   'harness.emitted': { event: string; object: string; status: string }
-  'harness.state': { object: string; expected: string; actual: unknown }
+  'harness.state': { object: string; expected: string | null; actual: unknown }
 
   // cli (`service-sim serve` only: in-process runs never append these)
   /** A request served over HTTP: its wall arrival time (`at` is the virtual time it was served at). */

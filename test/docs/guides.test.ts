@@ -6,7 +6,15 @@ const root = join(import.meta.dirname, '..', '..')
 const out = join(root, 'test', '.generated', 'docs')
 
 /** The per-capability guides: every ```ts block is a self-contained module that must run as written. */
-const GUIDES = ['metering', 'delivery', 'limits', 'accounts-and-payments', 'resource-engine', 'billing'] as const
+const GUIDES = [
+  'metering',
+  'delivery',
+  'limits',
+  'accounts-and-payments',
+  'resource-engine',
+  'billing',
+  'faults-and-properties',
+] as const
 
 /**
  * docs/getting-started.md is a tour whose blocks continue one another, so each gets the context

@@ -157,7 +157,7 @@ describe('misused harness calls are refused naming the API and the option', () =
     [
       'unknown step kind',
       () => runProgram({ seed: 1, steps: [{ kind: 'reprt' }], faults: [] } as never, { reporter: referenceUsageReporter }),
-      /^runProgram: step 0 has unknown kind 'reprt' \(expected one of report, advance, emit, receiver, roll_secret\)/,
+      /^runProgram: step 0 has unknown kind 'reprt' \(expected one of report, advance, emit, burst, resend, forge, receiver, roll_secret\)/,
     ],
     ['runProgram without subject', () => runProgram(usage, {}), /^runProgram: options must give a subject/],
     [
@@ -166,9 +166,9 @@ describe('misused harness calls are refused naming the API and the option', () =
       /^runProgram: option 'reporter' must be a reporter factory/,
     ],
     [
-      'subject factory returns junk',
+      'receiver factory returns junk',
       () => checkWebhookHandler((() => ({ handler: () => new Response('') })) as never, { numRuns: 3 }),
-      /^checkWebhookHandler: subject factory must return \{ handler, state \}/,
+      /^checkWebhookHandler: receiver factory must return \{ handler, state \}/,
     ],
     [
       'reporter factory returns junk',

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/faults-schema.js'
-import type { Program, Step } from '../run/program.js'
+import { type Forgery, forgeries, type Program, type Step } from '../run/program.js'
 import { HarnessInputError, validateProgramOptions } from '../validate-input.js'
 
 /** Fault kinds that act on the usage path (requests, sessions, processing). */
@@ -26,42 +26,133 @@ export const webhookFaultKinds: readonly FaultKind[] = [
 ]
 
 const advanceMs = fc.constantFrom(1_000, 30_000, 60_000, 300_000, 600_000)
+const DAY = 24 * 3_600_000
+/** With late redeliveries: also whole days, so a manual resend can come days after the event. */
+const longAdvanceMs = fc.constantFrom(1_000, 30_000, 60_000, 300_000, 600_000, 3_600_000, DAY, 3 * DAY)
+
+/** Shape of usage workloads. */
+export interface UsageWorkload {
+  /** Largest report (units in one `report` step). Default 250: past the 100-event batch limit. */
+  readonly maxUnits?: number
+  /**
+   * Size of the pool of repeating customers a report may bill (`cus_c0` ...). Default 3. With 0,
+   * every unit has a customer of its own (the workload of earlier versions).
+   */
+  readonly customers?: number
+}
+
+/** Shape of webhook workloads. */
+export interface WebhookWorkload {
+  /** Payment intents the `emit` steps choose from. Default 5. */
+  readonly objects?: number
+  /** Most events one `burst` step emits (over fresh objects). Default 150; 0: no bursts. */
+  readonly maxBurst?: number
+  /** Manual resends of earlier events (dashboard) and clock advances of hours and days. Default true. */
+  readonly lateRedelivery?: boolean
+  /** Who attacks the receiver: `replay` (fault `replay_delivery`), `forge` (`forge` steps). Default both. */
+  readonly attackers?: readonly ('replay' | 'forge')[]
+  /** Which forged deliveries `forge` steps make. Default all of `forgeries`. */
+  readonly forgeries?: readonly Forgery[]
+}
+
+/** The usage workload of earlier versions: 1-5 units, a customer per unit. */
+export const LEGACY_USAGE_WORKLOAD: UsageWorkload = { maxUnits: 5, customers: 0 }
+/** The webhook workload of earlier versions: 3 objects, no bursts, no resends, no forgeries. */
+export const LEGACY_WEBHOOK_WORKLOAD: WebhookWorkload = { objects: 3, maxBurst: 0, lateRedelivery: false, attackers: ['replay'] }
 
 /**
- * A usage workload step: report 1-5 units (shrinks towards 1 unit of value 1) or advance the clock.
+ * A usage workload step: report units (mostly 1-5, sometimes up to `maxUnits`, shrinking towards 1
+ * unit of value 1), billed to fresh customers or to one of `customers` repeating customers, or
+ * advance the clock.
  *
  * @example
  * fc.sample(usageStep(), 3)
+ * fc.sample(usageStep({ maxUnits: 5, customers: 0 }), 3) // the small workload of earlier versions
  */
-export function usageStep(): fc.Arbitrary<Step> {
+export function usageStep(options: UsageWorkload = {}): fc.Arbitrary<Step> {
+  const maxUnits = options.maxUnits ?? 250
+  const customers = options.customers ?? 3
+  if (!Number.isInteger(maxUnits) || maxUnits < 1)
+    throw new HarnessInputError(`usageStep: option 'maxUnits' must be a positive integer, got ${String(maxUnits)}`)
+  if (!Number.isInteger(customers) || customers < 0)
+    throw new HarnessInputError(`usageStep: option 'customers' must be a non-negative integer, got ${String(customers)}`)
+  const units =
+    maxUnits <= 5
+      ? fc.integer({ min: 1, max: maxUnits })
+      : fc.oneof(
+          { weight: 4, arbitrary: fc.integer({ min: 1, max: 5 }) },
+          { weight: 1, arbitrary: fc.integer({ min: 6, max: maxUnits }) },
+        )
+  const report: fc.Arbitrary<Step> =
+    customers === 0
+      ? fc.record({ kind: fc.constant('report' as const), units, value: fc.integer({ min: 1, max: 9 }) })
+      : fc
+          .record({
+            kind: fc.constant('report' as const),
+            units,
+            value: fc.integer({ min: 1, max: 9 }),
+            customer: fc.option(fc.integer({ min: 0, max: customers - 1 }), { nil: undefined, freq: 3 }),
+          })
+          .map(({ customer, ...r }) => (customer === undefined ? r : { ...r, customer }))
   return fc.oneof(
-    {
-      weight: 4,
-      arbitrary: fc.record({
-        kind: fc.constant('report' as const),
-        units: fc.integer({ min: 1, max: 5 }),
-        value: fc.integer({ min: 1, max: 9 }),
-      }),
-    },
+    { weight: 4, arbitrary: report },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: advanceMs }) },
   )
 }
 
 /**
- * A webhook workload step: emit a state change of one of three payment intents, advance the clock,
- * take the receiver down or up, roll the signing secret.
+ * A webhook workload step: emit a state change of one of `objects` payment intents, emit a burst
+ * of events over fresh ones, advance the clock (hours and days with `lateRedelivery`), resend an
+ * earlier event, forge a delivery, take the receiver down or up, roll the signing secret.
  *
  * @example
  * fc.sample(webhookStep(), 3)
+ * fc.sample(webhookStep({ maxBurst: 300, attackers: ['forge'] }), 3)
  */
-export function webhookStep(): fc.Arbitrary<Step> {
-  return fc.oneof(
-    { weight: 5, arbitrary: fc.record({ kind: fc.constant('emit' as const), object: fc.integer({ min: 0, max: 2 }) }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: advanceMs }) },
+export function webhookStep(options: WebhookWorkload = {}): fc.Arbitrary<Step> {
+  const objects = options.objects ?? 5
+  const maxBurst = options.maxBurst ?? 150
+  const late = options.lateRedelivery ?? true
+  const attackers = options.attackers ?? ['replay', 'forge']
+  const forged = options.forgeries ?? forgeries
+  if (!Number.isInteger(objects) || objects < 1)
+    throw new HarnessInputError(`webhookStep: option 'objects' must be a positive integer, got ${String(objects)}`)
+  if (!Number.isInteger(maxBurst) || maxBurst < 0)
+    throw new HarnessInputError(`webhookStep: option 'maxBurst' must be a non-negative integer, got ${String(maxBurst)}`)
+  const steps: fc.WeightedArbitrary<Step>[] = [
+    { weight: 5, arbitrary: fc.record({ kind: fc.constant('emit' as const), object: fc.integer({ min: 0, max: objects - 1 }) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: late ? longAdvanceMs : advanceMs }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('receiver' as const), up: fc.boolean() }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('roll_secret' as const) }) },
-  )
+  ]
+  if (maxBurst > 0)
+    steps.push({
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('burst' as const), events: fc.integer({ min: 1, max: maxBurst }) }),
+    })
+  if (late)
+    steps.push({
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('resend' as const),
+        event: fc.nat({ max: 1_000 }),
+        afterMs: fc.constantFrom(60_000, 2 * 3_600_000, DAY, 3 * DAY),
+      }),
+    })
+  if (attackers.includes('forge') && forged.length > 0)
+    steps.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant('forge' as const), forgery: fc.constantFrom(...forged) }) })
+  return fc.oneof(...steps)
 }
+
+/** Fault kinds that act on webhook delivery, for the given attackers (`replay_delivery` needs `replay`). */
+export function webhookFaultKindsFor(attackers: readonly ('replay' | 'forge')[] = ['replay', 'forge']): readonly FaultKind[] {
+  return webhookFaultKinds.filter((k) => k !== 'replay_delivery' || attackers.includes('replay'))
+}
+
+/** Most opportunities one generated fault entry arms (its `count`). */
+export const MAX_FAULT_COUNT = 3
+/** Most fault entries a generated program has by default. */
+export const DEFAULT_MAX_FAULTS = 4
 
 /**
  * One scheduled fault: which kind before which step, with its parameters. Shrinks towards step 1,
@@ -78,16 +169,19 @@ export function faultEntry(kinds: readonly FaultKind[], maxStep: number): fc.Arb
     .record({
       step: fc.integer({ min: 1, max: maxStep }),
       fault: fc.constantFrom(...kinds),
-      count: fc.integer({ min: 1, max: 3 }),
+      count: fc.integer({ min: 1, max: MAX_FAULT_COUNT }),
       reason: fc.constantFrom(...rateLimitReasons),
-      stream: fc.boolean(),
+      target: fc.constantFrom('any', 'stream', 'sync'),
     })
-    .map(({ step, fault, count, reason, stream }) => {
+    .map(({ step, fault, count, reason, target }) => {
       const entry: FaultEntry = { step, fault, count }
       if (fault === 'rate_limit') entry.reason = reason
-      // Aimed at the stream endpoint, a request fault hits the usage itself rather than the session.
-      if (stream && ['rate_limit', 'lock_timeout', 'concurrent_conflict', 'server_error', 'indeterminate'].includes(fault)) {
-        entry.operation = 'billing.meter_event_stream'
+      // Aimed at an ingestion endpoint, a request fault hits the usage itself rather than the session.
+      if (
+        target !== 'any' &&
+        ['rate_limit', 'lock_timeout', 'concurrent_conflict', 'server_error', 'indeterminate'].includes(fault)
+      ) {
+        entry.operation = target === 'stream' ? 'billing.meter_event_stream' : 'billing.meter_events'
       }
       return entry
     })
@@ -125,7 +219,7 @@ export interface ProgramOptions {
 export function program(options: ProgramOptions = {}): fc.Arbitrary<Program> {
   validateProgramOptions('program', options)
   const maxSteps = options.maxSteps ?? 12
-  const maxFaults = options.maxFaults ?? 4
+  const maxFaults = options.maxFaults ?? DEFAULT_MAX_FAULTS
   const kinds = options.faultKinds ?? usageFaultKinds
   // Each fault rides on the step it comes before, so when shrinking drops an irrelevant earlier
   // step the fault moves with its own step instead of staying pinned to an absolute index.
@@ -150,25 +244,38 @@ export function program(options: ProgramOptions = {}): fc.Arbitrary<Program> {
 }
 
 /**
- * Programs for a usage reporter.
+ * Programs for a usage reporter; `workload` shapes the reports (sizes, customers).
  *
  * @example
  * test.prop([usageProgram()])('bills once', async (p) => assertRun(p, { reporter }))
+ * test.prop([usageProgram({ maxSteps: 20, workload: { maxUnits: 1000, customers: 1 } })])('bills once', ...)
  */
-export function usageProgram(options: Omit<ProgramOptions, 'step'> = {}): fc.Arbitrary<Program> {
-  validateProgramOptions('usageProgram', options)
+export function usageProgram(
+  options: Omit<ProgramOptions, 'step'> & { readonly workload?: UsageWorkload } = {},
+): fc.Arbitrary<Program> {
+  const { workload, ...rest } = options
+  validateProgramOptions('usageProgram', rest)
   if ('step' in options) throw new HarnessInputError("usageProgram: unknown option 'step' (use program({ step }))")
-  return program({ faultKinds: usageFaultKinds, ...options, step: usageStep() })
+  return program({ faultKinds: usageFaultKinds, ...rest, step: usageStep(workload) })
 }
 
 /**
- * Programs for a webhook handler.
+ * Programs for a webhook receiver; `workload` shapes the runs (objects, bursts, late
+ * redeliveries, attackers).
  *
  * @example
  * test.prop([webhookProgram()])('effects once', async (p) => assertRun(p, { webhook }))
  */
-export function webhookProgram(options: Omit<ProgramOptions, 'step'> = {}): fc.Arbitrary<Program> {
-  validateProgramOptions('webhookProgram', options)
+export function webhookProgram(
+  options: Omit<ProgramOptions, 'step'> & { readonly workload?: WebhookWorkload } = {},
+): fc.Arbitrary<Program> {
+  const { workload, ...rest } = options
+  validateProgramOptions('webhookProgram', rest)
   if ('step' in options) throw new HarnessInputError("webhookProgram: unknown option 'step' (use program({ step }))")
-  return program({ faultKinds: webhookFaultKinds, maxSteps: 10, ...options, step: webhookStep() })
+  return program({
+    faultKinds: webhookFaultKindsFor(workload?.attackers),
+    maxSteps: 12,
+    ...rest,
+    step: webhookStep(workload),
+  })
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { type FaultKind, rateLimitReasons } from '#faults/faults-schema.js'
-import type { Step } from '../run/program.js'
+import { forgeries, type Step } from '../run/program.js'
 import type { HarnessRun } from '../run/run-program.js'
 import { checkKinds } from './arbitraries.js'
 
@@ -22,6 +22,7 @@ class StepCommand implements HarnessCommand {
   async run(m: HarnessModel, r: HarnessRun): Promise<void> {
     if (this.step.kind === 'report') m.units += this.step.units
     if (this.step.kind === 'emit') m.events++
+    if (this.step.kind === 'burst') m.events += this.step.events
     await r.exec(this.step)
   }
   toString(): string {
@@ -48,8 +49,9 @@ class FaultCommand implements HarnessCommand {
 }
 
 /**
- * Model-based commands: report usage, advance the clock, emit (deliver) an event, take the
- * receiver down or heal it, roll the secret, and inject any fault kind now. Use them with
+ * Model-based commands: report usage, advance the clock, emit (deliver) an event or a burst of
+ * them, resend an earlier event later, forge a delivery, take the receiver down or heal it, roll
+ * the secret, and inject any fault kind now. Use them with
  * `fc.commands` and `fc.asyncModelRun`; finish with `run.finish()` and assert on its violations.
  *
  * @example
@@ -67,6 +69,11 @@ export function harnessCommands(kinds: readonly FaultKind[] = ['indeterminate', 
       .map((r) => new StepCommand({ kind: 'report', ...r }) as HarnessCommand),
     fc.constantFrom(1_000, 60_000, 600_000).map((ms) => new StepCommand({ kind: 'advance', ms }) as HarnessCommand),
     fc.integer({ min: 0, max: 2 }).map((object) => new StepCommand({ kind: 'emit', object }) as HarnessCommand),
+    fc.integer({ min: 1, max: 60 }).map((events) => new StepCommand({ kind: 'burst', events }) as HarnessCommand),
+    fc
+      .record({ event: fc.nat({ max: 100 }), afterMs: fc.constantFrom(60_000, 24 * 3_600_000) })
+      .map((r) => new StepCommand({ kind: 'resend', ...r }) as HarnessCommand),
+    fc.constantFrom(...forgeries).map((forgery) => new StepCommand({ kind: 'forge', forgery }) as HarnessCommand),
     fc.boolean().map((up) => new StepCommand({ kind: 'receiver', up }) as HarnessCommand),
     fc.constant(new StepCommand({ kind: 'roll_secret' }) as HarnessCommand),
     fc

@@ -13,9 +13,25 @@ export interface UsageReporterFlaws {
   ignores429?: boolean
   /** Treats a 429 without a rate-limit reason (a lock timeout) as fatal. */
   noLockRetry?: boolean
+  /** Sends a whole report in one request, however large (the stream takes at most 100 events). */
+  noBatching?: boolean
+  /** Splits a report into full batches of 100 and loses the remainder of a report larger than 100. */
+  dropsRemainder?: boolean
+  /** Derives the identifier from what it sends (customer, value, minute), so equal usage collides within 24 hours. */
+  identifierFromContent?: boolean
+  /** Sync endpoint: retries `duplicate_meter_event` as if it were transient (it never succeeds). */
+  duplicateRetryable?: boolean
+  /** Sync endpoint: takes `duplicate_meter_event` for a lost event and sends it again under a new identifier. */
+  duplicateAsLost?: boolean
 }
 
-const MAX_ATTEMPTS = 10
+/**
+ * Attempts the reference reporter makes per request before it gives up. Larger than the most
+ * refusals a generated program can arm on one request (`DEFAULT_MAX_FAULTS` entries of at most
+ * `MAX_FAULT_COUNT` each), so a correct client never fails a program the harness generates.
+ */
+export const REFERENCE_MAX_ATTEMPTS = 20
+const MAX_ATTEMPTS = REFERENCE_MAX_ATTEMPTS
 const BATCH = 100
 
 class GiveUp extends Error {}
@@ -30,9 +46,14 @@ class GiveUp extends Error {}
  * const reporter = referenceUsageReporter(env)
  * await reporter.report([{ id: 'u1', customer: 'cus_u1', value: 3 }])
  */
-export function makeUsageReporter(flaws: UsageReporterFlaws = {}): UsageReporterFactory {
-  return (env) => new StreamReporter(env, flaws)
+export function makeUsageReporter(flaws: UsageReporterFlaws = {}, endpoint: 'stream' | 'sync' = 'stream'): UsageReporterFactory {
+  return (env) => (endpoint === 'sync' ? new SyncReporter(env, flaws) : new StreamReporter(env, flaws))
 }
+
+const identifierOf = (env: UsageReporterEnv, flaws: UsageReporterFlaws, u: Usage, suffix = ''): string =>
+  flaws.identifierFromContent
+    ? `${u.customer}-${u.value}-${Math.floor(env.clock.now / 60_000)}${suffix}`
+    : `usage-${u.id}${suffix}`
 
 class StreamReporter implements UsageReporter {
   private token: string | undefined
@@ -44,6 +65,12 @@ class StreamReporter implements UsageReporter {
   ) {}
 
   async report(units: readonly Usage[]): Promise<void> {
+    if (this.flaws.noBatching) return this.send(units)
+    if (this.flaws.dropsRemainder) {
+      const full = Math.max(1, Math.floor(units.length / BATCH))
+      for (let i = 0; i < full; i++) await this.send(units.slice(i * BATCH, (i + 1) * BATCH))
+      return
+    }
     for (let i = 0; i < units.length; i += BATCH) await this.send(units.slice(i, i + BATCH))
   }
 
@@ -60,7 +87,7 @@ class StreamReporter implements UsageReporter {
       event_name: env.eventName,
       ...(flaws.noIdentifiers
         ? {}
-        : { identifier: flaws.freshIdentifierPerRetry ? `usage-${u.id}-${this.sends}-${attempt}` : `usage-${u.id}` }),
+        : { identifier: flaws.freshIdentifierPerRetry ? `usage-${u.id}-${this.sends}-${attempt}` : identifierOf(env, flaws, u) }),
       timestamp,
       payload: { [env.customerKey]: u.customer, [env.valueKey]: String(u.value) },
     }))
@@ -137,6 +164,81 @@ class StreamReporter implements UsageReporter {
     throw new GiveUp('usage not acknowledged after retries')
   }
 }
+
+/**
+ * A usage reporter on the synchronous endpoint (`POST /v2/billing/meter_events`), one event per
+ * request in order, with an identifier derived from the usage id: retries 429s, 409s, 5xx and
+ * network failures with backoff, and takes `duplicate_meter_event` on a retry for what it means:
+ * an earlier attempt was recorded (the answer was lost), so the unit is acknowledged.
+ */
+class SyncReporter implements UsageReporter {
+  constructor(
+    private readonly env: UsageReporterEnv,
+    private readonly flaws: UsageReporterFlaws,
+  ) {}
+
+  async report(units: readonly Usage[]): Promise<void> {
+    for (const u of units) await this.send(u)
+  }
+
+  private backoff(attempt: number): Promise<void> {
+    const cap = Math.min(30_000, 500 * 2 ** attempt)
+    return sleep(this.env.clock, Math.round(cap / 2 + (this.env.random() * cap) / 2))
+  }
+
+  private async send(u: Usage): Promise<void> {
+    const { env, flaws } = this
+    let identifier = identifierOf(env, flaws, u)
+    let lost = 0
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      let res: Response
+      try {
+        res = await env.fetch(`${env.baseUrl}/v2/billing/meter_events`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${env.secretKey}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            event_name: env.eventName,
+            ...(flaws.noIdentifiers ? {} : { identifier }),
+            timestamp: new Date(env.clock.now).toISOString(),
+            payload: { [env.customerKey]: u.customer, [env.valueKey]: String(u.value) },
+          }),
+        })
+      } catch {
+        await this.backoff(attempt)
+        continue
+      }
+      const text = await res.text()
+      if (res.ok) return
+      if (res.status === 400 && text.includes('duplicate_meter_event')) {
+        if (flaws.duplicateAsLost) {
+          identifier = identifierOf(env, flaws, u, `-resent${++lost}`)
+          continue
+        }
+        if (flaws.duplicateRetryable) {
+          await this.backoff(attempt)
+          continue
+        }
+        // Already recorded by an attempt whose answer was lost.
+        return
+      }
+      const retryable =
+        res.status === 429
+          ? res.headers.get(headerNames(env.prefix).rateLimitedReason) !== null || !flaws.noLockRetry
+          : res.status === 409 || res.status >= 500
+      if (!retryable) throw new GiveUp(`usage refused: ${res.status} ${text}`)
+      if (!(res.status === 429 && flaws.ignores429)) await this.backoff(attempt)
+    }
+    throw new GiveUp('usage not acknowledged after retries')
+  }
+}
+
+/**
+ * The correct usage reporter on the synchronous endpoint.
+ *
+ * @example
+ * await checkUsageReporter(referenceSyncUsageReporter, { numRuns: 50 }) // { ok: true, ... }
+ */
+export const referenceSyncUsageReporter: UsageReporterFactory = makeUsageReporter({}, 'sync')
 
 /**
  * The correct usage reporter.

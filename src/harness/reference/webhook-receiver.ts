@@ -1,6 +1,6 @@
 import { SignatureVerificationError, verifySignature } from '#domain/delivery/signature.js'
 import { headerNames } from '../../index.js'
-import { sleep, type WebhookHandlerEnv, type WebhookHandlerFactory, type WebhookSubject } from '../subjects.js'
+import { sleep, type WebhookReceiver, type WebhookReceiverEnv, type WebhookReceiverFactory } from '../subjects.js'
 
 /** The mistakes a webhook receiver can make; the correct receiver makes none. */
 export interface WebhookReceiverFlaws {
@@ -16,6 +16,12 @@ export interface WebhookReceiverFlaws {
   slowWorkBeforeAnswer?: boolean
   /** Does not verify signatures at all. */
   noVerification?: boolean
+  /** Remembers only the last `n` event ids, so a late redelivery of an older one is processed again. */
+  dedupMemory?: number
+  /** Forgets an event id `ms` after it was seen (a TTL cache), so a redelivery days later is processed again. */
+  dedupTtlMs?: number
+  /** Performs the side effect (and updates its state) before it verifies the signature. */
+  effectBeforeVerification?: boolean
 }
 
 /** How long the receiver's real work takes (virtual ms): longer than the delivery timeout. */
@@ -41,12 +47,26 @@ interface Incoming {
  * const subject = referenceWebhookReceiver(env)
  * await subject.handler(request) // 200; the work runs RECEIVER_WORK_MS later on the clock
  */
-export function makeWebhookReceiver(flaws: WebhookReceiverFlaws = {}): WebhookHandlerFactory {
+export function makeWebhookReceiver(flaws: WebhookReceiverFlaws = {}): WebhookReceiverFactory {
   return (env) => receiver(env, flaws)
 }
 
-function receiver(env: WebhookHandlerEnv, flaws: WebhookReceiverFlaws): WebhookSubject {
-  const seen = new Set<string>()
+function receiver(env: WebhookReceiverEnv, flaws: WebhookReceiverFlaws): WebhookReceiver {
+  // Event id -> when it was seen (a Map keeps insertion order: the oldest first).
+  const seen = new Map<string, number>()
+  const remembered = (id: string): boolean => {
+    const at = seen.get(id)
+    if (at === undefined) return false
+    if (flaws.dedupTtlMs !== undefined && env.clock.now - at > flaws.dedupTtlMs) {
+      seen.delete(id)
+      return false
+    }
+    return true
+  }
+  const remember = (id: string): void => {
+    seen.set(id, env.clock.now)
+    if (flaws.dedupMemory !== undefined && seen.size > flaws.dedupMemory) seen.delete(seen.keys().next().value as string)
+  }
   const state: Record<string, string> = Object.create(null)
   const createdOf: Record<string, number> = Object.create(null)
 
@@ -68,6 +88,19 @@ function receiver(env: WebhookHandlerEnv, flaws: WebhookReceiverFlaws): WebhookS
     state: () => state,
     async handler(req) {
       const raw = await req.text()
+      if (flaws.effectBeforeVerification) {
+        const early = JSON.parse(raw) as Incoming
+        if (remembered(early.id)) return new Response('duplicate', { status: 200 })
+        work(early)
+        try {
+          verifySignature(raw, req.headers.get(headerNames(env.prefix).signature), env.secrets(), { now: env.clock.now })
+        } catch (error) {
+          if (error instanceof SignatureVerificationError) return new Response(error.message, { status: 400 })
+          throw error
+        }
+        remember(early.id)
+        return new Response('done', { status: 200 })
+      }
       if (!flaws.noVerification) {
         let signed = raw
         if (flaws.reserialisesBody) signed = JSON.stringify(JSON.parse(raw))
@@ -83,8 +116,8 @@ function receiver(env: WebhookHandlerEnv, flaws: WebhookReceiverFlaws): WebhookS
       }
       const event = JSON.parse(raw) as Incoming
       if (!flaws.noDedup) {
-        if (seen.has(event.id)) return new Response('duplicate', { status: 200 })
-        seen.add(event.id)
+        if (remembered(event.id)) return new Response('duplicate', { status: 200 })
+        remember(event.id)
       }
       if (flaws.slowWorkBeforeAnswer) {
         await sleep(env.clock, RECEIVER_WORK_MS)
@@ -103,4 +136,4 @@ function receiver(env: WebhookHandlerEnv, flaws: WebhookReceiverFlaws): WebhookS
  * @example
  * await checkWebhookHandler(referenceWebhookReceiver, { numRuns: 50 }) // { ok: true, ... }
  */
-export const referenceWebhookReceiver: WebhookHandlerFactory = makeWebhookReceiver()
+export const referenceWebhookReceiver: WebhookReceiverFactory = makeWebhookReceiver()

@@ -111,6 +111,17 @@ function shapeOf(category: string): string {
 }
 
 /**
+ * The legend's label limit in pixels: 320, or more when the longest label needs it (never cut).
+ *
+ * @example
+ * legendLabelLimit(['200 (4)']) // 320
+ */
+export function legendLabelLimit(legends: readonly string[]): number {
+  const longest = legends.reduce((m, l) => Math.max(m, l.length), 0)
+  return Math.max(320, Math.ceil(longest * 7.5) + 16)
+}
+
+/**
  * Draws the timeline over virtual time to a static SVG string with vega (no browser, no canvas):
  * one row per outcome (with its count), a distinct hue per outcome and triangles for faults.
  *
@@ -124,6 +135,10 @@ export async function timelineSvg(report: Report): Promise<string> {
     .map((p) => p.row)
   const byLegend = new Map(points.map((p) => [p.legend, p.category]))
   const legends = [...byLegend.keys()].sort()
+  // Long outcomes (a 4xx code with its reason, a delivery fault label) are shown whole: the label
+  // limit grows with the longest one (about 7 px a character) and the columns shrink to fit.
+  const labelLimit = legendLabelLimit(legends)
+  const columns = Math.max(1, Math.min(3, Math.floor(1_200 / (labelLimit + 40))))
   let next = 0
   const colours = legends.map((l) => colourOf(byLegend.get(l) as string) ?? (PALETTE[next++ % PALETTE.length] as string))
   const shapes = legends.map((l) => shapeOf(byLegend.get(l) as string))
@@ -155,8 +170,8 @@ export async function timelineSvg(report: Report): Promise<string> {
         // Below the plot, in columns: at the right it pushed the figure past the page width.
         orient: 'bottom',
         direction: 'horizontal',
-        columns: 3,
-        labelLimit: 320,
+        columns,
+        labelLimit,
       },
     ],
     marks: [

@@ -1,21 +1,24 @@
+import { signatureHeader } from '#domain/delivery/signature.js'
 import type { Destination } from '#domain/destinations/destination.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { FaultEntry } from '#faults/faults-schema.js'
+import { headerNames } from '#kernel/header-names.js'
 import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
 import { checkClient } from '../checkers/client-checker.js'
 import { checkDeliveries } from '../checkers/delivery-checker.js'
 import { checkReceiver } from '../checkers/receiver-checker.js'
 import { checkUsage } from '../checkers/usage-checker.js'
 import type { Violation } from '../checkers/violation.js'
-import type { UsageReporter, UsageReporterFactory, WebhookHandlerFactory, WebhookSubject } from '../subjects.js'
+import type { UsageReporter, UsageReporterFactory, WebhookReceiver, WebhookReceiverFactory } from '../subjects.js'
 import { HarnessInputError, validateProgram, validateRunOptions } from '../validate-input.js'
-import { advance, drive } from './drive.js'
-import type { Program, Step } from './program.js'
+import { drive } from './drive.js'
+import { createEngine, type EngineOptions, type EngineReceiver, type StepEngine } from './engine.js'
+import { type Forgery, type Program, type Step, stepLabel } from './program.js'
 
 /** The user's code under test: a usage reporter, a webhook handler, or both. */
 export interface Subjects {
   readonly reporter?: UsageReporterFactory | undefined
-  readonly webhook?: WebhookHandlerFactory | undefined
+  readonly webhook?: WebhookReceiverFactory | undefined
 }
 
 export interface RunOptions extends Subjects {
@@ -45,8 +48,12 @@ export interface RunReport {
 export const HARNESS_EVENT_NAME = 'harness_usage'
 /** URL of the receiver under test (mounted with `sim.receivers.mount`). */
 export const HARNESS_RECEIVER_URL = 'https://hooks.harness.test/webhooks'
+/** URL of the second endpoint whose secret an `other_endpoint` forgery uses (nothing is routed to it). */
+const OTHER_ENDPOINT_URL = 'https://hooks.harness.test/other'
 /** How long a rolled signing secret stays valid next to the new one. */
 const ROLL_OVERLAP_MS = 24 * 3_600_000
+/** How long the forger waits for the receiver's answer (virtual ms). */
+const FORGE_BUDGET_MS = 60_000
 const STATES = ['requires_payment_method', 'processing', 'succeeded'] as const
 const TYPES = ['payment_intent.created', 'payment_intent.processing', 'payment_intent.succeeded'] as const
 
@@ -61,6 +68,8 @@ const TYPES = ['payment_intent.created', 'payment_intent.processing', 'payment_i
  */
 export interface HarnessRun {
   readonly sim: Simulator
+  /** The step engine the run executes on (its step records and fault decisions). */
+  readonly engine: StepEngine
   /** Number of steps executed. */
   readonly steps: number
   exec(step: Step): Promise<void>
@@ -85,11 +94,18 @@ export function startRun(seed: number, options: RunOptions, schedule: readonly F
  * @example
  * const run = openRun('checkUsageReporter', 1, { reporter }, [])
  */
-export function openRun(api: string, seed: number, options: RunOptions, schedule: readonly FaultEntry[] = []): HarnessRun {
+export function openRun(
+  api: string,
+  seed: number,
+  options: RunOptions,
+  schedule: readonly FaultEntry[] = [],
+  engineOptions: EngineOptions = {},
+): HarnessRun {
   if (options.base !== undefined && schedule.length > 0) {
     throw new HarnessInputError(`${api}: a run on a 'base' simulator cannot take a fault schedule (the base's faults apply)`)
   }
   const sim = options.base?.fork() ?? createSimulator({ seed, faults: { ...options.faults, schedule: [...schedule] } })
+  const engine = createEngine(sim, engineOptions)
   const trace = sim.service.kernel.trace
   const meter = sim.admin.createMeter({ eventName: HARNESS_EVENT_NAME }) as {
     id: string
@@ -103,6 +119,7 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
       fetch: sim.fetch,
       clock: sim.clock,
       baseUrl: 'https://api.service.test',
+      meterEventsUrl: 'https://meter-events.service.test',
       secretKey: sim.platform.secretKey.test,
       eventName: HARNESS_EVENT_NAME,
       customerKey: meter.customer_mapping.event_payload_key,
@@ -114,18 +131,14 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
       throw new HarnessInputError(`${api}: reporter factory must return { report }`)
   }
   // The webhook path is the service's own: an event destination, the real routing, signing, retry
-  // scheduler and transport, with the user's handler mounted as an in-process receiver. Delivery
-  // faults reach it through the fault hooks (`hooks.deliveryFault`, per attempt) and the
-  // listeners below (receiver down/up, an attacker's replay).
-  let subject: WebhookSubject | undefined
+  // scheduler and transport, with the user's receiver mounted in process. Delivery faults reach it
+  // through the fault hooks (`hooks.deliveryFault`, per attempt: slow network, transport failures,
+  // duplicates, reordering) and the step engine (receiver down/up, an attacker's replay).
+  let receiver: WebhookReceiver | undefined
+  // Events the receiver said it acknowledged without caring (no effect, no state expected of them).
+  const skipped = new Set<string>()
   let destination: Destination | undefined
-  const setDown = (down: boolean) => {
-    if (subject === undefined) return
-    const handler = subject.handler.bind(subject)
-    if (down) sim.receivers.unmount(HARNESS_RECEIVER_URL)
-    else sim.receivers.mount(HARNESS_RECEIVER_URL, (req: Request) => handler(req))
-    trace.append('harness.receiver', { down })
-  }
+  let control: EngineReceiver | undefined
   if (options.webhook) {
     const d = sim.service.destinations.create(
       { account: sim.platform.id, mode: 'test' },
@@ -138,40 +151,152 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
       },
     )
     destination = d
-    subject = options.webhook({
-      secrets: () => sim.admin.signingSecrets(d.id),
+    receiver = options.webhook({
+      // Oldest first, newest last (the service keeps them newest first).
+      secrets: () => sim.admin.signingSecrets(d.id).reverse(),
       clock: sim.clock,
       prefix: sim.service.kernel.prefix,
-      effects: { record: (event, effect) => void trace.append('harness.effect', { event, effect }) },
+      effects: {
+        record: (event, effect) => void trace.append('harness.effect', { event, effect }),
+        skip: (event) => {
+          skipped.add(event)
+          trace.append('harness.skipped', { event })
+        },
+      },
     })
-    const made = subject as Partial<WebhookSubject> | undefined
+    const made = receiver as Partial<WebhookReceiver> | undefined
     if (typeof made?.handler !== 'function' || typeof made.state !== 'function')
-      throw new HarnessInputError(`${api}: subject factory must return { handler, state }`)
-    setDown(false)
-    sim.faults.on('receiver_down', () => {
-      setDown(true)
-      return true
+      throw new HarnessInputError(`${api}: receiver factory must return { handler, state }`)
+    const subject = receiver
+    control = engine.mount({
+      name: 'subject',
+      url: HARNESS_RECEIVER_URL,
+      handler: (req) => subject.handler(req),
+      onSwitch: (down) => void trace.append('harness.receiver', { down }),
     })
-    sim.faults.on('receiver_up', () => {
-      setDown(false)
-      return true
-    })
-    sim.faults.on('replay_delivery', () => sim.service.delivery.replay())
   }
   const units: { id: string; customer: string; value: number }[] = []
-  const objects: number[] = []
+  const objects = new Map<string, number>()
   const emitted: { event: string; object: string; status: string }[] = []
-  let count = 0
+  const forgedObjects: string[] = []
+  /** Secrets the endpoint had at some point, to find one a roll retired. */
+  const seenSecrets = new Set<string>()
+  let otherSecret: string | undefined
+  let burstObjects = 0
+
+  function emitOne(object: string, amount: number): boolean {
+    const next = (objects.get(object) ?? -1) + 1
+    if (next >= STATES.length) return false
+    objects.set(object, next)
+    const status = STATES[next] as string
+    // The event fans out to the destination at once; its first attempt is due now (or later, faulted).
+    const event = sim.admin.trigger(TYPES[next] as string, { object: { id: object, amount, currency: 'usd', status } })
+    emitted.push({ event: event.id, object, status })
+    trace.append('harness.emitted', { event: event.id, object, status })
+    return true
+  }
+
+  async function forge(forgery: Forgery): Promise<void> {
+    if (!destination || !receiver || !control) return
+    const d = destination
+    const n = forgedObjects.length + 1
+    const object = `pi_forged${n}`
+    const event = `evt_forged${n}`
+    forgedObjects.push(object)
+    const now = sim.clock.now
+    const body = (amount: number, status: string) =>
+      JSON.stringify(
+        {
+          id: event,
+          object: 'event',
+          created: Math.floor(now / 1000),
+          data: { object: { id: object, object: 'payment_intent', amount, currency: 'usd', status } },
+          livemode: false,
+          type: 'payment_intent.succeeded',
+        },
+        null,
+        2,
+      )
+    const active = sim.admin.signingSecrets(d.id)
+    for (const s of active) seenSecrets.add(s)
+    let sent = body(100, 'succeeded')
+    let signed = sent
+    let secret = active[0] as string
+    let t = Math.floor(now / 1000)
+    switch (forgery) {
+      case 'new_id':
+        // A genuine-looking signature over other bytes (the attacker's captured header), with a new event id.
+        signed = sent.replace(event, `${event}x`)
+        break
+      case 'altered_body':
+        signed = body(1, 'processing')
+        break
+      case 'wrong_secret':
+        secret = `whsec_forged${String(Math.floor(clientRng.next() * 1e12))}`
+        break
+      case 'expired_secret': {
+        const retired = [...seenSecrets].find((s) => !active.includes(s))
+        secret = retired ?? `whsec_retired${String(Math.floor(clientRng.next() * 1e12))}`
+        break
+      }
+      case 'stale_timestamp':
+        t -= 600
+        break
+      case 'other_endpoint':
+        if (otherSecret === undefined) {
+          const other = sim.service.destinations.create(
+            { account: sim.platform.id, mode: 'test' },
+            {
+              name: 'another endpoint',
+              type: 'webhook_endpoint',
+              event_payload: 'snapshot',
+              enabled_events: ['charge.refunded'],
+              webhook_endpoint: { url: OTHER_ENDPOINT_URL },
+            },
+          )
+          otherSecret = sim.admin.signingSecrets(other.id)[0] as string
+        }
+        secret = otherSecret
+        break
+    }
+    if (forgery === 'new_id') sent = body(100, 'succeeded')
+    const names = headerNames(sim.service.kernel.prefix)
+    const header = signatureHeader(signed, [secret], t, { test: true })
+    let status: number | null = null
+    let outcome: string
+    if (control.down) outcome = 'connect_error'
+    else {
+      const request = new Request(HARNESS_RECEIVER_URL, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json; charset=utf-8', [names.signature]: header },
+        body: sent,
+      })
+      const subject = receiver
+      const r = await drive(
+        sim,
+        Promise.resolve().then(() => subject.handler(request)),
+        FORGE_BUDGET_MS,
+      )
+      if (r.state === 'ok' && r.value instanceof Response) {
+        status = r.value.status
+        outcome = status < 300 ? 'accepted' : 'refused'
+      } else outcome = r.state === 'hung' ? 'timeout' : 'error'
+    }
+    trace.append('harness.forged', { forgery, event, object, outcome, status })
+  }
 
   async function exec(step: Step): Promise<void> {
-    count++
-    sim.faults.step(count)
+    await engine.run(step.kind, stepLabel(step), () => act(step))
+  }
+
+  async function act(step: Step): Promise<void> {
     switch (step.kind) {
       case 'report': {
         if (!reporter) break
         const batch = Array.from({ length: step.units }, () => {
           const n = units.length + 1
-          const unit = { id: `u${n}`, customer: `cus_u${n}`, value: step.value }
+          const customer = step.customer === undefined ? `cus_u${n}` : `cus_c${step.customer}`
+          const unit = { id: `u${n}`, customer, value: step.value }
           units.push(unit)
           return unit
         })
@@ -185,43 +310,67 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
         break
       }
       case 'advance':
-        await advance(sim, step.ms)
+        await engine.advance(step.ms)
         break
       case 'emit': {
         if (!destination) break
-        const k = step.object
-        const next = objects[k] === undefined ? 0 : (objects[k] as number) + 1
-        if (next >= STATES.length) break
-        objects[k] = next
-        const status = STATES[next] as string
-        const object = { id: `pi_h${k}`, amount: 1000 + k, currency: 'usd', status }
-        // The event fans out to the destination at once; its first attempt is due now (or later, faulted).
-        const event = sim.admin.trigger(TYPES[next] as string, { object })
-        emitted.push({ event: event.id, object: object.id, status })
-        trace.append('harness.emitted', { event: event.id, object: object.id, status })
-        await advance(sim, 0)
+        if (emitOne(`pi_h${step.object}`, 1000 + step.object)) await engine.advance(0)
         break
       }
+      case 'burst': {
+        if (!destination) break
+        // Round-robin over fresh objects: every object's first state, then the second, then the third.
+        const n = Math.ceil(step.events / STATES.length)
+        const base = burstObjects
+        burstObjects += n
+        for (let i = 0; i < step.events; i++) emitOne(`pi_b${base + (i % n)}`, 2000 + base + (i % n))
+        await engine.advance(0)
+        break
+      }
+      case 'resend': {
+        if (!destination) break
+        await engine.advance(step.afterMs)
+        if (emitted.length === 0) break
+        const e = emitted[step.event % emitted.length] as { event: string }
+        try {
+          void sim.admin.resend(e.event, destination.id).catch(() => undefined)
+        } catch {
+          // Older than the dashboard's window: refused at once, nothing sent.
+          break
+        }
+        await engine.advance(0)
+        break
+      }
+      case 'forge':
+        await forge(step.forgery)
+        break
       case 'receiver':
-        setDown(!step.up)
+        control?.set(!step.up)
         break
       case 'roll_secret':
-        if (destination) sim.admin.rollSecret(destination.id, { overlapMs: ROLL_OVERLAP_MS })
+        if (destination) {
+          for (const s of sim.admin.signingSecrets(destination.id)) seenSecrets.add(s)
+          sim.admin.rollSecret(destination.id, { overlapMs: ROLL_OVERLAP_MS })
+        }
         break
     }
   }
 
   async function finish(): Promise<RunReport> {
-    await advance(sim, options.drainMs ?? 4 * 3_600_000)
+    await engine.advance(options.drainMs ?? 4 * 3_600_000)
     await sim.settle()
     if (units.length > 0) {
-      const totals = units.map((u) => {
-        const s = sim.admin.meterSummary({ meter: meter.id, customer: u.customer })
-        return { id: u.id, count: s.count, sum: s.sum }
+      // Accounted per customer: customers (and values) may repeat across units.
+      const customers = [...new Set(units.map((u) => u.customer))]
+      // The service's own aggregates (what `sim.admin.meterSummary` reads), the meter looked up once.
+      const m = sim.service.meters.all().find((x) => x.id === meter.id)
+      const totals = customers.map((customer) => {
+        const s = m === undefined ? { count: 0, sum: 0 } : sim.service.meterEvents.window(m, customer, -Infinity, Infinity)
+        return { customer, count: s.count, sum: s.sum }
       })
-      trace.append('harness.usage.totals', { units: totals })
+      trace.append('harness.usage.totals', { customers: totals })
     }
-    if (subject && destination) {
+    if (receiver && destination) {
       const delivered = new Set(
         sim.admin
           .deliveries({ destination: destination.id })
@@ -229,25 +378,28 @@ export function openRun(api: string, seed: number, options: RunOptions, schedule
           .map((r) => r.eventId),
       )
       const expected = new Map<string, string>()
-      for (const e of emitted) if (delivered.has(e.event)) expected.set(e.object, e.status)
-      const state = subject.state() as Readonly<Record<string, string>> | null | undefined
+      for (const e of emitted) if (delivered.has(e.event) && !skipped.has(e.event)) expected.set(e.object, e.status)
+      const state = receiver.state() as Readonly<Record<string, string>> | null | undefined
       if (state === null || typeof state !== 'object')
-        throw new HarnessInputError(`${api}: subject.state() must return a record of object id to status`)
+        throw new HarnessInputError(`${api}: receiver.state() must return a record of object id to status`)
       for (const [object, status] of expected) {
         trace.append('harness.state', { object, expected: status, actual: state[object] ?? null })
       }
+      // A forged delivery must leave no state behind.
+      for (const object of forgedObjects) trace.append('harness.state', { object, expected: null, actual: state[object] ?? null })
     }
     const entries = trace.entries()
     const violations: Violation[] = []
     if (reporter) violations.push(...checkUsage(entries), ...checkClient(entries))
-    if (subject) violations.push(...checkReceiver(entries), ...checkDeliveries(entries))
+    if (receiver) violations.push(...checkReceiver(entries), ...checkDeliveries(entries))
     return { sim, violations, fired: sim.faults.fired(), traceHash: trace.hash() }
   }
 
   return {
     sim,
+    engine,
     get steps() {
-      return count
+      return engine.count
     },
     exec,
     finish,

@@ -3,14 +3,25 @@ import { join } from 'node:path'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { ScenarioInput, StepSpec } from '../scenario/schema.js'
 import { scenarioSchema } from '../scenario/schema.js'
-import type { Program, Step } from './program.js'
+import type { Forgery, Program, Step } from './program.js'
 
 const RECEIVER = 'subject'
 
 function toStep(step: Step): StepSpec {
   switch (step.kind) {
     case 'report':
-      return { client: { action: 'report_usage', args: { units: step.units, value: step.value } } }
+      return {
+        client: {
+          action: 'report_usage',
+          args: { units: step.units, value: step.value, ...(step.customer === undefined ? {} : { customer: step.customer }) },
+        },
+      }
+    case 'burst':
+      return { client: { action: 'emit_burst', args: { events: step.events } } }
+    case 'resend':
+      return { client: { action: 'resend_event', args: { event: step.event, after_ms: step.afterMs } } }
+    case 'forge':
+      return { client: { action: 'forge_delivery', args: { forgery: step.forgery } } }
     case 'advance':
       return { advance: step.ms }
     case 'emit':
@@ -27,7 +38,16 @@ function fromStep(spec: StepSpec): Step {
   if (spec.receiver !== undefined) return { kind: 'receiver', up: spec.receiver.state === 'up' }
   const action = spec.client?.action
   const args = spec.client?.args ?? {}
-  if (action === 'report_usage') return { kind: 'report', units: Number(args.units), value: Number(args.value) }
+  if (action === 'report_usage')
+    return {
+      kind: 'report',
+      units: Number(args.units),
+      value: Number(args.value),
+      ...(args.customer === undefined ? {} : { customer: Number(args.customer) }),
+    }
+  if (action === 'emit_burst') return { kind: 'burst', events: Number(args.events) }
+  if (action === 'resend_event') return { kind: 'resend', event: Number(args.event), afterMs: Number(args.after_ms ?? 0) }
+  if (action === 'forge_delivery') return { kind: 'forge', forgery: String(args.forgery) as Forgery }
   if (action === 'emit_event') return { kind: 'emit', object: Number(args.object) }
   if (action === 'roll_secret') return { kind: 'roll_secret' }
   throw new TypeError(`not a harness step: ${JSON.stringify(spec)}`)
@@ -36,7 +56,7 @@ function fromStep(spec: StepSpec): Step {
 /**
  * The scenario (format of `src/harness/scenario/schema.ts`) of a harness program: seed, fault
  * rates and schedule, and the steps as workload steps (`client` actions `report_usage`,
- * `emit_event`, `roll_secret`; `advance`; `receiver`). `programOf` reads it back.
+ * `emit_event`, `emit_burst`, `resend_event`, `forge_delivery`, `roll_secret`; `advance`; `receiver`). `programOf` reads it back.
  *
  * @example
  * const scenario = scenarioOf(program, { name: 'no-identifiers', faults: { preset: 'realistic' } })

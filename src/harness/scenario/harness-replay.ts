@@ -5,16 +5,15 @@ import type { TraceEntry } from '../../kernel/trace.js'
 import { referenceUsageReporter } from '../reference/usage-reporter.js'
 import { buggyUsageReporters, buggyWebhookReceivers } from '../reference/variants.js'
 import { referenceWebhookReceiver } from '../reference/webhook-receiver.js'
-import type { Step } from '../run/program.js'
-import { type Subjects, startRun } from '../run/run-program.js'
+import { openRun, type Subjects } from '../run/run-program.js'
 import { programOf } from '../run/scenario-file.js'
-import type { UsageReporterFactory, WebhookHandlerFactory } from '../subjects.js'
+import type { UsageReporterFactory, WebhookReceiverFactory } from '../subjects.js'
+import { validateProgram, validateRunOptions } from '../validate-input.js'
 import type { DeliveryRecord, FaultDecision, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
-import { faultDecisions } from './scenario-faults.js'
 import type { Scenario } from './schema.js'
 
 /** Client actions only the property harness's workloads use. */
-const HARNESS_ACTIONS = new Set(['report_usage', 'emit_event', 'roll_secret'])
+const HARNESS_ACTIONS = new Set(['report_usage', 'emit_event', 'emit_burst', 'resend_event', 'forge_delivery', 'roll_secret'])
 
 /**
  * True for a scenario written by the property harness (`writeScenarioFile`): its workload is
@@ -30,7 +29,7 @@ export function isHarnessScenario(scenario: Scenario): boolean {
 /** A module of the user's subjects: `reporter` and/or `webhook` factories (or a default export of them). */
 export interface SubjectModule {
   readonly reporter?: UsageReporterFactory
-  readonly webhook?: WebhookHandlerFactory
+  readonly webhook?: WebhookReceiverFactory
 }
 
 /** The subjects a harness scenario cannot find by name. */
@@ -93,21 +92,6 @@ export interface HarnessReplayOptions {
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
 }
 
-function label(step: Step): string {
-  switch (step.kind) {
-    case 'report':
-      return `client report_usage units=${step.units} value=${step.value}`
-    case 'advance':
-      return `advance ${step.ms}ms`
-    case 'emit':
-      return `client emit_event object=${step.object}`
-    case 'receiver':
-      return `receiver subject ${step.up ? 'up' : 'down'}`
-    case 'roll_secret':
-      return 'client roll_secret'
-  }
-}
-
 /**
  * Replays a property-harness counterexample through the harness's own runner (`startRun`, the
  * engine of `runProgram`), so it reaches the same trace hash as the failing run, and turns the
@@ -126,7 +110,7 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   const usesReporter = program.steps.some((s) => s.kind === 'report')
   const usesWebhook = program.steps.some((s) => s.kind !== 'report' && s.kind !== 'advance')
   const named = scenario.harness ?? {}
-  const subjects: { reporter?: UsageReporterFactory; webhook?: WebhookHandlerFactory } = {}
+  const subjects: { reporter?: UsageReporterFactory; webhook?: WebhookReceiverFactory } = {}
   const fallback = (kind: 'reporter' | 'webhook') =>
     named[kind] ??
     (options.subjects?.[kind] !== undefined
@@ -159,45 +143,48 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
         ? await byName(name, kind, referenceUsageReporter, buggyUsageReporters, (m) => m.reporter, options.baseDir)
         : await byName(name, kind, referenceWebhookReceiver, buggyWebhookReceivers, (m) => m.webhook, options.baseDir)
   }
-  const run = startRun(
+  validateRunOptions('replay', { ...(subjects as Subjects), faults: parsed.faults })
+  validateProgram('replay', program)
+  // The same engine as the failing run: its step records and fault decisions are the timeline.
+  const requests: RequestRecord[] = []
+  let from = 0
+  const run = openRun(
+    'replay',
     program.seed,
     { ...(subjects as Subjects), faults: parsed.faults as Omit<FaultsInput, 'schedule'> },
     program.faults,
+    {
+      onStep: (record, decided) => {
+        const mine: RequestRecord[] = trace
+          .entries()
+          .slice(from)
+          .filter((e) => e.kind === 'http')
+          .map((e) => ({
+            step: record.n,
+            at: e.at,
+            method: String(e.data.method),
+            path: String(e.data.path),
+            status: Number(e.data.status),
+            outcome: String(e.data.status),
+            source: 'client',
+          }))
+        requests.push(...mine)
+        options.onStep?.(record, mine, decided)
+      },
+    },
   )
-  const { sim } = run
+  const { sim, engine } = run
   const trace = sim.service.kernel.trace
   const start = sim.clock.now
-  const steps: StepRecord[] = []
-  const requests: RequestRecord[] = []
-  const faults: FaultDecision[] = []
-  for (const [i, step] of program.steps.entries()) {
-    const at = sim.clock.now
-    const from = trace.length
+  for (const step of program.steps) {
+    from = trace.length
     await run.exec(step)
-    const entries = trace.entries().slice(from - trace.length)
-    const mine: RequestRecord[] = entries
-      .filter((e) => e.kind === 'http')
-      .map((e) => ({
-        step: i + 1,
-        at: e.at,
-        method: String(e.data.method),
-        path: String(e.data.path),
-        status: Number(e.data.status),
-        outcome: String(e.data.status),
-        source: 'client',
-      }))
-    requests.push(...mine)
-    const decided = faultDecisions(entries)
-    faults.push(...decided)
-    const record: StepRecord = { n: i + 1, at, end: sim.clock.now, kind: step.kind, label: label(step), ok: true }
-    steps.push(record)
-    options.onStep?.(record, mine, decided)
   }
-  const from = trace.length
   const report = await run.finish()
-  const tail = trace.entries().slice(from - trace.length)
   options.onTrace?.(trace.entries())
-  faults.push(...faultDecisions(tail))
+  engine.takeFaults()
+  const faults: FaultDecision[] = [...engine.faults]
+  const steps: StepRecord[] = [...engine.steps]
   // Delivery attempts are the service's own `delivery.attempt` entries: the report reads them from
   // the trace (`traceRecords`), labelled by destination. (This used to filter a `harness.delivery`
   // kind that nothing has emitted since the harness's delivery channel was removed.)

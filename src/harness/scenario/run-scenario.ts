@@ -7,17 +7,18 @@ import { deliveryTraceKinds } from '#kernel/trace-kinds.js'
 import { verifySignature } from '../../domain/delivery/signature.js'
 import { headerNames } from '../../index.js'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/create-simulator.js'
+import { createEngine, StepError } from '../run/engine.js'
 import { type CheckContext, checkers } from './checkers.js'
 import type { ClientContext, ClientRequest, ClientResponse, ScenarioClient } from './client.js'
 import { checkOutcomes, evaluateExpectations } from './expectations.js'
 import { referenceClient } from './reference-client.js'
 import type { DeliveryRecord, FaultDecision, Marker, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
-import { faultDecisions, faultsFiredVerdict, type ReceiverControl, wireReceiverFaults } from './scenario-faults.js'
+import { faultsFiredVerdict } from './scenario-faults.js'
 import type { RequestSpec, Scenario, StepSpec } from './schema.js'
 import { fill } from './template.js'
 
 /** How to run a scenario. */
-export interface RunOptions {
+export interface ScenarioRunOptions {
   /** Overrides the scenario's seed. */
   seed?: number | string
   /** The client under test (actions and receivers); default the reference client. */
@@ -30,10 +31,11 @@ export interface RunOptions {
   onTrace?: (entries: readonly TraceEntry[]) => void
 }
 
+/** @deprecated Use `ScenarioRunOptions` (the same type; `HarnessRunOptions` is what `runProgram` and `assertRun` take). */
+export type RunOptions = ScenarioRunOptions
+
 const API = 'https://api.service.test'
 const METER_EVENTS = 'https://meter-events.service.test'
-/** Age from which a replayed delivery is outside the default 5-minute signature tolerance. */
-const REPLAY_AGE_MS = 6 * 60_000
 
 /**
  * Loads a client module: `export const actions = {...}` and/or `export function receiver(ctx)`,
@@ -111,25 +113,18 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
   const destinations = new Map<string, string>()
   const secretsByDestination = new Map<string, string[]>()
   const requests: RequestRecord[] = []
-  const steps: StepRecord[] = []
-  const faults: FaultDecision[] = []
   const deliveries: DeliveryRecord[] = []
   const processed: { receiver: string; eventId: string }[] = []
   // Response headers of each request, for `expect.headers` and `expect.request_id`.
   const answers = new WeakMap<RequestRecord, { headers: Headers; body: unknown }>()
   const verdicts: Verdict[] = []
-  const controls = new Map<string, ReceiverControl>()
   let stepNo = 0
-  // Fault decisions are read from the trace as the engine makes them.
-  const fired: TraceEntry[] = []
-  sim.service.kernel.trace.subscribe((e) => {
-    if (e.kind === 'fault') fired.push(e)
+  let stepFirst = 0
+  // The one step engine (shared with property programs): steps, fault decisions, receivers, replays.
+  const engine = createEngine(sim, {
+    onStep: (record, decided) => options.onStep?.(record, requests.slice(stepFirst), decided),
   })
-  const takeFaults = (): FaultDecision[] => {
-    const decided = faultDecisions(fired.splice(0))
-    faults.push(...decided)
-    return decided
-  }
+  const takeFaults = (): FaultDecision[] => engine.takeFaults()
 
   const accountId = (ref: string): string => {
     const filled = String(fill(ref, vars))
@@ -217,10 +212,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     return { status: res.status, body: json, headers: res.headers }
   }
 
-  const sleep = async (ms: number) => {
-    await sim.clock.tickAsync(ms)
-    await sim.settle()
-  }
+  const sleep = (ms: number) => engine.advance(ms)
 
   const clientContext: ClientContext = {
     sim,
@@ -247,47 +239,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       processed: (id) => processed.push({ receiver: r.name, eventId: id }),
     })
     if (inner === undefined) throw new StepFailure(`receiver '${r.name}': no receiver factory`)
-    let down = r.state === 'down'
-    let downStatus = r.status
-    let delay = 0
     const seen = new Map<string, number>()
-    // Signed deliveries as they arrived, for the attacker of `replay_delivery`.
-    const captured: { at: number; body: string; signature: string | null }[] = []
-    controls.set(r.name, {
-      down(status) {
-        down = true
-        downStatus = status ?? r.status
-      },
-      up() {
-        down = false
-      },
-      slow(ms) {
-        delay = ms
-      },
-      replay() {
-        const old = captured[0]
-        if (old === undefined) return false
-        // Waits until the signature is older than the 5-minute tolerance, then re-POSTs it unchanged.
-        const wait = Math.max(0, old.at + REPLAY_AGE_MS - sim.clock.now)
-        sim.clock.setTimeout(() => {
-          const req = new Request(r.url, {
-            method: 'POST',
-            headers: {
-              'Content-Type': 'application/json',
-              ...(old.signature ? { [headerNames(prefix).signature]: old.signature } : {}),
-            },
-            body: old.body,
-          })
-          sim.service.kernel.scheduler.track(
-            Promise.resolve(inner(req)).then(
-              (res) => record(old.body, res.status, 'unchecked', true),
-              () => record(old.body, 0, 'unchecked', true),
-            ),
-          )
-        }, wait)
-        return true
-      },
-    })
     const record = (raw: string, status: number, signature: DeliveryRecord['signature'], replay = false) => {
       let eventId: string | null = null
       let type: string | null = null
@@ -317,28 +269,25 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
         ...(created === undefined ? {} : { created }),
       })
     }
-    sim.receivers.mount(r.url, async (req) => {
-      const raw = await req.clone().text()
-      captured.push({ at: sim.clock.now, body: raw, signature: req.headers.get(headerNames(prefix).signature) })
-      const known = secrets()
-      let signature: DeliveryRecord['signature'] = 'unchecked'
-      if (known.length > 0) {
-        try {
-          verifySignature(raw, req.headers.get(headerNames(prefix).signature), known, { now: sim.clock.now })
-          signature = 'valid'
-        } catch {
-          signature = 'invalid'
+    engine.mount({
+      name: r.name,
+      url: r.url,
+      handler: (req) => inner(req),
+      down: r.state === 'down',
+      downStatus: r.status,
+      onDelivery: (d) => {
+        let signature: DeliveryRecord['signature'] = 'unchecked'
+        const known = secrets()
+        if (!d.replay && known.length > 0) {
+          try {
+            verifySignature(d.raw, d.signatureHeader, known, { now: d.at })
+            signature = 'valid'
+          } catch {
+            signature = 'invalid'
+          }
         }
-      }
-      if (down) {
-        record(raw, downStatus ?? 0, signature)
-        if (downStatus === undefined) throw new TypeError(`connect ECONNREFUSED ${r.url}`)
-        return new Response('receiver down', { status: downStatus })
-      }
-      if (delay > 0) await new Promise<void>((done) => sim.clock.setTimeout(() => done(), delay))
-      const res = await inner(req)
-      record(raw, res.status, signature)
-      return res
+        record(d.raw, d.status, signature, d.replay)
+      },
     })
   }
 
@@ -474,84 +423,81 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     if (e.outcomes) verdicts.push(...checkOutcomes(name, mine, e.outcomes))
   }
 
-  wireReceiverFaults(sim, controls)
-
   async function runSteps(list: readonly StepSpec[]): Promise<void> {
     for (const step of list) {
       if (step.repeat) {
         for (let i = 0; i < step.repeat.times; i++) await runSteps(step.repeat.steps)
         continue
       }
-      stepNo++
-      takeFaults()
-      const at = sim.clock.now
-      sim.faults.step(stepNo)
-      const first = requests.length
+      stepNo = engine.count + 1
+      stepFirst = requests.length
       const kind =
         (['request', 'parallel', 'advance', 'settle', 'client', 'receiver', 'admin'] as const).find(
           (k) => step[k] !== undefined,
         ) ?? 'settle'
-      let label = step.label ?? kind
-      let note: string | undefined
-      let ok = true
       try {
-        if (step.request) {
-          const r = step.request
-          label = step.label ?? `${r.method} ${r.path}${r.times ? ` x${r.times}` : ''}`
-          for (let i = 0; i < (r.times ?? 1); i++) {
-            const res = await send(r as RequestSpec, 'workload')
-            if (r.save) vars[r.save] = res.body
-          }
-        } else if (step.parallel) {
-          label = step.label ?? `parallel x${step.parallel.length}`
-          const results = await Promise.all(step.parallel.map((r) => send(r as RequestSpec, 'workload')))
-          step.parallel.forEach((r, i) => {
-            if (r.save) vars[r.save] = results[i]?.body
-          })
-        } else if (step.advance !== undefined) {
-          label = step.label ?? `advance ${formatDuration(step.advance)}`
-          await sleep(step.advance)
-        } else if (step.settle) {
-          await sim.settle()
-        } else if (step.client) {
-          const c = step.client
-          label = step.label ?? `client ${c.action}`
-          const action = client.actions?.[c.action]
-          if (action === undefined)
-            throw new StepFailure(
-              `the client has no action '${c.action}' (has: ${Object.keys(client.actions ?? {}).join(', ') || 'none'})`,
-            )
-          const result = await action(clientContext, fill(c.args ?? {}, vars))
-          if (c.save) vars[c.save] = result
-        } else if (step.receiver) {
-          const r = step.receiver
-          label = step.label ?? `receiver ${r.name} ${r.state}`
-          const control = controls.get(r.name)
-          if (control === undefined) throw new StepFailure(`no receiver named '${r.name}'`)
-          if (r.state === 'down') control.down(r.status)
-          else control.up()
-        } else if (step.admin) {
-          const a = step.admin
-          label = step.label ?? `admin ${a.call}`
-          // Own methods only: a scenario naming `constructor` or `toString` must not call Object's.
-          const fn = Object.hasOwn(sim.admin, a.call) ? (sim.admin as unknown as Record<string, unknown>)[a.call] : undefined
-          if (typeof fn !== 'function') throw new StepFailure(`sim.admin has no method '${a.call}' in this build`)
-          const args = fill(a.args ?? [], vars).map((v) => (typeof v === 'string' && accounts.has(v) ? accounts.get(v) : v))
-          const result = await (fn as (...x: unknown[]) => unknown).apply(sim.admin, args)
-          if (a.save) vars[a.save] = result
-        }
+        await engine.run(kind, step.label ?? kind, () => act(step, kind))
       } catch (error) {
-        ok = false
-        note = error instanceof Error ? error.message : String(error)
-        verdicts.push({ name: `step ${stepNo} (${label})`, ok: false, message: `the step failed: ${note}` })
+        throw new StepFailure(error instanceof Error ? error.message : String(error))
       }
-      const mine = requests.slice(first)
-      if (ok) checkStep(step, mine, label)
-      const record: StepRecord = { n: stepNo, at, end: sim.clock.now, kind, label, ok, ...(note ? { note } : {}) }
-      steps.push(record)
-      options.onStep?.(record, mine, takeFaults())
-      if (!ok) throw new StepFailure(note)
     }
+  }
+
+  /** One scenario step: its action, then its `expect` on the requests it sent. */
+  async function act(step: StepSpec, kind: string): Promise<string> {
+    let label = step.label ?? kind
+    try {
+      if (step.request) {
+        const r = step.request
+        label = step.label ?? `${r.method ?? 'GET'} ${String(fill(r.path, vars))}${r.times ? ` x${r.times}` : ''}`
+        for (let i = 0; i < (r.times ?? 1); i++) {
+          const res = await send(r as RequestSpec, 'workload')
+          if (r.save) vars[r.save] = res.body
+        }
+      } else if (step.parallel) {
+        label = step.label ?? `parallel x${step.parallel.length}`
+        const results = await Promise.all(step.parallel.map((r) => send(r as RequestSpec, 'workload')))
+        step.parallel.forEach((r, i) => {
+          if (r.save) vars[r.save] = results[i]?.body
+        })
+      } else if (step.advance !== undefined) {
+        label = step.label ?? `advance ${formatDuration(step.advance)}`
+        await engine.advance(step.advance)
+      } else if (step.settle) {
+        await sim.settle()
+      } else if (step.client) {
+        const c = step.client
+        label = step.label ?? `client ${c.action}`
+        const action = client.actions?.[c.action]
+        if (action === undefined)
+          throw new StepFailure(
+            `the client has no action '${c.action}' (has: ${Object.keys(client.actions ?? {}).join(', ') || 'none'})`,
+          )
+        const result = await action(clientContext, fill(c.args ?? {}, vars))
+        if (c.save) vars[c.save] = result
+      } else if (step.receiver) {
+        const r = step.receiver
+        label = step.label ?? `receiver ${r.name} ${r.state}`
+        const control = engine.receiver(r.name)
+        if (control === undefined) throw new StepFailure(`no receiver named '${r.name}'`)
+        control.set(r.state === 'down', r.status)
+      } else if (step.admin) {
+        const a = step.admin
+        label = step.label ?? `admin ${a.call}`
+        // Own methods only: a scenario naming `constructor` or `toString` must not call Object's.
+        const fn = Object.hasOwn(sim.admin, a.call) ? (sim.admin as unknown as Record<string, unknown>)[a.call] : undefined
+        if (typeof fn !== 'function') throw new StepFailure(`sim.admin has no method '${a.call}' in this build`)
+        const args = fill(a.args ?? [], vars).map((v) => (typeof v === 'string' && accounts.has(v) ? accounts.get(v) : v))
+        const result = await (fn as (...x: unknown[]) => unknown).apply(sim.admin, args)
+        if (a.save) vars[a.save] = result
+      }
+    } catch (error) {
+      const note = error instanceof Error ? error.message : String(error)
+      verdicts.push({ name: `step ${stepNo} (${label})`, ok: false, message: `the step failed: ${note}` })
+      throw new StepError(note, label)
+    }
+    checkStep(step, requests.slice(stepFirst), label)
+    return label
   }
 
   let setupOk = true
@@ -568,6 +514,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
       if (!(error instanceof StepFailure)) throw error
     }
     takeFaults()
+    const faults = engine.faults
     const firedVerdict = faultsFiredVerdict(sim, faults)
     if (firedVerdict) verdicts.push(firedVerdict)
     verdicts.push(
@@ -611,9 +558,9 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     seed: String(seed),
     start,
     end,
-    steps,
+    steps: [...engine.steps],
     requests,
-    faults,
+    faults: [...engine.faults],
     deliveries,
     markers: markersOf(sim, end),
     verdicts,

@@ -8,7 +8,6 @@ import type { FaultDecision, Verdict } from './run-result.js'
 export interface ReceiverControl {
   down(status?: number): void
   up(): void
-  slow(ms: number): void
   /** Re-POSTs the oldest signed delivery it captured, once its signature is stale; false when none. */
   replay(): boolean
 }
@@ -17,8 +16,9 @@ export interface ReceiverControl {
 const ENTRY_PARAMS = ['receiver', 'reason', 'count', 'delay', 'status', 'operation'] as const
 
 /**
- * Wires the kinds the fault engine hands outside the service (receivers down, up, slow; replayed
- * deliveries) to the run's receivers. Every other kind the engine applies itself: forced 429s,
+ * Wires the kinds the fault engine hands outside the service (receivers down and up; replayed
+ * deliveries) to the run's receivers. A slow receiver (`receiver_slow`) is a slow network on the
+ * service's own delivery attempts, scheduled or drawn, as in property programs. Every other kind the engine applies itself: forced 429s,
  * lock timeouts, 409s and 5xx in its admission gate, indeterminate answers and slow processing in
  * the domain hooks, early session expiry at once, and duplicated, reordered or delayed deliveries
  * through the delivery area's fault hook.
@@ -32,7 +32,7 @@ export function wireReceiverFaults(sim: Simulator, receivers: ReadonlyMap<string
     const r = receivers.get(name)
     return r === undefined ? [] : [r]
   }
-  const each = (fn: (r: ReceiverControl, entry: { status?: number; delay?: number }) => void) => (entry: any) => {
+  const each = (fn: (r: ReceiverControl, entry: { status?: number }) => void) => (entry: any) => {
     const rs = pick(entry.receiver)
     for (const r of rs) fn(r, entry)
     return rs.length > 0
@@ -44,10 +44,6 @@ export function wireReceiverFaults(sim: Simulator, receivers: ReadonlyMap<string
   sim.faults.on(
     'receiver_up',
     each((r) => r.up()),
-  )
-  sim.faults.on(
-    'receiver_slow',
-    each((r, e) => r.slow(e.delay ?? 2_000)),
   )
   sim.faults.on('replay_delivery', (entry) => pick(entry.receiver).some((r) => r.replay()))
 }
