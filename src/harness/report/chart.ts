@@ -184,7 +184,7 @@ export async function timelineSvg(report: Report): Promise<string> {
         // Below the plot, in columns: at the right it pushed the figure past the page width.
         orient: 'bottom',
         direction: 'horizontal',
-        columns: 3,
+        columns: 2,
         labelLimit: 320,
       },
     ],
