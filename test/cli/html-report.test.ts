@@ -9,6 +9,7 @@ import { buildReport } from '../../src/harness/report/report.js'
 import { writeReport } from '../../src/harness/report/write-report.js'
 import { loadScenarioFile } from '../../src/harness/scenario/load-scenario.js'
 import { runScenario } from '../../src/harness/scenario/run-scenario.js'
+import type { TraceEntry } from '../../src/kernel/trace.js'
 import { ROOT } from './run-cli.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -71,6 +72,41 @@ describe('timeline chart', () => {
     expect(new Set(fills.values()).size).toBe(fills.size)
     expect([...fills.keys()]).toContain(`200 (${report.summary.outcomes['200']})`)
     expect(svg).toMatch(/role-legend-symbol[\s\S]*?M-?[\d.]+,[\d.-]+L/)
+  })
+
+  it('puts usage, invoice events and payments of a billing run on the timeline, each in its own hue', async () => {
+    let trace: readonly TraceEntry[] = []
+    const result = await runScenario(loadScenarioFile(join(ROOT, 'scenarios', 'usage-to-invoice.yaml')), {
+      onTrace: (entries) => {
+        trace = entries
+      },
+    })
+    const report = buildReport(result, trace)
+    const rows = [
+      ...new Set(
+        chartPoints(report)
+          .filter((p) => p.group === 'billing')
+          .map((p) => p.row),
+      ),
+    ]
+    expect(rows).toHaveLength(7)
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^usage processed \(\d+\)$/),
+        'invoice.created (8)',
+        'invoice.finalized (8)',
+        'invoice.paid (7)',
+        'invoice.payment_failed (1)',
+        'payment succeeded (3)',
+        'payment failed (1)',
+      ]),
+    )
+    // 200 and delivery acknowledged share their green on purpose; no billing hue is shared.
+    const fills = legendFills(await timelineSvg(report))
+    const billing = [...fills].filter(([legend]) => /^(usage|invoice|payment)/.test(legend))
+    expect(billing).toHaveLength(7)
+    for (const [legend, fill] of billing)
+      expect([...fills].filter(([l, f]) => l !== legend && f === fill).map(([l]) => l)).toEqual([])
   })
 
   it('draws 200 and an acknowledged retry in different colours', async () => {

@@ -4,7 +4,7 @@ import type { Report } from './report.js'
 /** One symbol of the timeline chart. */
 export interface Point {
   readonly t: number
-  /** Group of rows: `requests`, `sessions`, `deliveries: <receiver>`, `faults`. */
+  /** Group of rows: `requests`, `sessions`, `billing`, `deliveries: <receiver>`, `faults`. */
   readonly group: string
   readonly category: string
   /** The chart row: one per group and outcome, labelled with its count. */
@@ -17,11 +17,23 @@ export interface Point {
 }
 
 const GROUP_ORDER = (group: string) =>
-  group === 'requests' ? 0 : group === 'sessions' ? 1 : group.startsWith('deliveries') ? 2 : 3
+  group === 'requests' ? 0 : group === 'sessions' ? 1 : group === 'billing' ? 2 : group.startsWith('deliveries') ? 3 : 4
+
+/** Billing rows in the order of the loop: usage, then an invoice's life, then payments. */
+const BILLING_ORDER = [
+  'usage processed',
+  'invoice.created',
+  'invoice.finalized',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'payment succeeded',
+  'payment pending',
+  'payment failed',
+]
 
 /**
  * The chart rows of a report: one point per request (by outcome, each 429 reason apart), session
- * expiry, delivery attempt (per receiver, first tries and retries apart) and fault decision. Each
+ * expiry, billing record (usage processed, invoice event, payment attempt), delivery attempt (per receiver, first tries and retries apart) and fault decision. Each
  * outcome of each group is its own row, labelled with its count, so outcomes at one instant stay
  * apart.
  *
@@ -35,6 +47,7 @@ export function chartPoints(report: Report): Point[] {
   for (const m of report.markers) {
     if (m.kind === 'session expiry') raw.push({ t: m.at, group: 'sessions', category: 'session expiry', detail: m.detail })
   }
+  for (const b of report.billing ?? []) raw.push({ t: b.at, group: 'billing', category: b.kind, detail: b.detail })
   for (const d of report.deliveries) {
     const ok = d.status >= 200 && d.status < 300
     const category = `${d.attempt > 1 ? 'retry' : 'delivery'} ${ok ? 'acknowledged' : d.status === 0 ? 'no connection' : `refused ${d.status}`}`
@@ -100,6 +113,14 @@ function colourOf(category: string): string | undefined {
   if (category === '200' || category === 'delivery acknowledged') return '#2e7d32'
   if (category === 'retry acknowledged') return '#00bcd4'
   if (category === 'session expiry') return '#f9a825'
+  // Billing: none of these is in the palette, so no other outcome shares their hue.
+  if (category === 'usage processed') return '#5e35b1'
+  if (category === 'invoice.created') return '#90caf9'
+  if (category === 'invoice.finalized') return '#3949ab'
+  if (category === 'invoice.paid') return '#7cb342'
+  if (category === 'payment succeeded') return '#00695c'
+  if (category === 'invoice.payment_failed') return '#c62828'
+  if (category === 'payment failed') return '#6d0000'
   return undefined
 }
 
@@ -107,6 +128,8 @@ function shapeOf(category: string): string {
   if (category.startsWith('fault')) return 'triangle-up'
   if (category.startsWith('delivery') || category.startsWith('retry')) return 'square'
   if (category === 'session expiry') return 'cross'
+  if (category.startsWith('invoice.')) return 'diamond'
+  if (category.startsWith('payment ')) return 'triangle-down'
   return 'circle'
 }
 
@@ -131,14 +154,21 @@ export function legendLabelLimit(legends: readonly string[]): number {
 export async function timelineSvg(report: Report): Promise<string> {
   const points = chartPoints(report)
   const rows = [...new Map(points.map((p) => [p.row, p])).values()]
-    .sort((a, b) => GROUP_ORDER(a.group) - GROUP_ORDER(b.group) || a.group.localeCompare(b.group) || a.row.localeCompare(b.row))
+    .sort(
+      (a, b) =>
+        GROUP_ORDER(a.group) - GROUP_ORDER(b.group) ||
+        a.group.localeCompare(b.group) ||
+        BILLING_ORDER.indexOf(a.category) - BILLING_ORDER.indexOf(b.category) ||
+        a.row.localeCompare(b.row),
+    )
     .map((p) => p.row)
   const byLegend = new Map(points.map((p) => [p.legend, p.category]))
   const legends = [...byLegend.keys()].sort()
   // Long outcomes (a 4xx code with its reason, a delivery fault label) are shown whole: the label
   // limit grows with the longest one (about 7 px a character) and the columns shrink to fit.
   const labelLimit = legendLabelLimit(legends)
-  const columns = Math.max(1, Math.min(3, Math.floor(1_200 / (labelLimit + 40))))
+  // Two columns at most: three ran past the page width with the billing rows (checked in Chromium).
+  const columns = Math.max(1, Math.min(2, Math.floor(1_200 / (labelLimit + 40))))
   let next = 0
   const colours = legends.map((l) => colourOf(byLegend.get(l) as string) ?? (PALETTE[next++ % PALETTE.length] as string))
   const shapes = legends.map((l) => shapeOf(byLegend.get(l) as string))

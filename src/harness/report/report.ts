@@ -30,6 +30,8 @@ export interface Report {
   readonly faults: RunResult['faults']
   readonly deliveries: RunResult['deliveries']
   readonly markers: RunResult['markers']
+  /** Usage processed, invoice events and payments read from the trace; absent when there were none. */
+  readonly billing?: RunResult['markers']
   readonly trace: { readonly hash: string; readonly length: number }
 }
 
@@ -43,8 +45,10 @@ export interface Report {
  */
 export function buildReport(input: RunResult, trace?: readonly TraceEntry[]): Report {
   let result = input
+  let billing: RunResult['markers'] = []
   if (trace !== undefined) {
     const read = traceRecords(trace, input.steps)
+    billing = read.billing
     result = {
       ...input,
       requests: input.requests.length > 0 ? input.requests : read.requests,
@@ -75,6 +79,7 @@ export function buildReport(input: RunResult, trace?: readonly TraceEntry[]): Re
     faults: result.faults,
     deliveries: result.deliveries,
     markers: result.markers,
+    ...(billing.length > 0 ? { billing } : {}),
     trace: { hash: result.traceHash, length: result.traceLength },
   }
 }

@@ -6,7 +6,12 @@ export interface TraceRecords {
   readonly requests: RequestRecord[]
   readonly deliveries: DeliveryRecord[]
   readonly markers: Marker[]
+  /** Billing on the timeline: meter usage processed, `invoice.*` events, payment attempts (charges). */
+  readonly billing: Marker[]
 }
+
+/** The invoice events the timeline shows (`invoice.payment_succeeded` doubles `invoice.paid`). */
+const INVOICE_EVENTS = new Set(['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_failed'])
 
 /** The executed step an instant belongs to: the last one that began at or before it. */
 function stepAt(steps: readonly StepRecord[], at: number): number {
@@ -16,8 +21,9 @@ function stepAt(steps: readonly StepRecord[], at: number): number {
 }
 
 /**
- * Reads requests (`http`), delivery attempts (`delivery.attempt`) and delivery markers
- * (`delivery.scheduled`, `delivery.exhausted`) from a trace, so a run whose runner recorded none of
+ * Reads requests (`http`), delivery attempts (`delivery.attempt`), delivery markers
+ * (`delivery.scheduled`, `delivery.exhausted`) and billing (`meter_events.processed`, `invoice.*`
+ * events, `charge.attempted`) from a trace, so a run whose runner recorded none of
  * them itself (a property-harness replay, a scenario without receivers) still gets a full report.
  *
  * @example
@@ -27,6 +33,7 @@ export function traceRecords(entries: readonly TraceEntry[], steps: readonly Ste
   const requests: RequestRecord[] = []
   const deliveries: DeliveryRecord[] = []
   const markers: Marker[] = []
+  const billing: Marker[] = []
   // Nth attempt seen per event and destination (duplicates count as attempts, as a receiver sees them).
   const seen = new Map<string, number>()
   for (const e of entries) {
@@ -61,7 +68,14 @@ export function traceRecords(entries: readonly TraceEntry[], steps: readonly Ste
         .filter((x) => x !== undefined)
         .join(' ')
       markers.push({ at: e.at, kind: e.kind, detail })
+    } else if (e.kind === 'meter_events.processed' && e.data.accepted > 0) {
+      const from = e.data.source === 'sync' ? `meter ${e.data.meter}` : `stream batch ${e.data.batch}`
+      billing.push({ at: e.at, kind: 'usage processed', detail: `${e.data.accepted} event(s), ${from}` })
+    } else if (e.kind === 'event.emitted' && INVOICE_EVENTS.has(e.data.type)) {
+      billing.push({ at: e.at, kind: e.data.type, detail: e.data.id })
+    } else if (e.kind === 'charge.attempted') {
+      billing.push({ at: e.at, kind: `payment ${e.data.status}`, detail: e.data.id })
     }
   }
-  return { requests, deliveries, markers }
+  return { requests, deliveries, markers, billing }
 }
