@@ -5,7 +5,6 @@ import { callerNow } from '../kernel/wall-clock.js'
 import { createSimulator, exchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
 import { installServeReceiverFaults } from './serve-faults.js'
-import { writeStateFile } from './state-file.js'
 import {
   allowedHostSet,
   checkAdminToken,
@@ -15,6 +14,7 @@ import {
   isJsonContentType,
   type Refusal,
 } from './serve-guard.js'
+import { writeStateFile } from './state-file.js'
 import { createWallDriver, type ServeClock, type WallDriver } from './wall-driver.js'
 
 /** How long `serve` waits for a slow client, in wall-clock milliseconds. */
