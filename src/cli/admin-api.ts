@@ -3,6 +3,7 @@ import { ServiceError } from '#domain/service-error.js'
 import { parseDuration } from '#kernel/duration.js'
 import { faultEntrySchema, faultKinds } from '../faults/faults-schema.js'
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
+import type { Snapshot } from '../simulator/snapshot.js'
 import type { ServeClock } from './wall-driver.js'
 
 /** The reserved path prefix of the admin API in serve mode. */
@@ -150,6 +151,7 @@ export const ADMIN_ROUTES: readonly string[] = [
   'POST /faults/rates',
   'POST /faults/clear',
   'POST /reset',
+  'POST /snapshot',
   'GET /trace',
 ]
 
@@ -166,6 +168,11 @@ export interface AdminHost {
   advance(ms: number): Promise<void>
   /** Replaces the simulator with a fresh one built from the same options (token, port and clock mode kept). */
   reset(): Promise<Simulator>
+  /**
+   * Takes a snapshot at rest (after settling the work due now) and, with `serve --state`, writes it
+   * to the state file atomically; `file` is that path, or undefined.
+   */
+  snapshot(): Promise<{ snapshot: Snapshot; file: string | undefined }>
   /** What the host set up at start (e.g. `--forward-to` destinations), shown in `GET /state`. */
   readonly extras?: () => Record<string, unknown>
 }
@@ -249,6 +256,10 @@ function manualHost(initial: Simulator): AdminHost {
     async reset() {
       sim = createSimulator({ seed: sim.seed, headerPrefix: sim.service.kernel.prefix })
       return sim
+    },
+    async snapshot() {
+      await sim.settle()
+      return { snapshot: sim.snapshot(), file: undefined }
     },
   }
 }
@@ -490,6 +501,17 @@ export function withAdminApi(target: Simulator | AdminHost): (req: Request) => P
             seed: fresh.seed,
             trace: { length: fresh.trace.length },
           })
+        }
+        case 'POST /snapshot': {
+          await readBody(req, schemas.empty)
+          let taken: Awaited<ReturnType<AdminHost['snapshot']>>
+          try {
+            taken = await host.snapshot()
+          } catch (error) {
+            // Work in flight (a delivery awaiting a slow receiver): a snapshot is taken at rest.
+            return fail(409, error instanceof Error ? error.message : String(error))
+          }
+          return new Response(JSON.stringify(taken.snapshot), { headers: { 'Content-Type': 'application/json' } })
         }
         case 'GET /trace': {
           const { since = 0 } = readQuery(url, schemas.trace)

@@ -86,7 +86,8 @@ Example:
 `,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
                          [--header-prefix Stripe] [--clock wall|manual] [--speed N]
-                         [--forward-to URL] [--events a,b] [--admin-token T|none] [--allowed-host H]...
+                         [--forward-to URL] [--events a,b] [--state file]
+                         [--admin-token T|none] [--allowed-host H]...
 
 Serves the simulator's fetch handler over HTTP on 127.0.0.1 so clients in any language can be
 tested, plus an admin API under /__sim/ (OpenAPI 3.1: docs/admin-api.openapi.yaml):
@@ -107,8 +108,16 @@ tested, plus an admin API under /__sim/ (OpenAPI 3.1: docs/admin-api.openapi.yam
   POST /__sim/faults/rates        {"rates": {"rate_limit": 1}}: switch kinds on (0: off)
   POST /__sim/faults/clear        every rate off, nothing armed
   POST /__sim/reset               a fresh simulator from the same options (same token and port)
+  POST /__sim/snapshot            the simulator's snapshot as JSON (with --state: also written to the file)
   GET  /__sim/trace               the trace as JSON lines; ?since=<seq>
 With --scenario, the scenario's setup and workload run first. Stops cleanly on SIGINT.
+
+State: with --state file, serve loads the file at start when it exists (the saved run goes on: its
+seed, limits, header prefix, objects, pending work and virtual time; --seed, --scenario,
+--no-limits and --header-prefix then do not apply), writes it on POST /__sim/snapshot and on exit
+(SIGINT/SIGTERM), each time atomically (a temporary file, then a rename). With --clock wall the
+loaded simulator starts at the saved virtual time and follows the wall clock from there (the time
+the server was stopped does not pass). POST /__sim/reset starts over from the options, not the file.
 
 Time: with --clock wall (the default) virtual time starts at the real current time and follows it
 (--speed N: N times faster), so deliveries and retries, meter processing, session and idempotency
@@ -143,6 +152,8 @@ Options:
   --forward-to URL    Create destinations on the platform (test mode) posting to URL, a
                       localhost/127.0.0.1/[::1] address, and print their signing secrets
   --events a,b        With --forward-to: only these event types (default all: *)
+  --state file        Load the simulator from file at start if it exists; save it there on exit
+                      and on POST /__sim/snapshot (atomically)
   --admin-token T     Admin API token (default: SERVICE_SIM_ADMIN_TOKEN, else a random one,
                       printed); 'none' turns the token off
   --allowed-host H    Also accept host name H in Host and Origin (repeatable), e.g. a name
@@ -154,6 +165,7 @@ Examples:
   service-sim serve --header-prefix Stripe --forward-to http://localhost:3000/webhooks
   service-sim serve --clock manual --seed 7
   service-sim serve --speed 60   # an hour of virtual time a minute
+  service-sim serve --clock manual --state sim-state.json   # stop and start again where it was
   curl -u sk_test_...: http://127.0.0.1:12111/v1/account
   curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:12111/__sim/state
   curl -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\

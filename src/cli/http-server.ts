@@ -14,6 +14,7 @@ import {
   isJsonContentType,
   type Refusal,
 } from './serve-guard.js'
+import { writeStateFile } from './state-file.js'
 import { createWallDriver, type ServeClock, type WallDriver } from './wall-driver.js'
 
 /** How long `serve` waits for a slow client, in wall-clock milliseconds. */
@@ -62,6 +63,8 @@ export interface HttpServerOptions {
   readonly rebuild?: () => Simulator | Promise<Simulator>
   /** Extra members of `GET /__sim/state` (what the caller set up, e.g. forwarding). */
   readonly extras?: () => Record<string, unknown>
+  /** `serve --state`: the file `POST /__sim/snapshot` (and the caller, on exit) writes the snapshot to. */
+  readonly stateFile?: string
 }
 
 /** The server `startHttpServer` returns, with the simulator it serves now (a reset replaces it). */
@@ -129,6 +132,16 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
       context.raw = exchangeOf(fresh)
       driver?.attach(fresh)
       return fresh
+    },
+    async snapshot() {
+      const take = async () => {
+        await context.sim.settle()
+        return context.sim.snapshot()
+      }
+      // Serialised with the wall clock's catch-ups: the clock does not move while it is taken.
+      const snapshot = driver ? await driver.jump(take) : await take()
+      if (options.stateFile !== undefined) writeStateFile(options.stateFile, snapshot)
+      return { snapshot, file: options.stateFile }
     },
     ...(options.extras === undefined ? {} : { extras: options.extras }),
   }

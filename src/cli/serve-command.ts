@@ -9,6 +9,7 @@ import { createSimulator, type Simulator } from '../simulator/create-simulator.j
 import { HELP } from './help.js'
 import { startHttpServer } from './http-server.js'
 import { adminTokenProblem, allowedHostSet, generateAdminToken } from './serve-guard.js'
+import { readStateFile } from './state-file.js'
 import { headerPrefixOption, intOption, UsageError } from './usage-error.js'
 import type { ServeClock } from './wall-driver.js'
 
@@ -134,9 +135,22 @@ export function setUpForwarding(sim: Simulator, spec: ForwardSpec): ForwardDesti
     ['thin', thin],
   ] as const) {
     if (enabled.length === 0) continue
+    const name = `service-sim serve --forward-to (${payload})`
+    // A simulator loaded from `--state` has the destinations of the run that saved it: reuse them.
+    const existing = sim.service.destinations.list(scope).find((d) => d.name === name && d.url === spec.url)
+    if (existing !== undefined) {
+      made.push({
+        destination: existing.id,
+        url: existing.url,
+        event_payload: payload,
+        enabled_events: [...existing.enabledEvents],
+        signing_secret: sim.admin.signingSecrets(existing.id)[0] ?? '',
+      })
+      continue
+    }
     try {
       const d = sim.service.destinations.create(scope, {
-        name: `service-sim serve --forward-to (${payload})`,
+        name,
         type: 'webhook_endpoint',
         event_payload: payload,
         events_from: ['@self'],
@@ -182,6 +196,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       speed: { type: 'string' },
       'forward-to': { type: 'string' },
       events: { type: 'string' },
+      state: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -204,12 +219,25 @@ export async function serveCommand(args: string[]): Promise<number> {
   const headerPrefix = headerPrefixOption(values['header-prefix'])
   const clock = clockOption(values.clock, values.speed)
   const forward = forwardOption(values['forward-to'], values.events)
+  const stateFile = values.state === undefined ? undefined : resolve(values.state)
+  if (values.state === '') throw new UsageError('--state: expected a file path')
+  const saved = stateFile === undefined ? undefined : readStateFile(stateFile)
   // With a wall clock virtual time starts now, so signatures pass a real app's tolerance check.
   const start = () => (clock.mode === 'wall' ? { start: callerNow() } : {})
   let forwarded: ForwardDestination[] = []
   const build = async (announce: boolean): Promise<Simulator> => {
     let built: Simulator
-    if (values.scenario !== undefined) {
+    if (announce && saved !== undefined && stateFile !== undefined) {
+      // The saved run goes on: its options, ids and virtual time (a wall clock follows real time from there).
+      try {
+        built = createSimulator({ from: saved })
+      } catch (error) {
+        throw new UsageError(`--state: ${stateFile}: ${(error as Error).message}`)
+      }
+      process.stdout.write(
+        `state loaded from ${stateFile} (virtual time ${new Date(built.clock.now).toISOString()}; seed, limits and header prefix are the saved run's)\n`,
+      )
+    } else if (values.scenario !== undefined) {
       const loaded = loadScenarioFile(values.scenario)
       const scenario = {
         ...loaded,
@@ -247,6 +275,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     clock,
     rebuild: () => build(false),
     extras: () => ({ forward: forwarded }),
+    ...(stateFile === undefined ? {} : { stateFile }),
   }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE')
@@ -274,17 +303,32 @@ export async function serveCommand(args: string[]): Promise<number> {
   process.stdout.write(
     `service-sim serving on http://127.0.0.1:${actual} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})\n  platform ${sim.platform.id}\n  secret key ${sim.platform.secretKey.test}\n  admin API http://127.0.0.1:${actual}/__sim/state\n${tokenLine}\n${clockLine}\n${forwardLines.join('')}  hosts ${[...allowedHostSet(allowedHosts)].join(', ')} (any port)\nPress Ctrl-C to stop.\n`,
   )
+  let code = 0
   await new Promise<void>((stop) => {
     const onSignal = () => {
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
-      server.close(() => stop())
-      // Keep-alive sockets would hold close() open; the simulator has nothing to flush.
-      ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
+      const close = () => {
+        server.close(() => stop())
+        // Keep-alive sockets would hold close() open.
+        ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
+      }
+      if (stateFile === undefined) return close()
+      // `--state`: the simulator served now (after any reset) is saved, atomically, before closing.
+      server.host
+        .snapshot()
+        .then(
+          () => process.stdout.write(`state saved to ${stateFile}\n`),
+          (error: unknown) => {
+            code = 1
+            process.stderr.write(`service-sim: state not saved to ${stateFile}: ${(error as Error).message}\n`)
+          },
+        )
+        .finally(close)
     }
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
   })
   process.stdout.write('service-sim stopped\n')
-  return 0
+  return code
 }

@@ -1,4 +1,6 @@
 import { INVOICE_FINALIZATION_GRACE_MS, INVOICE_PAYMENT_RETRY_DAYS } from '#catalogue/rules.js'
+import { fromPlain, toPlain } from '#kernel/plain.js'
+import type { Task } from '#kernel/scheduler.js'
 import { DAY, HOUR, MINUTE } from '#kernel/time.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
@@ -10,16 +12,65 @@ import { SlidingLog } from '../limits/sliding-log.js'
 import { formulaValue } from '../meters/aggregates.js'
 import type { MeterEvents } from '../meters/meter-events.js'
 import type { Meters } from '../meters/meters.js'
-import { type Scope, scopeKey } from '../mode.js'
+import { type Mode, type Scope, scopeKey } from '../mode.js'
 import type { PaymentIntents } from '../payment-intents/payment-intents.js'
 import type { PaymentMethods } from '../payment-intents/payment-methods.js'
 import { invalidRequest, ServiceError } from '../service-error.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import { boundary, type Interval } from './calendar.js'
 import { lineAmount, lineUnitDecimal } from './pricing.js'
-import { type Job, simulatorTimeline, TestClockTimeline, type Timeline } from './timelines.js'
+import {
+  type Job,
+  type JobKind,
+  type SavedClockTimeline,
+  simulatorTimeline,
+  TestClockTimeline,
+  type Timeline,
+} from './timelines.js'
 
 const sec = (ms: number) => Math.floor(ms / 1000)
+
+/** What a billing job's args name: one record of one account and mode (plain data, for snapshots). */
+interface Ref {
+  readonly account: string
+  readonly mode: Mode
+  readonly id: string
+}
+
+const refOf = (scope: Scope, id: string): Ref => ({ account: scope.account, mode: scope.mode, id })
+const scopeOf = (a: Ref): Scope => ({ account: a.account, mode: a.mode })
+
+/** A subscription's billing state as plain data: its timeline by index in the saved timelines (-1: the simulator clock). */
+interface SavedSub {
+  scope: Scope
+  id: string
+  customer: string
+  timeline: number
+  interval: Interval
+  count: number
+  anchor: number
+  n: number
+  periodStart: number
+  periodEnd: number
+  trialEnd: number | null
+  invoiceLogs: number[][]
+  quantityLog: number[]
+}
+
+interface SavedInvoice {
+  scope: Scope
+  id: string
+  timeline: number
+  subscription: string | null
+  attempts: number
+}
+
+interface SavedBilling {
+  timelines: SavedClockTimeline[]
+  clocks: [string, number][]
+  subs: SavedSub[]
+  invoices: SavedInvoice[]
+}
 
 /** What billing keeps about a subscription beyond its wire object: its cycle and its timers. */
 interface SubState {
@@ -121,6 +172,172 @@ export function createBilling(options: BillingOptions) {
   const key = (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`
   const failed = (label: string, error: unknown) =>
     kernel.trace.append('scheduler.task_failed', { label, message: error instanceof Error ? error.message : String(error) })
+
+  // Pending work as data --------------------------------------------------------------------------
+  // Each kind of billing job runs on the simulator's scheduler (a task kind of the same label) or
+  // on a test clock's timeline; its args name the subscription or invoice, looked up when it runs.
+  // `link` gives the record its handle back when a snapshot re-creates the job.
+
+  const links = new Map<string, (job: Job, a: Ref) => void>()
+  const jobKinds = new Map<string, JobKind<never>>()
+
+  function jobKind(label: string, run: (a: Ref) => void, link: (job: Job, a: Ref) => void): JobKind<Ref> {
+    const task = kernel.scheduler.define<Ref>(label, run, { restored: (t: Task, a: Ref) => link(t, a) })
+    const kind: JobKind<Ref> = { label, run, task }
+    links.set(label, link)
+    jobKinds.set(label, kind as unknown as JobKind<never>)
+    return kind
+  }
+
+  const linkSub = (job: Job, a: Ref) => {
+    const s = subs.get(key(scopeOf(a), a.id))
+    if (s !== undefined) s.job = job
+  }
+  const linkInvoice = (job: Job, a: Ref) => {
+    const st = invoiceStates.get(key(scopeOf(a), a.id))
+    if (st !== undefined) st.job = job
+  }
+
+  const periodEndJob = jobKind(
+    'subscription.period_end',
+    (a) => {
+      const s = subs.get(key(scopeOf(a), a.id))
+      if (s === undefined) return
+      s.job = undefined
+      periodEnd(s)
+    },
+    linkSub,
+  )
+
+  const finalizeJob = jobKind(
+    'invoice.finalize',
+    (a) => {
+      const scope = scopeOf(a)
+      const st = invoiceStates.get(key(scope, a.id))
+      if (st !== undefined) st.job = undefined
+      const inv = r.invoice().get(scope, a.id)
+      if (inv?.status === 'draft') finalizeAndPay(scope, a.id, NO_ORIGIN, true)
+    },
+    linkInvoice,
+  )
+
+  const retryJob = jobKind(
+    'invoice.retry',
+    (a) => {
+      const scope = scopeOf(a)
+      const st = invoiceStates.get(key(scope, a.id))
+      if (st !== undefined) st.job = undefined
+      const now = r.invoice().get(scope, a.id)
+      if (now?.status === 'open') attemptPayment(scope, a.id, NO_ORIGIN, { automatic: true })
+    },
+    linkInvoice,
+  )
+
+  interface Advance extends Ref {
+    readonly frozenTime: number
+  }
+  const advancing = new Map<string, { job: Task; args: Advance }>()
+
+  function runAdvance(a: Advance): void {
+    const scope = scopeOf(a)
+    const { id, frozenTime } = a
+    const k = key(scope, id)
+    advancing.delete(k)
+    clocks.get(k)?.advanceTo(frozenTime * 1000, failed)
+    const ready = r.clock().put(scope, id, { status: 'ready', frozen_time: frozenTime, status_details: {} })
+    kernel.trace.append('test_clock.advanced', { id, account: scope.account, mode: scope.mode, frozen_time: frozenTime })
+    emitSnapshot(events, 'test_helpers.test_clock.ready', scope, ready, NO_ORIGIN)
+  }
+
+  const advanceTask = kernel.scheduler.define<Advance>('test_clock.advance', runAdvance, {
+    restored: (job, a) => advancing.set(key(scopeOf(a), a.id), { job, args: a }),
+  })
+
+  kernel.state.register('billing', {
+    save() {
+      const index = new Map<Timeline, number>()
+      const timelines: SavedClockTimeline[] = []
+      const lineRef = (t: Timeline): number => {
+        if (!(t instanceof TestClockTimeline)) return -1
+        let i = index.get(t)
+        if (i === undefined) {
+          i = timelines.length
+          index.set(t, i)
+          timelines.push(t.save())
+        }
+        return i
+      }
+      const saved: SavedBilling = {
+        timelines,
+        clocks: [...clocks].map(([k, t]) => [k, lineRef(t)]),
+        subs: [...subs.values()].map((s) => ({
+          scope: { account: s.scope.account, mode: s.scope.mode },
+          id: s.id,
+          customer: s.customer,
+          timeline: lineRef(s.timeline),
+          interval: s.interval,
+          count: s.count,
+          anchor: s.anchor,
+          n: s.n,
+          periodStart: s.periodStart,
+          periodEnd: s.periodEnd,
+          trialEnd: s.trialEnd,
+          invoiceLogs: s.invoiceLogs.map((l) => l.save()),
+          quantityLog: s.quantityLog.save(),
+        })),
+        invoices: [...invoiceStates.values()].map((st) => ({
+          scope: { account: st.scope.account, mode: st.scope.mode },
+          id: st.id,
+          timeline: lineRef(st.timeline),
+          subscription: st.subscription,
+          attempts: st.attempts,
+        })),
+      }
+      return toPlain(saved)
+    },
+    load(data) {
+      const saved = fromPlain<SavedBilling>(data)
+      clocks.clear()
+      subs.clear()
+      invoiceStates.clear()
+      advancing.clear()
+      const relink: [Job, string, Ref][] = []
+      const lines = saved.timelines.map((t) =>
+        TestClockTimeline.load(t, jobKinds, (job, label, args) => relink.push([job, label, args as Ref])),
+      )
+      const lineAt = (i: number): Timeline => (i < 0 ? simLine : (lines[i] as TestClockTimeline))
+      for (const [k, i] of saved.clocks) clocks.set(k, lines[i] as TestClockTimeline)
+      for (const s of saved.subs) {
+        subs.set(key(s.scope, s.id), {
+          scope: s.scope,
+          id: s.id,
+          customer: s.customer,
+          timeline: lineAt(s.timeline),
+          interval: s.interval,
+          count: s.count,
+          anchor: s.anchor,
+          n: s.n,
+          periodStart: s.periodStart,
+          periodEnd: s.periodEnd,
+          trialEnd: s.trialEnd,
+          job: undefined,
+          invoiceLogs: s.invoiceLogs.map((times) => SlidingLog.load(times)),
+          quantityLog: SlidingLog.load(s.quantityLog),
+        })
+      }
+      for (const st of saved.invoices) {
+        invoiceStates.set(key(st.scope, st.id), {
+          scope: st.scope,
+          id: st.id,
+          timeline: lineAt(st.timeline),
+          subscription: st.subscription,
+          job: undefined,
+          attempts: st.attempts,
+        })
+      }
+      for (const [job, label, args] of relink) links.get(label)?.(job, args)
+    },
+  })
 
   // Timelines ---------------------------------------------------------------------------------
 
@@ -563,11 +780,7 @@ export function createBilling(options: BillingOptions) {
       if (sub?.status === 'active' || sub?.status === 'trialing') setSubStatus(scope, subId, 'past_due', origin)
     }
     if (st !== undefined && nextAttempt !== null) {
-      st.job = timeline.at(nextAttempt, 'invoice.retry', () => {
-        st.job = undefined
-        const now = r.invoice().get(scope, id)
-        if (now?.status === 'open') attemptPayment(scope, id, NO_ORIGIN, { automatic: true })
-      })
+      st.job = timeline.at(nextAttempt, retryJob, refOf(scope, id))
     }
     if (how.raise === true) throw error
     return updated
@@ -602,10 +815,7 @@ export function createBilling(options: BillingOptions) {
 
   function schedulePeriodEnd(s: SubState): void {
     if (s.job !== undefined) s.timeline.cancel(s.job)
-    s.job = s.timeline.at(s.periodEnd, 'subscription.period_end', () => {
-      s.job = undefined
-      periodEnd(s)
-    })
+    s.job = s.timeline.at(s.periodEnd, periodEndJob, refOf(s.scope, s.id))
   }
 
   function periodEnd(s: SubState): void {
@@ -678,11 +888,7 @@ export function createBilling(options: BillingOptions) {
   function scheduleFinalize(scope: Scope, id: string): void {
     const st = invoiceStates.get(key(scope, id))
     if (st === undefined) return
-    st.job = st.timeline.at(st.timeline.now() + INVOICE_FINALIZATION_GRACE_MS, 'invoice.finalize', () => {
-      st.job = undefined
-      const inv = r.invoice().get(scope, id)
-      if (inv?.status === 'draft') finalizeAndPay(scope, id, NO_ORIGIN, true)
-    })
+    st.job = st.timeline.at(st.timeline.now() + INVOICE_FINALIZATION_GRACE_MS, finalizeJob, refOf(scope, id))
   }
 
   function cancelNow(scope: Scope, id: string, origin: Origin): Json {
@@ -701,8 +907,6 @@ export function createBilling(options: BillingOptions) {
     emitSnapshot(events, 'customer.subscription.deleted', scope, sub, origin)
     return sub
   }
-
-  const advancing = new Map<string, { job: Job; run: () => void }>()
 
   function voidInvoice(scope: Scope, id: string, origin: Origin): Json {
     const st = invoiceStates.get(key(scope, id))
@@ -733,36 +937,29 @@ export function createBilling(options: BillingOptions) {
      */
     advanceClock(scope: Scope, id: string, frozenTime: number, origin: Origin): Json {
       const k = key(scope, id)
-      const line = clocks.get(k)
       const json = r.clock().put(scope, id, {
         status: 'advancing',
         frozen_time: frozenTime,
         status_details: { advancing: { target_frozen_time: frozenTime } },
       })
       emitSnapshot(events, 'test_helpers.test_clock.advancing', scope, json, origin)
-      const run = () => {
-        advancing.delete(k)
-        line?.advanceTo(frozenTime * 1000, failed)
-        const ready = r.clock().put(scope, id, { status: 'ready', frozen_time: frozenTime, status_details: {} })
-        kernel.trace.append('test_clock.advanced', { id, account: scope.account, mode: scope.mode, frozen_time: frozenTime })
-        emitSnapshot(events, 'test_helpers.test_clock.ready', scope, ready, NO_ORIGIN)
-      }
-      const job = kernel.scheduler.after(0, 'test_clock.advance', run)
-      advancing.set(k, { job, run })
+      const args: Advance = { ...refOf(scope, id), frozenTime }
+      const job = advanceTask.after(0, args)
+      advancing.set(k, { job, args })
       return json
     },
     /** Finishes an advance whose work is due (a read of the clock sees it `ready`, as polling code expects). */
     completeAdvance(scope: Scope, id: string): void {
       const pending = advancing.get(key(scope, id))
       if (pending === undefined || pending.job.due > kernel.clock.now) return
-      kernel.scheduler.cancel(pending.job as Parameters<typeof kernel.scheduler.cancel>[0])
-      pending.run()
+      kernel.scheduler.cancel(pending.job)
+      runAdvance(pending.args)
     },
     /** A deleted test clock takes its customers (and their subscriptions) with it, as the provider does. */
     dropClock(scope: Scope, id: string, origin: Origin): void {
       const k = key(scope, id)
       const pending = advancing.get(k)
-      if (pending !== undefined) kernel.scheduler.cancel(pending.job as Parameters<typeof kernel.scheduler.cancel>[0])
+      if (pending !== undefined) kernel.scheduler.cancel(pending.job)
       advancing.delete(k)
       clocks.get(k)?.clear()
       clocks.delete(k)

@@ -1,11 +1,22 @@
 import { PriorityQueue } from '#kernel/priority-queue.js'
-import type { Scheduler } from '#kernel/scheduler.js'
+import type { Scheduler, TaskKind } from '#kernel/scheduler.js'
 
 /** Pending billing work on one timeline: cancel it by setting `cancelled` (or through the timeline). */
 export interface Job {
   readonly label: string
   readonly due: number
   cancelled: boolean
+}
+
+/**
+ * A kind of billing work (a period end, a finalization, a payment retry) whose pending instances
+ * are data: the label (also the scheduler's task kind), `run(args)` and, on the simulator clock,
+ * the scheduler's task kind. `args` name records by id, so a snapshot carries them.
+ */
+export interface JobKind<A> {
+  readonly label: string
+  run(args: A): void
+  readonly task: TaskKind<A>
 }
 
 /**
@@ -16,7 +27,7 @@ export interface Timeline {
   /** The test clock id, or null for the simulator clock. */
   readonly clock: string | null
   now(): number
-  at(due: number, label: string, run: () => void): Job
+  at<A>(due: number, kind: JobKind<A>, args: A): Job
   cancel(job: Job): void
 }
 
@@ -25,13 +36,21 @@ export function simulatorTimeline(clock: { readonly now: number }, scheduler: Sc
   return {
     clock: null,
     now: () => clock.now,
-    at: (due, label, run) => scheduler.at(due, label, run),
+    at: (due, kind, args) => kind.task.at(due, args),
     cancel: (job) => scheduler.cancel(job as Parameters<Scheduler['cancel']>[0]),
   }
 }
 
 interface ClockJob extends Job {
-  run: () => void
+  readonly args: unknown
+  readonly run: (args: unknown) => void
+}
+
+/** A test clock timeline as plain data: its frozen time and its pending jobs in insertion order. */
+export interface SavedClockTimeline {
+  readonly clock: string
+  readonly frozen: number
+  readonly jobs: { due: number; label: string; args: unknown }[]
 }
 
 /**
@@ -52,8 +71,12 @@ export class TestClockTimeline implements Timeline {
     return this.frozen
   }
 
-  at(due: number, label: string, run: () => void): Job {
-    const job: ClockJob = { label, due: Math.max(due, this.frozen), cancelled: false, run }
+  at<A>(due: number, kind: JobKind<A>, args: A): Job {
+    return this.push(Math.max(due, this.frozen), kind.label, args, kind.run as (args: unknown) => void)
+  }
+
+  private push(due: number, label: string, args: unknown, run: (args: unknown) => void): ClockJob {
+    const job: ClockJob = { label, due, cancelled: false, args, run }
     this.queue.push(job.due, job)
     return job
   }
@@ -73,7 +96,7 @@ export class TestClockTimeline implements Timeline {
       job.cancelled = true
       this.frozen = Math.max(this.frozen, job.due)
       try {
-        job.run()
+        job.run(job.args)
       } catch (error) {
         onError(job.label, error)
       }
@@ -84,5 +107,33 @@ export class TestClockTimeline implements Timeline {
   /** Drops every pending job (the clock was deleted). */
   clear(): void {
     for (let top = this.queue.pop(); top !== undefined; top = this.queue.pop()) top.value.cancelled = true
+  }
+
+  /** The frozen time and the live jobs in insertion order (args as given: the caller copies). */
+  save(): SavedClockTimeline {
+    const jobs = this.queue
+      .items()
+      .filter((item) => !item.value.cancelled)
+      .sort((a, b) => a.seq - b.seq)
+      .map((item) => ({ due: item.due, label: item.value.label, args: item.value.args }))
+    return { clock: this.clock, frozen: this.frozen, jobs }
+  }
+
+  /**
+   * A timeline from saved data; `kinds` finds each job's kind by label, and `restored` hands the
+   * caller each re-created job (for the handles it keeps to cancel).
+   */
+  static load(
+    saved: SavedClockTimeline,
+    kinds: ReadonlyMap<string, JobKind<never>>,
+    restored: (job: Job, label: string, args: unknown) => void,
+  ): TestClockTimeline {
+    const line = new TestClockTimeline(saved.clock, saved.frozen)
+    for (const j of saved.jobs) {
+      const kind = kinds.get(j.label)
+      if (kind === undefined) throw new Error(`snapshot: test clock job kind '${j.label}' is not defined in this simulator`)
+      restored(line.push(j.due, j.label, j.args, kind.run as (args: unknown) => void), j.label, j.args)
+    }
+    return line
   }
 }

@@ -93,10 +93,13 @@ export class Aggregates {
     this.seq = saved.seq
     this.meters.clear()
     for (const [m, byCustomer] of saved.meters) {
-      this.meters.set(
-        m,
-        new Map(byCustomer.map(([c, buckets]) => [c, new Map(buckets.map(([minute, b]) => [minute, { ...b }]))])),
-      )
+      const map = new Map<string, Map<number, MinuteBucket>>()
+      for (const [c, buckets] of byCustomer) {
+        const restored = new Map(buckets.map(([minute, b]) => [minute, { ...b }] as [number, MinuteBucket]))
+        map.set(c, restored)
+        this.owners.set(restored, { meter: m, customer: c })
+      }
+      this.meters.set(m, map)
     }
   }
 

@@ -11,6 +11,15 @@ export interface EventRef {
   readonly value: number
 }
 
+/** An index as plain data: per remembered identifier, its time and the event behind it (meter and customer, or null). */
+export interface SavedIdentifierIndex {
+  readonly ids: readonly string[]
+  readonly times: readonly number[]
+  readonly refs: readonly (readonly [string, string] | null)[]
+  readonly stamps: readonly number[]
+  readonly values: readonly number[]
+}
+
 /** How long an identifier stays taken: a rolling 24 hours of virtual time. */
 export const IDENTIFIER_WINDOW = METER_EVENT_IDENTIFIER_WINDOW_MS
 
@@ -39,20 +48,41 @@ export class IdentifierIndex {
   private values: number[] = []
   private head = 0
 
-  /** Identifiers currently remembered. */
-  /** The identifiers still in the window and their times, for a snapshot. */
-  save(): { ids: string[]; times: number[] } {
-    return { ids: this.ids.slice(this.head), times: this.times.slice(this.head) }
+  /**
+   * The identifiers still in the window, their times and the events behind them, for a snapshot:
+   * a bucket map is saved as its meter and customer (`owner`), re-linked on load (`buckets`).
+   */
+  save(owner: (buckets: Map<number, MinuteBucket>) => { meter: string; customer: string } | undefined): SavedIdentifierIndex {
+    const refs: ([string, string] | null)[] = []
+    for (let i = this.head; i < this.ids.length; i++) {
+      const b = this.buckets[i]
+      const o = b === undefined ? undefined : owner(b)
+      refs.push(o === undefined ? null : [o.meter, o.customer])
+    }
+    return {
+      ids: this.ids.slice(this.head),
+      times: this.times.slice(this.head),
+      refs,
+      stamps: this.stamps.slice(this.head),
+      values: this.values.slice(this.head),
+    }
   }
 
-  static load(saved: { ids: readonly string[]; times: readonly number[] }): IdentifierIndex {
+  static load(
+    saved: SavedIdentifierIndex,
+    buckets: (meter: string, customer: string) => Map<number, MinuteBucket>,
+  ): IdentifierIndex {
     const i = new IdentifierIndex()
     i.ids = saved.ids.slice()
     i.times = saved.times.slice()
+    i.buckets = saved.refs.map((r) => (r === null ? undefined : buckets(r[0], r[1])))
+    i.stamps = saved.stamps.slice()
+    i.values = saved.values.slice()
     for (const id of saved.ids) i.seen.add(id)
     return i
   }
 
+  /** Identifiers currently remembered. */
   get size(): number {
     return this.seen.size
   }

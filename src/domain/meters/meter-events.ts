@@ -7,7 +7,7 @@ import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
 import { invalidRequest, ServiceError } from '../service-error.js'
 import { Aggregates, type AggregateValue } from './aggregates.js'
-import { IDENTIFIER_WINDOW, IdentifierIndex } from './identifier-index.js'
+import { IDENTIFIER_WINDOW, IdentifierIndex, type SavedIdentifierIndex } from './identifier-index.js'
 import type { Meter } from './meter.js'
 import { type BatchError, reportBatchErrors } from './meter-error-reports.js'
 import { type CheckedEvent, checkEvent, problemMessage, SYNC_CODES } from './meter-event-rules.js'
@@ -280,9 +280,12 @@ export function createMeterEvents(
   kernel.state.register('meter_events', {
     save: () =>
       toPlain({
-        counts: { pendingEvents, processedEvents, invalidEvents, duplicateEvents, batches, sweepArmed },
-        indexes: [...indexes].map(([k, i]) => [k, i.save()]),
+        counts: { pendingEvents, processedEvents, invalidEvents, duplicateEvents, cancelledEvents, batches, sweepArmed },
         aggregates: aggregates.save(),
+        // Bucket references are saved as meter and customer, re-linked to the loaded aggregates.
+        indexes: [...indexes].map(([k, i]) => [k, i.save((b) => aggregates.owner(b))]),
+        pendingCancels: [...pendingCancels].map(([k, ids]) => [k, [...ids]]),
+        cancelledList: [...cancelledList],
       }),
     load(data) {
       const saved = fromPlain<{
@@ -291,16 +294,30 @@ export function createMeterEvents(
           processedEvents: number
           invalidEvents: number
           duplicateEvents: number
+          cancelledEvents: number
           batches: number
           sweepArmed: boolean
         }
-        indexes: [string, { ids: string[]; times: number[] }][]
         aggregates: ReturnType<Aggregates['save']>
+        indexes: [string, SavedIdentifierIndex][]
+        pendingCancels: [string, string[]][]
+        cancelledList: [string, CancelledEvent[]][]
       }>(data)
-      ;({ pendingEvents, processedEvents, invalidEvents, duplicateEvents, batches, sweepArmed } = saved.counts)
-      indexes.clear()
-      for (const [k, i] of saved.indexes) indexes.set(k, IdentifierIndex.load(i))
+      ;({ pendingEvents, processedEvents, invalidEvents, duplicateEvents, cancelledEvents, batches, sweepArmed } = saved.counts)
       aggregates.load(saved.aggregates)
+      indexes.clear()
+      for (const [k, i] of saved.indexes)
+        indexes.set(
+          k,
+          IdentifierIndex.load(i, (m, c) => aggregates.customer(m, c)),
+        )
+      pendingCancels.clear()
+      for (const [k, ids] of saved.pendingCancels) pendingCancels.set(k, new Set(ids))
+      cancelledList.clear()
+      for (const [k, list] of saved.cancelledList) cancelledList.set(k, list)
+      // pendingSync and pendingBatches come back with their tasks (`restored`), after this part.
+      pendingSync.clear()
+      pendingBatches.clear()
     },
   })
 
