@@ -66,23 +66,40 @@ export const MAX_STRING_LENGTH = 5000
  * with the parameter named, before any route sees them.
  */
 function checkDecoded(value: unknown, path: string, style: 'v1' | 'v2'): void {
+  checkValue(value, path === '' ? [] : [path], style)
+}
+
+/** The parameter named by `keys` (`a.b` on v2, `a[b]` on v1): built only when a check fails. */
+function paramOf(keys: readonly string[], style: 'v1' | 'v2'): string {
+  let param = ''
+  for (const key of keys) param = param === '' ? key : style === 'v2' ? `${param}.${key}` : `${param}[${key}]`
+  return param
+}
+
+function checkValue(value: unknown, keys: string[], style: 'v1' | 'v2'): void {
   if (typeof value === 'string') {
     if (value.length > MAX_STRING_LENGTH) {
+      const path = paramOf(keys, style)
       throw invalidRequest(`Invalid ${path}: must be at most ${MAX_STRING_LENGTH} characters (got ${value.length}).`, {
         code: 'parameter_invalid_string_too_long',
         param: path,
       })
     }
     if (value.includes('\u0000')) {
+      const path = paramOf(keys, style)
       throw invalidRequest(`Invalid ${path}: must not contain NUL characters.`, { code: 'parameter_invalid', param: path })
     }
     return
   }
   if (value === null || typeof value !== 'object') return
   for (const key of Object.keys(value)) {
-    const param = path === '' ? key : style === 'v2' ? `${path}.${key}` : `${path}[${key}]`
-    if (key === '__proto__') throw invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param })
-    checkDecoded((value as Record<string, unknown>)[key], param, style)
+    keys.push(key)
+    if (key === '__proto__') {
+      const param = paramOf(keys, style)
+      throw invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param })
+    }
+    checkValue((value as Record<string, unknown>)[key], keys, style)
+    keys.pop()
   }
 }
 

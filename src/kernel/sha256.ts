@@ -18,7 +18,9 @@ export interface Sha256State {
   readonly pending: string
 }
 
-const K = new Uint32Array([
+// Int32 arrays, not Uint32: words above 2^31 read from a Uint32Array are not small integers in V8,
+// which boxes them as doubles in the compression loop; the bits are the same.
+const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
   0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
   0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
@@ -30,9 +32,9 @@ const K = new Uint32Array([
 const INIT = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
 
 export class Sha256 {
-  private readonly h = new Uint32Array(INIT)
+  private readonly h = new Int32Array(INIT)
   private readonly block = new Uint8Array(64)
-  private readonly w = new Uint32Array(64)
+  private readonly w = new Int32Array(64)
   private fill = 0
   private bytes = 0
 
@@ -48,7 +50,7 @@ export class Sha256 {
 
   state(): Sha256State {
     return {
-      h: [...this.h],
+      h: Array.from(this.h, (x) => x >>> 0),
       bytes: this.bytes,
       pending: Buffer.from(this.block.subarray(0, this.fill)).toString('base64'),
     }
@@ -71,7 +73,9 @@ export class Sha256 {
       this.compress(this.block, 0)
       this.fill = 0
     }
-    for (; i + 64 <= data.length; i += 64) this.compress(data, i)
+    const whole = i + ((data.length - i) & ~63)
+    if (whole > i) compressBlocks(this.h, this.w, data, i, whole)
+    i = whole
     if (i < data.length) {
       this.block.set(data.subarray(i), 0)
       this.fill = data.length - i
@@ -92,28 +96,43 @@ export class Sha256 {
   }
 
   private compress(data: Uint8Array, offset: number): void {
-    const w = this.w
-    for (let t = 0; t < 16; t++) {
-      const j = offset + t * 4
+    compressBlocks(this.h, this.w, data, offset, offset + 64)
+  }
+}
+
+/**
+ * Compresses the 64-byte blocks of `data` from `offset` to `end` into `h`, in one call: the
+ * chaining words stay in locals between blocks and every word is an int32 (no boxed doubles).
+ */
+function compressBlocks(h: Int32Array, w: Int32Array, data: Uint8Array, offset: number, end: number): void {
+  let h0 = h[0] as number
+  let h1 = h[1] as number
+  let h2 = h[2] as number
+  let h3 = h[3] as number
+  let h4 = h[4] as number
+  let h5 = h[5] as number
+  let h6 = h[6] as number
+  let h7 = h[7] as number
+  for (let j = offset; j < end; j += 64) {
+    for (let t = 0, k = j; t < 16; t++, k += 4) {
       w[t] =
-        ((data[j] as number) << 24) | ((data[j + 1] as number) << 16) | ((data[j + 2] as number) << 8) | (data[j + 3] as number)
+        ((data[k] as number) << 24) | ((data[k + 1] as number) << 16) | ((data[k + 2] as number) << 8) | (data[k + 3] as number)
     }
     for (let t = 16; t < 64; t++) {
-      const a = w[t - 15] as number
-      const b = w[t - 2] as number
-      const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3)
-      const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10)
+      const x = w[t - 15] as number
+      const y = w[t - 2] as number
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3)
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10)
       w[t] = ((w[t - 16] as number) + s0 + (w[t - 7] as number) + s1) | 0
     }
-    const h = this.h
-    let a = h[0] as number
-    let b = h[1] as number
-    let c = h[2] as number
-    let d = h[3] as number
-    let e = h[4] as number
-    let f = h[5] as number
-    let g = h[6] as number
-    let hh = h[7] as number
+    let a = h0
+    let b = h1
+    let c = h2
+    let d = h3
+    let e = h4
+    let f = h5
+    let g = h6
+    let hh = h7
     for (let t = 0; t < 64; t++) {
       const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))
       const ch = (e & f) ^ (~e & g)
@@ -130,13 +149,21 @@ export class Sha256 {
       b = a
       a = (t1 + t2) | 0
     }
-    h[0] = ((h[0] as number) + a) | 0
-    h[1] = ((h[1] as number) + b) | 0
-    h[2] = ((h[2] as number) + c) | 0
-    h[3] = ((h[3] as number) + d) | 0
-    h[4] = ((h[4] as number) + e) | 0
-    h[5] = ((h[5] as number) + f) | 0
-    h[6] = ((h[6] as number) + g) | 0
-    h[7] = ((h[7] as number) + hh) | 0
+    h0 = (h0 + a) | 0
+    h1 = (h1 + b) | 0
+    h2 = (h2 + c) | 0
+    h3 = (h3 + d) | 0
+    h4 = (h4 + e) | 0
+    h5 = (h5 + f) | 0
+    h6 = (h6 + g) | 0
+    h7 = (h7 + hh) | 0
   }
+  h[0] = h0
+  h[1] = h1
+  h[2] = h2
+  h[3] = h3
+  h[4] = h4
+  h[5] = h5
+  h[6] = h6
+  h[7] = h7
 }
