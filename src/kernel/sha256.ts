@@ -31,6 +31,19 @@ const K = new Int32Array([
 ])
 const INIT = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
 
+// Strings are encoded into one reused buffer (at most 3 UTF-8 bytes per UTF-16 unit, lone
+// surrogates replaced as Buffer.from does): the trace feeds request bodies of tens of KB, and a
+// fresh buffer per update is garbage the collector then has to chase. Only read before the next call.
+let scratch = Buffer.allocUnsafe(64 * 1024)
+
+function utf8(text: string): Uint8Array {
+  if (text.length * 3 > scratch.length) {
+    if (text.length * 3 > 4 * 1024 * 1024) return Buffer.from(text, 'utf8')
+    scratch = Buffer.allocUnsafe(text.length * 3)
+  }
+  return scratch.subarray(0, scratch.write(text, 0, 'utf8'))
+}
+
 export class Sha256 {
   private readonly h = new Int32Array(INIT)
   private readonly block = new Uint8Array(64)
@@ -61,7 +74,7 @@ export class Sha256 {
   }
 
   update(text: string | Uint8Array): this {
-    const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text
+    const data = typeof text === 'string' ? utf8(text) : text
     this.bytes += data.length
     let i = 0
     if (this.fill > 0) {
