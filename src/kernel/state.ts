@@ -14,6 +14,12 @@
 export interface StatePart {
   save(): unknown
   load(data: unknown): void
+  /**
+   * For `fork()` (in process, never JSON): data `loadCopy` takes over, e.g. indexes that copy
+   * without a rebuild. Both or neither; without them `fork()` uses `save`/`load`.
+   */
+  copy?(): unknown
+  loadCopy?(data: unknown): void
 }
 
 export interface StateRegistry {
@@ -23,6 +29,10 @@ export interface StateRegistry {
   save(): Record<string, unknown>
   /** Loads every part; a part missing from `parts`, or a name nobody registered, throws. */
   load(parts: Readonly<Record<string, unknown>>): void
+  /** Every part's data for an in-process fork (`copy` where a part has one, else `save`). */
+  copy(): Record<string, unknown>
+  /** Loads what `copy()` returned (of a simulator with the same parts). */
+  loadCopy(parts: Readonly<Record<string, unknown>>): void
   readonly names: readonly string[]
 }
 
@@ -46,6 +56,18 @@ export function createStateRegistry(): StateRegistry {
       for (const [name, part] of parts) {
         if (!(name in saved)) throw new Error(`snapshot: the snapshot has no state for part '${name}'`)
         part.load(saved[name])
+      }
+    },
+    copy() {
+      const out: Record<string, unknown> = {}
+      for (const [name, part] of parts) out[name] = part.copy ? part.copy() : part.save()
+      return out
+    },
+    loadCopy(saved) {
+      for (const [name, part] of parts) {
+        if (!(name in saved)) throw new Error(`snapshot: the copy has no state for part '${name}'`)
+        if (part.loadCopy) part.loadCopy(saved[name])
+        else part.load(saved[name])
       }
     },
     get names() {

@@ -223,7 +223,8 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
     },
     load(state) {
       count = state.count
-      held = state.held.map((e) => e as Entry)
+      // A fork's copy is a new array made for this load: taken as it is.
+      held = 'hasher' in state ? (state.held as Entry[]) : (state.held as readonly unknown[]).map((e) => e as Entry)
       if ('hasher' in state) {
         hasher = state.hasher.copy()
         shadow = state.shadow?.copy()

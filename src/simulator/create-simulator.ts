@@ -232,7 +232,8 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     // replaced by the saved state; pending work last, once the records it names are loaded.
     rng.load(from.rng)
     traceInternals(trace).load(from.trace)
-    kernel.state.load(from.state)
+    if (from.copied === true) kernel.state.loadCopy(from.state)
+    else kernel.state.load(from.state)
     scheduler.load(from.tasks)
     for (const [url, handler] of from.receivers ?? []) receivers.mount(url, handler)
   }
@@ -249,7 +250,8 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
       now: clock.now,
       rng: rng.save(),
       trace: json ? t.save() : t.copy(),
-      state: kernel.state.save(),
+      state: json ? kernel.state.save() : kernel.state.copy(),
+      copied: !json,
       tasks,
       receivers: json
         ? undefined

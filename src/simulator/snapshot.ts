@@ -44,6 +44,8 @@ export interface Capture {
   readonly rng: RngState
   readonly trace: TraceState | TraceCopy
   readonly state: Readonly<Record<string, unknown>>
+  /** `state` is a fork's copy (`kernel.state.copy()`), not saved plain data. */
+  readonly copied?: boolean
   readonly tasks: readonly SavedTask[]
   /** A fork's receivers (functions); undefined for a snapshot. */
   readonly receivers: readonly (readonly [string, ReceiverHandler])[] | undefined

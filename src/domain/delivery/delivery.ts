@@ -1,5 +1,6 @@
 import { RESEND_WINDOW_CLI_MS, RESEND_WINDOW_DASHBOARD_MS } from '#catalogue/rules.js'
 import { headerNames } from '#kernel/header-names.js'
+import { LayeredMap } from '#kernel/layered-map.js'
 import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Task } from '#kernel/scheduler.js'
 import type { Accounts } from '../accounts/accounts.js'
@@ -100,7 +101,7 @@ export function createDelivery(
   const retryRng = kernel.rng.stream('delivery-retries')
   const byKey = new Map<string, DeliveryRecord>()
   const ordered: DeliveryRecord[] = []
-  const eventsById = new Map<string, StoredEvent>()
+  let eventsById = new LayeredMap<string, StoredEvent>()
   // A twin is itself never twinned, so one change yields at most two events.
   let emittingTwin = false
   let transport: DeliveryTransport = unreachableTransport
@@ -172,43 +173,54 @@ export function createDelivery(
     readonly at: number
   }
 
+  const saveDelivery = () =>
+    toPlain({
+      records: ordered,
+      captured: captured === undefined ? null : capturedArgs(captured),
+      faults: { ...faults },
+    })
   kernel.state.register('delivery', {
-    save: () =>
-      toPlain({
-        records: ordered,
-        captured: captured === undefined ? null : capturedArgs(captured),
-        faults: { ...faults },
-      }),
-    load(data) {
-      const saved = fromPlain<{
-        records: DeliveryRecord[]
-        captured: Captured | null
-        faults: DeliveryFaults
-      }>(data)
-      byKey.clear()
-      ordered.length = 0
-      horizons.clear()
-      for (const r of saved.records) {
-        byKey.set(key(r.eventId, r.destinationId), r)
-        ordered.push(r)
-      }
-      // Every event this area saw came from the event store (loaded first): found there again.
-      eventsById.clear()
-      for (const e of events.all()) eventsById.set(e.id, e)
-      const c = saved.captured
-      captured =
-        c === null
-          ? undefined
-          : {
-              r: byKey.get(key(c.event, c.destination)) as DeliveryRecord,
-              url: c.url,
-              body: c.body,
-              headers: c.headers,
-              at: c.at,
-            }
-      Object.assign(faults, saved.faults)
+    save: saveDelivery,
+    // A fork takes the event index as it is instead of rebuilding it from the event store.
+    copy: () => ({ saved: saveDelivery(), eventsById: eventsById.fork() }),
+    loadCopy(data) {
+      const copied = data as { saved: unknown; eventsById: LayeredMap<string, StoredEvent> }
+      loadDelivery(copied.saved, copied.eventsById)
     },
+    load: (data) => loadDelivery(data, undefined),
   })
+  function loadDelivery(data: unknown, index: LayeredMap<string, StoredEvent> | undefined): void {
+    const saved = fromPlain<{
+      records: DeliveryRecord[]
+      captured: Captured | null
+      faults: DeliveryFaults
+    }>(data)
+    byKey.clear()
+    ordered.length = 0
+    horizons.clear()
+    for (const r of saved.records) {
+      byKey.set(key(r.eventId, r.destinationId), r)
+      ordered.push(r)
+    }
+    // Every event this area saw came from the event store (loaded first): found there again.
+    if (index !== undefined) eventsById = index
+    else {
+      eventsById = new LayeredMap()
+      for (const e of events.all()) eventsById.set(e.id, e)
+    }
+    const c = saved.captured
+    captured =
+      c === null
+        ? undefined
+        : {
+            r: byKey.get(key(c.event, c.destination)) as DeliveryRecord,
+            url: c.url,
+            body: c.body,
+            headers: c.headers,
+            at: c.at,
+          }
+    Object.assign(faults, saved.faults)
+  }
 
   function capturedArgs(c: NonNullable<typeof captured>): Captured {
     return { event: c.r.eventId, destination: c.r.destinationId, url: c.url, body: c.body, headers: c.headers, at: c.at }

@@ -1,7 +1,7 @@
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
-import { createScopedStore } from '../scoped-store/scoped-store.js'
+import { createScopedStore, type ScopedStoreCopy } from '../scoped-store/scoped-store.js'
 import { invalidRequest, resourceMissing } from '../service-error.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { applyParams } from './apply-params.js'
@@ -92,6 +92,12 @@ export function createResource(options: ResourceOptions): Resource {
         const saved = data as { objects: Record<string, Json[]>; deleted: Record<string, Stub[]> }
         store.load(saved.objects)
         deleted.load(saved.deleted)
+      },
+      copy: () => ({ objects: store.copy(), deleted: deleted.copy() }),
+      loadCopy(data) {
+        const copied = data as { objects: ScopedStoreCopy<Json>; deleted: ScopedStoreCopy<Stub> }
+        store.loadCopy(copied.objects)
+        deleted.loadCopy(copied.deleted)
       },
     })
   }

@@ -1,3 +1,4 @@
+import { LayeredMap } from '#kernel/layered-map.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
@@ -23,8 +24,9 @@ export interface EventStore {
 }
 
 export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore {
-  const scopes = new Map<string, { snapshot: StoredEvent[]; thin: StoredEvent[]; byId: Map<string, StoredEvent> }>()
-  const everything: StoredEvent[] = []
+  type Bucket = { snapshot: StoredEvent[]; thin: StoredEvent[]; byId: LayeredMap<string, StoredEvent> }
+  const scopes = new Map<string, Bucket>()
+  let everything: StoredEvent[] = []
   const listeners = new Set<(event: StoredEvent) => void>()
 
   // Stored events are never changed: a snapshot shares them. `objectId` is spelled again on load,
@@ -42,13 +44,26 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
         everything.push(event)
       }
     },
+    // A fork shares the events and copies the lists; the id indexes fork without a rebuild.
+    copy: () => ({
+      everything: everything.slice(),
+      scopes: new Map(
+        [...scopes].map(([k, b]) => [k, { snapshot: b.snapshot.slice(), thin: b.thin.slice(), byId: b.byId.fork() }]),
+      ),
+    }),
+    loadCopy(data) {
+      const copied = data as { everything: StoredEvent[]; scopes: Map<string, Bucket> }
+      scopes.clear()
+      for (const [k, b] of copied.scopes) scopes.set(k, b)
+      everything = copied.everything
+    },
   })
 
   function bucket(scope: Scope) {
     const key = scopeKey(scope)
     let b = scopes.get(key)
     if (b === undefined) {
-      b = { snapshot: [], thin: [], byId: new Map() }
+      b = { snapshot: [], thin: [], byId: new LayeredMap() }
       scopes.set(key, b)
     }
     return b

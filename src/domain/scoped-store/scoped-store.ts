@@ -1,3 +1,4 @@
+import { LayeredMap } from '#kernel/layered-map.js'
 import { type Scope, scopeKey } from '../mode.js'
 
 /**
@@ -27,16 +28,25 @@ export interface ScopedStore<T extends { readonly id: string }> {
   save(): Record<string, T[]>
   /** Replaces every scope with saved items (which the store then owns). */
   load(saved: Readonly<Record<string, readonly T[]>>): void
+  /** For an in-process fork: the store's contents, sharing the items, for `loadCopy`. */
+  copy(): ScopedStoreCopy<T>
+  /** Replaces every scope with a `copy()` (which the store then owns). */
+  loadCopy(copy: ScopedStoreCopy<T>): void
+}
+
+/** What `ScopedStore.copy()` returns: opaque outside the store. */
+export interface ScopedStoreCopy<T> {
+  readonly scopes: ReadonlyMap<string, { order: T[]; byId: LayeredMap<string, T> }>
 }
 
 export function createScopedStore<T extends { readonly id: string }>(): ScopedStore<T> {
-  const scopes = new Map<string, { order: T[]; byId: Map<string, T> }>()
+  const scopes = new Map<string, { order: T[]; byId: LayeredMap<string, T> }>()
   return {
     add(scope, item) {
       const k = scopeKey(scope)
       let s = scopes.get(k)
       if (s === undefined) {
-        s = { order: [], byId: new Map() }
+        s = { order: [], byId: new LayeredMap() }
         scopes.set(k, s)
       }
       s.order.push(item)
@@ -61,10 +71,19 @@ export function createScopedStore<T extends { readonly id: string }>(): ScopedSt
     load(saved) {
       scopes.clear()
       for (const [k, items] of Object.entries(saved)) {
-        const byId = new Map<string, T>()
+        const byId = new LayeredMap<string, T>()
         for (const item of items) byId.set(item.id, item)
         scopes.set(k, { order: items.slice(), byId })
       }
+    },
+    copy() {
+      const out = new Map<string, { order: T[]; byId: LayeredMap<string, T> }>()
+      for (const [k, s] of scopes) out.set(k, { order: s.order.slice(), byId: s.byId.fork() })
+      return { scopes: out }
+    },
+    loadCopy(copy) {
+      scopes.clear()
+      for (const [k, s] of copy.scopes) scopes.set(k, s)
     },
     remove(scope, id) {
       const s = scopes.get(scopeKey(scope))
