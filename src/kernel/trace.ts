@@ -77,6 +77,12 @@ export interface TraceOptions {
   now: () => number
   /** Keep at most this many entries in memory; the hash still covers all of them. */
   limit?: number
+  /**
+   * With `limit`: fold entries into a resumable TypeScript SHA-256 before they are dropped, so a
+   * JSON snapshot can carry the digest. It costs a second hash of every trimmed entry (large
+   * bodies included), so only runs that will be saved as JSON (`serve --state`) ask for it.
+   */
+  resumable?: boolean
 }
 
 /**
@@ -143,9 +149,17 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
   const listeners = new Set<(entry: Entry) => void>()
   let count = 0
   const limit = options.limit ?? Number.POSITIVE_INFINITY
+  const resumable = options.resumable === true
+  // Entries were trimmed without feeding the resumable digest: a JSON snapshot cannot resume it.
+  let dropped = false
 
   function feedShadow(upTo: number): void {
     if (hasher instanceof Sha256) return
+    if (dropped) {
+      throw new Error(
+        'snapshot: this simulator trims its trace (traceLimit) without resumableTrace: true, so a JSON snapshot cannot carry its hash; create it with resumableTrace: true (fork() works either way)',
+      )
+    }
     shadow ??= new Sha256()
     const first = count - held.length
     if (shadowFed < first) {
@@ -179,7 +193,8 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       // Trim in batches: splicing on every append would cost O(limit) per entry. Entries about
       // to be dropped are folded into the snapshot digest first (long runs with a limit only).
       if (held.length >= 2 * limit + 64) {
-        feedShadow(count - limit)
+        if (resumable) feedShadow(count - limit)
+        else dropped = true
         held.splice(0, held.length - limit)
       }
       for (const l of listeners) l(entry)

@@ -44,6 +44,12 @@ export interface SimulatorOptions extends ClockOptions {
   /** Keep at most this many trace entries in memory (the hash still covers all). */
   traceLimit?: number
   /**
+   * With `traceLimit`: keep the trace's digest resumable as entries are dropped, so `snapshot()`
+   * works after trimming. It hashes every trimmed entry a second time, so it is off by default;
+   * `serve --state` turns it on. `fork()` never needs it.
+   */
+  resumableTrace?: boolean
+  /**
    * Fault policy: `{ preset: 'realistic' }`, `{ swarm: true }`, per-kind `policy.rates`, and an
    * explicit `schedule` of `{ step, fault, ... }`. Decisions draw from the `faults` stream and are
    * traced as `fault` entries. Default: no faults.
@@ -136,6 +142,7 @@ const optionsSchema = z
       ])
       .optional(),
     traceLimit: z.number().int().positive().optional(),
+    resumableTrace: z.boolean().optional(),
   })
   .loose()
 
@@ -191,7 +198,11 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
         message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       }),
   })
-  const trace = createTrace({ now: () => clock.now, ...(options.traceLimit ? { limit: options.traceLimit } : {}) })
+  const trace = createTrace({
+    now: () => clock.now,
+    ...(options.traceLimit ? { limit: options.traceLimit } : {}),
+    ...(options.resumableTrace ? { resumable: true } : {}),
+  })
   const kernel: Kernel = {
     clock,
     scheduler,

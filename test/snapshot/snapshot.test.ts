@@ -115,13 +115,20 @@ describe('snapshot, load and fork continue a simulation exactly', () => {
   })
 
   it('continues the trace hash of a trace with a limit (entries dropped before the snapshot)', async () => {
-    const sim = createSimulator({ seed: 1, traceLimit: 10 })
+    const sim = createSimulator({ seed: 1, traceLimit: 10, resumableTrace: true })
     for (let i = 0; i < 40; i++) await form(sim, '/v1/customers', { name: `c${i}` })
     const loaded = createSimulator({ from: JSON.parse(JSON.stringify(sim.snapshot())) })
     expect(loaded.trace.hash()).toBe(sim.trace.hash())
     expect(loaded.trace.entries()).toHaveLength(10)
     for (const s of [sim, loaded]) await form(s, '/v1/customers', { name: 'next' })
     expect(loaded.trace.hash()).toBe(sim.trace.hash())
+    expect(sim.fork().trace.hash()).toBe(sim.trace.hash())
+  })
+
+  it('refuses a JSON snapshot of a trimmed trace that was not made resumable, naming the option; fork still works', async () => {
+    const sim = createSimulator({ seed: 1, traceLimit: 10 })
+    for (let i = 0; i < 40; i++) await form(sim, '/v1/customers', { name: `c${i}` })
+    expect(() => sim.snapshot()).toThrow(/resumableTrace: true/)
     expect(sim.fork().trace.hash()).toBe(sim.trace.hash())
   })
 
