@@ -35,8 +35,9 @@ type KindOrGroup<M, K extends string> = Extract<keyof M, K | `${K}.${string}`> &
 
 /**
  * The append-only record of everything a simulation did. Every entry is folded into a running
- * SHA-256 at the moment it is appended, so `hash()` is cheap at any point and stays exact even when
- * `limit` lets old entries fall out of memory on long runs.
+ * SHA-256 as it is appended (in batches of records; `hash()` folds the rest first), so `hash()` is
+ * cheap at any point and stays exact even when `limit` lets old entries fall out of memory on long
+ * runs.
  *
  * @example
  * const trace = createTrace({ now: () => clock.now })
@@ -78,11 +79,20 @@ export interface TraceOptions {
   limit?: number
 }
 
+/** Characters of records gathered before they are folded into the hash. */
+const FLUSH_AT = 64 * 1024
+
 export function createTrace<M extends object = TraceKinds>(options: TraceOptions): Trace<M> {
   const held: Entry[] = []
   const hasher: Hash = createHash('sha256')
   const listeners = new Set<(entry: Entry) => void>()
   let count = 0
+  let pending = ''
+  const flush = () => {
+    if (pending === '') return
+    hasher.update(pending)
+    pending = ''
+  }
   const limit = options.limit ?? Number.POSITIVE_INFINITY
   const trace = {
     append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): Entry {
@@ -91,7 +101,6 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       // The hash folds native JSON: deterministic for the same code path and inputs (keys keep
       // insertion order) and several times cheaper than sorting keys on every append. `toJsonl()`
       // still writes the canonical form for files and people.
-      // One update per entry: each call into the hash crosses into native code.
       let record = JSON.stringify({ seq, at, kind, data })
       let full = data
       if (raw !== undefined) {
@@ -103,7 +112,11 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
         }
       }
       const entry: Entry = { seq, at, kind, data: full }
-      hasher.update(`${record}\n`)
+      // Records are folded into the hash in batches: each update crosses into native code, and
+      // SHA-256 of the same bytes is the same however they are chunked. Every record ends with a
+      // newline, so joining records never joins the halves of a surrogate pair.
+      pending += `${record}\n`
+      if (pending.length >= FLUSH_AT) flush()
       held.push(entry)
       // Trim in batches: splicing on every append would cost O(limit) per entry.
       if (held.length >= 2 * limit + 64) held.splice(0, held.length - limit)
@@ -115,7 +128,10 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
     get length() {
       return count
     },
-    hash: () => hasher.copy().digest('hex'),
+    hash: () => {
+      flush()
+      return hasher.copy().digest('hex')
+    },
     toJsonl() {
       const kept = held.length > limit ? held.slice(held.length - limit) : held
       return kept.map((e) => `${canonicalJson(e)}\n`).join('')
