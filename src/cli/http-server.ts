@@ -251,7 +251,14 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
     headers: req.headers as Record<string, string>,
     ...(hasBody ? { body: text } : {}),
   })
-  res.writeHead(answer.status, answer.headers)
+  // Headers as one flat array and the length given: node then sends the head and the body in one
+  // write, where without a length it frames the body as chunks (one writev of several buffers).
+  const head: string[] = []
+  const headers = answer.headers
+  for (const name in headers) head.push(name, headers[name] as string)
+  if (answer.status >= 200 && answer.status !== 204 && answer.status !== 304)
+    head.push('Content-Length', String(Buffer.byteLength(answer.text)))
+  res.writeHead(answer.status, head)
   res.end(answer.text)
 }
 

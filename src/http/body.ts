@@ -6,7 +6,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 // `plainObjects` builds null-prototype objects, so keys such as `constructor` arrive as ordinary
 // keys (and are refused as unknown by the route's schema) instead of being dropped silently.
-const QS_OPTIONS = {
+export const QS_OPTIONS = {
   depth: 8,
   arrayLimit: 1000,
   parameterLimit: 5000,
@@ -14,6 +14,45 @@ const QS_OPTIONS = {
   plainObjects: true,
   allowDots: false,
 } as const
+
+/**
+ * `qs.parse(text, QS_OPTIONS)` for the common flat form (`email=a%40b.c&name=Jenny`): no brackets
+ * (raw or escaped), no repeated key, no `__proto__`, within the parameter limit. Anything else
+ * answers undefined and goes to qs, so the result is always exactly qs's.
+ */
+function parseFlatForm(text: string): Record<string, unknown> | undefined {
+  if (text.includes('[') || text.includes(']') || ESCAPED_BRACKET.test(text)) return undefined
+  const parts = text.split('&')
+  if (parts.length > QS_OPTIONS.parameterLimit) return undefined
+  const out: Record<string, unknown> = Object.create(null)
+  for (const part of parts) {
+    const eq = part.indexOf('=')
+    const key = decodeFormComponent(eq === -1 ? part : part.slice(0, eq))
+    // qs skips an empty key.
+    if (key === '') continue
+    if (key === '__proto__' || key in out) return undefined
+    out[key] = eq === -1 ? '' : decodeFormComponent(part.slice(eq + 1))
+  }
+  return out
+}
+
+const ESCAPED_BRACKET = /%5[bd]/i
+
+/** qs's decoder: `+` is a space, then percent escapes; a malformed escape leaves the text as it is. */
+function decodeFormComponent(text: string): string {
+  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text
+  if (!spaced.includes('%')) return spaced
+  try {
+    return decodeURIComponent(spaced)
+  } catch {
+    return spaced
+  }
+}
+
+/** Decodes form text (a body or a query string) as qs does with QS_OPTIONS. */
+export function parseForm(text: string): Record<string, unknown> {
+  return parseFlatForm(text) ?? (qs.parse(text, QS_OPTIONS) as Record<string, unknown>)
+}
 
 /** qs drops `__proto__` keys silently; find them in the raw pairs so they can be refused by name. */
 function refuseRawPrototypeKeys(text: string): void {
@@ -130,7 +169,7 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
       })
     }
     refuseRawPrototypeKeys(text)
-    const form = qs.parse(text, QS_OPTIONS) as Record<string, unknown>
+    const form = parseForm(text)
     checkDecoded(form, '', 'v1')
     return form
   }
@@ -160,7 +199,7 @@ export function decodeQuery(search: string): Record<string, unknown> {
   if (search === '' || search === '?') return {}
   const raw = search.startsWith('?') ? search.slice(1) : search
   refuseRawPrototypeKeys(raw)
-  const query = qs.parse(raw, QS_OPTIONS) as Record<string, unknown>
+  const query = parseForm(raw)
   checkDecoded(query, '', 'v1')
   return query
 }

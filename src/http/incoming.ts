@@ -20,17 +20,50 @@ const INVALID_VALUE = /[\r\n\0]/
  */
 function readHeaders(init: HeadersInit | undefined): HeaderReader {
   if (init === undefined) return EMPTY
-  if (init instanceof Headers || Array.isArray(init) || typeof init !== 'object') return new Headers(init)
+  if (Array.isArray(init)) return readHeaderPairs(init)
+  if (init instanceof Headers || typeof init !== 'object') return new Headers(init)
   const map = new Map<string, string>()
   for (const name in init) {
     const value = (init as Record<string, unknown>)[name]
-    if (typeof value !== 'string' || INVALID_VALUE.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    if (typeof value !== 'string' || INVALID_VALUE.test(value) || !TOKEN.test(name)) {
       return new Headers(init)
     }
     const key = name.toLowerCase()
     const prior = map.get(key)
     map.set(key, prior === undefined ? value.trim() : `${prior}, ${value.trim()}`)
   }
+  return mapReader(map)
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+// A value `Headers` takes as it is: a ByteString with no line break or NUL, and no leading or
+// trailing whitespace for it to strip.
+const PLAIN_VALUE = /^(?:[^\t \r\n\0\u0100-\uffff](?:[^\r\n\0\u0100-\uffff]*[^\t \r\n\0\u0100-\uffff])?)?$/
+
+/**
+ * Headers as an array of `[name, value]` pairs (how the official client's fetch client passes
+ * them), read through the same lowercase map when `Headers` would keep every pair unchanged
+ * (distinct names, plain values); anything else goes through `Headers`, so its joining rules and
+ * errors stay those of fetch.
+ */
+function readHeaderPairs(init: readonly unknown[]): HeaderReader {
+  const map = new Map<string, string>()
+  for (const pair of init) {
+    if (!Array.isArray(pair) || pair.length !== 2) return new Headers(init as HeadersInit)
+    const name: unknown = pair[0]
+    const value: unknown = pair[1]
+    if (typeof name !== 'string' || typeof value !== 'string' || !TOKEN.test(name) || !PLAIN_VALUE.test(value)) {
+      return new Headers(init as HeadersInit)
+    }
+    const key = name.toLowerCase()
+    // A repeated name is joined by `Headers` (with `; ` for cookie): left to it.
+    if (map.has(key)) return new Headers(init as HeadersInit)
+    map.set(key, value)
+  }
+  return mapReader(map)
+}
+
+function mapReader(map: ReadonlyMap<string, string>): HeaderReader {
   return { get: (name) => map.get(name.toLowerCase()) ?? null }
 }
 

@@ -36,8 +36,9 @@ type KindOrGroup<M, K extends string> = Extract<keyof M, K | `${K}.${string}`> &
 
 /**
  * The append-only record of everything a simulation did. Every entry is folded into a running
- * SHA-256 at the moment it is appended, so `hash()` is cheap at any point and stays exact even when
- * `limit` lets old entries fall out of memory on long runs.
+ * SHA-256 as it is appended (in batches of records; `hash()` folds the rest first), so `hash()` is
+ * cheap at any point and stays exact even when `limit` lets old entries fall out of memory on long
+ * runs.
  *
  * @example
  * const trace = createTrace({ now: () => clock.now })
@@ -137,6 +138,9 @@ function recordOf(e: Entry): string {
   return record
 }
 
+/** Characters of records gathered before they are folded into the hash. */
+const FLUSH_AT = 64 * 1024
+
 export function createTrace<M extends object = TraceKinds>(options: TraceOptions): Trace<M> {
   let held: Entry[] = []
   // Native while the run never left this process; a resumable TypeScript SHA-256 after a load
@@ -148,6 +152,12 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
   let shadowFed = 0
   const listeners = new Set<(entry: Entry) => void>()
   let count = 0
+  let pending = ''
+  const flush = () => {
+    if (pending === '') return
+    hasher.update(pending)
+    pending = ''
+  }
   const limit = options.limit ?? Number.POSITIVE_INFINITY
   const resumable = options.resumable === true
   // Entries were trimmed without feeding the resumable digest: a JSON snapshot cannot resume it.
@@ -175,7 +185,6 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       // The hash folds native JSON: deterministic for the same code path and inputs (keys keep
       // insertion order) and several times cheaper than sorting keys on every append. `toJsonl()`
       // still writes the canonical form for files and people.
-      // One update per entry: each call into the hash crosses into native code.
       let record = JSON.stringify({ seq, at, kind, data })
       let full = data
       if (raw !== undefined) {
@@ -188,7 +197,11 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       }
       const entry: Entry =
         raw === undefined ? { seq, at, kind, data: full } : ({ seq, at, kind, data: full, [RAW]: Object.keys(raw) } as Entry)
-      hasher.update(`${record}\n`)
+      // Records are folded into the hash in batches: each update crosses into native code, and
+      // SHA-256 of the same bytes is the same however they are chunked. Every record ends with a
+      // newline, so joining records never joins the halves of a surrogate pair.
+      pending += `${record}\n`
+      if (pending.length >= FLUSH_AT) flush()
       held.push(entry)
       // Trim in batches: splicing on every append would cost O(limit) per entry. Entries about
       // to be dropped are folded into the snapshot digest first (long runs with a limit only).
@@ -205,7 +218,10 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
     get length() {
       return count
     },
-    hash: () => (hasher instanceof Sha256 ? hasher.digest() : hasher.copy().digest('hex')),
+    hash: () => {
+      flush()
+      return hasher instanceof Sha256 ? hasher.digest() : hasher.copy().digest('hex')
+    },
     toJsonl() {
       const kept = held.length > limit ? held.slice(held.length - limit) : held
       return kept.map((e) => `${canonicalJson(e)}\n`).join('')
@@ -217,6 +233,7 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
   }
   internals.set(trace, {
     save() {
+      flush()
       let sha: Sha256
       if (hasher instanceof Sha256) sha = hasher
       else {
@@ -233,10 +250,13 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       return { count, held: kept.map((e) => ({ seq: e.seq, at: e.at, kind: e.kind, data: e.data })), sha256: sha.state() }
     },
     copy() {
+      flush()
       const kept = held.length > limit ? held.slice(held.length - limit) : held.slice()
       return { count, held: kept, hasher: hasher.copy(), shadow: shadow?.copy(), shadowFed }
     },
     load(state) {
+      // The loaded digest replaces this one; records not yet folded belong to the replaced run.
+      pending = ''
       count = state.count
       // A fork's copy is a new array made for this load: taken as it is.
       held = 'hasher' in state ? (state.held as Entry[]) : (state.held as readonly unknown[]).map((e) => e as Entry)

@@ -92,6 +92,36 @@ describe('sim.fetch header handling', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('service-version')).toBe('2025-03-31.basil')
   })
+
+  it('reads an array of pairs as Headers does: names case-insensitive, repeats joined, whitespace trimmed, bad values a TypeError', async () => {
+    const { readIncoming } = await import('../../src/http/incoming.js')
+    const cases: [string, string][][] = [
+      [
+        ['Authorization', 'Bearer x'],
+        ['SERVICE-VERSION', '2025-03-31.basil'],
+      ],
+      [
+        ['X-A', '1'],
+        ['x-a', '2'],
+        ['Cookie', 'a=1'],
+        ['cookie', 'b=2'],
+      ],
+      [
+        ['X-A', ' padded\t'],
+        ['X-B', ''],
+        ['X-C', 'caf\u00e9'],
+      ],
+    ]
+    for (const pairs of cases) {
+      const { headers } = await readIncoming('/v1/account', { headers: pairs })
+      const reference = new Headers(pairs)
+      for (const [name] of pairs) expect(headers.get(name)).toBe(reference.get(name))
+      expect(headers.get('missing')).toBeNull()
+    }
+    for (const bad of [[['X-A', 'a\r\nb']], [['X-A', '\u20ac']], [['bad name', 'x']], [['X-A']]]) {
+      await expect(readIncoming('/v1/account', { headers: bad as [string, string][] })).rejects.toThrow(TypeError)
+    }
+  })
 })
 
 describe('hostile input at the HTTP boundary', () => {

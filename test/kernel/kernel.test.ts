@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { canonicalJson } from '../../src/kernel/canonical-json.js'
 import { createClock } from '../../src/kernel/clock.js'
@@ -86,6 +87,24 @@ describe('trace', () => {
     b.append('http', {}, { request: 'a', response: 'bc' })
     expect(a.hash()).not.toBe(b.hash())
     expect(a.entries()[0]?.data.request).toBe('ab')
+  })
+
+  it('hashes the same byte stream whenever hash() is asked and however large the entries (records are folded in batches)', () => {
+    const records: string[] = []
+    const asked = createTrace<UntypedKinds>({ now: () => 5 })
+    const quiet = createTrace<UntypedKinds>({ now: () => 5 })
+    for (let i = 0; i < 300; i++) {
+      // Multi-byte text and entries large enough to cross several batches.
+      const body = `é€😀${'x'.repeat((i * 997) % 4000)}`
+      const data = { i, s: '\ud83d' }
+      asked.append('n', data, { body })
+      quiet.append('n', data, { body })
+      records.push(`${JSON.stringify({ seq: i, at: 5, kind: 'n', data })}\u0000body\u0000${body.length}\u0000${body}\n`)
+      if (i % 7 === 0) asked.hash()
+    }
+    const expected = createHash('sha256').update(records.join('')).digest('hex')
+    expect(asked.hash()).toBe(expected)
+    expect(quiet.hash()).toBe(expected)
   })
 
   it('keeps hashing every entry when a limit drops old ones from memory', () => {

@@ -1,3 +1,4 @@
+import { cloneData } from '#kernel/clone-data.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
@@ -195,7 +196,7 @@ export function createResource(options: ResourceOptions): Resource {
     update(scope, id, params, origin, extra) {
       const current = require(scope, id)
       checkMetadata(params.metadata)
-      const next = structuredClone(current)
+      const next = cloneData(current)
       const ctx: BuildContext = {
         id,
         object: d.object,
@@ -218,7 +219,7 @@ export function createResource(options: ResourceOptions): Resource {
     },
     set(scope, id, values, origin) {
       const current = require(scope, id)
-      return replaceWith(scope, current, { ...structuredClone(current), ...values }, origin)
+      return replaceWith(scope, current, { ...cloneData(current), ...values }, origin)
     },
     delete(scope, id, origin) {
       const current = require(scope, id)

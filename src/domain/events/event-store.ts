@@ -1,3 +1,4 @@
+import { cloneData } from '#kernel/clone-data.js'
 import { LayeredMap } from '#kernel/layered-map.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
@@ -89,7 +90,7 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
       const account = accounts.get(input.account)
       const apiVersion = account?.apiVersion ?? accounts.defaultVersion
       const id = kernel.ids.next('evt', 24)
-      const object = structuredClone(input.object)
+      const object = cloneData(input.object)
       const connected = account?.platform !== undefined
       const body: Record<string, unknown> = {
         id,
@@ -98,7 +99,7 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
         created: Math.floor(kernel.clock.now / 1000),
         data: {
           object,
-          ...(input.previousAttributes ? { previous_attributes: structuredClone(input.previousAttributes) } : {}),
+          ...(input.previousAttributes ? { previous_attributes: cloneData(input.previousAttributes) } : {}),
         },
         livemode: input.mode === 'live',
         pending_webhooks: 0,
@@ -131,8 +132,8 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
         livemode: input.mode === 'live',
         context: account?.platform !== undefined || context(input.account) !== undefined ? input.account : null,
         ...(input.relatedObject ? { related_object: { ...input.relatedObject } } : {}),
-        data: structuredClone(input.data ?? {}),
-        ...(input.reason ? { reason: structuredClone(input.reason) } : {}),
+        data: cloneData(input.data ?? {}),
+        ...(input.reason ? { reason: cloneData(input.reason) } : {}),
       }
       return store({
         id,
