@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { RATE_LIMITED_REASONS } from '#catalogue/rules.js'
 import { durationSchema } from '#kernel/duration.js'
 
 /**
@@ -50,13 +51,7 @@ export type FaultKind = (typeof faultKinds)[number]
  * @example
  * rateLimitReasons[0] // 'global-rate'
  */
-export const rateLimitReasons = [
-  'global-rate',
-  'endpoint-rate',
-  'global-concurrency',
-  'endpoint-concurrency',
-  'resource-specific',
-] as const
+export const rateLimitReasons = RATE_LIMITED_REASONS
 
 /** Parameters a fault can carry; each kind reads the ones it needs. */
 const faultParams = {
