@@ -71,30 +71,10 @@ function refuseRawPrototypeKeys(text: string): void {
 /**
  * Deepest nesting of objects and arrays a `/v2` JSON body may have. The provider's v2 bodies nest a
  * few levels (a meter event's `payload`, an event destination's `webhook_endpoint`); form bodies
- * are capped at `depth: 8` by qs. Checked on the text, before any recursive walk could overflow.
+ * are capped at `depth: 8` by qs. Checked by the first walk of the parsed body (JSON.parse itself is
+ * iterative), before any other recursive walk could overflow.
  */
 export const MAX_JSON_DEPTH = 32
-
-/**
- * Whether a JSON text nests objects and arrays deeper than `max`, found by one scan that skips
- * strings: iterative, so a hostile body cannot overflow the stack the way a recursive walk would.
- */
-function jsonDeeperThan(text: string, max: number): boolean {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c)
-        i++ // a backslash escapes the next character, a quote included
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > max) return true
-    } else if (c === 0x7d || c === 0x5d) depth--
-  }
-  return false
-}
 
 /** Longest string value any parameter takes, as the provider documents for its string fields. */
 export const MAX_STRING_LENGTH = 5000
@@ -131,6 +111,10 @@ function checkValue(value: unknown, keys: string[], style: 'v1' | 'v2'): void {
     return
   }
   if (value === null || typeof value !== 'object') return
+  // `keys` holds one name per level above this object, which is at nesting depth keys.length + 1.
+  if (keys.length >= MAX_JSON_DEPTH) {
+    throw invalidRequest(`Request body nesting exceeds the maximum depth of ${MAX_JSON_DEPTH}.`, { code: 'invalid_json' })
+  }
   for (const key of Object.keys(value)) {
     keys.push(key)
     if (key === '__proto__') {
@@ -178,9 +162,8 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
       code: 'invalid_content_type',
     })
   }
-  if (jsonDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw invalidRequest(`Request body nesting exceeds the maximum depth of ${MAX_JSON_DEPTH}.`, { code: 'invalid_json' })
-  }
+  // V8's JSON.parse is iterative, so a deep text cannot overflow the stack there; the depth is
+  // refused by checkDecoded, the first walk of the parsed value, before anything recursive deeper.
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
