@@ -7,34 +7,9 @@ import { ADMIN_TOKEN_ENV, resolveAdminToken } from '../../src/cli/serve-command.
 import { generateAdminToken } from '../../src/cli/serve-guard.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
+import { type Answer, call } from './node-request.js'
 import { BIN, ROOT } from './run-cli.js'
 
-interface Answer {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: string
-}
-
-/** One request with node's client, which (unlike fetch) lets a test set Host and Origin. */
-function call(
-  port: number,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Answer> {
-  return new Promise((done, failed) => {
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} })
-    req.on('response', (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        body += chunk
-      })
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }))
-    })
-    req.on('error', failed)
-    req.end(options.body)
-  })
-}
 const code = (answer: Answer) => (JSON.parse(answer.body) as { error?: { code?: string } }).error?.code
 const stop = (server: Server) =>
   new Promise<void>((done) => {

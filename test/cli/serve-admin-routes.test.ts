@@ -7,34 +7,8 @@ import { ADMIN_ROUTES } from '../../src/cli/admin-api.js'
 import { type SimServer, startHttpServer } from '../../src/cli/http-server.js'
 import { setUpForwarding } from '../../src/cli/serve-command.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
+import { type Answer, call } from './node-request.js'
 import { ROOT } from './run-cli.js'
-
-interface Answer {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: string
-}
-
-/** One request with node's client (lets the test set Host and Origin). */
-function call(
-  port: number,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Answer> {
-  return new Promise((done, failed) => {
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} })
-    req.on('response', (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        body += chunk
-      })
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }))
-    })
-    req.on('error', failed)
-    req.end(options.body)
-  })
-}
 
 const RECEIVER = 'http://127.0.0.1:9/receiver'
 const token = 'admin-routes-suite'

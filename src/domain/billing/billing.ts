@@ -209,29 +209,20 @@ export function createBilling(options: BillingOptions) {
     linkSub,
   )
 
-  const finalizeJob = jobKind(
-    'invoice.finalize',
-    (a) => {
-      const scope = scopeOf(a)
-      const st = invoiceStates.get(key(scope, a.id))
-      if (st !== undefined) st.job = undefined
-      const inv = r.invoice().get(scope, a.id)
-      if (inv?.status === 'draft') finalizeAndPay(scope, a.id, NO_ORIGIN, true)
-    },
-    linkInvoice,
-  )
-
-  const retryJob = jobKind(
-    'invoice.retry',
-    (a) => {
-      const scope = scopeOf(a)
-      const st = invoiceStates.get(key(scope, a.id))
-      if (st !== undefined) st.job = undefined
-      const now = r.invoice().get(scope, a.id)
-      if (now?.status === 'open') attemptPayment(scope, a.id, NO_ORIGIN, { automatic: true })
-    },
-    linkInvoice,
-  )
+  /** A job on one invoice: unlinks itself, then acts only while the invoice is still `status`. */
+  const invoiceJob = (label: string, status: string, act: (scope: Scope, id: string) => void) =>
+    jobKind(
+      label,
+      (a) => {
+        const scope = scopeOf(a)
+        const st = invoiceStates.get(key(scope, a.id))
+        if (st !== undefined) st.job = undefined
+        if (r.invoice().get(scope, a.id)?.status === status) act(scope, a.id)
+      },
+      linkInvoice,
+    )
+  const finalizeJob = invoiceJob('invoice.finalize', 'draft', (scope, id) => finalizeAndPay(scope, id, NO_ORIGIN, true))
+  const retryJob = invoiceJob('invoice.retry', 'open', (scope, id) => attemptPayment(scope, id, NO_ORIGIN, { automatic: true }))
 
   interface Advance extends Ref {
     readonly frozenTime: number
