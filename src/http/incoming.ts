@@ -87,8 +87,13 @@ export async function readIncoming(input: RequestInfo | URL, init?: RequestInit)
     const url = new URL(input instanceof URL ? input.href : String(input), DEFAULT_BASE)
     const body = init?.body
     if (body === undefined || body === null || typeof body === 'string') {
+      const method = (init?.method ?? 'GET').toUpperCase()
+      // fetch refuses any body, even '', on GET and HEAD: the fast path must refuse it the same way.
+      if (typeof body === 'string' && (method === 'GET' || method === 'HEAD')) {
+        throw new TypeError('Request with GET/HEAD method cannot have body.')
+      }
       return {
-        method: (init?.method ?? 'GET').toUpperCase(),
+        method,
         url,
         headers: readHeaders(init?.headers),
         text: body ?? '',

@@ -17,6 +17,8 @@ describe('a failed request never blocks the next', () => {
   it('serves the next request after a GET with a body', async () => {
     const { sim, auth, get } = setup()
     await expect(sim.fetch(`${API}/v1/balance`, { headers: auth, body: new Uint8Array([1]) })).rejects.toThrow(TypeError)
+    // A string body takes the fast path that builds no Request; fetch refuses it all the same.
+    await expect(sim.fetch(`${API}/v1/balance`, { headers: auth, body: 'x' })).rejects.toThrow(TypeError)
     expect((await get('/v1/balance')).status).toBe(200)
     expect(sim.service.timeline.active.size).toBe(0)
   })
