@@ -192,9 +192,13 @@ async function main(): Promise<void> {
     '',
     ...doc.notes,
     '',
-    '| figure | value |',
-    '| --- | --- |',
-    ...figures.map((f) => `| ${f.name} | ${f.value} ${f.unit} |`),
+    '| figure | value | target | verdict |',
+    '| --- | --- | --- | --- |',
+    ...figures.map((f) => {
+      const t = f as { target?: string; pass?: boolean }
+      const verdict = t.pass === undefined ? '' : t.pass ? 'pass' : 'FAIL'
+      return `| ${f.name} | ${f.value} ${f.unit} | ${t.target ?? ''} | ${verdict} |`
+    }),
     '',
     `Seconds: setup ${doc.seconds.setup}, ingestion ${doc.seconds.ingestion}, invoicing ${doc.seconds.invoicing}; heap MB: ${JSON.stringify(doc.heap_mb)}.`,
     '',
