@@ -107,6 +107,8 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     paymentMethods,
     charges,
     meters,
+    ledger,
+    accounts,
     get billing(): Billing {
       if (billingArea === undefined) throw new Error('service: billing is not built yet')
       return billingArea

@@ -114,6 +114,7 @@ export interface TraceKinds {
   'customer.deleted': ObjectChange
   'product.created': ObjectChange
   'charge.attempted': ObjectChange & { status: string }
+  'charge.refunded': ObjectChange & { amount: number; refund: string }
   'payment_intent.created': ObjectChange
   'payment_intent.requires_action': ObjectChange
   'payment_intent.authenticated': ObjectChange & { outcome: string }

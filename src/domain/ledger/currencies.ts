@@ -8,8 +8,8 @@ const SUPPORTED = new Set(
   ).split(' '),
 )
 
-/** Currencies without a minor unit: amounts are whole units. */
-const ZERO_DECIMAL = new Set('bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf'.split(' '))
+/** Currencies without a minor unit: amounts are whole units (the provider's list). */
+export const ZERO_DECIMAL = new Set('bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf'.split(' '))
 
 /** Smallest charge per currency, in minor units (the provider's minimums; others default to 50). */
 const MINIMUM: Readonly<Record<string, number>> = {

@@ -17,6 +17,8 @@ export interface Charge {
   status: 'succeeded' | 'failed' | 'pending'
   captured: boolean
   amountCaptured: number
+  /** Sum of the charge's refunds, in minor units. */
+  amountRefunded: number
   balanceTransaction: string | null
   failureCode: string | null
   failureMessage: string | null
@@ -37,7 +39,7 @@ export function chargeJson(c: Charge): Record<string, unknown> {
     object: 'charge',
     amount: c.amount,
     amount_captured: c.amountCaptured,
-    amount_refunded: 0,
+    amount_refunded: c.amountRefunded,
     application: null,
     application_fee: null,
     application_fee_amount: null,
@@ -74,7 +76,7 @@ export function chargeJson(c: Charge): Record<string, unknown> {
     receipt_email: null,
     receipt_number: null,
     receipt_url: null,
-    refunded: false,
+    refunded: c.amountRefunded > 0 && c.amountRefunded >= c.amountCaptured,
     review: null,
     shipping: null,
     source: null,

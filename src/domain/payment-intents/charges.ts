@@ -46,6 +46,12 @@ const AUTHENTICATION_REQUIRED: CardOutcome = {
 export interface Charges {
   attempt(scope: Scope, input: ChargeAttempt, origin: Origin): Charge
   capture(scope: Scope, id: string, amount: number, origin: Origin): Charge
+  /**
+   * Refunds `amount` of a captured charge: raises `amount_refunded`, posts a `refund` balance
+   * transaction (money out at once) and emits `charge.refunded`. The caller checks the amount
+   * first ({@link refundableAmount}); this only moves money. Returns the balance transaction id.
+   */
+  refund(scope: Scope, id: string, amount: number, refundId: string, origin: Origin): string
   get(scope: Scope, id: string): Charge | undefined
   list(scope: Scope): Charge[]
 }
@@ -74,7 +80,7 @@ export function createCharges(
           const pm = paymentMethods?.get({ account: c.account, mode: c.mode }, c.paymentMethod)
           if (pm === undefined)
             throw new Error(`snapshot: charge ${c.id} names payment method ${c.paymentMethod}, which is not in the snapshot`)
-          return { ...c, paymentMethod: pm }
+          return { ...c, amountRefunded: c.amountRefunded ?? 0, paymentMethod: pm }
         })
       }
       store.load(out)
@@ -92,6 +98,7 @@ export function createCharges(
       reportingCategory: 'charge',
       source: c.id,
       description: c.description,
+      ...(c.paymentMethod.bypassPending === true ? { availableAfter: 0 } : {}),
     })
     c.balanceTransaction = txn.id
   }
@@ -118,6 +125,7 @@ export function createCharges(
         status: ok ? 'succeeded' : 'failed',
         captured: false,
         amountCaptured: 0,
+        amountRefunded: 0,
         balanceTransaction: null,
         failureCode: outcome.kind === 'decline' ? outcome.code : null,
         failureMessage: outcome.kind === 'decline' ? outcome.message : null,
@@ -149,7 +157,41 @@ export function createCharges(
       })
       return c
     },
+    refund(scope, id, amount, refundId, origin) {
+      const c = store.get(scope, id)
+      if (c === undefined || refundableAmount(c) < amount) {
+        throw new Error(`charges.refund: ${id} cannot refund ${amount}`)
+      }
+      const before = { amount_refunded: c.amountRefunded, refunded: false }
+      c.amountRefunded += amount
+      const txn = ledger.post({
+        account: scope.account,
+        mode: scope.mode,
+        currency: c.currency,
+        amount: -amount,
+        type: 'refund',
+        reportingCategory: 'refund',
+        source: refundId,
+        description: 'REFUND FOR CHARGE',
+        availableAfter: 0,
+      })
+      emitSnapshot(events, 'charge.refunded', scope, chargeJson(c), origin, before)
+      kernel.trace.append('charge.refunded', { id: c.id, account: scope.account, mode: scope.mode, amount, refund: refundId })
+      return txn.id
+    },
     get: (scope, id) => store.get(scope, id),
     list: (scope) => store.list(scope),
   }
+}
+
+/**
+ * What is left to refund on a charge: its captured amount less its refunds (0 for a failed or
+ * uncaptured charge).
+ *
+ * @example
+ * refundableAmount(charge) // 2000 for a captured 20.00 charge with no refunds
+ */
+export function refundableAmount(c: Charge): number {
+  if (c.status !== 'succeeded' || !c.captured) return 0
+  return c.amountCaptured - c.amountRefunded
 }

@@ -22,6 +22,8 @@ export interface PaymentMethod {
   readonly last4: string
   readonly outcome: CardOutcome
   readonly authentication: CardAuthentication
+  /** Funds of its charges are available at once instead of pending (test card 4000000000000077). */
+  readonly bypassPending?: boolean
   customer: string | null
   /** Saved for future use by an authenticated payment (lifts `unless_set_up` for off-session payments). */
   setUp: boolean
@@ -32,6 +34,7 @@ interface TestCard {
   readonly last4: string
   readonly outcome: CardOutcome
   readonly authentication?: CardAuthentication
+  readonly bypassPending?: boolean
 }
 
 /**
@@ -63,6 +66,7 @@ const declined = (code: string, declineCode: string | null, message: string): Ca
 export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, TestCard>, {
     pm_card_visa: { brand: 'visa', last4: '4242', outcome: { kind: 'succeed' } },
+    pm_card_bypassPending: { brand: 'visa', last4: '0077', outcome: { kind: 'succeed' }, bypassPending: true },
     pm_card_visa_debit: { brand: 'visa', last4: '5556', outcome: { kind: 'succeed' } },
     pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: { kind: 'succeed' } },
     pm_card_amex: { brand: 'amex', last4: '8431', outcome: { kind: 'succeed' } },

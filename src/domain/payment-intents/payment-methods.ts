@@ -62,6 +62,7 @@ export function createPaymentMethods(kernel: Kernel, events: EventStore): Paymen
         last4: card.last4,
         outcome: card.outcome,
         authentication: card.authentication ?? 'never',
+        ...(card.bypassPending === true ? { bypassPending: true } : {}),
         customer: null,
         setUp: false,
       }

@@ -1,4 +1,6 @@
+import type { Accounts } from '../accounts/accounts.js'
 import type { Billing } from '../billing/billing.js'
+import type { Ledger } from '../ledger/ledger.js'
 import type { Meters } from '../meters/meters.js'
 import type { Charges } from '../payment-intents/charges.js'
 import type { PaymentMethods } from '../payment-intents/payment-methods.js'
@@ -8,6 +10,10 @@ export interface ResourcePorts {
   readonly paymentMethods: PaymentMethods
   readonly charges: Charges
   readonly meters: Meters
+  /** Balances and postings: refunds, payouts and transfers move money. */
+  readonly ledger: Ledger
+  /** Transfers look up their destination account. */
+  readonly accounts: Pick<Accounts, 'get'>
   /** The billing loop (made after the engine, so read when a behaviour runs). */
   readonly billing: Billing
 }

@@ -1,8 +1,46 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
+import { parseCurrency } from '../ledger/currencies.js'
+import { invalidRequest } from '../service-error.js'
+import { positiveAmount, requireAvailable } from './available-funds.js'
+import type { ResourcePorts } from './ports.js'
 
-/** Transfers (plain: no balance movement yet). */
-export const transfers: ResourceDeclaration = {
+/**
+ * Transfers from a platform to one of its connected accounts: the amount leaves the platform's
+ * available balance (a `transfer` balance transaction) and arrives in the destination's available
+ * balance (a `payment` balance transaction), refused with `balance_insufficient` beyond it and with
+ * 400 for a destination that is not the platform's connected account.
+ */
+export const transfers: ResourceDeclaration<ResourcePorts> = {
   type: 'Transfer',
   object: 'transfer',
   idPrefix: 'tr',
+  behaviours: {
+    'transfers.create'(call, next, { ports }) {
+      const currency = parseCurrency(String(call.params.currency))
+      const amount = positiveAmount(call.params.amount)
+      const destination = String(call.params.destination)
+      const account = ports.accounts.get(destination)
+      if (account === undefined || account.platform !== call.scope.account) {
+        throw invalidRequest(`No such destination: '${destination}'`, { code: 'resource_missing', param: 'destination' })
+      }
+      requireAvailable(ports.ledger, call.scope, currency, amount, 'transfer')
+      const post = (scope: { account: string; mode: typeof call.scope.mode }, signed: number, type: string, source: string) =>
+        ports.ledger.post({
+          account: scope.account,
+          mode: scope.mode,
+          currency,
+          amount: signed,
+          type,
+          reportingCategory: 'transfer',
+          source,
+          availableAfter: 0,
+        }).id
+      return next({ ...call.params, currency }, (created) => {
+        const id = created.id as string
+        const txn = post(call.scope, -amount, 'transfer', id)
+        post({ account: destination, mode: call.scope.mode }, amount, 'payment', id)
+        return { balance_transaction: txn, amount_reversed: 0, reversed: false }
+      })
+    },
+  },
 }

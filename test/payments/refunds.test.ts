@@ -1,0 +1,113 @@
+import Stripe from 'stripe'
+import { describe, expect, it } from 'vitest'
+import { createSimulator } from '../../src/index.js'
+
+/** Refunds move money: the charge, the balance and the events say so, and over-refunds change nothing. */
+function setup() {
+  const sim = createSimulator({ seed: 7, headerPrefix: 'Stripe' })
+  const stripe = new Stripe(sim.platform.secretKey.test, {
+    httpClient: Stripe.createFetchHttpClient(sim.fetch),
+    maxNetworkRetries: 0,
+  })
+  return { sim, stripe }
+}
+
+async function paid(stripe: Stripe, amount = 2000) {
+  return stripe.paymentIntents.create({ amount, currency: 'usd', payment_method: 'pm_card_visa', confirm: true })
+}
+
+function caught(promise: Promise<unknown>): Promise<any> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection')
+    },
+    (e: unknown) => e,
+  )
+}
+
+describe('refunds', () => {
+  it('refunds a payment intent in full by default and marks its charge refunded', async () => {
+    const { stripe } = setup()
+    const pi = await paid(stripe)
+    const refund = await stripe.refunds.create({ payment_intent: pi.id })
+    expect(refund).toMatchObject({ object: 'refund', amount: 2000, currency: 'usd', status: 'succeeded' })
+    expect(refund.balance_transaction).toMatch(/^txn_/)
+    const charge = await stripe.charges.retrieve(pi.latest_charge as string)
+    expect(charge).toMatchObject({ amount_refunded: 2000, refunded: true })
+  })
+
+  it('posts a refund balance transaction that leaves the balance at once', async () => {
+    const { stripe } = setup()
+    const pi = await paid(stripe)
+    const before = await stripe.balance.retrieve()
+    const refund = await stripe.refunds.create({ payment_intent: pi.id, amount: 500 })
+    const txn = await stripe.balanceTransactions.retrieve(refund.balance_transaction as string)
+    expect(txn).toMatchObject({ type: 'refund', amount: -500, fee: 0, net: -500, status: 'available', source: refund.id })
+    const after = await stripe.balance.retrieve()
+    const available = (b: Stripe.Balance) => b.available.find((x) => x.currency === 'usd')?.amount ?? 0
+    expect(available(after) - available(before)).toBe(-500)
+  })
+
+  it('allows partial refunds up to the charge amount, then refuses with the unrefunded amount', async () => {
+    const { stripe } = setup()
+    const pi = await paid(stripe)
+    await stripe.refunds.create({ payment_intent: pi.id, amount: 1500 })
+    const err = await caught(stripe.refunds.create({ payment_intent: pi.id, amount: 600 }))
+    expect(err.statusCode).toBe(400)
+    expect(err.code).toBe('amount_too_large')
+    expect(err.param).toBe('amount')
+    expect(err.message).toBe('Refund amount ($6.00) is greater than unrefunded amount on charge ($5.00)')
+    const charge = await stripe.charges.retrieve(pi.latest_charge as string)
+    expect(charge).toMatchObject({ amount_refunded: 1500, refunded: false })
+    const rest = await stripe.refunds.create({ charge: charge.id })
+    expect(rest.amount).toBe(500)
+  })
+
+  it('refuses a refund larger than the charge with 400 and changes nothing', async () => {
+    const { sim, stripe } = setup()
+    const pi = await paid(stripe)
+    const money = () => {
+      const { ledger, charges, events } = sim.snapshot().state as Record<string, unknown>
+      return { ledger, charges, events, refunds: (sim.snapshot().state as Record<string, unknown>)['engine.refund'] }
+    }
+    const before = money()
+    expect(before.ledger).toBeDefined()
+    const err = await caught(stripe.refunds.create({ payment_intent: pi.id, amount: 2001 }))
+    expect(err.code).toBe('amount_too_large')
+    expect(err.message).toBe('Refund amount ($20.01) is greater than charge amount ($20.00)')
+    expect(money()).toEqual(before)
+    expect((await stripe.refunds.list()).data).toHaveLength(0)
+  })
+
+  it('refuses a second full refund with charge_already_refunded', async () => {
+    const { stripe } = setup()
+    const pi = await paid(stripe)
+    await stripe.refunds.create({ payment_intent: pi.id })
+    const err = await caught(stripe.refunds.create({ payment_intent: pi.id }))
+    expect(err.statusCode).toBe(400)
+    expect(err.code).toBe('charge_already_refunded')
+    expect(err.message).toBe(`Charge ${pi.latest_charge} has already been refunded.`)
+  })
+
+  it('refuses to refund a declined payment', async () => {
+    const { stripe } = setup()
+    const err = await caught(
+      stripe.paymentIntents.create({ amount: 2000, currency: 'usd', payment_method: 'pm_card_chargeDeclined', confirm: true }),
+    )
+    const pi = err.payment_intent as Stripe.PaymentIntent
+    const refused = await caught(stripe.refunds.create({ payment_intent: pi.id }))
+    expect(refused.statusCode).toBe(400)
+    expect(refused.type).toBe('StripeInvalidRequestError')
+  })
+
+  it('emits charge.refunded with the previous amount_refunded, then refund.created', async () => {
+    const { stripe } = setup()
+    const pi = await paid(stripe)
+    await stripe.refunds.create({ payment_intent: pi.id, amount: 700 })
+    const events = (await stripe.events.list({ limit: 5 })).data.map((e) => e.type)
+    expect(events.slice(0, 2)).toEqual(['refund.created', 'charge.refunded'])
+    const refunded = (await stripe.events.list({ type: 'charge.refunded' })).data[0] as Stripe.Event
+    expect((refunded.data.object as Stripe.Charge).amount_refunded).toBe(700)
+    expect(refunded.data.previous_attributes).toMatchObject({ amount_refunded: 0, refunded: false })
+  })
+})
