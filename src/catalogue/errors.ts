@@ -54,6 +54,7 @@ export const ERRORS = {
   archived_meter: row(400, INVALID, "The meter '{meter}' for event name '{event_name}' is not active.", 'spec'),
   authentication_required: row(402, 'card_error', 'Your card was declined. This transaction requires authentication.'),
   /** spec: "Stream requests with the token fail with 401 `billing_meter_event_session_expired`" */
+  balance_insufficient: row(400, INVALID, 'You have insufficient funds in your account for this {what}.'),
   billing_meter_event_session_expired: row(
     401,
     'temporary_session_expired',
@@ -61,6 +62,7 @@ export const ERRORS = {
     'spec',
   ),
   card_declined: row(402, 'card_error', 'Your card was declined.'),
+  charge_already_refunded: row(400, INVALID, 'Charge {charge} has already been refunded.'),
   /** spec: "400 duplicate_meter_event: An event with the same identifier was already submitted." */
   duplicate_meter_event: row(
     400,

@@ -25,6 +25,8 @@ const ALSO: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   subscription: { customer: '{customer}', items: [{ price: '{price}' }] },
   invoice: { customer: '{customer}' },
   invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
+  // Optional in the client's types (a transfer may follow a source transaction); required here.
+  transfer: { amount: 300 },
 }
 
 function pathOf(template: string, values: Record<string, string>): string {
@@ -71,9 +73,11 @@ describe('declared resources round-trip with every declared field', () => {
       const pi = await stripe.paymentIntents.create({
         amount: 700,
         currency: 'usd',
-        payment_method: 'pm_card_visa',
+        // Funds available at once, so a payout or transfer can take them.
+        payment_method: 'pm_card_bypassPending',
         confirm: true,
       })
+      const connected = await stripe.accounts.create({ type: 'express' })
       const ids: Record<string, string> = {
         customer: customer.id,
         product: product.id,
@@ -82,7 +86,7 @@ describe('declared resources round-trip with every declared field', () => {
         coupon: coupon.id,
         payment_intent: pi.id,
         account: sim.platform.id,
-        destination: sim.platform.id,
+        destination: connected.id,
       }
       const hints: Hints = {
         strings: { ...ids, currency: 'usd', url: 'https://example.com/hook', email: 'rt@example.com' },

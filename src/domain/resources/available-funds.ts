@@ -28,6 +28,7 @@ export function requireAvailable(ledger: Ledger, scope: Scope, currency: string,
  * positiveAmount(0)   // throws 400 parameter_invalid_integer, param amount
  */
 export function positiveAmount(value: unknown): number {
+  if (value === undefined) throw invalidRequest('Missing required param: amount.', { code: 'parameter_missing', param: 'amount' })
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
     throw invalidRequest('This value must be greater than or equal to 1.', { code: 'parameter_invalid_integer', param: 'amount' })
   }
