@@ -9,16 +9,15 @@ import type { Kernel } from '../kernel.js'
 import type { LimitRow } from '../limits/limit-row.js'
 import { rateLimited } from '../limits/refusals.js'
 import { SlidingLog } from '../limits/sliding-log.js'
-import { formulaValue } from '../meters/aggregates.js'
 import type { MeterEvents } from '../meters/meter-events.js'
 import type { Meters } from '../meters/meters.js'
-import { type Mode, type Scope, scopeKey } from '../mode.js'
+import { type Scope, scopeKey } from '../mode.js'
 import type { PaymentIntents } from '../payment-intents/payment-intents.js'
 import type { PaymentMethods } from '../payment-intents/payment-methods.js'
 import { invalidRequest, ServiceError } from '../service-error.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import { boundary, type Interval } from './calendar.js'
-import { lineAmount, lineUnitDecimal } from './pricing.js'
+import { createLines, isMetered } from './lines.js'
 import {
   type Job,
   type JobKind,
@@ -27,18 +26,7 @@ import {
   TestClockTimeline,
   type Timeline,
 } from './timelines.js'
-
-const sec = (ms: number) => Math.floor(ms / 1000)
-
-/** What a billing job's args name: one record of one account and mode (plain data, for snapshots). */
-interface Ref {
-  readonly account: string
-  readonly mode: Mode
-  readonly id: string
-}
-
-const refOf = (scope: Scope, id: string): Ref => ({ account: scope.account, mode: scope.mode, id })
-const scopeOf = (a: Ref): Scope => ({ account: a.account, mode: a.mode })
+import { type InvoiceState, type LineSpec, type NewInvoice, type Ref, refOf, type SubState, scopeOf, sec } from './types.js'
 
 /** A subscription's billing state as plain data: its timeline by index in the saved timelines (-1: the simulator clock). */
 interface SavedSub {
@@ -70,61 +58,6 @@ interface SavedBilling {
   clocks: [string, number][]
   subs: SavedSub[]
   invoices: SavedInvoice[]
-}
-
-/** What billing keeps about a subscription beyond its wire object: its cycle and its timers. */
-interface SubState {
-  readonly scope: Scope
-  readonly id: string
-  readonly customer: string
-  readonly timeline: Timeline
-  readonly interval: Interval
-  readonly count: number
-  /** The billing cycle anchor (ms): period boundaries are `boundary(anchor, interval, count, n)`. */
-  anchor: number
-  /** Boundaries counted from the anchor: the current period ends at boundary n. */
-  n: number
-  periodStart: number
-  periodEnd: number
-  trialEnd: number | null
-  job: Job | undefined
-  readonly invoiceLogs: SlidingLog[]
-  readonly quantityLog: SlidingLog
-}
-
-interface InvoiceState {
-  readonly scope: Scope
-  readonly id: string
-  readonly timeline: Timeline
-  readonly subscription: string | null
-  job: Job | undefined
-  /** Automatic payment attempts made so far (the first included). */
-  attempts: number
-}
-
-/** A line before it is an object: what it bills and for which period. */
-interface LineSpec {
-  readonly price: Json | null
-  readonly quantity: number
-  readonly amount: number
-  readonly period: { start: number; end: number }
-  readonly subscriptionItem: string | null
-  readonly invoiceItem: string | null
-  readonly description: string
-}
-
-/** What a new invoice is made of. */
-export interface NewInvoice {
-  readonly scope: Scope
-  readonly customer: Json
-  readonly currency: string
-  readonly sub: SubState | null
-  readonly reason: string
-  readonly specs: readonly LineSpec[]
-  readonly period: { start: number; end: number }
-  readonly origin: Origin
-  readonly id?: string
-  readonly timeline: Timeline
 }
 
 export interface BillingOptions {
@@ -366,142 +299,14 @@ export function createBilling(options: BillingOptions) {
 
   // Lines and amounts ---------------------------------------------------------------------------
 
-  function productName(scope: Scope, price: Json): string {
-    const product = typeof price.product === 'string' ? r.product().get(scope, price.product) : undefined
-    return typeof product?.name === 'string' ? product.name : String(price.product)
-  }
-
-  function usage(scope: Scope, price: Json, customer: string, start: number, end: number): number {
-    const meterId = (price.recurring as { meter?: unknown } | null)?.meter
-    if (typeof meterId !== 'string') return 0
-    const meter = meters.find(scope, meterId)
-    if (meter === undefined) return 0
-    return formulaValue(meter.formula, meterEvents.window(meter, customer, start, end))
-  }
-
-  const isMetered = (price: Json) => (price.recurring as { usage_type?: unknown } | null)?.usage_type === 'metered'
-
-  function itemLine(
-    scope: Scope,
-    s: SubState,
-    item: Json,
-    period: { start: number; end: number },
-    free: boolean,
-    prorate = 1,
-  ): LineSpec {
-    const price = item.price as Json
-    const metered = isMetered(price)
-    const quantity = metered ? usage(scope, price, s.customer, period.start, period.end) : Number(item.quantity ?? 1)
-    const full = free ? 0 : lineAmount(price, quantity)
-    const amount = prorate === 1 ? full : Math.round(full * prorate)
-    const name = productName(scope, price)
-    return {
-      price,
-      quantity,
-      amount,
-      period,
-      subscriptionItem: String(item.id),
-      invoiceItem: null,
-      description: free ? `Trial period for ${name}` : `${quantity} × ${name}`,
-    }
-  }
-
-  function lineJson(scope: Scope, invoice: string, currency: string, sub: string | null, spec: LineSpec): Json {
-    const price = spec.price
-    const unitDecimal = price === null ? null : lineUnitDecimal(price, spec.quantity, spec.amount)
-    return engine.build('InvoiceLineItem', 'line_item', scope, {
-      id: kernel.ids.next('il', 24),
-      object: 'line_item',
-      amount: spec.amount,
-      currency,
-      description: spec.description,
-      discount_amounts: [],
-      discountable: true,
-      discounts: [],
-      invoice,
-      metadata: {},
-      parent:
-        spec.subscriptionItem !== null
-          ? {
-              type: 'subscription_item_details',
-              invoice_item_details: null,
-              subscription_item_details: {
-                invoice_item: null,
-                proration: false,
-                proration_details: { credited_items: null },
-                subscription: sub,
-                subscription_item: spec.subscriptionItem,
-              },
-            }
-          : {
-              type: 'invoice_item_details',
-              subscription_item_details: null,
-              invoice_item_details: {
-                invoice_item: spec.invoiceItem,
-                proration: false,
-                proration_details: { credited_items: null },
-                subscription: sub,
-              },
-            },
-      period: { start: sec(spec.period.start), end: sec(spec.period.end) },
-      pretax_credit_amounts: [],
-      pricing:
-        price === null
-          ? null
-          : {
-              type: 'price_details',
-              price_details: { price: price.id, product: price.product },
-              unit_amount_decimal: unitDecimal,
-            },
-      quantity: spec.quantity,
-      quantity_decimal: String(spec.quantity),
-      subtotal: spec.amount,
-      taxes: [],
-    })
-  }
-
-  function pendingItems(scope: Scope, customer: string, currency: string): Json[] {
-    return r
-      .invoiceItem()
-      .list(scope)
-      .filter((ii) => ii.customer === customer && ii.invoice === null && ii.currency === currency)
-      .reverse()
-  }
-
-  function pendingLine(scope: Scope, ii: Json): LineSpec {
-    const pricing = ii.pricing as { price_details?: { price?: unknown } } | null
-    const priceId = pricing?.price_details?.price
-    const price = typeof priceId === 'string' ? (r.price().get(scope, priceId) ?? null) : null
-    const period = ii.period as { start: number; end: number }
-    return {
-      price,
-      quantity: Number(ii.quantity ?? 1),
-      amount: Number(ii.amount ?? 0),
-      period: { start: period.start * 1000, end: period.end * 1000 },
-      subscriptionItem: null,
-      invoiceItem: String(ii.id),
-      description: typeof ii.description === 'string' ? ii.description : 'Invoice item',
-    }
-  }
-
-  function totals(lines: readonly Json[]) {
-    const total = lines.reduce((n, l) => n + Number(l.amount), 0)
-    return {
-      subtotal: total,
-      subtotal_excluding_tax: total,
-      total,
-      total_excluding_tax: total,
-      amount_due: total,
-      amount_remaining: total,
-      amount_paid: 0,
-    }
-  }
+  const linesOf = createLines({ kernel, engine, meters, meterEvents })
+  const { productName, usage, itemLine, lineJson, pendingItems, pendingLine, totals } = linesOf
 
   // Invoices ------------------------------------------------------------------------------------
 
   function invoiceFields(scope: Scope, n: NewInvoice, id: string): Record<string, unknown> {
     const now = n.timeline.now()
-    const lines = n.specs.map((spec) => lineJson(scope, id, n.currency, n.sub?.id ?? null, spec))
+    const lines = linesOf.linesJson(scope, id, n.currency, n.sub?.id ?? null, n.specs)
     const customer = n.customer
     const automatic = n.reason === 'subscription_cycle' || n.reason === 'subscription_update'
     return {
@@ -578,20 +383,7 @@ export function createBilling(options: BillingOptions) {
         (Number(line.amount) === 0 && line.description?.toString().startsWith('Trial'))
       )
         return line
-      const period = line.period as { start: number; end: number }
-      const quantity = usage(scope, price, sub.customer, period.start * 1000, period.end * 1000)
-      if (quantity === line.quantity) return line
-      const amount = lineAmount(price, quantity)
-      const name = productName(scope, price)
-      return {
-        ...line,
-        quantity,
-        quantity_decimal: String(quantity),
-        amount,
-        subtotal: amount,
-        description: `${quantity} × ${name}`,
-        pricing: { ...(line.pricing as Json), unit_amount_decimal: lineUnitDecimal(price, quantity, amount) },
-      }
+      return linesOf.recount(scope, line, price, sub.customer)
     })
     return r.invoice().put(scope, String(invoice.id), { lines: { ...list, data }, ...totals(data) })
   }
