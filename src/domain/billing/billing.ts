@@ -8,10 +8,13 @@ import { createLimits } from './limits.js'
 import { isMetered } from './lines.js'
 import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
+import { createProrations } from './prorations.js'
 import { registerBillingState } from './snapshot-state.js'
 import { createTestClocks } from './test-clocks.js'
 
 export type { BillingOptions } from './context.js'
+export type { PreviewChange } from './preview.js'
+export type { ItemChange, ItemTerms, ProrationBehavior } from './prorations.js'
 export type { NewInvoice } from './types.js'
 
 /**
@@ -41,7 +44,8 @@ export function createBilling(options: BillingOptions) {
   const cycles = createCycles(ctx, jobs, limits, invoicing, payments)
   const testClocks = createTestClocks(ctx, cycles.cancelNow)
   registerBillingState(ctx, jobs, testClocks.clearAdvancing)
-  const preview = createPreview(ctx, invoicing, cycles)
+  const prorations = createProrations(ctx, invoicing, payments, cycles)
+  const preview = createPreview(ctx, invoicing, cycles, prorations)
 
   return {
     voidInvoice: invoicing.voidInvoice,
@@ -75,5 +79,6 @@ export function createBilling(options: BillingOptions) {
     checkInvoiceLimit: limits.checkInvoiceLimit,
     start: cycles.start,
     preview,
+    prorate: prorations.apply,
   }
 }

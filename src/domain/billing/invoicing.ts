@@ -115,6 +115,28 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
     return `${prefix}-${String(seq).padStart(4, '0')}`
   }
 
+  /**
+   * The customer's balance at finalization, as the provider applies it: a credit (negative) lowers
+   * `amount_due`, a negative total (a downgrade's prorations) becomes a credit, and the customer's
+   * `balance` becomes the invoice's `ending_balance`. Nothing changes for a customer without a
+   * balance and an invoice that is not negative.
+   */
+  function applyBalance(scope: Scope, invoice: Json, origin: Origin): Record<string, unknown> {
+    const customerId = String(invoice.customer)
+    const starting = Number(r.customer().get(scope, customerId)?.balance ?? 0)
+    const total = Number(invoice.total)
+    if (starting === 0 && total >= 0) return {}
+    const sum = total + starting
+    const ending = Math.min(0, sum)
+    if (ending !== starting) r.customer().set(scope, customerId, { balance: ending }, origin)
+    return {
+      starting_balance: starting,
+      ending_balance: ending,
+      amount_due: Math.max(0, sum),
+      amount_remaining: Math.max(0, sum),
+    }
+  }
+
   function finalize(scope: Scope, id: string, origin: Origin): Json {
     const st = invoiceStates.get(key(scope, id))
     let invoice = r.invoice().require(scope, id)
@@ -125,7 +147,9 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       invoice = refreshDraft(scope, invoice, st)
     }
     const now = (st?.timeline ?? simLine).now()
+    const balance = applyBalance(scope, invoice, origin)
     invoice = r.invoice().put(scope, id, {
+      ...balance,
       status: 'open',
       number: nextNumber(scope, String(invoice.customer)),
       effective_at: sec(now),

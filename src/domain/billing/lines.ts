@@ -183,8 +183,8 @@ export function createLines(deps: {
       subtotal_excluding_tax: total,
       total,
       total_excluding_tax: total,
-      amount_due: total,
-      amount_remaining: total,
+      amount_due: Math.max(0, total),
+      amount_remaining: Math.max(0, total),
       amount_paid: 0,
     }
   }

@@ -68,7 +68,7 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
       amount_remaining: 0,
       attempted: true,
       next_payment_attempt: null,
-      ending_balance: 0,
+      ending_balance: invoice.ending_balance ?? 0,
       payments: {
         object: 'list',
         data: payments,

@@ -9,13 +9,30 @@ import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
 import type { Invoicing } from './invoicing.js'
 import { isMetered } from './lines.js'
+import type { ItemChange, ProrationBehavior, Prorations } from './prorations.js'
 import { type LineSpec, sec } from './types.js'
 
+/** Item changes a preview applies without making them. */
+export interface PreviewChange {
+  /** The subscription's items after the change (licensed quantities and prices as they would be). */
+  readonly items: readonly Json[]
+  readonly changes: readonly ItemChange[]
+  readonly behavior: ProrationBehavior
+  /** When the change is made (ms). */
+  readonly at: number
+  /** `subscription_details.proration_date` when given (unix seconds). */
+  readonly date?: number
+}
+
 /** The upcoming invoice of a subscription (not stored): processed usage so far, next licensed period, pending items. */
-export function createPreview(ctx: BillingContext, invoicing: Invoicing, cycles: Cycles) {
+export function createPreview(ctx: BillingContext, invoicing: Invoicing, cycles: Cycles, prorations: Prorations) {
   const { kernel, engine, r, lines, subs, key } = ctx
-  /** The upcoming invoice of a subscription (not stored): processed usage so far, next licensed period, pending items. */
-  return function preview(scope: Scope, subId: string): Json {
+  /**
+   * The upcoming invoice of a subscription (not stored): processed usage so far, next licensed
+   * period, pending items. With `change`, as if its item changes were made at `change.at`: the next
+   * period bills the changed items, and the prorations they would make are on it (unless `none`).
+   */
+  return function preview(scope: Scope, subId: string, change?: PreviewChange): Json {
     const s = subs.get(key(scope, subId))
     const sub = r.subscription().require(scope, subId)
     if (s === undefined || sub.status === 'canceled') {
@@ -30,13 +47,14 @@ export function createPreview(ctx: BillingContext, invoicing: Invoicing, cycles:
     const nextPeriod = { start: end, end: boundary(s.anchor, s.interval, s.count, s.n + 1) }
     const usagePeriod = { start: s.periodStart, end }
     const specs: LineSpec[] = []
-    for (const item of cycles.itemsOf(scope, s.id)) {
+    for (const item of change?.items ?? cycles.itemsOf(scope, s.id)) {
       const price = item.price as Json
       if (isMetered(price)) {
         if (!wasTrial) specs.push(lines.itemLine(scope, s, item, usagePeriod, false))
       } else if (sub.cancel_at_period_end !== true) specs.push(lines.itemLine(scope, s, item, nextPeriod, false))
     }
     for (const ii of lines.pendingItems(scope, s.customer, String(sub.currency))) specs.push(lines.pendingLine(scope, ii))
+    if (change !== undefined && change.behavior !== 'none') specs.push(...prorations.preview(scope, s, change.changes, change.at))
     const id = `upcoming_${kernel.ids.next('in', 24)}`
     const fields = invoicing.invoiceFields(
       scope,
@@ -53,6 +71,13 @@ export function createPreview(ctx: BillingContext, invoicing: Invoicing, cycles:
       },
       id,
     )
+    if (change?.date !== undefined) {
+      const parent = fields.parent as { subscription_details: Json }
+      fields.parent = {
+        ...parent,
+        subscription_details: { ...parent.subscription_details, subscription_proration_date: change.date },
+      }
+    }
     return engine.build('Invoice', 'invoice', scope, {
       ...fields,
       id,

@@ -1,15 +1,38 @@
 import { errorMessage } from '#catalogue/errors.js'
+import type { PreviewChange } from '../billing/billing.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import { type Json, pageV1 } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
+import { entriesOf, itemsAfter, planItems, prorationTiming } from './subscription-params.js'
 
 function unexpected(invoice: Json, action: string) {
   return invalidRequest(errorMessage('invoice_unexpected_state', { status: String(invoice.status), action }), {
     code: 'invoice_unexpected_state',
   })
+}
+
+/**
+ * `subscription_details` of a preview: the item changes (and their prorations at
+ * `proration_date`, or now) applied to the subscription as if made, checked like an update.
+ */
+function previewChange(engine: Engine, ports: ResourcePorts, call: OperationCall, subId: string): PreviewChange | undefined {
+  const details = call.params.subscription_details as Record<string, unknown> | undefined
+  if (details === undefined || details === null) return undefined
+  const sub = engine.resource('subscription').require(call.scope, subId)
+  const state = ports.billing.subState(call.scope, subId)
+  const current = ports.billing.itemsOf(call.scope, subId)
+  const planned = planItems(engine, call, sub, current, entriesOf(details.items), 'subscription_details[items]')
+  const timing = prorationTiming(
+    state,
+    details.proration_behavior,
+    details.proration_date,
+    'subscription_details[proration_date]',
+  )
+  const { items, changes } = itemsAfter(current, planned, (i) => `si_upcoming_${i}`)
+  return { items, changes, behavior: timing.behavior, at: timing.at, ...(timing.date !== undefined ? { date: timing.date } : {}) }
 }
 
 function invoiceOf(engine: Engine, call: OperationCall): Json {
@@ -101,7 +124,8 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
           })
         }
       }
-      return ports.billing.preview(call.scope, subId)
+      const change = previewChange(engine, ports, call, subId)
+      return ports.billing.preview(call.scope, subId, change)
     },
     'invoices.listLineItems'(call, _next, { engine }) {
       const invoice = invoiceOf(engine, call)
