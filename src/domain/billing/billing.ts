@@ -35,6 +35,7 @@ export function createBilling(options: BillingOptions) {
   const { kernel, subs, invoiceStates, key, lines } = ctx
   const jobs = createJobs(ctx, () => ({
     periodEnd: cycles.periodEnd,
+    expireIncomplete: cycles.expireIncomplete,
     finalizeAndPay: (scope, id) => payments.finalizeAndPay(scope, id, NO_ORIGIN, true),
     retry: (scope, id) => payments.attemptPayment(scope, id, NO_ORIGIN, { automatic: true }),
   }))
@@ -66,6 +67,7 @@ export function createBilling(options: BillingOptions) {
     finalizeAndPay: payments.finalizeAndPay,
     attemptPayment: payments.attemptPayment,
     markPaid: payments.markPaid,
+    checkPayable: payments.checkPayable,
     cancelNow: cycles.cancelNow,
     invoiceState: (scope: Scope, id: string) => invoiceStates.get(key(scope, id)),
     subState: (scope: Scope, id: string) => subs.get(key(scope, id)),

@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_INCOMPLETE_EXPIRY_MS } from '#catalogue/rules.js'
 import type { Json } from '../engine/list.js'
 import { SlidingLog } from '../limits/sliding-log.js'
 import type { Scope } from '../mode.js'
@@ -119,6 +120,21 @@ export function createCycles(
     schedulePeriodEnd(s)
   }
 
+  /**
+   * The first invoice was not paid in time: the subscription is `incomplete_expired` (terminal: no
+   * more periods) and its open invoice is voided, as the provider does.
+   */
+  function expireIncomplete(s: SubState): void {
+    const { scope } = s
+    const sub = r.subscription().get(scope, s.id)
+    if (sub?.status !== 'incomplete') return
+    if (s.job !== undefined) s.timeline.cancel(s.job)
+    s.job = undefined
+    r.subscription().set(scope, s.id, { status: 'incomplete_expired', ended_at: sec(s.timeline.now()) }, NO_ORIGIN)
+    const invoice = typeof sub.latest_invoice === 'string' ? r.invoice().get(scope, sub.latest_invoice) : undefined
+    if (invoice?.status === 'open') invoicing.voidInvoice(scope, String(invoice.id), NO_ORIGIN)
+  }
+
   function cancelNow(scope: Scope, id: string, origin: Origin): Json {
     const s = subs.get(key(scope, id))
     const timeline = s?.timeline ?? simLine
@@ -171,6 +187,7 @@ export function createCycles(
       periodEnd: cycle.periodEnd,
       trialEnd: cycle.trialEnd,
       job: undefined,
+      expiry: undefined,
       invoiceLogs: Array.from({ length: limits.invoiceRows }, () => new SlidingLog()),
       quantityLog: new SlidingLog(),
     }
@@ -204,8 +221,12 @@ export function createCycles(
     })
     payments.finalizeAndPay(scope, cycle.firstInvoice, origin, cycle.payNow)
     schedulePeriodEnd(s)
-    return r.subscription().require(scope, s.id)
+    const started = r.subscription().require(scope, s.id)
+    if (started.status === 'incomplete') {
+      s.expiry = s.timeline.at(s.timeline.now() + SUBSCRIPTION_INCOMPLETE_EXPIRY_MS, jobs.expireIncomplete, refOf(scope, s.id))
+    }
+    return started
   }
 
-  return { itemsOf, itemList, periodEnd, cancelNow, start, schedulePeriodEnd }
+  return { itemsOf, itemList, periodEnd, expireIncomplete, cancelNow, start, schedulePeriodEnd }
 }

@@ -7,6 +7,7 @@ import { type Ref, type SubState, scopeOf } from './types.js'
 /** What billing's jobs do when they run (bound after the parts that do it are made). */
 export interface JobActions {
   periodEnd(s: SubState): void
+  expireIncomplete(s: SubState): void
   finalizeAndPay(scope: Scope, id: string): void
   retry(scope: Scope, id: string): void
 }
@@ -51,6 +52,20 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
     linkSub,
   )
 
+  const expireIncomplete = jobKind(
+    'subscription.incomplete_expire',
+    (a) => {
+      const s = subs.get(key(scopeOf(a), a.id))
+      if (s === undefined) return
+      s.expiry = undefined
+      actions().expireIncomplete(s)
+    },
+    (job, a) => {
+      const s = subs.get(key(scopeOf(a), a.id))
+      if (s !== undefined) s.expiry = job
+    },
+  )
+
   /** A job on one invoice: unlinks itself, then acts only while the invoice is still `status`. */
   const invoiceJob = (label: string, status: string, act: (scope: Scope, id: string) => void) =>
     jobKind(
@@ -66,5 +81,5 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
   const finalize = invoiceJob('invoice.finalize', 'draft', (scope, id) => actions().finalizeAndPay(scope, id))
   const retry = invoiceJob('invoice.retry', 'open', (scope, id) => actions().retry(scope, id))
 
-  return { links, kinds, jobKind, periodEnd, finalize, retry }
+  return { links, kinds, jobKind, periodEnd, expireIncomplete, finalize, retry }
 }

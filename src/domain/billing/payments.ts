@@ -1,7 +1,10 @@
+import { errorMessage } from '#catalogue/errors.js'
 import { INVOICE_PAYMENT_RETRY_DAYS } from '#catalogue/rules.js'
 import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
+import { AUTHENTICATION_REQUIRED } from '../payment-intents/charges.js'
+import { needsAuthentication } from '../payment-intents/payment-method.js'
 import { invalidRequest, ServiceError } from '../service-error.js'
 import type { Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
@@ -86,6 +89,8 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
       const current = r.subscription().get(scope, sub)
       if (current?.status === 'past_due' || current?.status === 'incomplete') {
         const stt = subs.get(key(scope, sub))
+        if (stt?.expiry !== undefined) stt.timeline.cancel(stt.expiry)
+        if (stt !== undefined) stt.expiry = undefined
         setSubStatus(
           scope,
           sub,
@@ -177,5 +182,29 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     return attemptPayment(scope, id, origin, { automatic: true })
   }
 
-  return { setSubStatus, markPaid, attemptPayment, finalizeAndPay }
+  /**
+   * Refuses, before anything is made, a first payment that would fail (`error_if_incomplete`): no
+   * payment method (400), or a card the issuer declines off-session (402 with the decline), as the
+   * provider answers when it does not create the subscription.
+   */
+  function checkPayable(scope: Scope, customerId: string, subPaymentMethod: unknown): void {
+    const customer = r.customer().get(scope, customerId)
+    const fallback = (customer?.invoice_settings as { default_payment_method?: unknown } | undefined)?.default_payment_method
+    const pmId = typeof subPaymentMethod === 'string' && subPaymentMethod !== '' ? subPaymentMethod : fallback
+    const pm = typeof pmId === 'string' ? ctx.options.paymentMethods.get(scope, pmId) : undefined
+    if (pm === undefined) {
+      throw invalidRequest(errorMessage('invoice_no_customer_payment_method', {}), { code: 'invoice_no_customer_payment_method' })
+    }
+    const outcome = needsAuthentication(pm, { offSession: true }) ? AUTHENTICATION_REQUIRED : pm.outcome
+    if (outcome.kind !== 'decline') return
+    throw new ServiceError({
+      status: 402,
+      type: 'card_error',
+      code: outcome.code,
+      message: outcome.message,
+      extra: { decline_code: outcome.declineCode, doc_url: `https://docs.stripe.com/error-codes/${outcome.code}` },
+    })
+  }
+
+  return { setSubStatus, markPaid, attemptPayment, finalizeAndPay, checkPayable }
 }

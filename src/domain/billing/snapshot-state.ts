@@ -113,6 +113,7 @@ export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, cle
           periodEnd: s.periodEnd,
           trialEnd: s.trialEnd,
           job: undefined,
+          expiry: undefined,
           invoiceLogs: s.invoiceLogs.map((times) => SlidingLog.load(times)),
           quantityLog: SlidingLog.load(s.quantityLog),
         })

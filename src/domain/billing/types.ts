@@ -34,6 +34,8 @@ export interface SubState {
   periodEnd: number
   trialEnd: number | null
   job: Job | undefined
+  /** While `incomplete`: the job that expires the subscription if its first invoice stays unpaid. */
+  expiry: Job | undefined
   readonly invoiceLogs: SlidingLog[]
   readonly quantityLog: SlidingLog
 }

@@ -157,6 +157,10 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
               0,
             )
       const status = trialEnd !== null ? 'trialing' : firstAmount > 0 ? 'incomplete' : 'active'
+      // `error_if_incomplete`: a first payment that would fail is refused before anything is made.
+      if (status === 'incomplete' && paymentBehavior === 'error_if_incomplete') {
+        ports.billing.checkPayable(call.scope, customerId, params.default_payment_method)
+      }
       const invoiceId = ports.billing.newInvoiceId()
       const subs = engine.resource('subscription')
       const created = subs.create(call.scope, { ...params, customer: customerId }, call.origin, (sub) => {
