@@ -38,6 +38,7 @@ export function createBilling(options: BillingOptions) {
     expireIncomplete: cycles.expireIncomplete,
     finalizeAndPay: (scope, id) => payments.finalizeAndPay(scope, id, NO_ORIGIN, true),
     retry: (scope, id) => payments.attemptPayment(scope, id, NO_ORIGIN, { automatic: true }),
+    overdue: (scope, id) => invoicing.overdue(scope, id),
   }))
   const limits = createLimits(ctx)
   const invoicing = createInvoicing(ctx, jobs, limits)
@@ -50,6 +51,8 @@ export function createBilling(options: BillingOptions) {
 
   return {
     voidInvoice: invoicing.voidInvoice,
+    markUncollectible: invoicing.markUncollectible,
+    resendInvoice: invoicing.resend,
     registerClock: testClocks.registerClock,
     clockTimeline: testClocks.clockTimeline,
     advanceClock: testClocks.advanceClock,

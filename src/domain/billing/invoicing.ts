@@ -1,7 +1,8 @@
 import { INVOICE_FINALIZATION_GRACE_MS } from '#catalogue/rules.js'
+import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
-import { emitSnapshot, type Origin } from '../v1-events/emit.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
@@ -22,12 +23,13 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
     const lineObjects = lines.linesJson(scope, id, n.currency, n.sub?.id ?? null, n.specs)
     const customer = n.customer
     const automatic = n.reason === 'subscription_cycle' || n.reason === 'subscription_update'
+    const sub = n.sub === null ? undefined : r.subscription().get(scope, n.sub.id)
     return {
       account_country: 'US',
       auto_advance: true,
       automatically_finalizes_at: automatic ? sec(now + INVOICE_FINALIZATION_GRACE_MS) : null,
       billing_reason: n.reason,
-      collection_method: 'charge_automatically',
+      collection_method: sub?.collection_method ?? 'charge_automatically',
       created: sec(now),
       currency: n.currency,
       customer: customer.id,
@@ -157,6 +159,57 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       status_transitions: { ...(invoice.status_transitions as Json), finalized_at: sec(now) },
     })
     emitInvoice(scope, 'invoice.finalized', invoice, origin)
+    if (invoice.collection_method === 'send_invoice') invoice = send(scope, invoice, st, now, origin)
+    return invoice
+  }
+
+  /**
+   * A `send_invoice` invoice at finalization: due `days_until_due` days later (the subscription's,
+   * unless the invoice has its own `due_date`), `invoice.sent` (the provider emails it), and
+   * `invoice.overdue` queued for the due date.
+   */
+  function send(scope: Scope, invoice: Json, st: InvoiceState | undefined, now: number, origin: Origin): Json {
+    let due = typeof invoice.due_date === 'number' ? invoice.due_date * 1000 : null
+    if (due === null && st?.subscription != null) {
+      const days = Number(r.subscription().get(scope, st.subscription)?.days_until_due ?? 0)
+      due = now + days * DAY
+    }
+    const sent = due === null ? invoice : r.invoice().put(scope, String(invoice.id), { due_date: sec(due) })
+    emitInvoice(scope, 'invoice.sent', sent, origin)
+    if (st !== undefined && due !== null) st.job = st.timeline.at(due, jobs.overdue, refOf(scope, String(invoice.id)))
+    return sent
+  }
+
+  /** An invoice is `overdue` once its due date passes unpaid; its subscription turns `past_due`. */
+  function overdue(scope: Scope, id: string): void {
+    const invoice = r.invoice().require(scope, id)
+    emitInvoice(scope, 'invoice.overdue', invoice, NO_ORIGIN)
+    const subId = invoiceStates.get(key(scope, id))?.subscription ?? null
+    const sub = subId === null ? undefined : r.subscription().get(scope, subId)
+    if (subId !== null && (sub?.status === 'active' || sub?.status === 'trialing'))
+      r.subscription().set(scope, subId, { status: 'past_due' }, NO_ORIGIN)
+  }
+
+  /** `open` -> `uncollectible`: no more automatic attempts (it can still be paid or voided). */
+  function markUncollectible(scope: Scope, id: string, origin: Origin): Json {
+    const st = invoiceStates.get(key(scope, id))
+    if (st?.job !== undefined) st.timeline.cancel(st.job)
+    if (st !== undefined) st.job = undefined
+    const invoice = r.invoice().require(scope, id)
+    const now = (st?.timeline ?? simLine).now()
+    const updated = r.invoice().put(scope, id, {
+      status: 'uncollectible',
+      next_payment_attempt: null,
+      status_transitions: { ...(invoice.status_transitions as Json), marked_uncollectible_at: sec(now) },
+    })
+    emitInvoice(scope, 'invoice.marked_uncollectible', updated, origin)
+    return updated
+  }
+
+  /** `invoices.sendInvoice`: `invoice.sent` again for an open invoice. */
+  function resend(scope: Scope, id: string, origin: Origin): Json {
+    const invoice = r.invoice().require(scope, id)
+    emitInvoice(scope, 'invoice.sent', invoice, origin)
     return invoice
   }
 
@@ -181,5 +234,15 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
     return updated
   }
 
-  return { invoiceFields, createInvoice, emitInvoice, finalize, scheduleFinalize, voidInvoice }
+  return {
+    invoiceFields,
+    createInvoice,
+    emitInvoice,
+    finalize,
+    scheduleFinalize,
+    voidInvoice,
+    overdue,
+    markUncollectible,
+    resend,
+  }
 }

@@ -10,6 +10,7 @@ export interface JobActions {
   expireIncomplete(s: SubState): void
   finalizeAndPay(scope: Scope, id: string): void
   retry(scope: Scope, id: string): void
+  overdue(scope: Scope, id: string): void
 }
 
 /**
@@ -80,6 +81,7 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
     )
   const finalize = invoiceJob('invoice.finalize', 'draft', (scope, id) => actions().finalizeAndPay(scope, id))
   const retry = invoiceJob('invoice.retry', 'open', (scope, id) => actions().retry(scope, id))
+  const overdue = invoiceJob('invoice.overdue', 'open', (scope, id) => actions().overdue(scope, id))
 
-  return { links, kinds, jobKind, periodEnd, expireIncomplete, finalize, retry }
+  return { links, kinds, jobKind, periodEnd, expireIncomplete, finalize, retry, overdue }
 }

@@ -178,7 +178,8 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
 
   function finalizeAndPay(scope: Scope, id: string, origin: Origin, pay: boolean): Json {
     const invoice = invoicing.finalize(scope, id, origin)
-    if (!pay) return invoice
+    // `send_invoice`: the customer pays it (`invoices.pay`); it is never charged automatically.
+    if (!pay || (invoice.collection_method === 'send_invoice' && Number(invoice.amount_due) > 0)) return invoice
     return attemptPayment(scope, id, origin, { automatic: true })
   }
 

@@ -33,6 +33,21 @@ function checkPaymentMethod(call: OperationCall, ports: ResourcePorts, customer:
   }
 }
 
+/**
+ * `collection_method` and `days_until_due` together, as the provider requires them: `send_invoice`
+ * needs `days_until_due`, which `charge_automatically` refuses. Whether invoices are sent.
+ */
+function checkCollection(method: unknown, days: unknown): boolean {
+  if (method === 'send_invoice') {
+    if (days === undefined || days === null) throw missing('days_until_due')
+    return true
+  }
+  if (days !== undefined && days !== null) {
+    throw invalid('days_until_due', "can only be set when collection_method is 'send_invoice'")
+  }
+  return false
+}
+
 /** Fields of a new subscription item: the price object, its quantity (licensed only) and period. */
 function itemFields(price: Json, quantity: number | undefined, subId: string, start: number, end: number, created: number) {
   return {
@@ -109,6 +124,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         }
       })
       checkPaymentMethod(call, ports, customerId, params.default_payment_method)
+      const sendInvoice = checkCollection(params.collection_method, params.days_until_due)
       const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
       const now = timeline.now()
       let trialEnd: number | null = null
@@ -156,7 +172,8 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
                   : Math.round(lineAmount(c.price, c.quantity ?? 1) * prorate)),
               0,
             )
-      const status = trialEnd !== null ? 'trialing' : firstAmount > 0 ? 'incomplete' : 'active'
+      // A `send_invoice` subscription is active at once: its first invoice is due later, not charged.
+      const status = trialEnd !== null ? 'trialing' : firstAmount > 0 && !sendInvoice ? 'incomplete' : 'active'
       // `error_if_incomplete`: a first payment that would fail is refused before anything is made.
       if (status === 'incomplete' && paymentBehavior === 'error_if_incomplete') {
         ports.billing.checkPayable(call.scope, customerId, params.default_payment_method)
@@ -206,7 +223,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
           trialEnd,
           firstInvoice: invoiceId,
           prorate,
-          payNow: paymentBehavior !== 'default_incomplete',
+          payNow: paymentBehavior !== 'default_incomplete' && !sendInvoice,
         },
         call.origin,
       )
