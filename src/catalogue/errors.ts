@@ -92,6 +92,13 @@ export const ERRORS = {
   ),
   /** Paying, finalizing or voiding an invoice whose status does not allow it (decision: code and wording ours). */
   invoice_unexpected_state: row(400, INVALID, 'This invoice is {status}; it cannot be {action}.', 'simulator'),
+  /** Sending an invoice that is charged automatically (decision: the provider's wording, our code). */
+  invoice_not_send_invoice: row(
+    400,
+    INVALID,
+    "You can only manually send an invoice if its collection method is 'send_invoice'.",
+    'simulator',
+  ),
   invoice_upcoming_none: row(404, INVALID, 'No upcoming invoices for customer: {customer}'),
   /** spec: "Status 429, code `lock_timeout`." Retried by the client libraries. */
   lock_timeout: row(

@@ -129,5 +129,11 @@ export const INVOICE_FINALIZATION_GRACE_MS = HOUR
  * days after the previous attempt"); Smart Retries' machine-learned timing is not modelled.
  */
 export const INVOICE_PAYMENT_RETRY_DAYS = [3, 5, 7] as const
+/**
+ * A subscription whose first invoice is not paid stays `incomplete` this long, then becomes
+ * `incomplete_expired` and its invoice is voided: "If the first invoice is not paid within 23 hours,
+ * the subscription transitions to incomplete_expired" (docs.stripe.com/billing/subscriptions/overview).
+ */
+export const SUBSCRIPTION_INCOMPLETE_EXPIRY_MS = 23 * HOUR
 /** "Test clocks are deleted 30 days after creation" (`deletes_after`). */
 export const TEST_CLOCK_LIFETIME_MS = 30 * DAY

@@ -24,6 +24,8 @@ const ALSO: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   // One of customer or customer_account; the simulator bills customers.
   subscription: { customer: '{customer}', items: [{ price: '{price}' }] },
   invoice: { customer: '{customer}' },
+  // One of price or price_data (the simulator takes price).
+  subscription_item: { price: '{price}' },
   invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
   // Optional in the client's types (a transfer may follow a source transaction); required here.
   transfer: { amount: 300 },

@@ -26,7 +26,8 @@ export interface ChargeAttempt {
   readonly offSession?: boolean
 }
 
-const AUTHENTICATION_REQUIRED: CardOutcome = {
+/** How an off-session payment with a card that asks for authentication ends. */
+export const AUTHENTICATION_REQUIRED: CardOutcome = {
   kind: 'decline',
   code: 'authentication_required',
   declineCode: 'authentication_required',

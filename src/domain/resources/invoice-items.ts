@@ -1,6 +1,7 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { lineAmount } from '../billing/pricing.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
+import { pageV1 } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -20,6 +21,21 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
     period: { start: created, end: created },
   }),
   behaviours: {
+    'invoiceItems.list'(call, next, { engine }) {
+      const { pending, ...params } = call.params
+      if (pending === undefined) return next(params)
+      // `pending` is no field of the object: true lists the items no invoice has taken yet.
+      const items = engine
+        .resource('invoiceitem')
+        .list(call.scope)
+        .filter(
+          (ii) =>
+            (ii.invoice === null) === (pending === true) &&
+            (params.customer === undefined || ii.customer === params.customer) &&
+            (params.invoice === undefined || ii.invoice === params.invoice),
+        )
+      return pageV1(items, params, '/v1/invoiceitems', 'invoiceitem')
+    },
     'invoiceItems.create'(call, next, { engine, ports }) {
       const { price: priceId, pricing, ...params } = call.params
       if (typeof params.customer !== 'string') {

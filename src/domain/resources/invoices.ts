@@ -1,15 +1,65 @@
 import { errorMessage } from '#catalogue/errors.js'
+import { DAY } from '#kernel/time.js'
+import type { PreviewChange } from '../billing/billing.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import { type Json, pageV1 } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
+import { entriesOf, itemsAfter, planItems, prorationTiming } from './subscription-params.js'
 
 function unexpected(invoice: Json, action: string) {
   return invalidRequest(errorMessage('invoice_unexpected_state', { status: String(invoice.status), action }), {
     code: 'invoice_unexpected_state',
   })
+}
+
+/**
+ * `subscription_details` of a preview: the item changes (and their prorations at
+ * `proration_date`, or now) applied to the subscription as if made, checked like an update.
+ */
+function previewChange(engine: Engine, ports: ResourcePorts, call: OperationCall, subId: string): PreviewChange | undefined {
+  const details = call.params.subscription_details as Record<string, unknown> | undefined
+  if (details === undefined || details === null) return undefined
+  const sub = engine.resource('subscription').require(call.scope, subId)
+  const state = ports.billing.subState(call.scope, subId)
+  const current = ports.billing.itemsOf(call.scope, subId)
+  const planned = planItems(engine, call, sub, current, entriesOf(details.items), 'subscription_details[items]')
+  const timing = prorationTiming(
+    state,
+    details.proration_behavior,
+    details.proration_date,
+    'subscription_details[proration_date]',
+  )
+  const { items, changes } = itemsAfter(current, planned, (i) => `si_upcoming_${i}`)
+  return { items, changes, behavior: timing.behavior, at: timing.at, ...(timing.date !== undefined ? { date: timing.date } : {}) }
+}
+
+/**
+ * A manual invoice's collection: `send_invoice` needs `due_date` or `days_until_due` (counted from
+ * creation); `charge_automatically` refuses both.
+ */
+function manualCollection(params: Readonly<Record<string, unknown>>, now: number): Record<string, unknown> {
+  const { collection_method: method, days_until_due: days, due_date: due } = params
+  if (method !== 'send_invoice') {
+    if (days !== undefined || due !== undefined) {
+      const param = days !== undefined ? 'days_until_due' : 'due_date'
+      throw invalidRequest(
+        errorMessage('parameter_invalid', { param, detail: "can only be set when collection_method is 'send_invoice'" }),
+        { code: 'parameter_invalid', param },
+      )
+    }
+    return {}
+  }
+  if (days === undefined && due === undefined) {
+    throw invalidRequest(errorMessage('parameter_missing', { param: 'days_until_due' }), {
+      code: 'parameter_missing',
+      param: 'days_until_due',
+    })
+  }
+  const dueDate = due !== undefined ? Number(due) : Math.floor((now + Number(days) * DAY) / 1000)
+  return { collection_method: 'send_invoice', due_date: dueDate }
 }
 
 function invoiceOf(engine: Engine, call: OperationCall): Json {
@@ -58,6 +108,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
           ? ports.billing.pendingItems(call.scope, customer, currency).map((ii) => ports.billing.pendingLine(call.scope, ii))
           : []
       const now = timeline.now()
+      const collection = manualCollection(params, now)
       void next
       const invoice = ports.billing.createInvoice({
         scope: call.scope,
@@ -74,6 +125,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
       delete extra.expand
       return engine.resource('invoice').put(call.scope, invoice.id, {
         auto_advance: params.auto_advance === true,
+        ...collection,
         ...(typeof params.description === 'string' ? { description: params.description } : {}),
         ...(typeof params.metadata === 'object' && params.metadata !== null ? { metadata: params.metadata } : {}),
       })
@@ -101,7 +153,8 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
           })
         }
       }
-      return ports.billing.preview(call.scope, subId)
+      const change = previewChange(engine, ports, call, subId)
+      return ports.billing.preview(call.scope, subId, change)
     },
     'invoices.listLineItems'(call, _next, { engine }) {
       const invoice = invoiceOf(engine, call)
@@ -123,7 +176,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
     'invoices.pay'(call, _next, { engine, ports }) {
       let invoice = invoiceOf(engine, call)
       if (invoice.status === 'draft') invoice = ports.billing.finalize(call.scope, invoice.id, call.origin)
-      if (invoice.status !== 'open') throw unexpected(invoice, 'paid')
+      if (invoice.status !== 'open' && invoice.status !== 'uncollectible') throw unexpected(invoice, 'paid')
       if (call.params.paid_out_of_band === true) return ports.billing.markPaid(call.scope, invoice.id, null, call.origin)
       const pm = call.params.payment_method
       if (typeof pm === 'string') ports.paymentMethods.check(call.scope, pm, 'payment_method')
@@ -132,6 +185,21 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
         raise: true,
         ...(typeof pm === 'string' ? { paymentMethod: pm } : {}),
       })
+    },
+    'invoices.sendInvoice'(call, _next, { engine, ports }) {
+      const invoice = invoiceOf(engine, call)
+      if (invoice.collection_method !== 'send_invoice') {
+        throw invalidRequest(errorMessage('invoice_not_send_invoice', {}), { code: 'invoice_not_send_invoice' })
+      }
+      // A draft is finalized (which sends it); an open or uncollectible one is sent again.
+      if (invoice.status === 'draft') return ports.billing.finalize(call.scope, invoice.id, call.origin)
+      if (invoice.status !== 'open' && invoice.status !== 'uncollectible') throw unexpected(invoice, 'sent')
+      return ports.billing.resendInvoice(call.scope, invoice.id, call.origin)
+    },
+    'invoices.markUncollectible'(call, _next, { engine, ports }) {
+      const invoice = invoiceOf(engine, call)
+      if (invoice.status !== 'open') throw unexpected(invoice, 'marked uncollectible')
+      return ports.billing.markUncollectible(call.scope, invoice.id, call.origin)
     },
     'invoices.voidInvoice'(call, _next, { engine, ports }) {
       const invoice = invoiceOf(engine, call)

@@ -1,53 +1,26 @@
-import { errorMessage } from '#catalogue/errors.js'
 import { DAY } from '#kernel/time.js'
-import { boundary, type Interval } from '../billing/calendar.js'
+import { boundary } from '../billing/calendar.js'
 import { lineAmount } from '../billing/pricing.js'
+import type { ItemChange } from '../billing/prorations.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
-import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
+import {
+  checkQuantity,
+  entriesOf,
+  invalid,
+  missing,
+  planItems,
+  plannedQuantity,
+  prorationTiming,
+  type Recurring,
+  recurringPrice,
+  termsOf,
+} from './subscription-params.js'
 
-type Params = Readonly<Record<string, unknown>>
-
-const invalid = (param: string, detail: string) =>
-  invalidRequest(errorMessage('parameter_invalid', { param, detail }), { code: 'parameter_invalid', param })
-const missing = (param: string) =>
-  invalidRequest(errorMessage('parameter_missing', { param }), { code: 'parameter_missing', param })
 const sec = (ms: number) => Math.floor(ms / 1000)
-
-function entriesOf(items: unknown): Params[] {
-  const list = Array.isArray(items) ? items : typeof items === 'object' && items !== null ? Object.values(items) : []
-  return list.map((x) => (x ?? {}) as Params)
-}
-
-interface Recurring {
-  interval: Interval
-  interval_count: number
-  usage_type: 'licensed' | 'metered'
-  trial_period_days: number | null
-}
-
-/** A recurring price of the scope named by `param`, refused otherwise. */
-function recurringPrice(engine: Engine, call: OperationCall, id: unknown, param: string): Json {
-  if (typeof id !== 'string' || id === '') throw missing(param)
-  const price = engine.resource('price').requireParam(call.scope, id, param)
-  if (price.type !== 'recurring') {
-    throw invalid(param, `the price ${id} is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\``)
-  }
-  if (price.active === false) throw invalid(param, `the price ${id} is not active`)
-  return price
-}
-
-function checkQuantity(price: Json, quantity: unknown, param: string): number | undefined {
-  const metered = (price.recurring as Recurring).usage_type === 'metered'
-  if (quantity === undefined) return metered ? undefined : 1
-  if (metered) throw invalid(param, 'quantity cannot be set on a metered price (usage comes from its meter)')
-  const n = Number(quantity)
-  if (!Number.isSafeInteger(n) || n < 0) throw invalid(param, 'must be a non-negative integer')
-  return n
-}
 
 function checkPaymentMethod(call: OperationCall, ports: ResourcePorts, customer: string, pm: unknown): void {
   if (typeof pm !== 'string' || pm === '') return
@@ -58,6 +31,21 @@ function checkPaymentMethod(call: OperationCall, ports: ResourcePorts, customer:
       param: 'default_payment_method',
     })
   }
+}
+
+/**
+ * `collection_method` and `days_until_due` together, as the provider requires them: `send_invoice`
+ * needs `days_until_due`, which `charge_automatically` refuses. Whether invoices are sent.
+ */
+function checkCollection(method: unknown, days: unknown): boolean {
+  if (method === 'send_invoice') {
+    if (days === undefined || days === null) throw missing('days_until_due')
+    return true
+  }
+  if (days !== undefined && days !== null) {
+    throw invalid('days_until_due', "can only be set when collection_method is 'send_invoice'")
+  }
+  return false
 }
 
 /** Fields of a new subscription item: the price object, its quantity (licensed only) and period. */
@@ -136,6 +124,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         }
       })
       checkPaymentMethod(call, ports, customerId, params.default_payment_method)
+      const sendInvoice = checkCollection(params.collection_method, params.days_until_due)
       const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
       const now = timeline.now()
       let trialEnd: number | null = null
@@ -183,7 +172,12 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
                   : Math.round(lineAmount(c.price, c.quantity ?? 1) * prorate)),
               0,
             )
-      const status = trialEnd !== null ? 'trialing' : firstAmount > 0 ? 'incomplete' : 'active'
+      // A `send_invoice` subscription is active at once: its first invoice is due later, not charged.
+      const status = trialEnd !== null ? 'trialing' : firstAmount > 0 && !sendInvoice ? 'incomplete' : 'active'
+      // `error_if_incomplete`: a first payment that would fail is refused before anything is made.
+      if (status === 'incomplete' && paymentBehavior === 'error_if_incomplete') {
+        ports.billing.checkPayable(call.scope, customerId, params.default_payment_method)
+      }
       const invoiceId = ports.billing.newInvoiceId()
       const subs = engine.resource('subscription')
       const created = subs.create(call.scope, { ...params, customer: customerId }, call.origin, (sub) => {
@@ -229,7 +223,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
           trialEnd,
           firstInvoice: invoiceId,
           prorate,
-          payNow: paymentBehavior !== 'default_incomplete',
+          payNow: paymentBehavior !== 'default_incomplete' && !sendInvoice,
         },
         call.origin,
       )
@@ -243,54 +237,47 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
           code: 'resource_missing',
         })
       }
-      const { items, proration_behavior: _p, payment_behavior: _pb, expand: _e, ...params } = call.params
+      const {
+        items,
+        proration_behavior: prorationBehavior,
+        proration_date: prorationDate,
+        payment_behavior: _pb,
+        expand: _e,
+        ...params
+      } = call.params
       checkPaymentMethod(call, ports, String(sub.customer), params.default_payment_method)
       const entries = entriesOf(items)
       const current = ports.billing.itemsOf(call.scope, id)
-      const changes = entries.map((entry, i) => {
-        const existing = typeof entry.id === 'string' ? current.find((x) => x.id === entry.id) : undefined
-        if (typeof entry.id === 'string' && existing === undefined) {
-          throw invalidRequest(errorMessage('resource_missing', { kind: 'subscription_item', id: entry.id }), {
-            code: 'resource_missing',
-            param: `items[${i}][id]`,
-          })
-        }
-        const price =
-          entry.price !== undefined
-            ? recurringPrice(engine, call, entry.price, `items[${i}][price]`)
-            : (existing?.price as Json | undefined)
-        if (price === undefined) throw missing(`items[${i}][price]`)
-        if (price.currency !== sub.currency) {
-          throw invalid(
-            `items[${i}][price]`,
-            `the price ${price.id} is in ${String(price.currency)}, but this subscription is in ${String(sub.currency)}`,
-          )
-        }
-        const quantity = checkQuantity(price, entry.quantity, `items[${i}][quantity]`)
-        return { entry, existing, price, quantity, deleted: entry.deleted === true || entry.deleted === 'true' }
-      })
+      const changes = planItems(engine, call, sub, current, entries, 'items')
+      const state = ports.billing.subState(call.scope, id)
+      const timing = prorationTiming(state, prorationBehavior, prorationDate, 'proration_date')
       const quantityUpdate = changes.some(
         (c) => c.existing !== undefined && c.entry.quantity !== undefined && Number(c.existing.quantity) !== c.quantity,
       )
       if (quantityUpdate) ports.billing.countQuantityUpdate(call.scope, id)
-      const state = ports.billing.subState(call.scope, id)
       const itemsR = engine.resource('subscription_item')
+      const made: ItemChange[] = []
       for (const c of changes) {
         if (c.deleted && c.existing !== undefined) {
           itemsR.delete(call.scope, c.existing.id, call.origin)
+          made.push({ item: String(c.existing.id), before: termsOf(c.existing), after: null })
         } else if (c.existing !== undefined) {
-          itemsR.put(call.scope, c.existing.id, {
-            price: c.price,
-            quantity: c.entry.quantity === undefined ? c.existing.quantity : c.quantity,
+          const quantity = plannedQuantity(c)
+          itemsR.put(call.scope, c.existing.id, { price: c.price, quantity })
+          made.push({
+            item: String(c.existing.id),
+            before: termsOf(c.existing),
+            after: { price: c.price, quantity: Number(quantity ?? 1) },
           })
         } else if (state !== undefined) {
-          const made = itemsR.create(
+          const item = itemsR.create(
             call.scope,
             { metadata: c.entry.metadata ?? {} },
             call.origin,
             itemFields(c.price, c.quantity, id, state.periodStart, state.periodEnd, state.timeline.now()),
           )
-          if (c.quantity === undefined) itemsR.put(call.scope, made.id, { quantity: undefined })
+          if (c.quantity === undefined) itemsR.put(call.scope, item.id, { quantity: undefined })
+          made.push({ item: item.id, before: null, after: { price: c.price, quantity: Number(c.quantity ?? 1) } })
         }
       }
       const fields: Record<string, unknown> = {}
@@ -301,7 +288,10 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         fields.canceled_at = on ? sec(state.timeline.now()) : null
       }
       void next
-      return subs.update(call.scope, id, params, call.origin, fields)
+      const updated = subs.update(call.scope, id, params, call.origin, fields)
+      if (state === undefined || made.length === 0) return updated
+      ports.billing.prorate(call.scope, state, made, timing.behavior, timing.at, call.origin)
+      return subs.require(call.scope, id)
     },
   },
 }

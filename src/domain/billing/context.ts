@@ -1,0 +1,62 @@
+import type { Engine } from '../engine/engine.js'
+import type { EventStore } from '../events/event-store.js'
+import type { Kernel } from '../kernel.js'
+import type { LimitRow } from '../limits/limit-row.js'
+import type { MeterEvents } from '../meters/meter-events.js'
+import type { Meters } from '../meters/meters.js'
+import { type Scope, scopeKey } from '../mode.js'
+import type { PaymentIntents } from '../payment-intents/payment-intents.js'
+import type { PaymentMethods } from '../payment-intents/payment-methods.js'
+import { createLines, type Lines } from './lines.js'
+import { simulatorTimeline, type TestClockTimeline, type Timeline } from './timelines.js'
+import type { InvoiceState, SubState } from './types.js'
+
+export interface BillingOptions {
+  readonly kernel: Kernel
+  readonly events: EventStore
+  readonly engine: Engine
+  readonly meters: Meters
+  readonly meterEvents: MeterEvents
+  readonly paymentMethods: PaymentMethods
+  /** Resolved lazily: payment intents are made after the engine. */
+  readonly paymentIntents: () => PaymentIntents
+  /** The limit table in force; billing counts its `subscription` rows. */
+  readonly limitRows: readonly LimitRow[]
+}
+
+/**
+ * What every part of billing shares: the simulator's services, billing's own records (test clock
+ * timelines, subscription cycles, invoice states, keyed by scope and id) and the engine resources
+ * it reads and writes.
+ */
+export type BillingContext = ReturnType<typeof createContext>
+
+export function createContext(options: BillingOptions) {
+  const { kernel, engine } = options
+  const r = {
+    customer: () => engine.resource('customer'),
+    price: () => engine.resource('price'),
+    product: () => engine.resource('product'),
+    subscription: () => engine.resource('subscription'),
+    item: () => engine.resource('subscription_item'),
+    invoice: () => engine.resource('invoice'),
+    invoiceItem: () => engine.resource('invoiceitem'),
+    clock: () => engine.resource('test_helpers.test_clock'),
+  }
+  const simLine: Timeline = simulatorTimeline(kernel.clock, kernel.scheduler)
+  return {
+    options,
+    kernel,
+    engine,
+    events: options.events,
+    r,
+    simLine,
+    clocks: new Map<string, TestClockTimeline>(),
+    subs: new Map<string, SubState>(),
+    invoiceStates: new Map<string, InvoiceState>(),
+    lines: createLines({ kernel, engine, meters: options.meters, meterEvents: options.meterEvents }) as Lines,
+    key: (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`,
+    failed: (label: string, error: unknown) =>
+      kernel.trace.append('scheduler.task_failed', { label, message: error instanceof Error ? error.message : String(error) }),
+  }
+}

@@ -1,0 +1,87 @@
+import type { Task } from '#kernel/scheduler.js'
+import type { Scope } from '../mode.js'
+import type { BillingContext } from './context.js'
+import type { Job, JobKind } from './timelines.js'
+import { type Ref, type SubState, scopeOf } from './types.js'
+
+/** What billing's jobs do when they run (bound after the parts that do it are made). */
+export interface JobActions {
+  periodEnd(s: SubState): void
+  expireIncomplete(s: SubState): void
+  finalizeAndPay(scope: Scope, id: string): void
+  retry(scope: Scope, id: string): void
+  overdue(scope: Scope, id: string): void
+}
+
+/**
+ * Billing's pending work as data. Each kind of job runs on the simulator's scheduler (a task kind of
+ * the same label) or on a test clock's timeline; its args name the subscription or invoice, looked
+ * up when it runs. `links` give the record its handle back when a snapshot re-creates the job.
+ */
+export type BillingJobs = ReturnType<typeof createJobs>
+
+export function createJobs(ctx: BillingContext, actions: () => JobActions) {
+  const { kernel, subs, invoiceStates, key, r } = ctx
+  const links = new Map<string, (job: Job, a: Ref) => void>()
+  const kinds = new Map<string, JobKind<never>>()
+
+  function jobKind(label: string, run: (a: Ref) => void, link: (job: Job, a: Ref) => void): JobKind<Ref> {
+    const task = kernel.scheduler.define<Ref>(label, run, { restored: (t: Task, a: Ref) => link(t, a) })
+    const kind: JobKind<Ref> = { label, run, task }
+    links.set(label, link)
+    kinds.set(label, kind as unknown as JobKind<never>)
+    return kind
+  }
+
+  const linkSub = (job: Job, a: Ref) => {
+    const s = subs.get(key(scopeOf(a), a.id))
+    if (s !== undefined) s.job = job
+  }
+  const linkInvoice = (job: Job, a: Ref) => {
+    const st = invoiceStates.get(key(scopeOf(a), a.id))
+    if (st !== undefined) st.job = job
+  }
+
+  const periodEnd = jobKind(
+    'subscription.period_end',
+    (a) => {
+      const s = subs.get(key(scopeOf(a), a.id))
+      if (s === undefined) return
+      s.job = undefined
+      actions().periodEnd(s)
+    },
+    linkSub,
+  )
+
+  const expireIncomplete = jobKind(
+    'subscription.incomplete_expire',
+    (a) => {
+      const s = subs.get(key(scopeOf(a), a.id))
+      if (s === undefined) return
+      s.expiry = undefined
+      actions().expireIncomplete(s)
+    },
+    (job, a) => {
+      const s = subs.get(key(scopeOf(a), a.id))
+      if (s !== undefined) s.expiry = job
+    },
+  )
+
+  /** A job on one invoice: unlinks itself, then acts only while the invoice is still `status`. */
+  const invoiceJob = (label: string, status: string, act: (scope: Scope, id: string) => void) =>
+    jobKind(
+      label,
+      (a) => {
+        const scope = scopeOf(a)
+        const st = invoiceStates.get(key(scope, a.id))
+        if (st !== undefined) st.job = undefined
+        if (r.invoice().get(scope, a.id)?.status === status) act(scope, a.id)
+      },
+      linkInvoice,
+    )
+  const finalize = invoiceJob('invoice.finalize', 'draft', (scope, id) => actions().finalizeAndPay(scope, id))
+  const retry = invoiceJob('invoice.retry', 'open', (scope, id) => actions().retry(scope, id))
+  const overdue = invoiceJob('invoice.overdue', 'open', (scope, id) => actions().overdue(scope, id))
+
+  return { links, kinds, jobKind, periodEnd, expireIncomplete, finalize, retry, overdue }
+}

@@ -1,0 +1,134 @@
+import { fromPlain, toPlain } from '#kernel/plain.js'
+import { SlidingLog } from '../limits/sliding-log.js'
+import type { Scope } from '../mode.js'
+import type { Interval } from './calendar.js'
+import type { BillingContext } from './context.js'
+import type { BillingJobs } from './jobs.js'
+import { type Job, type SavedClockTimeline, TestClockTimeline, type Timeline } from './timelines.js'
+import type { Ref } from './types.js'
+
+/** A subscription's billing state as plain data: its timeline by index in the saved timelines (-1: the simulator clock). */
+interface SavedSub {
+  scope: Scope
+  id: string
+  customer: string
+  timeline: number
+  interval: Interval
+  count: number
+  anchor: number
+  n: number
+  periodStart: number
+  periodEnd: number
+  trialEnd: number | null
+  invoiceLogs: number[][]
+  quantityLog: number[]
+}
+
+interface SavedInvoice {
+  scope: Scope
+  id: string
+  timeline: number
+  subscription: string | null
+  attempts: number
+}
+
+interface SavedBilling {
+  timelines: SavedClockTimeline[]
+  clocks: [string, number][]
+  subs: SavedSub[]
+  invoices: SavedInvoice[]
+}
+
+/**
+ * Registers billing's snapshot part: test clock timelines (with their pending jobs), subscription
+ * cycles and limit logs, invoice states; each record's job handle is re-linked on load.
+ */
+export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, clearAdvancing: () => void): void {
+  const { clocks, subs, invoiceStates, key, simLine } = ctx
+  ctx.kernel.state.register('billing', {
+    save() {
+      const index = new Map<Timeline, number>()
+      const timelines: SavedClockTimeline[] = []
+      const lineRef = (t: Timeline): number => {
+        if (!(t instanceof TestClockTimeline)) return -1
+        let i = index.get(t)
+        if (i === undefined) {
+          i = timelines.length
+          index.set(t, i)
+          timelines.push(t.save())
+        }
+        return i
+      }
+      const saved: SavedBilling = {
+        timelines,
+        clocks: [...clocks].map(([k, t]) => [k, lineRef(t)]),
+        subs: [...subs.values()].map((s) => ({
+          scope: { account: s.scope.account, mode: s.scope.mode },
+          id: s.id,
+          customer: s.customer,
+          timeline: lineRef(s.timeline),
+          interval: s.interval,
+          count: s.count,
+          anchor: s.anchor,
+          n: s.n,
+          periodStart: s.periodStart,
+          periodEnd: s.periodEnd,
+          trialEnd: s.trialEnd,
+          invoiceLogs: s.invoiceLogs.map((l) => l.save()),
+          quantityLog: s.quantityLog.save(),
+        })),
+        invoices: [...invoiceStates.values()].map((st) => ({
+          scope: { account: st.scope.account, mode: st.scope.mode },
+          id: st.id,
+          timeline: lineRef(st.timeline),
+          subscription: st.subscription,
+          attempts: st.attempts,
+        })),
+      }
+      return toPlain(saved)
+    },
+    load(data) {
+      const saved = fromPlain<SavedBilling>(data)
+      clocks.clear()
+      subs.clear()
+      invoiceStates.clear()
+      clearAdvancing()
+      const relink: [Job, string, Ref][] = []
+      const lines = saved.timelines.map((t) =>
+        TestClockTimeline.load(t, jobs.kinds, (job, label, args) => relink.push([job, label, args as Ref])),
+      )
+      const lineAt = (i: number): Timeline => (i < 0 ? simLine : (lines[i] as TestClockTimeline))
+      for (const [k, i] of saved.clocks) clocks.set(k, lines[i] as TestClockTimeline)
+      for (const s of saved.subs) {
+        subs.set(key(s.scope, s.id), {
+          scope: s.scope,
+          id: s.id,
+          customer: s.customer,
+          timeline: lineAt(s.timeline),
+          interval: s.interval,
+          count: s.count,
+          anchor: s.anchor,
+          n: s.n,
+          periodStart: s.periodStart,
+          periodEnd: s.periodEnd,
+          trialEnd: s.trialEnd,
+          job: undefined,
+          expiry: undefined,
+          invoiceLogs: s.invoiceLogs.map((times) => SlidingLog.load(times)),
+          quantityLog: SlidingLog.load(s.quantityLog),
+        })
+      }
+      for (const st of saved.invoices) {
+        invoiceStates.set(key(st.scope, st.id), {
+          scope: st.scope,
+          id: st.id,
+          timeline: lineAt(st.timeline),
+          subscription: st.subscription,
+          job: undefined,
+          attempts: st.attempts,
+        })
+      }
+      for (const [job, label, args] of relink) jobs.links.get(label)?.(job, args)
+    },
+  })
+}

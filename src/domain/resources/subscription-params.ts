@@ -1,0 +1,156 @@
+import { errorMessage } from '#catalogue/errors.js'
+import type { Interval } from '../billing/calendar.js'
+import type { ItemChange, ItemTerms, ProrationBehavior } from '../billing/prorations.js'
+import type { SubState } from '../billing/types.js'
+import type { OperationCall } from '../engine/declaration.js'
+import type { Engine } from '../engine/engine.js'
+import type { Json } from '../engine/list.js'
+import { invalidRequest } from '../service-error.js'
+
+type Params = Readonly<Record<string, unknown>>
+
+export const invalid = (param: string, detail: string) =>
+  invalidRequest(errorMessage('parameter_invalid', { param, detail }), { code: 'parameter_invalid', param })
+export const missing = (param: string) =>
+  invalidRequest(errorMessage('parameter_missing', { param }), { code: 'parameter_missing', param })
+
+/** `items` as a list of entries (the form decoder may give an object with numeric keys). */
+export function entriesOf(items: unknown): Params[] {
+  const list = Array.isArray(items) ? items : typeof items === 'object' && items !== null ? Object.values(items) : []
+  return list.map((x) => (x ?? {}) as Params)
+}
+
+export interface Recurring {
+  interval: Interval
+  interval_count: number
+  usage_type: 'licensed' | 'metered'
+  trial_period_days: number | null
+}
+
+/** A recurring price of the scope named by `param`, refused otherwise. */
+export function recurringPrice(engine: Engine, call: OperationCall, id: unknown, param: string): Json {
+  if (typeof id !== 'string' || id === '') throw missing(param)
+  const price = engine.resource('price').requireParam(call.scope, id, param)
+  if (price.type !== 'recurring') {
+    throw invalid(param, `the price ${id} is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\``)
+  }
+  if (price.active === false) throw invalid(param, `the price ${id} is not active`)
+  return price
+}
+
+/** A licensed item's quantity (1 when left out); none for a metered one. */
+export function checkQuantity(price: Json, quantity: unknown, param: string): number | undefined {
+  const metered = (price.recurring as Recurring).usage_type === 'metered'
+  if (quantity === undefined) return metered ? undefined : 1
+  if (metered) throw invalid(param, 'quantity cannot be set on a metered price (usage comes from its meter)')
+  const n = Number(quantity)
+  if (!Number.isSafeInteger(n) || n < 0) throw invalid(param, 'must be a non-negative integer')
+  return n
+}
+
+/** One entry of `items` on an update, checked: the item it changes (if any), its price and quantity. */
+export interface PlannedItem {
+  readonly entry: Params
+  readonly existing: Json | undefined
+  readonly price: Json
+  readonly quantity: number | undefined
+  readonly deleted: boolean
+}
+
+/** Checks every entry of `items` against the subscription's current items (nothing changes). */
+export function planItems(
+  engine: Engine,
+  call: OperationCall,
+  sub: Json,
+  current: readonly Json[],
+  entries: readonly Params[],
+  prefix: string,
+): PlannedItem[] {
+  return entries.map((entry, i) => {
+    const existing = typeof entry.id === 'string' ? current.find((x) => x.id === entry.id) : undefined
+    if (typeof entry.id === 'string' && existing === undefined) {
+      throw invalidRequest(errorMessage('resource_missing', { kind: 'subscription_item', id: entry.id }), {
+        code: 'resource_missing',
+        param: `${prefix}[${i}][id]`,
+      })
+    }
+    const price =
+      entry.price !== undefined
+        ? recurringPrice(engine, call, entry.price, `${prefix}[${i}][price]`)
+        : (existing?.price as Json | undefined)
+    if (price === undefined) throw missing(`${prefix}[${i}][price]`)
+    if (price.currency !== sub.currency) {
+      throw invalid(
+        `${prefix}[${i}][price]`,
+        `the price ${price.id} is in ${String(price.currency)}, but this subscription is in ${String(sub.currency)}`,
+      )
+    }
+    const quantity = checkQuantity(price, entry.quantity, `${prefix}[${i}][quantity]`)
+    return { entry, existing, price, quantity, deleted: entry.deleted === true || entry.deleted === 'true' }
+  })
+}
+
+/** What an item bills now. */
+export const termsOf = (item: Json): ItemTerms => ({ price: item.price as Json, quantity: Number(item.quantity ?? 1) })
+
+/** The quantity a planned entry leaves the item with. */
+export const plannedQuantity = (p: PlannedItem): number | undefined =>
+  p.existing !== undefined && p.entry.quantity === undefined ? (p.existing.quantity as number | undefined) : p.quantity
+
+/**
+ * The subscription's items as `planned` would leave them, and the changes it makes (new items
+ * named by `newId(i)`): what a preview bills without changing anything.
+ */
+export function itemsAfter(
+  current: readonly Json[],
+  planned: readonly PlannedItem[],
+  newId: (i: number) => string,
+): { items: Json[]; changes: ItemChange[] } {
+  const changes: ItemChange[] = []
+  const byId = new Map(current.map((item) => [String(item.id), item]))
+  planned.forEach((p, i) => {
+    if (p.existing !== undefined) {
+      const id = String(p.existing.id)
+      if (p.deleted) {
+        byId.delete(id)
+        changes.push({ item: id, before: termsOf(p.existing), after: null })
+        return
+      }
+      const next = { ...p.existing, price: p.price, quantity: plannedQuantity(p) }
+      byId.set(id, next)
+      changes.push({ item: id, before: termsOf(p.existing), after: termsOf(next) })
+    } else if (!p.deleted) {
+      const id = newId(i)
+      const made = { id, object: 'subscription_item', price: p.price, quantity: p.quantity }
+      byId.set(id, made)
+      changes.push({ item: id, before: null, after: termsOf(made) })
+    }
+  })
+  return { items: [...byId.values()], changes }
+}
+
+/** `proration_behavior` and when the change counts from: `proration_date` (within the current period) or now. */
+export interface ProrationTiming {
+  readonly behavior: ProrationBehavior
+  readonly at: number
+  readonly date?: number
+}
+
+/**
+ * Reads `proration_behavior` (default `create_prorations`) and `proration_date` (unix seconds,
+ * refused outside the subscription's current period), before anything changes.
+ */
+export function prorationTiming(state: SubState | undefined, behavior: unknown, date: unknown, param: string): ProrationTiming {
+  const b = (typeof behavior === 'string' ? behavior : 'create_prorations') as ProrationBehavior
+  const now = state?.timeline.now() ?? 0
+  if (date === undefined || date === null) return { behavior: b, at: now }
+  const seconds = Number(date)
+  const ms = seconds * 1000
+  if (state !== undefined && (ms < state.periodStart || ms > state.periodEnd)) {
+    throw invalid(
+      param,
+      `must be within the subscription's current billing period (${Math.floor(state.periodStart / 1000)} to ${Math.floor(state.periodEnd / 1000)})`,
+    )
+  }
+  return { behavior: b, at: ms, date: seconds }
+}
