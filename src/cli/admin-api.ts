@@ -335,8 +335,10 @@ export function withAdminApi(target: Simulator | AdminHost): (req: Request) => P
     const path = url.pathname.slice(ADMIN_PREFIX.length - 1)
     const route = `${req.method} ${path}`
     try {
-      // Routes without a query take none: a stray one is a mistake worth saying.
-      if (req.method !== 'GET' && url.search !== '') return fail(400, `${route} takes no query parameters`)
+      // Routes without a query take none: a stray one is a mistake worth saying (on a route that
+      // exists: a wrong method is 405 whatever its query).
+      if (req.method !== 'GET' && url.search !== '' && ADMIN_ROUTES.includes(route))
+        return fail(400, `${route} takes no query parameters`)
       switch (route) {
         case 'GET /state':
           readQuery(url, schemas.empty)

@@ -4,6 +4,12 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
+const notTheCustomers = (param: string, id: string, customer: string) =>
+  invalidRequest(errorMessage('parameter_invalid', { param, detail: `${id} does not belong to customer ${customer}` }), {
+    code: 'parameter_invalid',
+    param,
+  })
+
 /**
  * Invoice items: pending (`invoice: null`) until the customer's next invoice takes them (a
  * subscription's next invoice, or a manual one with `pending_invoice_items_behavior=include`).
@@ -40,7 +46,21 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
           param: 'amount',
         })
       }
-      if (typeof params.invoice === 'string') engine.resource('invoice').requireParam(call.scope, params.invoice, 'invoice')
+      if (typeof params.invoice === 'string') {
+        const invoice = engine.resource('invoice').requireParam(call.scope, params.invoice, 'invoice')
+        // Only a draft takes new items, and only the customer's own.
+        if (invoice.customer !== customer.id) throw notTheCustomers('invoice', invoice.id, customer.id)
+        if (invoice.status !== 'draft') {
+          throw invalidRequest(errorMessage('invoice_unexpected_state', { status: String(invoice.status), action: 'edited' }), {
+            code: 'invoice_unexpected_state',
+            param: 'invoice',
+          })
+        }
+      }
+      if (typeof params.subscription === 'string') {
+        const sub = engine.resource('subscription').requireParam(call.scope, params.subscription, 'subscription')
+        if (sub.customer !== customer.id) throw notTheCustomers('subscription', sub.id, customer.id)
+      }
       const quantity = params.quantity === undefined ? 1 : Number(params.quantity)
       const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
       const now = Math.floor(timeline.now() / 1000)
