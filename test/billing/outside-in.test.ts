@@ -20,8 +20,8 @@ describe('prices.create refuses terms the provider refuses, and stores nothing',
     const { stripe, P } = await fixture()
     const cases: [Stripe.PriceCreateParams, string, string][] = [
       [{ ...P, unit_amount: -5 }, 'parameter_invalid', 'unit_amount'],
-      [{ ...P, unit_amount_decimal: '-1.5' }, 'parameter_invalid', 'unit_amount_decimal'],
-      [{ ...P, unit_amount_decimal: '1.1234567890123' }, 'parameter_invalid', 'unit_amount_decimal'],
+      [{ ...P, unit_amount_decimal: '-1.5' as never }, 'parameter_invalid', 'unit_amount_decimal'],
+      [{ ...P, unit_amount_decimal: '1.1234567890123' as never }, 'parameter_invalid', 'unit_amount_decimal'],
       [{ ...P }, 'parameter_missing', 'unit_amount'],
       [
         { ...P, unit_amount: 1, recurring: { interval: 'month', trial_period_days: -1 } },
