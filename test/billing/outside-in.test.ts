@@ -240,3 +240,50 @@ describe('invoices.pay', () => {
     expect(await stripe.invoices.retrieve(draft.id)).toMatchObject({ status: 'draft', number: null })
   })
 })
+
+describe('deleting what billing still points at', () => {
+  async function subscribedCustomer(interval: 'day' | 'month' = 'month') {
+    const b = await fixture()
+    const { customer } = await payingCustomer(b.stripe)
+    const price = await b.stripe.prices.create({ ...b.P, unit_amount: 1000, recurring: { interval } })
+    const sub = await b.stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })
+    return { ...b, customer, price, sub }
+  }
+
+  it('cancels the subscriptions of a deleted customer, which is then billed no more', async () => {
+    const { sim, stripe, customer, sub } = await subscribedCustomer('day')
+    expect((await stripe.customers.del(customer.id)).deleted).toBe(true)
+    expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({ status: 'canceled' })
+    const types = sim.admin.events().map((e) => e.type)
+    expect(types.slice(-2)).toEqual(['customer.subscription.deleted', 'customer.deleted'])
+    await sim.clock.tickAsync(3 * 86_400_000)
+    expect((await stripe.invoices.list({ subscription: sub.id })).data.map((i) => i.billing_reason)).toEqual([
+      'subscription_create',
+    ])
+  })
+
+  it('refuses deleting a product that has prices with 400, keeping it', async () => {
+    const { stripe, product } = await subscribedCustomer()
+    const refused = await caught(stripe.products.del(product.id))
+    expect(refused).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError' })
+    expect(refused.message).toBe('This product cannot be deleted because it has one or more user-created prices.')
+    expect((await stripe.products.retrieve(product.id)).id).toBe(product.id)
+  })
+
+  it("refuses deleting a paid invoice or a subscription's draft with 400; a one-off draft is deleted", async () => {
+    const { sim, stripe, customer, sub } = await subscribedCustomer('day')
+    const paid = sub.latest_invoice as string
+    expect(await caught(stripe.invoices.del(paid))).toMatchObject({ statusCode: 400, code: 'invoice_unexpected_state' })
+    await sim.clock.tickAsync(86_400_000)
+    const [draft] = (await stripe.invoices.list({ subscription: sub.id, status: 'draft' })).data
+    expect(await caught(stripe.invoices.del(draft?.id as string))).toMatchObject({
+      statusCode: 400,
+      code: 'invoice_unexpected_state',
+    })
+    await sim.clock.tickAsync(3_600_000)
+    expect(await stripe.invoices.retrieve(draft?.id as string)).toMatchObject({ status: 'paid' })
+    expect(await stripe.invoices.retrieve(paid)).toMatchObject({ status: 'paid' })
+    const oneOff = await stripe.invoices.create({ customer: customer.id })
+    expect((await stripe.invoices.del(oneOff.id)).deleted).toBe(true)
+  })
+})

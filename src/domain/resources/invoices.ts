@@ -178,6 +178,18 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
         ...(typeof pm === 'string' ? { paymentMethod: pm } : {}),
       })
     },
+    'invoices.del'(call, next, { engine }) {
+      // "Permanently deletes a one-off invoice draft ... once an invoice has been finalized or if an
+      // invoice is for a subscription, it must be voided" (billing would still finalize it).
+      const invoice = invoiceOf(engine, call)
+      if (invoice.status !== 'draft') throw unexpected(invoice, 'deleted')
+      if (subscriptionOf(invoice) !== null) {
+        throw invalidRequest('This invoice is for a subscription; it cannot be deleted (void it once finalized).', {
+          code: 'invoice_unexpected_state',
+        })
+      }
+      return next()
+    },
     'invoices.voidInvoice'(call, _next, { engine, ports }) {
       const invoice = invoiceOf(engine, call)
       if (invoice.status !== 'open' && invoice.status !== 'uncollectible') throw unexpected(invoice, 'voided')
