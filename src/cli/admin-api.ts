@@ -481,6 +481,10 @@ export function withAdminApi(target: Simulator | AdminHost): (req: Request) => P
           return json(200, faultsJson(sim))
         case 'POST /faults/inject': {
           const b = await readBody(req, schemas.inject)
+          // A receiver named by id must be a destination: a typo would arm nothing, silently.
+          const r = b.receiver
+          if (r !== undefined && r !== '*' && !/^https?:\/\//.test(r) && !sim.admin.destinations().some((d) => d.id === r))
+            return fail(404, `No such destination: '${r}' (receiver takes a destination id or a URL)`, 'receiver')
           sim.faults.inject(b)
           return json(200, faultsJson(sim))
         }

@@ -98,4 +98,24 @@ describe('serve: GET /__sim/billing/usage over HTTP after billing through the of
     const c = await admin('/settle?x=1', 'POST')
     expect([c.status, c.body.error.code]).toEqual([400, 'parameter_invalid'])
   })
+
+  it('refuses a receiver fault naming an unknown destination id with 404, arming nothing (a typo armed nothing, silently)', async () => {
+    const post = (body: unknown) =>
+      call(port, '/__sim/faults/inject', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const before = JSON.parse((await call(port, '/__sim/faults', { headers: { Authorization: `Bearer ${token}` } })).body)
+    const refused = await post({ fault: 'receiver_down', receiver: 'ed_typo' })
+    expect([refused.status, JSON.parse(refused.body).error]).toEqual([
+      404,
+      expect.objectContaining({ type: 'invalid_request_error', code: 'resource_missing', param: 'receiver' }),
+    ])
+    const after = JSON.parse((await call(port, '/__sim/faults', { headers: { Authorization: `Bearer ${token}` } })).body)
+    expect(after.fired).toEqual(before.fired)
+    // A URL and "every destination" are still taken as given.
+    expect((await post({ fault: 'receiver_down', receiver: 'http://127.0.0.1:9/hook', delay: '1s' })).status).toBe(200)
+    expect((await post({ fault: 'receiver_up' })).status).toBe(200)
+  })
 })
