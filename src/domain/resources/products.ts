@@ -45,7 +45,12 @@ export const products: ResourceDeclaration = {
     'products.del'(call, next, { engine }) {
       // The provider keeps a product its prices (and the subscriptions billing them) point at.
       const id = engine.resource('product').require(call.scope, call.path.id ?? '').id
-      if (engine.resource('price').list(call.scope).some((p) => p.product === id)) {
+      if (
+        engine
+          .resource('price')
+          .list(call.scope)
+          .some((p) => p.product === id)
+      ) {
         throw invalidRequest('This product cannot be deleted because it has one or more user-created prices.')
       }
       return next()
