@@ -287,3 +287,31 @@ describe('deleting what billing still points at', () => {
     expect((await stripe.invoices.del(oneOff.id)).deleted).toBe(true)
   })
 })
+
+describe('invoice items on a draft invoice', () => {
+  it('adds the item to the draft as a line at once, so finalizing bills it (it was left out: a $0 invoice)', async () => {
+    const { stripe } = await fixture()
+    const { customer } = await payingCustomer(stripe)
+    const draft = await stripe.invoices.create({ customer: customer.id })
+    const item = await stripe.invoiceItems.create({ customer: customer.id, invoice: draft.id, amount: 300, currency: 'usd' })
+    expect(item.invoice).toBe(draft.id)
+    const updated = await stripe.invoices.retrieve(draft.id)
+    expect(updated).toMatchObject({ amount_due: 300, total: 300, subtotal: 300 })
+    expect(updated.lines.data.map((l) => [l.amount, l.parent?.invoice_item_details?.invoice_item])).toEqual([[300, item.id]])
+    expect((await stripe.invoices.listLineItems(draft.id)).data).toHaveLength(1)
+    const finalized = await stripe.invoices.finalizeInvoice(draft.id, { auto_advance: false })
+    expect(finalized).toMatchObject({ status: 'open', amount_due: 300 })
+    expect((await stripe.invoices.pay(draft.id)).amount_paid).toBe(300)
+  })
+
+  it('refuses an item in another currency than the draft with 400, adding nothing', async () => {
+    const { stripe } = await fixture()
+    const { customer } = await payingCustomer(stripe)
+    const draft = await stripe.invoices.create({ customer: customer.id })
+    expect(
+      await caught(stripe.invoiceItems.create({ customer: customer.id, invoice: draft.id, amount: 300, currency: 'eur' })),
+    ).toMatchObject({ statusCode: 400, code: 'parameter_invalid', param: 'currency' })
+    expect((await stripe.invoices.retrieve(draft.id)).amount_due).toBe(0)
+    expect((await stripe.invoiceItems.list()).data).toHaveLength(0)
+  })
+})
