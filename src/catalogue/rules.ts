@@ -137,3 +137,23 @@ export const INVOICE_PAYMENT_RETRY_DAYS = [3, 5, 7] as const
 export const SUBSCRIPTION_INCOMPLETE_EXPIRY_MS = 23 * HOUR
 /** "Test clocks are deleted 30 days after creation" (`deletes_after`). */
 export const TEST_CLOCK_LIFETIME_MS = 30 * DAY
+/**
+ * A recurring price's longest billing period, per interval (the pinned client on
+ * `recurring.interval_count`: "Maximum of three years interval allowed (3 years, 36 months, or 156
+ * weeks)"; days follow the same three years).
+ */
+export const PRICE_MAX_INTERVAL_COUNT = { day: 1095, week: 156, month: 36, year: 3 } as const
+/** `unit_amount_decimal`: "a decimal value in cents ... with at most 12 decimal places". */
+export const PRICE_DECIMAL_MAX_PLACES = 12
+/**
+ * How far one advance of a test clock may go (the pinned client on `advance`'s `frozen_time`):
+ * "Cannot be more than two intervals in the future from the shortest subscription in this test
+ * clock. If there are no subscriptions in this test clock, it cannot be more than two years in the
+ * future."
+ */
+export const TEST_CLOCK_ADVANCE_MAX = { intervals: 2, yearsWithoutSubscriptions: 2 } as const
+/**
+ * The latest unix time (s) a test clock may be frozen at: 9999-12-31T23:59:59Z, the last instant
+ * an ISO 8601 date with four year digits can name (billing dates every object from it).
+ */
+export const TEST_CLOCK_MAX_FROZEN_TIME = 253_402_300_799

@@ -335,8 +335,10 @@ export function withAdminApi(target: Simulator | AdminHost): (req: Request) => P
     const path = url.pathname.slice(ADMIN_PREFIX.length - 1)
     const route = `${req.method} ${path}`
     try {
-      // Routes without a query take none: a stray one is a mistake worth saying.
-      if (req.method !== 'GET' && url.search !== '') return fail(400, `${route} takes no query parameters`)
+      // Routes without a query take none: a stray one is a mistake worth saying (on a route that
+      // exists: a wrong method is 405 whatever its query).
+      if (req.method !== 'GET' && url.search !== '' && ADMIN_ROUTES.includes(route))
+        return fail(400, `${route} takes no query parameters`)
       switch (route) {
         case 'GET /state':
           readQuery(url, schemas.empty)
@@ -479,6 +481,10 @@ export function withAdminApi(target: Simulator | AdminHost): (req: Request) => P
           return json(200, faultsJson(sim))
         case 'POST /faults/inject': {
           const b = await readBody(req, schemas.inject)
+          // A receiver named by id must be a destination: a typo would arm nothing, silently.
+          const r = b.receiver
+          if (r !== undefined && r !== '*' && !/^https?:\/\//.test(r) && !sim.admin.destinations().some((d) => d.id === r))
+            return fail(404, `No such destination: '${r}' (receiver takes a destination id or a URL)`, 'receiver')
           sim.faults.inject(b)
           return json(200, faultsJson(sim))
         }

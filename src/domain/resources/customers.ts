@@ -20,7 +20,8 @@ function missingPm(pm: string) {
 /**
  * Customers: deleted ones stay retrievable as `{ id, object, deleted: true }`. Create takes a
  * `payment_method` (or test token) to attach; `invoice_settings[default_payment_method]` must be
- * one of the customer's payment methods; `email` must look like one.
+ * one of the customer's payment methods; `email` must look like one. Deleting a customer cancels
+ * its subscriptions first, as the provider does.
  */
 export const customers: ResourceDeclaration<ResourcePorts> = {
   type: 'Customer',
@@ -70,6 +71,15 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
       if (typeof dpm === 'string' && dpm !== '') {
         const found = ports.paymentMethods.get(call.scope, dpm)
         if (found === undefined || found.customer !== call.path.id) throw missingPm(dpm)
+      }
+      return next()
+    },
+    'customers.del'(call, next, { engine, ports }) {
+      // "Also immediately cancels any active subscriptions on the customer": a deleted customer
+      // is not billed again (its subscriptions would renew and charge it every period).
+      const id = engine.resource('customer').require(call.scope, call.path.id ?? '').id
+      for (const sub of engine.resource('subscription').list(call.scope)) {
+        if (sub.customer === id && sub.status !== 'canceled') ports.billing.cancelNow(call.scope, sub.id, call.origin)
       }
       return next()
     },

@@ -1,9 +1,34 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { lineAmount } from '../billing/pricing.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
-import { pageV1 } from '../engine/list.js'
+import type { Engine } from '../engine/engine.js'
+import { type Json, pageV1 } from '../engine/list.js'
+import type { Scope } from '../mode.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
+
+const notTheCustomers = (param: string, id: string, customer: string) =>
+  invalidRequest(errorMessage('parameter_invalid', { param, detail: `${id} does not belong to customer ${customer}` }), {
+    code: 'parameter_invalid',
+    param,
+  })
+
+/** An item created on a draft invoice is one of its lines at once: the draft's totals include it. */
+function addLine(engine: Engine, ports: ResourcePorts, scope: Scope, invoiceId: string, item: Json): void {
+  const invoices = engine.resource('invoice')
+  const invoice = invoices.require(scope, invoiceId)
+  const parent = invoice.parent as { subscription_details?: { subscription?: string } } | null
+  const line = ports.billing.lineJson(
+    scope,
+    invoiceId,
+    String(invoice.currency),
+    parent?.subscription_details?.subscription ?? null,
+    ports.billing.pendingLine(scope, item),
+  )
+  const list = invoice.lines as Json & { data: Json[] }
+  const data = [...list.data, line]
+  invoices.put(scope, invoiceId, { lines: { ...list, data, total_count: data.length }, ...ports.billing.totals(data) })
+}
 
 /**
  * Invoice items: pending (`invoice: null`) until the customer's next invoice takes them (a
@@ -56,7 +81,34 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
           param: 'amount',
         })
       }
-      if (typeof params.invoice === 'string') engine.resource('invoice').requireParam(call.scope, params.invoice, 'invoice')
+      const invoice =
+        typeof params.invoice === 'string'
+          ? engine.resource('invoice').requireParam(call.scope, params.invoice, 'invoice')
+          : undefined
+      if (invoice !== undefined) {
+        // Only a draft takes new items, and only the customer's own, in its currency.
+        if (invoice.customer !== customer.id) throw notTheCustomers('invoice', invoice.id, customer.id)
+        if (invoice.status !== 'draft') {
+          throw invalidRequest(errorMessage('invoice_unexpected_state', { status: String(invoice.status), action: 'edited' }), {
+            code: 'invoice_unexpected_state',
+            param: 'invoice',
+          })
+        }
+        const currency = String(price?.currency ?? params.currency ?? 'usd').toLowerCase()
+        if (currency !== invoice.currency) {
+          throw invalidRequest(
+            errorMessage('parameter_invalid', {
+              param: 'currency',
+              detail: `the invoice item is in ${currency}, but invoice ${invoice.id} is in ${String(invoice.currency)}`,
+            }),
+            { code: 'parameter_invalid', param: 'currency' },
+          )
+        }
+      }
+      if (typeof params.subscription === 'string') {
+        const sub = engine.resource('subscription').requireParam(call.scope, params.subscription, 'subscription')
+        if (sub.customer !== customer.id) throw notTheCustomers('subscription', sub.id, customer.id)
+      }
       const quantity = params.quantity === undefined ? 1 : Number(params.quantity)
       const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
       const now = Math.floor(timeline.now() / 1000)
@@ -73,7 +125,9 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
       } else if (params.unit_amount_decimal !== undefined) {
         fixed.amount = lineAmount({ unit_amount_decimal: params.unit_amount_decimal }, quantity)
       }
-      return next(params, fixed)
+      const created = next(params, fixed) as Json
+      if (invoice !== undefined) addLine(engine, ports, call.scope, invoice.id, created)
+      return created
     },
   },
 }

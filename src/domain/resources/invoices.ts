@@ -3,7 +3,7 @@ import { DAY } from '#kernel/time.js'
 import type { PreviewChange } from '../billing/billing.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
-import { type Json, pageV1 } from '../engine/list.js'
+import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
@@ -66,6 +66,23 @@ function invoiceOf(engine: Engine, call: OperationCall): Json {
   return engine.resource('invoice').require(call.scope, call.path.id ?? '')
 }
 
+/** The subscription an invoice bills (where the current API version puts it), or null. */
+function subscriptionOf(invoice: Json): unknown {
+  const parent = invoice.parent as { subscription_details?: { subscription?: unknown } } | null | undefined
+  return parent?.subscription_details?.subscription ?? null
+}
+
+/** The subscription a preview or manual invoice names must be the customer's when both are given. */
+function checkSubscriptionOf(engine: Engine, call: OperationCall, customer: unknown, subId: string): void {
+  const sub = engine.resource('subscription').requireParam(call.scope, subId, 'subscription')
+  if (typeof customer === 'string' && sub.customer !== customer) {
+    throw invalidRequest(
+      errorMessage('parameter_invalid', { param: 'subscription', detail: `${subId} does not belong to customer ${customer}` }),
+      { code: 'parameter_invalid', param: 'subscription' },
+    )
+  }
+}
+
 /**
  * Invoices: subscription invoices are made by billing (src/domain/billing/); these behaviours
  * serve the preview, lines, finalization, payment and voiding. Manual invoices (`invoices.create`)
@@ -97,7 +114,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
       }
       const c = engine.resource('customer').requireParam(call.scope, customer, 'customer')
       if (typeof subscription === 'string') {
-        engine.resource('subscription').requireParam(call.scope, subscription, 'subscription')
+        checkSubscriptionOf(engine, call, customer, subscription)
         ports.billing.checkInvoiceLimit(call.scope, subscription)
       }
       const currency = typeof params.currency === 'string' ? params.currency.toLowerCase() : String(c.currency ?? 'usd')
@@ -133,7 +150,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
     'invoices.createPreview'(call, _next, { engine, ports }) {
       const { customer, subscription } = call.params
       let subId = typeof subscription === 'string' ? subscription : undefined
-      if (subId !== undefined) engine.resource('subscription').requireParam(call.scope, subId, 'subscription')
+      if (subId !== undefined) checkSubscriptionOf(engine, call, customer, subId)
       if (subId === undefined) {
         if (typeof customer !== 'string') {
           throw invalidRequest(errorMessage('parameter_missing', { param: 'customer' }), {
@@ -156,6 +173,22 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
       const change = previewChange(engine, ports, call, subId)
       return ports.billing.preview(call.scope, subId, change)
     },
+    'invoices.list'(call, next, { engine }) {
+      // `subscription` is not a field of the invoice in this API version (it sits under `parent`),
+      // so the engine's equality filters cannot apply it.
+      const { subscription, ...params } = call.params
+      if (subscription === undefined) return next()
+      const items = engine
+        .resource('invoice')
+        .list(call.scope)
+        .filter(
+          (o) =>
+            subscriptionOf(o) === subscription &&
+            (params.created === undefined || passesRange(o.created, params.created, 'created')) &&
+            ['customer', 'status', 'collection_method'].every((f) => params[f] === undefined || fieldEquals(o[f], params[f])),
+        )
+      return pageV1(items, params, '/v1/invoices', 'invoice')
+    },
     'invoices.listLineItems'(call, _next, { engine }) {
       const invoice = invoiceOf(engine, call)
       const lines = (invoice.lines as { data: Json[] }).data
@@ -175,11 +208,24 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
     },
     'invoices.pay'(call, _next, { engine, ports }) {
       let invoice = invoiceOf(engine, call)
+      if (invoice.status !== 'draft' && invoice.status !== 'open' && invoice.status !== 'uncollectible')
+        throw unexpected(invoice, 'paid')
+      // The payment method is checked before a draft is finalized: a refusal changes nothing.
+      // "The PaymentMethod must be the ID of a PaymentMethod belonging to the customer".
+      const pm = call.params.payment_method
+      if (typeof pm === 'string') {
+        ports.paymentMethods.check(call.scope, pm, 'payment_method')
+        const found = ports.paymentMethods.get(call.scope, pm)
+        if (found !== undefined && found.customer !== invoice.customer) {
+          throw invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
+            code: 'resource_missing',
+            param: 'payment_method',
+          })
+        }
+      }
       if (invoice.status === 'draft') invoice = ports.billing.finalize(call.scope, invoice.id, call.origin)
       if (invoice.status !== 'open' && invoice.status !== 'uncollectible') throw unexpected(invoice, 'paid')
       if (call.params.paid_out_of_band === true) return ports.billing.markPaid(call.scope, invoice.id, null, call.origin)
-      const pm = call.params.payment_method
-      if (typeof pm === 'string') ports.paymentMethods.check(call.scope, pm, 'payment_method')
       return ports.billing.attemptPayment(call.scope, invoice.id, call.origin, {
         automatic: false,
         raise: true,
@@ -200,6 +246,18 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
       const invoice = invoiceOf(engine, call)
       if (invoice.status !== 'open') throw unexpected(invoice, 'marked uncollectible')
       return ports.billing.markUncollectible(call.scope, invoice.id, call.origin)
+    },
+    'invoices.del'(call, next, { engine }) {
+      // "Permanently deletes a one-off invoice draft ... once an invoice has been finalized or if an
+      // invoice is for a subscription, it must be voided" (billing would still finalize it).
+      const invoice = invoiceOf(engine, call)
+      if (invoice.status !== 'draft') throw unexpected(invoice, 'deleted')
+      if (subscriptionOf(invoice) !== null) {
+        throw invalidRequest('This invoice is for a subscription; it cannot be deleted (void it once finalized).', {
+          code: 'invoice_unexpected_state',
+        })
+      }
+      return next()
     },
     'invoices.voidInvoice'(call, _next, { engine, ports }) {
       const invoice = invoiceOf(engine, call)

@@ -1,4 +1,5 @@
 import { errorMessage } from '#catalogue/errors.js'
+import { PRICE_DECIMAL_MAX_PLACES, PRICE_MAX_INTERVAL_COUNT } from '#catalogue/rules.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
@@ -17,6 +18,23 @@ const integerOf = (v: unknown): number | null => {
   return Number.isSafeInteger(n) ? n : null
 }
 
+const exclusive = (a: string, b: string) =>
+  invalidRequest(errorMessage('parameters_exclusive', { params: `${a}, ${b}` }), { code: 'parameters_exclusive', param: a })
+
+/** A non-negative integer amount (cents) when given: a negative price or tier is refused. */
+function checkAmount(v: unknown, param: string): void {
+  if (v !== undefined && v !== null && v !== '' && Number(v) < 0) throw invalid(param, 'must be a non-negative integer')
+}
+
+/** A decimal amount in cents: not negative, at most `PRICE_DECIMAL_MAX_PLACES` decimal places. */
+function checkDecimal(v: unknown, param: string): void {
+  if (v === undefined || v === null || v === '') return
+  const text = String(v)
+  if (text.startsWith('-')) throw invalid(param, 'must be a non-negative decimal')
+  const places = text.split('.')[1]?.length ?? 0
+  if (places > PRICE_DECIMAL_MAX_PLACES) throw invalid(param, `must have at most ${PRICE_DECIMAL_MAX_PLACES} decimal places`)
+}
+
 /** Tiers as the provider stores them: `up_to: 'inf'` is null, decimals mirror integers. */
 function normalTiers(tiers: unknown): Record<string, unknown>[] {
   const list = Array.isArray(tiers) ? tiers : typeof tiers === 'object' && tiers !== null ? Object.values(tiers) : []
@@ -29,6 +47,14 @@ function normalTiers(tiers: unknown): Record<string, unknown>[] {
     if (upTo !== null && (!Number.isSafeInteger(upTo) || upTo < 1))
       throw invalid(`tiers[${i}][up_to]`, 'must be a positive integer or inf')
     if (unit === null && flat === null) throw missing(`tiers[${i}][unit_amount]`)
+    if (tier.unit_amount !== undefined && tier.unit_amount_decimal !== undefined)
+      throw exclusive(`tiers[${i}][unit_amount]`, `tiers[${i}][unit_amount_decimal]`)
+    if (tier.flat_amount !== undefined && tier.flat_amount_decimal !== undefined)
+      throw exclusive(`tiers[${i}][flat_amount]`, `tiers[${i}][flat_amount_decimal]`)
+    checkAmount(tier.unit_amount, `tiers[${i}][unit_amount]`)
+    checkAmount(tier.flat_amount, `tiers[${i}][flat_amount]`)
+    checkDecimal(tier.unit_amount_decimal, `tiers[${i}][unit_amount_decimal]`)
+    checkDecimal(tier.flat_amount_decimal, `tiers[${i}][flat_amount_decimal]`)
     return {
       flat_amount: integerOf(tier.flat_amount ?? tier.flat_amount_decimal),
       flat_amount_decimal: flat,
@@ -47,12 +73,10 @@ function normalTiers(tiers: unknown): Record<string, unknown>[] {
  */
 function checkTerms(params: Params, meterExists: (id: string) => boolean): Record<string, unknown> {
   const fixed: Record<string, unknown> = {}
-  if (params.unit_amount !== undefined && params.unit_amount_decimal !== undefined) {
-    throw invalidRequest(errorMessage('parameters_exclusive', { params: 'unit_amount, unit_amount_decimal' }), {
-      code: 'parameters_exclusive',
-      param: 'unit_amount',
-    })
-  }
+  if (params.unit_amount !== undefined && params.unit_amount_decimal !== undefined)
+    throw exclusive('unit_amount', 'unit_amount_decimal')
+  checkAmount(params.unit_amount, 'unit_amount')
+  checkDecimal(params.unit_amount_decimal, 'unit_amount_decimal')
   if (params.billing_scheme === 'tiered') {
     if (params.tiers_mode === undefined) throw missing('tiers_mode')
     if (params.tiers === undefined) throw missing('tiers')
@@ -75,6 +99,9 @@ function checkTerms(params: Params, meterExists: (id: string) => boolean): Recor
     fixed.unit_amount_decimal = null
   } else if (params.tiers !== undefined || params.tiers_mode !== undefined) {
     throw invalid(params.tiers !== undefined ? 'tiers' : 'tiers_mode', 'tiers are only allowed with `billing_scheme=tiered`')
+  } else if (params.unit_amount === undefined && params.unit_amount_decimal === undefined) {
+    // A per-unit price needs its amount: without one it would bill nothing, silently.
+    throw missing('unit_amount')
   }
   if (params.unit_amount_decimal !== undefined) {
     fixed.unit_amount_decimal = String(params.unit_amount_decimal)
@@ -87,6 +114,7 @@ function checkTerms(params: Params, meterExists: (id: string) => boolean): Recor
     fixed.transform_quantity = { divide_by: divide, round: t.round }
   }
   const recurring = params.recurring as Params | undefined
+  checkRecurring(recurring)
   if (recurring !== undefined && recurring !== null && recurring.usage_type === 'metered') {
     if (typeof recurring.meter !== 'string' || recurring.meter === '') throw missing('recurring[meter]')
     if (!meterExists(recurring.meter)) {
@@ -100,6 +128,24 @@ function checkTerms(params: Params, meterExists: (id: string) => boolean): Recor
     throw invalid('recurring[meter]', 'a meter can only be set on prices with `recurring[usage_type]=metered`')
   }
   return fixed
+}
+
+/**
+ * A recurring price's period: `interval_count` from 1 to three years' worth (a count of 0 would
+ * make a period of no length, which billing would renew forever at one instant), and a trial of
+ * whole days, not negative.
+ */
+function checkRecurring(recurring: Params | undefined): void {
+  if (recurring === undefined || recurring === null) return
+  const interval = (recurring.interval ?? 'month') as keyof typeof PRICE_MAX_INTERVAL_COUNT
+  const max = PRICE_MAX_INTERVAL_COUNT[interval]
+  if (recurring.interval_count !== undefined && max !== undefined) {
+    const count = Number(recurring.interval_count)
+    if (!Number.isSafeInteger(count) || count < 1 || count > max) {
+      throw invalid('recurring[interval_count]', `must be between 1 and ${max} for interval=${interval} (at most three years)`)
+    }
+  }
+  checkAmount(recurring.trial_period_days, 'recurring[trial_period_days]')
 }
 
 /** Prices: `one_time` unless `recurring` is given (then monthly-licensed defaults under it); tiered, metered, decimal. */
@@ -119,7 +165,9 @@ export const prices: ResourceDeclaration<ResourcePorts> = {
         : { interval: 'month', interval_count: 1, meter: null, trial_period_days: null, usage_type: 'licensed' },
   }),
   behaviours: {
-    'prices.create'(call, next, { ports }) {
+    'prices.create'(call, next, { engine, ports }) {
+      if (typeof call.params.product === 'string')
+        engine.resource('product').requireParam(call.scope, call.params.product, 'product')
       const fixed = checkTerms(call.params, (id) => ports.meters.find(call.scope, id) !== undefined)
       const { tiers: _tiers, ...params } = call.params
       return next(params, fixed)

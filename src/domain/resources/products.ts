@@ -24,7 +24,7 @@ function check(params: Params, creating: boolean): void {
   }
 }
 
-/** Products: a caller may choose the id; `updated` follows every change; `type` is `service`. */
+/** Products: a caller may choose the id; `updated` follows every change; `type` is `service`; one with prices stays. */
 export const products: ResourceDeclaration = {
   type: 'Product',
   object: 'product',
@@ -40,6 +40,19 @@ export const products: ResourceDeclaration = {
     },
     'products.update'(call, next) {
       check(call.params, false)
+      return next()
+    },
+    'products.del'(call, next, { engine }) {
+      // The provider keeps a product its prices (and the subscriptions billing them) point at.
+      const id = engine.resource('product').require(call.scope, call.path.id ?? '').id
+      if (
+        engine
+          .resource('price')
+          .list(call.scope)
+          .some((p) => p.product === id)
+      ) {
+        throw invalidRequest('This product cannot be deleted because it has one or more user-created prices.')
+      }
       return next()
     },
   },

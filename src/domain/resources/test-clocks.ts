@@ -1,8 +1,47 @@
 import { errorMessage } from '#catalogue/errors.js'
-import { TEST_CLOCK_LIFETIME_MS } from '#catalogue/rules.js'
-import type { ResourceDeclaration } from '../engine/declaration.js'
+import { TEST_CLOCK_ADVANCE_MAX, TEST_CLOCK_LIFETIME_MS, TEST_CLOCK_MAX_FROZEN_TIME } from '#catalogue/rules.js'
+import { boundary, type Interval } from '../billing/calendar.js'
+import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
+import type { Engine } from '../engine/engine.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
+
+const badFrozenTime = (detail: string) =>
+  invalidRequest(errorMessage('parameter_invalid', { param: 'frozen_time', detail }), {
+    code: 'parameter_invalid',
+    param: 'frozen_time',
+  })
+
+/**
+ * The furthest a clock frozen at `frozen` (s) may be advanced to, as the provider documents: two
+ * intervals of its shortest live subscription, or two years when it has none.
+ */
+function advanceLimit(engine: Engine, call: OperationCall, clockId: string, frozen: number): { at: number; why: string } {
+  const customers = new Set(
+    engine
+      .resource('customer')
+      .list(call.scope)
+      .filter((c) => c.test_clock === clockId)
+      .map((c) => c.id),
+  )
+  const from = frozen * 1000
+  const { intervals, yearsWithoutSubscriptions } = TEST_CLOCK_ADVANCE_MAX
+  let limit = { at: boundary(from, 'year', yearsWithoutSubscriptions, 1), why: `${yearsWithoutSubscriptions} years` }
+  let shortest = Number.POSITIVE_INFINITY
+  for (const sub of engine.resource('subscription').list(call.scope)) {
+    if (!customers.has(String(sub.customer)) || sub.status === 'canceled' || sub.status === 'incomplete_expired') continue
+    const items = (sub.items as { data?: { price?: { recurring?: { interval?: Interval; interval_count?: number } } }[] })?.data
+    const recurring = items?.[0]?.price?.recurring
+    if (recurring?.interval === undefined) continue
+    const count = Number(recurring.interval_count ?? 1)
+    const at = boundary(from, recurring.interval, count, intervals)
+    if (at < shortest) {
+      shortest = at
+      limit = { at, why: `${intervals} intervals of its shortest subscription (${count} ${recurring.interval})` }
+    }
+  }
+  return { at: Math.floor(limit.at / 1000), why: limit.why }
+}
 
 /**
  * Test clocks: each has its own frozen time; customers created with `test_clock` (and their
@@ -21,6 +60,9 @@ export const testClocks: ResourceDeclaration<ResourcePorts> = {
   }),
   behaviours: {
     'testHelpers.testClocks.create'(call, next, { ports }) {
+      const frozen = Number(call.params.frozen_time)
+      if (call.params.frozen_time !== undefined && (frozen < 0 || frozen > TEST_CLOCK_MAX_FROZEN_TIME))
+        throw badFrozenTime(`must be a unix timestamp between 0 and ${TEST_CLOCK_MAX_FROZEN_TIME}`)
       const created = next() as { id: string; frozen_time: number }
       ports.billing.registerClock(call.scope, created.id, Number(created.frozen_time) * 1000)
       return created
@@ -32,15 +74,11 @@ export const testClocks: ResourceDeclaration<ResourcePorts> = {
       if (clock.status === 'advancing') {
         throw invalidRequest(errorMessage('test_clock_unexpected_state'), { code: 'test_clock_unexpected_state' })
       }
-      if (!Number.isSafeInteger(target) || target <= Number(clock.frozen_time)) {
-        throw invalidRequest(
-          errorMessage('parameter_invalid', {
-            param: 'frozen_time',
-            detail: `must be after the test clock's current frozen_time (${String(clock.frozen_time)})`,
-          }),
-          { code: 'parameter_invalid', param: 'frozen_time' },
-        )
-      }
+      if (!Number.isSafeInteger(target) || target <= Number(clock.frozen_time))
+        throw badFrozenTime(`must be after the test clock's current frozen_time (${String(clock.frozen_time)})`)
+      const limit = advanceLimit(engine, call, clock.id, Number(clock.frozen_time))
+      if (target > limit.at)
+        throw badFrozenTime(`cannot be more than ${limit.why} after the current frozen_time (at most ${limit.at})`)
       return ports.billing.advanceClock(call.scope, clock.id, target, call.origin)
     },
     'testHelpers.testClocks.retrieve'(call, next, { ports }) {
