@@ -314,4 +314,17 @@ describe('invoice items on a draft invoice', () => {
     expect((await stripe.invoices.retrieve(draft.id)).amount_due).toBe(0)
     expect((await stripe.invoiceItems.list()).data).toHaveLength(0)
   })
+
+  it('lists pending items only with pending=true, and the invoiced ones with pending=false (the filter was ignored)', async () => {
+    const { stripe } = await fixture()
+    const { customer } = await payingCustomer(stripe)
+    const draft = await stripe.invoices.create({ customer: customer.id })
+    const onDraft = await stripe.invoiceItems.create({ customer: customer.id, invoice: draft.id, amount: 100, currency: 'usd' })
+    const pending = await stripe.invoiceItems.create({ customer: customer.id, amount: 200, currency: 'usd' })
+    expect((await stripe.invoiceItems.list({ pending: true })).data.map((i) => i.id)).toEqual([pending.id])
+    expect((await stripe.invoiceItems.list({ pending: false, customer: customer.id })).data.map((i) => i.id)).toEqual([
+      onDraft.id,
+    ])
+    expect((await stripe.invoiceItems.list({ pending: true, customer: 'cus_other' })).data).toEqual([])
+  })
 })

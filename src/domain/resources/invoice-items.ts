@@ -2,7 +2,7 @@ import { errorMessage } from '#catalogue/errors.js'
 import { lineAmount } from '../billing/pricing.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
-import type { Json } from '../engine/list.js'
+import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
@@ -46,6 +46,22 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
     period: { start: created, end: created },
   }),
   behaviours: {
+    'invoiceItems.list'(call, next, { engine }) {
+      // `pending` is not a field of the item (it means `invoice: null`), so the engine cannot filter on it.
+      const { pending, ...params } = call.params
+      if (pending === undefined) return next()
+      const wanted = pending === true || pending === 'true'
+      const items = engine
+        .resource('invoiceitem')
+        .list(call.scope)
+        .filter(
+          (o) =>
+            (o.invoice === null || o.invoice === undefined) === wanted &&
+            (params.created === undefined || passesRange(o.created, params.created, 'created')) &&
+            ['customer', 'invoice'].every((f) => params[f] === undefined || fieldEquals(o[f], params[f])),
+        )
+      return pageV1(items, params, '/v1/invoiceitems', 'invoiceitem')
+    },
     'invoiceItems.create'(call, next, { engine, ports }) {
       const { price: priceId, pricing, ...params } = call.params
       if (typeof params.customer !== 'string') {
