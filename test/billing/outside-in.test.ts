@@ -328,3 +328,16 @@ describe('invoice items on a draft invoice', () => {
     expect((await stripe.invoiceItems.list({ pending: true, customer: 'cus_other' })).data).toEqual([])
   })
 })
+
+describe('sim.admin.billedUsage', () => {
+  it('throws a TypeError naming an unknown account, meter or mode (it answered no usage at all)', async () => {
+    const { sim, stripe } = billingClient()
+    const customer = await stripe.customers.create({})
+    expect(() => sim.admin.billedUsage({ customer: customer.id, account: 'acct_nope' })).toThrow(
+      new TypeError("admin.billedUsage: no such account 'acct_nope'"),
+    )
+    expect(() => sim.admin.billedUsage({ customer: customer.id, meter: 'mtr_nope' })).toThrow(/no such meter 'mtr_nope'/)
+    expect(() => sim.admin.billedUsage({ customer: customer.id, mode: 'sandbox' as never })).toThrow(TypeError)
+    expect(sim.admin.billedUsage({ customer: customer.id, account: sim.platform.id, mode: 'live' }).meters).toEqual([])
+  })
+})
