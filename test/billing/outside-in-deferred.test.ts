@@ -179,3 +179,16 @@ describe('subscriptions (deferred: subscriptions.ts)', () => {
     expect((await stripe.subscriptions.list({ price: other.id })).data).toEqual([])
   })
 })
+
+describe('the upcoming invoice (deferred: billing.ts preview)', () => {
+  // DEFECT: invoices.createPreview ignores subscription_details and answers the unchanged invoice
+  it.skip('previews a proposed quantity change given in subscription_details', async () => {
+    const { stripe, sub, item } = await subscribed()
+    const preview = await stripe.invoices.createPreview({
+      subscription: sub.id,
+      subscription_details: { items: [{ id: item, quantity: 5 }], proration_behavior: 'none' },
+    })
+    expect(preview.amount_due).toBe(5000)
+    expect((await stripe.subscriptionItems.retrieve(item)).quantity).toBe(1)
+  })
+})
