@@ -171,4 +171,24 @@ describe('subscriptions (deferred: subscriptions.ts)', () => {
     expect(updated).toMatchObject({ status: 'trialing', trial_end: end })
     expect(updated.items.data[0]?.current_period_end).toBe(end)
   })
+
+  // DEFECT: subscriptions.list ignores the price filter (price is not a field of the subscription)
+  it.skip('lists only the subscriptions with an item of the price asked for', async () => {
+    const { stripe, sub, price, other } = await subscribed()
+    expect((await stripe.subscriptions.list({ price: price.id })).data.map((s) => s.id)).toEqual([sub.id])
+    expect((await stripe.subscriptions.list({ price: other.id })).data).toEqual([])
+  })
+})
+
+describe('the upcoming invoice (deferred: billing.ts preview)', () => {
+  // DEFECT: invoices.createPreview ignores subscription_details and answers the unchanged invoice
+  it.skip('previews a proposed quantity change given in subscription_details', async () => {
+    const { stripe, sub, item } = await subscribed()
+    const preview = await stripe.invoices.createPreview({
+      subscription: sub.id,
+      subscription_details: { items: [{ id: item, quantity: 5 }], proration_behavior: 'none' },
+    })
+    expect(preview.amount_due).toBe(5000)
+    expect((await stripe.subscriptionItems.retrieve(item)).quantity).toBe(1)
+  })
 })

@@ -314,4 +314,30 @@ describe('invoice items on a draft invoice', () => {
     expect((await stripe.invoices.retrieve(draft.id)).amount_due).toBe(0)
     expect((await stripe.invoiceItems.list()).data).toHaveLength(0)
   })
+
+  it('lists pending items only with pending=true, and the invoiced ones with pending=false (the filter was ignored)', async () => {
+    const { stripe } = await fixture()
+    const { customer } = await payingCustomer(stripe)
+    const draft = await stripe.invoices.create({ customer: customer.id })
+    const onDraft = await stripe.invoiceItems.create({ customer: customer.id, invoice: draft.id, amount: 100, currency: 'usd' })
+    const pending = await stripe.invoiceItems.create({ customer: customer.id, amount: 200, currency: 'usd' })
+    expect((await stripe.invoiceItems.list({ pending: true })).data.map((i) => i.id)).toEqual([pending.id])
+    expect((await stripe.invoiceItems.list({ pending: false, customer: customer.id })).data.map((i) => i.id)).toEqual([
+      onDraft.id,
+    ])
+    expect((await stripe.invoiceItems.list({ pending: true, customer: 'cus_other' })).data).toEqual([])
+  })
+})
+
+describe('sim.admin.billedUsage', () => {
+  it('throws a TypeError naming an unknown account, meter or mode (it answered no usage at all)', async () => {
+    const { sim, stripe } = billingClient()
+    const customer = await stripe.customers.create({})
+    expect(() => sim.admin.billedUsage({ customer: customer.id, account: 'acct_nope' })).toThrow(
+      new TypeError("admin.billedUsage: no such account 'acct_nope'"),
+    )
+    expect(() => sim.admin.billedUsage({ customer: customer.id, meter: 'mtr_nope' })).toThrow(/no such meter 'mtr_nope'/)
+    expect(() => sim.admin.billedUsage({ customer: customer.id, mode: 'sandbox' as never })).toThrow(TypeError)
+    expect(sim.admin.billedUsage({ customer: customer.id, account: sim.platform.id, mode: 'live' }).meters).toEqual([])
+  })
 })

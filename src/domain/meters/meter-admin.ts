@@ -102,6 +102,15 @@ export function createMeterAdmin(service: Service): MeterAdmin {
       return { meter, customer, formula: m.formula, value: formulaValue(m.formula, v), ...v }
     },
     meterStats: () => service.meterEvents.stats(),
-    billedUsage: (input) => billedUsage(service, input, engineBillingSource(service)),
+    billedUsage(input) {
+      // Typed setup code gets a TypeError for a mistake, as the other admin calls do (an unknown
+      // account or mode answered an empty result, as if the customer had no usage).
+      if (input.account !== undefined && service.accounts.get(input.account) === undefined)
+        throw new TypeError(`admin.billedUsage: no such account '${input.account}'`)
+      if (input.mode !== undefined && input.mode !== 'test' && input.mode !== 'live')
+        throw new TypeError(`admin.billedUsage: mode must be 'test' or 'live', got '${String(input.mode)}'`)
+      if (input.meter !== undefined) find(input.meter, 'billedUsage')
+      return billedUsage(service, input, engineBillingSource(service))
+    },
   }
 }

@@ -2,7 +2,7 @@ import { errorMessage } from '#catalogue/errors.js'
 import { lineAmount } from '../billing/pricing.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
-import { type Json, pageV1 } from '../engine/list.js'
+import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
@@ -47,17 +47,18 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
   }),
   behaviours: {
     'invoiceItems.list'(call, next, { engine }) {
+      // `pending` is not a field of the item (it means `invoice: null`), so the engine cannot filter on it.
       const { pending, ...params } = call.params
-      if (pending === undefined) return next(params)
-      // `pending` is no field of the object: true lists the items no invoice has taken yet.
+      if (pending === undefined) return next()
+      const wanted = pending === true || pending === 'true'
       const items = engine
         .resource('invoiceitem')
         .list(call.scope)
         .filter(
-          (ii) =>
-            (ii.invoice === null) === (pending === true) &&
-            (params.customer === undefined || ii.customer === params.customer) &&
-            (params.invoice === undefined || ii.invoice === params.invoice),
+          (o) =>
+            (o.invoice === null || o.invoice === undefined) === wanted &&
+            (params.created === undefined || passesRange(o.created, params.created, 'created')) &&
+            ['customer', 'invoice'].every((f) => params[f] === undefined || fieldEquals(o[f], params[f])),
         )
       return pageV1(items, params, '/v1/invoiceitems', 'invoiceitem')
     },
