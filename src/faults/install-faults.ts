@@ -1,6 +1,6 @@
 import type { Service } from '#domain/service.js'
 import { createFaultController, type FaultController, type FaultTarget } from './fault-controller.js'
-import { type FaultsInput, resolveFaultPolicy } from './fault-policy.js'
+import { type FaultsInput, type ResolvedFaultPolicy, resolveFaultPolicy } from './fault-policy.js'
 
 /**
  * Builds the fault engine of one simulation from the `faults` option, before the service exists:
@@ -12,9 +12,15 @@ import { type FaultsInput, resolveFaultPolicy } from './fault-policy.js'
  * const service = createService(kernel, timeline, { defaultVersion, faults: faults.hooks })
  * installFaults(service, faults)
  */
-export function createFaults(target: FaultTarget, input: FaultsInput = {}, caller = 'createSimulator'): FaultController {
+export function createFaults(
+  target: FaultTarget,
+  input: FaultsInput = {},
+  caller = 'createSimulator',
+  resolved?: ResolvedFaultPolicy,
+): FaultController {
   const rng = target.kernel.rng.stream('faults')
-  const policy = resolveFaultPolicy(input, rng, caller)
+  // A fork runs on its original's resolved policy (the same data; a swarm's draws are not redone).
+  const policy = resolved ?? resolveFaultPolicy(input, rng, caller)
   return createFaultController(target, policy, rng)
 }
 

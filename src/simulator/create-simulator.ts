@@ -197,12 +197,15 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 }
 
 function build(options: SimulatorOptions, from: Capture | undefined): Simulator {
-  const parsed = optionsSchema.safeParse(options)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    throw new TypeError(`createSimulator: option '${issue?.path.join('.')}' ${issue?.message ?? 'is invalid'}`)
+  // A fork's options are its original's, validated when that one was built.
+  if (from?.copied !== true) {
+    const parsed = optionsSchema.safeParse(options)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new TypeError(`createSimulator: option '${issue?.path.join('.')}' ${issue?.message ?? 'is invalid'}`)
+    }
+    validateLimits(options.limits)
   }
-  validateLimits(options.limits)
   const seed = options.seed ?? 0
   const clock = createClock(from === undefined ? options : { ...options, start: from.now })
   if (from !== undefined && clock.now !== from.now) clock.setSystemTime(from.now)
@@ -233,7 +236,12 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   // The fault engine exists before the service: its hooks are the fault port the domain and the
   // HTTP layer are given (no registry); the one domain action it takes is bound here.
   let service: Service | undefined
-  const faults = createFaults({ kernel, expireSession: (id) => service?.sessions.expire(id) }, options.faults ?? {})
+  const faults = createFaults(
+    { kernel, expireSession: (id) => service?.sessions.expire(id) },
+    options.faults ?? {},
+    'createSimulator',
+    from?.policy,
+  )
   service = createService(kernel, timeline, {
     defaultVersion: options.apiVersion ?? DEFAULT_API_VERSION,
     limits: resolveLimits(options.limits),
@@ -291,6 +299,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
       trace: json ? t.save() : t.copy(),
       state: json ? kernel.state.save() : kernel.state.copy(),
       copied: !json,
+      ...(json ? {} : { policy: faults.policy }),
       tasks,
       receivers: json
         ? undefined
@@ -298,12 +307,17 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     }
   }
   const p = service.accounts.platform
+  let admin: Simulator['admin'] | undefined
   let interception: { started: Promise<Interception>; done: Interception | undefined } | undefined
   const simulator: Simulator = {
     fetch,
     clock,
     platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
-    admin: Object.assign(createAdmin(service), { injectFault: (fault: FaultInjection) => faults.inject(fault) }),
+    // Made on first use: many simulators (property runs, forks) never touch it.
+    get admin() {
+      admin ??= Object.assign(createAdmin(service), { injectFault: (fault: FaultInjection) => faults.inject(fault) })
+      return admin
+    },
     receivers,
     trace,
     settle: () => scheduler.settle(),

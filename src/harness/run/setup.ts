@@ -36,8 +36,9 @@ export interface Setup {
 /**
  * The setup of the standard scenarios, through the public surface (`sim.fetch` with the platform's
  * secret key), as a usage-billing app does once before traffic: for a usage reporter, its meter,
- * its customers and an event destination for meter error reports with a receiver that checks
- * their signatures; for a webhook receiver, the destination that delivers to it. A run either
+ * a metered price on it, its customers (each with a card and a subscription to that price) and an
+ * event destination for meter error reports with a receiver that checks their signatures; for a
+ * webhook receiver, the destination that delivers to it. A run either
  * does this on a fresh simulator or forks a simulator that did it once; both then continue with
  * the run's seed and faults (`continueAs`), so they reach the same trace hash.
  *
@@ -75,9 +76,23 @@ export async function setUp(sim: Simulator, needs: SetupNeeds): Promise<Setup> {
     const mapping = m.customer_mapping as { event_payload_key: string }
     const value = m.value_settings as { event_payload_key: string }
     meter = { id: String(m.id), customerKey: mapping.event_payload_key, valueKey: value.event_payload_key }
+    // Usage is billed: a metered price on the meter, and each customer subscribed to it with a card.
+    const product = await form('/v1/products', { name: 'Harness usage' })
+    const price = await form('/v1/prices', {
+      product: String(product.id),
+      currency: 'usd',
+      unit_amount: '3',
+      'recurring[interval]': 'month',
+      'recurring[usage_type]': 'metered',
+      'recurring[meter]': meter.id,
+    })
     for (let k = 0; k < SETUP_CUSTOMERS; k++) {
       const c = await form('/v1/customers', { name: `Harness customer ${k}`, email: `customer${k}@harness.test` })
-      customers.push(String(c.id))
+      const id = String(c.id)
+      const pm = await form('/v1/payment_methods/pm_card_visa/attach', { customer: id })
+      await form(`/v1/customers/${id}`, { 'invoice_settings[default_payment_method]': String(pm.id) })
+      await form('/v1/subscriptions', { customer: id, 'items[0][price]': String(price.id) })
+      customers.push(id)
     }
     const errors = await json('/v2/core/event_destinations', {
       name: 'meter errors',
