@@ -49,31 +49,36 @@ for (const p of programs.slice(0, 4)) {
   const b = await runProgram(p, forkOptions)
   if (a.traceHash !== b.traceHash) throw new Error(`snapshot-fork bench: program seed ${p.seed} hashes differently with fork`)
 }
-async function arm(options: typeof forkOptions, from: number, runs: number): Promise<number> {
+/** Wall ms and process CPU ms of `runs` runs (CPU time moves less with the other processes' load). */
+async function arm(options: typeof forkOptions, from: number, runs: number): Promise<{ wall: number; cpu: number }> {
+  const c = process.cpuUsage()
   const t = performance.now()
   for (let k = 0; k < runs; k++) {
     const p = programs[(from + k) % programs.length] as (typeof programs)[number]
     violations += (await runProgram(p, options)).violations.length
   }
-  return performance.now() - t
+  const u = process.cpuUsage(c)
+  return { wall: performance.now() - t, cpu: (u.user + u.system) / 1000 }
 }
 const ROUNDS = quick ? 4 : 16
 const RUNS = quick ? 16 : 64
-const rounds: { freshMs: number; forkMs: number; ratio: number }[] = []
+const rounds: { freshMs: number; forkMs: number; freshCpu: number; forkCpu: number; ratio: number }[] = []
 for (let r = 0; r < ROUNDS; r++) {
-  let freshMs: number
-  let forkedMs: number
+  let a: { wall: number; cpu: number }
+  let b: { wall: number; cpu: number }
   if (r % 2 === 0) {
-    freshMs = await arm(freshOptions, r * RUNS, RUNS)
-    forkedMs = await arm(forkOptions, r * RUNS, RUNS)
+    a = await arm(freshOptions, r * RUNS, RUNS)
+    b = await arm(forkOptions, r * RUNS, RUNS)
   } else {
-    forkedMs = await arm(forkOptions, r * RUNS, RUNS)
-    freshMs = await arm(freshOptions, r * RUNS, RUNS)
+    b = await arm(forkOptions, r * RUNS, RUNS)
+    a = await arm(freshOptions, r * RUNS, RUNS)
   }
-  rounds.push({ freshMs, forkMs: forkedMs, ratio: freshMs / forkedMs })
+  rounds.push({ freshMs: a.wall, forkMs: b.wall, freshCpu: a.cpu, forkCpu: b.cpu, ratio: a.wall / b.wall })
 }
 const totalFresh = rounds.reduce((a, r) => a + r.freshMs, 0)
 const totalFork = rounds.reduce((a, r) => a + r.forkMs, 0)
+const cpuFresh = rounds.reduce((a, r) => a + r.freshCpu, 0) / (ROUNDS * RUNS)
+const cpuFork = rounds.reduce((a, r) => a + r.forkCpu, 0) / (ROUNDS * RUNS)
 const fresh = (ROUNDS * RUNS * 1000) / totalFresh
 const forked = (ROUNDS * RUNS * 1000) / totalFork
 const sortedRatios = rounds.map((r) => r.ratio).sort((a, b) => a - b)
@@ -98,7 +103,8 @@ console.table([
 writeBenchReport('snapshot-fork', figures, [
   `fork() times (ms, 7 runs) at ${N} objects: ${forkMs.map((x) => x.toFixed(1)).join(', ')}.`,
   `snapshot() + JSON.stringify: ${snapshotMs.toFixed(0)} ms, ${(json.length / 1e6).toFixed(1)} MB; JSON.parse + load: ${loadMs.toFixed(0)} ms.`,
-  `Property runs: the standard usage scenario (50 commands of the legacy usage workload, realistic faults, the reference reporter, 4 h drain, history checks); each run starts from the scenario's setup (a meter, ${SETUP_CUSTOMERS} customers, a destination for meter error reports with a signature-checking receiver, all through sim.fetch). Fresh: build + that setup + go on with the program's seed and faults; fork: the prepared simulator's fork(next). Same programs, same trace hashes (checked before timing).`,
+  `Property runs: the standard usage scenario (50 commands of the legacy usage workload, realistic faults, the reference reporter, 4 h drain, history checks); each run starts from the scenario's setup (a meter, a metered price on it, ${SETUP_CUSTOMERS} customers each with a card and a subscription to that price, a destination for meter error reports with a signature-checking receiver, all through sim.fetch: src/harness/run/setup.ts). Fresh: build + that setup + go on with the program's seed and faults; fork: the prepared simulator's fork(next). Same programs, same trace hashes (checked before timing).`,
   `${ROUNDS} paired rounds of ${RUNS} runs per arm, alternating which arm goes first: ratio x${ratio.toFixed(3)} over all rounds; per round ${sortedRatios.map((x) => x.toFixed(2)).join(', ')}. Violations over all runs: ${violations}.`,
+  `Process CPU time per run (less moved by other processes than wall time): fresh ${cpuFresh.toFixed(2)} ms, fork ${cpuFork.toFixed(2)} ms, x${(cpuFresh / cpuFork).toFixed(2)}.`,
   `Load average at the end: ${(loadavg()[0] ?? 0).toFixed(1)} on ${cpus().length} cores.`,
 ])

@@ -47,9 +47,10 @@ export interface RunOptions extends Subjects {
    */
   readonly base?: Simulator | undefined
   /**
-   * Default true: the scenario's setup (`setUp`: the meter, customers and destinations, through
-   * `sim.fetch`) is made once per options object and every run forks that prepared simulator.
-   * False: every run builds and sets up a simulator of its own. Same program, same trace hash.
+   * Default true: the scenario's setup (`setUp`: the meter, price, customers, subscriptions and
+   * destinations, through `sim.fetch`) is made once per combination of subjects (and `base`), and
+   * every run forks that prepared simulator. False: every run builds and sets up a simulator of
+   * its own. Same program, same trace hash.
    */
   readonly fork?: boolean | undefined
 }
@@ -464,17 +465,27 @@ export async function executeProgram(api: string, program: Program, options: Run
   return run.finish()
 }
 
-// One prepared simulator per options object (a check's, or the one a test passes to every run):
-// held weakly, so it goes with the options.
-const prepared = new WeakMap<RunOptions, Promise<PreparedRun>>()
+// The prepared simulators: a setup depends only on the subjects present and the base (faults and
+// seeds come after it, the subjects are made per run), so one per combination serves every run of
+// every check, including `assertRun` called with a new options object each time. Those on a base
+// are held weakly with it; the others (at most three) for the process.
+const preparedShared = new Map<string, Promise<PreparedRun>>()
+const preparedOnBase = new WeakMap<Simulator, Map<string, Promise<PreparedRun>>>()
 
 function preparedFor(options: RunOptions): Promise<PreparedRun> {
-  let p = prepared.get(options)
+  const needs = needsOf(options)
+  const key = `${needs.reporter ? 'reporter' : ''}+${needs.webhook ? 'webhook' : ''}`
+  let cache = preparedShared
+  if (options.base !== undefined) {
+    cache = preparedOnBase.get(options.base) ?? new Map()
+    preparedOnBase.set(options.base, cache)
+  }
+  let p = cache.get(key)
   if (p === undefined) {
     p = prepareRun(options)
-    prepared.set(options, p)
+    cache.set(key, p)
     // A failed setup is not kept: the next run tries again (and reports the failure itself).
-    p.catch(() => prepared.delete(options))
+    p.catch(() => cache.delete(key))
   }
   return p
 }
