@@ -1,12 +1,16 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   buggyUsageReporters,
   buggyWebhookReceivers,
   checkUsageReporter,
   checkWebhookReceiver,
+  type HarnessCommand,
+  harnessCommands,
   type Program,
   referenceUsageReporter,
   runProgram,
+  startRun,
   type UsageReporterFactory,
 } from '../../src/harness/index.js'
 import type { RunReport } from '../../src/harness/run/run-program.js'
@@ -118,5 +122,18 @@ describe('property runs fork one prepared simulator', () => {
     const built = await runProgram(counterexample, { webhook, fork: false })
     expect(forked.traceHash).toBe(result.traceHash)
     expect(built.traceHash).toBe(result.traceHash)
+  })
+
+  it('applies a fault command given before the first step of a model run (after the setup)', async () => {
+    const [report, , , , , , , , fault] = harnessCommands(['rate_limit'])
+    const first = fc.sample(fault as fc.Arbitrary<HarnessCommand>, { numRuns: 1, seed: 1 })[0] as HarnessCommand
+    const then = fc.sample(report as fc.Arbitrary<HarnessCommand>, { numRuns: 1, seed: 1 })[0] as HarnessCommand
+    const run = startRun(3, { reporter: referenceUsageReporter })
+    const model = { units: 0, events: 0, faults: 0 }
+    await first.run(model, run)
+    await then.run(model, run)
+    const done = await run.finish()
+    expect(done.violations).toEqual([])
+    expect(Object.keys(done.fired).filter((k) => k.startsWith('rate_limit:'))).toHaveLength(1)
   })
 })
