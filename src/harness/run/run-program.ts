@@ -43,7 +43,9 @@ export interface RunOptions extends Subjects {
   /**
    * A simulator of the user's own (accounts, objects, destinations...) every run starts from
    * instead of an empty one: the harness's setup is made on a fork of it, and each run goes on
-   * with its program's seed and the run's faults (`faults` and the program's schedule).
+   * with its program's seed and the run's faults (`faults` and the program's schedule). The base
+   * is read once, at the first run that names it (forked and set up then): change it afterwards
+   * and pass a fork of it (`base.fork()`) to have runs start from the new state.
    */
   readonly base?: Simulator | undefined
   /**
