@@ -14,6 +14,7 @@ import {
   type UsageReporterFactory,
 } from '../../src/harness/index.js'
 import type { RunReport } from '../../src/harness/run/run-program.js'
+import { createSimulator } from '../../src/index.js'
 
 const variant = <T extends { name: string }>(list: readonly T[], name: string): T => {
   const v = list.find((x) => x.name === name)
@@ -135,5 +136,28 @@ describe('property runs fork one prepared simulator', () => {
     const done = await run.finish()
     expect(done.violations).toEqual([])
     expect(Object.keys(done.fired).filter((k) => k.startsWith('rate_limit:'))).toHaveLength(1)
+  })
+
+  it("starts from the user's base with the setup on top, the program's schedule applying, forked or built", async () => {
+    const base = createSimulator({ seed: 9 })
+    await base.fetch('https://api.service.test/v1/customers', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${base.platform.secretKey.test}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=Existing',
+    })
+    const seen: string[] = []
+    const options = { reporter: observing(seen), base }
+    const forked = await runProgram(program(4), options)
+    const built = await runProgram(program(4), { ...options, fork: false })
+    expect(forked.traceHash).toBe(built.traceHash)
+    // The program's scheduled fault (indeterminate before step 1) fired in the run on the base.
+    expect(forked.fired).toMatchObject({ indeterminate: 1 })
+    const [, customers] = JSON.parse(seen[0] as string) as [unknown[], { name: string }[]]
+    expect(customers.map((c) => c.name).sort()).toEqual([
+      'Existing',
+      'Harness customer 0',
+      'Harness customer 1',
+      'Harness customer 2',
+    ])
   })
 })
