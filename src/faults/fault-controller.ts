@@ -58,6 +58,11 @@ export interface FaultController {
   setRates(rates: Partial<Record<FaultKind, number>>): void
   /** Switches every rate off and disarms the injected and scheduled faults not taken yet. */
   clear(): void
+  /**
+   * Puts another resolved policy in force from now on (its rates and schedule; armed faults not
+   * taken yet are disarmed), as a prepared simulation continues with a run's own faults.
+   */
+  adopt(next: ResolvedFaultPolicy): void
 }
 
 /** What the fault engine acts on: the kernel (trace, clock) and the one domain action it takes itself. */
@@ -67,7 +72,8 @@ export interface FaultTarget {
   expireSession(id: string): void
 }
 
-export function createFaultController(target: FaultTarget, policy: ResolvedFaultPolicy, rng: RandomStream): FaultController {
+export function createFaultController(target: FaultTarget, initial: ResolvedFaultPolicy, rng: RandomStream): FaultController {
+  let policy = initial
   const { kernel } = target
   const prefix = kernel.prefix
   const armed = new Map<FaultKind, { params: FaultParams; remaining: number; source: FaultSource }[]>()
@@ -293,7 +299,9 @@ export function createFaultController(target: FaultTarget, policy: ResolvedFault
   }
 
   return {
-    policy,
+    get policy() {
+      return policy
+    },
     hooks,
     gate,
     get currentStep() {
@@ -331,6 +339,13 @@ export function createFaultController(target: FaultTarget, policy: ResolvedFault
       requestRates = []
       armed.clear()
       kernel.trace.append('faults.changed', { rates: {}, cleared: true })
+    },
+    adopt(next) {
+      policy = next
+      for (const k of Object.keys(rates)) delete rates[k as FaultKind]
+      Object.assign(rates, next.rates)
+      requestRates = REQUEST_KINDS.filter((k) => (rates[k] ?? 0) > 0)
+      armed.clear()
     },
   }
 }

@@ -1,6 +1,6 @@
 import type { Service } from '#domain/service.js'
 import { createFaultController, type FaultController, type FaultTarget } from './fault-controller.js'
-import { type FaultsInput, resolveFaultPolicy } from './fault-policy.js'
+import { type FaultsInput, type ResolvedFaultPolicy, resolveFaultPolicy } from './fault-policy.js'
 
 /**
  * Builds the fault engine of one simulation from the `faults` option, before the service exists:
@@ -12,9 +12,15 @@ import { type FaultsInput, resolveFaultPolicy } from './fault-policy.js'
  * const service = createService(kernel, timeline, { defaultVersion, faults: faults.hooks })
  * installFaults(service, faults)
  */
-export function createFaults(target: FaultTarget, input: FaultsInput = {}, caller = 'createSimulator'): FaultController {
+export function createFaults(
+  target: FaultTarget,
+  input: FaultsInput = {},
+  caller = 'createSimulator',
+  resolved?: ResolvedFaultPolicy,
+): FaultController {
   const rng = target.kernel.rng.stream('faults')
-  const policy = resolveFaultPolicy(input, rng, caller)
+  // A fork runs on its original's resolved policy (the same data; a swarm's draws are not redone).
+  const policy = resolved ?? resolveFaultPolicy(input, rng, caller)
   return createFaultController(target, policy, rng)
 }
 
@@ -27,8 +33,27 @@ export function createFaults(target: FaultTarget, input: FaultsInput = {}, calle
  * installFaults(service, faults)
  */
 export function installFaults(service: Service, controller: FaultController): FaultController {
-  const { policy } = controller
   service.gates.unshift(controller.gate)
+  announce(service, controller)
+  return controller
+}
+
+/**
+ * Puts the policy of another `faults` option in force in a running simulation (resolved with the
+ * `faults` stream as it stands, like at construction): what a prepared simulation does at the
+ * start of each run, so a run's faults do not depend on whether its simulator was forked.
+ *
+ * @example
+ * adoptFaults(service, faults, { preset: 'realistic', schedule: [{ step: 2, fault: 'rate_limit' }] })
+ */
+export function adoptFaults(service: Service, controller: FaultController, input: FaultsInput, caller = 'createSimulator'): void {
+  controller.adopt(resolveFaultPolicy(input, service.kernel.rng.stream('faults'), caller))
+  announce(service, controller)
+}
+
+/** Traces a configured policy and hands its delivery rates to the delivery area's own knobs. */
+function announce(service: Service, controller: FaultController): void {
+  const { policy } = controller
   const configured = controller.configured()
   if (configured.length > 0) {
     service.kernel.trace.append('faults.policy', {
@@ -43,5 +68,4 @@ export function installFaults(service: Service, controller: FaultController): Fa
     delivery.faults.reorderWindowMs =
       (policy.rates.reorder_delivery ?? 0) > 0 ? (policy.params.reorder_delivery?.delay ?? 5_000) : 0
   }
-  return controller
 }

@@ -53,6 +53,7 @@ const runOptionsShape = {
     .optional(),
   reportBudgetMs: positiveInt().optional(),
   drainMs: nonNegativeInt().optional(),
+  fork: z.boolean({ error: 'must be a boolean' }).optional(),
 }
 const runOptionsSchema = z.strictObject(runOptionsShape)
 

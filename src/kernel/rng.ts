@@ -25,18 +25,28 @@ export interface RandomStream {
 export type RngState = Record<string, { c: number; s0: number; s1: number; s2: number }>
 
 export interface Rng {
+  /** The root seed streams are derived from (changed by `reseed`). */
   readonly seed: string
   stream(name: string): RandomStream
   /** Positions of the streams made so far, for a snapshot. */
   save(): RngState
   /** Moves every saved stream to its saved position (streams keep their identity). */
   load(state: RngState): void
+  /**
+   * Restarts every stream from a new root seed, as if each were first drawn from now (streams keep
+   * their identity, so holders need nothing). A prepared simulation continues per run with the
+   * run's own seed this way: what follows depends on that seed alone, not on the setup's draws.
+   *
+   * @example
+   * rng.reseed(7) // rng.stream('ids') now draws what createRng(7).stream('ids') would
+   */
+  reseed(seed: number | string): void
 }
 
 type Alea = (() => number) & { state(): RngState[string] }
 
 export function createRng(seed: number | string): Rng {
-  const root = String(seed)
+  let root = String(seed)
   const streams = new Map<string, { stream: RandomStream; state(): RngState[string]; set(prng: Alea): void }>()
   function get(name: string) {
     let s = streams.get(name)
@@ -47,7 +57,9 @@ export function createRng(seed: number | string): Rng {
     return s
   }
   return {
-    seed: root,
+    get seed() {
+      return root
+    },
     stream: (name) => get(name).stream,
     save() {
       const out: RngState = {}
@@ -58,6 +70,10 @@ export function createRng(seed: number | string): Rng {
       for (const [name, saved] of Object.entries(state)) {
         get(name).set(seedrandom.alea('', { state: { ...saved } }) as unknown as Alea)
       }
+    },
+    reseed(next) {
+      root = String(next)
+      for (const [name, s] of streams) s.set(seedrandom.alea(`${root}/${name}`, { state: true }) as unknown as Alea)
     },
   }
 }

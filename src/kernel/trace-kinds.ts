@@ -14,6 +14,8 @@
 export interface TraceKinds {
   // simulator (the composition root)
   'simulator.created': { seed: string; start: number; prefix: string }
+  /** A prepared simulation goes on with its own seed (`continueAs`, `fork(next)`). */
+  'simulator.continued': { seed: string }
   'account.version': { id: string; version: string }
   /** A scheduled task threw or rejected; the queue and the clock went on. */
   'scheduler.task_failed': { label: string; message: string }

@@ -6,7 +6,7 @@ import { createService, type Service } from '#domain/service.js'
 import type { FaultController } from '#faults/fault-controller.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { FaultEntry } from '#faults/faults-schema.js'
-import { createFaults, installFaults } from '#faults/install-faults.js'
+import { adoptFaults, createFaults, installFaults } from '#faults/install-faults.js'
 import { createFetchHandler, type ExchangeHandler, type FetchHandler } from '#http/handler.js'
 import { createReceivers, type Receivers } from '#http/receivers.js'
 import { routes } from '#http/routes/index.js'
@@ -69,6 +69,17 @@ export interface SimulatorOptions extends ClockOptions {
   from?: Snapshot
 }
 
+/**
+ * How a fork (or a prepared simulator, `continueAs`) goes on: from its state, with another seed
+ * for every random stream from now on and another fault policy in force.
+ */
+export interface ContinueOptions {
+  /** The seed every random stream restarts from (ids, faults, latency...). */
+  readonly seed: number | string
+  /** The fault policy from now on (default none): rates, preset, swarm, a schedule by step. */
+  readonly faults?: FaultsInput | undefined
+}
+
 /** One fault to apply now: a schedule entry without its step. */
 export type FaultInjection = Omit<FaultEntry, 'step'>
 
@@ -116,9 +127,14 @@ export interface Simulator {
   snapshot(): Snapshot
   /**
    * An independent simulator in this one's state, made without JSON (copying plain data
-   * structurally), with the in-process receivers mounted here mounted there too.
+   * structurally), with the in-process receivers mounted here mounted there too. With `next`,
+   * the fork goes on with that seed and fault policy (`continueAs`): many runs from one prepared
+   * state, each with its own randomness.
+   *
+   * @example
+   * const run = prepared.fork({ seed: 7, faults: { preset: 'realistic' } })
    */
-  fork(): Simulator
+  fork(next?: ContinueOptions): Simulator
 }
 
 const optionsSchema = z
@@ -181,12 +197,15 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 }
 
 function build(options: SimulatorOptions, from: Capture | undefined): Simulator {
-  const parsed = optionsSchema.safeParse(options)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    throw new TypeError(`createSimulator: option '${issue?.path.join('.')}' ${issue?.message ?? 'is invalid'}`)
+  // A fork's options are its original's, validated when that one was built.
+  if (from?.copied !== true) {
+    const parsed = optionsSchema.safeParse(options)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new TypeError(`createSimulator: option '${issue?.path.join('.')}' ${issue?.message ?? 'is invalid'}`)
+    }
+    validateLimits(options.limits)
   }
-  validateLimits(options.limits)
   const seed = options.seed ?? 0
   const clock = createClock(from === undefined ? options : { ...options, start: from.now })
   if (from !== undefined && clock.now !== from.now) clock.setSystemTime(from.now)
@@ -217,7 +236,12 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   // The fault engine exists before the service: its hooks are the fault port the domain and the
   // HTTP layer are given (no registry); the one domain action it takes is bound here.
   let service: Service | undefined
-  const faults = createFaults({ kernel, expireSession: (id) => service?.sessions.expire(id) }, options.faults ?? {})
+  const faults = createFaults(
+    { kernel, expireSession: (id) => service?.sessions.expire(id) },
+    options.faults ?? {},
+    'createSimulator',
+    from?.policy,
+  )
   service = createService(kernel, timeline, {
     defaultVersion: options.apiVersion ?? DEFAULT_API_VERSION,
     limits: resolveLimits(options.limits),
@@ -248,7 +272,19 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     scheduler.load(from.tasks)
     for (const [url, handler] of from.receivers ?? []) receivers.mount(url, handler)
   }
-  const saved = captureOptions(options)
+  let saved = captureOptions(options)
+  let seedNow = String(seed)
+  function continueWith(next: ContinueOptions): void {
+    if (typeof next?.seed !== 'string' && !(typeof next?.seed === 'number' && Number.isFinite(next.seed)))
+      throw new TypeError(`continueAs: 'seed' must be a finite number or a string, got ${String(next?.seed)}`)
+    if (timeline.active.size > 0) throw new Error(`continueAs: ${timeline.active.size} request(s) in flight; continue at rest`)
+    const input = next.faults ?? {}
+    trace.append('simulator.continued', { seed: String(next.seed) })
+    rng.reseed(next.seed)
+    seedNow = String(next.seed)
+    adoptFaults(service as Service, faults, input, 'continueAs')
+    saved = captureOptions({ ...fromPlain<SnapshotOptions>(saved), seed: next.seed, faults: input })
+  }
   function capture(json: boolean): Capture {
     if (timeline.active.size > 0) {
       throw new Error(
@@ -263,6 +299,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
       trace: json ? t.save() : t.copy(),
       state: json ? kernel.state.save() : kernel.state.copy(),
       copied: !json,
+      ...(json ? {} : { policy: faults.policy }),
       tasks,
       receivers: json
         ? undefined
@@ -270,16 +307,23 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     }
   }
   const p = service.accounts.platform
+  let admin: Simulator['admin'] | undefined
   let interception: { started: Promise<Interception>; done: Interception | undefined } | undefined
   const simulator: Simulator = {
     fetch,
     clock,
     platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
-    admin: Object.assign(createAdmin(service), { injectFault: (fault: FaultInjection) => faults.inject(fault) }),
+    // Made on first use: many simulators (property runs, forks) never touch it.
+    get admin() {
+      admin ??= Object.assign(createAdmin(service), { injectFault: (fault: FaultInjection) => faults.inject(fault) })
+      return admin
+    },
     receivers,
     trace,
     settle: () => scheduler.settle(),
-    seed: String(seed),
+    get seed() {
+      return seedNow
+    },
     service,
     faults,
     intercept(interceptOptions = {}) {
@@ -311,9 +355,11 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
         receivers: receivers.urls(),
       }
     },
-    fork() {
+    fork(next) {
       // A fork runs on a local clock of its own, at this one's time.
-      return build(fromPlain<SnapshotOptions>(saved), capture(false))
+      const forked = build(fromPlain<SnapshotOptions>(saved), capture(false))
+      if (next !== undefined) continueAs(forked, next)
+      return forked
     },
     restore() {
       const current = interception
@@ -328,7 +374,28 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     },
   }
   exchanges.set(simulator, exchange)
+  continuations.set(simulator, continueWith)
   return simulator
+}
+
+const continuations = new WeakMap<Simulator, (next: ContinueOptions) => void>()
+
+/**
+ * Continues a simulator in place with another seed and fault policy: every random stream restarts
+ * from `seed`, the policy of `faults` (resolved with the restarted `faults` stream) is in force,
+ * and a snapshot records both. A run that prepares a simulator once and forks it per run
+ * (`sim.fork(next)`) and a run that builds and prepares its own then continues it this way reach
+ * the same state and the same trace hash. Taken at rest, like a snapshot.
+ *
+ * @example
+ * const sim = createSimulator({ seed: 'setup' })
+ * // ... setup requests ...
+ * continueAs(sim, { seed: 42, faults: { preset: 'realistic' } })
+ */
+export function continueAs(sim: Simulator, next: ContinueOptions): void {
+  const go = continuations.get(sim)
+  if (go === undefined) throw new TypeError('continueAs: not a simulator made by createSimulator')
+  go(next)
 }
 
 // Servers of this package answer from plain exchanges; the public surface stays `fetch`.

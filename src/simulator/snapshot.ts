@@ -1,3 +1,4 @@
+import type { ResolvedFaultPolicy } from '#faults/fault-policy.js'
 import type { ReceiverHandler } from '#http/receivers.js'
 import { type Plain, toPlain } from '#kernel/plain.js'
 import type { RngState } from '#kernel/rng.js'
@@ -49,6 +50,11 @@ export interface Capture {
   readonly tasks: readonly SavedTask[]
   /** A fork's receivers (functions); undefined for a snapshot. */
   readonly receivers: readonly (readonly [string, ReceiverHandler])[] | undefined
+  /**
+   * A fork's resolved fault policy (immutable data): the fork runs on it instead of resolving the
+   * saved `faults` option again. Its options were validated when the original was built.
+   */
+  readonly policy?: ResolvedFaultPolicy
 }
 
 export function captureOptions(options: SimulatorOptions): Plain {

@@ -323,7 +323,14 @@ describe('usage accounted per customer', () => {
     expect((await runProgram(program, { reporter: referenceSyncUsageReporter })).violations).toEqual([])
     const lost = await runProgram(program, { reporter: variant(buggyUsageReporters, 'identifier-from-content') })
     expect(lost.violations.map((v) => v.checker)).toEqual(['usage.exactly_once', 'usage.bounds'])
-    expect(lost.violations[0]?.message).toContain('customer cus_c0 was counted 1 events (sum 2) for 5 units (sum 10)')
+    // Customer 0 of the pool is the first customer the scenario's setup created (it exists).
+    const res = await lost.sim.fetch('https://api.service.test/v1/customers?limit=10', {
+      headers: { Authorization: `Bearer ${lost.sim.platform.secretKey.test}` },
+    })
+    const customers = ((await res.json()) as { data: { id: string; name: string }[] }).data
+    const first = customers.find((c) => c.name === 'Harness customer 0')?.id
+    expect(first).toMatch(/^cus_/)
+    expect(lost.violations[0]?.message).toContain(`customer ${first} was counted 1 events (sum 2) for 5 units (sum 10)`)
   })
 
   it('the usage fault kinds target the sync endpoint too', () => {

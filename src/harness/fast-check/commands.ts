@@ -41,6 +41,8 @@ class FaultCommand implements HarnessCommand {
   }
   async run(m: HarnessModel, r: HarnessRun): Promise<void> {
     m.faults++
+    // After the setup: the run's own fault policy is put in force then (and would disarm it).
+    await r.ready
     r.sim.faults.inject({ fault: this.fault, ...(this.reason ? { reason: this.reason } : {}) })
   }
   toString(): string {

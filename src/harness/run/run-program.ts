@@ -1,9 +1,8 @@
 import { signatureHeader } from '#domain/delivery/signature.js'
-import type { Destination } from '#domain/destinations/destination.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { FaultEntry } from '#faults/faults-schema.js'
 import { headerNames } from '#kernel/header-names.js'
-import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
+import { continueAs, type Simulator } from '../../simulator/create-simulator.js'
 import { checkClient } from '../checkers/client-checker.js'
 import { checkDeliveries } from '../checkers/delivery-checker.js'
 import { checkReceiver } from '../checkers/receiver-checker.js'
@@ -14,6 +13,19 @@ import { HarnessInputError, validateProgram, validateRunOptions } from '../valid
 import { drive } from './drive.js'
 import { createEngine, type EngineOptions, type EngineReceiver, type StepEngine } from './engine.js'
 import { type Forgery, type Program, type Step, stepLabel } from './program.js'
+import {
+  HARNESS_EVENT_NAME,
+  HARNESS_RECEIVER_URL,
+  needsOf,
+  type PreparedRun,
+  prepareRun,
+  type Setup,
+  SUBJECT_EVENT_TYPES,
+  setUp,
+  setupSimulator,
+} from './setup.js'
+
+export { HARNESS_EVENT_NAME, HARNESS_RECEIVER_URL } from './setup.js'
 
 /** The user's code under test: a usage reporter, a webhook handler, or both. */
 export interface Subjects {
@@ -29,10 +41,20 @@ export interface RunOptions extends Subjects {
   /** Virtual ms the run continues after the last step (retries, processing, receiver work). Default 4 hours. */
   readonly drainMs?: number | undefined
   /**
-   * A prepared simulator each run forks (`base.fork()`) instead of building its own: faster when
-   * many runs share one setup. Its seed and fault rates apply; a program's fault schedule cannot.
+   * A simulator of the user's own (accounts, objects, destinations...) every run starts from
+   * instead of an empty one: the harness's setup is made on a fork of it, and each run goes on
+   * with its program's seed and the run's faults (`faults` and the program's schedule). The base
+   * is read once, at the first run that names it (forked and set up then): change it afterwards
+   * and pass a fork of it (`base.fork()`) to have runs start from the new state.
    */
   readonly base?: Simulator | undefined
+  /**
+   * Default true: the scenario's setup (`setUp`: the meter, price, customers, subscriptions and
+   * destinations, through `sim.fetch`) is made once per combination of subjects (and `base`), and
+   * every run forks that prepared simulator. False: every run builds and sets up a simulator of
+   * its own. Same program, same trace hash.
+   */
+  readonly fork?: boolean | undefined
 }
 
 /** What one run produced. */
@@ -44,10 +66,6 @@ export interface RunReport {
   readonly traceHash: string
 }
 
-/** Meter event name the harness's usage goes to. */
-export const HARNESS_EVENT_NAME = 'harness_usage'
-/** URL of the receiver under test (mounted with `sim.receivers.mount`). */
-export const HARNESS_RECEIVER_URL = 'https://hooks.harness.test/webhooks'
 /** URL of the second endpoint whose secret an `other_endpoint` forgery uses (nothing is routed to it). */
 const OTHER_ENDPOINT_URL = 'https://hooks.harness.test/other'
 /** How long a rolled signing secret stays valid next to the new one. */
@@ -55,7 +73,7 @@ const ROLL_OVERLAP_MS = 24 * 3_600_000
 /** How long the forger waits for the receiver's answer (virtual ms). */
 const FORGE_BUDGET_MS = 60_000
 const STATES = ['requires_payment_method', 'processing', 'succeeded'] as const
-const TYPES = ['payment_intent.created', 'payment_intent.processing', 'payment_intent.succeeded'] as const
+const TYPES = SUBJECT_EVENT_TYPES
 
 /**
  * One harness run in progress: a simulator, the subjects wired to it, and the steps so far. Model
@@ -72,6 +90,8 @@ export interface HarnessRun {
   readonly engine: StepEngine
   /** Number of steps executed. */
   readonly steps: number
+  /** Settles once the setup is made and the subjects are wired (`exec` and `finish` wait for it). */
+  readonly ready: Promise<void>
   exec(step: Step): Promise<void>
   finish(): Promise<RunReport>
 }
@@ -100,36 +120,27 @@ export function openRun(
   options: RunOptions,
   schedule: readonly FaultEntry[] = [],
   engineOptions: EngineOptions = {},
+  start?: PreparedRun,
 ): HarnessRun {
-  if (options.base !== undefined && schedule.length > 0) {
-    throw new HarnessInputError(`${api}: a run on a 'base' simulator cannot take a fault schedule (the base's faults apply)`)
+  const next = { seed, faults: { ...options.faults, schedule: [...schedule] } }
+  let sim: Simulator
+  let made: Promise<Setup>
+  if (start !== undefined) {
+    sim = start.sim.fork(next)
+    made = Promise.resolve(start.setup)
+  } else {
+    const fresh = setupSimulator(options)
+    sim = fresh
+    made = setUp(fresh, needsOf(options)).then((setup) => {
+      continueAs(fresh, next)
+      return setup
+    })
   }
-  const sim = options.base?.fork() ?? createSimulator({ seed, faults: { ...options.faults, schedule: [...schedule] } })
   const engine = createEngine(sim, engineOptions)
   const trace = sim.service.kernel.trace
-  const meter = sim.admin.createMeter({ eventName: HARNESS_EVENT_NAME }) as {
-    id: string
-    customer_mapping: { event_payload_key: string }
-    value_settings: { event_payload_key: string }
-  }
   const clientRng = sim.service.kernel.rng.stream('harness.client')
+  let setup: Setup = { customers: [] }
   let reporter: UsageReporter | undefined
-  if (options.reporter) {
-    reporter = options.reporter({
-      fetch: sim.fetch,
-      clock: sim.clock,
-      baseUrl: 'https://api.service.test',
-      meterEventsUrl: 'https://meter-events.service.test',
-      secretKey: sim.platform.secretKey.test,
-      eventName: HARNESS_EVENT_NAME,
-      customerKey: meter.customer_mapping.event_payload_key,
-      valueKey: meter.value_settings.event_payload_key,
-      prefix: sim.service.kernel.prefix,
-      random: () => clientRng.next(),
-    })
-    if (typeof (reporter as Partial<UsageReporter> | undefined)?.report !== 'function')
-      throw new HarnessInputError(`${api}: reporter factory must return { report }`)
-  }
   // The webhook path is the service's own: an event destination, the real routing, signing, retry
   // scheduler and transport, with the user's receiver mounted in process. Delivery faults reach it
   // through the fault hooks (`hooks.deliveryFault`, per attempt: slow network, transport failures,
@@ -137,44 +148,62 @@ export function openRun(
   let receiver: WebhookReceiver | undefined
   // Events the receiver said it acknowledged without caring (no effect, no state expected of them).
   const skipped = new Set<string>()
-  let destination: Destination | undefined
+  let destination: string | undefined
   let control: EngineReceiver | undefined
-  if (options.webhook) {
-    const d = sim.service.destinations.create(
-      { account: sim.platform.id, mode: 'test' },
-      {
-        name: 'harness receiver',
-        type: 'webhook_endpoint',
-        event_payload: 'snapshot',
-        enabled_events: [...TYPES],
-        webhook_endpoint: { url: HARNESS_RECEIVER_URL },
-      },
-    )
-    destination = d
-    receiver = options.webhook({
-      // Oldest first, newest last (the service keeps them newest first).
-      secrets: () => sim.admin.signingSecrets(d.id).reverse(),
-      clock: sim.clock,
-      prefix: sim.service.kernel.prefix,
-      effects: {
-        record: (event, effect) => void trace.append('harness.effect', { event, effect }),
-        skip: (event) => {
-          skipped.add(event)
-          trace.append('harness.skipped', { event })
+  // The subjects are made once the simulator goes on with the run's seed: what they draw at
+  // construction is then the same whether the simulator was forked or built.
+  function wire(): void {
+    const meter = setup.meter
+    if (options.reporter && meter !== undefined) {
+      reporter = options.reporter({
+        fetch: sim.fetch,
+        clock: sim.clock,
+        baseUrl: 'https://api.service.test',
+        meterEventsUrl: 'https://meter-events.service.test',
+        secretKey: sim.platform.secretKey.test,
+        eventName: HARNESS_EVENT_NAME,
+        customerKey: meter.customerKey,
+        valueKey: meter.valueKey,
+        prefix: sim.service.kernel.prefix,
+        random: () => clientRng.next(),
+      })
+      if (typeof (reporter as Partial<UsageReporter> | undefined)?.report !== 'function')
+        throw new HarnessInputError(`${api}: reporter factory must return { report }`)
+    }
+    const d = setup.destination
+    if (options.webhook && d !== undefined) {
+      destination = d
+      receiver = options.webhook({
+        // Oldest first, newest last (the service keeps them newest first).
+        secrets: () => sim.admin.signingSecrets(d).reverse(),
+        clock: sim.clock,
+        prefix: sim.service.kernel.prefix,
+        effects: {
+          record: (event, effect) => void trace.append('harness.effect', { event, effect }),
+          skip: (event) => {
+            skipped.add(event)
+            trace.append('harness.skipped', { event })
+          },
         },
-      },
-    })
-    const made = receiver as Partial<WebhookReceiver> | undefined
-    if (typeof made?.handler !== 'function' || typeof made.state !== 'function')
-      throw new HarnessInputError(`${api}: receiver factory must return { handler, state }`)
-    const subject = receiver
-    control = engine.mount({
-      name: 'subject',
-      url: HARNESS_RECEIVER_URL,
-      handler: (req) => subject.handler(req),
-      onSwitch: (down) => void trace.append('harness.receiver', { down }),
-    })
+      })
+      const made = receiver as Partial<WebhookReceiver> | undefined
+      if (typeof made?.handler !== 'function' || typeof made.state !== 'function')
+        throw new HarnessInputError(`${api}: receiver factory must return { handler, state }`)
+      const subject = receiver
+      control = engine.mount({
+        name: 'subject',
+        url: HARNESS_RECEIVER_URL,
+        handler: (req) => subject.handler(req),
+        onSwitch: (down) => void trace.append('harness.receiver', { down }),
+      })
+    }
   }
+  const ready = made.then((s) => {
+    setup = s
+    wire()
+  })
+  // Awaited by every step and by `finish`; a caller that never steps gets no unhandled rejection.
+  ready.catch(() => undefined)
   const units: { id: string; customer: string; value: number }[] = []
   const objects = new Map<string, number>()
   const emitted: { event: string; object: string; status: string }[] = []
@@ -197,7 +226,7 @@ export function openRun(
   }
 
   async function forge(forgery: Forgery): Promise<void> {
-    if (!destination || !receiver || !control) return
+    if (destination === undefined || !receiver || !control) return
     const d = destination
     const n = forgedObjects.length + 1
     const object = `pi_forged${n}`
@@ -217,7 +246,7 @@ export function openRun(
         null,
         2,
       )
-    const active = sim.admin.signingSecrets(d.id)
+    const active = sim.admin.signingSecrets(d)
     for (const s of active) seenSecrets.add(s)
     let sent = body(100, 'succeeded')
     let signed = sent
@@ -286,6 +315,7 @@ export function openRun(
   }
 
   async function exec(step: Step): Promise<void> {
+    await ready
     await engine.run(step.kind, stepLabel(step), () => act(step))
   }
 
@@ -295,7 +325,8 @@ export function openRun(
         if (!reporter) break
         const batch = Array.from({ length: step.units }, () => {
           const n = units.length + 1
-          const customer = step.customer === undefined ? `cus_u${n}` : `cus_c${step.customer}`
+          // A repeating customer is one the setup created (past its pool: a name of its own).
+          const customer = step.customer === undefined ? `cus_u${n}` : (setup.customers[step.customer] ?? `cus_c${step.customer}`)
           const unit = { id: `u${n}`, customer, value: step.value }
           units.push(unit)
           return unit
@@ -333,7 +364,7 @@ export function openRun(
         if (emitted.length === 0) break
         const e = emitted[step.event % emitted.length] as { event: string }
         try {
-          void sim.admin.resend(e.event, destination.id).catch(() => undefined)
+          void sim.admin.resend(e.event, destination).catch(() => undefined)
         } catch {
           // Older than the dashboard's window: refused at once, nothing sent.
           break
@@ -349,31 +380,32 @@ export function openRun(
         break
       case 'roll_secret':
         if (destination) {
-          for (const s of sim.admin.signingSecrets(destination.id)) seenSecrets.add(s)
-          sim.admin.rollSecret(destination.id, { overlapMs: ROLL_OVERLAP_MS })
+          for (const s of sim.admin.signingSecrets(destination)) seenSecrets.add(s)
+          sim.admin.rollSecret(destination, { overlapMs: ROLL_OVERLAP_MS })
         }
         break
     }
   }
 
   async function finish(): Promise<RunReport> {
+    await ready
     await engine.advance(options.drainMs ?? 4 * 3_600_000)
     await sim.settle()
     if (units.length > 0) {
       // Accounted per customer: customers (and values) may repeat across units.
       const customers = [...new Set(units.map((u) => u.customer))]
       // The service's own aggregates (what `sim.admin.meterSummary` reads), the meter looked up once.
-      const m = sim.service.meters.all().find((x) => x.id === meter.id)
+      const m = sim.service.meters.all().find((x) => x.id === setup.meter?.id)
       const totals = customers.map((customer) => {
         const s = m === undefined ? { count: 0, sum: 0 } : sim.service.meterEvents.window(m, customer, -Infinity, Infinity)
         return { customer, count: s.count, sum: s.sum }
       })
       trace.append('harness.usage.totals', { customers: totals })
     }
-    if (receiver && destination) {
+    if (receiver && destination !== undefined) {
       const delivered = new Set(
         sim.admin
-          .deliveries({ destination: destination.id })
+          .deliveries({ destination })
           .filter((r) => r.attempts.some((a) => a.outcome === 'delivered'))
           .map((r) => r.eventId),
       )
@@ -398,6 +430,7 @@ export function openRun(
   return {
     sim,
     engine,
+    ready,
     get steps() {
       return engine.count
     },
@@ -428,7 +461,33 @@ export async function runProgram(program: Program, options: RunOptions): Promise
  * await executeProgram('checkUsageReporter', program, { reporter })
  */
 export async function executeProgram(api: string, program: Program, options: RunOptions): Promise<RunReport> {
-  const run = openRun(api, program.seed, options, program.faults)
+  const start = options.fork === false ? undefined : await preparedFor(options)
+  const run = openRun(api, program.seed, options, program.faults, {}, start)
   for (const step of program.steps) await run.exec(step)
   return run.finish()
+}
+
+// The prepared simulators: a setup depends only on the subjects present and the base (faults and
+// seeds come after it, the subjects are made per run), so one per combination serves every run of
+// every check, including `assertRun` called with a new options object each time. Those on a base
+// are held weakly with it; the others (at most three) for the process.
+const preparedShared = new Map<string, Promise<PreparedRun>>()
+const preparedOnBase = new WeakMap<Simulator, Map<string, Promise<PreparedRun>>>()
+
+function preparedFor(options: RunOptions): Promise<PreparedRun> {
+  const needs = needsOf(options)
+  const key = `${needs.reporter ? 'reporter' : ''}+${needs.webhook ? 'webhook' : ''}`
+  let cache = preparedShared
+  if (options.base !== undefined) {
+    cache = preparedOnBase.get(options.base) ?? new Map()
+    preparedOnBase.set(options.base, cache)
+  }
+  let p = cache.get(key)
+  if (p === undefined) {
+    p = prepareRun(options)
+    cache.set(key, p)
+    // A failed setup is not kept: the next run tries again (and reports the failure itself).
+    p.catch(() => cache.delete(key))
+  }
+  return p
 }
