@@ -1,5 +1,6 @@
 import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
+import { createCancellation } from './cancellation.js'
 import { type BillingOptions, createContext } from './context.js'
 import { createCycles } from './cycles.js'
 import { createInvoicing } from './invoicing.js'
@@ -12,6 +13,7 @@ import { createProrations } from './prorations.js'
 import { registerBillingState } from './snapshot-state.js'
 import { createTestClocks } from './test-clocks.js'
 
+export type { CancelOptions } from './cancellation.js'
 export type { BillingOptions } from './context.js'
 export type { PreviewChange } from './preview.js'
 export type { ItemChange, ItemTerms, ProrationBehavior } from './prorations.js'
@@ -48,6 +50,7 @@ export function createBilling(options: BillingOptions) {
   registerBillingState(ctx, jobs, testClocks.clearAdvancing)
   const prorations = createProrations(ctx, invoicing, payments, cycles)
   const preview = createPreview(ctx, invoicing, cycles, prorations)
+  const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
 
   return {
     voidInvoice: invoicing.voidInvoice,
@@ -72,6 +75,7 @@ export function createBilling(options: BillingOptions) {
     markPaid: payments.markPaid,
     checkPayable: payments.checkPayable,
     cancelNow: cycles.cancelNow,
+    cancel,
     invoiceState: (scope: Scope, id: string) => invoiceStates.get(key(scope, id)),
     subState: (scope: Scope, id: string) => subs.get(key(scope, id)),
     lineJson: lines.lineJson,

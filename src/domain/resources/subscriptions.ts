@@ -85,7 +85,8 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       if (sub.status === 'canceled') {
         throw invalidRequest(`No such subscription: '${sub.id}'`, { code: 'resource_missing', status: 404 })
       }
-      return ports.billing.cancelNow(call.scope, sub.id, call.origin)
+      const { invoice_now: invoiceNow, prorate } = call.params
+      return ports.billing.cancel(call.scope, sub.id, { invoiceNow: invoiceNow === true, prorate: prorate === true }, call.origin)
     },
     'subscriptions.create'(call, _next, { engine, ports }) {
       const {
