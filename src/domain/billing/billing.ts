@@ -3,6 +3,7 @@ import { NO_ORIGIN } from '../v1-events/emit.js'
 import { createCancellation } from './cancellation.js'
 import { type BillingOptions, createContext } from './context.js'
 import { createCycles } from './cycles.js'
+import { createDiscounts } from './discounts.js'
 import { createInvoicing } from './invoicing.js'
 import { createJobs } from './jobs.js'
 import { createLimits } from './limits.js'
@@ -43,7 +44,8 @@ export function createBilling(options: BillingOptions) {
     overdue: (scope, id) => invoicing.overdue(scope, id),
   }))
   const limits = createLimits(ctx)
-  const invoicing = createInvoicing(ctx, jobs, limits)
+  const discounts = createDiscounts(ctx)
+  const invoicing = createInvoicing(ctx, jobs, limits, discounts)
   const payments = createPayments(ctx, jobs, invoicing)
   const cycles = createCycles(ctx, jobs, limits, invoicing, payments)
   const testClocks = createTestClocks(ctx, cycles.cancelNow)
@@ -76,6 +78,7 @@ export function createBilling(options: BillingOptions) {
     checkPayable: payments.checkPayable,
     cancelNow: cycles.cancelNow,
     cancel,
+    discounts,
     invoiceState: (scope: Scope, id: string) => invoiceStates.get(key(scope, id)),
     subState: (scope: Scope, id: string) => subs.get(key(scope, id)),
     lineJson: lines.lineJson,

@@ -4,6 +4,7 @@ import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
+import type { Discounts } from './discounts.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
 import { isMetered } from './lines.js'
@@ -15,7 +16,7 @@ import { type InvoiceState, type NewInvoice, refOf, sec } from './types.js'
  */
 export type Invoicing = ReturnType<typeof createInvoicing>
 
-export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: BillingLimits) {
+export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: BillingLimits, discounts: Discounts) {
   const { kernel, events, r, lines, subs, invoiceStates, key, simLine } = ctx
 
   function invoiceFields(scope: Scope, n: NewInvoice, id: string): Record<string, unknown> {
@@ -24,6 +25,7 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
     const customer = n.customer
     const automatic = n.reason === 'subscription_cycle' || n.reason === 'subscription_update'
     const sub = n.sub === null ? undefined : r.subscription().get(scope, n.sub.id)
+    const applied = discounts.apply(scope, lineObjects, sub?.discounts, now, n.currency)
     return {
       account_country: 'US',
       auto_advance: true,
@@ -41,9 +43,9 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       ending_balance: null,
       lines: {
         object: 'list',
-        data: lineObjects,
+        data: applied.lines,
         has_more: false,
-        total_count: lineObjects.length,
+        total_count: applied.lines.length,
         url: `/v1/invoices/${id}/lines`,
       },
       parent:
@@ -61,7 +63,9 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
       test_clock: n.timeline.clock,
       webhooks_delivered_at: null,
-      ...lines.totals(lineObjects),
+      discounts: discounts.active(scope, sub?.discounts, now).map((d) => d.id),
+      total_discount_amounts: applied.totalDiscountAmounts,
+      ...lines.totals(applied.lines, applied.discountTotal),
     }
   }
 
@@ -81,7 +85,17 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       job: undefined,
       attempts: 0,
     })
+    if (n.sub !== null) endOnceDiscounts(scope, n.sub.id, invoice, n.timeline.now())
     return invoice
+  }
+
+  /** A `once` discount that took something off this invoice leaves the subscription. */
+  function endOnceDiscounts(scope: Scope, subId: string, invoice: Json, now: number): void {
+    const ended = discounts.endOnce(scope, invoice.total_discount_amounts as { discount: string }[], now)
+    if (ended.length === 0) return
+    const sub = r.subscription().get(scope, subId)
+    const left = ((sub?.discounts as unknown[] | undefined) ?? []).filter((d) => !ended.includes(String(d)))
+    if (sub !== undefined) r.subscription().put(scope, subId, { discounts: left })
   }
 
   function emitInvoice(scope: Scope, type: string, invoice: Json, origin: Origin, previous?: Record<string, unknown>) {
@@ -106,7 +120,13 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
         return line
       return lines.recount(scope, line, price, sub.customer)
     })
-    return r.invoice().put(scope, String(invoice.id), { lines: { ...list, data }, ...lines.totals(data) })
+    // The discounts the draft was made with still apply (a `once` discount has ended since).
+    const applied = discounts.apply(scope, data, invoice.discounts, null, String(invoice.currency))
+    return r.invoice().put(scope, String(invoice.id), {
+      lines: { ...list, data: applied.lines },
+      total_discount_amounts: applied.totalDiscountAmounts,
+      ...lines.totals(applied.lines, applied.discountTotal),
+    })
   }
 
   function nextNumber(scope: Scope, customerId: string): string {

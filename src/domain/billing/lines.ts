@@ -176,11 +176,13 @@ export function createLines(deps: {
     return spec
   }
 
-  function totals(lines: readonly Json[]) {
-    const total = lines.reduce((n, l) => n + Number(l.amount), 0)
+  /** An invoice's amounts from its lines, less `discount` (the sum of its discount amounts). */
+  function totals(lines: readonly Json[], discount = 0) {
+    const subtotal = lines.reduce((n, l) => n + Number(l.amount), 0)
+    const total = subtotal - discount
     return {
-      subtotal: total,
-      subtotal_excluding_tax: total,
+      subtotal,
+      subtotal_excluding_tax: subtotal,
       total,
       total_excluding_tax: total,
       amount_due: Math.max(0, total),

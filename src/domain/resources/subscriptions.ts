@@ -3,6 +3,7 @@ import { boundary } from '../billing/calendar.js'
 import { lineAmount } from '../billing/pricing.js'
 import type { ItemChange } from '../billing/prorations.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
+import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
@@ -46,6 +47,17 @@ function checkCollection(method: unknown, days: unknown): boolean {
     throw invalid('days_until_due', "can only be set when collection_method is 'send_invoice'")
   }
   return false
+}
+
+/** The coupons of `discounts: [{ coupon }]`, each checked (`''` or `[]` clears: none). */
+function couponsOf(engine: Engine, call: OperationCall, discounts: unknown): Json[] {
+  return entriesOf(discounts).map((entry, i) => {
+    const param = `discounts[${i}][coupon]`
+    if (typeof entry.coupon !== 'string') throw missing(param)
+    const coupon = engine.resource('coupon').requireParam(call.scope, entry.coupon, param)
+    if (coupon.valid === false) throw invalid(param, `the coupon ${entry.coupon} is no longer valid`)
+    return coupon
+  })
 }
 
 /** Fields of a new subscription item: the price object, its quantity (licensed only) and period. */
@@ -98,6 +110,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         payment_behavior: paymentBehavior,
         proration_behavior: _proration,
         off_session: _offSession,
+        discounts: discountsParam,
         expand: _expand,
         ...params
       } = call.params
@@ -126,6 +139,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       })
       checkPaymentMethod(call, ports, customerId, params.default_payment_method)
       const sendInvoice = checkCollection(params.collection_method, params.days_until_due)
+      const coupons = couponsOf(engine, call, discountsParam)
       const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
       const now = timeline.now()
       let trialEnd: number | null = null
@@ -210,6 +224,10 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
           cancel_at: params.cancel_at_period_end === true ? sec(periodEnd) : null,
         }
       })
+      if (coupons.length > 0) {
+        const ids = coupons.map((c) => ports.billing.discounts.create(call.scope, c, customerId, created.id, now, call.origin).id)
+        subs.put(call.scope, created.id, { discounts: ids })
+      }
       return ports.billing.start(
         call.scope,
         created,
@@ -243,10 +261,12 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         proration_behavior: prorationBehavior,
         proration_date: prorationDate,
         payment_behavior: _pb,
+        discounts: discountsParam,
         expand: _e,
         ...params
       } = call.params
       checkPaymentMethod(call, ports, String(sub.customer), params.default_payment_method)
+      const coupons = couponsOf(engine, call, discountsParam)
       const entries = entriesOf(items)
       const current = ports.billing.itemsOf(call.scope, id)
       const changes = planItems(engine, call, sub, current, entries, 'items')
@@ -283,6 +303,12 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       }
       const fields: Record<string, unknown> = {}
       if (entries.length > 0) fields.items = ports.billing.itemList(call.scope, id)
+      if (discountsParam !== undefined) {
+        const now = state?.timeline.now() ?? 0
+        fields.discounts = coupons.map(
+          (c) => ports.billing.discounts.create(call.scope, c, String(sub.customer), id, now, call.origin).id,
+        )
+      }
       if (params.cancel_at_period_end !== undefined && state !== undefined) {
         const on = params.cancel_at_period_end === true || params.cancel_at_period_end === 'true'
         fields.cancel_at = on ? sec(state.periodEnd) : null
