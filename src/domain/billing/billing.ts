@@ -12,6 +12,7 @@ import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
 import { registerBillingState } from './snapshot-state.js'
+import { createTaxes } from './taxes.js'
 import { createTestClocks } from './test-clocks.js'
 
 export type { CancelOptions } from './cancellation.js'
@@ -45,7 +46,7 @@ export function createBilling(options: BillingOptions) {
   }))
   const limits = createLimits(ctx)
   const discounts = createDiscounts(ctx)
-  const invoicing = createInvoicing(ctx, jobs, limits, discounts)
+  const invoicing = createInvoicing(ctx, jobs, limits, discounts, createTaxes(ctx))
   const payments = createPayments(ctx, jobs, invoicing)
   const cycles = createCycles(ctx, jobs, limits, invoicing, payments)
   const testClocks = createTestClocks(ctx, cycles.cancelNow)

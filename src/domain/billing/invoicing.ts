@@ -8,6 +8,7 @@ import type { Discounts } from './discounts.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
 import { isMetered } from './lines.js'
+import type { Taxes } from './taxes.js'
 import { type InvoiceState, type NewInvoice, refOf, sec } from './types.js'
 
 /**
@@ -16,7 +17,13 @@ import { type InvoiceState, type NewInvoice, refOf, sec } from './types.js'
  */
 export type Invoicing = ReturnType<typeof createInvoicing>
 
-export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: BillingLimits, discounts: Discounts) {
+export function createInvoicing(
+  ctx: BillingContext,
+  jobs: BillingJobs,
+  limits: BillingLimits,
+  discounts: Discounts,
+  taxes: Taxes,
+) {
   const { kernel, events, r, lines, subs, invoiceStates, key, simLine } = ctx
 
   function invoiceFields(scope: Scope, n: NewInvoice, id: string): Record<string, unknown> {
@@ -25,7 +32,7 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
     const customer = n.customer
     const automatic = n.reason === 'subscription_cycle' || n.reason === 'subscription_update'
     const sub = n.sub === null ? undefined : r.subscription().get(scope, n.sub.id)
-    const applied = discounts.apply(scope, lineObjects, sub?.discounts, now, n.currency)
+    const amounts = amountsOf(scope, lineObjects, sub?.discounts, now, n.currency, sub?.default_tax_rates)
     return {
       account_country: 'US',
       auto_advance: true,
@@ -39,13 +46,14 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       customer_name: customer.name ?? null,
       customer_phone: customer.phone ?? null,
       customer_tax_exempt: customer.tax_exempt ?? 'none',
+      default_tax_rates: sub?.default_tax_rates ?? [],
       effective_at: null,
       ending_balance: null,
       lines: {
         object: 'list',
-        data: applied.lines,
+        data: amounts.lines,
         has_more: false,
-        total_count: applied.lines.length,
+        total_count: amounts.lines.length,
         url: `/v1/invoices/${id}/lines`,
       },
       parent:
@@ -64,8 +72,31 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       test_clock: n.timeline.clock,
       webhooks_delivered_at: null,
       discounts: discounts.active(scope, sub?.discounts, now).map((d) => d.id),
-      total_discount_amounts: applied.totalDiscountAmounts,
-      ...lines.totals(applied.lines, applied.discountTotal),
+      ...amounts.fields,
+    }
+  }
+
+  /**
+   * An invoice's lines with their discounts and taxes, and the invoice's amounts from them:
+   * `total_discount_amounts`, `total_taxes`, subtotal and totals.
+   */
+  function amountsOf(
+    scope: Scope,
+    lineObjects: readonly Json[],
+    ids: unknown,
+    t: number | null,
+    currency: string,
+    rates: unknown,
+  ) {
+    const applied = discounts.apply(scope, lineObjects, ids, t, currency)
+    const taxed = taxes.apply(scope, applied.lines, rates)
+    return {
+      lines: taxed.lines,
+      fields: {
+        total_discount_amounts: applied.totalDiscountAmounts,
+        total_taxes: taxed.totalTaxes,
+        ...lines.totals(taxed.lines, applied.discountTotal, taxed),
+      },
     }
   }
 
@@ -121,12 +152,9 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       return lines.recount(scope, line, price, sub.customer)
     })
     // The discounts the draft was made with still apply (a `once` discount has ended since).
-    const applied = discounts.apply(scope, data, invoice.discounts, null, String(invoice.currency))
-    return r.invoice().put(scope, String(invoice.id), {
-      lines: { ...list, data: applied.lines },
-      total_discount_amounts: applied.totalDiscountAmounts,
-      ...lines.totals(applied.lines, applied.discountTotal),
-    })
+    const rates = r.subscription().get(scope, st.subscription)?.default_tax_rates
+    const amounts = amountsOf(scope, data, invoice.discounts, null, String(invoice.currency), rates)
+    return r.invoice().put(scope, String(invoice.id), { lines: { ...list, data: amounts.lines }, ...amounts.fields })
   }
 
   function nextNumber(scope: Scope, customerId: string): string {

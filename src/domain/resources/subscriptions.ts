@@ -49,6 +49,15 @@ function checkCollection(method: unknown, days: unknown): boolean {
   return false
 }
 
+/** Tax rates named by id (`''` clears: none), each checked. */
+function taxRatesOf(engine: Engine, call: OperationCall, ids: unknown, param: string): Json[] {
+  const list = Array.isArray(ids) ? ids : typeof ids === 'object' && ids !== null ? Object.values(ids) : []
+  return list.map((id, i) => {
+    if (typeof id !== 'string') throw missing(`${param}[${i}]`)
+    return engine.resource('tax_rate').requireParam(call.scope, id, `${param}[${i}]`)
+  })
+}
+
 /** The coupons of `discounts: [{ coupon }]`, each checked (`''` or `[]` clears: none). */
 function couponsOf(engine: Engine, call: OperationCall, discounts: unknown): Json[] {
   return entriesOf(discounts).map((entry, i) => {
@@ -111,6 +120,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         proration_behavior: _proration,
         off_session: _offSession,
         discounts: discountsParam,
+        default_tax_rates: defaultRatesParam,
         expand: _expand,
         ...params
       } = call.params
@@ -140,6 +150,8 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       checkPaymentMethod(call, ports, customerId, params.default_payment_method)
       const sendInvoice = checkCollection(params.collection_method, params.days_until_due)
       const coupons = couponsOf(engine, call, discountsParam)
+      const defaultRates = taxRatesOf(engine, call, defaultRatesParam, 'default_tax_rates')
+      const itemRates = entries.map((entry, i) => taxRatesOf(engine, call, entry.tax_rates, `items[${i}][tax_rates]`))
       const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
       const now = timeline.now()
       let trialEnd: number | null = null
@@ -196,15 +208,11 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       const invoiceId = ports.billing.newInvoiceId()
       const subs = engine.resource('subscription')
       const created = subs.create(call.scope, { ...params, customer: customerId }, call.origin, (sub) => {
-        const made = checked.map((c) =>
-          engine
-            .resource('subscription_item')
-            .create(
-              call.scope,
-              { metadata: c.entry.metadata ?? {} },
-              call.origin,
-              itemFields(c.price, c.quantity, sub.id, now, periodEnd, now),
-            ),
+        const made = checked.map((c, i) =>
+          engine.resource('subscription_item').create(call.scope, { metadata: c.entry.metadata ?? {} }, call.origin, {
+            ...itemFields(c.price, c.quantity, sub.id, now, periodEnd, now),
+            tax_rates: itemRates[i] ?? [],
+          }),
         )
         for (const item of made) {
           if (item.quantity === undefined) engine.resource('subscription_item').put(call.scope, item.id, { quantity: undefined })
@@ -212,6 +220,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         const stored = made.map((m) => engine.resource('subscription_item').require(call.scope, m.id))
         return {
           items: subList(`/v1/subscription_items?subscription=${sub.id}`, stored),
+          default_tax_rates: defaultRates,
           currency,
           status,
           created: sec(now),
@@ -262,11 +271,14 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         proration_date: prorationDate,
         payment_behavior: _pb,
         discounts: discountsParam,
+        default_tax_rates: defaultRatesParam,
         expand: _e,
         ...params
       } = call.params
       checkPaymentMethod(call, ports, String(sub.customer), params.default_payment_method)
       const coupons = couponsOf(engine, call, discountsParam)
+      const defaultRates =
+        defaultRatesParam === undefined ? undefined : taxRatesOf(engine, call, defaultRatesParam, 'default_tax_rates')
       const entries = entriesOf(items)
       const current = ports.billing.itemsOf(call.scope, id)
       const changes = planItems(engine, call, sub, current, entries, 'items')
@@ -303,6 +315,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       }
       const fields: Record<string, unknown> = {}
       if (entries.length > 0) fields.items = ports.billing.itemList(call.scope, id)
+      if (defaultRates !== undefined) fields.default_tax_rates = defaultRates
       if (discountsParam !== undefined) {
         const now = state?.timeline.now() ?? 0
         fields.discounts = coupons.map(
