@@ -24,6 +24,8 @@ const ALSO: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   // One of customer or customer_account; the simulator bills customers.
   subscription: { customer: '{customer}', items: [{ price: '{price}' }] },
   invoice: { customer: '{customer}' },
+  // One of percent_off or amount_off.
+  coupon: { percent_off: 10 },
   // One of price or price_data (the simulator takes price).
   subscription_item: { price: '{price}' },
   invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },

@@ -1,7 +1,9 @@
 import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
+import { createCancellation } from './cancellation.js'
 import { type BillingOptions, createContext } from './context.js'
 import { createCycles } from './cycles.js'
+import { createDiscounts } from './discounts.js'
 import { createInvoicing } from './invoicing.js'
 import { createJobs } from './jobs.js'
 import { createLimits } from './limits.js'
@@ -10,8 +12,10 @@ import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
 import { registerBillingState } from './snapshot-state.js'
+import { createTaxes } from './taxes.js'
 import { createTestClocks } from './test-clocks.js'
 
+export type { CancelOptions } from './cancellation.js'
 export type { BillingOptions } from './context.js'
 export type { PreviewChange } from './preview.js'
 export type { ItemChange, ItemTerms, ProrationBehavior } from './prorations.js'
@@ -41,13 +45,15 @@ export function createBilling(options: BillingOptions) {
     overdue: (scope, id) => invoicing.overdue(scope, id),
   }))
   const limits = createLimits(ctx)
-  const invoicing = createInvoicing(ctx, jobs, limits)
+  const discounts = createDiscounts(ctx)
+  const invoicing = createInvoicing(ctx, jobs, limits, discounts, createTaxes(ctx))
   const payments = createPayments(ctx, jobs, invoicing)
   const cycles = createCycles(ctx, jobs, limits, invoicing, payments)
   const testClocks = createTestClocks(ctx, cycles.cancelNow)
   registerBillingState(ctx, jobs, testClocks.clearAdvancing)
   const prorations = createProrations(ctx, invoicing, payments, cycles)
   const preview = createPreview(ctx, invoicing, cycles, prorations)
+  const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
 
   return {
     voidInvoice: invoicing.voidInvoice,
@@ -72,6 +78,8 @@ export function createBilling(options: BillingOptions) {
     markPaid: payments.markPaid,
     checkPayable: payments.checkPayable,
     cancelNow: cycles.cancelNow,
+    cancel,
+    discounts,
     invoiceState: (scope: Scope, id: string) => invoiceStates.get(key(scope, id)),
     subState: (scope: Scope, id: string) => subs.get(key(scope, id)),
     lineJson: lines.lineJson,

@@ -42,6 +42,7 @@ export function createContext(options: BillingOptions) {
     invoice: () => engine.resource('invoice'),
     invoiceItem: () => engine.resource('invoiceitem'),
     clock: () => engine.resource('test_helpers.test_clock'),
+    taxRate: () => engine.resource('tax_rate'),
   }
   const simLine: Timeline = simulatorTimeline(kernel.clock, kernel.scheduler)
   return {

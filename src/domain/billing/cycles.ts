@@ -139,7 +139,11 @@ export function createCycles(
     const s = subs.get(key(scope, id))
     const timeline = s?.timeline ?? simLine
     if (s?.job !== undefined) timeline.cancel(s.job)
-    if (s !== undefined) s.job = undefined
+    if (s?.expiry !== undefined) timeline.cancel(s.expiry)
+    if (s !== undefined) {
+      s.job = undefined
+      s.expiry = undefined
+    }
     const now = sec(timeline.now())
     const sub = r.subscription().put(scope, id, {
       status: 'canceled',

@@ -4,9 +4,11 @@ import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
+import type { Discounts } from './discounts.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
 import { isMetered } from './lines.js'
+import type { Taxes } from './taxes.js'
 import { type InvoiceState, type NewInvoice, refOf, sec } from './types.js'
 
 /**
@@ -15,7 +17,13 @@ import { type InvoiceState, type NewInvoice, refOf, sec } from './types.js'
  */
 export type Invoicing = ReturnType<typeof createInvoicing>
 
-export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: BillingLimits) {
+export function createInvoicing(
+  ctx: BillingContext,
+  jobs: BillingJobs,
+  limits: BillingLimits,
+  discounts: Discounts,
+  taxes: Taxes,
+) {
   const { kernel, events, r, lines, subs, invoiceStates, key, simLine } = ctx
 
   function invoiceFields(scope: Scope, n: NewInvoice, id: string): Record<string, unknown> {
@@ -24,6 +32,7 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
     const customer = n.customer
     const automatic = n.reason === 'subscription_cycle' || n.reason === 'subscription_update'
     const sub = n.sub === null ? undefined : r.subscription().get(scope, n.sub.id)
+    const amounts = amountsOf(scope, lineObjects, sub?.discounts, now, n.currency, sub?.default_tax_rates)
     return {
       account_country: 'US',
       auto_advance: true,
@@ -37,13 +46,14 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       customer_name: customer.name ?? null,
       customer_phone: customer.phone ?? null,
       customer_tax_exempt: customer.tax_exempt ?? 'none',
+      default_tax_rates: sub?.default_tax_rates ?? [],
       effective_at: null,
       ending_balance: null,
       lines: {
         object: 'list',
-        data: lineObjects,
+        data: amounts.lines,
         has_more: false,
-        total_count: lineObjects.length,
+        total_count: amounts.lines.length,
         url: `/v1/invoices/${id}/lines`,
       },
       parent:
@@ -61,7 +71,32 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
       test_clock: n.timeline.clock,
       webhooks_delivered_at: null,
-      ...lines.totals(lineObjects),
+      discounts: discounts.active(scope, sub?.discounts, now).map((d) => d.id),
+      ...amounts.fields,
+    }
+  }
+
+  /**
+   * An invoice's lines with their discounts and taxes, and the invoice's amounts from them:
+   * `total_discount_amounts`, `total_taxes`, subtotal and totals.
+   */
+  function amountsOf(
+    scope: Scope,
+    lineObjects: readonly Json[],
+    ids: unknown,
+    t: number | null,
+    currency: string,
+    rates: unknown,
+  ) {
+    const applied = discounts.apply(scope, lineObjects, ids, t, currency)
+    const taxed = taxes.apply(scope, applied.lines, rates)
+    return {
+      lines: taxed.lines,
+      fields: {
+        total_discount_amounts: applied.totalDiscountAmounts,
+        total_taxes: taxed.totalTaxes,
+        ...lines.totals(taxed.lines, applied.discountTotal, taxed),
+      },
     }
   }
 
@@ -81,7 +116,17 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
       job: undefined,
       attempts: 0,
     })
+    if (n.sub !== null) endOnceDiscounts(scope, n.sub.id, invoice, n.timeline.now())
     return invoice
+  }
+
+  /** A `once` discount that took something off this invoice leaves the subscription. */
+  function endOnceDiscounts(scope: Scope, subId: string, invoice: Json, now: number): void {
+    const ended = discounts.endOnce(scope, invoice.total_discount_amounts as { discount: string }[], now)
+    if (ended.length === 0) return
+    const sub = r.subscription().get(scope, subId)
+    const left = ((sub?.discounts as unknown[] | undefined) ?? []).filter((d) => !ended.includes(String(d)))
+    if (sub !== undefined) r.subscription().put(scope, subId, { discounts: left })
   }
 
   function emitInvoice(scope: Scope, type: string, invoice: Json, origin: Origin, previous?: Record<string, unknown>) {
@@ -106,7 +151,10 @@ export function createInvoicing(ctx: BillingContext, jobs: BillingJobs, limits: 
         return line
       return lines.recount(scope, line, price, sub.customer)
     })
-    return r.invoice().put(scope, String(invoice.id), { lines: { ...list, data }, ...lines.totals(data) })
+    // The discounts the draft was made with still apply (a `once` discount has ended since).
+    const rates = r.subscription().get(scope, st.subscription)?.default_tax_rates
+    const amounts = amountsOf(scope, data, invoice.discounts, null, String(invoice.currency), rates)
+    return r.invoice().put(scope, String(invoice.id), { lines: { ...list, data: amounts.lines }, ...amounts.fields })
   }
 
   function nextNumber(scope: Scope, customerId: string): string {

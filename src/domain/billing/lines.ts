@@ -176,13 +176,15 @@ export function createLines(deps: {
     return spec
   }
 
-  function totals(lines: readonly Json[]) {
-    const total = lines.reduce((n, l) => n + Number(l.amount), 0)
+  /** An invoice's amounts from its lines, less `discount` (the sum of its discount amounts), with its taxes. */
+  function totals(lines: readonly Json[], discount = 0, tax = { exclusive: 0, inclusive: 0 }) {
+    const subtotal = lines.reduce((n, l) => n + Number(l.amount), 0)
+    const total = subtotal - discount + tax.exclusive
     return {
-      subtotal: total,
-      subtotal_excluding_tax: total,
+      subtotal,
+      subtotal_excluding_tax: subtotal - tax.inclusive,
       total,
-      total_excluding_tax: total,
+      total_excluding_tax: total - tax.exclusive - tax.inclusive,
       amount_due: Math.max(0, total),
       amount_remaining: Math.max(0, total),
       amount_paid: 0,

@@ -59,6 +59,10 @@ function walk(at: unknown, segs: readonly string[], lookup: Lookup): void {
       value = structuredClone(found)
       at[head] = value
     }
+  } else if (Array.isArray(value) && value.some((v) => typeof v === 'string')) {
+    // A list of ids (`discounts`): each id the scope knows becomes its object.
+    value = value.map((v) => (typeof v === 'string' ? (structuredClone(lookup(v)) ?? v) : v))
+    at[head] = value
   }
   if (rest.length > 0) walk(value, rest, lookup)
 }

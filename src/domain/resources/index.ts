@@ -5,6 +5,7 @@ import { checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
+import { discounts } from './discounts.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
@@ -51,4 +52,5 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   plans,
   shippingRates,
   testClocks,
+  discounts,
 ]

@@ -3,6 +3,7 @@ import { boundary } from '../billing/calendar.js'
 import { lineAmount } from '../billing/pricing.js'
 import type { ItemChange } from '../billing/prorations.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
+import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
@@ -48,6 +49,26 @@ function checkCollection(method: unknown, days: unknown): boolean {
   return false
 }
 
+/** Tax rates named by id (`''` clears: none), each checked. */
+function taxRatesOf(engine: Engine, call: OperationCall, ids: unknown, param: string): Json[] {
+  const list = Array.isArray(ids) ? ids : typeof ids === 'object' && ids !== null ? Object.values(ids) : []
+  return list.map((id, i) => {
+    if (typeof id !== 'string') throw missing(`${param}[${i}]`)
+    return engine.resource('tax_rate').requireParam(call.scope, id, `${param}[${i}]`)
+  })
+}
+
+/** The coupons of `discounts: [{ coupon }]`, each checked (`''` or `[]` clears: none). */
+function couponsOf(engine: Engine, call: OperationCall, discounts: unknown): Json[] {
+  return entriesOf(discounts).map((entry, i) => {
+    const param = `discounts[${i}][coupon]`
+    if (typeof entry.coupon !== 'string') throw missing(param)
+    const coupon = engine.resource('coupon').requireParam(call.scope, entry.coupon, param)
+    if (coupon.valid === false) throw invalid(param, `the coupon ${entry.coupon} is no longer valid`)
+    return coupon
+  })
+}
+
 /** Fields of a new subscription item: the price object, its quantity (licensed only) and period. */
 function itemFields(price: Json, quantity: number | undefined, subId: string, start: number, end: number, created: number) {
   return {
@@ -85,7 +106,8 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       if (sub.status === 'canceled') {
         throw invalidRequest(`No such subscription: '${sub.id}'`, { code: 'resource_missing', status: 404 })
       }
-      return ports.billing.cancelNow(call.scope, sub.id, call.origin)
+      const { invoice_now: invoiceNow, prorate } = call.params
+      return ports.billing.cancel(call.scope, sub.id, { invoiceNow: invoiceNow === true, prorate: prorate === true }, call.origin)
     },
     'subscriptions.create'(call, _next, { engine, ports }) {
       const {
@@ -97,6 +119,8 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         payment_behavior: paymentBehavior,
         proration_behavior: _proration,
         off_session: _offSession,
+        discounts: discountsParam,
+        default_tax_rates: defaultRatesParam,
         expand: _expand,
         ...params
       } = call.params
@@ -125,6 +149,9 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       })
       checkPaymentMethod(call, ports, customerId, params.default_payment_method)
       const sendInvoice = checkCollection(params.collection_method, params.days_until_due)
+      const coupons = couponsOf(engine, call, discountsParam)
+      const defaultRates = taxRatesOf(engine, call, defaultRatesParam, 'default_tax_rates')
+      const itemRates = entries.map((entry, i) => taxRatesOf(engine, call, entry.tax_rates, `items[${i}][tax_rates]`))
       const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
       const now = timeline.now()
       let trialEnd: number | null = null
@@ -181,15 +208,11 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       const invoiceId = ports.billing.newInvoiceId()
       const subs = engine.resource('subscription')
       const created = subs.create(call.scope, { ...params, customer: customerId }, call.origin, (sub) => {
-        const made = checked.map((c) =>
-          engine
-            .resource('subscription_item')
-            .create(
-              call.scope,
-              { metadata: c.entry.metadata ?? {} },
-              call.origin,
-              itemFields(c.price, c.quantity, sub.id, now, periodEnd, now),
-            ),
+        const made = checked.map((c, i) =>
+          engine.resource('subscription_item').create(call.scope, { metadata: c.entry.metadata ?? {} }, call.origin, {
+            ...itemFields(c.price, c.quantity, sub.id, now, periodEnd, now),
+            tax_rates: itemRates[i] ?? [],
+          }),
         )
         for (const item of made) {
           if (item.quantity === undefined) engine.resource('subscription_item').put(call.scope, item.id, { quantity: undefined })
@@ -197,6 +220,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         const stored = made.map((m) => engine.resource('subscription_item').require(call.scope, m.id))
         return {
           items: subList(`/v1/subscription_items?subscription=${sub.id}`, stored),
+          default_tax_rates: defaultRates,
           currency,
           status,
           created: sec(now),
@@ -209,6 +233,10 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
           cancel_at: params.cancel_at_period_end === true ? sec(periodEnd) : null,
         }
       })
+      if (coupons.length > 0) {
+        const ids = coupons.map((c) => ports.billing.discounts.create(call.scope, c, customerId, created.id, now, call.origin).id)
+        subs.put(call.scope, created.id, { discounts: ids })
+      }
       return ports.billing.start(
         call.scope,
         created,
@@ -242,10 +270,15 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         proration_behavior: prorationBehavior,
         proration_date: prorationDate,
         payment_behavior: _pb,
+        discounts: discountsParam,
+        default_tax_rates: defaultRatesParam,
         expand: _e,
         ...params
       } = call.params
       checkPaymentMethod(call, ports, String(sub.customer), params.default_payment_method)
+      const coupons = couponsOf(engine, call, discountsParam)
+      const defaultRates =
+        defaultRatesParam === undefined ? undefined : taxRatesOf(engine, call, defaultRatesParam, 'default_tax_rates')
       const entries = entriesOf(items)
       const current = ports.billing.itemsOf(call.scope, id)
       const changes = planItems(engine, call, sub, current, entries, 'items')
@@ -282,6 +315,13 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       }
       const fields: Record<string, unknown> = {}
       if (entries.length > 0) fields.items = ports.billing.itemList(call.scope, id)
+      if (defaultRates !== undefined) fields.default_tax_rates = defaultRates
+      if (discountsParam !== undefined) {
+        const now = state?.timeline.now() ?? 0
+        fields.discounts = coupons.map(
+          (c) => ports.billing.discounts.create(call.scope, c, String(sub.customer), id, now, call.origin).id,
+        )
+      }
       if (params.cancel_at_period_end !== undefined && state !== undefined) {
         const on = params.cancel_at_period_end === true || params.cancel_at_period_end === 'true'
         fields.cancel_at = on ? sec(state.periodEnd) : null

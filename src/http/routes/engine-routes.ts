@@ -22,8 +22,14 @@ export function engineHandle(operation: string): (ctx: RequestContext) => unknow
       scope: scopeOf(ctx),
       origin: originOf(ctx),
       path: ctx.params,
-      params: (ctx.method === 'GET' ? ctx.query : ctx.body) as Record<string, unknown>,
+      // The official client sends a DELETE's params in the query (`subscriptions.cancel({ prorate })`).
+      params: paramsOf(ctx.method, ctx.query as Record<string, unknown>, ctx.body as Record<string, unknown>),
     })
+}
+
+function paramsOf(method: string, query: Record<string, unknown>, body: Record<string, unknown>): Record<string, unknown> {
+  if (method === 'GET') return query
+  return method === 'DELETE' ? { ...query, ...body } : body
 }
 
 /** The answer of an operation nobody serves: 501 `not_implemented` naming it (the client must not retry). */
