@@ -2,10 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { billingClient, caught, payingCustomer } from './helpers.js'
 
 /**
- * Defects found by the outside-in review (issue 15) whose fix belongs in files being split or
- * rewritten on another branch (src/domain/resources/subscriptions.ts, subscription-items.ts,
- * src/domain/billing/billing.ts). Each test is the regression test for its fix: un-skip it with the
- * fix. The causes and proposed fixes are in the review report.
+ * Regression tests for the subscription defects found by the outside-in review (issue 15), fixed
+ * in src/domain/resources/subscriptions.ts, subscription-items.ts and src/domain/billing/.
  */
 
 async function subscribed() {
