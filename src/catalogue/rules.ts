@@ -135,6 +135,13 @@ export const INVOICE_PAYMENT_RETRY_DAYS = [3, 5, 7] as const
  * the subscription transitions to incomplete_expired" (docs.stripe.com/billing/subscriptions/overview).
  */
 export const SUBSCRIPTION_INCOMPLETE_EXPIRY_MS = 23 * HOUR
+/** `items` on subscriptions.create/update (the pinned client: "A list of up to 20 subscription items"). */
+export const SUBSCRIPTION_MAX_ITEMS = 20
+/**
+ * `trial_end` on a subscription (the pinned client: "Can be at most two years from
+ * `billing_cycle_anchor`"), in days.
+ */
+export const SUBSCRIPTION_MAX_TRIAL_DAYS = 730
 /** "Test clocks are deleted 30 days after creation" (`deletes_after`). */
 export const TEST_CLOCK_LIFETIME_MS = 30 * DAY
 /**

@@ -12,6 +12,7 @@ import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
 import { registerBillingState } from './snapshot-state.js'
+import { createSubSchedule } from './sub-schedule.js'
 import { createTaxes } from './taxes.js'
 import { createTestClocks } from './test-clocks.js'
 
@@ -40,6 +41,7 @@ export function createBilling(options: BillingOptions) {
   const jobs = createJobs(ctx, () => ({
     periodEnd: cycles.periodEnd,
     expireIncomplete: cycles.expireIncomplete,
+    cancelAt: (s) => schedule.cancelAt(s),
     finalizeAndPay: (scope, id) => payments.finalizeAndPay(scope, id, NO_ORIGIN, true),
     retry: (scope, id) => payments.attemptPayment(scope, id, NO_ORIGIN, { automatic: true }),
     overdue: (scope, id) => invoicing.overdue(scope, id),
@@ -49,6 +51,7 @@ export function createBilling(options: BillingOptions) {
   const invoicing = createInvoicing(ctx, jobs, limits, discounts, createTaxes(ctx))
   const payments = createPayments(ctx, jobs, invoicing)
   const cycles = createCycles(ctx, jobs, limits, invoicing, payments)
+  const schedule = createSubSchedule(ctx, jobs, cycles)
   const testClocks = createTestClocks(ctx, cycles.cancelNow)
   registerBillingState(ctx, jobs, testClocks.clearAdvancing)
   const prorations = createProrations(ctx, invoicing, payments, cycles)
@@ -91,6 +94,9 @@ export function createBilling(options: BillingOptions) {
     countQuantityUpdate: limits.countQuantityUpdate,
     checkInvoiceLimit: limits.checkInvoiceLimit,
     start: cycles.start,
+    scheduleCancel: schedule.scheduleCancel,
+    startTrial: schedule.startTrial,
+    endTrialNow: schedule.endTrialNow,
     preview,
     prorate: prorations.apply,
   }

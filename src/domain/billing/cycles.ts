@@ -64,7 +64,8 @@ export function createCycles(
     const items = itemsOf(scope, s.id)
     const usagePeriod = { start: s.periodStart, end }
     const currency = String(sub.currency)
-    if (sub.cancel_at_period_end === true) {
+    // A `cancel_at` due by this period end cancels now rather than renewing (its own job may come later in the queue).
+    if (sub.cancel_at_period_end === true || (typeof sub.cancel_at === 'number' && sub.cancel_at * 1000 <= end)) {
       const metered = items.filter((i) => isMetered(i.price as Json))
       if (metered.length > 0 && !wasTrial) {
         const specs = metered.map((i) => lines.itemLine(scope, s, i, usagePeriod, false))
@@ -140,9 +141,11 @@ export function createCycles(
     const timeline = s?.timeline ?? simLine
     if (s?.job !== undefined) timeline.cancel(s.job)
     if (s?.expiry !== undefined) timeline.cancel(s.expiry)
+    if (s?.cancelJob !== undefined) timeline.cancel(s.cancelJob)
     if (s !== undefined) {
       s.job = undefined
       s.expiry = undefined
+      s.cancelJob = undefined
     }
     const now = sec(timeline.now())
     const sub = r.subscription().put(scope, id, {

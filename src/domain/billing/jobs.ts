@@ -8,6 +8,7 @@ import { type Ref, type SubState, scopeOf } from './types.js'
 export interface JobActions {
   periodEnd(s: SubState): void
   expireIncomplete(s: SubState): void
+  cancelAt(s: SubState): void
   finalizeAndPay(scope: Scope, id: string): void
   retry(scope: Scope, id: string): void
   overdue(scope: Scope, id: string): void
@@ -67,6 +68,20 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
     },
   )
 
+  const cancelAt = jobKind(
+    'subscription.cancel_at',
+    (a) => {
+      const s = subs.get(key(scopeOf(a), a.id))
+      if (s === undefined) return
+      s.cancelJob = undefined
+      actions().cancelAt(s)
+    },
+    (job, a) => {
+      const s = subs.get(key(scopeOf(a), a.id))
+      if (s !== undefined) s.cancelJob = job
+    },
+  )
+
   /** A job on one invoice: unlinks itself, then acts only while the invoice is still `status`. */
   const invoiceJob = (label: string, status: string, act: (scope: Scope, id: string) => void) =>
     jobKind(
@@ -83,5 +98,5 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
   const retry = invoiceJob('invoice.retry', 'open', (scope, id) => actions().retry(scope, id))
   const overdue = invoiceJob('invoice.overdue', 'open', (scope, id) => actions().overdue(scope, id))
 
-  return { links, kinds, jobKind, periodEnd, expireIncomplete, finalize, retry, overdue }
+  return { links, kinds, jobKind, periodEnd, expireIncomplete, cancelAt, finalize, retry, overdue }
 }

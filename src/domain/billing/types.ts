@@ -36,6 +36,8 @@ export interface SubState {
   job: Job | undefined
   /** While `incomplete`: the job that expires the subscription if its first invoice stays unpaid. */
   expiry: Job | undefined
+  /** With `cancel_at`: the job that cancels the subscription then. */
+  cancelJob?: Job | undefined
   readonly invoiceLogs: SlidingLog[]
   readonly quantityLog: SlidingLog
 }

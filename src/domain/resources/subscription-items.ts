@@ -2,8 +2,17 @@ import type { ItemTerms } from '../billing/prorations.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
+import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
-import { checkQuantity, invalid, missing, prorationTiming, recurringPrice, termsOf } from './subscription-params.js'
+import {
+  canceledRefusal,
+  checkQuantity,
+  invalid,
+  missing,
+  prorationTiming,
+  recurringPrice,
+  termsOf,
+} from './subscription-params.js'
 
 const sec = (ms: number) => Math.floor(ms / 1000)
 
@@ -16,6 +25,9 @@ function liveSubscription(engine: Engine, call: OperationCall, id: unknown): Jso
   }
   return sub
 }
+
+/** A subscription that no longer changes (its items neither). */
+const isEnded = (sub: Json | undefined): boolean => sub?.status === 'canceled' || sub?.status === 'incomplete_expired'
 
 /** The subscription's `items` list follows every item change (`customer.subscription.updated`). */
 function touchSubscription(engine: Engine, ports: ResourcePorts, call: OperationCall, subId: string): void {
@@ -103,12 +115,13 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
         payment_behavior: _pb,
         ...params
       } = call.params
+      if (isEnded(engine.resource('subscription').get(call.scope, subId))) throw canceledRefusal()
       if (quantity !== undefined && ports.billing.isMetered(price)) {
         throw invalid('quantity', 'quantity cannot be set on a metered price')
       }
       const fields: Record<string, unknown> = {}
-      if (quantity !== undefined) fields.quantity = Number(quantity)
       if (typeof newPrice === 'string') fields.price = recurringPrice(engine, call, newPrice, 'price')
+      if (quantity !== undefined) fields.quantity = checkQuantity((fields.price ?? price) as Json, quantity, 'quantity')
       const timing = prorationTiming(ports.billing.subState(call.scope, subId), behavior, date, 'proration_date')
       if (quantity !== undefined && Number(quantity) !== Number(item.quantity))
         ports.billing.countQuantityUpdate(call.scope, subId)
@@ -123,6 +136,14 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
       const item = items.require(call.scope, call.path.id ?? '')
       const subId = String(item.subscription)
       const { proration_behavior: behavior, proration_date: date } = call.params
+      if (isEnded(engine.resource('subscription').get(call.scope, subId))) throw canceledRefusal()
+      // The provider keeps at least one item on a subscription: ending it is `subscriptions.cancel`.
+      if (ports.billing.itemsOf(call.scope, subId).length <= 1) {
+        throw invalidRequest(
+          'A subscription must have at least one active plan. To cancel a subscription, please use the cancel endpoint.',
+          {},
+        )
+      }
       const timing = prorationTiming(ports.billing.subState(call.scope, subId), behavior, date, 'proration_date')
       const deleted = items.delete(call.scope, item.id, call.origin)
       touchSubscription(engine, ports, call, subId)

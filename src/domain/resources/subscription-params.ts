@@ -1,5 +1,7 @@
 import { errorMessage } from '#catalogue/errors.js'
+import { SUBSCRIPTION_MAX_ITEMS } from '#catalogue/rules.js'
 import type { Interval } from '../billing/calendar.js'
+import { lineAmount } from '../billing/pricing.js'
 import type { ItemChange, ItemTerms, ProrationBehavior } from '../billing/prorations.js'
 import type { SubState } from '../billing/types.js'
 import type { OperationCall } from '../engine/declaration.js'
@@ -45,8 +47,31 @@ export function checkQuantity(price: Json, quantity: unknown, param: string): nu
   if (metered) throw invalid(param, 'quantity cannot be set on a metered price (usage comes from its meter)')
   const n = Number(quantity)
   if (!Number.isSafeInteger(n) || n < 0) throw invalid(param, 'must be a non-negative integer')
+  // Amounts are integers of minor units: one past exact integers would bill a rounded amount.
+  if (!Number.isSafeInteger(lineAmount(price, n))) {
+    throw invalid(param, `the amount it bills (quantity × price ${price.id}) must be at most ${Number.MAX_SAFE_INTEGER}`)
+  }
   return n
 }
+
+/** `items` of at most {@link SUBSCRIPTION_MAX_ITEMS} entries. */
+export function checkItemCount(count: number, param: string): void {
+  if (count > SUBSCRIPTION_MAX_ITEMS) throw invalid(param, `must contain at most ${SUBSCRIPTION_MAX_ITEMS} items`)
+}
+
+/** Each price at most once among a subscription's items (`prices[i]` is entry i's price id, or undefined). */
+export function checkDistinctPrices(prices: readonly (string | undefined)[], paramOf: (i: number) => string): void {
+  const seen = new Set<string>()
+  prices.forEach((id, i) => {
+    if (id === undefined) return
+    if (seen.has(id)) throw invalid(paramOf(i), `Cannot add multiple subscription items with the same price: ${id}`)
+    seen.add(id)
+  })
+}
+
+/** What a canceled subscription refuses (all but `metadata` and `cancellation_details`). */
+export const canceledRefusal = () =>
+  invalidRequest('A canceled subscription can only update its cancellation_details and metadata.', {})
 
 /** One entry of `items` on an update, checked: the item it changes (if any), its price and quantity. */
 export interface PlannedItem {

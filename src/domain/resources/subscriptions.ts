@@ -4,15 +4,20 @@ import { lineAmount } from '../billing/pricing.js'
 import type { ItemChange } from '../billing/prorations.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
-import type { Json } from '../engine/list.js'
+import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
+import { cancelAtParam, trialEndParam } from './subscription-dates.js'
 import {
+  canceledRefusal,
+  checkDistinctPrices,
+  checkItemCount,
   checkQuantity,
   entriesOf,
   invalid,
   missing,
+  type PlannedItem,
   planItems,
   plannedQuantity,
   prorationTiming,
@@ -32,6 +37,21 @@ function checkPaymentMethod(call: OperationCall, ports: ResourcePorts, customer:
       param: 'default_payment_method',
     })
   }
+}
+
+/** List params that filter by a field's value when `subscriptions.list` filters by itself. */
+const LIST_FILTERS = ['customer', 'collection_method', 'test_clock'] as const
+
+/** Whether one of the subscription's items has this price. */
+const hasPrice = (sub: Json, price: unknown): boolean =>
+  ((sub.items as { data?: Json[] } | undefined)?.data ?? []).some((i) => (i.price as Json | undefined)?.id === price)
+
+/** Each price at most once among the items an update leaves (kept items first, then `items` in order). */
+function checkNoDuplicates(current: readonly Json[], changes: readonly PlannedItem[]): void {
+  const touched = new Set(changes.map((c) => c.existing?.id))
+  const kept = current.filter((item) => !touched.has(item.id)).map((item) => String((item.price as Json).id))
+  const planned = changes.map((c) => (c.deleted ? undefined : String(c.price.id)))
+  checkDistinctPrices([...kept, ...planned], (i) => `items[${i - kept.length}][price]`)
 }
 
 /**
@@ -101,6 +121,25 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
     status: 'active',
   }),
   behaviours: {
+    'subscriptions.list'(call, next, { engine }) {
+      const { status, ...params } = call.params
+      // A status the object can hold filters by equality; the others are the provider's sets (the
+      // default leaves out canceled subscriptions; `ended` is canceled and incomplete_expired).
+      if (typeof status === 'string' && status !== 'all' && status !== 'ended') return next()
+      const passes = (s: unknown) =>
+        status === 'all' ? true : status === 'ended' ? s === 'canceled' || s === 'incomplete_expired' : s !== 'canceled'
+      const found = engine
+        .resource('subscription')
+        .list(call.scope)
+        .filter(
+          (o) =>
+            passes(o.status) &&
+            (params.created === undefined || passesRange(o.created, params.created, 'created')) &&
+            LIST_FILTERS.every((f) => params[f] === undefined || fieldEquals(o[f], params[f])) &&
+            (params.price === undefined || hasPrice(o, params.price)),
+        )
+      return pageV1(found, params, '/v1/subscriptions', 'subscription')
+    },
     'subscriptions.cancel'(call, _next, { engine, ports }) {
       const sub = engine.resource('subscription').require(call.scope, call.path.id ?? '')
       if (sub.status === 'canceled') {
@@ -116,6 +155,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         trial_end: trialEndParam,
         trial_period_days: trialDaysParam,
         billing_cycle_anchor: anchorParam,
+        cancel_at: cancelAtValue,
         payment_behavior: paymentBehavior,
         proration_behavior: _proration,
         off_session: _offSession,
@@ -128,10 +168,15 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       const customer = engine.resource('customer').requireParam(call.scope, customerId, 'customer')
       const entries = entriesOf(items)
       if (entries.length === 0) throw missing('items')
+      checkItemCount(entries.length, 'items')
       const checked = entries.map((entry, i) => {
         const price = recurringPrice(engine, call, entry.price, `items[${i}][price]`)
         return { entry, price, quantity: checkQuantity(price, entry.quantity, `items[${i}][quantity]`) }
       })
+      checkDistinctPrices(
+        checked.map((c) => c.price.id),
+        (i) => `items[${i}][price]`,
+      )
       const first = checked[0] as (typeof checked)[number]
       const currency = String(first.price.currency)
       const rec = first.price.recurring as Recurring
@@ -188,6 +233,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         periodEnd = trialEnd
         n = 0
       }
+      const cancelAt = cancelAtParam(cancelAtValue, now, periodEnd) ?? null
       const firstAmount =
         trialEnd !== null
           ? 0
@@ -230,14 +276,14 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
           trial_end: trialEnd === null ? null : sec(trialEnd),
           latest_invoice: invoiceId,
           test_clock: timeline.clock,
-          cancel_at: params.cancel_at_period_end === true ? sec(periodEnd) : null,
+          cancel_at: cancelAt !== null ? sec(cancelAt) : params.cancel_at_period_end === true ? sec(periodEnd) : null,
         }
       })
       if (coupons.length > 0) {
         const ids = coupons.map((c) => ports.billing.discounts.create(call.scope, c, customerId, created.id, now, call.origin).id)
         subs.put(call.scope, created.id, { discounts: ids })
       }
-      return ports.billing.start(
+      const started = ports.billing.start(
         call.scope,
         created,
         {
@@ -255,16 +301,13 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         },
         call.origin,
       )
+      if (cancelAt !== null) ports.billing.scheduleCancel(call.scope, started.id, cancelAt)
+      return started
     },
     'subscriptions.update'(call, next, { engine, ports }) {
       const id = call.path.id ?? ''
       const subs = engine.resource('subscription')
       const sub = subs.require(call.scope, id)
-      if (sub.status === 'canceled') {
-        throw invalidRequest(`A canceled subscription can only update its cancellation_details and metadata.`, {
-          code: 'resource_missing',
-        })
-      }
       const {
         items,
         proration_behavior: prorationBehavior,
@@ -273,17 +316,29 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         discounts: discountsParam,
         default_tax_rates: defaultRatesParam,
         expand: _e,
+        cancel_at: cancelAtValue,
+        trial_end: trialEndValue,
         ...params
       } = call.params
+      if (sub.status === 'canceled') {
+        const rest = Object.keys(call.params).filter((k) => k !== 'expand')
+        if (!rest.every((k) => k === 'metadata' || k === 'cancellation_details')) throw canceledRefusal()
+        return subs.update(call.scope, id, params, call.origin, {})
+      }
       checkPaymentMethod(call, ports, String(sub.customer), params.default_payment_method)
       const coupons = couponsOf(engine, call, discountsParam)
       const defaultRates =
         defaultRatesParam === undefined ? undefined : taxRatesOf(engine, call, defaultRatesParam, 'default_tax_rates')
       const entries = entriesOf(items)
+      checkItemCount(entries.length, 'items')
       const current = ports.billing.itemsOf(call.scope, id)
       const changes = planItems(engine, call, sub, current, entries, 'items')
+      checkNoDuplicates(current, changes)
       const state = ports.billing.subState(call.scope, id)
       const timing = prorationTiming(state, prorationBehavior, prorationDate, 'proration_date')
+      const now = state?.timeline.now() ?? engine.now() * 1000
+      const cancelAt = cancelAtParam(cancelAtValue, now, state?.periodEnd ?? now)
+      const trialEnd = trialEndParam(trialEndValue, now)
       const quantityUpdate = changes.some(
         (c) => c.existing !== undefined && c.entry.quantity !== undefined && Number(c.existing.quantity) !== c.quantity,
       )
@@ -326,12 +381,22 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         const on = params.cancel_at_period_end === true || params.cancel_at_period_end === 'true'
         fields.cancel_at = on ? sec(state.periodEnd) : null
         fields.canceled_at = on ? sec(state.timeline.now()) : null
+        if (cancelAt === undefined) ports.billing.scheduleCancel(call.scope, id, null)
       }
+      if (cancelAt !== undefined) {
+        fields.cancel_at = cancelAt === null ? null : sec(cancelAt)
+        fields.canceled_at = cancelAt === null ? null : sec(now)
+        ports.billing.scheduleCancel(call.scope, id, cancelAt)
+      }
+      if (typeof trialEnd === 'number') Object.assign(fields, ports.billing.startTrial(call.scope, id, trialEnd))
+      if (trialEnd === 'now' && sub.status === 'trialing') fields.trial_end = sec(now)
       void next
       const updated = subs.update(call.scope, id, params, call.origin, fields)
-      if (state === undefined || made.length === 0) return updated
-      ports.billing.prorate(call.scope, state, made, timing.behavior, timing.at, call.origin)
-      return subs.require(call.scope, id)
+      if (state !== undefined && made.length > 0) {
+        ports.billing.prorate(call.scope, state, made, timing.behavior, timing.at, call.origin)
+      }
+      if (trialEnd === 'now') ports.billing.endTrialNow(call.scope, id)
+      return state === undefined || (made.length === 0 && trialEnd !== 'now') ? updated : subs.require(call.scope, id)
     },
   },
 }
