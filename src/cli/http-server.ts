@@ -274,12 +274,19 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
   }
   // node's header object has lowercase names and string values (arrays only for set-cookie, which
   // requests do not carry); the exchange reads it as it is.
-  const answer = await context.raw(url.href, {
+  const answering = context.raw(url.href, {
     method,
     headers: req.headers as Record<string, string>,
     ...(hasBody ? { body: text } : {}),
   })
-  context.recorder?.request({ ...arrived, status: answer.status, response: answer.text })
+  const recorder = context.recorder
+  // An indeterminate answer (a fault) throws: recorded as status 0, so a replay expects the same.
+  if (recorder !== undefined)
+    answering.then(
+      (a) => recorder.request({ ...arrived, status: a.status, response: a.text }),
+      (error: unknown) => recorder.request({ ...arrived, status: 0, response: String((error as Error)?.message ?? error) }),
+    )
+  const answer = await answering
   // Headers as one flat array and the length given: node then sends the head and the body in one
   // write, where without a length it frames the body as chunks (one writev of several buffers).
   const head: string[] = []

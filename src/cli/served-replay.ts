@@ -209,9 +209,15 @@ export async function replayServedSession(record: SessionRecord): Promise<Served
       status = response.status
       text = await response.text()
     } else {
-      const answer = await exchangeOf(sim)(url, { method: r.method, headers: r.headers, ...(hasBody ? { body: r.body } : {}) })
-      status = answer.status
-      text = answer.text
+      try {
+        const answer = await exchangeOf(sim)(url, { method: r.method, headers: r.headers, ...(hasBody ? { body: r.body } : {}) })
+        status = answer.status
+        text = answer.text
+      } catch (error) {
+        // An indeterminate answer (a fault): serve recorded it as status 0 with the error's message.
+        status = 0
+        text = String((error as Error)?.message ?? error)
+      }
     }
     // Answers that came in right after this request in the session come in now.
     await release()

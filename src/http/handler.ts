@@ -165,7 +165,9 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
     let idem: { scope: string; key: string } | undefined
     try {
       // The meter-events host serves the stream only; any other path there is unknown, as on the provider.
-      const offHost = incoming.url.hostname.startsWith('meter-events.') && !meterEventsHostServes(path)
+      // Read from `href` (a stored string) rather than `hostname` (a new string per request).
+      const href = incoming.url.href
+      const offHost = href.startsWith('meter-events.', href.indexOf('//') + 2) && !meterEventsHostServes(path)
       const match = offHost ? undefined : router.match(incoming.method, path)
       if (match === undefined) {
         const allowed = offHost ? [] : router.allows(path)
