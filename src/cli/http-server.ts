@@ -308,8 +308,11 @@ const ADMIN_SECRETS = new Set(['authorization', 'x-sim-admin-token'])
 
 /** A served request's arrival as its `serve.request` trace entry holds it. */
 export interface Arrival {
+  /** The entry's `seq`: the order requests were accepted in. */
   readonly seq: number
+  /** Virtual arrival time (epoch ms), the entry's `at`. */
   readonly at: number
+  /** Real arrival time (ISO 8601). */
   readonly wall: string
   readonly method: string
   readonly path: string

@@ -1,6 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
 import type { DeliveryTransport, TransportResult } from '#domain/delivery/transport.js'
 import type { Simulator } from '../simulator/create-simulator.js'
+import type { Arrival } from './http-server.js'
 import type { ServeClock } from './wall-driver.js'
 
 /** What `--forward-to` set up, as the record keeps it (replay sets up the same destinations). */
@@ -22,20 +23,12 @@ export interface SessionHeader {
   readonly forward?: RecordedForward
 }
 
-/** One accepted request: its arrival (the `serve.request` trace entry's data) and its answer. */
-export interface RecordedRequest {
+/** One accepted request: its arrival (the `serve.request` trace entry's data, `seq` and `at`) and its answer. */
+export interface RecordedRequest extends Arrival {
   readonly kind: 'request'
-  /** The `seq` of its `serve.request` trace entry: the order requests were accepted in. */
-  readonly seq: number
-  /** Virtual arrival time (epoch ms). */
-  readonly at: number
-  readonly wall: string
-  readonly method: string
-  readonly path: string
-  readonly admin: boolean
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string
+  /** The answer's status; 0 for an indeterminate answer (a fault: the client saw a network failure). */
   readonly status: number
+  /** The answer's body; for an indeterminate answer, the error's message. */
   readonly response: string
 }
 

@@ -1,37 +1,15 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BIN, cli, ROOT } from './run-cli.js'
+import { cli } from './run-cli.js'
+import { startServeCli } from './serve-cli.js'
 
 const TOKEN = 'record-suite-token'
 
-/** Starts the real bin and resolves once it prints where it serves. */
-async function startCli(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--admin-token', TOKEN, ...args], { cwd: ROOT })
-  let out = ''
-  child.stderr.on('data', (d: Buffer) => {
-    out += d.toString()
-  })
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString()
-      const m = /127\.0\.0\.1:(\d+)[\s\S]*Press Ctrl-C/.exec(out)
-      if (m) resolve(Number(m[1]))
-    })
-    child.on('exit', () => reject(new Error(out)))
-  })
-  const key = /secret key (\S+)/.exec(out)?.[1] ?? ''
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      child.on('exit', (c) => resolve(c))
-      child.kill('SIGINT')
-    })
-  return { port, key, out: () => out, stop }
-}
+const startCli = (args: string[]) => startServeCli(['--admin-token', TOKEN, ...args])
 
 /** A webhook receiver on loopback: answers 500 to the first delivery, 200 to the others. */
 async function receiver(): Promise<{ server: Server; url: string; got: () => number }> {
