@@ -2,8 +2,10 @@
  * Over HTTP: `service-sim serve --no-limits` against `stripe-stateful-mock`, each in its own child
  * process on 127.0.0.1, driven by autocannon from this process with the same load (connections,
  * duration) and the same requests: create customer, retrieve customer, create payment intent.
- * Runs alternate between the servers; the median run is kept. Both servers are stopped at the end
- * (and on any failure).
+ * Runs alternate between the servers; the median run is kept. A third server, bare node:http answering
+ * a canned customer (bench/lib/bare-http-server.cjs), runs under the same load as the ceiling: on a
+ * 2-core machine autocannon takes one core, so no node server can go faster than that row. All servers
+ * are stopped at the end (and on any failure).
  *
  * `--no-limits`: the sandbox allows 25 requests per second per endpoint (the served clock follows
  * the wall clock by default), so the limiter would refuse nearly all of the load.
@@ -115,29 +117,38 @@ try {
   servers.push(sim)
   const mock = await start('stripe-stateful-mock', ['bench/lib/stateful-mock-server.cjs'], () => 'sk_test_bench')
   servers.push(mock)
+  const bare = await start('bare node:http', ['bench/lib/bare-http-server.cjs'], () => 'sk_test_bare')
+  servers.push(bare)
   const ids = { sim: await createCustomer(sim), mock: await createCustomer(mock) }
   const loads: [string, (s: Server) => Load][] = [
     ['customer create', () => ({ method: 'POST', path: '/v1/customers', body: 'email=jenny%40example.com&name=Jenny' })],
-    ['customer retrieve', (s) => ({ method: 'GET', path: `/v1/customers/${s === sim ? ids.sim : ids.mock}` })],
+    ['customer retrieve', (s) => ({ method: 'GET', path: `/v1/customers/${s === mock ? ids.mock : ids.sim}` })],
     ['payment intent create', () => ({ method: 'POST', path: '/v1/payment_intents', body: 'amount=1000&currency=usd' })],
   ]
   for (const [name, make] of loads) {
-    // Warm both servers' JIT on this request first.
+    // Warm every server's JIT on this request first.
     await load(sim, make(sim), 1)
     await load(mock, make(mock), 1)
-    const runs: { sim: Awaited<ReturnType<typeof load>>; mock: Awaited<ReturnType<typeof load>> }[] = []
+    await load(bare, make(bare), 1)
+    type Run = Awaited<ReturnType<typeof load>>
+    const runs: { sim: Run; mock: Run; bare: Run }[] = []
     for (let r = 0; r < RUNS; r++) {
-      // Alternate which server goes first so a burst of outside load is shared.
-      const first = r % 2 === 0 ? sim : mock
-      const second = first === sim ? mock : sim
-      const a = await load(first, make(first))
-      const b = await load(second, make(second))
-      runs.push(first === sim ? { sim: a, mock: b } : { sim: b, mock: a })
+      // Rotate which server goes first so a burst of outside load is shared.
+      const sides = [
+        ['sim', sim],
+        ['mock', mock],
+        ['bare', bare],
+      ] as const
+      const order = [...sides.slice(r % 3), ...sides.slice(0, r % 3)]
+      const run: Partial<Record<'sim' | 'mock' | 'bare', Run>> = {}
+      for (const [side, server] of order) run[side] = await load(server, make(server))
+      runs.push(run as { sim: Run; mock: Run; bare: Run })
     }
-    const median = (side: 'sim' | 'mock') =>
-      [...runs].sort((x, y) => x[side].rps - y[side].rps)[Math.floor(runs.length / 2)]?.[side] as Awaited<ReturnType<typeof load>>
+    const median = (side: 'sim' | 'mock' | 'bare') =>
+      [...runs].sort((x, y) => x[side].rps - y[side].rps)[Math.floor(runs.length / 2)]?.[side] as Run
     const s = median('sim')
     const m = median('mock')
+    const b = median('bare')
     if (s.non2xx > 0 || s.errors > 0)
       notes.push(`${name}: service-sim answered ${s.non2xx} non-2xx and ${s.errors} errors in its median run`)
     if (m.ok === 0) {
@@ -151,9 +162,21 @@ try {
         rateFigure(`HTTP ${name}: service-sim serve`, s.rps, 'req/s', { name: 'stripe-stateful-mock', value: m.rps }, 3),
       )
     }
+    figures.push(
+      rateFigure(`HTTP ${name}: bare node:http (ceiling)`, b.rps, 'req/s'),
+      rateFigure(`HTTP ${name}: service-sim serve against the ceiling`, s.rps, 'req/s', { name: 'bare node:http', value: b.rps }),
+    )
+    if (m.ok > 0)
+      figures.push(
+        rateFigure(`HTTP ${name}: 3x stripe-stateful-mock against the ceiling`, 3 * m.rps, 'req/s', {
+          name: 'bare node:http',
+          value: b.rps,
+        }),
+      )
   }
   notes.push(
     `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, median of ${RUNS} alternating runs; each server a separate node process on 127.0.0.1; only 2xx answers counted.`,
+    'bare node:http (ceiling): node\'s own server answering a canned customer with the same headers in one write, no routing or state, under the same load; "against the ceiling" rows say how much of it a server reaches (a 3x target above 1.0x of the ceiling is out of reach for any node server on this machine).',
     'service-sim serve runs with --no-limits (the sandbox allows 25 requests per second per endpoint, far below the load), the default --clock wall and the default trace (one serve.request entry per request).',
   )
 } finally {

@@ -18,6 +18,7 @@ Examples:
   service-sim serve --port 12111 --seed 42
 `,
   replay: `Usage: service-sim replay [file] [--seed N] [--header-prefix P] [--client module] [--report dir] [--quiet]
+       service-sim replay --served <record> [--quiet]
 
 Runs a scenario file (YAML or JSON) against a fresh simulator, prints a compact timeline in
 virtual time, and writes report.json, report.md and report.html to <dir>/<scenario>/<seed>/.
@@ -33,7 +34,15 @@ Options:
   --report dir      Report root directory (default: reports)
   --no-report       Do not write a report
   --quiet           Print only the result line
+  --served record   Replay a session recorded by 'serve --record' (see below)
   -h, --help        This help
+
+A served session (serve --record file) replays into a fresh simulator built from the record's
+first line (seed, start, header prefix, limits, --forward-to destinations) on a manual clock moved
+to each request's recorded arrival; every request is sent again and webhook posts that left the
+process get the recorded answer at the recorded virtual time. It prints whether every answer
+(status and body; status only for /__sim/ calls) and the trace hash are the recorded ones, and
+names the first divergence (exit 1).
 
 A counterexample file written by the property harness (client actions report_usage, emit_event,
 roll_secret) is replayed by the harness's own runner, to the trace hash of the failing run.
@@ -46,6 +55,7 @@ Examples:
   service-sim replay reports/counterexamples/no-dedup-1234.json
   service-sim replay scenarios/lock-contention.yaml --seed 7 --report out/
   service-sim replay my-scenario.yaml --client ./src/my-billing-client.ts --quiet
+  service-sim replay --served session.jsonl
 `,
   fuzz: `Usage: service-sim fuzz [--scenario file] [--runs N | --time budget] [--seed N] [--header-prefix P] [--workers N] [--shard i/n]
 
@@ -86,7 +96,7 @@ Example:
 `,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
                          [--header-prefix Stripe] [--clock wall|manual] [--speed N]
-                         [--forward-to URL] [--events a,b] [--state file]
+                         [--forward-to URL] [--events a,b] [--state file] [--record file]
                          [--admin-token T|none] [--allowed-host H]...
 
 Serves the simulator's fetch handler over HTTP on 127.0.0.1 so clients in any language can be
@@ -124,6 +134,9 @@ Time: with --clock wall (the default) virtual time starts at the real current ti
 expiry fall due by themselves and signatures pass a real app's 300 s tolerance; time travel jumps
 ahead and stays ahead. --clock manual keeps a fixed start that only the admin API moves
 (deterministic runs). Each served request is traced (serve.request: wall and virtual arrival).
+With --record file, every accepted request (virtual arrival, method, target, headers, body, the
+answer), every webhook answer from outside the process, and on exit the trace hash are written to
+file as JSON lines: 'service-sim replay --served file' replays the session and checks it.
 
 Protection (the admin API hands out every key and can move time, so a web page must not reach it):
   - The admin API needs a token: 'Authorization: Bearer <token>' or 'X-Sim-Admin-Token: <token>'
@@ -154,6 +167,8 @@ Options:
   --events a,b        With --forward-to: only these event types (default all: *)
   --state file        Load the simulator from file at start if it exists; save it there on exit
                       and on POST /__sim/snapshot (atomically)
+  --record file       Record the session (JSON lines) for 'service-sim replay --served file';
+                      not with --scenario or --state (a record starts from a fresh simulator)
   --admin-token T     Admin API token (default: SERVICE_SIM_ADMIN_TOKEN, else a random one,
                       printed); 'none' turns the token off
   --allowed-host H    Also accept host name H in Host and Origin (repeatable), e.g. a name
@@ -166,6 +181,7 @@ Examples:
   service-sim serve --clock manual --seed 7
   service-sim serve --speed 60   # an hour of virtual time a minute
   service-sim serve --clock manual --state sim-state.json   # stop and start again where it was
+  service-sim serve --record session.jsonl   # then: service-sim replay --served session.jsonl
   curl -u sk_test_...: http://127.0.0.1:12111/v1/account
   curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:12111/__sim/state
   curl -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\

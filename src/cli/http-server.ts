@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ExchangeHandler } from '../http/handler.js'
+import { createTransport } from '../http/transport.js'
 import { callerNow } from '../kernel/wall-clock.js'
 import { createSimulator, exchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
@@ -14,6 +15,7 @@ import {
   isJsonContentType,
   type Refusal,
 } from './serve-guard.js'
+import type { SessionRecorder } from './session-record.js'
 import { writeStateFile } from './state-file.js'
 import { createWallDriver, type ServeClock, type WallDriver } from './wall-driver.js'
 
@@ -65,6 +67,8 @@ export interface HttpServerOptions {
   readonly extras?: () => Record<string, unknown>
   /** `serve --state`: the file `POST /__sim/snapshot` (and the caller, on exit) writes the snapshot to. */
   readonly stateFile?: string
+  /** `serve --record`: records every accepted request, its answer and webhook answers, for `replay --served`. */
+  readonly recorder?: SessionRecorder
 }
 
 /** The server `startHttpServer` returns, with the simulator it serves now (a reset replaces it). */
@@ -84,8 +88,21 @@ interface Context {
   readonly admin: (req: Request) => Promise<Response>
   readonly token: string | null
   readonly allowed: ReadonlySet<string>
+  readonly recorder: SessionRecorder | undefined
   /** The fixed origin request URLs are built on; the Host header never goes into a URL. */
   origin: string
+  /** `Host` values seen and their host names (or undefined when invalid): a client sends the same one each time. */
+  readonly hostnames: Map<string, string | undefined>
+}
+
+function cachedHostname(context: Context, authority: string): string | undefined {
+  const known = context.hostnames.get(authority)
+  if (known !== undefined || context.hostnames.has(authority)) return known
+  const name = hostnameOf(authority)
+  // Bounded: a client sending ever new values costs a parse each, never memory.
+  if (context.hostnames.size >= 256) context.hostnames.clear()
+  context.hostnames.set(authority, name)
+  return name
 }
 
 /**
@@ -115,6 +132,12 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
         headerPrefix: context.sim.service.kernel.prefix,
         ...(clock.mode === 'wall' ? { start: callerNow() } : {}),
       }))
+  const recorder = options.recorder
+  const install = (target: Simulator) =>
+    installServeReceiverFaults(
+      target,
+      recorder === undefined ? undefined : recorder.transport(createTransport(target.receivers), target),
+    )
   const move = async (ms: number) => {
     await context.sim.clock.tickAsync(ms)
     await context.sim.settle()
@@ -127,7 +150,8 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
     advance: (ms) => (driver ? driver.jump(() => move(ms)) : move(ms)),
     async reset() {
       const fresh = await rebuild()
-      installServeReceiverFaults(fresh)
+      install(fresh)
+      recorder?.reset(fresh)
       context.sim = fresh
       context.raw = exchangeOf(fresh)
       driver?.attach(fresh)
@@ -145,7 +169,7 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
     },
     ...(options.extras === undefined ? {} : { extras: options.extras }),
   }
-  installServeReceiverFaults(sim)
+  install(sim)
   const context: Context = {
     sim,
     raw: exchangeOf(sim),
@@ -153,7 +177,9 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
     admin: withAdminApi(host),
     token: options.adminToken,
     allowed: allowedHostSet(options.allowedHosts),
+    recorder,
     origin: 'http://127.0.0.1',
+    hostnames: new Map(),
   }
   const server = createServer(
     {
@@ -216,7 +242,8 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
   const admitted = admit(context, req)
   if (!('url' in admitted)) return refuse(req, res, admitted)
   const { url, admin } = admitted
-  const text = await readBody(req)
+  const read = readBody(req)
+  const text = read instanceof Promise ? await read : read
   if (text === undefined)
     return refuse(req, res, { status: 413, code: 'body_too_large', message: `request body over ${MAX_BODY_BYTES} bytes` })
   const method = req.method ?? 'GET'
@@ -224,7 +251,7 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
   // A request sees the current time: the clock catches up with the wall before it is served.
   const driver = context.driver
   if (driver !== undefined && !driver.trySync()) await driver.sync().catch(reportCatchUp)
-  arrival(context.sim, req, url, admin, text)
+  const arrived = arrival(context.sim, req.method ?? 'GET', req.headers, url.pathname + url.search, admin, text)
   if (admin) {
     // Only the header the admin API reads: whatever else a client sent cannot make `Request` throw.
     const contentType = req.headers['content-type']
@@ -240,17 +267,26 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
       out[name] = value
     })
     const body = await response.text()
+    context.recorder?.request({ ...arrived, status: response.status, response: body })
     res.writeHead(response.status, out)
     res.end(body)
     return
   }
   // node's header object has lowercase names and string values (arrays only for set-cookie, which
   // requests do not carry); the exchange reads it as it is.
-  const answer = await context.raw(url.href, {
+  const answering = context.raw(url.href, {
     method,
     headers: req.headers as Record<string, string>,
     ...(hasBody ? { body: text } : {}),
   })
+  const recorder = context.recorder
+  // An indeterminate answer (a fault) throws: recorded as status 0, so a replay expects the same.
+  if (recorder !== undefined)
+    answering.then(
+      (a) => recorder.request({ ...arrived, status: a.status, response: a.text }),
+      (error: unknown) => recorder.request({ ...arrived, status: 0, response: String((error as Error)?.message ?? error) }),
+    )
+  const answer = await answering
   // Headers as one flat array and the length given: node then sends the head and the body in one
   // write, where without a length it frames the body as chunks (one writev of several buffers).
   const head: string[] = []
@@ -270,24 +306,47 @@ function reportCatchUp(error: unknown): void {
 const UNRECORDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'])
 const ADMIN_SECRETS = new Set(['authorization', 'x-sim-admin-token'])
 
+/** A served request's arrival as its `serve.request` trace entry holds it. */
+export interface Arrival {
+  /** The entry's `seq`: the order requests were accepted in. */
+  readonly seq: number
+  /** Virtual arrival time (epoch ms), the entry's `at`. */
+  readonly at: number
+  /** Real arrival time (ISO 8601). */
+  readonly wall: string
+  readonly method: string
+  readonly path: string
+  readonly admin: boolean
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
 /**
  * Records a served request's arrival: its wall time and (as the entry's `at`) the virtual time it
  * is served at, with what a replay needs to send it again (method, target, headers, body). Only
- * the served path appends it, so in-process runs keep their trace byte for byte.
+ * the served path (and `replay --served`, with the recorded `wall`) appends it, so in-process runs
+ * keep their trace byte for byte.
+ *
+ * @example
+ * arrival(sim, 'GET', { authorization: 'Bearer sk_test_...' }, '/v1/balance', false, '')
  */
-function arrival(sim: Simulator, req: IncomingMessage, url: URL, admin: boolean, body: string): void {
+export function arrival(
+  sim: Simulator,
+  method: string,
+  raw: Readonly<Record<string, string | string[] | undefined>>,
+  path: string,
+  admin: boolean,
+  body: string,
+  wall: string = new Date(callerNow()).toISOString(),
+): Arrival {
   const headers: Record<string, string> = {}
-  const raw = req.headers
   for (const name in raw) {
     const value = raw[name]
     if (typeof value !== 'string' || UNRECORDED.has(name) || (admin && ADMIN_SECRETS.has(name))) continue
     headers[name] = value
   }
-  sim.trace.append(
-    'serve.request',
-    { wall: new Date(callerNow()).toISOString(), method: req.method ?? 'GET', path: url.pathname + url.search, admin, headers },
-    { body },
-  )
+  const entry = sim.trace.append('serve.request', { wall, method, path, admin, headers }, { body })
+  return { seq: entry.seq, at: entry.at, wall, method, path, admin, headers, body }
 }
 
 /**
@@ -330,7 +389,7 @@ function admit(context: Context, req: IncomingMessage): { url: URL; admin: boole
     return { status: 400, code: 'host_missing', message: 'an HTTP/1.1 request needs a Host header' }
   const named = authority ?? host
   if (named !== undefined) {
-    const hostname = hostnameOf(named)
+    const hostname = cachedHostname(context, named)
     if (hostname === undefined)
       return {
         status: 400,
@@ -445,8 +504,11 @@ function answerRaw(socket: Duplex, refusal: Refusal): void {
 }
 
 /** The body as text, or undefined as soon as it is (or declares to be) over `MAX_BODY_BYTES`. */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.resolve(undefined)
+function readBody(req: IncomingMessage): string | undefined | Promise<string | undefined> {
+  const length = req.headers['content-length']
+  // No body announced (a GET): nothing to wait for; node discards whatever it is once answered.
+  if (length === undefined && req.headers['transfer-encoding'] === undefined) return ''
+  if (Number(length ?? 0) > MAX_BODY_BYTES) return undefined
   // Events, not for-await: leaving a for-await loop destroys the socket before the 413 is sent.
   return new Promise((done, failed) => {
     const chunks: Buffer[] = []
@@ -459,7 +521,9 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
       done(undefined)
     }
     req.on('data', onData)
-    req.once('end', () => done(Buffer.concat(chunks).toString('utf8')))
+    req.once('end', () =>
+      done(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    )
     req.once('error', failed)
     // A client gone before the end of its body: settles the read (nobody is left to answer).
     req.once('close', () => {

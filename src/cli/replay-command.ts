@@ -13,6 +13,7 @@ import { loadClientModule, type RunOptions, runScenario } from '../harness/scena
 import type { TraceEntry } from '../kernel/trace.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
+import { readSessionRecord, replayServedSession } from './served-replay.js'
 import { timelineLines } from './timeline.js'
 import { headerPrefixOption, UsageError } from './usage-error.js'
 
@@ -33,12 +34,23 @@ export async function replayCommand(args: string[]): Promise<number> {
       report: { type: 'string' },
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
+      served: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
   if (values.help) {
     process.stdout.write(HELP.replay ?? '')
     return 0
+  }
+  if (values.served !== undefined) {
+    const other = ['seed', 'header-prefix', 'client', 'report', 'no-report'].find(
+      (k) => values[k as keyof typeof values] !== undefined,
+    )
+    if (positionals.length > 0 || other !== undefined)
+      throw new UsageError(
+        `--served replays a session record on its own (its seed, start and header prefix are in the file); drop ${other === undefined ? `'${positionals[0]}'` : `--${other}`}`,
+      )
+    return servedCommand(values.served, values.quiet === true)
   }
   if (positionals.length > 1)
     throw new UsageError(`expected one scenario file, got ${positionals.length}: ${positionals.join(' ')}`)
@@ -113,4 +125,29 @@ export async function replayCommand(args: string[]): Promise<number> {
       `${head}${violated.length} violated: ${violated.map((v) => v.name).join('; ')}${where ? `; report in ${where}` : ''}\n`,
     )
   return violated.length === 0 ? 0 : 1
+}
+
+/** `replay --served <file>`: exit 0 when the replay answered and traced as the served session did, 1 at a divergence. */
+async function servedCommand(file: string, quiet: boolean): Promise<number> {
+  const record = readSessionRecord(file)
+  const result = await replayServedSession(record)
+  const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}...` : text)
+  if (!quiet)
+    for (const d of result.divergences.slice(0, 10))
+      process.stdout.write(
+        `  DIVERGED ${d.seq === undefined ? '' : `#${d.seq} `}${d.request}: ${d.what}\n    recorded ${clip(d.recorded)}\n    replayed ${clip(d.replayed)}\n`,
+      )
+  const hash = result.traceHash
+  const head = `served session ${file} (seed ${record.header.seed}): ${result.matched}/${result.requests} answers as recorded`
+  if (result.ok)
+    process.stdout.write(
+      `${head}; ${hash.recorded === undefined ? `trace ${hash.replayed.slice(0, 16)} (the record has no end line: serve did not stop cleanly, so there is no hash to compare)` : `trace hash ${hash.replayed.slice(0, 16)} as recorded`}\n`,
+    )
+  else {
+    const first = result.divergences[0]
+    process.stdout.write(
+      `${head}; first divergence: ${first?.seq === undefined ? '' : `#${first.seq} `}${first?.request} (${first?.what})\n`,
+    )
+  }
+  return result.ok ? 0 : 1
 }

@@ -9,6 +9,7 @@ import { createSimulator, type Simulator } from '../simulator/create-simulator.j
 import { HELP } from './help.js'
 import { startHttpServer } from './http-server.js'
 import { adminTokenProblem, allowedHostSet, generateAdminToken } from './serve-guard.js'
+import { createSessionRecorder, type SessionRecorder } from './session-record.js'
 import { readStateFile } from './state-file.js'
 import { headerPrefixOption, intOption, UsageError } from './usage-error.js'
 import type { ServeClock } from './wall-driver.js'
@@ -197,6 +198,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'forward-to': { type: 'string' },
       events: { type: 'string' },
       state: { type: 'string' },
+      record: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -222,6 +224,11 @@ export async function serveCommand(args: string[]): Promise<number> {
   const stateFile = values.state === undefined ? undefined : resolve(values.state)
   if (values.state === '') throw new UsageError('--state: expected a file path')
   const saved = stateFile === undefined ? undefined : readStateFile(stateFile)
+  if (values.record === '') throw new UsageError('--record: expected a file path')
+  // A record replays from a fresh simulator built from its first line: a scenario's or a state
+  // file's starting state is not in it.
+  if (values.record !== undefined && (values.scenario !== undefined || stateFile !== undefined))
+    throw new UsageError('--record cannot be combined with --scenario or --state (a record replays from a fresh simulator)')
   // With a wall clock virtual time starts now, so signatures pass a real app's tolerance check.
   const start = () => (clock.mode === 'wall' ? { start: callerNow() } : {})
   let forwarded: ForwardDestination[] = []
@@ -270,6 +277,15 @@ export async function serveCommand(args: string[]): Promise<number> {
     return built
   }
   const sim = await build(true)
+  let recorder: SessionRecorder | undefined
+  if (values.record !== undefined) {
+    try {
+      recorder = createSessionRecorder(resolve(values.record))
+    } catch (error) {
+      throw new UsageError(`--record: cannot write ${values.record}: ${(error as Error).message}`)
+    }
+    recorder.start(sim, clock, values['no-limits'] !== true, forward)
+  }
   const server = await startHttpServer(sim, {
     port,
     adminToken: token,
@@ -278,6 +294,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     rebuild: () => build(false),
     extras: () => ({ forward: forwarded }),
     ...(stateFile === undefined ? {} : { stateFile }),
+    ...(recorder === undefined ? {} : { recorder }),
   }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE')
@@ -303,7 +320,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       `  forwarding ${f.event_payload} events (${f.enabled_events.join(', ')}) to ${f.url}: destination ${f.destination}, webhook signing secret ${f.signing_secret}\n`,
   )
   process.stdout.write(
-    `service-sim serving on http://127.0.0.1:${actual} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})\n  platform ${sim.platform.id}\n  secret key ${sim.platform.secretKey.test}\n  admin API http://127.0.0.1:${actual}/__sim/state\n${tokenLine}\n${clockLine}\n${forwardLines.join('')}  hosts ${[...allowedHostSet(allowedHosts)].join(', ')} (any port)\nPress Ctrl-C to stop.\n`,
+    `service-sim serving on http://127.0.0.1:${actual} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})\n  platform ${sim.platform.id}\n  secret key ${sim.platform.secretKey.test}\n  admin API http://127.0.0.1:${actual}/__sim/state\n${tokenLine}\n${clockLine}\n${forwardLines.join('')}${recorder === undefined ? '' : `  recording the session to ${recorder.file}\n`}  hosts ${[...allowedHostSet(allowedHosts)].join(', ')} (any port)\nPress Ctrl-C to stop.\n`,
   )
   let code = 0
   await new Promise<void>((stop) => {
@@ -314,6 +331,23 @@ export async function serveCommand(args: string[]): Promise<number> {
         server.close(() => stop())
         // Keep-alive sockets would hold close() open.
         ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
+      }
+      if (recorder !== undefined) {
+        const r = recorder
+        // Due work up to now runs first, so the end line's time and trace hash are those of a run at rest.
+        return void server.host
+          .advance(0)
+          .then(
+            () => {
+              r.end(server.host.sim)
+              process.stdout.write(`session recorded in ${r.file} (replay: service-sim replay --served ${r.file})\n`)
+            },
+            (error: unknown) => {
+              code = 1
+              process.stderr.write(`service-sim: session record not finished: ${(error as Error).message}\n`)
+            },
+          )
+          .finally(close)
       }
       if (stateFile === undefined) return close()
       // `--state`: the simulator served now (after any reset) is saved, atomically, before closing.

@@ -1,4 +1,4 @@
-import type { TransportRequest, TransportResult } from '#domain/delivery/transport.js'
+import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/delivery/transport.js'
 import { createTransport } from '#http/transport.js'
 import type { Simulator } from '../simulator/create-simulator.js'
 
@@ -15,8 +15,7 @@ import type { Simulator } from '../simulator/create-simulator.js'
  * installServeReceiverFaults(sim)
  * sim.faults.inject({ fault: 'receiver_down', receiver: 'ed_123', delay: 3_600_000 })
  */
-export function installServeReceiverFaults(sim: Simulator): void {
-  const base = createTransport(sim.receivers)
+export function installServeReceiverFaults(sim: Simulator, base: DeliveryTransport = createTransport(sim.receivers)): void {
   const { clock, scheduler } = sim.service.kernel
   const down = new Map<string, { until: number; status: number | undefined }>()
   const slow = new Map<string, { delay: number; remaining: number }>()

@@ -93,7 +93,11 @@ export function createWallDriver(sim: Simulator, options: WallDriverOptions = {}
     }
     const next = current.service.kernel.scheduler.nextDue()
     if ((next === undefined || next > goal) && clock.countTimers() <= 2) {
-      clock.now = goal
+      // A synchronous tick, not `clock.now = goal`: a timer the scheduler armed for a task since
+      // cancelled (a delivery's time-out once answered) must fire on the way and re-arm for the next
+      // task. Jumped over, it would stay behind the clock, where no tick ever fires it, and the
+      // next task (a retry) would wait for someone's settle() instead of falling due by itself.
+      clock.tick(goal - clock.now)
       return true
     }
     return false

@@ -1,3 +1,4 @@
+import { operations } from '#catalogue/index.js'
 import type { FaultHooks } from '#domain/faults/fault-hooks.js'
 import { scopeKey } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
@@ -48,6 +49,16 @@ interface Outcome {
   status: number
   text: string
   headers: Record<string, string>
+}
+
+/**
+ * The paths the provider serves on its meter-events host (`meter-events.<domain>`): the meter event
+ * stream and nothing else, read from the catalogue's `host` of each operation.
+ */
+let meterEventsPaths: ReadonlySet<string> | undefined
+function meterEventsHostServes(path: string): boolean {
+  meterEventsPaths ??= new Set(operations().flatMap((op) => (op.host === 'meter_events' ? [op.path] : [])))
+  return meterEventsPaths.has(path)
 }
 
 // What `Headers` accepts as a value once trimmed: a ByteString without control characters.
@@ -153,9 +164,13 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
     let route: Route | undefined
     let idem: { scope: string; key: string } | undefined
     try {
-      const match = router.match(incoming.method, path)
+      // The meter-events host serves the stream only; any other path there is unknown, as on the provider.
+      // Read from `href` (a stored string) rather than `hostname` (a new string per request).
+      const href = incoming.url.href
+      const offHost = href.startsWith('meter-events.', href.indexOf('//') + 2) && !meterEventsHostServes(path)
+      const match = offHost ? undefined : router.match(incoming.method, path)
       if (match === undefined) {
-        const allowed = router.allows(path)
+        const allowed = offHost ? [] : router.allows(path)
         if (allowed.length > 0) {
           throw new ServiceError({
             status: 405,

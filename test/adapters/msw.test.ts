@@ -31,10 +31,10 @@ describe('simulatorHandlers (msw)', () => {
   it('serves the meter events host and keeps the error envelope', async () => {
     const sim = createSimulator({ seed: 2 })
     serve(...simulatorHandlers(sim))
-    const res = await fetch('https://meter-events.service.test/v2/billing/meter_event_session', {
+    const res = await fetch('https://meter-events.service.test/v2/billing/meter_event_stream', {
       method: 'POST',
-      headers: { Authorization: 'Bearer sk_test_nope', 'Content-Type': 'application/json' },
-      body: '{}',
+      headers: { Authorization: 'Bearer ek_test_nope', 'Content-Type': 'application/json' },
+      body: '{"events":[]}',
     })
     expect(res.status).toBe(401)
     expect((await res.json()).error.type).toBeTypeOf('string')

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,7 +7,7 @@ import { generateAdminToken } from '../../src/cli/serve-guard.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
 import { type Answer, call } from './node-request.js'
-import { BIN, ROOT } from './run-cli.js'
+import { startServeCli } from './serve-cli.js'
 
 const code = (answer: Answer) => (JSON.parse(answer.body) as { error?: { code?: string } }).error?.code
 const stop = (server: Server) =>
@@ -164,28 +163,9 @@ describe('the admin token of service-sim serve', () => {
   })
 })
 
-/** Starts the real bin and resolves once it prints where it serves. */
-async function startCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, [ADMIN_TOKEN_ENV]: env[ADMIN_TOKEN_ENV] ?? '' },
-  })
-  let out = ''
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString()
-      const m = /127\.0\.0\.1:(\d+)[\s\S]*Press Ctrl-C/.exec(out)
-      if (m) resolve(Number(m[1]))
-    })
-    child.on('exit', () => reject(new Error(out)))
-  })
-  const stopped = () =>
-    new Promise<number | null>((resolve) => {
-      child.on('exit', (c) => resolve(c))
-      child.kill('SIGINT')
-    })
-  return { port, out: () => out, stopped }
-}
+// An unset token variable, so the generated token is what the first test sees.
+const startCli = (args: string[], env: Record<string, string> = {}) =>
+  startServeCli(args, { ...env, [ADMIN_TOKEN_ENV]: env[ADMIN_TOKEN_ENV] ?? '' })
 
 describe('service-sim serve (the real bin) and its admin token', () => {
   it('prints a generated token at start and requires it on the admin API', async () => {
@@ -196,7 +176,7 @@ describe('service-sim serve (the real bin) and its admin token', () => {
       expect((await call(served.port, '/__sim/state')).status).toBe(401)
       expect((await call(served.port, '/__sim/state', { headers: { Authorization: `Bearer ${printed}` } })).status).toBe(200)
     } finally {
-      expect(await served.stopped()).toBe(0)
+      expect(await served.stop()).toBe(0)
     }
   })
 
@@ -210,7 +190,7 @@ describe('service-sim serve (the real bin) and its admin token', () => {
       )
       expect((await call(served.port, '/__sim/state', { headers: { 'X-Sim-Admin-Token': 'other' } })).status).toBe(401)
     } finally {
-      expect(await served.stopped()).toBe(0)
+      expect(await served.stop()).toBe(0)
     }
   })
 })

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -7,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { startHttpServer } from '../../src/cli/http-server.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
 import { run } from './in-process.js'
-import { BIN, ROOT } from './run-cli.js'
+import { startServeCli } from './serve-cli.js'
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'service-sim-state-'))
 const TOKEN = 'state-suite-token'
@@ -61,30 +60,7 @@ describe('POST /__sim/snapshot (in process, over HTTP)', () => {
   })
 })
 
-/** Starts the real bin and resolves once it prints where it serves. */
-async function startCli(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--admin-token', TOKEN, ...args], { cwd: ROOT })
-  let out = ''
-  let err = ''
-  child.stderr.on('data', (d: Buffer) => {
-    err += d.toString()
-  })
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString()
-      const m = /127\.0\.0\.1:(\d+)[\s\S]*Press Ctrl-C/.exec(out)
-      if (m) resolve(Number(m[1]))
-    })
-    child.on('exit', () => reject(new Error(out + err)))
-  })
-  const key = /secret key (\S+)/.exec(out)?.[1] ?? ''
-  const stop = (signal: NodeJS.Signals = 'SIGINT') =>
-    new Promise<number | null>((resolve) => {
-      child.on('exit', (c) => resolve(c))
-      child.kill(signal)
-    })
-  return { port, key, out: () => out, err: () => err, stop }
-}
+const startCli = (args: string[]) => startServeCli(['--admin-token', TOKEN, ...args])
 
 describe('service-sim serve --state (the real bin)', () => {
   it('saves on POST /__sim/snapshot and on SIGINT, and the next start with the same file goes on from it', async () => {

@@ -206,3 +206,31 @@ describe('the meter event stream (POST /v2/billing/meter_event_stream)', () => {
     expect(new Set(x.at).size).toBeGreaterThan(1)
   })
 })
+
+describe('the meter-events host', () => {
+  it.each([
+    ['GET', '/v1/customers', undefined],
+    ['POST', '/v2/billing/meter_events', '{"event_name":"api_call","payload":{"service_customer_id":"cus_1","value":"1"}}'],
+    ['POST', '/v2/billing/meter_event_session', '{}'],
+  ])('answers %s %s there with 404 url_unrecognized and changes nothing', async (method, path, body) => {
+    const a = api()
+    await a.meter()
+    const before = a.sim.trace.filter('event').length
+    const res = await a.sim.fetch(`https://meter-events.service.test${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${a.sim.platform.secretKey.test}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body }),
+    })
+    expect(await errorOf(res)).toMatchObject({ status: 404, code: 'url_unrecognized' })
+    expect(a.sim.trace.filter('event').length).toBe(before)
+    expect(a.sim.admin.meterStats().pendingEvents).toBe(0)
+  })
+
+  it('serves the stream there', async () => {
+    const a = api()
+    await a.meter()
+    const s = await a.session()
+    expect((await a.stream(s.authentication_token, events(2))).status).toBe(200)
+    expect(a.sim.admin.meterStats().pendingEvents).toBe(2)
+  })
+})

@@ -1,0 +1,258 @@
+import { readFileSync } from 'node:fs'
+import type { DeliveryTransport, TransportResult } from '#domain/delivery/transport.js'
+import { createSimulator, exchangeOf, type Simulator } from '../simulator/create-simulator.js'
+import { type AdminHost, withAdminApi } from './admin-api.js'
+import { arrival } from './http-server.js'
+import { setUpForwarding } from './serve-command.js'
+import { installServeReceiverFaults } from './serve-faults.js'
+import type {
+  RecordedEnd,
+  RecordedReceiver,
+  RecordedRequest,
+  RecordedReset,
+  SessionHeader,
+  SessionLine,
+} from './session-record.js'
+import { UsageError } from './usage-error.js'
+
+/** A session record (`serve --record`) read back, its lines sorted for replay. */
+export interface SessionRecord {
+  readonly header: SessionHeader
+  /** In the order serve accepted them (their `serve.request` trace `seq`). */
+  readonly requests: readonly RecordedRequest[]
+  /** Indexed by the order the simulator posted them. */
+  readonly receivers: readonly (RecordedReceiver | undefined)[]
+  readonly resets: readonly RecordedReset[]
+  readonly end: RecordedEnd | undefined
+}
+
+/**
+ * Reads a session record; a file that is not one (no session line first, a line that is not JSON,
+ * an unknown kind) is a usage error naming the line.
+ *
+ * @example
+ * const record = readSessionRecord('session.jsonl')
+ * record.requests.length // the requests serve accepted
+ */
+export function readSessionRecord(file: string): SessionRecord {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`--served: cannot read ${file}: ${(error as Error).message}`)
+  }
+  const lines: SessionLine[] = []
+  for (const [i, raw] of text.split('\n').entries()) {
+    if (raw.trim() === '') continue
+    let line: SessionLine
+    try {
+      line = JSON.parse(raw) as SessionLine
+    } catch (error) {
+      throw new UsageError(`--served: ${file}:${i + 1}: not JSON (${(error as Error).message})`)
+    }
+    if (!['session', 'request', 'receiver', 'reset', 'end'].includes(line?.kind))
+      throw new UsageError(`--served: ${file}:${i + 1}: unknown line kind ${JSON.stringify(line?.kind)}`)
+    lines.push(line)
+  }
+  const header = lines[0]
+  if (header?.kind !== 'session' || header.version !== 1)
+    throw new UsageError(
+      `--served: ${file}: not a session record (its first line must be {"kind":"session","version":1,...}, written by serve --record)`,
+    )
+  const receivers: (RecordedReceiver | undefined)[] = []
+  for (const line of lines) if (line.kind === 'receiver') receivers[line.n] = line
+  return {
+    header,
+    requests: lines.flatMap((l) => (l.kind === 'request' ? [l] : [])).sort((a, b) => a.seq - b.seq),
+    receivers,
+    resets: lines.flatMap((l) => (l.kind === 'reset' ? [l] : [])),
+    end: lines.find((l): l is RecordedEnd => l.kind === 'end'),
+  }
+}
+
+/** Where a replay first answered differently from the served session. */
+export interface Divergence {
+  /** The request (`seq` of its `serve.request` entry), or undefined for the end of the session. */
+  readonly seq: number | undefined
+  readonly request: string
+  readonly what: 'status' | 'body' | 'receiver' | 'trace hash' | 'trace length'
+  readonly recorded: string
+  readonly replayed: string
+}
+
+/** What `replayServedSession` found. */
+export interface ServedReplayResult {
+  readonly requests: number
+  /** Requests answered with the recorded status (and, for the service API, the recorded body). */
+  readonly matched: number
+  readonly divergences: readonly Divergence[]
+  /** The recorded end line's hash (undefined when serve did not stop cleanly) and the replay's. */
+  readonly traceHash: { readonly recorded: string | undefined; readonly replayed: string }
+  readonly ok: boolean
+  /** The replayed simulator at the end (for inspection: its trace, state). */
+  readonly sim: Simulator
+}
+
+/**
+ * Replays a served session: a fresh simulator with the record's seed, start, header prefix, limits
+ * and forwarding, on a manual clock moved to each request's recorded arrival (due work fires on the
+ * way, as serve's wall driver fired it), each request sent again (service requests through the
+ * simulator's exchange, admin ones through the admin API), the `serve.request` entries appended as
+ * serve appended them, and webhook posts that left the process answered with the recorded answer
+ * at the recorded virtual time. Compares every answer and, at the end, the trace hash.
+ *
+ * @example
+ * const result = await replayServedSession(readSessionRecord('session.jsonl'))
+ * result.ok // true when every answer and the trace hash are the recorded ones
+ */
+export async function replayServedSession(record: SessionRecord): Promise<ServedReplayResult> {
+  const { header } = record
+  const divergences: Divergence[] = []
+  let posts = 0
+  let resets = 0
+  // Answers due by time but not yet by place: released by the loop below, before the request they preceded.
+  let held: { len: number; release: () => void }[] = []
+  const release = async () => {
+    for (;;) {
+      const ready = held.filter((a) => a.len <= sim.trace.length)
+      if (ready.length === 0) return
+      held = held.filter((a) => a.len > sim.trace.length)
+      for (const a of ready) a.release()
+      // A real macrotask: the delivery records the attempt in the promise callbacks of the answer.
+      await new Promise<void>((done) => setImmediate(done))
+    }
+  }
+  const replayTransport = (sim: Simulator): DeliveryTransport => ({
+    post(request) {
+      const n = posts++
+      const recorded = record.receivers[n]
+      if (recorded === undefined || recorded.url !== request.url) {
+        divergences.push({
+          seq: undefined,
+          request: `webhook POST ${request.url}`,
+          what: 'receiver',
+          recorded: recorded === undefined ? 'no such post' : `POST ${recorded.url}`,
+          replayed: `POST ${request.url}`,
+        })
+        return { kind: 'connect_error', message: 'replay: the served session made no such post' }
+      }
+      // Answered once the virtual clock reaches the recorded answer time and the trace has as
+      // many entries as when the answer came in (its place among requests of the same instant).
+      return new Promise<TransportResult>((resolve) => {
+        const answer = { len: recorded.trace_length, release: () => resolve(recorded.result) }
+        const due = () => {
+          if (sim.trace.length >= answer.len) answer.release()
+          else held.push(answer)
+        }
+        const wait = recorded.answered - sim.clock.now
+        if (wait > 0) sim.clock.setTimeout(due, wait)
+        else due()
+      })
+    },
+    waitsOnClock: () => true,
+  })
+  const build = (start: number): Simulator => {
+    const sim = createSimulator({
+      seed: header.seed,
+      start,
+      headerPrefix: header.header_prefix,
+      ...(header.limits ? {} : { limits: false as const }),
+    })
+    if (header.forward !== undefined) setUpForwarding(sim, header.forward)
+    installServeReceiverFaults(sim, replayTransport(sim))
+    return sim
+  }
+  let sim = build(header.start)
+  const host: AdminHost = {
+    get sim() {
+      return sim
+    },
+    clock: header.clock,
+    async advance(ms) {
+      await sim.clock.tickAsync(ms)
+      await sim.settle()
+    },
+    async reset() {
+      const next = record.resets[resets++]
+      if (next === undefined) throw new Error('replay: the record has no start for this reset')
+      sim = build(next.start)
+      return sim
+    },
+    async snapshot() {
+      await sim.settle()
+      return { snapshot: sim.snapshot(), file: undefined }
+    },
+  }
+  const admin = withAdminApi(host)
+  // The wall driver's catch-up: the clock ticks to the target, firing due work in order on the way.
+  const toward = async (at: number) => {
+    if (at > sim.clock.now) await sim.clock.tickAsync(at - sim.clock.now)
+  }
+  let matched = 0
+  for (const r of record.requests) {
+    await toward(r.at)
+    await release()
+    arrival(sim, r.method, r.headers, r.path, r.admin, r.body, r.wall)
+    const hasBody = r.method !== 'GET' && r.method !== 'HEAD' && r.body !== ''
+    const url = `http://127.0.0.1${r.path}`
+    let status: number
+    let text: string
+    if (r.admin) {
+      const type = r.headers['content-type']
+      const response = await admin(
+        new Request(url, {
+          method: r.method,
+          headers: type === undefined ? {} : { 'content-type': type },
+          ...(hasBody ? { body: r.body } : {}),
+        }),
+      )
+      status = response.status
+      text = await response.text()
+    } else {
+      try {
+        const answer = await exchangeOf(sim)(url, { method: r.method, headers: r.headers, ...(hasBody ? { body: r.body } : {}) })
+        status = answer.status
+        text = answer.text
+      } catch (error) {
+        // An indeterminate answer (a fault): serve recorded it as status 0 with the error's message.
+        status = 0
+        text = String((error as Error)?.message ?? error)
+      }
+    }
+    // Answers that came in right after this request in the session come in now.
+    await release()
+    const name = `${r.method} ${r.path}`
+    if (status !== r.status)
+      divergences.push({ seq: r.seq, request: name, what: 'status', recorded: String(r.status), replayed: String(status) })
+    // Admin answers describe the server (clock mode, files); only their status is compared.
+    else if (!r.admin && text !== r.response)
+      divergences.push({ seq: r.seq, request: name, what: 'body', recorded: r.response, replayed: text })
+    else matched++
+  }
+  const end = record.end
+  if (end !== undefined) {
+    await toward(end.at)
+    await release()
+    await host.advance(0)
+    await release()
+    if (sim.trace.length !== end.trace_length)
+      divergences.push({
+        seq: undefined,
+        request: 'end of session',
+        what: 'trace length',
+        recorded: String(end.trace_length),
+        replayed: String(sim.trace.length),
+      })
+  }
+  const replayed = sim.trace.hash()
+  if (end !== undefined && replayed !== end.trace_hash)
+    divergences.push({ seq: undefined, request: 'end of session', what: 'trace hash', recorded: end.trace_hash, replayed })
+  return {
+    requests: record.requests.length,
+    matched,
+    divergences,
+    traceHash: { recorded: end?.trace_hash, replayed },
+    ok: divergences.length === 0,
+    sim,
+  }
+}
