@@ -1,6 +1,6 @@
 import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { billingClient, caught, HOUR, payingCustomer } from './helpers.js'
+import { billingClient, caught, HOUR, monthlyPrice, payingCustomer } from './helpers.js'
 
 const FEB1 = Date.UTC(2026, 1, 1) / 1000
 const MAR1 = Date.UTC(2026, 2, 1) / 1000
@@ -11,13 +11,7 @@ async function setUp() {
   const b = billingClient({ start: '2026-01-01T00:00:00.000Z' })
   const { stripe } = b
   const { customer } = await payingCustomer(stripe)
-  const product = await stripe.products.create({ name: 'Seat' })
-  const price = await stripe.prices.create({
-    product: product.id,
-    currency: 'usd',
-    unit_amount: 3000,
-    recurring: { interval: 'month' },
-  })
+  const { price } = await monthlyPrice(stripe, 3000, 'Seat')
   return { ...b, customer, price }
 }
 

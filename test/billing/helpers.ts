@@ -41,3 +41,15 @@ export async function payingCustomer(stripe: Stripe, card = 'pm_card_visa', extr
   await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: pm.id } })
   return { customer, pm }
 }
+
+/** A product named `name` and a licensed monthly USD price of `unitAmount` for it. */
+export async function monthlyPrice(stripe: Stripe, unitAmount: number, name = 'Seat') {
+  const product = await stripe.products.create({ name })
+  const price = await stripe.prices.create({
+    product: product.id,
+    currency: 'usd',
+    unit_amount: unitAmount,
+    recurring: { interval: 'month' },
+  })
+  return { product, price }
+}

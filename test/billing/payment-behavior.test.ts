@@ -1,7 +1,7 @@
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
-import { billingClient, caught, HOUR, payingCustomer } from './helpers.js'
+import { billingClient, caught, HOUR, monthlyPrice, payingCustomer } from './helpers.js'
 
 const SECOND = 1000
 
@@ -10,13 +10,7 @@ async function setUp(card = 'pm_card_chargeDeclined') {
   const b = billingClient()
   const { stripe } = b
   const { customer, pm } = await payingCustomer(stripe, card)
-  const product = await stripe.products.create({ name: 'Seat' })
-  const price = await stripe.prices.create({
-    product: product.id,
-    currency: 'usd',
-    unit_amount: 900,
-    recurring: { interval: 'month' },
-  })
+  const { price } = await monthlyPrice(stripe, 900, 'Seat')
   return { ...b, customer, pm, price }
 }
 

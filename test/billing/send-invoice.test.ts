@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
-import { billingClient, caught, DAY, HOUR, payingCustomer } from './helpers.js'
+import { billingClient, caught, DAY, HOUR, monthlyPrice, payingCustomer } from './helpers.js'
 
 /** A monthly $20 subscription collected by sending invoices due in 7 days. */
 async function setUp(card = 'pm_card_visa') {
   const b = billingClient({ start: '2026-01-01T00:00:00.000Z' })
   const { stripe } = b
   const { customer, pm } = await payingCustomer(stripe, card)
-  const product = await stripe.products.create({ name: 'Plan' })
-  const price = await stripe.prices.create({
-    product: product.id,
-    currency: 'usd',
-    unit_amount: 2000,
-    recurring: { interval: 'month' },
-  })
+  const { price } = await monthlyPrice(stripe, 2000, 'Plan')
   const sub = await stripe.subscriptions.create({
     customer: customer.id,
     items: [{ price: price.id }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { billingClient, caught, HOUR, payingCustomer } from './helpers.js'
+import { billingClient, caught, HOUR, monthlyPrice, payingCustomer } from './helpers.js'
 
 const FEB1 = Date.UTC(2026, 1, 1) / 1000
 
@@ -8,13 +8,7 @@ async function setUp() {
   const b = billingClient({ start: '2026-01-01T00:00:00.000Z' })
   const { stripe } = b
   const { customer } = await payingCustomer(stripe)
-  const product = await stripe.products.create({ name: 'Seat' })
-  const price = await stripe.prices.create({
-    product: product.id,
-    currency: 'usd',
-    unit_amount: 3000,
-    recurring: { interval: 'month' },
-  })
+  const { price } = await monthlyPrice(stripe, 3000, 'Seat')
   const vat = await stripe.taxRates.create({ display_name: 'VAT', percentage: 20, inclusive: false })
   const gst = await stripe.taxRates.create({ display_name: 'GST', percentage: 10, inclusive: true })
   return { ...b, customer, price, vat, gst }

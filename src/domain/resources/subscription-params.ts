@@ -8,6 +8,7 @@ import type { OperationCall } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
+import type { ResourcePorts } from './ports.js'
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -178,4 +179,50 @@ export function prorationTiming(state: SubState | undefined, behavior: unknown, 
     )
   }
   return { behavior: b, at: ms, date: seconds }
+}
+
+export function checkPaymentMethod(call: OperationCall, ports: ResourcePorts, customer: string, pm: unknown): void {
+  if (typeof pm !== 'string' || pm === '') return
+  const found = ports.paymentMethods.get(call.scope, pm)
+  if (found === undefined || found.customer !== customer) {
+    throw invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
+      code: 'resource_missing',
+      param: 'default_payment_method',
+    })
+  }
+}
+
+/**
+ * `collection_method` and `days_until_due` together, as the provider requires them: `send_invoice`
+ * needs `days_until_due`, which `charge_automatically` refuses. Whether invoices are sent.
+ */
+export function checkCollection(method: unknown, days: unknown): boolean {
+  if (method === 'send_invoice') {
+    if (days === undefined || days === null) throw missing('days_until_due')
+    return true
+  }
+  if (days !== undefined && days !== null) {
+    throw invalid('days_until_due', "can only be set when collection_method is 'send_invoice'")
+  }
+  return false
+}
+
+/** Tax rates named by id (`''` clears: none), each checked. */
+export function taxRatesOf(engine: Engine, call: OperationCall, ids: unknown, param: string): Json[] {
+  const list = Array.isArray(ids) ? ids : typeof ids === 'object' && ids !== null ? Object.values(ids) : []
+  return list.map((id, i) => {
+    if (typeof id !== 'string') throw missing(`${param}[${i}]`)
+    return engine.resource('tax_rate').requireParam(call.scope, id, `${param}[${i}]`)
+  })
+}
+
+/** The coupons of `discounts: [{ coupon }]`, each checked (`''` or `[]` clears: none). */
+export function couponsOf(engine: Engine, call: OperationCall, discounts: unknown): Json[] {
+  return entriesOf(discounts).map((entry, i) => {
+    const param = `discounts[${i}][coupon]`
+    if (typeof entry.coupon !== 'string') throw missing(param)
+    const coupon = engine.resource('coupon').requireParam(call.scope, entry.coupon, param)
+    if (coupon.valid === false) throw invalid(param, `the coupon ${entry.coupon} is no longer valid`)
+    return coupon
+  })
 }

@@ -2,8 +2,7 @@ import { DAY } from '#kernel/time.js'
 import { boundary } from '../billing/calendar.js'
 import { lineAmount } from '../billing/pricing.js'
 import type { ItemChange } from '../billing/prorations.js'
-import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
-import type { Engine } from '../engine/engine.js'
+import type { ResourceDeclaration } from '../engine/declaration.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
@@ -11,9 +10,12 @@ import { subList } from './sub-list.js'
 import { cancelAtParam, trialEndParam } from './subscription-dates.js'
 import {
   canceledRefusal,
+  checkCollection,
   checkDistinctPrices,
   checkItemCount,
+  checkPaymentMethod,
   checkQuantity,
+  couponsOf,
   entriesOf,
   invalid,
   missing,
@@ -23,21 +25,11 @@ import {
   prorationTiming,
   type Recurring,
   recurringPrice,
+  taxRatesOf,
   termsOf,
 } from './subscription-params.js'
 
 const sec = (ms: number) => Math.floor(ms / 1000)
-
-function checkPaymentMethod(call: OperationCall, ports: ResourcePorts, customer: string, pm: unknown): void {
-  if (typeof pm !== 'string' || pm === '') return
-  const found = ports.paymentMethods.get(call.scope, pm)
-  if (found === undefined || found.customer !== customer) {
-    throw invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
-      code: 'resource_missing',
-      param: 'default_payment_method',
-    })
-  }
-}
 
 /** List params that filter by a field's value when `subscriptions.list` filters by itself. */
 const LIST_FILTERS = ['customer', 'collection_method', 'test_clock'] as const
@@ -52,41 +44,6 @@ function checkNoDuplicates(current: readonly Json[], changes: readonly PlannedIt
   const kept = current.filter((item) => !touched.has(item.id)).map((item) => String((item.price as Json).id))
   const planned = changes.map((c) => (c.deleted ? undefined : String(c.price.id)))
   checkDistinctPrices([...kept, ...planned], (i) => `items[${i - kept.length}][price]`)
-}
-
-/**
- * `collection_method` and `days_until_due` together, as the provider requires them: `send_invoice`
- * needs `days_until_due`, which `charge_automatically` refuses. Whether invoices are sent.
- */
-function checkCollection(method: unknown, days: unknown): boolean {
-  if (method === 'send_invoice') {
-    if (days === undefined || days === null) throw missing('days_until_due')
-    return true
-  }
-  if (days !== undefined && days !== null) {
-    throw invalid('days_until_due', "can only be set when collection_method is 'send_invoice'")
-  }
-  return false
-}
-
-/** Tax rates named by id (`''` clears: none), each checked. */
-function taxRatesOf(engine: Engine, call: OperationCall, ids: unknown, param: string): Json[] {
-  const list = Array.isArray(ids) ? ids : typeof ids === 'object' && ids !== null ? Object.values(ids) : []
-  return list.map((id, i) => {
-    if (typeof id !== 'string') throw missing(`${param}[${i}]`)
-    return engine.resource('tax_rate').requireParam(call.scope, id, `${param}[${i}]`)
-  })
-}
-
-/** The coupons of `discounts: [{ coupon }]`, each checked (`''` or `[]` clears: none). */
-function couponsOf(engine: Engine, call: OperationCall, discounts: unknown): Json[] {
-  return entriesOf(discounts).map((entry, i) => {
-    const param = `discounts[${i}][coupon]`
-    if (typeof entry.coupon !== 'string') throw missing(param)
-    const coupon = engine.resource('coupon').requireParam(call.scope, entry.coupon, param)
-    if (coupon.valid === false) throw invalid(param, `the coupon ${entry.coupon} is no longer valid`)
-    return coupon
-  })
 }
 
 /** Fields of a new subscription item: the price object, its quantity (licensed only) and period. */
