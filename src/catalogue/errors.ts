@@ -90,8 +90,6 @@ export const ERRORS = {
     'This customer has no attached payment source or default payment method. Please consider adding a default payment method.',
     'simulator',
   ),
-  /** Paying, finalizing or voiding an invoice whose status does not allow it (decision: code and wording ours). */
-  invoice_unexpected_state: row(400, INVALID, 'This invoice is {status}; it cannot be {action}.', 'simulator'),
   /** Sending an invoice that is charged automatically (decision: the provider's wording, our code). */
   invoice_not_send_invoice: row(
     400,
@@ -99,6 +97,8 @@ export const ERRORS = {
     "You can only manually send an invoice if its collection method is 'send_invoice'.",
     'simulator',
   ),
+  /** Paying, finalizing or voiding an invoice whose status does not allow it (decision: code and wording ours). */
+  invoice_unexpected_state: row(400, INVALID, 'This invoice is {status}; it cannot be {action}.', 'simulator'),
   invoice_upcoming_none: row(404, INVALID, 'No upcoming invoices for customer: {customer}'),
   /** spec: "Status 429, code `lock_timeout`." Retried by the client libraries. */
   lock_timeout: row(
