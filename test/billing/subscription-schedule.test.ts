@@ -129,6 +129,14 @@ describe('items of subscriptions', () => {
     expect((await stripe.subscriptions.retrieve(sub.id)).items.data).toHaveLength(1)
   })
 
+  it('refuses subscriptionItems.create with a price the subscription already has with 400, adding nothing', async () => {
+    const { stripe, customer, price } = await setUp()
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })
+    const refused = await caught(stripe.subscriptionItems.create({ subscription: sub.id, price: price.id }))
+    expect(refused).toMatchObject({ statusCode: 400, code: 'parameter_invalid', param: 'price' })
+    expect((await stripe.subscriptionItems.list({ subscription: sub.id })).data).toHaveLength(1)
+  })
+
   it('refuses deleting an item of a canceled subscription with 400', async () => {
     const { stripe, customer, price } = await setUp()
     const other = await stripe.prices.create({
