@@ -3,9 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.js'
 import { billingClient, caught, DAY, payingCustomer } from './helpers.js'
 
-async function setUp(extra: Stripe.CustomerCreateParams = {}) {
+/** A paying customer (on a new test clock frozen at the simulator's start with `onClock`) and a $10 monthly price. */
+async function setUp(onClock = false) {
   const b = billingClient()
-  const { customer } = await payingCustomer(b.stripe, 'pm_card_visa', extra)
+  const clock = onClock
+    ? await b.stripe.testHelpers.testClocks.create({ frozen_time: Math.floor(b.sim.clock.now / 1000) })
+    : undefined
+  const { customer } = await payingCustomer(b.stripe, 'pm_card_visa', clock === undefined ? {} : { test_clock: clock.id })
   const product = await b.stripe.products.create({ name: 'Seat' })
   const price = await b.stripe.prices.create({
     product: product.id,
@@ -13,7 +17,7 @@ async function setUp(extra: Stripe.CustomerCreateParams = {}) {
     unit_amount: 1000,
     recurring: { interval: 'month' },
   })
-  return { ...b, customer, price }
+  return { ...b, customer, price, clock: clock?.id ?? '', frozen: clock?.frozen_time ?? 0 }
 }
 
 const nowSec = (sim: { clock: { now: number } }) => Math.floor(sim.clock.now / 1000)
@@ -43,29 +47,19 @@ describe('cancel_at', () => {
   })
 
   it("cancels at cancel_at on the customer's test clock when the clock is advanced past it", async () => {
-    const b = billingClient()
-    const start = nowSec(b.sim)
-    const clock = await b.stripe.testHelpers.testClocks.create({ frozen_time: start })
-    const { customer } = await payingCustomer(b.stripe, 'pm_card_visa', { test_clock: clock.id })
-    const product = await b.stripe.products.create({ name: 'Seat' })
-    const price = await b.stripe.prices.create({
-      product: product.id,
-      currency: 'usd',
-      unit_amount: 1000,
-      recurring: { interval: 'month' },
-    })
-    const sub = await b.stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })
+    const { stripe, customer, price, clock, frozen: start } = await setUp(true)
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })
     const at = start + 2 * 86_400
-    await b.stripe.subscriptions.update(sub.id, { cancel_at: at })
+    await stripe.subscriptions.update(sub.id, { cancel_at: at })
     const advance = async (to: number) => {
-      await b.stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: to })
+      await stripe.testHelpers.testClocks.advance(clock, { frozen_time: to })
       let status = 'advancing'
-      while (status !== 'ready') status = (await b.stripe.testHelpers.testClocks.retrieve(clock.id)).status
+      while (status !== 'ready') status = (await stripe.testHelpers.testClocks.retrieve(clock)).status
     }
     await advance(start + 86_400)
-    expect((await b.stripe.subscriptions.retrieve(sub.id)).status).toBe('active')
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('active')
     await advance(start + 3 * 86_400)
-    expect(await b.stripe.subscriptions.retrieve(sub.id)).toMatchObject({ status: 'canceled', ended_at: at })
+    expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({ status: 'canceled', ended_at: at })
   })
 
   it("keeps the subscription when cancel_at is cleared with ''", async () => {
@@ -133,6 +127,14 @@ describe('items of subscriptions', () => {
     const refused = await caught(stripe.subscriptions.update(sub.id, { items: [{ price: price.id }] }))
     expect(refused).toMatchObject({ statusCode: 400, code: 'parameter_invalid', param: 'items[0][price]' })
     expect((await stripe.subscriptions.retrieve(sub.id)).items.data).toHaveLength(1)
+  })
+
+  it('refuses subscriptionItems.create with a price the subscription already has with 400, adding nothing', async () => {
+    const { stripe, customer, price } = await setUp()
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })
+    const refused = await caught(stripe.subscriptionItems.create({ subscription: sub.id, price: price.id }))
+    expect(refused).toMatchObject({ statusCode: 400, code: 'parameter_invalid', param: 'price' })
+    expect((await stripe.subscriptionItems.list({ subscription: sub.id })).data).toHaveLength(1)
   })
 
   it('refuses deleting an item of a canceled subscription with 400', async () => {

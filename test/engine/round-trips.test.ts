@@ -26,8 +26,8 @@ const ALSO: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   invoice: { customer: '{customer}' },
   // One of percent_off or amount_off.
   coupon: { percent_off: 10 },
-  // One of price or price_data (the simulator takes price).
-  subscription_item: { price: '{price}' },
+  // One of price or price_data (the simulator takes price); not a price the subscription already has.
+  subscription_item: { price: '{addedPrice}' },
   invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
   // Optional in the client's types (a transfer may follow a source transaction); required here.
   transfer: { amount: 300 },
@@ -73,6 +73,12 @@ describe('declared resources round-trip with every declared field', () => {
         recurring: { interval: 'month' },
       })
       const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })
+      const addedPrice = await stripe.prices.create({
+        product: product.id,
+        currency: 'usd',
+        unit_amount: 300,
+        recurring: { interval: 'month' },
+      })
       const coupon = await stripe.coupons.create({ percent_off: 10 })
       const pi = await stripe.paymentIntents.create({
         amount: 700,
@@ -86,6 +92,7 @@ describe('declared resources round-trip with every declared field', () => {
         customer: customer.id,
         product: product.id,
         price: price.id,
+        addedPrice: addedPrice.id,
         subscription: subscription.id,
         coupon: coupon.id,
         payment_intent: pi.id,

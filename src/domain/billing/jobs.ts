@@ -34,53 +34,29 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
     return kind
   }
 
-  const linkSub = (job: Job, a: Ref) => {
-    const s = subs.get(key(scopeOf(a), a.id))
-    if (s !== undefined) s.job = job
-  }
+  /** A job on one subscription held in `slot`: it unlinks itself, then acts. */
+  const subJob = (label: string, slot: 'job' | 'expiry' | 'cancelJob', act: (s: SubState) => void) =>
+    jobKind(
+      label,
+      (a) => {
+        const s = subs.get(key(scopeOf(a), a.id))
+        if (s === undefined) return
+        s[slot] = undefined
+        act(s)
+      },
+      (job, a) => {
+        const s = subs.get(key(scopeOf(a), a.id))
+        if (s !== undefined) s[slot] = job
+      },
+    )
   const linkInvoice = (job: Job, a: Ref) => {
     const st = invoiceStates.get(key(scopeOf(a), a.id))
     if (st !== undefined) st.job = job
   }
 
-  const periodEnd = jobKind(
-    'subscription.period_end',
-    (a) => {
-      const s = subs.get(key(scopeOf(a), a.id))
-      if (s === undefined) return
-      s.job = undefined
-      actions().periodEnd(s)
-    },
-    linkSub,
-  )
-
-  const expireIncomplete = jobKind(
-    'subscription.incomplete_expire',
-    (a) => {
-      const s = subs.get(key(scopeOf(a), a.id))
-      if (s === undefined) return
-      s.expiry = undefined
-      actions().expireIncomplete(s)
-    },
-    (job, a) => {
-      const s = subs.get(key(scopeOf(a), a.id))
-      if (s !== undefined) s.expiry = job
-    },
-  )
-
-  const cancelAt = jobKind(
-    'subscription.cancel_at',
-    (a) => {
-      const s = subs.get(key(scopeOf(a), a.id))
-      if (s === undefined) return
-      s.cancelJob = undefined
-      actions().cancelAt(s)
-    },
-    (job, a) => {
-      const s = subs.get(key(scopeOf(a), a.id))
-      if (s !== undefined) s.cancelJob = job
-    },
-  )
+  const periodEnd = subJob('subscription.period_end', 'job', (s) => actions().periodEnd(s))
+  const expireIncomplete = subJob('subscription.incomplete_expire', 'expiry', (s) => actions().expireIncomplete(s))
+  const cancelAt = subJob('subscription.cancel_at', 'cancelJob', (s) => actions().cancelAt(s))
 
   /** A job on one invoice: unlinks itself, then acts only while the invoice is still `status`. */
   const invoiceJob = (label: string, status: string, act: (scope: Scope, id: string) => void) =>

@@ -6,6 +6,8 @@ import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 import {
   canceledRefusal,
+  checkDistinctPrices,
+  checkItemCount,
   checkQuantity,
   invalid,
   missing,
@@ -85,6 +87,9 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
         )
       }
       const quantity = checkQuantity(price, quantityParam, 'quantity')
+      const current = ports.billing.itemsOf(call.scope, sub.id).map((i) => String((i.price as Json).id))
+      checkItemCount(current.length + 1, 'subscription')
+      checkDistinctPrices([...current, price.id], () => 'price')
       const state = ports.billing.subState(call.scope, sub.id)
       const timing = prorationTiming(state, behavior, date, 'proration_date')
       const items = engine.resource('subscription_item')

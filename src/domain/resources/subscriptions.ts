@@ -38,11 +38,15 @@ const LIST_FILTERS = ['customer', 'collection_method', 'test_clock'] as const
 const hasPrice = (sub: Json, price: unknown): boolean =>
   ((sub.items as { data?: Json[] } | undefined)?.data ?? []).some((i) => (i.price as Json | undefined)?.id === price)
 
-/** Each price at most once among the items an update leaves (kept items first, then `items` in order). */
-function checkNoDuplicates(current: readonly Json[], changes: readonly PlannedItem[]): void {
+/**
+ * The items an update leaves (kept items first, then `items` in order): at most 20, each price at
+ * most once.
+ */
+function checkPlannedItems(current: readonly Json[], changes: readonly PlannedItem[]): void {
   const touched = new Set(changes.map((c) => c.existing?.id))
   const kept = current.filter((item) => !touched.has(item.id)).map((item) => String((item.price as Json).id))
   const planned = changes.map((c) => (c.deleted ? undefined : String(c.price.id)))
+  checkItemCount(kept.length + planned.filter((p) => p !== undefined).length, 'items')
   checkDistinctPrices([...kept, ...planned], (i) => `items[${i - kept.length}][price]`)
 }
 
@@ -290,7 +294,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       checkItemCount(entries.length, 'items')
       const current = ports.billing.itemsOf(call.scope, id)
       const changes = planItems(engine, call, sub, current, entries, 'items')
-      checkNoDuplicates(current, changes)
+      checkPlannedItems(current, changes)
       const state = ports.billing.subState(call.scope, id)
       const timing = prorationTiming(state, prorationBehavior, prorationDate, 'proration_date')
       const now = state?.timeline.now() ?? engine.now() * 1000
