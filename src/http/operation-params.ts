@@ -1,6 +1,8 @@
 import { operations, typeShape } from '#catalogue/index.js'
 import type { Field, Operation, Shape } from '#catalogue/types.js'
+import { expandPaths } from '#domain/engine/expand.js'
 import { ParamsCompiler, type ParamsValidator } from './catalogue-params.js'
+import { checkExpand } from './expand-paths.js'
 import type { Route } from './route.js'
 
 /** What the params check needs of the catalogue (`#catalogue/index.js` provides it). */
@@ -74,12 +76,19 @@ export function createOperationParams(catalogue: ParamsCatalogue) {
     ): CheckedParams {
       const validate = validatorOf(route)
       if (validate === null) return { body, query }
-      if (method === 'POST') return { body: validate(body, style === 'v1' ? 'form' : 'json'), query }
-      const source = style === 'v1' ? 'form' : 'query'
-      return {
-        body: Object.keys(body).length === 0 ? body : validate(body, style === 'v1' ? 'form' : 'json'),
-        query: validate(query, source),
+      const checked =
+        method === 'POST'
+          ? { body: validate(body, style === 'v1' ? 'form' : 'json'), query }
+          : {
+              body: Object.keys(body).length === 0 ? body : validate(body, style === 'v1' ? 'form' : 'json'),
+              query: validate(query, style === 'v1' ? 'form' : 'query'),
+            }
+      const expand = checked.body.expand ?? checked.query.expand
+      if (expand !== undefined) {
+        const op = operationOf(route)
+        if (op !== undefined) checkExpand(op, expandPaths({ expand }), catalogue.typeShape)
       }
+      return checked
     },
   }
 }

@@ -2,6 +2,7 @@ import qs from 'qs'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { type Operation, operations, typeShape } from '../../src/catalogue/index.js'
+import type { Shape } from '../../src/catalogue/types.js'
 import { catalogueParams } from '../../src/http/operation-params.js'
 import { routes } from '../../src/http/routes/index.js'
 import { createSimulator } from '../../src/index.js'
@@ -193,6 +194,8 @@ describe('every documented parameter of every served operation', () => {
     for (const op of ordered) {
       if (op.host === 'files') continue
       const params = { ...everyParam(op.params, typeShape, hints), ...overrides[op.name] }
+      // `expand[]` takes only paths the answer can expand: the first expandable field of its type.
+      if ('expand' in params) params.expand = expandableOf(op)
       if (op.name.endsWith('.search') && 'page' in params && !isUnserved(op, await send(op, {}))) {
         params.page = await pageOf(op, params)
       }
@@ -231,3 +234,16 @@ describe('every documented parameter of every served operation', () => {
     expect(accepted).toBe(total)
   })
 })
+
+/** An `expand[]` value the operation's answer can take: its type's first expandable field (or none). */
+function expandableOf(op: Operation): string[] {
+  const r = op.returns
+  if (r.kind !== 'object' && r.kind !== 'list' && r.kind !== 'search') return []
+  const shape = typeShape(r.type)
+  if (shape?.t !== 'object') return []
+  const isExpandable = (s: Shape): boolean =>
+    s.t === 'expandable' || (s.t === 'array' && isExpandable(s.of)) || (s.t === 'union' && s.of.some(isExpandable))
+  const field = Object.entries(shape.fields).find(([, f]) => isExpandable(f.shape))?.[0]
+  if (field === undefined) return []
+  return [r.kind === 'object' ? field : `data.${field}`]
+}
