@@ -11,7 +11,7 @@ describe('body decoding', () => {
 
   it('decodes bracket arrays in query strings', async () => {
     const { get } = setup()
-    const res = await get('/v1/account?expand[]=settings&expand[]=capabilities')
+    const res = await get('/v1/customers?expand[]=data.default_source&expand[]=data.test_clock')
     expect(res.status).toBe(200)
   })
 
