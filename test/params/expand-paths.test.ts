@@ -1,29 +1,11 @@
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { createSimulator } from '../../src/index.js'
+import { caught, officialClient } from '../payments/helpers.js'
 
 /** `expand[]` takes only paths the answer can expand, checked before the request changes anything. */
-function setup() {
-  const sim = createSimulator({ seed: 5, headerPrefix: 'Stripe' })
-  const stripe = new Stripe(sim.platform.secretKey.test, {
-    httpClient: Stripe.createFetchHttpClient(sim.fetch),
-    maxNetworkRetries: 0,
-  })
-  return { sim, stripe }
-}
-
-function caught(promise: Promise<unknown>): Promise<any> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection')
-    },
-    (e: unknown) => e,
-  )
-}
-
 describe('expand paths', () => {
   it('expands an id field, a nested one and a list item field', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(5)
     const customer = await stripe.customers.create({ email: 'x@example.com' })
     const pi = await stripe.paymentIntents.create({
       amount: 900,
@@ -41,7 +23,7 @@ describe('expand paths', () => {
   })
 
   it('refuses to expand a field that holds no id with 400 naming the path', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(5)
     const customer = await stripe.customers.create({ email: 'x@example.com' })
     const err = await caught(stripe.customers.retrieve(customer.id, { expand: ['email'] }))
     expect(err.statusCode).toBe(400)
@@ -50,7 +32,7 @@ describe('expand paths', () => {
   })
 
   it('refuses an unknown field and a list path without data., creating nothing', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(5)
     const err = await caught(stripe.customers.create({ email: 'y@example.com', expand: ['nonsense'] }))
     expect(err.message).toBe('This property cannot be expanded (nonsense).')
     expect((await stripe.customers.list()).data).toHaveLength(0)

@@ -1,26 +1,8 @@
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { createSimulator } from '../../src/index.js'
+import { caught, officialClient } from './helpers.js'
 
 /** Money leaving the balance: payouts and transfers debit the available balance and never overdraw it. */
-function setup() {
-  const sim = createSimulator({ seed: 9, headerPrefix: 'Stripe' })
-  const stripe = new Stripe(sim.platform.secretKey.test, {
-    httpClient: Stripe.createFetchHttpClient(sim.fetch),
-    maxNetworkRetries: 0,
-  })
-  return { sim, stripe }
-}
-
-function caught(promise: Promise<unknown>): Promise<any> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection')
-    },
-    (e: unknown) => e,
-  )
-}
-
 const usd = (b: Stripe.Balance, kind: 'available' | 'pending') => b[kind].find((x) => x.currency === 'usd')?.amount ?? 0
 
 async function fund(stripe: Stripe, amount: number, pm = 'pm_card_bypassPending') {
@@ -29,7 +11,7 @@ async function fund(stripe: Stripe, amount: number, pm = 'pm_card_bypassPending'
 
 describe('available funds', () => {
   it('makes a pm_card_bypassPending charge available at once, a pm_card_visa charge pending', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(9)
     await fund(stripe, 10_000)
     await fund(stripe, 10_000, 'pm_card_visa')
     const balance = await stripe.balance.retrieve()
@@ -40,7 +22,7 @@ describe('available funds', () => {
 
 describe('payouts', () => {
   it('takes a payout out of the available balance with a payout balance transaction', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(9)
     await fund(stripe, 10_000)
     const payout = await stripe.payouts.create({ amount: 5000, currency: 'usd' })
     expect(payout).toMatchObject({ object: 'payout', amount: 5000, status: 'pending' })
@@ -50,7 +32,7 @@ describe('payouts', () => {
   })
 
   it('refuses a payout beyond the available balance with balance_insufficient and creates nothing', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(9)
     await fund(stripe, 10_000, 'pm_card_visa')
     const err = await caught(stripe.payouts.create({ amount: 5000, currency: 'usd' }))
     expect(err.statusCode).toBe(400)
@@ -63,7 +45,7 @@ describe('payouts', () => {
 
 describe('transfers', () => {
   it('moves money from the platform to a connected account', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(9)
     await fund(stripe, 10_000)
     const account = await stripe.accounts.create({ type: 'express' })
     const transfer = await stripe.transfers.create({ amount: 3000, currency: 'usd', destination: account.id })
@@ -74,7 +56,7 @@ describe('transfers', () => {
   })
 
   it('refuses a destination that is not a connected account of the platform', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(9)
     await fund(stripe, 10_000)
     const err = await caught(stripe.transfers.create({ amount: 3000, currency: 'usd', destination: 'acct_nobody' }))
     expect(err.statusCode).toBe(400)
@@ -83,7 +65,7 @@ describe('transfers', () => {
   })
 
   it('refuses a transfer beyond the available balance and moves nothing', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(9)
     const account = await stripe.accounts.create({ type: 'express' })
     const err = await caught(stripe.transfers.create({ amount: 3000, currency: 'usd', destination: account.id }))
     expect(err.code).toBe('balance_insufficient')

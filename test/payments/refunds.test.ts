@@ -1,33 +1,15 @@
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { createSimulator } from '../../src/index.js'
+import { caught, officialClient } from './helpers.js'
 
 /** Refunds move money: the charge, the balance and the events say so, and over-refunds change nothing. */
-function setup() {
-  const sim = createSimulator({ seed: 7, headerPrefix: 'Stripe' })
-  const stripe = new Stripe(sim.platform.secretKey.test, {
-    httpClient: Stripe.createFetchHttpClient(sim.fetch),
-    maxNetworkRetries: 0,
-  })
-  return { sim, stripe }
-}
-
 async function paid(stripe: Stripe, amount = 2000) {
   return stripe.paymentIntents.create({ amount, currency: 'usd', payment_method: 'pm_card_visa', confirm: true })
 }
 
-function caught(promise: Promise<unknown>): Promise<any> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection')
-    },
-    (e: unknown) => e,
-  )
-}
-
 describe('refunds', () => {
   it('refunds a payment intent in full by default and marks its charge refunded', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(7)
     const pi = await paid(stripe)
     const refund = await stripe.refunds.create({ payment_intent: pi.id })
     expect(refund).toMatchObject({ object: 'refund', amount: 2000, currency: 'usd', status: 'succeeded' })
@@ -37,7 +19,7 @@ describe('refunds', () => {
   })
 
   it('posts a refund balance transaction that leaves the balance at once', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(7)
     const pi = await paid(stripe)
     const before = await stripe.balance.retrieve()
     const refund = await stripe.refunds.create({ payment_intent: pi.id, amount: 500 })
@@ -49,7 +31,7 @@ describe('refunds', () => {
   })
 
   it('allows partial refunds up to the charge amount, then refuses with the unrefunded amount', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(7)
     const pi = await paid(stripe)
     await stripe.refunds.create({ payment_intent: pi.id, amount: 1500 })
     const err = await caught(stripe.refunds.create({ payment_intent: pi.id, amount: 600 }))
@@ -64,7 +46,7 @@ describe('refunds', () => {
   })
 
   it('refuses a refund larger than the charge with 400 and changes nothing', async () => {
-    const { sim, stripe } = setup()
+    const { sim, stripe } = officialClient(7)
     const pi = await paid(stripe)
     const money = () => {
       const { ledger, charges, events } = sim.snapshot().state as Record<string, unknown>
@@ -80,7 +62,7 @@ describe('refunds', () => {
   })
 
   it('refuses a second full refund with charge_already_refunded', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(7)
     const pi = await paid(stripe)
     await stripe.refunds.create({ payment_intent: pi.id })
     const err = await caught(stripe.refunds.create({ payment_intent: pi.id }))
@@ -90,7 +72,7 @@ describe('refunds', () => {
   })
 
   it('refuses to refund a declined payment', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(7)
     const err = await caught(
       stripe.paymentIntents.create({ amount: 2000, currency: 'usd', payment_method: 'pm_card_chargeDeclined', confirm: true }),
     )
@@ -101,7 +83,7 @@ describe('refunds', () => {
   })
 
   it('emits charge.refunded with the previous amount_refunded, then refund.created', async () => {
-    const { stripe } = setup()
+    const { stripe } = officialClient(7)
     const pi = await paid(stripe)
     await stripe.refunds.create({ payment_intent: pi.id, amount: 700 })
     const events = (await stripe.events.list({ limit: 5 })).data.map((e) => e.type)
