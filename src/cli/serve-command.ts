@@ -131,6 +131,16 @@ export function setUpForwarding(sim: Simulator, spec: ForwardSpec): ForwardDesti
   const thin = all ? ['*'] : (spec.events ?? []).filter((e) => isThinType(e))
   const made: ForwardDestination[] = []
   const scope = { account: sim.platform.id, mode: 'test' as const }
+  const forwarded = (
+    d: { id: string; url: string; enabledEvents: Iterable<string> },
+    payload: ForwardDestination['event_payload'],
+  ): ForwardDestination => ({
+    destination: d.id,
+    url: d.url,
+    event_payload: payload,
+    enabled_events: [...d.enabledEvents],
+    signing_secret: sim.admin.signingSecrets(d.id)[0] ?? '',
+  })
   for (const [payload, enabled] of [
     ['snapshot', snapshot],
     ['thin', thin],
@@ -140,13 +150,7 @@ export function setUpForwarding(sim: Simulator, spec: ForwardSpec): ForwardDesti
     // A simulator loaded from `--state` has the destinations of the run that saved it: reuse them.
     const existing = sim.service.destinations.list(scope).find((d) => d.name === name && d.url === spec.url)
     if (existing !== undefined) {
-      made.push({
-        destination: existing.id,
-        url: existing.url,
-        event_payload: payload,
-        enabled_events: [...existing.enabledEvents],
-        signing_secret: sim.admin.signingSecrets(existing.id)[0] ?? '',
-      })
+      made.push(forwarded(existing, payload))
       continue
     }
     try {
@@ -158,13 +162,7 @@ export function setUpForwarding(sim: Simulator, spec: ForwardSpec): ForwardDesti
         enabled_events: [...enabled],
         webhook_endpoint: { url: spec.url },
       })
-      made.push({
-        destination: d.id,
-        url: d.url,
-        event_payload: payload,
-        enabled_events: [...d.enabledEvents],
-        signing_secret: sim.admin.signingSecrets(d.id)[0] ?? '',
-      })
+      made.push(forwarded(d, payload))
     } catch (error) {
       if (error instanceof ServiceError) throw new UsageError(`--forward-to: ${error.message}`)
       throw error

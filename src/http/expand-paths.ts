@@ -1,4 +1,5 @@
 import type { Operation, Shape } from '#catalogue/types.js'
+import { checkExpandDepth } from '#domain/engine/expand.js'
 import { invalidRequest } from '#domain/service-error.js'
 
 /** The object shapes a shape can stand for: refs resolved, unions, arrays and expandable ids opened. */
@@ -50,7 +51,10 @@ export function checkExpand(op: Operation, paths: readonly string[], resolve: (n
   if (unknowable(root, resolve)) return
   for (const path of paths) {
     let segs = path.split('.')
-    if (r.kind === 'list' || r.kind === 'search') {
+    const listed = r.kind === 'list' || r.kind === 'search'
+    // The engine's limit, checked here too so a create refuses it before anything is made.
+    checkExpandDepth(path, segs, listed)
+    if (listed) {
       if (segs[0] !== 'data' || segs.length < 2) throw refused(path)
       segs = segs.slice(1)
     }

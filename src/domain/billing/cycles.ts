@@ -64,23 +64,27 @@ export function createCycles(
     const items = itemsOf(scope, s.id)
     const usagePeriod = { start: s.periodStart, end }
     const currency = String(sub.currency)
+    // The period's invoice (usage in arrears, licensed items ahead), finalized after the grace hour.
+    const cycleInvoice = (specs: LineSpec[], id?: string): void => {
+      const inv = invoicing.createInvoice({
+        scope,
+        customer,
+        currency,
+        sub: s,
+        reason: 'subscription_cycle',
+        specs,
+        period: usagePeriod,
+        origin: NO_ORIGIN,
+        timeline: s.timeline,
+        ...(id === undefined ? {} : { id }),
+      })
+      invoicing.scheduleFinalize(scope, String(inv.id))
+    }
     // A `cancel_at` due by this period end cancels now rather than renewing (its own job may come later in the queue).
     if (sub.cancel_at_period_end === true || (typeof sub.cancel_at === 'number' && sub.cancel_at * 1000 <= end)) {
       const metered = items.filter((i) => isMetered(i.price as Json))
       if (metered.length > 0 && !wasTrial) {
-        const specs = metered.map((i) => lines.itemLine(scope, s, i, usagePeriod, false))
-        const inv = invoicing.createInvoice({
-          scope,
-          customer,
-          currency,
-          sub: s,
-          reason: 'subscription_cycle',
-          specs,
-          period: usagePeriod,
-          origin: NO_ORIGIN,
-          timeline: s.timeline,
-        })
-        invoicing.scheduleFinalize(scope, String(inv.id))
+        cycleInvoice(metered.map((i) => lines.itemLine(scope, s, i, usagePeriod, false)))
       }
       cancelNow(scope, s.id, NO_ORIGIN)
       return
@@ -105,19 +109,7 @@ export function createCycles(
     const fields: Record<string, unknown> = { items: itemList(scope, s.id), latest_invoice: invoiceId }
     if (wasTrial && sub.status === 'trialing') fields.status = 'active'
     r.subscription().set(scope, s.id, fields, NO_ORIGIN)
-    invoicing.createInvoice({
-      scope,
-      customer,
-      currency,
-      sub: s,
-      reason: 'subscription_cycle',
-      specs,
-      period: usagePeriod,
-      origin: NO_ORIGIN,
-      id: invoiceId,
-      timeline: s.timeline,
-    })
-    invoicing.scheduleFinalize(scope, invoiceId)
+    cycleInvoice(specs, invoiceId)
     schedulePeriodEnd(s)
   }
 

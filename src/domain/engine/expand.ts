@@ -23,6 +23,21 @@ export function expandPaths(params: unknown): string[] {
 }
 
 /**
+ * Refuses a path deeper than {@link MAX_EXPAND_DEPTH} levels (a list's `data.` not counted).
+ *
+ * @example
+ * checkExpandDepth('a.b.c.d.e', ['a', 'b', 'c', 'd', 'e'], false) // throws 400, param expand
+ */
+export function checkExpandDepth(path: string, segs: readonly string[], listed: boolean): void {
+  const depth = listed && segs[0] === 'data' ? segs.length - 1 : segs.length
+  if (depth > MAX_EXPAND_DEPTH) {
+    throw invalidRequest(`You cannot expand more than ${MAX_EXPAND_DEPTH} levels of a property (${path}).`, {
+      param: 'expand',
+    })
+  }
+}
+
+/**
  * A copy of `answer` with each path's id replaced by the object it names. Lists and search results
  * expand through `data.<path>`; ids the scope does not know stay ids; `null` stays `null`.
  *
@@ -34,12 +49,7 @@ export function expand(answer: unknown, paths: readonly string[], lookup: Lookup
   const out = structuredClone(answer)
   for (const path of paths) {
     const segs = path.split('.')
-    const depth = segs[0] === 'data' && Array.isArray(out.data) ? segs.length - 1 : segs.length
-    if (depth > MAX_EXPAND_DEPTH) {
-      throw invalidRequest(`You cannot expand more than ${MAX_EXPAND_DEPTH} levels of a property (${path}).`, {
-        param: 'expand',
-      })
-    }
+    checkExpandDepth(path, segs, Array.isArray(out.data))
     walk(out, segs, lookup)
   }
   return out

@@ -68,9 +68,7 @@ export function parseCurrency(value: string, param = 'currency'): string {
  * checkChargeAmount(10, 'usd')   // throws 400 amount_too_small
  */
 export function checkChargeAmount(amount: number, currency: string, param = 'amount'): void {
-  if (!Number.isSafeInteger(amount) || amount < 1) {
-    throw invalidRequest('This value must be greater than or equal to 1.', { code: 'parameter_invalid_integer', param })
-  }
+  positiveAmount(amount, param)
   const min = (Object.hasOwn(MINIMUM, currency) ? MINIMUM[currency] : undefined) ?? 50
   if (amount < min) {
     throw invalidRequest(`Amount must be at least ${min} ${currency} minor units.`, { code: 'amount_too_small', param })
@@ -81,6 +79,22 @@ export function checkChargeAmount(amount: number, currency: string, param = 'amo
       param,
     })
   }
+}
+
+/**
+ * A money amount param: a positive integer of minor units, or the provider's 400 (missing, or not
+ * at least 1).
+ *
+ * @example
+ * positiveAmount(500) // 500
+ * positiveAmount(0)   // throws 400 parameter_invalid_integer, param amount
+ */
+export function positiveAmount(value: unknown, param = 'amount'): number {
+  if (value === undefined) throw invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param })
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw invalidRequest('This value must be greater than or equal to 1.', { code: 'parameter_invalid_integer', param })
+  }
+  return value
 }
 
 /**

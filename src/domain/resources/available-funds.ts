@@ -19,18 +19,3 @@ export function requireAvailable(ledger: Ledger, scope: Scope, currency: string,
     )
   }
 }
-
-/**
- * A money amount param: a positive integer of minor units, or the provider's 400.
- *
- * @example
- * positiveAmount(500) // 500
- * positiveAmount(0)   // throws 400 parameter_invalid_integer, param amount
- */
-export function positiveAmount(value: unknown): number {
-  if (value === undefined) throw invalidRequest('Missing required param: amount.', { code: 'parameter_missing', param: 'amount' })
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidRequest('This value must be greater than or equal to 1.', { code: 'parameter_invalid_integer', param: 'amount' })
-  }
-  return value
-}

@@ -1,6 +1,6 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
-import { parseCurrency } from '../ledger/currencies.js'
-import { positiveAmount, requireAvailable } from './available-funds.js'
+import { parseCurrency, positiveAmount } from '../ledger/currencies.js'
+import { requireAvailable } from './available-funds.js'
 import type { ResourcePorts } from './ports.js'
 
 /**

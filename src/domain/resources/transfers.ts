@@ -1,7 +1,7 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
-import { parseCurrency } from '../ledger/currencies.js'
+import { parseCurrency, positiveAmount } from '../ledger/currencies.js'
 import { invalidRequest } from '../service-error.js'
-import { positiveAmount, requireAvailable } from './available-funds.js'
+import { requireAvailable } from './available-funds.js'
 import type { ResourcePorts } from './ports.js'
 
 /**
