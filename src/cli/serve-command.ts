@@ -264,8 +264,6 @@ export async function serveCommand(args: string[]): Promise<number> {
       built = createSimulator({
         seed: seed ?? 0,
         traceLimit: 100_000,
-        // POST /__sim/snapshot and --state save JSON, which needs the digest of trimmed entries.
-        resumableTrace: true,
         ...start(),
         ...(headerPrefix === undefined ? {} : { headerPrefix }),
         ...(values['no-limits'] ? { limits: false as const } : {}),

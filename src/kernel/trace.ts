@@ -1,6 +1,5 @@
-import { createHash, type Hash } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { canonicalJson } from './canonical-json.js'
-import { Sha256, type Sha256State } from './sha256.js'
 import type { TraceKind, TraceKinds } from './trace-kinds.js'
 
 export type { TraceKind, TraceKinds, TraceKindsIn } from './trace-kinds.js'
@@ -35,10 +34,10 @@ export type UntypedKinds = Record<string, Record<string, unknown>>
 type KindOrGroup<M, K extends string> = Extract<keyof M, K | `${K}.${string}`> & string
 
 /**
- * The append-only record of everything a simulation did. Every entry is folded into a running
- * SHA-256 as it is appended (in batches of records; `hash()` folds the rest first), so `hash()` is
- * cheap at any point and stays exact even when `limit` lets old entries fall out of memory on long
- * runs.
+ * The append-only record of everything a simulation did. Every entry's record is folded into a
+ * chain of SHA-256 digests as it is appended (see {@link traceDigest}), so `hash()` is cheap at any
+ * point and stays exact even when `limit` lets old entries fall out of memory on long runs; the
+ * chain's state is two strings, so a snapshot carries it and a fork copies it for nothing.
  *
  * @example
  * const trace = createTrace({ now: () => clock.now })
@@ -78,32 +77,26 @@ export interface TraceOptions {
   now: () => number
   /** Keep at most this many entries in memory; the hash still covers all of them. */
   limit?: number
-  /**
-   * With `limit`: fold entries into a resumable TypeScript SHA-256 before they are dropped, so a
-   * JSON snapshot can carry the digest. It costs a second hash of every trimmed entry (large
-   * bodies included), so only runs that will be saved as JSON (`serve --state`) ask for it.
-   */
-  resumable?: boolean
 }
 
 /**
- * What a snapshot carries of a trace: the count, the entries held and the running digest's state.
- * In process (`fork`) the digest is a copy of the live hasher; in a JSON snapshot it is the state
- * of a TypeScript SHA-256 over the same bytes (see `sha256.ts`).
+ * What a snapshot carries of a trace: the count, the entries held and the digest chain's state
+ * (the last folded digest and the records not folded yet), all plain strings and numbers.
  */
 export interface TraceState {
   readonly count: number
   readonly held: readonly Readonly<Record<string, unknown>>[]
-  readonly sha256: Sha256State
+  readonly chain: string
+  readonly pending: string
 }
 
-/** The in-process form of {@link TraceState}: entries and the hasher are copied, not serialised. */
+/** The in-process form of {@link TraceState} (`fork`): the held entries are shared, not serialised. */
 export interface TraceCopy {
   readonly count: number
   readonly held: readonly unknown[]
-  readonly hasher: Hash | Sha256
-  readonly shadow: Sha256 | undefined
-  readonly shadowFed: number
+  readonly chain: string
+  readonly pending: string
+  readonly copied: true
 }
 
 interface TraceInternals {
@@ -121,63 +114,30 @@ export function traceInternals<M extends object>(trace: Trace<M>): TraceInternal
   return i
 }
 
-// The names of an entry's `raw` members, so a snapshot can rebuild the exact bytes hashed.
-const RAW = Symbol('raw')
+/** Characters of records gathered before they are folded into the chain. */
+const FOLD_AT = 64 * 1024
 
-function recordOf(e: Entry): string {
-  const names = (e as Entry & { [RAW]?: readonly string[] })[RAW]
-  if (names === undefined) return JSON.stringify({ seq: e.seq, at: e.at, kind: e.kind, data: e.data })
-  const data: Record<string, unknown> = {}
-  const raw = new Set(names)
-  for (const k of Object.keys(e.data)) if (!raw.has(k)) data[k] = e.data[k]
-  let record = JSON.stringify({ seq: e.seq, at: e.at, kind: e.kind, data })
-  for (const name of names) {
-    const text = String(e.data[name] ?? '')
-    record += `\u0000${name}\u0000${text.length}\u0000${text}`
-  }
-  return record
+/**
+ * The digest the trace keeps: `chain` is the SHA-256 (hex) of the previous `chain` followed by a
+ * batch of records, a batch ending at the first record that takes it to 64 Ki characters or more
+ * (so the batches, and the digest, depend only on the records); `hash()` is the SHA-256 of the
+ * last `chain` followed by the records since. Native hashing, and a state that is two strings:
+ * a JSON snapshot carries it, a fork shares it, and nothing is hashed twice.
+ *
+ * @example
+ * traceDigest('', '{"seq":0,...}\n') // 64 hex characters
+ */
+export function traceDigest(chain: string, records: string): string {
+  return createHash('sha256').update(chain).update(records).digest('hex')
 }
-
-/** Characters of records gathered before they are folded into the hash. */
-const FLUSH_AT = 64 * 1024
 
 export function createTrace<M extends object = TraceKinds>(options: TraceOptions): Trace<M> {
   let held: Entry[] = []
-  // Native while the run never left this process; a resumable TypeScript SHA-256 after a load
-  // from a JSON snapshot. Both digest the same bytes, so `hash()` is the same either way.
-  let hasher: Hash | Sha256 = createHash('sha256')
-  // A TypeScript SHA-256 that trails the native one, fed only when a JSON snapshot is taken (or
-  // entries are trimmed), so runs that never snapshot pay nothing: `shadowFed` entries are in it.
-  let shadow: Sha256 | undefined
-  let shadowFed = 0
+  let chain = ''
+  let pending = ''
   const listeners = new Set<(entry: Entry) => void>()
   let count = 0
-  let pending = ''
-  const flush = () => {
-    if (pending === '') return
-    hasher.update(pending)
-    pending = ''
-  }
   const limit = options.limit ?? Number.POSITIVE_INFINITY
-  const resumable = options.resumable === true
-  // Entries were trimmed without feeding the resumable digest: a JSON snapshot cannot resume it.
-  let dropped = false
-
-  function feedShadow(upTo: number): void {
-    if (hasher instanceof Sha256) return
-    if (dropped) {
-      throw new Error(
-        'snapshot: this simulator trims its trace (traceLimit) without resumableTrace: true, so a JSON snapshot cannot carry its hash; create it with resumableTrace: true (fork() works either way)',
-      )
-    }
-    shadow ??= new Sha256()
-    const first = count - held.length
-    if (shadowFed < first) {
-      throw new Error('snapshot: trace entries were dropped before the snapshot could read them')
-    }
-    for (let i = shadowFed - first; i < upTo - first; i++) shadow.update(`${recordOf(held[i] as Entry)}\n`)
-    shadowFed = Math.max(shadowFed, upTo)
-  }
   const trace = {
     append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): Entry {
       const seq = count++
@@ -195,21 +155,17 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
           record += `\u0000${name}\u0000${text.length}\u0000${text}`
         }
       }
-      const entry: Entry =
-        raw === undefined ? { seq, at, kind, data: full } : ({ seq, at, kind, data: full, [RAW]: Object.keys(raw) } as Entry)
-      // Records are folded into the hash in batches: each update crosses into native code, and
-      // SHA-256 of the same bytes is the same however they are chunked. Every record ends with a
-      // newline, so joining records never joins the halves of a surrogate pair.
+      const entry: Entry = { seq, at, kind, data: full }
+      // Records are folded in batches: each digest crosses into native code. Every record ends
+      // with a newline, so joining records never joins the halves of a surrogate pair.
       pending += `${record}\n`
-      if (pending.length >= FLUSH_AT) flush()
-      held.push(entry)
-      // Trim in batches: splicing on every append would cost O(limit) per entry. Entries about
-      // to be dropped are folded into the snapshot digest first (long runs with a limit only).
-      if (held.length >= 2 * limit + 64) {
-        if (resumable) feedShadow(count - limit)
-        else dropped = true
-        held.splice(0, held.length - limit)
+      if (pending.length >= FOLD_AT) {
+        chain = traceDigest(chain, pending)
+        pending = ''
       }
+      held.push(entry)
+      // Trim in batches: splicing on every append would cost O(limit) per entry.
+      if (held.length >= 2 * limit + 64) held.splice(0, held.length - limit)
       for (const l of listeners) l(entry)
       return entry
     },
@@ -218,10 +174,8 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
     get length() {
       return count
     },
-    hash: () => {
-      flush()
-      return hasher instanceof Sha256 ? hasher.digest() : hasher.copy().digest('hex')
-    },
+    // Not folded into the chain: asking for the hash never changes the batches.
+    hash: () => traceDigest(chain, pending),
     toJsonl() {
       const kept = held.length > limit ? held.slice(held.length - limit) : held
       return kept.map((e) => `${canonicalJson(e)}\n`).join('')
@@ -231,44 +185,21 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       return () => listeners.delete(listener)
     },
   }
+  const kept = () => (held.length > limit ? held.slice(held.length - limit) : held.slice())
   internals.set(trace, {
-    save() {
-      flush()
-      let sha: Sha256
-      if (hasher instanceof Sha256) sha = hasher
-      else {
-        feedShadow(count)
-        sha = shadow as Sha256
-        const native = hasher.copy().digest('hex')
-        if (sha.digest() !== native) {
-          throw new Error(
-            "snapshot: the trace cannot be carried: an entry's data changed after it was appended (trace data must not be mutated)",
-          )
-        }
-      }
-      const kept = held.length > limit ? held.slice(held.length - limit) : held
-      return { count, held: kept.map((e) => ({ seq: e.seq, at: e.at, kind: e.kind, data: e.data })), sha256: sha.state() }
-    },
-    copy() {
-      flush()
-      const kept = held.length > limit ? held.slice(held.length - limit) : held.slice()
-      return { count, held: kept, hasher: hasher.copy(), shadow: shadow?.copy(), shadowFed }
-    },
+    save: () => ({
+      count,
+      held: kept().map((e) => ({ seq: e.seq, at: e.at, kind: e.kind, data: e.data })),
+      chain,
+      pending,
+    }),
+    copy: () => ({ count, held: kept(), chain, pending, copied: true }),
     load(state) {
-      // The loaded digest replaces this one; records not yet folded belong to the replaced run.
-      pending = ''
       count = state.count
       // A fork's copy is a new array made for this load: taken as it is.
-      held = 'hasher' in state ? (state.held as Entry[]) : (state.held as readonly unknown[]).map((e) => e as Entry)
-      if ('hasher' in state) {
-        hasher = state.hasher.copy()
-        shadow = state.shadow?.copy()
-        shadowFed = state.shadowFed
-      } else {
-        hasher = Sha256.resume(state.sha256)
-        shadow = undefined
-        shadowFed = 0
-      }
+      held = 'copied' in state ? (state.held as Entry[]) : (state.held as readonly unknown[]).map((e) => e as Entry)
+      chain = state.chain
+      pending = state.pending
     },
   })
   // The declared kinds are a compile-time view: at runtime every entry is the same plain record.

@@ -44,9 +44,8 @@ export interface SimulatorOptions extends ClockOptions {
   /** Keep at most this many trace entries in memory (the hash still covers all). */
   traceLimit?: number
   /**
-   * With `traceLimit`: keep the trace's digest resumable as entries are dropped, so `snapshot()`
-   * works after trimming. It hashes every trimmed entry a second time, so it is off by default;
-   * `serve --state` turns it on. `fork()` never needs it.
+   * @deprecated Accepted and ignored: every trace's digest now carries across `snapshot()`, with
+   * or without `traceLimit`, at no cost.
    */
   resumableTrace?: boolean
   /**
@@ -220,7 +219,6 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   const trace = createTrace({
     now: () => clock.now,
     ...(options.traceLimit ? { limit: options.traceLimit } : {}),
-    ...(options.resumableTrace ? { resumable: true } : {}),
   })
   const kernel: Kernel = {
     clock,
@@ -345,7 +343,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
       const c = capture(true)
       return {
         format: SNAPSHOT_FORMAT,
-        version: 1,
+        version: 2,
         options: saved,
         now: c.now,
         rng: c.rng,

@@ -19,14 +19,14 @@ export const SNAPSHOT_FORMAT = 'service-sim/snapshot'
  */
 export interface Snapshot {
   readonly format: typeof SNAPSHOT_FORMAT
-  readonly version: 1
+  readonly version: 2
   /** The options the simulator was made with (seed, prefix, limits, faults, ...), as plain data. */
   readonly options: Plain
   /** The virtual time. */
   readonly now: number
   /** The position of every random stream drawn from. */
   readonly rng: RngState
-  /** The trace: entries held, count, and the state of its running SHA-256. */
+  /** The trace: entries held, count, and the state of its digest chain. */
   readonly trace: TraceState
   /** Every module's state, by the name it registered (docs/snapshot.md). */
   readonly state: Readonly<Record<string, unknown>>
@@ -69,6 +69,9 @@ export function checkSnapshot(value: unknown): Snapshot {
   if (s === null || typeof s !== 'object' || s.format !== SNAPSHOT_FORMAT) {
     throw new TypeError(`createSimulator: 'from' is not a snapshot (expected format '${SNAPSHOT_FORMAT}', from sim.snapshot())`)
   }
-  if (s.version !== 1) throw new TypeError(`createSimulator: snapshot version ${String(s.version)} is not supported (1 is)`)
+  if (s.version !== 2)
+    throw new TypeError(
+      `createSimulator: snapshot version ${String(s.version)} is not supported (2 is; version 1 snapshots carried an older trace digest: take the snapshot again with this version)`,
+    )
   return s as Snapshot
 }
