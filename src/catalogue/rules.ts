@@ -142,6 +142,11 @@ export const SUBSCRIPTION_MAX_ITEMS = 20
  * `billing_cycle_anchor`"), in days.
  */
 export const SUBSCRIPTION_MAX_TRIAL_DAYS = 730
+/**
+ * Longest test clock `name`: the provider's API schema declares `maxLength: 300` on it (the pinned
+ * client's types only say "The name for this test clock").
+ */
+export const TEST_CLOCK_NAME_MAX_LENGTH = 300
 /** "Test clocks are deleted 30 days after creation" (`deletes_after`). */
 export const TEST_CLOCK_LIFETIME_MS = 30 * DAY
 /**

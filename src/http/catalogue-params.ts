@@ -291,6 +291,16 @@ function isEmptyLiteral(s: Shape): boolean {
   return s.t === 'literal' && (s.value === '' || s.value === null)
 }
 
+/**
+ * Whether a refusal from another fitting branch of a union explains the value better than `best`:
+ * it got further into the value, or it is a type's refusal where `best` only listed a literal
+ * (`up_to: 'abc'` is "Invalid integer: abc", not "must be one of inf": the literal is the exception).
+ */
+function deeperOrPlainer(error: ParamFault, best: ParamFault): boolean {
+  if (error.keys.length !== best.keys.length) return error.keys.length > best.keys.length
+  return best.kind === 'literal' && error.kind !== 'literal'
+}
+
 function unionCheck(branches: readonly Shape[], compile: (s: Shape) => Check): Check {
   const emptyable = branches.some(isEmptyLiteral)
   const rest = branches.filter((b) => !isEmptyLiteral(b))
@@ -322,7 +332,7 @@ function unionCheck(branches: readonly Shape[], compile: (s: Shape) => Check): C
           return branch(v, mode)
         } catch (error) {
           if (!(error instanceof ParamFault)) throw error
-          if (best === undefined || (fits && (!bestFits || error.keys.length > best.keys.length))) {
+          if (best === undefined || (fits && (!bestFits || deeperOrPlainer(error, best)))) {
             best = error
             bestFits = fits
           }

@@ -55,6 +55,28 @@ describe('prices.create refuses terms the provider refuses, and stores nothing',
     expect((await stripe.prices.list()).data).toHaveLength(0)
   })
 
+  it('refuses a tier whose up_to is neither a positive integer nor inf with 400 parameter_invalid_integer naming the tier', async () => {
+    const { stripe, P } = await fixture()
+    const tiered = (upTo: unknown) =>
+      stripe.prices.create({
+        ...P,
+        billing_scheme: 'tiered',
+        tiers_mode: 'graduated',
+        tiers: [
+          { up_to: 10, unit_amount: 100 },
+          { up_to: upTo as 'inf', unit_amount: 50 },
+          { up_to: 'inf', unit_amount: 10 },
+        ],
+        recurring: { interval: 'month' },
+      })
+    for (const upTo of ['abc', 'infinity', '1.5']) {
+      const refused = await caught(tiered(upTo))
+      expect(refused).toMatchObject({ statusCode: 400, code: 'parameter_invalid_integer', param: 'tiers[1][up_to]' })
+      expect(refused.message).toBe(`Invalid integer: ${upTo}`)
+    }
+    expect((await stripe.prices.list()).data).toHaveLength(0)
+  })
+
   it('refuses recurring[interval_count] of 0, negative or over three years with 400 (a 0 count used to hang billing)', async () => {
     const { stripe, P } = await fixture()
     for (const [interval, count] of [
@@ -131,6 +153,17 @@ describe('test clocks keep to the provider limits', () => {
       status: 'ready',
       frozen_time: start + 14 * DAY_S,
     })
+  })
+
+  it('refuses a name over 300 characters with 400 parameter_invalid_string_too_long, creating no clock', async () => {
+    const { stripe } = billingClient()
+    const frozen_time = Date.UTC(2026, 0, 1) / 1000
+    const refused = await caught(stripe.testHelpers.testClocks.create({ frozen_time, name: 'n'.repeat(301) }))
+    expect(refused).toMatchObject({ statusCode: 400, code: 'parameter_invalid_string_too_long', param: 'name' })
+    expect(refused.message).toBe('Invalid name: must be at most 300 characters (got 301).')
+    expect((await stripe.testHelpers.testClocks.list()).data).toHaveLength(0)
+    const longest = await stripe.testHelpers.testClocks.create({ frozen_time, name: 'n'.repeat(300) })
+    expect(longest.name).toHaveLength(300)
   })
 
   it('refuses a frozen_time that is negative or past year 9999 (a subscription on it had no period end)', async () => {
@@ -262,6 +295,42 @@ describe('deleting what billing still points at', () => {
     ])
   })
 
+  it("stops the payment retries of a deleted customer's open invoices (they kept charging it)", async () => {
+    const { sim, stripe, customer, sub } = await subscribedCustomer('month')
+    const declining = await stripe.paymentMethods.attach('pm_card_chargeDeclined', { customer: customer.id })
+    await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: declining.id } })
+    // Jan 31 -> Feb 28: the cycle invoice is finalized an hour later and its payment declined.
+    await sim.clock.tickAsync(28 * 86_400_000 + 3_600_000 + 60_000)
+    const [open] = (await stripe.invoices.list({ subscription: sub.id, status: 'open' })).data
+    expect(open).toMatchObject({ attempt_count: 1, auto_advance: true })
+    expect(open?.next_payment_attempt).not.toBeNull()
+
+    await stripe.customers.del(customer.id)
+    const stopped = await stripe.invoices.retrieve(open?.id as string)
+    expect(stopped).toMatchObject({ status: 'open', auto_advance: false, next_payment_attempt: null, attempt_count: 1 })
+    const failures = sim.admin.events({ type: 'invoice.payment_failed' }).length
+    await sim.clock.tickAsync(20 * 86_400_000)
+    expect(sim.admin.events({ type: 'invoice.payment_failed' })).toHaveLength(failures)
+    expect((await stripe.invoices.retrieve(open?.id as string)).attempt_count).toBe(1)
+  })
+
+  it("leaves a deleted customer's cycle draft a draft: it is not finalized or charged after the grace hour", async () => {
+    const { sim, stripe, customer, sub } = await subscribedCustomer('month')
+    await sim.clock.tickAsync(28 * 86_400_000 + 60_000)
+    const [draft] = (await stripe.invoices.list({ subscription: sub.id, status: 'draft' })).data
+    expect(draft?.automatically_finalizes_at).not.toBeNull()
+    await stripe.customers.del(customer.id)
+    await sim.clock.tickAsync(2 * 3_600_000)
+    expect(await stripe.invoices.retrieve(draft?.id as string)).toMatchObject({
+      status: 'draft',
+      auto_advance: false,
+      automatically_finalizes_at: null,
+      attempt_count: 0,
+    })
+    const finalized = sim.admin.events({ type: 'invoice.finalized' })
+    expect(finalized.map((e) => (e.body.data as { object: { id: string } }).object.id)).not.toContain(draft?.id)
+  })
+
   it('refuses deleting a product that has prices with 400, keeping it', async () => {
     const { stripe, product } = await subscribedCustomer()
     const refused = await caught(stripe.products.del(product.id))
@@ -313,6 +382,37 @@ describe('invoice items on a draft invoice', () => {
     ).toMatchObject({ statusCode: 400, code: 'parameter_invalid', param: 'currency' })
     expect((await stripe.invoices.retrieve(draft.id)).amount_due).toBe(0)
     expect((await stripe.invoiceItems.list()).data).toHaveLength(0)
+  })
+
+  it("refuses a pending item in another currency than the customer's subscription with 400, creating nothing (it was never billed)", async () => {
+    const { sim, stripe, P } = await fixture()
+    const { customer } = await payingCustomer(stripe)
+    const price = await stripe.prices.create({ ...P, unit_amount: 1000, recurring: { interval: 'month' } })
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })
+    const refused = await caught(stripe.invoiceItems.create({ customer: customer.id, amount: 300, currency: 'eur' }))
+    expect(refused).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', param: 'currency' })
+    expect(refused.message).toBe(
+      'You cannot combine currencies on a single customer. This customer has an active subscription or pending invoice item with currency usd; this invoice item is in eur.',
+    )
+    expect((await stripe.invoiceItems.list()).data).toHaveLength(0)
+    expect(sim.admin.events({ type: 'invoiceitem.created' })).toHaveLength(0)
+    const same = await stripe.invoiceItems.create({ customer: customer.id, amount: 300, currency: 'usd' })
+    await sim.clock.tickAsync(31 * 86_400_000 + 3_600_000)
+    const [cycle] = (await stripe.invoices.list({ subscription: sub.id, limit: 1 })).data
+    expect(cycle).toMatchObject({ billing_reason: 'subscription_cycle', amount_due: 1300 })
+    expect((await stripe.invoiceItems.retrieve(same.id)).invoice).toBe(cycle?.id)
+  })
+
+  it("refuses a subscription in another currency than the customer's pending items with 400, creating nothing", async () => {
+    const { stripe, P } = await fixture()
+    const { customer } = await payingCustomer(stripe)
+    await stripe.invoiceItems.create({ customer: customer.id, amount: 300, currency: 'eur' })
+    const price = await stripe.prices.create({ ...P, unit_amount: 1000, recurring: { interval: 'month' } })
+    const refused = await caught(stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] }))
+    expect(refused).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError' })
+    expect(refused.message).toMatch(/^You cannot combine currencies on a single customer\..* eur; .* usd\.$/)
+    expect((await stripe.subscriptions.list({ customer: customer.id, status: 'all' })).data).toHaveLength(0)
+    expect((await stripe.invoices.list({ customer: customer.id })).data).toHaveLength(0)
   })
 
   it('lists pending items only with pending=true, and the invoiced ones with pending=false (the filter was ignored)', async () => {

@@ -2,6 +2,7 @@ import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 import { createCancellation } from './cancellation.js'
 import { type BillingOptions, createContext } from './context.js'
+import { createCustomerCurrency } from './customer-currency.js'
 import { createCycles } from './cycles.js'
 import { createDiscounts } from './discounts.js'
 import { createInvoicing } from './invoicing.js'
@@ -12,6 +13,7 @@ import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
 import { registerBillingState } from './snapshot-state.js'
+import { createStopCollection } from './stop-collection.js'
 import { createSubSchedule } from './sub-schedule.js'
 import { createTaxes } from './taxes.js'
 import { createTestClocks } from './test-clocks.js'
@@ -81,6 +83,8 @@ export function createBilling(options: BillingOptions) {
     markPaid: payments.markPaid,
     checkPayable: payments.checkPayable,
     cancelNow: cycles.cancelNow,
+    stopCollection: createStopCollection(ctx),
+    checkCurrency: createCustomerCurrency(ctx),
     cancel,
     discounts,
     invoiceState: (scope: Scope, id: string) => invoiceStates.get(key(scope, id)),

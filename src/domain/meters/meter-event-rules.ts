@@ -43,7 +43,8 @@ const DIGITS = /^[0-9]+$/
 
 /**
  * The value of a payload field as a positive integer, or NaN. Clients send it as a string of
- * digits (`"25"`); a JSON number that is a positive safe integer is accepted too.
+ * digits (`"25"`); a JSON number that is a positive safe integer is accepted too (stream events:
+ * the synchronous endpoint refuses non-string payload values before they get here).
  *
  * @example
  * parseValue('25') // 25

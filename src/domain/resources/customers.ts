@@ -21,7 +21,7 @@ function missingPm(pm: string) {
  * Customers: deleted ones stay retrievable as `{ id, object, deleted: true }`. Create takes a
  * `payment_method` (or test token) to attach; `invoice_settings[default_payment_method]` must be
  * one of the customer's payment methods; `email` must look like one. Deleting a customer cancels
- * its subscriptions first, as the provider does.
+ * its subscriptions first and stops automatic collection of its unpaid invoices, as the provider does.
  */
 export const customers: ResourceDeclaration<ResourcePorts> = {
   type: 'Customer',
@@ -76,11 +76,13 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
     },
     'customers.del'(call, next, { engine, ports }) {
       // "Also immediately cancels any active subscriptions on the customer": a deleted customer
-      // is not billed again (its subscriptions would renew and charge it every period).
+      // is not billed again (its subscriptions would renew and charge it every period), and the
+      // cancellation stops automatic collection of its unpaid invoices (no more retries).
       const id = engine.resource('customer').require(call.scope, call.path.id ?? '').id
       for (const sub of engine.resource('subscription').list(call.scope)) {
         if (sub.customer === id && sub.status !== 'canceled') ports.billing.cancelNow(call.scope, sub.id, call.origin)
       }
+      ports.billing.stopCollection(call.scope, id, call.origin)
       return next()
     },
   },

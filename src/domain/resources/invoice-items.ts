@@ -86,6 +86,7 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
         typeof params.invoice === 'string'
           ? engine.resource('invoice').requireParam(call.scope, params.invoice, 'invoice')
           : undefined
+      const currency = String(price?.currency ?? params.currency ?? 'usd').toLowerCase()
       if (invoice !== undefined) {
         // Only a draft takes new items, and only the customer's own, in its currency.
         if (invoice.customer !== customer.id) throw notTheCustomers('invoice', invoice.id, customer.id)
@@ -95,7 +96,6 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
             param: 'invoice',
           })
         }
-        const currency = String(price?.currency ?? params.currency ?? 'usd').toLowerCase()
         if (currency !== invoice.currency) {
           throw invalidRequest(
             errorMessage('parameter_invalid', {
@@ -105,6 +105,15 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
             { code: 'parameter_invalid', param: 'currency' },
           )
         }
+      } else {
+        // A pending item must be in the currency the customer is billed in, or no invoice takes it.
+        ports.billing.checkCurrency(
+          call.scope,
+          customer.id,
+          currency,
+          'invoice item',
+          price === undefined ? 'currency' : 'pricing[price]',
+        )
       }
       if (typeof params.subscription === 'string') {
         const sub = engine.resource('subscription').requireParam(call.scope, params.subscription, 'subscription')

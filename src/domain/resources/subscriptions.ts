@@ -153,6 +153,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
           throw invalid(`items[${i}][price]`, 'all prices on a subscription must have the same billing interval')
         }
       })
+      ports.billing.checkCurrency(call.scope, customer.id, currency, 'subscription', 'items[0][price]')
       checkPaymentMethod(call, ports, customerId, params.default_payment_method)
       const sendInvoice = checkCollection(params.collection_method, params.days_until_due)
       const coupons = couponsOf(engine, call, discountsParam)

@@ -1,6 +1,12 @@
 import { errorMessage } from '#catalogue/errors.js'
-import { TEST_CLOCK_ADVANCE_MAX, TEST_CLOCK_LIFETIME_MS, TEST_CLOCK_MAX_FROZEN_TIME } from '#catalogue/rules.js'
+import {
+  TEST_CLOCK_ADVANCE_MAX,
+  TEST_CLOCK_LIFETIME_MS,
+  TEST_CLOCK_MAX_FROZEN_TIME,
+  TEST_CLOCK_NAME_MAX_LENGTH,
+} from '#catalogue/rules.js'
 import { boundary, type Interval } from '../billing/calendar.js'
+import { checkLength } from '../engine/checks.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import { invalidRequest } from '../service-error.js'
@@ -63,6 +69,7 @@ export const testClocks: ResourceDeclaration<ResourcePorts> = {
       const frozen = Number(call.params.frozen_time)
       if (call.params.frozen_time !== undefined && (frozen < 0 || frozen > TEST_CLOCK_MAX_FROZEN_TIME))
         throw badFrozenTime(`must be a unix timestamp between 0 and ${TEST_CLOCK_MAX_FROZEN_TIME}`)
+      checkLength(call.params.name, 'name', TEST_CLOCK_NAME_MAX_LENGTH)
       const created = next() as { id: string; frozen_time: number }
       ports.billing.registerClock(call.scope, created.id, Number(created.frozen_time) * 1000)
       return created
