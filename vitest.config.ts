@@ -13,5 +13,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'properties/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,
     pool: 'forks',
+    // Objects the engine sealed are deep-frozen: a change in place anywhere throws (src/kernel/sealed.ts).
+    env: { SERVICE_SIM_FREEZE_SEALED: '1' },
   },
 })

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { ExchangeHandler } from '../http/handler.js'
+import type { IncomingExchangeHandler } from '../http/handler.js'
+import { lowercaseHeaderReader } from '../http/incoming.js'
 import { createTransport } from '../http/transport.js'
 import { callerNow } from '../kernel/wall-clock.js'
-import { createSimulator, exchangeOf, type Simulator } from '../simulator/create-simulator.js'
+import { createSimulator, incomingExchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
 import { installServeReceiverFaults } from './serve-faults.js'
 import {
@@ -81,9 +82,9 @@ export interface SimServer extends Server {
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 interface Context {
-  /** The simulator served now and its raw exchange (both replaced by a reset). */
+  /** The simulator served now and its exchange of read requests (both replaced by a reset). */
   sim: Simulator
-  raw: ExchangeHandler
+  raw: IncomingExchangeHandler
   readonly driver: WallDriver | undefined
   readonly admin: (req: Request) => Promise<Response>
   readonly token: string | null
@@ -153,7 +154,7 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
       install(fresh)
       recorder?.reset(fresh)
       context.sim = fresh
-      context.raw = exchangeOf(fresh)
+      context.raw = incomingExchangeOf(fresh)
       driver?.attach(fresh)
       return fresh
     },
@@ -172,7 +173,7 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
   install(sim)
   const context: Context = {
     sim,
-    raw: exchangeOf(sim),
+    raw: incomingExchangeOf(sim),
     driver,
     admin: withAdminApi(host),
     token: options.adminToken,
@@ -272,13 +273,9 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
     res.end(body)
     return
   }
-  // node's header object has lowercase names and string values (arrays only for set-cookie, which
-  // requests do not carry); the exchange reads it as it is.
-  const answering = context.raw(url.href, {
-    method,
-    headers: req.headers as Record<string, string>,
-    ...(hasBody ? { body: text } : {}),
-  })
+  // The URL admit parsed and node's header object (lowercase names, values its parser checked)
+  // go to the exchange as they are.
+  const answering = context.raw({ method, url, headers: lowercaseHeaderReader(req.headers), text: hasBody ? text : '' })
   const recorder = context.recorder
   // An indeterminate answer (a fault) throws: recorded as status 0, so a replay expects the same.
   if (recorder !== undefined)
@@ -305,6 +302,14 @@ function reportCatchUp(error: unknown): void {
 // Hop-by-hop and framing headers say nothing about the request; admin credentials stay out of the trace.
 const UNRECORDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'])
 const ADMIN_SECRETS = new Set(['authorization', 'x-sim-admin-token'])
+
+// Requests arrive many to a millisecond under load: its ISO text is made once.
+let lastWall = { ms: Number.NaN, iso: '' }
+function wallNow(): string {
+  const ms = callerNow()
+  if (ms !== lastWall.ms) lastWall = { ms, iso: new Date(ms).toISOString() }
+  return lastWall.iso
+}
 
 /** A served request's arrival as its `serve.request` trace entry holds it. */
 export interface Arrival {
@@ -337,7 +342,7 @@ export function arrival(
   path: string,
   admin: boolean,
   body: string,
-  wall: string = new Date(callerNow()).toISOString(),
+  wall: string = wallNow(),
 ): Arrival {
   const headers: Record<string, string> = {}
   for (const name in raw) {
@@ -382,7 +387,9 @@ function admit(context: Context, req: IncomingMessage): { url: URL; admin: boole
     path = rest.startsWith('/') ? rest : `/${rest}`
   }
   let hosts = 0
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === 'host') hosts++
+  const raw = req.rawHeaders
+  // Only four-letter names can be Host: no lowercased copy of every header name.
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]?.length === 4 && raw[i]?.toLowerCase() === 'host') hosts++
   if (hosts > 1) return { status: 400, code: 'host_invalid', message: 'more than one Host header' }
   const host = req.headers.host
   if (host === undefined && !(req.httpVersionMajor === 1 && req.httpVersionMinor === 0))

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { DeliveryTransport, TransportResult } from '#domain/delivery/transport.js'
-import { createSimulator, exchangeOf, type Simulator } from '../simulator/create-simulator.js'
+import { lowercaseHeaderReader } from '../http/incoming.js'
+import { createSimulator, incomingExchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { type AdminHost, withAdminApi } from './admin-api.js'
 import { arrival } from './http-server.js'
 import { setUpForwarding } from './serve-command.js'
@@ -210,7 +211,13 @@ export async function replayServedSession(record: SessionRecord): Promise<Served
       text = await response.text()
     } else {
       try {
-        const answer = await exchangeOf(sim)(url, { method: r.method, headers: r.headers, ...(hasBody ? { body: r.body } : {}) })
+        // As serve answered it: the URL parsed once, the headers read as node gave them.
+        const answer = await incomingExchangeOf(sim)({
+          method: r.method,
+          url: new URL(url),
+          headers: lowercaseHeaderReader(r.headers),
+          text: hasBody ? r.body : '',
+        })
         status = answer.status
         text = answer.text
       } catch (error) {

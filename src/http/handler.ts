@@ -6,6 +6,7 @@ import { invalidRequest, ServiceError } from '#domain/service-error.js'
 import type { Ids } from '#kernel/ids.js'
 import { nextMacrotask } from '#kernel/macrotask.js'
 import type { InFlightRequest } from '#kernel/request-timeline.js'
+import { jsonOf } from '#kernel/sealed.js'
 import { parseApiVersion } from './api-version.js'
 import { authenticate } from './auth.js'
 import { decodeBody, decodeQuery } from './body.js'
@@ -33,6 +34,13 @@ export interface Exchange {
  * write it to the socket without building and reading back a `Response`.
  */
 export type ExchangeHandler = (input: RequestInfo | URL, init?: RequestInit) => Promise<Exchange>
+
+/**
+ * The exchange of a request a server has already read (its URL parsed, its headers in a reader,
+ * its body as text): `service-sim serve` and `replay --served` answer through it, so neither
+ * parses a request twice.
+ */
+export type IncomingExchangeHandler = (incoming: Incoming) => Promise<Exchange>
 
 export interface HandlerOptions {
   readonly service: Service
@@ -88,7 +96,11 @@ function checkIdempotencyKey(key: string): void {
  * const { fetch } = createFetchHandler({ service, routes, requestIds })
  * await fetch('/v1/balance', { headers: { Authorization: `Bearer ${key}` } })
  */
-export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandler; exchange: ExchangeHandler } {
+export function createFetchHandler(options: HandlerOptions): {
+  fetch: FetchHandler
+  exchange: ExchangeHandler
+  exchangeIncoming: IncomingExchangeHandler
+} {
   const { service, requestIds } = options
   const { kernel, timeline } = service
   const router = createRouter(options.routes)
@@ -135,7 +147,7 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
   }
 
   function respond(status: number, body: unknown, headers: Record<string, string>): Outcome {
-    return { status, text: JSON.stringify(body), headers }
+    return { status, text: jsonOf(body), headers }
   }
 
   /** Saves the answer for its idempotency key once the response leaves: until then the key stays in progress (409). */
@@ -289,7 +301,10 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
     })
   }
 
-  async function exchange(input: RequestInfo | URL, init?: RequestInit): Promise<Exchange> {
+  // Reading a fetch call has no effect on the service, so it may start before the arrival.
+  const exchange: ExchangeHandler = (input, init) => answer(readIncoming(input, init))
+
+  async function answer(reading: Promise<Incoming>): Promise<Exchange> {
     const flight = timeline.arrive(kernel.clock.now)
     const previous = turn
     let done!: () => void
@@ -301,7 +316,7 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
     try {
       let incoming: Incoming
       try {
-        incoming = await readIncoming(input, init)
+        incoming = await reading
       } finally {
         await previous
       }
@@ -348,6 +363,7 @@ export function createFetchHandler(options: HandlerOptions): { fetch: FetchHandl
 
   return {
     exchange,
+    exchangeIncoming: (incoming) => answer(Promise.resolve(incoming)),
     async fetch(input, init) {
       const outcome = await exchange(input, init)
       return new TextResponse(outcome.text, { status: outcome.status, headers: outcome.headers })

@@ -69,6 +69,24 @@ function mapReader(map: ReadonlyMap<string, string>): HeaderReader {
 
 const EMPTY: HeaderReader = { get: () => null }
 
+/**
+ * Headers as node's HTTP server hands them over (`IncomingMessage.headers`: lowercase names, values
+ * its parser has checked, repeats already joined) read as they are: no copy, no re-validation.
+ *
+ * @example
+ * lowercaseHeaderReader({ authorization: 'Bearer sk_test_x' }).get('Authorization') // 'Bearer sk_test_x'
+ */
+export function lowercaseHeaderReader(headers: Readonly<Record<string, string | string[] | undefined>>): HeaderReader {
+  return {
+    get(name) {
+      const key = name.toLowerCase()
+      if (!Object.hasOwn(headers, key)) return null
+      const value = headers[key]
+      return typeof value === 'string' ? value : value === undefined ? null : value.join(', ')
+    },
+  }
+}
+
 const DEFAULT_BASE = 'https://api.service.test'
 
 /**

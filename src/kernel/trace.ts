@@ -114,6 +114,58 @@ export function traceInternals<M extends object>(trace: Trace<M>): TraceInternal
   return i
 }
 
+/**
+ * One entry as the digest reads it: `seq;at;` then each member of `data` in order as
+ * `<name length>:<name>` and its value (a string as `s<length>:<text>`, a number as `n<text>;`,
+ * `t`, `f`, `z` for null, anything else as `j<length>:<JSON>`; undefined members are left out, as
+ * JSON leaves them), then each raw member as `\0<name>\0<length>\0<text>`. Length-prefixed, so
+ * distinct entries never read the same; several times cheaper than `JSON.stringify` on the small
+ * flat records a request appends.
+ *
+ * @example
+ * traceRecord(0, 5, 'http', { status: 200 }, { response: '{}' }) // '0;5;4:http{6:statusn200;}\0response\02\0{}'
+ */
+export function traceRecord(
+  seq: number,
+  at: number,
+  kind: string,
+  data: Readonly<Record<string, unknown>>,
+  raw?: Readonly<Record<string, string>>,
+): string {
+  let record = `${seq};${at};${kind.length}:${kind}{`
+  for (const name in data) {
+    const value = data[name]
+    switch (typeof value) {
+      case 'string':
+        record += `${name.length}:${name}s${value.length}:${value}`
+        break
+      case 'number':
+        record += `${name.length}:${name}n${value};`
+        break
+      case 'boolean':
+        record += `${name.length}:${name}${value ? 't' : 'f'}`
+        break
+      case 'undefined':
+        break
+      default: {
+        if (value === null) record += `${name.length}:${name}z`
+        else {
+          const json = String(JSON.stringify(value))
+          record += `${name.length}:${name}j${json.length}:${json}`
+        }
+      }
+    }
+  }
+  record += '}'
+  if (raw !== undefined) {
+    for (const name in raw) {
+      const text = raw[name] ?? ''
+      record += `\u0000${name}\u0000${text.length}\u0000${text}`
+    }
+  }
+  return record
+}
+
 /** Characters of records gathered before they are folded into the chain. */
 const FOLD_AT = 64 * 1024
 
@@ -142,19 +194,9 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
     append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): Entry {
       const seq = count++
       const at = options.now()
-      // The hash folds native JSON: deterministic for the same code path and inputs (keys keep
-      // insertion order) and several times cheaper than sorting keys on every append. `toJsonl()`
-      // still writes the canonical form for files and people.
-      let record = JSON.stringify({ seq, at, kind, data })
-      let full = data
-      if (raw !== undefined) {
-        full = { ...data }
-        for (const name in raw) {
-          const text = raw[name] ?? ''
-          full[name] = text
-          record += `\u0000${name}\u0000${text.length}\u0000${text}`
-        }
-      }
+      const record = traceRecord(seq, at, kind, data, raw)
+      // Object.assign, not a spread and added members: on node 20 that costs microseconds per entry.
+      const full = raw === undefined ? data : Object.assign({}, data, raw)
       const entry: Entry = { seq, at, kind, data: full }
       // Records are folded in batches: each digest crosses into native code. Every record ends
       // with a newline, so joining records never joins the halves of a surrogate pair.

@@ -7,7 +7,7 @@ import type { FaultController } from '#faults/fault-controller.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { FaultEntry } from '#faults/faults-schema.js'
 import { adoptFaults, createFaults, installFaults } from '#faults/install-faults.js'
-import { createFetchHandler, type ExchangeHandler, type FetchHandler } from '#http/handler.js'
+import { createFetchHandler, type ExchangeHandler, type FetchHandler, type IncomingExchangeHandler } from '#http/handler.js'
 import { createReceivers, type Receivers } from '#http/receivers.js'
 import { routes } from '#http/routes/index.js'
 import { createTransport } from '#http/transport.js'
@@ -249,7 +249,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   installFaults(service, faults)
   const latency = rng.stream('latency')
   const st = options.serviceTime
-  const { fetch, exchange } = createFetchHandler({
+  const { fetch, exchange, exchangeIncoming } = createFetchHandler({
     service,
     routes,
     requestIds: createIds(rng.stream('request-ids')),
@@ -371,7 +371,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
         )
     },
   }
-  exchanges.set(simulator, exchange)
+  exchanges.set(simulator, { exchange, exchangeIncoming })
   continuations.set(simulator, continueWith)
   return simulator
 }
@@ -397,7 +397,7 @@ export function continueAs(sim: Simulator, next: ContinueOptions): void {
 }
 
 // Servers of this package answer from plain exchanges; the public surface stays `fetch`.
-const exchanges = new WeakMap<Simulator, ExchangeHandler>()
+const exchanges = new WeakMap<Simulator, { exchange: ExchangeHandler; exchangeIncoming: IncomingExchangeHandler }>()
 
 /**
  * The raw exchange of a simulator (status, headers, body text): what `service-sim serve` writes to
@@ -407,7 +407,20 @@ const exchanges = new WeakMap<Simulator, ExchangeHandler>()
  * const { status, text } = await exchangeOf(sim)('/v1/account', { headers })
  */
 export function exchangeOf(sim: Simulator): ExchangeHandler {
-  const exchange = exchanges.get(sim)
-  if (exchange === undefined) throw new TypeError('exchangeOf: not a simulator made by createSimulator')
-  return exchange
+  const both = exchanges.get(sim)
+  if (both === undefined) throw new TypeError('exchangeOf: not a simulator made by createSimulator')
+  return both.exchange
+}
+
+/**
+ * The exchange of a request its server has already read (URL, header reader, body text): how
+ * `service-sim serve` and `replay --served` answer. Internal to the package.
+ *
+ * @example
+ * const { status } = await incomingExchangeOf(sim)({ method: 'GET', url, headers: nodeHeaderReader(req.headers), text: '' })
+ */
+export function incomingExchangeOf(sim: Simulator): IncomingExchangeHandler {
+  const both = exchanges.get(sim)
+  if (both === undefined) throw new TypeError('incomingExchangeOf: not a simulator made by createSimulator')
+  return both.exchangeIncoming
 }

@@ -9,10 +9,10 @@ vi.mock('../../src/simulator/create-simulator.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/simulator/create-simulator.js')>()
   return {
     ...real,
-    exchangeOf: (sim: Parameters<typeof real.exchangeOf>[0]) => {
-      const exchange = real.exchangeOf(sim)
-      return (input: Parameters<typeof exchange>[0], init?: Parameters<typeof exchange>[1]) =>
-        String(input).endsWith('/v1/boom') ? Promise.reject(new Error('boom')) : exchange(input, init)
+    incomingExchangeOf: (sim: Parameters<typeof real.incomingExchangeOf>[0]) => {
+      const exchange = real.incomingExchangeOf(sim)
+      return (incoming: Parameters<typeof exchange>[0]) =>
+        incoming.url.pathname === '/v1/boom' ? Promise.reject(new Error('boom')) : exchange(incoming)
     },
   }
 })

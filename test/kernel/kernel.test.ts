@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { canonicalJson } from '../../src/kernel/canonical-json.js'
 import { createClock } from '../../src/kernel/clock.js'
@@ -6,7 +7,7 @@ import { createIds } from '../../src/kernel/ids.js'
 import { PriorityQueue } from '../../src/kernel/priority-queue.js'
 import { createRng } from '../../src/kernel/rng.js'
 import { createScheduler } from '../../src/kernel/scheduler.js'
-import { createTrace, type UntypedKinds } from '../../src/kernel/trace.js'
+import { createTrace, traceRecord, type UntypedKinds } from '../../src/kernel/trace.js'
 
 describe('PriorityQueue', () => {
   it('pops by due time and keeps insertion order among equal times', () => {
@@ -99,7 +100,7 @@ describe('trace', () => {
       const data = { i, s: '\ud83d' }
       asked.append('n', data, { body })
       quiet.append('n', data, { body })
-      records.push(`${JSON.stringify({ seq: i, at: 5, kind: 'n', data })}\u0000body\u0000${body.length}\u0000${body}\n`)
+      records.push(`${traceRecord(i, 5, 'n', data, { body })}\n`)
       if (i % 7 === 0) asked.hash()
     }
     // The documented chain, spelled out: a batch ends at the record that takes it to 64 Ki
@@ -109,14 +110,33 @@ describe('trace', () => {
     for (const r of records) {
       batch += r
       if (batch.length >= 64 * 1024) {
-        chain = createHash('sha256').update(chain + batch).digest('hex')
+        chain = createHash('sha256')
+          .update(chain + batch)
+          .digest('hex')
         batch = ''
       }
     }
     expect(chain).not.toBe('')
-    const expected = createHash('sha256').update(chain + batch).digest('hex')
+    const expected = createHash('sha256')
+      .update(chain + batch)
+      .digest('hex')
     expect(asked.hash()).toBe(expected)
     expect(quiet.hash()).toBe(expected)
+  })
+
+  it('never reads two different entries as the same record (length-prefixed members, any text)', () => {
+    // Delimiters of the encoding itself are the likely inputs to confuse it.
+    const text = fc.string({ unit: fc.constantFrom('a', ':', 's', 'n', ';', '1', '2', '{', '}', '\u0000', 'é') })
+    const value = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 2 }))
+    const data = fc.dictionary(text, value, { maxKeys: 3 })
+    fc.assert(
+      fc.property(data, data, fc.option(text, { nil: undefined }), (a, b, body) => {
+        const raw = body === undefined ? undefined : { body }
+        const same = traceRecord(0, 1, 'k', a, raw) === traceRecord(0, 1, 'k', b, raw)
+        expect(same).toBe(JSON.stringify(a) === JSON.stringify(b))
+      }),
+      { numRuns: 2000, seed: 7 },
+    )
   })
 
   it('keeps hashing every entry when a limit drops old ones from memory', () => {

@@ -1,4 +1,5 @@
 import { cloneData } from '#kernel/clone-data.js'
+import { seal } from '#kernel/sealed.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
@@ -84,13 +85,15 @@ export function createResource(options: ResourceOptions): Resource {
   const store = createScopedStore<Json>()
   const deleted = createScopedStore<Stub>()
   const touch = new Set(d.touch ?? [])
-  // Objects are replaced on update (structuredClone), never changed in place: a snapshot shares
-  // them, which keeps fork() of a large store cheap; JSON objects survive JSON unchanged.
+  // Objects are replaced on update, never changed in place (sealed: the test suite freezes them):
+  // a snapshot and the events share them, which keeps fork() of a large store and every event
+  // cheap, and each object's JSON text is made once for every answer that returns it.
   if (!d.ephemeral) {
     kernel.state.register(`engine.${d.object}`, {
       save: () => ({ objects: store.save(), deleted: deleted.save() }),
       load(data) {
         const saved = data as { objects: Record<string, Json[]>; deleted: Record<string, Stub[]> }
+        for (const objects of Object.values(saved.objects)) for (const o of objects) seal(o)
         store.load(saved.objects)
         deleted.load(saved.deleted)
       },
@@ -149,7 +152,7 @@ export function createResource(options: ResourceOptions): Resource {
     if (Object.keys(previous).length === 0) return current
     const now = Math.floor(kernel.clock.now / 1000)
     for (const f of touch) next[f] = now
-    store.replace(scope, next)
+    store.replace(scope, seal(next))
     emit('updated', scope, next, origin, previous)
     return next
   }
@@ -187,7 +190,7 @@ export function createResource(options: ResourceOptions): Resource {
       const obj = build(scope, id, params)
       Object.assign(obj, typeof fixed === 'function' ? fixed(obj) : fixed)
       if (d.ephemeral) return obj
-      store.add(scope, obj)
+      store.add(scope, seal(obj))
       // Every declared resource records the ObjectChange shape customers declare in the trace kinds.
       kernel.trace.append(`${d.object}.created` as 'customer.created', { id, account: scope.account, mode: scope.mode })
       emit('created', scope, obj, origin)
@@ -214,7 +217,7 @@ export function createResource(options: ResourceOptions): Resource {
         if (v === undefined) delete next[k]
         else next[k] = v
       }
-      store.replace(scope, next)
+      store.replace(scope, seal(next))
       return next
     },
     set(scope, id, values, origin) {

@@ -45,7 +45,7 @@ export function runVerb(s: Served, resource: Resource, engine: Engine, call: Ope
         if (engine.find(scope, parent) === undefined) throw resourceMissing(parentField(s, p), parent, p)
       }
       const parents = parentFields(s, call)
-      return resource.create(scope, params, origin, (o) => ({ ...parents, ...(typeof fixed === 'function' ? fixed(o) : fixed) }))
+      return resource.create(scope, params, origin, (o) => Object.assign(parents, typeof fixed === 'function' ? fixed(o) : fixed))
     }
     case 'retrieve': {
       const o = resource.retrieve(scope, id)

@@ -1,5 +1,6 @@
 import { cloneData } from '#kernel/clone-data.js'
 import { LayeredMap } from '#kernel/layered-map.js'
+import { copyUnlessSealed } from '#kernel/sealed.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
@@ -90,7 +91,8 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
       const account = accounts.get(input.account)
       const apiVersion = account?.apiVersion ?? accounts.defaultVersion
       const id = kernel.ids.next('evt', 24)
-      const object = cloneData(input.object)
+      // A sealed object (the engine's) never changes: held as it is, not copied.
+      const object = copyUnlessSealed(input.object)
       const connected = account?.platform !== undefined
       const body: Record<string, unknown> = {
         id,

@@ -26,7 +26,7 @@ export interface EmitSnapshot {
   type: string
   account: string
   mode: Mode
-  /** The object as it is now; it is deep-copied, so later changes do not reach the event. */
+  /** The object as it is now; it is deep-copied (unless sealed), so later changes do not reach the event. */
   object: Record<string, unknown>
   previousAttributes?: Record<string, unknown>
   request?: { id: string | null; idempotency_key: string | null }

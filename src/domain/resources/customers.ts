@@ -10,6 +10,13 @@ function defaultPm(params: Params): unknown {
   return typeof s === 'object' && s !== null ? (s as Params).default_payment_method : undefined
 }
 
+/** The params without `payment_method` (attached after the create); the same object when it has none. */
+function withoutPaymentMethod(params: Params): Params {
+  if (!Object.hasOwn(params, 'payment_method')) return params
+  const { payment_method: _, ...rest } = params
+  return rest
+}
+
 function missingPm(pm: string) {
   return invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
     code: 'resource_missing',
@@ -44,7 +51,8 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
   }),
   behaviours: {
     'customers.create'(call, next, { engine, ports }) {
-      const { payment_method: pm, ...params } = call.params
+      const pm = call.params.payment_method
+      const params = withoutPaymentMethod(call.params)
       checkEmail(params.email, 'email')
       if (typeof params.test_clock === 'string') {
         engine.resource('test_helpers.test_clock').requireParam(call.scope, params.test_clock, 'test_clock')
@@ -59,7 +67,7 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
           : params.invoice_settings
       const clock = typeof params.test_clock === 'string' ? ports.billing.clockTimeline(call.scope, params.test_clock) : undefined
       const created = next(
-        { ...params, ...(settings === undefined ? {} : { invoice_settings: settings }) },
+        settings === params.invoice_settings ? params : Object.assign({}, params, { invoice_settings: settings }),
         clock === undefined ? undefined : { created: Math.floor(clock.now() / 1000), test_clock: params.test_clock },
       ) as { id: string }
       if (resolved !== undefined) ports.paymentMethods.attach(call.scope, resolved, created.id, call.origin)
