@@ -10,9 +10,12 @@
  * `--no-limits`: the sandbox allows 25 requests per second per endpoint (the served clock follows
  * the wall clock by default), so the limiter would refuse nearly all of the load.
  *
+ * serve runs as the published package runs it: compiled by `npm run build` into dist/ (built at
+ * the start, so never stale), not through tsx, whose transform names every closure at run time.
+ *
  * Run: npx tsx bench/http-serve.bench.ts
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { type Figure, rateFigure, writeBenchReport } from './lib/bench-report.js'
@@ -108,10 +111,12 @@ async function load(
 const servers: Server[] = []
 const figures: Figure[] = []
 const notes: string[] = []
+const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' })
+if (build.status !== 0) throw new Error(`npm run build failed (${build.status}): the bench measures the built dist/`)
 try {
   const sim = await start(
     'service-sim serve',
-    ['--import', 'tsx', 'bench/lib/service-sim-cli.ts', 'serve', '--port', '0', '--seed', '1', '--no-limits'],
+    ['bench/lib/service-sim-dist.mjs', 'serve', '--port', '0', '--seed', '1', '--no-limits'],
     (out) => /secret key (\S+)/.exec(out)?.[1] ?? '',
   )
   servers.push(sim)
@@ -177,6 +182,7 @@ try {
   notes.push(
     `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, median of ${RUNS} alternating runs; each server a separate node process on 127.0.0.1; only 2xx answers counted.`,
     'bare node:http (ceiling): node\'s own server answering a canned customer with the same headers in one write, no routing or state, under the same load; "against the ceiling" rows say how much of it a server reaches (a 3x target above 1.0x of the ceiling is out of reach for any node server on this machine).',
+    'service-sim serve runs from the built dist/ (`npm run build` at the start of the bench), as the published package does; in a checkout, bin/service-sim.js runs the sources through tsx, which costs more per request.',
     'service-sim serve runs with --no-limits (the sandbox allows 25 requests per second per endpoint, far below the load), the default --clock wall and the default trace (one serve.request entry per request).',
   )
 } finally {

@@ -1,9 +1,5 @@
 import { cloneData } from './clone-data.js'
 
-// Sealed objects, each with its JSON text once asked for (undefined until then). Weak: a sealed
-// object dropped by every store is collected with its text.
-const texts = new WeakMap<object, string | undefined>()
-
 // Set in the test suite (vitest.config.ts): every sealed object is deep-frozen, so a change in
 // place anywhere throws where it happens instead of going unnoticed.
 const FREEZE = typeof process !== 'undefined' && process.env.SERVICE_SIM_FREEZE_SEALED === '1'
@@ -15,44 +11,58 @@ function deepFreeze(value: unknown): void {
 }
 
 /**
- * Marks plain data as never to be changed in place again (the resource engine replaces an object
- * on every change): events may then hold it instead of a deep copy, and its JSON text is made
- * once and reused for every answer that returns it. A fork shares sealed objects, as it always
- * shared the engine's objects.
+ * Declares plain data never to be changed in place again (the resource engine replaces an object
+ * on every change, so a fork, an event and an answer may all hold the same one). Nothing is done
+ * at run time: freezing costs more than the copies it saves. The test suite sets
+ * `SERVICE_SIM_FREEZE_SEALED=1`, which deep-freezes every sealed object, so a change in place
+ * throws there.
  *
  * @example
- * seal(customer)
- * jsonOf(customer) === jsonOf(customer) // the same string, stringified once
+ * store.add(scope, seal(customer))
  */
 export function seal<T extends object>(value: T): T {
   if (FREEZE) deepFreeze(value)
-  if (!texts.has(value)) texts.set(value, undefined)
   return value
 }
 
 /**
- * `JSON.stringify(value)`, made once per sealed object.
+ * A copy of plain data for keeping (`cloneData`), or the value itself when it is sealed.
+ *
+ * @example
+ * const kept = keepable(object, sealed)
+ */
+export function keepable<T>(value: T, sealed: boolean): T {
+  return sealed ? value : cloneData(value)
+}
+
+// Sealed objects given as answers that repeat (retrieves): null until their JSON is made, then the
+// text. Objects only answered by the request that made them are not kept here: keeping every
+// text would hold as much memory again as the objects. Weak: collected with the object.
+const texts = new WeakMap<object, string | null>()
+
+/**
+ * Marks a sealed object as an answer that may be given again (a retrieve): `jsonOf` makes its
+ * text once and keeps it.
+ *
+ * @example
+ * return sealedAnswer(store.get(scope, id))
+ */
+export function sealedAnswer<T extends object>(value: T): T {
+  if (!texts.has(value)) texts.set(value, null)
+  return value
+}
+
+/**
+ * `JSON.stringify(value)`; for an object marked by `sealedAnswer`, made once and kept.
  *
  * @example
  * const text = jsonOf({ id: 'cus_1' }) // '{"id":"cus_1"}'
  */
 export function jsonOf(value: unknown): string {
-  if (typeof value !== 'object' || value === null || !texts.has(value)) return JSON.stringify(value)
-  let text = texts.get(value)
-  if (text === undefined) {
-    text = JSON.stringify(value)
-    texts.set(value, text)
-  }
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value)
+  const known = texts.get(value)
+  if (known !== undefined && known !== null) return known
+  const text = JSON.stringify(value)
+  if (known === null) texts.set(value, text)
   return text
-}
-
-/**
- * The value itself when sealed (it cannot change any more), else a deep copy (`cloneData`): what
- * an event snapshot keeps of an object.
- *
- * @example
- * const frozen = copyUnlessSealed(object)
- */
-export function copyUnlessSealed<T>(value: T): T {
-  return typeof value === 'object' && value !== null && texts.has(value) ? value : cloneData(value)
 }

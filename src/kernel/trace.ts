@@ -115,10 +115,11 @@ export function traceInternals<M extends object>(trace: Trace<M>): TraceInternal
 }
 
 /**
- * One entry as the digest reads it: `seq;at;` then each member of `data` in order as
+ * One entry as the digest reads it: `<seq>;<at>;<kind length>:<kind>{`, each member of `data` in order as
  * `<name length>:<name>` and its value (a string as `s<length>:<text>`, a number as `n<text>;`,
- * `t`, `f`, `z` for null, anything else as `j<length>:<JSON>`; undefined members are left out, as
- * JSON leaves them), then each raw member as `\0<name>\0<length>\0<text>`. Length-prefixed, so
+ * `t`, `f`, `z` for null, a plain object of strings as `o{...}` with its members so written,
+ * anything else as `j<length>:<JSON>`; undefined members are left out, as
+ * JSON leaves them), `}`, then each raw member as `\0<name>\0<length>\0<text>`. Length-prefixed, so
  * distinct entries never read the same; several times cheaper than `JSON.stringify` on the small
  * flat records a request appends.
  *
@@ -150,8 +151,12 @@ export function traceRecord(
       default: {
         if (value === null) record += `${name.length}:${name}z`
         else {
-          const json = String(JSON.stringify(value))
-          record += `${name.length}:${name}j${json.length}:${json}`
+          const strings = stringMembers(value)
+          if (strings !== undefined) record += `${name.length}:${name}o{${strings}}`
+          else {
+            const json = String(JSON.stringify(value))
+            record += `${name.length}:${name}j${json.length}:${json}`
+          }
         }
       }
     }
@@ -164,6 +169,20 @@ export function traceRecord(
     }
   }
   return record
+}
+
+/** A plain object whose members are all strings (request headers), length-prefixed; else undefined. */
+function stringMembers(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return undefined
+  let out = ''
+  for (const name of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[name]
+    if (typeof member !== 'string') return undefined
+    out += `${name.length}:${name}s${member.length}:${member}`
+  }
+  return out
 }
 
 /** Characters of records gathered before they are folded into the chain. */

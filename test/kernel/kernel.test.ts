@@ -127,7 +127,15 @@ describe('trace', () => {
   it('never reads two different entries as the same record (length-prefixed members, any text)', () => {
     // Delimiters of the encoding itself are the likely inputs to confuse it.
     const text = fc.string({ unit: fc.constantFrom('a', ':', 's', 'n', ';', '1', '2', '{', '}', '\u0000', 'é') })
-    const value = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 2 }))
+    const value = fc.oneof(
+      text,
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(text, { maxLength: 2 }),
+      fc.dictionary(text, text, { maxKeys: 2 }),
+      fc.dictionary(text, fc.integer(), { maxKeys: 2 }),
+    )
     const data = fc.dictionary(text, value, { maxKeys: 3 })
     fc.assert(
       fc.property(data, data, fc.option(text, { nil: undefined }), (a, b, body) => {

@@ -1,5 +1,5 @@
 import { cloneData } from '#kernel/clone-data.js'
-import { seal } from '#kernel/sealed.js'
+import { seal, sealedAnswer } from '#kernel/sealed.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
@@ -116,7 +116,8 @@ export function createResource(options: ResourceOptions): Resource {
     previous?: Record<string, unknown>,
   ) {
     const type = `${d.eventPrefix ?? d.object}.${verb}`
-    if (options.eventTypes().has(type)) emitSnapshot(events, type, scope, obj, origin, previous)
+    // Every object emitted here is the stored one, sealed: the event holds it without a copy.
+    if (options.eventTypes().has(type)) emitSnapshot(events, type, scope, obj, origin, previous, true)
   }
 
   function finder(scope: Scope) {
@@ -162,7 +163,8 @@ export function createResource(options: ResourceOptions): Resource {
     get,
     retrieve(scope, id) {
       const o = store.get(scope, id)
-      if (o !== undefined) return o
+      // Answered again and again: its JSON text is made once.
+      if (o !== undefined) return sealedAnswer(o)
       const stub = d.deleted === 'stub' ? deleted.get(scope, id) : undefined
       if (stub !== undefined) return stub as unknown as Json
       throw resourceMissing(d.object, id)

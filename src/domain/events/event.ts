@@ -28,6 +28,8 @@ export interface EmitSnapshot {
   mode: Mode
   /** The object as it is now; it is deep-copied (unless sealed), so later changes do not reach the event. */
   object: Record<string, unknown>
+  /** `object` is sealed (`seal`: never changed in place), so the event holds it without a copy. */
+  sealed?: boolean
   previousAttributes?: Record<string, unknown>
   request?: { id: string | null; idempotency_key: string | null }
 }

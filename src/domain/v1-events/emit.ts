@@ -11,7 +11,8 @@ export interface Origin {
 export const NO_ORIGIN: Origin = { requestId: null, idempotencyKey: null }
 
 /**
- * Emits one v1 snapshot event for a change in `scope`, with `data.object` frozen as it is now.
+ * Emits one v1 snapshot event for a change in `scope`, with `data.object` as it is now (copied,
+ * unless `sealed`: an object that is never changed in place is held as it is).
  *
  * @example
  * emitSnapshot(service.events, 'customer.created', scope, customerJson(c), origin)
@@ -23,12 +24,14 @@ export function emitSnapshot(
   object: Record<string, unknown>,
   origin: Origin,
   previousAttributes?: Record<string, unknown>,
+  sealed = false,
 ): void {
   events.snapshot({
     type,
     account: scope.account,
     mode: scope.mode,
     object,
+    sealed,
     ...(previousAttributes === undefined ? {} : { previousAttributes }),
     request: { id: origin.requestId, idempotency_key: origin.idempotencyKey },
   })
