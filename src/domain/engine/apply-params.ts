@@ -24,7 +24,9 @@ export function applyParams(
   ctx: BuildContext,
   find?: (id: string) => Record<string, unknown> | undefined,
 ): void {
-  for (const [key, value] of Object.entries(params)) {
+  for (const key in params) {
+    if (!Object.hasOwn(params, key)) continue
+    const value = params[key]
     if (value === undefined || STEERING.has(key)) continue
     const field = fields[key]
     if (field === undefined || key === 'id' || key === 'object') continue

@@ -34,51 +34,64 @@ export function buildObject(
 ): Record<string, unknown> {
   const plan = planOf(view, type)
   if (plan === undefined) return { id: ctx.id, object: ctx.object }
-  // Members added one by one under computed names turn an object of more than about sixteen
-  // members into a hash table on V8 ("dictionary mode": twice the memory, JSON.stringify twice as
-  // slow). A copy of a template holding the same members in the same order stays a fast object,
-  // and the writes below only fill it in. The members depend on the plan and the defaults' names.
-  const template = templateOf(plan, defaults)
-  const out: Record<string, unknown> = template === undefined ? {} : { ...template }
-  for (const step of plan) {
+  const layout = layoutOf(plan, defaults)
+  // A copy of the template: a fast object (see Layout) that the writes below only fill in.
+  const out: Record<string, unknown> = { ...layout.template }
+  for (const step of layout.steps) {
     const name = step.name
-    if (name in defaults) out[name] = defaults[name]
-    else if (step.optional) continue
-    else if (step.special !== undefined) out[name] = special(step.special, ctx)
+    if (step.special !== undefined) out[name] = special(step.special, ctx)
     else if (step.list) out[name] = emptyList(step.list, `${ctx.url}/${name}`)
     else out[name] = copy(step.value)
   }
-  for (const name in defaults) if (!(name in out)) out[name] = defaults[name]
-  if (template === undefined) {
-    // The first object of its kind shows which members there are; it is built again from them.
-    rememberTemplate(plan, defaults, out)
-    return buildObject(view, type, ctx, defaults)
-  }
+  for (const name in defaults) out[name] = defaults[name]
   return out
 }
 
-// Per plan: the defaults' member names (joined) -> a template with the built object's members.
-const templates = new WeakMap<readonly Step[], Map<string, Readonly<Record<string, null>>>>()
-
-function namesOf(defaults: Readonly<Record<string, unknown>>): string {
-  let names = ''
-  for (const name in defaults) names += `${name}\u0000`
-  return names
+/**
+ * The members of the objects built from one plan with defaults of the same names: the plan's
+ * fields that are given a default or are not optional, in plan order, then the other defaults.
+ * Members added one by one under computed names turn an object of more than about sixteen members
+ * into a hash table on V8 ("dictionary mode": twice the memory, JSON.stringify twice as slow); a
+ * copy of a template made by JSON.parse, with the same members in the same order, stays fast.
+ */
+interface Layout {
+  /** The defaults' names, in order, that this layout is for. */
+  readonly names: readonly string[]
+  readonly template: Readonly<Record<string, null>>
+  /** The plan's steps that make a value (not defaulted, not optional). */
+  readonly steps: readonly Step[]
 }
 
-function templateOf(plan: readonly Step[], defaults: Readonly<Record<string, unknown>>) {
-  return templates.get(plan)?.get(namesOf(defaults))
-}
+const layouts = new WeakMap<readonly Step[], Layout[]>()
 
-function rememberTemplate(plan: readonly Step[], defaults: Readonly<Record<string, unknown>>, built: object): void {
-  let byNames = templates.get(plan)
-  if (byNames === undefined) {
-    byNames = new Map()
-    templates.set(plan, byNames)
+function layoutOf(plan: readonly Step[], defaults: Readonly<Record<string, unknown>>): Layout {
+  let known = layouts.get(plan)
+  if (known === undefined) {
+    known = []
+    layouts.set(plan, known)
   }
+  // Compared name by name: no string or array made per build.
+  search: for (const layout of known) {
+    let i = 0
+    for (const name in defaults) if (layout.names[i++] !== name) continue search
+    if (i === layout.names.length) return layout
+  }
+  const names = Object.keys(defaults)
+  const members: string[] = []
+  const steps: Step[] = []
+  for (const step of plan) {
+    if (step.name in defaults) members.push(step.name)
+    else if (!step.optional) {
+      members.push(step.name)
+      steps.push(step)
+    }
+  }
+  for (const name of names) if (!members.includes(name)) members.push(name)
   // JSON.parse makes a fast object with the members in order (a `__proto__` name stays a member).
-  const members = Object.keys(built).map((name) => `${JSON.stringify(name)}:null`)
-  byNames.set(namesOf(defaults), JSON.parse(`{${members.join(',')}}`) as Record<string, null>)
+  const template = JSON.parse(`{${members.map((m) => `${JSON.stringify(m)}:null`).join(',')}}`) as Record<string, null>
+  const layout: Layout = { names, template, steps }
+  known.push(layout)
+  return layout
 }
 
 /** One field of a type's build plan: how its default is made, worked out once per type. */
