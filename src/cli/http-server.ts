@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { IncomingExchangeHandler } from '../http/handler.js'
-import { lowercaseHeaderReader } from '../http/incoming.js'
+import { type IncomingUrl, lowercaseHeaderReader } from '../http/incoming.js'
 import { createTransport } from '../http/transport.js'
 import { callerNow } from '../kernel/wall-clock.js'
 import { createSimulator, incomingExchangeOf, type Simulator } from '../simulator/create-simulator.js'
@@ -18,6 +18,7 @@ import {
 } from './serve-guard.js'
 import type { SessionRecorder } from './session-record.js'
 import { writeStateFile } from './state-file.js'
+import { targetUrl } from './target-url.js'
 import { createWallDriver, type ServeClock, type WallDriver } from './wall-driver.js'
 
 /** How long `serve` waits for a slow client, in wall-clock milliseconds. */
@@ -257,7 +258,7 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
     // Only the header the admin API reads: whatever else a client sent cannot make `Request` throw.
     const contentType = req.headers['content-type']
     const response = await context.admin(
-      new Request(url, {
+      new Request(url.href, {
         method,
         headers: contentType === undefined ? {} : { 'content-type': contentType },
         ...(hasBody ? { body: text } : {}),
@@ -359,7 +360,7 @@ export function arrival(
  * `Origin`, and for the admin API the token and a JSON content type on writes. Returns the URL to
  * serve (the fixed origin plus the target's path and query) or the refusal.
  */
-function admit(context: Context, req: IncomingMessage): { url: URL; admin: boolean } | Refusal {
+function admit(context: Context, req: IncomingMessage): { url: IncomingUrl; admin: boolean } | Refusal {
   const method = req.method ?? ''
   if (!METHODS.includes(method))
     return {
@@ -417,13 +418,8 @@ function admit(context: Context, req: IncomingMessage): { url: URL; admin: boole
       code: 'origin_not_allowed',
       message: `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed: only pages served from ${[...context.allowed].join(', ')} may call service-sim`,
     }
-  let url: URL
-  try {
-    url = new URL(`${context.origin}${path}`)
-  } catch {
-    url = new URL('about:blank')
-  }
-  if (url.origin !== context.origin)
+  const url = targetUrl(context.origin, path)
+  if (url === undefined)
     return {
       status: 400,
       code: 'request_target_invalid',

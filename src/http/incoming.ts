@@ -3,10 +3,17 @@ export interface HeaderReader {
   get(name: string): string | null
 }
 
+/** The parts of a request's URL the service reads (a `URL` has them). */
+export interface IncomingUrl {
+  readonly href: string
+  readonly pathname: string
+  readonly search: string
+}
+
 /** A request reduced to what the service reads: method, URL parts, headers and the raw body text. */
 export interface Incoming {
   readonly method: string
-  readonly url: URL
+  readonly url: IncomingUrl
   readonly headers: HeaderReader
   readonly text: string
 }
