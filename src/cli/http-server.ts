@@ -351,7 +351,7 @@ export function arrival(
     if (typeof value !== 'string' || UNRECORDED.has(name) || (admin && ADMIN_SECRETS.has(name))) continue
     headers[name] = value
   }
-  const entry = sim.trace.append('serve.request', { wall, method, path, admin, headers }, { body })
+  const entry = sim.trace.append('serve.request', { wall, method, path, admin, headers, body })
   return { seq: entry.seq, at: entry.at, wall, method, path, admin, headers, body }
 }
 

@@ -338,8 +338,10 @@ export function createFetchHandler(options: HandlerOptions): {
           mode: flight.mode,
           status: outcome.status,
           request_id: outcome.headers['Request-Id'] ?? null,
+          // Bodies are members like the others: a trace record length-prefixes every string.
+          request: incoming.text,
+          response: outcome.text,
         },
-        { request: incoming.text, response: outcome.text },
       )
       await answerAfter(flight)
       // An indeterminate answer: committed above, but the client sees a network failure.

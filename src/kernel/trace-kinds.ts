@@ -31,7 +31,7 @@ export interface TraceKinds {
     mode: string | undefined
     status: number
     request_id: string | null
-    /** Raw members (hashed as bytes, merged into data): the request and response bodies. */
+    /** The request and response bodies. */
     request?: string
     response?: string
   }
@@ -171,7 +171,7 @@ export interface TraceKinds {
     path: string
     admin: boolean
     headers: Readonly<Record<string, string>>
-    /** Raw member: the request body. */
+    /** The request body. */
     body?: string
   }
   /** The admin API changed the fault policy at run time (rates set, or everything cleared). */
