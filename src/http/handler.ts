@@ -328,21 +328,18 @@ export function createFetchHandler(options: HandlerOptions): {
         // Every path out of here passes this turn on, or no later request would ever run.
         done()
       }
-      kernel.trace.append(
-        'http',
-        {
-          method: incoming.method,
-          path: incoming.url.pathname + incoming.url.search,
-          operation: flight.operation,
-          account: flight.account,
-          mode: flight.mode,
-          status: outcome.status,
-          request_id: outcome.headers['Request-Id'] ?? null,
-          // Bodies are members like the others: a trace record length-prefixes every string.
-          request: incoming.text,
-          response: outcome.text,
-        },
-      )
+      kernel.trace.append('http', {
+        method: incoming.method,
+        path: incoming.url.pathname + incoming.url.search,
+        operation: flight.operation,
+        account: flight.account,
+        mode: flight.mode,
+        status: outcome.status,
+        request_id: outcome.headers['Request-Id'] ?? null,
+        // Bodies are members like the others: a trace record length-prefixes every string.
+        request: incoming.text,
+        response: outcome.text,
+      })
       await answerAfter(flight)
       // An indeterminate answer: committed above, but the client sees a network failure.
       if (options.dropAnswer?.(flight, outcome.status)) throw new TypeError('fetch failed')

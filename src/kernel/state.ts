@@ -25,6 +25,13 @@ export interface StatePart {
 export interface StateRegistry {
   /** Registers one part under a name unique in the simulation. */
   register(name: string, part: StatePart): void
+  /**
+   * Parts made on first use (the engine's resources): before a load, `make(rest)` is called for
+   * every saved name `prefix + rest` not registered yet, and must register it. Such a part may
+   * save `undefined` when it holds nothing (it is then left out); one that a snapshot lacks stays
+   * as made (empty).
+   */
+  provide(prefix: string, make: (rest: string) => void): void
   /** Every part's saved data, by name. */
   save(): Record<string, unknown>
   /** Loads every part; a part missing from `parts`, or a name nobody registered, throws. */
@@ -38,34 +45,66 @@ export interface StateRegistry {
 
 export function createStateRegistry(): StateRegistry {
   const parts = new Map<string, StatePart>()
+  const providers: { prefix: string; make: (rest: string) => void }[] = []
+  // Names of provided parts: a snapshot taken before their first use lacks them.
+  const optional = new Set<string>()
+
+  /** Makes the provided parts a snapshot names, so that it loads into them. */
+  function provideFor(saved: Readonly<Record<string, unknown>>): void {
+    for (const name of Object.keys(saved)) {
+      if (parts.has(name)) continue
+      const provider = providers.find((p) => name.startsWith(p.prefix))
+      if (provider !== undefined) provider.make(name.slice(provider.prefix.length))
+    }
+  }
+
   return {
     register(name, part) {
       if (parts.has(name)) throw new Error(`state: part '${name}' is registered twice`)
       parts.set(name, part)
+      if (providers.some((p) => name.startsWith(p.prefix))) optional.add(name)
+    },
+    provide(prefix, make) {
+      providers.push({ prefix, make })
     },
     save() {
       const out: Record<string, unknown> = {}
-      for (const [name, part] of parts) out[name] = part.save()
+      for (const [name, part] of parts) {
+        const data = part.save()
+        // A provided part with nothing in it is left out, as if never made.
+        if (data !== undefined || !optional.has(name)) out[name] = data
+      }
       return out
     },
     load(saved) {
+      provideFor(saved)
       const unknown = Object.keys(saved).filter((n) => !parts.has(n))
       if (unknown.length > 0) {
         throw new Error(`snapshot: state part(s) ${unknown.map((n) => `'${n}'`).join(', ')} are not known to this simulator`)
       }
       for (const [name, part] of parts) {
-        if (!(name in saved)) throw new Error(`snapshot: the snapshot has no state for part '${name}'`)
+        if (!(name in saved)) {
+          if (optional.has(name)) continue
+          throw new Error(`snapshot: the snapshot has no state for part '${name}'`)
+        }
         part.load(saved[name])
       }
     },
     copy() {
       const out: Record<string, unknown> = {}
-      for (const [name, part] of parts) out[name] = part.copy ? part.copy() : part.save()
+      for (const [name, part] of parts) {
+        const data = part.copy ? part.copy() : part.save()
+        if (data !== undefined || !optional.has(name)) out[name] = data
+      }
       return out
     },
     loadCopy(saved) {
+      provideFor(saved)
       for (const [name, part] of parts) {
-        if (!(name in saved)) throw new Error(`snapshot: the copy has no state for part '${name}'`)
+        if (!(name in saved)) {
+          if (optional.has(name)) continue
+          throw new Error(`snapshot: the copy has no state for part '${name}'`)
+        }
         if (part.loadCopy) part.loadCopy(saved[name])
         else part.load(saved[name])
       }

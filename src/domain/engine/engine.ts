@@ -104,7 +104,7 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       return behaviour === undefined ? next() : behaviour(call, next, { engine, ports })
     },
     resource(object) {
-      const r = resources.get(object)
+      const r = resources.get(object) ?? make(object)
       if (r === undefined) throw new Error(`engine: no declared resource '${object}'`)
       return r
     },
@@ -122,7 +122,8 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
     now: () => Math.floor(kernel.clock.now / 1000),
     build(type, object, scope, overrides = {}) {
       const id = typeof overrides.id === 'string' ? overrides.id : kernel.ids.next(idPrefixOf(object), 24)
-      const r = [...resources.values()].find((x) => x.declaration.type === type)
+      const declared = declarations.find((d) => d.type === type)
+      const r = declared === undefined ? undefined : engine.resource(declared.object)
       const now = Math.floor(kernel.clock.now / 1000)
       const base =
         r?.build(scope, id, {}) ??
@@ -136,7 +137,12 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       return Object.assign(base, overrides)
     },
   }
-  for (const d of declarations) {
+  // A resource (its stores, its snapshot part) is made on first use: a simulation touches a few
+  // of the hundred-odd declared ones, and a simulator (or a fork) is made for every property run.
+  const byObject = new Map(declarations.map((d) => [d.object, d]))
+  function make(object: string): Resource | undefined {
+    const d = byObject.get(object)
+    if (d === undefined) return undefined
     const r = createResource({
       kernel,
       events,
@@ -146,8 +152,13 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       find: (scope, id) => engine.find(scope, id),
     })
     resources.set(d.object, r)
-    finders.set(d.idPrefix, (scope, id) => r.get(scope, id))
+    return r
   }
+  // Nothing to find in a resource not made yet.
+  for (const d of declarations) finders.set(d.idPrefix, (scope, id) => resources.get(d.object)?.get(scope, id))
+  kernel.state.provide('engine.', (object) => {
+    if (!resources.has(object)) make(object)
+  })
   return engine
 }
 

@@ -89,15 +89,18 @@ export function createResource(options: ResourceOptions): Resource {
   // a snapshot and the events share them, which keeps fork() of a large store and every event
   // cheap, and each object's JSON text is made once for every answer that returns it.
   if (!d.ephemeral) {
+    // An empty resource saves nothing: a snapshot does not depend on which resources a run
+    // touched (a refused request may make one) but only on what they hold.
+    const empty = () => store.isEmpty() && deleted.isEmpty()
     kernel.state.register(`engine.${d.object}`, {
-      save: () => ({ objects: store.save(), deleted: deleted.save() }),
+      save: () => (empty() ? undefined : { objects: store.save(), deleted: deleted.save() }),
       load(data) {
         const saved = data as { objects: Record<string, Json[]>; deleted: Record<string, Stub[]> }
         for (const objects of Object.values(saved.objects)) for (const o of objects) seal(o)
         store.load(saved.objects)
         deleted.load(saved.deleted)
       },
-      copy: () => ({ objects: store.copy(), deleted: deleted.copy() }),
+      copy: () => (empty() ? undefined : { objects: store.copy(), deleted: deleted.copy() }),
       loadCopy(data) {
         const copied = data as { objects: ScopedStoreCopy<Json>; deleted: ScopedStoreCopy<Stub> }
         store.loadCopy(copied.objects)

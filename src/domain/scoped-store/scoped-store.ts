@@ -17,6 +17,8 @@ export interface ScopedStore<T extends { readonly id: string }> {
   list(scope: Scope): T[]
   /** Number of items of a scope. */
   count(scope: Scope): number
+  /** No item in any scope. */
+  isEmpty(): boolean
   /** Puts `item` in the place of the item with its id (keeping list order); false when there is none. */
   replace(scope: Scope, item: T): boolean
   /** Removes the item with this id; false when there is none. */
@@ -55,6 +57,10 @@ export function createScopedStore<T extends { readonly id: string }>(): ScopedSt
     get: (scope, id) => scopes.get(scopeKey(scope))?.byId.get(id),
     list: (scope) => [...(scopes.get(scopeKey(scope))?.order ?? [])].reverse(),
     count: (scope) => scopes.get(scopeKey(scope))?.order.length ?? 0,
+    isEmpty() {
+      for (const s of scopes.values()) if (s.order.length > 0) return false
+      return true
+    },
     replace(scope, item) {
       const s = scopes.get(scopeKey(scope))
       const old = s?.byId.get(item.id)
