@@ -56,9 +56,13 @@ export function readSessionRecord(file: string): SessionRecord {
     lines.push(line)
   }
   const header = lines[0]
-  if (header?.kind !== 'session' || header.version !== 1)
+  if (header?.kind === 'session' && (header.version as number) === 1)
     throw new UsageError(
-      `--served: ${file}: not a session record (its first line must be {"kind":"session","version":1,...}, written by serve --record)`,
+      `--served: ${file}: a version 1 session record ends with the older trace digest; record the session again with this version`,
+    )
+  if (header?.kind !== 'session' || header.version !== 2)
+    throw new UsageError(
+      `--served: ${file}: not a session record (its first line must be {"kind":"session","version":2,...}, written by serve --record)`,
     )
   const receivers: (RecordedReceiver | undefined)[] = []
   for (const line of lines) if (line.kind === 'receiver') receivers[line.n] = line

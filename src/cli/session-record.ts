@@ -13,7 +13,7 @@ export interface RecordedForward {
 /** The first line of a session record: how to build the same simulator again. */
 export interface SessionHeader {
   readonly kind: 'session'
-  readonly version: 1
+  readonly version: 2
   readonly seed: string
   /** Virtual time at start (epoch ms): with `--clock wall`, the wall time serve started at. */
   readonly start: number
@@ -92,7 +92,7 @@ export function createSessionRecorder(file: string): SessionRecorder {
     start(sim, clock, limits, forward) {
       write({
         kind: 'session',
-        version: 1,
+        version: 2,
         seed: sim.seed,
         start: sim.clock.now,
         header_prefix: sim.service.kernel.prefix,

@@ -73,7 +73,7 @@ describe('serve --record and replay --served (the real bin)', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { kind: string })
-    expect(lines[0]).toMatchObject({ kind: 'session', version: 1, seed: '7', clock: { mode: 'wall', speed: 60 } })
+    expect(lines[0]).toMatchObject({ kind: 'session', version: 2, seed: '7', clock: { mode: 'wall', speed: 60 } })
     expect(lines.filter((l) => l.kind === 'request')).toHaveLength(8)
     expect(lines.filter((l) => l.kind === 'receiver').length).toBeGreaterThanOrEqual(2)
     expect(lines.at(-1)).toMatchObject({ kind: 'end' })
@@ -92,7 +92,7 @@ describe('serve --record and replay --served (the real bin)', () => {
     expect(diverged.stdout).toMatch(/first divergence: #\d+ POST \/v1\/customers \(status\)/)
   }, 60_000)
 
-  it('refuses --record with --state, and a file that is not a record', () => {
+  it('refuses --record with --state, a file that is not a record, and a record of the older digest', () => {
     const dir = mkdtempSync(join(tmpdir(), 'service-sim-record-'))
     expect(cli(['serve', '--record', join(dir, 'r.jsonl'), '--state', join(dir, 's.json')]).code).toBe(2)
     const bad = join(dir, 'bad.jsonl')
@@ -100,5 +100,10 @@ describe('serve --record and replay --served (the real bin)', () => {
     const r = cli(['replay', '--served', bad])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('not a session record')
+    const old = join(dir, 'old.jsonl')
+    writeFileSync(old, '{"kind":"session","version":1}\n')
+    const v1 = cli(['replay', '--served', old])
+    expect(v1.code).toBe(2)
+    expect(v1.stderr).toContain('version 1 session record ends with the older trace digest')
   })
 })
