@@ -30,12 +30,6 @@ export interface Exchange {
 }
 
 /**
- * The same exchange as `FetchHandler`, answered as plain data: servers (`service-sim serve`)
- * write it to the socket without building and reading back a `Response`.
- */
-export type ExchangeHandler = (input: RequestInfo | URL, init?: RequestInit) => Promise<Exchange>
-
-/**
  * The exchange of a request a server has already read (its URL parsed, its headers in a reader,
  * its body as text): `service-sim serve` and `replay --served` answer through it, so neither
  * parses a request twice.
@@ -98,7 +92,6 @@ function checkIdempotencyKey(key: string): void {
  */
 export function createFetchHandler(options: HandlerOptions): {
   fetch: FetchHandler
-  exchange: ExchangeHandler
   exchangeIncoming: IncomingExchangeHandler
 } {
   const { service, requestIds } = options
@@ -301,9 +294,6 @@ export function createFetchHandler(options: HandlerOptions): {
     })
   }
 
-  // Reading a fetch call has no effect on the service, so it may start before the arrival.
-  const exchange: ExchangeHandler = (input, init) => answer(readIncoming(input, init))
-
   async function answer(reading: Promise<Incoming>): Promise<Exchange> {
     const flight = timeline.arrive(kernel.clock.now)
     const previous = turn
@@ -361,10 +351,10 @@ export function createFetchHandler(options: HandlerOptions): {
   }
 
   return {
-    exchange,
     exchangeIncoming: (incoming) => answer(Promise.resolve(incoming)),
     async fetch(input, init) {
-      const outcome = await exchange(input, init)
+      // Reading a fetch call has no effect on the service, so it may start before the arrival.
+      const outcome = await answer(readIncoming(input, init))
       return new TextResponse(outcome.text, { status: outcome.status, headers: outcome.headers })
     },
   }

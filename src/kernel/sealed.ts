@@ -1,5 +1,3 @@
-import { cloneData } from './clone-data.js'
-
 // Set in the test suite (vitest.config.ts): every sealed object is deep-frozen, so a change in
 // place anywhere throws where it happens instead of going unnoticed.
 const FREEZE = typeof process !== 'undefined' && process.env.SERVICE_SIM_FREEZE_SEALED === '1'
@@ -23,16 +21,6 @@ function deepFreeze(value: unknown): void {
 export function seal<T extends object>(value: T): T {
   if (FREEZE) deepFreeze(value)
   return value
-}
-
-/**
- * A copy of plain data for keeping (`cloneData`), or the value itself when it is sealed.
- *
- * @example
- * const kept = keepable(object, sealed)
- */
-export function keepable<T>(value: T, sealed: boolean): T {
-  return sealed ? value : cloneData(value)
 }
 
 // Sealed objects given as answers that repeat (retrieves): null until their JSON is made, then the

@@ -46,8 +46,8 @@ export interface StateRegistry {
 export function createStateRegistry(): StateRegistry {
   const parts = new Map<string, StatePart>()
   const providers: { prefix: string; make: (rest: string) => void }[] = []
-  // Names of provided parts: a snapshot taken before their first use lacks them.
-  const optional = new Set<string>()
+  // A provided part may be missing from a snapshot taken before its first use, or left out empty.
+  const provided = (name: string) => providers.some((p) => name.startsWith(p.prefix))
 
   /** Makes the provided parts a snapshot names, so that it loads into them. */
   function provideFor(saved: Readonly<Record<string, unknown>>): void {
@@ -62,7 +62,6 @@ export function createStateRegistry(): StateRegistry {
     register(name, part) {
       if (parts.has(name)) throw new Error(`state: part '${name}' is registered twice`)
       parts.set(name, part)
-      if (providers.some((p) => name.startsWith(p.prefix))) optional.add(name)
     },
     provide(prefix, make) {
       providers.push({ prefix, make })
@@ -72,7 +71,7 @@ export function createStateRegistry(): StateRegistry {
       for (const [name, part] of parts) {
         const data = part.save()
         // A provided part with nothing in it is left out, as if never made.
-        if (data !== undefined || !optional.has(name)) out[name] = data
+        if (data !== undefined || !provided(name)) out[name] = data
       }
       return out
     },
@@ -84,7 +83,7 @@ export function createStateRegistry(): StateRegistry {
       }
       for (const [name, part] of parts) {
         if (!(name in saved)) {
-          if (optional.has(name)) continue
+          if (provided(name)) continue
           throw new Error(`snapshot: the snapshot has no state for part '${name}'`)
         }
         part.load(saved[name])
@@ -94,7 +93,7 @@ export function createStateRegistry(): StateRegistry {
       const out: Record<string, unknown> = {}
       for (const [name, part] of parts) {
         const data = part.copy ? part.copy() : part.save()
-        if (data !== undefined || !optional.has(name)) out[name] = data
+        if (data !== undefined || !provided(name)) out[name] = data
       }
       return out
     },
@@ -102,7 +101,7 @@ export function createStateRegistry(): StateRegistry {
       provideFor(saved)
       for (const [name, part] of parts) {
         if (!(name in saved)) {
-          if (optional.has(name)) continue
+          if (provided(name)) continue
           throw new Error(`snapshot: the copy has no state for part '${name}'`)
         }
         if (part.loadCopy) part.loadCopy(saved[name])

@@ -7,7 +7,7 @@ import type { FaultController } from '#faults/fault-controller.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { FaultEntry } from '#faults/faults-schema.js'
 import { adoptFaults, createFaults, installFaults } from '#faults/install-faults.js'
-import { createFetchHandler, type ExchangeHandler, type FetchHandler, type IncomingExchangeHandler } from '#http/handler.js'
+import { createFetchHandler, type FetchHandler, type IncomingExchangeHandler } from '#http/handler.js'
 import { createReceivers, type Receivers } from '#http/receivers.js'
 import { routes } from '#http/routes/index.js'
 import { createTransport } from '#http/transport.js'
@@ -249,7 +249,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   installFaults(service, faults)
   const latency = rng.stream('latency')
   const st = options.serviceTime
-  const { fetch, exchange, exchangeIncoming } = createFetchHandler({
+  const { fetch, exchangeIncoming } = createFetchHandler({
     service,
     routes,
     requestIds: createIds(rng.stream('request-ids')),
@@ -371,7 +371,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
         )
     },
   }
-  exchanges.set(simulator, { exchange, exchangeIncoming })
+  exchanges.set(simulator, exchangeIncoming)
   continuations.set(simulator, continueWith)
   return simulator
 }
@@ -397,20 +397,7 @@ export function continueAs(sim: Simulator, next: ContinueOptions): void {
 }
 
 // Servers of this package answer from plain exchanges; the public surface stays `fetch`.
-const exchanges = new WeakMap<Simulator, { exchange: ExchangeHandler; exchangeIncoming: IncomingExchangeHandler }>()
-
-/**
- * The raw exchange of a simulator (status, headers, body text): what `service-sim serve` writes to
- * its sockets without building a `Response`. Internal to the package.
- *
- * @example
- * const { status, text } = await exchangeOf(sim)('/v1/account', { headers })
- */
-export function exchangeOf(sim: Simulator): ExchangeHandler {
-  const both = exchanges.get(sim)
-  if (both === undefined) throw new TypeError('exchangeOf: not a simulator made by createSimulator')
-  return both.exchange
-}
+const exchanges = new WeakMap<Simulator, IncomingExchangeHandler>()
 
 /**
  * The exchange of a request its server has already read (URL, header reader, body text): how
@@ -420,7 +407,7 @@ export function exchangeOf(sim: Simulator): ExchangeHandler {
  * const { status } = await incomingExchangeOf(sim)({ method: 'GET', url, headers: nodeHeaderReader(req.headers), text: '' })
  */
 export function incomingExchangeOf(sim: Simulator): IncomingExchangeHandler {
-  const both = exchanges.get(sim)
-  if (both === undefined) throw new TypeError('incomingExchangeOf: not a simulator made by createSimulator')
-  return both.exchangeIncoming
+  const exchange = exchanges.get(sim)
+  if (exchange === undefined) throw new TypeError('incomingExchangeOf: not a simulator made by createSimulator')
+  return exchange
 }

@@ -8,7 +8,7 @@ import type { Fixed, OperationCall, ResourceDeclaration } from './declaration.js
 import { expand } from './expand.js'
 import type { Json } from './list.js'
 import { indexOperations, type Served } from './operation-index.js'
-import { createResource, type Resource } from './resource.js'
+import { createResource, ENGINE_PART, type Resource } from './resource.js'
 import { runVerb } from './verbs.js'
 
 /** Finds an object of a scope by id, for `expand` (stores outside the engine register one per id prefix). */
@@ -156,9 +156,8 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   }
   // Nothing to find in a resource not made yet.
   for (const d of declarations) finders.set(d.idPrefix, (scope, id) => resources.get(d.object)?.get(scope, id))
-  kernel.state.provide('engine.', (object) => {
-    if (!resources.has(object)) make(object)
-  })
+  // Called for parts not registered yet, so only for resources not made yet.
+  kernel.state.provide(ENGINE_PART, (object) => void make(object))
   return engine
 }
 

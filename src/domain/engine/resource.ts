@@ -80,6 +80,9 @@ interface Stub {
   readonly deleted: true
 }
 
+/** The prefix of the snapshot part of each resource (`engine.customer`). */
+export const ENGINE_PART = 'engine.'
+
 export function createResource(options: ResourceOptions): Resource {
   const { kernel, events, view, declaration: d } = options
   const store = createScopedStore<Json>()
@@ -92,7 +95,7 @@ export function createResource(options: ResourceOptions): Resource {
     // An empty resource saves nothing: a snapshot does not depend on which resources a run
     // touched (a refused request may make one) but only on what they hold.
     const empty = () => store.isEmpty() && deleted.isEmpty()
-    kernel.state.register(`engine.${d.object}`, {
+    kernel.state.register(`${ENGINE_PART}${d.object}`, {
       save: () => (empty() ? undefined : { objects: store.save(), deleted: deleted.save() }),
       load(data) {
         const saved = data as { objects: Record<string, Json[]>; deleted: Record<string, Stub[]> }

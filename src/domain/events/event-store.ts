@@ -1,6 +1,5 @@
 import { cloneData } from '#kernel/clone-data.js'
 import { LayeredMap } from '#kernel/layered-map.js'
-import { keepable } from '#kernel/sealed.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
@@ -93,7 +92,7 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
       const apiVersion = account?.apiVersion ?? accounts.defaultVersion
       const id = kernel.ids.next('evt', 24)
       // A sealed object (the engine's) never changes: held as it is, not copied.
-      const object = keepable(input.object, input.sealed === true)
+      const object = input.sealed === true ? input.object : cloneData(input.object)
       const connected = account?.platform !== undefined
       const body: Record<string, unknown> = {
         id,
