@@ -94,22 +94,23 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
       // A sealed object (the engine's) never changes: held as it is, not copied.
       const object = input.sealed === true ? input.object : cloneData(input.object)
       const connected = account?.platform !== undefined
+      // Optional members are added after the literal, in the same order: a spread of a
+      // conditional object costs about a microsecond per event on node 20.
+      const data: Record<string, unknown> = { object }
+      if (input.previousAttributes) data.previous_attributes = cloneData(input.previousAttributes)
       const body: Record<string, unknown> = {
         id,
         object: 'event',
         api_version: apiVersion,
         created: Math.floor(kernel.clock.now / 1000),
-        data: {
-          object,
-          ...(input.previousAttributes ? { previous_attributes: cloneData(input.previousAttributes) } : {}),
-        },
+        data,
         livemode: input.mode === 'live',
         pending_webhooks: 0,
         request: input.request ?? { id: null, idempotency_key: null },
         type: input.type,
-        ...(connected ? { account: input.account } : {}),
-        ...(context(input.account) === undefined ? {} : { context: input.account }),
       }
+      if (connected) body.account = input.account
+      if (context(input.account) !== undefined) body.context = input.account
       return store({
         id,
         kind: 'snapshot',

@@ -32,7 +32,7 @@ export function emitSnapshot(
     mode: scope.mode,
     object,
     sealed,
-    ...(previousAttributes === undefined ? {} : { previousAttributes }),
+    previousAttributes,
     request: { id: origin.requestId, idempotency_key: origin.idempotencyKey },
   })
 }
