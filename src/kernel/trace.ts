@@ -203,12 +203,33 @@ export function traceDigest(chain: string, records: string): string {
 }
 
 export function createTrace<M extends object = TraceKinds>(options: TraceOptions): Trace<M> {
-  let held: Entry[] = []
+  // Held entries as parallel arrays (kind, data, time), their entry objects made when first read
+  // (`made` covers a prefix of them): a run nobody reads keeps two references and an unboxed number
+  // per entry, not an entry object and a boxed time that every young-generation GC must copy.
+  let first = 0
+  let kinds: string[] = []
+  let datas: Readonly<Record<string, unknown>>[] = []
+  let ats: number[] = []
+  let made: Entry[] = []
+  // Set by the first read: from then on each appended entry is kept as made (readers read again).
+  let read = false
   let chain = ''
   let pending = ''
   const listeners = new Set<(entry: Entry) => void>()
   let count = 0
   const limit = options.limit ?? Number.POSITIVE_INFINITY
+  /** Every held entry as an object, oldest first (the entries made before are kept and shared). */
+  function held(): Entry[] {
+    read = true
+    for (let i = made.length; i < kinds.length; i++) {
+      made.push({ seq: first + i, at: ats[i] as number, kind: kinds[i] as string, data: datas[i] as Entry['data'] })
+    }
+    return made
+  }
+  const kept = (): Entry[] => {
+    const all = held()
+    return all.length > limit ? all.slice(all.length - limit) : all
+  }
   const trace = {
     append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): Entry {
       const seq = count++
@@ -224,29 +245,47 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
         chain = traceDigest(chain, pending)
         pending = ''
       }
-      held.push(entry)
+      // Someone reads the entries (every held one is made): this one is kept as made.
+      if (read && made.length === kinds.length) made.push(entry)
+      kinds.push(kind)
+      datas.push(full)
+      ats.push(at)
       // Trim in batches: splicing on every append would cost O(limit) per entry.
-      if (held.length >= 2 * limit + 64) held.splice(0, held.length - limit)
+      if (kinds.length >= 2 * limit + 64) {
+        const drop = kinds.length - limit
+        kinds.splice(0, drop)
+        datas.splice(0, drop)
+        ats.splice(0, drop)
+        made.splice(0, Math.min(drop, made.length))
+        first += drop
+      }
       for (const l of listeners) l(entry)
       return entry
     },
-    entries: () => (held.length > limit ? held.slice(held.length - limit) : held),
-    filter: (k: string) => held.filter((e, i) => i >= held.length - limit && (e.kind === k || e.kind.startsWith(`${k}.`))),
+    entries: kept,
+    filter: (k: string) => kept().filter((e) => e.kind === k || e.kind.startsWith(`${k}.`)),
     get length() {
       return count
     },
     // Not folded into the chain: asking for the hash never changes the batches.
     hash: () => traceDigest(chain, pending),
     toJsonl() {
-      const kept = held.length > limit ? held.slice(held.length - limit) : held
-      return kept.map((e) => `${canonicalJson(e)}\n`).join('')
+      return kept()
+        .map((e) => `${canonicalJson(e)}\n`)
+        .join('')
     },
     subscribe(listener: (entry: Entry) => void) {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
   }
-  const kept = () => (held.length > limit ? held.slice(held.length - limit) : held.slice())
+  function hold(entries: readonly Entry[]): void {
+    made = entries.slice()
+    kinds = made.map((e) => e.kind)
+    datas = made.map((e) => e.data)
+    ats = made.map((e) => e.at)
+    first = made[0]?.seq ?? count
+  }
   internals.set(trace, {
     save: () => ({
       count,
@@ -254,11 +293,13 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       chain,
       pending,
     }),
-    copy: () => ({ count, held: kept(), chain, pending, copied: true }),
+    // A fork shares the entry objects: made here once, so every fork of a prepared simulator
+    // reads the same ones instead of making its own.
+    copy: () => ({ count, held: kept().slice(), chain, pending, copied: true }),
     load(state) {
       count = state.count
       // A fork's copy is a new array made for this load: taken as it is.
-      held = 'copied' in state ? (state.held as Entry[]) : (state.held as readonly unknown[]).map((e) => e as Entry)
+      hold(state.held as Entry[])
       chain = state.chain
       pending = state.pending
     },

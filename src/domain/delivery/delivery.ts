@@ -101,7 +101,18 @@ export function createDelivery(
   const retryRng = kernel.rng.stream('delivery-retries')
   const byKey = new Map<string, DeliveryRecord>()
   const ordered: DeliveryRecord[] = []
+  // Events by id, for what looks an event up again: those with a delivery record (their attempts)
+  // and, from the first lookup of any other event (a resend) on, every event. A run with no
+  // destination (a load test of creates) then adds nothing to a map of every event.
   let eventsById = new LayeredMap<string, StoredEvent>()
+  let indexesAll = false
+  function lookupEvent(id: string): StoredEvent | undefined {
+    if (!indexesAll) {
+      for (const e of events.all()) eventsById.set(e.id, e)
+      indexesAll = true
+    }
+    return eventsById.get(id)
+  }
   // A twin is itself never twinned, so one change yields at most two events.
   let emittingTwin = false
   let transport: DeliveryTransport = unreachableTransport
@@ -137,6 +148,7 @@ export function createDelivery(
     }
     byKey.set(key(event.id, d.id), r)
     ordered.push(r)
+    eventsById.set(event.id, event)
     return r
   }
 
@@ -182,10 +194,11 @@ export function createDelivery(
   kernel.state.register('delivery', {
     save: saveDelivery,
     // A fork takes the event index as it is instead of rebuilding it from the event store.
-    copy: () => ({ saved: saveDelivery(), eventsById: eventsById.fork() }),
+    copy: () => ({ saved: saveDelivery(), eventsById: eventsById.fork(), indexesAll }),
     loadCopy(data) {
-      const copied = data as { saved: unknown; eventsById: LayeredMap<string, StoredEvent> }
+      const copied = data as { saved: unknown; eventsById: LayeredMap<string, StoredEvent>; indexesAll: boolean }
       loadDelivery(copied.saved, copied.eventsById)
+      indexesAll = copied.indexesAll
     },
     load: (data) => loadDelivery(data, undefined),
   })
@@ -207,6 +220,7 @@ export function createDelivery(
     else {
       eventsById = new LayeredMap()
       for (const e of events.all()) eventsById.set(e.id, e)
+      indexesAll = true
     }
     const c = saved.captured
     captured =
@@ -464,7 +478,7 @@ export function createDelivery(
   }
 
   function fanOut(event: StoredEvent): void {
-    eventsById.set(event.id, event)
+    if (indexesAll) eventsById.set(event.id, event)
     if (event.type === PING_TYPE || SYNCHRONOUS_TYPES.has(event.type)) return
     if (faults.redundantEventRate > 0 && !emittingTwin && faultRng().chance(faults.redundantEventRate)) {
       queueMicrotask(() => emitTwin(event))
@@ -533,7 +547,7 @@ export function createDelivery(
     record: (eventId, destinationId) => byKey.get(key(eventId, destinationId)),
     resend(eventId, destinationId, via, scope) {
       // Validation throws at once (before anything is sent); the POST itself runs in the background.
-      const event = eventsById.get(eventId)
+      const event = lookupEvent(eventId)
       const d = destinations.find(destinationId)
       if (event === undefined || (scope !== undefined && (event.mode !== scope.mode || !visible(scope, event)))) {
         throw resourceMissing('event', eventId)
@@ -576,7 +590,7 @@ export function createDelivery(
       return event
     },
     async deliverSync(event) {
-      eventsById.set(event.id, event)
+      if (indexesAll) eventsById.set(event.id, event)
       const targets = destinations.all().filter((d) => routes(d, event, accounts) && !isOrganisationDestination(d))
       const results = await Promise.all(
         targets.map(async (d) => {

@@ -112,6 +112,13 @@ export function createResource(options: ResourceOptions): Resource {
     })
   }
   const fields = () => fieldsOf(view, d.type)
+  // Made once: a name built per call is a new rope that every event and trace entry would keep.
+  const eventTypes = {
+    created: `${d.eventPrefix ?? d.object}.created`,
+    updated: `${d.eventPrefix ?? d.object}.updated`,
+    deleted: `${d.eventPrefix ?? d.object}.deleted`,
+  }
+  const createdKind = `${d.object}.created` as 'customer.created'
   const collection = `/v1/${d.object.replace(/\./g, '/')}s`
 
   function emit(
@@ -121,7 +128,7 @@ export function createResource(options: ResourceOptions): Resource {
     origin: Origin,
     previous?: Record<string, unknown>,
   ) {
-    const type = `${d.eventPrefix ?? d.object}.${verb}`
+    const type = eventTypes[verb]
     // Every object emitted here is the stored one, sealed: the event holds it without a copy.
     if (options.eventTypes().has(type)) emitSnapshot(events, type, scope, obj, origin, previous, true)
   }
@@ -200,7 +207,7 @@ export function createResource(options: ResourceOptions): Resource {
       if (d.ephemeral) return obj
       store.add(scope, seal(obj))
       // Every declared resource records the ObjectChange shape customers declare in the trace kinds.
-      kernel.trace.append(`${d.object}.created` as 'customer.created', { id, account: scope.account, mode: scope.mode })
+      kernel.trace.append(createdKind, { id, account: scope.account, mode: scope.mode })
       emit('created', scope, obj, origin)
       return obj
     },
