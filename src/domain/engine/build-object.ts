@@ -35,8 +35,8 @@ export function buildObject(
   const plan = planOf(view, type)
   if (plan === undefined) return { id: ctx.id, object: ctx.object }
   const layout = layoutOf(plan, defaults)
-  // A copy of the template: a fast object (see Layout) that the writes below only fill in.
-  const out: Record<string, unknown> = { ...layout.template }
+  // A fast object with every member (see Layout) that the writes below only fill in.
+  const out = layout.make()
   for (const step of layout.steps) {
     const name = step.name
     if (step.special !== undefined) out[name] = special(step.special, ctx)
@@ -57,7 +57,8 @@ export function buildObject(
 interface Layout {
   /** The defaults' names, in order, that this layout is for. */
   readonly names: readonly string[]
-  readonly template: Readonly<Record<string, null>>
+  /** A new object with every member, all null. */
+  readonly make: () => Record<string, unknown>
   /** The plan's steps that make a value (not defaulted, not optional). */
   readonly steps: readonly Step[]
 }
@@ -87,11 +88,26 @@ function layoutOf(plan: readonly Step[], defaults: Readonly<Record<string, unkno
     }
   }
   for (const name of names) if (!members.includes(name)) members.push(name)
-  // JSON.parse makes a fast object with the members in order (a `__proto__` name stays a member).
-  const template = JSON.parse(`{${members.map((m) => `${JSON.stringify(m)}:null`).join(',')}}`) as Record<string, null>
-  const layout: Layout = { names, template, steps }
+  const layout: Layout = { names, make: maker(members), steps }
   known.push(layout)
   return layout
+}
+
+/**
+ * A function returning a new object with these members in order, all null. Made from an object
+ * literal, so V8 keeps one allocation site per layout: objects that outlive the young generation
+ * (stored ones all do) are then allocated in the old one at once, instead of being copied there by
+ * every scavenge, and each costs a copy of a boilerplate instead of a spread. The names are
+ * written as JSON strings; a `__proto__` member, which a literal would take as the prototype,
+ * goes through a copy of a JSON.parse template instead.
+ */
+function maker(members: readonly string[]): () => Record<string, unknown> {
+  const literal = `{${members.map((m) => `${JSON.stringify(m)}:null`).join(',')}}`
+  if (members.includes('__proto__')) {
+    const template = JSON.parse(literal) as Record<string, null>
+    return () => ({ ...template })
+  }
+  return new Function(`return ${literal}`) as () => Record<string, unknown>
 }
 
 /** One field of a type's build plan: how its default is made, worked out once per type. */
