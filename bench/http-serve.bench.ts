@@ -21,8 +21,8 @@ import autocannon from 'autocannon'
 import { type Figure, rateFigure, writeBenchReport } from './lib/bench-report.js'
 
 const QUICK = process.env.BENCH_QUICK === '1'
-const DURATION_S = QUICK ? 2 : 4
-const RUNS = QUICK ? 1 : 3
+const DURATION_S = QUICK ? 2 : 3
+const RUNS = QUICK ? 1 : 5
 const CONNECTIONS = 10
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
@@ -151,9 +151,18 @@ try {
     }
     const median = (side: 'sim' | 'mock' | 'bare') =>
       [...runs].sort((x, y) => x[side].rps - y[side].rps)[Math.floor(runs.length / 2)]?.[side] as Run
-    const s = median('sim')
-    const m = median('mock')
+    // The ratio is taken within a run (its servers ran back to back, under the same moment of a
+    // host whose speed drifts by minutes): the run with the median ratio gives both rows.
+    const ratioOf = (run: (typeof runs)[number]) => run.sim.rps / Math.max(run.mock.rps, 1)
+    const paired = [...runs].sort((x, y) => ratioOf(x) - ratioOf(y))[Math.floor(runs.length / 2)] as (typeof runs)[number]
+    const hasRoute = runs.every((run) => run.mock.ok > 0)
+    const s = hasRoute ? paired.sim : median('sim')
+    const m = hasRoute ? paired.mock : median('mock')
     const b = median('bare')
+    if (hasRoute)
+      notes.push(
+        `${name}: service-sim / stripe-stateful-mock per run: ${runs.map((run) => `${ratioOf(run).toFixed(2)}x`).join(', ')}`,
+      )
     if (s.non2xx > 0 || s.errors > 0)
       notes.push(`${name}: service-sim answered ${s.non2xx} non-2xx and ${s.errors} errors in its median run`)
     if (m.ok === 0) {
@@ -180,7 +189,7 @@ try {
       )
   }
   notes.push(
-    `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, median of ${RUNS} alternating runs; each server a separate node process on 127.0.0.1; only 2xx answers counted.`,
+    `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per server per run, ${RUNS} runs with the servers in rotating order; the ratio rows are the run with the median ratio (each run's ratio is printed above), the other rows the median of the runs; each server a separate node process on 127.0.0.1; only 2xx answers counted.`,
     'bare node:http (ceiling): node\'s own server answering a canned customer with the same headers in one write, no routing or state, under the same load; "against the ceiling" rows say how much of it a server reaches (a 3x target above 1.0x of the ceiling is out of reach for any node server on this machine).',
     'service-sim serve runs from the built dist/ (`npm run build` at the start of the bench), as the published package does; in a checkout, bin/service-sim.js runs the sources through tsx, which costs more per request.',
     'service-sim serve runs with --no-limits (the sandbox allows 25 requests per second per endpoint, far below the load), the default --clock wall and the default trace (one serve.request entry per request).',

@@ -90,10 +90,17 @@ export interface TraceState {
   readonly pending: string
 }
 
-/** The in-process form of {@link TraceState} (`fork`): the held entries are shared, not serialised. */
+/**
+ * The in-process form of {@link TraceState} (`fork`): the held entries' parts (kinds, data, times
+ * and the entry objects made so far) are shared, not serialised; the arrays are new.
+ */
 export interface TraceCopy {
   readonly count: number
-  readonly held: readonly unknown[]
+  readonly first: number
+  readonly kinds: readonly string[]
+  readonly datas: readonly unknown[]
+  readonly ats: readonly number[]
+  readonly made: readonly unknown[]
   readonly chain: string
   readonly pending: string
   readonly copied: true
@@ -293,13 +300,35 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       chain,
       pending,
     }),
-    // A fork shares the entry objects: made here once, so every fork of a prepared simulator
-    // reads the same ones instead of making its own.
-    copy: () => ({ count, held: kept().slice(), chain, pending, copied: true }),
+    // Copies of the parallel arrays (the last `limit` entries), nothing serialised: a fork of a
+    // simulator holding many entries costs a few array copies.
+    copy: () => {
+      // Entry objects are made here once, so the forks of a prepared simulator that read their
+      // entries (property runs do) share them instead of each making its own.
+      held()
+      const from = Math.max(0, kinds.length - limit)
+      return {
+        count,
+        first: first + from,
+        kinds: kinds.slice(from),
+        datas: datas.slice(from),
+        ats: ats.slice(from),
+        made: made.slice(from),
+        chain,
+        pending,
+        copied: true,
+      }
+    },
     load(state) {
       count = state.count
-      // A fork's copy is a new array made for this load: taken as it is.
-      hold(state.held as Entry[])
+      if ('copied' in state) {
+        // A fork's copy holds new arrays made for this load: taken as they are.
+        first = state.first
+        kinds = state.kinds as string[]
+        datas = state.datas as Entry['data'][]
+        ats = state.ats as number[]
+        made = state.made as Entry[]
+      } else hold(state.held as unknown as Entry[])
       chain = state.chain
       pending = state.pending
     },
