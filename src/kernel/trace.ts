@@ -303,9 +303,6 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
     // Copies of the parallel arrays (the last `limit` entries), nothing serialised: a fork of a
     // simulator holding many entries costs a few array copies.
     copy: () => {
-      // Entry objects are made here once, so the forks of a prepared simulator that read their
-      // entries (property runs do) share them instead of each making its own.
-      held()
       const from = Math.max(0, kinds.length - limit)
       return {
         count,
