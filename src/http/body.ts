@@ -126,6 +126,13 @@ function checkValue(value: unknown, keys: string[], style: 'v1' | 'v2'): void {
   }
 }
 
+/** The media type of a Content-Type value, lowercase, without parameters (`''` when there is none). */
+function mediaType(contentType: string | null): string {
+  if (contentType === null) return ''
+  const semicolon = contentType.indexOf(';')
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase()
+}
+
 /**
  * Decodes a request body the way the service does: form encoding with bracket nesting
  * (`metadata[k]=v`, `items[0][price]=x`) on `/v1`, a JSON object on `/v2`. Anything else is a 400
@@ -136,7 +143,8 @@ function checkValue(value: unknown, keys: string[], style: 'v1' | 'v2'): void {
  * // { email: 'a@b.c', metadata: { plan: 'pro' } }
  */
 export function decodeBody(text: string, contentType: string | null, style: 'v1' | 'v2'): Record<string, unknown> {
-  if (text.length > MAX_BODY_BYTES || Buffer.byteLength(text) > MAX_BODY_BYTES) {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only a text that long can be over in bytes.
+  if (text.length > MAX_BODY_BYTES || (text.length * 3 > MAX_BODY_BYTES && Buffer.byteLength(text) > MAX_BODY_BYTES)) {
     throw new ServiceError({
       status: 413,
       type: 'invalid_request_error',
@@ -145,7 +153,7 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
     })
   }
   if (text.trim() === '') return {}
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+  const type = mediaType(contentType)
   if (style === 'v1') {
     if (type !== '' && type !== 'application/x-www-form-urlencoded') {
       throw invalidRequest(`Invalid content type '${type}': /v1 endpoints take application/x-www-form-urlencoded bodies.`, {

@@ -262,7 +262,9 @@ export function createFetchHandler(options: HandlerOptions): {
         },
       }
       const result = await route.handle(ctx)
-      const headers: Record<string, string> = { 'Request-Id': ctx.requestId, [names.version]: version }
+      // Set after the literal: a computed name inside it makes V8 build the object the slow way.
+      const headers: Record<string, string> = { 'Request-Id': ctx.requestId }
+      headers[names.version] = version
       if (key !== undefined) headers['Idempotency-Key'] = key
       const outcome = respond(status, result, headers)
       if (idem) saveOnLeave(idem, outcome, releases)

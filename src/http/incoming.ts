@@ -86,12 +86,25 @@ const EMPTY: HeaderReader = { get: () => null }
 export function lowercaseHeaderReader(headers: Readonly<Record<string, string | string[] | undefined>>): HeaderReader {
   return {
     get(name) {
-      const key = name.toLowerCase()
+      const key = lowercaseName(name)
       if (!Object.hasOwn(headers, key)) return null
       const value = headers[key]
       return typeof value === 'string' ? value : value === undefined ? null : value.join(', ')
     },
   }
+}
+
+// The names the service reads are few and fixed (the prefixed ones included): each is lowercased
+// once, not on every read of every request. Bounded, in case a caller reads names without end.
+const lowercased = new Map<string, string>()
+function lowercaseName(name: string): string {
+  let key = lowercased.get(name)
+  if (key === undefined) {
+    key = name.toLowerCase()
+    if (lowercased.size >= 1024) lowercased.clear()
+    lowercased.set(name, key)
+  }
+  return key
 }
 
 const DEFAULT_BASE = 'https://api.service.test'

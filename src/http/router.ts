@@ -102,7 +102,8 @@ function compile(routes: readonly Route[]): Router {
 
   function match(method: string, path: string): RouteMatch | undefined {
     const values: string[] = []
-    const end = walk(segments(path), 0, root, values, (n) => n.leaves.has(method))
+    // The segments after the leading `/` (index 0 is the empty text before it): no sliced copy.
+    const end = walk(path.split('/'), 1, root, values, (n) => n.leaves.has(method))
     const leaf = end?.leaves.get(method)
     if (leaf === undefined) return undefined
     const params: Record<string, string> = {}

@@ -110,7 +110,7 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
         type: input.type,
       }
       if (connected) body.account = input.account
-      if (context(input.account) !== undefined) body.context = input.account
+      if (account?.organisation !== undefined) body.context = input.account
       return store({
         id,
         kind: 'snapshot',
