@@ -355,13 +355,18 @@ export function arrival(
 let lastHeaders: Record<string, string> = {}
 let lastNames: string[] = []
 
-/** The headers a `serve.request` entry records: every one but the hop-by-hop ones (and admin secrets). */
+/** Whether a `serve.request` entry records a header: every one but the hop-by-hop ones (and admin secrets). */
+function recorded(name: string, value: string | string[] | undefined, admin: boolean): value is string {
+  return typeof value === 'string' && !UNRECORDED.has(name) && !(admin && ADMIN_SECRETS.has(name))
+}
+
+/** The headers a `serve.request` entry records, shared with the previous request's when equal. */
 function recordedHeaders(raw: Readonly<Record<string, string | string[] | undefined>>, admin: boolean): Record<string, string> {
   let i = 0
   let same = true
   for (const name in raw) {
     const value = raw[name]
-    if (typeof value !== 'string' || UNRECORDED.has(name) || (admin && ADMIN_SECRETS.has(name))) continue
+    if (!recorded(name, value, admin)) continue
     if (lastNames[i] !== name || lastHeaders[name] !== value) {
       same = false
       break
@@ -373,7 +378,7 @@ function recordedHeaders(raw: Readonly<Record<string, string | string[] | undefi
   const names: string[] = []
   for (const name in raw) {
     const value = raw[name]
-    if (typeof value !== 'string' || UNRECORDED.has(name) || (admin && ADMIN_SECRETS.has(name))) continue
+    if (!recorded(name, value, admin)) continue
     headers[name] = value
     names.push(name)
   }

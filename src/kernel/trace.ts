@@ -233,9 +233,12 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
     }
     return made
   }
+  /** Index of the first held entry within the limit (older ones wait for the next trim). */
+  const keptFrom = () => Math.max(0, kinds.length - limit)
   const kept = (): Entry[] => {
     const all = held()
-    return all.length > limit ? all.slice(all.length - limit) : all
+    const from = keptFrom()
+    return from > 0 ? all.slice(from) : all
   }
   const trace = {
     append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): Entry {
@@ -294,16 +297,18 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
     first = made[0]?.seq ?? count
   }
   internals.set(trace, {
-    save: () => ({
-      count,
-      held: kept().map((e) => ({ seq: e.seq, at: e.at, kind: e.kind, data: e.data })),
-      chain,
-      pending,
-    }),
+    // Plain records read off the arrays: a snapshot makes no entry object the trace would keep.
+    save: () => {
+      const held: Readonly<Record<string, unknown>>[] = []
+      for (let i = keptFrom(); i < kinds.length; i++) {
+        held.push({ seq: first + i, at: ats[i] as number, kind: kinds[i] as string, data: datas[i] as Entry['data'] })
+      }
+      return { count, held, chain, pending }
+    },
     // Copies of the parallel arrays (the last `limit` entries), nothing serialised: a fork of a
     // simulator holding many entries costs a few array copies.
     copy: () => {
-      const from = Math.max(0, kinds.length - limit)
+      const from = keptFrom()
       return {
         count,
         first: first + from,

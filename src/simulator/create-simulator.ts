@@ -404,7 +404,7 @@ const exchanges = new WeakMap<Simulator, IncomingExchangeHandler>()
  * `service-sim serve` and `replay --served` answer. Internal to the package.
  *
  * @example
- * const { status } = await incomingExchangeOf(sim)({ method: 'GET', url, headers: nodeHeaderReader(req.headers), text: '' })
+ * const { status } = await incomingExchangeOf(sim)({ method: 'GET', url, headers: lowercaseHeaderReader(req.headers), text: '' })
  */
 export function incomingExchangeOf(sim: Simulator): IncomingExchangeHandler {
   const exchange = exchanges.get(sim)

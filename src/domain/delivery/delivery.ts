@@ -107,10 +107,10 @@ export function createDelivery(
   let eventsById = new LayeredMap<string, StoredEvent>()
   let indexesAll = false
   function lookupEvent(id: string): StoredEvent | undefined {
-    if (!indexesAll) {
-      for (const e of events.all()) eventsById.set(e.id, e)
-      indexesAll = true
-    }
+    const found = eventsById.get(id)
+    if (found !== undefined || indexesAll) return found
+    for (const e of events.all()) eventsById.set(e.id, e)
+    indexesAll = true
     return eventsById.get(id)
   }
   // A twin is itself never twinned, so one change yields at most two events.
@@ -164,7 +164,7 @@ export function createDelivery(
       trigger,
       scheduler.define<AttemptArgs>(`delivery.${trigger}`, (a) => {
         const r = byKey.get(key(a.event, a.destination)) as DeliveryRecord
-        const event = eventsById.get(a.event) as StoredEvent
+        const event = lookupEvent(a.event) as StoredEvent
         const work = attempt(r, event, trigger, a.fault)
         if (work === undefined) return
         // A slowed attempt waits on the clock whatever the receiver: settle() must not wait for it.
@@ -197,12 +197,13 @@ export function createDelivery(
     copy: () => ({ saved: saveDelivery(), eventsById: eventsById.fork(), indexesAll }),
     loadCopy(data) {
       const copied = data as { saved: unknown; eventsById: LayeredMap<string, StoredEvent>; indexesAll: boolean }
-      loadDelivery(copied.saved, copied.eventsById)
-      indexesAll = copied.indexesAll
+      loadDelivery(copied.saved, copied.eventsById, copied.indexesAll)
     },
-    load: (data) => loadDelivery(data, undefined),
+    // Every event this area saw came from the event store (loaded first): the index starts empty
+    // and is built from the store on the first lookup.
+    load: (data) => loadDelivery(data, new LayeredMap(), false),
   })
-  function loadDelivery(data: unknown, index: LayeredMap<string, StoredEvent> | undefined): void {
+  function loadDelivery(data: unknown, index: LayeredMap<string, StoredEvent>, indexesEvery: boolean): void {
     const saved = fromPlain<{
       records: DeliveryRecord[]
       captured: Captured | null
@@ -215,13 +216,8 @@ export function createDelivery(
       byKey.set(key(r.eventId, r.destinationId), r)
       ordered.push(r)
     }
-    // Every event this area saw came from the event store (loaded first): found there again.
-    if (index !== undefined) eventsById = index
-    else {
-      eventsById = new LayeredMap()
-      for (const e of events.all()) eventsById.set(e.id, e)
-      indexesAll = true
-    }
+    eventsById = index
+    indexesAll = indexesEvery
     const c = saved.captured
     captured =
       c === null

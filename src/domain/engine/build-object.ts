@@ -51,8 +51,8 @@ export function buildObject(
  * The members of the objects built from one plan with defaults of the same names: the plan's
  * fields that are given a default or are not optional, in plan order, then the other defaults.
  * Members added one by one under computed names turn an object of more than about sixteen members
- * into a hash table on V8 ("dictionary mode": twice the memory, JSON.stringify twice as slow); a
- * copy of a template made by JSON.parse, with the same members in the same order, stays fast.
+ * into a hash table on V8 ("dictionary mode": twice the memory, JSON.stringify twice as slow); an
+ * object made with every member at once (`make`, see `maker`) stays fast.
  */
 interface Layout {
   /** The defaults' names, in order, that this layout is for. */
