@@ -9,11 +9,12 @@
 // 2. Parameters and returned objects: the `.d.ts` beside each resource file, read through the
 //    TypeScript compiler API (syntax walk, with the checker resolving names across files).
 //
-// Output is deterministic: operations sorted by name, object keys sorted, two-space JSON.
+// Output is deterministic: operations sorted by name, object keys sorted; types.json one type per line.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import ts from 'typescript'
+import { typeTableText } from '../src/catalogue/type-table.js'
 import type { Catalogue, Field, Operation, Returns, Shape } from '../src/catalogue/types.js'
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..')
@@ -531,7 +532,8 @@ writeFileSync(
   join(outDir, 'operations.json'),
   `${JSON.stringify({ ...header, operations: catalogue.operations, objects: catalogue.objects }, null, 1)}\n`,
 )
-writeFileSync(join(outDir, 'types.json'), `${JSON.stringify({ ...header, types: catalogue.types })}\n`)
+// One type per line, so a process parses only the types it uses (src/catalogue/type-table.ts).
+writeFileSync(join(outDir, 'types.json'), typeTableText(header, catalogue.types))
 const unread = [...new Set(notes)].sort()
 writeFileSync(join(outDir, 'unread.txt'), unread.length ? `${unread.join('\n')}\n` : '')
 console.log(
