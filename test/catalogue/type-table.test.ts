@@ -29,11 +29,11 @@ describe('the types table read one type at a time', () => {
     expect(typeShape('')).toBeUndefined()
   })
 
-  it('round-trips non-ASCII values, the last line and an empty table', () => {
+  it('writes names sorted and round-trips non-ASCII values, the last line and an empty table', () => {
     const types: Record<string, Shape> = {
-      A: { t: 'string', enum: ['é', '✓'] },
-      'A.B': { t: 'ref', name: 'A' },
       Z: { t: 'any' },
+      'A.B': { t: 'ref', name: 'A' },
+      A: { t: 'string', enum: ['é', '✓'] },
     }
     const text = typeTableText(header, types)
     expect(JSON.parse(text)).toEqual({ ...header, types })
