@@ -82,7 +82,7 @@ export function typeTable(buffer: Buffer): TypeTable {
   }
   const parsed = new Map<string, Shape | undefined>()
   const nameAt = (lineStart: number) => buffer.toString('latin1', lineStart + 1, buffer.indexOf(QUOTE, lineStart + 1))
-  const valueOf = (lineStart: number, lineEnd: number): Shape => {
+  const shapeOnLine = (lineStart: number, lineEnd: number): Shape => {
     const end = buffer[lineEnd - 1] === COMMA ? lineEnd - 1 : lineEnd
     const from = buffer.indexOf(QUOTE, lineStart + 1) + 2
     return JSON.parse(buffer.toString('utf8', from, end)) as Shape
@@ -94,7 +94,7 @@ export function typeTable(buffer: Buffer): TypeTable {
       const start = buffer.lastIndexOf(NEWLINE, ((lo + hi) >>> 1) - 1) + 1
       const lineEnd = buffer.indexOf(NEWLINE, start)
       const key = nameAt(start)
-      if (key === name) return valueOf(start, lineEnd)
+      if (key === name) return shapeOnLine(start, lineEnd)
       if (key < name) lo = lineEnd + 1
       else hi = start
     }
