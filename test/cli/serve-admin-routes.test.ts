@@ -3,6 +3,7 @@ import { request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { adminOpenApiText } from '../../src/cli/admin/openapi.js'
 import { ADMIN_ROUTES } from '../../src/cli/admin-api.js'
 import { type SimServer, startHttpServer } from '../../src/cli/http-server.js'
 import { setUpForwarding } from '../../src/cli/serve-command.js'
@@ -241,5 +242,9 @@ describe('docs/admin-api.openapi.yaml', () => {
         .map((m) => `${m.toUpperCase()} ${path}`),
     )
     expect([...documented].sort()).toEqual([...ADMIN_ROUTES].sort())
+  })
+
+  it('is the document generated from the route declarations (regenerate with npm run admin-openapi)', () => {
+    expect(readFileSync(`${ROOT}docs/admin-api.openapi.yaml`, 'utf8')).toBe(adminOpenApiText())
   })
 })

@@ -1,0 +1,23 @@
+import type { AdminRoute } from './admin-route.js'
+import { clockRoutes } from './routes/clock-routes.js'
+import { eventRoutes } from './routes/event-routes.js'
+import { faultRoutes } from './routes/fault-routes.js'
+import { lifecycleRoutes } from './routes/lifecycle-routes.js'
+import { setupRoutes } from './routes/setup-routes.js'
+import { usageRoutes } from './routes/usage-routes.js'
+
+/**
+ * Every admin route, each declared once (method, path, input schema, summary, answers, handler):
+ * the dispatcher serves these and `docs/admin-api.openapi.yaml` is generated from them.
+ *
+ * @example
+ * adminRoutes.find((r) => r.path === '/settle')?.method // 'POST'
+ */
+export const adminRoutes: readonly AdminRoute[] = [
+  ...clockRoutes,
+  ...setupRoutes,
+  ...usageRoutes,
+  ...eventRoutes,
+  ...faultRoutes,
+  ...lifecycleRoutes,
+]

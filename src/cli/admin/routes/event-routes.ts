@@ -1,0 +1,168 @@
+import { z } from 'zod'
+import type { Simulator } from '../../../simulator/create-simulator.js'
+import { fail, iso, json } from '../admin-io.js'
+import { type AdminRoute, adminRoute } from '../admin-route.js'
+import { ERROR, ok, ref } from '../openapi-components.js'
+
+type DeliveryRow = ReturnType<Simulator['admin']['deliveries']>[number]
+type EventRow = ReturnType<Simulator['admin']['events']>[number]
+
+const id = z.string().min(1).max(255)
+
+/** The JSON of one attempt of a delivery. */
+function attemptJson(a: DeliveryRow['attempts'][number]) {
+  return {
+    at: iso(a.at),
+    trigger: a.trigger,
+    outcome: a.outcome,
+    status: a.status,
+    duration_ms: a.durationMs,
+    ...(a.message === undefined ? {} : { message: a.message }),
+  }
+}
+
+/** The JSON of a delivery: every attempt, and the next automatic one. */
+function deliveryJson(r: DeliveryRow) {
+  return {
+    event: r.eventId,
+    event_type: r.eventType,
+    destination: r.destinationId,
+    url: r.url,
+    mode: r.mode,
+    status: r.status,
+    retries: r.retries,
+    next_attempt_at: iso(r.nextAttemptAt),
+    cancelled: r.cancelled ?? null,
+    attempts: r.attempts.map(attemptJson),
+  }
+}
+
+const eventJson = (e: EventRow) => ({
+  id: e.id,
+  type: e.type,
+  account: e.account,
+  mode: e.mode,
+  kind: e.kind,
+  created: iso(e.at),
+})
+
+const list = (items: unknown) => ({ type: 'object', properties: { data: { type: 'array', items } } })
+
+const events = adminRoute({
+  method: 'GET',
+  path: '/events',
+  summary: 'Every event emitted, oldest first',
+  responses: { '200': ok('Events', list(ref('schemas', 'Event'))) },
+  handler: ({ sim }) => json(200, { data: sim.admin.events().map(eventJson) }),
+})
+
+const trigger = adminRoute({
+  method: 'POST',
+  path: '/events/trigger',
+  summary: 'Emit a realistic event of any type and deliver it (as sim.admin.trigger)',
+  body: z.strictObject({
+    type: z
+      .string()
+      .max(255)
+      .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'expected an event type name such as payment_intent.succeeded')
+      .meta({ examples: ['payment_intent.succeeded'] }),
+    account: id.optional().meta({ description: 'Default the platform' }),
+    mode: z.enum(['test', 'live']).optional(),
+    object: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'Merged over the generated data.object (snapshot events)' }),
+    data: z.record(z.string(), z.unknown()).optional().meta({ description: 'Replaces data (thin events)' }),
+  }),
+  responses: {
+    '200': ok('The event, with its full body', {
+      allOf: [ref('schemas', 'Event'), { type: 'object', properties: { body: { type: 'object' } } }],
+    }),
+  },
+  handler: ({ sim, body: b }) => {
+    if (b.account !== undefined && sim.admin.account(b.account) === undefined)
+      return fail(400, `account: no such account '${b.account}'`, 'account')
+    const event = sim.admin.trigger(b.type, {
+      ...(b.account === undefined ? {} : { account: b.account }),
+      ...(b.mode === undefined ? {} : { mode: b.mode }),
+      ...(b.object === undefined ? {} : { object: b.object }),
+      ...(b.data === undefined ? {} : { data: b.data }),
+    })
+    return json(200, { ...eventJson(event), body: event.body })
+  },
+})
+
+const deliveries = adminRoute({
+  method: 'GET',
+  path: '/deliveries',
+  summary: 'Every delivery (event x destination) with every attempt and the next automatic one',
+  query: z.strictObject({
+    event: id.optional(),
+    destination: id.optional(),
+    status: z.enum(['Delivered', 'Pending', 'Failed']).optional(),
+  }),
+  responses: { '200': ok('Deliveries', list(ref('schemas', 'Delivery'))) },
+  handler: ({ sim, query }) => json(200, { data: sim.admin.deliveries(query).map(deliveryJson) }),
+})
+
+const resend = adminRoute({
+  method: 'POST',
+  path: '/deliveries/resend',
+  summary: 'Manual resend of an event to a destination (dashboard 15 days, cli 30 days); automatic retries go on',
+  body: z.strictObject({
+    event: id,
+    destination: id,
+    via: z.enum(['dashboard', 'cli']).optional().meta({ default: 'dashboard' }),
+  }),
+  responses: { '200': ok('The attempt', ref('schemas', 'Attempt')), '404': ERROR },
+  handler: async ({ sim, body: b }) =>
+    json(200, attemptJson(await sim.admin.resend(b.event, b.destination, b.via === undefined ? {} : { via: b.via }))),
+})
+
+const destinations = adminRoute({
+  method: 'GET',
+  path: '/destinations',
+  summary: 'Event destinations (not deleted) with their active signing secrets, newest first',
+  responses: {
+    '200': ok(
+      'Destinations',
+      list({
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          account: { type: 'string' },
+          mode: ref('schemas', 'Mode'),
+          url: { type: 'string' },
+          status: { type: 'string', enum: ['enabled', 'disabled'] },
+          event_payload: { type: 'string', enum: ['snapshot', 'thin'] },
+          events_from: { type: 'array', items: { type: 'string' } },
+          enabled_events: { type: 'array', items: { type: 'string' } },
+          signing_secrets: { type: 'array', items: { type: 'string', pattern: '^whsec_' } },
+        },
+      }),
+    ),
+  },
+  handler: ({ sim }) =>
+    json(200, {
+      data: sim.admin.destinations().map((d) => ({
+        id: d.id,
+        account: d.account,
+        mode: d.mode,
+        url: d.url,
+        status: d.status,
+        event_payload: d.eventPayload,
+        events_from: [...d.eventsFrom],
+        enabled_events: [...d.enabledEvents],
+        signing_secrets: sim.admin.signingSecrets(d.id),
+      })),
+    }),
+})
+
+/**
+ * Events and their delivery: emitted events, a trigger, deliveries and their attempts, a manual
+ * resend, the destinations.
+ *
+ * @example
+ * eventRoutes.map((r) => r.path) // ['/events', '/events/trigger', '/deliveries', '/deliveries/resend', '/destinations']
+ */
+export const eventRoutes: readonly AdminRoute[] = [events, trigger, deliveries, resend, destinations]

@@ -1,0 +1,88 @@
+import { z } from 'zod'
+import { faultEntrySchema, faultKinds } from '../../../faults/faults-schema.js'
+import type { Simulator } from '../../../simulator/create-simulator.js'
+import { fail, json } from '../admin-io.js'
+import { type AdminRoute, adminRoute } from '../admin-route.js'
+import { FAULTS } from '../openapi-components.js'
+
+/** The fault engine's state: the rates in force, what fired, and every kind that can be injected. */
+const faultsJson = (sim: Simulator) => json(200, { rates: sim.faults.rates(), fired: sim.faults.fired(), kinds: [...faultKinds] })
+
+/**
+ * Duplicate and reordered deliveries drawn by rate are the delivery area's own knobs (as
+ * `installFaults` sets them from the policy): they follow the rates in force.
+ */
+function syncDeliveryKnobs(sim: Simulator): void {
+  const rates = sim.faults.rates()
+  const knobs = sim.admin.deliveryFaults
+  knobs.duplicateRate = rates.duplicate_delivery ?? 0
+  knobs.reorderWindowMs = (rates.reorder_delivery ?? 0) > 0 ? (sim.faults.policy.params.reorder_delivery?.delay ?? 5_000) : 0
+}
+
+const state = adminRoute({
+  method: 'GET',
+  path: '/faults',
+  summary: 'Fault rates in force, how often each fault fired, and every kind',
+  responses: { '200': FAULTS },
+  handler: ({ sim }) => faultsJson(sim),
+})
+
+const inject = adminRoute({
+  method: 'POST',
+  path: '/faults/inject',
+  summary: 'Apply one fault now (armed for the next matching request or delivery, count times)',
+  description:
+    'Request kinds (rate_limit, lock_timeout, concurrent_conflict, server_error, indeterminate) hit the next matching request(s); session_expiry ends every open meter event session; duplicate_delivery, reorder_delivery, delay_delivery the next delivery; slow_processing the next meter event batch. Receiver kinds act on delivery to a destination (receiver: its id or URL; omitted: all): receiver_down (connection failure, or status, until receiver_up or for delay), receiver_up, receiver_slow (the next count deliveries held delay). replay_delivery is recorded but not applied (serve keeps no captured deliveries).',
+  body: faultEntrySchema.omit({ step: true }).extend({
+    receiver: faultEntrySchema.shape.receiver.meta({
+      description: 'A destination id (an unknown one is 404) or a URL; omitted: every destination',
+    }),
+    operation: faultEntrySchema.shape.operation.meta({ description: 'Only requests whose operation starts with this' }),
+  }),
+  responses: { '200': FAULTS },
+  handler: ({ sim, body: b }) => {
+    // A receiver named by id must be a destination: a typo would arm nothing, silently.
+    const r = b.receiver
+    if (r !== undefined && r !== '*' && !/^https?:\/\//.test(r) && !sim.admin.destinations().some((d) => d.id === r))
+      return fail(404, `No such destination: '${r}' (receiver takes a destination id or a URL)`, 'receiver')
+    sim.faults.inject(b)
+    return faultsJson(sim)
+  },
+})
+
+const rates = adminRoute({
+  method: 'POST',
+  path: '/faults/rates',
+  summary: 'Set fault rates at run time (merged into those in force; 0 switches a kind off)',
+  body: z.strictObject({
+    rates: z
+      .partialRecord(z.enum(faultKinds), z.number().min(0).max(1))
+      .meta({ examples: [{ rate_limit: 1 }, { lock_timeout: 0.2, duplicate_delivery: 0.5 }] }),
+  }),
+  responses: { '200': FAULTS },
+  handler: ({ sim, body: b }) => {
+    sim.faults.setRates(b.rates)
+    syncDeliveryKnobs(sim)
+    return faultsJson(sim)
+  },
+})
+
+const clear = adminRoute({
+  method: 'POST',
+  path: '/faults/clear',
+  summary: 'Switch every rate off and disarm injected faults not taken yet',
+  responses: { '200': FAULTS },
+  handler: ({ sim }) => {
+    sim.faults.clear()
+    syncDeliveryKnobs(sim)
+    return faultsJson(sim)
+  },
+})
+
+/**
+ * Faults: the engine's state, one fault now, rates at run time, and clearing them.
+ *
+ * @example
+ * faultRoutes.map((r) => r.path) // ['/faults', '/faults/inject', '/faults/rates', '/faults/clear']
+ */
+export const faultRoutes: readonly AdminRoute[] = [state, inject, rates, clear]
