@@ -88,6 +88,11 @@ export interface ResourceDeclaration<P = any> {
   readonly callerId?: boolean
   /** The engine verbs served (default all the catalogue has); others answer 501 unless a behaviour serves them. */
   readonly only?: readonly Verb[]
+  /**
+   * Ids that name no stored object but that a parameter naming this resource accepts (test tokens
+   * such as `pm_card_visa`): the engine's reference check lets them through to the behaviour.
+   */
+  readonly tokens?: (id: string) => boolean
   /** Objects that are answered but not kept (account links, account sessions: no id to fetch them by). */
   readonly ephemeral?: true
   /**

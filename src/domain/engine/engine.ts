@@ -1,13 +1,15 @@
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
+import { resourceMissing } from '../service-error.js'
 import type { Origin } from '../v1-events/emit.js'
 import { buildObject } from './build-object.js'
 import { type CatalogueView, resolve } from './catalogue-view.js'
 import type { Fixed, OperationCall, ResourceDeclaration } from './declaration.js'
 import { expand } from './expand.js'
 import type { Json } from './list.js'
-import { indexOperations, type Served } from './operation-index.js'
+import { indexOperations, parentFieldOf, type Served } from './operation-index.js'
+import { checkReferences, type Reference, referencesOf } from './references.js'
 import { createResource, ENGINE_PART, type Resource } from './resource.js'
 import { runVerb } from './verbs.js'
 
@@ -78,6 +80,7 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   const resources = new Map<string, Resource>()
   const finders = new Map<string, Finder>()
   let index: Map<string, Served> | undefined
+  const references = new Map<string, readonly Reference[]>()
 
   function served(): Map<string, Served> {
     if (index !== undefined) return index
@@ -97,6 +100,12 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
     run(operation, call) {
       const s = served().get(operation)
       if (s === undefined) throw new Error(`engine: ${operation} is not an engine operation`)
+      // Every object the call names must exist in its scope, checked before anything changes.
+      checkParents(s, call)
+      if (s.operation.method === 'POST') {
+        const refs = references.get(operation) ?? referencesFor(s)
+        if (refs.length > 0) checkReferences(refs, call.params, lookup, call.scope)
+      }
       const resource = engine.resource(s.declaration.object)
       const next = (params?: Readonly<Record<string, unknown>>, fixed?: Fixed) =>
         runVerb(s, resource, engine, params === undefined ? call : { ...call, params }, fixed)
@@ -137,6 +146,23 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       return Object.assign(base, overrides)
     },
   }
+  /** The parameters of an operation that name other objects, worked out on its first call. */
+  function referencesFor(s: Served): readonly Reference[] {
+    const refs = referencesOf(view, declarations, s.operation.params, s.declaration.type, () => objectTypesOf(view))
+    references.set(s.operation.name, refs)
+    return refs
+  }
+  /** An object of a declared resource by id (caller-chosen ids have no prefix to find them by). */
+  function lookup(d: ResourceDeclaration, scope: Scope, id: string): Record<string, unknown> | undefined {
+    return engine.resource(d.object).get(scope, id)
+  }
+  /** The parent objects a nested path names (`/v1/customers/:customer/tax_ids`): 404 when missing. */
+  function checkParents(s: Served, call: OperationCall): void {
+    for (const p of s.parents) {
+      const parent = call.path[p] ?? ''
+      if (engine.find(call.scope, parent) === undefined) throw resourceMissing(parentFieldOf(s.operation.path, p), parent, p)
+    }
+  }
   // A resource (its stores, its snapshot part) is made on first use: a simulation touches a few
   // of the hundred-odd declared ones, and a simulator (or a fork) is made for every property run.
   const byObject = new Map(declarations.map((d) => [d.object, d]))
@@ -159,6 +185,19 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   // Called for parts not registered yet, so only for resources not made yet.
   kernel.state.provide(ENGINE_PART, (object) => void make(object))
   return engine
+}
+
+const objectTypeLists = new WeakMap<CatalogueView, readonly string[]>()
+
+/** The object types operations answer (returned, listed or searched), read once per catalogue. */
+function objectTypesOf(view: CatalogueView): readonly string[] {
+  const known = objectTypeLists.get(view)
+  if (known !== undefined) return known
+  const out = new Set<string>()
+  for (const op of view.operations()) if ('type' in op.returns && op.returns.type !== undefined) out.add(op.returns.type)
+  const list = [...out].sort()
+  objectTypeLists.set(view, list)
+  return list
 }
 
 /** An id prefix for an object value without a declaration (`issuing.authorization` → `issuin`). */

@@ -73,8 +73,13 @@ function typeOf(op: Operation): string | undefined {
   return op.returns.type?.replace(/(^|\.)Deleted(?=[A-Z])/, '$1')
 }
 
-/** The field a parent placeholder stands for: the collection segment before it, singular. */
-function parentField(path: string, param: string): string {
+/**
+ * The field a parent placeholder stands for: the collection segment before it, singular.
+ *
+ * @example
+ * parentFieldOf('/v1/customers/:customer/tax_ids', 'customer') // 'customer'
+ */
+export function parentFieldOf(path: string, param: string): string {
   const segs = path.split('/')
   const at = segs.indexOf(`:${param}`)
   const collection = at > 0 ? (segs[at - 1] ?? '') : ''
@@ -132,7 +137,7 @@ export function indexOperations(view: CatalogueView, declarations: readonly Reso
     const parentFields =
       verb === 'action'
         ? []
-        : parents.map((param) => ({ param, field: parentField(op.path, param) })).filter((p) => p.field in objectFields)
+        : parents.map((param) => ({ param, field: parentFieldOf(op.path, param) })).filter((p) => p.field in objectFields)
     out.set(op.name, {
       operation: op,
       verb,

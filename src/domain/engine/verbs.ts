@@ -18,10 +18,6 @@ function parentFields(s: Served, call: OperationCall): Record<string, string> {
   return out
 }
 
-function parentField(s: Served, param: string): string {
-  return s.parentFields.find((p) => p.param === param)?.field ?? param
-}
-
 function inParent(s: Served, call: OperationCall, o: Json): boolean {
   for (const p of s.parentFields) {
     if (!fieldEquals(o[p.field], call.path[p.param])) return false
@@ -35,15 +31,11 @@ function inParent(s: Served, call: OperationCall, o: Json): boolean {
  * @example
  * runVerb(served, resource, engine, { scope, origin, path: { id: 'cus_1' }, params: {} })
  */
-export function runVerb(s: Served, resource: Resource, engine: Engine, call: OperationCall, fixed?: Fixed): unknown {
+export function runVerb(s: Served, resource: Resource, _engine: Engine, call: OperationCall, fixed?: Fixed): unknown {
   const { scope, origin, params } = call
   const id = s.idParam === undefined ? '' : (call.path[s.idParam] ?? '')
   switch (s.verb) {
     case 'create': {
-      for (const p of s.parents) {
-        const parent = call.path[p] ?? ''
-        if (engine.find(scope, parent) === undefined) throw resourceMissing(parentField(s, p), parent, p)
-      }
       const parents = parentFields(s, call)
       return resource.create(scope, params, origin, (o) => Object.assign(parents, typeof fixed === 'function' ? fixed(o) : fixed))
     }
