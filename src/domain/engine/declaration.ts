@@ -70,6 +70,11 @@ export interface ResourceDeclaration<P = any> {
   readonly type: string
   /** The `object` value (`customer`, `checkout.session`). */
   readonly object: string
+  /**
+   * The resource in refusals (`No such event destination: 'ed_1'`), where the provider names it
+   * otherwise than by its `object` value; defaults to `object`.
+   */
+  readonly noun?: string
   /** Id prefix without `_` (`cus`); the random part is `idLength` characters (default 24). */
   readonly idPrefix: string
   readonly idLength?: number
@@ -95,6 +100,12 @@ export interface ResourceDeclaration<P = any> {
   readonly tokens?: (id: string) => boolean
   /** Objects that are answered but not kept (account links, account sessions: no id to fetch them by). */
   readonly ephemeral?: true
+  /**
+   * Top-level params a behaviour judges itself, by operation name (`v2.core.events.list`:
+   * `created` bounds as ISO 8601 too): the catalogue check takes any value there and still
+   * refuses unknown keys.
+   */
+  readonly ownParams?: Readonly<Record<string, readonly string[]>>
   /**
    * Behaviours by operation name (`customers.create`): they wrap the engine's operation. A
    * behaviour for an operation that is not a CRUD verb (`setupIntents.confirm`) serves it alone.

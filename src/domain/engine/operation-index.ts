@@ -1,6 +1,7 @@
 import type { Operation } from '../../catalogue/types.js'
 import { type CatalogueView, fieldsOf } from './catalogue-view.js'
 import type { ResourceDeclaration, Verb } from './declaration.js'
+import { isV2 } from './v2-object.js'
 
 /** How the engine serves one catalogue operation. */
 export interface Served {
@@ -38,7 +39,7 @@ const METHOD: Readonly<Record<Verb, Operation['method']>> = {
   list: 'GET',
   search: 'GET',
 }
-const NOT_FILTERS = new Set(['limit', 'starting_after', 'ending_before', 'expand', 'created', 'page', 'query'])
+const NOT_FILTERS = new Set(['limit', 'starting_after', 'ending_before', 'expand', 'created', 'page', 'query', 'include'])
 
 /**
  * The verb of an operation from its client name: `create`, `retrieve`, `update`, `del`, `list`,
@@ -68,8 +69,13 @@ export function verbOf(op: Operation): Verb | undefined {
   return verb
 }
 
-/** The object type an operation answers, `Deleted*` read as its live type (`TestHelpers.DeletedTestClock`). */
+/**
+ * The object type an operation answers, `Deleted*` read as its live type
+ * (`TestHelpers.DeletedTestClock`); a v2 delete answers the generic `V2.DeletedObject`, read as
+ * the operation's resource.
+ */
 function typeOf(op: Operation): string | undefined {
+  if (op.returns.type === 'V2.DeletedObject') return op.resource
   return op.returns.type?.replace(/(^|\.)Deleted(?=[A-Z])/, '$1')
 }
 
@@ -97,18 +103,19 @@ export function servingOf(
   op: Operation,
   byType: ReadonlyMap<string, ResourceDeclaration>,
 ): { declaration: ResourceDeclaration; verb: Verb | 'action' } | undefined {
-  if (op.api !== 'v1') return undefined
   const type = typeOf(op)
   const declaration = type === undefined ? byType.get(op.resource) : byType.get(type)
-  if (declaration === undefined) {
-    // An operation of a declared resource that answers another type (`invoices.listLineItems`
-    // lists line items) is served by that resource's behaviour when it has one.
-    const owner = byType.get(op.resource)
-    return owner?.behaviours?.[op.name] === undefined ? undefined : { declaration: owner, verb: 'action' }
+  // A v2 operation is served only by a v2 declaration (and a v1 one by a v1 declaration).
+  if (declaration !== undefined && isV2(declaration) === (op.api === 'v2')) {
+    const crud = verbOf(op)
+    if (crud !== undefined && (declaration.only?.includes(crud) ?? true)) return { declaration, verb: crud }
+    if (declaration.behaviours?.[op.name] !== undefined) return { declaration, verb: 'action' }
   }
-  const crud = verbOf(op)
-  if (crud !== undefined && (declaration.only?.includes(crud) ?? true)) return { declaration, verb: crud }
-  return declaration.behaviours?.[op.name] === undefined ? undefined : { declaration, verb: 'action' }
+  // An operation of a declared resource that answers another type (`invoices.listLineItems`
+  // lists line items, `v2.core.eventDestinations.ping` answers an event) is served by that
+  // resource's behaviour when it has one.
+  const owner = byType.get(op.resource)
+  return owner?.behaviours?.[op.name] === undefined ? undefined : { declaration: owner, verb: 'action' }
 }
 
 /** Declarations by catalogue type name. */

@@ -12,6 +12,7 @@ import { type CatalogueView, fieldsOf } from './catalogue-view.js'
 import { checkMetadata } from './checks.js'
 import type { Fixed, ResourceDeclaration } from './declaration.js'
 import type { Json } from './list.js'
+import { isV2, nounOf, timestampOf } from './v2-object.js'
 
 /**
  * The objects of one declared resource, per account and mode, as wire JSON. Every check runs
@@ -120,6 +121,10 @@ export function createResource(options: ResourceOptions): Resource {
   }
   const createdKind = `${d.object}.created` as 'customer.created'
   const collection = `/v1/${d.object.replace(/\./g, '/')}s`
+  const v2 = isV2(d)
+  const noun = nounOf(d)
+  /** `created`, `updated` and other touched fields: unix seconds on v1, ISO 8601 on v2. */
+  const stamp = (): number | string => timestampOf(v2, kernel.clock.now)
 
   function emit(
     verb: 'created' | 'updated' | 'deleted',
@@ -144,7 +149,7 @@ export function createResource(options: ResourceOptions): Resource {
 
   function require(scope: Scope, id: string): Json {
     const o = store.get(scope, id)
-    if (o === undefined) throw resourceMissing(d.object, id)
+    if (o === undefined) throw resourceMissing(noun, id)
     return o
   }
 
@@ -153,8 +158,13 @@ export function createResource(options: ResourceOptions): Resource {
     const livemode = scope.mode === 'live'
     const ctx: BuildContext = { id, object: d.object, livemode, created: now, url: `${collection}/${id}` }
     const obj = buildObject(view, d.type, ctx, d.defaults?.({ id, created: now, livemode, scope, params })) as Json
+    // A v2 `created` is a string in the catalogue, so the build left it empty.
+    if (v2 && 'created' in obj) obj.created = stamp()
     applyParams(view, fields(), obj, params, ctx, finder(scope))
-    for (const f of touch) obj[f] = now
+    if (touch.size > 0) {
+      const at = stamp()
+      for (const f of touch) obj[f] = at
+    }
     return obj
   }
 
@@ -164,8 +174,10 @@ export function createResource(options: ResourceOptions): Resource {
       if (!touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(current[k])) previous[k] = current[k]
     }
     if (Object.keys(previous).length === 0) return current
-    const now = Math.floor(kernel.clock.now / 1000)
-    for (const f of touch) next[f] = now
+    if (touch.size > 0) {
+      const at = stamp()
+      for (const f of touch) next[f] = at
+    }
     store.replace(scope, seal(next))
     emit('updated', scope, next, origin, previous)
     return next
@@ -180,12 +192,12 @@ export function createResource(options: ResourceOptions): Resource {
       if (o !== undefined) return sealedAnswer(o)
       const stub = d.deleted === 'stub' ? deleted.get(scope, id) : undefined
       if (stub !== undefined) return stub as unknown as Json
-      throw resourceMissing(d.object, id)
+      throw resourceMissing(noun, id)
     },
     require,
     requireParam(scope, id, param) {
       const o = store.get(scope, id)
-      if (o === undefined) throw invalidRequest(`No such ${d.object}: '${id}'`, { code: 'resource_missing', param })
+      if (o === undefined) throw invalidRequest(`No such ${noun}: '${id}'`, { code: 'resource_missing', param })
       return o
     },
     list: (scope) => store.list(scope),

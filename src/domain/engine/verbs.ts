@@ -5,6 +5,8 @@ import { fieldEquals, type Json, pageV1, passesRange } from './list.js'
 import type { Served } from './operation-index.js'
 import type { Resource } from './resource.js'
 import { searchPage } from './search.js'
+import { pageV2 } from './v2-list.js'
+import { isV2, nounOf } from './v2-object.js'
 
 /** The operation's path with its placeholders filled in (a list's `url`). */
 function urlOf(s: Served, call: OperationCall): string {
@@ -25,6 +27,18 @@ function inParent(s: Served, call: OperationCall, o: Json): boolean {
   return true
 }
 
+/** A v2 list's items: the objects of the scope under the parent, by the equality filters. */
+function listed(s: Served, resource: Resource, call: OperationCall): Json[] {
+  const { params } = call
+  return resource.list(call.scope).filter((o) => {
+    if (!inParent(s, call, o)) return false
+    for (const f of s.filters) {
+      if (params[f] !== undefined && !fieldEquals(o[f], params[f])) return false
+    }
+    return true
+  })
+}
+
 /**
  * Runs the engine's own implementation of a served operation.
  *
@@ -41,18 +55,19 @@ export function runVerb(s: Served, resource: Resource, _engine: Engine, call: Op
     }
     case 'retrieve': {
       const o = resource.retrieve(scope, id)
-      if (!inParent(s, call, o)) throw resourceMissing(resource.declaration.object, id)
+      if (!inParent(s, call, o)) throw resourceMissing(nounOf(resource.declaration), id)
       return o
     }
     case 'update': {
-      if (!inParent(s, call, resource.require(scope, id))) throw resourceMissing(resource.declaration.object, id)
+      if (!inParent(s, call, resource.require(scope, id))) throw resourceMissing(nounOf(resource.declaration), id)
       return resource.update(scope, id, params, origin)
     }
     case 'delete': {
-      if (!inParent(s, call, resource.require(scope, id))) throw resourceMissing(resource.declaration.object, id)
+      if (!inParent(s, call, resource.require(scope, id))) throw resourceMissing(nounOf(resource.declaration), id)
       return resource.delete(scope, id, origin)
     }
     case 'list': {
+      if (isV2(resource.declaration)) return pageV2(listed(s, resource, call), params, urlOf(s, call))
       const items = resource.list(scope).filter((o) => {
         if (!inParent(s, call, o)) return false
         if (params.created !== undefined && !passesRange(o.created, params.created, 'created')) return false

@@ -6,6 +6,7 @@ import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
+import { events } from './events.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
@@ -24,6 +25,7 @@ import { taxIds } from './tax-ids.js'
 import { taxRates } from './tax-rates.js'
 import { testClocks } from './test-clocks.js'
 import { transfers } from './transfers.js'
+import { v2Events } from './v2-events.js'
 import { webhookEndpoints } from './webhook-endpoints.js'
 
 /** Every resource the engine serves, one declaration per file. */
@@ -53,4 +55,6 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   shippingRates,
   testClocks,
   discounts,
+  events,
+  v2Events,
 ]

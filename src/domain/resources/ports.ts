@@ -1,5 +1,6 @@
 import type { Accounts } from '../accounts/accounts.js'
 import type { Billing } from '../billing/billing.js'
+import type { EventStore } from '../events/event-store.js'
 import type { Ledger } from '../ledger/ledger.js'
 import type { Meters } from '../meters/meters.js'
 import type { Charges } from '../payment-intents/charges.js'
@@ -16,4 +17,6 @@ export interface ResourcePorts {
   readonly accounts: Pick<Accounts, 'get'>
   /** The billing loop (made after the engine, so read when a behaviour runs). */
   readonly billing: Billing
+  /** Every emitted event: `/v1/events` and `/v2/core/events` read it. */
+  readonly events: EventStore
 }

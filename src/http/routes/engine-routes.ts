@@ -1,6 +1,7 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { operations } from '#catalogue/index.js'
 import type { Operation } from '#catalogue/types.js'
+import type { ResourceDeclaration } from '#domain/engine/declaration.js'
 import { expandPaths } from '#domain/engine/expand.js'
 import { byTypeOf, servingOf } from '#domain/engine/operation-index.js'
 import { declarations } from '#domain/resources/index.js'
@@ -69,6 +70,12 @@ function withExpand(route: Route): Route {
   }
 }
 
+/** The params a behaviour judges itself, so the catalogue check takes any value there. */
+function ownParamsOf(declaration: ResourceDeclaration, operation: string): Pick<Route, 'checksOwn'> {
+  const own = declaration.ownParams?.[operation]
+  return own === undefined ? {} : { checksOwn: own }
+}
+
 /**
  * The route table from the catalogue: every operation of the official client is answered, by
  * (a) a hand-written route (behaviour) with its verb and path, else (b) the resource engine when
@@ -99,6 +106,7 @@ export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
         path: op.path,
         operation: op.name,
         ...(onId && op.pathParams.length > 0 ? { object: op.pathParams.at(-1) as string } : {}),
+        ...ownParamsOf(serving.declaration, op.name),
         handle: engineHandle(op.name),
       }),
     )

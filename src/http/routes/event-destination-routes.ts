@@ -194,19 +194,4 @@ export const eventDestinationRoutes: Route[] = [
       return toJson(ctx, d, ['webhook_endpoint.signing_secret', ...(b.include ?? [])], secret)
     },
   },
-  {
-    method: 'POST',
-    path: '/v1/events/:id/retry',
-    operation: 'events.retry',
-    object: 'id',
-    body: z.object({ webhook_endpoint: nonEmpty }).strict(),
-    handle(ctx) {
-      const b = ctx.body as { webhook_endpoint: string }
-      const scope = scopeOf(ctx)
-      const id = idOf(ctx)
-      // Not awaited: the receiver may call back into the service while this request is answered.
-      void ctx.service.delivery.resend(id, b.webhook_endpoint, 'cli', scope)
-      return ctx.service.events.get(scope, id)?.body ?? { id, object: 'event' }
-    },
-  },
 ]

@@ -1,0 +1,17 @@
+import { RESEND_WINDOW_CLI_MS, RESEND_WINDOW_DASHBOARD_MS } from '#catalogue/rules.js'
+
+/** Manual resend windows after the event's creation. */
+export const RESEND_WINDOW_MS = { dashboard: RESEND_WINDOW_DASHBOARD_MS, cli: RESEND_WINDOW_CLI_MS } as const
+/** A receiver slower than this (virtual ms) has timed out. */
+export const DELIVERY_TIMEOUT_MS = 10_000
+/** Synchronous events (issuing authorisations) wait at most this long for the answer. */
+export const SYNC_TIMEOUT_MS = 2_000
+/** The type of the event `ping` sends. */
+export const PING_TYPE = 'v2.core.event_destination.ping'
+/**
+ * Default age of a delivery an attacker replays: past the usual 5-minute signature tolerance.
+ *
+ * @example
+ * service.delivery.replay({ minAgeMs: REPLAY_MIN_AGE_MS })
+ */
+export const REPLAY_MIN_AGE_MS = 6 * 60_000
