@@ -102,7 +102,8 @@ export function typeTable(buffer: Buffer): TypeTable {
   }
   return {
     shape(name) {
-      if (parsed.has(name)) return parsed.get(name)
+      const known = parsed.get(name)
+      if (known !== undefined || parsed.has(name)) return known
       const shape = find(name)
       parsed.set(name, shape)
       return shape
