@@ -103,6 +103,18 @@ for (let i = 0; i < PHASE_RUNS; i++) {
 }
 const phase = (key: string) => median(phases.map((p) => p[key] as number))
 
+// What the runtime dependencies cost of the import: each imported alone in a fresh process, CPU
+// time above a bare node's.
+const DEPENDENCIES = ['zod', '@sinonjs/fake-timers', 'qs', 'seedrandom']
+const dependencyCpu: Record<string, number> = {}
+for (const name of DEPENDENCIES) {
+  const cpus: number[] = []
+  for (let i = 0; i < PHASE_RUNS; i++) {
+    cpus.push((await run(['--input-type=module', '-e', `await import(${JSON.stringify(name)})`])).cpu)
+  }
+  dependencyCpu[name] = median(cpus)
+}
+
 const sim = median(times['service-sim'] as number[])
 const msw = median(times.msw as number[])
 const bare = median(times.node as number[])
@@ -150,6 +162,7 @@ const notes = [
   `${ROUNDS} rounds, each one fresh process per side in rotating order (service-sim, msw, bare node), timed from spawn to exit (wall) and by the process's own CPU time (user + system, all threads; less moved by other processes on a shared machine); figures are medians of the ${ROUNDS} runs per side. Every child preloads bench/lib/cold-start-cpu.mjs (an exit hook) alike. Median of the per-round ratios service-sim / msw: ${median(pairRatios).toFixed(2)}x (range ${Math.min(...pairRatios).toFixed(2)}x-${Math.max(...pairRatios).toFixed(2)}x).`,
   'service-sim: `import { createSimulator } from` the built dist/, `createSimulator({ seed: 1 })`, one `POST /v1/customers` through `sim.fetch`, print the id. msw: `setupServer(http.post(..., () => HttpResponse.json(customer)))`, `listen`, one global `fetch`, `close`, print the id.',
   `Where service-sim's time goes (median CPU ms over ${PHASE_RUNS} runs of bench/lib/cold-start-phases.mjs, all threads): node's start ${fmt(phase('boot'))}, importing dist/ ${fmt(phase('import'))}, createSimulator ${fmt(phase('createSimulator'))}, first customer create ${fmt(phase('firstRequest'))}.`,
+  `Of the import, each runtime dependency imported alone in a fresh process (median CPU ms above bare node's ${fmt(bareCpu)}): ${DEPENDENCIES.map((d) => `${d} ${fmt((dependencyCpu[d] as number) - bareCpu)}`).join(', ')}; the rest is the package's own modules and what they do at load.`,
 ]
 process.stdout.write(
   `cold start: service-sim ${fmt(sim)} ms, msw ${fmt(msw)} ms, bare node ${fmt(bare)} ms; ratio ${ratio.toFixed(2)}x (above bare node ${above.toFixed(2)}x); CPU: service-sim ${fmt(simCpu)} ms, msw ${fmt(mswCpu)} ms, ratio ${(simCpu / mswCpu).toFixed(2)}x\n`,
