@@ -63,6 +63,7 @@ export interface TypeTable {
 const NEWLINE = 0x0a
 const QUOTE = 0x22
 const COMMA = 0x2c
+const RETURN = 0x0d
 
 /**
  * Reads named types out of a `types.json` buffer on demand: a binary search over its sorted lines
@@ -83,8 +84,10 @@ export function typeTable(buffer: Buffer): TypeTable {
   const parsed = new Map<string, Shape | undefined>()
   const nameAt = (lineStart: number) => buffer.toString('latin1', lineStart + 1, buffer.indexOf(QUOTE, lineStart + 1))
   const shapeOnLine = (lineStart: number, lineEnd: number): Shape => {
-    const end = buffer[lineEnd - 1] === COMMA ? lineEnd - 1 : lineEnd
     const from = buffer.indexOf(QUOTE, lineStart + 1) + 2
+    // the separating comma, and a carriage return where a checkout turned the newlines into CRLF
+    let end = lineEnd
+    while (buffer[end - 1] === COMMA || buffer[end - 1] === RETURN) end--
     return JSON.parse(buffer.toString('utf8', from, end)) as Shape
   }
   const find = (name: string): Shape | undefined => {
@@ -102,7 +105,8 @@ export function typeTable(buffer: Buffer): TypeTable {
   }
   return {
     shape(name) {
-      if (parsed.has(name)) return parsed.get(name)
+      const known = parsed.get(name)
+      if (known !== undefined || parsed.has(name)) return known
       const shape = find(name)
       parsed.set(name, shape)
       return shape

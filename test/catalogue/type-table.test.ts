@@ -45,6 +45,13 @@ describe('the types table read one type at a time', () => {
     expect(typeTable(Buffer.from(empty)).names()).toEqual([])
   })
 
+  it('reads a table whose newlines a checkout turned into CRLF', () => {
+    const types: Record<string, Shape> = { A: { t: 'any' }, B: { t: 'integer' }, C: { t: 'boolean' } }
+    const table = typeTable(Buffer.from(typeTableText(header, types).replaceAll('\n', '\r\n')))
+    expect(table.names()).toEqual(['A', 'B', 'C'])
+    for (const [name, shape] of Object.entries(types)) expect(table.shape(name)).toEqual(shape)
+  })
+
   it('refuses a name the one-per-line layout cannot carry, and a file not in that layout', () => {
     expect(() => typeTableText(header, { 'a"b': { t: 'any' } })).toThrow(/cannot be written one per line/)
     expect(() => typeTable(Buffer.from(JSON.stringify({ ...header, types: { A: { t: 'any' } } })))).toThrow(
