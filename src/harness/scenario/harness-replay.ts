@@ -7,13 +7,11 @@ import { buggyUsageReporters, buggyWebhookReceivers } from '../reference/variant
 import { referenceWebhookReceiver } from '../reference/webhook-receiver.js'
 import { openRun, type Subjects } from '../run/run-program.js'
 import { programOf } from '../run/scenario-file.js'
+import { harnessActionNames } from '../steps/program-steps.js'
 import type { UsageReporterFactory, WebhookReceiverFactory } from '../subjects.js'
 import { validateProgram, validateRunOptions } from '../validate-input.js'
 import type { DeliveryRecord, FaultDecision, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
 import type { Scenario } from './schema.js'
-
-/** Client actions only the property harness's workloads use. */
-const HARNESS_ACTIONS = new Set(['report_usage', 'emit_event', 'emit_burst', 'resend_event', 'forge_delivery', 'roll_secret'])
 
 /**
  * True for a scenario written by the property harness (`writeScenarioFile`): its workload is
@@ -23,7 +21,7 @@ const HARNESS_ACTIONS = new Set(['report_usage', 'emit_event', 'emit_burst', 're
  * if (isHarnessScenario(scenario)) await replayHarnessScenario(scenario, { baseDir })
  */
 export function isHarnessScenario(scenario: Scenario): boolean {
-  return scenario.harness !== undefined || scenario.workload.some((s) => HARNESS_ACTIONS.has(s.client?.action ?? ''))
+  return scenario.harness !== undefined || scenario.workload.some((s) => harnessActionNames.has(s.client?.action ?? ''))
 }
 
 /** A module of the user's subjects: `reporter` and/or `webhook` factories (or a default export of them). */
