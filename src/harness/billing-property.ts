@@ -1,6 +1,6 @@
 import { engineBillingSource } from '#domain/meters/billed-usage.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
-import { createSimulator } from '../simulator/create-simulator.js'
+import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import { checkBilling } from './checkers/billing-checker.js'
 import type { Violation } from './checkers/violation.js'
 import { advance, drive } from './run/drive.js'
@@ -39,6 +39,126 @@ export interface UsageBillingResult {
   readonly traceHash: string
 }
 
+type Meter = { id: string; customer_mapping: { event_payload_key: string }; value_settings: { event_payload_key: string } }
+
+/** A form POST with the platform's test key; anything but 200 fails the check's setup. */
+function formPoster(sim: Simulator) {
+  const key = sim.platform.secretKey.test
+  return async (path: string, fields: Record<string, string>) => {
+    const res = await sim.fetch(`https://api.service.test${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    })
+    const body = (await res.json()) as Record<string, unknown>
+    if (res.status !== 200) throw new Error(`checkUsageBilling: setup ${path} answered ${res.status}: ${JSON.stringify(body)}`)
+    return body
+  }
+}
+
+/** A metered price on the meter and `count` customers subscribed to it, each with a card. */
+async function subscribeCustomers(sim: Simulator, meter: string, count: number, unitAmount: number): Promise<string[]> {
+  const form = formPoster(sim)
+  const product = await form('/v1/products', { name: 'Metered usage' })
+  const price = await form('/v1/prices', {
+    product: String(product.id),
+    currency: 'usd',
+    unit_amount: String(unitAmount),
+    'recurring[interval]': 'month',
+    'recurring[usage_type]': 'metered',
+    'recurring[meter]': meter,
+  })
+  const customers: string[] = []
+  for (let i = 0; i < count; i++) {
+    const c = await form('/v1/customers', { email: `billing${i}@example.com` })
+    const pm = await form('/v1/payment_methods/pm_card_visa/attach', { customer: String(c.id) })
+    await form(`/v1/customers/${String(c.id)}`, { 'invoice_settings[default_payment_method]': String(pm.id) })
+    await form('/v1/subscriptions', { customer: String(c.id), 'items[0][price]': String(price.id) })
+    customers.push(String(c.id))
+  }
+  return customers
+}
+
+function reporterOn(sim: Simulator, factory: UsageReporterFactory, meter: Meter, rng: { next(): number }): UsageReporter {
+  return factory({
+    fetch: sim.fetch,
+    clock: sim.clock,
+    baseUrl: 'https://api.service.test',
+    meterEventsUrl: 'https://meter-events.service.test',
+    secretKey: sim.platform.secretKey.test,
+    eventName: EVENT_NAME,
+    customerKey: meter.customer_mapping.event_payload_key,
+    valueKey: meter.value_settings.event_payload_key,
+    prefix: sim.service.kernel.prefix,
+    random: () => rng.next(),
+  })
+}
+
+interface UsageLoop {
+  readonly sim: Simulator
+  readonly reporter: UsageReporter
+  readonly customers: readonly string[]
+  readonly rng: { next(): number }
+  readonly end: number
+  readonly gap: number
+  readonly budgetMs: number
+}
+
+/** Reports usage for every customer `gap` apart until `end`, each batch a fault step; counts batches. */
+async function reportUsage(loop: UsageLoop): Promise<{ batches: number; acked: number }> {
+  const { sim, reporter, customers, rng, end, gap } = loop
+  const trace = sim.service.kernel.trace
+  let n = 0
+  let batches = 0
+  let acked = 0
+  let step = 0
+  while (sim.clock.now + gap <= end) {
+    for (const customer of customers) {
+      sim.faults.step(++step)
+      const size = 1 + Math.floor(rng.next() * 5)
+      const units: Usage[] = Array.from({ length: size }, () => ({
+        id: `u${++n}`,
+        customer,
+        value: 1 + Math.floor(rng.next() * 9),
+      }))
+      const from = sim.clock.now
+      const r = await drive(sim, reporter.report(units), loop.budgetMs)
+      const outcome = r.state === 'ok' ? 'acked' : r.state === 'error' ? 'failed' : 'hung'
+      batches++
+      if (outcome === 'acked') acked++
+      trace.append('harness.billing.usage', { units, outcome, from, to: sim.clock.now })
+    }
+    await advance(sim, Math.max(0, Math.min(gap, end - sim.clock.now - 1)))
+  }
+  return { batches, acked }
+}
+
+/** Traces every invoice line of the ended periods on the meter; answers how many. */
+function traceLines(sim: Simulator, customers: readonly string[], meter: string, end: number, unitAmount: number): number {
+  const source = engineBillingSource(sim.service)
+  const scope = { account: sim.platform.id, mode: 'test' as const }
+  let lines = 0
+  for (const customer of customers) {
+    for (const period of source.periods(scope, customer, meter)) {
+      if (period.end > end) continue
+      for (const l of source.lines(scope, customer, meter, period)) {
+        lines++
+        sim.service.kernel.trace.append('harness.billing.line', {
+          customer,
+          invoice: l.invoice,
+          status: l.status,
+          start: period.start,
+          end: period.end,
+          quantity: l.quantity,
+          amount: l.amount,
+          unitAmount,
+        })
+      }
+    }
+  }
+  return lines
+}
+
 /**
  * Ready-made property: runs a usage reporter through whole billing periods (metered subscriptions
  * on one meter, usage every day under faults), lets the periods end, the invoices finalize and get
@@ -55,112 +175,28 @@ export async function checkUsageBilling(
 ): Promise<UsageBillingResult> {
   if (typeof factory !== 'function') throw new TypeError('checkUsageBilling: expected a reporter factory (env) => { report }')
   const months = options.months ?? 1
-  const customerCount = options.customers ?? 3
-  const perDay = options.batchesPerDay ?? 2
   const unitAmount = options.unitAmount ?? 3
   const sim = createSimulator({
     seed: options.seed ?? 1,
     start: '2026-01-01T00:00:00.000Z',
     faults: options.faults ?? { preset: 'realistic' },
   })
+  // The setup is made without faults; the run's rates come back for the usage.
   const rates = sim.faults.rates()
   sim.faults.clear()
-  const trace = sim.service.kernel.trace
-  const key = sim.platform.secretKey.test
-  const form = async (path: string, fields: Record<string, string>) => {
-    const res = await sim.fetch(`https://api.service.test${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-    })
-    const body = (await res.json()) as Record<string, unknown>
-    if (res.status !== 200) throw new Error(`checkUsageBilling: setup ${path} answered ${res.status}: ${JSON.stringify(body)}`)
-    return body
-  }
-  const meter = sim.admin.createMeter({ eventName: EVENT_NAME }) as {
-    id: string
-    customer_mapping: { event_payload_key: string }
-    value_settings: { event_payload_key: string }
-  }
-  const product = await form('/v1/products', { name: 'Metered usage' })
-  const price = await form('/v1/prices', {
-    product: String(product.id),
-    currency: 'usd',
-    unit_amount: String(unitAmount),
-    'recurring[interval]': 'month',
-    'recurring[usage_type]': 'metered',
-    'recurring[meter]': meter.id,
-  })
-  const customers: string[] = []
-  for (let i = 0; i < customerCount; i++) {
-    const c = await form('/v1/customers', { email: `billing${i}@example.com` })
-    const pm = await form('/v1/payment_methods/pm_card_visa/attach', { customer: String(c.id) })
-    await form(`/v1/customers/${String(c.id)}`, { 'invoice_settings[default_payment_method]': String(pm.id) })
-    await form('/v1/subscriptions', { customer: String(c.id), 'items[0][price]': String(price.id) })
-    customers.push(String(c.id))
-  }
+  const meter = sim.admin.createMeter({ eventName: EVENT_NAME }) as Meter
+  const customers = await subscribeCustomers(sim, meter.id, options.customers ?? 3, unitAmount)
   const rng = sim.service.kernel.rng.stream('harness.billing')
-  const reporter: UsageReporter = factory({
-    fetch: sim.fetch,
-    clock: sim.clock,
-    baseUrl: 'https://api.service.test',
-    meterEventsUrl: 'https://meter-events.service.test',
-    secretKey: key,
-    eventName: EVENT_NAME,
-    customerKey: meter.customer_mapping.event_payload_key,
-    valueKey: meter.value_settings.event_payload_key,
-    prefix: sim.service.kernel.prefix,
-    random: () => rng.next(),
-  })
+  const reporter = reporterOn(sim, factory, meter, rng)
   sim.faults.setRates(rates)
   const end = Date.UTC(2026, months, 1)
-  let n = 0
-  let batches = 0
-  let acked = 0
-  let step = 0
-  const gap = DAY / perDay
-  while (sim.clock.now + gap <= end) {
-    for (const customer of customers) {
-      sim.faults.step(++step)
-      const size = 1 + Math.floor(rng.next() * 5)
-      const units: Usage[] = Array.from({ length: size }, () => ({
-        id: `u${++n}`,
-        customer,
-        value: 1 + Math.floor(rng.next() * 9),
-      }))
-      const from = sim.clock.now
-      const r = await drive(sim, reporter.report(units), options.reportBudgetMs ?? 2 * 3_600_000)
-      const outcome = r.state === 'ok' ? 'acked' : r.state === 'error' ? 'failed' : 'hung'
-      batches++
-      if (outcome === 'acked') acked++
-      trace.append('harness.billing.usage', { units, outcome, from, to: sim.clock.now })
-    }
-    await advance(sim, Math.max(0, Math.min(gap, end - sim.clock.now - 1)))
-  }
+  const gap = DAY / (options.batchesPerDay ?? 2)
+  const budgetMs = options.reportBudgetMs ?? 2 * 3_600_000
+  const { batches, acked } = await reportUsage({ sim, reporter, customers, rng, end, gap, budgetMs })
   // The periods end, invoices are created, finalized after the grace period and paid.
   sim.faults.clear()
   await advance(sim, Math.max(0, end - sim.clock.now) + 3 * DAY)
-  const source = engineBillingSource(sim.service)
-  const scope = { account: sim.platform.id, mode: 'test' as const }
-  let lines = 0
-  for (const customer of customers) {
-    for (const period of source.periods(scope, customer, meter.id)) {
-      if (period.end > end) continue
-      for (const l of source.lines(scope, customer, meter.id, period)) {
-        lines++
-        trace.append('harness.billing.line', {
-          customer,
-          invoice: l.invoice,
-          status: l.status,
-          start: period.start,
-          end: period.end,
-          quantity: l.quantity,
-          amount: l.amount,
-          unitAmount,
-        })
-      }
-    }
-  }
+  const lines = traceLines(sim, customers, meter.id, end, unitAmount)
   const violations = checkBilling(sim.trace.entries())
   return { ok: violations.length === 0, violations, batches, acked, lines, traceHash: sim.trace.hash() }
 }

@@ -13,6 +13,15 @@
  * `WebhookHandlerFactory`, `WebhookHandlerEnv`, `WebhookSubject` and `RunOptions` (the scenario
  * runner's) are deprecated aliases of `checkWebhookReceiver`, `WebhookReceiverFactory`,
  * `WebhookReceiverEnv`, `WebhookReceiver` and `ScenarioRunOptions`.
+ *
+ * One step vocabulary (`stepKinds`: request, parallel, advance, settle, client, receiver, admin,
+ * repeat) serves scenario files and generated programs: a program's `Step` is written in it by
+ * `toStepSpec` and runs on the same executor. One checker API (`Checker`: a name and
+ * `check(history)` naming violations) serves scenarios (`expectations.checkers`) and programs; the
+ * trace checkers are `usageChecker`, `clientChecker`, `receiverChecker`, `deliveryChecker` and
+ * `billingChecker`, whose function forms `checkUsage`, `checkClient`, `checkReceiver`,
+ * `checkDeliveries` and `checkBilling` stay. `TraceCheck` is the deprecated name of that function
+ * form (what `Checker` used to name).
  * const replay = await runScenario(loadScenarioFile('scenarios/default.yaml'))
  */
 
@@ -29,12 +38,19 @@ export {
 export { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/faults-schema.js'
 export { checkUsageBilling, type UsageBillingOptions, type UsageBillingResult } from './billing-property.js'
 export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
-export { checkBilling } from './checkers/billing-checker.js'
-export { checkClient, MIN_BACKOFF_MS } from './checkers/client-checker.js'
-export { checkDeliveries, type DeliveryKinds, deliveryKinds } from './checkers/delivery-checker.js'
-export { checkReceiver, RECEIVER_ANSWER_BUDGET_MS } from './checkers/receiver-checker.js'
-export { checkUsage } from './checkers/usage-checker.js'
-export type { Checker, Violation } from './checkers/violation.js'
+export { billingChecker, checkBilling } from './checkers/billing-checker.js'
+export type { Checker, History, TraceCheck } from './checkers/checker.js'
+export { checkerRegistry, registerChecker, verdictOf } from './checkers/checker-registry.js'
+export { checkClient, clientChecker, MIN_BACKOFF_MS } from './checkers/client-checker.js'
+export { deliveriesAcknowledgedChecker } from './checkers/deliveries-acknowledged-checker.js'
+export { checkDeliveries, type DeliveryKinds, deliveryChecker, deliveryKinds } from './checkers/delivery-checker.js'
+export { deterministicChecker } from './checkers/deterministic-checker.js'
+export { noDuplicateDeliveriesChecker } from './checkers/no-duplicate-deliveries-checker.js'
+export { noServerErrorsChecker } from './checkers/no-server-errors-checker.js'
+export { checkReceiver, RECEIVER_ANSWER_BUDGET_MS, receiverChecker } from './checkers/receiver-checker.js'
+export { signaturesValidChecker } from './checkers/signatures-valid-checker.js'
+export { checkUsage, usageChecker } from './checkers/usage-checker.js'
+export { recordViolation, type Violation } from './checkers/violation.js'
 export {
   DEFAULT_MAX_FAULTS,
   faultEntry,
@@ -95,7 +111,9 @@ export { programOf, readScenarioFile, scenarioOf, writeScenarioFile } from './ru
 export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js'
 export type { RunResult } from './scenario/run-result.js'
 export { type RunOptions, runScenario, type ScenarioRunOptions } from './scenario/run-scenario.js'
-export type { Scenario } from './scenario/schema.js'
+export type { Scenario, StepSpec } from './scenario/schema.js'
+export { fromStepSpec, toStepSpec } from './steps/program-steps.js'
+export { type StepKind, stepKinds } from './steps/step-kinds.js'
 export type {
   EffectLog,
   Usage,

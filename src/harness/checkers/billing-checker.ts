@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/trace.js'
+import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
 interface Sent {
@@ -144,3 +145,11 @@ function touches(e: TraceEntry, l: { start: number; end: number }): boolean {
 function iso(t: number): string {
   return new Date(t).toISOString()
 }
+
+/**
+ * The billing checker as a `Checker` (scenario name `billing`).
+ *
+ * @example
+ * await billingChecker.check({ entries: sim.trace.entries(), requests: [], deliveries: [] })
+ */
+export const billingChecker = traceChecker('billing', checkBilling, 'every processed usage invoiced once at its price')

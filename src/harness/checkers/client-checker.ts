@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/trace.js'
+import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
 /** The shortest pause (virtual ms) a client must leave after a 429 before its next request. */
@@ -48,3 +49,11 @@ export function checkClient(entries: readonly TraceEntry[], minBackoffMs = MIN_B
   }
   return out
 }
+
+/**
+ * The client behaviour checker as a `Checker` (scenario name `clients`).
+ *
+ * @example
+ * await clientChecker.check({ entries: sim.trace.entries(), requests: [], deliveries: [] })
+ */
+export const clientChecker = traceChecker('clients', (entries) => checkClient(entries), 'sessions refreshed, 429s backed off')

@@ -1,5 +1,6 @@
 import { TEST_RETRY_OFFSETS_MS } from '#domain/delivery/retry-policy.js'
 import type { TraceEntry } from '#kernel/trace.js'
+import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
 /** Trace kinds a delivery history is written with. */
@@ -92,3 +93,15 @@ export function checkDeliveries(entries: readonly TraceEntry[], kinds: DeliveryK
   }
   return out
 }
+
+/**
+ * The delivery outcome checker as a `Checker` (scenario name `deliveries`).
+ *
+ * @example
+ * await deliveryChecker.check({ entries: sim.trace.entries(), requests: [], deliveries: [] })
+ */
+export const deliveryChecker = traceChecker(
+  'deliveries',
+  (entries) => checkDeliveries(entries),
+  'every delivery acknowledged, or failed after the whole retry window with every attempt traced',
+)

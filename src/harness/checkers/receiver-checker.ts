@@ -1,5 +1,6 @@
 import { DELIVERY_TIMEOUT_MS } from '#domain/delivery/delivery.js'
 import type { TraceEntry } from '#kernel/trace.js'
+import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
 const str = (v: unknown) => String(v)
@@ -174,3 +175,15 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
   }
   return out
 }
+
+/**
+ * The receiver behaviour checker as a `Checker` (scenario name `receivers`).
+ *
+ * @example
+ * await receiverChecker.check({ entries: sim.trace.entries(), requests: [], deliveries: [] })
+ */
+export const receiverChecker = traceChecker(
+  'receivers',
+  checkReceiver,
+  'side effects once per event, latest state kept, genuine deliveries acknowledged, replays and forgeries without effect',
+)

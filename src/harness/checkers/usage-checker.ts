@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/trace.js'
+import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
 const str = (v: unknown) => String(v)
@@ -154,3 +155,11 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
   }
   return out
 }
+
+/**
+ * The usage checker as a `Checker` (scenario name `usage`).
+ *
+ * @example
+ * await usageChecker.check({ entries: sim.trace.entries(), requests: [], deliveries: [] })
+ */
+export const usageChecker = traceChecker('usage', checkUsage, 'every acknowledged usage billed exactly once, within bounds')

@@ -12,6 +12,8 @@ export interface Violation {
   readonly message: string
   readonly witness: readonly number[]
   readonly entries: readonly TraceEntry[]
+  /** Witnesses that are not trace entries (requests, deliveries), at most five. */
+  readonly records?: readonly unknown[] | undefined
 }
 
 /**
@@ -26,5 +28,12 @@ export function violation(checker: string, message: string, entries: readonly Tr
   return { checker, message, witness: sorted.map((e) => e.seq), entries: sorted }
 }
 
-/** A history checker: reads the trace entries of a run and names every violation. */
-export type Checker = (entries: readonly TraceEntry[]) => Violation[]
+/**
+ * A violation witnessed by records the runner kept (requests, deliveries) rather than trace entries.
+ *
+ * @example
+ * recordViolation('no-server-errors', '2 request(s) answered 5xx', bad)
+ */
+export function recordViolation(checker: string, message: string, records: readonly unknown[]): Violation {
+  return { checker, message, witness: [], entries: [], records: records.slice(0, 5) }
+}

@@ -1,11 +1,9 @@
-import { REPLAY_MIN_AGE_MS } from '#domain/delivery/delivery.js'
-import type { FaultEntry } from '#faults/faults-schema.js'
 import type { TraceEntry } from '#kernel/trace.js'
-import { headerNames } from '../../index.js'
 import type { Simulator } from '../../simulator/create-simulator.js'
 import type { FaultDecision, StepRecord } from '../scenario/run-result.js'
 import { faultDecisions } from '../scenario/scenario-faults.js'
 import { advance } from './drive.js'
+import { engineReceivers, wireReceiverFaults } from './engine-receivers.js'
 
 /** A step that failed, with the label it had reached (the engine records that label). */
 export class StepError extends Error {
@@ -94,6 +92,38 @@ export interface StepEngine {
   takeFaults(): FaultDecision[]
 }
 
+/** Collects the fault decisions from the trace as the fault engine makes them. */
+function faultCollector(sim: Simulator): { all: FaultDecision[]; take(): FaultDecision[] } {
+  const all: FaultDecision[] = []
+  const fired: TraceEntry[] = []
+  sim.service.kernel.trace.subscribe((e) => {
+    if (e.kind === 'fault') fired.push(e)
+  })
+  return {
+    all,
+    take() {
+      if (fired.length === 0) return []
+      const decided = faultDecisions(fired.splice(0))
+      all.push(...decided)
+      return decided
+    },
+  }
+}
+
+/** Runs a step's body, turning a throw into its record (`ok: false`, `note`, the label it reached). */
+async function attempt(
+  label: string,
+  body: () => Promise<string | undefined | void>,
+): Promise<{ name: string; note?: string; failure?: unknown }> {
+  try {
+    return { name: (await body()) ?? label }
+  } catch (error) {
+    const note = error instanceof Error ? error.message : String(error)
+    const name = error instanceof StepError && error.label !== undefined ? error.label : label
+    return { name, note, failure: error }
+  }
+}
+
 /**
  * Creates the engine of one run on `sim`.
  *
@@ -102,95 +132,10 @@ export interface StepEngine {
  */
 export function createEngine(sim: Simulator, options: EngineOptions = {}): StepEngine {
   const steps: StepRecord[] = []
-  const faults: FaultDecision[] = []
-  const receivers = new Map<string, EngineReceiver>()
-  const names = headerNames(sim.service.kernel.prefix)
+  const faults = faultCollector(sim)
+  const receivers = engineReceivers(sim)
+  wireReceiverFaults(sim, receivers)
   let count = 0
-  // Fault decisions are read from the trace as the fault engine makes them.
-  const fired: TraceEntry[] = []
-  sim.service.kernel.trace.subscribe((e) => {
-    if (e.kind === 'fault') fired.push(e)
-  })
-  const takeFaults = (): FaultDecision[] => {
-    if (fired.length === 0) return []
-    const decided = faultDecisions(fired.splice(0))
-    faults.push(...decided)
-    return decided
-  }
-  // The first signed request any receiver got (what the service's attacker replays), and how many
-  // replays are due: a later request with that very header, once it is old enough, is the replay.
-  let captured: { header: string; at: number } | undefined
-  let replays = 0
-
-  const pick = (entry: FaultEntry): EngineReceiver[] => {
-    if (entry.receiver === undefined) return [...receivers.values()]
-    const r = receivers.get(entry.receiver)
-    return r === undefined ? [] : [r]
-  }
-  sim.faults.on('receiver_down', (entry) => {
-    const rs = pick(entry)
-    for (const r of rs) r.set(true, entry.status)
-    return rs.length > 0
-  })
-  sim.faults.on('receiver_up', (entry) => {
-    const rs = pick(entry)
-    for (const r of rs) r.set(false)
-    return rs.length > 0
-  })
-  sim.faults.on('replay_delivery', () => {
-    const scheduled = sim.service.delivery.replay({ minAgeMs: REPLAY_MIN_AGE_MS })
-    if (scheduled) replays++
-    return scheduled
-  })
-
-  function mount(m: MountOptions): EngineReceiver {
-    let down = m.down ?? false
-    let downStatus = m.downStatus
-    const observe = m.onDelivery
-    // A refused connection (the transport records `connect_error`, not the receiver's answer).
-    const refuse = () => {
-      throw Object.assign(new TypeError(`connect ECONNREFUSED ${m.url}`), { code: 'ECONNREFUSED' })
-    }
-    const plain = (req: Request): Response | Promise<Response> =>
-      down ? (downStatus === undefined ? refuse() : new Response('receiver down', { status: downStatus })) : m.handler(req)
-    const observed = async (req: Request): Promise<Response> => {
-      const header = req.headers.get(names.signature)
-      const raw = await req.clone().text()
-      const now = sim.clock.now
-      let replay = false
-      if (header !== null) {
-        if (captured === undefined) captured = { header, at: now }
-        else if (replays > 0 && header === captured.header && now - captured.at >= REPLAY_MIN_AGE_MS) {
-          replay = true
-          replays--
-        }
-      }
-      if (down) {
-        observe?.({ at: now, raw, signatureHeader: header, status: downStatus ?? 0, replay })
-        if (downStatus === undefined) refuse()
-        return new Response('receiver down', { status: downStatus })
-      }
-      const res = await m.handler(req)
-      observe?.({ at: now, raw, signatureHeader: header, status: res.status, replay })
-      return res
-    }
-    sim.receivers.mount(m.url, observe === undefined ? plain : observed)
-    const r: EngineReceiver = {
-      name: m.name,
-      url: m.url,
-      get down() {
-        return down
-      },
-      set(next, status) {
-        down = next
-        if (next) downStatus = status ?? m.downStatus
-        m.onSwitch?.(next)
-      },
-    }
-    receivers.set(m.name, r)
-    return r
-  }
-
   return {
     sim,
     get count() {
@@ -198,41 +143,30 @@ export function createEngine(sim: Simulator, options: EngineOptions = {}): StepE
     },
     steps,
     get faults() {
-      takeFaults()
-      return faults
+      faults.take()
+      return faults.all
     },
     async run(kind, label, body) {
       count++
       // Decisions are attributed to steps only for a listener that reads them per step; otherwise
       // they are converted when read (each carries its step anyway).
       const onStep = options.onStep
-      if (onStep !== undefined) takeFaults()
+      if (onStep !== undefined) faults.take()
       const at = sim.clock.now
       sim.faults.step(count)
-      let ok = true
-      let note: string | undefined
-      let failure: unknown
-      let name = label
-      try {
-        name = (await body()) ?? label
-      } catch (error) {
-        ok = false
-        failure = error
-        note = error instanceof Error ? error.message : String(error)
-        if (error instanceof StepError && error.label !== undefined) name = error.label
-      }
-      const record: StepRecord =
-        note === undefined
-          ? { n: count, at, end: sim.clock.now, kind, label: name, ok }
-          : { n: count, at, end: sim.clock.now, kind, label: name, ok, note }
+      const { name, note, failure } = await attempt(label, body)
+      const ok = note === undefined
+      const record: StepRecord = ok
+        ? { n: count, at, end: sim.clock.now, kind, label: name, ok }
+        : { n: count, at, end: sim.clock.now, kind, label: name, ok, note }
       steps.push(record)
-      if (onStep !== undefined) onStep(record, takeFaults())
+      if (onStep !== undefined) onStep(record, faults.take())
       if (!ok) throw failure
       return record
     },
     advance: (ms) => advance(sim, ms),
-    mount,
+    mount: (m) => receivers.mount(m),
     receiver: (name) => receivers.get(name),
-    takeFaults,
+    takeFaults: () => faults.take(),
   }
 }

@@ -1,57 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FaultsInput } from '#faults/fault-policy.js'
-import type { ScenarioInput, StepSpec } from '../scenario/schema.js'
+import type { ScenarioInput } from '../scenario/schema.js'
 import { scenarioSchema } from '../scenario/schema.js'
-import type { Forgery, Program, Step } from './program.js'
-
-const RECEIVER = 'subject'
-
-function toStep(step: Step): StepSpec {
-  switch (step.kind) {
-    case 'report':
-      return {
-        client: {
-          action: 'report_usage',
-          args: { units: step.units, value: step.value, ...(step.customer === undefined ? {} : { customer: step.customer }) },
-        },
-      }
-    case 'burst':
-      return { client: { action: 'emit_burst', args: { events: step.events } } }
-    case 'resend':
-      return { client: { action: 'resend_event', args: { event: step.event, after_ms: step.afterMs } } }
-    case 'forge':
-      return { client: { action: 'forge_delivery', args: { forgery: step.forgery } } }
-    case 'advance':
-      return { advance: step.ms }
-    case 'emit':
-      return { client: { action: 'emit_event', args: { object: step.object } } }
-    case 'receiver':
-      return { receiver: { name: RECEIVER, state: step.up ? 'up' : 'down' } }
-    case 'roll_secret':
-      return { client: { action: 'roll_secret' } }
-  }
-}
-
-function fromStep(spec: StepSpec): Step {
-  if (spec.advance !== undefined) return { kind: 'advance', ms: spec.advance }
-  if (spec.receiver !== undefined) return { kind: 'receiver', up: spec.receiver.state === 'up' }
-  const action = spec.client?.action
-  const args = spec.client?.args ?? {}
-  if (action === 'report_usage')
-    return {
-      kind: 'report',
-      units: Number(args.units),
-      value: Number(args.value),
-      ...(args.customer === undefined ? {} : { customer: Number(args.customer) }),
-    }
-  if (action === 'emit_burst') return { kind: 'burst', events: Number(args.events) }
-  if (action === 'resend_event') return { kind: 'resend', event: Number(args.event), afterMs: Number(args.after_ms ?? 0) }
-  if (action === 'forge_delivery') return { kind: 'forge', forgery: String(args.forgery) as Forgery }
-  if (action === 'emit_event') return { kind: 'emit', object: Number(args.object) }
-  if (action === 'roll_secret') return { kind: 'roll_secret' }
-  throw new TypeError(`not a harness step: ${JSON.stringify(spec)}`)
-}
+import { fromStepSpec, toStepSpec } from '../steps/program-steps.js'
+import type { Program } from './program.js'
 
 /**
  * The scenario (format of `src/harness/scenario/schema.ts`) of a harness program: seed, fault
@@ -83,7 +36,7 @@ export function scenarioOf(
     description,
     seed: program.seed,
     ...(meta.subject && meta.subjectKind ? { harness: { [meta.subjectKind]: meta.subject } } : {}),
-    workload: program.steps.map(toStep),
+    workload: program.steps.map(toStepSpec),
     faults: { ...(meta.faults ?? {}), schedule: program.faults.map((f) => ({ ...f })) } as ScenarioInput['faults'],
   }
 }
@@ -98,7 +51,7 @@ export function programOf(input: unknown): { program: Program; faults: Omit<Faul
   const s = scenarioSchema.parse(input)
   const { schedule, ...rates } = s.faults
   return {
-    program: { seed: Number(s.seed), steps: s.workload.map(fromStep), faults: schedule },
+    program: { seed: Number(s.seed), steps: s.workload.map(fromStepSpec), faults: schedule },
     faults: rates as Omit<FaultsInput, 'schedule'>,
   }
 }

@@ -33,6 +33,102 @@ export interface Setup {
   readonly destination?: string
 }
 
+/** POSTs through the public surface with the platform's test key; anything but 200 fails the setup. */
+interface SetupApi {
+  form(path: string, fields: Record<string, string>): Promise<Record<string, unknown>>
+  json(path: string, body: unknown): Promise<Record<string, unknown>>
+}
+
+function setupApi(sim: Simulator): SetupApi {
+  const key = sim.platform.secretKey.test
+  const call = async (path: string, body: string, type: string): Promise<Record<string, unknown>> => {
+    const res = await sim.fetch(`https://api.service.test${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': type },
+      body,
+    })
+    const json = (await res.json()) as Record<string, unknown>
+    if (res.status !== 200)
+      throw new HarnessInputError(`harness setup: POST ${path} answered ${res.status}: ${JSON.stringify(json)}`)
+    return json
+  }
+  return {
+    form: (path, fields) => call(path, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded'),
+    json: (path, body) => call(path, JSON.stringify(body), 'application/json'),
+  }
+}
+
+async function createMeter(api: SetupApi): Promise<NonNullable<Setup['meter']>> {
+  const m = await api.form('/v1/billing/meters', {
+    display_name: 'Harness usage',
+    event_name: HARNESS_EVENT_NAME,
+    'default_aggregation[formula]': 'sum',
+    'customer_mapping[type]': 'by_id',
+    'customer_mapping[event_payload_key]': 'stripe_customer_id',
+    'value_settings[event_payload_key]': 'value',
+  })
+  const mapping = m.customer_mapping as { event_payload_key: string }
+  const value = m.value_settings as { event_payload_key: string }
+  return { id: String(m.id), customerKey: mapping.event_payload_key, valueKey: value.event_payload_key }
+}
+
+/** Usage is billed: a metered price on the meter, and each customer subscribed to it with a card. */
+async function createCustomers(api: SetupApi, meter: string): Promise<string[]> {
+  const product = await api.form('/v1/products', { name: 'Harness usage' })
+  const price = await api.form('/v1/prices', {
+    product: String(product.id),
+    currency: 'usd',
+    unit_amount: '3',
+    'recurring[interval]': 'month',
+    'recurring[usage_type]': 'metered',
+    'recurring[meter]': meter,
+  })
+  const customers: string[] = []
+  for (let k = 0; k < SETUP_CUSTOMERS; k++) {
+    const c = await api.form('/v1/customers', { name: `Harness customer ${k}`, email: `customer${k}@harness.test` })
+    const id = String(c.id)
+    const pm = await api.form('/v1/payment_methods/pm_card_visa/attach', { customer: id })
+    await api.form(`/v1/customers/${id}`, { 'invoice_settings[default_payment_method]': String(pm.id) })
+    await api.form('/v1/subscriptions', { customer: id, 'items[0][price]': String(price.id) })
+    customers.push(id)
+  }
+  return customers
+}
+
+/** A destination for meter error reports, and a receiver that checks their signatures. */
+async function receiveMeterErrors(sim: Simulator, api: SetupApi): Promise<void> {
+  const errors = await api.json('/v2/core/event_destinations', {
+    name: 'meter errors',
+    type: 'webhook_endpoint',
+    event_payload: 'thin',
+    enabled_events: METER_ERROR_TYPES,
+    webhook_endpoint: { url: METER_ERRORS_URL },
+    include: ['webhook_endpoint.signing_secret'],
+  })
+  const secret = String((errors.webhook_endpoint as { signing_secret: string }).signing_secret)
+  const signature = headerNames(sim.service.kernel.prefix).signature
+  // Stateless (a fork shares it): acknowledges genuine reports, refuses anything unsigned.
+  sim.receivers.mount(METER_ERRORS_URL, async (req) => {
+    try {
+      verifySignature(await req.text(), req.headers.get(signature), secret, { tolerance: 0 })
+      return new Response('{}', { status: 200 })
+    } catch {
+      return new Response('{"error":"bad signature"}', { status: 400 })
+    }
+  })
+}
+
+async function createSubjectDestination(api: SetupApi): Promise<string> {
+  const d = await api.json('/v2/core/event_destinations', {
+    name: 'harness receiver',
+    type: 'webhook_endpoint',
+    event_payload: 'snapshot',
+    enabled_events: [...SUBJECT_EVENT_TYPES],
+    webhook_endpoint: { url: HARNESS_RECEIVER_URL },
+  })
+  return String(d.id)
+}
+
 /**
  * The setup of the standard scenarios, through the public surface (`sim.fetch` with the platform's
  * secret key), as a usage-billing app does once before traffic: for a usage reporter, its meter,
@@ -47,84 +143,15 @@ export interface Setup {
  * const setup = await setUp(sim, { reporter: true, webhook: false })
  */
 export async function setUp(sim: Simulator, needs: SetupNeeds): Promise<Setup> {
-  const key = sim.platform.secretKey.test
-  const call = async (path: string, body: string, type: string): Promise<Record<string, unknown>> => {
-    const res = await sim.fetch(`https://api.service.test${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': type },
-      body,
-    })
-    const json = (await res.json()) as Record<string, unknown>
-    if (res.status !== 200)
-      throw new HarnessInputError(`harness setup: POST ${path} answered ${res.status}: ${JSON.stringify(json)}`)
-    return json
-  }
-  const form = (path: string, fields: Record<string, string>) =>
-    call(path, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded')
-  const json = (path: string, body: unknown) => call(path, JSON.stringify(body), 'application/json')
+  const api = setupApi(sim)
   let meter: Setup['meter']
-  const customers: string[] = []
+  let customers: string[] = []
   if (needs.reporter) {
-    const m = await form('/v1/billing/meters', {
-      display_name: 'Harness usage',
-      event_name: HARNESS_EVENT_NAME,
-      'default_aggregation[formula]': 'sum',
-      'customer_mapping[type]': 'by_id',
-      'customer_mapping[event_payload_key]': 'stripe_customer_id',
-      'value_settings[event_payload_key]': 'value',
-    })
-    const mapping = m.customer_mapping as { event_payload_key: string }
-    const value = m.value_settings as { event_payload_key: string }
-    meter = { id: String(m.id), customerKey: mapping.event_payload_key, valueKey: value.event_payload_key }
-    // Usage is billed: a metered price on the meter, and each customer subscribed to it with a card.
-    const product = await form('/v1/products', { name: 'Harness usage' })
-    const price = await form('/v1/prices', {
-      product: String(product.id),
-      currency: 'usd',
-      unit_amount: '3',
-      'recurring[interval]': 'month',
-      'recurring[usage_type]': 'metered',
-      'recurring[meter]': meter.id,
-    })
-    for (let k = 0; k < SETUP_CUSTOMERS; k++) {
-      const c = await form('/v1/customers', { name: `Harness customer ${k}`, email: `customer${k}@harness.test` })
-      const id = String(c.id)
-      const pm = await form('/v1/payment_methods/pm_card_visa/attach', { customer: id })
-      await form(`/v1/customers/${id}`, { 'invoice_settings[default_payment_method]': String(pm.id) })
-      await form('/v1/subscriptions', { customer: id, 'items[0][price]': String(price.id) })
-      customers.push(id)
-    }
-    const errors = await json('/v2/core/event_destinations', {
-      name: 'meter errors',
-      type: 'webhook_endpoint',
-      event_payload: 'thin',
-      enabled_events: METER_ERROR_TYPES,
-      webhook_endpoint: { url: METER_ERRORS_URL },
-      include: ['webhook_endpoint.signing_secret'],
-    })
-    const secret = String((errors.webhook_endpoint as { signing_secret: string }).signing_secret)
-    const signature = headerNames(sim.service.kernel.prefix).signature
-    // Stateless (a fork shares it): acknowledges genuine reports, refuses anything unsigned.
-    sim.receivers.mount(METER_ERRORS_URL, async (req) => {
-      try {
-        verifySignature(await req.text(), req.headers.get(signature), secret, { tolerance: 0 })
-        return new Response('{}', { status: 200 })
-      } catch {
-        return new Response('{"error":"bad signature"}', { status: 400 })
-      }
-    })
+    meter = await createMeter(api)
+    customers = await createCustomers(api, meter.id)
+    await receiveMeterErrors(sim, api)
   }
-  let destination: string | undefined
-  if (needs.webhook) {
-    const d = await json('/v2/core/event_destinations', {
-      name: 'harness receiver',
-      type: 'webhook_endpoint',
-      event_payload: 'snapshot',
-      enabled_events: [...SUBJECT_EVENT_TYPES],
-      webhook_endpoint: { url: HARNESS_RECEIVER_URL },
-    })
-    destination = String(d.id)
-  }
+  const destination = needs.webhook ? await createSubjectDestination(api) : undefined
   await sim.settle()
   return {
     ...(meter === undefined ? {} : { meter }),

@@ -98,6 +98,135 @@ interface ExpectationInput {
   destinationId(name: string): string | undefined
 }
 
+type Expectations = Scenario['expectations']
+type ReceiverWant = NonNullable<Expectations['receivers']>[string]
+
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : 1)
+
+function eventVerdicts(input: ExpectationInput, e: Expectations): Verdict[] {
+  return (e.events ?? []).map((ev) => {
+    const account = ev.account === undefined ? undefined : input.resolveAccount(ev.account)
+    const found = input.sim.admin
+      .events({ type: ev.type, ...(account ? { account } : {}) })
+      .filter((x) => ev.api_version === undefined || (x.body as { api_version?: string }).api_version === ev.api_version)
+    const ok = countHolds(found.length, ev.count)
+    return {
+      name: `events '${ev.type}'${ev.account ? ` of ${ev.account}` : ''}${ev.api_version ? ` at ${ev.api_version}` : ''}`,
+      ok,
+      message: `${found.length} emitted (expected ${showCount(ev.count)})`,
+      ...(ok ? {} : { witness: found.slice(0, 5).map((x) => ({ id: x.id, type: x.type, account: x.account })) }),
+    }
+  })
+}
+
+function traceVerdicts(input: ExpectationInput, e: Expectations): Verdict[] {
+  return (e.trace ?? []).map((t) => {
+    const found = input.sim.trace.filter(t.kind)
+    const ok = countHolds(found.length, t.count)
+    return {
+      name: `trace '${t.kind}'`,
+      ok,
+      message: `${found.length} entries (expected ${showCount(t.count)})`,
+      ...(ok ? {} : { witness: found.slice(0, 5) }),
+    }
+  })
+}
+
+const accepted = (d: DeliveryRecord) => d.status >= 200 && d.status < 300
+
+/** What a receiver saw, by the names `expectations.receivers` counts (replays apart). */
+function receiverCounts(input: ExpectationInput, name: string, mine: readonly DeliveryRecord[]): Record<string, number> {
+  const replays = input.deliveries.filter((d) => d.receiver === name && d.replay === true)
+  return {
+    attempts: mine.length,
+    accepted: mine.filter(accepted).length,
+    refused: mine.filter((d) => !accepted(d)).length,
+    unique: new Set(mine.filter(accepted).map((d) => d.eventId)).size,
+    duplicates: mine.length - new Set(mine.map((d) => d.eventId)).size,
+    bad_signatures: mine.filter((d) => d.signature === 'invalid').length,
+    replays: replays.length,
+    processed: (input.processed ?? []).filter((p) => p.receiver === name).length,
+    out_of_order: outOfOrder(mine),
+    replays_accepted: replays.filter(accepted).length,
+  }
+}
+
+function oneReceiverVerdicts(input: ExpectationInput, name: string, want: ReceiverWant): Verdict[] {
+  const out: Verdict[] = []
+  const mine = input.deliveries.filter((d) => d.receiver === name && d.replay !== true)
+  const counts = receiverCounts(input, name, mine)
+  const { statuses, ...tallies } = want
+  for (const [status, v] of Object.entries(statuses ?? {}).sort(byKey)) {
+    const n = mine.filter((d) => String(d.status) === status).length
+    const ok = countHolds(n, v)
+    out.push({
+      name: `receiver '${name}' status ${status}`,
+      ok,
+      message: `${n} (expected ${showCount(v)})`,
+      ...(ok ? {} : { witness: { attempts: mine.slice(0, 8) } }),
+    })
+  }
+  for (const [k, v] of Object.entries(tallies).sort(byKey)) {
+    if (v === undefined) continue
+    const ok = countHolds(counts[k] ?? 0, v)
+    out.push({
+      name: `receiver '${name}' ${k}`,
+      ok,
+      message: `${counts[k]} (expected ${showCount(v)})`,
+      ...(ok ? {} : { witness: { counts, attempts: mine.slice(0, 8) } }),
+    })
+  }
+  return out
+}
+
+function receiverVerdicts(input: ExpectationInput, e: Expectations): Verdict[] {
+  return Object.keys(e.receivers ?? {})
+    .sort()
+    .flatMap((name) => oneReceiverVerdicts(input, name, e.receivers?.[name] ?? {}))
+}
+
+type DeliveryRow = { status: string; eventId: string; attempts: unknown[] }
+
+function oneDestinationVerdicts(
+  name: string,
+  want: Record<string, CountExpectation | undefined>,
+  records: DeliveryRow[],
+): Verdict[] {
+  const counts: Record<string, number> = { delivered: 0, failed: 0, pending: 0 }
+  for (const r of records) counts[r.status.toLowerCase()] = (counts[r.status.toLowerCase()] ?? 0) + 1
+  const out: Verdict[] = []
+  for (const [k, v] of Object.entries(want).sort(byKey)) {
+    if (v === undefined) continue
+    const ok = countHolds(counts[k] ?? 0, v)
+    const witness = {
+      counts,
+      records: records.slice(0, 5).map((r) => ({ event: r.eventId, status: r.status, attempts: r.attempts.length })),
+    }
+    out.push({
+      name: `deliveries of '${name}' ${k}`,
+      ok,
+      message: `${counts[k] ?? 0} (expected ${showCount(v)})`,
+      ...(ok ? {} : { witness }),
+    })
+  }
+  return out
+}
+
+function deliveryVerdicts(input: ExpectationInput, e: Expectations): Verdict[] {
+  const deliveriesOf = (input.sim.admin as unknown as Record<string, unknown>).deliveries
+  return Object.keys(e.deliveries ?? {})
+    .sort()
+    .flatMap((name): Verdict[] => {
+      const id = input.destinationId(name)
+      if (typeof deliveriesOf !== 'function' || id === undefined) {
+        const message = id === undefined ? `no destination named '${name}' was created` : 'this build has no sim.admin.deliveries'
+        return [{ name: `deliveries of '${name}'`, ok: false, message }]
+      }
+      const records = (deliveriesOf as (f: object) => DeliveryRow[]).call(input.sim.admin, { destination: id })
+      return oneDestinationVerdicts(name, e.deliveries?.[name] ?? {}, records)
+    })
+}
+
 /**
  * Evaluates the `expectations` section (except checkers): outcome tallies, events, trace entries,
  * receivers and delivery statuses.
@@ -106,109 +235,12 @@ interface ExpectationInput {
  * const verdicts = evaluateExpectations({ scenario, sim, requests, deliveries, resolveAccount, destinationId })
  */
 export function evaluateExpectations(input: ExpectationInput): Verdict[] {
-  const { scenario, sim, requests, deliveries } = input
-  const e = scenario.expectations
-  const out: Verdict[] = []
-  if (e.outcomes) out.push(...checkOutcomes('outcomes', requests, e.outcomes))
-  for (const ev of e.events ?? []) {
-    const account = ev.account === undefined ? undefined : input.resolveAccount(ev.account)
-    const found = sim.admin
-      .events({ type: ev.type, ...(account ? { account } : {}) })
-      .filter((x) => ev.api_version === undefined || (x.body as { api_version?: string }).api_version === ev.api_version)
-    const ok = countHolds(found.length, ev.count)
-    out.push({
-      name: `events '${ev.type}'${ev.account ? ` of ${ev.account}` : ''}${ev.api_version ? ` at ${ev.api_version}` : ''}`,
-      ok,
-      message: `${found.length} emitted (expected ${showCount(ev.count)})`,
-      ...(ok ? {} : { witness: found.slice(0, 5).map((x) => ({ id: x.id, type: x.type, account: x.account })) }),
-    })
-  }
-  for (const t of e.trace ?? []) {
-    const found = sim.trace.filter(t.kind)
-    const ok = countHolds(found.length, t.count)
-    out.push({
-      name: `trace '${t.kind}'`,
-      ok,
-      message: `${found.length} entries (expected ${showCount(t.count)})`,
-      ...(ok ? {} : { witness: found.slice(0, 5) }),
-    })
-  }
-  for (const name of Object.keys(e.receivers ?? {}).sort()) {
-    const want = e.receivers?.[name] ?? {}
-    const replays = deliveries.filter((d) => d.receiver === name && d.replay === true)
-    const mine = deliveries.filter((d) => d.receiver === name && d.replay !== true)
-    const ids = new Set(mine.filter((d) => d.status >= 200 && d.status < 300).map((d) => d.eventId))
-    const seen = new Map<string, number>()
-    for (const d of mine) seen.set(String(d.eventId), (seen.get(String(d.eventId)) ?? 0) + 1)
-    const ackedTwice = mine.length - new Set(mine.map((d) => d.eventId)).size
-    const counts: Record<string, number> = {
-      attempts: mine.length,
-      accepted: mine.filter((d) => d.status >= 200 && d.status < 300).length,
-      refused: mine.filter((d) => d.status < 200 || d.status >= 300).length,
-      unique: ids.size,
-      duplicates: ackedTwice,
-      bad_signatures: mine.filter((d) => d.signature === 'invalid').length,
-      replays: replays.length,
-      processed: (input.processed ?? []).filter((p) => p.receiver === name).length,
-      out_of_order: outOfOrder(mine),
-      replays_accepted: replays.filter((d) => d.status >= 200 && d.status < 300).length,
-    }
-    const { statuses, ...tallies } = want
-    for (const [status, v] of Object.entries(statuses ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const n = mine.filter((d) => String(d.status) === status).length
-      const ok = countHolds(n, v)
-      out.push({
-        name: `receiver '${name}' status ${status}`,
-        ok,
-        message: `${n} (expected ${showCount(v)})`,
-        ...(ok ? {} : { witness: { attempts: mine.slice(0, 8) } }),
-      })
-    }
-    for (const [k, v] of Object.entries(tallies).sort(([a], [b]) => (a < b ? -1 : 1))) {
-      if (v === undefined) continue
-      const ok = countHolds(counts[k] ?? 0, v)
-      out.push({
-        name: `receiver '${name}' ${k}`,
-        ok,
-        message: `${counts[k]} (expected ${showCount(v)})`,
-        ...(ok ? {} : { witness: { counts, attempts: mine.slice(0, 8) } }),
-      })
-    }
-  }
-  const deliveriesOf = (sim.admin as unknown as Record<string, unknown>).deliveries
-  for (const name of Object.keys(e.deliveries ?? {}).sort()) {
-    const want = e.deliveries?.[name] ?? {}
-    const id = input.destinationId(name)
-    if (typeof deliveriesOf !== 'function' || id === undefined) {
-      out.push({
-        name: `deliveries of '${name}'`,
-        ok: false,
-        message: id === undefined ? `no destination named '${name}' was created` : 'this build has no sim.admin.deliveries',
-      })
-      continue
-    }
-    const records = (deliveriesOf as (f: object) => { status: string; eventId: string; attempts: unknown[] }[]).call(sim.admin, {
-      destination: id,
-    })
-    const counts: Record<string, number> = { delivered: 0, failed: 0, pending: 0 }
-    for (const r of records) counts[r.status.toLowerCase()] = (counts[r.status.toLowerCase()] ?? 0) + 1
-    for (const [k, v] of Object.entries(want).sort(([a], [b]) => (a < b ? -1 : 1))) {
-      if (v === undefined) continue
-      const ok = countHolds(counts[k] ?? 0, v)
-      out.push({
-        name: `deliveries of '${name}' ${k}`,
-        ok,
-        message: `${counts[k] ?? 0} (expected ${showCount(v)})`,
-        ...(ok
-          ? {}
-          : {
-              witness: {
-                counts,
-                records: records.slice(0, 5).map((r) => ({ event: r.eventId, status: r.status, attempts: r.attempts.length })),
-              },
-            }),
-      })
-    }
-  }
-  return out
+  const e = input.scenario.expectations
+  return [
+    ...(e.outcomes ? checkOutcomes('outcomes', input.requests, e.outcomes) : []),
+    ...eventVerdicts(input, e),
+    ...traceVerdicts(input, e),
+    ...receiverVerdicts(input, e),
+    ...deliveryVerdicts(input, e),
+  ]
 }

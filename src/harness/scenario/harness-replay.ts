@@ -1,20 +1,15 @@
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { TraceEntry } from '../../kernel/trace.js'
-import { referenceUsageReporter } from '../reference/usage-reporter.js'
-import { buggyUsageReporters, buggyWebhookReceivers } from '../reference/variants.js'
-import { referenceWebhookReceiver } from '../reference/webhook-receiver.js'
-import { openRun, type Subjects } from '../run/run-program.js'
+import { openRun } from '../run/open-run.js'
+import type { RunReport } from '../run/run-options.js'
 import { programOf } from '../run/scenario-file.js'
-import type { UsageReporterFactory, WebhookReceiverFactory } from '../subjects.js'
+import { harnessActionNames } from '../steps/program-steps.js'
 import { validateProgram, validateRunOptions } from '../validate-input.js'
-import type { DeliveryRecord, FaultDecision, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
+import { MissingSubjectError, replaySubjects, type SubjectModule } from './replay-subjects.js'
+import type { FaultDecision, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
 import type { Scenario } from './schema.js'
 
-/** Client actions only the property harness's workloads use. */
-const HARNESS_ACTIONS = new Set(['report_usage', 'emit_event', 'emit_burst', 'resend_event', 'forge_delivery', 'roll_secret'])
-
+export { MissingSubjectError, type SubjectModule } from './replay-subjects.js'
 /**
  * True for a scenario written by the property harness (`writeScenarioFile`): its workload is
  * harness steps (`report_usage`, `emit_event`, `roll_secret`), replayed by `runProgram`'s engine.
@@ -23,62 +18,7 @@ const HARNESS_ACTIONS = new Set(['report_usage', 'emit_event', 'emit_burst', 're
  * if (isHarnessScenario(scenario)) await replayHarnessScenario(scenario, { baseDir })
  */
 export function isHarnessScenario(scenario: Scenario): boolean {
-  return scenario.harness !== undefined || scenario.workload.some((s) => HARNESS_ACTIONS.has(s.client?.action ?? ''))
-}
-
-/** A module of the user's subjects: `reporter` and/or `webhook` factories (or a default export of them). */
-export interface SubjectModule {
-  readonly reporter?: UsageReporterFactory
-  readonly webhook?: WebhookReceiverFactory
-}
-
-/** The subjects a harness scenario cannot find by name. */
-export class MissingSubjectError extends Error {
-  override readonly name = 'MissingSubjectError'
-}
-
-/** A `harness` entry that names a module to import (a path), as opposed to a subject's name. */
-function isModulePath(spec: string): boolean {
-  return /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/]|file:)/.test(spec) || /\.[cm]?[jt]s$/.test(spec)
-}
-
-function notBundled(name: string, kind: 'reporter' | 'webhook'): MissingSubjectError {
-  const other = kind === 'webhook' ? 'reporter' : 'webhook'
-  return new MissingSubjectError(
-    `the scenario names subject '${name}' which is not a bundled reference client: pass --client <module> exporting \`${kind}\` (or \`${other}\`)`,
-  )
-}
-
-async function importSubjects(spec: string, baseDir: string): Promise<SubjectModule> {
-  const url = spec.startsWith('file:') ? spec : pathToFileURL(resolve(baseDir, spec)).href
-  try {
-    const mod = (
-      /\.[cm]?ts$/.test(spec) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
-    ) as Record<string, unknown>
-    return (mod.default && typeof mod.default === 'object' ? mod.default : mod) as SubjectModule
-  } catch (error) {
-    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)
-    throw new MissingSubjectError(`the scenario names subject module '${spec}', which cannot be loaded: ${reason}`)
-  }
-}
-
-async function byName<F>(
-  name: string,
-  kind: 'reporter' | 'webhook',
-  reference: F,
-  variants: readonly { name: string; factory: F }[],
-  pick: (m: SubjectModule) => F | undefined,
-  baseDir: string,
-): Promise<F> {
-  if (name === 'reference') return reference
-  const variant = variants.find((v) => v.name === name)
-  if (variant) return variant.factory
-  // `checkWebhookHandler(h, { name })` writes the subject's name here, not a module: only a path is imported.
-  if (!isModulePath(name)) throw notBundled(name, kind)
-  const found = pick(await importSubjects(name, baseDir))
-  if (typeof found !== 'function')
-    throw new MissingSubjectError(`the scenario's subject module '${name}' exports no \`${kind}\` factory`)
-  return found
+  return scenario.harness !== undefined || scenario.workload.some((s) => harnessActionNames.has(s.client?.action ?? ''))
 }
 
 /** How to replay a harness scenario. */
@@ -92,6 +32,50 @@ export interface HarnessReplayOptions {
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
 }
 
+/** The requests of a step, read off the `http` entries it added to the trace. */
+function requestsOf(entries: readonly TraceEntry[], step: number): RequestRecord[] {
+  return entries
+    .filter((e) => e.kind === 'http')
+    .map((e) => ({
+      step,
+      at: e.at,
+      method: String(e.data.method),
+      path: String(e.data.path),
+      status: Number(e.data.status),
+      outcome: String(e.data.status),
+      source: 'client',
+    }))
+}
+
+/** The checker violations as verdicts, and whether the recorded trace hash was reached. */
+function verdictsOf(scenario: Scenario, report: RunReport, seedGiven: boolean): Verdict[] {
+  const verdicts: Verdict[] = report.violations.map((v) => ({
+    name: `checker ${v.checker}`,
+    ok: false,
+    message: v.message,
+    witness: { seq: v.witness, entries: v.entries.slice(0, 5) },
+  }))
+  if (verdicts.length === 0) verdicts.push({ name: 'harness checkers', ok: true, message: 'no violation' })
+  const recorded = /trace hash ([0-9a-f]{16,})/.exec(scenario.description ?? '')?.[1]
+  if (recorded !== undefined && !seedGiven) {
+    verdicts.push({
+      name: 'reproduces the recorded trace hash',
+      ok: recorded === report.traceHash,
+      message: recorded === report.traceHash ? `trace hash ${recorded}` : `recorded ${recorded}, got ${report.traceHash}`,
+    })
+  }
+  return verdicts
+}
+
+/** The program of a counterexample, with the seed the caller asked for. */
+function programFor(scenario: Scenario, seed: number | string | undefined) {
+  const parsed = programOf(scenario)
+  const chosen = seed === undefined ? parsed.program.seed : Number(seed)
+  if (!Number.isInteger(chosen))
+    throw new MissingSubjectError(`--seed: a harness counterexample replays with an integer seed, got '${String(seed)}'`)
+  return { program: { ...parsed.program, seed: chosen }, faults: parsed.faults as Omit<FaultsInput, 'schedule'> }
+}
+
 /**
  * Replays a property-harness counterexample through the harness's own runner (`startRun`, the
  * engine of `runProgram`), so it reaches the same trace hash as the failing run, and turns the
@@ -102,77 +86,20 @@ export interface HarnessReplayOptions {
  * const result = await replayHarnessScenario(loadScenarioFile(file), { baseDir: dirname(file) })
  */
 export async function replayHarnessScenario(scenario: Scenario, options: HarnessReplayOptions): Promise<RunResult> {
-  const parsed = programOf(scenario)
-  const seed = options.seed === undefined ? parsed.program.seed : Number(options.seed)
-  if (!Number.isInteger(seed))
-    throw new MissingSubjectError(`--seed: a harness counterexample replays with an integer seed, got '${String(options.seed)}'`)
-  const program = { ...parsed.program, seed }
-  const usesReporter = program.steps.some((s) => s.kind === 'report')
-  const usesWebhook = program.steps.some((s) => s.kind !== 'report' && s.kind !== 'advance')
-  const named = scenario.harness ?? {}
-  const subjects: { reporter?: UsageReporterFactory; webhook?: WebhookReceiverFactory } = {}
-  const fallback = (kind: 'reporter' | 'webhook') =>
-    named[kind] ??
-    (options.subjects?.[kind] !== undefined
-      ? undefined
-      : (kind === 'reporter' ? buggyUsageReporters : buggyWebhookReceivers).some((v) => v.name === scenario.name)
-        ? scenario.name
-        : undefined)
-  for (const kind of ['reporter', 'webhook'] as const) {
-    const needed = kind === 'reporter' ? usesReporter || named.reporter !== undefined : usesWebhook || named.webhook !== undefined
-    if (!needed) continue
-    const given = options.subjects?.[kind]
-    if (given !== undefined) {
-      if (typeof given !== 'function')
-        throw new MissingSubjectError(`the --client module's \`${kind}\` export is not a factory function`)
-      ;(subjects as Record<string, unknown>)[kind] = given
-      continue
-    }
-    const name = fallback(kind)
-    const bundled = (kind === 'reporter' ? buggyUsageReporters : buggyWebhookReceivers).some((v) => v.name === name)
-    if (options.subjects !== undefined && name !== 'reference' && !bundled && (name === undefined || !isModulePath(name)))
-      throw new MissingSubjectError(
-        `the --client module exports no \`${kind}\`${name === undefined ? '' : ` and the scenario's subject '${name}' is not a bundled reference client`}: export \`${kind}\` from it`,
-      )
-    if (name === undefined)
-      throw new MissingSubjectError(
-        `this counterexample was found against '${scenario.name}'; pass --client <module> exporting '${kind}'`,
-      )
-    ;(subjects as Record<string, unknown>)[kind] =
-      kind === 'reporter'
-        ? await byName(name, kind, referenceUsageReporter, buggyUsageReporters, (m) => m.reporter, options.baseDir)
-        : await byName(name, kind, referenceWebhookReceiver, buggyWebhookReceivers, (m) => m.webhook, options.baseDir)
-  }
-  validateRunOptions('replay', { ...(subjects as Subjects), faults: parsed.faults })
+  const { program, faults } = programFor(scenario, options.seed)
+  const subjects = await replaySubjects(scenario, program, options.subjects, options.baseDir)
+  validateRunOptions('replay', { ...subjects, faults })
   validateProgram('replay', program)
   // The same engine as the failing run: its step records and fault decisions are the timeline.
   const requests: RequestRecord[] = []
   let from = 0
-  const run = openRun(
-    'replay',
-    program.seed,
-    { ...(subjects as Subjects), faults: parsed.faults as Omit<FaultsInput, 'schedule'> },
-    program.faults,
-    {
-      onStep: (record, decided) => {
-        const mine: RequestRecord[] = trace
-          .entries()
-          .slice(from)
-          .filter((e) => e.kind === 'http')
-          .map((e) => ({
-            step: record.n,
-            at: e.at,
-            method: String(e.data.method),
-            path: String(e.data.path),
-            status: Number(e.data.status),
-            outcome: String(e.data.status),
-            source: 'client',
-          }))
-        requests.push(...mine)
-        options.onStep?.(record, mine, decided)
-      },
+  const run = openRun('replay', program.seed, { ...subjects, faults }, program.faults, {
+    onStep: (record, decided) => {
+      const mine = requestsOf(trace.entries().slice(from), record.n)
+      requests.push(...mine)
+      options.onStep?.(record, mine, decided)
     },
-  )
+  })
   const { sim, engine } = run
   const trace = sim.service.kernel.trace
   const start = sim.clock.now
@@ -183,37 +110,19 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   const report = await run.finish()
   options.onTrace?.(trace.entries())
   engine.takeFaults()
-  const faults: FaultDecision[] = [...engine.faults]
-  const steps: StepRecord[] = [...engine.steps]
-  // Delivery attempts are the service's own `delivery.attempt` entries: the report reads them from
-  // the trace (`traceRecords`), labelled by destination. (This used to filter a `harness.delivery`
-  // kind that nothing has emitted since the harness's delivery channel was removed.)
-  const deliveries: DeliveryRecord[] = []
-  const verdicts: Verdict[] = report.violations.map((v) => ({
-    name: `checker ${v.checker}`,
-    ok: false,
-    message: v.message,
-    witness: { seq: v.witness, entries: v.entries.slice(0, 5) },
-  }))
-  if (verdicts.length === 0) verdicts.push({ name: 'harness checkers', ok: true, message: 'no violation' })
-  const recorded = /trace hash ([0-9a-f]{16,})/.exec(scenario.description ?? '')?.[1]
-  if (recorded !== undefined && options.seed === undefined) {
-    verdicts.push({
-      name: 'reproduces the recorded trace hash',
-      ok: recorded === report.traceHash,
-      message: recorded === report.traceHash ? `trace hash ${recorded}` : `recorded ${recorded}, got ${report.traceHash}`,
-    })
-  }
+  const verdicts = verdictsOf(scenario, report, options.seed !== undefined)
   return {
     scenario: scenario.name,
     description: scenario.description ?? '',
     seed: String(program.seed),
     start,
     end: sim.clock.now,
-    steps,
+    steps: [...engine.steps],
     requests,
-    faults,
-    deliveries,
+    faults: [...engine.faults],
+    // Delivery attempts are the service's own `delivery.attempt` entries: the report reads them
+    // from the trace (`traceRecords`), labelled by destination.
+    deliveries: [],
     markers: [],
     verdicts,
     traceHash: report.traceHash,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml'
 import type { z } from 'zod'
-import { checkers as knownCheckers } from './checkers.js'
+import { checkerRegistry as knownCheckers } from '../checkers/checker-registry.js'
 import { formatPath, ScenarioError, type ScenarioIssue } from './scenario-error.js'
 import { type Scenario, scenarioSchema } from './schema.js'
 

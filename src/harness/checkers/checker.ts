@@ -1,0 +1,59 @@
+import type { TraceEntry } from '#kernel/trace.js'
+import type { Simulator } from '../../simulator/create-simulator.js'
+import type { DeliveryRecord, RequestRecord } from '../scenario/run-result.js'
+import type { Violation } from './violation.js'
+
+/**
+ * What a checker reads: the run's trace, and what the runner recorded beside it (the requests a
+ * scenario sent and the deliveries its receivers saw; empty for a property program).
+ *
+ * @example
+ * const history: History = { entries: sim.trace.entries(), requests: [], deliveries: [], sim }
+ */
+export interface History {
+  readonly entries: readonly TraceEntry[]
+  readonly requests: readonly RequestRecord[]
+  readonly deliveries: readonly DeliveryRecord[]
+  readonly sim?: Simulator | undefined
+  /** Runs the same scenario and seed again in this process and returns its trace hash (scenarios only). */
+  readonly rerun?: (() => Promise<string>) | undefined
+}
+
+/**
+ * The one checker API, for scenarios (`expectations.checkers: [name]`) and property programs alike:
+ * a named reader of a run's history that names every violation, with their witnesses.
+ *
+ * @example
+ * const no429: Checker = {
+ *   name: 'no-429',
+ *   check: ({ requests }) => requests.filter((r) => r.status === 429).map((r) => recordViolation('no-429', `${r.path} was limited`, [r])),
+ * }
+ */
+export interface Checker {
+  /** The name scenarios use, e.g. `no-server-errors`, `usage`. */
+  readonly name: string
+  check(history: History): readonly Violation[] | Promise<readonly Violation[]>
+  /** What was verified, for the report line of a run without violations. */
+  holds?(history: History): string
+}
+
+/**
+ * The function form of the trace checkers (`checkUsage`, `checkClient`, ...).
+ *
+ * @deprecated Use `Checker` (`usageChecker.check({ entries, requests: [], deliveries: [] })`); this
+ * is the old name of the function form, kept so existing code compiles.
+ * @example
+ * const mine: TraceCheck = (entries) => checkUsage(entries)
+ */
+export type TraceCheck = (entries: readonly TraceEntry[]) => Violation[]
+
+/**
+ * A `Checker` over the trace entries alone (the form of the usage, client, receiver, delivery and
+ * billing checkers).
+ *
+ * @example
+ * export const usageChecker = traceChecker('usage', checkUsage, 'every acknowledged usage billed once')
+ */
+export function traceChecker(name: string, check: (entries: readonly TraceEntry[]) => Violation[], holds: string): Checker {
+  return { name, check: ({ entries }) => check(entries), holds: () => holds }
+}

@@ -1,0 +1,126 @@
+import { REPLAY_MIN_AGE_MS } from '#domain/delivery/delivery.js'
+import type { FaultEntry } from '#faults/faults-schema.js'
+import { headerNames } from '#kernel/header-names.js'
+import type { Simulator } from '../../simulator/create-simulator.js'
+import type { EngineReceiver, MountOptions } from './engine.js'
+
+/**
+ * The receivers of one run and what the attacker saw of them: the first signed request any
+ * receiver got (what the service's attacker replays), and how many replays are due (a later
+ * request with that very header, once it is old enough, is the replay).
+ *
+ * @example
+ * const receivers = engineReceivers(sim)
+ * receivers.mount({ name: 'shop', url, handler })
+ */
+export interface EngineReceivers {
+  mount(options: MountOptions): EngineReceiver
+  get(name: string): EngineReceiver | undefined
+  /** The receiver a receiver fault names, or every one when it names none. */
+  pick(entry: FaultEntry): EngineReceiver[]
+  /** One more replay of the captured delivery is due. */
+  replayScheduled(): void
+}
+
+/** A refused connection (the transport records `connect_error`, not the receiver's answer). */
+function refuse(url: string): never {
+  throw Object.assign(new TypeError(`connect ECONNREFUSED ${url}`), { code: 'ECONNREFUSED' })
+}
+
+/**
+ * The receivers of a run on `sim` (mounted in `sim.receivers`, switched down and up by steps and faults).
+ *
+ * @example
+ * const receivers = engineReceivers(sim)
+ */
+export function engineReceivers(sim: Simulator): EngineReceivers {
+  const receivers = new Map<string, EngineReceiver>()
+  const names = headerNames(sim.service.kernel.prefix)
+  let captured: { header: string; at: number } | undefined
+  let replays = 0
+
+  /** Whether a signed request is the attacker's replay (and capture the first one). */
+  function isReplay(header: string | null, now: number): boolean {
+    if (header === null) return false
+    if (captured === undefined) captured = { header, at: now }
+    else if (replays > 0 && header === captured.header && now - captured.at >= REPLAY_MIN_AGE_MS) {
+      replays--
+      return true
+    }
+    return false
+  }
+
+  function mount(m: MountOptions): EngineReceiver {
+    let down = m.down ?? false
+    let downStatus = m.downStatus
+    const observe = m.onDelivery
+    const plain = (req: Request): Response | Promise<Response> =>
+      down ? (downStatus === undefined ? refuse(m.url) : new Response('receiver down', { status: downStatus })) : m.handler(req)
+    const observed = async (req: Request): Promise<Response> => {
+      const header = req.headers.get(names.signature)
+      const raw = await req.clone().text()
+      const now = sim.clock.now
+      const replay = isReplay(header, now)
+      if (down) {
+        observe?.({ at: now, raw, signatureHeader: header, status: downStatus ?? 0, replay })
+        if (downStatus === undefined) refuse(m.url)
+        return new Response('receiver down', { status: downStatus })
+      }
+      const res = await m.handler(req)
+      observe?.({ at: now, raw, signatureHeader: header, status: res.status, replay })
+      return res
+    }
+    sim.receivers.mount(m.url, observe === undefined ? plain : observed)
+    const r: EngineReceiver = {
+      name: m.name,
+      url: m.url,
+      get down() {
+        return down
+      },
+      set(next, status) {
+        down = next
+        if (next) downStatus = status ?? m.downStatus
+        m.onSwitch?.(next)
+      },
+    }
+    receivers.set(m.name, r)
+    return r
+  }
+
+  return {
+    mount,
+    get: (name) => receivers.get(name),
+    pick(entry) {
+      if (entry.receiver === undefined) return [...receivers.values()]
+      const r = receivers.get(entry.receiver)
+      return r === undefined ? [] : [r]
+    },
+    replayScheduled: () => void replays++,
+  }
+}
+
+/**
+ * Wires the faults that act outside the service: a scheduled `receiver_down` takes the named
+ * receiver (or every one) down until `receiver_up`, and `replay_delivery` asks the service's
+ * delivery area to re-POST its oldest signed delivery once it is `REPLAY_MIN_AGE_MS` old.
+ *
+ * @example
+ * wireReceiverFaults(sim, engineReceivers(sim))
+ */
+export function wireReceiverFaults(sim: Simulator, receivers: EngineReceivers): void {
+  sim.faults.on('receiver_down', (entry) => {
+    const rs = receivers.pick(entry)
+    for (const r of rs) r.set(true, entry.status)
+    return rs.length > 0
+  })
+  sim.faults.on('receiver_up', (entry) => {
+    const rs = receivers.pick(entry)
+    for (const r of rs) r.set(false)
+    return rs.length > 0
+  })
+  sim.faults.on('replay_delivery', () => {
+    const scheduled = sim.service.delivery.replay({ minAgeMs: REPLAY_MIN_AGE_MS })
+    if (scheduled) receivers.replayScheduled()
+    return scheduled
+  })
+}

@@ -1,0 +1,72 @@
+import { SUBJECT_RECEIVER } from '../steps/program-steps.js'
+import type { UsageReporter, WebhookReceiver } from '../subjects.js'
+import { HarnessInputError } from '../validate-input.js'
+import type { RunState } from './run-state.js'
+import { HARNESS_EVENT_NAME, HARNESS_RECEIVER_URL } from './setup.js'
+
+function wireReporter(state: RunState): void {
+  const { sim, options, setup } = state
+  const meter = setup.meter
+  if (!options.reporter || meter === undefined) return
+  const reporter = options.reporter({
+    fetch: sim.fetch,
+    clock: sim.clock,
+    baseUrl: 'https://api.service.test',
+    meterEventsUrl: 'https://meter-events.service.test',
+    secretKey: sim.platform.secretKey.test,
+    eventName: HARNESS_EVENT_NAME,
+    customerKey: meter.customerKey,
+    valueKey: meter.valueKey,
+    prefix: sim.service.kernel.prefix,
+    random: () => state.clientRng.next(),
+  })
+  if (typeof (reporter as Partial<UsageReporter> | undefined)?.report !== 'function')
+    throw new HarnessInputError(`${state.api}: reporter factory must return { report }`)
+  state.reporter = reporter
+}
+
+// Delivery faults reach the receiver through the fault hooks (per attempt: slow network, transport
+// failures, duplicates, reordering) and the step engine (receiver down/up, an attacker's replay).
+function wireReceiver(state: RunState): void {
+  const { sim, options } = state
+  const d = state.setup.destination
+  if (!options.webhook || d === undefined) return
+  const trace = sim.service.kernel.trace
+  state.destination = d
+  const receiver = options.webhook({
+    // Oldest first, newest last (the service keeps them newest first).
+    secrets: () => sim.admin.signingSecrets(d).reverse(),
+    clock: sim.clock,
+    prefix: sim.service.kernel.prefix,
+    effects: {
+      record: (event, effect) => void trace.append('harness.effect', { event, effect }),
+      skip: (event) => {
+        state.skipped.add(event)
+        trace.append('harness.skipped', { event })
+      },
+    },
+  })
+  state.receiver = receiver
+  const made = receiver as Partial<WebhookReceiver> | undefined
+  if (typeof made?.handler !== 'function' || typeof made.state !== 'function')
+    throw new HarnessInputError(`${state.api}: receiver factory must return { handler, state }`)
+  state.control = state.engine.mount({
+    name: SUBJECT_RECEIVER,
+    url: HARNESS_RECEIVER_URL,
+    handler: (req) => receiver.handler(req),
+    onSwitch: (down) => void trace.append('harness.receiver', { down }),
+  })
+}
+
+/**
+ * Makes the subjects of a run once the simulator goes on with the run's seed (what they draw at
+ * construction is then the same whether the simulator was forked or built), and mounts the
+ * receiver on the engine.
+ *
+ * @example
+ * wireSubjects(state)
+ */
+export function wireSubjects(state: RunState): void {
+  wireReporter(state)
+  wireReceiver(state)
+}
