@@ -3,6 +3,7 @@ import type { OperationCall, ResourceDeclaration } from '../engine/declaration.j
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
+import { planOfPrice } from './plan-of-price.js'
 import type { ResourcePorts } from './ports.js'
 import {
   canceledRefusal,
@@ -17,6 +18,8 @@ import {
 } from './subscription-params.js'
 
 const sec = (ms: number) => Math.floor(ms / 1000)
+
+const isPrice = (v: unknown): v is Json => typeof v === 'object' && v !== null && (v as Json).object === 'price'
 
 /** The live subscription an item call names, refused as the provider refuses an unknown one. */
 function liveSubscription(engine: Engine, call: OperationCall, id: unknown): Json {
@@ -66,6 +69,8 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
   idPrefix: 'si',
   idLength: 14,
   defaults: () => ({ quantity: 1 }),
+  // The provider shows the item's price again as a `plan` (the older form of a recurring price).
+  derive: (item) => (isPrice(item.price) ? { plan: planOfPrice(item.price) } : {}),
   behaviours: {
     'subscriptionItems.create'(call, _next, { engine, ports }) {
       const {
