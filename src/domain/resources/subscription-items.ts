@@ -11,9 +11,9 @@ import {
   checkItemCount,
   checkQuantity,
   invalid,
+  itemPrice,
   missing,
   prorationTiming,
-  recurringPrice,
   termsOf,
 } from './subscription-params.js'
 
@@ -84,7 +84,8 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
         ...params
       } = call.params
       const sub = liveSubscription(engine, call, subscription)
-      const price = recurringPrice(engine, call, priceId, 'price')
+      const planned = itemPrice(engine, call, { price: priceId, price_data: params.price_data }, '', 'price_draft_0')
+      let price = planned.price
       if (price.currency !== sub.currency) {
         throw invalid(
           'price',
@@ -99,6 +100,8 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
       const timing = prorationTiming(state, behavior, date, 'proration_date')
       const items = engine.resource('subscription_item')
       const now = state?.timeline.now() ?? 0
+      // Every check has passed: a price `price_data` describes is made now.
+      price = planned.make()
       const made = items.create(call.scope, params, call.origin, {
         subscription: sub.id,
         price,
@@ -130,12 +133,17 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
         throw invalid('quantity', 'quantity cannot be set on a metered price')
       }
       const fields: Record<string, unknown> = {}
-      if (typeof newPrice === 'string') fields.price = recurringPrice(engine, call, newPrice, 'price')
+      const planned =
+        typeof newPrice === 'string' || params.price_data !== undefined
+          ? itemPrice(engine, call, { price: newPrice, price_data: params.price_data }, '', 'price_draft_0')
+          : undefined
+      if (planned !== undefined) fields.price = planned.price
       if (quantity !== undefined) fields.quantity = checkQuantity((fields.price ?? price) as Json, quantity, 'quantity')
       const timing = prorationTiming(ports.billing.subState(call.scope, subId), behavior, date, 'proration_date')
       if (quantity !== undefined && Number(quantity) !== Number(item.quantity))
         ports.billing.countQuantityUpdate(call.scope, subId)
       void next
+      if (planned !== undefined) fields.price = planned.make()
       const updated = items.update(call.scope, item.id, params, call.origin, fields)
       touchSubscription(engine, ports, call, subId)
       prorate(ports, call, subId, item.id, termsOf(item), termsOf(updated), timing)
