@@ -526,6 +526,26 @@ const catalogue: Catalogue = {
   objects: sortKeys(Object.fromEntries(objects)),
 }
 
+// Field names that hold an expandable id (`price: string | Price`) in returned types, with the
+// types they name: a parameter of that name, at any depth (`items[][price]`), names such an object,
+// so the simulator checks it exists without reading every type at run time.
+const referenceNames = new Map<string, Set<string>>()
+for (const [name, shape] of types) {
+  if (isParamsName(name) || shape.t !== 'object') continue
+  for (const [field, f] of Object.entries(shape.fields)) {
+    const s = f.shape.t === 'array' ? f.shape.of : f.shape
+    if (s.t !== 'expandable') continue
+    const o = s.object
+    const targets = o.t === 'ref' ? [o.name] : o.t === 'union' ? o.of.flatMap((m) => (m.t === 'ref' ? [m.name] : [])) : []
+    for (const target of targets) {
+      if (/(^|\.)Deleted/.test(target)) continue
+      const set = referenceNames.get(field) ?? new Set<string>()
+      set.add(target)
+      referenceNames.set(field, set)
+    }
+  }
+}
+
 const header = { clientVersion, apiVersion, generatedBy: 'scripts/generate-catalogue.ts' }
 mkdirSync(outDir, { recursive: true })
 writeFileSync(
@@ -534,6 +554,10 @@ writeFileSync(
 )
 // One type per line, so a process parses only the types it uses (src/catalogue/type-table.ts).
 writeFileSync(join(outDir, 'types.json'), typeTableText(header, catalogue.types))
+writeFileSync(
+  join(outDir, 'references.json'),
+  `${JSON.stringify({ ...header, names: sortKeys(Object.fromEntries([...referenceNames].map(([k, v]) => [k, [...v].sort()]))) }, null, 1)}\n`,
+)
 const unread = [...new Set(notes)].sort()
 writeFileSync(join(outDir, 'unread.txt'), unread.length ? `${unread.join('\n')}\n` : '')
 console.log(

@@ -38,7 +38,8 @@ function unknowable(shape: Shape | undefined, resolve: (name: string) => Shape |
  * Refuses an `expand[]` path the operation's answer cannot expand, as the provider does, before the
  * request changes anything: every segment must name a field of the object it reaches (lists and
  * search results through `data.`), and the last one a field that holds an id of another object
- * (`customer`, `latest_charge`, `invoice_settings.default_payment_method`).
+ * (`customer`, `latest_charge`, `invoice_settings.default_payment_method`) or an includable field
+ * (one the client declares optional: `tiers`, `line_items`, `subscriptions`).
  *
  * @example
  * checkExpand(operation('paymentIntents.create'), ['customer'], typeShape)    // ok
@@ -60,8 +61,8 @@ export function checkExpand(op: Operation, paths: readonly string[], resolve: (n
     }
     let at = objects(root, resolve)
     segs.forEach((seg, i) => {
-      const fields = at.map((o) => (o.t === 'object' && Object.hasOwn(o.fields, seg) ? o.fields[seg]?.shape : undefined))
-      const found = fields.filter((f): f is Shape => f !== undefined)
+      const declared = at.map((o) => (o.t === 'object' && Object.hasOwn(o.fields, seg) ? o.fields[seg] : undefined))
+      const found = declared.flatMap((f) => (f === undefined ? [] : [f.shape]))
       if (found.length === 0) {
         // A field the catalogue cannot see into (any) is left to the answer.
         if (at.length === 0) return
@@ -72,7 +73,9 @@ export function checkExpand(op: Operation, paths: readonly string[], resolve: (n
         return
       }
       if (i === segs.length - 1) {
-        if (!found.some(expandable)) throw refused(path)
+        // An includable field (optional in the client's declarations: `Price.tiers`,
+        // `Customer.subscriptions`) is one the provider answers only when asked.
+        if (!found.some(expandable) && !declared.some((f) => f?.optional === true && seg !== 'deleted')) throw refused(path)
         return
       }
       at = found.flatMap((f) => objects(f, resolve))

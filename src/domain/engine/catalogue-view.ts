@@ -10,6 +10,11 @@ import type { Field, Operation, Shape } from '../../catalogue/types.js'
 export interface CatalogueView {
   operations(): readonly Operation[]
   typeShape(name: string): Shape | undefined
+  /**
+   * Field names that hold an expandable id, with the types they name (generated beside the
+   * catalogue). Without it the engine reads them off the returned types.
+   */
+  referenceNames?(): Readonly<Record<string, readonly string[]>>
 }
 
 /**

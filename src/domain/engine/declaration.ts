@@ -35,6 +35,21 @@ export type Behaviour<P = unknown> = (
   env: BehaviourEnv<P>,
 ) => unknown
 
+/**
+ * The value of an includable field (one the provider answers only when `expand[]` names it,
+ * `customer.subscriptions`), computed from the state when it is asked for.
+ *
+ * @example
+ * const taxIds: Includer = (customer, { engine, scope }) =>
+ *   engine.resource('tax_id').list(scope).filter((t) => t.customer === customer.id)
+ */
+export type Includer<P = unknown> = (object: Json, env: IncludeEnv<P>) => unknown
+
+/** What an includer may read: a behaviour's environment and the request's scope. */
+export interface IncludeEnv<P = unknown> extends BehaviourEnv<P> {
+  readonly scope: Scope
+}
+
 /** Fields a create sets after params: values, or computed from the new object (its id). */
 export type Fixed = Readonly<Record<string, unknown>> | ((created: Json) => Readonly<Record<string, unknown>>)
 
@@ -93,6 +108,16 @@ export interface ResourceDeclaration<P = any> {
   readonly callerId?: boolean
   /** The engine verbs served (default all the catalogue has); others answer 501 unless a behaviour serves them. */
   readonly only?: readonly Verb[]
+  /**
+   * Includable fields whose values follow from other objects (`subscriptions` of a customer). An
+   * includable field without one answers what the object holds, else the empty value of its type.
+   */
+  readonly includes?: Readonly<Record<string, Includer<P>>>
+  /**
+   * Fields that follow from the object's other fields (a subscription item's `plan` from its
+   * `price`), set again after every create and change.
+   */
+  readonly derive?: (object: Json) => Readonly<Record<string, unknown>>
   /**
    * Ids that name no stored object but that a parameter naming this resource accepts (test tokens
    * such as `pm_card_visa`): the engine's reference check lets them through to the behaviour.

@@ -3,8 +3,8 @@ import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { resourceMissing } from '../service-error.js'
 import type { Origin } from '../v1-events/emit.js'
-import { buildObject } from './build-object.js'
-import { type CatalogueView, resolve } from './catalogue-view.js'
+import { buildObject, emptyOf } from './build-object.js'
+import { type CatalogueView, fieldsOf, resolve } from './catalogue-view.js'
 import type { Fixed, OperationCall, ResourceDeclaration } from './declaration.js'
 import { expand } from './expand.js'
 import type { Json } from './list.js'
@@ -126,7 +126,12 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       finders.set(idPrefix, finder)
     },
     expand(scope, answer, paths) {
-      return expand(answer, paths, (id) => engine.find(scope, id))
+      return expand(
+        answer,
+        paths,
+        (id) => engine.find(scope, id),
+        (object, field) => include(scope, object, field),
+      )
     },
     now: () => Math.floor(kernel.clock.now / 1000),
     build(type, object, scope, overrides = {}) {
@@ -151,6 +156,18 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
     const refs = referencesOf(view, declarations, s.operation.params, s.declaration.type, () => objectTypesOf(view))
     references.set(s.operation.name, refs)
     return refs
+  }
+  /** The value of an includable field of a declared resource's object (see `ResourceDeclaration.includes`). */
+  function include(scope: Scope, object: Record<string, unknown>, field: string): unknown {
+    const d = typeof object.object === 'string' ? byObject.get(object.object) : undefined
+    if (d === undefined || field === 'deleted') return undefined
+    const declared = fieldsOf(view, d.type)[field]
+    if (declared?.optional !== true) return undefined
+    const includer = d.includes?.[field]
+    if (includer !== undefined) return includer(object as Json, { engine, ports, scope })
+    if (declared.nullable) return null
+    const ctx = { id: String(object.id), object: d.object, livemode: scope.mode === 'live', created: 0, url: '' }
+    return resolve(view, declared.shape).t === 'any' ? undefined : emptyOf(view, declared.shape, field, ctx, 1)
   }
   /** An object of a declared resource by id (caller-chosen ids have no prefix to find them by). */
   function lookup(d: ResourceDeclaration, scope: Scope, id: string): Record<string, unknown> | undefined {

@@ -38,31 +38,43 @@ export function checkExpandDepth(path: string, segs: readonly string[], listed: 
 }
 
 /**
- * A copy of `answer` with each path's id replaced by the object it names. Lists and search results
- * expand through `data.<path>`; ids the scope does not know stay ids; `null` stays `null`.
+ * The value of an includable field an object does not carry (`customer.subscriptions`), or
+ * `undefined` when the field is not one the object's type includes on request.
+ */
+export type Include = (object: Record<string, unknown>, field: string) => unknown
+
+/**
+ * A copy of `answer` with each path's id replaced by the object it names, and each includable
+ * field on the path filled (`include`). Lists and search results expand through `data.<path>`;
+ * ids the scope does not know stay ids; `null` stays `null`.
  *
  * @example
  * expand(pi, ['customer', 'latest_charge.balance_transaction'], lookup)
+ * expand(customer, ['subscriptions'], lookup, include) // customer.subscriptions: the list
  */
-export function expand(answer: unknown, paths: readonly string[], lookup: Lookup): unknown {
+export function expand(answer: unknown, paths: readonly string[], lookup: Lookup, include?: Include): unknown {
   if (paths.length === 0 || !isPlainObject(answer)) return answer
   const out = structuredClone(answer)
   for (const path of paths) {
     const segs = path.split('.')
     checkExpandDepth(path, segs, Array.isArray(out.data))
-    walk(out, segs, lookup)
+    walk(out, segs, lookup, include)
   }
   return out
 }
 
-function walk(at: unknown, segs: readonly string[], lookup: Lookup): void {
+function walk(at: unknown, segs: readonly string[], lookup: Lookup, include: Include | undefined): void {
   if (Array.isArray(at)) {
-    for (const item of at) walk(item, segs, lookup)
+    for (const item of at) walk(item, segs, lookup, include)
     return
   }
   if (!isPlainObject(at) || segs.length === 0) return
   const [head, ...rest] = segs as [string, ...string[]]
   let value = at[head]
+  if (value === undefined && include !== undefined) {
+    value = include(at, head)
+    if (value !== undefined) at[head] = value
+  }
   if (typeof value === 'string') {
     const found = lookup(value)
     if (found !== undefined) {
@@ -74,5 +86,5 @@ function walk(at: unknown, segs: readonly string[], lookup: Lookup): void {
     value = value.map((v) => (typeof v === 'string' ? (structuredClone(lookup(v)) ?? v) : v))
     at[head] = value
   }
-  if (rest.length > 0) walk(value, rest, lookup)
+  if (rest.length > 0) walk(value, rest, lookup, include)
 }

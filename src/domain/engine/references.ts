@@ -42,6 +42,14 @@ function dictionaryOf(
   if (known !== undefined) return known
   const byType = new Map(declarations.filter((d) => !OTHER_SCOPE.has(d.type)).map((d) => [d.type, d]))
   const seen = new Map<string, Set<ResourceDeclaration>>()
+  const generated = view.referenceNames?.()
+  if (generated !== undefined) {
+    for (const [name, targets] of Object.entries(generated)) {
+      const set = new Set(targets.flatMap((t) => byType.get(t) ?? []))
+      if (set.size > 0) seen.set(name, set)
+    }
+    return finish(byDeclarations, declarations, seen)
+  }
   // Returned types and the types nested in them (`Discount.coupon` names a coupon too).
   const visited = new Set<string>()
   const queue = [...types]
@@ -59,9 +67,18 @@ function dictionaryOf(
       queue.push(...refsIn(field.shape))
     }
   }
+  return finish(byDeclarations, declarations, seen)
+}
+
+/** The names that stand for exactly one declared resource, kept for the declaration list. */
+function finish(
+  cache: WeakMap<readonly ResourceDeclaration[], Map<string, ResourceDeclaration>>,
+  declarations: readonly ResourceDeclaration[],
+  seen: ReadonlyMap<string, ReadonlySet<ResourceDeclaration>>,
+): Map<string, ResourceDeclaration> {
   const out = new Map<string, ResourceDeclaration>()
   for (const [name, set] of seen) if (set.size === 1) out.set(name, [...set][0] as ResourceDeclaration)
-  byDeclarations.set(declarations, out)
+  cache.set(declarations, out)
   return out
 }
 

@@ -168,6 +168,12 @@ export function createResource(options: ResourceOptions): Resource {
     return obj
   }
 
+  /** Sets the fields that follow from the others (`ResourceDeclaration.derive`). */
+  function derive(obj: Json): Json {
+    if (d.derive !== undefined) Object.assign(obj, d.derive(obj))
+    return obj
+  }
+
   function replaceWith(scope: Scope, current: Json, next: Json, origin: Origin): Json {
     const previous: Record<string, unknown> = {}
     for (const k of Object.keys(next)) {
@@ -216,6 +222,7 @@ export function createResource(options: ResourceOptions): Resource {
       } else id = kernel.ids.next(d.idPrefix, d.idLength ?? 24)
       const obj = build(scope, id, params)
       Object.assign(obj, typeof fixed === 'function' ? fixed(obj) : fixed)
+      derive(obj)
       if (d.ephemeral) return obj
       store.add(scope, seal(obj))
       // Every declared resource records the ObjectChange shape customers declare in the trace kinds.
@@ -236,6 +243,7 @@ export function createResource(options: ResourceOptions): Resource {
       }
       applyParams(view, fields(), next, params, ctx, finder(scope))
       if (extra !== undefined) Object.assign(next, structuredClone(extra))
+      derive(next)
       return replaceWith(scope, current, next, origin)
     },
     put(scope, id, values) {
@@ -244,12 +252,13 @@ export function createResource(options: ResourceOptions): Resource {
         if (v === undefined) delete next[k]
         else next[k] = v
       }
+      derive(next)
       store.replace(scope, seal(next))
       return next
     },
     set(scope, id, values, origin) {
       const current = require(scope, id)
-      return replaceWith(scope, current, { ...cloneData(current), ...values }, origin)
+      return replaceWith(scope, current, derive({ ...cloneData(current), ...values }), origin)
     },
     delete(scope, id, origin) {
       const current = require(scope, id)

@@ -1,7 +1,34 @@
+import { errorMessage } from '#catalogue/errors.js'
+import { lineAmount } from '../billing/pricing.js'
+import { checkMetadata } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
+import type { Engine } from '../engine/engine.js'
+import { type Json, pageV1 } from '../engine/list.js'
+import type { Scope } from '../mode.js'
+import { invalidRequest } from '../service-error.js'
+import { plannedPrice } from './inline-prices.js'
+import type { ResourcePorts } from './ports.js'
+import { entriesOf } from './subscription-params.js'
 
-/** Checkout sessions (plain: `open` until something completes or expires them). */
-export const checkoutSessions: ResourceDeclaration = {
+/** The field a stored line item names its session by (not a field of the API's `item`). */
+const SESSION = 'session'
+
+/** A session's line items, in the order they were given, as the API shows them. */
+function lineItemsOf(engine: Engine, scope: Scope, session: string): Json[] {
+  return engine
+    .resource('item')
+    .list(scope)
+    .filter((i) => i[SESSION] === session)
+    .reverse()
+    .map(({ [SESSION]: _, ...item }) => item as Json)
+}
+
+/**
+ * Checkout sessions (plain: `open` until something completes or expires them). `line_items` name a
+ * price or describe one inline (`price_data`, with `product_data` for a new product); the session
+ * keeps them as line items, answered by `checkout.sessions.listLineItems` and by `expand[]=line_items`.
+ */
+export const checkoutSessions: ResourceDeclaration<ResourcePorts> = {
   type: 'Checkout.Session',
   object: 'checkout.session',
   idPrefix: 'cs_test',
@@ -12,4 +39,72 @@ export const checkoutSessions: ResourceDeclaration = {
     status: 'open',
     url: `https://checkout.stripe.com/c/pay/${id}`,
   }),
+  includes: {
+    line_items: (session, { engine, scope }) => {
+      const data = lineItemsOf(engine, scope, session.id)
+      return { object: 'list', data, has_more: false, url: `/v1/checkout/sessions/${session.id}/line_items` }
+    },
+  },
+  behaviours: {
+    'checkout.sessions.create'(call, next, { engine }) {
+      const { line_items: lineItems, ...params } = call.params
+      const planned = entriesOf(lineItems).map((entry, i) => {
+        const price = plannedPrice(engine, call, entry, `line_items[${i}]`, `price_draft_${i}`)
+        if (price === undefined) {
+          throw invalidRequest(errorMessage('parameter_missing', { param: `line_items[${i}][price]` }), {
+            code: 'parameter_missing',
+            param: `line_items[${i}][price]`,
+          })
+        }
+        return { entry, price }
+      })
+      checkMetadata(params.metadata)
+      // Checked: the inline products and prices are made, then the session and its items.
+      const lines = planned.map(({ entry, price }) => {
+        const made = price.make()
+        const quantity = entry.quantity === undefined ? 1 : Number(entry.quantity)
+        return { entry, price: made, quantity, amount: lineAmount(made, quantity) }
+      })
+      const total = lines.reduce((sum, l) => sum + l.amount, 0)
+      const currency = lines[0]?.price.currency
+      const session = next(
+        params,
+        lines.length === 0 ? {} : { amount_subtotal: total, amount_total: total, currency: currency ?? null },
+      ) as Json
+      const products = engine.resource('product')
+      for (const line of lines) {
+        const product = typeof line.price.product === 'string' ? products.get(call.scope, line.price.product) : undefined
+        engine.resource('item').create(call.scope, { metadata: line.entry.metadata ?? {} }, call.origin, {
+          [SESSION]: session.id,
+          price: line.price,
+          quantity: line.quantity,
+          currency: line.price.currency,
+          description: typeof product?.name === 'string' ? product.name : null,
+          amount_subtotal: line.amount,
+          amount_total: line.amount,
+          amount_discount: 0,
+          amount_tax: 0,
+        })
+      }
+      return session
+    },
+  },
+}
+
+/**
+ * The line items of checkout sessions: stored by the engine (so snapshots keep them), answered
+ * only through their session.
+ */
+export const checkoutLineItems: ResourceDeclaration<ResourcePorts> = {
+  type: 'LineItem',
+  object: 'item',
+  idPrefix: 'li',
+  only: [],
+  behaviours: {
+    'checkout.sessions.listLineItems'(call, _next, { engine }) {
+      const id = call.path.id ?? ''
+      engine.resource('checkout.session').require(call.scope, id)
+      return pageV1(lineItemsOf(engine, call.scope, id), call.params, `/v1/checkout/sessions/${id}/line_items`, 'item')
+    },
+  },
 }

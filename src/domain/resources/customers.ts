@@ -1,5 +1,6 @@
 import { checkEmail } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
+import type { Json } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -15,6 +16,39 @@ function withoutPaymentMethod(params: Params): Params {
   if (!Object.hasOwn(params, 'payment_method')) return params
   const { payment_method: _, ...rest } = params
   return rest
+}
+
+/** How many objects an included sub-list shows (the provider's first page). */
+const INCLUDED_PAGE = 10
+
+/** A customer's included sub-list (`/v1/customers/cus_1/tax_ids`): its first page, newest first. */
+function includedList(customer: Json, noun: string, items: readonly Json[]): Record<string, unknown> {
+  return {
+    object: 'list',
+    data: items.slice(0, INCLUDED_PAGE),
+    has_more: items.length > INCLUDED_PAGE,
+    total_count: items.length,
+    url: `/v1/customers/${customer.id}/${noun}`,
+  }
+}
+
+/** Subscriptions that still bill (the customer's "current subscriptions"). */
+const isCurrent = (sub: Json) => sub.status !== 'canceled' && sub.status !== 'incomplete_expired'
+
+/**
+ * The customer's credit by currency, as `invoice_credit_balance` shows it: positive is credit,
+ * the opposite sign of its balance transactions (negative there is credit).
+ */
+function creditByCurrency(customer: Json, transactions: readonly Json[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const t of transactions) {
+    if (t.customer !== customer.id || typeof t.currency !== 'string') continue
+    out[t.currency] = (out[t.currency] ?? 0) - Number(t.amount ?? 0)
+  }
+  // A balance given at create (no transaction records it) is in the customer's currency.
+  const balance = Number(customer.balance ?? 0)
+  if (Object.keys(out).length === 0 && balance !== 0 && typeof customer.currency === 'string') out[customer.currency] = -balance
+  return out
 }
 
 function missingPm(pm: string) {
@@ -49,6 +83,31 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
     tax_exempt: 'none',
     test_clock: null,
   }),
+  // Answered only when `expand[]` names them, from the objects that belong to the customer.
+  includes: {
+    subscriptions: (customer, { engine, scope }) =>
+      includedList(
+        customer,
+        'subscriptions',
+        engine
+          .resource('subscription')
+          .list(scope)
+          .filter((s) => s.customer === customer.id && isCurrent(s)),
+      ),
+    tax_ids: (customer, { engine, scope }) =>
+      includedList(
+        customer,
+        'tax_ids',
+        engine
+          .resource('tax_id')
+          .list(scope)
+          .filter((t) => t.customer === customer.id),
+      ),
+    // The simulator keeps payment methods, not legacy sources: a customer has none.
+    sources: (customer) => includedList(customer, 'sources', []),
+    invoice_credit_balance: (customer, { engine, scope }) =>
+      creditByCurrency(customer, engine.resource('customer_balance_transaction').list(scope)),
+  },
   behaviours: {
     'customers.create'(call, next, { engine, ports }) {
       const pm = call.params.payment_method

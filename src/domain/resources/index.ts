@@ -1,7 +1,7 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { accountLinks } from './account-links.js'
 import { accountSessions } from './account-sessions.js'
-import { checkoutSessions } from './checkout-sessions.js'
+import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
@@ -41,6 +41,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   invoiceItems,
   setupIntents,
   checkoutSessions,
+  checkoutLineItems,
   taxIds,
   customerBalanceTransactions,
   refunds,

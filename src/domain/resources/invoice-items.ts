@@ -5,6 +5,7 @@ import type { Engine } from '../engine/engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest } from '../service-error.js'
+import { plannedPrice } from './inline-prices.js'
 import type { ResourcePorts } from './ports.js'
 
 const notTheCustomers = (param: string, id: string, customer: string) =>
@@ -63,7 +64,7 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
       return pageV1(items, params, '/v1/invoiceitems', 'invoiceitem')
     },
     'invoiceItems.create'(call, next, { engine, ports }) {
-      const { price: priceId, pricing, ...params } = call.params
+      const { price: priceId, pricing, price_data: priceData, ...params } = call.params
       if (typeof params.customer !== 'string') {
         throw invalidRequest(errorMessage('parameter_missing', { param: 'customer' }), {
           code: 'parameter_missing',
@@ -72,10 +73,15 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
       }
       const customer = engine.resource('customer').requireParam(call.scope, params.customer, 'customer')
       const priceParam = typeof priceId === 'string' ? priceId : (pricing as { price?: unknown } | undefined)?.price
-      const price =
+      // `price_data`: a new one-time price, made once every check has passed.
+      const planned =
+        typeof priceParam !== 'string' && priceData !== undefined
+          ? plannedPrice(engine, call, { price_data: priceData }, '', 'price_draft_0')
+          : undefined
+      let price =
         typeof priceParam === 'string'
           ? engine.resource('price').requireParam(call.scope, priceParam, 'pricing[price]')
-          : undefined
+          : planned?.price
       if (price === undefined && params.amount === undefined && params.unit_amount_decimal === undefined) {
         throw invalidRequest(errorMessage('parameter_missing', { param: 'amount' }), {
           code: 'parameter_missing',
@@ -119,6 +125,7 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
         const sub = engine.resource('subscription').requireParam(call.scope, params.subscription, 'subscription')
         if (sub.customer !== customer.id) throw notTheCustomers('subscription', sub.id, customer.id)
       }
+      if (planned !== undefined) price = planned.make()
       const quantity = params.quantity === undefined ? 1 : Number(params.quantity)
       const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
       const now = Math.floor(timeline.now() / 1000)

@@ -1,7 +1,9 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { PRICE_DECIMAL_MAX_PLACES, PRICE_MAX_INTERVAL_COUNT } from '#catalogue/rules.js'
+import { checkMetadata } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { invalidRequest } from '../service-error.js'
+import { plannedProduct } from './inline-prices.js'
 import type { ResourcePorts } from './ports.js'
 
 type Params = Readonly<Record<string, unknown>>
@@ -168,9 +170,15 @@ export const prices: ResourceDeclaration<ResourcePorts> = {
     'prices.create'(call, next, { engine, ports }) {
       if (typeof call.params.product === 'string')
         engine.resource('product').requireParam(call.scope, call.params.product, 'product')
+      // `product_data`: a new product made with the price (checked first, made only once the price is).
+      const makeProduct =
+        call.params.product === undefined && call.params.product_data !== undefined
+          ? plannedProduct(engine, call, call.params.product_data, 'product_data')
+          : undefined
       const fixed = checkTerms(call.params, (id) => ports.meters.find(call.scope, id) !== undefined)
-      const { tiers: _tiers, ...params } = call.params
-      return next(params, fixed)
+      checkMetadata(call.params.metadata)
+      const { tiers: _tiers, product_data: _data, ...params } = call.params
+      return next(makeProduct === undefined ? params : { ...params, product: makeProduct() }, fixed)
     },
   },
 }

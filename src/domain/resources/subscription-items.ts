@@ -3,6 +3,7 @@ import type { OperationCall, ResourceDeclaration } from '../engine/declaration.j
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
+import { planOfPrice } from './plan-of-price.js'
 import type { ResourcePorts } from './ports.js'
 import {
   canceledRefusal,
@@ -10,13 +11,15 @@ import {
   checkItemCount,
   checkQuantity,
   invalid,
+  itemPrice,
   missing,
   prorationTiming,
-  recurringPrice,
   termsOf,
 } from './subscription-params.js'
 
 const sec = (ms: number) => Math.floor(ms / 1000)
+
+const isPrice = (v: unknown): v is Json => typeof v === 'object' && v !== null && (v as Json).object === 'price'
 
 /** The live subscription an item call names, refused as the provider refuses an unknown one. */
 function liveSubscription(engine: Engine, call: OperationCall, id: unknown): Json {
@@ -66,6 +69,8 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
   idPrefix: 'si',
   idLength: 14,
   defaults: () => ({ quantity: 1 }),
+  // The provider shows the item's price again as a `plan` (the older form of a recurring price).
+  derive: (item) => (isPrice(item.price) ? { plan: planOfPrice(item.price) } : {}),
   behaviours: {
     'subscriptionItems.create'(call, _next, { engine, ports }) {
       const {
@@ -79,7 +84,8 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
         ...params
       } = call.params
       const sub = liveSubscription(engine, call, subscription)
-      const price = recurringPrice(engine, call, priceId, 'price')
+      const planned = itemPrice(engine, call, { price: priceId, price_data: params.price_data }, '', 'price_draft_0')
+      let price = planned.price
       if (price.currency !== sub.currency) {
         throw invalid(
           'price',
@@ -94,6 +100,8 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
       const timing = prorationTiming(state, behavior, date, 'proration_date')
       const items = engine.resource('subscription_item')
       const now = state?.timeline.now() ?? 0
+      // Every check has passed: a price `price_data` describes is made now.
+      price = planned.make()
       const made = items.create(call.scope, params, call.origin, {
         subscription: sub.id,
         price,
@@ -125,12 +133,17 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
         throw invalid('quantity', 'quantity cannot be set on a metered price')
       }
       const fields: Record<string, unknown> = {}
-      if (typeof newPrice === 'string') fields.price = recurringPrice(engine, call, newPrice, 'price')
+      const planned =
+        typeof newPrice === 'string' || params.price_data !== undefined
+          ? itemPrice(engine, call, { price: newPrice, price_data: params.price_data }, '', 'price_draft_0')
+          : undefined
+      if (planned !== undefined) fields.price = planned.price
       if (quantity !== undefined) fields.quantity = checkQuantity((fields.price ?? price) as Json, quantity, 'quantity')
       const timing = prorationTiming(ports.billing.subState(call.scope, subId), behavior, date, 'proration_date')
       if (quantity !== undefined && Number(quantity) !== Number(item.quantity))
         ports.billing.countQuantityUpdate(call.scope, subId)
       void next
+      if (planned !== undefined) fields.price = planned.make()
       const updated = items.update(call.scope, item.id, params, call.origin, fields)
       touchSubscription(engine, ports, call, subId)
       prorate(ports, call, subId, item.id, termsOf(item), termsOf(updated), timing)

@@ -8,6 +8,7 @@ import type { OperationCall } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { invalidRequest } from '../service-error.js'
+import { type PlannedPrice, plannedPrice } from './inline-prices.js'
 import type { ResourcePorts } from './ports.js'
 
 type Params = Readonly<Record<string, unknown>>
@@ -39,6 +40,22 @@ export function recurringPrice(engine: Engine, call: OperationCall, id: unknown,
   }
   if (price.active === false) throw invalid(param, `the price ${id} is not active`)
   return price
+}
+
+/**
+ * The recurring price of an item entry: `price` (an id), or `price_data` describing a new price
+ * (made by `make()` once every check has passed; until then `price` is a draft).
+ */
+export function itemPrice(engine: Engine, call: OperationCall, entry: Params, prefix: string, draftId: string): PlannedPrice {
+  const param = prefix === '' ? 'price' : `${prefix}[price]`
+  if (entry.price === undefined && entry.price_data !== undefined) {
+    const planned = plannedPrice(engine, call, entry, prefix, draftId) as PlannedPrice
+    const dataParam = prefix === '' ? 'price_data' : `${prefix}[price_data]`
+    if (planned.price.type !== 'recurring') throw missing(`${dataParam}[recurring]`)
+    return planned
+  }
+  const price = recurringPrice(engine, call, entry.price, param)
+  return { price, make: () => price }
 }
 
 /** A licensed item's quantity (1 when left out); none for a metered one. */
@@ -81,6 +98,8 @@ export interface PlannedItem {
   readonly price: Json
   readonly quantity: number | undefined
   readonly deleted: boolean
+  /** Makes the price `price_data` describes (`price` is its draft until then). */
+  readonly make?: () => Json
 }
 
 /** Checks every entry of `items` against the subscription's current items (nothing changes). */
@@ -100,10 +119,11 @@ export function planItems(
         param: `${prefix}[${i}][id]`,
       })
     }
-    const price =
-      entry.price !== undefined
-        ? recurringPrice(engine, call, entry.price, `${prefix}[${i}][price]`)
-        : (existing?.price as Json | undefined)
+    const planned =
+      entry.price !== undefined || entry.price_data !== undefined
+        ? itemPrice(engine, call, entry, `${prefix}[${i}]`, `price_draft_${i}`)
+        : undefined
+    const price = planned?.price ?? (existing?.price as Json | undefined)
     if (price === undefined) throw missing(`${prefix}[${i}][price]`)
     if (price.currency !== sub.currency) {
       throw invalid(
@@ -112,7 +132,8 @@ export function planItems(
       )
     }
     const quantity = checkQuantity(price, entry.quantity, `${prefix}[${i}][quantity]`)
-    return { entry, existing, price, quantity, deleted: entry.deleted === true || entry.deleted === 'true' }
+    const deleted = entry.deleted === true || entry.deleted === 'true'
+    return { entry, existing, price, quantity, deleted, ...(planned === undefined ? {} : { make: planned.make }) }
   })
 }
 

@@ -18,13 +18,13 @@ import {
   couponsOf,
   entriesOf,
   invalid,
+  itemPrice,
   missing,
   type PlannedItem,
   planItems,
   plannedQuantity,
   prorationTiming,
   type Recurring,
-  recurringPrice,
   taxRatesOf,
   termsOf,
 } from './subscription-params.js'
@@ -131,8 +131,9 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       if (entries.length === 0) throw missing('items')
       checkItemCount(entries.length, 'items')
       const checked = entries.map((entry, i) => {
-        const price = recurringPrice(engine, call, entry.price, `items[${i}][price]`)
-        return { entry, price, quantity: checkQuantity(price, entry.quantity, `items[${i}][quantity]`) }
+        const planned = itemPrice(engine, call, entry, `items[${i}]`, `price_draft_${i}`)
+        const price = planned.price
+        return { entry, price, planned, quantity: checkQuantity(price, entry.quantity, `items[${i}][quantity]`) }
       })
       checkDistinctPrices(
         checked.map((c) => c.price.id),
@@ -213,6 +214,8 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       if (status === 'incomplete' && paymentBehavior === 'error_if_incomplete') {
         ports.billing.checkPayable(call.scope, customerId, params.default_payment_method)
       }
+      // Every check has passed: the prices `price_data` describes are made now.
+      for (const c of checked) c.price = c.planned.make()
       const invoiceId = ports.billing.newInvoiceId()
       const subs = engine.resource('subscription')
       const created = subs.create(call.scope, { ...params, customer: customerId }, call.origin, (sub) => {
@@ -294,17 +297,19 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       const entries = entriesOf(items)
       checkItemCount(entries.length, 'items')
       const current = ports.billing.itemsOf(call.scope, id)
-      const changes = planItems(engine, call, sub, current, entries, 'items')
-      checkPlannedItems(current, changes)
+      const planned = planItems(engine, call, sub, current, entries, 'items')
+      checkPlannedItems(current, planned)
       const state = ports.billing.subState(call.scope, id)
       const timing = prorationTiming(state, prorationBehavior, prorationDate, 'proration_date')
       const now = state?.timeline.now() ?? engine.now() * 1000
       const cancelAt = cancelAtParam(cancelAtValue, now, state?.periodEnd ?? now)
       const trialEnd = trialEndParam(trialEndValue, now)
-      const quantityUpdate = changes.some(
+      const quantityUpdate = planned.some(
         (c) => c.existing !== undefined && c.entry.quantity !== undefined && Number(c.existing.quantity) !== c.quantity,
       )
       if (quantityUpdate) ports.billing.countQuantityUpdate(call.scope, id)
+      // Every check has passed: the prices `price_data` describes are made now.
+      const changes = planned.map((c) => (c.make === undefined ? c : { ...c, price: c.make() }))
       const itemsR = engine.resource('subscription_item')
       const made: ItemChange[] = []
       for (const c of changes) {
