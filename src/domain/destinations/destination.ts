@@ -1,9 +1,19 @@
 import type { Mode } from '../mode.js'
 
-/** Where a destination takes events from (the spec's `events_from` scopes). */
+/**
+ * Where a destination takes events from (the spec's `events_from` scopes).
+ *
+ * @example
+ * const from: EventsFrom[] = ['@self', '@accounts']
+ */
 export type EventsFrom = '@self' | '@accounts' | '@organization_members' | '@organization_members/@accounts'
 
-/** Every `events_from` scope, in the spec's order. */
+/**
+ * Every `events_from` scope, in the spec's order.
+ *
+ * @example
+ * EVENTS_FROM.includes('@self') // true
+ */
 export const EVENTS_FROM: readonly EventsFrom[] = [
   '@self',
   '@accounts',
@@ -11,10 +21,20 @@ export const EVENTS_FROM: readonly EventsFrom[] = [
   '@organization_members/@accounts',
 ]
 
-/** The scopes that make a destination an organisation destination. */
+/**
+ * The scopes that make a destination an organisation destination.
+ *
+ * @example
+ * d.eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
+ */
 export const ORGANISATION_SCOPES: readonly EventsFrom[] = ['@organization_members', '@organization_members/@accounts']
 
-/** One signing secret of a destination; `expiresAt` is set on a rolled (old) secret. */
+/**
+ * One signing secret of a destination; `expiresAt` is set on a rolled (old) secret.
+ *
+ * @example
+ * const rolled: SigningSecret = { secret: 'whsec_old', expiresAt: now + 3_600_000 }
+ */
 export interface SigningSecret {
   readonly secret: string
   readonly expiresAt: number | undefined
@@ -23,6 +43,9 @@ export interface SigningSecret {
 /**
  * What the service keeps of a destination beside its API object: its owner, its signing secrets
  * (the API never shows them after create) and the simulated certificate fault.
+ *
+ * @example
+ * const keys: DestinationKeys = { id: 'ed_1', account, mode: 'test', secrets: [], badCertificate: false }
  */
 export interface DestinationKeys {
   readonly id: string

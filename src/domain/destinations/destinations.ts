@@ -12,14 +12,34 @@ import { NO_ORIGIN } from '../v1-events/emit.js'
 import { type Destination, type DestinationKeys, type EventsFrom, ORGANISATION_SCOPES, viewOf } from './destination.js'
 import { checkEnabledEvents, checkUrl } from './rules.js'
 
-/** At most this many webhook endpoints per account and mode (the spec's limit). */
+/**
+ * At most this many webhook endpoints per account and mode (the spec's limit).
+ *
+ * @example
+ * resource.list(scope).length >= MAX_ENDPOINTS // a 17th is refused
+ */
 export const MAX_ENDPOINTS = MAX_WEBHOOK_ENDPOINTS
-/** A rolled secret stays valid at most this long. */
+/**
+ * A rolled secret stays valid at most this long.
+ *
+ * @example
+ * rollSecret(scope, id, MAX_ROLL_OVERLAP_MS) // the old secret stays 24 hours
+ */
 export const MAX_ROLL_OVERLAP_MS = SECRET_ROLL_MAX_OVERLAP_MS
-/** The catalogue's object value of a destination (the engine resource that stores them). */
+/**
+ * The catalogue's object value of a destination (the engine resource that stores them).
+ *
+ * @example
+ * engine.resource(DESTINATION_OBJECT).require(scope, id)
+ */
 export const DESTINATION_OBJECT = 'v2.core.event_destination'
 
-/** A destination as created outside HTTP (the CLI's forwarding, the harness): the create params. */
+/**
+ * A destination as created outside HTTP (the CLI's forwarding, the harness): the create params.
+ *
+ * @example
+ * sim.service.destinations.create(scope, { name: 'h', type: 'webhook_endpoint', event_payload: 'snapshot', enabled_events: ['*'], webhook_endpoint: { url } })
+ */
 export interface CreateDestinationInput {
   name: string
   type: 'webhook_endpoint'
@@ -72,6 +92,12 @@ export interface Destinations {
   setBadCertificate(id: string, bad: boolean): void
 }
 
+/**
+ * The destinations of a service; `engine` is read when first needed (the engine is made after).
+ *
+ * @example
+ * const destinations = createDestinations(kernel, accounts, () => engine)
+ */
 export function createDestinations(kernel: Kernel, accounts: Accounts, engine: () => Engine): Destinations {
   const byId = new Map<string, DestinationKeys>()
   const ordered: DestinationKeys[] = []

@@ -1,4 +1,9 @@
-/** What `include` may ask to be shown of a destination's webhook endpoint. */
+/**
+ * What `include` may ask to be shown of a destination's webhook endpoint.
+ *
+ * @example
+ * renderDestination(stored, ['webhook_endpoint.url'] satisfies Include[])
+ */
 export type Include = 'webhook_endpoint.signing_secret' | 'webhook_endpoint.url'
 
 /**

@@ -6,14 +6,24 @@ import type { PaymentMethods } from '../payment-intents/payment-methods.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 import type { OffSessionPayment } from './off-session-payment.js'
 
-/** Delays of the smart-retry schedule after each failed attempt: 1, 3 and 5 days (4 attempts in all). */
+/**
+ * Delays of the smart-retry schedule after each failed attempt: 1, 3 and 5 days (4 attempts in all).
+ *
+ * @example
+ * SMART_RETRY_DELAYS[attempts - 1] // the wait before the next attempt, if any
+ */
 export const SMART_RETRY_DELAYS: readonly number[] = [1 * DAY, 3 * DAY, 5 * DAY]
 
 /** Decline codes the issuer will never approve: no retry, `failure_reason: rejected_by_partner`. */
 // A card that needs the customer present cannot succeed on a retry without them: fail at once.
 const HARD_DECLINES = new Set(['lost_card', 'stolen_card', 'expired_card', 'incorrect_cvc', 'authentication_required'])
 
-/** What an attempt uses of the service, and how it reports. */
+/**
+ * What an attempt uses of the service, and how it reports.
+ *
+ * @example
+ * authorise({ kernel, paymentMethods, charges, emit, retryAfter }, payment, scope)
+ */
 export interface AuthorisationPorts {
   readonly kernel: Kernel
   readonly paymentMethods: PaymentMethods

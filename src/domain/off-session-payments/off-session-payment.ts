@@ -2,7 +2,12 @@ import { isoTime } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 
-/** The provider's OffSessionPayment statuses (v2 reference). */
+/**
+ * The provider's OffSessionPayment statuses (v2 reference).
+ *
+ * @example
+ * const cancelable: OffSessionPaymentStatus[] = ['pending', 'pending_retry', 'requires_capture']
+ */
 export type OffSessionPaymentStatus =
   | 'pending'
   | 'pending_retry'
@@ -15,6 +20,9 @@ export type OffSessionPaymentStatus =
 /**
  * An off-session payment (`v2.payments.off_session_payment`) as the API shows it, stored once in
  * that form: a business-initiated charge of a saved card, authorised asynchronously with retries.
+ *
+ * @example
+ * sim.service.offSessionPayments.require(scope, 'osp_test_1').status // 'succeeded'
  */
 export interface OffSessionPayment extends Json {
   readonly object: 'v2.payments.off_session_payment'
@@ -35,7 +43,12 @@ export interface OffSessionPayment extends Json {
   status: OffSessionPaymentStatus
 }
 
-/** The checked create params. */
+/**
+ * The checked create params.
+ *
+ * @example
+ * const input: OffSessionPaymentCreate = { amount: { value: 2000, currency: 'usd' }, cadence: 'recurring', customer, payment_method }
+ */
 export interface OffSessionPaymentCreate {
   readonly amount: { readonly value: number; readonly currency: string }
   readonly cadence: 'recurring' | 'unscheduled'

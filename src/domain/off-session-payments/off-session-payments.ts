@@ -43,6 +43,12 @@ export interface OffSessionPayments {
   page(scope: Scope, params: Readonly<Record<string, unknown>>): V2Page<OffSessionPayment>
 }
 
+/**
+ * The off-session payments of a service.
+ *
+ * @example
+ * const offSessionPayments = createOffSessionPayments(kernel, events, customers, paymentMethods, charges)
+ */
 export function createOffSessionPayments(
   kernel: Kernel,
   events: EventStore,

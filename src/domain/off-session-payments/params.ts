@@ -8,6 +8,9 @@ const text: Shape = { t: 'string' }
  * The params types of the four off-session payment operations, quoted from the provider's v2 API
  * reference: the pinned official client has no such operations, so the catalogue has no types to
  * generate them from. Checked by the catalogue's own validator, in its words.
+ *
+ * @example
+ * new ParamsCompiler((name) => OFF_SESSION_PAYMENT_PARAMS[name]).validator('V2.Payments.OffSessionPaymentCreateParams')
  */
 export const OFF_SESSION_PAYMENT_PARAMS: Readonly<Record<string, Shape>> = {
   'V2.Payments.OffSessionPaymentCreateParams': {
@@ -37,5 +40,10 @@ export const OFF_SESSION_PAYMENT_PARAMS: Readonly<Record<string, Shape>> = {
   },
 }
 
-/** Statement descriptors are at most this long (the card networks' limit). */
+/**
+ * Statement descriptors are at most this long (the card networks' limit).
+ *
+ * @example
+ * checkLength(descriptor, 'statement_descriptor', MAX_STATEMENT_DESCRIPTOR)
+ */
 export const MAX_STATEMENT_DESCRIPTOR = 22

@@ -31,6 +31,9 @@ function setStatus(call: OperationCall, env: Env, status: 'enabled' | 'disabled'
  * and serves them; the behaviours add the spec's registration rules (scopes, separate snapshot
  * and thin destinations, HTTPS, 16 per account and mode), the signing secret (shown once, on a
  * create that includes it), `include` on every answer, enable, disable and ping.
+ *
+ * @example
+ * engine.run('v2.core.eventDestinations.disable', { scope, origin, path: { id: 'ed_1' }, params: {} })
  */
 export const eventDestinations: ResourceDeclaration<ResourcePorts> = {
   type: 'V2.Core.EventDestination',
