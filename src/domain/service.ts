@@ -90,7 +90,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const accounts = createAccounts(kernel, options.defaultVersion)
   const events = createEventStore(kernel, accounts)
   const sessions = createSessions(kernel)
-  const destinations = createDestinations(kernel, accounts)
+  const destinations = createDestinations(kernel, accounts, () => engine)
   const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)
   const meters = createMeters(kernel)
   const meterEvents = createMeterEvents(kernel, timeline, meters, events, options.faults)
@@ -110,6 +110,8 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     ledger,
     accounts,
     events,
+    destinations,
+    delivery,
     get billing(): Billing {
       if (billingArea === undefined) throw new Error('service: billing is not built yet')
       return billingArea

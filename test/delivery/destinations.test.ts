@@ -207,4 +207,41 @@ describe('event destinations', () => {
     })
     expect(res.status).toBe(404)
   })
+
+  it('answers every destination operation under the catalogue name in the trace', async () => {
+    const { sim, stripe } = setup()
+    const { id } = await destination(stripe)
+    await stripe.v2.core.eventDestinations.retrieve(id)
+    await stripe.v2.core.eventDestinations.list()
+    await stripe.v2.core.eventDestinations.update(id, { name: 'renamed' })
+    await stripe.v2.core.eventDestinations.disable(id)
+    await stripe.v2.core.eventDestinations.enable(id)
+    await stripe.v2.core.eventDestinations.ping(id)
+    await v2(sim, 'POST', `/v2/core/event_destinations/${id}/roll_secret`, {})
+    await stripe.v2.core.eventDestinations.del(id)
+    const names = sim.trace.filter('http').map((e) => e.data.operation)
+    expect(names).toEqual([
+      'v2.core.eventDestinations.create',
+      'v2.core.eventDestinations.retrieve',
+      'v2.core.eventDestinations.list',
+      'v2.core.eventDestinations.update',
+      'v2.core.eventDestinations.disable',
+      'v2.core.eventDestinations.enable',
+      'v2.core.eventDestinations.ping',
+      'v2.core.eventDestinations.rollSecret',
+      'v2.core.eventDestinations.del',
+    ])
+  })
+
+  it('shows created and updated as ISO 8601 times with milliseconds, updated moving on each change', async () => {
+    const { sim, stripe } = setup()
+    const { id } = await destination(stripe)
+    const made = await stripe.v2.core.eventDestinations.retrieve(id)
+    expect(made.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    expect(made.updated).toBe(made.created)
+    await sim.clock.tickAsync(1500)
+    const renamed = await stripe.v2.core.eventDestinations.update(id, { name: 'renamed' })
+    expect(Date.parse(renamed.updated) - Date.parse(made.created)).toBe(1500)
+    expect(renamed.created).toBe(made.created)
+  })
 })

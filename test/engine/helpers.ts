@@ -19,7 +19,10 @@ export function methodOf(stripe: Stripe, name: string): ((...args: unknown[]) =>
   return typeof fn === 'function' ? fn.bind(at) : undefined
 }
 
-/** A raw call through `sim.fetch`: a form body encoded as the official client encodes it (nested keys, indexed arrays). */
+/**
+ * A raw call through `sim.fetch`: a `/v1` body form-encoded as the official client encodes it
+ * (nested keys, indexed arrays), a `/v2` body as JSON.
+ */
 export async function call(
   sim: Simulator,
   key: string,
@@ -27,10 +30,14 @@ export async function call(
   path: string,
   body?: Record<string, unknown>,
 ): Promise<{ status: number; body: any }> {
+  const json = path.startsWith('/v2/')
   const res = await sim.fetch(`https://api.stripe.com${path}`, {
     method,
-    headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
-    ...(body ? { body: qs.stringify(body, { arrayFormat: 'indices' }) } : {}),
+    headers: {
+      Authorization: `Bearer ${key}`,
+      ...(body ? { 'Content-Type': json ? 'application/json' : 'application/x-www-form-urlencoded' } : {}),
+    },
+    ...(body ? { body: json ? JSON.stringify(body) : qs.stringify(body, { arrayFormat: 'indices' }) } : {}),
   })
   return { status: res.status, body: await res.json() }
 }

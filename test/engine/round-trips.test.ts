@@ -31,6 +31,12 @@ const ALSO: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
   // Optional in the client's types (a transfer may follow a source transaction); required here.
   transfer: { amount: 300 },
+  // The simulator serves webhook endpoints (the first type the client lists is Amazon EventBridge).
+  'v2.core.event_destination': {
+    type: 'webhook_endpoint',
+    enabled_events: ['*'],
+    webhook_endpoint: { url: 'https://example.com/hook' },
+  },
 }
 
 function pathOf(template: string, values: Record<string, string>): string {

@@ -2,7 +2,12 @@ import type { Trace } from '#kernel/trace.js'
 import type { AttemptOutcome, AttemptTrigger, DeliveryAttempt, DeliveryRecord } from './delivery-record.js'
 import type { TransportResult } from './transport.js'
 
-/** An attempt as recorded, with the answer's body (a synchronous event's decision reads it). */
+/**
+ * An attempt as recorded, with the answer's body (a synchronous event's decision reads it).
+ *
+ * @example
+ * const { attempt, body } = recordAttempt(r, 'automatic', at, clock.now, result)
+ */
 export interface Sent {
   readonly attempt: DeliveryAttempt
   readonly body: string

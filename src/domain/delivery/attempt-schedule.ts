@@ -6,10 +6,20 @@ import type { DeliveryRecord } from './delivery-record.js'
 import { untilIdle } from './idle.js'
 import { scheduleSpanMs } from './retry-policy.js'
 
-/** Triggers whose attempts are scheduled (the others are sent while their caller waits). */
+/**
+ * Triggers whose attempts are scheduled (the others are sent while their caller waits).
+ *
+ * @example
+ * schedule.attempt(record, due, 'retry' satisfies ScheduledTrigger)
+ */
 export type ScheduledTrigger = 'automatic' | 'retry' | 'duplicate' | 'ping'
 
-/** Runs one scheduled attempt; `undefined` when nothing was sent. */
+/**
+ * Runs one scheduled attempt; `undefined` when nothing was sent.
+ *
+ * @example
+ * const run: RunAttempt = (r, event, trigger, fault) => attempts(r, event, trigger, fault)
+ */
 export type RunAttempt = (
   r: DeliveryRecord,
   event: StoredEvent,
@@ -46,6 +56,10 @@ interface AttemptArgs {
  * per trigger keeps the labels the trace reports for a failed task. A horizon is a no-op task at
  * the latest time the retry schedule can reach: `clock.runToLastAsync()` then runs the whole
  * schedule, including retries scheduled only after earlier attempts fail.
+ *
+ * @example
+ * const schedule = createAttemptSchedule(ctx, run)
+ * schedule.horizon(record, clock.now)
  */
 export function createAttemptSchedule(ctx: DeliveryContext, run: RunAttempt): AttemptSchedule {
   const { scheduler } = ctx.kernel

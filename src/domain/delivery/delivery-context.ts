@@ -11,7 +11,12 @@ import type { DeliveryFaults } from './faults.js'
 import type { RecordBook } from './record-book.js'
 import type { DeliveryTransport } from './transport.js'
 
-/** The first signed request a receiver read: what an attacker who captured traffic replays. */
+/**
+ * The first signed request a receiver read: what an attacker who captured traffic replays.
+ *
+ * @example
+ * ctx.captured = { r, url, body, headers, at: clock.now }
+ */
 export interface CapturedRequest {
   readonly r: DeliveryRecord
   readonly url: string

@@ -24,6 +24,12 @@ export interface EventIndex {
   reset(byId: LayeredMap<string, StoredEvent>, complete: boolean): void
 }
 
+/**
+ * The event index of one delivery area, empty until events get records.
+ *
+ * @example
+ * const index = createEventIndex(events)
+ */
 export function createEventIndex(events: EventStore): EventIndex {
   let byId = new LayeredMap<string, StoredEvent>()
   let complete = false

@@ -1,6 +1,11 @@
 import type { DeliveryRecord } from './delivery-record.js'
 
-/** Which deliveries `records()` returns; every given field must match. */
+/**
+ * Which deliveries `records()` returns; every given field must match.
+ *
+ * @example
+ * book.filter({ event: 'evt_1', status: 'Failed' })
+ */
 export interface DeliveryFilter {
   event?: string
   destination?: string
@@ -28,6 +33,12 @@ export interface RecordBook {
 
 const key = (eventId: string, destinationId: string) => `${eventId}|${destinationId}`
 
+/**
+ * An empty record book.
+ *
+ * @example
+ * const book = createRecordBook()
+ */
 export function createRecordBook(): RecordBook {
   const byKey = new Map<string, DeliveryRecord>()
   const ordered: DeliveryRecord[] = []

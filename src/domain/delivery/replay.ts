@@ -6,7 +6,12 @@ import { replayedRequest } from './signed-request.js'
 import { post, race } from './timeout-race.js'
 import type { TransportResult } from './transport.js'
 
-/** A captured request as data (record ids instead of the record), as a snapshot and a replay task carry it. */
+/**
+ * A captured request as data (record ids instead of the record), as a snapshot and a replay task carry it.
+ *
+ * @example
+ * replayTask.at(due, saveCapture(ctx.captured))
+ */
 export interface SavedCapture {
   readonly event: string
   readonly destination: string

@@ -12,7 +12,12 @@ import type { Send } from './send.js'
 
 const DAY = 24 * 60 * 60 * 1000
 
-/** Manual resend: see {@link createResend}. */
+/**
+ * Manual resend: see {@link createResend}.
+ *
+ * @example
+ * const resend: Resend = createResend(ctx, send)
+ */
 export type Resend = (eventId: string, destinationId: string, via: 'dashboard' | 'cli', scope?: Scope) => Promise<DeliveryAttempt>
 
 /**

@@ -10,7 +10,12 @@ import { signedRequest } from './signed-request.js'
 import { post, race } from './timeout-race.js'
 import type { TransportRequest, TransportResult } from './transport.js'
 
-/** Sends one attempt of a delivery; see {@link createSend}. */
+/**
+ * Sends one attempt of a delivery; see {@link createSend}.
+ *
+ * @example
+ * const send: Send = createSend(ctx)
+ */
 export type Send = (
   r: DeliveryRecord,
   event: StoredEvent,

@@ -2,7 +2,12 @@ import type { HeaderNames } from '#kernel/header-names.js'
 import { signatureHeader } from './signature.js'
 import type { TransportRequest } from './transport.js'
 
-/** A webhook POST with its signature, and what the sender needs to know of it afterwards. */
+/**
+ * A webhook POST with its signature, and what the sender needs to know of it afterwards.
+ *
+ * @example
+ * const { request, abort } = signedRequest(names, init)
+ */
 export interface SignedRequest {
   readonly request: TransportRequest
   /** The headers, if the transport read them (else they were never built). */
@@ -11,7 +16,12 @@ export interface SignedRequest {
   readonly abort: () => void
 }
 
-/** What a signed delivery is made of. */
+/**
+ * What a signed delivery is made of.
+ *
+ * @example
+ * signedRequest(names, { url, body, timeoutMs: 10_000, badCertificate: false, at, test: true, secrets: () => [secret] })
+ */
 export interface SignedRequestInit {
   readonly url: string
   readonly body: string

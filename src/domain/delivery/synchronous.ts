@@ -7,7 +7,12 @@ import type { DeliveryRecord } from './delivery-record.js'
 import { openRecord } from './new-record.js'
 import type { Send } from './send.js'
 
-/** The result of a synchronous event: delivered while the triggering action waits. */
+/**
+ * The result of a synchronous event: delivered while the triggering action waits.
+ *
+ * @example
+ * const { approved, records } = await sim.admin.triggerSync('issuing_authorization.request')
+ */
 export interface SyncOutcome {
   readonly event: StoredEvent
   /** True when a receiver answered 2xx with `{ "approved": true }`. */

@@ -1,46 +1,124 @@
 import type { Mode } from '../mode.js'
 
-/** Where a destination takes events from (the spec's `events_from` scopes). */
+/**
+ * Where a destination takes events from (the spec's `events_from` scopes).
+ *
+ * @example
+ * const from: EventsFrom[] = ['@self', '@accounts']
+ */
 export type EventsFrom = '@self' | '@accounts' | '@organization_members' | '@organization_members/@accounts'
 
-/** The scopes that make a destination an organisation destination. */
+/**
+ * Every `events_from` scope, in the spec's order.
+ *
+ * @example
+ * EVENTS_FROM.includes('@self') // true
+ */
+export const EVENTS_FROM: readonly EventsFrom[] = [
+  '@self',
+  '@accounts',
+  '@organization_members',
+  '@organization_members/@accounts',
+]
+
+/**
+ * The scopes that make a destination an organisation destination.
+ *
+ * @example
+ * d.eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
+ */
 export const ORGANISATION_SCOPES: readonly EventsFrom[] = ['@organization_members', '@organization_members/@accounts']
 
-/** One signing secret of a destination; `expiresAt` is set on a rolled (old) secret. */
+/**
+ * One signing secret of a destination; `expiresAt` is set on a rolled (old) secret.
+ *
+ * @example
+ * const rolled: SigningSecret = { secret: 'whsec_old', expiresAt: now + 3_600_000 }
+ */
 export interface SigningSecret {
   readonly secret: string
   readonly expiresAt: number | undefined
 }
 
 /**
- * An event destination (`v2.core.event_destination`) of type `webhook_endpoint`: which events it
- * takes (mode, `events_from`, payload kind, `enabled_events`), where they go and how they are
- * signed. Owned by one account in one mode.
+ * What the service keeps of a destination beside its API object: its owner, its signing secrets
+ * (the API never shows them after create) and the simulated certificate fault.
  *
  * @example
- * destinations.create({ account: 'acct_1', mode: 'test' }, { name: 'hooks', type: 'webhook_endpoint',
- *   event_payload: 'snapshot', enabled_events: ['*'], webhook_endpoint: { url: 'https://x.test/h' } })
+ * const keys: DestinationKeys = { id: 'ed_1', account, mode: 'test', secrets: [], badCertificate: false }
+ */
+export interface DestinationKeys {
+  readonly id: string
+  readonly account: string
+  readonly mode: Mode
+  /** Active secrets, newest first; a delivery carries one `v1` per secret still active. */
+  secrets: SigningSecret[]
+  /** Simulates a receiver presenting an invalid certificate: every attempt is a TLS failure. */
+  badCertificate: boolean
+}
+
+/**
+ * An event destination (`v2.core.event_destination`) of type `webhook_endpoint` as delivery reads
+ * it: which events it takes (mode, `events_from`, payload kind, `enabled_events`), where they go
+ * and how they are signed. A read-only view of the stored API object and its keys.
+ *
+ * @example
+ * sim.admin.destinations()[0] // { id: 'ed_…', url: 'https://…', eventPayload: 'snapshot', status: 'enabled', ... }
  */
 export interface Destination {
   readonly id: string
   readonly account: string
   readonly mode: Mode
+  /** Epoch ms. */
   readonly created: number
-  updated: number
-  name: string
-  description: string
+  readonly updated: number
+  readonly name: string
+  readonly description: string
   readonly type: 'webhook_endpoint'
   readonly eventsFrom: readonly EventsFrom[]
   readonly eventPayload: 'snapshot' | 'thin'
-  enabledEvents: string[]
-  url: string
+  readonly enabledEvents: readonly string[]
+  readonly url: string
   /** A version pinned at creation: snapshot events are sent structured for it. */
   readonly snapshotApiVersion: string | undefined
-  metadata: Record<string, string>
-  status: 'enabled' | 'disabled'
-  /** Active secrets, newest first; a delivery carries one `v1` per secret still active. */
-  secrets: SigningSecret[]
-  /** Simulates a receiver presenting an invalid certificate: every attempt is a TLS failure. */
-  badCertificate: boolean
-  deleted: boolean
+  readonly metadata: Readonly<Record<string, string>>
+  readonly status: 'enabled' | 'disabled'
+  readonly secrets: readonly SigningSecret[]
+  readonly badCertificate: boolean
+  /** Always false for a view: a deleted destination is no longer found. */
+  readonly deleted: boolean
+}
+
+/**
+ * The view of a stored destination object and its keys.
+ *
+ * @example
+ * viewOf(storedJson, keys).url // 'https://hooks.example.test/a'
+ */
+export function viewOf(json: Readonly<Record<string, unknown>>, keys: DestinationKeys): Destination {
+  const endpoint = (json.webhook_endpoint ?? {}) as { url?: string }
+  return {
+    id: keys.id,
+    account: keys.account,
+    mode: keys.mode,
+    created: Date.parse(json.created as string),
+    updated: Date.parse(json.updated as string),
+    name: json.name as string,
+    description: json.description as string,
+    type: 'webhook_endpoint',
+    eventsFrom: (json.events_from ?? ['@self']) as EventsFrom[],
+    eventPayload: json.event_payload as 'snapshot' | 'thin',
+    enabledEvents: json.enabled_events as string[],
+    url: endpoint.url ?? '',
+    snapshotApiVersion: json.snapshot_api_version as string | undefined,
+    metadata: (json.metadata ?? {}) as Record<string, string>,
+    status: json.status as 'enabled' | 'disabled',
+    get secrets() {
+      return keys.secrets
+    },
+    get badCertificate() {
+      return keys.badCertificate
+    },
+    deleted: false,
+  }
 }

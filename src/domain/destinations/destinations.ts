@@ -1,17 +1,45 @@
+import { errorMessage } from '#catalogue/errors.js'
 import { MAX_WEBHOOK_ENDPOINTS, SECRET_ROLL_MAX_OVERLAP_MS } from '#catalogue/rules.js'
 import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Accounts } from '../accounts/accounts.js'
+import type { Engine } from '../engine/engine.js'
+import type { Json } from '../engine/list.js'
+import type { Resource } from '../engine/resource.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest, resourceMissing } from '../service-error.js'
-import { type Destination, type EventsFrom, ORGANISATION_SCOPES } from './destination.js'
+import { invalidRequest } from '../service-error.js'
+import { NO_ORIGIN } from '../v1-events/emit.js'
+import { type Destination, type DestinationKeys, type EventsFrom, ORGANISATION_SCOPES, viewOf } from './destination.js'
 import { checkEnabledEvents, checkUrl } from './rules.js'
 
-/** At most this many webhook endpoints per account and mode (the spec's limit). */
+/**
+ * At most this many webhook endpoints per account and mode (the spec's limit).
+ *
+ * @example
+ * resource.list(scope).length >= MAX_ENDPOINTS // a 17th is refused
+ */
 export const MAX_ENDPOINTS = MAX_WEBHOOK_ENDPOINTS
-/** A rolled secret stays valid at most this long. */
+/**
+ * A rolled secret stays valid at most this long.
+ *
+ * @example
+ * rollSecret(scope, id, MAX_ROLL_OVERLAP_MS) // the old secret stays 24 hours
+ */
 export const MAX_ROLL_OVERLAP_MS = SECRET_ROLL_MAX_OVERLAP_MS
+/**
+ * The catalogue's object value of a destination (the engine resource that stores them).
+ *
+ * @example
+ * engine.resource(DESTINATION_OBJECT).require(scope, id)
+ */
+export const DESTINATION_OBJECT = 'v2.core.event_destination'
 
+/**
+ * A destination as created outside HTTP (the CLI's forwarding, the harness): the create params.
+ *
+ * @example
+ * sim.service.destinations.create(scope, { name: 'h', type: 'webhook_endpoint', event_payload: 'snapshot', enabled_events: ['*'], webhook_endpoint: { url } })
+ */
 export interface CreateDestinationInput {
   name: string
   type: 'webhook_endpoint'
@@ -24,36 +52,38 @@ export interface CreateDestinationInput {
   webhook_endpoint: { url: string }
 }
 
-export interface UpdateDestinationInput {
-  name?: string | undefined
-  description?: string | undefined
-  enabled_events?: string[] | undefined
-  metadata?: Record<string, string | null> | undefined
-  webhook_endpoint?: { url: string } | undefined
-}
-
 /**
- * The registry of event destinations per account and mode, with the spec's registration rules.
- * Every check runs before anything changes, so a refused call leaves the registry as it was.
+ * Event destinations: the rules of the spec on their registration (checked before anything
+ * changes, so a refused call leaves everything as it was), their keys (owner, signing secrets,
+ * certificate fault) and the views delivery routes by. The objects themselves are the engine's
+ * (`v2.core.event_destination`), stored once as the API shows them.
  *
  * @example
  * const d = destinations.create(scope, { name: 'h', type: 'webhook_endpoint', event_payload: 'thin',
  *   enabled_events: ['v1.billing.meter.error_report_triggered'], webhook_endpoint: { url } })
- * destinations.disable(scope, d.id)
+ * destinations.activeSecrets(d) // ['whsec_…']
  */
 export interface Destinations {
+  /** Creates one through the engine's create operation (its behaviour checks the rules). */
   create(scope: Scope, input: CreateDestinationInput): Destination
+  /** A destination of the scope, else 404 `resource_missing`. */
   get(scope: Scope, id: string): Destination
-  /** Any destination by id, deleted ones included (deliveries keep a reference). */
+  /** Any destination by id (undefined once deleted). */
   find(id: string): Destination | undefined
   /** Live destinations of a scope, newest first. */
   list(scope: Scope): Destination[]
   /** Every destination not deleted, in creation order. */
   all(): readonly Destination[]
-  update(scope: Scope, id: string, input: UpdateDestinationInput): Destination
-  remove(scope: Scope, id: string): Destination
-  enable(scope: Scope, id: string): Destination
-  disable(scope: Scope, id: string): Destination
+  /** Refuses a create that breaks a registration rule (scopes, types, URL, version, the 16 cap). */
+  checkCreate(scope: Scope, params: Readonly<Record<string, unknown>>): void
+  /** Refuses an update of `enabled_events` or the URL that breaks a rule. */
+  checkUpdate(scope: Scope, id: string, params: Readonly<Record<string, unknown>>): void
+  /** Keys for a new destination: its first secret, drawn here. Returns the secret. */
+  register(created: Json, scope: Scope): string
+  /** Forgets a deleted destination's keys. */
+  unregister(id: string): void
+  /** Traces a change of a destination (`destination.updated`, ...). */
+  traced(id: string, what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled'): void
   /** Rolls the signing secret; the old one stays valid for `overlapMs` (0..24h). Returns the new secret. */
   rollSecret(scope: Scope, id: string, overlapMs: number): string
   /** Secrets that sign a delivery now, newest first. */
@@ -62,133 +92,117 @@ export interface Destinations {
   setBadCertificate(id: string, bad: boolean): void
 }
 
-export function createDestinations(kernel: Kernel, accounts: Accounts): Destinations {
-  const byId = new Map<string, Destination>()
-  const ordered: Destination[] = []
+/**
+ * The destinations of a service; `engine` is read when first needed (the engine is made after).
+ *
+ * @example
+ * const destinations = createDestinations(kernel, accounts, () => engine)
+ */
+export function createDestinations(kernel: Kernel, accounts: Accounts, engine: () => Engine): Destinations {
+  const byId = new Map<string, DestinationKeys>()
+  const ordered: DestinationKeys[] = []
+  const views = new WeakMap<Json, Destination>()
+  const resource = (): Resource => engine().resource(DESTINATION_OBJECT)
 
   kernel.state.register('destinations', {
     save: () => toPlain(ordered),
     load(data) {
       byId.clear()
       ordered.length = 0
-      for (const d of fromPlain<Destination[]>(data)) {
-        byId.set(d.id, d)
-        ordered.push(d)
+      for (const k of fromPlain<DestinationKeys[]>(data)) {
+        byId.set(k.id, k)
+        ordered.push(k)
       }
     },
   })
 
-  function get(scope: Scope, id: string): Destination {
-    const d = byId.get(id)
-    if (d === undefined || d.deleted || d.account !== scope.account || d.mode !== scope.mode) {
-      throw resourceMissing('event destination', id)
+  function view(keys: DestinationKeys): Destination | undefined {
+    const json = resource().get(keys, keys.id)
+    if (json === undefined) return undefined
+    let v = views.get(json)
+    if (v === undefined) {
+      v = viewOf(json, keys)
+      views.set(json, v)
     }
-    return d
+    return v
+  }
+
+  function keysOf(scope: Scope, id: string): DestinationKeys {
+    const k = byId.get(id)
+    if (k === undefined || k.account !== scope.account || k.mode !== scope.mode) {
+      resource().require(scope, id)
+      throw new Error(`destinations: no keys for ${id}`)
+    }
+    return k
   }
 
   // Each destination (so each endpoint and each mode) draws its own secret.
   const newSecret = (): string => kernel.ids.next('whsec', 32)
 
-  function touch(
-    d: Destination,
-    what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'secret_rolled',
-  ): Destination {
-    d.updated = kernel.clock.now
-    kernel.trace.append(`destination.${what}` as const, { id: d.id, account: d.account, mode: d.mode, status: d.status })
-    return d
+  function trace(k: DestinationKeys, what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'secret_rolled') {
+    const status = (resource().get(k, k.id)?.status ?? 'enabled') as string
+    kernel.trace.append(`destination.${what}` as const, { id: k.id, account: k.account, mode: k.mode, status })
   }
 
   return {
     create(scope, input) {
-      const eventsFrom = input.events_from ?? ['@self']
-      const account = accounts.get(scope.account)
-      const organisation = eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
-      if (organisation && account?.organisation === undefined) {
-        throw invalidRequest(
-          `events_from ${eventsFrom.join(', ')} needs an account that belongs to an organisation; account '${scope.account}' does not.`,
-          { param: 'events_from' },
-        )
+      const created = engine().run('v2.core.eventDestinations.create', {
+        scope,
+        origin: NO_ORIGIN,
+        path: {},
+        params: input as unknown as Record<string, unknown>,
+      }) as Json
+      return view(byId.get(created.id) as DestinationKeys) as Destination
+    },
+    get: (scope, id) => view(keysOf(scope, id)) as Destination,
+    find(id) {
+      const k = byId.get(id)
+      return k === undefined ? undefined : view(k)
+    },
+    list: (scope) =>
+      resource()
+        .list(scope)
+        .flatMap((json) => {
+          const k = byId.get(json.id)
+          return k === undefined ? [] : [view(k) as Destination]
+        }),
+    all: () => ordered.map((k) => view(k) as Destination),
+    checkCreate: (scope, params) => checkCreate(accounts, resource(), scope, params),
+    checkUpdate(scope, id, params) {
+      const current = view(keysOf(scope, id)) as Destination
+      if (Array.isArray(params.enabled_events)) {
+        const organisation = current.eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
+        checkEnabledEvents(params.enabled_events as string[], current.eventPayload, organisation, 'enabled_events')
       }
-      checkEnabledEvents(input.enabled_events, input.event_payload, organisation, 'enabled_events')
-      checkUrl(input.webhook_endpoint.url, scope.mode, 'webhook_endpoint.url')
-      if (input.snapshot_api_version !== undefined && input.event_payload === 'thin') {
-        throw invalidRequest('snapshot_api_version can only be set on destinations with event_payload snapshot.', {
-          param: 'snapshot_api_version',
-        })
-      }
-      const count = ordered.filter((d) => !d.deleted && d.account === scope.account && d.mode === scope.mode).length
-      if (count >= MAX_ENDPOINTS) {
-        throw invalidRequest(
-          `You have reached the maximum of ${MAX_ENDPOINTS} webhook endpoints for this account in ${scope.mode} mode. Delete an endpoint before creating another.`,
-          { code: 'webhook_endpoint_limit_reached', param: 'webhook_endpoint' },
-        )
-      }
-      const now = kernel.clock.now
-      const d: Destination = {
-        id: kernel.ids.next('ed', 24),
+      const endpoint = params.webhook_endpoint as { url?: string } | undefined
+      if (endpoint?.url !== undefined) checkUrl(endpoint.url, current.mode, 'webhook_endpoint.url')
+    },
+    register(created, scope) {
+      const k: DestinationKeys = {
+        id: created.id,
         account: scope.account,
         mode: scope.mode,
-        created: now,
-        updated: now,
-        name: input.name,
-        description: input.description ?? '',
-        type: 'webhook_endpoint',
-        eventsFrom: [...new Set(eventsFrom)],
-        eventPayload: input.event_payload,
-        enabledEvents: [...new Set(input.enabled_events)],
-        url: input.webhook_endpoint.url,
-        // Pinned only when given; otherwise events keep the version in force when they occurred.
-        snapshotApiVersion: input.snapshot_api_version,
-        metadata: { ...input.metadata },
-        status: 'enabled',
         secrets: [{ secret: newSecret(), expiresAt: undefined }],
         badCertificate: false,
-        deleted: false,
       }
-      byId.set(d.id, d)
-      ordered.push(d)
-      return touch(d, 'created')
+      byId.set(k.id, k)
+      ordered.push(k)
+      trace(k, 'created')
+      return k.secrets[0]?.secret as string
     },
-    get,
-    find: (id) => byId.get(id),
-    list: (scope) => ordered.filter((d) => !d.deleted && d.account === scope.account && d.mode === scope.mode).reverse(),
-    all: () => ordered.filter((d) => !d.deleted),
-    update(scope, id, input) {
-      const d = get(scope, id)
-      if (input.enabled_events !== undefined) {
-        const organisation = d.eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
-        checkEnabledEvents(input.enabled_events, d.eventPayload, organisation, 'enabled_events')
-      }
-      if (input.webhook_endpoint !== undefined) checkUrl(input.webhook_endpoint.url, d.mode, 'webhook_endpoint.url')
-      if (input.name !== undefined) d.name = input.name
-      if (input.description !== undefined) d.description = input.description
-      if (input.enabled_events !== undefined) d.enabledEvents = [...new Set(input.enabled_events)]
-      if (input.webhook_endpoint !== undefined) d.url = input.webhook_endpoint.url
-      if (input.metadata !== undefined) {
-        for (const [k, v] of Object.entries(input.metadata)) {
-          if (v === null || v === '') delete d.metadata[k]
-          else d.metadata[k] = v
-        }
-      }
-      return touch(d, 'updated')
+    unregister(id) {
+      const k = byId.get(id)
+      if (k === undefined) return
+      byId.delete(id)
+      ordered.splice(ordered.indexOf(k), 1)
+      kernel.trace.append('destination.deleted', { id, account: k.account, mode: k.mode, status: 'deleted' })
     },
-    remove(scope, id) {
-      const d = get(scope, id)
-      d.deleted = true
-      return touch(d, 'deleted')
-    },
-    enable(scope, id) {
-      const d = get(scope, id)
-      d.status = 'enabled'
-      return touch(d, 'enabled')
-    },
-    disable(scope, id) {
-      const d = get(scope, id)
-      d.status = 'disabled'
-      return touch(d, 'disabled')
+    traced(id, what) {
+      const k = byId.get(id)
+      if (k !== undefined) trace(k, what)
     },
     rollSecret(scope, id, overlapMs) {
-      const d = get(scope, id)
+      const k = keysOf(scope, id)
       if (!Number.isFinite(overlapMs) || overlapMs < 0 || overlapMs > MAX_ROLL_OVERLAP_MS) {
         throw invalidRequest('The old secret can stay active for 0 to 24 hours (expires_in 0..86400 seconds).', {
           param: 'expires_in',
@@ -196,12 +210,12 @@ export function createDestinations(kernel: Kernel, accounts: Accounts): Destinat
       }
       const now = kernel.clock.now
       const secret = newSecret()
-      const old = d.secrets.filter((s) => s.expiresAt === undefined || s.expiresAt > now)
-      d.secrets = [
+      const old = k.secrets.filter((s) => s.expiresAt === undefined || s.expiresAt > now)
+      k.secrets = [
         { secret, expiresAt: undefined },
         ...old.map((s) => ({ secret: s.secret, expiresAt: Math.min(s.expiresAt ?? Infinity, now + overlapMs) })),
       ].filter((s) => s.expiresAt === undefined || s.expiresAt > now)
-      touch(d, 'secret_rolled')
+      trace(k, 'secret_rolled')
       return secret
     },
     activeSecrets(d) {
@@ -209,10 +223,36 @@ export function createDestinations(kernel: Kernel, accounts: Accounts): Destinat
       return d.secrets.filter((s) => s.expiresAt === undefined || s.expiresAt > now).map((s) => s.secret)
     },
     setBadCertificate(id, bad) {
-      const d = byId.get(id)
-      if (d === undefined) throw new TypeError(`No such event destination: '${id}'`)
-      d.badCertificate = bad
+      const k = byId.get(id)
+      if (k === undefined) throw new TypeError(`No such event destination: '${id}'`)
+      k.badCertificate = bad
       kernel.trace.append('destination.bad_certificate', { id, bad })
     },
+  }
+}
+
+/** The registration rules of a create, in the order the provider checks them. */
+function checkCreate(accounts: Accounts, resource: Resource, scope: Scope, params: Readonly<Record<string, unknown>>): void {
+  const eventsFrom = (params.events_from ?? ['@self']) as EventsFrom[]
+  const payload = params.event_payload as 'snapshot' | 'thin'
+  const organisation = eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
+  if (organisation && accounts.get(scope.account)?.organisation === undefined) {
+    throw invalidRequest(
+      `events_from ${eventsFrom.join(', ')} needs an account that belongs to an organisation; account '${scope.account}' does not.`,
+      { param: 'events_from' },
+    )
+  }
+  checkEnabledEvents(params.enabled_events as string[], payload, organisation, 'enabled_events')
+  checkUrl((params.webhook_endpoint as { url: string }).url, scope.mode, 'webhook_endpoint.url')
+  if (params.snapshot_api_version !== undefined && payload === 'thin') {
+    throw invalidRequest('snapshot_api_version can only be set on destinations with event_payload snapshot.', {
+      param: 'snapshot_api_version',
+    })
+  }
+  if (resource.list(scope).length >= MAX_ENDPOINTS) {
+    throw invalidRequest(errorMessage('webhook_endpoint_limit_reached', { max: MAX_ENDPOINTS, mode: scope.mode }), {
+      code: 'webhook_endpoint_limit_reached',
+      param: 'webhook_endpoint',
+    })
   }
 }

@@ -2,11 +2,27 @@ import { invalidRequest } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'
 import type { Json } from './list.js'
 
-/** Default and largest page size of v2 lists (the provider's v2 reference: default 20, max 20). */
+/**
+ * Default and largest page size of v2 lists (the provider's v2 reference: default 20, max 20).
+ *
+ * @example
+ * pageV2(items, {}, base).data.length <= V2_DEFAULT_LIMIT
+ */
 export const V2_DEFAULT_LIMIT = 20
+/**
+ * The largest v2 page.
+ *
+ * @example
+ * v2Limit(V2_MAX_LIMIT + 1, 20) // throws 400 on limit
+ */
 export const V2_MAX_LIMIT = 20
 
-/** The v2 list envelope. */
+/**
+ * The v2 list envelope.
+ *
+ * @example
+ * const page: V2Page = pageV2(items, { limit: 2 }, '/v2/core/event_destinations')
+ */
 export interface V2Page<J = Json> {
   readonly data: J[]
   readonly next_page_url: string | null

@@ -1,7 +1,13 @@
 import { isoTime } from '#kernel/time.js'
-import type { Mode } from '../mode.js'
+import type { Json } from '../engine/list.js'
+import type { Scope } from '../mode.js'
 
-/** The provider's OffSessionPayment statuses (v2 reference). */
+/**
+ * The provider's OffSessionPayment statuses (v2 reference).
+ *
+ * @example
+ * const cancelable: OffSessionPaymentStatus[] = ['pending', 'pending_retry', 'requires_capture']
+ */
 export type OffSessionPaymentStatus =
   | 'pending'
   | 'pending_retry'
@@ -11,56 +17,82 @@ export type OffSessionPaymentStatus =
   | 'failed'
   | 'canceled'
 
-/** An off-session payment: a business-initiated charge of a saved card, authorised asynchronously with retries. */
-export interface OffSessionPayment {
-  readonly id: string
-  readonly account: string
-  readonly mode: Mode
-  readonly created: number
-  readonly amount: { readonly value: number; readonly currency: string }
+/**
+ * An off-session payment (`v2.payments.off_session_payment`) as the API shows it, stored once in
+ * that form: a business-initiated charge of a saved card, authorised asynchronously with retries.
+ *
+ * @example
+ * sim.service.offSessionPayments.require(scope, 'osp_test_1').status // 'succeeded'
+ */
+export interface OffSessionPayment extends Json {
+  readonly object: 'v2.payments.off_session_payment'
+  readonly amount_requested: { readonly value: number; readonly currency: string }
   readonly cadence: 'recurring' | 'unscheduled'
+  readonly created: string
   readonly customer: string
-  readonly paymentMethod: string
+  failure_reason: 'rejected_by_partner' | 'retries_exhausted' | null
+  last_authorization_attempt_error: string | null
+  latest_payment_attempt_record: string | null
+  readonly livemode: boolean
   readonly metadata: Record<string, string>
-  readonly retryStrategy: 'none' | 'smart'
-  readonly statementDescriptor: string | null
-  readonly statementDescriptorSuffix: string | null
+  readonly payment_method: string
+  payment_record: string | null
+  readonly retry_details: { attempts: number; readonly retry_strategy: 'none' | 'smart' }
+  readonly statement_descriptor: string | null
+  readonly statement_descriptor_suffix: string | null
   status: OffSessionPaymentStatus
-  attempts: number
-  failureReason: 'rejected_by_partner' | 'retries_exhausted' | null
-  lastAuthorizationAttemptError: string | null
-  latestPaymentAttemptRecord: string | null
-  paymentRecord: string | null
-  /** The latest charge (not part of the provider's object; kept for the ledger link). */
-  latestCharge: string | null
 }
 
 /**
- * The v2 JSON of an off-session payment (`object: 'v2.payments.off_session_payment'`, ISO timestamps).
+ * The checked create params.
  *
  * @example
- * offSessionPaymentJson(osp) // { id: 'osp_test_…', object: 'v2.payments.off_session_payment', status: 'pending', ... }
+ * const input: OffSessionPaymentCreate = { amount: { value: 2000, currency: 'usd' }, cadence: 'recurring', customer, payment_method }
  */
-export function offSessionPaymentJson(o: OffSessionPayment): Record<string, unknown> {
+export interface OffSessionPaymentCreate {
+  readonly amount: { readonly value: number; readonly currency: string }
+  readonly cadence: 'recurring' | 'unscheduled'
+  readonly customer: string
+  readonly payment_method: string
+  readonly metadata?: Record<string, string>
+  readonly retry_details?: { readonly retry_strategy: 'none' | 'smart' }
+  readonly statement_descriptor?: string
+  readonly statement_descriptor_suffix?: string
+}
+
+/**
+ * A new off-session payment, `pending`, with its first attempt still to run.
+ *
+ * @example
+ * newOffSessionPayment('osp_test_1', scope, clock.now, params, 'usd', 'pm_1')
+ */
+export function newOffSessionPayment(
+  id: string,
+  scope: Scope,
+  now: number,
+  input: OffSessionPaymentCreate,
+  currency: string,
+  paymentMethod: string,
+): OffSessionPayment {
   return {
-    id: o.id,
+    id,
     object: 'v2.payments.off_session_payment',
-    amount_requested: { value: o.amount.value, currency: o.amount.currency },
-    cadence: o.cadence,
-    created: isoTime(o.created),
-    customer: o.customer,
-    failure_reason: o.failureReason,
-    last_authorization_attempt_error: o.lastAuthorizationAttemptError,
-    latest_payment_attempt_record: o.latestPaymentAttemptRecord,
-    livemode: o.mode === 'live',
-    metadata: { ...o.metadata },
+    amount_requested: { value: input.amount.value, currency },
+    cadence: input.cadence,
+    created: isoTime(now),
+    customer: input.customer,
+    failure_reason: null,
+    last_authorization_attempt_error: null,
+    latest_payment_attempt_record: null,
+    livemode: scope.mode === 'live',
+    metadata: { ...input.metadata },
     on_behalf_of: null,
-    payment_method: o.paymentMethod,
-    payment_record: o.paymentRecord,
-    retry_details: { attempts: o.attempts, retry_strategy: o.retryStrategy },
-    statement_descriptor: o.statementDescriptor,
-    statement_descriptor_suffix: o.statementDescriptorSuffix,
-    status: o.status,
+    payment_method: paymentMethod,
+    payment_record: null,
+    retry_details: { attempts: 0, retry_strategy: input.retry_details?.retry_strategy ?? 'smart' },
+    statement_descriptor: input.statement_descriptor ?? null,
+    statement_descriptor_suffix: input.statement_descriptor_suffix ?? null,
+    status: 'pending',
     test_clock: null,
     transfer_data: null,
   }

@@ -32,6 +32,9 @@ function patternsOf(params: Readonly<Record<string, unknown>>): readonly string[
  * v1 events (`/v1/events`): the snapshot events of the account and mode, served from the event
  * store where each is kept once, as its body was built at emission (its structure fixed by the
  * account's version then: `Service-Version` on these requests never changes it). Newest first.
+ *
+ * @example
+ * engine.run('events.list', { scope, origin, path: {}, params: { type: 'customer.*', limit: 3 } })
  */
 export const events: ResourceDeclaration<ResourcePorts> = {
   type: 'Event',

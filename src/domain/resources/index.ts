@@ -6,6 +6,7 @@ import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
+import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
@@ -58,4 +59,5 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   discounts,
   events,
   v2Events,
+  eventDestinations,
 ]

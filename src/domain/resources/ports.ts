@@ -1,5 +1,7 @@
 import type { Accounts } from '../accounts/accounts.js'
 import type { Billing } from '../billing/billing.js'
+import type { Delivery } from '../delivery/delivery.js'
+import type { Destinations } from '../destinations/destinations.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Ledger } from '../ledger/ledger.js'
 import type { Meters } from '../meters/meters.js'
@@ -19,4 +21,8 @@ export interface ResourcePorts {
   readonly billing: Billing
   /** Every emitted event: `/v1/events` and `/v2/core/events` read it. */
   readonly events: EventStore
+  /** Event destinations' registration rules and keys. */
+  readonly destinations: Destinations
+  /** Webhook delivery: a destination's ping. */
+  readonly delivery: Pick<Delivery, 'ping'>
 }

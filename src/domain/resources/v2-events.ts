@@ -8,6 +8,9 @@ import type { ResourcePorts } from './ports.js'
  * store where each is kept once as the full event (`GET /v2/core/events/{id}` answers it with
  * `data`, unlike the notification a destination receives). Newest first; filters `object_id`,
  * `types` and `created` (bounds in ISO 8601, or unix seconds as the client declares them).
+ *
+ * @example
+ * engine.run('v2.core.events.list', { scope, origin, path: {}, params: { types: ['v1.billing.meter.no_meter_found'] } })
  */
 export const v2Events: ResourceDeclaration<ResourcePorts> = {
   type: 'V2.Core.Event',

@@ -2,13 +2,13 @@ import type { Route } from '../route.js'
 import { accountRoutes } from './account-routes.js'
 import { balanceRoutes } from './balance-routes.js'
 import { catalogueRoutes } from './engine-routes.js'
-import { eventDestinationRoutes } from './event-destination-routes.js'
 import { eventResendRoute } from './event-resend-route.js'
 import { meterAdjustmentRoutes } from './meter-adjustment-routes.js'
 import { meterEventRoutes } from './meter-event-routes.js'
 import { meterRoutes } from './meter-routes.js'
 import { offSessionPaymentRoutes } from './off-session-payment-routes.js'
 import { paymentIntentRoutes } from './payment-intent-routes.js'
+import { rollSecretRoute } from './roll-secret-route.js'
 import { sessionRoutes } from './session-routes.js'
 
 /** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, meters, sessions, destinations, accounts, balance). */
@@ -22,7 +22,7 @@ export const behaviourRoutes: readonly Route[] = [
   ...meterRoutes,
   ...meterEventRoutes,
   ...meterAdjustmentRoutes,
-  ...eventDestinationRoutes,
+  rollSecretRoute,
 ]
 
 /**

@@ -1,80 +1,58 @@
-import { z } from 'zod'
-import { offSessionPaymentJson } from '#domain/off-session-payments/off-session-payment.js'
-import { v2List, v2ListQuery } from '../pagination.js'
-import type { Route } from '../route.js'
-import { defined, originOf, requiredInt, scopeOf } from './resource-helpers.js'
+import { typeShape } from '#catalogue/index.js'
+import type { OffSessionPaymentCreate } from '#domain/off-session-payments/off-session-payment.js'
+import { OFF_SESSION_PAYMENT_PARAMS } from '#domain/off-session-payments/params.js'
+import { type ParamSource, ParamsCompiler } from '../catalogue-params.js'
+import type { RequestContext, Route } from '../route.js'
+import { originOf, scopeOf } from './resource-helpers.js'
 
-const createBody = z
-  .object({
-    amount: z.object({ value: requiredInt('amount.value'), currency: z.string().min(1) }).strict(),
-    cadence: z.enum(['recurring', 'unscheduled']),
-    customer: z.string().min(1),
-    payment_method: z.string().min(1),
-    metadata: z.record(z.string().max(40), z.string().max(500)).optional(),
-    retry_details: z
-      .object({ retry_strategy: z.enum(['none', 'smart']) })
-      .strict()
-      .optional(),
-    statement_descriptor: z.string().max(22).optional(),
-    statement_descriptor_suffix: z.string().max(22).optional(),
-  })
-  .strict()
+// The catalogue's validator over the quoted params types (the pinned client has none for these).
+const compiler = new ParamsCompiler((name) => OFF_SESSION_PAYMENT_PARAMS[name] ?? typeShape(name))
+
+function checked(type: string, input: unknown, source: ParamSource): Record<string, unknown> {
+  return compiler.validator(`V2.Payments.OffSessionPayment${type}Params`)(input as Record<string, unknown>, source)
+}
 
 const BASE = '/v2/payments/off_session_payments'
+const idOf = (ctx: RequestContext) => ctx.params.id ?? ''
 
-/** `/v2/payments/off_session_payments`: create, retrieve, list (v2 pagination), cancel. */
+/**
+ * `/v2/payments/off_session_payments`: create, retrieve, list (v2 pagination), cancel. Served
+ * beside the catalogue, in the client's naming: the pinned official client has no such operations.
+ */
 export const offSessionPaymentRoutes: Route[] = [
   {
     method: 'POST',
     path: BASE,
-    operation: 'v2.payments.off_session_payments.create',
-    body: createBody,
+    operation: 'v2.payments.offSessionPayments.create',
     handle(ctx) {
-      const b = ctx.body as z.infer<typeof createBody>
-      const o = ctx.service.offSessionPayments.create(
-        scopeOf(ctx),
-        {
-          amount: b.amount,
-          cadence: b.cadence,
-          customer: b.customer,
-          paymentMethod: b.payment_method,
-          ...defined({
-            metadata: b.metadata,
-            retryStrategy: b.retry_details?.retry_strategy,
-            statementDescriptor: b.statement_descriptor,
-            statementDescriptorSuffix: b.statement_descriptor_suffix,
-          }),
-        },
-        originOf(ctx),
-      )
-      return offSessionPaymentJson(o)
+      const params = checked('Create', ctx.body, 'json') as unknown as OffSessionPaymentCreate
+      return ctx.service.offSessionPayments.create(scopeOf(ctx), params, originOf(ctx))
     },
   },
   {
     method: 'GET',
     path: `${BASE}/:id`,
-    operation: 'v2.payments.off_session_payments.retrieve',
+    operation: 'v2.payments.offSessionPayments.retrieve',
     object: 'id',
-    query: z.object({}).strict(),
-    handle: (ctx) => offSessionPaymentJson(ctx.service.offSessionPayments.require(scopeOf(ctx), ctx.params.id ?? '')),
+    handle(ctx) {
+      checked('Retrieve', ctx.query, 'query')
+      return ctx.service.offSessionPayments.require(scopeOf(ctx), idOf(ctx))
+    },
   },
   {
     method: 'GET',
     path: BASE,
-    operation: 'v2.payments.off_session_payments.list',
-    query: v2ListQuery,
-    handle(ctx) {
-      const q = ctx.query as z.infer<typeof v2ListQuery>
-      return v2List(ctx.service.offSessionPayments.list(scopeOf(ctx)), q, BASE, offSessionPaymentJson)
-    },
+    operation: 'v2.payments.offSessionPayments.list',
+    handle: (ctx) => ctx.service.offSessionPayments.page(scopeOf(ctx), checked('List', ctx.query, 'query')),
   },
   {
     method: 'POST',
     path: `${BASE}/:id/cancel`,
-    operation: 'v2.payments.off_session_payments.cancel',
+    operation: 'v2.payments.offSessionPayments.cancel',
     object: 'id',
-    body: z.object({}).strict(),
-    handle: (ctx) =>
-      offSessionPaymentJson(ctx.service.offSessionPayments.cancel(scopeOf(ctx), ctx.params.id ?? '', originOf(ctx))),
+    handle(ctx) {
+      checked('Cancel', ctx.body, 'json')
+      return ctx.service.offSessionPayments.cancel(scopeOf(ctx), idOf(ctx), originOf(ctx))
+    },
   },
 ]

@@ -1,0 +1,75 @@
+import { errorMessage } from '#catalogue/errors.js'
+import { checkLength } from '../engine/checks.js'
+import { invalidRequest } from '../service-error.js'
+import { EVENTS_FROM } from './destination.js'
+
+/** The provider's limits on a destination's texts and type list. */
+const MAX_TEXT = 5000
+const MAX_ENABLED_EVENTS = 1000
+
+function checkName(value: unknown): void {
+  if (value === '')
+    throw invalidRequest(errorMessage('parameter_invalid_empty', { param: 'name' }), {
+      code: 'parameter_invalid_empty',
+      param: 'name',
+    })
+  checkLength(value, 'name', MAX_TEXT)
+}
+
+function checkEnabledEventsCount(value: unknown): void {
+  if (Array.isArray(value) && value.length > MAX_ENABLED_EVENTS) {
+    throw invalidRequest(`Invalid enabled_events: at most ${MAX_ENABLED_EVENTS} event types`, { param: 'enabled_events' })
+  }
+}
+
+/**
+ * What the catalogue's params type cannot say of a create: the simulator serves
+ * `webhook_endpoint` destinations (their `webhook_endpoint` required), `events_from` takes the
+ * spec's four scopes, texts have their lengths.
+ *
+ * @example
+ * checkCreateParams({ name: 'h', type: 'amazon_eventbridge', ... }) // throws 400 on type
+ */
+export function checkCreateParams(params: Readonly<Record<string, unknown>>): void {
+  checkName(params.name)
+  if (params.type !== 'webhook_endpoint') {
+    throw invalidRequest(`Invalid type: only webhook_endpoint destinations are served (param: type)`, { param: 'type' })
+  }
+  if (params.webhook_endpoint === undefined) {
+    throw invalidRequest(errorMessage('parameter_missing', { param: 'webhook_endpoint' }), {
+      code: 'parameter_missing',
+      param: 'webhook_endpoint',
+    })
+  }
+  const from = params.events_from
+  if (Array.isArray(from)) {
+    if (from.length === 0) throw invalidRequest('events_from must name at least one scope.', { param: 'events_from' })
+    for (const [i, scope] of from.entries()) {
+      if (!(EVENTS_FROM as readonly unknown[]).includes(scope)) {
+        throw invalidRequest(`Invalid events_from.${i}: must be one of ${EVENTS_FROM.join(', ')}`, {
+          param: `events_from.${i}`,
+        })
+      }
+    }
+  }
+  checkEnabledEventsCount(params.enabled_events)
+  checkLength(params.description, 'description', MAX_TEXT)
+  if (params.snapshot_api_version === '') {
+    throw invalidRequest(errorMessage('parameter_invalid_empty', { param: 'snapshot_api_version' }), {
+      code: 'parameter_invalid_empty',
+      param: 'snapshot_api_version',
+    })
+  }
+}
+
+/**
+ * The same limits on an update (name, description, the type list).
+ *
+ * @example
+ * checkUpdateParams({ name: '' }) // throws 400 on name
+ */
+export function checkUpdateParams(params: Readonly<Record<string, unknown>>): void {
+  if (params.name !== undefined) checkName(params.name)
+  checkEnabledEventsCount(params.enabled_events)
+  checkLength(params.description, 'description', MAX_TEXT)
+}
