@@ -109,6 +109,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     meters,
     ledger,
     accounts,
+    events,
     get billing(): Billing {
       if (billingArea === undefined) throw new Error('service: billing is not built yet')
       return billingArea

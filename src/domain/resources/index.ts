@@ -1,6 +1,9 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { accountLinks } from './account-links.js'
 import { accountSessions } from './account-sessions.js'
+import { accounts } from './accounts.js'
+import { balance } from './balance.js'
+import { balanceTransactions } from './balance-transactions.js'
 import { checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
@@ -53,4 +56,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   shippingRates,
   testClocks,
   discounts,
+  accounts,
+  balance,
+  balanceTransactions,
 ]

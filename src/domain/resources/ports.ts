@@ -1,5 +1,6 @@
 import type { Accounts } from '../accounts/accounts.js'
 import type { Billing } from '../billing/billing.js'
+import type { EventStore } from '../events/event-store.js'
 import type { Ledger } from '../ledger/ledger.js'
 import type { Meters } from '../meters/meters.js'
 import type { Charges } from '../payment-intents/charges.js'
@@ -12,8 +13,10 @@ export interface ResourcePorts {
   readonly meters: Meters
   /** Balances and postings: refunds, payouts and transfers move money. */
   readonly ledger: Ledger
-  /** Transfers look up their destination account. */
-  readonly accounts: Pick<Accounts, 'get'>
+  /** The account registry: transfers look up their destination; accounts open, list and close them. */
+  readonly accounts: Pick<Accounts, 'get' | 'create' | 'list' | 'close'>
+  /** Events a behaviour emits itself (a new account's `account.updated`). */
+  readonly events: EventStore
   /** The billing loop (made after the engine, so read when a behaviour runs). */
   readonly billing: Billing
 }

@@ -1,6 +1,4 @@
 import type { Route } from '../route.js'
-import { accountRoutes } from './account-routes.js'
-import { balanceRoutes } from './balance-routes.js'
 import { catalogueRoutes } from './engine-routes.js'
 import { eventDestinationRoutes } from './event-destination-routes.js'
 import { eventRoutes } from './event-routes.js'
@@ -12,11 +10,9 @@ import { paymentIntentRoutes } from './payment-intent-routes.js'
 import { sessionRoutes } from './session-routes.js'
 import { v2EventRoutes } from './v2-event-routes.js'
 
-/** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, meters, sessions, destinations, accounts, balance). */
+/** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, meters, sessions, destinations). */
 export const behaviourRoutes: readonly Route[] = [
-  ...accountRoutes,
   ...paymentIntentRoutes,
-  ...balanceRoutes,
   ...eventRoutes,
   ...offSessionPaymentRoutes,
   ...sessionRoutes,

@@ -1,0 +1,196 @@
+import { checkEmail, checkMetadata } from '../engine/checks.js'
+import type { BehaviourEnv, ResourceDeclaration } from '../engine/declaration.js'
+import { type Json, pageV1, passesRange } from '../engine/list.js'
+import type { Scope } from '../mode.js'
+import { invalidRequest, resourceMissing } from '../service-error.js'
+import { emitSnapshot } from '../v1-events/emit.js'
+import { accountDefaults, controllerOf, externalAccountOf, providedFlags, requestedAfter } from './account-object.js'
+import { derived } from './account-requirements.js'
+import type { ResourcePorts } from './ports.js'
+
+type Params = Readonly<Record<string, unknown>>
+type Env = BehaviourEnv<ResourcePorts>
+
+/** Params that are not fields of the object: the behaviour turns them into fields. */
+const NOT_FIELDS = new Set(['capabilities', 'external_account', 'account_token', 'documents', 'controller'])
+
+function fieldParams(params: Params): Params {
+  const out: Record<string, unknown> = {}
+  for (const k in params) if (!NOT_FIELDS.has(k)) out[k] = params[k]
+  return out
+}
+
+function checkCountry(value: unknown): void {
+  if (value !== undefined && (typeof value !== 'string' || !/^[A-Za-z]{2}$/.test(value))) {
+    throw invalidRequest('Invalid country: expected a two-letter ISO code', { param: 'country' })
+  }
+}
+
+const EMPTY_ADDRESS = { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }
+
+/**
+ * The parts of an account that follow from params the object does not echo: requested
+ * capabilities, the external account, the identity of the business type (`individual` for an
+ * individual, `company` otherwise, with `*_provided` flags for numbers never shown), then what
+ * follows from all of it (capability statuses, requirements, enabled flags).
+ */
+function following(obj: Json, params: Params, onboarded: boolean, env: Env, scope: Scope): Json {
+  const view: Json = { ...obj }
+  view.capabilities = requestedAfter(obj.capabilities, params.capabilities)
+  if (params.external_account !== undefined && params.external_account !== '') {
+    const list = obj.external_accounts as { data: unknown[]; total_count: number }
+    const bank = externalAccountOf(obj.id, params.external_account, String(obj.country), list.total_count + 1)
+    // A new external account becomes the default for its currency and replaces the old default.
+    view.external_accounts = { ...list, data: [bank], total_count: 1 }
+  }
+  if (params.controller !== undefined && typeof params.controller === 'object') {
+    view.controller = { ...(obj.controller as Json), ...(params.controller as Params) }
+  }
+  const type = view.business_type
+  if (type === 'individual') {
+    delete view.company
+    const id = `person_${obj.id.slice(5)}`
+    const person = (view.individual as Json | undefined) ?? (env.engine.build('Person', 'person', scope, { id }) as Json)
+    const flagged = providedFlags(person, params.individual, {
+      ssn_last_4: 'ssn_last_4_provided',
+      id_number: 'id_number_provided',
+    })
+    view.individual = { ...(flagged ?? person), id: person.id || id, account: obj.id, created: obj.created }
+  } else if (typeof type === 'string') {
+    delete view.individual
+    const company: Json = {
+      id: obj.id,
+      address: { ...EMPTY_ADDRESS },
+      directors_provided: false,
+      executives_provided: false,
+      name: null,
+      owners_provided: false,
+      phone: null,
+      tax_id_provided: false,
+      ...(view.company as Record<string, unknown> | undefined),
+    }
+    const flagged = providedFlags(company, params.company, { tax_id: 'tax_id_provided', vat_id: 'vat_id_provided' }) ?? company
+    const { id: _, ...fields } = flagged
+    view.company = { ...fields, address: { ...EMPTY_ADDRESS, ...(fields.address as Params | undefined) } }
+  }
+  return { ...view, ...derived(view, { onboarded }) }
+}
+
+/**
+ * The account object of the scope's own account, made from the registry the first time a
+ * request needs it: the platform and accounts the operator set up exist before any request.
+ */
+function own(env: Env, scope: Scope): Json {
+  const r = env.engine.resource('account')
+  const found = r.get(scope, scope.account)
+  if (found !== undefined) return found
+  const account = env.ports.accounts.get(scope.account)
+  if (account === undefined) throw resourceMissing('account', scope.account)
+  const connected = account.platform !== undefined
+  const o = account.opening
+  const type = o.type ?? (connected ? 'custom' : 'standard')
+  const obj = r.build(scope, account.id, {
+    type,
+    ...(o.email === undefined ? {} : { email: o.email }),
+    ...(o.country === undefined ? {} : { country: o.country }),
+    ...(o.metadata === undefined ? {} : { metadata: o.metadata }),
+  })
+  obj.created = Math.floor(account.created / 1000)
+  obj.controller = controllerOf(type, connected)
+  // Onboarded: the capabilities a payments account has.
+  if (o.onboarded) obj.capabilities = { card_payments: 'active', transfers: 'active' }
+  return r.insert(scope, { ...obj, ...derived(obj, { onboarded: o.onboarded }) })
+}
+
+function onboarded(env: Env, id: string): boolean {
+  return env.ports.accounts.get(id)?.opening.onboarded ?? true
+}
+
+/**
+ * Accounts: a platform creates connected accounts (`accounts.create`, in the mode of its key),
+ * lists them, and reads, updates or deletes one by naming it in the path (which acts for it, as
+ * `Service-Account` does); every account reads itself with `accounts.retrieveCurrent`. Each
+ * account's object lives in its own scope, made from the registry the first time a request needs
+ * it. Requested capabilities become `active` once the platform has provided what they require.
+ */
+export const accounts: ResourceDeclaration<ResourcePorts> = {
+  type: 'Account',
+  object: 'account',
+  idPrefix: 'acct',
+  idLength: 16,
+  defaults: accountDefaults,
+  behaviours: {
+    'accounts.create'(call, _next, env) {
+      const params = call.params
+      checkEmail(params.email, 'email')
+      checkCountry(params.country)
+      checkMetadata(params.metadata)
+      const r = env.engine.resource('account')
+      const account = env.ports.accounts.create({
+        platform: call.scope.account,
+        modes: [call.scope.mode],
+        onboarded: false,
+      })
+      const scope = { account: account.id, mode: call.scope.mode }
+      const type = typeof params.type === 'string' ? params.type : 'custom'
+      const obj = r.build(scope, account.id, { ...fieldParams(params), type })
+      obj.created = Math.floor(account.created / 1000)
+      obj.controller = controllerOf(type, true)
+      const created = r.insert(scope, following(obj, params, false, env, scope))
+      emitSnapshot(env.ports.events, 'account.updated', scope, created, call.origin, undefined, true)
+      return created
+    },
+    'accounts.retrieve'(call, _next, env) {
+      const id = call.path.id ?? ''
+      if (id !== call.scope.account) throw resourceMissing('account', id)
+      own(env, call.scope)
+      return env.engine.resource('account').retrieve(call.scope, id)
+    },
+    'accounts.retrieveCurrent'(call, _next, env) {
+      own(env, call.scope)
+      return env.engine.resource('account').retrieve(call.scope, call.scope.account)
+    },
+    'accounts.update'(call, _next, env) {
+      const id = call.path.id ?? ''
+      if (id !== call.scope.account) throw resourceMissing('account', id)
+      checkEmail(call.params.email, 'email')
+      own(env, call.scope)
+      const done = onboarded(env, id)
+      return env.engine
+        .resource('account')
+        .update(call.scope, id, fieldParams(call.params), call.origin, (next) =>
+          following(next as Json, call.params, done, env, call.scope),
+        )
+    },
+    'accounts.list'(call, _next, env) {
+      const mode = call.scope.mode
+      const items = env.ports.accounts
+        .list()
+        .filter((a) => a.platform === call.scope.account && a.modes.has(mode))
+        .reverse()
+        .map((a) => own(env, { account: a.id, mode }))
+        .filter((o) => call.params.created === undefined || passesRange(o.created, call.params.created, 'created'))
+      return pageV1(items, call.params, '/v1/accounts', 'account')
+    },
+    'accounts.del'(call, _next, env) {
+      const id = call.path.id ?? ''
+      if (id !== call.scope.account) throw resourceMissing('account', id)
+      const account = env.ports.accounts.get(id)
+      if (account?.platform === undefined) {
+        throw invalidRequest(`Account '${id}' is a platform: only connected accounts can be deleted.`, { param: 'id' })
+      }
+      const obj = own(env, call.scope)
+      if (call.scope.mode === 'live') {
+        if (obj.type === 'standard') {
+          throw invalidRequest('Standard accounts created with a live key cannot be deleted.', { param: 'id' })
+        }
+        if (env.ports.ledger.balance(call.scope).some((b) => b.available !== 0 || b.pending !== 0)) {
+          throw invalidRequest('This account cannot be deleted until all its balances are zero.', { param: 'id' })
+        }
+      }
+      const gone = env.engine.resource('account').delete(call.scope, id, call.origin)
+      env.ports.accounts.close(id)
+      return gone
+    },
+  },
+}
