@@ -101,6 +101,7 @@ export function accountDefaults(ctx: DefaultsContext): Plain {
     },
     future_requirements: nothingDue(),
     groups: null,
+    metadata: {},
     requirements: nothingDue(),
     settings: {
       bacs_debit_payments: { display_name: null, service_user_number: null },
