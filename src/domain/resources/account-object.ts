@@ -129,7 +129,12 @@ export function accountDefaults(ctx: DefaultsContext): Plain {
   }
 }
 
-/** The requested capabilities after `capabilities[name][requested]` params (true adds, false removes). */
+/**
+ * The requested capabilities after `capabilities[name][requested]` params (true adds, false removes).
+ *
+ * @example
+ * requestedAfter({ transfers: 'active' }, { card_payments: { requested: true }, transfers: { requested: false } }) // { card_payments: 'inactive' }
+ */
 export function requestedAfter(current: unknown, param: unknown): Record<string, string> {
   const out: Record<string, string> = { ...((current as Record<string, string> | undefined) ?? {}) }
   if (typeof param !== 'object' || param === null) return out
@@ -174,7 +179,12 @@ export function externalAccountOf(account: string, param: unknown, country: stri
   }
 }
 
-/** `*_provided` flags for identity numbers the provider never echoes (`ssn_last_4`, `id_number`, `tax_id`). */
+/**
+ * `*_provided` flags for identity numbers the provider never echoes (`ssn_last_4`, `id_number`, `tax_id`).
+ *
+ * @example
+ * providedFlags({ first_name: 'J' }, { ssn_last_4: '0000' }, { ssn_last_4: 'ssn_last_4_provided' }) // { first_name: 'J', ssn_last_4_provided: true }
+ */
 export function providedFlags(current: unknown, param: unknown, flags: Readonly<Record<string, string>>): Plain | undefined {
   if (typeof current !== 'object' || current === null || typeof param !== 'object' || param === null) return undefined
   const out: Plain = { ...(current as Plain) }

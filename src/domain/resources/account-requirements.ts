@@ -72,7 +72,12 @@ export function dueOf(account: Obj): string[] {
   return [...BASE, ...identity].filter((r) => !met(account, r)).sort()
 }
 
-/** `requirements` (and `future_requirements`) with nothing due. */
+/**
+ * `requirements` (and `future_requirements`) with nothing due.
+ *
+ * @example
+ * nothingDue().currently_due // []
+ */
 export function nothingDue(): Plain {
   return {
     alternatives: [],

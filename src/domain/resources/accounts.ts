@@ -112,6 +112,10 @@ function onboarded(env: Env, id: string): boolean {
  * `Service-Account` does); every account reads itself with `accounts.retrieveCurrent`. Each
  * account's object lives in its own scope, made from the registry the first time a request needs
  * it. Requested capabilities become `active` once the platform has provided what they require.
+ *
+ * @example
+ * engine.run('accounts.create', { scope, origin, path: {}, params: { type: 'custom', capabilities: { transfers: { requested: true } } } })
+ * // { id: 'acct_…', capabilities: { transfers: 'inactive' }, requirements: { currently_due: ['business_profile.mcc', …] }, … }
  */
 export const accounts: ResourceDeclaration<ResourcePorts> = {
   type: 'Account',

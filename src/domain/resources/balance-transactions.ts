@@ -8,6 +8,10 @@ import type { ResourcePorts } from './ports.js'
  * Balance transactions: read from the ledger, which records every money movement (charges,
  * refunds, payouts, transfers) and moves each from pending to available; the engine serves
  * retrieve and list (newest first, filtered by `type`, `source`, `currency`, `payout` and `created`).
+ *
+ * @example
+ * engine.run('balanceTransactions.list', { scope, origin, path: {}, params: { type: 'charge' } })
+ * // { object: 'list', data: [{ id: 'txn_…', type: 'charge', … }], has_more: false, url: '/v1/balance_transactions' }
  */
 export const balanceTransactions: ResourceDeclaration<ResourcePorts> = {
   type: 'BalanceTransaction',

@@ -19,6 +19,10 @@ const amounts = (rows: readonly CurrencyBalance[], part: Part | 'none') =>
  * are listed at zero in the same currencies, as the provider lists them: `connect_reserved`
  * (nothing is reserved for connected accounts' negative balances), `instant_available` (no
  * instant payouts), `issuing` (no issuing balance) and `refund_and_dispute_prefunding`.
+ *
+ * @example
+ * engine.run('balance.retrieve', { scope, origin, path: {}, params: {} })
+ * // { object: 'balance', available: [{ amount: 0, currency: 'usd', source_types: { card: 0 } }], connect_reserved: [...], ... }
  */
 export const balance: ResourceDeclaration<ResourcePorts> = {
   type: 'Balance',
