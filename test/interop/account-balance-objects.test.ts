@@ -122,6 +122,17 @@ describe('the account object through the official client', () => {
     expect(acct.requirements?.currently_due).not.toContain('company.tax_id')
   })
 
+  it('shows only the identity of the current business type, and takes a country in either case', async () => {
+    const { stripe } = client()
+    const acct = await stripe.accounts.create({ type: 'custom', country: 'gb', business_type: 'individual' })
+    expect(acct).toMatchObject({ country: 'GB', default_currency: 'gbp', individual: { object: 'person' } })
+    expect(acct).not.toHaveProperty('company')
+    const switched = await stripe.accounts.update(acct.id, { business_type: 'company', company: { name: 'Now Ltd' } })
+    expect(switched.company).toMatchObject({ name: 'Now Ltd' })
+    expect(switched).not.toHaveProperty('individual')
+    expect(await stripe.accounts.retrieve(acct.id)).toEqual(switched)
+  })
+
   it('unrequests a capability, and deletes a test-mode connected account for good', async () => {
     const { sim, stripe } = client()
     const acct = await stripe.accounts.create({ type: 'express', capabilities: { transfers: { requested: true } } })

@@ -14,6 +14,12 @@ type Env = BehaviourEnv<ResourcePorts>
 /** Params that are not fields of the object: the behaviour turns them into fields. */
 const NOT_FIELDS = new Set(['capabilities', 'external_account', 'account_token', 'documents', 'controller'])
 
+/** A new object has no member set to `undefined` (an update's `undefined` removes one). */
+function withoutUndefined(obj: Json): Json {
+  for (const k of Object.keys(obj)) if (obj[k] === undefined) delete obj[k]
+  return obj
+}
+
 function fieldParams(params: Params): Params {
   const out: Record<string, unknown> = {}
   for (const k in params) if (!NOT_FIELDS.has(k)) out[k] = params[k]
@@ -28,10 +34,34 @@ function checkCountry(value: unknown): void {
 
 const EMPTY_ADDRESS = { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }
 
+/** The individual of an individual account: a `person`, with flags for the numbers it was given. */
+function individualOf(account: Json, params: Params, env: Env, scope: Scope): Record<string, unknown> {
+  const id = `person_${account.id.slice(5)}`
+  const person = (account.individual as Json | undefined) ?? (env.engine.build('Person', 'person', scope, { id }) as Json)
+  const flagged = providedFlags(person, params.individual, { ssn_last_4: 'ssn_last_4_provided', id_number: 'id_number_provided' })
+  return { ...(flagged ?? person), id: person.id || id, account: account.id, created: account.created }
+}
+
+/** The company of any other business type, as the provider shows a new one, with flags for its tax numbers. */
+function companyOf(account: Json, params: Params): Record<string, unknown> {
+  const company: Record<string, unknown> = {
+    address: { ...EMPTY_ADDRESS },
+    directors_provided: false,
+    executives_provided: false,
+    name: null,
+    owners_provided: false,
+    phone: null,
+    tax_id_provided: false,
+    ...(account.company as Record<string, unknown> | undefined),
+  }
+  const flagged = providedFlags(company, params.company, { tax_id: 'tax_id_provided', vat_id: 'vat_id_provided' }) ?? company
+  return { ...flagged, address: { ...EMPTY_ADDRESS, ...(flagged.address as Params | undefined) } }
+}
+
 /**
  * The parts of an account that follow from params the object does not echo: requested
  * capabilities, the external account, the identity of the business type (`individual` for an
- * individual, `company` otherwise, with `*_provided` flags for numbers never shown), then what
+ * individual, `company` otherwise; the other one `undefined`, so an update removes it), then what
  * follows from all of it (capability statuses, requirements, enabled flags).
  */
 function following(obj: Json, params: Params, onboarded: boolean, env: Env, scope: Scope): Json {
@@ -46,32 +76,12 @@ function following(obj: Json, params: Params, onboarded: boolean, env: Env, scop
   if (params.controller !== undefined && typeof params.controller === 'object') {
     view.controller = { ...(obj.controller as Json), ...(params.controller as Params) }
   }
-  const type = view.business_type
-  if (type === 'individual') {
-    delete view.company
-    const id = `person_${obj.id.slice(5)}`
-    const person = (view.individual as Json | undefined) ?? (env.engine.build('Person', 'person', scope, { id }) as Json)
-    const flagged = providedFlags(person, params.individual, {
-      ssn_last_4: 'ssn_last_4_provided',
-      id_number: 'id_number_provided',
-    })
-    view.individual = { ...(flagged ?? person), id: person.id || id, account: obj.id, created: obj.created }
-  } else if (typeof type === 'string') {
-    delete view.individual
-    const company: Json = {
-      id: obj.id,
-      address: { ...EMPTY_ADDRESS },
-      directors_provided: false,
-      executives_provided: false,
-      name: null,
-      owners_provided: false,
-      phone: null,
-      tax_id_provided: false,
-      ...(view.company as Record<string, unknown> | undefined),
-    }
-    const flagged = providedFlags(company, params.company, { tax_id: 'tax_id_provided', vat_id: 'vat_id_provided' }) ?? company
-    const { id: _, ...fields } = flagged
-    view.company = { ...fields, address: { ...EMPTY_ADDRESS, ...(fields.address as Params | undefined) } }
+  if (view.business_type === 'individual') {
+    view.individual = individualOf(view, params, env, scope)
+    if ('company' in view) view.company = undefined
+  } else if (typeof view.business_type === 'string') {
+    view.company = companyOf(view, params)
+    if ('individual' in view) view.individual = undefined
   }
   return { ...view, ...derived(view, { onboarded }) }
 }
@@ -137,10 +147,11 @@ export const accounts: ResourceDeclaration<ResourcePorts> = {
       })
       const scope = { account: account.id, mode: call.scope.mode }
       const type = typeof params.type === 'string' ? params.type : 'custom'
-      const obj = r.build(scope, account.id, { ...fieldParams(params), type })
+      const country = typeof params.country === 'string' ? { country: params.country.toUpperCase() } : {}
+      const obj = r.build(scope, account.id, { ...fieldParams(params), ...country, type })
       obj.created = Math.floor(account.created / 1000)
       obj.controller = controllerOf(type, true)
-      const created = r.insert(scope, following(obj, params, false, env, scope))
+      const created = r.insert(scope, withoutUndefined(following(obj, params, false, env, scope)))
       emitSnapshot(env.ports.events, 'account.updated', scope, created, call.origin, undefined, true)
       return created
     },
