@@ -133,6 +133,37 @@ describe('the account object through the official client', () => {
     expect(await stripe.accounts.retrieve(acct.id)).toEqual(switched)
   })
 
+  it('lists, retrieves and requests capabilities through their own operations, as account updates', async () => {
+    const { sim, stripe } = client()
+    const acct = await stripe.accounts.create({ type: 'custom', capabilities: { transfers: { requested: true } } })
+    const listed = await stripe.accounts.listCapabilities(acct.id)
+    expect(listed.data.map((c) => [c.id, c.status, c.requested])).toEqual([
+      ['card_payments', 'unrequested', false],
+      ['transfers', 'inactive', true],
+    ])
+    for (const c of listed.data) expect(shapeProblems('Capability', c, 4)).toEqual([])
+    const transfers = await stripe.accounts.retrieveCapability(acct.id, 'transfers')
+    expect(transfers).toMatchObject({
+      account: acct.id,
+      requested_at: acct.created,
+      requirements: { disabled_reason: 'requirements.fields_needed' },
+    })
+    expect(transfers.requirements?.currently_due).toContain('external_account')
+    const card = await stripe.accounts.updateCapability(acct.id, 'card_payments', { requested: true })
+    expect(card).toMatchObject({ id: 'card_payments', requested: true, status: 'inactive' })
+    expect((await stripe.accounts.retrieve(acct.id)).capabilities).toEqual({ card_payments: 'inactive', transfers: 'inactive' })
+    expect(sim.admin.events({ account: acct.id, type: 'account.updated' })).toHaveLength(2)
+    await expect(stripe.accounts.retrieveCapability(acct.id, 'teleportation')).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    })
+    const stranger = sim.admin.createAccount({ platform: undefined })
+    await expect(stripe.accounts.listCapabilities(stranger.id)).rejects.toBeInstanceOf(Stripe.errors.StripePermissionError)
+    await expect(stripe.accounts.updateCapability(stranger.id, 'transfers', { requested: true })).rejects.toBeInstanceOf(
+      Stripe.errors.StripePermissionError,
+    )
+  })
+
   it('unrequests a capability, and deletes a test-mode connected account for good', async () => {
     const { sim, stripe } = client()
     const acct = await stripe.accounts.create({ type: 'express', capabilities: { transfers: { requested: true } } })

@@ -4,6 +4,7 @@ import { type Json, pageV1, passesRange } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest, resourceMissing } from '../service-error.js'
 import { emitSnapshot } from '../v1-events/emit.js'
+import { capabilityBehaviours } from './account-capabilities.js'
 import { accountDefaults, controllerOf, externalAccountOf, providedFlags, requestedAfter } from './account-object.js'
 import { derived } from './account-requirements.js'
 import type { ResourcePorts } from './ports.js'
@@ -112,6 +113,12 @@ function own(env: Env, scope: Scope): Json {
   return r.insert(scope, { ...obj, ...derived(obj, { onboarded: o.onboarded }) })
 }
 
+/** The account a path names, which must be the one the request acts for (the path acts as `Service-Account`). */
+function named(env: Env, scope: Scope, id: string): Json {
+  if (id !== scope.account) throw resourceMissing('account', id)
+  return own(env, scope)
+}
+
 function onboarded(env: Env, id: string): boolean {
   return env.ports.accounts.get(id)?.opening.onboarded ?? true
 }
@@ -134,6 +141,7 @@ export const accounts: ResourceDeclaration<ResourcePorts> = {
   idLength: 16,
   defaults: accountDefaults,
   behaviours: {
+    ...capabilityBehaviours((call, env, id) => named(env, call.scope, id)),
     'accounts.create'(call, _next, env) {
       const params = call.params
       checkEmail(params.email, 'email')
