@@ -175,6 +175,32 @@ describe('the account object through the official client', () => {
     await expect(stripe.accounts.del(sim.platform.id)).rejects.toMatchObject({ statusCode: 400 })
   })
 
+  it('refuses to delete a live standard account or one with money, and deletes a live express account with none', async () => {
+    const { sim } = client()
+    const live = new Stripe(sim.platform.secretKey.live, {
+      httpClient: Stripe.createFetchHttpClient(sim.fetch),
+      maxNetworkRetries: 0,
+    })
+    const standard = await live.accounts.create({ type: 'standard' })
+    await expect(live.accounts.del(standard.id)).rejects.toMatchObject({ statusCode: 400 })
+    const express = await live.accounts.create({ type: 'express' })
+    await live.paymentIntents.create(
+      { amount: 1000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true },
+      { stripeAccount: express.id },
+    )
+    await expect(live.accounts.del(express.id)).rejects.toMatchObject({ statusCode: 400 })
+    const empty = await live.accounts.create({ type: 'express' })
+    expect(await live.accounts.del(empty.id)).toMatchObject({ id: empty.id, deleted: true })
+    expect((await live.accounts.list()).data.map((a) => a.id).sort()).toEqual([standard.id, express.id].sort())
+  })
+
+  it('refuses a bad update of an account no request has read yet, and makes nothing for it', async () => {
+    const { sim, stripe } = client()
+    const shop = sim.admin.createAccount()
+    await expect(stripe.accounts.update(shop.id, { email: 'nope' })).rejects.toMatchObject({ statusCode: 400, param: 'email' })
+    expect(sim.service.engine.resource('account').get({ account: shop.id, mode: 'test' }, shop.id)).toBeUndefined()
+  })
+
   it('refuses a malformed country or email with 400 and opens no account', async () => {
     const { sim, stripe } = client()
     const before = sim.admin.accounts().length

@@ -164,9 +164,7 @@ export const accounts: ResourceDeclaration<ResourcePorts> = {
       return created
     },
     'accounts.retrieve'(call, _next, env) {
-      const id = call.path.id ?? ''
-      if (id !== call.scope.account) throw resourceMissing('account', id)
-      own(env, call.scope)
+      const id = named(env, call.scope, call.path.id ?? '').id
       return env.engine.resource('account').retrieve(call.scope, id)
     },
     'accounts.retrieveCurrent'(call, _next, env) {
@@ -175,9 +173,11 @@ export const accounts: ResourceDeclaration<ResourcePorts> = {
     },
     'accounts.update'(call, _next, env) {
       const id = call.path.id ?? ''
+      // Checked before the account's object is first made: a refused request changes nothing.
       if (id !== call.scope.account) throw resourceMissing('account', id)
       checkEmail(call.params.email, 'email')
-      own(env, call.scope)
+      checkMetadata(call.params.metadata)
+      named(env, call.scope, id)
       const done = onboarded(env, id)
       return env.engine
         .resource('account')
@@ -202,15 +202,16 @@ export const accounts: ResourceDeclaration<ResourcePorts> = {
       if (account?.platform === undefined) {
         throw invalidRequest(`Account '${id}' is a platform: only connected accounts can be deleted.`, { param: 'id' })
       }
-      const obj = own(env, call.scope)
       if (call.scope.mode === 'live') {
-        if (obj.type === 'standard') {
+        const type = env.engine.resource('account').get(call.scope, id)?.type ?? account.opening.type ?? 'custom'
+        if (type === 'standard') {
           throw invalidRequest('Standard accounts created with a live key cannot be deleted.', { param: 'id' })
         }
         if (env.ports.ledger.balance(call.scope).some((b) => b.available !== 0 || b.pending !== 0)) {
           throw invalidRequest('This account cannot be deleted until all its balances are zero.', { param: 'id' })
         }
       }
+      own(env, call.scope)
       const gone = env.engine.resource('account').delete(call.scope, id, call.origin)
       env.ports.accounts.close(id)
       return gone
