@@ -88,7 +88,12 @@ export function authenticate(
   const mode = info.mode
   const accountHeader = headers.get(names.account) ?? undefined
   const contextHeader = headers.get(names.context) ?? undefined
-  const pathAccount = route.path.startsWith('/v1/accounts/:id') ? params.id : undefined
+  // The account's own path and the paths below it (`/v1/accounts/:accountId/capabilities/:id`).
+  const pathAccount = route.path.startsWith('/v1/accounts/:id')
+    ? params.id
+    : route.path.startsWith('/v1/accounts/:accountId/')
+      ? params.accountId
+      : undefined
   let account = authenticated
   const wanted = accountHeader ?? pathAccount
   if (wanted !== undefined && wanted !== authenticated.id) {

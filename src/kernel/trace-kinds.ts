@@ -45,6 +45,7 @@ export interface TraceKinds {
 
   // domain: accounts, events, sessions
   'account.created': { id: string; platform: string | null | undefined }
+  'account.closed': { id: string }
   'organisation.created': { id: string; accounts: readonly string[] }
   'event.emitted': { id: string; type: string; account: string; mode: string }
   'session.created': { id: string; account: string; mode: string; expires_at: number }

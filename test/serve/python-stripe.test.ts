@@ -50,7 +50,7 @@ async function serve(args: string[]): Promise<{ child: ChildProcess; out: string
 }
 
 describe.skipIf(missing !== undefined)("Debian's python3-stripe against serve --header-prefix Stripe --clock wall", () => {
-  it('connected accounts, a confirmed payment, idempotent repeats and a verified webhook with no admin call', async () => {
+  it('connected accounts, a confirmed payment, idempotent repeats, whole account and balance objects and a verified webhook with no admin call', async () => {
     const receiverPort = await freePort()
     const token = 'python-suite-token'
     const { out, port } = await serve([
@@ -92,5 +92,20 @@ describe.skipIf(missing !== undefined)("Debian's python3-stripe against serve --
     // python3-stripe 5.0 sends booleans as True/False, which the service accepts.
     expect(seen.payment_intent).toMatchObject({ status: 'succeeded' })
     expect(seen.payment_intent.http_status).toBeUndefined()
+    // The account and balance objects whole: the client reads their nested fields as attributes.
+    expect(seen.custom_account).toMatchObject({
+      capabilities: { card_payments: 'inactive', transfers: 'inactive' },
+      statement_descriptor: null,
+      payout_interval: 'daily',
+      controller: 'application',
+      external_accounts: 'list',
+      tos_date: null,
+    })
+    expect(seen.custom_account.currently_due).toContain('tos_acceptance.date')
+    expect(seen.balance).toEqual({
+      connect_reserved: [{ amount: 0, currency: 'usd', source_types: { card: 0 } }],
+      instant_available: 1,
+      issuing: 1,
+    })
   }, 90_000)
 })

@@ -77,6 +77,27 @@ out["idempotent"] = {
     "replayed": headers.get("Idempotent-Replayed") or headers.get("idempotent-replayed"),
 }
 
+# A custom account with requested capabilities: the whole object, read as attributes.
+acct = stripe.Account.create(
+    type="custom",
+    capabilities={"card_payments": {"requested": True}, "transfers": {"requested": True}},
+)
+out["custom_account"] = {
+    "capabilities": dict(acct.capabilities),
+    "currently_due": list(acct.requirements.currently_due),
+    "statement_descriptor": acct.settings.payments.statement_descriptor,
+    "payout_interval": acct.settings.payouts.schedule.interval,
+    "controller": acct.controller.type,
+    "external_accounts": acct.external_accounts.object,
+    "tos_date": acct.tos_acceptance.date,
+}
+balance = stripe.Balance.retrieve()
+out["balance"] = {
+    "connect_reserved": [dict(b) for b in balance.connect_reserved],
+    "instant_available": len(balance.instant_available),
+    "issuing": len(balance.issuing.available),
+}
+
 # A webhook for a platform customer, delivered with no admin call and verified with the default tolerance.
 customer = stripe.Customer.create(email="webhook@example.com")
 started = time.time()

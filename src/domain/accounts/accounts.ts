@@ -19,6 +19,11 @@ export interface CreateAccountInput {
   type?: 'standard' | 'express' | 'custom'
   metadata?: Record<string, string>
   apiVersion?: string
+  /**
+   * False for an account opened through the API, which starts with its requirements due; true
+   * (default) for an account the operator sets up, which is onboarded: its capabilities active.
+   */
+  onboarded?: boolean
   /** Modes the account exists in. Default both. */
   modes?: Mode[]
 }
@@ -36,6 +41,11 @@ export interface Accounts {
   readonly platform: Account
   create(input?: CreateAccountInput): Account
   get(id: string): Account | undefined
+  /**
+   * Closes a connected account (`accounts.del`): its keys stop authenticating and no request can
+   * act for it again; its objects stay where they were, out of reach.
+   */
+  close(id: string): void
   byKey(key: string): KeyInfo | undefined
   list(): Account[]
   createOrganisation(input: { name?: string; accounts: string[] }): Organisation
@@ -70,10 +80,13 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
       created: kernel.clock.now,
       apiVersion: input.apiVersion ?? defaultVersion,
       organisation: undefined,
-      email: input.email,
-      country: input.country ?? 'US',
-      type: input.type,
-      metadata: { ...input.metadata },
+      opening: {
+        onboarded: input.onboarded ?? true,
+        ...(input.email === undefined ? {} : { email: input.email }),
+        ...(input.country === undefined ? {} : { country: input.country }),
+        ...(input.type === undefined ? {} : { type: input.type }),
+        ...(input.metadata === undefined ? {} : { metadata: { ...input.metadata } }),
+      },
       modes: new Set(input.modes ?? ['test', 'live']),
     }
     byId.set(id, account)
@@ -113,6 +126,17 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
     create,
     defaultVersion,
     get: (id) => byId.get(id),
+    close(id) {
+      const account = byId.get(id)
+      if (account === undefined) return
+      byId.delete(id)
+      for (const mode of ['test', 'live'] as const) {
+        keys.delete(account.keys.secret[mode])
+        keys.delete(account.keys.publishable[mode])
+      }
+      if (account.organisation !== undefined) orgs.get(account.organisation)?.accounts.delete(id)
+      kernel.trace.append('account.closed', { id })
+    },
     byKey: (key) => keys.get(key),
     list: () => [...byId.values()],
     createOrganisation(input) {

@@ -42,21 +42,21 @@ export interface Resource {
    */
   create(scope: Scope, params: Readonly<Record<string, unknown>>, origin: Origin, fixed?: Fixed, id?: string): Json
   /**
-   * Applies params (metadata merge, `''` clears), then `fields` as given, and emits `*.updated`
-   * with `previous_attributes` when something changed.
+   * Applies params (metadata merge, `''` clears), then `fields` as given (or computed from the
+   * object with params applied: fields that follow from others), and emits `*.updated` with
+   * `previous_attributes` when something changed.
    */
-  update(
-    scope: Scope,
-    id: string,
-    params: Readonly<Record<string, unknown>>,
-    origin: Origin,
-    fields?: Readonly<Record<string, unknown>>,
-  ): Json
+  update(scope: Scope, id: string, params: Readonly<Record<string, unknown>>, origin: Origin, fields?: Fixed): Json
   /**
    * Sets fields without an event (a field set to `undefined` is removed): for behaviours that emit
    * their own events (`invoice.finalized`) or change fields the provider changes silently.
    */
   put(scope: Scope, id: string, fields: Readonly<Record<string, unknown>>): Json
+  /**
+   * Stores an object made by `build` without an event or a trace entry: an object that exists
+   * before any request makes it (an account's own record, made when a request first needs it).
+   */
+  insert(scope: Scope, obj: Json): Json
   /** Sets fields as given (behaviours: status changes), emitting `*.updated` like `update`. */
   set(scope: Scope, id: string, fields: Readonly<Record<string, unknown>>, origin: Origin): Json
   delete(scope: Scope, id: string, origin: Origin): { id: string; object: string; deleted: true }
@@ -242,7 +242,7 @@ export function createResource(options: ResourceOptions): Resource {
         url: `${collection}/${id}`,
       }
       applyParams(view, fields(), next, params, ctx, finder(scope))
-      if (extra !== undefined) Object.assign(next, structuredClone(extra))
+      if (extra !== undefined) Object.assign(next, structuredClone(typeof extra === 'function' ? extra(next) : extra))
       derive(next)
       return replaceWith(scope, current, next, origin)
     },
@@ -255,6 +255,10 @@ export function createResource(options: ResourceOptions): Resource {
       derive(next)
       store.replace(scope, seal(next))
       return next
+    },
+    insert(scope, obj) {
+      store.add(scope, seal(obj))
+      return obj
     },
     set(scope, id, values, origin) {
       const current = require(scope, id)

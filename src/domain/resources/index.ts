@@ -2,6 +2,9 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import { accountLinks } from './account-links.js'
 import { accountSessions } from './account-sessions.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
+import { accounts } from './accounts.js'
+import { balance } from './balance.js'
+import { balanceTransactions } from './balance-transactions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
@@ -60,4 +63,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   events,
   v2Events,
   eventDestinations,
+  accounts,
+  balance,
+  balanceTransactions,
 ]

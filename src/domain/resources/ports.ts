@@ -15,11 +15,11 @@ export interface ResourcePorts {
   readonly meters: Meters
   /** Balances and postings: refunds, payouts and transfers move money. */
   readonly ledger: Ledger
-  /** Transfers look up their destination account. */
-  readonly accounts: Pick<Accounts, 'get'>
+  /** The account registry: transfers look up their destination; accounts open, list and close them. */
+  readonly accounts: Pick<Accounts, 'get' | 'create' | 'list' | 'close'>
   /** The billing loop (made after the engine, so read when a behaviour runs). */
   readonly billing: Billing
-  /** Every emitted event: `/v1/events` and `/v2/core/events` read it. */
+  /** Every emitted event: `/v1/events` and `/v2/core/events` read it; behaviours emit their own (a new account's `account.updated`). */
   readonly events: EventStore
   /** Event destinations' registration rules and keys. */
   readonly destinations: Destinations

@@ -1,6 +1,4 @@
 import type { Route } from '../route.js'
-import { accountRoutes } from './account-routes.js'
-import { balanceRoutes } from './balance-routes.js'
 import { catalogueRoutes } from './engine-routes.js'
 import { eventResendRoute } from './event-resend-route.js'
 import { meterAdjustmentRoutes } from './meter-adjustment-routes.js'
@@ -11,11 +9,9 @@ import { paymentIntentRoutes } from './payment-intent-routes.js'
 import { rollSecretRoute } from './roll-secret-route.js'
 import { sessionRoutes } from './session-routes.js'
 
-/** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, meters, sessions, destinations, accounts, balance). */
+/** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, meters, sessions, destinations). */
 export const behaviourRoutes: readonly Route[] = [
-  ...accountRoutes,
   ...paymentIntentRoutes,
-  ...balanceRoutes,
   eventResendRoute,
   ...offSessionPaymentRoutes,
   ...sessionRoutes,
