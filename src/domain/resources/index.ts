@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { accountLinks } from './account-links.js'
 import { accountSessions } from './account-sessions.js'
+import { charges } from './charges.js'
 import { checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
@@ -9,6 +10,8 @@ import { discounts } from './discounts.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
+import { paymentIntents } from './payment-intents.js'
+import { paymentMethods } from './payment-methods.js'
 import { payouts } from './payouts.js'
 import { plans } from './plans.js'
 import type { ResourcePorts } from './ports.js'
@@ -53,4 +56,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   shippingRates,
   testClocks,
   discounts,
+  paymentIntents,
+  paymentMethods,
+  charges,
 ]

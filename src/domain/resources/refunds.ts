@@ -1,6 +1,6 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { formatMoney } from '../ledger/money-text.js'
-import { refundableAmount } from '../payment-intents/charges.js'
+import { refundableAmount } from '../payment-intents/charge.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -58,22 +58,22 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
         })
       }
       if (refund > left) {
-        const than = found.amountRefunded === 0 ? 'charge amount' : 'unrefunded amount on charge'
+        const than = found.amount_refunded === 0 ? 'charge amount' : 'unrefunded amount on charge'
         throw invalidRequest(
-          `Refund amount (${formatMoney(refund, found.currency)}) is greater than ${than} (${formatMoney(left, found.currency)})`,
+          `Refund amount (${formatMoney(refund, found.currency as string)}) is greater than ${than} (${formatMoney(left, found.currency as string)})`,
           { code: 'amount_too_large', param: 'amount' },
         )
       }
       return next(
         {
           currency: found.currency,
-          payment_intent: found.paymentIntent ?? null,
+          payment_intent: found.payment_intent ?? null,
           ...call.params,
           amount: refund,
           charge: found.id,
         },
         (created) => ({
-          balance_transaction: ports.charges.refund(call.scope, found.id, refund, created.id as string, call.origin),
+          balance_transaction: ports.charges.refund(call.scope, found.id, refund, created, call.origin),
         }),
       )
     },

@@ -8,14 +8,12 @@ import { meterAdjustmentRoutes } from './meter-adjustment-routes.js'
 import { meterEventRoutes } from './meter-event-routes.js'
 import { meterRoutes } from './meter-routes.js'
 import { offSessionPaymentRoutes } from './off-session-payment-routes.js'
-import { paymentIntentRoutes } from './payment-intent-routes.js'
 import { sessionRoutes } from './session-routes.js'
 import { v2EventRoutes } from './v2-event-routes.js'
 
-/** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, meters, sessions, destinations, accounts, balance). */
+/** The hand-written routes: operations whose behaviour lives in a route (meters, sessions, destinations, accounts, balance). */
 export const behaviourRoutes: readonly Route[] = [
   ...accountRoutes,
-  ...paymentIntentRoutes,
   ...balanceRoutes,
   ...eventRoutes,
   ...offSessionPaymentRoutes,
