@@ -31,6 +31,10 @@ const ALSO: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
   // Optional in the client's types (a transfer may follow a source transaction); required here.
   transfer: { amount: 300 },
+  // Zero is below the smallest charge.
+  payment_intent: { amount: 2000 },
+  // Made attached, so the customer's own retrieve and list find it (its create is not served).
+  payment_method: { customer: '{customer}' },
 }
 
 function pathOf(template: string, values: Record<string, string>): string {
