@@ -59,6 +59,8 @@ export interface Charges {
    * moves money. `refund` is the new refund object; returns its balance transaction id.
    */
   refund(scope: Scope, id: string, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): string
+  /** Shows a changed refund (its metadata) in its charge's `refunds` list; no event (the refund emits its own). */
+  showRefund(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>): void
   get(scope: Scope, id: string): Charge | undefined
   list(scope: Scope): Charge[]
 }
@@ -196,6 +198,13 @@ export function createCharges(options: ChargesOptions): Charges {
         refund: refund.id as string,
       })
       return txn.id
+    },
+    showRefund(scope, id, refund) {
+      const r = resource()
+      const c = r.get(scope, id)
+      const list = c?.refunds as { data: { id: string }[] } | undefined
+      if (c === undefined || list === undefined || !list.data.some((x) => x.id === refund.id)) return
+      r.put(scope, id, { refunds: { ...list, data: list.data.map((x) => (x.id === refund.id ? refund : x)) } })
     },
     get: (scope, id) => resource().get(scope, id),
     list: (scope) => resource().list(scope),
