@@ -19,11 +19,15 @@ export type CardAuthentication = 'never' | 'always' | 'unless_set_up'
  */
 export type PaymentMethod = Json
 
+/** A test card: what its payment methods show and how charging it ends. */
 export interface TestCard {
   readonly brand: string
   readonly last4: string
+  /** `credit` unless said otherwise. */
+  readonly funding?: 'debit'
   readonly outcome: CardOutcome
   readonly authentication?: CardAuthentication
+  /** Funds of its charges are available at once instead of pending (test card 4000000000000077). */
   readonly bypassPending?: boolean
 }
 
@@ -58,7 +62,7 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, TestCard>, {
     pm_card_visa: { brand: 'visa', last4: '4242', outcome: { kind: 'succeed' } },
     pm_card_bypassPending: { brand: 'visa', last4: '0077', outcome: { kind: 'succeed' }, bypassPending: true },
-    pm_card_visa_debit: { brand: 'visa', last4: '5556', outcome: { kind: 'succeed' } },
+    pm_card_visa_debit: { brand: 'visa', last4: '5556', funding: 'debit', outcome: { kind: 'succeed' } },
     pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: { kind: 'succeed' } },
     pm_card_amex: { brand: 'amex', last4: '8431', outcome: { kind: 'succeed' } },
     pm_card_authenticationRequired: {
@@ -176,7 +180,7 @@ export function cardFields(id: string, card: TestCard): Record<string, unknown> 
       exp_month: 12,
       exp_year: 2034,
       fingerprint: id.slice(3, 19),
-      funding: card.last4 === '5556' ? 'debit' : 'credit',
+      funding: card.funding ?? 'credit',
       generated_from: null,
       last4: card.last4,
       networks: { available: [card.brand], preferred: null },

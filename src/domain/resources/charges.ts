@@ -1,3 +1,4 @@
+import { errorMessage } from '#catalogue/errors.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
@@ -20,7 +21,7 @@ export const charges: ResourceDeclaration<ResourcePorts> = {
       const charge = r.require(call.scope, call.path.id ?? '')
       const intent = charge.payment_intent
       if (charge.captured === true || charge.status !== 'succeeded' || typeof intent !== 'string') {
-        throw invalidRequest(`Charge ${charge.id} has already been captured.`, { code: 'charge_already_captured' })
+        throw invalidRequest(errorMessage('charge_already_captured', { charge: charge.id }), { code: 'charge_already_captured' })
       }
       const amount = call.params.amount
       engine.run('paymentIntents.capture', {
