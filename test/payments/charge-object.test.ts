@@ -189,3 +189,92 @@ describe('payment methods', () => {
     expect(sim.service.paymentMethods.list({ account: sim.platform.id, mode: 'test' })).toHaveLength(0)
   })
 })
+
+describe('the payment intent and payment method objects', () => {
+  /** Optional fields the provider shows only when set: hooks, order references, a presentment currency. */
+  const INTENT_ABSENT = new Set(['hooks', 'payment_details', 'presentment_details'])
+  const INTENT_FIELDS = [
+    'id',
+    'object',
+    'allowed_payment_method_types',
+    'amount',
+    'amount_capturable',
+    'amount_details',
+    'amount_received',
+    'application',
+    'application_fee_amount',
+    'automatic_payment_methods',
+    'canceled_at',
+    'cancellation_reason',
+    'capture_method',
+    'client_secret',
+    'confirmation_method',
+    'created',
+    'currency',
+    'customer',
+    'customer_account',
+    'description',
+    'excluded_payment_method_types',
+    'hooks',
+    'last_payment_error',
+    'latest_charge',
+    'livemode',
+    'managed_payments',
+    'metadata',
+    'next_action',
+    'on_behalf_of',
+    'payment_details',
+    'payment_method',
+    'payment_method_configuration_details',
+    'payment_method_options',
+    'payment_method_types',
+    'payment_record',
+    'presentment_details',
+    'processing',
+    'receipt_email',
+    'review',
+    'setup_future_usage',
+    'shipping',
+    'source',
+    'statement_descriptor',
+    'statement_descriptor_suffix',
+    'status',
+    'transfer_data',
+    'transfer_group',
+  ]
+  const METHOD_FIELDS = [
+    'id',
+    'object',
+    'allow_redisplay',
+    'billing_details',
+    'card',
+    'created',
+    'customer',
+    'customer_account',
+    'livemode',
+    'metadata',
+    'type',
+  ]
+
+  it('carry every field the client declares for a card payment, with values that follow from it', async () => {
+    const { stripe } = officialClient(60)
+    const cus = await stripe.customers.create({ email: 'a@example.com' })
+    const pi = await paid(stripe, { customer: cus.id, setup_future_usage: 'off_session' })
+    for (const f of INTENT_FIELDS) if (!INTENT_ABSENT.has(f)) expect(pi, f).toHaveProperty(f)
+    expect(pi).toMatchObject({
+      status: 'succeeded',
+      amount_received: 2000,
+      amount_capturable: 0,
+      customer: cus.id,
+      payment_method_types: ['card'],
+      next_action: null,
+      last_payment_error: null,
+    })
+    expect(pi.client_secret).toMatch(new RegExp(`^${pi.id}_secret_`))
+    const pm = await stripe.paymentMethods.retrieve(pi.payment_method as string)
+    for (const f of METHOD_FIELDS) expect(pm, f).toHaveProperty(f)
+    expect(pm).toMatchObject({ type: 'card', customer: cus.id, card: { brand: 'visa', last4: '4242', funding: 'credit' } })
+    const debit = await stripe.paymentMethods.attach('pm_card_visa_debit', { customer: cus.id })
+    expect(debit.card?.funding).toBe('debit')
+  })
+})
