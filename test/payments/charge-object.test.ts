@@ -278,3 +278,21 @@ describe('the payment intent and payment method objects', () => {
     expect(debit.card?.funding).toBe('debit')
   })
 })
+
+describe('canceling an authorised payment intent', () => {
+  it('releases the authorisation: the uncaptured charge is refunded whole and no money moves', async () => {
+    const { sim, stripe } = officialClient(61)
+    const pi = await paid(stripe, { capture_method: 'manual' })
+    const canceled = await stripe.paymentIntents.cancel(pi.id)
+    expect(canceled).toMatchObject({ status: 'canceled', amount_capturable: 0 })
+    const charge = await stripe.charges.retrieve(pi.latest_charge as string)
+    expect(charge).toMatchObject({ captured: false, refunded: true, amount_refunded: 2000, balance_transaction: null })
+    expect(charge.refunds?.data).toHaveLength(1)
+    expect(charge.refunds?.data[0]).toMatchObject({ amount: 2000, balance_transaction: null, payment_intent: pi.id })
+    expect(sim.service.ledger.transactions({ account: sim.platform.id, mode: 'test' })).toHaveLength(0)
+    const types = sim.admin.events({ account: sim.platform.id }).map((e) => e.type)
+    expect(types.slice(-3)).toEqual(['charge.refunded', 'refund.created', 'payment_intent.canceled'])
+    const err = await caught(stripe.refunds.create({ charge: charge.id }))
+    expect(err.statusCode).toBe(400)
+  })
+})

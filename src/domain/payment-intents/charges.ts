@@ -59,6 +59,12 @@ export interface Charges {
    * moves money. `refund` is the new refund object; returns its balance transaction id.
    */
   refund(scope: Scope, id: string, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): string
+  /**
+   * Releases the authorisation of an uncaptured charge (its payment intent canceled): the charge
+   * is refunded whole with `refund` (no money moved, so no balance transaction) and emits
+   * `charge.refunded`.
+   */
+  release(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>, origin: Origin): void
   /** Shows a changed refund (its metadata) in its charge's `refunds` list; no event (the refund emits its own). */
   showRefund(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>): void
   get(scope: Scope, id: string): Charge | undefined
@@ -97,6 +103,28 @@ export function createCharges(options: ChargesOptions): Charges {
       ...(bypassesPending(c) ? { availableAfter: 0 } : {}),
     })
     return txn.id
+  }
+
+  /** A refund on its charge: `amount_refunded`, `refunded`, the `refunds` list, `charge.refunded`. */
+  function record(scope: Scope, c: Charge, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): void {
+    const refunded = (c.amount_refunded as number) + amount
+    const list = c.refunds as { data: unknown[]; total_count: number }
+    // An uncaptured charge is refunded whole when its authorisation is released.
+    const whole = c.captured === true ? (c.amount_captured as number) : (c.amount as number)
+    const updated = resource().put(scope, c.id, {
+      amount_refunded: refunded,
+      refunded: refunded >= whole,
+      refunds: { ...list, data: [refund, ...list.data], total_count: list.total_count + 1 },
+    })
+    const previous = { amount_refunded: c.amount_refunded, refunded: c.refunded }
+    emitSnapshot(events, 'charge.refunded', scope, updated, origin, previous, true)
+    kernel.trace.append('charge.refunded', {
+      id: c.id,
+      account: scope.account,
+      mode: scope.mode,
+      amount,
+      refund: refund.id as string,
+    })
   }
 
   return {
@@ -181,23 +209,15 @@ export function createCharges(options: ChargesOptions): Charges {
         description: 'REFUND FOR CHARGE',
         availableAfter: 0,
       })
-      const refunded = (c.amount_refunded as number) + amount
-      const list = c.refunds as { data: unknown[]; total_count: number }
-      const updated = r.put(scope, id, {
-        amount_refunded: refunded,
-        refunded: refunded >= (c.amount_captured as number),
-        refunds: { ...list, data: [{ ...refund, balance_transaction: txn.id }, ...list.data], total_count: list.total_count + 1 },
-      })
-      const previous = { amount_refunded: c.amount_refunded, refunded: c.refunded }
-      emitSnapshot(events, 'charge.refunded', scope, updated, origin, previous, true)
-      kernel.trace.append('charge.refunded', {
-        id,
-        account: scope.account,
-        mode: scope.mode,
-        amount,
-        refund: refund.id as string,
-      })
+      record(scope, c, amount, { ...refund, balance_transaction: txn.id }, origin)
       return txn.id
+    },
+    release(scope, id, refund, origin) {
+      const c = resource().get(scope, id)
+      if (c === undefined || c.status !== 'succeeded' || c.captured === true) {
+        throw new Error(`charges.release: ${id} is not an uncaptured successful charge`)
+      }
+      record(scope, c, c.amount as number, refund, origin)
     },
     showRefund(scope, id, refund) {
       const r = resource()

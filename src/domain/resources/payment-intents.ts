@@ -16,7 +16,8 @@ type Params = Readonly<Record<string, unknown>>
  * method set) `requires_confirmation` -> confirm -> `requires_action` (a 3-D Secure test card,
  * customer present) -> `succeeded` (automatic capture) or `requires_capture` (manual) -> capture ->
  * `succeeded`. A declined card leaves it in `requires_payment_method` with `last_payment_error` and
- * answers 402 `card_error`; cancel works from every status but `succeeded` and `canceled`. The
+ * answers 402 `card_error`; cancel works from every status but `succeeded` and `canceled` (and
+ * releases a held authorisation: the uncaptured charge is refunded whole, no money moved). The
  * engine creates, stores, lists and searches them; the card attempt, its charge and balance
  * transaction and the `payment_intent.*` events are the flow's (`ports.paymentIntents`).
  */
@@ -128,6 +129,16 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       const r = engine.resource('payment_intent')
       const pi = r.require(call.scope, call.path.id ?? '')
       if (!CANCELABLE.has(pi.status as string)) throw unexpectedState(pi, 'cancel', CANCELABLE)
+      const held = pi.status === 'requires_capture' ? ports.charges.get(call.scope, pi.latest_charge as string) : undefined
+      if (held !== undefined) {
+        // The authorisation is released: the uncaptured charge is refunded whole, with no money moved.
+        const fields = { charge: held.id, payment_intent: pi.id, status: 'succeeded' }
+        // Made with the refund, so `charge.refunded` comes before `refund.created` as for any refund.
+        engine.resource('refund').create(call.scope, { amount: held.amount, currency: held.currency }, call.origin, (created) => {
+          ports.charges.release(call.scope, held.id, { ...created, ...fields }, call.origin)
+          return fields
+        })
+      }
       const canceled = r.put(call.scope, pi.id, {
         amount_capturable: 0,
         canceled_at: engine.now(),
