@@ -80,6 +80,12 @@ export interface ChargesOptions {
   readonly paymentMethods: Pick<PaymentMethods, 'outcome'>
 }
 
+/**
+ * Builds the charges area over the engine's `charge` store and the ledger.
+ *
+ * @example
+ * const charges = createCharges({ kernel, events, ledger, resource: () => engine.resource('charge'), paymentMethods })
+ */
 export function createCharges(options: ChargesOptions): Charges {
   const { kernel, events, ledger, resource, paymentMethods } = options
 

@@ -78,6 +78,12 @@ export interface PaymentIntentsOptions {
   readonly charges: Charges
 }
 
+/**
+ * Builds the payment intent flow over the engine (read on use: the flow is one of the engine's ports).
+ *
+ * @example
+ * const paymentIntents = createPaymentIntents({ kernel, events, engine: () => engine, paymentMethods, charges })
+ */
 export function createPaymentIntents(options: PaymentIntentsOptions): PaymentIntents {
   const { kernel, events, engine, paymentMethods, charges } = options
   const resource = () => engine().resource('payment_intent')

@@ -52,6 +52,12 @@ export interface PaymentMethodsOptions {
   readonly setUp: (scope: Scope, pm: PaymentMethod) => boolean
 }
 
+/**
+ * Builds the payment methods area over the engine's `payment_method` store.
+ *
+ * @example
+ * const paymentMethods = createPaymentMethods({ resource: () => engine.resource('payment_method'), events, setUp })
+ */
 export function createPaymentMethods(options: PaymentMethodsOptions): PaymentMethods {
   const { resource, events, setUp } = options
 
