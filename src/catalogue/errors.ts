@@ -62,6 +62,7 @@ export const ERRORS = {
     'spec',
   ),
   card_declined: row(402, 'card_error', 'Your card was declined.'),
+  charge_already_captured: row(400, INVALID, 'Charge {charge} has already been captured.'),
   charge_already_refunded: row(400, INVALID, 'Charge {charge} has already been refunded.'),
   /** spec: "400 duplicate_meter_event: An event with the same identifier was already submitted." */
   duplicate_meter_event: row(

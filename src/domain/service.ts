@@ -19,11 +19,8 @@ import { createLockManager, type LockManager } from './locks/lock-manager.js'
 import { createMeterEvents, type MeterEvents } from './meters/meter-events.js'
 import { createMeters, type Meters } from './meters/meters.js'
 import { createOffSessionPayments, type OffSessionPayments } from './off-session-payments/off-session-payments.js'
-import { chargeJson } from './payment-intents/charge.js'
 import { type Charges, createCharges } from './payment-intents/charges.js'
-import { paymentIntentJson } from './payment-intents/payment-intent.js'
-import { createPaymentIntents, type PaymentIntents } from './payment-intents/payment-intents.js'
-import { paymentMethodJson } from './payment-intents/payment-method.js'
+import { createPaymentIntents, type PaymentIntents, savedForOffSession } from './payment-intents/payment-intents.js'
 import { createPaymentMethods, type PaymentMethods } from './payment-intents/payment-methods.js'
 import { declarations } from './resources/index.js'
 import type { ResourcePorts } from './resources/ports.js'
@@ -60,7 +57,7 @@ export interface Service {
   /** Declared resources the behaviours use by name (the engine's `customer` and `product`). */
   readonly customers: Resource
   readonly products: Resource
-  /** v1 resources with behaviour (payment methods, charges, payment intents). */
+  /** The domain API of payment methods, charges and payment intents (over the engine's stores). */
   readonly paymentMethods: PaymentMethods
   readonly charges: Charges
   readonly paymentIntents: PaymentIntents
@@ -100,12 +97,24 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       .filter((a) => a.platform === platform)
       .map((a) => a.id),
   )
-  const paymentMethods = createPaymentMethods(kernel, events)
-  const charges = createCharges(kernel, events, ledger, paymentMethods)
+  // The payment areas work on the engine's stores; the engine is made after its ports, so they read it on use.
+  let built: Engine | undefined
+  const engineOf = (): Engine => {
+    if (built === undefined) throw new Error('service: the engine is not built yet')
+    return built
+  }
+  const paymentMethods = createPaymentMethods({
+    resource: () => engineOf().resource('payment_method'),
+    events,
+    setUp: savedForOffSession(engineOf),
+  })
+  const charges = createCharges({ kernel, events, ledger, resource: () => engineOf().resource('charge'), paymentMethods })
+  const paymentIntents = createPaymentIntents({ kernel, events, engine: engineOf, paymentMethods, charges })
   let billingArea: Billing | undefined
   const ports: ResourcePorts = {
     paymentMethods,
     charges,
+    paymentIntents,
     meters,
     ledger,
     accounts,
@@ -118,13 +127,10 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     },
   }
   const engine = createEngine({ kernel, events, view: catalogueView, declarations, ports })
+  built = engine
   const trigger = createTrigger(kernel, events, accounts, engine)
   const customers = engine.resource('customer')
-  const paymentIntents = createPaymentIntents(kernel, events, customers, paymentMethods, charges)
   const products = engine.resource('product')
-  engine.addFinder('pi', (scope, id) => json(paymentIntents.get(scope, id), paymentIntentJson))
-  engine.addFinder('ch', (scope, id) => json(charges.get(scope, id), chargeJson))
-  engine.addFinder('pm', (scope, id) => json(paymentMethods.get(scope, id), paymentMethodJson))
   engine.addFinder('txn', (scope, id) => json(ledger.get(scope, id), balanceTransactionJson))
   const offSessionPayments = createOffSessionPayments(kernel, events, customers, paymentMethods, charges)
   const limitsConfig = options.limits ?? resolveLimits(undefined)

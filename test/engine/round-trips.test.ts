@@ -37,6 +37,10 @@ const ALSO: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
     enabled_events: ['*'],
     webhook_endpoint: { url: 'https://example.com/hook' },
   },
+  // Zero is below the smallest charge.
+  payment_intent: { amount: 2000 },
+  // Made attached, so the customer's own retrieve and list find it (its create is not served).
+  payment_method: { customer: '{customer}' },
 }
 
 function pathOf(template: string, values: Record<string, string>): string {

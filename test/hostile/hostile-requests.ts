@@ -369,6 +369,9 @@ function validBodies(f: Fixtures, r: RandomStream): Record<string, Record<string
     'POST /v1/payment_intents/:id': { amount: '2100', currency: 'usd', customer: cus },
     'POST /v1/payment_intents/:id/confirm': { payment_method: 'pm_card_visa', off_session: 'true' },
     'POST /v1/payment_methods/:id/attach': { customer: cus },
+    'POST /v1/payment_methods/:id': { metadata: { plan: 'pro' } },
+    'POST /v1/payment_intents/:id/cancel': { cancellation_reason: 'abandoned' },
+    'POST /v1/charges/:id': { description: 'd', metadata: { plan: 'pro' } },
     'POST /v1/products': { name: 'W' },
     'POST /v1/products/:id': { name: 'V' },
     'POST /v1/billing/meters': {

@@ -3,8 +3,6 @@ import { INVOICE_PAYMENT_RETRY_DAYS } from '#catalogue/rules.js'
 import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
-import { AUTHENTICATION_REQUIRED } from '../payment-intents/charges.js'
-import { needsAuthentication } from '../payment-intents/payment-method.js'
 import { invalidRequest, ServiceError } from '../service-error.js'
 import type { Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
@@ -196,7 +194,7 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     if (pm === undefined) {
       throw invalidRequest(errorMessage('invoice_no_customer_payment_method', {}), { code: 'invoice_no_customer_payment_method' })
     }
-    const outcome = needsAuthentication(pm, { offSession: true }) ? AUTHENTICATION_REQUIRED : pm.outcome
+    const outcome = ctx.options.paymentMethods.outcome(scope, pm, { offSession: true, authenticated: false })
     if (outcome.kind !== 'decline') return
     throw new ServiceError({
       status: 402,

@@ -106,7 +106,7 @@ export const DEFAULT_LIMITS: readonly LimitRow[] = [
     kind: 'rate',
     max: PAYMENT_INTENT_UPDATES_PER_HOUR,
     windowMs: HOUR,
-    operations: ['payment_intents.*'],
+    operations: ['paymentIntents.*'],
     mutatesOnly: true,
   },
   // Per subscription, counted by billing (quantity changes from any operation; new invoices from

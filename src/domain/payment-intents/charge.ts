@@ -1,89 +1,81 @@
-import type { Mode } from '../mode.js'
-import { type PaymentMethod, paymentMethodJson } from './payment-method.js'
+import type { Json } from '../engine/list.js'
+import type { CardOutcome, PaymentMethod } from './payment-method.js'
 
-/** A charge: one attempt to move money with a payment method. */
-export interface Charge {
+/** A charge as the API shows it, stored once by the engine: one attempt to move money with a payment method. */
+export type Charge = Json
+
+/** What a new charge is made from. */
+export interface ChargeFacts {
   readonly id: string
-  readonly account: string
-  readonly mode: Mode
-  readonly created: number
   readonly amount: number
   readonly currency: string
   readonly customer: string | null
   readonly paymentIntent: string | null
   readonly paymentMethod: PaymentMethod
   readonly description: string | null
-  readonly metadata: Record<string, string>
-  status: 'succeeded' | 'failed' | 'pending'
-  captured: boolean
-  amountCaptured: number
-  /** Sum of the charge's refunds, in minor units. */
-  amountRefunded: number
-  balanceTransaction: string | null
-  failureCode: string | null
-  failureMessage: string | null
-  declineCode: string | null
+  readonly metadata: Readonly<Record<string, string>>
+  readonly outcome: CardOutcome
+  /** True once the customer completed 3-D Secure for this payment. */
+  readonly authenticated: boolean
 }
 
 /**
- * The v1 JSON of a charge.
+ * The fields of a new charge (over the engine's built object): the attempt's outcome as the
+ * provider reports it (`outcome`, `failure_*`, `paid`), the card as the charge saw it, and an empty
+ * `refunds` list. Capture and refunds change the amounts later.
  *
  * @example
- * chargeJson(ch) // { id: 'ch_…', object: 'charge', status: 'succeeded', paid: true, ... }
+ * chargeFields({ id: 'ch_1', amount: 2000, currency: 'usd', outcome: { kind: 'succeed' }, ... }).paid // true
  */
-export function chargeJson(c: Charge): Record<string, unknown> {
-  const pm = paymentMethodJson(c.paymentMethod)
-  const failed = c.status === 'failed'
+export function chargeFields(f: ChargeFacts): Record<string, unknown> {
+  const pm = f.paymentMethod
+  const failed = f.outcome.kind === 'decline'
+  const decline = f.outcome.kind === 'decline' ? f.outcome : undefined
   return {
-    id: c.id,
-    object: 'charge',
-    amount: c.amount,
-    amount_captured: c.amountCaptured,
-    amount_refunded: c.amountRefunded,
-    application: null,
-    application_fee: null,
-    application_fee_amount: null,
-    balance_transaction: c.balanceTransaction,
-    billing_details: { ...(pm.billing_details as Record<string, unknown>), tax_id: null },
+    amount: f.amount,
+    amount_captured: 0,
+    amount_refunded: 0,
+    ...(failed ? {} : { authorization_code: '123456' }),
+    balance_transaction: null,
+    billing_details: { ...(pm.billing_details as Record<string, unknown>) },
     calculated_statement_descriptor: failed ? null : 'SERVICE-SIM',
-    captured: c.captured,
-    created: Math.floor(c.created / 1000),
-    currency: c.currency,
-    customer: c.customer,
-    description: c.description,
+    captured: false,
+    currency: f.currency,
+    customer: f.customer,
+    description: f.description,
     disputed: false,
     failure_balance_transaction: null,
-    failure_code: c.failureCode,
-    failure_message: c.failureMessage,
+    failure_code: decline?.code ?? null,
+    failure_message: decline?.message ?? null,
     fraud_details: {},
-    livemode: c.mode === 'live',
-    metadata: { ...c.metadata },
-    on_behalf_of: null,
+    metadata: { ...f.metadata },
     outcome: {
       advice_code: null,
       network_advice_code: null,
       network_decline_code: null,
       network_status: failed ? 'declined_by_network' : 'approved_by_network',
-      reason: failed ? c.declineCode : null,
+      reason: decline?.declineCode ?? null,
       risk_level: 'normal',
       seller_message: failed ? 'The bank did not return any further details with this decline.' : 'Payment complete.',
       type: failed ? 'issuer_declined' : 'authorized',
     },
-    paid: c.status === 'succeeded',
-    payment_intent: c.paymentIntent,
-    payment_method: c.paymentMethod.id,
-    payment_method_details: { card: cardDetails(pm.card as Record<string, unknown>, c), type: 'card' },
+    paid: !failed,
+    payment_intent: f.paymentIntent,
+    payment_method: pm.id,
+    payment_method_details: { card: cardDetails(pm.card as Record<string, unknown>, f), type: 'card' },
+    radar_options: {},
     receipt_email: null,
     receipt_number: null,
     receipt_url: null,
-    refunded: c.amountRefunded > 0 && c.amountRefunded >= c.amountCaptured,
+    refunded: false,
+    refunds: { object: 'list', data: [], has_more: false, total_count: 0, url: `/v1/charges/${f.id}/refunds` },
     review: null,
     shipping: null,
     source: null,
     source_transfer: null,
     statement_descriptor: null,
     statement_descriptor_suffix: null,
-    status: c.status,
+    status: failed ? 'failed' : 'succeeded',
     transfer_data: null,
     transfer_group: null,
   }
@@ -93,12 +85,13 @@ export function chargeJson(c: Charge): Record<string, unknown> {
  * A charge's card details: the card of its payment method as the charge saw it, with the
  * authorisation fields of the provider's charge object (not the payment method's own extras).
  */
-function cardDetails(card: Record<string, unknown>, c: Charge): Record<string, unknown> {
+function cardDetails(card: Record<string, unknown>, f: ChargeFacts): Record<string, unknown> {
   const { display_brand: _display, networks: _networks, wallet, ...rest } = card
+  const failed = f.outcome.kind === 'decline'
   return {
     ...rest,
-    amount_authorized: c.status === 'failed' ? null : c.amount,
-    authorization_code: c.status === 'failed' ? null : '123456',
+    amount_authorized: failed ? null : f.amount,
+    authorization_code: failed ? null : '123456',
     extended_authorization: { status: 'disabled' },
     incremental_authorization: { status: 'unavailable' },
     installments: null,
@@ -106,10 +99,46 @@ function cardDetails(card: Record<string, unknown>, c: Charge): Record<string, u
     multicapture: { status: 'unavailable' },
     network: card.brand,
     network_token: { used: false },
-    network_transaction_id: c.status === 'failed' ? null : c.id.slice(3, 18),
-    overcapture: { maximum_amount_capturable: c.amount, status: 'unavailable' },
+    network_transaction_id: failed ? null : f.id.slice(3, 18),
+    overcapture: { maximum_amount_capturable: f.amount, status: 'unavailable' },
     regulated_status: 'unregulated',
-    three_d_secure: null,
+    three_d_secure: f.authenticated ? threeDSecure(f.id) : null,
     wallet,
   }
+}
+
+/** The 3-D Secure record of a payment the customer authenticated (a frictionless-or-challenge 2.x flow, as test cards run it). */
+function threeDSecure(chargeId: string): Record<string, unknown> {
+  return {
+    authentication_flow: 'challenge',
+    electronic_commerce_indicator: '05',
+    exemption_indicator: null,
+    result: 'authenticated',
+    result_reason: null,
+    transaction_id: `${chargeId.slice(3, 11)}-3ds2`,
+    version: '2.2.0',
+  }
+}
+
+/**
+ * Whether the customer authenticated the payment of this charge (3-D Secure).
+ *
+ * @example
+ * wasAuthenticated(charge) // true after sim.admin.completeAuthentication(pi, { outcome: 'succeed' })
+ */
+export function wasAuthenticated(c: Charge): boolean {
+  const details = c.payment_method_details as { card?: { three_d_secure?: { result?: unknown } | null } } | null
+  return details?.card?.three_d_secure?.result === 'authenticated'
+}
+
+/**
+ * What is left to refund on a charge: its captured amount less its refunds (0 for a failed or
+ * uncaptured charge).
+ *
+ * @example
+ * refundableAmount(charge) // 2000 for a captured 20.00 charge with no refunds
+ */
+export function refundableAmount(c: Charge): number {
+  if (c.status !== 'succeeded' || c.captured !== true) return 0
+  return (c.amount_captured as number) - (c.amount_refunded as number)
 }

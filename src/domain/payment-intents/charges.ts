@@ -1,14 +1,16 @@
-import { fromPlain, toPlain } from '#kernel/plain.js'
+import type { Resource } from '../engine/resource.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import { cardFee } from '../ledger/currencies.js'
 import type { Ledger } from '../ledger/ledger.js'
 import type { Scope } from '../mode.js'
-import { createScopedStore } from '../scoped-store/scoped-store.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
-import { type Charge, chargeJson } from './charge.js'
-import { type CardOutcome, needsAuthentication, type PaymentMethod } from './payment-method.js'
+import { type Charge, chargeFields, refundableAmount } from './charge.js'
+import { cardOf, type PaymentMethod } from './payment-method.js'
 import type { PaymentMethods } from './payment-methods.js'
+
+export { AUTHENTICATION_REQUIRED } from './payment-methods.js'
+export { refundableAmount }
 
 export interface ChargeAttempt {
   readonly amount: number
@@ -17,182 +19,220 @@ export interface ChargeAttempt {
   readonly paymentMethod: PaymentMethod
   readonly paymentIntent: string | null
   readonly description: string | null
-  readonly metadata: Record<string, string>
+  readonly metadata: Readonly<Record<string, string>>
   /** False to only authorise (manual capture): no money moves until `capture`. */
   readonly capture: boolean
   /** True once the customer completed 3-D Secure for this payment. */
   readonly authenticated?: boolean
-  /** The customer is not present, so a card that asks for authentication cannot get it. */
+  /** The customer is not present (the default), so a card that asks for authentication cannot get it. */
   readonly offSession?: boolean
 }
 
-/** How an off-session payment with a card that asks for authentication ends. */
-export const AUTHENTICATION_REQUIRED: CardOutcome = {
-  kind: 'decline',
-  code: 'authentication_required',
-  declineCode: 'authentication_required',
-  message: 'Your card was declined. This transaction requires authentication.',
+/** How an attempt ended, with the stored charge. */
+export interface AttemptResult {
+  readonly id: string
+  readonly status: 'succeeded' | 'failed'
+  readonly failureCode: string | null
+  readonly failureMessage: string | null
+  readonly declineCode: string | null
+  readonly charge: Charge
 }
 
 /**
- * Charges: the card attempt behind payment intents and off-session payments. A successful,
- * captured charge posts one balance transaction (amount, the card fee, net) to the ledger; a declined
- * one moves no money. Emits `charge.created` (named by the spec) then the provider's
- * `charge.succeeded` or `charge.failed`, and `charge.captured` on a later capture.
+ * Charges over the engine's `charge` store: the card attempt behind payment intents and
+ * off-session payments. A successful, captured charge posts one balance transaction (amount, the
+ * card fee, net) to the ledger; a declined one moves no money. Emits `charge.created` (named by the
+ * spec) then the provider's `charge.succeeded` or `charge.failed`, and `charge.captured` on a later
+ * capture.
  *
  * @example
- * const ch = charges.attempt(scope, { amount: 2000, currency: 'usd', paymentMethod: pm, capture: true, ... }, origin)
- * ch.status // 'succeeded' for pm_card_visa, 'failed' for pm_card_chargeDeclined
+ * const r = charges.attempt(scope, { amount: 2000, currency: 'usd', paymentMethod: pm, capture: true, ... }, origin)
+ * r.status // 'succeeded' for pm_card_visa, 'failed' for pm_card_chargeDeclined
  */
 export interface Charges {
-  attempt(scope: Scope, input: ChargeAttempt, origin: Origin): Charge
+  attempt(scope: Scope, input: ChargeAttempt, origin: Origin): AttemptResult
   capture(scope: Scope, id: string, amount: number, origin: Origin): Charge
   /**
-   * Refunds `amount` of a captured charge: raises `amount_refunded`, posts a `refund` balance
-   * transaction (money out at once) and emits `charge.refunded`. The caller checks the amount
-   * first ({@link refundableAmount}); this only moves money. Returns the balance transaction id.
+   * Refunds `amount` of a captured charge: raises `amount_refunded`, adds the refund to the
+   * charge's `refunds` list, posts a `refund` balance transaction (money out at once) and emits
+   * `charge.refunded`. The caller checks the amount first ({@link refundableAmount}); this only
+   * moves money. `refund` is the new refund object; returns its balance transaction id.
    */
-  refund(scope: Scope, id: string, amount: number, refundId: string, origin: Origin): string
+  refund(scope: Scope, id: string, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): string
+  /**
+   * Releases the authorisation of an uncaptured charge (its payment intent canceled): the charge
+   * is refunded whole with `refund` (no money moved, so no balance transaction) and emits
+   * `charge.refunded`.
+   */
+  release(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>, origin: Origin): void
+  /** Shows a changed refund (its metadata) in its charge's `refunds` list; no event (the refund emits its own). */
+  showRefund(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>): void
   get(scope: Scope, id: string): Charge | undefined
   list(scope: Scope): Charge[]
 }
 
-export function createCharges(
-  kernel: Kernel,
-  events: EventStore,
-  ledger: Ledger,
-  paymentMethods?: Pick<PaymentMethods, 'get'>,
-): Charges {
-  const store = createScopedStore<Charge>()
-  // A charge holds its payment method (the live one, which attach and detach change): saved by id
-  // and linked again on load, after the payment methods (registered first).
-  kernel.state.register('charges', {
-    save() {
-      const out: Record<string, unknown[]> = {}
-      for (const [k, list] of Object.entries(store.save()))
-        out[k] = list.map((c) => ({ ...c, paymentMethod: c.paymentMethod.id }))
-      return toPlain(out)
-    },
-    load(data) {
-      const saved = fromPlain<Record<string, (Omit<Charge, 'paymentMethod'> & { paymentMethod: string })[]>>(data)
-      const out: Record<string, Charge[]> = {}
-      for (const [k, list] of Object.entries(saved)) {
-        out[k] = list.map((c) => {
-          const pm = paymentMethods?.get({ account: c.account, mode: c.mode }, c.paymentMethod)
-          if (pm === undefined)
-            throw new Error(`snapshot: charge ${c.id} names payment method ${c.paymentMethod}, which is not in the snapshot`)
-          return { ...c, amountRefunded: c.amountRefunded ?? 0, paymentMethod: pm }
-        })
-      }
-      store.load(out)
-    },
-  })
+export interface ChargesOptions {
+  readonly kernel: Kernel
+  readonly events: EventStore
+  readonly ledger: Ledger
+  /** The engine's `charge` resource (made after the ports, so read on use). */
+  readonly resource: () => Resource
+  readonly paymentMethods: Pick<PaymentMethods, 'outcome'>
+}
 
-  function post(scope: Scope, c: Charge, amount: number): void {
+/**
+ * Builds the charges area over the engine's `charge` store and the ledger.
+ *
+ * @example
+ * const charges = createCharges({ kernel, events, ledger, resource: () => engine.resource('charge'), paymentMethods })
+ */
+export function createCharges(options: ChargesOptions): Charges {
+  const { kernel, events, ledger, resource, paymentMethods } = options
+
+  /** Funds of a charge are available at once with the test card that bypasses the pending balance. */
+  function bypassesPending(c: Charge): boolean {
+    const card = (c.payment_method_details as { card?: unknown } | null)?.card
+    return cardOf({ id: c.id, card }).bypassPending === true
+  }
+
+  function post(scope: Scope, c: Charge, amount: number): string {
     const txn = ledger.post({
       account: scope.account,
       mode: scope.mode,
-      currency: c.currency,
+      currency: c.currency as string,
       amount,
-      fee: cardFee(amount, c.currency),
+      fee: cardFee(amount, c.currency as string),
       type: 'charge',
       reportingCategory: 'charge',
       source: c.id,
-      description: c.description,
-      ...(c.paymentMethod.bypassPending === true ? { availableAfter: 0 } : {}),
+      description: c.description as string | null,
+      ...(bypassesPending(c) ? { availableAfter: 0 } : {}),
     })
-    c.balanceTransaction = txn.id
+    return txn.id
+  }
+
+  /** A refund on its charge: `amount_refunded`, `refunded`, the `refunds` list, `charge.refunded`. */
+  function record(scope: Scope, c: Charge, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): void {
+    const refunded = (c.amount_refunded as number) + amount
+    const list = c.refunds as { data: unknown[]; total_count: number }
+    // An uncaptured charge is refunded whole when its authorisation is released.
+    const whole = c.captured === true ? (c.amount_captured as number) : (c.amount as number)
+    const updated = resource().put(scope, c.id, {
+      amount_refunded: refunded,
+      refunded: refunded >= whole,
+      refunds: { ...list, data: [refund, ...list.data], total_count: list.total_count + 1 },
+    })
+    const previous = { amount_refunded: c.amount_refunded, refunded: c.refunded }
+    emitSnapshot(events, 'charge.refunded', scope, updated, origin, previous, true)
+    kernel.trace.append('charge.refunded', {
+      id: c.id,
+      account: scope.account,
+      mode: scope.mode,
+      amount,
+      refund: refund.id as string,
+    })
   }
 
   return {
     attempt(scope, input, origin) {
-      // Reached without authentication only when the customer is away (off-session): the issuer declines.
-      const unauthenticated =
-        input.authenticated !== true && needsAuthentication(input.paymentMethod, { offSession: input.offSession ?? true })
-      const outcome = unauthenticated ? AUTHENTICATION_REQUIRED : input.paymentMethod.outcome
+      const authenticated = input.authenticated === true
+      const outcome = paymentMethods.outcome(scope, input.paymentMethod, {
+        offSession: input.offSession ?? true,
+        authenticated,
+      })
       const ok = outcome.kind === 'succeed'
-      const c: Charge = {
-        id: kernel.ids.next('ch', 24),
+      const r = resource()
+      // `charge.created` is no catalogue event type, so the engine emits nothing; it is emitted below.
+      let c = r.create(scope, {}, origin, (o) =>
+        chargeFields({
+          id: o.id,
+          amount: input.amount,
+          currency: input.currency,
+          customer: input.customer,
+          paymentIntent: input.paymentIntent,
+          paymentMethod: input.paymentMethod,
+          description: input.description,
+          metadata: input.metadata,
+          outcome,
+          authenticated,
+        }),
+      )
+      if (ok && input.capture) {
+        const txn = post(scope, c, c.amount as number)
+        c = r.put(scope, c.id, { amount_captured: c.amount, balance_transaction: txn, captured: true })
+      }
+      emitSnapshot(events, 'charge.created', scope, c, origin, undefined, true)
+      emitSnapshot(events, ok ? 'charge.succeeded' : 'charge.failed', scope, c, origin, undefined, true)
+      kernel.trace.append('charge.attempted', {
+        id: c.id,
         account: scope.account,
         mode: scope.mode,
-        created: kernel.clock.now,
-        amount: input.amount,
-        currency: input.currency,
-        customer: input.customer,
-        paymentIntent: input.paymentIntent,
-        paymentMethod: input.paymentMethod,
-        description: input.description,
-        metadata: { ...input.metadata },
         status: ok ? 'succeeded' : 'failed',
-        captured: false,
-        amountCaptured: 0,
-        amountRefunded: 0,
-        balanceTransaction: null,
-        failureCode: outcome.kind === 'decline' ? outcome.code : null,
-        failureMessage: outcome.kind === 'decline' ? outcome.message : null,
-        declineCode: outcome.kind === 'decline' ? outcome.declineCode : null,
+      })
+      const decline = outcome.kind === 'decline' ? outcome : undefined
+      return {
+        id: c.id,
+        status: ok ? 'succeeded' : 'failed',
+        failureCode: decline?.code ?? null,
+        failureMessage: decline?.message ?? null,
+        declineCode: decline?.declineCode ?? null,
+        charge: c,
       }
-      store.add(scope, c)
-      if (ok && input.capture) {
-        c.captured = true
-        c.amountCaptured = c.amount
-        post(scope, c, c.amount)
-      }
-      emitSnapshot(events, 'charge.created', scope, chargeJson(c), origin)
-      emitSnapshot(events, ok ? 'charge.succeeded' : 'charge.failed', scope, chargeJson(c), origin)
-      kernel.trace.append('charge.attempted', { id: c.id, account: scope.account, mode: scope.mode, status: c.status })
-      return c
     },
     capture(scope, id, amount, origin) {
-      const c = store.get(scope, id)
-      if (c === undefined || c.status !== 'succeeded' || c.captured) {
+      const r = resource()
+      const c = r.get(scope, id)
+      if (c === undefined || c.status !== 'succeeded' || c.captured === true) {
         throw new Error(`charges.capture: ${id} is not an uncaptured successful charge`)
       }
-      c.captured = true
-      c.amountCaptured = amount
-      post(scope, c, amount)
-      emitSnapshot(events, 'charge.captured', scope, chargeJson(c), origin, {
-        amount_captured: 0,
-        captured: false,
-        balance_transaction: null,
-      })
-      return c
+      const txn = post(scope, c, amount)
+      const captured = r.put(scope, id, { amount_captured: amount, balance_transaction: txn, captured: true })
+      emitSnapshot(
+        events,
+        'charge.captured',
+        scope,
+        captured,
+        origin,
+        { amount_captured: 0, captured: false, balance_transaction: null },
+        true,
+      )
+      return captured
     },
-    refund(scope, id, amount, refundId, origin) {
-      const c = store.get(scope, id)
+    refund(scope, id, amount, refund, origin) {
+      const r = resource()
+      const c = r.get(scope, id)
       if (c === undefined || refundableAmount(c) < amount) {
         throw new Error(`charges.refund: ${id} cannot refund ${amount}`)
       }
-      const before = { amount_refunded: c.amountRefunded, refunded: false }
-      c.amountRefunded += amount
       const txn = ledger.post({
         account: scope.account,
         mode: scope.mode,
-        currency: c.currency,
+        currency: c.currency as string,
         amount: -amount,
         type: 'refund',
         reportingCategory: 'refund',
-        source: refundId,
+        source: refund.id as string,
         description: 'REFUND FOR CHARGE',
         availableAfter: 0,
       })
-      emitSnapshot(events, 'charge.refunded', scope, chargeJson(c), origin, before)
-      kernel.trace.append('charge.refunded', { id: c.id, account: scope.account, mode: scope.mode, amount, refund: refundId })
+      record(scope, c, amount, { ...refund, balance_transaction: txn.id }, origin)
       return txn.id
     },
-    get: (scope, id) => store.get(scope, id),
-    list: (scope) => store.list(scope),
+    release(scope, id, refund, origin) {
+      const c = resource().get(scope, id)
+      if (c === undefined || c.status !== 'succeeded' || c.captured === true) {
+        throw new Error(`charges.release: ${id} is not an uncaptured successful charge`)
+      }
+      record(scope, c, c.amount as number, refund, origin)
+    },
+    showRefund(scope, id, refund) {
+      const r = resource()
+      const c = r.get(scope, id)
+      const list = c?.refunds as { data: { id: string }[] } | undefined
+      if (c === undefined || list === undefined || !list.data.some((x) => x.id === refund.id)) return
+      r.put(scope, id, { refunds: { ...list, data: list.data.map((x) => (x.id === refund.id ? refund : x)) } })
+    },
+    get: (scope, id) => resource().get(scope, id),
+    list: (scope) => resource().list(scope),
   }
-}
-
-/**
- * What is left to refund on a charge: its captured amount less its refunds (0 for a failed or
- * uncaptured charge).
- *
- * @example
- * refundableAmount(charge) // 2000 for a captured 20.00 charge with no refunds
- */
-export function refundableAmount(c: Charge): number {
-  if (c.status !== 'succeeded' || !c.captured) return 0
-  return c.amountCaptured - c.amountRefunded
 }

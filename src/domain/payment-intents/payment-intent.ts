@@ -1,4 +1,5 @@
-import type { Mode } from '../mode.js'
+import type { Json } from '../engine/list.js'
+import { invalidRequest, type ServiceError } from '../service-error.js'
 
 /** The provider's payment intent statuses. */
 export type PaymentIntentStatus =
@@ -10,87 +11,70 @@ export type PaymentIntentStatus =
   | 'succeeded'
   | 'canceled'
 
-/** A payment intent of one account and mode. */
-export interface PaymentIntent {
-  readonly id: string
-  readonly account: string
-  readonly mode: Mode
-  readonly created: number
-  readonly clientSecret: string
-  amount: number
-  currency: string
-  customer: string | null
-  paymentMethod: string | null
-  status: PaymentIntentStatus
-  captureMethod: 'automatic' | 'automatic_async' | 'manual'
-  description: string | null
-  metadata: Record<string, string>
-  receiptEmail: string | null
-  setupFutureUsage: 'on_session' | 'off_session' | null
-  statementDescriptor: string | null
-  amountReceived: number
-  amountCapturable: number
-  latestCharge: string | null
-  lastPaymentError: Record<string, unknown> | null
-  /** Set in `requires_action`: what the client must do (3-D Secure through the provider's SDK). */
-  nextAction: Record<string, unknown> | null
-  canceledAt: number | null
-  cancellationReason: string | null
+/** A payment intent as the API shows it, stored once by the engine. */
+export type PaymentIntent = Json
+
+/** Statuses an intent can be canceled from. */
+export const CANCELABLE: ReadonlySet<string> = new Set([
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'requires_capture',
+])
+
+/** Statuses an intent can be updated in. */
+export const UPDATABLE: ReadonlySet<string> = new Set(['requires_payment_method', 'requires_confirmation', 'requires_action'])
+
+/** Statuses an intent can be confirmed from. */
+export const CONFIRMABLE: ReadonlySet<string> = new Set(['requires_payment_method', 'requires_confirmation'])
+
+const PAST: Readonly<Record<string, string>> = {
+  confirm: 'confirmed',
+  capture: 'captured',
+  cancel: 'canceled',
+  update: 'updated',
+  authenticate: 'authenticated',
 }
 
 /**
- * The v1 JSON of a payment intent.
+ * The provider's refusal of an action the intent's status does not allow, carrying the intent.
  *
  * @example
- * paymentIntentJson(pi) // { id: 'pi_…', object: 'payment_intent', status: 'succeeded', ... }
+ * throw unexpectedState(pi, 'cancel', [...CANCELABLE]) // 400 payment_intent_unexpected_state
  */
-export function paymentIntentJson(p: PaymentIntent): Record<string, unknown> {
+export function unexpectedState(p: PaymentIntent, action: string, allowed: Iterable<string>): ServiceError {
+  return invalidRequest(
+    `You cannot ${action} this PaymentIntent because it has a status of ${String(p.status)}. Only a PaymentIntent with one of the following statuses may be ${PAST[action] ?? action}: ${[...allowed].join(', ')}.`,
+    { code: 'payment_intent_unexpected_state', extra: { payment_intent: p } },
+  )
+}
+
+/**
+ * Whether an `off_session` param asks for an off-session payment (`true`, or the kind of one).
+ *
+ * @example
+ * isOffSession('recurring') // true
+ */
+export function isOffSession(value: unknown): boolean {
+  return value === true || value === 'one_off' || value === 'recurring'
+}
+
+/**
+ * The provider's `use_stripe_sdk` action: Stripe.js runs the 3-D Secure 2 challenge from these ids.
+ * The source id is derived from the intent so the action is the same on every read.
+ *
+ * @example
+ * threeDSecureAction(pi, 'acct_1', 'visa').type // 'use_stripe_sdk'
+ */
+export function threeDSecureAction(p: PaymentIntent, account: string, brand: unknown): Record<string, unknown> {
   return {
-    id: p.id,
-    object: 'payment_intent',
-    amount: p.amount,
-    amount_capturable: p.amountCapturable,
-    amount_details: { tip: {} },
-    amount_received: p.amountReceived,
-    allowed_payment_method_types: null,
-    application: null,
-    application_fee_amount: null,
-    automatic_payment_methods: null,
-    canceled_at: p.canceledAt === null ? null : Math.floor(p.canceledAt / 1000),
-    cancellation_reason: p.cancellationReason,
-    capture_method: p.captureMethod,
-    client_secret: p.clientSecret,
-    confirmation_method: 'automatic',
-    created: Math.floor(p.created / 1000),
-    currency: p.currency,
-    customer: p.customer,
-    customer_account: null,
-    description: p.description,
-    excluded_payment_method_types: null,
-    last_payment_error: p.lastPaymentError === null ? null : structuredClone(p.lastPaymentError),
-    latest_charge: p.latestCharge,
-    livemode: p.mode === 'live',
-    managed_payments: null,
-    metadata: { ...p.metadata },
-    next_action: p.nextAction === null ? null : structuredClone(p.nextAction),
-    on_behalf_of: null,
-    payment_method: p.paymentMethod,
-    payment_method_configuration_details: null,
-    payment_method_options: {
-      card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' },
+    type: 'use_stripe_sdk',
+    use_stripe_sdk: {
+      type: 'stripe_3ds2_fingerprint',
+      directory_server_name: brand,
+      merchant: account,
+      server_transaction_id: `${p.id}_3ds2`,
+      three_d_secure_2_source: `src_${p.id.slice(3)}`,
     },
-    payment_method_types: ['card'],
-    payment_record: null,
-    processing: null,
-    receipt_email: p.receiptEmail,
-    review: null,
-    setup_future_usage: p.setupFutureUsage,
-    shipping: null,
-    source: null,
-    statement_descriptor: p.statementDescriptor,
-    statement_descriptor_suffix: null,
-    status: p.status,
-    transfer_data: null,
-    transfer_group: null,
   }
 }

@@ -1,17 +1,17 @@
-import { fromPlain, toPlain } from '#kernel/plain.js'
-import type { Resource } from '../engine/resource.js'
+import type { Engine } from '../engine/engine.js'
+import type { Json } from '../engine/list.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
-import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import type { Scope } from '../mode.js'
-import { createScopedStore } from '../scoped-store/scoped-store.js'
 import { invalidRequest, resourceMissing, ServiceError } from '../service-error.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
+import { wasAuthenticated } from './charge.js'
 import type { Charges } from './charges.js'
-import { type PaymentIntent, type PaymentIntentStatus, paymentIntentJson } from './payment-intent.js'
-import { needsAuthentication, type PaymentMethod, paymentMethodJson } from './payment-method.js'
+import { type PaymentIntent, threeDSecureAction, unexpectedState } from './payment-intent.js'
+import type { PaymentMethod } from './payment-method.js'
 import type { PaymentMethods } from './payment-methods.js'
 
+/** A payment intent to create, in the domain's words (the billing area pays invoices with these). */
 export interface PaymentIntentCreate {
   amount: number
   currency: string
@@ -20,7 +20,7 @@ export interface PaymentIntentCreate {
   confirm?: boolean
   /** The customer is not present: a card that asks for authentication declines instead of `requires_action`. */
   offSession?: boolean
-  captureMethod?: PaymentIntent['captureMethod']
+  captureMethod?: 'automatic' | 'automatic_async' | 'manual'
   description?: string
   metadata?: Record<string, string>
   receiptEmail?: string
@@ -28,352 +28,250 @@ export interface PaymentIntentCreate {
   statementDescriptor?: string
 }
 
-export interface PaymentIntentUpdate {
-  amount?: number
-  currency?: string
-  customer?: string
-  paymentMethod?: string
-  description?: string | null
-  metadata?: Record<string, string> | null
-  receiptEmail?: string | null
-  setupFutureUsage?: 'on_session' | 'off_session' | null
-}
-
-const CANCELABLE: ReadonlySet<PaymentIntentStatus> = new Set([
-  'requires_payment_method',
-  'requires_confirmation',
-  'requires_action',
-  'requires_capture',
-])
-const UPDATABLE: ReadonlySet<PaymentIntentStatus> = new Set([
-  'requires_payment_method',
-  'requires_confirmation',
-  'requires_action',
-])
-const CONFIRMABLE: ReadonlySet<PaymentIntentStatus> = new Set(['requires_payment_method', 'requires_confirmation'])
-
-const PAST: Readonly<Record<string, string>> = {
-  confirm: 'confirmed',
-  capture: 'captured',
-  cancel: 'canceled',
-  update: 'updated',
-  authenticate: 'authenticated',
+/** How a card attempt runs: is the customer away, and did they complete 3-D Secure. */
+export interface AttemptHow {
+  readonly offSession: boolean
+  readonly authenticated: boolean
 }
 
 /**
- * The provider's `use_stripe_sdk` action: Stripe.js runs the 3-D Secure 2 challenge from these ids.
- * The source id is derived from the intent so the action is the same on every read.
- */
-function threeDSecureAction(p: PaymentIntent, pm: PaymentMethod): Record<string, unknown> {
-  return {
-    type: 'use_stripe_sdk',
-    use_stripe_sdk: {
-      type: 'stripe_3ds2_fingerprint',
-      directory_server_name: pm.brand,
-      merchant: p.account,
-      server_transaction_id: `${p.id}_3ds2`,
-      three_d_secure_2_source: `src_${p.id.slice(3)}`,
-    },
-  }
-}
-
-function unexpectedState(p: PaymentIntent, action: string, allowed: readonly string[]): ServiceError {
-  return invalidRequest(
-    `You cannot ${action} this PaymentIntent because it has a status of ${p.status}. Only a PaymentIntent with one of the following statuses may be ${PAST[action] ?? action}: ${allowed.join(', ')}.`,
-    { code: 'payment_intent_unexpected_state', extra: { payment_intent: paymentIntentJson(p) } },
-  )
-}
-
-/**
- * Payment intents per account and mode with the provider's status machine:
- * `requires_payment_method` -> (payment method set) `requires_confirmation` -> confirm ->
- * `succeeded` (automatic capture) or `requires_capture` (manual) -> capture -> `succeeded`; a declined
- * card leaves it in `requires_payment_method` with `last_payment_error` and answers 402 `card_error`;
- * cancel works from every status but `succeeded` and `canceled`. Success creates a charge and a
- * balance transaction. Each change emits its snapshot events.
+ * The payment intent flow over the engine's `payment_intent` store, shared by the declaration's
+ * behaviours (`src/domain/resources/payment-intents.ts`), the billing area and the admin API: the
+ * card attempt of a confirmed intent (3-D Secure stop, decline, authorisation or capture), the
+ * customer's authentication step, and the `payment_intent.*` events the engine does not emit
+ * itself.
  *
  * @example
  * const pi = paymentIntents.create(scope, { amount: 2000, currency: 'usd', paymentMethod: 'pm_card_visa', confirm: true }, origin)
  * pi.status // 'succeeded'
  */
 export interface PaymentIntents {
+  /** Creates (and with `confirm`, confirms) through the engine's `paymentIntents.create`. */
   create(scope: Scope, input: PaymentIntentCreate, origin: Origin): PaymentIntent
   get(scope: Scope, id: string): PaymentIntent | undefined
-  require(scope: Scope, id: string): PaymentIntent
-  update(scope: Scope, id: string, input: PaymentIntentUpdate, origin: Origin): PaymentIntent
-  confirm(scope: Scope, id: string, input: { paymentMethod?: string; offSession?: boolean }, origin: Origin): PaymentIntent
+  /** Newest first, optionally of one customer. */
+  list(scope: Scope, filter?: { customer?: string }): PaymentIntent[]
+  /**
+   * Runs the card attempt of an intent in a confirmable state with a payment method. A card that
+   * asks for 3-D Secure with the customer present stops in `requires_action` with no charge; a
+   * decline answers 402 `card_error` after recording it on the intent.
+   */
+  attempt(scope: Scope, p: PaymentIntent, origin: Origin, how: AttemptHow): PaymentIntent
   /**
    * Ends the customer's 3-D Secure step of an intent in `requires_action` (the browser part the
    * simulator has no page for): `succeed` runs the card payment, `fail` returns the intent to
    * `requires_payment_method` with `payment_intent_authentication_failure`.
    */
   authenticate(scope: Scope, id: string, outcome: 'succeed' | 'fail', origin: Origin): PaymentIntent
-  capture(scope: Scope, id: string, input: { amountToCapture?: number }, origin: Origin): PaymentIntent
-  cancel(scope: Scope, id: string, input: { cancellationReason?: string }, origin: Origin): PaymentIntent
-  /** Newest first, optionally of one customer. */
-  list(scope: Scope, filter?: { customer?: string }): PaymentIntent[]
+  /** Refuses a payment method that does not exist or belongs to another customer than `customer`. */
+  checkPaymentMethod(scope: Scope, value: unknown, customer: unknown): void
+  /** Emits a `payment_intent.*` event of a stored intent. */
+  emit(type: string, scope: Scope, p: PaymentIntent, origin: Origin): void
 }
 
-export function createPaymentIntents(
-  kernel: Kernel,
-  events: EventStore,
-  customers: Pick<Resource, 'requireParam'>,
-  paymentMethods: PaymentMethods,
-  charges: Charges,
-): PaymentIntents {
-  const store = createScopedStore<PaymentIntent>()
-  kernel.state.register('payment_intents', {
-    save: () => toPlain(store.save()),
-    load: (data) => store.load(fromPlain(data)),
-  })
+export interface PaymentIntentsOptions {
+  readonly kernel: Kernel
+  readonly events: EventStore
+  /** The engine (made after the ports, so read on use). */
+  readonly engine: () => Engine
+  readonly paymentMethods: PaymentMethods
+  readonly charges: Charges
+}
 
-  function require(scope: Scope, id: string): PaymentIntent {
-    const p = store.get(scope, id)
-    if (p === undefined) throw resourceMissing('payment_intent', id)
-    return p
+/**
+ * Builds the payment intent flow over the engine (read on use: the flow is one of the engine's ports).
+ *
+ * @example
+ * const paymentIntents = createPaymentIntents({ kernel, events, engine: () => engine, paymentMethods, charges })
+ */
+export function createPaymentIntents(options: PaymentIntentsOptions): PaymentIntents {
+  const { kernel, events, engine, paymentMethods, charges } = options
+  const resource = () => engine().resource('payment_intent')
+
+  function emit(type: string, scope: Scope, p: PaymentIntent, origin: Origin): void {
+    emitSnapshot(events, type, scope, p, origin, undefined, true)
   }
 
-  /**
-   * Runs the card attempt; the intent is already in a confirmable state with a payment method. A card
-   * that asks for 3-D Secure with the customer present stops in `requires_action` with no charge.
-   */
-  function attempt(scope: Scope, p: PaymentIntent, origin: Origin, how: { offSession: boolean; authenticated: boolean }): void {
-    const pm = paymentMethods.get(scope, p.paymentMethod as string)
+  function decline(scope: Scope, p: PaymentIntent, pm: PaymentMethod, chargeId: string, failure: Failure, origin: Origin): never {
+    const docUrl = `https://docs.stripe.com/error-codes/${failure.code}`
+    const failed = resource().put(scope, p.id, {
+      latest_charge: chargeId,
+      last_payment_error: {
+        charge: chargeId,
+        code: failure.code,
+        decline_code: failure.declineCode,
+        doc_url: docUrl,
+        message: failure.message,
+        payment_method: pm,
+        type: 'card_error',
+      },
+      payment_method: null,
+      status: 'requires_payment_method',
+    })
+    emit('payment_intent.payment_failed', scope, failed, origin)
+    throw new ServiceError({
+      status: 402,
+      type: 'card_error',
+      code: failure.code,
+      message: failure.message,
+      extra: {
+        charge: chargeId,
+        decline_code: failure.declineCode,
+        doc_url: docUrl,
+        payment_intent: failed,
+        payment_method: pm,
+        request_log_url: null,
+      },
+    })
+  }
+
+  function attempt(scope: Scope, p: PaymentIntent, origin: Origin, how: AttemptHow): PaymentIntent {
+    const r = resource()
+    const pm = paymentMethods.get(scope, p.payment_method as string)
     if (pm === undefined) throw new Error(`payment intent ${p.id}: payment method vanished`)
-    if (!how.authenticated && !how.offSession && needsAuthentication(pm, { offSession: false })) {
-      p.status = 'requires_action'
-      p.nextAction = threeDSecureAction(p, pm)
+    if (!how.authenticated && !how.offSession && paymentMethods.needsAuthentication(scope, pm, { offSession: false })) {
+      const brand = (pm.card as { brand?: unknown } | null)?.brand
+      const waiting = r.put(scope, p.id, { next_action: threeDSecureAction(p, scope.account, brand), status: 'requires_action' })
       kernel.trace.append('payment_intent.requires_action', { id: p.id, account: scope.account, mode: scope.mode })
-      emitSnapshot(events, 'payment_intent.requires_action', scope, paymentIntentJson(p), origin)
-      return
+      emit('payment_intent.requires_action', scope, waiting, origin)
+      return waiting
     }
-    const manual = p.captureMethod === 'manual'
-    const charge = charges.attempt(
+    const manual = p.capture_method === 'manual'
+    const result = charges.attempt(
       scope,
       {
-        amount: p.amount,
-        currency: p.currency,
-        customer: p.customer,
+        amount: p.amount as number,
+        currency: p.currency as string,
+        customer: p.customer as string | null,
         paymentMethod: pm,
         paymentIntent: p.id,
-        description: p.description,
-        metadata: p.metadata,
+        description: p.description as string | null,
+        metadata: p.metadata as Record<string, string>,
         capture: !manual,
         authenticated: how.authenticated,
         offSession: how.offSession,
       },
       origin,
     )
-    p.latestCharge = charge.id
-    if (charge.status === 'failed') {
-      const error = {
-        charge: charge.id,
-        code: charge.failureCode,
-        decline_code: charge.declineCode,
-        doc_url: `https://docs.stripe.com/error-codes/${charge.failureCode}`,
-        message: charge.failureMessage,
-        payment_method: paymentMethodJson(pm),
-        type: 'card_error',
-      }
-      p.lastPaymentError = error
-      p.paymentMethod = null
-      p.status = 'requires_payment_method'
-      const json = paymentIntentJson(p)
-      emitSnapshot(events, 'payment_intent.payment_failed', scope, json, origin)
-      throw new ServiceError({
-        status: 402,
-        type: 'card_error',
-        code: charge.failureCode ?? 'card_declined',
-        message: charge.failureMessage ?? 'Your card was declined.',
-        extra: {
-          charge: charge.id,
-          decline_code: charge.declineCode,
-          doc_url: error.doc_url,
-          payment_intent: json,
-          payment_method: paymentMethodJson(pm),
-          request_log_url: null,
+    if (result.status === 'failed') {
+      decline(
+        scope,
+        p,
+        pm,
+        result.id,
+        {
+          code: result.failureCode ?? 'card_declined',
+          declineCode: result.declineCode,
+          message: result.failureMessage ?? 'Your card was declined.',
         },
-      })
-    }
-    p.lastPaymentError = null
-    // An authenticated payment that saves the card is the set-up that later off-session payments rely on.
-    if (how.authenticated && p.setupFutureUsage !== null) pm.setUp = true
-    if (p.setupFutureUsage !== null && p.customer !== null) paymentMethods.attach(scope, pm.id, p.customer, origin)
-    if (manual) {
-      p.status = 'requires_capture'
-      p.amountCapturable = p.amount
-      emitSnapshot(events, 'payment_intent.amount_capturable_updated', scope, paymentIntentJson(p), origin)
-    } else {
-      p.status = 'succeeded'
-      p.amountReceived = p.amount
-      emitSnapshot(events, 'payment_intent.succeeded', scope, paymentIntentJson(p), origin)
-    }
-  }
-
-  function checkPm(scope: Scope, value: string | undefined, customer: string | null): void {
-    if (value === undefined) return
-    paymentMethods.check(scope, value, 'payment_method')
-    const pm = paymentMethods.get(scope, value)
-    if (pm?.customer != null && pm.customer !== customer) {
-      throw invalidRequest(
-        `The provided PaymentMethod ${value} belongs to customer ${pm.customer}; pass that customer with it.`,
-        { code: 'payment_method_unexpected_state', param: 'payment_method' },
+        origin,
       )
     }
+    if (p.setup_future_usage !== null && typeof p.customer === 'string') {
+      paymentMethods.attach(scope, pm.id, p.customer, origin)
+    }
+    const amount = p.amount as number
+    const done = r.put(scope, p.id, {
+      latest_charge: result.id,
+      last_payment_error: null,
+      next_action: null,
+      ...(manual ? { amount_capturable: amount, status: 'requires_capture' } : { amount_received: amount, status: 'succeeded' }),
+    })
+    emit(manual ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded', scope, done, origin)
+    return done
+  }
+
+  function params(input: PaymentIntentCreate): Record<string, unknown> {
+    const out: Record<string, unknown> = { amount: input.amount, currency: input.currency }
+    const optional: Record<string, unknown> = {
+      customer: input.customer,
+      payment_method: input.paymentMethod,
+      confirm: input.confirm,
+      off_session: input.offSession,
+      capture_method: input.captureMethod,
+      description: input.description,
+      metadata: input.metadata,
+      receipt_email: input.receiptEmail,
+      setup_future_usage: input.setupFutureUsage,
+      statement_descriptor: input.statementDescriptor,
+    }
+    for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v
+    return out
   }
 
   return {
-    create(scope, input, origin) {
-      const currency = parseCurrency(input.currency)
-      checkChargeAmount(input.amount, currency)
-      if (input.customer !== undefined) customers.requireParam(scope, input.customer, 'customer')
-      checkPm(scope, input.paymentMethod, input.customer ?? null)
-      if (input.confirm === true && input.paymentMethod === undefined) {
-        throw invalidRequest(
-          'You cannot confirm this PaymentIntent because it has no payment method: pass payment_method with confirm=true.',
-          { code: 'payment_intent_unexpected_state', param: 'payment_method' },
-        )
-      }
-      const id = kernel.ids.next('pi', 24)
-      const pmId =
-        input.paymentMethod === undefined ? null : paymentMethods.resolve(scope, input.paymentMethod, 'payment_method').id
-      const p: PaymentIntent = {
-        id,
-        account: scope.account,
-        mode: scope.mode,
-        created: kernel.clock.now,
-        clientSecret: `${id}_secret_${kernel.ids.next('s', 24).slice(2)}`,
-        amount: input.amount,
-        currency,
-        customer: input.customer ?? null,
-        paymentMethod: pmId,
-        status: pmId === null ? 'requires_payment_method' : 'requires_confirmation',
-        captureMethod: input.captureMethod ?? 'automatic',
-        description: input.description ?? null,
-        metadata: { ...input.metadata },
-        receiptEmail: input.receiptEmail ?? null,
-        setupFutureUsage: input.setupFutureUsage ?? null,
-        statementDescriptor: input.statementDescriptor ?? null,
-        amountReceived: 0,
-        amountCapturable: 0,
-        latestCharge: null,
-        lastPaymentError: null,
-        nextAction: null,
-        canceledAt: null,
-        cancellationReason: null,
-      }
-      store.add(scope, p)
-      kernel.trace.append('payment_intent.created', { id, account: scope.account, mode: scope.mode })
-      emitSnapshot(events, 'payment_intent.created', scope, paymentIntentJson(p), origin)
-      if (input.confirm === true) attempt(scope, p, origin, { offSession: input.offSession === true, authenticated: false })
-      return p
-    },
-    get: (scope, id) => store.get(scope, id),
-    require,
-    update(scope, id, input, origin) {
-      const p = require(scope, id)
-      if (!UPDATABLE.has(p.status)) throw unexpectedState(p, 'update', [...UPDATABLE])
-      const currency = input.currency === undefined ? p.currency : parseCurrency(input.currency)
-      if (input.amount !== undefined || input.currency !== undefined) checkChargeAmount(input.amount ?? p.amount, currency)
-      if (input.customer !== undefined) customers.requireParam(scope, input.customer, 'customer')
-      checkPm(scope, input.paymentMethod, input.customer ?? p.customer)
-      const before = paymentIntentJson(p)
-      if (input.amount !== undefined) p.amount = input.amount
-      p.currency = currency
-      if (input.customer !== undefined) p.customer = input.customer
-      if (input.paymentMethod !== undefined) {
-        p.paymentMethod = paymentMethods.resolve(scope, input.paymentMethod, 'payment_method').id
-        // A new card replaces the one awaiting 3-D Secure; its action no longer applies.
-        if (p.status === 'requires_payment_method' || p.status === 'requires_action') p.status = 'requires_confirmation'
-        p.nextAction = null
-      }
-      if (input.description !== undefined) p.description = input.description
-      if (input.receiptEmail !== undefined) p.receiptEmail = input.receiptEmail
-      if (input.setupFutureUsage !== undefined) p.setupFutureUsage = input.setupFutureUsage
-      if (input.metadata === null) p.metadata = {}
-      else if (input.metadata !== undefined) {
-        for (const [k, v] of Object.entries(input.metadata)) {
-          if (v === '') delete p.metadata[k]
-          else p.metadata[k] = v
-        }
-      }
-      const after = paymentIntentJson(p)
-      const previous: Record<string, unknown> = {}
-      for (const k of Object.keys(after)) {
-        if (JSON.stringify(after[k]) !== JSON.stringify(before[k])) previous[k] = before[k]
-      }
-      if (Object.keys(previous).length > 0) emitSnapshot(events, 'payment_intent.updated', scope, after, origin, previous)
-      return p
-    },
-    confirm(scope, id, input, origin) {
-      const p = require(scope, id)
-      if (!CONFIRMABLE.has(p.status)) throw unexpectedState(p, 'confirm', [...CONFIRMABLE])
-      checkPm(scope, input.paymentMethod, p.customer)
-      if (input.paymentMethod === undefined && p.paymentMethod === null) {
-        throw invalidRequest(
-          'You cannot confirm this PaymentIntent because it is missing a payment method. Update it with a payment_method, or pass payment_method to confirm.',
-          { code: 'payment_intent_unexpected_state', extra: { payment_intent: paymentIntentJson(p) } },
-        )
-      }
-      if (input.paymentMethod !== undefined) {
-        p.paymentMethod = paymentMethods.resolve(scope, input.paymentMethod, 'payment_method').id
-        p.status = 'requires_confirmation'
-      }
-      attempt(scope, p, origin, { offSession: input.offSession === true, authenticated: false })
-      return p
-    },
+    create: (scope, input, origin) =>
+      engine().run('paymentIntents.create', { scope, origin, path: {}, params: params(input) }) as PaymentIntent,
+    get: (scope, id) => resource().get(scope, id),
+    list: (scope, filter = {}) =>
+      resource()
+        .list(scope)
+        .filter((p) => filter.customer === undefined || p.customer === filter.customer),
+    attempt,
     authenticate(scope, id, outcome, origin) {
-      const p = require(scope, id)
+      const r = resource()
+      const p = r.get(scope, id)
+      if (p === undefined) throw resourceMissing('payment_intent', id)
       if (p.status !== 'requires_action') throw unexpectedState(p, 'authenticate', ['requires_action'])
       kernel.trace.append('payment_intent.authenticated', { id, account: scope.account, mode: scope.mode, outcome })
-      p.nextAction = null
-      if (outcome === 'succeed') {
-        attempt(scope, p, origin, { offSession: false, authenticated: true })
-        return p
-      }
-      const pm = paymentMethods.get(scope, p.paymentMethod as string)
-      p.lastPaymentError = {
-        code: 'payment_intent_authentication_failure',
-        doc_url: 'https://docs.stripe.com/error-codes/payment-intent-authentication-failure',
-        message:
-          'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
-        payment_method: pm === undefined ? null : paymentMethodJson(pm),
-        type: 'invalid_request_error',
-      }
-      p.paymentMethod = null
-      p.status = 'requires_payment_method'
-      emitSnapshot(events, 'payment_intent.payment_failed', scope, paymentIntentJson(p), origin)
-      return p
+      const cleared = r.put(scope, id, { next_action: null })
+      if (outcome === 'succeed') return attempt(scope, cleared, origin, { offSession: false, authenticated: true })
+      const pm = paymentMethods.get(scope, p.payment_method as string)
+      const failed = r.put(scope, id, {
+        last_payment_error: {
+          code: 'payment_intent_authentication_failure',
+          doc_url: 'https://docs.stripe.com/error-codes/payment-intent-authentication-failure',
+          message:
+            'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+          payment_method: pm ?? null,
+          type: 'invalid_request_error',
+        },
+        payment_method: null,
+        status: 'requires_payment_method',
+      })
+      emit('payment_intent.payment_failed', scope, failed, origin)
+      return failed
     },
-    capture(scope, id, input, origin) {
-      const p = require(scope, id)
-      if (p.status !== 'requires_capture') throw unexpectedState(p, 'capture', ['requires_capture'])
-      const amount = input.amountToCapture ?? p.amountCapturable
-      if (!Number.isSafeInteger(amount) || amount < 1 || amount > p.amountCapturable) {
-        throw invalidRequest(`amount_to_capture must be between 1 and ${p.amountCapturable}.`, {
-          code: 'amount_too_large',
-          param: 'amount_to_capture',
-        })
+    checkPaymentMethod(scope, value, customer) {
+      if (typeof value !== 'string') return
+      paymentMethods.check(scope, value, 'payment_method')
+      const pm = paymentMethods.get(scope, value)
+      if (pm?.customer != null && pm.customer !== customer) {
+        throw invalidRequest(
+          `The provided PaymentMethod ${value} belongs to customer ${String(pm.customer)}; pass that customer with it.`,
+          { code: 'payment_method_unexpected_state', param: 'payment_method' },
+        )
       }
-      charges.capture(scope, p.latestCharge as string, amount, origin)
-      p.status = 'succeeded'
-      p.amountReceived = amount
-      p.amountCapturable = 0
-      emitSnapshot(events, 'payment_intent.succeeded', scope, paymentIntentJson(p), origin)
-      return p
     },
-    cancel(scope, id, input, origin) {
-      const p = require(scope, id)
-      if (!CANCELABLE.has(p.status)) throw unexpectedState(p, 'cancel', [...CANCELABLE])
-      p.status = 'canceled'
-      p.canceledAt = kernel.clock.now
-      p.cancellationReason = input.cancellationReason ?? null
-      p.amountCapturable = 0
-      p.nextAction = null
-      emitSnapshot(events, 'payment_intent.canceled', scope, paymentIntentJson(p), origin)
-      return p
-    },
-    list: (scope, filter = {}) =>
-      store.list(scope).filter((p) => filter.customer === undefined || p.customer === filter.customer),
+    emit,
+  }
+}
+
+interface Failure {
+  readonly code: string
+  readonly declineCode: string | null
+  readonly message: string
+}
+
+/**
+ * Whether an authenticated payment saved a card for later off-session use: a succeeded charge of
+ * it that the customer authenticated, for an intent with `setup_future_usage`. Read from the
+ * stored charges, so the fact needs no field of its own.
+ *
+ * @example
+ * const setUp = savedForOffSession(() => engine)
+ * setUp(scope, pm) // true after a 3-D Secure payment with setup_future_usage: 'off_session'
+ */
+export function savedForOffSession(engine: () => Engine): (scope: Scope, pm: PaymentMethod) => boolean {
+  return (scope, pm) => {
+    const intents = engine().resource('payment_intent')
+    return engine()
+      .resource('charge')
+      .list(scope)
+      .some((c: Json) => {
+        if (c.payment_method !== pm.id || c.status !== 'succeeded' || !wasAuthenticated(c)) return false
+        const pi = typeof c.payment_intent === 'string' ? intents.get(scope, c.payment_intent) : undefined
+        return pi !== undefined && pi.setup_future_usage !== null
+      })
   }
 }

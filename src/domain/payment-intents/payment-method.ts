@@ -1,4 +1,4 @@
-import type { Mode } from '../mode.js'
+import type { Json } from '../engine/list.js'
 
 /** What a card does when charged: succeed, or decline with the provider's codes. */
 export type CardOutcome =
@@ -12,40 +12,35 @@ export type CardOutcome =
  */
 export type CardAuthentication = 'never' | 'always' | 'unless_set_up'
 
-/** A card payment method of one account and mode, made from a test token such as `pm_card_visa`. */
-export interface PaymentMethod {
-  readonly id: string
-  readonly account: string
-  readonly mode: Mode
-  readonly created: number
-  readonly brand: string
-  readonly last4: string
-  readonly outcome: CardOutcome
-  readonly authentication: CardAuthentication
-  /** Funds of its charges are available at once instead of pending (test card 4000000000000077). */
-  readonly bypassPending?: boolean
-  customer: string | null
-  /** Saved for future use by an authenticated payment (lifts `unless_set_up` for off-session payments). */
-  setUp: boolean
-}
+/**
+ * A payment method as the API shows it (`{ id, object: 'payment_method', type: 'card', card: { brand, last4, ... } }`),
+ * stored once by the engine. How its card behaves (declines, 3-D Secure) follows from the test card
+ * its `card.last4` names ({@link cardOf}).
+ */
+export type PaymentMethod = Json
 
-interface TestCard {
+/** A test card: what its payment methods show and how charging it ends. */
+export interface TestCard {
   readonly brand: string
   readonly last4: string
+  /** `credit` unless said otherwise. */
+  readonly funding?: 'debit'
   readonly outcome: CardOutcome
   readonly authentication?: CardAuthentication
+  /** Funds of its charges are available at once instead of pending (test card 4000000000000077). */
   readonly bypassPending?: boolean
 }
 
 /**
- * Whether a payment with this card needs the customer to authenticate first.
+ * Whether a payment with this card needs the customer to authenticate first; `setUp` says whether
+ * an authenticated payment saved the card for later off-session use.
  *
  * @example
- * needsAuthentication(pm, { offSession: true }) // true for pm_card_authenticationRequired
+ * needsAuthentication(cardOf(pm), { offSession: true, setUp: false }) // true for pm_card_authenticationRequired
  */
-export function needsAuthentication(pm: PaymentMethod, at: { offSession: boolean }): boolean {
-  if (pm.authentication === 'always') return true
-  if (pm.authentication === 'unless_set_up') return !(at.offSession && pm.setUp)
+export function needsAuthentication(card: TestCard, at: { offSession: boolean; setUp: boolean }): boolean {
+  if (card.authentication === 'always') return true
+  if (card.authentication === 'unless_set_up') return !(at.offSession && at.setUp)
   return false
 }
 
@@ -67,7 +62,7 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, TestCard>, {
     pm_card_visa: { brand: 'visa', last4: '4242', outcome: { kind: 'succeed' } },
     pm_card_bypassPending: { brand: 'visa', last4: '0077', outcome: { kind: 'succeed' }, bypassPending: true },
-    pm_card_visa_debit: { brand: 'visa', last4: '5556', outcome: { kind: 'succeed' } },
+    pm_card_visa_debit: { brand: 'visa', last4: '5556', funding: 'debit', outcome: { kind: 'succeed' } },
     pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: { kind: 'succeed' } },
     pm_card_amex: { brand: 'amex', last4: '8431', outcome: { kind: 'succeed' } },
     pm_card_authenticationRequired: {
@@ -152,39 +147,47 @@ export function testCard(token: string): TestCard | undefined {
   return Object.hasOwn(TEST_CARDS, token) ? TEST_CARDS[token] : undefined
 }
 
+const byLast4 = new Map<string, TestCard>()
+for (const card of Object.values(TEST_CARDS)) if (!byLast4.has(card.last4)) byLast4.set(card.last4, card)
+const PLAIN_CARD: TestCard = { brand: 'visa', last4: '4242', outcome: { kind: 'succeed' } }
+
 /**
- * The v1 JSON of a card payment method.
+ * The test card behind a stored payment method: test card numbers differ in their last four
+ * digits, so `card.last4` names the card (a card of no test number charges like `4242`).
  *
  * @example
- * paymentMethodJson(pm) // { id: 'pm_…', object: 'payment_method', type: 'card', card: { brand: 'visa', last4: '4242', ... } }
+ * cardOf(pm).outcome // { kind: 'decline', code: 'card_declined', ... } for a pm made from pm_card_chargeDeclined
  */
-export function paymentMethodJson(pm: PaymentMethod): Record<string, unknown> {
+export function cardOf(pm: PaymentMethod): TestCard {
+  const last4 = (pm.card as { last4?: unknown } | null | undefined)?.last4
+  return (typeof last4 === 'string' ? byLast4.get(last4) : undefined) ?? PLAIN_CARD
+}
+
+/**
+ * The fields of a new card payment method made from a test card (over the engine's built object).
+ *
+ * @example
+ * cardFields('pm_1', TEST_CARDS.pm_card_visa) // { type: 'card', card: { brand: 'visa', last4: '4242', ... }, allow_redisplay: 'unspecified' }
+ */
+export function cardFields(id: string, card: TestCard): Record<string, unknown> {
   return {
-    id: pm.id,
-    object: 'payment_method',
     allow_redisplay: 'unspecified',
-    billing_details: { address: null, email: null, name: null, phone: null, tax_id: null },
     card: {
-      brand: pm.brand,
+      brand: card.brand,
       checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
       country: 'US',
-      display_brand: pm.brand,
+      display_brand: card.brand,
       exp_month: 12,
       exp_year: 2034,
-      fingerprint: pm.id.slice(3, 19),
-      funding: 'credit',
+      fingerprint: id.slice(3, 19),
+      funding: card.funding ?? 'credit',
       generated_from: null,
-      last4: pm.last4,
-      networks: { available: [pm.brand], preferred: null },
+      last4: card.last4,
+      networks: { available: [card.brand], preferred: null },
       regulated_status: 'unregulated',
       three_d_secure_usage: { supported: true },
       wallet: null,
     },
-    created: Math.floor(pm.created / 1000),
-    customer: pm.customer,
-    customer_account: null,
-    livemode: pm.mode === 'live',
-    metadata: {},
     type: 'card',
   }
 }

@@ -1,16 +1,23 @@
-import { fromPlain, toPlain } from '#kernel/plain.js'
+import type { Resource } from '../engine/resource.js'
 import type { EventStore } from '../events/event-store.js'
-import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
-import { createScopedStore } from '../scoped-store/scoped-store.js'
 import { invalidRequest, resourceMissing } from '../service-error.js'
-import { emitSnapshot, type Origin } from '../v1-events/emit.js'
-import { type PaymentMethod, paymentMethodJson, testCard } from './payment-method.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import { type CardOutcome, cardFields, cardOf, needsAuthentication, type PaymentMethod, testCard } from './payment-method.js'
+
+/** How an off-session payment with a card that asks for authentication ends. */
+export const AUTHENTICATION_REQUIRED: CardOutcome = {
+  kind: 'decline',
+  code: 'authentication_required',
+  declineCode: 'authentication_required',
+  message: 'Your card was declined. This transaction requires authentication.',
+}
 
 /**
- * Card payment methods per account and mode. A test token (`pm_card_visa`, `pm_card_chargeDeclined`,
- * ...) makes a new payment method each time it is used, as the provider does; a `pm_` id must exist
- * in the same scope.
+ * Card payment methods per account and mode, over the engine's `payment_method` store. A test
+ * token (`pm_card_visa`, `pm_card_chargeDeclined`, ...) makes a new payment method each time it is
+ * used, as the provider does; a `pm_` id must exist in the same scope. This is the domain API the
+ * billing area, customers, setup intents and off-session payments use.
  *
  * @example
  * const pm = paymentMethods.resolve(scope, 'pm_card_visa', 'payment_method')
@@ -31,20 +38,40 @@ export interface PaymentMethods {
   list(scope: Scope): PaymentMethod[]
   /** Payment methods attached to a customer, newest first. */
   ofCustomer(scope: Scope, customer: string): PaymentMethod[]
+  /** Whether a payment with it needs the customer to authenticate first. */
+  needsAuthentication(scope: Scope, pm: PaymentMethod, at: { offSession: boolean }): boolean
+  /** How a payment with it ends: its card's outcome, or `authentication_required` when it needs a customer who is away. */
+  outcome(scope: Scope, pm: PaymentMethod, at: { offSession: boolean; authenticated: boolean }): CardOutcome
 }
 
-export function createPaymentMethods(kernel: Kernel, events: EventStore): PaymentMethods {
-  const store = createScopedStore<PaymentMethod>()
-  kernel.state.register('payment_methods', {
-    save: () => toPlain(store.save()),
-    load: (data) => store.load(fromPlain(data)),
-  })
+export interface PaymentMethodsOptions {
+  /** The engine's `payment_method` resource (made after the ports, so read on use). */
+  readonly resource: () => Resource
+  readonly events: EventStore
+  /** Whether an authenticated payment saved the card for later off-session use (read from its charges). */
+  readonly setUp: (scope: Scope, pm: PaymentMethod) => boolean
+}
+
+/**
+ * Builds the payment methods area over the engine's `payment_method` store.
+ *
+ * @example
+ * const paymentMethods = createPaymentMethods({ resource: () => engine.resource('payment_method'), events, setUp })
+ */
+export function createPaymentMethods(options: PaymentMethodsOptions): PaymentMethods {
+  const { resource, events, setUp } = options
 
   function check(scope: Scope, value: string, param: string): void {
     if (testCard(value) !== undefined) return
-    if (store.get(scope, value) === undefined) {
+    if (resource().get(scope, value) === undefined) {
       throw invalidRequest(`No such PaymentMethod: '${value}'`, { code: 'resource_missing', param })
     }
+  }
+
+  function needs(scope: Scope, pm: PaymentMethod, at: { offSession: boolean }): boolean {
+    const card = cardOf(pm)
+    if (card.authentication === undefined || card.authentication === 'never') return false
+    return needsAuthentication(card, { offSession: at.offSession, setUp: at.offSession && setUp(scope, pm) })
   }
 
   return {
@@ -52,27 +79,14 @@ export function createPaymentMethods(kernel: Kernel, events: EventStore): Paymen
     resolve(scope, value, param) {
       check(scope, value, param)
       const card = testCard(value)
-      if (card === undefined) return store.get(scope, value) as PaymentMethod
-      const pm: PaymentMethod = {
-        id: kernel.ids.next('pm', 24),
-        account: scope.account,
-        mode: scope.mode,
-        created: kernel.clock.now,
-        brand: card.brand,
-        last4: card.last4,
-        outcome: card.outcome,
-        authentication: card.authentication ?? 'never',
-        ...(card.bypassPending === true ? { bypassPending: true } : {}),
-        customer: null,
-        setUp: false,
-      }
-      store.add(scope, pm)
-      return pm
+      if (card === undefined) return resource().get(scope, value) as PaymentMethod
+      // No `payment_method.created` event exists: making one from a token is silent, as at the provider.
+      return resource().create(scope, {}, NO_ORIGIN, (o) => cardFields(o.id, card))
     },
-    get: (scope, id) => store.get(scope, id),
+    get: (scope, id) => resource().get(scope, id),
     checkAttachable(scope, value, customer, param) {
       check(scope, value, param)
-      const pm = store.get(scope, value)
+      const pm = resource().get(scope, value)
       if (pm?.customer != null && pm.customer !== customer) {
         throw invalidRequest(`The payment method you provided has already been attached to a customer (${pm.customer}).`, {
           code: 'payment_method_unexpected_state',
@@ -81,27 +95,34 @@ export function createPaymentMethods(kernel: Kernel, events: EventStore): Paymen
       }
     },
     attach(scope, id, customer, origin) {
-      const pm = store.get(scope, id)
+      const pm = resource().get(scope, id)
       if (pm === undefined) throw resourceMissing('payment_method', id)
       if (pm.customer === customer) return pm
-      pm.customer = customer
-      emitSnapshot(events, 'payment_method.attached', scope, paymentMethodJson(pm), origin)
-      return pm
+      const attached = resource().put(scope, id, { customer })
+      emitSnapshot(events, 'payment_method.attached', scope, attached, origin, undefined, true)
+      return attached
     },
     detach(scope, id, origin) {
-      const pm = store.get(scope, id)
+      const pm = resource().get(scope, id)
       if (pm === undefined) throw resourceMissing('payment_method', id)
       if (pm.customer === null) {
         throw invalidRequest(`The payment method ${id} is not attached to a customer.`, {
           code: 'payment_method_unexpected_state',
         })
       }
-      const previous = pm.customer
-      pm.customer = null
-      emitSnapshot(events, 'payment_method.detached', scope, paymentMethodJson(pm), origin, { customer: previous })
-      return pm
+      const detached = resource().put(scope, id, { customer: null })
+      emitSnapshot(events, 'payment_method.detached', scope, detached, origin, { customer: pm.customer }, true)
+      return detached
     },
-    list: (scope) => store.list(scope),
-    ofCustomer: (scope, customer) => store.list(scope).filter((pm) => pm.customer === customer),
+    list: (scope) => resource().list(scope),
+    ofCustomer: (scope, customer) =>
+      resource()
+        .list(scope)
+        .filter((pm) => pm.customer === customer),
+    needsAuthentication: needs,
+    outcome(scope, pm, at) {
+      if (!at.authenticated && needs(scope, pm, { offSession: at.offSession })) return AUTHENTICATION_REQUIRED
+      return cardOf(pm).outcome
+    },
   }
 }

@@ -5,6 +5,7 @@ import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { accounts } from './accounts.js'
 import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
+import { charges } from './charges.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
@@ -14,6 +15,8 @@ import { events } from './events.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
+import { paymentIntents } from './payment-intents.js'
+import { paymentMethods } from './payment-methods.js'
 import { payouts } from './payouts.js'
 import { plans } from './plans.js'
 import type { ResourcePorts } from './ports.js'
@@ -66,4 +69,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   accounts,
   balance,
   balanceTransactions,
+  paymentIntents,
+  paymentMethods,
+  charges,
 ]

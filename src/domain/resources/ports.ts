@@ -6,12 +6,15 @@ import type { EventStore } from '../events/event-store.js'
 import type { Ledger } from '../ledger/ledger.js'
 import type { Meters } from '../meters/meters.js'
 import type { Charges } from '../payment-intents/charges.js'
+import type { PaymentIntents } from '../payment-intents/payment-intents.js'
 import type { PaymentMethods } from '../payment-intents/payment-methods.js'
 
 /** The service areas outside the engine that resource behaviours use. */
 export interface ResourcePorts {
   readonly paymentMethods: PaymentMethods
   readonly charges: Charges
+  /** The payment intent flow: card attempts, 3-D Secure, `payment_intent.*` events. */
+  readonly paymentIntents: PaymentIntents
   readonly meters: Meters
   /** Balances and postings: refunds, payouts and transfers move money. */
   readonly ledger: Ledger

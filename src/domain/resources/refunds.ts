@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
+import type { Json } from '../engine/list.js'
 import { formatMoney } from '../ledger/money-text.js'
-import { refundableAmount } from '../payment-intents/charges.js'
+import { refundableAmount } from '../payment-intents/charge.js'
 import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -8,7 +9,8 @@ import type { ResourcePorts } from './ports.js'
  * Refunds: `succeeded` at once. `payment_intent` is read through to its latest charge; `amount`
  * defaults to what is left to refund. A refund moves money: the charge's `amount_refunded` rises,
  * a `refund` balance transaction leaves the balance at once, and `charge.refunded` is emitted
- * before `refund.created`. Over-refunds are refused with the provider's wording and change nothing.
+ * before `refund.created`; the charge's `refunds` list shows the refund as it is. Over-refunds are
+ * refused with the provider's wording and change nothing.
  */
 export const refunds: ResourceDeclaration<ResourcePorts> = {
   type: 'Refund',
@@ -16,6 +18,11 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
   idPrefix: 're',
   defaults: () => ({ status: 'succeeded' }),
   behaviours: {
+    'refunds.update'(call, next, { ports }) {
+      const updated = next() as Json
+      if (typeof updated.charge === 'string') ports.charges.showRefund(call.scope, updated.charge, updated)
+      return updated
+    },
     'refunds.create'(call, next, { engine, ports }) {
       const { charge, payment_intent: pi, amount } = call.params
       const intent = typeof pi === 'string' ? engine.find(call.scope, pi) : undefined
@@ -58,22 +65,22 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
         })
       }
       if (refund > left) {
-        const than = found.amountRefunded === 0 ? 'charge amount' : 'unrefunded amount on charge'
+        const than = found.amount_refunded === 0 ? 'charge amount' : 'unrefunded amount on charge'
         throw invalidRequest(
-          `Refund amount (${formatMoney(refund, found.currency)}) is greater than ${than} (${formatMoney(left, found.currency)})`,
+          `Refund amount (${formatMoney(refund, found.currency as string)}) is greater than ${than} (${formatMoney(left, found.currency as string)})`,
           { code: 'amount_too_large', param: 'amount' },
         )
       }
       return next(
         {
           currency: found.currency,
-          payment_intent: found.paymentIntent ?? null,
+          payment_intent: found.payment_intent ?? null,
           ...call.params,
           amount: refund,
           charge: found.id,
         },
         (created) => ({
-          balance_transaction: ports.charges.refund(call.scope, found.id, refund, created.id as string, call.origin),
+          balance_transaction: ports.charges.refund(call.scope, found.id, refund, created, call.origin),
         }),
       )
     },

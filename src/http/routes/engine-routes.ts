@@ -83,7 +83,7 @@ function ownParamsOf(declaration: ResourceDeclaration, operation: string): Pick<
  * catalogue does not list (admin-style extras) stay as they are.
  *
  * @example
- * const routes = catalogueRoutes([...accountRoutes, ...paymentIntentRoutes])
+ * const routes = catalogueRoutes([...accountRoutes, ...meterRoutes])
  */
 export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
   const taken = new Set(behaviours.map((r) => shapeOf(r.method, r.path)))

@@ -5,13 +5,11 @@ import { meterAdjustmentRoutes } from './meter-adjustment-routes.js'
 import { meterEventRoutes } from './meter-event-routes.js'
 import { meterRoutes } from './meter-routes.js'
 import { offSessionPaymentRoutes } from './off-session-payment-routes.js'
-import { paymentIntentRoutes } from './payment-intent-routes.js'
 import { rollSecretRoute } from './roll-secret-route.js'
 import { sessionRoutes } from './session-routes.js'
 
-/** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, meters, sessions, destinations). */
+/** The hand-written routes: operations whose behaviour lives in a route (meters, sessions, off-session payments). */
 export const behaviourRoutes: readonly Route[] = [
-  ...paymentIntentRoutes,
   eventResendRoute,
   ...offSessionPaymentRoutes,
   ...sessionRoutes,

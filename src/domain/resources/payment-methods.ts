@@ -1,0 +1,52 @@
+import { errorMessage } from '#catalogue/errors.js'
+import type { ResourceDeclaration } from '../engine/declaration.js'
+import { testCard } from '../payment-intents/payment-method.js'
+import { invalidRequest, resourceMissing } from '../service-error.js'
+import type { ResourcePorts } from './ports.js'
+
+/**
+ * Card payment methods: made from test tokens (`pm_card_visa`) where a request names one
+ * (`ports.paymentMethods.resolve`), so `create` is not served; retrieve, update and the lists are
+ * the engine's (a customer's list is its attached ones). Attach and detach move a payment method
+ * to and from a customer with `payment_method.attached` / `payment_method.detached`.
+ */
+export const paymentMethods: ResourceDeclaration<ResourcePorts> = {
+  type: 'PaymentMethod',
+  object: 'payment_method',
+  idPrefix: 'pm',
+  only: ['retrieve', 'update', 'list'],
+  behaviours: {
+    'paymentMethods.list'(call, next, { engine }) {
+      const customer = call.params.customer
+      if (typeof customer === 'string') engine.resource('customer').requireParam(call.scope, customer, 'customer')
+      return next()
+    },
+    'customers.listPaymentMethods'(call, next, { engine }) {
+      engine.resource('customer').require(call.scope, call.path.id ?? '')
+      return next()
+    },
+    'paymentMethods.attach'(call, _next, { engine, ports }) {
+      const value = call.path.id ?? ''
+      const customer = call.params.customer
+      // A test token (`pm_card_visa`) makes a new payment method from its test card and attaches
+      // that, as the provider's test mode does; an id must exist.
+      const token = testCard(value) !== undefined
+      if (!token) engine.resource('payment_method').require(call.scope, value)
+      if (typeof customer !== 'string') {
+        throw invalidRequest(errorMessage('parameter_missing', { param: 'customer' }), {
+          code: 'parameter_missing',
+          param: 'customer',
+        })
+      }
+      engine.resource('customer').requireParam(call.scope, customer, 'customer')
+      ports.paymentMethods.checkAttachable(call.scope, value, customer, 'customer')
+      const id = token ? ports.paymentMethods.resolve(call.scope, value, 'payment_method').id : value
+      return ports.paymentMethods.attach(call.scope, id, customer, call.origin)
+    },
+    'paymentMethods.detach'(call, _next, { ports }) {
+      const id = call.path.id ?? ''
+      if (ports.paymentMethods.get(call.scope, id) === undefined) throw resourceMissing('payment_method', id)
+      return ports.paymentMethods.detach(call.scope, id, call.origin)
+    },
+  },
+}
