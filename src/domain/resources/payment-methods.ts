@@ -15,6 +15,9 @@ export const paymentMethods: ResourceDeclaration<ResourcePorts> = {
   object: 'payment_method',
   idPrefix: 'pm',
   only: ['retrieve', 'update', 'list'],
+  // A request may name a test token (`pm_card_visa`, `tok_visa`) where it names a payment method:
+  // the behaviour makes the payment method from its test card, so no stored object is needed.
+  tokens: (id) => testCard(id) !== undefined,
   behaviours: {
     'paymentMethods.list'(call, next, { engine }) {
       const customer = call.params.customer
