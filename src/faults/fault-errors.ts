@@ -3,16 +3,16 @@ import { ServiceError } from '#domain/service-error.js'
 import { headerNames } from '#kernel/header-names.js'
 import type { rateLimitReasons } from './faults-schema.js'
 
-/** Fallback when the admission does not say: operations served under `/v2` (their error types differ). */
+/** Fallback when the admission does not say: operations served under `/v2` (their error types differ) are named `v2.*`. */
 function isV2(operation: string): boolean {
-  return /^(v2\.|billing\.meter_event|core\.event_destination|payments\.off_session)/.test(operation)
+  return operation.startsWith('v2.')
 }
 
 /**
  * The forced 429 of one rate-limit reason, with `<Prefix>-Rate-Limited-Reason`.
  *
  * @example
- * throw forcedRateLimit('global-rate', 'Service', 'billing.meter_event_stream.create')
+ * throw forcedRateLimit('global-rate', 'Service', 'v2.billing.meterEventStream.create')
  */
 export function forcedRateLimit(
   reason: (typeof rateLimitReasons)[number],

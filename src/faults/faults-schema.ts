@@ -65,8 +65,9 @@ const faultParams = {
   delay: durationSchema.optional(),
   /** For a scheduled `receiver_down` in a scenario: the receiver answers this status instead of failing to connect. */
   status: z.number().int().min(100).max(599).optional(),
-  /** For request faults: only requests whose operation starts with this (e.g. `billing.meter_event_stream`,
-   * `billing.meter_events`); for delivery faults: only events whose type starts with it. */
+  /** For request faults: only requests whose operation name starts with this (the catalogue's names,
+   * e.g. `v2.billing.meterEventStream`, `customers.update`); for delivery faults: only events whose
+   * type starts with it. */
   operation: z.string().optional(),
 }
 

@@ -255,7 +255,7 @@ describe('defect 9: a session-expired 401 is traced with its operation', () => {
     )
     const refused = report.sim.trace.entries().filter((e) => e.kind === 'http' && e.data.status === 401)
     expect(refused).toHaveLength(1)
-    expect(refused[0]?.data.operation).toMatch(/^billing\.meter_event_stream/)
+    expect(refused[0]?.data.operation).toBe('v2.billing.meterEventStream.create')
   })
 })
 
@@ -339,6 +339,6 @@ describe('usage accounted per customer', () => {
         .sample(usageProgram({ faultKinds: usageFaultKinds, maxFaults: 4 }), { numRuns: 300, seed: 1 })
         .flatMap((p) => p.faults.map((f) => f.operation ?? 'any')),
     )
-    expect(ops).toEqual(new Set(['any', 'billing.meter_event_stream', 'billing.meter_events']))
+    expect(ops).toEqual(new Set(['any', 'v2.billing.meterEventStream', 'v2.billing.meterEvents']))
   })
 })

@@ -35,7 +35,7 @@ describe('endpoint concurrency', () => {
     const sim = createSimulator({
       seed: 7,
       limits: {
-        rows: [{ id: 'account-self', scope: 'endpoint', kind: 'concurrency', max: 2, operations: ['accounts.retrieve_self'] }],
+        rows: [{ id: 'account-self', scope: 'endpoint', kind: 'concurrency', max: 2, operations: ['accounts.retrieveCurrent'] }],
       },
     })
     const responses = await Promise.all([
@@ -54,7 +54,7 @@ describe('endpoint concurrency', () => {
       seed: 7,
       serviceTime: 500,
       limits: {
-        rows: [{ id: 'account-self', scope: 'endpoint', kind: 'concurrency', max: 1, operations: ['accounts.retrieve_self'] }],
+        rows: [{ id: 'account-self', scope: 'endpoint', kind: 'concurrency', max: 1, operations: ['accounts.retrieveCurrent'] }],
       },
     })
     const first = call(sim, 'test', 'GET', '/v1/account')

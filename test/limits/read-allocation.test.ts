@@ -45,7 +45,7 @@ describe('read allocations', () => {
 
   it('does not count operations of the excluded product families', async () => {
     expect(DEFAULT_READ_ALLOCATION.excluded).toEqual(expect.arrayContaining(['reporting.*', 'sigma.*', 'tax.*']))
-    const sim = createSimulator({ seed: 16, limits: { reads: { minimum: 1, excluded: ['accounts.retrieve_self'] } } })
+    const sim = createSimulator({ seed: 16, limits: { reads: { minimum: 1, excluded: ['accounts.retrieveCurrent'] } } })
     expect(await sequential(3, () => call(sim, 'test', 'GET', '/v1/account'))).toEqual([200, 200, 200])
     expect(sim.admin.readsUsed(sim.platform.id, 'test')).toBe(0)
   })

@@ -88,7 +88,7 @@ export const accountRoutes: Route[] = [
   {
     method: 'GET',
     path: '/v1/account',
-    operation: 'accounts.retrieve_self',
+    operation: 'accounts.retrieveCurrent',
     query: retrieveQuery,
     handle: (ctx) => accountJson(ctx.principal.account, ctx.principal.mode === 'live'),
   },

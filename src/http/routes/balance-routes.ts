@@ -37,7 +37,7 @@ export const balanceRoutes: Route[] = [
   {
     method: 'GET',
     path: '/v1/balance_transactions/:id',
-    operation: 'balance_transactions.retrieve',
+    operation: 'balanceTransactions.retrieve',
     object: 'id',
     query: z.object({ expand }),
     handle(ctx) {
@@ -49,7 +49,7 @@ export const balanceRoutes: Route[] = [
   {
     method: 'GET',
     path: '/v1/balance_transactions',
-    operation: 'balance_transactions.list',
+    operation: 'balanceTransactions.list',
     query: listQuery,
     handle(ctx) {
       const q = ctx.query as z.infer<typeof listQuery>

@@ -104,7 +104,7 @@ export const eventDestinationRoutes: Route[] = [
   {
     method: 'POST',
     path: BASE,
-    operation: 'v2.core.event_destinations.create',
+    operation: 'v2.core.eventDestinations.create',
     body: createBody,
     handle(ctx) {
       const { include: inc, ...input } = ctx.body as z.infer<typeof createBody>
@@ -115,7 +115,7 @@ export const eventDestinationRoutes: Route[] = [
   {
     method: 'GET',
     path: BASE,
-    operation: 'v2.core.event_destinations.list',
+    operation: 'v2.core.eventDestinations.list',
     query: listQuery,
     handle(ctx) {
       const q = ctx.query as z.infer<typeof listQuery>
@@ -127,7 +127,7 @@ export const eventDestinationRoutes: Route[] = [
   {
     method: 'GET',
     path: `${BASE}/:id`,
-    operation: 'v2.core.event_destinations.retrieve',
+    operation: 'v2.core.eventDestinations.retrieve',
     object: 'id',
     query: includeQuery,
     handle(ctx) {
@@ -138,7 +138,7 @@ export const eventDestinationRoutes: Route[] = [
   {
     method: 'POST',
     path: `${BASE}/:id`,
-    operation: 'v2.core.event_destinations.update',
+    operation: 'v2.core.eventDestinations.update',
     object: 'id',
     body: updateBody,
     handle(ctx) {
@@ -149,7 +149,7 @@ export const eventDestinationRoutes: Route[] = [
   {
     method: 'DELETE',
     path: `${BASE}/:id`,
-    operation: 'v2.core.event_destinations.delete',
+    operation: 'v2.core.eventDestinations.del',
     object: 'id',
     body: empty,
     handle(ctx) {
@@ -160,7 +160,7 @@ export const eventDestinationRoutes: Route[] = [
   {
     method: 'POST',
     path: `${BASE}/:id/enable`,
-    operation: 'v2.core.event_destinations.enable',
+    operation: 'v2.core.eventDestinations.enable',
     object: 'id',
     body: empty,
     handle: (ctx) => toJson(ctx, ctx.service.destinations.enable(scopeOf(ctx), idOf(ctx))),
@@ -168,7 +168,7 @@ export const eventDestinationRoutes: Route[] = [
   {
     method: 'POST',
     path: `${BASE}/:id/disable`,
-    operation: 'v2.core.event_destinations.disable',
+    operation: 'v2.core.eventDestinations.disable',
     object: 'id',
     body: empty,
     handle: (ctx) => toJson(ctx, ctx.service.destinations.disable(scopeOf(ctx), idOf(ctx))),
@@ -176,7 +176,7 @@ export const eventDestinationRoutes: Route[] = [
   {
     method: 'POST',
     path: `${BASE}/:id/ping`,
-    operation: 'v2.core.event_destinations.ping',
+    operation: 'v2.core.eventDestinations.ping',
     object: 'id',
     body: empty,
     handle: (ctx) => ctx.service.delivery.ping(scopeOf(ctx), idOf(ctx)).body,
@@ -184,7 +184,7 @@ export const eventDestinationRoutes: Route[] = [
   {
     method: 'POST',
     path: `${BASE}/:id/roll_secret`,
-    operation: 'v2.core.event_destinations.roll_secret',
+    operation: 'v2.core.eventDestinations.rollSecret',
     object: 'id',
     body: rollBody,
     handle(ctx) {

@@ -27,7 +27,7 @@ export const offSessionPaymentRoutes: Route[] = [
   {
     method: 'POST',
     path: BASE,
-    operation: 'v2.payments.off_session_payments.create',
+    operation: 'v2.payments.offSessionPayments.create',
     body: createBody,
     handle(ctx) {
       const b = ctx.body as z.infer<typeof createBody>
@@ -53,7 +53,7 @@ export const offSessionPaymentRoutes: Route[] = [
   {
     method: 'GET',
     path: `${BASE}/:id`,
-    operation: 'v2.payments.off_session_payments.retrieve',
+    operation: 'v2.payments.offSessionPayments.retrieve',
     object: 'id',
     query: z.object({}).strict(),
     handle: (ctx) => offSessionPaymentJson(ctx.service.offSessionPayments.require(scopeOf(ctx), ctx.params.id ?? '')),
@@ -61,7 +61,7 @@ export const offSessionPaymentRoutes: Route[] = [
   {
     method: 'GET',
     path: BASE,
-    operation: 'v2.payments.off_session_payments.list',
+    operation: 'v2.payments.offSessionPayments.list',
     query: v2ListQuery,
     handle(ctx) {
       const q = ctx.query as z.infer<typeof v2ListQuery>
@@ -71,7 +71,7 @@ export const offSessionPaymentRoutes: Route[] = [
   {
     method: 'POST',
     path: `${BASE}/:id/cancel`,
-    operation: 'v2.payments.off_session_payments.cancel',
+    operation: 'v2.payments.offSessionPayments.cancel',
     object: 'id',
     body: z.object({}).strict(),
     handle: (ctx) =>

@@ -74,7 +74,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/payment_intents',
-    operation: 'payment_intents.create',
+    operation: 'paymentIntents.create',
     body: createBody,
     handle(ctx) {
       const b = ctx.body as z.infer<typeof createBody>
@@ -104,7 +104,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'GET',
     path: '/v1/payment_intents/:id',
-    operation: 'payment_intents.retrieve',
+    operation: 'paymentIntents.retrieve',
     object: 'id',
     query: retrieveQuery,
     handle: (ctx) => paymentIntentJson(ctx.service.paymentIntents.require(scopeOf(ctx), id(ctx.params))),
@@ -112,7 +112,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/payment_intents/:id',
-    operation: 'payment_intents.update',
+    operation: 'paymentIntents.update',
     object: 'id',
     body: updateBody,
     handle(ctx) {
@@ -138,7 +138,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/payment_intents/:id/confirm',
-    operation: 'payment_intents.confirm',
+    operation: 'paymentIntents.confirm',
     object: 'id',
     body: confirmBody,
     handle(ctx) {
@@ -155,7 +155,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/payment_intents/:id/capture',
-    operation: 'payment_intents.capture',
+    operation: 'paymentIntents.capture',
     object: 'id',
     body: captureBody,
     handle(ctx) {
@@ -172,7 +172,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/payment_intents/:id/cancel',
-    operation: 'payment_intents.cancel',
+    operation: 'paymentIntents.cancel',
     object: 'id',
     body: cancelBody,
     handle(ctx) {
@@ -189,7 +189,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'GET',
     path: '/v1/payment_intents',
-    operation: 'payment_intents.list',
+    operation: 'paymentIntents.list',
     query: listQuery,
     handle(ctx) {
       const q = ctx.query as z.infer<typeof listQuery>
@@ -200,7 +200,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'GET',
     path: '/v1/payment_methods/:id',
-    operation: 'payment_methods.retrieve',
+    operation: 'paymentMethods.retrieve',
     object: 'id',
     query: z.object({ expand }),
     handle(ctx) {
@@ -212,7 +212,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'GET',
     path: '/v1/payment_methods',
-    operation: 'payment_methods.list',
+    operation: 'paymentMethods.list',
     query: pmListQuery,
     handle(ctx) {
       const q = ctx.query as z.infer<typeof pmListQuery>
@@ -231,7 +231,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'GET',
     path: '/v1/customers/:id/payment_methods',
-    operation: 'customers.list_payment_methods',
+    operation: 'customers.listPaymentMethods',
     object: 'id',
     query: z.object({ ...v1ListFields, type: z.string().optional(), allow_redisplay: z.string().optional() }),
     handle(ctx) {
@@ -251,7 +251,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/payment_methods/:id/attach',
-    operation: 'payment_methods.attach',
+    operation: 'paymentMethods.attach',
     object: 'id',
     body: attachBody,
     handle(ctx) {
@@ -271,7 +271,7 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/payment_methods/:id/detach',
-    operation: 'payment_methods.detach',
+    operation: 'paymentMethods.detach',
     object: 'id',
     body: z.object({ expand }),
     handle: (ctx) => paymentMethodJson(ctx.service.paymentMethods.detach(scopeOf(ctx), id(ctx.params), originOf(ctx))),
