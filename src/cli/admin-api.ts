@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ServiceError } from '#domain/service-error.js'
 import { parseDuration } from '#kernel/duration.js'
-import { faultEntrySchema, faultKinds } from '../faults/faults-schema.js'
+import { faultInjectionSchema, faultKinds } from '../faults/faults-schema.js'
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import type { Snapshot } from '../simulator/snapshot.js'
 import type { ServeClock } from './wall-driver.js'
@@ -109,7 +109,7 @@ const schemas = {
     account: z.string().min(1).max(255).optional(),
     mode: z.enum(['test', 'live']).optional(),
   }),
-  inject: faultEntrySchema.omit({ step: true }),
+  inject: faultInjectionSchema,
   rates: z.strictObject({ rates: z.partialRecord(z.enum(faultKinds), z.number().min(0).max(1)) }),
   billedUsage: z.strictObject({
     customer: z.string().min(1).max(255),
