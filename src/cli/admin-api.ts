@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ServiceError } from '#domain/service-error.js'
 import { parseDuration } from '#kernel/duration.js'
+import { DELIVERY_STATUSES } from '../catalogue/rules.js'
 import { faultInjectionSchema, faultKinds } from '../faults/faults-schema.js'
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import type { Snapshot } from '../simulator/snapshot.js'
@@ -98,7 +99,7 @@ const schemas = {
   deliveries: z.strictObject({
     event: z.string().min(1).max(255).optional(),
     destination: z.string().min(1).max(255).optional(),
-    status: z.enum(['Delivered', 'Pending', 'Failed']).optional(),
+    status: z.enum(DELIVERY_STATUSES).optional(),
   }),
   meter: z.strictObject({
     event_name: z.string().min(1).max(100),

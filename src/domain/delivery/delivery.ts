@@ -13,7 +13,7 @@ import type { EventStore } from '../events/event-store.js'
 import { type DeliveryFaultHookDecision, type FaultHooks, noFaultHooks } from '../faults/fault-hooks.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest, resourceMissing } from '../service-error.js'
+import { invalidRequest, resourceMissing, tableError } from '../service-error.js'
 import type { AttemptTrigger, DeliveryAttempt, DeliveryRecord } from './delivery-record.js'
 import { type DeliveryFaults, noFaults } from './faults.js'
 import { untilIdle } from './idle.js'
@@ -558,9 +558,10 @@ export function createDelivery(
       }
       const window = RESEND_WINDOW_MS[via]
       if (clock.now - event.at > window) {
-        throw invalidRequest(
-          `Event '${eventId}' is older than ${window / DAY} days and can no longer be resent from the ${via === 'cli' ? 'command line' : 'dashboard'}.`,
-          { code: 'event_too_old', param: 'id' },
+        throw tableError(
+          'event_too_old',
+          { id: eventId, days: window / DAY, via: via === 'cli' ? 'command line' : 'dashboard' },
+          { param: 'id' },
         )
       }
       const r = byKey.get(key(eventId, destinationId)) ?? newRecord(event, d)

@@ -7,7 +7,7 @@ import type { SubState } from '../billing/types.js'
 import type { OperationCall } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 type Params = Readonly<Record<string, unknown>>
@@ -185,10 +185,7 @@ export function checkPaymentMethod(call: OperationCall, ports: ResourcePorts, cu
   if (typeof pm !== 'string' || pm === '') return
   const found = ports.paymentMethods.get(call.scope, pm)
   if (found === undefined || found.customer !== customer) {
-    throw invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
-      code: 'resource_missing',
-      param: 'default_payment_method',
-    })
+    throw tableError('payment_method_not_attached', { id: pm }, { param: 'default_payment_method' })
   }
 }
 

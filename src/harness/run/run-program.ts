@@ -1,3 +1,4 @@
+import { CUSTOMER_ID_PREFIX } from '#catalogue/rules.js'
 import { signatureHeader } from '#domain/delivery/signature.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { FaultEntry } from '#faults/faults-schema.js'
@@ -326,7 +327,10 @@ export function openRun(
         const batch = Array.from({ length: step.units }, () => {
           const n = units.length + 1
           // A repeating customer is one the setup created (past its pool: a name of its own).
-          const customer = step.customer === undefined ? `cus_u${n}` : (setup.customers[step.customer] ?? `cus_c${step.customer}`)
+          const customer =
+            step.customer === undefined
+              ? `${CUSTOMER_ID_PREFIX}u${n}`
+              : (setup.customers[step.customer] ?? `${CUSTOMER_ID_PREFIX}c${step.customer}`)
           const unit = { id: `u${n}`, customer, value: step.value }
           units.push(unit)
           return unit

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import qs from 'qs'
+import { ACCOUNT_ID_PREFIX, SIGNING_SECRET_PREFIX } from '#catalogue/rules.js'
 import { formatDuration } from '#kernel/duration.js'
 import type { TraceEntry } from '#kernel/trace.js'
 import { deliveryTraceKinds } from '#kernel/trace-kinds.js'
@@ -128,7 +129,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
 
   const accountId = (ref: string): string => {
     const filled = String(fill(ref, vars))
-    if (filled.startsWith('acct_')) return filled
+    if (filled.startsWith(ACCOUNT_ID_PREFIX)) return filled
     const id = accounts.get(filled)
     if (id === undefined) throw new StepFailure(`no account named '${filled}' (known: ${[...accounts.keys()].join(', ')})`)
     return id
@@ -138,7 +139,7 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
     if (body === null || typeof body !== 'object') return
     const b = body as Record<string, any>
     const secret = b.webhook_endpoint?.signing_secret ?? b.secret
-    if (typeof b.id === 'string' && typeof secret === 'string' && secret.startsWith('whsec_')) {
+    if (typeof b.id === 'string' && typeof secret === 'string' && secret.startsWith(SIGNING_SECRET_PREFIX)) {
       const list = secretsByDestination.get(b.id) ?? []
       if (!list.includes(secret)) list.push(secret)
       secretsByDestination.set(b.id, list)
