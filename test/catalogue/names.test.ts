@@ -238,7 +238,8 @@ describe('error rows', () => {
   })
 
   it('finds an inline copy of a row, so the scan can fail', () => {
-    const copy = "const m = `No such customer: '${id}'`"
+    // A template literal as a source file would hold it: `No such customer: '${id}'`.
+    const copy = ['const m = `No such customer: ', "'$", "{id}'`"].join('')
     expect(literals(copy).some(({ value }) => rows.some((r) => r.code === 'resource_missing' && r.pattern.test(value)))).toBe(
       true,
     )

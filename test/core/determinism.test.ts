@@ -51,7 +51,12 @@ describe('determinism', () => {
     const http = sim.trace.filter('http')
     expect(http).toHaveLength(1)
     expect(http[0]).toMatchObject({ at: Date.parse('2026-05-01T00:00:05.000Z'), kind: 'http' })
-    expect(http[0]?.data).toMatchObject({ method: 'GET', path: '/v1/account', status: 200, operation: 'accounts.retrieveCurrent' })
+    expect(http[0]?.data).toMatchObject({
+      method: 'GET',
+      path: '/v1/account',
+      status: 200,
+      operation: 'accounts.retrieveCurrent',
+    })
   })
 
   it('validates its options with a message that names createSimulator', () => {

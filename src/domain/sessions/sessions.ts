@@ -3,7 +3,7 @@ import { fromPlain, toPlain } from '#kernel/plain.js'
 import { DAY, isoTime } from '#kernel/time.js'
 import type { Kernel } from '../kernel.js'
 import type { Mode, Scope } from '../mode.js'
-import { ServiceError, tableError } from '../service-error.js'
+import { tableError } from '../service-error.js'
 
 /** Validity of a meter event session token. */
 export const SESSION_TTL = SESSION_VALIDITY_MS
