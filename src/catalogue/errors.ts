@@ -80,6 +80,23 @@ export const ERRORS = {
   ),
   card_declined: row(402, 'card_error', 'Your card was declined.'),
   charge_already_refunded: row(400, INVALID, 'Charge {charge} has already been refunded.'),
+  charge_not_captured: row(
+    400,
+    INVALID,
+    'Charge {charge} has not been captured; cancel its PaymentIntent to release the authorization instead.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  charge_not_succeeded: row(400, INVALID, 'Charge {charge} has not succeeded, so it cannot be refunded.', 'provider', {
+    code: 'parameter_invalid',
+  }),
+  customer_currency_mismatch: row(
+    400,
+    INVALID,
+    'You cannot combine currencies on a single customer. This customer has an active subscription or pending invoice item with currency {have}; this {what} is in {currency}.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
   /** spec: "400 duplicate_meter_event: An event with the same identifier was already submitted." */
   duplicate_meter_event: row(
     400,
@@ -205,6 +222,13 @@ export const ERRORS = {
     code: 'resource_missing',
   }),
   payment_method_unexpected_state: row(400, INVALID, 'The PaymentMethod {id} cannot be used in its current state.'),
+  product_has_prices: row(
+    400,
+    INVALID,
+    'This product cannot be deleted because it has one or more user-created prices.',
+    'provider',
+    { code: 'invalid_request' },
+  ),
   /**
    * spec: "A rate-limited response has status `429 Too Many Requests` and header
    * `Service-Rate-Limited-Reason`". One row per reason (and per allocation), all under code `rate_limit`.
@@ -267,9 +291,27 @@ export const ERRORS = {
   refund_amount_too_large: row(400, INVALID, 'Refund amount ({amount}) is greater than {than} ({left})', 'provider', {
     code: 'amount_too_large',
   }),
+  refund_no_successful_charge: row(
+    400,
+    INVALID,
+    'This PaymentIntent ({id}) does not have a successful charge to refund.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  /** A refund naming neither a charge nor a payment intent (the provider's wording). */
+  refund_source_missing: row(
+    400,
+    INVALID,
+    'One of the following params should be provided for this request: payment_intent or charge.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  /** A body the parameter check refused without naming why (decision: the generic code of a 400). */
+  request_parameters_invalid: row(400, INVALID, 'Invalid request parameters.', 'simulator', { code: 'invalid_request' }),
   request_too_large: row(413, INVALID, 'Request body is larger than the limit of {max} bytes.', 'simulator'),
   resource_already_exists: row(400, INVALID, "{kind} already exists: '{id}'"),
   resource_missing: row(404, INVALID, "No such {kind}: '{id}'"),
+  search_query_mixed: row(400, INVALID, 'Search queries cannot mix AND and OR.', 'provider', { code: 'parameter_invalid' }),
   secret_key_required: row(401, INVALID, 'This API call cannot be made with a publishable API key. Please use a secret API key.'),
   server_error: row(500, 'api_error', 'An unknown error occurred on the server.', 'provider', { shouldRetry: true }),
   /** A stream request whose bearer token is no meter event session's (decision: 401 under the generic code of its status). */
@@ -287,6 +329,21 @@ export const ERRORS = {
     'A meter event session token authenticates only the meter event stream; use a secret key here.',
     'simulator',
     { code: 'secret_key_required' },
+  ),
+  /** Changing a canceled subscription beyond its metadata (the provider's rule; code generic). */
+  subscription_canceled: row(
+    400,
+    INVALID,
+    'A canceled subscription can only update its cancellation_details and metadata.',
+    'provider',
+    { code: 'invalid_request' },
+  ),
+  subscription_last_item: row(
+    400,
+    INVALID,
+    'A subscription must have at least one active plan. To cancel a subscription, please use the cancel endpoint.',
+    'provider',
+    { code: 'invalid_request' },
   ),
   /** Advancing a test clock that is still advancing (decision: code and wording ours). */
   test_clock_unexpected_state: row(

@@ -54,7 +54,7 @@ function specific(issue: Issue): Issue {
 function toServiceError(error: ZodError, input: unknown, style: 'v1' | 'v2'): ServiceError {
   const first = error.issues[0]
   const issue = first === undefined ? undefined : specific(first)
-  if (issue === undefined) return invalidRequest('Invalid request parameters.')
+  if (issue === undefined) return tableError('request_parameters_invalid')
   if (issue.code === 'unrecognized_keys') {
     const param = paramName([...issue.path, issue.keys[0] ?? ''], style)
     return tableError('parameter_unknown', { param }, { param })

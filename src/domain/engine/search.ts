@@ -1,4 +1,4 @@
-import { invalidRequest, tableError } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'
 import { type Json, listLimit } from './list.js'
 
@@ -53,7 +53,7 @@ export function parseQuery(text: string): Query {
     joins.add(j[1] as 'AND' | 'OR')
     at = JOIN.lastIndex
   }
-  if (joins.size > 1) throw invalidRequest('Search queries cannot mix AND and OR.', { param: 'query' })
+  if (joins.size > 1) throw tableError('search_query_mixed', {}, { param: 'query' })
   return { clauses, join: joins.has('OR') ? 'OR' : 'AND' }
 }
 

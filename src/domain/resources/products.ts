@@ -1,6 +1,6 @@
 import { checkLength, checkNotEmpty } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
-import { invalidRequest, tableError } from '../service-error.js'
+import { tableError } from '../service-error.js'
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -51,7 +51,7 @@ export const products: ResourceDeclaration = {
           .list(call.scope)
           .some((p) => p.product === id)
       ) {
-        throw invalidRequest('This product cannot be deleted because it has one or more user-created prices.')
+        throw tableError('product_has_prices')
       }
       return next()
     },

@@ -1,7 +1,7 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { formatMoney } from '../ledger/money-text.js'
 import { refundableAmount } from '../payment-intents/charges.js'
-import { invalidRequest, tableError } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 /**
@@ -29,23 +29,16 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
       }
       if (found === undefined) {
         if (intent !== undefined) {
-          throw invalidRequest(`This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, {
-            param: 'payment_intent',
-          })
+          throw tableError('refund_no_successful_charge', { id: String(intent.id) }, { param: 'payment_intent' })
         }
-        throw invalidRequest('One of the following params should be provided for this request: payment_intent or charge.', {
-          param: 'charge',
-        })
+        throw tableError('refund_source_missing', {}, { param: 'charge' })
       }
       const left = refundableAmount(found)
       if (found.status !== 'succeeded') {
-        throw invalidRequest(`Charge ${found.id} has not succeeded, so it cannot be refunded.`, { param: 'charge' })
+        throw tableError('charge_not_succeeded', { charge: found.id }, { param: 'charge' })
       }
       if (!found.captured) {
-        throw invalidRequest(
-          `Charge ${found.id} has not been captured; cancel its PaymentIntent to release the authorization instead.`,
-          { param: 'charge' },
-        )
+        throw tableError('charge_not_captured', { charge: found.id }, { param: 'charge' })
       }
       if (left === 0) {
         throw tableError('charge_already_refunded', { charge: found.id })

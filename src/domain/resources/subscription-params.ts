@@ -71,8 +71,7 @@ export function checkDistinctPrices(prices: readonly (string | undefined)[], par
 }
 
 /** What a canceled subscription refuses (all but `metadata` and `cancellation_details`). */
-export const canceledRefusal = () =>
-  invalidRequest('A canceled subscription can only update its cancellation_details and metadata.', {})
+export const canceledRefusal = () => tableError('subscription_canceled')
 
 /** One entry of `items` on an update, checked: the item it changes (if any), its price and quantity. */
 export interface PlannedItem {
