@@ -100,7 +100,7 @@ async function gatesOnly(on: Side) {
     body: {},
   }
   const admissions = [
-    { ...base, operation: 'accounts.retrieve_self', method: 'GET', objectId: undefined, mutates: false },
+    { ...base, operation: 'accounts.retrieveCurrent', method: 'GET', objectId: undefined, mutates: false },
     { ...base, operation: 'balance.retrieve', method: 'GET', objectId: undefined, mutates: false },
     { ...base, operation: 'customers.update', method: 'POST', objectId: 'cus_bench', mutates: true },
   ]

@@ -23,6 +23,11 @@ export interface ErrorRow {
   readonly shouldRetry?: boolean
   /** Where the row comes from: the spec's tables, or the provider's public error codes. */
   readonly source: 'spec' | 'provider' | 'simulator'
+  /**
+   * The envelope `code` when it is not the row's key: a second refusal under one provider code
+   * with its own status or wording (a 409 idempotency conflict beside the 400 one).
+   */
+  readonly code?: string
 }
 
 const row = (
@@ -50,11 +55,23 @@ export const ERRORS = {
   already_canceled: row(400, 'already_canceled', 'The off-session payment {id} is already canceled.'),
   amount_too_large: row(400, INVALID, 'Amount must be no more than {max} {currency} minor units.'),
   amount_too_small: row(400, INVALID, 'Amount must be at least {min} {currency} minor units.'),
+  api_key_invalid: row(401, INVALID, 'Invalid API Key provided: {key}'),
+  /** No credential in `Authorization` (`{basic}`: how else `/v1` takes one). */
+  api_key_missing: row(
+    401,
+    INVALID,
+    'You did not provide an API key. Provide it in the Authorization header as Bearer <key>{basic}.',
+  ),
   /** spec: "400 archived_meter: The meter is not Active." */
   archived_meter: row(400, INVALID, "The meter '{meter}' for event name '{event_name}' is not active.", 'spec'),
   authentication_required: row(402, 'card_error', 'Your card was declined. This transaction requires authentication.'),
+  authorization_header_invalid: row(401, INVALID, 'Invalid Authorization header: {expected}.'),
+  balance_insufficient: row(
+    400,
+    INVALID,
+    'You have insufficient funds in your account for this {what}: {amount} {currency} minor units requested, {available} available. Funds of a test charge become available after 2 days, or at once with pm_card_bypassPending.',
+  ),
   /** spec: "Stream requests with the token fail with 401 `billing_meter_event_session_expired`" */
-  balance_insufficient: row(400, INVALID, 'You have insufficient funds in your account for this {what}.'),
   billing_meter_event_session_expired: row(
     401,
     'temporary_session_expired',
@@ -64,6 +81,23 @@ export const ERRORS = {
   card_declined: row(402, 'card_error', 'Your card was declined.'),
   charge_already_captured: row(400, INVALID, 'Charge {charge} has already been captured.'),
   charge_already_refunded: row(400, INVALID, 'Charge {charge} has already been refunded.'),
+  charge_not_captured: row(
+    400,
+    INVALID,
+    'Charge {charge} has not been captured; cancel its PaymentIntent to release the authorization instead.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  charge_not_succeeded: row(400, INVALID, 'Charge {charge} has not succeeded, so it cannot be refunded.', 'provider', {
+    code: 'parameter_invalid',
+  }),
+  customer_currency_mismatch: row(
+    400,
+    INVALID,
+    'You cannot combine currencies on a single customer. This customer has an active subscription or pending invoice item with currency {have}; this {what} is in {currency}.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
   /** spec: "400 duplicate_meter_event: An event with the same identifier was already submitted." */
   duplicate_meter_event: row(
     400,
@@ -73,16 +107,47 @@ export const ERRORS = {
   ),
   email_invalid: row(400, INVALID, 'Invalid email address: {value}'),
   event_too_old: row(400, INVALID, "Event '{id}' is older than {days} days and can no longer be resent from the {via}."),
+  /** The same key sent again while its first request is still running (409, the provider's wording). */
+  idempotency_key_in_progress: row(
+    409,
+    'idempotency_error',
+    'There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): {key}. Please try again later.',
+    'provider',
+    { code: 'idempotency_key_in_use' },
+  ),
   idempotency_key_in_use: row(
     400,
     'idempotency_error',
     "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '{key}' if you meant to execute a different request.",
   ),
   idempotency_key_invalid: row(400, INVALID, 'Invalid Idempotency-Key: it must be 1 to 255 characters long.', 'simulator'),
-  invalid_api_version: row(400, INVALID, "Invalid {header} '{value}': expected '<YYYY-MM-DD>.<release>'.", 'simulator'),
-  invalid_content_type: row(400, INVALID, "Invalid content type '{type}'.", 'simulator'),
+  /** A key `Headers` could not echo back (decision: refused as invalid, before anything runs). */
+  idempotency_key_unprintable: row(
+    400,
+    INVALID,
+    'Invalid Idempotency-Key: it may hold only printable ASCII and Latin-1 characters (no control characters).',
+    'simulator',
+    { code: 'idempotency_key_invalid' },
+  ),
+  invalid_api_version: row(
+    400,
+    INVALID,
+    "Invalid {header} '{value}': expected '<YYYY-MM-DD>.<release>' such as '{example}' or '{preview}'.",
+    'simulator',
+  ),
+  invalid_content_type: row(
+    400,
+    INVALID,
+    "Invalid content type '{type}': {namespace} endpoints take {expected} bodies.",
+    'simulator',
+  ),
   invalid_json: row(400, INVALID, 'Invalid JSON body: {detail}', 'simulator'),
-  invalid_page_token: row(400, INVALID, "Invalid page token '{page}'.", 'simulator'),
+  invalid_page_token: row(
+    400,
+    INVALID,
+    "Invalid page token '{page}': pass the next_page_url or previous_page_url of a previous list unchanged.",
+    'simulator',
+  ),
   invalid_payment_method: row(400, INVALID, 'The payment method {id} cannot be used for this payment.'),
   /** Paying an invoice with no payment method to charge (decision: wording close to the provider's). */
   invoice_no_customer_payment_method: row(
@@ -101,11 +166,13 @@ export const ERRORS = {
   /** Paying, finalizing or voiding an invoice whose status does not allow it (decision: code and wording ours). */
   invoice_unexpected_state: row(400, INVALID, 'This invoice is {status}; it cannot be {action}.', 'simulator'),
   invoice_upcoming_none: row(404, INVALID, 'No upcoming invoices for customer: {customer}'),
+  /** A `/v2` body nested deeper than the simulator reads (decision: a guard against stack exhaustion). */
+  json_too_deep: row(400, INVALID, 'Request body nesting exceeds the maximum depth of {max}.', 'simulator'),
   /** spec: "Status 429, code `lock_timeout`." Retried by the client libraries. */
   lock_timeout: row(
     429,
     INVALID,
-    'This object ({id}) cannot be accessed right now because another API request or internal process is currently accessing it. If you see this error intermittently, retry the request. If you see this error frequently and are making multiple concurrent requests to a single object, make your requests serially or at a lower rate.',
+    'This object cannot be accessed right now because another API request or internal process is currently accessing it. If you see this error intermittently, retry the request. If you see this error frequently and are making multiple concurrent requests to a single object, make your requests serially or at a lower rate.',
     'spec',
     { shouldRetry: true },
   ),
@@ -122,12 +189,19 @@ export const ERRORS = {
     shouldRetry: false,
   }),
   parameter_invalid: row(400, INVALID, 'Invalid {param}: {detail}'),
+  parameter_invalid_array: row(400, INVALID, 'Invalid array', 'provider', { code: 'parameter_invalid' }),
+  parameter_invalid_boolean: row(400, INVALID, 'Invalid boolean: {value}', 'provider', { code: 'parameter_invalid' }),
+  parameter_invalid_decimal: row(400, INVALID, 'Invalid decimal: {value}', 'provider', { code: 'parameter_invalid' }),
   parameter_invalid_empty: row(
     400,
     INVALID,
     "You passed an empty string for '{param}'. We assume empty values are an attempt to unset a parameter; however '{param}' cannot be unset. You should remove '{param}' from your request or supply a non-empty value.",
   ),
   parameter_invalid_integer: row(400, INVALID, 'Invalid integer: {value}'),
+  /** The provider's wordings of a value of the wrong kind, sent under the generic `parameter_invalid`. */
+  parameter_invalid_number: row(400, INVALID, 'Invalid number: {value}', 'provider', { code: 'parameter_invalid' }),
+  parameter_invalid_object: row(400, INVALID, 'Invalid object', 'provider', { code: 'parameter_invalid' }),
+  parameter_invalid_string: row(400, INVALID, 'Invalid string: {value}', 'provider', { code: 'parameter_invalid' }),
   parameter_invalid_string_too_long: row(400, INVALID, 'Invalid {param}: must be at most {max} characters (got {length}).'),
   parameter_missing: row(400, INVALID, 'Missing required param: {param}.'),
   parameter_unknown: row(400, INVALID, 'Received unknown parameter: {param}'),
@@ -144,19 +218,134 @@ export const ERRORS = {
     INVALID,
     'You cannot {action} this PaymentIntent because it has a status of {status}.',
   ),
+  /** A payment method named for a customer it is not attached to (the provider's wording, a 400 `resource_missing`). */
+  payment_method_not_attached: row(400, INVALID, "No such PaymentMethod: '{id}' attached to this customer.", 'provider', {
+    code: 'resource_missing',
+  }),
   payment_method_unexpected_state: row(400, INVALID, 'The PaymentMethod {id} cannot be used in its current state.'),
-  /** spec: "A rate-limited response has status `429 Too Many Requests` and header `Service-Rate-Limited-Reason`" */
+  product_has_prices: row(
+    400,
+    INVALID,
+    'This product cannot be deleted because it has one or more user-created prices.',
+    'provider',
+    { code: 'invalid_request' },
+  ),
+  /**
+   * spec: "A rate-limited response has status `429 Too Many Requests` and header
+   * `Service-Rate-Limited-Reason`". One row per reason (and per allocation), all under code `rate_limit`.
+   */
   rate_limit: row(
     429,
     INVALID,
-    'Request rate limit exceeded. Learn more about rate limits here https://docs.stripe.com/rate-limits.',
+    'Request rate limit exceeded. Too many requests hit the API too quickly for this account.',
     'spec',
     { v2Type: 'rate_limit' },
   ),
+  rate_limit_endpoint: row(
+    429,
+    INVALID,
+    'Request rate limit exceeded. Too many requests hit this endpoint too quickly.',
+    'spec',
+    {
+      v2Type: 'rate_limit',
+      code: 'rate_limit',
+    },
+  ),
+  rate_limit_endpoint_concurrency: row(
+    429,
+    INVALID,
+    'Too many concurrent requests to this endpoint. Lower the number of requests in flight.',
+    'spec',
+    { v2Type: 'rate_limit', code: 'rate_limit' },
+  ),
+  rate_limit_global_concurrency: row(
+    429,
+    INVALID,
+    'Too many concurrent requests for this account. Lower the number of requests in flight.',
+    'spec',
+    { v2Type: 'rate_limit', code: 'rate_limit' },
+  ),
+  /** spec: "GET requests of an account must average no more than 500 per transaction" */
+  rate_limit_reads: row(
+    429,
+    INVALID,
+    'Read allocation exhausted: GET requests over the rolling window exceed the allocation for this account (per transaction, with a monthly minimum).',
+    'spec',
+    { v2Type: 'rate_limit', code: 'rate_limit' },
+  ),
+  rate_limit_resource: row(
+    429,
+    INVALID,
+    'Request rate limit exceeded for this resource. Too many requests hit it too quickly.',
+    'spec',
+    { v2Type: 'rate_limit', code: 'rate_limit' },
+  ),
+  /** spec: "Subscriptions: 10 new invoices per subscription per minute; ..." */
+  rate_limit_subscription: row(
+    429,
+    INVALID,
+    'Request rate limit exceeded for this subscription ({row}: {max} per {window}).',
+    'spec',
+    { v2Type: 'rate_limit', code: 'rate_limit' },
+  ),
+  /** A refund over what is left to refund (the provider's wording, under `amount_too_large`). */
+  refund_amount_too_large: row(400, INVALID, 'Refund amount ({amount}) is greater than {than} ({left})', 'provider', {
+    code: 'amount_too_large',
+  }),
+  refund_no_successful_charge: row(
+    400,
+    INVALID,
+    'This PaymentIntent ({id}) does not have a successful charge to refund.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  /** A refund naming neither a charge nor a payment intent (the provider's wording). */
+  refund_source_missing: row(
+    400,
+    INVALID,
+    'One of the following params should be provided for this request: payment_intent or charge.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  /** A body the parameter check refused without naming why (decision: the generic code of a 400). */
+  request_parameters_invalid: row(400, INVALID, 'Invalid request parameters.', 'simulator', { code: 'invalid_request' }),
   request_too_large: row(413, INVALID, 'Request body is larger than the limit of {max} bytes.', 'simulator'),
-  resource_already_exists: row(400, INVALID, '{detail}'),
+  resource_already_exists: row(400, INVALID, "{kind} already exists: '{id}'"),
   resource_missing: row(404, INVALID, "No such {kind}: '{id}'"),
+  search_query_mixed: row(400, INVALID, 'Search queries cannot mix AND and OR.', 'provider', { code: 'parameter_invalid' }),
+  secret_key_required: row(401, INVALID, 'This API call cannot be made with a publishable API key. Please use a secret API key.'),
   server_error: row(500, 'api_error', 'An unknown error occurred on the server.', 'provider', { shouldRetry: true }),
+  /** A stream request whose bearer token is no meter event session's (decision: 401 under the generic code of its status). */
+  session_token_invalid: row(
+    401,
+    INVALID,
+    'Invalid meter event session token: create a session with POST /v2/billing/meter_event_session and use its authentication_token.',
+    'simulator',
+    { code: 'authentication_required' },
+  ),
+  /** A meter event session token anywhere but the stream (decision: the code of a publishable key, our wording). */
+  session_token_off_stream: row(
+    401,
+    INVALID,
+    'A meter event session token authenticates only the meter event stream; use a secret key here.',
+    'simulator',
+    { code: 'secret_key_required' },
+  ),
+  /** Changing a canceled subscription beyond its metadata (the provider's rule; code generic). */
+  subscription_canceled: row(
+    400,
+    INVALID,
+    'A canceled subscription can only update its cancellation_details and metadata.',
+    'provider',
+    { code: 'invalid_request' },
+  ),
+  subscription_last_item: row(
+    400,
+    INVALID,
+    'A subscription must have at least one active plan. To cancel a subscription, please use the cancel endpoint.',
+    'provider',
+    { code: 'invalid_request' },
+  ),
   /** Advancing a test clock that is still advancing (decision: code and wording ours). */
   test_clock_unexpected_state: row(
     400,
@@ -175,6 +364,10 @@ export const ERRORS = {
   ),
   url_invalid: row(400, INVALID, "Invalid URL '{url}'."),
   url_unrecognized: row(404, INVALID, 'Unrecognized request URL ({method}: {path}).'),
+  /** A count or amount below its minimum (the provider's wording, under `parameter_invalid_integer`). */
+  value_too_small: row(400, INVALID, 'This value must be greater than or equal to {min}.', 'provider', {
+    code: 'parameter_invalid_integer',
+  }),
   webhook_endpoint_limit_reached: row(
     400,
     INVALID,

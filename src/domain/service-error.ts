@@ -1,3 +1,5 @@
+import { ERRORS, type ErrorCode, type ErrorRow, errorMessage } from '#catalogue/errors.js'
+
 /**
  * The error `type` values of the envelope, chosen so the official client maps each to the right
  * class: v1 maps on status (and `idempotency_error`), v2 maps on `type` first.
@@ -98,7 +100,41 @@ export function invalidRequest(
   })
 }
 
+/**
+ * The refusal of one row of the error table: its status, its envelope `type` (`v2Type` on `/v2`
+ * when `api` says so) and its message with `values` filled, so no throw site words it again.
+ *
+ * @example
+ * throw tableError('charge_already_refunded', { charge: 'ch_1' }, { param: 'charge' })
+ * // 400 invalid_request_error "Charge ch_1 has already been refunded."
+ */
+export function tableError(
+  code: ErrorCode,
+  values: Readonly<Record<string, string | number>> = {},
+  options: {
+    param?: string
+    /** A status other than the row's: `resource_missing` on a body parameter is a 400, on a path a 404. */
+    status?: number
+    api?: 'v1' | 'v2'
+    extra?: Record<string, unknown>
+    headers?: Record<string, string>
+    noRequestId?: boolean
+  } = {},
+): ServiceError {
+  const row: ErrorRow = ERRORS[code]
+  return new ServiceError({
+    status: options.status ?? row.status,
+    type: options.api === 'v2' ? (row.v2Type ?? row.type) : row.type,
+    code: row.code ?? code,
+    message: errorMessage(code, values),
+    ...(options.param === undefined ? {} : { param: options.param }),
+    ...(options.extra === undefined ? {} : { extra: options.extra }),
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    ...(options.noRequestId === undefined ? {} : { noRequestId: options.noRequestId }),
+  })
+}
+
 /** 404 `resource_missing` for an object this account and mode cannot see. */
 export function resourceMissing(kind: string, id: string, param = 'id'): ServiceError {
-  return invalidRequest(`No such ${kind}: '${id}'`, { code: 'resource_missing', param, status: 404 })
+  return tableError('resource_missing', { kind, id }, { param })
 }

@@ -1,18 +1,18 @@
 import { rateLimited } from '#domain/limits/refusals.js'
-import { ServiceError } from '#domain/service-error.js'
+import { type ServiceError, tableError } from '#domain/service-error.js'
 import { headerNames } from '#kernel/header-names.js'
 import type { rateLimitReasons } from './faults-schema.js'
 
-/** Fallback when the admission does not say: operations served under `/v2` (their error types differ). */
+/** Fallback when the admission does not say: operations served under `/v2` (their error types differ) are named `v2.*`. */
 function isV2(operation: string): boolean {
-  return /^(v2\.|billing\.meter_event|core\.event_destination|payments\.off_session)/.test(operation)
+  return operation.startsWith('v2.')
 }
 
 /**
  * The forced 429 of one rate-limit reason, with `<Prefix>-Rate-Limited-Reason`.
  *
  * @example
- * throw forcedRateLimit('global-rate', 'Service', 'billing.meter_event_stream.create')
+ * throw forcedRateLimit('global-rate', 'Service', 'v2.billing.meterEventStream.create')
  */
 export function forcedRateLimit(
   reason: (typeof rateLimitReasons)[number],
@@ -30,15 +30,7 @@ export function forcedRateLimit(
  * throw forcedLockTimeout('Service')
  */
 export function forcedLockTimeout(prefix: string): ServiceError {
-  return new ServiceError({
-    status: 429,
-    type: 'invalid_request_error',
-    code: 'lock_timeout',
-    message:
-      'This object cannot be accessed right now because another API request or process is currently accessing it. Retry with exponential backoff.',
-    headers: { [headerNames(prefix).shouldRetry]: 'true' },
-    noRequestId: true,
-  })
+  return tableError('lock_timeout', {}, { headers: { [headerNames(prefix).shouldRetry]: 'true' }, noRequestId: true })
 }
 
 /**
@@ -48,12 +40,7 @@ export function forcedLockTimeout(prefix: string): ServiceError {
  * throw forcedConflict()
  */
 export function forcedConflict(): ServiceError {
-  return new ServiceError({
-    status: 409,
-    type: 'invalid_request_error',
-    code: 'too_many_concurrent_requests',
-    message: 'Another request for the same customer and meter is in progress; retry this one later.',
-  })
+  return tableError('too_many_concurrent_requests')
 }
 
 /**
@@ -63,10 +50,5 @@ export function forcedConflict(): ServiceError {
  * throw forcedServerError(prefix)
  */
 export function forcedServerError(prefix: string): ServiceError {
-  return new ServiceError({
-    status: 500,
-    type: 'api_error',
-    message: 'An unexpected error occurred on our side; nothing was changed. Retry later.',
-    headers: { [headerNames(prefix).shouldRetry]: 'true' },
-  })
+  return tableError('server_error', {}, { headers: { [headerNames(prefix).shouldRetry]: 'true' } })
 }

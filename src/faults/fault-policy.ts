@@ -66,6 +66,7 @@ export function resolveFaultPolicy(
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const path = ['faults', ...(issue?.path ?? [])].join('.')
+    if (issue?.code === 'custom') throw new TypeError(`${caller}: option '${path}': ${issue.message}`)
     throw new TypeError(`${caller}: option '${path}' ${issue?.message ?? 'is invalid'}`)
   }
   const f = parsed.data

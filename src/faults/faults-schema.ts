@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { unknownOperation } from '#catalogue/operation-names.js'
 import { RATE_LIMITED_REASONS } from '#catalogue/rules.js'
 import { durationSchema } from '#kernel/duration.js'
 
@@ -65,10 +66,58 @@ const faultParams = {
   delay: durationSchema.optional(),
   /** For a scheduled `receiver_down` in a scenario: the receiver answers this status instead of failing to connect. */
   status: z.number().int().min(100).max(599).optional(),
-  /** For request faults: only requests whose operation starts with this (e.g. `billing.meter_event_stream`,
-   * `billing.meter_events`); for delivery faults: only events whose type starts with it. */
-  operation: z.string().optional(),
+  /** For request faults: only requests whose operation name starts with this (the catalogue's names,
+   * e.g. `v2.billing.meterEventStream`, `customers.update`); for delivery faults: only events whose
+   * type starts with it. */
+  operation: z
+    .string()
+    .meta({
+      description:
+        "Request faults: a prefix of the operation's name as the official client calls it ('v2.billing.meterEventStream', 'customers.update'); delivery faults: a prefix of the event type.",
+    })
+    .optional(),
 }
+
+/**
+ * The kinds that act on a request, whose `operation` names operations (a prefix of the catalogue's
+ * name); the delivery kinds read it as an event type.
+ *
+ * @example
+ * requestFaultKinds.includes('rate_limit') // true
+ */
+export const requestFaultKinds: readonly FaultKind[] = [
+  'rate_limit',
+  'lock_timeout',
+  'concurrent_conflict',
+  'server_error',
+  'session_expiry',
+  'indeterminate',
+]
+
+/**
+ * The refusal of a request fault aimed at no operation (a name from before the catalogue's would
+ * never fire), or `undefined`.
+ *
+ * @example
+ * faultTargetRefusal('rate_limit', 'billing.meter_event_stream')
+ * // "unknown operation 'billing.meter_event_stream'; did you mean 'v2.billing.meterEventStream'?"
+ */
+export function faultTargetRefusal(kind: FaultKind, operation: string | undefined): string | undefined {
+  return operation === undefined || !requestFaultKinds.includes(kind) ? undefined : unknownOperation(operation, 'prefix')
+}
+
+function checkTarget(kind: FaultKind, operation: string | undefined, ctx: z.RefinementCtx, path: PropertyKey[]): void {
+  const refusal = faultTargetRefusal(kind, operation)
+  if (refusal !== undefined) ctx.addIssue({ code: 'custom', message: refusal, path })
+}
+
+const faultEntryFields = z
+  .object({
+    step: z.number().int().positive().meta({ description: 'Executed step number (1-based) before which the fault applies.' }),
+    fault: z.enum(faultKinds),
+    ...faultParams,
+  })
+  .strict()
 
 /**
  * One entry of an explicit fault schedule: before executed step `step` (1-based, as printed in
@@ -77,13 +126,18 @@ const faultParams = {
  * @example
  * faultEntrySchema.parse({ step: 3, fault: 'session_expiry' })
  */
-export const faultEntrySchema = z
-  .object({
-    step: z.number().int().positive().meta({ description: 'Executed step number (1-based) before which the fault applies.' }),
-    fault: z.enum(faultKinds),
-    ...faultParams,
-  })
-  .strict()
+export const faultEntrySchema = faultEntryFields.superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
+
+/**
+ * A fault injected now (the admin API's `POST /faults/inject`, `sim.admin.injectFault`): an entry
+ * without its step.
+ *
+ * @example
+ * faultInjectionSchema.parse({ fault: 'rate_limit', operation: 'customers.create' })
+ */
+export const faultInjectionSchema = faultEntryFields
+  .omit({ step: true })
+  .superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
 
 /** One scheduled fault. */
 export type FaultEntry = z.output<typeof faultEntrySchema>
@@ -99,7 +153,12 @@ export const faultPolicySchema = z
   .object({
     rates: z.partialRecord(z.enum(faultKinds), z.number().min(0).max(1)).default({}),
     /** Defaults for the parameters of policy-drawn faults, per kind. */
-    params: z.partialRecord(z.enum(faultKinds), z.object(faultParams).strict()).optional(),
+    params: z
+      .partialRecord(z.enum(faultKinds), z.object(faultParams).strict())
+      .superRefine((byKind, ctx) => {
+        for (const [kind, p] of Object.entries(byKind)) checkTarget(kind as FaultKind, p?.operation, ctx, [kind, 'operation'])
+      })
+      .optional(),
   })
   .strict()
 

@@ -1,4 +1,5 @@
-import { invalidRequest } from '#domain/service-error.js'
+import { PREVIEW_RELEASE } from '#catalogue/rules.js'
+import { tableError } from '#domain/service-error.js'
 
 const VERSION = /^(\d{4})-(\d{2})-(\d{2})(?:\.([a-z][a-z0-9_]*))?$/
 
@@ -20,9 +21,10 @@ export function parseApiVersion(value: string, header: string): string {
       return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
     })()
   if (!valid) {
-    throw invalidRequest(
-      `Invalid ${header} '${value}': expected '<YYYY-MM-DD>.<release>' such as '2026-10-28.endive' or '2026-10-28.preview'.`,
-      { code: 'invalid_api_version', param: header },
+    throw tableError(
+      'invalid_api_version',
+      { header, value, example: '2026-10-28.endive', preview: `2026-10-28.${PREVIEW_RELEASE}` },
+      { param: header },
     )
   }
   return value

@@ -1,21 +1,12 @@
 import type { Account } from '#domain/accounts/account.js'
 import type { Service } from '#domain/service.js'
-import { ServiceError } from '#domain/service-error.js'
+import { type ServiceError, tableError } from '#domain/service-error.js'
 import type { HeaderNames } from './header-names.js'
 import type { HeaderReader } from './incoming.js'
 import type { Principal, Route } from './route.js'
 
-function unauthorized(message: string, code?: string): ServiceError {
-  return new ServiceError({ status: 401, type: 'invalid_request_error', message, ...(code ? { code } : {}) })
-}
-
 function noAccess(key: string, account: string): ServiceError {
-  return new ServiceError({
-    status: 403,
-    type: 'invalid_request_error',
-    code: 'account_invalid',
-    message: `The provided key '${redact(key)}' does not have access to account '${account}' (or that account does not exist).`,
-  })
+  return tableError('account_invalid', { key: redact(key), account })
 }
 
 function redact(key: string): string {
@@ -25,11 +16,7 @@ function redact(key: string): string {
 /** Reads the credential of `Authorization`: Bearer on both namespaces, HTTP Basic (key, empty password) on `/v1`. */
 function credential(header: string | null, style: 'v1' | 'v2'): string {
   if (header === null || header.trim() === '') {
-    throw unauthorized(
-      'You did not provide an API key. Provide it in the Authorization header as Bearer <key>' +
-        (style === 'v1' ? ' or as the HTTP Basic user name.' : '.'),
-      'api_key_missing',
-    )
+    throw tableError('api_key_missing', { basic: style === 'v1' ? ' or as the HTTP Basic user name' : '' })
   }
   const [scheme, value = ''] = header.trim().split(/\s+/, 2)
   const lower = (scheme ?? '').toLowerCase()
@@ -39,12 +26,12 @@ function credential(header: string | null, style: 'v1' | 'v2'): string {
     const user = decoded.split(':')[0] ?? ''
     if (user !== '') return user
   }
-  throw unauthorized(
-    style === 'v2'
-      ? 'Invalid Authorization header: /v2 endpoints take Authorization: Bearer <key>.'
-      : 'Invalid Authorization header: use Bearer <key> or HTTP Basic with the key as user name and an empty password.',
-    'authorization_header_invalid',
-  )
+  throw tableError('authorization_header_invalid', {
+    expected:
+      style === 'v2'
+        ? '/v2 endpoints take Authorization: Bearer <key>'
+        : 'use Bearer <key> or HTTP Basic with the key as user name and an empty password',
+  })
 }
 
 /**
@@ -71,18 +58,12 @@ export function authenticate(
     return { authenticated: account, account, mode: session.mode, onBehalf: false, session: session.id }
   }
   if (service.sessions.isToken(key)) {
-    throw unauthorized(
-      'A meter event session token authenticates only the meter event stream; use a secret key here.',
-      'secret_key_required',
-    )
+    throw tableError('session_token_off_stream')
   }
   const info = service.accounts.byKey(key)
-  if (info === undefined) throw unauthorized(`Invalid API Key provided: ${redact(key)}`, 'api_key_invalid')
+  if (info === undefined) throw tableError('api_key_invalid', { key: redact(key) })
   if (info.kind === 'publishable') {
-    throw unauthorized(
-      'This API call cannot be made with a publishable API key. Please use a secret API key.',
-      'secret_key_required',
-    )
+    throw tableError('secret_key_required')
   }
   const authenticated = info.account
   const mode = info.mode

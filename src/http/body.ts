@@ -1,5 +1,5 @@
 import qs from 'qs'
-import { invalidRequest, ServiceError } from '#domain/service-error.js'
+import { tableError } from '#domain/service-error.js'
 
 /** Largest request body accepted, in bytes; larger bodies get 413. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -63,8 +63,7 @@ function refuseRawPrototypeKeys(text: string): void {
     try {
       key = decodeURIComponent(rawKey.replace(/\+/g, ' '))
     } catch {}
-    if (key.includes('__proto__'))
-      throw invalidRequest(`Received unknown parameter: ${key}`, { code: 'parameter_unknown', param: key })
+    if (key.includes('__proto__')) throw tableError('parameter_unknown', { param: key }, { param: key })
   }
 }
 
@@ -99,27 +98,28 @@ function checkValue(value: unknown, keys: string[], style: 'v1' | 'v2'): void {
   if (typeof value === 'string') {
     if (value.length > MAX_STRING_LENGTH) {
       const path = paramOf(keys, style)
-      throw invalidRequest(`Invalid ${path}: must be at most ${MAX_STRING_LENGTH} characters (got ${value.length}).`, {
-        code: 'parameter_invalid_string_too_long',
-        param: path,
-      })
+      throw tableError(
+        'parameter_invalid_string_too_long',
+        { param: path, max: MAX_STRING_LENGTH, length: value.length },
+        { param: path },
+      )
     }
     if (value.includes('\u0000')) {
       const path = paramOf(keys, style)
-      throw invalidRequest(`Invalid ${path}: must not contain NUL characters.`, { code: 'parameter_invalid', param: path })
+      throw tableError('parameter_invalid', { param: path, detail: 'must not contain NUL characters.' }, { param: path })
     }
     return
   }
   if (value === null || typeof value !== 'object') return
   // `keys` holds one name per level above this object, which is at nesting depth keys.length + 1.
   if (keys.length >= MAX_JSON_DEPTH) {
-    throw invalidRequest(`Request body nesting exceeds the maximum depth of ${MAX_JSON_DEPTH}.`, { code: 'invalid_json' })
+    throw tableError('json_too_deep', { max: MAX_JSON_DEPTH })
   }
   for (const key of Object.keys(value)) {
     keys.push(key)
     if (key === '__proto__') {
       const param = paramOf(keys, style)
-      throw invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param })
+      throw tableError('parameter_unknown', { param }, { param })
     }
     checkValue((value as Record<string, unknown>)[key], keys, style)
     keys.pop()
@@ -145,20 +145,13 @@ function mediaType(contentType: string | null): string {
 export function decodeBody(text: string, contentType: string | null, style: 'v1' | 'v2'): Record<string, unknown> {
   // UTF-8 takes at most 3 bytes per UTF-16 unit: only a text that long can be over in bytes.
   if (text.length > MAX_BODY_BYTES || (text.length * 3 > MAX_BODY_BYTES && Buffer.byteLength(text) > MAX_BODY_BYTES)) {
-    throw new ServiceError({
-      status: 413,
-      type: 'invalid_request_error',
-      code: 'request_too_large',
-      message: `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`,
-    })
+    throw tableError('request_too_large', { max: MAX_BODY_BYTES })
   }
   if (text.trim() === '') return {}
   const type = mediaType(contentType)
   if (style === 'v1') {
     if (type !== '' && type !== 'application/x-www-form-urlencoded') {
-      throw invalidRequest(`Invalid content type '${type}': /v1 endpoints take application/x-www-form-urlencoded bodies.`, {
-        code: 'invalid_content_type',
-      })
+      throw tableError('invalid_content_type', { type, namespace: '/v1', expected: 'application/x-www-form-urlencoded' })
     }
     refuseRawPrototypeKeys(text)
     const form = parseForm(text)
@@ -166,9 +159,7 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
     return form
   }
   if (type !== '' && type !== 'application/json') {
-    throw invalidRequest(`Invalid content type '${type}': /v2 endpoints take application/json bodies.`, {
-      code: 'invalid_content_type',
-    })
+    throw tableError('invalid_content_type', { type, namespace: '/v2', expected: 'application/json' })
   }
   // V8's JSON.parse is iterative, so a deep text cannot overflow the stack there; the depth is
   // refused by checkDecoded, the first walk of the parsed value, before anything recursive deeper.
@@ -176,10 +167,10 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
   try {
     parsed = JSON.parse(text)
   } catch (error) {
-    throw invalidRequest(`Invalid JSON body: ${(error as Error).message}`, { code: 'invalid_json' })
+    throw tableError('invalid_json', { detail: (error as Error).message })
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw invalidRequest('Invalid JSON body: expected an object at the top level.', { code: 'invalid_json' })
+    throw tableError('invalid_json', { detail: 'expected an object at the top level.' })
   }
   checkDecoded(parsed, '', 'v2')
   return parsed as Record<string, unknown>

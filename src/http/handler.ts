@@ -2,7 +2,7 @@ import { operations } from '#catalogue/index.js'
 import type { FaultHooks } from '#domain/faults/fault-hooks.js'
 import { scopeKey } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
-import { invalidRequest, ServiceError } from '#domain/service-error.js'
+import { ServiceError, tableError } from '#domain/service-error.js'
 import type { Ids } from '#kernel/ids.js'
 import { nextMacrotask } from '#kernel/macrotask.js'
 import type { InFlightRequest } from '#kernel/request-timeline.js'
@@ -68,16 +68,10 @@ const NOT_ECHOABLE = /[^\t\x20-\x7e\x80-\xff]/
 
 function checkIdempotencyKey(key: string): void {
   if (key.length === 0 || key.length > 255) {
-    throw invalidRequest('Invalid Idempotency-Key: it must be 1 to 255 characters long.', {
-      code: 'idempotency_key_invalid',
-      param: 'Idempotency-Key',
-    })
+    throw tableError('idempotency_key_invalid', {}, { param: 'Idempotency-Key' })
   }
   if (NOT_ECHOABLE.test(key)) {
-    throw invalidRequest(
-      'Invalid Idempotency-Key: it may hold only printable ASCII and Latin-1 characters (no control characters).',
-      { code: 'idempotency_key_invalid', param: 'Idempotency-Key' },
-    )
+    throw tableError('idempotency_key_unprintable', {}, { param: 'Idempotency-Key' })
   }
 }
 
@@ -177,18 +171,13 @@ export function createFetchHandler(options: HandlerOptions): {
       if (match === undefined) {
         const allowed = offHost ? [] : router.allows(path)
         if (allowed.length > 0) {
-          throw new ServiceError({
-            status: 405,
-            type: 'invalid_request_error',
-            code: 'method_not_allowed',
-            message: `Unrecognized request method: ${incoming.method} ${path}. Allowed: ${allowed.join(', ')}.`,
-            headers: { Allow: allowed.join(', ') },
-          })
+          throw tableError(
+            'method_not_allowed',
+            { method: incoming.method, path, allowed: allowed.join(', ') },
+            { headers: { Allow: allowed.join(', ') } },
+          )
         }
-        throw invalidRequest(`Unrecognized request URL (${incoming.method}: ${path}).`, {
-          status: 404,
-          code: 'url_unrecognized',
-        })
+        throw tableError('url_unrecognized', { method: incoming.method, path })
       }
       route = match.route
       // Named before authentication, so a refused credential (an expired session's 401) is traced with its operation.

@@ -1,5 +1,5 @@
 import type { Kernel } from '#domain/kernel.js'
-import { ServiceError } from '#domain/service-error.js'
+import { tableError } from '#domain/service-error.js'
 import { DAY } from '#kernel/time.js'
 
 /** A stored first response, replayed for a repeat of the same key. */
@@ -62,20 +62,10 @@ export function createIdempotencyStore(kernel: Kernel): IdempotencyStore {
         return undefined
       }
       if (existing.fingerprint !== fingerprint) {
-        throw new ServiceError({
-          status: 400,
-          type: 'idempotency_error',
-          code: 'idempotency_key_in_use',
-          message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
-        })
+        throw tableError('idempotency_key_in_use', { key })
       }
       if (existing.response === undefined) {
-        throw new ServiceError({
-          status: 409,
-          type: 'idempotency_error',
-          code: 'idempotency_key_in_use',
-          message: `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${key}. Please try again later.`,
-        })
+        throw tableError('idempotency_key_in_progress', { key })
       }
       return existing.response
     },

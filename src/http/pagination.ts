@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { errorMessage } from '#catalogue/errors.js'
-import { invalidRequest } from '#domain/service-error.js'
+import { invalidRequest, resourceMissing, tableError } from '#domain/service-error.js'
 import { formInt } from './params.js'
 
 /** Anything with an `id`: the cursor of a v1 list is an object id (v2 lists: `#domain/engine/v2-list.js`). */
@@ -14,7 +14,11 @@ export interface HasId {
 
 /** Query fields every v1 list takes. Spread into a route schema with its own filters. */
 export const v1ListFields = {
-  limit: formInt.refine((n) => n >= 1 && n <= 100, { message: 'Invalid limit: must be between 1 and 100' }).optional(),
+  limit: formInt
+    .refine((n) => n >= 1 && n <= 100, {
+      message: errorMessage('parameter_invalid', { param: 'limit', detail: 'must be between 1 and 100' }),
+    })
+    .optional(),
   starting_after: z.string().min(1).optional(),
   ending_before: z.string().min(1).optional(),
   expand: z.array(z.string()).optional(),
@@ -75,7 +79,7 @@ export function v1List<T extends HasId, J>(
   }
   const indexOf = (id: string, param: string): number => {
     const i = items.findIndex((x) => x.id === id)
-    if (i < 0) throw invalidRequest(`No such ${kind}: '${id}'`, { code: 'resource_missing', param, status: 404 })
+    if (i < 0) throw resourceMissing(kind, id, param)
     return i
   }
   let page: readonly T[]

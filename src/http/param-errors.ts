@@ -1,5 +1,5 @@
-import { errorDocUrl, errorMessage } from '#catalogue/errors.js'
-import { invalidRequest, type ServiceError } from '#domain/service-error.js'
+import { ERRORS, type ErrorCode, errorDocUrl } from '#catalogue/errors.js'
+import { type ServiceError, tableError } from '#domain/service-error.js'
 
 /**
  * The provider's refusals of a request's parameters, in its own words (docs/decisions.md,
@@ -9,8 +9,9 @@ import { invalidRequest, type ServiceError } from '#domain/service-error.js'
  * carries its code's `doc_url`.
  */
 
-function refuse(message: string, code: string, param: string): ServiceError {
-  return invalidRequest(message, { code, param, extra: { doc_url: errorDocUrl(code) } })
+function refuse(row: ErrorCode, values: Readonly<Record<string, string>>, param: string): ServiceError {
+  const code: string = ERRORS[row].code ?? row
+  return tableError(row, values, { param, extra: { doc_url: errorDocUrl(code) } })
 }
 
 /** How a refused value is shown in a message: as the client sent it, shortened when long. */
@@ -45,28 +46,28 @@ export type FaultKind =
 export function paramError(kind: FaultKind, param: string, value?: unknown, allowed?: readonly unknown[]): ServiceError {
   switch (kind) {
     case 'unknown':
-      return refuse(errorMessage('parameter_unknown', { param }), 'parameter_unknown', param)
+      return refuse('parameter_unknown', { param }, param)
     case 'missing':
-      return refuse(errorMessage('parameter_missing', { param }), 'parameter_missing', param)
+      return refuse('parameter_missing', { param }, param)
     case 'integer':
-      return refuse(errorMessage('parameter_invalid_integer', { value: shown(value) }), 'parameter_invalid_integer', param)
+      return refuse('parameter_invalid_integer', { value: shown(value) }, param)
     case 'number':
-      return refuse(`Invalid number: ${shown(value)}`, 'parameter_invalid', param)
+      return refuse('parameter_invalid_number', { value: shown(value) }, param)
     case 'decimal':
-      return refuse(`Invalid decimal: ${shown(value)}`, 'parameter_invalid', param)
+      return refuse('parameter_invalid_decimal', { value: shown(value) }, param)
     case 'boolean':
-      return refuse(`Invalid boolean: ${shown(value)}`, 'parameter_invalid', param)
+      return refuse('parameter_invalid_boolean', { value: shown(value) }, param)
     case 'string':
-      return refuse(`Invalid string: ${shown(value)}`, 'parameter_invalid', param)
+      return refuse('parameter_invalid_string', { value: shown(value) }, param)
     case 'array':
-      return refuse('Invalid array', 'parameter_invalid', param)
+      return refuse('parameter_invalid_array', {}, param)
     case 'object':
-      return refuse('Invalid object', 'parameter_invalid', param)
+      return refuse('parameter_invalid_object', {}, param)
     case 'enum':
     case 'literal':
-      return refuse(`Invalid ${param}: must be one of ${oneOf((allowed ?? []).map(String))}`, 'parameter_invalid', param)
+      return refuse('parameter_invalid', { param, detail: `must be one of ${oneOf((allowed ?? []).map(String))}` }, param)
     case 'empty':
-      return refuse(errorMessage('parameter_invalid_empty', { param }), 'parameter_invalid_empty', param)
+      return refuse('parameter_invalid_empty', { param }, param)
   }
 }
 

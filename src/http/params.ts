@@ -1,5 +1,7 @@
 import { type ZodError, type ZodType, z } from 'zod'
-import { invalidRequest, type ServiceError } from '#domain/service-error.js'
+import { errorMessage } from '#catalogue/errors.js'
+import { METADATA_LIMITS } from '#catalogue/rules.js'
+import { invalidRequest, type ServiceError, tableError } from '#domain/service-error.js'
 
 /**
  * Validates a decoded body or query against a route's schema and turns the first problem into the
@@ -52,18 +54,20 @@ function specific(issue: Issue): Issue {
 function toServiceError(error: ZodError, input: unknown, style: 'v1' | 'v2'): ServiceError {
   const first = error.issues[0]
   const issue = first === undefined ? undefined : specific(first)
-  if (issue === undefined) return invalidRequest('Invalid request parameters.')
+  if (issue === undefined) return tableError('request_parameters_invalid')
   if (issue.code === 'unrecognized_keys') {
     const param = paramName([...issue.path, issue.keys[0] ?? ''], style)
-    return invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param })
+    return tableError('parameter_unknown', { param }, { param })
   }
   const param = paramName(issue.path, style)
   if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
-    return invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param })
+    return tableError('parameter_missing', { param }, { param })
   }
   const code = issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : 'parameter_invalid'
   const message =
-    issue.message.startsWith('Invalid') || issue.code === 'custom' ? issue.message : `Invalid ${param}: ${issue.message}`
+    issue.message.startsWith('Invalid') || issue.code === 'custom'
+      ? issue.message
+      : errorMessage('parameter_invalid', { param, detail: issue.message })
   return invalidRequest(param ? `${message} (param: ${param})` : message, { code, param })
 }
 
@@ -71,7 +75,11 @@ function toServiceError(error: ZodError, input: unknown, style: 'v1' | 'v2'): Se
 export const formInt = z.union([z.number(), z.string()]).transform((v, ctx) => {
   const n = typeof v === 'number' ? v : /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN
   if (!Number.isSafeInteger(n)) {
-    ctx.addIssue({ code: 'custom', message: `Invalid integer: ${String(v)}`, params: { code: 'parameter_invalid_integer' } })
+    ctx.addIssue({
+      code: 'custom',
+      message: errorMessage('parameter_invalid_integer', { value: String(v) }),
+      params: { code: 'parameter_invalid_integer' },
+    })
     return z.NEVER
   }
   return n
@@ -81,19 +89,22 @@ export const formInt = z.union([z.number(), z.string()]).transform((v, ctx) => {
 export const formBool = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true')
 
 /** A non-empty string. */
-export const nonEmpty = z.string().min(1, { message: 'Invalid string: must not be empty' })
+export const nonEmpty = z.string().min(1, { message: errorMessage('parameter_invalid_string', { value: 'must not be empty' }) })
 
 /**
- * `metadata`: string keys to string values, at most 50 keys; `''` (form) clears the whole map on
+ * `metadata`: string keys to string values, at most `METADATA_LIMITS.keys` keys; `''` (form) clears the whole map on
  * update, which the catalogue check hands on as `null` (`Emptyable<MetadataParam>`).
  */
 export const metadata = z.union([
   z.literal(''),
   z.null(),
   z
-    .record(z.string().max(40), z.union([z.string().max(500), z.number().transform(String)]))
-    .refine((m) => Object.keys(m).length <= 50, {
-      message: 'Invalid metadata: at most 50 keys',
+    .record(
+      z.string().max(METADATA_LIMITS.keyLength),
+      z.union([z.string().max(METADATA_LIMITS.valueLength), z.number().transform(String)]),
+    )
+    .refine((m) => Object.keys(m).length <= METADATA_LIMITS.keys, {
+      message: errorMessage('parameter_invalid', { param: 'metadata', detail: `at most ${METADATA_LIMITS.keys} keys` }),
     }),
 ])
 

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { errorMessage } from '#catalogue/errors.js'
 import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/delivery/transport.js'
 import { isLoopback } from '#domain/destinations/rules.js'
 import type { Receivers } from './receivers.js'
@@ -26,7 +27,7 @@ export function createTransport(receivers: Receivers): DeliveryTransport {
       try {
         url = new URL(request.url)
       } catch {
-        return { kind: 'connect_error', message: `Invalid URL '${request.url}'.` }
+        return { kind: 'connect_error', message: errorMessage('url_invalid', { url: request.url }) }
       }
       if ((url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname)) {
         return loopbackPost(url, request)

@@ -25,8 +25,8 @@ export interface InFlightRequest {
 export interface RequestTimeline {
   arrive(now: number): InFlightRequest
   finish(request: InFlightRequest): void
-  /** Takes `key` for `request`; false if another in-flight request holds it. */
-  hold(request: InFlightRequest, key: string): boolean
+  /** Takes `key` for `request`; false if `capacity` other in-flight requests (default 1) hold it. */
+  hold(request: InFlightRequest, key: string, capacity?: number): boolean
   release(request: InFlightRequest, key: string): void
   holder(key: string): InFlightRequest | undefined
   readonly active: ReadonlySet<InFlightRequest>
@@ -34,7 +34,15 @@ export interface RequestTimeline {
 
 export function createRequestTimeline(): RequestTimeline {
   const active = new Set<InFlightRequest>()
-  const held = new Map<string, InFlightRequest>()
+  // Holders of each key in arrival order: the first is the one `holder` names.
+  const held = new Map<string, InFlightRequest[]>()
+  const drop = (key: string, r: InFlightRequest) => {
+    const list = held.get(key)
+    if (list === undefined) return
+    const i = list.indexOf(r)
+    if (i >= 0) list.splice(i, 1)
+    if (list.length === 0) held.delete(key)
+  }
   let next = 0
   return {
     arrive(now) {
@@ -51,21 +59,23 @@ export function createRequestTimeline(): RequestTimeline {
     },
     finish(r) {
       active.delete(r)
-      for (const key of r.holds) if (held.get(key) === r) held.delete(key)
+      for (const key of r.holds) drop(key, r)
       r.holds.clear()
     },
-    hold(r, key) {
-      const owner = held.get(key)
-      if (owner !== undefined && owner !== r) return false
-      held.set(key, r)
+    hold(r, key, capacity = 1) {
+      const list = held.get(key) ?? []
+      if (list.includes(r)) return true
+      if (list.length >= capacity) return false
+      list.push(r)
+      held.set(key, list)
       r.holds.add(key)
       return true
     },
     release(r, key) {
-      if (held.get(key) === r) held.delete(key)
+      drop(key, r)
       r.holds.delete(key)
     },
-    holder: (key) => held.get(key),
+    holder: (key) => held.get(key)?.[0],
     active,
   }
 }

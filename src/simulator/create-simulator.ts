@@ -5,7 +5,7 @@ import { type LimitsOption, resolveLimits, validateLimits } from '#domain/limits
 import { createService, type Service } from '#domain/service.js'
 import type { FaultController } from '#faults/fault-controller.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
-import type { FaultEntry } from '#faults/faults-schema.js'
+import { type FaultEntry, faultTargetRefusal } from '#faults/faults-schema.js'
 import { adoptFaults, createFaults, installFaults } from '#faults/install-faults.js'
 import { createFetchHandler, type FetchHandler, type IncomingExchangeHandler } from '#http/handler.js'
 import { createReceivers, type Receivers } from '#http/receivers.js'
@@ -313,7 +313,13 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
     // Made on first use: many simulators (property runs, forks) never touch it.
     get admin() {
-      admin ??= Object.assign(createAdmin(service), { injectFault: (fault: FaultInjection) => faults.inject(fault) })
+      admin ??= Object.assign(createAdmin(service), {
+        injectFault(fault: FaultInjection) {
+          const refusal = faultTargetRefusal(fault.fault, fault.operation)
+          if (refusal !== undefined) throw new TypeError(`admin.injectFault: option 'operation': ${refusal}`)
+          faults.inject(fault)
+        },
+      })
       return admin
     },
     receivers,

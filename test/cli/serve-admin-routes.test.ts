@@ -172,6 +172,9 @@ describe('serve admin API routes over HTTP', () => {
     expect(again.body.outcome).toBe('delivered')
     for (const bad of [{ fault: 'nope' }, { fault: 'rate_limit', reason: 'too-fast' }, { fault: 'lock_timeout', step: 2 }])
       expect((await post('/faults/inject', bad)).status, JSON.stringify(bad)).toBe(400)
+    const formerName = await post('/faults/inject', { fault: 'server_error', operation: 'payment_intents.create' })
+    expect(formerName.status).toBe(400)
+    expect(JSON.stringify(formerName.body)).toContain("did you mean 'paymentIntents.create'?")
   })
 
   it('POST /clock/advance and /settle move virtual time; GET /trace has a serve.request per served request', async () => {

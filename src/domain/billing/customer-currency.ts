@@ -1,5 +1,5 @@
 import type { Scope } from '../mode.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import type { BillingContext } from './context.js'
 
 /** Subscriptions that still bill: every status but the two terminal ones. */
@@ -32,9 +32,6 @@ export function createCustomerCurrency(ctx: BillingContext) {
   return function checkCurrency(scope: Scope, customer: string, currency: string, what: string, param: string): void {
     const have = currencyOf(scope, customer)
     if (have === null || have === currency) return
-    throw invalidRequest(
-      `You cannot combine currencies on a single customer. This customer has an active subscription or pending invoice item with currency ${have}; this ${what} is in ${currency}.`,
-      { param },
-    )
+    throw tableError('customer_currency_mismatch', { have, what, currency }, { param })
   }
 }

@@ -25,12 +25,11 @@ export function createLimits(ctx: BillingContext) {
       const log = logs[i]
       if (row === undefined || log === undefined) return
       if (!log.admits(now, row.windowMs ?? 1000, row.max)) {
-        throw rateLimited(
-          'resource-specific',
-          kernel.prefix,
-          'v1',
-          `Request rate limit exceeded for this subscription (${row.id}: ${row.max} per ${describeWindow(row.windowMs ?? 1000)}).`,
-        )
+        throw rateLimited('resource-specific', kernel.prefix, 'v1', 'rate_limit_subscription', {
+          row: row.id,
+          max: row.max,
+          window: describeWindow(row.windowMs ?? 1000),
+        })
       }
     })
   }

@@ -3,7 +3,7 @@ import { INVOICE_PAYMENT_RETRY_DAYS } from '#catalogue/rules.js'
 import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest, ServiceError } from '../service-error.js'
+import { invalidRequest, ServiceError, tableError } from '../service-error.js'
 import type { Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
 import type { Invoicing } from './invoicing.js'
@@ -120,10 +120,7 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     let pi: string | null = null
     let error: ServiceError | undefined
     if (pm === null) {
-      error = invalidRequest(
-        'This customer has no attached payment source or default payment method. Please consider adding a default payment method.',
-        { code: 'invoice_no_customer_payment_method' },
-      )
+      error = tableError('invoice_no_customer_payment_method')
     } else {
       try {
         const intent = ctx.options.paymentIntents().create(

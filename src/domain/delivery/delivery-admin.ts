@@ -1,3 +1,4 @@
+import { errorMessage } from '#catalogue/errors.js'
 import type { Destination } from '../destinations/destination.js'
 import type { StoredEvent } from '../events/event.js'
 import type { Service } from '../service.js'
@@ -40,7 +41,7 @@ export function createDeliveryAdmin(service: Service): DeliveryAdmin {
   const { destinations, delivery, kernel } = service
   const find = (id: string): Destination => {
     const d = destinations.find(id)
-    if (d === undefined || d.deleted) throw new TypeError(`No such event destination: '${id}'`)
+    if (d === undefined || d.deleted) throw new TypeError(errorMessage('resource_missing', { kind: 'event destination', id }))
     return d
   }
   return {

@@ -1,7 +1,7 @@
 import { routes } from '../destinations/routing.js'
 import type { StoredEvent } from '../events/event.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest, resourceMissing } from '../service-error.js'
+import { invalidRequest, resourceMissing, tableError } from '../service-error.js'
 import { traceAttempt } from './attempt-log.js'
 import { DELIVERY_TIMEOUT_MS, RESEND_WINDOW_MS } from './constants.js'
 import type { DeliveryContext } from './delivery-context.js'
@@ -56,9 +56,10 @@ export function createResend(ctx: DeliveryContext, send: Send): Resend {
     }
     const window = RESEND_WINDOW_MS[via]
     if (clock.now - event.at > window) {
-      throw invalidRequest(
-        `Event '${eventId}' is older than ${window / DAY} days and can no longer be resent from the ${via === 'cli' ? 'command line' : 'dashboard'}.`,
-        { code: 'event_too_old', param: 'id' },
+      throw tableError(
+        'event_too_old',
+        { id: eventId, days: window / DAY, via: via === 'cli' ? 'command line' : 'dashboard' },
+        { param: 'id' },
       )
     }
     return { event, d }

@@ -1,4 +1,4 @@
-import { LIVE_RETRY_WINDOW_MS as SPEC_LIVE_RETRY_WINDOW_MS } from '#catalogue/rules.js'
+import { SANDBOX_RETRIES, LIVE_RETRY_WINDOW_MS as SPEC_LIVE_RETRY_WINDOW_MS } from '#catalogue/rules.js'
 import type { RandomStream } from '#kernel/rng.js'
 import type { Mode } from '../mode.js'
 
@@ -33,7 +33,7 @@ export function nextRetryAt(
   rng: RandomStream,
 ): number | undefined {
   if (mode === 'test') {
-    const offset = TEST_RETRY_OFFSETS_MS[retry]
+    const offset = retry < SANDBOX_RETRIES ? TEST_RETRY_OFFSETS_MS[retry] : undefined
     if (offset === undefined) return undefined
     const previous = retry === 0 ? 0 : (TEST_RETRY_OFFSETS_MS[retry - 1] as number)
     const gap = offset - previous

@@ -1,3 +1,4 @@
+import { ERRORS, errorMessage } from '#catalogue/errors.js'
 import { objectType } from '#catalogue/index.js'
 import type { Accounts } from '../accounts/accounts.js'
 import { isThinType } from '../destinations/rules.js'
@@ -123,7 +124,12 @@ function fixture(
         payment_method: id('pm'),
         status: failed ? 'requires_payment_method' : 'succeeded',
         last_payment_error: failed
-          ? { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.', type: 'card_error' }
+          ? {
+              code: 'card_declined',
+              decline_code: 'generic_decline',
+              message: errorMessage('card_declined'),
+              type: ERRORS.card_declined.type,
+            }
           : null,
         ...base,
       }

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../catalogue/errors.js'
 import { METADATA_LIMITS } from '../../catalogue/rules.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'
 
 /**
@@ -15,18 +15,20 @@ export function checkMetadata(value: unknown): void {
   if (!isPlainObject(value)) return
   const keys = Object.keys(value)
   if (keys.length > METADATA_LIMITS.keys) {
-    throw invalidRequest(`Invalid metadata: at most ${METADATA_LIMITS.keys} keys`, {
-      code: 'parameter_invalid',
-      param: 'metadata',
-    })
+    throw tableError(
+      'parameter_invalid',
+      { param: 'metadata', detail: `at most ${METADATA_LIMITS.keys} keys` },
+      { param: 'metadata' },
+    )
   }
   for (const key of keys) {
     const param = `metadata[${key}]`
     if (key.length > METADATA_LIMITS.keyLength) {
-      throw invalidRequest(`Invalid ${param}: keys must be at most ${METADATA_LIMITS.keyLength} characters`, {
-        code: 'parameter_invalid',
-        param,
-      })
+      throw tableError(
+        'parameter_invalid',
+        { param, detail: `keys must be at most ${METADATA_LIMITS.keyLength} characters` },
+        { param },
+      )
     }
     const v = value[key]
     if (typeof v === 'string') checkLength(v, param, METADATA_LIMITS.valueLength)

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../service-error.js'
+import { resourceMissing, tableError } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'
 
 /** A stored object: wire JSON with an id. */
@@ -14,7 +14,7 @@ export function listLimit(value: unknown, max = 100, fallback = 10): number {
   if (value === undefined) return fallback
   const n = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > max) {
-    throw invalidRequest(`Invalid limit: must be between 1 and ${max}`, { param: 'limit' })
+    throw tableError('parameter_invalid', { param: 'limit', detail: `must be between 1 and ${max}` }, { param: 'limit' })
   }
   return n
 }
@@ -36,13 +36,11 @@ export function pageV1(
   const after = params.starting_after
   const before = params.ending_before
   if (after !== undefined && before !== undefined) {
-    throw invalidRequest('You may only specify one of these parameters: starting_after, ending_before.', {
-      param: 'starting_after',
-    })
+    throw tableError('parameters_exclusive', { params: 'starting_after, ending_before' }, { param: 'starting_after' })
   }
   const indexOf = (id: unknown, param: string): number => {
     const i = items.findIndex((x) => x.id === id)
-    if (i < 0) throw invalidRequest(`No such ${kind}: '${String(id)}'`, { code: 'resource_missing', param, status: 404 })
+    if (i < 0) throw resourceMissing(kind, String(id), param)
     return i
   }
   if (before !== undefined) {
@@ -77,7 +75,8 @@ export function passesRange(value: unknown, filter: unknown, param: string): boo
 
 function toInt(v: unknown, param: string): number {
   const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v
-  if (typeof n !== 'number' || !Number.isInteger(n)) throw invalidRequest(`Invalid integer: ${String(v)}`, { param })
+  if (typeof n !== 'number' || !Number.isInteger(n))
+    throw tableError('parameter_invalid_integer', { value: String(v) }, { param })
   return n
 }
 

@@ -4,7 +4,7 @@ import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { createScopedStore, type ScopedStoreCopy } from '../scoped-store/scoped-store.js'
-import { invalidRequest, resourceMissing } from '../service-error.js'
+import { resourceMissing, tableError } from '../service-error.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { applyParams } from './apply-params.js'
 import { type BuildContext, buildObject } from './build-object.js'
@@ -203,7 +203,8 @@ export function createResource(options: ResourceOptions): Resource {
     require,
     requireParam(scope, id, param) {
       const o = store.get(scope, id)
-      if (o === undefined) throw invalidRequest(`No such ${noun}: '${id}'`, { code: 'resource_missing', param })
+      // A body parameter naming a missing object is a 400 (a path's is the 404 of `require`).
+      if (o === undefined) throw tableError('resource_missing', { kind: noun, id }, { param, status: 400 })
       return o
     },
     list: (scope) => store.list(scope),
@@ -214,10 +215,8 @@ export function createResource(options: ResourceOptions): Resource {
       else if (d.callerId && typeof params.id === 'string' && params.id !== '') {
         id = params.id
         if (store.get(scope, id) !== undefined || deleted.get(scope, id) !== undefined) {
-          throw invalidRequest(`${d.object[0]?.toUpperCase()}${d.object.slice(1)} already exists: '${id}'`, {
-            code: 'resource_already_exists',
-            param: 'id',
-          })
+          const kind = `${d.object[0]?.toUpperCase()}${d.object.slice(1)}`
+          throw tableError('resource_already_exists', { kind, id }, { param: 'id' })
         }
       } else id = kernel.ids.next(d.idPrefix, d.idLength ?? 24)
       const obj = build(scope, id, params)

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'
 import { type Json, listLimit } from './list.js'
 
@@ -53,12 +53,12 @@ export function parseQuery(text: string): Query {
     joins.add(j[1] as 'AND' | 'OR')
     at = JOIN.lastIndex
   }
-  if (joins.size > 1) throw invalidRequest('Search queries cannot mix AND and OR.', { param: 'query' })
+  if (joins.size > 1) throw tableError('search_query_mixed', {}, { param: 'query' })
   return { clauses, join: joins.has('OR') ? 'OR' : 'AND' }
 }
 
 function badQuery(text: string) {
-  return invalidRequest(`Invalid search query: '${text}'.`, { param: 'query', code: 'parameter_invalid' })
+  return tableError('parameter_invalid', { param: 'search query', detail: `'${text}'.` }, { param: 'query' })
 }
 
 /** Whether an object matches a parsed query. */
@@ -101,7 +101,7 @@ function clauseMatches(item: Json, c: Clause): boolean {
  */
 export function searchPage(items: readonly Json[], params: Readonly<Record<string, unknown>>, url: string) {
   if (typeof params.query !== 'string' || params.query === '') {
-    throw invalidRequest('Missing required param: query.', { param: 'query', code: 'parameter_missing' })
+    throw tableError('parameter_missing', { param: 'query' }, { param: 'query' })
   }
   const query = parseQuery(params.query)
   const limit = listLimit(params.limit)
@@ -121,6 +121,6 @@ export function searchPage(items: readonly Json[], params: Readonly<Record<strin
 function decodePage(page: unknown): number {
   const text = typeof page === 'string' ? Buffer.from(page, 'base64url').toString('utf8') : ''
   const m = /^o:(\d+)$/.exec(text)
-  if (m === null) throw invalidRequest(`Invalid page: '${String(page)}'.`, { param: 'page' })
+  if (m === null) throw tableError('parameter_invalid', { param: 'page', detail: `'${String(page)}'.` }, { param: 'page' })
   return Number(m[1])
 }

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 
 /** Currencies the provider settles card payments in (lower-case ISO 4217), the common subset. */
 const SUPPORTED = new Set(
@@ -51,10 +51,11 @@ export const MAX_AMOUNT = 99_999_999
 export function parseCurrency(value: string, param = 'currency'): string {
   const c = value.toLowerCase()
   if (!SUPPORTED.has(c)) {
-    throw invalidRequest(`Invalid currency: ${value}. The simulator supports these currencies: ${[...SUPPORTED].join(', ')}`, {
-      code: 'parameter_invalid',
-      param,
-    })
+    throw tableError(
+      'parameter_invalid',
+      { param: 'currency', detail: `${value}. The simulator supports these currencies: ${[...SUPPORTED].join(', ')}` },
+      { param },
+    )
   }
   return c
 }
@@ -71,13 +72,10 @@ export function checkChargeAmount(amount: number, currency: string, param = 'amo
   positiveAmount(amount, param)
   const min = (Object.hasOwn(MINIMUM, currency) ? MINIMUM[currency] : undefined) ?? 50
   if (amount < min) {
-    throw invalidRequest(`Amount must be at least ${min} ${currency} minor units.`, { code: 'amount_too_small', param })
+    throw tableError('amount_too_small', { min, currency }, { param })
   }
   if (amount > MAX_AMOUNT) {
-    throw invalidRequest(`Amount must be no more than ${MAX_AMOUNT} ${currency} minor units.`, {
-      code: 'amount_too_large',
-      param,
-    })
+    throw tableError('amount_too_large', { max: MAX_AMOUNT, currency }, { param })
   }
 }
 
@@ -90,9 +88,9 @@ export function checkChargeAmount(amount: number, currency: string, param = 'amo
  * positiveAmount(0)   // throws 400 parameter_invalid_integer, param amount
  */
 export function positiveAmount(value: unknown, param = 'amount'): number {
-  if (value === undefined) throw invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param })
+  if (value === undefined) throw tableError('parameter_missing', { param }, { param })
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidRequest('This value must be greater than or equal to 1.', { code: 'parameter_invalid_integer', param })
+    throw tableError('value_too_small', { min: 1 }, { param })
   }
   return value
 }

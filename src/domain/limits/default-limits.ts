@@ -18,9 +18,10 @@ import { DAY, HOUR, MINUTE } from '#kernel/time.js'
 import type { LimitRow } from './limit-row.js'
 
 // Meter event ingestion in live mode has limits of its own and does not count against the basic
-// (global) rate; in sandbox it counts like any other call.
-const METER_EVENTS = '*billing.meter_events.create'
-const METER_STREAM = '*billing.meter_event_stream.create'
+// (global) rate; in sandbox it counts like any other call. The spec's synchronous meter events are
+// the v2 endpoint; the v1 one counts like any other call.
+const METER_EVENTS = 'v2.billing.meterEvents.create'
+const METER_STREAM = 'v2.billing.meterEventStream.create'
 
 /**
  * The spec's "Limits" table as rows. Operations are matched by name globs so routes added later
@@ -86,7 +87,7 @@ export const DEFAULT_LIMITS: readonly LimitRow[] = [
     scope: 'resource',
     kind: 'rate',
     max: FILES_RATE.read,
-    operations: ['files.*', 'file_links.*'],
+    operations: ['files.*', 'fileLinks.*'],
     methods: ['GET'],
   },
   {
@@ -94,7 +95,7 @@ export const DEFAULT_LIMITS: readonly LimitRow[] = [
     scope: 'resource',
     kind: 'rate',
     max: FILES_RATE.write,
-    operations: ['files.*', 'file_links.*'],
+    operations: ['files.*', 'fileLinks.*'],
     methods: ['POST', 'DELETE'],
   },
   { id: 'search.read', scope: 'resource', kind: 'rate', max: SEARCH_READ_RATE, operations: ['*.search'], methods: ['GET'] },
@@ -161,18 +162,9 @@ export const DEFAULT_READ_ALLOCATION: ReadAllocationConfig = {
   perTransaction: READS_PER_TRANSACTION,
   minimum: READS_MINIMUM,
   windowMs: READ_WINDOW_MS,
-  excluded: [
-    'reporting.*',
-    'sigma.*',
-    'data.*',
-    'tax.*',
-    'tax_rates.*',
-    'tax_codes.*',
-    'tax_ids.*',
-    'v2.data.*',
-    'v2.reporting.*',
-    'v2.tax.*',
-  ],
+  // The catalogue has no data product and no v2 reporting or tax operation: every glob here must
+  // match a served operation (the names test holds it).
+  excluded: ['reporting.*', 'sigma.*', 'tax.*', 'taxRates.*', 'taxCodes.*', 'taxIds.*'],
 }
 
 /**

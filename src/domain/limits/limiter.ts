@@ -359,12 +359,7 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
     if (b.reads !== undefined) {
       if (!b.reads.admits(now)) {
         kernel.trace.append('limit.refused', { row: 'reads', operation: r.operation, account: r.account, mode: r.mode })
-        throw rateLimited(
-          'global-rate',
-          kernel.prefix,
-          r.api ?? 'v1',
-          'Read allocation exhausted: GET requests over the rolling window exceed the allocation for this account (per transaction, with a monthly minimum).',
-        )
+        throw rateLimited('global-rate', kernel.prefix, r.api ?? 'v1', 'rate_limit_reads')
       }
       b.reads.add(now)
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { unknownOperation } from '#catalogue/operation-names.js'
 import { DEFAULT_LIMITS, DEFAULT_LOCK_WAIT_MS, DEFAULT_READ_ALLOCATION, type ReadAllocationConfig } from './default-limits.js'
 import type { LimitRow } from './limit-row.js'
 
@@ -43,7 +44,20 @@ export interface LimitsConfig {
 }
 
 const mode = z.enum(['live', 'test'])
-const globs = z.array(z.string().min(1)).readonly()
+// Every glob must match an operation the simulator answers: a name from before the catalogue's
+// (`payment_intents.*`) would otherwise count nothing, silently.
+const glob = z
+  .string()
+  .min(1)
+  .superRefine((value, ctx) => {
+    const refusal = unknownOperation(value, 'glob')
+    if (refusal !== undefined) ctx.addIssue({ code: 'custom', message: refusal })
+  })
+  .meta({
+    description:
+      "A glob over operation names as the official client calls them ('customers.create', 'paymentIntents.*', '*.search').",
+  })
+const globs = z.array(glob).readonly()
 /** One row of the limit table as the `limits` option (and scenario files) take it. */
 export const limitRowSchema = z
   .object({
@@ -87,10 +101,13 @@ const objectSchema = z
 
 /**
  * Checks the `limits` option and throws a TypeError naming `createSimulator` and the offending
- * path (e.g. `limits.rows.0.max`).
+ * path (e.g. `limits.rows.0.max`); an operation glob that matches no operation is refused with the
+ * catalogue's name when it is a former one.
  *
  * @example
  * validateLimits({ rows: [{ id: 'endpoint-rate', max: -1 }] }) // throws TypeError
+ * validateLimits({ reads: { excluded: ['tax_rates.*'] } })
+ * // TypeError: createSimulator: option 'limits.reads.excluded.0': unknown operation 'tax_rates.*'; did you mean 'taxRates.*'?
  */
 export function validateLimits(option: unknown): asserts option is LimitsOption | undefined {
   if (option === undefined || option === false) return
@@ -98,6 +115,7 @@ export function validateLimits(option: unknown): asserts option is LimitsOption 
   if (parsed.success) return
   const issue = parsed.error.issues[0]
   const path = ['limits', ...(issue?.path ?? []).map(String)].join('.')
+  if (issue?.code === 'custom') throw new TypeError(`createSimulator: option '${path}': ${issue.message}`)
   throw new TypeError(`createSimulator: option '${path}' ${issue?.message ?? 'is invalid'} (limits takes false or an object)`)
 }
 

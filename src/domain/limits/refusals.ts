@@ -1,13 +1,15 @@
+import type { ErrorCode } from '#catalogue/errors.js'
 import { headerNames } from '#kernel/header-names.js'
-import { ServiceError } from '../service-error.js'
+import { type ServiceError, tableError } from '../service-error.js'
 import type { RateLimitedReason } from './limit-row.js'
 
-const MESSAGES: Record<RateLimitedReason, string> = {
-  'global-rate': 'Request rate limit exceeded. Too many requests hit the API too quickly for this account.',
-  'endpoint-rate': 'Request rate limit exceeded. Too many requests hit this endpoint too quickly.',
-  'global-concurrency': 'Too many concurrent requests for this account. Lower the number of requests in flight.',
-  'endpoint-concurrency': 'Too many concurrent requests to this endpoint. Lower the number of requests in flight.',
-  'resource-specific': 'Request rate limit exceeded for this resource. Too many requests hit it too quickly.',
+// The error table's row of each reason's refusal.
+const ROWS: Record<RateLimitedReason, ErrorCode> = {
+  'global-rate': 'rate_limit',
+  'endpoint-rate': 'rate_limit_endpoint',
+  'global-concurrency': 'rate_limit_global_concurrency',
+  'endpoint-concurrency': 'rate_limit_endpoint_concurrency',
+  'resource-specific': 'rate_limit_resource',
 }
 
 /**
@@ -17,20 +19,16 @@ const MESSAGES: Record<RateLimitedReason, string> = {
  *
  * @example
  * throw rateLimited('endpoint-rate', 'Service', 'v1')
+ * throw rateLimited('global-rate', 'Service', 'v1', 'rate_limit_reads') // the read allocation's wording
  */
 export function rateLimited(
   reason: RateLimitedReason,
   prefix: string,
   api: 'v1' | 'v2',
-  message: string = MESSAGES[reason],
+  row: ErrorCode = ROWS[reason],
+  values: Readonly<Record<string, string | number>> = {},
 ): ServiceError {
-  return new ServiceError({
-    status: 429,
-    type: api === 'v2' ? 'rate_limit' : 'invalid_request_error',
-    code: 'rate_limit',
-    message,
-    headers: { [headerNames(prefix).rateLimitedReason]: reason },
-  })
+  return tableError(row, values, { api, headers: { [headerNames(prefix).rateLimitedReason]: reason } })
 }
 
 /**
@@ -41,10 +39,5 @@ export function rateLimited(
  * throw tooManyConcurrent('cus_1', 'api_calls')
  */
 export function tooManyConcurrent(customer: string, eventName: string): ServiceError {
-  return new ServiceError({
-    status: 409,
-    type: 'invalid_request_error',
-    code: 'too_many_concurrent_requests',
-    message: `Another meter event for customer '${customer}' and event name '${eventName}' is being processed. Send one event per customer and meter at a time.`,
-  })
+  return tableError('too_many_concurrent_requests', { customer, event_name: eventName })
 }

@@ -1,5 +1,5 @@
 import { headerNames } from '#kernel/header-names.js'
-import { ServiceError } from '../service-error.js'
+import { type ServiceError, tableError } from '../service-error.js'
 
 /**
  * The 429 of an object lock that could not be taken in time: code `lock_timeout`, no
@@ -10,12 +10,10 @@ import { ServiceError } from '../service-error.js'
  * throw lockTimeout('cus_123', 'Service')
  */
 export function lockTimeout(objectId: string, prefix: string): ServiceError {
-  return new ServiceError({
-    status: 429,
-    type: 'invalid_request_error',
-    code: 'lock_timeout',
-    message: `This object (${objectId}) cannot be accessed right now because another API request or internal process is currently accessing it. If you see this error intermittently, retry the request. If you see it frequently and make concurrent requests to one object, make them serially or at a lower rate.`,
-    headers: { [headerNames(prefix).shouldRetry]: 'true' },
-    noRequestId: true,
-  })
+  // The provider's wording names no object; the trace's `lock.timeout` entry does.
+  return tableError(
+    'lock_timeout',
+    { id: objectId },
+    { headers: { [headerNames(prefix).shouldRetry]: 'true' }, noRequestId: true },
+  )
 }

@@ -1,3 +1,4 @@
+import { METER_EVENTS_CONCURRENCY_PER_CUSTOMER_METER } from '#catalogue/rules.js'
 import { createIds, type Ids } from '#kernel/ids.js'
 import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
@@ -380,7 +381,8 @@ export function createMeterEvents(
         'identifier',
       )
     }
-    if (flight !== undefined && !timeline.hold(flight, `meter:${scopeKey(scope)}:${m.id}:${customer}`)) {
+    const key = `meter:${scopeKey(scope)}:${m.id}:${customer}`
+    if (flight !== undefined && !timeline.hold(flight, key, METER_EVENTS_CONCURRENCY_PER_CUSTOMER_METER)) {
       throw new ServiceError({
         status: 409,
         type: 'invalid_request_error',

@@ -1,3 +1,4 @@
+import { DEFAULT_CUSTOMER_PAYLOAD_KEY } from '#catalogue/rules.js'
 import type { Mode } from '../mode.js'
 
 /** How a meter folds its events into one number per window. */
@@ -58,5 +59,5 @@ export function meterJson(meter: Meter): Record<string, unknown> {
  * defaultCustomerKey('Stripe') // 'stripe_customer_id'
  */
 export function defaultCustomerKey(prefix: string): string {
-  return `${prefix.toLowerCase()}_customer_id`
+  return DEFAULT_CUSTOMER_PAYLOAD_KEY.replace(/^service/, prefix.toLowerCase())
 }

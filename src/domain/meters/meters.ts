@@ -1,3 +1,4 @@
+import { DEFAULT_VALUE_PAYLOAD_KEY } from '#catalogue/rules.js'
 import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
@@ -104,7 +105,7 @@ export function createMeters(kernel: Kernel): Meters {
         eventName: input.eventName,
         displayName: input.displayName,
         customerKey: input.customerKey ?? defaultCustomerKey(kernel.prefix),
-        valueKey: input.valueKey ?? 'value',
+        valueKey: input.valueKey ?? DEFAULT_VALUE_PAYLOAD_KEY,
         formula: input.formula,
         eventTimeWindow: input.eventTimeWindow ?? null,
         status: 'active',

@@ -1,7 +1,7 @@
 import { checkEmail } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 type Params = Readonly<Record<string, unknown>>
@@ -52,10 +52,7 @@ function creditByCurrency(customer: Json, transactions: readonly Json[]): Record
 }
 
 function missingPm(pm: string) {
-  return invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
-    code: 'resource_missing',
-    param: 'invoice_settings[default_payment_method]',
-  })
+  return tableError('payment_method_not_attached', { id: pm }, { param: 'invoice_settings[default_payment_method]' })
 }
 
 /**

@@ -4,7 +4,7 @@ import type { PreviewChange } from '../billing/billing.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 import { entriesOf, itemsAfter, planItems, prorationTiming } from './subscription-params.js'
@@ -217,10 +217,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
         ports.paymentMethods.check(call.scope, pm, 'payment_method')
         const found = ports.paymentMethods.get(call.scope, pm)
         if (found !== undefined && found.customer !== invoice.customer) {
-          throw invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
-            code: 'resource_missing',
-            param: 'payment_method',
-          })
+          throw tableError('payment_method_not_attached', { id: pm }, { param: 'payment_method' })
         }
       }
       if (invoice.status === 'draft') invoice = ports.billing.finalize(call.scope, invoice.id, call.origin)
@@ -253,9 +250,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
       const invoice = invoiceOf(engine, call)
       if (invoice.status !== 'draft') throw unexpected(invoice, 'deleted')
       if (subscriptionOf(invoice) !== null) {
-        throw invalidRequest('This invoice is for a subscription; it cannot be deleted (void it once finalized).', {
-          code: 'invoice_unexpected_state',
-        })
+        throw tableError('invoice_unexpected_state', { status: 'for a subscription', action: 'deleted (void it once finalized)' })
       }
       return next()
     },

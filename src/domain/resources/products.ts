@@ -1,6 +1,6 @@
 import { checkLength, checkNotEmpty } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -10,17 +10,17 @@ function check(params: Params, creating: boolean): void {
   const images = params.images
   if (Array.isArray(images)) {
     if (images.length > 8)
-      throw invalidRequest('Invalid images: at most 8 images', { code: 'parameter_invalid', param: 'images' })
+      throw tableError('parameter_invalid', { param: 'images', detail: 'at most 8 images' }, { param: 'images' })
     images.forEach((url, i) => {
       if (typeof url !== 'string' || !URL.canParse(url)) {
-        throw invalidRequest(`Invalid URL: ${String(url)}`, { code: 'parameter_invalid', param: `images[${i}]` })
+        throw tableError('parameter_invalid', { param: 'URL', detail: String(url) }, { param: `images[${i}]` })
       }
     })
   }
   checkLength(params.statement_descriptor, 'statement_descriptor', 22)
   checkLength(params.unit_label, 'unit_label', 12)
   if (typeof params.id === 'string' && !/^[A-Za-z0-9_-]{1,200}$/.test(params.id)) {
-    throw invalidRequest(`Invalid id: ${params.id}`, { code: 'parameter_invalid', param: 'id' })
+    throw tableError('parameter_invalid', { param: 'id', detail: params.id }, { param: 'id' })
   }
 }
 
@@ -51,7 +51,7 @@ export const products: ResourceDeclaration = {
           .list(call.scope)
           .some((p) => p.product === id)
       ) {
-        throw invalidRequest('This product cannot be deleted because it has one or more user-created prices.')
+        throw tableError('product_has_prices')
       }
       return next()
     },

@@ -2,7 +2,7 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { formatMoney } from '../ledger/money-text.js'
 import { refundableAmount } from '../payment-intents/charge.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 /**
@@ -27,48 +27,39 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
       const { charge, payment_intent: pi, amount } = call.params
       const intent = typeof pi === 'string' ? engine.find(call.scope, pi) : undefined
       if (typeof pi === 'string' && intent === undefined) {
-        throw invalidRequest(`No such payment_intent: '${pi}'`, { code: 'resource_missing', param: 'payment_intent' })
+        throw tableError('resource_missing', { kind: 'payment_intent', id: pi }, { param: 'payment_intent', status: 400 })
       }
       const chargeId = typeof charge === 'string' ? charge : intent?.latest_charge
       const found = typeof chargeId === 'string' ? ports.charges.get(call.scope, chargeId) : undefined
       if (typeof charge === 'string' && found === undefined) {
-        throw invalidRequest(`No such charge: '${charge}'`, { code: 'resource_missing', param: 'charge' })
+        throw tableError('resource_missing', { kind: 'charge', id: charge }, { param: 'charge', status: 400 })
       }
       if (found === undefined) {
         if (intent !== undefined) {
-          throw invalidRequest(`This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, {
-            param: 'payment_intent',
-          })
+          throw tableError('refund_no_successful_charge', { id: String(intent.id) }, { param: 'payment_intent' })
         }
-        throw invalidRequest('One of the following params should be provided for this request: payment_intent or charge.', {
-          param: 'charge',
-        })
+        throw tableError('refund_source_missing', {}, { param: 'charge' })
       }
       const left = refundableAmount(found)
       if (found.status !== 'succeeded') {
-        throw invalidRequest(`Charge ${found.id} has not succeeded, so it cannot be refunded.`, { param: 'charge' })
+        throw tableError('charge_not_succeeded', { charge: found.id }, { param: 'charge' })
       }
       if (!found.captured) {
-        throw invalidRequest(
-          `Charge ${found.id} has not been captured; cancel its PaymentIntent to release the authorization instead.`,
-          { param: 'charge' },
-        )
+        throw tableError('charge_not_captured', { charge: found.id }, { param: 'charge' })
       }
       if (left === 0) {
-        throw invalidRequest(`Charge ${found.id} has already been refunded.`, { code: 'charge_already_refunded' })
+        throw tableError('charge_already_refunded', { charge: found.id })
       }
       const refund = amount === undefined ? left : (amount as number)
       if (!Number.isSafeInteger(refund) || refund < 1) {
-        throw invalidRequest('This value must be greater than or equal to 1.', {
-          code: 'parameter_invalid_integer',
-          param: 'amount',
-        })
+        throw tableError('value_too_small', { min: 1 }, { param: 'amount' })
       }
       if (refund > left) {
         const than = found.amount_refunded === 0 ? 'charge amount' : 'unrefunded amount on charge'
-        throw invalidRequest(
-          `Refund amount (${formatMoney(refund, found.currency as string)}) is greater than ${than} (${formatMoney(left, found.currency as string)})`,
-          { code: 'amount_too_large', param: 'amount' },
+        throw tableError(
+          'refund_amount_too_large',
+          { amount: formatMoney(refund, found.currency as string), than, left: formatMoney(left, found.currency as string) },
+          { param: 'amount' },
         )
       }
       return next(

@@ -2,7 +2,7 @@ import type { ItemTerms } from '../billing/prorations.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 import { planOfPrice } from './plan-of-price.js'
 import type { ResourcePorts } from './ports.js'
 import {
@@ -157,10 +157,7 @@ export const subscriptionItems: ResourceDeclaration<ResourcePorts> = {
       if (isEnded(engine.resource('subscription').get(call.scope, subId))) throw canceledRefusal()
       // The provider keeps at least one item on a subscription: ending it is `subscriptions.cancel`.
       if (ports.billing.itemsOf(call.scope, subId).length <= 1) {
-        throw invalidRequest(
-          'A subscription must have at least one active plan. To cancel a subscription, please use the cancel endpoint.',
-          {},
-        )
+        throw tableError('subscription_last_item')
       }
       const timing = prorationTiming(ports.billing.subState(call.scope, subId), behavior, date, 'proration_date')
       const deleted = items.delete(call.scope, item.id, call.origin)

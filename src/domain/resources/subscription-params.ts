@@ -7,7 +7,7 @@ import type { SubState } from '../billing/types.js'
 import type { OperationCall } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 import { type PlannedPrice, plannedPrice } from './inline-prices.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -88,8 +88,7 @@ export function checkDistinctPrices(prices: readonly (string | undefined)[], par
 }
 
 /** What a canceled subscription refuses (all but `metadata` and `cancellation_details`). */
-export const canceledRefusal = () =>
-  invalidRequest('A canceled subscription can only update its cancellation_details and metadata.', {})
+export const canceledRefusal = () => tableError('subscription_canceled')
 
 /** One entry of `items` on an update, checked: the item it changes (if any), its price and quantity. */
 export interface PlannedItem {
@@ -206,10 +205,7 @@ export function checkPaymentMethod(call: OperationCall, ports: ResourcePorts, cu
   if (typeof pm !== 'string' || pm === '') return
   const found = ports.paymentMethods.get(call.scope, pm)
   if (found === undefined || found.customer !== customer) {
-    throw invalidRequest(`No such PaymentMethod: '${pm}' attached to this customer.`, {
-      code: 'resource_missing',
-      param: 'default_payment_method',
-    })
+    throw tableError('payment_method_not_attached', { id: pm }, { param: 'default_payment_method' })
   }
 }
 

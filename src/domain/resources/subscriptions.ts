@@ -4,7 +4,7 @@ import { lineAmount } from '../billing/pricing.js'
 import type { ItemChange } from '../billing/prorations.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 import { cancelAtParam, trialEndParam } from './subscription-dates.js'
@@ -104,7 +104,7 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
     'subscriptions.cancel'(call, _next, { engine, ports }) {
       const sub = engine.resource('subscription').require(call.scope, call.path.id ?? '')
       if (sub.status === 'canceled') {
-        throw invalidRequest(`No such subscription: '${sub.id}'`, { code: 'resource_missing', status: 404 })
+        throw tableError('resource_missing', { kind: 'subscription', id: sub.id })
       }
       const { invoice_now: invoiceNow, prorate } = call.params
       return ports.billing.cancel(call.scope, sub.id, { invoiceNow: invoiceNow === true, prorate: prorate === true }, call.origin)

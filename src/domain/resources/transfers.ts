@@ -1,6 +1,6 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { parseCurrency, positiveAmount } from '../ledger/currencies.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import { requireAvailable } from './available-funds.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -21,7 +21,7 @@ export const transfers: ResourceDeclaration<ResourcePorts> = {
       const destination = String(call.params.destination)
       const account = ports.accounts.get(destination)
       if (account === undefined || account.platform !== call.scope.account) {
-        throw invalidRequest(`No such destination: '${destination}'`, { code: 'resource_missing', param: 'destination' })
+        throw tableError('resource_missing', { kind: 'destination', id: destination }, { param: 'destination', status: 400 })
       }
       requireAvailable(ports.ledger, call.scope, currency, amount, 'transfer')
       const post = (scope: { account: string; mode: typeof call.scope.mode }, signed: number, type: string, source: string) =>

@@ -3,7 +3,7 @@ import { fromPlain, toPlain } from '#kernel/plain.js'
 import { DAY, isoTime } from '#kernel/time.js'
 import type { Kernel } from '../kernel.js'
 import type { Mode, Scope } from '../mode.js'
-import { ServiceError } from '../service-error.js'
+import { tableError } from '../service-error.js'
 
 /** Validity of a meter event session token. */
 export const SESSION_TTL = SESSION_VALIDITY_MS
@@ -89,20 +89,10 @@ export function createSessions(kernel: Kernel): Sessions {
     authenticate(token) {
       const session = byToken.get(token)
       if (session === undefined) {
-        throw new ServiceError({
-          status: 401,
-          type: 'invalid_request_error',
-          message:
-            'Invalid meter event session token: create a session with POST /v2/billing/meter_event_session and use its authentication_token.',
-        })
+        throw tableError('session_token_invalid')
       }
       if (kernel.clock.now >= session.expiresAt) {
-        throw new ServiceError({
-          status: 401,
-          type: 'temporary_session_expired',
-          code: 'billing_meter_event_session_expired',
-          message: `The meter event session ${session.id} expired at ${isoTime(session.expiresAt)}; create a new session.`,
-        })
+        throw tableError('billing_meter_event_session_expired', { id: session.id, expires_at: isoTime(session.expiresAt) })
       }
       return session
     },

@@ -4,6 +4,9 @@ import { type Violation, violation } from './violation.js'
 
 const str = (v: unknown) => String(v)
 
+// The requests that can carry usage: meter events (v1, v2, the stream) and their sessions and adjustments.
+const METER_EVENT_OPERATIONS = /^(v2\.)?billing\.meterEvent/
+
 interface Unit {
   readonly id: string
   readonly customer: string
@@ -34,7 +37,7 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
       totalsEntry = e
       for (const t of e.data.customers) totals.set(t.customer, t)
     } else if (e.kind === 'http' && e.data.status !== undefined && Number(e.data.status) < 300) {
-      if (str(e.data.operation).startsWith('billing.meter_event')) requests.push(e)
+      if (METER_EVENT_OPERATIONS.test(str(e.data.operation))) requests.push(e)
     }
   }
   // Per customer: how many units and what sum, all and acknowledged (counters: runs are many).

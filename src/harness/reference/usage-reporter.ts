@@ -1,3 +1,4 @@
+import { METER_EVENT_STREAM_MAX_EVENTS } from '#catalogue/rules.js'
 import { headerNames } from '../../index.js'
 import { sleep, type Usage, type UsageReporter, type UsageReporterEnv, type UsageReporterFactory } from '../subjects.js'
 
@@ -32,7 +33,7 @@ export interface UsageReporterFlaws {
  */
 export const REFERENCE_MAX_ATTEMPTS = 20
 const MAX_ATTEMPTS = REFERENCE_MAX_ATTEMPTS
-const BATCH = 100
+const BATCH = METER_EVENT_STREAM_MAX_EVENTS
 
 class GiveUp extends Error {}
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EVENT_PAYLOADS, EVENTS_FROM } from '#catalogue/rules.js'
 import { limitRowSchema } from '#domain/limits/limits-option.js'
 import { faultsSchema } from '#faults/faults-schema.js'
 import { durationSchema } from '#kernel/duration.js'
@@ -168,8 +169,8 @@ const destinationSetup = z
     name,
     account: z.string().optional().meta({ description: "Owner account name (default 'platform')." }),
     url: z.url(),
-    events_from: z.array(z.string()).default(['@self']),
-    event_payload: z.enum(['snapshot', 'thin']).default('snapshot'),
+    events_from: z.array(z.enum(EVENTS_FROM)).default(['@self']),
+    event_payload: z.enum(EVENT_PAYLOADS).default('snapshot'),
     enabled_events: z.array(z.string()).min(1),
     api_version: z.string().optional(),
     mode: z.enum(['test', 'live']).optional(),

@@ -63,7 +63,7 @@ export const meterAdjustmentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/billing/meter_events',
-    operation: 'billing.meter_events.create_v1',
+    operation: 'billing.meterEvents.create',
     body: v1EventBody,
     checksOwn: ['payload'],
     handle(ctx) {
@@ -92,7 +92,7 @@ export const meterAdjustmentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v1/billing/meter_event_adjustments',
-    operation: 'billing.meter_event_adjustments.create',
+    operation: 'billing.meterEventAdjustments.create',
     body: v1AdjustmentBody,
     mutates: true,
     handle(ctx) {
@@ -108,7 +108,7 @@ export const meterAdjustmentRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v2/billing/meter_event_adjustments',
-    operation: 'billing.meter_event_adjustments.create_v2',
+    operation: 'v2.billing.meterEventAdjustments.create',
     body: v2AdjustmentBody,
     mutates: true,
     handle(ctx) {

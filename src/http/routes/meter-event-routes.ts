@@ -26,7 +26,7 @@ export const meterEventRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v2/billing/meter_events',
-    operation: 'billing.meter_events.create',
+    operation: 'v2.billing.meterEvents.create',
     body: createBody,
     handle(ctx) {
       const b = ctx.body as z.infer<typeof createBody>
@@ -54,7 +54,7 @@ export const meterEventRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v2/billing/meter_event_stream',
-    operation: 'billing.meter_event_stream.create',
+    operation: 'v2.billing.meterEventStream.create',
     auth: 'session',
     // The hot path: parseStreamBody checks every event by hand; the catalogue check only refuses unknown top-level keys.
     checksOwn: ['events'],

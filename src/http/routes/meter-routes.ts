@@ -143,7 +143,7 @@ export const meterRoutes: Route[] = [
   {
     method: 'GET',
     path: '/v1/billing/meters/:id/event_summaries',
-    operation: 'billing.meters.list_event_summaries',
+    operation: 'billing.meters.listEventSummaries',
     object: 'id',
     query: summariesQuery,
     handle(ctx) {

@@ -6,7 +6,7 @@ export const sessionRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v2/billing/meter_event_session',
-    operation: 'billing.meter_event_session.create',
+    operation: 'v2.billing.meterEventSession.create',
     body: z.object({}),
     handle(ctx) {
       const session = ctx.service.sessions.create({ account: ctx.principal.account.id, mode: ctx.principal.mode })
