@@ -39,6 +39,36 @@ describe('inline creates make the objects they describe (official client)', () =
     expect(item?.plan.id).toBe(price.id)
   })
 
+  it('subscriptions.update adds an item from price_data; a refused update makes no price', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'pd3@example.com' })
+    const product = await stripe.products.create({ name: 'Base' })
+    const base = await stripe.prices.create({
+      product: product.id,
+      currency: 'usd',
+      unit_amount: 0,
+      recurring: { interval: 'month' },
+    })
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: base.id }] })
+    const before = (await stripe.prices.list({ limit: 100 })).data.length
+    await expect(
+      stripe.subscriptions.update(sub.id, {
+        items: [
+          { price_data: { currency: 'usd', product: product.id, unit_amount: 0, recurring: { interval: 'month' } } },
+          { price: 'price_missing' },
+        ],
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'resource_missing', param: 'items[1][price]' })
+    expect((await stripe.prices.list({ limit: 100 })).data.length).toBe(before)
+    const updated = await stripe.subscriptions.update(sub.id, {
+      items: [{ price_data: { currency: 'usd', product: product.id, unit_amount: 0, recurring: { interval: 'month' } } }],
+      proration_behavior: 'none',
+    })
+    const added = updated.items.data.find((i) => i.price.id !== base.id)
+    expect((await stripe.prices.retrieve(added?.price.id as string)).product).toBe(product.id)
+    expect(added?.plan.id).toBe(added?.price.id)
+  })
+
   it('subscriptionItems.create and update take price_data', async () => {
     const { stripe } = setup()
     const customer = await stripe.customers.create({ email: 'pd2@example.com' })

@@ -193,7 +193,11 @@ export function checkReferences(
   find: (d: ResourceDeclaration, scope: Scope, id: string) => Record<string, unknown> | undefined,
   scope: Scope,
 ): void {
-  for (const ref of refs) visit(params, ref, 0, '', (id, param) => check(ref.declaration, id, param, find, scope))
+  for (const ref of refs) {
+    // Most calls name none of the params that are references: they cost one lookup each.
+    if (params[ref.path[0] as string] === undefined) continue
+    visit(params, ref, 0, '', (id, param) => check(ref.declaration, id, param, find, scope))
+  }
 }
 
 function visit(at: unknown, ref: Reference, i: number, param: string, onId: (id: string, param: string) => void): void {
