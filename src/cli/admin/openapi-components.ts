@@ -22,11 +22,26 @@ export const ok = (description: string, schema: OpenApiFragment, type = 'applica
   content: { [type]: { schema } },
 })
 
-/** The answer of a route that moves or reads the clock. */
+/**
+ * The answer of a route that moves or reads the clock.
+ *
+ * @example
+ * responses: { '200': NOW }
+ */
 export const NOW = ref('responses', 'Now')
-/** The answer of every fault route. */
+/**
+ * The answer of every fault route.
+ *
+ * @example
+ * responses: { '200': FAULTS }
+ */
 export const FAULTS = ref('responses', 'Faults')
-/** The error envelope (a documented refusal status). */
+/**
+ * The error envelope (a documented refusal status).
+ *
+ * @example
+ * responses: { '200': ok('The attempt', ref('schemas', 'Attempt')), '404': ERROR }
+ */
 export const ERROR = ref('responses', 'Error')
 
 const mode = ref('schemas', 'Mode')
