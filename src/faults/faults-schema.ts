@@ -106,7 +106,13 @@ export function faultTargetRefusal(kind: FaultKind, operation: string | undefine
   return operation === undefined || !requestFaultKinds.includes(kind) ? undefined : unknownOperation(operation, 'prefix')
 }
 
-function checkTarget(kind: FaultKind, operation: string | undefined, ctx: z.RefinementCtx, path: PropertyKey[]): void {
+/**
+ * Refuses, as a zod issue at `path`, a request-fault target that names no served operation.
+ *
+ * @example
+ * schema.superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
+ */
+export function checkTarget(kind: FaultKind, operation: string | undefined, ctx: z.RefinementCtx, path: PropertyKey[]): void {
   const refusal = faultTargetRefusal(kind, operation)
   if (refusal !== undefined) ctx.addIssue({ code: 'custom', message: refusal, path })
 }
@@ -118,6 +124,17 @@ const faultEntryFields = z
     ...faultParams,
   })
   .strict()
+
+/**
+ * The fields of a fault injected now (an entry without its step), before the target check: a
+ * refined schema cannot be extended, so the admin API adds its descriptions to these.
+ *
+ * @example
+ * faultInjectionFields().extend({ operation: z.string() }).superRefine(...)
+ */
+export function faultInjectionFields() {
+  return faultEntryFields.omit({ step: true })
+}
 
 /**
  * One entry of an explicit fault schedule: before executed step `step` (1-based, as printed in
@@ -135,9 +152,9 @@ export const faultEntrySchema = faultEntryFields.superRefine((e, ctx) => checkTa
  * @example
  * faultInjectionSchema.parse({ fault: 'rate_limit', operation: 'customers.create' })
  */
-export const faultInjectionSchema = faultEntryFields
-  .omit({ step: true })
-  .superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
+export const faultInjectionSchema = faultInjectionFields().superRefine((e, ctx) =>
+  checkTarget(e.fault, e.operation, ctx, ['operation']),
+)
 
 /** One scheduled fault. */
 export type FaultEntry = z.output<typeof faultEntrySchema>

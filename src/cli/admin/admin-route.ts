@@ -2,10 +2,20 @@ import { z } from 'zod'
 import type { Simulator } from '../../simulator/create-simulator.js'
 import type { AdminHost } from './host.js'
 
-/** An OpenAPI fragment, written as data (response schemas, `$ref`s to the document's components). */
+/**
+ * An OpenAPI fragment, written as data (response schemas, `$ref`s to the document's components).
+ *
+ * @example
+ * const ok: OpenApiFragment = { description: 'The meter', content: { 'application/json': { schema: { type: 'object' } } } }
+ */
 export type OpenApiFragment = Readonly<Record<string, unknown>>
 
-/** What a route's handler gets: the host, its simulator now, and the validated input. */
+/**
+ * What a route's handler gets: the host, its simulator now, and the validated input.
+ *
+ * @example
+ * handler: ({ sim, body }: AdminCall<unknown, { email?: string }>) => json(200, { email: body.email ?? null })
+ */
 export interface AdminCall<Q, B> {
   readonly host: AdminHost
   readonly sim: Simulator
@@ -43,7 +53,12 @@ export interface AdminRoute<Q = unknown, B = unknown> {
   readonly handler: (call: AdminCall<Q, B>) => Response | Promise<Response>
 }
 
-/** No parameters at all. */
+/**
+ * No parameters at all.
+ *
+ * @example
+ * readBody(req, empty) // {} or an empty body; anything else is a 400
+ */
 export const empty = z.strictObject({})
 
 /**

@@ -2,13 +2,28 @@ import { createSimulator, type Simulator } from '../../simulator/create-simulato
 import type { Snapshot } from '../../simulator/snapshot.js'
 import type { ServeClock } from '../wall-driver.js'
 
-/** The reserved path prefix of the admin API in serve mode. */
+/**
+ * The reserved path prefix of the admin API in serve mode.
+ *
+ * @example
+ * new URL(req.url).pathname.startsWith(ADMIN_PREFIX) // an admin call
+ */
 export const ADMIN_PREFIX = '/__sim/'
 
-/** Largest request body the admin API and the HTTP server read: 1 MiB. */
+/**
+ * Largest request body the admin API and the HTTP server read: 1 MiB.
+ *
+ * @example
+ * await readLimited(req.body, MAX_BODY_BYTES)
+ */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-/** Longest single clock advance: ten years (a larger jump is a mistake, and overflows dates). */
+/**
+ * Longest single clock advance: ten years (a larger jump is a mistake, and overflows dates).
+ *
+ * @example
+ * z.number().max(MAX_ADVANCE_MS)
+ */
 export const MAX_ADVANCE_MS = 10 * 365 * 86_400_000
 
 /**

@@ -1,3 +1,4 @@
+import { DELIVERY_STATUSES } from '../../catalogue/rules.js'
 import { faultKinds } from '../../faults/faults-schema.js'
 import type { OpenApiFragment } from './admin-route.js'
 
@@ -22,11 +23,26 @@ export const ok = (description: string, schema: OpenApiFragment, type = 'applica
   content: { [type]: { schema } },
 })
 
-/** The answer of a route that moves or reads the clock. */
+/**
+ * The answer of a route that moves or reads the clock.
+ *
+ * @example
+ * responses: { '200': NOW }
+ */
 export const NOW = ref('responses', 'Now')
-/** The answer of every fault route. */
+/**
+ * The answer of every fault route.
+ *
+ * @example
+ * responses: { '200': FAULTS }
+ */
 export const FAULTS = ref('responses', 'Faults')
-/** The error envelope (a documented refusal status). */
+/**
+ * The error envelope (a documented refusal status).
+ *
+ * @example
+ * responses: { '200': ok('The attempt', ref('schemas', 'Attempt')), '404': ERROR }
+ */
 export const ERROR = ref('responses', 'Error')
 
 const mode = ref('schemas', 'Mode')
@@ -134,7 +150,7 @@ export const adminComponents: OpenApiFragment = {
         destination: { type: 'string' },
         url: { type: 'string' },
         mode,
-        status: { type: 'string', enum: ['Delivered', 'Pending', 'Failed'] },
+        status: { type: 'string', enum: [...DELIVERY_STATUSES] },
         retries: { type: 'integer' },
         next_attempt_at: { type: ['string', 'null'], format: 'date-time' },
         cancelled: { type: ['string', 'null'] },

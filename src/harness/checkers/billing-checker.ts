@@ -23,25 +23,7 @@ interface Line {
   readonly entry: TraceEntry
 }
 
-/**
- * Billing history checker: "every acknowledged unit is billed exactly once, in the period of its
- * timestamp, at the price of the subscription item". Reads `harness.billing.usage` (each batch, its
- * outcome and the virtual-time window it was sent in: the service stamps an event when it accepts
- * it, somewhere in that window), `harness.billing.cancelled` (units the client cancelled with an
- * acknowledged adjustment) and `harness.billing.line` (the invoice lines of the run). Per customer:
- *
- * - `billing.exactly_once`: the lines' quantities add up to the acknowledged, non-cancelled usage
- *   (plus at most the unacknowledged usage, which may or may not have been taken);
- * - `billing.period`: each line's quantity lies between the usage sent wholly inside its period and
- *   the usage whose window touches it;
- * - `billing.unbilled`: a period that holds acknowledged usage has a line;
- * - `billing.amount`: each line's amount is its quantity times the item's unit amount.
- *
- * @example
- * checkBilling(sim.trace.entries()) // [] when every acknowledged unit was billed once, in its period, at its price
- */
-export function checkBilling(entries: readonly TraceEntry[]): Violation[] {
-  const out: Violation[] = []
+function readBilling(entries: readonly TraceEntry[]): { sent: Sent[]; cancelled: Map<string, TraceEntry>; lines: Line[] } {
   const sent: Sent[] = []
   const cancelled = new Map<string, TraceEntry>()
   const lines: Line[] = []
@@ -61,80 +43,116 @@ export function checkBilling(entries: readonly TraceEntry[]): Violation[] {
       lines.push({ ...d, entry: e })
     }
   }
+  return { sent, cancelled, lines }
+}
+
+/** One customer's usage (not cancelled) and invoice lines, and the witnesses of a finding about them. */
+interface CustomerBilling {
+  readonly customer: string
+  readonly units: readonly Sent[]
+  readonly own: readonly Line[]
+  witness(extra: readonly TraceEntry[]): TraceEntry[]
+}
+
+const sum = (list: readonly Sent[]) => list.reduce((n, u) => n + u.value, 0)
+
+function exactlyOnce({ customer, units, own, witness }: CustomerBilling): Violation[] {
+  const low = sum(units.filter((u) => u.acked))
+  const high = sum(units)
+  const billed = own.reduce((n, l) => n + l.quantity, 0)
+  if (billed >= low && billed <= high) return []
+  const most = high > low ? ` (at most ${high} with unacknowledged usage)` : ''
+  const what = `customer ${customer}: invoices billed ${billed} units, acknowledged non-cancelled usage is ${low}${most}`
+  return [violation('billing.exactly_once', what, witness(own.map((l) => l.entry)))]
+}
+
+// A period may be billed on more than one invoice (the subscription's first invoice carries a
+// zero line for the period it opens; the period-end invoice bills it): compare per period.
+function perPeriod({ customer, units, own, witness }: CustomerBilling): Violation[] {
+  const periods = new Map<string, Line[]>()
+  for (const l of own) {
+    const k = `${l.start}|${l.end}`
+    periods.set(k, [...(periods.get(k) ?? []), l])
+  }
+  const out: Violation[] = []
+  for (const group of periods.values()) {
+    const { start, end } = group[0] as Line
+    const quantity = group.reduce((n, l) => n + l.quantity, 0)
+    const inside = sum(units.filter((u) => u.acked && u.from >= start && u.to < end))
+    const touching = sum(units.filter((u) => u.to >= start && u.from < end))
+    if (quantity >= inside && quantity <= touching) continue
+    const span = { start, end }
+    const what = `customer ${customer}: invoice(s) ${group.map((l) => l.invoice).join(', ')} billed ${quantity} units for ${iso(start)}..${iso(end)}; usage of that period is ${inside}${touching > inside ? ` to ${touching}` : ''}`
+    const seen = witness(group.map((l) => l.entry)).filter((e) => e.kind !== 'harness.billing.usage' || touches(e, span))
+    out.push(violation('billing.period', what, seen))
+  }
+  return out
+}
+
+function amounts({ own }: CustomerBilling): Violation[] {
+  return own
+    .filter((l) => l.amount !== l.quantity * l.unitAmount)
+    .map((l) =>
+      violation(
+        'billing.amount',
+        `invoice ${l.invoice}: ${l.quantity} units at ${l.unitAmount} should be ${l.quantity * l.unitAmount}, billed ${l.amount}`,
+        [l.entry],
+      ),
+    )
+}
+
+/** Acknowledged usage sent wholly inside a time no line covers was never billed. */
+function unbilled({ customer, units, own }: CustomerBilling): Violation[] {
+  const uncovered = units.filter(
+    (u) => u.acked && !own.some((l) => u.from >= l.start && u.to < l.end) && !own.some((l) => u.to >= l.start && u.from < l.end),
+  )
+  if (uncovered.length === 0 || own.length === 0) return []
+  const ids = uncovered
+    .map((u) => u.id)
+    .slice(0, 5)
+    .join(', ')
+  const what = `customer ${customer}: ${uncovered.length} acknowledged unit(s) (${ids}) fall in no invoiced period`
+  return [
+    violation(
+      'billing.unbilled',
+      what,
+      uncovered.map((u) => u.entry),
+    ),
+  ]
+}
+
+/**
+ * Billing history checker: "every acknowledged unit is billed exactly once, in the period of its
+ * timestamp, at the price of the subscription item". Reads `harness.billing.usage` (each batch, its
+ * outcome and the virtual-time window it was sent in: the service stamps an event when it accepts
+ * it, somewhere in that window), `harness.billing.cancelled` (units the client cancelled with an
+ * acknowledged adjustment) and `harness.billing.line` (the invoice lines of the run). Per customer:
+ *
+ * - `billing.exactly_once`: the lines' quantities add up to the acknowledged, non-cancelled usage
+ *   (plus at most the unacknowledged usage, which may or may not have been taken);
+ * - `billing.period`: each line's quantity lies between the usage sent wholly inside its period and
+ *   the usage whose window touches it;
+ * - `billing.unbilled`: a period that holds acknowledged usage has a line;
+ * - `billing.amount`: each line's amount is its quantity times the item's unit amount.
+ *
+ * @example
+ * checkBilling(sim.trace.entries()) // [] when every acknowledged unit was billed once, in its period, at its price
+ */
+export function checkBilling(entries: readonly TraceEntry[]): Violation[] {
+  const { sent, cancelled, lines } = readBilling(entries)
   const customers = new Set([...sent.map((s) => s.customer), ...lines.map((l) => l.customer)])
-  for (const customer of [...customers].sort()) {
+  return [...customers].sort().flatMap((customer) => {
     const units = sent.filter((s) => s.customer === customer && !cancelled.has(s.id))
     const own = lines.filter((l) => l.customer === customer).sort((a, b) => a.start - b.start)
+    const cancelledOf = sent.filter((s) => s.customer === customer && cancelled.has(s.id))
     const witness = (extra: readonly TraceEntry[]) => [
       ...extra,
       ...units.map((u) => u.entry),
-      ...sent.filter((s) => s.customer === customer && cancelled.has(s.id)).map((s) => cancelled.get(s.id) as TraceEntry),
+      ...cancelledOf.map((s) => cancelled.get(s.id) as TraceEntry),
     ]
-    const low = units.filter((u) => u.acked).reduce((n, u) => n + u.value, 0)
-    const high = units.reduce((n, u) => n + u.value, 0)
-    const billed = own.reduce((n, l) => n + l.quantity, 0)
-    if (billed < low || billed > high) {
-      out.push(
-        violation(
-          'billing.exactly_once',
-          `customer ${customer}: invoices billed ${billed} units, acknowledged non-cancelled usage is ${low}${high > low ? ` (at most ${high} with unacknowledged usage)` : ''}`,
-          witness(own.map((l) => l.entry)),
-        ),
-      )
-    }
-    // A period may be billed on more than one invoice (the subscription's first invoice carries a
-    // zero line for the period it opens; the period-end invoice bills it): compare per period.
-    const periods = new Map<string, Line[]>()
-    for (const l of own) {
-      const k = `${l.start}|${l.end}`
-      periods.set(k, [...(periods.get(k) ?? []), l])
-    }
-    for (const group of periods.values()) {
-      const { start, end } = group[0] as Line
-      const quantity = group.reduce((n, l) => n + l.quantity, 0)
-      const inside = units.filter((u) => u.acked && u.from >= start && u.to < end).reduce((n, u) => n + u.value, 0)
-      const touching = units.filter((u) => u.to >= start && u.from < end).reduce((n, u) => n + u.value, 0)
-      if (quantity < inside || quantity > touching) {
-        const span = { start, end }
-        out.push(
-          violation(
-            'billing.period',
-            `customer ${customer}: invoice(s) ${group.map((l) => l.invoice).join(', ')} billed ${quantity} units for ${iso(start)}..${iso(end)}; usage of that period is ${inside}${touching > inside ? ` to ${touching}` : ''}`,
-            witness(group.map((l) => l.entry)).filter((e) => e.kind !== 'harness.billing.usage' || touches(e, span)),
-          ),
-        )
-      }
-    }
-    for (const l of own) {
-      if (l.amount !== l.quantity * l.unitAmount) {
-        out.push(
-          violation(
-            'billing.amount',
-            `invoice ${l.invoice}: ${l.quantity} units at ${l.unitAmount} should be ${l.quantity * l.unitAmount}, billed ${l.amount}`,
-            [l.entry],
-          ),
-        )
-      }
-    }
-    // Acknowledged usage sent wholly inside a time no line covers was never billed.
-    const uncovered = units.filter(
-      (u) =>
-        u.acked && !own.some((l) => u.from >= l.start && u.to < l.end) && !own.some((l) => u.to >= l.start && u.from < l.end),
-    )
-    if (uncovered.length > 0 && own.length > 0) {
-      out.push(
-        violation(
-          'billing.unbilled',
-          `customer ${customer}: ${uncovered.length} acknowledged unit(s) (${uncovered
-            .map((u) => u.id)
-            .slice(0, 5)
-            .join(', ')}) fall in no invoiced period`,
-          uncovered.map((u) => u.entry),
-        ),
-      )
-    }
-  }
-  return out
+    const c: CustomerBilling = { customer, units, own, witness }
+    return [...exactlyOnce(c), ...perPeriod(c), ...amounts(c), ...unbilled(c)]
+  })
 }
 
 function touches(e: TraceEntry, l: { start: number; end: number }): boolean {

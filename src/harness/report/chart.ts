@@ -144,16 +144,9 @@ export function legendLabelLimit(legends: readonly string[]): number {
   return Math.max(320, Math.ceil(longest * 7.5) + 16)
 }
 
-/**
- * Draws the timeline over virtual time to a static SVG string with vega (no browser, no canvas):
- * one row per outcome (with its count), a distinct hue per outcome and triangles for faults.
- *
- * @example
- * const svg = await timelineSvg(report)
- */
-export async function timelineSvg(report: Report): Promise<string> {
-  const points = chartPoints(report)
-  const rows = [...new Map(points.map((p) => [p.row, p])).values()]
+/** The chart's rows, grouped (requests, deliveries, sessions, billing...) and ordered within a group. */
+function rowsOf(points: readonly Point[]): string[] {
+  return [...new Map(points.map((p) => [p.row, p])).values()]
     .sort(
       (a, b) =>
         GROUP_ORDER(a.group) - GROUP_ORDER(b.group) ||
@@ -162,6 +155,11 @@ export async function timelineSvg(report: Report): Promise<string> {
         a.row.localeCompare(b.row),
     )
     .map((p) => p.row)
+}
+
+/** The Vega spec of the timeline: one symbol per point, on a row, at its virtual time. */
+function timelineSpec(report: Report, points: Point[]): object {
+  const rows = rowsOf(points)
   const byLegend = new Map(points.map((p) => [p.legend, p.category]))
   const legends = [...byLegend.keys()].sort()
   // Long outcomes (a 4xx code with its reason, a delivery fault label) are shown whole: the label
@@ -224,6 +222,18 @@ export async function timelineSvg(report: Report): Promise<string> {
       },
     ],
   }
+  return spec
+}
+
+/**
+ * Draws the timeline over virtual time to a static SVG string with vega (no browser, no canvas):
+ * one row per outcome (with its count), a distinct hue per outcome and triangles for faults.
+ *
+ * @example
+ * const svg = await timelineSvg(report)
+ */
+export async function timelineSvg(report: Report): Promise<string> {
+  const spec = timelineSpec(report, chartPoints(report))
   const view = new vega.View(vega.parse(spec as unknown as vega.Spec), { renderer: 'none' })
   const svg = await view.toSVG()
   view.finalize()

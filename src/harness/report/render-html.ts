@@ -5,52 +5,66 @@ import type { Report } from './report.js'
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/**
- * `report.html`: one self-contained page (inline CSS and SVG, no scripts, no network) with the
- * timeline chart, the verdicts, the witnesses of violations and the step timeline.
- *
- * @example
- * writeFileSync('report.html', await renderHtml(report))
- */
-export async function renderHtml(report: Report): Promise<string> {
-  const svg = await timelineSvg(report)
-  const start = Date.parse(report.start)
-  const rel = (at: number) => `+${formatDuration(at - start)}`
-  const verdicts = report.verdicts
+/** The rows of the page's tables and its witness blocks, as HTML. */
+interface Parts {
+  readonly svg: string
+  readonly verdicts: string
+  readonly witnesses: string
+  readonly steps: string
+  readonly outcomes: string
+  readonly perReceiver: string
+  readonly faults: string
+}
+
+function verdictRows(report: Report): string {
+  return report.verdicts
     .map(
       (v) =>
         `<tr class="${v.ok ? 'held' : 'violated'}"><td>${v.ok ? '✔ held' : '✘ violated'}</td><td>${esc(v.name)}</td><td>${esc(v.message)}</td></tr>`,
     )
     .join('\n')
-  const witnesses = report.verdicts
+}
+
+function witnessBlocks(report: Report): string {
+  return report.verdicts
     .filter((v) => !v.ok)
     .map(
       (v) =>
         `<h3>${esc(v.name)}</h3><p>${esc(v.message)}</p>${v.witness === undefined ? '' : `<pre>${esc(JSON.stringify(v.witness, null, 2))}</pre>`}`,
     )
     .join('\n')
-  const steps = report.steps
+}
+
+function stepRows(report: Report, rel: (at: number) => string): string {
+  return report.steps
     .map((s) => {
       const reqs = report.requests.filter((r) => r.step === s.n)
       const outcomes = reqs.map((r) => r.outcome)
       return `<tr><td>${s.n}</td><td>${rel(s.at)}</td><td>${esc(s.label)}</td><td>${esc(outcomes.slice(0, 6).join(', '))}${outcomes.length > 6 ? ` … (${outcomes.length})` : ''}</td><td>${s.ok ? '' : esc(s.note ?? 'failed')}</td></tr>`
     })
     .join('\n')
-  const outcomes = Object.entries(report.summary.outcomes)
-    .map(([k, n]) => `<tr><td>${esc(k)}</td><td>${n}</td></tr>`)
-    .join('\n')
-  const perReceiver = deliveryRows(report)
+}
+
+function receiverRows(report: Report): string {
+  return deliveryRows(report)
     .map(
       (r) =>
         `<tr><td>${esc(r.receiver)}</td><td>${r.attempts}</td><td>${r.first}</td><td>${r.retries}</td><td>${r.acknowledged}</td><td>${r.refused}</td><td>${r.unreachable}</td></tr>`,
     )
     .join('\n')
-  const faults = report.faults
+}
+
+function faultRows(report: Report, rel: (at: number) => string): string {
+  return report.faults
     .map(
       (f) =>
         `<tr><td>${f.step}</td><td>${rel(f.at)}</td><td>${f.fault}</td><td>${f.source}</td><td>${f.applied ? 'yes' : 'no'}</td><td>${esc(f.note)}</td></tr>`,
     )
     .join('\n')
+}
+
+/** The page around its parts. */
+function page(report: Report, { svg, verdicts, witnesses, steps, outcomes, perReceiver, faults }: Parts): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -87,4 +101,27 @@ ${steps}
 </body>
 </html>
 `
+}
+
+/**
+ * `report.html`: one self-contained page (inline CSS and SVG, no scripts, no network) with the
+ * timeline chart, the verdicts, the witnesses of violations and the step timeline.
+ *
+ * @example
+ * writeFileSync('report.html', await renderHtml(report))
+ */
+export async function renderHtml(report: Report): Promise<string> {
+  const start = Date.parse(report.start)
+  const rel = (at: number) => `+${formatDuration(at - start)}`
+  return page(report, {
+    svg: await timelineSvg(report),
+    verdicts: verdictRows(report),
+    witnesses: witnessBlocks(report),
+    steps: stepRows(report, rel),
+    outcomes: Object.entries(report.summary.outcomes)
+      .map(([k, n]) => `<tr><td>${esc(k)}</td><td>${n}</td></tr>`)
+      .join('\n'),
+    perReceiver: receiverRows(report),
+    faults: faultRows(report, rel),
+  })
 }

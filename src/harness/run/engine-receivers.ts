@@ -27,6 +27,67 @@ function refuse(url: string): never {
   throw Object.assign(new TypeError(`connect ECONNREFUSED ${url}`), { code: 'ECONNREFUSED' })
 }
 
+/** The first signed request any receiver got, and how many replays of it are due. */
+interface AttackerCapture {
+  /** Whether a signed request is the attacker's replay (the first one is captured). */
+  isReplay(header: string | null, now: number): boolean
+  replayScheduled(): void
+}
+
+function attackerCapture(): AttackerCapture {
+  let captured: { header: string; at: number } | undefined
+  let replays = 0
+  return {
+    isReplay(header, now) {
+      if (header === null) return false
+      if (captured === undefined) captured = { header, at: now }
+      else if (replays > 0 && header === captured.header && now - captured.at >= REPLAY_MIN_AGE_MS) {
+        replays--
+        return true
+      }
+      return false
+    },
+    replayScheduled: () => void replays++,
+  }
+}
+
+/** Mounts one receiver in `sim.receivers`; it answers, or refuses (or answers `downStatus`) while down. */
+function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture): EngineReceiver {
+  const signature = headerNames(sim.service.kernel.prefix).signature
+  let down = m.down ?? false
+  let downStatus = m.downStatus
+  const observe = m.onDelivery
+  const plain = (req: Request): Response | Promise<Response> =>
+    down ? (downStatus === undefined ? refuse(m.url) : new Response('receiver down', { status: downStatus })) : m.handler(req)
+  const observed = async (req: Request): Promise<Response> => {
+    const header = req.headers.get(signature)
+    const raw = await req.clone().text()
+    const now = sim.clock.now
+    const replay = capture.isReplay(header, now)
+    if (down) {
+      observe?.({ at: now, raw, signatureHeader: header, status: downStatus ?? 0, replay })
+      if (downStatus === undefined) refuse(m.url)
+      return new Response('receiver down', { status: downStatus })
+    }
+    const res = await m.handler(req)
+    observe?.({ at: now, raw, signatureHeader: header, status: res.status, replay })
+    return res
+  }
+  sim.receivers.mount(m.url, observe === undefined ? plain : observed)
+  return {
+    name: m.name,
+    url: m.url,
+    get down() {
+      return down
+    },
+    set(next, status) {
+      down = next
+      if (next) downStatus = status ?? m.downStatus
+      m.onSwitch?.(next)
+    },
+  }
+}
+
 /**
  * The receivers of a run on `sim` (mounted in `sim.receivers`, switched down and up by steps and faults).
  *
@@ -35,67 +96,20 @@ function refuse(url: string): never {
  */
 export function engineReceivers(sim: Simulator): EngineReceivers {
   const receivers = new Map<string, EngineReceiver>()
-  const names = headerNames(sim.service.kernel.prefix)
-  let captured: { header: string; at: number } | undefined
-  let replays = 0
-
-  /** Whether a signed request is the attacker's replay (and capture the first one). */
-  function isReplay(header: string | null, now: number): boolean {
-    if (header === null) return false
-    if (captured === undefined) captured = { header, at: now }
-    else if (replays > 0 && header === captured.header && now - captured.at >= REPLAY_MIN_AGE_MS) {
-      replays--
-      return true
-    }
-    return false
-  }
-
-  function mount(m: MountOptions): EngineReceiver {
-    let down = m.down ?? false
-    let downStatus = m.downStatus
-    const observe = m.onDelivery
-    const plain = (req: Request): Response | Promise<Response> =>
-      down ? (downStatus === undefined ? refuse(m.url) : new Response('receiver down', { status: downStatus })) : m.handler(req)
-    const observed = async (req: Request): Promise<Response> => {
-      const header = req.headers.get(names.signature)
-      const raw = await req.clone().text()
-      const now = sim.clock.now
-      const replay = isReplay(header, now)
-      if (down) {
-        observe?.({ at: now, raw, signatureHeader: header, status: downStatus ?? 0, replay })
-        if (downStatus === undefined) refuse(m.url)
-        return new Response('receiver down', { status: downStatus })
-      }
-      const res = await m.handler(req)
-      observe?.({ at: now, raw, signatureHeader: header, status: res.status, replay })
-      return res
-    }
-    sim.receivers.mount(m.url, observe === undefined ? plain : observed)
-    const r: EngineReceiver = {
-      name: m.name,
-      url: m.url,
-      get down() {
-        return down
-      },
-      set(next, status) {
-        down = next
-        if (next) downStatus = status ?? m.downStatus
-        m.onSwitch?.(next)
-      },
-    }
-    receivers.set(m.name, r)
-    return r
-  }
-
+  const capture = attackerCapture()
   return {
-    mount,
+    mount(m) {
+      const r = mountOne(sim, m, capture)
+      receivers.set(m.name, r)
+      return r
+    },
     get: (name) => receivers.get(name),
     pick(entry) {
       if (entry.receiver === undefined) return [...receivers.values()]
       const r = receivers.get(entry.receiver)
       return r === undefined ? [] : [r]
     },
-    replayScheduled: () => void replays++,
+    replayScheduled: () => capture.replayScheduled(),
   }
 }
 

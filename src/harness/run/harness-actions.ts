@@ -1,3 +1,4 @@
+import { CUSTOMER_ID_PREFIX } from '#catalogue/rules.js'
 import { actionStep } from '../steps/program-steps.js'
 import { StepFailure } from '../steps/step-context.js'
 import { drive } from './drive.js'
@@ -31,7 +32,10 @@ async function report(state: RunState, step: Extract<Step, { kind: 'report' }>):
   const batch = Array.from({ length: step.units }, () => {
     const n = units.length + 1
     // A repeating customer is one the setup created (past its pool: a name of its own).
-    const customer = step.customer === undefined ? `cus_u${n}` : (setup.customers[step.customer] ?? `cus_c${step.customer}`)
+    const customer =
+      step.customer === undefined
+        ? `${CUSTOMER_ID_PREFIX}u${n}`
+        : (setup.customers[step.customer] ?? `${CUSTOMER_ID_PREFIX}c${step.customer}`)
     const unit = { id: `u${n}`, customer, value: step.value }
     units.push(unit)
     return unit

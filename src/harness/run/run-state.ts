@@ -4,14 +4,24 @@ import type { EngineReceiver, StepEngine } from './engine.js'
 import type { RunOptions } from './run-options.js'
 import type { Setup } from './setup.js'
 
-/** One usage unit a reporter was asked to report. */
+/**
+ * One usage unit a reporter was asked to report.
+ *
+ * @example
+ * const unit: ReportedUnit = { id: 'u1', customer: 'cus_u1', value: 2 }
+ */
 export interface ReportedUnit {
   readonly id: string
   readonly customer: string
   readonly value: number
 }
 
-/** One event the run emitted, and the state of the object it carries. */
+/**
+ * One event the run emitted, and the state of the object it carries.
+ *
+ * @example
+ * const e: EmittedEvent = { event: 'evt_1', object: 'pi_h0', status: 'processing' }
+ */
 export interface EmittedEvent {
   readonly event: string
   readonly object: string

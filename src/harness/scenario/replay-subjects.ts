@@ -19,7 +19,12 @@ export interface SubjectModule {
   readonly webhook?: WebhookReceiverFactory
 }
 
-/** The subjects a harness scenario cannot find by name. */
+/**
+ * The subjects a harness scenario cannot find by name.
+ *
+ * @example
+ * if (error instanceof MissingSubjectError) console.error(error.message)
+ */
 export class MissingSubjectError extends Error {
   override readonly name = 'MissingSubjectError'
 }

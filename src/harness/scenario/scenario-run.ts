@@ -1,3 +1,4 @@
+import { ACCOUNT_ID_PREFIX } from '#catalogue/rules.js'
 import type { Simulator } from '../../simulator/create-simulator.js'
 import type { StepEngine } from '../run/engine.js'
 import { StepFailure } from '../steps/step-context.js'
@@ -77,7 +78,7 @@ export function newScenarioRun(
  */
 export function accountId(run: ScenarioRun, ref: string): string {
   const filled = String(fill(ref, run.vars))
-  if (filled.startsWith('acct_')) return filled
+  if (filled.startsWith(ACCOUNT_ID_PREFIX)) return filled
   const id = run.accounts.get(filled)
   if (id === undefined) throw new StepFailure(`no account named '${filled}' (known: ${[...run.accounts.keys()].join(', ')})`)
   return id

@@ -1,4 +1,5 @@
 import qs from 'qs'
+import { SIGNING_SECRET_PREFIX } from '#catalogue/rules.js'
 import { headerNames } from '#kernel/header-names.js'
 import { StepFailure } from '../steps/step-context.js'
 import type { ClientRequest, ClientResponse } from './client.js'
@@ -14,7 +15,7 @@ function noteSecrets(run: ScenarioRun, body: unknown): void {
   if (body === null || typeof body !== 'object') return
   const b = body as Record<string, any>
   const secret = b.webhook_endpoint?.signing_secret ?? b.secret
-  if (typeof b.id === 'string' && typeof secret === 'string' && secret.startsWith('whsec_')) {
+  if (typeof b.id === 'string' && typeof secret === 'string' && secret.startsWith(SIGNING_SECRET_PREFIX)) {
     const list = run.secretsByDestination.get(b.id) ?? []
     if (!list.includes(secret)) list.push(secret)
     run.secretsByDestination.set(b.id, list)

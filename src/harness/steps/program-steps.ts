@@ -1,7 +1,12 @@
 import type { Forgery, Step } from '../run/program.js'
 import type { StepSpec } from '../scenario/schema.js'
 
-/** The receiver the property harness mounts for the webhook subject. */
+/**
+ * The receiver the property harness mounts for the webhook subject.
+ *
+ * @example
+ * run.execSpec({ receiver: { name: SUBJECT_RECEIVER, state: 'down' } })
+ */
 export const SUBJECT_RECEIVER = 'subject'
 
 /**
@@ -20,7 +25,12 @@ export const HARNESS_ACTIONS = {
   roll_secret: 'roll_secret',
 } as const
 
-/** Every client action of the property harness. */
+/**
+ * Every client action of the property harness.
+ *
+ * @example
+ * harnessActionNames.has('emit_event') // true
+ */
 export const harnessActionNames: ReadonlySet<string> = new Set(Object.values(HARNESS_ACTIONS))
 
 /**

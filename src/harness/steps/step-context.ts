@@ -26,7 +26,12 @@ export interface StepContext {
   adminArg(value: unknown): unknown
 }
 
-/** A step that cannot run as written (an unknown action, receiver or admin method). */
+/**
+ * A step that cannot run as written (an unknown action, receiver or admin method).
+ *
+ * @example
+ * throw new StepFailure(`no receiver named '${name}'`)
+ */
 export class StepFailure extends Error {
   override readonly name = 'StepFailure'
 }

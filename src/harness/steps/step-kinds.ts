@@ -11,7 +11,12 @@ import type { StepSpec } from '../scenario/schema.js'
  */
 export const stepKinds = ['request', 'parallel', 'advance', 'settle', 'client', 'receiver', 'admin', 'repeat'] as const
 
-/** One kind of step. */
+/**
+ * One kind of step.
+ *
+ * @example
+ * const kind: StepKind = 'advance'
+ */
 export type StepKind = (typeof stepKinds)[number]
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DELIVERY_STATUSES } from '../../../catalogue/rules.js'
 import type { Simulator } from '../../../simulator/create-simulator.js'
 import { fail, iso, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
@@ -99,7 +100,7 @@ const deliveries = adminRoute({
   query: z.strictObject({
     event: id.optional(),
     destination: id.optional(),
-    status: z.enum(['Delivered', 'Pending', 'Failed']).optional(),
+    status: z.enum(DELIVERY_STATUSES).optional(),
   }),
   responses: { '200': ok('Deliveries', list(ref('schemas', 'Delivery'))) },
   handler: ({ sim, query }) => json(200, { data: sim.admin.deliveries(query).map(deliveryJson) }),

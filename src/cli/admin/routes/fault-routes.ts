@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { faultEntrySchema, faultKinds } from '../../../faults/faults-schema.js'
+import { checkTarget, faultInjectionFields, faultKinds } from '../../../faults/faults-schema.js'
 import type { Simulator } from '../../../simulator/create-simulator.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
@@ -33,12 +33,17 @@ const inject = adminRoute({
   summary: 'Apply one fault now (armed for the next matching request or delivery, count times)',
   description:
     'Request kinds (rate_limit, lock_timeout, concurrent_conflict, server_error, indeterminate) hit the next matching request(s); session_expiry ends every open meter event session; duplicate_delivery, reorder_delivery, delay_delivery the next delivery; slow_processing the next meter event batch. Receiver kinds act on delivery to a destination (receiver: its id or URL; omitted: all): receiver_down (connection failure, or status, until receiver_up or for delay), receiver_up, receiver_slow (the next count deliveries held delay). replay_delivery is recorded but not applied (serve keeps no captured deliveries).',
-  body: faultEntrySchema.omit({ step: true }).extend({
-    receiver: faultEntrySchema.shape.receiver.meta({
-      description: 'A destination id (an unknown one is 404) or a URL; omitted: every destination',
-    }),
-    operation: faultEntrySchema.shape.operation.meta({ description: 'Only requests whose operation starts with this' }),
-  }),
+  body: faultInjectionFields()
+    .extend({
+      receiver: faultInjectionFields().shape.receiver.meta({
+        description: 'A destination id (an unknown one is 404) or a URL; omitted: every destination',
+      }),
+      operation: faultInjectionFields().shape.operation.meta({
+        description:
+          "Request faults: only requests whose operation name (the official client's, e.g. 'v2.billing.meterEventStream') starts with this; a prefix of no operation is refused with the name to use. Delivery faults: only events whose type starts with it.",
+      }),
+    })
+    .superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation'])),
   responses: { '200': FAULTS },
   handler: ({ sim, body: b }) => {
     // A receiver named by id must be a destination: a typo would arm nothing, silently.
