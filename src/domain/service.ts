@@ -16,8 +16,9 @@ import { createLedger, type Ledger } from './ledger/ledger.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
 import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
 import { createLockManager, type LockManager } from './locks/lock-manager.js'
+import { defaultCustomerKey } from './meters/meter.js'
 import { createMeterEvents, type MeterEvents } from './meters/meter-events.js'
-import { createMeters, type Meters } from './meters/meters.js'
+import { createMeters, METER_OBJECT, type Meters } from './meters/meters.js'
 import { createOffSessionPayments, type OffSessionPayments } from './off-session-payments/off-session-payments.js'
 import { chargeJson } from './payment-intents/charge.js'
 import { type Charges, createCharges } from './payment-intents/charges.js'
@@ -49,7 +50,7 @@ export interface Service {
   readonly delivery: Delivery
   /** Creates realistic events of any type (like the provider's CLI `trigger`). */
   readonly trigger: Trigger
-  /** Billing meters per account and mode. */
+  /** Billing meters per account and mode (read access; the engine stores them). */
   readonly meters: Meters
   /** Meter events (sync and stream), their async processing and the aggregates. */
   readonly meterEvents: MeterEvents
@@ -92,7 +93,9 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const sessions = createSessions(kernel)
   const destinations = createDestinations(kernel, accounts)
   const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)
-  const meters = createMeters(kernel)
+  // Meters are engine objects; the engine is made below, and read only when a meter is looked up.
+  let engineRef: Engine | undefined
+  const meters = createMeters(() => (engineRef as Engine).resource(METER_OBJECT))
   const meterEvents = createMeterEvents(kernel, timeline, meters, events, options.faults)
   const ledger = createLedger(kernel, (platform) =>
     accounts
@@ -107,6 +110,13 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     paymentMethods,
     charges,
     meters,
+    metering: {
+      meters,
+      meterEvents,
+      sessions,
+      meterId: (mode) => kernel.ids.next(`mtr_${mode}`, 24),
+      customerKey: defaultCustomerKey(kernel.prefix),
+    },
     ledger,
     accounts,
     get billing(): Billing {
@@ -115,6 +125,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     },
   }
   const engine = createEngine({ kernel, events, view: catalogueView, declarations, ports })
+  engineRef = engine
   const trigger = createTrigger(kernel, events, accounts, engine)
   const customers = engine.resource('customer')
   const paymentIntents = createPaymentIntents(kernel, events, customers, paymentMethods, charges)

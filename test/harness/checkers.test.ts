@@ -22,7 +22,7 @@ describe('history checkers', () => {
       {
         seed: 0,
         steps: [{ kind: 'report', units: 1, value: 1 }],
-        faults: [{ step: 1, fault: 'indeterminate', operation: 'billing.meter_event_stream' }],
+        faults: [{ step: 1, fault: 'indeterminate', operation: 'v2.billing.meterEventStream' }],
       },
       { reporter: noIds?.factory },
     )
@@ -37,7 +37,7 @@ describe('history checkers', () => {
       {
         seed: 0,
         steps: [{ kind: 'report', units: 1, value: 1 }],
-        faults: [{ step: 1, fault: 'indeterminate', operation: 'billing.meter_event_stream' }],
+        faults: [{ step: 1, fault: 'indeterminate', operation: 'v2.billing.meterEventStream' }],
       },
       { reporter: referenceUsageReporter },
     )

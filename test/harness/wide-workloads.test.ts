@@ -112,8 +112,8 @@ describe('defect 4: a correct client never fails a program the harness generates
   })
 
   it.each([
-    ['stream', referenceUsageReporter, 'billing.meter_event_stream'],
-    ['sync', referenceSyncUsageReporter, 'billing.meter_events'],
+    ['stream', referenceUsageReporter, 'v2.billing.meterEventStream'],
+    ['sync', referenceSyncUsageReporter, 'v2.billing.meterEvents'],
   ] as const)(
     'the %s reference passes the worst case: four refusals of count 3 armed on its endpoint',
     async (_, reporter, operation) => {
@@ -232,7 +232,7 @@ describe('defect 8: workload shape options of the ready-made checks', () => {
 })
 
 describe('defect 9: a session-expired 401 is traced with its operation', () => {
-  it('names billing.meter_event_stream on the http entry', async () => {
+  it('names v2.billing.meterEventStream.create on the http entry', async () => {
     const report = await runProgram(
       { seed: 9, steps: [{ kind: 'report', units: 1, value: 1 }], faults: [{ step: 1, fault: 'session_expiry' }] },
       {
@@ -255,7 +255,7 @@ describe('defect 9: a session-expired 401 is traced with its operation', () => {
     )
     const refused = report.sim.trace.entries().filter((e) => e.kind === 'http' && e.data.status === 401)
     expect(refused).toHaveLength(1)
-    expect(refused[0]?.data.operation).toMatch(/^billing\.meter_event_stream/)
+    expect(refused[0]?.data.operation).toBe('v2.billing.meterEventStream.create')
   })
 })
 
@@ -339,6 +339,6 @@ describe('usage accounted per customer', () => {
         .sample(usageProgram({ faultKinds: usageFaultKinds, maxFaults: 4 }), { numRuns: 300, seed: 1 })
         .flatMap((p) => p.faults.map((f) => f.operation ?? 'any')),
     )
-    expect(ops).toEqual(new Set(['any', 'billing.meter_event_stream', 'billing.meter_events']))
+    expect(ops).toEqual(new Set(['any', 'v2.billing.meterEventStream', 'v2.billing.meterEvents']))
   })
 })

@@ -92,7 +92,11 @@ export function servingOf(
   op: Operation,
   byType: ReadonlyMap<string, ResourceDeclaration>,
 ): { declaration: ResourceDeclaration; verb: Verb | 'action' } | undefined {
-  if (op.api !== 'v1') return undefined
+  if (op.api !== 'v1') {
+    // A v2 operation is served by the behaviour its resource declares (v2 objects are not CRUD).
+    const owner = byType.get(op.resource)
+    return owner?.behaviours?.[op.name] === undefined ? undefined : { declaration: owner, verb: 'action' }
+  }
   const type = typeOf(op)
   const declaration = type === undefined ? byType.get(op.resource) : byType.get(type)
   if (declaration === undefined) {

@@ -19,8 +19,8 @@ import type { LimitRow } from './limit-row.js'
 
 // Meter event ingestion in live mode has limits of its own and does not count against the basic
 // (global) rate; in sandbox it counts like any other call.
-const METER_EVENTS = '*billing.meter_events.create'
-const METER_STREAM = '*billing.meter_event_stream.create'
+const METER_EVENTS = '*billing.meterEvents.create'
+const METER_STREAM = 'v2.billing.meterEventStream.create'
 
 /**
  * The spec's "Limits" table as rows. Operations are matched by name globs so routes added later

@@ -105,7 +105,7 @@ export interface MeterEvents {
    */
   ingest(scope: Scope, events: readonly StreamEvent[], timestamps?: readonly number[]): void
   /** Processed usage of one meter and customer with timestamps in [start, end). */
-  window(meter: Meter, customer: string, start: number, end: number): AggregateValue
+  window(meter: Pick<Meter, 'id'>, customer: string, start: number, end: number): AggregateValue
   /**
    * Cancels an event by identifier (`billing.meter_event_adjustment`): refused at once when no
    * event with that identifier and event name was received in the last 24 hours; applied after the

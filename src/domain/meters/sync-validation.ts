@@ -12,9 +12,9 @@ export interface ValidEvent {
 /** The parameter a problem is reported on: the event name, the timestamp or the payload key. */
 function paramOf(problem: MeterEventProblem, meter: Meter | undefined): string {
   if (problem === 'no_meter' || problem === 'archived_meter') return 'event_name'
-  if (problem === 'no_customer') return `payload.${meter?.customerKey}`
+  if (problem === 'no_customer') return `payload.${meter?.customer_mapping.event_payload_key}`
   if (problem.startsWith('timestamp')) return 'timestamp'
-  return `payload.${meter?.valueKey}`
+  return `payload.${meter?.value_settings.event_payload_key}`
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { accountLinks } from './account-links.js'
 import { accountSessions } from './account-sessions.js'
+import { billingMeters } from './billing-meters.js'
 import { checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
@@ -9,6 +10,9 @@ import { discounts } from './discounts.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
+import { meterEventAdjustmentsV1, meterEventAdjustmentsV2 } from './meter-event-adjustments.js'
+import { meterEventSessions, meterEventStream } from './meter-event-stream.js'
+import { meterEventsV1, meterEventsV2 } from './meter-events.js'
 import { payouts } from './payouts.js'
 import { plans } from './plans.js'
 import type { ResourcePorts } from './ports.js'
@@ -53,4 +57,11 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   shippingRates,
   testClocks,
   discounts,
+  billingMeters,
+  meterEventsV1,
+  meterEventsV2,
+  meterEventAdjustmentsV1,
+  meterEventAdjustmentsV2,
+  meterEventSessions,
+  meterEventStream,
 ]

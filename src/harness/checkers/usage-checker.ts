@@ -1,6 +1,9 @@
 import type { TraceEntry } from '#kernel/trace.js'
 import { type Violation, violation } from './violation.js'
 
+/** The meter event operations of both versions (events, stream, its sessions, adjustments). */
+const METER_EVENT_OPERATION = /(^|\.)billing\.meterEvent/
+
 const str = (v: unknown) => String(v)
 
 interface Unit {
@@ -33,7 +36,7 @@ export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
       totalsEntry = e
       for (const t of e.data.customers) totals.set(t.customer, t)
     } else if (e.kind === 'http' && e.data.status !== undefined && Number(e.data.status) < 300) {
-      if (str(e.data.operation).startsWith('billing.meter_event')) requests.push(e)
+      if (METER_EVENT_OPERATION.test(str(e.data.operation))) requests.push(e)
     }
   }
   // Per customer: how many units and what sum, all and acknowledged (counters: runs are many).

@@ -181,7 +181,7 @@ export function faultEntry(kinds: readonly FaultKind[], maxStep: number): fc.Arb
         target !== 'any' &&
         ['rate_limit', 'lock_timeout', 'concurrent_conflict', 'server_error', 'indeterminate'].includes(fault)
       ) {
-        entry.operation = target === 'stream' ? 'billing.meter_event_stream' : 'billing.meter_events'
+        entry.operation = target === 'stream' ? 'v2.billing.meterEventStream' : 'v2.billing.meterEvents'
       }
       return entry
     })

@@ -24,6 +24,7 @@ export function engineHandle(operation: string): (ctx: RequestContext) => unknow
       path: ctx.params,
       // The official client sends a DELETE's params in the query (`subscriptions.cancel({ prorate })`).
       params: paramsOf(ctx.method, ctx.query as Record<string, unknown>, ctx.body as Record<string, unknown>),
+      flight: ctx.inflight,
     })
 }
 
@@ -99,6 +100,7 @@ export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
         path: op.path,
         operation: op.name,
         ...(onId && op.pathParams.length > 0 ? { object: op.pathParams.at(-1) as string } : {}),
+        ...serving.declaration.traits?.[op.name],
         handle: engineHandle(op.name),
       }),
     )

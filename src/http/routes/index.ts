@@ -4,25 +4,17 @@ import { balanceRoutes } from './balance-routes.js'
 import { catalogueRoutes } from './engine-routes.js'
 import { eventDestinationRoutes } from './event-destination-routes.js'
 import { eventRoutes } from './event-routes.js'
-import { meterAdjustmentRoutes } from './meter-adjustment-routes.js'
-import { meterEventRoutes } from './meter-event-routes.js'
-import { meterRoutes } from './meter-routes.js'
 import { offSessionPaymentRoutes } from './off-session-payment-routes.js'
 import { paymentIntentRoutes } from './payment-intent-routes.js'
-import { sessionRoutes } from './session-routes.js'
 import { v2EventRoutes } from './v2-event-routes.js'
 
-/** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, meters, sessions, destinations, accounts, balance). */
+/** The hand-written routes: operations whose behaviour lives in a route (payment intents' state machine, destinations, accounts, balance). */
 export const behaviourRoutes: readonly Route[] = [
   ...accountRoutes,
   ...paymentIntentRoutes,
   ...balanceRoutes,
   ...eventRoutes,
   ...offSessionPaymentRoutes,
-  ...sessionRoutes,
-  ...meterRoutes,
-  ...meterEventRoutes,
-  ...meterAdjustmentRoutes,
   ...eventDestinationRoutes,
   ...v2EventRoutes,
 ]
