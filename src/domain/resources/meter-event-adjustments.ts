@@ -42,6 +42,8 @@ export const meterEventAdjustmentsV2: ResourceDeclaration<ResourcePorts> = {
   object: 'v2.billing.meter_event_adjustment',
   idPrefix: 'mtr_event_adj',
   ephemeral: true,
+  // No engine verb: the behaviour below is the whole operation.
+  only: [],
   behaviours: {
     'v2.billing.meterEventAdjustments.create': (call, _next, { ports }) => adjustmentV2(cancel(call, ports.metering)),
   },

@@ -9,6 +9,8 @@ export const meterEventSessions: ResourceDeclaration<ResourcePorts> = {
   object: 'v2.billing.meter_event_session',
   idPrefix: 'mes',
   ephemeral: true,
+  // No engine verb: the behaviour below is the whole operation.
+  only: [],
   behaviours: {
     'v2.billing.meterEventSession.create': (call, _next, { ports }) => sessionV2(ports.metering.sessions.create(call.scope)),
   },
@@ -24,6 +26,8 @@ export const meterEventStream: ResourceDeclaration<ResourcePorts> = {
   object: 'v2.billing.meter_event_stream',
   idPrefix: 'mes',
   ephemeral: true,
+  // No engine verb: the behaviour below is the whole operation.
+  only: [],
   traits: { 'v2.billing.meterEventStream.create': { auth: 'session', checksOwn: ['events'] } },
   behaviours: {
     'v2.billing.meterEventStream.create'(call, _next, { ports }) {

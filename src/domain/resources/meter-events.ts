@@ -40,6 +40,8 @@ export const meterEventsV2: ResourceDeclaration<ResourcePorts> = {
   object: 'v2.billing.meter_event',
   idPrefix: 'mev',
   ephemeral: true,
+  // No engine verb: the behaviour below is the whole operation.
+  only: [],
   behaviours: {
     'v2.billing.meterEvents.create'(call, _next, { ports }) {
       const input = { ...commonInput(call), timestamp: isoParam(call.params.timestamp) }
