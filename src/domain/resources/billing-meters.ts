@@ -52,10 +52,10 @@ function setStatus(engine: Engine, call: OperationCall, status: Meter['status'])
  */
 export const billingMeters: ResourceDeclaration<ResourcePorts> = {
   type: 'Billing.Meter',
-  object: METER_OBJECT,
+  object: 'billing.meter',
   idPrefix: 'mtr',
   touch: ['updated'],
-  defaults: () => ({ status: 'active', status_transitions: { deactivated_at: null }, event_time_window: null }),
+  defaults: () => ({ status: 'active' }),
   behaviours: {
     'billing.meters.create'(call, _next, { engine, ports }) {
       const { metering } = ports
