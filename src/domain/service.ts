@@ -16,8 +16,9 @@ import { createLedger, type Ledger } from './ledger/ledger.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
 import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
 import { createLockManager, type LockManager } from './locks/lock-manager.js'
+import { defaultCustomerKey } from './meters/meter.js'
 import { createMeterEvents, type MeterEvents } from './meters/meter-events.js'
-import { createMeters, type Meters } from './meters/meters.js'
+import { createMeters, METER_OBJECT, type Meters } from './meters/meters.js'
 import { createOffSessionPayments, type OffSessionPayments } from './off-session-payments/off-session-payments.js'
 import { type Charges, createCharges } from './payment-intents/charges.js'
 import { createPaymentIntents, type PaymentIntents, savedForOffSession } from './payment-intents/payment-intents.js'
@@ -46,7 +47,7 @@ export interface Service {
   readonly delivery: Delivery
   /** Creates realistic events of any type (like the provider's CLI `trigger`). */
   readonly trigger: Trigger
-  /** Billing meters per account and mode. */
+  /** Billing meters per account and mode (read access; the engine stores them). */
   readonly meters: Meters
   /** Meter events (sync and stream), their async processing and the aggregates. */
   readonly meterEvents: MeterEvents
@@ -89,7 +90,14 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const sessions = createSessions(kernel)
   const destinations = createDestinations(kernel, accounts, () => engine)
   const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)
-  const meters = createMeters(kernel)
+  // Meters, payment methods, charges and payment intents are engine objects; the engine is made
+  // after its ports, so the areas read it on use.
+  let built: Engine | undefined
+  const engineOf = (): Engine => {
+    if (built === undefined) throw new Error('service: the engine is not built yet')
+    return built
+  }
+  const meters = createMeters(() => engineOf().resource(METER_OBJECT))
   const meterEvents = createMeterEvents(kernel, timeline, meters, events, options.faults)
   const ledger = createLedger(kernel, (platform) =>
     accounts
@@ -97,12 +105,6 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       .filter((a) => a.platform === platform)
       .map((a) => a.id),
   )
-  // The payment areas work on the engine's stores; the engine is made after its ports, so they read it on use.
-  let built: Engine | undefined
-  const engineOf = (): Engine => {
-    if (built === undefined) throw new Error('service: the engine is not built yet')
-    return built
-  }
   const paymentMethods = createPaymentMethods({
     resource: () => engineOf().resource('payment_method'),
     events,
@@ -116,6 +118,13 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     charges,
     paymentIntents,
     meters,
+    metering: {
+      meters,
+      meterEvents,
+      sessions,
+      meterId: (mode) => kernel.ids.next(`mtr_${mode}`, 24),
+      customerKey: defaultCustomerKey(kernel.prefix),
+    },
     ledger,
     accounts,
     events,

@@ -179,6 +179,10 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
   const latest = new PriorityQueue<Entry>()
   let horizonAt = Number.NEGATIVE_INFINITY
   let horizon: ReturnType<Clock['setTimeout']> | undefined
+  // When the armed timers fire: a clamped timer fires before its due time, and `advance` may jump
+  // the clock past it, leaving fake-timers a timer behind the clock that no tick ever fires.
+  let timerCallAt = Number.POSITIVE_INFINITY
+  let horizonCallAt = Number.POSITIVE_INFINITY
   const probe = {
     ahead: () => horizon !== undefined && horizonAt > clock.now,
     wake: () => {
@@ -203,12 +207,13 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
     while (latest.peek()?.value.cancelled === true) latest.pop()
     const top = latest.peek()
     const due = top === undefined ? Number.NEGATIVE_INFINITY : top.value.due
-    if (due === horizonAt) return
+    if (due === horizonAt && !(horizon !== undefined && horizonCallAt < clock.now)) return
     if (horizon !== undefined) clock.clearTimeout(horizon)
     horizon = undefined
     horizonAt = due
     if (top === undefined) return
     // The armed timer holds the probe, so it lives exactly while it can say the horizon is ahead.
+    horizonCallAt = clock.now + clampDelay(due - clock.now)
     horizon = clock.setTimeout(() => probe.wake(), clampDelay(due - clock.now))
   }
 
@@ -225,10 +230,11 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
     dropCancelled()
     const top = queue.peek()
     const due = top === undefined ? Number.POSITIVE_INFINITY : top.due
-    if (due === armedAt) return
+    if (due === armedAt && !(timer !== undefined && timerCallAt < clock.now)) return
     if (timer !== undefined) clock.clearTimeout(timer)
     timer = undefined
     armedAt = due
+    timerCallAt = clock.now + clampDelay(due - clock.now)
     if (top !== undefined) timer = clock.setTimeout(fire, clampDelay(due - clock.now))
   }
 

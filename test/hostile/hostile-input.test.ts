@@ -6,12 +6,12 @@ describe('hostile input', () => {
     const failures: string[] = []
     const figures = await runHostile({
       seed: 13,
-      count: 4000,
+      count: 5000,
       onFailure: (what, request, detail) => failures.push(`${what}: ${request.init.method ?? 'GET'} ${request.url} ${detail}`),
     })
     expect(failures.slice(0, 5)).toEqual([])
     expect(figures).toMatchObject({
-      requests: 4000,
+      requests: 5000,
       hangs: 0,
       serverErrors: 0,
       throws: 0,

@@ -116,7 +116,7 @@ describe('synchronous meter events (POST /v2/billing/meter_events)', () => {
     [{ event_name: 'api_call' }, 'parameter_missing', 'payload'],
     [{ event_name: 'api_call', payload: payload(), extra: 1 }, 'parameter_unknown', 'extra'],
     [{ event_name: 'api_call', payload: payload(), timestamp: 'yesterday' }, 'parameter_invalid', 'timestamp'],
-    [{ event_name: 'api_call', payload: payload(), identifier: '' }, 'parameter_invalid', 'identifier'],
+    [{ event_name: 'api_call', payload: payload(), identifier: '' }, 'parameter_invalid_empty', 'identifier'],
   ])('refuses a malformed body %j with 400 %s', async (body, code, param) => {
     const a = api()
     await a.meter()

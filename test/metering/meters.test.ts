@@ -35,7 +35,7 @@ describe('billing meters through sim.fetch', () => {
   })
 
   it.each([
-    [{ display_name: '' }, 'display_name', 'parameter_invalid'],
+    [{ display_name: '' }, 'display_name', 'parameter_invalid_empty'],
     [{ 'default_aggregation[formula]': 'avg' }, 'default_aggregation[formula]', 'parameter_invalid'],
     [{ colour: 'red' }, 'colour', 'parameter_unknown'],
     [

@@ -40,7 +40,7 @@ export function createLines(deps: {
     if (typeof meterId !== 'string') return 0
     const meter = meters.find(scope, meterId)
     if (meter === undefined) return 0
-    return formulaValue(meter.formula, meterEvents.window(meter, customer, start, end))
+    return formulaValue(meter.default_aggregation.formula, meterEvents.window(meter, customer, start, end))
   }
 
   function itemLine(

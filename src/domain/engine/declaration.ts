@@ -1,3 +1,4 @@
+import type { InFlightRequest } from '#kernel/request-timeline.js'
 import type { Scope } from '../mode.js'
 import type { Origin } from '../v1-events/emit.js'
 import type { Engine } from './engine.js'
@@ -14,6 +15,18 @@ export interface OperationCall {
   readonly path: Readonly<Record<string, string>>
   /** The decoded (and validated) body, or the query of a GET. */
   readonly params: Readonly<Record<string, unknown>>
+  /** The request in flight, for behaviours that hold a key while it lasts (one meter event call per customer and meter). */
+  readonly flight?: InFlightRequest
+}
+
+/**
+ * How the HTTP edge serves an operation beyond its verb and path: the meter event stream takes a
+ * session token (`auth: 'session'`) and checks its events by hand (`checksOwn`).
+ */
+export interface OperationTraits {
+  readonly auth?: 'session'
+  /** Top-level params the behaviour checks itself, with codes of its own: the catalogue check accepts any value there. */
+  readonly checksOwn?: readonly string[]
 }
 
 /**
@@ -126,16 +139,12 @@ export interface ResourceDeclaration<P = any> {
   /** Objects that are answered but not kept (account links, account sessions: no id to fetch them by). */
   readonly ephemeral?: true
   /**
-   * Top-level params a behaviour judges itself, by operation name (`v2.core.events.list`:
-   * `created` bounds as ISO 8601 too): the catalogue check takes any value there and still
-   * refuses unknown keys.
-   */
-  readonly ownParams?: Readonly<Record<string, readonly string[]>>
-  /**
    * Behaviours by operation name (`customers.create`): they wrap the engine's operation. A
    * behaviour for an operation that is not a CRUD verb (`setupIntents.confirm`) serves it alone.
    */
   readonly behaviours?: Readonly<Record<string, Behaviour<P>>>
+  /** Edge traits by operation name (`v2.billing.meterEventStream.create`: session auth). */
+  readonly traits?: Readonly<Record<string, OperationTraits>>
 }
 
 /** A stored object of a resource: wire JSON. */

@@ -184,9 +184,7 @@ export function calendarMonths(from: number, to: number): { start: number; end: 
 export function billedUsage(service: Service, input: BilledUsageInput, source?: UsageBillingSource): BilledUsage {
   const scope = { account: input.account ?? service.accounts.platform.id, mode: input.mode ?? ('test' as Mode) }
   const now = service.kernel.clock.now
-  const meters = service.meters
-    .all()
-    .filter((m) => m.account === scope.account && m.mode === scope.mode && (input.meter === undefined || m.id === input.meter))
+  const meters = [...service.meters.list(scope)].reverse().filter((m) => input.meter === undefined || m.id === input.meter)
   const pending = service.meterEvents.pending(scope).filter((p) => p.customer === input.customer)
   const cancelled = service.meterEvents.cancelled(scope).filter((c) => c.customer === input.customer)
   const aggregates = service.meterEvents.aggregates
@@ -205,8 +203,8 @@ export function billedUsage(service: Service, input: BilledUsageInput, source?: 
       }
       return {
         meter: m.id,
-        eventName: m.eventName,
-        formula: m.formula,
+        eventName: m.event_name,
+        formula: m.default_aggregation.formula,
         periods: periods.map((period) => {
           const v = aggregates.window(m.id, input.customer, period.start, period.end)
           const inPeriod = (e: { meter: string; timestamp: number }) =>
@@ -216,7 +214,7 @@ export function billedUsage(service: Service, input: BilledUsageInput, source?: 
           return {
             start: period.start,
             end: period.end,
-            value: formulaValue(m.formula, v),
+            value: formulaValue(m.default_aggregation.formula, v),
             ...v,
             pendingEvents: p.length,
             pendingValue: p.reduce((n, e) => n + e.value, 0),

@@ -18,7 +18,12 @@ export interface SavedIdentifierIndex {
   readonly refs: readonly (readonly [string, string] | null)[]
   readonly stamps: readonly number[]
   readonly values: readonly number[]
+  /** Position of the first saved slot since the index began (positions stay valid across a load). */
+  readonly base?: number
 }
+
+// The identifier of a released slot: never a real one (identifiers are non-empty).
+const RELEASED = ''
 
 /** How long an identifier stays taken: a rolling 24 hours of virtual time. */
 export const IDENTIFIER_WINDOW = METER_EVENT_IDENTIFIER_WINDOW_MS
@@ -34,9 +39,10 @@ export const IDENTIFIER_WINDOW = METER_EVENT_IDENTIFIER_WINDOW_MS
  *
  * @example
  * const index = new IdentifierIndex()
- * index.take('evt-1', clock.now)           // true: it was free
+ * index.take('evt-1', clock.now)           // 0: it was free (its position)
  * index.has('evt-1', clock.now)            // true
- * index.take('evt-1', clock.now + DAY)     // true again: the 24 hours have passed
+ * index.take('evt-1', clock.now)           // -1: taken
+ * index.take('evt-1', clock.now + DAY)     // 1: free again, the 24 hours have passed
  */
 export class IdentifierIndex {
   private readonly seen = new Set<string>()
@@ -47,6 +53,8 @@ export class IdentifierIndex {
   private stamps: number[] = []
   private values: number[] = []
   private head = 0
+  // Slots dropped from the front of the arrays by compaction: position = offset + array index.
+  private offset = 0
 
   /**
    * The identifiers still in the window, their times and the events behind them, for a snapshot:
@@ -65,6 +73,7 @@ export class IdentifierIndex {
       refs,
       stamps: this.stamps.slice(this.head),
       values: this.values.slice(this.head),
+      base: this.offset + this.head,
     }
   }
 
@@ -78,7 +87,8 @@ export class IdentifierIndex {
     i.buckets = saved.refs.map((r) => (r === null ? undefined : buckets(r[0], r[1])))
     i.stamps = saved.stamps.slice()
     i.values = saved.values.slice()
-    for (const id of saved.ids) i.seen.add(id)
+    i.offset = saved.base ?? 0
+    for (const id of saved.ids) if (id !== RELEASED) i.seen.add(id)
     return i
   }
 
@@ -100,25 +110,47 @@ export class IdentifierIndex {
   }
 
   /**
-   * Takes `id` at `now` unless it was taken in the last 24 hours: true when it was free. One set
-   * operation on the common path (a new identifier), which is the stream's hot loop.
+   * Takes `id` at `now` unless it was taken in the last 24 hours: its position (for
+   * {@link attachAt} and {@link releaseAt}) when it was free, else -1. One set operation on the
+   * common path (a new identifier), which is the stream's hot loop.
    */
-  take(id: string, now: number, buckets?: Map<number, MinuteBucket>, timestamp = 0, value = 0): boolean {
+  take(id: string, now: number): number {
     const seen = this.seen
     const before = seen.size
     seen.add(id)
     if (seen.size === before) {
       // Taken, unless its 24 hours ran out since the last sweep.
       this.sweep(now)
-      if (seen.has(id)) return false
+      if (seen.has(id)) return -1
       seen.add(id)
     }
+    const position = this.offset + this.ids.length
     this.ids.push(id)
     this.times.push(now)
-    this.buckets.push(buckets)
-    this.stamps.push(timestamp)
-    this.values.push(value)
-    return true
+    this.buckets.push(undefined)
+    this.stamps.push(0)
+    this.values.push(0)
+    return position
+  }
+
+  /** Records the processed event behind the identifier taken at `position` (ignored once swept). */
+  attachAt(position: number, buckets: Map<number, MinuteBucket>, timestamp: number, value: number): void {
+    const i = position - this.offset
+    if (!(i >= this.head && i < this.ids.length)) return
+    this.buckets[i] = buckets
+    this.stamps[i] = timestamp
+    this.values[i] = value
+  }
+
+  /**
+   * Gives back the identifier taken at `position` (its event failed validation, so it was never
+   * accepted): the slot stays until swept but names no identifier.
+   */
+  releaseAt(position: number): void {
+    const i = position - this.offset
+    if (!(i >= this.head && i < this.ids.length)) return
+    this.seen.delete(this.ids[i] as string)
+    this.ids[i] = RELEASED
   }
 
   /** Slot of a remembered identifier (a scan from the newest: adjustments are rare). */
@@ -126,15 +158,6 @@ export class IdentifierIndex {
     if (!this.has(id, now)) return -1
     const i = this.ids.lastIndexOf(id)
     return i >= this.head ? i : -1
-  }
-
-  /** Records the processed event behind an identifier taken earlier (on acceptance). */
-  attach(id: string, now: number, buckets: Map<number, MinuteBucket>, timestamp: number, value: number): void {
-    const i = this.slot(id, now)
-    if (i < 0) return
-    this.buckets[i] = buckets
-    this.stamps[i] = timestamp
-    this.values[i] = value
   }
 
   /**
@@ -180,6 +203,7 @@ export class IdentifierIndex {
       this.buckets = []
       this.stamps = []
       this.values = []
+      this.offset += head
       this.head = 0
     } else if (head > 4096 && head * 2 > n) {
       this.ids = ids.slice(head)
@@ -187,6 +211,7 @@ export class IdentifierIndex {
       this.buckets = this.buckets.slice(head)
       this.stamps = this.stamps.slice(head)
       this.values = this.values.slice(head)
+      this.offset += head
       this.head = 0
     } else {
       for (let i = this.head; i < head; i++) this.buckets[i] = undefined

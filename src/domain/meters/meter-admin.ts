@@ -1,9 +1,9 @@
-import type { Mode } from '../mode.js'
+import type { Mode, Scope } from '../mode.js'
 import type { Service } from '../service.js'
+import { NO_ORIGIN } from '../v1-events/emit.js'
 import { formulaValue } from './aggregates.js'
 import { type BilledUsage, type BilledUsageInput, billedUsage, engineBillingSource } from './billed-usage.js'
 import type { Meter, MeterFormula } from './meter.js'
-import { meterJson } from './meter.js'
 import type { MeterEventStats } from './meter-events.js'
 
 /** Setup input of `admin.createMeter`; the account defaults to the platform and the mode to test. */
@@ -57,49 +57,78 @@ export interface MeterAdmin {
   billedUsage(input: BilledUsageInput): BilledUsage
 }
 
-export function createMeterAdmin(service: Service): MeterAdmin {
-  function find(id: string, caller: string): Meter {
-    const meter = service.meters.all().find((m) => m.id === id)
-    if (meter === undefined) throw new TypeError(`admin.${caller}: no such meter '${id}'`)
-    return meter
+/** A meter with the account and mode it lives in. */
+interface Placed {
+  readonly scope: Scope
+  readonly meter: Meter
+}
+
+/** Every meter of every account and mode, oldest first. */
+function allMeters(service: Service): Placed[] {
+  const out: Placed[] = []
+  for (const account of service.accounts.list()) {
+    for (const mode of ['test', 'live'] as const) {
+      const scope = { account: account.id, mode }
+      for (const meter of [...service.meters.list(scope)].reverse()) out.push({ scope, meter })
+    }
   }
+  return out
+}
+
+function adminCall(
+  service: Service,
+  operation: string,
+  scope: Scope,
+  path: Record<string, string>,
+  params: Record<string, unknown>,
+): Meter {
+  return service.engine.run(operation, { scope, origin: NO_ORIGIN, path, params }) as Meter
+}
+
+export function createMeterAdmin(service: Service): MeterAdmin {
+  function find(id: string, caller: string): Placed {
+    const placed = allMeters(service).find((p) => p.meter.id === id)
+    if (placed === undefined) throw new TypeError(`admin.${caller}: no such meter '${id}'`)
+    return placed
+  }
+  const json = (m: Meter) => ({ ...m }) as Record<string, unknown>
   return {
     createMeter(input) {
       const scope = { account: input.account ?? service.accounts.platform.id, mode: input.mode ?? 'test' }
-      const meter = service.meters.create(scope, {
-        eventName: input.eventName,
-        displayName: input.displayName ?? input.eventName,
-        formula: input.formula ?? 'sum',
-        ...(input.customerKey === undefined ? {} : { customerKey: input.customerKey }),
-        ...(input.valueKey === undefined ? {} : { valueKey: input.valueKey }),
-      })
-      return meterJson(meter)
+      const params: Record<string, unknown> = {
+        event_name: input.eventName,
+        display_name: input.displayName ?? input.eventName,
+        default_aggregation: { formula: input.formula ?? 'sum' },
+      }
+      if (input.customerKey !== undefined) params.customer_mapping = { event_payload_key: input.customerKey, type: 'by_id' }
+      if (input.valueKey !== undefined) params.value_settings = { event_payload_key: input.valueKey }
+      return json(adminCall(service, 'billing.meters.create', scope, {}, params))
     },
     meter(id) {
-      const meter = service.meters.all().find((m) => m.id === id)
-      return meter === undefined ? undefined : meterJson(meter)
+      const placed = allMeters(service).find((p) => p.meter.id === id)
+      return placed === undefined ? undefined : json(placed.meter)
     },
     meters: (filter = {}) =>
-      service.meters
-        .all()
+      allMeters(service)
         .filter(
-          (m) =>
-            (filter.account === undefined || m.account === filter.account) &&
-            (filter.mode === undefined || m.mode === filter.mode),
+          (p) =>
+            (filter.account === undefined || p.scope.account === filter.account) &&
+            (filter.mode === undefined || p.scope.mode === filter.mode),
         )
-        .map(meterJson),
+        .map((p) => json(p.meter)),
     deactivateMeter(id) {
-      const m = find(id, 'deactivateMeter')
-      return meterJson(service.meters.deactivate(m, id))
+      const { scope } = find(id, 'deactivateMeter')
+      return json(adminCall(service, 'billing.meters.deactivate', scope, { id }, {}))
     },
     reactivateMeter(id) {
-      const m = find(id, 'reactivateMeter')
-      return meterJson(service.meters.reactivate(m, id))
+      const { scope } = find(id, 'reactivateMeter')
+      return json(adminCall(service, 'billing.meters.reactivate', scope, { id }, {}))
     },
     meterSummary({ meter, customer, start, end }) {
-      const m = find(meter, 'meterSummary')
+      const m = find(meter, 'meterSummary').meter
+      const formula = m.default_aggregation.formula
       const v = service.meterEvents.window(m, customer, start ?? Number.NEGATIVE_INFINITY, end ?? Number.POSITIVE_INFINITY)
-      return { meter, customer, formula: m.formula, value: formulaValue(m.formula, v), ...v }
+      return { meter, customer, formula, value: formulaValue(formula, v), ...v }
     },
     meterStats: () => service.meterEvents.stats(),
     billedUsage(input) {

@@ -83,7 +83,7 @@ export function reportBatchErrors(
       mode: scope.mode,
       relatedObject: { id: meter.id, type: 'billing.meter', url: `/v1/billing/meters/${meter.id}` },
       data: {
-        developer_message_summary: `There is an issue with your meter '${meter.displayName}' (${meter.id}): ${list.length} meter event${list.length === 1 ? '' : 's'} failed validation (${counts(list)}).`,
+        developer_message_summary: `There is an issue with your meter '${meter.display_name}' (${meter.id}): ${list.length} meter event${list.length === 1 ? '' : 's'} failed validation (${counts(list)}).`,
         reason: reason(list, now, ids),
         ...window,
       },

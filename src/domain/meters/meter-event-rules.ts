@@ -122,16 +122,18 @@ export function checkEvent(
     return out
   }
   // Payload keys are the meter's configured names: inherited properties (`constructor`) are not values.
-  const customer = Object.hasOwn(payload, meter.customerKey) ? payload[meter.customerKey] : undefined
+  const customerKey = meter.customer_mapping.event_payload_key
+  const customer = Object.hasOwn(payload, customerKey) ? payload[customerKey] : undefined
   if (typeof customer !== 'string' || customer === '') {
     out.problem = 'no_customer'
     return out
   }
   out.customer = customer
-  const raw = Object.hasOwn(payload, meter.valueKey) ? payload[meter.valueKey] : undefined
+  const valueKey = meter.value_settings.event_payload_key
+  const raw = Object.hasOwn(payload, valueKey) ? payload[valueKey] : undefined
   if (raw === undefined || raw === null || raw === '') {
     // A count meter counts events; their value is not needed.
-    if (meter.formula !== 'count') {
+    if (meter.default_aggregation.formula !== 'count') {
       out.problem = 'no_value'
       return out
     }
@@ -157,11 +159,11 @@ export function problemMessage(problem: MeterEventProblem, eventName: string, me
     case 'archived_meter':
       return `The meter ${meter?.id} for event_name '${eventName}' is inactive (archived) and does not accept events.`
     case 'no_customer':
-      return `The payload has no customer: add the key '${meter?.customerKey}' holding a customer id (cus_...).`
+      return `The payload has no customer: add the key '${meter?.customer_mapping.event_payload_key}' holding a customer id (cus_...).`
     case 'no_value':
-      return `The payload has no value: add the key '${meter?.valueKey}' holding a positive integer as a string.`
+      return `The payload has no value: add the key '${meter?.value_settings.event_payload_key}' holding a positive integer as a string.`
     case 'invalid_value':
-      return `The payload value under '${meter?.valueKey}' must be a positive integer (a string of digits such as "25").`
+      return `The payload value under '${meter?.value_settings.event_payload_key}' must be a positive integer (a string of digits such as "25").`
     case 'timestamp_too_far_in_past':
       return `The timestamp is more than ${MAX_EVENT_AGE_DAYS} calendar days in the past; the earliest accepted now is ${new Date(earliestTimestamp(now)).toISOString()}.`
     case 'timestamp_in_future':

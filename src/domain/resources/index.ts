@@ -1,11 +1,12 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { accountLinks } from './account-links.js'
 import { accountSessions } from './account-sessions.js'
-import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { accounts } from './accounts.js'
 import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
+import { billingMeters } from './billing-meters.js'
 import { charges } from './charges.js'
+import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
@@ -15,6 +16,9 @@ import { events } from './events.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
+import { meterEventAdjustmentsV1, meterEventAdjustmentsV2 } from './meter-event-adjustments.js'
+import { meterEventSessions, meterEventStream } from './meter-event-stream.js'
+import { meterEventsV1, meterEventsV2 } from './meter-events.js'
 import { paymentIntents } from './payment-intents.js'
 import { paymentMethods } from './payment-methods.js'
 import { payouts } from './payouts.js'
@@ -72,4 +76,11 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   paymentIntents,
   paymentMethods,
   charges,
+  billingMeters,
+  meterEventsV1,
+  meterEventsV2,
+  meterEventAdjustmentsV1,
+  meterEventAdjustmentsV2,
+  meterEventSessions,
+  meterEventStream,
 ]

@@ -4,6 +4,7 @@ import type { Delivery } from '../delivery/delivery.js'
 import type { Destinations } from '../destinations/destinations.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Ledger } from '../ledger/ledger.js'
+import type { MeteringPorts } from '../meters/metering-ports.js'
 import type { Meters } from '../meters/meters.js'
 import type { Charges } from '../payment-intents/charges.js'
 import type { PaymentIntents } from '../payment-intents/payment-intents.js'
@@ -16,6 +17,8 @@ export interface ResourcePorts {
   /** The payment intent flow: card attempts, 3-D Secure, `payment_intent.*` events. */
   readonly paymentIntents: PaymentIntents
   readonly meters: Meters
+  /** Meter events, the stream's sessions and meter ids, for the metering behaviours. */
+  readonly metering: MeteringPorts
   /** Balances and postings: refunds, payouts and transfers move money. */
   readonly ledger: Ledger
   /** The account registry: transfers look up their destination; accounts open, list and close them. */

@@ -18,7 +18,8 @@ export const v2Events: ResourceDeclaration<ResourcePorts> = {
   noun: 'event',
   idPrefix: 'evt',
   only: [],
-  ownParams: { 'v2.core.events.list': ['created'] },
+  // `created` bounds are taken as ISO 8601 too: the behaviour judges them, not the catalogue check.
+  traits: { 'v2.core.events.list': { checksOwn: ['created'] } },
   behaviours: {
     'v2.core.events.retrieve'(call, _next, { ports }) {
       const id = call.path.id ?? ''

@@ -34,7 +34,6 @@ export interface Sessions {
   get(id: string): MeterEventSession | undefined
   /** Ends a session now (the early-expiry fault, or a test that wants it). */
   expire(id: string): void
-  toJSON(session: MeterEventSession): Record<string, unknown>
 }
 
 export function createSessions(kernel: Kernel): Sessions {
@@ -105,13 +104,5 @@ export function createSessions(kernel: Kernel): Sessions {
         kernel.trace.append('session.expired', { id })
       }
     },
-    toJSON: (s) => ({
-      id: s.id,
-      object: 'v2.billing.meter_event_session',
-      authentication_token: s.token,
-      created: isoTime(s.created),
-      expires_at: isoTime(s.expiresAt),
-      livemode: s.mode === 'live',
-    }),
   }
 }

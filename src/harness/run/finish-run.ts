@@ -14,8 +14,8 @@ function traceUsageTotals(state: RunState): void {
   if (units.length === 0) return
   // Accounted per customer: customers (and values) may repeat across units.
   const customers = [...new Set(units.map((u) => u.customer))]
-  // The service's own aggregates (what `sim.admin.meterSummary` reads), the meter looked up once.
-  const m = sim.service.meters.all().find((x) => x.id === setup.meter?.id)
+  // The service's own aggregates (what `sim.admin.meterSummary` reads), by the meter's id.
+  const m = setup.meter === undefined ? undefined : { id: setup.meter.id }
   const totals = customers.map((customer) => {
     const s = m === undefined ? { count: 0, sum: 0 } : sim.service.meterEvents.window(m, customer, -Infinity, Infinity)
     return { customer, count: s.count, sum: s.sum }

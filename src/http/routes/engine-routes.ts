@@ -25,6 +25,7 @@ export function engineHandle(operation: string): (ctx: RequestContext) => unknow
       path: ctx.params,
       // The official client sends a DELETE's params in the query (`subscriptions.cancel({ prorate })`).
       params: paramsOf(ctx.method, ctx.query as Record<string, unknown>, ctx.body as Record<string, unknown>),
+      flight: ctx.inflight,
     })
 }
 
@@ -70,12 +71,6 @@ function withExpand(route: Route): Route {
   }
 }
 
-/** The params a behaviour judges itself, so the catalogue check takes any value there. */
-function ownParamsOf(declaration: ResourceDeclaration, operation: string): Pick<Route, 'checksOwn'> {
-  const own = declaration.ownParams?.[operation]
-  return own === undefined ? {} : { checksOwn: own }
-}
-
 /**
  * The route table from the catalogue: every operation of the official client is answered, by
  * (a) a hand-written route (behaviour) with its verb and path, else (b) the resource engine when
@@ -106,7 +101,7 @@ export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
         path: op.path,
         operation: op.name,
         ...(onId && op.pathParams.length > 0 ? { object: op.pathParams.at(-1) as string } : {}),
-        ...ownParamsOf(serving.declaration, op.name),
+        ...serving.declaration.traits?.[op.name],
         handle: engineHandle(op.name),
       }),
     )

@@ -1,6 +1,6 @@
 import { METER_EVENT_STREAM_MAX_EVENTS } from '#catalogue/rules.js'
-import type { StreamEvent } from '#domain/meters/meter-events.js'
-import { invalidRequest, type ServiceError } from '#domain/service-error.js'
+import { invalidRequest, type ServiceError } from '../service-error.js'
+import type { StreamEvent } from './meter-event-types.js'
 
 /** Most events one stream request may carry. */
 export const MAX_STREAM_EVENTS = METER_EVENT_STREAM_MAX_EVENTS

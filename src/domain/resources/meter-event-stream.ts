@@ -1,0 +1,39 @@
+import type { ResourceDeclaration } from '../engine/declaration.js'
+import { sessionV2 } from '../meters/meter-event-objects.js'
+import { parseStreamBody } from '../meters/stream-body.js'
+import type { ResourcePorts } from './ports.js'
+
+/** `POST /v2/billing/meter_event_session`: a 15-minute token for the meter event stream. */
+export const meterEventSessions: ResourceDeclaration<ResourcePorts> = {
+  type: 'V2.Billing.MeterEventSession',
+  object: 'v2.billing.meter_event_session',
+  idPrefix: 'mes',
+  ephemeral: true,
+  // No engine verb: the behaviour below is the whole operation.
+  only: [],
+  behaviours: {
+    'v2.billing.meterEventSession.create': (call, _next, { ports }) => sessionV2(ports.metering.sessions.create(call.scope)),
+  },
+}
+
+/**
+ * `POST /v2/billing/meter_event_stream` (session token only): accepted at once, validated and
+ * processed later. The hot path: `parseStreamBody` checks every event by hand (no schema library
+ * per event), so the catalogue check only refuses unknown top-level keys.
+ */
+export const meterEventStream: ResourceDeclaration<ResourcePorts> = {
+  type: 'MeterEventStreamResource',
+  object: 'v2.billing.meter_event_stream',
+  idPrefix: 'mes',
+  ephemeral: true,
+  // No engine verb: the behaviour below is the whole operation.
+  only: [],
+  traits: { 'v2.billing.meterEventStream.create': { auth: 'session', checksOwn: ['events'] } },
+  behaviours: {
+    'v2.billing.meterEventStream.create'(call, _next, { ports }) {
+      const batch = parseStreamBody(call.params as Record<string, unknown>)
+      ports.metering.meterEvents.ingest(call.scope, batch.events, batch.timestamps)
+      return {}
+    },
+  },
+}
