@@ -87,11 +87,6 @@ export interface TraceKinds {
   'delivery.replay': { event: string; destination: string; age: number; outcome: string; status: number | null }
 
   // domain: meters and meter events
-  /** The `billing.meter` object as created, with its account. */
-  'meter.created': { account: string; [field: string]: unknown }
-  'meter.updated': MeterChange
-  'meter.deactivated': MeterChange
-  'meter.reactivated': MeterChange
   'meter_events.waiting': { label: string; until: number }
   'meter_events.processed':
     | { source: 'sync'; meter: string; identifier: string; accepted: number; cancelled?: number }
@@ -187,10 +182,6 @@ interface ObjectChange {
 }
 
 interface DestinationChange extends ObjectChange {
-  status: string
-}
-
-interface MeterChange extends ObjectChange {
   status: string
 }
 
