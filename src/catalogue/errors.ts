@@ -78,6 +78,10 @@ export const ERRORS = {
     'The meter event session {id} expired at {expires_at}; create a new session.',
     'spec',
   ),
+  /** `amount_to_capture` outside what the intent holds (under the provider's `amount_too_large`). */
+  capture_amount_out_of_range: row(400, INVALID, 'amount_to_capture must be between 1 and {max}.', 'provider', {
+    code: 'amount_too_large',
+  }),
   card_declined: row(402, 'card_error', 'Your card was declined.'),
   charge_already_captured: row(400, INVALID, 'Charge {charge} has already been captured.'),
   charge_already_refunded: row(400, INVALID, 'Charge {charge} has already been refunded.'),
@@ -213,6 +217,22 @@ export const ERRORS = {
   /** spec: "400 payload_no_value_defined: The payload lacks the value." */
   payload_no_value_defined: row(400, INVALID, "The payload does not define the value key '{key}'.", 'spec'),
   payment_intent_authentication_failure: row(400, INVALID, 'The provided PaymentMethod has failed authentication.'),
+  /** A confirm of an intent that has no payment method and is given none (under `payment_intent_unexpected_state`). */
+  payment_intent_confirm_missing_payment_method: row(
+    400,
+    INVALID,
+    'You cannot confirm this PaymentIntent because it is missing a payment method. Update it with a payment_method, or pass payment_method to confirm.',
+    'provider',
+    { code: 'payment_intent_unexpected_state' },
+  ),
+  /** `confirm=true` without a payment method (under the provider's `payment_intent_unexpected_state`). */
+  payment_intent_no_payment_method: row(
+    400,
+    INVALID,
+    'You cannot confirm this PaymentIntent because it has no payment method: pass payment_method with confirm=true.',
+    'provider',
+    { code: 'payment_intent_unexpected_state' },
+  ),
   payment_intent_unexpected_state: row(
     400,
     INVALID,
