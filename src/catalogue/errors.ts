@@ -152,7 +152,12 @@ export const ERRORS = {
     "Invalid page token '{page}': pass the next_page_url or previous_page_url of a previous list unchanged.",
     'simulator',
   ),
-  invalid_payment_method: row(400, INVALID, 'The payment method {id} cannot be used for this payment.'),
+  /** An off-session payment naming a payment method saved to another customer. */
+  invalid_payment_method: row(
+    400,
+    INVALID,
+    'The payment method {id} is not attached to customer {customer}; off-session payments charge a saved payment method of the customer.',
+  ),
   /** Paying an invoice with no payment method to charge (decision: wording close to the provider's). */
   invoice_no_customer_payment_method: row(
     400,
@@ -183,7 +188,11 @@ export const ERRORS = {
   method_not_allowed: row(405, INVALID, 'Unrecognized request method: {method} {path}. Allowed: {allowed}.', 'simulator'),
   /** spec: "400 no_meter: No meter exists for the event name." */
   no_meter: row(400, INVALID, "No active meter was found for event name '{event_name}'.", 'spec'),
-  not_cancelable: row(400, 'not_cancelable', 'The off-session payment {id} cannot be canceled because its status is {status}.'),
+  not_cancelable: row(
+    400,
+    'not_cancelable',
+    'The off-session payment {id} cannot be canceled because its status is {status}; only pending, pending_retry or requires_capture payments can be canceled.',
+  ),
   /**
    * An operation of the official client the simulator does not serve (decision: 501 with
    * `invalid_request_error`, as stripe-mock types its refusals, and `Should-Retry: false` so the
@@ -383,6 +392,31 @@ export const ERRORS = {
     'spec',
   ),
   url_invalid: row(400, INVALID, "Invalid URL '{url}'."),
+  /** A webhook URL with user or password (under the provider's `url_invalid`, as the rows below). */
+  url_invalid_credentials: row(400, INVALID, 'Webhook URLs cannot carry credentials.', 'provider', { code: 'url_invalid' }),
+  url_invalid_live_http: row(400, INVALID, 'Live mode webhook endpoints require an HTTPS URL.', 'provider', {
+    code: 'url_invalid',
+  }),
+  url_invalid_live_loopback: row(
+    400,
+    INVALID,
+    "Live mode webhook URLs must be publicly accessible; '{host}' is a loopback host.",
+    'provider',
+    { code: 'url_invalid' },
+  ),
+  url_invalid_relative: row(400, INVALID, "Invalid URL '{url}': webhook endpoints need an absolute URL.", 'provider', {
+    code: 'url_invalid',
+  }),
+  url_invalid_scheme: row(400, INVALID, "Invalid URL scheme '{scheme}': webhook endpoints take HTTPS URLs.", 'provider', {
+    code: 'url_invalid',
+  }),
+  url_invalid_test_http: row(
+    400,
+    INVALID,
+    'Test mode allows HTTP only on localhost or a loopback address (local development); use an HTTPS URL.',
+    'provider',
+    { code: 'url_invalid' },
+  ),
   url_unrecognized: row(404, INVALID, 'Unrecognized request URL ({method}: {path}).'),
   /** A count or amount below its minimum (the provider's wording, under `parameter_invalid_integer`). */
   value_too_small: row(400, INVALID, 'This value must be greater than or equal to {min}.', 'provider', {
