@@ -225,7 +225,11 @@ export const ERRORS = {
   payload_no_customer_defined: row(400, INVALID, "The payload does not define the customer key '{key}'.", 'spec'),
   /** spec: "400 payload_no_value_defined: The payload lacks the value." */
   payload_no_value_defined: row(400, INVALID, "The payload does not define the value key '{key}'.", 'spec'),
-  payment_intent_authentication_failure: row(400, INVALID, 'The provided PaymentMethod has failed authentication.'),
+  payment_intent_authentication_failure: row(
+    400,
+    INVALID,
+    'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+  ),
   /** A confirm of an intent that has no payment method and is given none (under `payment_intent_unexpected_state`). */
   payment_intent_confirm_missing_payment_method: row(
     400,
@@ -245,13 +249,30 @@ export const ERRORS = {
   payment_intent_unexpected_state: row(
     400,
     INVALID,
-    'You cannot {action} this PaymentIntent because it has a status of {status}.',
+    'You cannot {action} this PaymentIntent because it has a status of {status}. Only a PaymentIntent with one of the following statuses may be {past}: {allowed}.',
+  ),
+  /** An attach of a payment method another customer holds (under `payment_method_unexpected_state`). */
+  payment_method_already_attached: row(
+    400,
+    INVALID,
+    'The payment method you provided has already been attached to a customer ({customer}).',
+    'provider',
+    { code: 'payment_method_unexpected_state' },
   ),
   /** A payment method named for a customer it is not attached to (the provider's wording, a 400 `resource_missing`). */
   payment_method_not_attached: row(400, INVALID, "No such PaymentMethod: '{id}' attached to this customer.", 'provider', {
     code: 'resource_missing',
   }),
-  payment_method_unexpected_state: row(400, INVALID, 'The PaymentMethod {id} cannot be used in its current state.'),
+  /** A payment method named for a customer other than the one it is saved to (under `payment_method_unexpected_state`). */
+  payment_method_other_customer: row(
+    400,
+    INVALID,
+    'The provided PaymentMethod {id} belongs to customer {customer}; pass that customer with it.',
+    'provider',
+    { code: 'payment_method_unexpected_state' },
+  ),
+  /** A detach of a payment method that is attached to no customer. */
+  payment_method_unexpected_state: row(400, INVALID, 'The payment method {id} is not attached to a customer.'),
   product_has_prices: row(
     400,
     INVALID,
