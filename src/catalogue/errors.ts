@@ -78,6 +78,10 @@ export const ERRORS = {
     'The meter event session {id} expired at {expires_at}; create a new session.',
     'spec',
   ),
+  /** `amount_to_capture` outside what the intent holds (under the provider's `amount_too_large`). */
+  capture_amount_out_of_range: row(400, INVALID, 'amount_to_capture must be between 1 and {max}.', 'provider', {
+    code: 'amount_too_large',
+  }),
   card_declined: row(402, 'card_error', 'Your card was declined.'),
   charge_already_captured: row(400, INVALID, 'Charge {charge} has already been captured.'),
   charge_already_refunded: row(400, INVALID, 'Charge {charge} has already been refunded.'),
@@ -148,7 +152,12 @@ export const ERRORS = {
     "Invalid page token '{page}': pass the next_page_url or previous_page_url of a previous list unchanged.",
     'simulator',
   ),
-  invalid_payment_method: row(400, INVALID, 'The payment method {id} cannot be used for this payment.'),
+  /** An off-session payment naming a payment method saved to another customer. */
+  invalid_payment_method: row(
+    400,
+    INVALID,
+    'The payment method {id} is not attached to customer {customer}; off-session payments charge a saved payment method of the customer.',
+  ),
   /** Paying an invoice with no payment method to charge (decision: wording close to the provider's). */
   invoice_no_customer_payment_method: row(
     400,
@@ -179,7 +188,11 @@ export const ERRORS = {
   method_not_allowed: row(405, INVALID, 'Unrecognized request method: {method} {path}. Allowed: {allowed}.', 'simulator'),
   /** spec: "400 no_meter: No meter exists for the event name." */
   no_meter: row(400, INVALID, "No active meter was found for event name '{event_name}'.", 'spec'),
-  not_cancelable: row(400, 'not_cancelable', 'The off-session payment {id} cannot be canceled because its status is {status}.'),
+  not_cancelable: row(
+    400,
+    'not_cancelable',
+    'The off-session payment {id} cannot be canceled because its status is {status}; only pending, pending_retry or requires_capture payments can be canceled.',
+  ),
   /**
    * An operation of the official client the simulator does not serve (decision: 501 with
    * `invalid_request_error`, as stripe-mock types its refusals, and `Should-Retry: false` so the
@@ -212,17 +225,54 @@ export const ERRORS = {
   payload_no_customer_defined: row(400, INVALID, "The payload does not define the customer key '{key}'.", 'spec'),
   /** spec: "400 payload_no_value_defined: The payload lacks the value." */
   payload_no_value_defined: row(400, INVALID, "The payload does not define the value key '{key}'.", 'spec'),
-  payment_intent_authentication_failure: row(400, INVALID, 'The provided PaymentMethod has failed authentication.'),
+  payment_intent_authentication_failure: row(
+    400,
+    INVALID,
+    'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+  ),
+  /** A confirm of an intent that has no payment method and is given none (under `payment_intent_unexpected_state`). */
+  payment_intent_confirm_missing_payment_method: row(
+    400,
+    INVALID,
+    'You cannot confirm this PaymentIntent because it is missing a payment method. Update it with a payment_method, or pass payment_method to confirm.',
+    'provider',
+    { code: 'payment_intent_unexpected_state' },
+  ),
+  /** `confirm=true` without a payment method (under the provider's `payment_intent_unexpected_state`). */
+  payment_intent_no_payment_method: row(
+    400,
+    INVALID,
+    'You cannot confirm this PaymentIntent because it has no payment method: pass payment_method with confirm=true.',
+    'provider',
+    { code: 'payment_intent_unexpected_state' },
+  ),
   payment_intent_unexpected_state: row(
     400,
     INVALID,
-    'You cannot {action} this PaymentIntent because it has a status of {status}.',
+    'You cannot {action} this PaymentIntent because it has a status of {status}. Only a PaymentIntent with one of the following statuses may be {past}: {allowed}.',
+  ),
+  /** An attach of a payment method another customer holds (under `payment_method_unexpected_state`). */
+  payment_method_already_attached: row(
+    400,
+    INVALID,
+    'The payment method you provided has already been attached to a customer ({customer}).',
+    'provider',
+    { code: 'payment_method_unexpected_state' },
   ),
   /** A payment method named for a customer it is not attached to (the provider's wording, a 400 `resource_missing`). */
   payment_method_not_attached: row(400, INVALID, "No such PaymentMethod: '{id}' attached to this customer.", 'provider', {
     code: 'resource_missing',
   }),
-  payment_method_unexpected_state: row(400, INVALID, 'The PaymentMethod {id} cannot be used in its current state.'),
+  /** A payment method named for a customer other than the one it is saved to (under `payment_method_unexpected_state`). */
+  payment_method_other_customer: row(
+    400,
+    INVALID,
+    'The provided PaymentMethod {id} belongs to customer {customer}; pass that customer with it.',
+    'provider',
+    { code: 'payment_method_unexpected_state' },
+  ),
+  /** A detach of a payment method that is attached to no customer. */
+  payment_method_unexpected_state: row(400, INVALID, 'The payment method {id} is not attached to a customer.'),
   product_has_prices: row(
     400,
     INVALID,
@@ -363,6 +413,31 @@ export const ERRORS = {
     'spec',
   ),
   url_invalid: row(400, INVALID, "Invalid URL '{url}'."),
+  /** A webhook URL with user or password (under the provider's `url_invalid`, as the rows below). */
+  url_invalid_credentials: row(400, INVALID, 'Webhook URLs cannot carry credentials.', 'provider', { code: 'url_invalid' }),
+  url_invalid_live_http: row(400, INVALID, 'Live mode webhook endpoints require an HTTPS URL.', 'provider', {
+    code: 'url_invalid',
+  }),
+  url_invalid_live_loopback: row(
+    400,
+    INVALID,
+    "Live mode webhook URLs must be publicly accessible; '{host}' is a loopback host.",
+    'provider',
+    { code: 'url_invalid' },
+  ),
+  url_invalid_relative: row(400, INVALID, "Invalid URL '{url}': webhook endpoints need an absolute URL.", 'provider', {
+    code: 'url_invalid',
+  }),
+  url_invalid_scheme: row(400, INVALID, "Invalid URL scheme '{scheme}': webhook endpoints take HTTPS URLs.", 'provider', {
+    code: 'url_invalid',
+  }),
+  url_invalid_test_http: row(
+    400,
+    INVALID,
+    'Test mode allows HTTP only on localhost or a loopback address (local development); use an HTTPS URL.',
+    'provider',
+    { code: 'url_invalid' },
+  ),
   url_unrecognized: row(404, INVALID, 'Unrecognized request URL ({method}: {path}).'),
   /** A count or amount below its minimum (the provider's wording, under `parameter_invalid_integer`). */
   value_too_small: row(400, INVALID, 'This value must be greater than or equal to {min}.', 'provider', {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { errorMessage } from '#catalogue/errors.js'
-import { invalidRequest, resourceMissing, tableError } from '#domain/service-error.js'
+import { invalidRequest, resourceMissing } from '#domain/service-error.js'
 import { formInt } from './params.js'
 
 /** Anything with an `id`: the cursor of a v1 list is an object id (v2 lists: `#domain/engine/v2-list.js`). */

@@ -1,4 +1,4 @@
-import { request, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startHttpServer } from '../../src/cli/http-server.js'

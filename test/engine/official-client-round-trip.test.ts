@@ -24,6 +24,8 @@ const CREATE: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   subscription_item: { price: '{addedPrice}' },
   invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
   transfer: { amount: 300 },
+  // The generated minimum (1) is under the provider's 50-minor-unit floor for usd.
+  payment_intent: { amount: 2000 },
   plan: { product: '{product}' },
   account_link: { account: '{destination}' },
 }

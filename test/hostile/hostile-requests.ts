@@ -144,6 +144,25 @@ async function prepare(seed: number, limited: boolean): Promise<Fixtures> {
     ((await json(await sim.fetch(`${API}/v1/balance_transactions?limit=1`, { headers: auth }))).data as { id: string }[])[0]?.id,
   )
   const connected = sim.admin.createAccount({ email: 'c@example.test' }).id
+  // The engine checks that a parameter naming an object names one that exists, so the generator
+  // needs real objects of the kinds the engine's routes name, as a user's test suite would have.
+  const made = async (path: string, body: string) => {
+    const answer = await json(await form(path, body))
+    return typeof answer.id === 'string' ? [answer.id] : []
+  }
+  const price = await made('/v1/prices', `product=${prod}&unit_amount=500&currency=usd&recurring[interval]=month`)
+  const coupon = await made('/v1/coupons', 'percent_off=10&duration=once')
+  const plan = await made('/v1/plans', `product=${prod}&amount=700&currency=usd&interval=month`)
+  const subscription = await made('/v1/subscriptions', `customer=${cus}&items[0][price]=${price[0] ?? ''}`)
+  const invoice = await made('/v1/invoices', `customer=${cus}`)
+  const setupIntent = await made('/v1/setup_intents', `customer=${cus}&payment_method=pm_card_visa`)
+  const taxRate = await made('/v1/tax_rates', 'display_name=VAT&percentage=20&inclusive=false')
+  const webhookEndpoint = await made('/v1/webhook_endpoints', 'url=https%3A%2F%2Fhooks.example.test%2Fv1&enabled_events[0]=*')
+  const shippingRate = await made(
+    '/v1/shipping_rates',
+    'display_name=Post&type=fixed_amount&fixed_amount[amount]=500&fixed_amount[currency]=usd',
+  )
+  const refund = await made('/v1/refunds', `charge=${ch}&amount=100`)
   await sim.settle()
   return {
     sim,
@@ -166,6 +185,16 @@ async function prepare(seed: number, limited: boolean): Promise<Fixtures> {
       events: [evt, v2evt],
       balance_transactions: [txn],
       accounts: [connected],
+      prices: price,
+      coupons: coupon,
+      plans: plan,
+      subscriptions: subscription,
+      invoices: invoice,
+      setup_intents: setupIntent,
+      tax_rates: taxRate,
+      webhook_endpoints: webhookEndpoint,
+      shipping_rates: shippingRate,
+      refunds: refund,
     },
   }
 }
@@ -229,6 +258,12 @@ function validFor(field: string, f: Fixtures, r: RandomStream): unknown {
       return pick(r, ['usd', 'eur', 'USD', 'jpy'])
     case 'amount':
       return pick(r, ['2000', 2000, { value: 1000, currency: 'usd' }])
+    case 'product':
+      return pick(r, f.ids.products ?? [])
+    case 'price':
+      return pick(r, f.ids.prices ?? [])
+    case 'coupon':
+      return pick(r, f.ids.coupons ?? [])
     case 'event_name':
       return f.eventName
     case 'payload':
@@ -337,6 +372,16 @@ const ROUTE_OBJECTS: readonly [string, string][] = [
   ['/v2/core/event_destinations', 'event_destinations'],
   ['/v2/payments/off_session_payments', 'off_session_payments'],
   ['/v2/core/events', 'events'],
+  ['/v1/prices', 'prices'],
+  ['/v1/coupons', 'coupons'],
+  ['/v1/plans', 'plans'],
+  ['/v1/subscriptions', 'subscriptions'],
+  ['/v1/invoices', 'invoices'],
+  ['/v1/setup_intents', 'setup_intents'],
+  ['/v1/tax_rates', 'tax_rates'],
+  ['/v1/webhook_endpoints', 'webhook_endpoints'],
+  ['/v1/shipping_rates', 'shipping_rates'],
+  ['/v1/refunds', 'refunds'],
 ]
 
 function pathId(path: string, f: Fixtures, r: RandomStream): string {
@@ -373,6 +418,13 @@ function validBodies(f: Fixtures, r: RandomStream): Record<string, Record<string
     'POST /v1/payment_intents/:id/cancel': { cancellation_reason: 'abandoned' },
     'POST /v1/charges/:id': { description: 'd', metadata: { plan: 'pro' } },
     'POST /v1/products': { name: 'W' },
+    'POST /v1/prices': { product: pick(r, f.ids.products ?? []), unit_amount: '500', currency: 'usd' },
+    'POST /v1/plans': { product: pick(r, f.ids.products ?? []), amount: '700', currency: 'usd', interval: 'month' },
+    'POST /v1/subscriptions': { customer: cus, items: [{ price: pick(r, f.ids.prices ?? []) }] },
+    'POST /v1/invoices': { customer: cus },
+    'POST /v1/invoiceitems': { customer: cus, amount: '300', currency: 'usd' },
+    'POST /v1/setup_intents': { customer: cus, payment_method: 'pm_card_visa' },
+    'POST /v1/coupons': { percent_off: '10', duration: 'once' },
     'POST /v1/products/:id': { name: 'V' },
     'POST /v1/billing/meters': {
       display_name: 'M',
@@ -441,7 +493,7 @@ function hostileRequest(f: Fixtures, r: RandomStream): HostileRequest {
   // skip the params check): they are where hostile input can do harm; the rest now and then.
   const route = r.chance(0.9) ? pick(r, served) : pick(r, routes)
   const style = route.path.startsWith('/v2/') ? 'v2' : 'v1'
-  let path = route.path.replace(/:([a-z_]+)/g, () => pathId(route.path, f, r))
+  let path = route.path.replace(/:([A-Za-z_]+)/g, () => pathId(route.path, f, r))
   if (r.chance(0.03)) path = pick(r, ['/v1/nothing', '/v3/x', '/', '/v1/customers/a/b/c', '//v1//balance'])
   const method = r.chance(0.05)
     ? pick(r, ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD', 'get', 'B@D'])

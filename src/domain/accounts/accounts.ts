@@ -1,7 +1,7 @@
 import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Kernel } from '../kernel.js'
 import type { Mode } from '../mode.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 import type { Account, Organisation } from './account.js'
 
 /** What a key string identifies. */
@@ -65,7 +65,7 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
 
   function create(input: CreateAccountInput = {}): Account {
     if (input.platform !== undefined && !byId.has(input.platform)) {
-      throw invalidRequest(`No such platform account: '${input.platform}'`, { param: 'platform' })
+      throw tableError('resource_missing', { kind: 'platform account', id: input.platform }, { param: 'platform', status: 400 })
     }
     const id = kernel.ids.next('acct', 16)
     const token = (kind: string, mode: Mode) => kernel.ids.next(`${kind}_${mode}`, 24)
@@ -142,7 +142,8 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
     createOrganisation(input) {
       for (const id of input.accounts) {
         const account = byId.get(id)
-        if (account === undefined) throw invalidRequest(`No such account: '${id}'`, { param: 'accounts' })
+        if (account === undefined)
+          throw tableError('resource_missing', { kind: 'account', id }, { param: 'accounts', status: 400 })
         if (account.organisation !== undefined) {
           throw invalidRequest(`Account '${id}' already belongs to organisation '${account.organisation}'`, {
             param: 'accounts',

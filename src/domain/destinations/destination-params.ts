@@ -1,6 +1,6 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { checkLength } from '../engine/checks.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 import { EVENTS_FROM } from './destination.js'
 
 /** The provider's limits on a destination's texts and type list. */
@@ -18,7 +18,11 @@ function checkName(value: unknown): void {
 
 function checkEnabledEventsCount(value: unknown): void {
   if (Array.isArray(value) && value.length > MAX_ENABLED_EVENTS) {
-    throw invalidRequest(`Invalid enabled_events: at most ${MAX_ENABLED_EVENTS} event types`, { param: 'enabled_events' })
+    throw tableError(
+      'parameter_invalid',
+      { param: 'enabled_events', detail: `at most ${MAX_ENABLED_EVENTS} event types` },
+      { param: 'enabled_events' },
+    )
   }
 }
 
@@ -33,7 +37,11 @@ function checkEnabledEventsCount(value: unknown): void {
 export function checkCreateParams(params: Readonly<Record<string, unknown>>): void {
   checkName(params.name)
   if (params.type !== 'webhook_endpoint') {
-    throw invalidRequest(`Invalid type: only webhook_endpoint destinations are served (param: type)`, { param: 'type' })
+    throw tableError(
+      'parameter_invalid',
+      { param: 'type', detail: 'only webhook_endpoint destinations are served (param: type)' },
+      { param: 'type' },
+    )
   }
   if (params.webhook_endpoint === undefined) {
     throw invalidRequest(errorMessage('parameter_missing', { param: 'webhook_endpoint' }), {
@@ -46,9 +54,11 @@ export function checkCreateParams(params: Readonly<Record<string, unknown>>): vo
     if (from.length === 0) throw invalidRequest('events_from must name at least one scope.', { param: 'events_from' })
     for (const [i, scope] of from.entries()) {
       if (!(EVENTS_FROM as readonly unknown[]).includes(scope)) {
-        throw invalidRequest(`Invalid events_from.${i}: must be one of ${EVENTS_FROM.join(', ')}`, {
-          param: `events_from.${i}`,
-        })
+        throw tableError(
+          'parameter_invalid',
+          { param: `events_from.${i}`, detail: `must be one of ${EVENTS_FROM.join(', ')}` },
+          { param: `events_from.${i}` },
+        )
       }
     }
   }

@@ -7,7 +7,7 @@ import type { Json } from '../engine/list.js'
 import type { Resource } from '../engine/resource.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 import { type Destination, type DestinationKeys, type EventsFrom, ORGANISATION_SCOPES, viewOf } from './destination.js'
 import { checkEnabledEvents, checkUrl } from './rules.js'
@@ -224,7 +224,7 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
     },
     setBadCertificate(id, bad) {
       const k = byId.get(id)
-      if (k === undefined) throw new TypeError(`No such event destination: '${id}'`)
+      if (k === undefined) throw new TypeError(errorMessage('resource_missing', { kind: 'event destination', id }))
       k.badCertificate = bad
       kernel.trace.append('destination.bad_certificate', { id, bad })
     },
@@ -250,9 +250,6 @@ function checkCreate(accounts: Accounts, resource: Resource, scope: Scope, param
     })
   }
   if (resource.list(scope).length >= MAX_ENDPOINTS) {
-    throw invalidRequest(errorMessage('webhook_endpoint_limit_reached', { max: MAX_ENDPOINTS, mode: scope.mode }), {
-      code: 'webhook_endpoint_limit_reached',
-      param: 'webhook_endpoint',
-    })
+    throw tableError('webhook_endpoint_limit_reached', { max: MAX_ENDPOINTS, mode: scope.mode }, { param: 'webhook_endpoint' })
   }
 }

@@ -1,5 +1,5 @@
 import type { Mode } from '../mode.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 
 /** Event types that are sent while the service waits for the receiver's answer. */
 export const SYNCHRONOUS_TYPES: ReadonlySet<string> = new Set(['issuing_authorization.request'])
@@ -76,35 +76,26 @@ export function checkUrl(url: string, mode: Mode, param: string): void {
   try {
     parsed = new URL(url)
   } catch {
-    throw invalidRequest(`Invalid URL '${url}': webhook endpoints need an absolute URL.`, { param, code: 'url_invalid' })
+    throw tableError('url_invalid_relative', { url }, { param })
   }
   if (parsed.username !== '' || parsed.password !== '') {
-    throw invalidRequest('Webhook URLs cannot carry credentials.', { param, code: 'url_invalid' })
+    throw tableError('url_invalid_credentials', {}, { param })
   }
   const loopback = isLoopback(parsed.hostname)
   if (parsed.protocol === 'https:') {
     if (mode === 'live' && loopback) {
-      throw invalidRequest(`Live mode webhook URLs must be publicly accessible; '${parsed.hostname}' is a loopback host.`, {
-        param,
-        code: 'url_invalid',
-      })
+      throw tableError('url_invalid_live_loopback', { host: parsed.hostname }, { param })
     }
     return
   }
   if (parsed.protocol === 'http:') {
     if (mode === 'live') {
-      throw invalidRequest('Live mode webhook endpoints require an HTTPS URL.', { param, code: 'url_invalid' })
+      throw tableError('url_invalid_live_http', {}, { param })
     }
     if (!loopback) {
-      throw invalidRequest(
-        'Test mode allows HTTP only on localhost or a loopback address (local development); use an HTTPS URL.',
-        { param, code: 'url_invalid' },
-      )
+      throw tableError('url_invalid_test_http', {}, { param })
     }
     return
   }
-  throw invalidRequest(`Invalid URL scheme '${parsed.protocol}': webhook endpoints take HTTPS URLs.`, {
-    param,
-    code: 'url_invalid',
-  })
+  throw tableError('url_invalid_scheme', { scheme: parsed.protocol }, { param })
 }

@@ -1,6 +1,6 @@
 import type { Shape } from '../../catalogue/types.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'
 import { type CatalogueView, fieldsOf, resolve } from './catalogue-view.js'
 import type { ResourceDeclaration } from './declaration.js'
@@ -224,5 +224,6 @@ function check(
   scope: Scope,
 ): void {
   if (d.tokens?.(id) === true || find(d, scope, id) !== undefined) return
-  throw invalidRequest(`No such ${d.object.replace(/\./g, ' ')}: '${id}'`, { code: 'resource_missing', param })
+  // A body parameter naming a missing object is a 400, not the row's 404 of a path.
+  throw tableError('resource_missing', { kind: d.object.replace(/\./g, ' '), id }, { param, status: 400 })
 }

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'
 import type { Json } from './list.js'
 
@@ -70,10 +70,11 @@ export function v2Limit(value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   const n = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > V2_MAX_LIMIT) {
-    throw invalidRequest(`Invalid limit: must be between 1 and ${V2_MAX_LIMIT} (param: limit)`, {
-      code: 'parameter_invalid',
-      param: 'limit',
-    })
+    throw tableError(
+      'parameter_invalid',
+      { param: 'limit', detail: `must be between 1 and ${V2_MAX_LIMIT} (param: limit)` },
+      { param: 'limit' },
+    )
   }
   return n
 }
@@ -98,10 +99,7 @@ function decodeToken(page: string, filter: string): PageToken {
     typeof t.l === 'number' &&
     t.f === filter
   if (!valid) {
-    throw invalidRequest(
-      `Invalid page token '${page}': pass the next_page_url or previous_page_url of a previous list unchanged.`,
-      { code: 'invalid_page_token', param: 'page' },
-    )
+    throw tableError('invalid_page_token', { page }, { param: 'page' })
   }
   return t as PageToken
 }
@@ -164,10 +162,11 @@ function boundMs(value: unknown, param: string): number {
         ? Number(value) * 1000
         : Date.parse(String(value))
   if (!Number.isFinite(ms)) {
-    throw invalidRequest(`Invalid timestamp: expected ISO 8601 or unix seconds (param: ${param})`, {
-      code: 'parameter_invalid',
-      param,
-    })
+    throw tableError(
+      'parameter_invalid',
+      { param: 'timestamp', detail: `expected ISO 8601 or unix seconds (param: ${param})` },
+      { param },
+    )
   }
   return ms
 }
@@ -183,10 +182,10 @@ const BOUNDS = ['gt', 'gte', 'lt', 'lte'] as const
  */
 export function v2Range(filter: unknown, param: string): (ms: number) => boolean {
   if (filter === undefined) return () => true
-  if (!isPlainObject(filter)) throw invalidRequest(`Invalid ${param}: expected an object of bounds`, { param })
+  if (!isPlainObject(filter)) throw tableError('parameter_invalid', { param, detail: 'expected an object of bounds' }, { param })
   for (const key of Object.keys(filter)) {
     if (!(BOUNDS as readonly string[]).includes(key)) {
-      throw invalidRequest(`Received unknown parameter: ${param}.${key}`, { code: 'parameter_unknown', param: `${param}.${key}` })
+      throw tableError('parameter_unknown', { param: `${param}.${key}` }, { param: `${param}.${key}` })
     }
   }
   const bounds = BOUNDS.flatMap((op) => (filter[op] === undefined ? [] : [[op, boundMs(filter[op], `${param}.${op}`)] as const]))

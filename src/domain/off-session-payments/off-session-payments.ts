@@ -10,7 +10,7 @@ import type { Scope } from '../mode.js'
 import type { Charges } from '../payment-intents/charges.js'
 import type { PaymentMethods } from '../payment-intents/payment-methods.js'
 import { createScopedStore } from '../scoped-store/scoped-store.js'
-import { invalidRequest, resourceMissing, ServiceError } from '../service-error.js'
+import { resourceMissing, tableError } from '../service-error.js'
 import type { Origin } from '../v1-events/emit.js'
 import { authorise } from './authorisation.js'
 import { newOffSessionPayment, type OffSessionPayment, type OffSessionPaymentCreate } from './off-session-payment.js'
@@ -113,9 +113,10 @@ export function createOffSessionPayments(
     paymentMethods.check(scope, input.payment_method, 'payment_method')
     const existing = paymentMethods.get(scope, input.payment_method)
     if (existing !== undefined && existing.customer !== input.customer) {
-      throw invalidRequest(
-        `The payment method ${input.payment_method} is not attached to customer ${input.customer}; off-session payments charge a saved payment method of the customer.`,
-        { code: 'invalid_payment_method', param: 'payment_method' },
+      throw tableError(
+        'invalid_payment_method',
+        { id: input.payment_method, customer: input.customer },
+        { param: 'payment_method' },
       )
     }
     return currency
@@ -139,20 +140,10 @@ export function createOffSessionPayments(
     cancel(scope, id, origin) {
       const o = require(scope, id)
       if (o.status === 'canceled') {
-        throw new ServiceError({
-          status: 400,
-          type: 'already_canceled',
-          code: 'already_canceled',
-          message: `The off-session payment ${o.id} is already canceled.`,
-        })
+        throw tableError('already_canceled', { id: o.id })
       }
       if (!CANCELABLE.has(o.status)) {
-        throw new ServiceError({
-          status: 400,
-          type: 'not_cancelable',
-          code: 'not_cancelable',
-          message: `The off-session payment ${o.id} cannot be canceled because its status is ${o.status}; only pending, pending_retry or requires_capture payments can be canceled.`,
-        })
+        throw tableError('not_cancelable', { id: o.id, status: o.status })
       }
       const task = tasks.get(o.id)
       if (task !== undefined) kernel.scheduler.cancel(task)

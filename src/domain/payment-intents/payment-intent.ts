@@ -1,5 +1,5 @@
 import type { Json } from '../engine/list.js'
-import { invalidRequest, type ServiceError } from '../service-error.js'
+import { type ServiceError, tableError } from '../service-error.js'
 
 /** The provider's payment intent statuses. */
 export type PaymentIntentStatus =
@@ -43,9 +43,10 @@ const PAST: Readonly<Record<string, string>> = {
  * throw unexpectedState(pi, 'cancel', [...CANCELABLE]) // 400 payment_intent_unexpected_state
  */
 export function unexpectedState(p: PaymentIntent, action: string, allowed: Iterable<string>): ServiceError {
-  return invalidRequest(
-    `You cannot ${action} this PaymentIntent because it has a status of ${String(p.status)}. Only a PaymentIntent with one of the following statuses may be ${PAST[action] ?? action}: ${[...allowed].join(', ')}.`,
-    { code: 'payment_intent_unexpected_state', extra: { payment_intent: p } },
+  return tableError(
+    'payment_intent_unexpected_state',
+    { action, status: String(p.status), past: PAST[action] ?? action, allowed: [...allowed].join(', ') },
+    { extra: { payment_intent: p } },
   )
 }
 

@@ -1,9 +1,10 @@
+import { errorDocUrl, errorMessage } from '#catalogue/errors.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest, resourceMissing, ServiceError } from '../service-error.js'
+import { resourceMissing, ServiceError, tableError } from '../service-error.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { wasAuthenticated } from './charge.js'
 import type { Charges } from './charges.js'
@@ -162,7 +163,7 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
         {
           code: result.failureCode ?? 'card_declined',
           declineCode: result.declineCode,
-          message: result.failureMessage ?? 'Your card was declined.',
+          message: result.failureMessage ?? errorMessage('card_declined'),
         },
         origin,
       )
@@ -220,9 +221,8 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
       const failed = r.put(scope, id, {
         last_payment_error: {
           code: 'payment_intent_authentication_failure',
-          doc_url: 'https://docs.stripe.com/error-codes/payment-intent-authentication-failure',
-          message:
-            'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+          doc_url: errorDocUrl('payment_intent_authentication_failure'),
+          message: errorMessage('payment_intent_authentication_failure'),
           payment_method: pm ?? null,
           type: 'invalid_request_error',
         },
@@ -237,9 +237,10 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
       paymentMethods.check(scope, value, 'payment_method')
       const pm = paymentMethods.get(scope, value)
       if (pm?.customer != null && pm.customer !== customer) {
-        throw invalidRequest(
-          `The provided PaymentMethod ${value} belongs to customer ${String(pm.customer)}; pass that customer with it.`,
-          { code: 'payment_method_unexpected_state', param: 'payment_method' },
+        throw tableError(
+          'payment_method_other_customer',
+          { id: value, customer: String(pm.customer) },
+          { param: 'payment_method' },
         )
       }
     },

@@ -1,3 +1,4 @@
+import { errorMessage } from '#catalogue/errors.js'
 import type { Json } from '../engine/list.js'
 
 /** What a card does when charged: succeed, or decline with the provider's codes. */
@@ -86,17 +87,17 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
     pm_card_chargeDeclined: {
       brand: 'visa',
       last4: '0002',
-      outcome: declined('card_declined', 'generic_decline', 'Your card was declined.'),
+      outcome: declined('card_declined', 'generic_decline', errorMessage('card_declined')),
     },
     pm_card_visa_chargeDeclined: {
       brand: 'visa',
       last4: '0002',
-      outcome: declined('card_declined', 'generic_decline', 'Your card was declined.'),
+      outcome: declined('card_declined', 'generic_decline', errorMessage('card_declined')),
     },
     pm_card_chargeDeclinedFraudulent: {
       brand: 'visa',
       last4: '0019',
-      outcome: declined('card_declined', 'fraudulent', 'Your card was declined.'),
+      outcome: declined('card_declined', 'fraudulent', errorMessage('card_declined')),
     },
     pm_card_chargeDeclinedInsufficientFunds: {
       brand: 'visa',
@@ -106,12 +107,12 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
     pm_card_chargeDeclinedLostCard: {
       brand: 'visa',
       last4: '9987',
-      outcome: declined('card_declined', 'lost_card', 'Your card was declined.'),
+      outcome: declined('card_declined', 'lost_card', errorMessage('card_declined')),
     },
     pm_card_chargeDeclinedStolenCard: {
       brand: 'visa',
       last4: '9979',
-      outcome: declined('card_declined', 'stolen_card', 'Your card was declined.'),
+      outcome: declined('card_declined', 'stolen_card', errorMessage('card_declined')),
     },
     pm_card_chargeDeclinedExpiredCard: {
       brand: 'visa',

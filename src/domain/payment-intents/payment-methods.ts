@@ -1,7 +1,8 @@
+import { errorMessage } from '#catalogue/errors.js'
 import type { Resource } from '../engine/resource.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest, resourceMissing } from '../service-error.js'
+import { resourceMissing, tableError } from '../service-error.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import { type CardOutcome, cardFields, cardOf, needsAuthentication, type PaymentMethod, testCard } from './payment-method.js'
 
@@ -10,7 +11,7 @@ export const AUTHENTICATION_REQUIRED: CardOutcome = {
   kind: 'decline',
   code: 'authentication_required',
   declineCode: 'authentication_required',
-  message: 'Your card was declined. This transaction requires authentication.',
+  message: errorMessage('authentication_required'),
 }
 
 /**
@@ -64,7 +65,7 @@ export function createPaymentMethods(options: PaymentMethodsOptions): PaymentMet
   function check(scope: Scope, value: string, param: string): void {
     if (testCard(value) !== undefined) return
     if (resource().get(scope, value) === undefined) {
-      throw invalidRequest(`No such PaymentMethod: '${value}'`, { code: 'resource_missing', param })
+      throw tableError('resource_missing', { kind: 'PaymentMethod', id: value }, { param, status: 400 })
     }
   }
 
@@ -88,10 +89,7 @@ export function createPaymentMethods(options: PaymentMethodsOptions): PaymentMet
       check(scope, value, param)
       const pm = resource().get(scope, value)
       if (pm?.customer != null && pm.customer !== customer) {
-        throw invalidRequest(`The payment method you provided has already been attached to a customer (${pm.customer}).`, {
-          code: 'payment_method_unexpected_state',
-          param,
-        })
+        throw tableError('payment_method_already_attached', { customer: String(pm.customer) }, { param })
       }
     },
     attach(scope, id, customer, origin) {
@@ -106,9 +104,7 @@ export function createPaymentMethods(options: PaymentMethodsOptions): PaymentMet
       const pm = resource().get(scope, id)
       if (pm === undefined) throw resourceMissing('payment_method', id)
       if (pm.customer === null) {
-        throw invalidRequest(`The payment method ${id} is not attached to a customer.`, {
-          code: 'payment_method_unexpected_state',
-        })
+        throw tableError('payment_method_unexpected_state', { id })
       }
       const detached = resource().put(scope, id, { customer: null })
       emitSnapshot(events, 'payment_method.detached', scope, detached, origin, { customer: pm.customer }, true)

@@ -2,7 +2,7 @@ import { checkEmail, checkMetadata } from '../engine/checks.js'
 import type { BehaviourEnv, ResourceDeclaration } from '../engine/declaration.js'
 import { type Json, pageV1, passesRange } from '../engine/list.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest, resourceMissing } from '../service-error.js'
+import { invalidRequest, resourceMissing, tableError } from '../service-error.js'
 import { emitSnapshot } from '../v1-events/emit.js'
 import { capabilityBehaviours } from './account-capabilities.js'
 import { accountDefaults, controllerOf, externalAccountOf, providedFlags, requestedAfter } from './account-object.js'
@@ -29,7 +29,7 @@ function fieldParams(params: Params): Params {
 
 function checkCountry(value: unknown): void {
   if (value !== undefined && (typeof value !== 'string' || !/^[A-Za-z]{2}$/.test(value))) {
-    throw invalidRequest('Invalid country: expected a two-letter ISO code', { param: 'country' })
+    throw tableError('parameter_invalid', { param: 'country', detail: 'expected a two-letter ISO code' }, { param: 'country' })
   }
 }
 

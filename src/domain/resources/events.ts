@@ -1,7 +1,7 @@
 import { errorMessage } from '../../catalogue/errors.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { type Json, pageV1, passesRange } from '../engine/list.js'
-import { invalidRequest, resourceMissing } from '../service-error.js'
+import { invalidRequest, resourceMissing, tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 /** The provider takes at most this many `types` in one list. */
@@ -22,7 +22,7 @@ function patternsOf(params: Readonly<Record<string, unknown>>): readonly string[
     })
   }
   if (Array.isArray(types) && types.length > MAX_TYPES) {
-    throw invalidRequest(`Invalid types: at most ${MAX_TYPES} event types`, { param: 'types' })
+    throw tableError('parameter_invalid', { param: 'types', detail: `at most ${MAX_TYPES} event types` }, { param: 'types' })
   }
   if (types !== undefined) return types as string[]
   return typeof type === 'string' ? [type] : undefined

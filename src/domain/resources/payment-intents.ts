@@ -3,7 +3,7 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import { CANCELABLE, CONFIRMABLE, isOffSession, UPDATABLE, unexpectedState } from '../payment-intents/payment-intent.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 /** The provider's limit on a statement descriptor. */
@@ -45,10 +45,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       checkEmail(p.receipt_email, 'receipt_email')
       checkLength(p.statement_descriptor, 'statement_descriptor', STATEMENT_DESCRIPTOR_MAX)
       if (p.confirm === true && typeof p.payment_method !== 'string') {
-        throw invalidRequest(
-          'You cannot confirm this PaymentIntent because it has no payment method: pass payment_method with confirm=true.',
-          { code: 'payment_intent_unexpected_state', param: 'payment_method' },
-        )
+        throw tableError('payment_intent_no_payment_method', {}, { param: 'payment_method' })
       }
       const pm =
         typeof p.payment_method === 'string'
@@ -91,10 +88,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       if (!CONFIRMABLE.has(pi.status as string)) throw unexpectedState(pi, 'confirm', CONFIRMABLE)
       ports.paymentIntents.checkPaymentMethod(call.scope, given, pi.customer)
       if (typeof given !== 'string' && pi.payment_method === null) {
-        throw invalidRequest(
-          'You cannot confirm this PaymentIntent because it is missing a payment method. Update it with a payment_method, or pass payment_method to confirm.',
-          { code: 'payment_intent_unexpected_state', extra: { payment_intent: pi } },
-        )
+        throw tableError('payment_intent_confirm_missing_payment_method', {}, { extra: { payment_intent: pi } })
       }
       const ready =
         typeof given === 'string'
@@ -115,10 +109,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       const capturable = pi.amount_capturable as number
       const amount = (call.params.amount_to_capture ?? capturable) as number
       if (!Number.isSafeInteger(amount) || amount < 1 || amount > capturable) {
-        throw invalidRequest(`amount_to_capture must be between 1 and ${capturable}.`, {
-          code: 'amount_too_large',
-          param: 'amount_to_capture',
-        })
+        throw tableError('capture_amount_out_of_range', { max: capturable }, { param: 'amount_to_capture' })
       }
       ports.charges.capture(call.scope, pi.latest_charge as string, amount, call.origin)
       const done = r.put(call.scope, pi.id, { amount_capturable: 0, amount_received: amount, status: 'succeeded' })

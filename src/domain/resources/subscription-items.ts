@@ -2,7 +2,7 @@ import type { ItemTerms } from '../billing/prorations.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
-import { invalidRequest, tableError } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import { planOfPrice } from './plan-of-price.js'
 import type { ResourcePorts } from './ports.js'
 import {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorMessage } from '#catalogue/errors.js'
 import type { Scope } from '#domain/mode.js'
 import type { Origin } from '#domain/v1-events/emit.js'
 import { formInt } from '../params.js'
@@ -63,7 +64,11 @@ export function requiredInt(name: string) {
     .unknown()
     .superRefine((v, ctx) => {
       if (v === undefined) {
-        ctx.addIssue({ code: 'custom', message: `Missing required param: ${name}.`, params: { code: 'parameter_missing' } })
+        ctx.addIssue({
+          code: 'custom',
+          message: errorMessage('parameter_missing', { param: name }),
+          params: { code: 'parameter_missing' },
+        })
       }
     })
     .pipe(formInt)

@@ -1,7 +1,7 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { DESTINATION_OBJECT } from '#domain/destinations/destinations.js'
 import { includesOf, renderDestination } from '#domain/destinations/render.js'
-import { invalidRequest } from '#domain/service-error.js'
+import { invalidRequest, tableError } from '#domain/service-error.js'
 import type { Route } from '../route.js'
 import { scopeOf } from './resource-helpers.js'
 
@@ -16,7 +16,7 @@ function overlapOf(body: Record<string, unknown>): number {
   }
   const seconds = body.expires_in ?? 0
   if (typeof seconds !== 'number' || !Number.isInteger(seconds)) {
-    throw invalidRequest(`Invalid integer: ${String(seconds)}`, { code: 'parameter_invalid_integer', param: 'expires_in' })
+    throw tableError('parameter_invalid_integer', { value: String(seconds) }, { param: 'expires_in' })
   }
   return seconds * 1000
 }
