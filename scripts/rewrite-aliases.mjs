@@ -1,6 +1,7 @@
-// After `tsc -p tsconfig.build.json`: rewrite the package-internal import aliases (`#kernel/*`,
-// `#domain/*`, ... from package.json `imports`, which point at ./src for tsx, vitest and tsc) into
-// relative paths in dist, so the published package needs neither ./src nor the aliases.
+// After `tsc -p tsconfig.build.json` (declarations only; esbuild already resolved the aliases in
+// the bundled .js): rewrite the package-internal import aliases (`#kernel/*`, `#domain/*`, ... from
+// package.json `imports`, which point at ./src for tsx, vitest and tsc) in dist's .d.ts files into
+// relative paths, so the published package needs neither ./src nor the aliases.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 

@@ -1,4 +1,5 @@
-import seedrandom from 'seedrandom'
+// alea alone: seedrandom's index loads every generator (see seedrandom-alea.d.ts)
+import alea from 'seedrandom/lib/alea.js'
 
 /**
  * One seeded stream of randomness. Each subsystem draws from its own named stream, so adding a
@@ -51,7 +52,7 @@ export function createRng(seed: number | string): Rng {
   function get(name: string) {
     let s = streams.get(name)
     if (s === undefined) {
-      s = makeStream(seedrandom.alea(`${root}/${name}`, { state: true }) as unknown as Alea)
+      s = makeStream(alea(`${root}/${name}`, { state: true }) as unknown as Alea)
       streams.set(name, s)
     }
     return s
@@ -68,12 +69,12 @@ export function createRng(seed: number | string): Rng {
     },
     load(state) {
       for (const [name, saved] of Object.entries(state)) {
-        get(name).set(seedrandom.alea('', { state: { ...saved } }) as unknown as Alea)
+        get(name).set(alea('', { state: { ...saved } }) as unknown as Alea)
       }
     },
     reseed(next) {
       root = String(next)
-      for (const [name, s] of streams) s.set(seedrandom.alea(`${root}/${name}`, { state: true }) as unknown as Alea)
+      for (const [name, s] of streams) s.set(alea(`${root}/${name}`, { state: true }) as unknown as Alea)
     },
   }
 }

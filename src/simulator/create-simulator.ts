@@ -136,30 +136,36 @@ export interface Simulator {
   fork(next?: ContinueOptions): Simulator
 }
 
-const optionsSchema = z
-  .object({
-    seed: z.union([z.number().finite(), z.string()]).optional(),
-    start: z.union([z.number().finite(), z.string(), z.date()]).optional(),
-    clock: z
-      .union([z.literal('local'), z.literal('global'), z.looseObject({ now: z.number(), tickAsync: z.function() })])
-      .optional(),
-    headerPrefix: z
-      .string()
-      .regex(/^[A-Za-z][A-Za-z0-9]*$/, { message: 'must be a header token such as Service or Stripe' })
-      .optional(),
-    apiVersion: z.string().optional(),
-    serviceTime: z
-      .union([
-        z.number().min(0),
-        z
-          .object({ min: z.number().min(0), max: z.number().min(0) })
-          .refine((r) => r.max >= r.min, { message: 'max must be >= min' }),
-      ])
-      .optional(),
-    traceLimit: z.number().int().positive().optional(),
-    resumableTrace: z.boolean().optional(),
-  })
-  .loose()
+// Built on the first createSimulator call, not at import: importing the package should not pay
+// for schemas it may never use (see reports/bench/cold-start.md).
+let optionsSchema: ReturnType<typeof simulatorOptionsSchema> | undefined
+
+function simulatorOptionsSchema() {
+  return z
+    .object({
+      seed: z.union([z.number().finite(), z.string()]).optional(),
+      start: z.union([z.number().finite(), z.string(), z.date()]).optional(),
+      clock: z
+        .union([z.literal('local'), z.literal('global'), z.looseObject({ now: z.number(), tickAsync: z.function() })])
+        .optional(),
+      headerPrefix: z
+        .string()
+        .regex(/^[A-Za-z][A-Za-z0-9]*$/, { message: 'must be a header token such as Service or Stripe' })
+        .optional(),
+      apiVersion: z.string().optional(),
+      serviceTime: z
+        .union([
+          z.number().min(0),
+          z
+            .object({ min: z.number().min(0), max: z.number().min(0) })
+            .refine((r) => r.max >= r.min, { message: 'max must be >= min' }),
+        ])
+        .optional(),
+      traceLimit: z.number().int().positive().optional(),
+      resumableTrace: z.boolean().optional(),
+    })
+    .loose()
+}
 
 /**
  * Creates a simulator. Every option has a default.
@@ -198,6 +204,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 function build(options: SimulatorOptions, from: Capture | undefined): Simulator {
   // A fork's options are its original's, validated when that one was built.
   if (from?.copied !== true) {
+    optionsSchema ??= simulatorOptionsSchema()
     const parsed = optionsSchema.safeParse(options)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
