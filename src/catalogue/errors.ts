@@ -63,7 +63,12 @@ export const ERRORS = {
     'You did not provide an API key. Provide it in the Authorization header as Bearer <key>{basic}.',
   ),
   /** spec: "400 archived_meter: The meter is not Active." */
-  archived_meter: row(400, INVALID, "The meter '{meter}' for event name '{event_name}' is not active.", 'spec'),
+  archived_meter: row(
+    400,
+    INVALID,
+    "The meter {meter} for event_name '{event_name}' is inactive (archived) and does not accept events.",
+    'spec',
+  ),
   authentication_required: row(402, 'card_error', 'Your card was declined. This transaction requires authentication.'),
   authorization_header_invalid: row(401, INVALID, 'Invalid Authorization header: {expected}.'),
   balance_insufficient: row(
@@ -185,9 +190,33 @@ export const ERRORS = {
     'spec',
     { shouldRetry: true },
   ),
+  /** A meter whose event_name another meter of the account has (under the provider's `resource_already_exists`). */
+  meter_event_name_taken: row(
+    400,
+    INVALID,
+    "A meter with event_name '{event_name}' already exists ({id}); event names are unique per account.",
+    'provider',
+    { code: 'resource_already_exists' },
+  ),
+  /** A cancel adjustment naming no event received in the last 24 hours (a 400 `resource_missing`). */
+  meter_event_not_received: row(
+    400,
+    INVALID,
+    "No meter event with identifier '{identifier}' and event_name '{event_name}' was received in the last 24 hours; only those can be cancelled.",
+    'provider',
+    { code: 'resource_missing' },
+  ),
+  /** spec: "409 too_many_concurrent_requests" on the synchronous meter event endpoint, naming the customer and meter. */
+  meter_events_concurrent: row(
+    409,
+    INVALID,
+    "Another meter event request for customer '{customer}' and meter {meter} is in progress; send one at a time per customer and meter.",
+    'spec',
+    { code: 'too_many_concurrent_requests' },
+  ),
   method_not_allowed: row(405, INVALID, 'Unrecognized request method: {method} {path}. Allowed: {allowed}.', 'simulator'),
   /** spec: "400 no_meter: No meter exists for the event name." */
-  no_meter: row(400, INVALID, "No active meter was found for event name '{event_name}'.", 'spec'),
+  no_meter: row(400, INVALID, "No active meter was found for event_name '{event_name}'.", 'spec'),
   not_cancelable: row(
     400,
     'not_cancelable',
@@ -220,11 +249,26 @@ export const ERRORS = {
   parameter_unknown: row(400, INVALID, 'Received unknown parameter: {param}'),
   parameters_exclusive: row(400, INVALID, 'You may only specify one of these parameters: {params}.'),
   /** spec: "400 payload_invalid_value: The value is not a positive integer." */
-  payload_invalid_value: row(400, INVALID, "The value '{value}' of payload key '{key}' is not a positive integer.", 'spec'),
+  payload_invalid_value: row(
+    400,
+    INVALID,
+    'The payload value under \'{key}\' must be a positive integer (a string of digits such as "25").',
+    'spec',
+  ),
   /** spec: "400 payload_no_customer_defined: The payload lacks the customer reference." */
-  payload_no_customer_defined: row(400, INVALID, "The payload does not define the customer key '{key}'.", 'spec'),
+  payload_no_customer_defined: row(
+    400,
+    INVALID,
+    "The payload has no customer: add the key '{key}' holding a customer id (cus_...).",
+    'spec',
+  ),
   /** spec: "400 payload_no_value_defined: The payload lacks the value." */
-  payload_no_value_defined: row(400, INVALID, "The payload does not define the value key '{key}'.", 'spec'),
+  payload_no_value_defined: row(
+    400,
+    INVALID,
+    "The payload has no value: add the key '{key}' holding a positive integer as a string.",
+    'spec',
+  ),
   payment_intent_authentication_failure: row(
     400,
     INVALID,
@@ -403,8 +447,18 @@ export const ERRORS = {
     'The test clock is currently advancing; wait until its status is `ready` to advance it again.',
     'simulator',
   ),
-  timestamp_in_future: row(400, INVALID, 'The timestamp {timestamp} is more than 5 minutes in the future.', 'spec'),
-  timestamp_too_far_in_past: row(400, INVALID, 'The timestamp {timestamp} is more than 35 calendar days in the past.', 'spec'),
+  timestamp_in_future: row(
+    400,
+    INVALID,
+    'The timestamp is more than {minutes} minutes in the future; the latest accepted now is {latest}.',
+    'spec',
+  ),
+  timestamp_too_far_in_past: row(
+    400,
+    INVALID,
+    'The timestamp is more than {days} calendar days in the past; the earliest accepted now is {earliest}.',
+    'spec',
+  ),
   /** spec: "409 too_many_concurrent_requests: Concurrent usage events for the same customer and meter." */
   too_many_concurrent_requests: row(
     409,

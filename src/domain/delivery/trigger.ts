@@ -86,7 +86,7 @@ function meterErrorData(type: string, now: number, prefix: string, request: stri
   const noMeter = type === 'v1.billing.meter.no_meter_found'
   const code = noMeter ? 'no_meter' : 'meter_event_no_customer_defined'
   const message = noMeter
-    ? "No active meter was found for event_name 'api_requests'."
+    ? errorMessage('no_meter', { event_name: 'api_requests' })
     : `Missing expected payload key ${prefix}_customer_id.`
   return {
     developer_message_summary: noMeter ? 'There is 1 event with no meter' : 'There is 1 invalid event',

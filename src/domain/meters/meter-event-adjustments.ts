@@ -2,9 +2,9 @@ import { createIds, type Ids } from '#kernel/ids.js'
 import type { TaskKind } from '#kernel/scheduler.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import { pendingEvents } from './meter-event-pending.js'
-import { problemMessage } from './meter-event-rules.js'
+import { problemError } from './meter-event-rules.js'
 import type { MeterEventSchedule } from './meter-event-schedule.js'
 import type { MeterEventState } from './meter-event-state.js'
 import type { MeterEventAdjustment } from './meter-event-types.js'
@@ -54,16 +54,14 @@ export function createAdjustments(parts: AdjustmentParts): (scope: Scope, input:
     const now = kernel.clock.now
     const meter = meters.byEventName(scope, input.eventName)
     if (meter === undefined) {
-      throw invalidRequest(problemMessage('no_meter', input.eventName, undefined, now), {
-        code: 'no_meter',
-        param: 'event_name',
-      })
+      throw problemError('no_meter', input.eventName, undefined, now, 'event_name')
     }
     const key = scopeKey(scope)
     if (!received(parts, scope, meter.id, input)) {
-      throw invalidRequest(
-        `No meter event with identifier '${input.identifier}' and event_name '${input.eventName}' was received in the last 24 hours; only those can be cancelled.`,
-        { code: 'resource_missing', param: 'cancel.identifier' },
+      throw tableError(
+        'meter_event_not_received',
+        { identifier: input.identifier, event_name: input.eventName },
+        { param: 'cancel.identifier' },
       )
     }
     kernel.trace.append('meter_events.adjustment', { meter: meter.id, identifier: input.identifier })

@@ -1,5 +1,7 @@
+import { type ErrorCode, errorMessage } from '#catalogue/errors.js'
 import { METER_EVENT_MAX_AGE_DAYS, METER_EVENT_MAX_LEAD_MS } from '#catalogue/rules.js'
 import { DAY } from '#kernel/time.js'
+import { type ServiceError, tableError } from '../service-error.js'
 import type { Meter } from './meter.js'
 
 /** Oldest a meter event may be: 35 calendar days. */
@@ -18,7 +20,7 @@ export type MeterEventProblem =
   | 'timestamp_in_future'
 
 /** Codes of the synchronous endpoint (the spec's error table). */
-export const SYNC_CODES: Readonly<Record<MeterEventProblem, string>> = {
+export const SYNC_CODES: Readonly<Record<MeterEventProblem, ErrorCode>> = {
   no_meter: 'no_meter',
   archived_meter: 'archived_meter',
   no_customer: 'payload_no_customer_defined',
@@ -151,22 +153,56 @@ export function checkEvent(
   return out
 }
 
-/** A human sentence for a problem, naming the payload keys the meter expects. */
-export function problemMessage(problem: MeterEventProblem, eventName: string, meter: Meter | undefined, now: number): string {
+/**
+ * The values a problem's row of the error table is filled with: the event name, the meter, the
+ * payload key the meter expects, or the edge of the accepted time window.
+ */
+function problemValues(
+  problem: MeterEventProblem,
+  eventName: string,
+  meter: Meter | undefined,
+  now: number,
+): Record<string, string | number> {
   switch (problem) {
     case 'no_meter':
-      return `No active meter was found for event_name '${eventName}'.`
+      return { event_name: eventName }
     case 'archived_meter':
-      return `The meter ${meter?.id} for event_name '${eventName}' is inactive (archived) and does not accept events.`
+      return { meter: String(meter?.id), event_name: eventName }
     case 'no_customer':
-      return `The payload has no customer: add the key '${meter?.customer_mapping.event_payload_key}' holding a customer id (cus_...).`
+      return { key: String(meter?.customer_mapping.event_payload_key) }
     case 'no_value':
-      return `The payload has no value: add the key '${meter?.value_settings.event_payload_key}' holding a positive integer as a string.`
     case 'invalid_value':
-      return `The payload value under '${meter?.value_settings.event_payload_key}' must be a positive integer (a string of digits such as "25").`
+      return { key: String(meter?.value_settings.event_payload_key) }
     case 'timestamp_too_far_in_past':
-      return `The timestamp is more than ${MAX_EVENT_AGE_DAYS} calendar days in the past; the earliest accepted now is ${new Date(earliestTimestamp(now)).toISOString()}.`
+      return { days: MAX_EVENT_AGE_DAYS, earliest: new Date(earliestTimestamp(now)).toISOString() }
     case 'timestamp_in_future':
-      return `The timestamp is more than 5 minutes in the future; the latest accepted now is ${new Date(latestTimestamp(now)).toISOString()}.`
+      return { minutes: MAX_EVENT_LEAD / 60_000, latest: new Date(latestTimestamp(now)).toISOString() }
   }
+}
+
+/**
+ * A human sentence for a problem (its synchronous row of the error table), naming the payload keys
+ * the meter expects. Built only for a refused event.
+ *
+ * @example
+ * problemMessage('no_meter', 'api_call', undefined, now) // "No active meter was found for event_name 'api_call'."
+ */
+export function problemMessage(problem: MeterEventProblem, eventName: string, meter: Meter | undefined, now: number): string {
+  return errorMessage(SYNC_CODES[problem], problemValues(problem, eventName, meter, now))
+}
+
+/**
+ * The synchronous refusal of a problem: its row of the error table, reported on `param`.
+ *
+ * @example
+ * throw problemError('no_meter', 'api_call', undefined, now, 'event_name')
+ */
+export function problemError(
+  problem: MeterEventProblem,
+  eventName: string,
+  meter: Meter | undefined,
+  now: number,
+  param: string,
+): ServiceError {
+  return tableError(SYNC_CODES[problem], problemValues(problem, eventName, meter, now), { param })
 }

@@ -1,5 +1,5 @@
 import { METER_EVENT_STREAM_MAX_EVENTS } from '#catalogue/rules.js'
-import { invalidRequest, type ServiceError } from '../service-error.js'
+import { type ServiceError, tableError } from '../service-error.js'
 import type { StreamEvent } from './meter-event-types.js'
 
 /** Most events one stream request may carry. */
@@ -20,12 +20,17 @@ export function parseIsoTimestamp(value: string): number {
   return ISO.test(value) ? Date.parse(value) : Number.NaN
 }
 
-function invalid(param: string, message: string): ServiceError {
-  return invalidRequest(`Invalid ${param}: ${message}`, { code: 'parameter_invalid', param })
+// The refusals are built from the error table only when a body is refused: nothing per accepted event.
+function invalid(param: string, detail: string): ServiceError {
+  return tableError('parameter_invalid', { param, detail }, { param })
 }
 
 function missing(param: string): ServiceError {
-  return invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param })
+  return tableError('parameter_missing', { param }, { param })
+}
+
+function unknown(param: string): ServiceError {
+  return tableError('parameter_unknown', { param }, { param })
 }
 
 /** A checked stream body: its events and, when any event has one, their times in epoch ms (NaN: none). */
@@ -49,7 +54,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function parseStreamBody(body: Record<string, unknown>): StreamBatch {
   for (const key in body) {
-    if (key !== 'events') throw invalidRequest(`Received unknown parameter: ${key}`, { code: 'parameter_unknown', param: key })
+    if (key !== 'events') throw unknown(key)
   }
   const events = body.events
   if (events === undefined) throw missing('events')
@@ -65,8 +70,7 @@ export function parseStreamBody(body: Record<string, unknown>): StreamBatch {
     if (!isObject(item)) throw invalid(`events.${i}`, 'expected an object.')
     for (const key in item) {
       if (key !== 'event_name' && key !== 'payload' && key !== 'identifier' && key !== 'timestamp') {
-        const param = `events.${i}.${key}`
-        throw invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param })
+        throw unknown(`events.${i}.${key}`)
       }
     }
     const name = item.event_name

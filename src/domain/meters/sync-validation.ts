@@ -1,6 +1,6 @@
-import { invalidRequest, ServiceError } from '../service-error.js'
+import { type ServiceError, tableError } from '../service-error.js'
 import type { Meter } from './meter.js'
-import { type CheckedEvent, checkEvent, type MeterEventProblem, problemMessage, SYNC_CODES } from './meter-event-rules.js'
+import { type CheckedEvent, checkEvent, type MeterEventProblem, problemError } from './meter-event-rules.js'
 
 /** A synchronous meter event that passed every check: its meter, customer and value. */
 export interface ValidEvent {
@@ -33,10 +33,7 @@ export function validateSyncEvent(
 ): ValidEvent {
   const c: CheckedEvent = checkEvent(meter, payload, timestamp, now, { problem: undefined, customer: '', value: 0 })
   if (c.problem !== undefined) {
-    throw invalidRequest(problemMessage(c.problem, eventName, meter, now), {
-      code: SYNC_CODES[c.problem],
-      param: paramOf(c.problem, meter),
-    })
+    throw problemError(c.problem, eventName, meter, now, paramOf(c.problem, meter))
   }
   return { meter: meter as Meter, customer: c.customer, value: c.value }
 }
@@ -48,10 +45,7 @@ export function validateSyncEvent(
  * throw duplicateEvent('evt-1')
  */
 export function duplicateEvent(identifier: string): ServiceError {
-  return invalidRequest(`A meter event with identifier '${identifier}' was already submitted in the last 24 hours.`, {
-    code: 'duplicate_meter_event',
-    param: 'identifier',
-  })
+  return tableError('duplicate_meter_event', { identifier }, { param: 'identifier' })
 }
 
 /**
@@ -61,10 +55,5 @@ export function duplicateEvent(identifier: string): ServiceError {
  * throw concurrentCall('cus_1', 'mtr_1')
  */
 export function concurrentCall(customer: string, meter: string): ServiceError {
-  return new ServiceError({
-    status: 409,
-    type: 'invalid_request_error',
-    code: 'too_many_concurrent_requests',
-    message: `Another meter event request for customer '${customer}' and meter ${meter} is in progress; send one at a time per customer and meter.`,
-  })
+  return tableError('meter_events_concurrent', { customer, meter })
 }

@@ -6,7 +6,7 @@ import { pageV1 } from '../engine/list.js'
 import { eventSummaries, type SummaryQuery } from '../meters/event-summaries.js'
 import type { Meter } from '../meters/meter.js'
 import { METER_OBJECT } from '../meters/meters.js'
-import { invalidRequest } from '../service-error.js'
+import { tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 /** Longest display name, event name and payload key the provider accepts. */
@@ -63,10 +63,7 @@ export const billingMeters: ResourceDeclaration<ResourcePorts> = {
       checkCreate(call.params)
       const existing = metering.meters.byEventName(call.scope, String(call.params.event_name))
       if (existing !== undefined) {
-        throw invalidRequest(
-          `A meter with event_name '${existing.event_name}' already exists (${existing.id}); event names are unique per account.`,
-          { code: 'resource_already_exists', param: 'event_name' },
-        )
+        throw tableError('meter_event_name_taken', { event_name: existing.event_name, id: existing.id }, { param: 'event_name' })
       }
       const params = {
         customer_mapping: { event_payload_key: metering.customerKey, type: 'by_id' },
