@@ -1,7 +1,6 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { operations } from '#catalogue/index.js'
 import type { Operation } from '#catalogue/types.js'
-import type { ResourceDeclaration } from '#domain/engine/declaration.js'
 import { expandPaths } from '#domain/engine/expand.js'
 import { byTypeOf, servingOf } from '#domain/engine/operation-index.js'
 import { declarations } from '#domain/resources/index.js'
