@@ -11,7 +11,6 @@ import type { Resource } from './engine/resource.js'
 import { createEventStore, type EventStore } from './events/event-store.js'
 import type { FaultHooks } from './faults/fault-hooks.js'
 import type { Kernel } from './kernel.js'
-import { balanceTransactionJson } from './ledger/balance-transaction.js'
 import { createLedger, type Ledger } from './ledger/ledger.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
 import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
@@ -140,7 +139,6 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const trigger = createTrigger(kernel, events, accounts, engine)
   const customers = engine.resource('customer')
   const products = engine.resource('product')
-  engine.addFinder('txn', (scope, id) => json(ledger.get(scope, id), balanceTransactionJson))
   const offSessionPayments = createOffSessionPayments(kernel, events, customers, paymentMethods, charges)
   const limitsConfig = options.limits ?? resolveLimits(undefined)
   const billing = createBilling({
@@ -190,8 +188,4 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     locks,
     gates,
   }
-}
-
-function json<T>(found: T | undefined, toJson: (t: T) => Record<string, unknown>): Record<string, unknown> | undefined {
-  return found === undefined ? undefined : toJson(found)
 }

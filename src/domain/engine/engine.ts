@@ -14,7 +14,7 @@ import { createResource, ENGINE_PART, type Resource } from './resource.js'
 import { runVerb } from './verbs.js'
 
 /** Finds an object of a scope by id, for `expand` (stores outside the engine register one per id prefix). */
-export type Finder = (scope: Scope, id: string) => Record<string, unknown> | undefined
+type Finder = (scope: Scope, id: string) => Record<string, unknown> | undefined
 
 /**
  * The resource engine: serves every CRUD operation of the declared resources from the catalogue
@@ -35,10 +35,8 @@ export interface Engine {
   run(operation: string, call: OperationCall): unknown
   /** A declared resource by `object` value (`customer`). */
   resource(object: string): Resource
-  /** The object with this id in a scope, from any declared resource or registered finder. */
+  /** The object with this id in a scope, from any declared resource (stored, or read by its `find`). */
   find(scope: Scope, id: string): Record<string, unknown> | undefined
-  /** Registers the objects of a store outside the engine for `expand` (`pi` → payment intents). */
-  addFinder(idPrefix: string, finder: Finder): void
   /** A copy of an answer with `expand` paths replaced by the objects their ids name. */
   expand(scope: Scope, answer: unknown, paths: readonly string[]): unknown
   /** The virtual time in unix seconds (what `created` and other timestamps hold). */
@@ -122,9 +120,6 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       if (cut <= 0) return undefined
       return finders.get(id.slice(0, cut))?.(scope, id)
     },
-    addFinder(idPrefix, finder) {
-      finders.set(idPrefix, finder)
-    },
     expand(scope, answer, paths) {
       return expand(
         answer,
@@ -198,7 +193,13 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
     return r
   }
   // Nothing to find in a resource not made yet.
-  for (const d of declarations) finders.set(d.idPrefix, (scope, id) => resources.get(d.object)?.get(scope, id))
+  for (const d of declarations) {
+    const own = d.find
+    finders.set(
+      d.idPrefix,
+      own === undefined ? (scope, id) => resources.get(d.object)?.get(scope, id) : (scope, id) => own(scope, id, ports),
+    )
+  }
   // Called for parts not registered yet, so only for resources not made yet.
   kernel.state.provide(ENGINE_PART, (object) => void make(object))
   return engine

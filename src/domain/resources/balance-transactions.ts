@@ -18,6 +18,10 @@ export const balanceTransactions: ResourceDeclaration<ResourcePorts> = {
   object: 'balance_transaction',
   idPrefix: 'txn',
   only: [],
+  find(scope, id, ports) {
+    const t = ports.ledger.get(scope, id)
+    return t === undefined ? undefined : (balanceTransactionJson(t) as Json)
+  },
   behaviours: {
     'balanceTransactions.retrieve'(call, _next, { ports }) {
       const id = call.path.id ?? ''
