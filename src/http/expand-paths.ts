@@ -1,3 +1,4 @@
+import { isIncludable } from '#catalogue/includable.js'
 import type { Operation, Shape } from '#catalogue/types.js'
 import { checkExpandDepth } from '#domain/engine/expand.js'
 import { invalidRequest } from '#domain/service-error.js'
@@ -75,7 +76,7 @@ export function checkExpand(op: Operation, paths: readonly string[], resolve: (n
       if (i === segs.length - 1) {
         // An includable field (optional in the client's declarations: `Price.tiers`,
         // `Customer.subscriptions`) is one the provider answers only when asked.
-        if (!found.some(expandable) && !declared.some((f) => f?.optional === true && seg !== 'deleted')) throw refused(path)
+        if (!found.some(expandable) && !declared.some((f) => isIncludable(seg, f))) throw refused(path)
         return
       }
       at = found.flatMap((f) => objects(f, resolve))

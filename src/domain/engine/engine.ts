@@ -1,3 +1,4 @@
+import { isIncludable } from '#catalogue/includable.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
@@ -13,7 +14,7 @@ import { checkReferences, type Reference, referencesOf } from './references.js'
 import { createResource, ENGINE_PART, type Resource } from './resource.js'
 import { runVerb } from './verbs.js'
 
-/** Finds an object of a scope by id, for `expand` (stores outside the engine register one per id prefix). */
+/** Finds an object of a scope by id, for `expand` and reference checks (one per declaration's id prefix). */
 type Finder = (scope: Scope, id: string) => Record<string, unknown> | undefined
 
 /**
@@ -155,9 +156,9 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   /** The value of an includable field of a declared resource's object (see `ResourceDeclaration.includes`). */
   function include(scope: Scope, object: Record<string, unknown>, field: string): unknown {
     const d = typeof object.object === 'string' ? byObject.get(object.object) : undefined
-    if (d === undefined || field === 'deleted') return undefined
+    if (d === undefined) return undefined
     const declared = fieldsOf(view, d.type)[field]
-    if (declared?.optional !== true) return undefined
+    if (declared === undefined || !isIncludable(field, declared)) return undefined
     const includer = d.includes?.[field]
     if (includer !== undefined) return includer(object as Json, { engine, ports, scope })
     if (declared.nullable) return null

@@ -77,7 +77,7 @@ function withExpand(route: Route): Route {
  * catalogue does not list (admin-style extras) stay as they are.
  *
  * @example
- * const routes = catalogueRoutes([...accountRoutes, ...meterRoutes])
+ * const routes = catalogueRoutes([eventResendRoute, ...offSessionPaymentRoutes])
  */
 export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
   const taken = new Set(behaviours.map((r) => shapeOf(r.method, r.path)))
