@@ -41,3 +41,51 @@ export async function call(
   })
   return { status: res.status, body: await res.json() }
 }
+
+/**
+ * Params the provider requires beyond the client's types (one of two optional params, ids), by
+ * object: the round trips send them with the generated minimum. `'{name}'` names a fixture id.
+ */
+export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  // "One of payment_intent or charge."
+  refund: { payment_intent: '{payment_intent}' },
+  // A price without a product or product_data is refused; an amount makes it a fixed price.
+  price: { product: '{product}', unit_amount: 500 },
+  // One of customer or customer_account; the simulator bills customers.
+  subscription: { customer: '{customer}', items: [{ price: '{price}' }] },
+  invoice: { customer: '{customer}' },
+  // One of percent_off or amount_off.
+  coupon: { percent_off: 10 },
+  // One of price or price_data (the simulator takes price); not a price the subscription already has.
+  subscription_item: { price: '{addedPrice}' },
+  invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
+  // Optional in the client's types (a transfer may follow a source transaction); required here.
+  transfer: { amount: 300 },
+  // The simulator serves webhook endpoints (the first type the client lists is Amazon EventBridge).
+  'v2.core.event_destination': {
+    type: 'webhook_endpoint',
+    enabled_events: ['*'],
+    webhook_endpoint: { url: 'https://example.com/hook' },
+  },
+  // The generated minimum (1) is under the provider's 50-minor-unit floor for usd.
+  payment_intent: { amount: 2000 },
+  // Made attached, so the customer's own retrieve and list find it (its create is not served).
+  payment_method: { customer: '{customer}' },
+  plan: { product: '{product}' },
+  account_link: { account: '{destination}' },
+}
+
+/**
+ * `'{name}'` placeholders replaced by the fixture's ids, at any depth.
+ *
+ * @example
+ * withIds({ customer: '{customer}' }, { customer: 'cus_1' }) // { customer: 'cus_1' }
+ */
+export function withIds(value: unknown, ids: Readonly<Record<string, string>>): unknown {
+  if (typeof value === 'string') return value.replace(/^\{(\w+)\}$/, (whole, n: string) => ids[n] ?? whole)
+  if (Array.isArray(value)) return value.map((v) => withIds(v, ids))
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withIds(v, ids)]))
+  }
+  return value
+}

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type Operation, operations, typeShape } from '../../src/catalogue/index.js'
 import { declarations } from '../../src/domain/resources/index.js'
 import { type Hints, hasParam, requiredParams } from '../params/generate.js'
-import { methodOf, setup } from './helpers.js'
+import { CREATE_PARAMS, methodOf, setup, withIds } from './helpers.js'
 import { shapeProblems } from './shape-check.js'
 
 /**
@@ -13,32 +13,6 @@ import { shapeProblems } from './shape-check.js'
  * without a line here; only a resource whose create needs more than its required params names
  * them below.
  */
-
-/** Params the provider requires beyond the client's types (one of two optional params, ids). */
-const CREATE: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
-  refund: { payment_intent: '{payment_intent}' },
-  price: { product: '{product}', unit_amount: 500 },
-  subscription: { customer: '{customer}', items: [{ price: '{price}' }] },
-  invoice: { customer: '{customer}' },
-  coupon: { percent_off: 10 },
-  subscription_item: { price: '{addedPrice}' },
-  invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
-  transfer: { amount: 300 },
-  // The generated minimum (1) is under the provider's 50-minor-unit floor for usd.
-  payment_intent: { amount: 2000 },
-  plan: { product: '{product}' },
-  account_link: { account: '{destination}' },
-}
-
-/** `'{name}'` placeholders replaced by the fixture's ids. */
-function withIds(value: unknown, ids: Readonly<Record<string, string>>): unknown {
-  if (typeof value === 'string') return value.replace(/^\{(\w+)\}$/, (whole, n: string) => ids[n] ?? whole)
-  if (Array.isArray(value)) return value.map((v) => withIds(v, ids))
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withIds(v, ids)]))
-  }
-  return value
-}
 
 /** The answer as the wire carried it (the client reads decimals into objects). */
 const wire = (answer: unknown): unknown => JSON.parse(JSON.stringify(answer))
@@ -125,7 +99,7 @@ describe('every declared resource round-trips through the official client', () =
           .map(() => customer.id)
       const params = {
         ...requiredParams(create.params, typeShape, hints),
-        ...(withIds(CREATE[d.object] ?? {}, ids) as Record<string, unknown>),
+        ...(withIds(CREATE_PARAMS[d.object] ?? {}, ids) as Record<string, unknown>),
         ...(hasParam(create.params, 'metadata', typeShape) ? { metadata: { k: 'v' } } : {}),
       }
       const call = (op: Operation, ...args: unknown[]) => {

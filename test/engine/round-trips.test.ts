@@ -4,7 +4,7 @@ import { type Operation, operations, typeShape } from '../../src/catalogue/index
 import { declarations } from '../../src/domain/resources/index.js'
 import { NO_ORIGIN } from '../../src/domain/v1-events/emit.js'
 import { type Hints, hasParam, requiredParams } from '../params/generate.js'
-import { call, setup } from './helpers.js'
+import { CREATE_PARAMS, call, setup, withIds } from './helpers.js'
 import { shapeProblems } from './shape-check.js'
 
 /**
@@ -15,51 +15,8 @@ import { shapeProblems } from './shape-check.js'
  * `metadata` where the params type takes it.
  */
 
-/** Params the provider requires beyond the client's types (one of two optional params). */
-const ALSO: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
-  // "One of payment_intent or charge."
-  refund: { payment_intent: '{payment_intent}' },
-  // A price without a product or product_data is refused; an amount makes it a fixed price.
-  price: { product: '{product}', unit_amount: 500 },
-  // One of customer or customer_account; the simulator bills customers.
-  subscription: { customer: '{customer}', items: [{ price: '{price}' }] },
-  invoice: { customer: '{customer}' },
-  // One of percent_off or amount_off.
-  coupon: { percent_off: 10 },
-  // One of price or price_data (the simulator takes price); not a price the subscription already has.
-  subscription_item: { price: '{addedPrice}' },
-  invoiceitem: { customer: '{customer}', amount: 300, currency: 'usd' },
-  // Optional in the client's types (a transfer may follow a source transaction); required here.
-  transfer: { amount: 300 },
-  // The simulator serves webhook endpoints (the first type the client lists is Amazon EventBridge).
-  'v2.core.event_destination': {
-    type: 'webhook_endpoint',
-    enabled_events: ['*'],
-    webhook_endpoint: { url: 'https://example.com/hook' },
-  },
-  // Zero is below the smallest charge.
-  payment_intent: { amount: 2000 },
-  // Made attached, so the customer's own retrieve and list find it (its create is not served).
-  payment_method: { customer: '{customer}' },
-}
-
 function pathOf(template: string, values: Record<string, string>): string {
   return template.replace(/:(\w+)/g, (_, n: string) => values[n] ?? '')
-}
-
-/** `'{name}'` placeholders in `ALSO` replaced by the ids of the fixture. */
-function withIds(params: Readonly<Record<string, unknown>>, ids: Record<string, string>): Record<string, unknown> {
-  const fill = (v: unknown): unknown =>
-    typeof v === 'string'
-      ? v.replace(/^\{(\w+)\}$/, (_, n: string) => ids[n] ?? v)
-      : Array.isArray(v)
-        ? v.map(fill)
-        : typeof v === 'object' && v !== null
-          ? withIds(v as Record<string, unknown>, ids)
-          : v
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(params)) out[k] = fill(v)
-  return out
 }
 
 describe('declared resources round-trip with every declared field', () => {
@@ -117,7 +74,7 @@ describe('declared resources round-trip with every declared field', () => {
       const parents: Record<string, string> = { id: customer.id, customerId: customer.id, customer: customer.id }
       const params: Record<string, unknown> = {
         ...requiredParams(create.params, typeShape, hints),
-        ...withIds(ALSO[d.object] ?? {}, ids),
+        ...(withIds(CREATE_PARAMS[d.object] ?? {}, ids) as Record<string, unknown>),
         ...(hasParam(create.params, 'metadata', typeShape) ? { metadata: { k: 'v' } } : {}),
       }
       // A resource whose create the simulator does not serve (files: uploads go to another host)
