@@ -9,9 +9,6 @@ import { type Charge, chargeFields, refundableAmount } from './charge.js'
 import { cardOf, type PaymentMethod } from './payment-method.js'
 import type { PaymentMethods } from './payment-methods.js'
 
-export { AUTHENTICATION_REQUIRED } from './payment-methods.js'
-export { refundableAmount }
-
 export interface ChargeAttempt {
   readonly amount: number
   readonly currency: string

@@ -7,7 +7,7 @@ import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import { type CardOutcome, cardFields, cardOf, needsAuthentication, type PaymentMethod, testCard } from './payment-method.js'
 
 /** How an off-session payment with a card that asks for authentication ends. */
-export const AUTHENTICATION_REQUIRED: CardOutcome = {
+const AUTHENTICATION_REQUIRED: CardOutcome = {
   kind: 'decline',
   code: 'authentication_required',
   declineCode: 'authentication_required',

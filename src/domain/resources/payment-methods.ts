@@ -1,7 +1,7 @@
 import { errorMessage } from '#catalogue/errors.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { testCard } from '../payment-intents/payment-method.js'
-import { invalidRequest, resourceMissing } from '../service-error.js'
+import { invalidRequest } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 /**
@@ -47,9 +47,8 @@ export const paymentMethods: ResourceDeclaration<ResourcePorts> = {
       return ports.paymentMethods.attach(call.scope, id, customer, call.origin)
     },
     'paymentMethods.detach'(call, _next, { ports }) {
-      const id = call.path.id ?? ''
-      if (ports.paymentMethods.get(call.scope, id) === undefined) throw resourceMissing('payment_method', id)
-      return ports.paymentMethods.detach(call.scope, id, call.origin)
+      // An unknown id answers `resource_missing` from `detach` itself.
+      return ports.paymentMethods.detach(call.scope, call.path.id ?? '', call.origin)
     },
   },
 }
