@@ -116,7 +116,6 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     paymentMethods,
     charges,
     paymentIntents,
-    meters,
     metering: {
       meters,
       meterEvents,

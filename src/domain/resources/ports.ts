@@ -16,7 +16,6 @@ export interface ResourcePorts {
   readonly charges: Charges
   /** The payment intent flow: card attempts, 3-D Secure, `payment_intent.*` events. */
   readonly paymentIntents: PaymentIntents
-  readonly meters: Meters
   /** Meter events, the stream's sessions and meter ids, for the metering behaviours. */
   readonly metering: MeteringPorts
   /** Balances and postings: refunds, payouts and transfers move money. */

@@ -175,7 +175,7 @@ export const prices: ResourceDeclaration<ResourcePorts> = {
         call.params.product === undefined && call.params.product_data !== undefined
           ? plannedProduct(engine, call, call.params.product_data, 'product_data')
           : undefined
-      const fixed = checkTerms(call.params, (id) => ports.meters.find(call.scope, id) !== undefined)
+      const fixed = checkTerms(call.params, (id) => ports.metering.meters.find(call.scope, id) !== undefined)
       checkMetadata(call.params.metadata)
       const { tiers: _tiers, product_data: _data, ...params } = call.params
       return next(makeProduct === undefined ? params : { ...params, product: makeProduct() }, fixed)
