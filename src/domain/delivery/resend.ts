@@ -1,3 +1,4 @@
+import { DAY } from '#kernel/time.js'
 import { routes } from '../destinations/routing.js'
 import type { StoredEvent } from '../events/event.js'
 import type { Scope } from '../mode.js'
@@ -9,8 +10,6 @@ import type { DeliveryAttempt } from './delivery-record.js'
 import { untilIdle } from './idle.js'
 import { openRecord } from './new-record.js'
 import type { Send } from './send.js'
-
-const DAY = 24 * 60 * 60 * 1000
 
 /**
  * Manual resend: see {@link createResend}.
