@@ -45,7 +45,7 @@ export function createResend(ctx: DeliveryContext, send: Send): Resend {
     if (event === undefined || (scope !== undefined && (event.mode !== scope.mode || !visible(scope, event)))) {
       throw resourceMissing('event', eventId)
     }
-    if (d === undefined || d.deleted || (scope !== undefined && (d.account !== scope.account || d.mode !== scope.mode))) {
+    if (d === undefined || (scope !== undefined && (d.account !== scope.account || d.mode !== scope.mode))) {
       throw resourceMissing('webhook endpoint', destinationId, 'webhook_endpoint')
     }
     if (d.mode !== event.mode) {
