@@ -5,8 +5,7 @@ import { type AdminRoute, empty, routeKey } from './admin/admin-route.js'
 import { adminRoutes } from './admin/admin-routes.js'
 import { ADMIN_PREFIX, type AdminHost, manualHost } from './admin/host.js'
 
-export { readLimited } from './admin/admin-io.js'
-export { ADMIN_PREFIX, type AdminHost, MAX_ADVANCE_MS, MAX_BODY_BYTES } from './admin/host.js'
+export { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES } from './admin/host.js'
 
 const byKey = new Map(adminRoutes.map((r) => [routeKey(r), r]))
 const servedPaths = new Set(adminRoutes.map((r) => r.path))

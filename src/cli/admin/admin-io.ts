@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { isoTime } from '#kernel/time.js'
 import { MAX_BODY_BYTES } from './host.js'
 
 /**
@@ -120,5 +121,4 @@ export function readQuery<T>(url: URL, schema: z.ZodType<T>): T {
  * @example
  * iso(0) // '1970-01-01T00:00:00.000Z'
  */
-export const iso = (ms: number | null | undefined): string | null =>
-  ms === null || ms === undefined ? null : new Date(ms).toISOString()
+export const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : isoTime(ms))

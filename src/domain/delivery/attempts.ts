@@ -63,9 +63,9 @@ export function createAttempts(ctx: DeliveryContext, send: Send, schedule: () =>
   ): void | Promise<void> {
     const d = ctx.destinations.find(r.destinationId)
     const automatic = trigger === 'automatic' || trigger === 'retry'
-    if (d === undefined || d.deleted || (d.status !== 'enabled' && trigger !== 'ping')) {
+    if (d === undefined || (d.status !== 'enabled' && trigger !== 'ping')) {
       if (automatic) {
-        stopAutomatic(r, d === undefined || d.deleted ? 'destination_deleted' : 'destination_disabled')
+        stopAutomatic(r, d === undefined ? 'destination_deleted' : 'destination_disabled')
         schedule().settleHorizon(r)
       }
       return

@@ -41,7 +41,7 @@ export function createDeliveryAdmin(service: Service): DeliveryAdmin {
   const { destinations, delivery, kernel } = service
   const find = (id: string): Destination => {
     const d = destinations.find(id)
-    if (d === undefined || d.deleted) throw new TypeError(errorMessage('resource_missing', { kind: 'event destination', id }))
+    if (d === undefined) throw new TypeError(errorMessage('resource_missing', { kind: 'event destination', id }))
     return d
   }
   return {

@@ -1,3 +1,4 @@
+import { DAY } from '#kernel/time.js'
 import { routes } from '../destinations/routing.js'
 import type { StoredEvent } from '../events/event.js'
 import type { Scope } from '../mode.js'
@@ -9,8 +10,6 @@ import type { DeliveryAttempt } from './delivery-record.js'
 import { untilIdle } from './idle.js'
 import { openRecord } from './new-record.js'
 import type { Send } from './send.js'
-
-const DAY = 24 * 60 * 60 * 1000
 
 /**
  * Manual resend: see {@link createResend}.
@@ -46,7 +45,7 @@ export function createResend(ctx: DeliveryContext, send: Send): Resend {
     if (event === undefined || (scope !== undefined && (event.mode !== scope.mode || !visible(scope, event)))) {
       throw resourceMissing('event', eventId)
     }
-    if (d === undefined || d.deleted || (scope !== undefined && (d.account !== scope.account || d.mode !== scope.mode))) {
+    if (d === undefined || (scope !== undefined && (d.account !== scope.account || d.mode !== scope.mode))) {
       throw resourceMissing('webhook endpoint', destinationId, 'webhook_endpoint')
     }
     if (d.mode !== event.mode) {

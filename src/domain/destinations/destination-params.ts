@@ -1,4 +1,3 @@
-import { errorMessage } from '#catalogue/errors.js'
 import { checkLength } from '../engine/checks.js'
 import { invalidRequest, tableError } from '../service-error.js'
 import { EVENTS_FROM } from './destination.js'
@@ -8,11 +7,7 @@ const MAX_TEXT = 5000
 const MAX_ENABLED_EVENTS = 1000
 
 function checkName(value: unknown): void {
-  if (value === '')
-    throw invalidRequest(errorMessage('parameter_invalid_empty', { param: 'name' }), {
-      code: 'parameter_invalid_empty',
-      param: 'name',
-    })
+  if (value === '') throw tableError('parameter_invalid_empty', { param: 'name' }, { param: 'name' })
   checkLength(value, 'name', MAX_TEXT)
 }
 
@@ -44,10 +39,7 @@ export function checkCreateParams(params: Readonly<Record<string, unknown>>): vo
     )
   }
   if (params.webhook_endpoint === undefined) {
-    throw invalidRequest(errorMessage('parameter_missing', { param: 'webhook_endpoint' }), {
-      code: 'parameter_missing',
-      param: 'webhook_endpoint',
-    })
+    throw tableError('parameter_missing', { param: 'webhook_endpoint' }, { param: 'webhook_endpoint' })
   }
   const from = params.events_from
   if (Array.isArray(from)) {
@@ -65,10 +57,7 @@ export function checkCreateParams(params: Readonly<Record<string, unknown>>): vo
   checkEnabledEventsCount(params.enabled_events)
   checkLength(params.description, 'description', MAX_TEXT)
   if (params.snapshot_api_version === '') {
-    throw invalidRequest(errorMessage('parameter_invalid_empty', { param: 'snapshot_api_version' }), {
-      code: 'parameter_invalid_empty',
-      param: 'snapshot_api_version',
-    })
+    throw tableError('parameter_invalid_empty', { param: 'snapshot_api_version' }, { param: 'snapshot_api_version' })
   }
 }
 

@@ -41,7 +41,7 @@ export function scopeMatches(d: Destination, eventAccount: string, accounts: Acc
  * destinations.all().filter((d) => routes(d, event, accounts))
  */
 export function routes(d: Destination, event: StoredEvent, accounts: Accounts): boolean {
-  if (d.deleted || d.status !== 'enabled' || d.mode !== event.mode || d.eventPayload !== event.kind) return false
+  if (d.status !== 'enabled' || d.mode !== event.mode || d.eventPayload !== event.kind) return false
   if (!d.enabledEvents.includes('*') && !d.enabledEvents.includes(event.type)) return false
   if (isOrganisationDestination(d) && ORGANISATION_FORBIDDEN.has(event.type)) return false
   return scopeMatches(d, event.account, accounts) !== undefined

@@ -16,8 +16,6 @@ import { authorise } from './authorisation.js'
 import { newOffSessionPayment, type OffSessionPayment, type OffSessionPaymentCreate } from './off-session-payment.js'
 import { MAX_STATEMENT_DESCRIPTOR } from './params.js'
 
-export { SMART_RETRY_DELAYS } from './authorisation.js'
-
 const BASE = '/v2/payments/off_session_payments'
 const CANCELABLE = new Set(['pending', 'pending_retry', 'requires_capture'])
 

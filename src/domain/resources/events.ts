@@ -1,7 +1,6 @@
-import { errorMessage } from '../../catalogue/errors.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { type Json, pageV1, passesRange } from '../engine/list.js'
-import { invalidRequest, resourceMissing, tableError } from '../service-error.js'
+import { resourceMissing, tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 /** The provider takes at most this many `types` in one list. */
@@ -16,10 +15,7 @@ function typeMatches(pattern: string, type: string): boolean {
 function patternsOf(params: Readonly<Record<string, unknown>>): readonly string[] | undefined {
   const { type, types } = params
   if (type !== undefined && types !== undefined) {
-    throw invalidRequest(errorMessage('parameters_exclusive', { params: 'type, types' }), {
-      code: 'parameters_exclusive',
-      param: 'types',
-    })
+    throw tableError('parameters_exclusive', { params: 'type, types' }, { param: 'types' })
   }
   if (Array.isArray(types) && types.length > MAX_TYPES) {
     throw tableError('parameter_invalid', { param: 'types', detail: `at most ${MAX_TYPES} event types` }, { param: 'types' })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { parseDuration } from '../../../kernel/duration.js'
+import { isoTime } from '../../../kernel/time.js'
 import { json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { MAX_ADVANCE_MS } from '../host.js'
@@ -30,7 +31,7 @@ const state = adminRoute({
   responses: { '200': ok('State', ref('schemas', 'State')) },
   handler: ({ host, sim }) =>
     json(200, {
-      now: new Date(sim.clock.now).toISOString(),
+      now: isoTime(sim.clock.now),
       seed: sim.seed,
       header_prefix: sim.service.kernel.prefix,
       clock: host.clock,
@@ -72,7 +73,7 @@ const advance = adminRoute({
   responses: { '200': NOW },
   handler: async ({ host, body: b }) => {
     await host.advance('ms' in b ? b.ms : b.duration)
-    return json(200, { now: new Date(host.sim.clock.now).toISOString() })
+    return json(200, { now: isoTime(host.sim.clock.now) })
   },
 })
 
@@ -83,7 +84,7 @@ const settle = adminRoute({
   responses: { '200': NOW },
   handler: async ({ sim }) => {
     await sim.settle()
-    return json(200, { now: new Date(sim.clock.now).toISOString() })
+    return json(200, { now: isoTime(sim.clock.now) })
   },
 })
 

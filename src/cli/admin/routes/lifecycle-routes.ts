@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isoTime } from '../../../kernel/time.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import type { AdminHost } from '../host.js'
@@ -22,7 +23,7 @@ const reset = adminRoute({
   },
   handler: async ({ host }) => {
     const fresh = await host.reset()
-    return json(200, { now: new Date(fresh.clock.now).toISOString(), seed: fresh.seed, trace: { length: fresh.trace.length } })
+    return json(200, { now: isoTime(fresh.clock.now), seed: fresh.seed, trace: { length: fresh.trace.length } })
   },
 })
 

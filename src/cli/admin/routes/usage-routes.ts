@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
-import { ERROR, ok } from '../openapi-components.js'
+import { ERROR, ok, ref } from '../openapi-components.js'
 
 const formula = { type: 'string', enum: ['sum', 'count', 'last'] }
 
@@ -62,7 +62,7 @@ const billedUsage = adminRoute({
       properties: {
         customer: { type: 'string' },
         account: { type: 'string' },
-        mode: { $ref: '#/components/schemas/Mode' },
+        mode: ref('schemas', 'Mode'),
         meters: {
           type: 'array',
           items: {
