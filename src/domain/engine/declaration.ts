@@ -151,6 +151,3 @@ export interface ResourceDeclaration<P = any> {
   /** Edge traits by operation name (`v2.billing.meterEventStream.create`: session auth). */
   readonly traits?: Readonly<Record<string, OperationTraits>>
 }
-
-/** A stored object of a resource: wire JSON. */
-export type StoredObject = Json

@@ -1,40 +1,25 @@
 import { isoTime } from '#kernel/time.js'
+import { timestampOf } from '../engine/v2-object.js'
 import type { MeterEventSession } from '../sessions/sessions.js'
 import type { AcceptedMeterEvent, MeterEventAdjustment } from './meter-event-types.js'
 
 /**
- * An accepted meter event as the v2 API shows it (`v2.billing.meter_event`, ISO times).
+ * An accepted meter event as the API shows it: `v2.billing.meter_event` with ISO times on `/v2`,
+ * `billing.meter_event` with unix seconds on `/v1`.
  *
  * @example
- * meterEventV2(accepted).timestamp // '2026-01-01T00:00:00.000Z'
+ * meterEventObject(accepted, true).timestamp  // '2026-01-01T00:00:00.000Z'
+ * meterEventObject(accepted, false).timestamp // 1767225600
  */
-export function meterEventV2(e: AcceptedMeterEvent): Record<string, unknown> {
+export function meterEventObject(e: AcceptedMeterEvent, v2: boolean): Record<string, unknown> {
   return {
-    object: 'v2.billing.meter_event',
-    created: isoTime(e.created),
+    object: v2 ? 'v2.billing.meter_event' : 'billing.meter_event',
+    created: timestampOf(v2, e.created),
     event_name: e.eventName,
     identifier: e.identifier,
     livemode: e.mode === 'live',
     payload: e.payload,
-    timestamp: isoTime(e.timestamp),
-  }
-}
-
-/**
- * An accepted meter event as the v1 API shows it (`billing.meter_event`, unix seconds).
- *
- * @example
- * meterEventV1(accepted).timestamp // 1767225600
- */
-export function meterEventV1(e: AcceptedMeterEvent): Record<string, unknown> {
-  return {
-    object: 'billing.meter_event',
-    created: Math.floor(e.created / 1000),
-    event_name: e.eventName,
-    identifier: e.identifier,
-    livemode: e.mode === 'live',
-    payload: e.payload,
-    timestamp: Math.floor(e.timestamp / 1000),
+    timestamp: timestampOf(v2, e.timestamp),
   }
 }
 

@@ -2,7 +2,7 @@ import { errorMessage } from '#catalogue/errors.js'
 import { isPlainObject } from '../engine/apply-params.js'
 import { checkLength, checkNotEmpty } from '../engine/checks.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
-import { meterEventV1, meterEventV2 } from '../meters/meter-event-objects.js'
+import { meterEventObject } from '../meters/meter-event-objects.js'
 import type { MeterEventInput } from '../meters/meter-event-types.js'
 import { MAX_IDENTIFIER_LENGTH, parseIsoTimestamp } from '../meters/stream-body.js'
 import { invalidRequest } from '../service-error.js'
@@ -45,7 +45,7 @@ export const meterEventsV2: ResourceDeclaration<ResourcePorts> = {
   behaviours: {
     'v2.billing.meterEvents.create'(call, _next, { ports }) {
       const input = { ...commonInput(call), timestamp: isoParam(call.params.timestamp) }
-      return meterEventV2(ports.metering.meterEvents.create(call.scope, input, call.flight))
+      return meterEventObject(ports.metering.meterEvents.create(call.scope, input, call.flight), true)
     },
   },
 }
@@ -66,7 +66,7 @@ export const meterEventsV1: ResourceDeclaration<ResourcePorts> = {
     'billing.meterEvents.create'(call, _next, { ports }) {
       const seconds = call.params.timestamp
       const input = { ...commonInput(call), timestamp: seconds === undefined ? undefined : Number(seconds) * 1000 }
-      return meterEventV1(ports.metering.meterEvents.create(call.scope, input, call.flight))
+      return meterEventObject(ports.metering.meterEvents.create(call.scope, input, call.flight), false)
     },
   },
 }
