@@ -401,8 +401,6 @@ export const ERRORS = {
     'provider',
     { code: 'parameter_invalid' },
   ),
-  /** A body the parameter check refused without naming why (decision: the generic code of a 400). */
-  request_parameters_invalid: row(400, INVALID, 'Invalid request parameters.', 'simulator', { code: 'invalid_request' }),
   request_too_large: row(413, INVALID, 'Request body is larger than the limit of {max} bytes.', 'simulator'),
   resource_already_exists: row(400, INVALID, "{kind} already exists: '{id}'"),
   resource_missing: row(404, INVALID, "No such {kind}: '{id}'"),

@@ -14,7 +14,6 @@ import { headerNames } from './header-names.js'
 import { createIdempotencyStore } from './idempotency.js'
 import { type Incoming, readIncoming } from './incoming.js'
 import { catalogueParams } from './operation-params.js'
-import { parseParams } from './params.js'
 import type { Principal, RequestContext, Route } from './route.js'
 import { createRouter } from './router.js'
 import { TextResponse } from './text-response.js'
@@ -211,8 +210,7 @@ export function createFetchHandler(options: HandlerOptions): {
         if (release) releases.push(release)
       }
       const checked = catalogueParams.check(route, incoming.method, decoded, rawQuery, style)
-      const body = route.body ? parseParams(route.body, checked.body, style) : checked.body
-      const query = route.query ? parseParams(route.query, checked.query, style) : checked.query
+      const { body, query } = checked
       const scope = scopeKey({ account: principal.account.id, mode: principal.mode })
       if (key !== undefined && (incoming.method === 'POST' || (incoming.method === 'DELETE' && style === 'v2'))) {
         const fingerprint = `${incoming.method} ${path}${incoming.url.search}\n${incoming.text}`

@@ -1,4 +1,3 @@
-import type { ZodType } from 'zod'
 import type { Account } from '#domain/accounts/account.js'
 import type { Mode } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
@@ -55,13 +54,6 @@ export interface Route<B = any, Q = any> {
   /** Operation name, e.g. `customers.create`: the endpoint identity for limits and the trace. */
   readonly operation: string
   readonly auth?: RouteAuth
-  /**
-   * Schema of the decoded body (form for `/v1`, JSON for `/v2`), after the catalogue check has
-   * refused unknown keys and coerced types: it keeps the behaviour's own rules (ranges, formats).
-   * Routes of operations the official client does not have refuse unknown keys here (`.strict()`).
-   */
-  readonly body?: ZodType<B>
-  readonly query?: ZodType<Q>
   /**
    * Top-level parameters whose values the route checks itself, with codes of its own (a meter
    * event's `payload`): the catalogue check accepts any value there, and still refuses unknown keys.

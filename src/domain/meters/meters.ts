@@ -1,5 +1,5 @@
 import type { Resource } from '../engine/resource.js'
-import type { Scope } from '../mode.js'
+import { type Scope, scopeKey } from '../mode.js'
 import type { Meter } from './meter.js'
 
 /** The `object` value under which the engine stores meters. */
@@ -23,10 +23,23 @@ export interface Meters {
 
 export function createMeters(resource: () => Resource): Meters {
   const list = (scope: Scope) => resource().list(scope) as unknown as readonly Meter[]
+  const find = (scope: Scope, id: string) => resource().get(scope, id) as Meter | undefined
+  // Every meter event looks its meter up by name: the id found last time is tried first. A meter's
+  // event name never changes, so a hit that still names the event is the answer; anything else
+  // (a new meter, a loaded snapshot) falls back to the scan, which refreshes the entry.
+  const idByName = new Map<string, string>()
   return {
-    find: (scope, id) => resource().get(scope, id) as Meter | undefined,
+    find,
     byEventName(scope, eventName) {
-      for (const m of list(scope)) if (m.event_name === eventName) return m
+      const key = `${scopeKey(scope)}|${eventName}`
+      const known = idByName.get(key)
+      const hit = known === undefined ? undefined : find(scope, known)
+      if (hit !== undefined && hit.event_name === eventName) return hit
+      for (const m of list(scope)) {
+        if (m.event_name !== eventName) continue
+        idByName.set(key, m.id)
+        return m
+      }
       return undefined
     },
     list,
