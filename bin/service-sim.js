@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// The `service-sim` command. In a checkout (src/ present) it runs the TypeScript sources through
-// tsx, so a stale dist/ left by a build can never answer instead of the code you are editing; an
-// installed package ships only dist/. tsx is registered either way so that
-// `--client ./my-client.ts` loads TypeScript directly.
+// The `service-sim` command. An installed package ships only dist/: it runs the built CLI with
+// plain node, no loader (tsx is an optional peer, needed only for a `--client ./x.ts` module, and
+// then loaded by the CLI itself). In a checkout (src/ present) it runs the TypeScript sources
+// through tsx, a dev dependency there, so a stale dist/ left by a build can never answer instead
+// of the code you are editing.
 import { existsSync } from 'node:fs'
-import { register } from 'tsx/esm/api'
 
-register()
-const dist = new URL('../dist/cli/main.js', import.meta.url)
 const src = new URL('../src/cli/main.ts', import.meta.url)
-const { main } = await import(existsSync(src) ? src.href : dist.href)
+let entry = new URL('../dist/cli/main.js', import.meta.url)
+if (existsSync(src)) {
+  const { register } = await import('tsx/esm/api')
+  register()
+  entry = src
+}
+const { main } = await import(entry.href)
 process.exitCode = await main(process.argv.slice(2))

@@ -1,14 +1,21 @@
 // The first step of `npm run build` (tsc then writes only the declaration files beside): empty
 // dist, then bundle src into it with esbuild, ESM, split into shared chunks over the package's
-// entry points, dependencies left external. A fresh process importing the package then loads a
-// dozen files instead of ~190 modules, which saved a cold import 60-80 ms of CPU (see
-// reports/bench/cold-start.md).
+// entry points. A fresh process importing the package then loads a dozen files instead of ~190
+// modules, which saved a cold import 60-80 ms of CPU (see reports/bench/cold-start.md).
+//
+// Only the package's `dependencies` and `peerDependencies` stay external: every other package the
+// code imports (qs, the fake timers, seedrandom's alea, yaml) is bundled in, so it is neither
+// installed beside the package nor resolved module by module at a cold start. Their licences go
+// to dist/THIRD-PARTY-NOTICES.md. A dependency stays external when its types are part of the
+// package's public declarations (zod), when it loads files of its own by path (tinypool), or when
+// a user's code shares its instances (the peers).
 //
 // Code that finds files beside itself by `import.meta.url` must land where its relative paths
 // still hold, so this script checks the placement of those modules from esbuild's metafile and
 // stops the build if a future change of the module graph moves them.
 import { execFileSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 import { dirname, join } from 'node:path'
 import { build } from 'esbuild'
 
@@ -18,7 +25,9 @@ rmSync(join(root, 'dist'), { recursive: true, force: true })
 
 /**
  * Every file the package loads by path: the exports map's targets, the CLI's entry
- * (bin/service-sim.js imports dist/cli/main.js) and the fuzz worker that tinypool loads by file name.
+ * (bin/service-sim.js imports dist/cli/main.js), the fuzz worker that tinypool loads by file name,
+ * and the CLI's commands, which main.ts imports when one runs (as entries they stay in dist/cli,
+ * where the fuzz command finds its worker beside itself).
  */
 const entryPoints = [
   'src/index.ts',
@@ -27,6 +36,10 @@ const entryPoints = [
   'src/adapters/msw.ts',
   'src/cli/main.ts',
   'src/cli/fuzz-worker.ts',
+  'src/cli/replay-command.ts',
+  'src/cli/fuzz-command.ts',
+  'src/cli/merge-command.ts',
+  'src/cli/serve-command.ts',
 ]
 
 /**
@@ -38,6 +51,13 @@ const placed = {
   'src/cli/paths.ts': ['dist/cli', 'dist/chunks'],
   'src/cli/fuzz-command.ts': ['dist/cli'],
 }
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+/** Package names left to node's resolution: the declared dependencies and peers, with their subpaths. */
+const external = [...Object.keys(pkg.dependencies ?? {}).filter((n) => n !== 'zod'), ...Object.keys(pkg.peerDependencies ?? {})].flatMap((name) => [
+  name,
+  `${name}/*`,
+])
 
 const result = await build({
   absWorkingDir: root,
@@ -51,7 +71,10 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: [...external, ...builtinModules, 'node:*'],
+  // Bundled CommonJS packages require node's built-ins (qs's object-inspect needs `util`): give
+  // ESM output the `require` they call.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
@@ -77,5 +100,25 @@ execFileSync(process.execPath, [join(root, 'scripts', 'catalogue', 'copy-data.mj
   cwd: root,
   stdio: 'inherit',
 })
+// The packages bundled in, each with its licence text, as their licences ask of a redistribution.
+const bundled = new Map()
+for (const input of Object.keys(result.metafile.inputs)) {
+  const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)
+  if (match && !bundled.has(match[1])) bundled.set(match[1], join(root, input.slice(0, match.index + match[0].length)))
+}
+const notices = [...bundled]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([name, dir]) => {
+    const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+    const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f))
+    const text = file ? readFileSync(join(dir, file), 'utf8').trim() : `${meta.license} (no licence file in the package)`
+    return `## ${name} ${meta.version} (${meta.license})\n\n${text}\n`
+  })
+writeFileSync(
+  join(root, 'dist', 'THIRD-PARTY-NOTICES.md'),
+  `# Third-party notices\n\nThese packages are bundled into dist/ by the build.\n\n${notices.join('\n')}`,
+)
 const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))
-console.log(`bundle: ${entryPoints.length} entry points, ${outputs.length} files in dist`)
+console.log(
+  `bundle: ${entryPoints.length} entry points, ${outputs.length} files in dist; bundled ${[...bundled.keys()].join(', ') || 'no package'}`,
+)

@@ -1,4 +1,5 @@
-import * as vega from 'vega'
+import type * as Vega from 'vega'
+import { importOptional } from '../optional-package.js'
 import type { Report } from './report.js'
 
 /** One symbol of the timeline chart. */
@@ -228,13 +229,16 @@ function timelineSpec(report: Report, points: Point[]): object {
 /**
  * Draws the timeline over virtual time to a static SVG string with vega (no browser, no canvas):
  * one row per outcome (with its count), a distinct hue per outcome and triangles for faults.
+ * vega is an optional peer, loaded here only: without it this rejects with a
+ * `MissingOptionalPackageError` that names the install line.
  *
  * @example
  * const svg = await timelineSvg(report)
  */
 export async function timelineSvg(report: Report): Promise<string> {
+  const vega: typeof Vega = await importOptional('vega', () => import('vega'), 'drawing the timeline chart of report.html')
   const spec = timelineSpec(report, chartPoints(report))
-  const view = new vega.View(vega.parse(spec as unknown as vega.Spec), { renderer: 'none' })
+  const view = new vega.View(vega.parse(spec as unknown as Vega.Spec), { renderer: 'none' })
   const svg = await view.toSVG()
   view.finalize()
   return svg

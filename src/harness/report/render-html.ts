@@ -1,4 +1,5 @@
 import { formatDuration } from '#kernel/duration.js'
+import { MissingOptionalPackageError } from '../optional-package.js'
 import { timelineSvg } from './chart.js'
 import { deliveryRows } from './delivery-table.js'
 import type { Report } from './report.js'
@@ -103,6 +104,16 @@ ${steps}
 `
 }
 
+/** The timeline chart, or where vega is not installed a line saying how to get it: the rest of the page stands without it. */
+async function chartOrNote(report: Report): Promise<string> {
+  try {
+    return await timelineSvg(report)
+  } catch (error) {
+    if (!(error instanceof MissingOptionalPackageError)) throw error
+    return `<p class="note">${esc(error.message)}.</p>`
+  }
+}
+
 /**
  * `report.html`: one self-contained page (inline CSS and SVG, no scripts, no network) with the
  * timeline chart, the verdicts, the witnesses of violations and the step timeline.
@@ -114,7 +125,7 @@ export async function renderHtml(report: Report): Promise<string> {
   const start = Date.parse(report.start)
   const rel = (at: number) => `+${formatDuration(at - start)}`
   return page(report, {
-    svg: await timelineSvg(report),
+    svg: await chartOrNote(report),
     verdicts: verdictRows(report),
     witnesses: witnessBlocks(report),
     steps: stepRows(report, rel),

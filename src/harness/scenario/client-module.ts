@@ -1,11 +1,12 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ScenarioClient } from './client.js'
+import { importUserModule } from './import-user-module.js'
 import { referenceClient } from './reference-client.js'
 
 /**
  * Loads a client module: `export const actions = {...}` and/or `export function receiver(ctx)`,
- * or a default export of that shape. TypeScript modules load when running under tsx.
+ * or a default export of that shape. TypeScript modules load through the optional tsx (see importUserModule).
  *
  * @example
  * const client = await loadClientModule('./my-client.ts', process.cwd())
@@ -13,10 +14,7 @@ import { referenceClient } from './reference-client.js'
 export async function loadClientModule(spec: string, baseDir: string): Promise<ScenarioClient> {
   if (spec === 'reference') return referenceClient
   const url = pathToFileURL(resolve(baseDir, spec)).href
-  // TypeScript modules go through tsx's tsImport, which works whether or not a loader is registered.
-  const mod = (
-    /\.[cm]?ts$/.test(spec) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
-  ) as Record<string, unknown>
+  const mod = await importUserModule(url, spec)
   const candidate = (mod.default && typeof mod.default === 'object' ? mod.default : mod) as ScenarioClient
   const subjects = candidate as { reporter?: unknown; webhook?: unknown }
   if (

@@ -6,6 +6,7 @@ import { referenceWebhookReceiver } from '../reference/webhook-receiver.js'
 import type { Program } from '../run/program.js'
 import type { Subjects } from '../run/run-options.js'
 import type { UsageReporterFactory, WebhookReceiverFactory } from '../subjects.js'
+import { importUserModule } from './import-user-module.js'
 import type { Scenario } from './schema.js'
 
 /**
@@ -44,9 +45,7 @@ function notBundled(name: string, kind: 'reporter' | 'webhook'): MissingSubjectE
 async function importSubjects(spec: string, baseDir: string): Promise<SubjectModule> {
   const url = spec.startsWith('file:') ? spec : pathToFileURL(resolve(baseDir, spec)).href
   try {
-    const mod = (
-      /\.[cm]?ts$/.test(spec) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)
-    ) as Record<string, unknown>
+    const mod = await importUserModule(url, spec)
     return (mod.default && typeof mod.default === 'object' ? mod.default : mod) as SubjectModule
   } catch (error) {
     const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)
