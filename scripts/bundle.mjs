@@ -59,6 +59,26 @@ const external = [...Object.keys(pkg.dependencies ?? {}).filter((n) => n !== 'zo
   `${name}/*`,
 ])
 
+/**
+ * zod's classic API re-exports all of its ~50 message locales (`z.locales`), some 300 KB that a
+ * cold start would compile; the package uses only English, which zod configures itself. This
+ * answers zod's locales index with English alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), args.path.replace(/index\.js$/, 'en.js')), namespace: 'zod-locales' }
+        : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)}`,
+      resolveDir: dirname(args.path),
+    }))
+  },
+}
+
 const result = await build({
   absWorkingDir: root,
   entryPoints,
@@ -75,6 +95,7 @@ const result = await build({
   // Bundled CommonJS packages require node's built-ins (qs's object-inspect needs `util`): give
   // ESM output the `require` they call.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly],
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',

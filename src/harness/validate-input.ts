@@ -1,4 +1,4 @@
-import fc from 'fast-check'
+import type fc from 'fast-check'
 import { z } from 'zod'
 import { faultEntrySchema, faultKinds, faultsSchema } from '#faults/faults-schema.js'
 import { forgeries } from './run/program.js'
@@ -83,8 +83,17 @@ const checkOptionsSchema = z.strictObject({
     .optional(),
 })
 
+/**
+ * An arbitrary by its shape, not `instanceof`: replaying a scenario file needs this module but not
+ * fast-check (an optional peer), and a user's fast-check may be another copy than the one we see.
+ */
+const isArbitrary = (v: unknown): v is fc.Arbitrary<unknown> =>
+  typeof v === 'object' &&
+  v !== null &&
+  ['generate', 'shrink', 'filter', 'map'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function')
+
 const programOptionsSchema = z.strictObject({
-  step: z.custom<fc.Arbitrary<unknown>>((v) => v instanceof fc.Arbitrary, { error: 'must be a fast-check arbitrary' }).optional(),
+  step: z.custom<fc.Arbitrary<unknown>>(isArbitrary, { error: 'must be a fast-check arbitrary' }).optional(),
   maxSteps: positiveInt().optional(),
   faultKinds: z.array(z.enum(faultKinds)).min(1, { error: 'must list at least one fault kind' }).optional(),
   maxFaults: nonNegativeInt().optional(),
