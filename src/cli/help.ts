@@ -29,9 +29,10 @@ Options:
   --header-prefix P Header prefix instead of the scenario's header_prefix (e.g. Stripe)
   --client module   Your client module (actions and/or receiver; reporter and/or webhook for a
                     property-harness counterexample). A .ts/.mts module loads directly through
-                    tsx, with no build and no package.json needed beside it.
+                    tsx (optional: npm i -D tsx), with no build and no package.json beside it.
                     Default: the reference client
-  --report dir      Report root directory (default: reports)
+  --report dir      Report root directory (default: reports); report.html's chart needs the
+                    optional package vega (npm i -D vega)
   --no-report       Do not write a report
   --quiet           Print only the result line
   --served record   Replay a session recorded by 'serve --record' (see below)
