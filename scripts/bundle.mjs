@@ -3,7 +3,7 @@
 // entry points. A fresh process importing the package then loads a dozen files instead of ~190
 // modules, which saved a cold import 60-80 ms of CPU (see reports/bench/cold-start.md).
 //
-// Only the package's `dependencies` and `peerDependencies` stay external: every other package the
+// Only the package's `dependencies` and `peerDependencies` stay external (zod aside, below): every other package the
 // code imports (qs, the fake timers, seedrandom's alea, yaml) is bundled in, so it is neither
 // installed beside the package nor resolved module by module at a cold start. Their licences go
 // to dist/THIRD-PARTY-NOTICES.md. A dependency stays external when its types are part of the
@@ -79,6 +79,40 @@ const zodEnglishOnly = {
   },
 }
 
+/**
+ * zod, loaded when a schema is first used rather than when the package loads: every `import { z }
+ * from 'zod'` of the package gets `z` from this small module, which requires zod's code (bundled on
+ * its own into dist/chunks/zod.cjs by the second build below) on the first property read. The
+ * simulator's option, fault and limit schemas are built on first use, so a cold start that creates
+ * a simulator with plain options never compiles zod. Node's own `require` keeps the load
+ * synchronous, as the schema users are.
+ */
+const lazyZod = {
+  name: 'lazy-zod',
+  setup(b) {
+    b.onResolve({ filter: /^zod$/ }, (args) =>
+      args.importer.includes('node_modules') ? undefined : { path: 'zod', namespace: 'lazy-zod' },
+    )
+    b.onLoad({ filter: /.*/, namespace: 'lazy-zod' }, () => ({
+      contents: [
+        "import { createRequire } from 'node:module'",
+        'let zod',
+        "const load = () => (zod ??= createRequire(import.meta.url)('./zod.cjs').z)",
+        'export const z = new Proxy({}, {',
+        '  get: (_, key) => load()[key],',
+        '  has: (_, key) => key in load(),',
+        '  ownKeys: () => Reflect.ownKeys(load()),',
+        '  getOwnPropertyDescriptor: (_, key) => {',
+        '    const d = Reflect.getOwnPropertyDescriptor(load(), key)',
+        '    return d && { ...d, configurable: true }',
+        '  },',
+        '})',
+      ].join('\n'),
+      resolveDir: root,
+    }))
+  },
+}
+
 const result = await build({
   absWorkingDir: root,
   entryPoints,
@@ -95,7 +129,7 @@ const result = await build({
   // Bundled CommonJS packages require node's built-ins (qs's object-inspect needs `util`): give
   // ESM output the `require` they call.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  plugins: [zodEnglishOnly],
+  plugins: [lazyZod, zodEnglishOnly],
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
@@ -121,9 +155,28 @@ execFileSync(process.execPath, [join(root, 'scripts', 'catalogue', 'copy-data.mj
   cwd: root,
   stdio: 'inherit',
 })
+// zod's code on its own, beside the lazy module that requires it (checked here to be in dist/chunks).
+const lazyZodOutput = Object.entries(result.metafile.outputs).find(([, out]) => 'lazy-zod:zod' in out.inputs)?.[0]
+if (lazyZodOutput !== undefined && dirname(lazyZodOutput) !== 'dist/chunks') {
+  throw new Error(`bundle: the lazy zod module landed in ${lazyZodOutput}, but it requires ./zod.cjs from dist/chunks`)
+}
+const zodBuild = await build({
+  absWorkingDir: root,
+  stdin: { contents: "export { z } from 'zod'", resolveDir: root, sourcefile: 'zod-entry.js' },
+  outfile: 'dist/chunks/zod.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  plugins: [zodEnglishOnly],
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+})
+
 // The packages bundled in, each with its licence text, as their licences ask of a redistribution.
 const bundled = new Map()
-for (const input of Object.keys(result.metafile.inputs)) {
+for (const input of [...Object.keys(result.metafile.inputs), ...Object.keys(zodBuild.metafile.inputs)]) {
   const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)
   if (match && !bundled.has(match[1])) bundled.set(match[1], join(root, input.slice(0, match.index + match[0].length)))
 }

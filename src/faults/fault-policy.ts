@@ -1,9 +1,9 @@
 import type { z } from 'zod'
 import type { RandomStream } from '#kernel/rng.js'
-import { type FaultEntry, type FaultKind, type Faults, faultKinds, faultsSchema, rateLimitReasons } from './faults-schema.js'
+import { type FaultEntry, type FaultKind, type Faults, faultKinds, faultSchemas, rateLimitReasons } from './faults-schema.js'
 
 /** The `faults` option as written: a preset, swarm mode, rates (`policy`), an explicit schedule. */
-export type FaultsInput = z.input<typeof faultsSchema>
+export type FaultsInput = z.input<ReturnType<typeof faultSchemas>['faultsSchema']>
 
 /** Parameters a policy-drawn fault of one kind uses (reason, delay, count, status). */
 export type FaultParams = Omit<FaultEntry, 'step' | 'fault'>
@@ -62,7 +62,12 @@ export function resolveFaultPolicy(
   rng: RandomStream,
   caller = 'createSimulator',
 ): ResolvedFaultPolicy {
-  const parsed = faultsSchema.safeParse(input)
+  // No faults (the usual case) is the schema's empty section, without building the schema (and
+  // loading zod) at a cold start.
+  const parsed =
+    Object.keys(input).length === 0
+      ? { success: true as const, data: { schedule: [] } as Faults }
+      : faultSchemas().faultsSchema.safeParse(input)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const path = ['faults', ...(issue?.path ?? [])].join('.')

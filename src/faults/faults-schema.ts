@@ -54,30 +54,6 @@ export type FaultKind = (typeof faultKinds)[number]
  */
 export const rateLimitReasons = RATE_LIMITED_REASONS
 
-/** Parameters a fault can carry; each kind reads the ones it needs. */
-const faultParams = {
-  /** Receiver (by name) a receiver fault targets; default every receiver. */
-  receiver: z.string().optional(),
-  /** For `rate_limit`: which 429 reason. */
-  reason: z.enum(rateLimitReasons).optional(),
-  /** How many requests/deliveries the fault affects. Default 1. */
-  count: z.number().int().positive().optional(),
-  /** For `receiver_slow` (network delay) and `delay_delivery`: how long. */
-  delay: durationSchema.optional(),
-  /** For a scheduled `receiver_down` in a scenario: the receiver answers this status instead of failing to connect. */
-  status: z.number().int().min(100).max(599).optional(),
-  /** For request faults: only requests whose operation name starts with this (the catalogue's names,
-   * e.g. `v2.billing.meterEventStream`, `customers.update`); for delivery faults: only events whose
-   * type starts with it. */
-  operation: z
-    .string()
-    .meta({
-      description:
-        "Request faults: a prefix of the operation's name as the official client calls it ('v2.billing.meterEventStream', 'customers.update'); delivery faults: a prefix of the event type.",
-    })
-    .optional(),
-}
-
 /**
  * The kinds that act on a request, whose `operation` names operations (a prefix of the catalogue's
  * name); the delivery kinds read it as an event type.
@@ -117,13 +93,22 @@ export function checkTarget(kind: FaultKind, operation: string | undefined, ctx:
   if (refusal !== undefined) ctx.addIssue({ code: 'custom', message: refusal, path })
 }
 
-const faultEntryFields = z
-  .object({
-    step: z.number().int().positive().meta({ description: 'Executed step number (1-based) before which the fault applies.' }),
-    fault: z.enum(faultKinds),
-    ...faultParams,
-  })
-  .strict()
+let schemas: ReturnType<typeof buildFaultSchemas> | undefined
+
+/**
+ * The schemas of faults: `faultEntrySchema` (one entry of an explicit schedule: before executed
+ * step `step`, 1-based, inject `fault`), `faultInjectionSchema` (a fault injected now, an entry
+ * without its step), `faultPolicySchema` (seeded rates per kind) and `faultsSchema` (the `faults`
+ * option and a scenario's section: a policy, a schedule, or both). Built on first use, not at load:
+ * a simulator made without faults never needs zod.
+ *
+ * @example
+ * faultSchemas().faultsSchema.parse({ schedule: [{ step: 2, fault: 'receiver_down', receiver: 'shop' }] })
+ */
+export function faultSchemas() {
+  schemas ??= buildFaultSchemas()
+  return schemas
+}
 
 /**
  * The fields of a fault injected now (an entry without its step), before the target check: a
@@ -133,68 +118,104 @@ const faultEntryFields = z
  * faultInjectionFields().extend({ operation: z.string() }).superRefine(...)
  */
 export function faultInjectionFields() {
-  return faultEntryFields.omit({ step: true })
+  return faultSchemas().faultEntryFields.omit({ step: true })
 }
 
-/**
- * One entry of an explicit fault schedule: before executed step `step` (1-based, as printed in
- * the timeline), inject `fault`.
- *
- * @example
- * faultEntrySchema.parse({ step: 3, fault: 'session_expiry' })
- */
-export const faultEntrySchema = faultEntryFields.superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
-
-/**
- * A fault injected now (the admin API's `POST /faults/inject`, `sim.admin.injectFault`): an entry
- * without its step.
- *
- * @example
- * faultInjectionSchema.parse({ fault: 'rate_limit', operation: 'customers.create' })
- */
-export const faultInjectionSchema = faultInjectionFields().superRefine((e, ctx) =>
-  checkTarget(e.fault, e.operation, ctx, ['operation']),
-)
-
 /** One scheduled fault. */
-export type FaultEntry = z.output<typeof faultEntrySchema>
-
-/**
- * A random fault policy: before every executed step, each kind fires with its rate (0..1), drawn
- * from the simulation's seeded `harness.faults` stream, so the same seed makes the same decisions.
- *
- * @example
- * faultPolicySchema.parse({ rates: { session_expiry: 0.05 } })
- */
-export const faultPolicySchema = z
-  .object({
-    rates: z.partialRecord(z.enum(faultKinds), z.number().min(0).max(1)).default({}),
-    /** Defaults for the parameters of policy-drawn faults, per kind. */
-    params: z
-      .partialRecord(z.enum(faultKinds), z.object(faultParams).strict())
-      .superRefine((byKind, ctx) => {
-        for (const [kind, p] of Object.entries(byKind)) checkTarget(kind as FaultKind, p?.operation, ctx, [kind, 'operation'])
-      })
-      .optional(),
-  })
-  .strict()
-
-/**
- * The `faults` section of a scenario: a seeded policy, an explicit schedule, or both.
- *
- * @example
- * faultsSchema.parse({ schedule: [{ step: 2, fault: 'receiver_down', receiver: 'shop' }] })
- */
-export const faultsSchema = z
-  .object({
-    /** `realistic`: the preset rates of `service-sim/harness` (`realisticFaults`). */
-    preset: z.enum(['none', 'realistic']).optional(),
-    /** Swarm mode: each seed draws its own subset of kinds and rates (from the `faults` stream). */
-    swarm: z.boolean().optional(),
-    policy: faultPolicySchema.optional(),
-    schedule: z.array(faultEntrySchema).default([]),
-  })
-  .strict()
+export type FaultEntry = z.output<ReturnType<typeof faultSchemas>['faultEntrySchema']>
 
 /** The parsed `faults` section. */
-export type Faults = z.output<typeof faultsSchema>
+export type Faults = z.output<ReturnType<typeof faultSchemas>['faultsSchema']>
+
+function buildFaultSchemas() {
+  /** Parameters a fault can carry; each kind reads the ones it needs. */
+  const faultParams = {
+    /** Receiver (by name) a receiver fault targets; default every receiver. */
+    receiver: z.string().optional(),
+    /** For `rate_limit`: which 429 reason. */
+    reason: z.enum(rateLimitReasons).optional(),
+    /** How many requests/deliveries the fault affects. Default 1. */
+    count: z.number().int().positive().optional(),
+    /** For `receiver_slow` (network delay) and `delay_delivery`: how long. */
+    delay: durationSchema().optional(),
+    /** For a scheduled `receiver_down` in a scenario: the receiver answers this status instead of failing to connect. */
+    status: z.number().int().min(100).max(599).optional(),
+    /** For request faults: only requests whose operation name starts with this (the catalogue's names,
+     * e.g. `v2.billing.meterEventStream`, `customers.update`); for delivery faults: only events whose
+     * type starts with it. */
+    operation: z
+      .string()
+      .meta({
+        description:
+          "Request faults: a prefix of the operation's name as the official client calls it ('v2.billing.meterEventStream', 'customers.update'); delivery faults: a prefix of the event type.",
+      })
+      .optional(),
+  }
+
+  const faultEntryFields = z
+    .object({
+      step: z.number().int().positive().meta({ description: 'Executed step number (1-based) before which the fault applies.' }),
+      fault: z.enum(faultKinds),
+      ...faultParams,
+    })
+    .strict()
+
+  /**
+   * One entry of an explicit fault schedule: before executed step `step` (1-based, as printed in
+   * the timeline), inject `fault`.
+   *
+   * @example
+   * faultSchemas().faultEntrySchema.parse({ step: 3, fault: 'session_expiry' })
+   */
+  const faultEntrySchema = faultEntryFields.superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
+
+  /**
+   * A fault injected now (the admin API's `POST /faults/inject`, `sim.admin.injectFault`): an entry
+   * without its step.
+   *
+   * @example
+   * faultSchemas().faultInjectionSchema.parse({ fault: 'rate_limit', operation: 'customers.create' })
+   */
+  const faultInjectionSchema = faultEntryFields
+    .omit({ step: true })
+    .superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
+
+  /**
+   * A random fault policy: before every executed step, each kind fires with its rate (0..1), drawn
+   * from the simulation's seeded `harness.faults` stream, so the same seed makes the same decisions.
+   *
+   * @example
+   * faultSchemas().faultPolicySchema.parse({ rates: { session_expiry: 0.05 } })
+   */
+  const faultPolicySchema = z
+    .object({
+      rates: z.partialRecord(z.enum(faultKinds), z.number().min(0).max(1)).default({}),
+      /** Defaults for the parameters of policy-drawn faults, per kind. */
+      params: z
+        .partialRecord(z.enum(faultKinds), z.object(faultParams).strict())
+        .superRefine((byKind, ctx) => {
+          for (const [kind, p] of Object.entries(byKind)) checkTarget(kind as FaultKind, p?.operation, ctx, [kind, 'operation'])
+        })
+        .optional(),
+    })
+    .strict()
+
+  /**
+   * The `faults` section of a scenario: a seeded policy, an explicit schedule, or both.
+   *
+   * @example
+   * faultSchemas().faultsSchema.parse({ schedule: [{ step: 2, fault: 'receiver_down', receiver: 'shop' }] })
+   */
+  const faultsSchema = z
+    .object({
+      /** `realistic`: the preset rates of `service-sim/harness` (`realisticFaults`). */
+      preset: z.enum(['none', 'realistic']).optional(),
+      /** Swarm mode: each seed draws its own subset of kinds and rates (from the `faults` stream). */
+      swarm: z.boolean().optional(),
+      policy: faultPolicySchema.optional(),
+      schedule: z.array(faultEntrySchema).default([]),
+    })
+    .strict()
+
+  return { faultEntryFields, faultEntrySchema, faultInjectionSchema, faultPolicySchema, faultsSchema }
+}

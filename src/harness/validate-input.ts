@@ -1,6 +1,6 @@
 import type fc from 'fast-check'
 import { z } from 'zod'
-import { faultEntrySchema, faultKinds, faultsSchema } from '#faults/faults-schema.js'
+import { faultKinds, faultSchemas } from '#faults/faults-schema.js'
 import { forgeries } from './run/program.js'
 
 /**
@@ -21,7 +21,7 @@ const nonNegativeInt = (what = 'must be a non-negative integer') =>
 const fn = (what: string) => z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: what })
 
 /** `faults` without its schedule: the program (or the generator) brings the schedule. */
-const faultRates = faultsSchema.omit({ schedule: true }).strict()
+const faultRates = faultSchemas().faultsSchema.omit({ schedule: true }).strict()
 
 /** The step kinds a program may contain. */
 export const stepKinds = ['report', 'advance', 'emit', 'burst', 'resend', 'forge', 'receiver', 'roll_secret'] as const
@@ -222,7 +222,7 @@ export function validateProgram(api: string, program: unknown): void {
   })
   if (!Array.isArray(p.faults)) throw new HarnessInputError(`${api}: program 'faults' must be an array of fault entries`)
   p.faults.forEach((entry: unknown, i) => {
-    const r = faultEntrySchema.safeParse(entry)
+    const r = faultSchemas().faultEntrySchema.safeParse(entry)
     if (!r.success) fail(api, `fault ${i} field`, r.error)
   })
 }

@@ -43,23 +43,34 @@ export function formatDuration(ms: number): string {
   return out
 }
 
+let duration: ReturnType<typeof buildDurationSchema> | undefined
+
 /**
  * Zod schema of a duration field: a non-negative number of ms or text like `15m`; parses to ms.
+ * Built on first use, not when the kernel loads: a simulator made without durations in its options
+ * never needs zod.
  *
  * @example
- * durationSchema.parse('2d') // 172_800_000
+ * durationSchema().parse('2d') // 172_800_000
  */
-export const durationSchema = z
-  .union([z.number().nonnegative(), z.string()])
-  .transform((value, ctx) => {
-    const ms = parseDuration(value)
-    if (ms === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'expected a duration: milliseconds, or text such as 500ms, 30s, 15m, 2h, 3d, 1h30m',
-      })
-      return z.NEVER
-    }
-    return ms
-  })
-  .meta({ description: 'Virtual time: milliseconds, or text such as 500ms, 30s, 15m, 2h, 3d, 1h30m.' })
+export function durationSchema() {
+  duration ??= buildDurationSchema()
+  return duration
+}
+
+function buildDurationSchema() {
+  return z
+    .union([z.number().nonnegative(), z.string()])
+    .transform((value, ctx) => {
+      const ms = parseDuration(value)
+      if (ms === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected a duration: milliseconds, or text such as 500ms, 30s, 15m, 2h, 3d, 1h30m',
+        })
+        return z.NEVER
+      }
+      return ms
+    })
+    .meta({ description: 'Virtual time: milliseconds, or text such as 500ms, 30s, 15m, 2h, 3d, 1h30m.' })
+}

@@ -167,6 +167,39 @@ function simulatorOptionsSchema() {
     .loose()
 }
 
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+
+/**
+ * True when every option given is one of the plain ones with a value its schema plainly accepts, so
+ * the usual `createSimulator({ seed })` builds no schema (and loads no zod) at a cold start. Any
+ * other option or value goes through the schema, which accepts it or words the refusal.
+ */
+function plainlyValid(options: SimulatorOptions): boolean {
+  return Object.entries(options).every(([key, value]) => {
+    if (value === undefined) return true
+    switch (key) {
+      case 'seed':
+        return typeof value === 'string' || finite(value)
+      case 'start':
+        return typeof value === 'string' || finite(value) || value instanceof Date
+      case 'clock':
+        return value === 'local' || value === 'global'
+      case 'headerPrefix':
+        return typeof value === 'string' && /^[A-Za-z][A-Za-z0-9]*$/.test(value)
+      case 'apiVersion':
+        return typeof value === 'string'
+      case 'serviceTime':
+        return finite(value) && value >= 0
+      case 'traceLimit':
+        return Number.isInteger(value) && (value as number) > 0
+      case 'resumableTrace':
+        return typeof value === 'boolean'
+      default:
+        return false
+    }
+  })
+}
+
 /**
  * Creates a simulator. Every option has a default.
  *
@@ -204,11 +237,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 function build(options: SimulatorOptions, from: Capture | undefined): Simulator {
   // A fork's options are its original's, validated when that one was built.
   if (from?.copied !== true) {
-    optionsSchema ??= simulatorOptionsSchema()
-    const parsed = optionsSchema.safeParse(options)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      throw new TypeError(`createSimulator: option '${issue?.path.join('.')}' ${issue?.message ?? 'is invalid'}`)
+    if (!plainlyValid(options)) {
+      optionsSchema ??= simulatorOptionsSchema()
+      const parsed = optionsSchema.safeParse(options)
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]
+        throw new TypeError(`createSimulator: option '${issue?.path.join('.')}' ${issue?.message ?? 'is invalid'}`)
+      }
     }
     validateLimits(options.limits)
   }

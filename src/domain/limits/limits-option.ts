@@ -43,61 +43,78 @@ export interface LimitsConfig {
   readonly lockWaitMs: number | undefined
 }
 
-const mode = z.enum(['live', 'test'])
-// Every glob must match an operation the simulator answers: a name from before the catalogue's
-// (`payment_intents.*`) would otherwise count nothing, silently.
-const glob = z
-  .string()
-  .min(1)
-  .superRefine((value, ctx) => {
-    const refusal = unknownOperation(value, 'glob')
-    if (refusal !== undefined) ctx.addIssue({ code: 'custom', message: refusal })
-  })
-  .meta({
-    description:
-      "A glob over operation names as the official client calls them ('customers.create', 'paymentIntents.*', '*.search').",
-  })
-const globs = z.array(glob).readonly()
-/** One row of the limit table as the `limits` option (and scenario files) take it. */
-export const limitRowSchema = z
-  .object({
-    id: z.string().min(1),
-    off: z.boolean().optional(),
-    scope: z.enum(['account', 'endpoint', 'resource', 'object', 'customer_meter', 'subscription']).optional(),
-    kind: z.enum(['rate', 'concurrency']).optional(),
-    max: z.number().int().min(0).optional(),
-    windowMs: z.number().positive().optional(),
-    mode: mode.optional(),
-    operations: globs.optional(),
-    except: globs.optional(),
-    methods: z
-      .array(z.enum(['GET', 'POST', 'DELETE']))
-      .readonly()
-      .optional(),
-    mutatesOnly: z.boolean().optional(),
-  })
-  .strict()
+let schemas: ReturnType<typeof buildLimitsSchemas> | undefined
 
-const objectSchema = z
-  .object({
-    rows: z.array(limitRowSchema).optional(),
-    defaults: z.boolean().optional(),
-    reads: z
-      .union([
-        z.literal(false),
-        z
-          .object({
-            perTransaction: z.number().min(0).optional(),
-            minimum: z.number().int().min(0).optional(),
-            windowMs: z.number().positive().optional(),
-            excluded: globs.optional(),
-          })
-          .strict(),
-      ])
-      .optional(),
-    locks: z.union([z.literal(false), z.object({ waitMs: z.number().min(0).optional() }).strict()]).optional(),
-  })
-  .strict()
+/**
+ * The schemas of the `limits` option: one row of the limit table as the option (and scenario
+ * files) take it, and the whole option. Built on first use, not at load: a simulator made without
+ * `limits` never needs zod.
+ *
+ * @example
+ * limitsSchemas().limitRowSchema.parse({ id: 'endpoint-rate', max: 50 })
+ */
+export function limitsSchemas() {
+  schemas ??= buildLimitsSchemas()
+  return schemas
+}
+
+function buildLimitsSchemas() {
+  const mode = z.enum(['live', 'test'])
+  // Every glob must match an operation the simulator answers: a name from before the catalogue's
+  // (`payment_intents.*`) would otherwise count nothing, silently.
+  const glob = z
+    .string()
+    .min(1)
+    .superRefine((value, ctx) => {
+      const refusal = unknownOperation(value, 'glob')
+      if (refusal !== undefined) ctx.addIssue({ code: 'custom', message: refusal })
+    })
+    .meta({
+      description:
+        "A glob over operation names as the official client calls them ('customers.create', 'paymentIntents.*', '*.search').",
+    })
+  const globs = z.array(glob).readonly()
+  const limitRowSchema = z
+    .object({
+      id: z.string().min(1),
+      off: z.boolean().optional(),
+      scope: z.enum(['account', 'endpoint', 'resource', 'object', 'customer_meter', 'subscription']).optional(),
+      kind: z.enum(['rate', 'concurrency']).optional(),
+      max: z.number().int().min(0).optional(),
+      windowMs: z.number().positive().optional(),
+      mode: mode.optional(),
+      operations: globs.optional(),
+      except: globs.optional(),
+      methods: z
+        .array(z.enum(['GET', 'POST', 'DELETE']))
+        .readonly()
+        .optional(),
+      mutatesOnly: z.boolean().optional(),
+    })
+    .strict()
+
+  const objectSchema = z
+    .object({
+      rows: z.array(limitRowSchema).optional(),
+      defaults: z.boolean().optional(),
+      reads: z
+        .union([
+          z.literal(false),
+          z
+            .object({
+              perTransaction: z.number().min(0).optional(),
+              minimum: z.number().int().min(0).optional(),
+              windowMs: z.number().positive().optional(),
+              excluded: globs.optional(),
+            })
+            .strict(),
+        ])
+        .optional(),
+      locks: z.union([z.literal(false), z.object({ waitMs: z.number().min(0).optional() }).strict()]).optional(),
+    })
+    .strict()
+  return { limitRowSchema, objectSchema }
+}
 
 /**
  * Checks the `limits` option and throws a TypeError naming `createSimulator` and the offending
@@ -111,7 +128,7 @@ const objectSchema = z
  */
 export function validateLimits(option: unknown): asserts option is LimitsOption | undefined {
   if (option === undefined || option === false) return
-  const parsed = objectSchema.safeParse(option)
+  const parsed = limitsSchemas().objectSchema.safeParse(option)
   if (parsed.success) return
   const issue = parsed.error.issues[0]
   const path = ['limits', ...(issue?.path ?? []).map(String)].join('.')

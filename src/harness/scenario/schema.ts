@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { EVENT_PAYLOADS, EVENTS_FROM } from '#catalogue/rules.js'
-import { limitRowSchema } from '#domain/limits/limits-option.js'
-import { faultsSchema } from '#faults/faults-schema.js'
+import { limitsSchemas } from '#domain/limits/limits-option.js'
+import { faultSchemas } from '#faults/faults-schema.js'
 import { durationSchema } from '#kernel/duration.js'
 
 const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { message: 'expected a name: a letter, then letters, digits, _ or -' })
@@ -85,7 +85,7 @@ const stepSchema: z.ZodType<StepSpec> = z.lazy(() =>
       expect: expectSchema.optional(),
       request: requestSchema.optional(),
       parallel: z.array(requestSchema).min(1).optional().meta({ description: 'Requests sent at the same virtual instant.' }),
-      advance: durationSchema.optional().meta({ description: 'Move the virtual clock, running everything due on the way.' }),
+      advance: durationSchema().optional().meta({ description: 'Move the virtual clock, running everything due on the way.' }),
       settle: z.literal(true).optional(),
       client: z
         .object({ action: z.string(), args: z.record(z.string(), z.unknown()).optional(), save: name.optional() })
@@ -122,7 +122,7 @@ const stepSchema: z.ZodType<StepSpec> = z.lazy(() =>
 )
 
 // The same row schema as createSimulator's `limits` option: one definition of a limit row.
-const limitRow = limitRowSchema
+const limitRow = limitsSchemas().limitRowSchema
 
 /** The `limits` option of `createSimulator`: rows merged by id into the spec's table, reads, lock wait. */
 const limitsSchema = z
@@ -266,7 +266,7 @@ export const scenarioSchema = z
       .regex(/^[A-Za-z][A-Za-z0-9]*$/)
       .optional(),
     api_version: z.string().optional(),
-    service_time: durationSchema.optional().meta({ description: 'Virtual time each request stays in flight.' }),
+    service_time: durationSchema().optional().meta({ description: 'Virtual time each request stays in flight.' }),
     limits: limitsSchema.optional(),
     setup: z
       .object({
@@ -290,7 +290,7 @@ export const scenarioSchema = z
           "The subject of a property-harness counterexample: 'reference', a bundled buggy variant's name, or a module path exporting reporter/webhook.",
       }),
     workload: z.array(stepSchema).default([]),
-    faults: faultsSchema.default({ schedule: [] }),
+    faults: faultSchemas().faultsSchema.default({ schedule: [] }),
     expectations: expectationsSchema.default({ checkers: [] }),
   })
   .strict()
