@@ -90,6 +90,18 @@ export const ERRORS = {
   card_declined: row(402, 'card_error', 'Your card was declined.'),
   charge_already_captured: row(400, INVALID, 'Charge {charge} has already been captured.'),
   charge_already_refunded: row(400, INVALID, 'Charge {charge} has already been refunded.'),
+  /** A capture of more than the charge authorised (under the provider's `amount_too_large`). */
+  charge_capture_amount_too_large: row(
+    400,
+    INVALID,
+    'Amount to capture ({amount}) must be between 1 and the authorized amount of charge {charge} ({max}).',
+    'provider',
+    { code: 'amount_too_large' },
+  ),
+  /** A charge naming a customer with nothing to charge (the provider's wording, under `missing`). */
+  charge_customer_no_source: row(400, INVALID, 'Cannot charge a customer that has no active card', 'provider', {
+    code: 'missing',
+  }),
   charge_not_captured: row(
     400,
     INVALID,
@@ -100,6 +112,8 @@ export const ERRORS = {
   charge_not_succeeded: row(400, INVALID, 'Charge {charge} has not succeeded, so it cannot be refunded.', 'provider', {
     code: 'parameter_invalid',
   }),
+  /** A charge naming neither a source nor a customer (the provider's wording). */
+  charge_source_missing: row(400, INVALID, 'Must provide source or customer.', 'provider', { code: 'parameter_missing' }),
   customer_currency_mismatch: row(
     400,
     INVALID,
@@ -138,6 +152,7 @@ export const ERRORS = {
     'simulator',
     { code: 'idempotency_key_invalid' },
   ),
+  incorrect_number: row(402, 'card_error', 'Your card number is incorrect.'),
   invalid_api_version: row(
     400,
     INVALID,
@@ -150,6 +165,8 @@ export const ERRORS = {
     "Invalid content type '{type}': {namespace} endpoints take {expected} bodies.",
     'simulator',
   ),
+  invalid_expiry_month: row(402, 'card_error', "Your card's expiration month is invalid."),
+  invalid_expiry_year: row(402, 'card_error', "Your card's expiration year is invalid."),
   invalid_json: row(400, INVALID, 'Invalid JSON body: {detail}', 'simulator'),
   invalid_page_token: row(
     400,
@@ -457,6 +474,7 @@ export const ERRORS = {
     'The timestamp is more than {days} calendar days in the past; the earliest accepted now is {earliest}.',
     'spec',
   ),
+  token_already_used: row(400, INVALID, 'You cannot use a Stripe token more than once: {id}.'),
   /** spec: "409 too_many_concurrent_requests: Concurrent usage events for the same customer and meter." */
   too_many_concurrent_requests: row(
     409,

@@ -23,6 +23,8 @@ export interface ChargeAttempt {
   readonly authenticated?: boolean
   /** The customer is not present (the default), so a card that asks for authentication cannot get it. */
   readonly offSession?: boolean
+  /** Fields of the new charge the request set (`source`, `receipt_email`, `shipping`, ...). */
+  readonly fields?: Readonly<Record<string, unknown>>
 }
 
 /** How an attempt ended, with the stored charge. */
@@ -154,6 +156,7 @@ export function createCharges(options: ChargesOptions): Charges {
           authenticated,
         }),
       )
+      if (input.fields !== undefined) c = r.put(scope, c.id, input.fields)
       if (ok && input.capture) {
         const txn = post(scope, c, c.amount as number)
         c = r.put(scope, c.id, { amount_captured: c.amount, balance_transaction: txn, captured: true })

@@ -35,6 +35,7 @@ import { subscriptions } from './subscriptions.js'
 import { taxIds } from './tax-ids.js'
 import { taxRates } from './tax-rates.js'
 import { testClocks } from './test-clocks.js'
+import { tokens } from './tokens.js'
 import { transfers } from './transfers.js'
 import { v2Events } from './v2-events.js'
 import { webhookEndpoints } from './webhook-endpoints.js'
@@ -76,6 +77,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   paymentIntents,
   paymentMethods,
   charges,
+  tokens,
   billingMeters,
   meterEventsV1,
   meterEventsV2,
