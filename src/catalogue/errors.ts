@@ -334,6 +334,14 @@ export const ERRORS = {
   ),
   /** A detach of a payment method that is attached to no customer. */
   payment_method_unexpected_state: row(400, INVALID, 'The payment method {id} is not attached to a customer.'),
+  /** An update of a payment method saved to no customer (the provider's wording, under `payment_method_unexpected_state`). */
+  payment_method_update_unattached: row(
+    400,
+    INVALID,
+    'You must save this PaymentMethod to a customer before you can update it.',
+    'provider',
+    { code: 'payment_method_unexpected_state' },
+  ),
   product_has_prices: row(
     400,
     INVALID,
