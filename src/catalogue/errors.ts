@@ -153,6 +153,22 @@ export const ERRORS = {
     { code: 'idempotency_key_invalid' },
   ),
   incorrect_number: row(402, 'card_error', 'Your card number is incorrect.'),
+  /** An increment to no more than is already authorised (under the provider's `amount_too_small`). */
+  increment_amount_too_small: row(
+    400,
+    INVALID,
+    'The amount must be greater than the currently authorized amount ({current}).',
+    'provider',
+    { code: 'amount_too_small' },
+  ),
+  /** An increment of an intent whose card authorisation cannot be raised (under `payment_intent_unexpected_state`). */
+  incremental_authorization_unavailable: row(
+    400,
+    INVALID,
+    'This PaymentIntent does not support incremental authorizations: confirm a manual-capture card payment with payment_method_options[card][request_incremental_authorization]=if_available.',
+    'provider',
+    { code: 'payment_intent_unexpected_state' },
+  ),
   invalid_api_version: row(
     400,
     INVALID,

@@ -17,6 +17,8 @@ export interface ChargeFacts {
   readonly outcome: CardOutcome
   /** True once the customer completed 3-D Secure for this payment. */
   readonly authenticated: boolean
+  /** The authorisation may be raised later (a manual-capture card intent that asked for it). */
+  readonly incremental?: boolean
 }
 
 /**
@@ -93,7 +95,7 @@ function cardDetails(card: Record<string, unknown>, f: ChargeFacts): Record<stri
     amount_authorized: failed ? null : f.amount,
     authorization_code: failed ? null : '123456',
     extended_authorization: { status: 'disabled' },
-    incremental_authorization: { status: 'unavailable' },
+    incremental_authorization: { status: f.incremental === true && !failed ? 'available' : 'unavailable' },
     installments: null,
     mandate: null,
     multicapture: { status: 'unavailable' },

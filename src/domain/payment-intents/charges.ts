@@ -23,6 +23,8 @@ export interface ChargeAttempt {
   readonly authenticated?: boolean
   /** The customer is not present (the default), so a card that asks for authentication cannot get it. */
   readonly offSession?: boolean
+  /** The authorisation may be raised later (`paymentIntents.incrementAuthorization`). */
+  readonly incremental?: boolean
   /** Fields of the new charge the request set (`source`, `receipt_email`, `shipping`, ...). */
   readonly fields?: Readonly<Record<string, unknown>>
 }
@@ -154,6 +156,7 @@ export function createCharges(options: ChargesOptions): Charges {
           metadata: input.metadata,
           outcome,
           authenticated,
+          incremental: input.incremental === true && !input.capture,
         }),
       )
       if (input.fields !== undefined) c = r.put(scope, c.id, input.fields)

@@ -149,6 +149,7 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
         description: p.description as string | null,
         metadata: p.metadata as Record<string, string>,
         capture: !manual,
+        incremental: asksIncrements(p),
         authenticated: how.authenticated,
         offSession: how.offSession,
       },
@@ -246,6 +247,12 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
     },
     emit,
   }
+}
+
+/** Whether a card intent asked that its authorisation may be raised (`request_incremental_authorization`). */
+function asksIncrements(p: PaymentIntent): boolean {
+  const options = p.payment_method_options as { card?: { request_incremental_authorization?: unknown } } | null
+  return options?.card?.request_incremental_authorization === 'if_available'
 }
 
 interface Failure {

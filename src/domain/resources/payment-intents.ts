@@ -4,6 +4,7 @@ import type { Json } from '../engine/list.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import { CANCELABLE, CONFIRMABLE, isOffSession, UPDATABLE, unexpectedState } from '../payment-intents/payment-intent.js'
 import { tableError } from '../service-error.js'
+import { incrementAuthorization } from './payment-intent-increments.js'
 import type { ResourcePorts } from './ports.js'
 
 /** The provider's limit on a statement descriptor. */
@@ -36,6 +37,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
     transfer_data: null,
   }),
   behaviours: {
+    'paymentIntents.incrementAuthorization': incrementAuthorization,
     'paymentIntents.create'(call, next, { engine, ports }) {
       const p = call.params
       const currency = parseCurrency(p.currency as string)
