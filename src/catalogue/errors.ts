@@ -121,6 +121,13 @@ export const ERRORS = {
     'provider',
     { code: 'parameter_invalid' },
   ),
+  /** A change to a dispute that no longer waits for an answer (under review or closed). */
+  dispute_not_open: row(
+    400,
+    INVALID,
+    'Dispute {id} has a status of {status}: only a dispute that needs a response can be {past}.',
+    'simulator',
+  ),
   /** spec: "400 duplicate_meter_event: An event with the same identifier was already submitted." */
   duplicate_meter_event: row(
     400,

@@ -1,3 +1,4 @@
+import type { Disputes } from '../disputes/disputes.js'
 import type { Resource } from '../engine/resource.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
@@ -79,6 +80,8 @@ export interface ChargesOptions {
   /** The engine's `charge` resource (made after the ports, so read on use). */
   readonly resource: () => Resource
   readonly paymentMethods: Pick<PaymentMethods, 'outcome'>
+  /** Opens the dispute a dispute test card's captured payment gets. */
+  readonly disputes: Pick<Disputes, 'scheduleFor'>
 }
 
 /**
@@ -88,7 +91,7 @@ export interface ChargesOptions {
  * const charges = createCharges({ kernel, events, ledger, resource: () => engine.resource('charge'), paymentMethods })
  */
 export function createCharges(options: ChargesOptions): Charges {
-  const { kernel, events, ledger, resource, paymentMethods } = options
+  const { kernel, events, ledger, resource, paymentMethods, disputes } = options
 
   /** Funds of a charge are available at once with the test card that bypasses the pending balance. */
   function bypassesPending(c: Charge): boolean {
@@ -163,6 +166,7 @@ export function createCharges(options: ChargesOptions): Charges {
       if (ok && input.capture) {
         const txn = post(scope, c, c.amount as number)
         c = r.put(scope, c.id, { amount_captured: c.amount, balance_transaction: txn, captured: true })
+        disputes.scheduleFor(scope, c)
       }
       emitSnapshot(events, 'charge.created', scope, c, origin, undefined, true)
       emitSnapshot(events, ok ? 'charge.succeeded' : 'charge.failed', scope, c, origin, undefined, true)
@@ -190,6 +194,7 @@ export function createCharges(options: ChargesOptions): Charges {
       }
       const txn = post(scope, c, amount)
       const captured = r.put(scope, id, { amount_captured: amount, balance_transaction: txn, captured: true })
+      disputes.scheduleFor(scope, captured)
       emitSnapshot(
         events,
         'charge.captured',

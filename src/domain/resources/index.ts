@@ -11,6 +11,7 @@ import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
+import { disputes } from './disputes.js'
 import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
 import { files } from './files.js'
@@ -78,6 +79,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   paymentMethods,
   charges,
   tokens,
+  disputes,
   billingMeters,
   meterEventsV1,
   meterEventsV2,
