@@ -441,6 +441,13 @@ export const ERRORS = {
     'provider',
     { code: 'parameter_invalid' },
   ),
+  /** A cancel of a refund not waiting for the customer (the provider cancels only `requires_action` refunds). */
+  refund_not_cancelable: row(
+    400,
+    INVALID,
+    'Refund {id} cannot be canceled because it has a status of {status}. Only a refund with a status of requires_action can be canceled.',
+    'simulator',
+  ),
   /** A refund naming neither a charge nor a payment intent (the provider's wording). */
   refund_source_missing: row(
     400,
