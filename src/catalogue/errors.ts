@@ -255,6 +255,27 @@ export const ERRORS = {
     { code: 'too_many_concurrent_requests' },
   ),
   method_not_allowed: row(405, INVALID, 'Unrecognized request method: {method} {path}. Allowed: {allowed}.', 'simulator'),
+  microdeposit_amounts_invalid: row(
+    400,
+    INVALID,
+    'Provide exactly two microdeposit amounts, or the descriptor code of the microdeposit.',
+    'provider',
+    { code: 'payment_method_microdeposit_verification_amounts_invalid' },
+  ),
+  microdeposit_amounts_mismatch: row(
+    400,
+    INVALID,
+    'The amounts provided do not match the amounts that were sent to the bank account.',
+    'provider',
+    { code: 'payment_method_microdeposit_verification_amounts_mismatch' },
+  ),
+  microdeposit_descriptor_mismatch: row(
+    400,
+    INVALID,
+    'The verification code provided does not match the one sent to the bank account.',
+    'provider',
+    { code: 'payment_method_microdeposit_verification_descriptor_code_mismatch' },
+  ),
   /** spec: "400 no_meter: No meter exists for the event name." */
   no_meter: row(400, INVALID, "No active meter was found for event_name '{event_name}'.", 'spec'),
   not_cancelable: row(

@@ -181,6 +181,6 @@ describe('dispute events delivered', () => {
       'charge.dispute.funds_withdrawn',
     ])
     const created = got.find((e) => e.type === 'charge.dispute.created')
-    expect((created?.data.object as Stripe.Dispute).amount).toBe(2500)
+    expect((created?.data.object as Stripe.Dispute | undefined)?.amount).toBe(2500)
   })
 })

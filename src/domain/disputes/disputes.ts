@@ -73,7 +73,7 @@ export function createDisputes(options: DisputesOptions): Disputes {
     e.resource('charge').put(scope, charge.id, { disputed: true })
     const status = trigger.inquiry ? 'warning_needs_response' : 'needs_response'
     const now = e.now()
-    const dispute = e.resource('dispute').create(scope, {}, NO_ORIGIN, (d) => ({
+    const dispute = e.resource('dispute').create(scope, {}, NO_ORIGIN, {
       amount,
       balance_transactions: [],
       charge: charge.id,
@@ -98,7 +98,7 @@ export function createDisputes(options: DisputesOptions): Disputes {
       },
       reason: trigger.reason,
       status,
-    }))
+    })
     if (trigger.inquiry) return
     const txn = ledger.post({
       account: scope.account,

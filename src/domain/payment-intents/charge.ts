@@ -19,6 +19,8 @@ export interface ChargeFacts {
   readonly authenticated: boolean
   /** The authorisation may be raised later (a manual-capture card intent that asked for it). */
   readonly incremental?: boolean
+  /** `payment_method_details` of a payment method that is not a card (a bank debit). */
+  readonly details?: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -64,7 +66,7 @@ export function chargeFields(f: ChargeFacts): Record<string, unknown> {
     paid: !failed,
     payment_intent: f.paymentIntent,
     payment_method: pm.id,
-    payment_method_details: { card: cardDetails(pm.card as Record<string, unknown>, f), type: 'card' },
+    payment_method_details: f.details ?? { card: cardDetails(pm.card as Record<string, unknown>, f), type: 'card' },
     radar_options: {},
     receipt_email: null,
     receipt_number: null,

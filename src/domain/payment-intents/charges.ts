@@ -26,6 +26,10 @@ export interface ChargeAttempt {
   readonly offSession?: boolean
   /** The authorisation may be raised later (`paymentIntents.incrementAuthorization`). */
   readonly incremental?: boolean
+  /** `payment_method_details` of a payment method that is not a card (a bank debit). */
+  readonly details?: Readonly<Record<string, unknown>>
+  /** The provider's fee when it is not the card fee (a bank debit's). */
+  readonly fee?: number
   /** Fields of the new charge the request set (`source`, `receipt_email`, `shipping`, ...). */
   readonly fields?: Readonly<Record<string, unknown>>
 }
@@ -99,13 +103,13 @@ export function createCharges(options: ChargesOptions): Charges {
     return cardOf({ id: c.id, card }).bypassPending === true
   }
 
-  function post(scope: Scope, c: Charge, amount: number): string {
+  function post(scope: Scope, c: Charge, amount: number, fee = cardFee(amount, c.currency as string)): string {
     const txn = ledger.post({
       account: scope.account,
       mode: scope.mode,
       currency: c.currency as string,
       amount,
-      fee: cardFee(amount, c.currency as string),
+      fee,
       type: 'charge',
       reportingCategory: 'charge',
       source: c.id,
@@ -160,11 +164,12 @@ export function createCharges(options: ChargesOptions): Charges {
           outcome,
           authenticated,
           incremental: input.incremental === true && !input.capture,
+          ...(input.details === undefined ? {} : { details: input.details }),
         }),
       )
       if (input.fields !== undefined) c = r.put(scope, c.id, input.fields)
       if (ok && input.capture) {
-        const txn = post(scope, c, c.amount as number)
+        const txn = post(scope, c, c.amount as number, input.fee)
         c = r.put(scope, c.id, { amount_captured: c.amount, balance_transaction: txn, captured: true })
         disputes.scheduleFor(scope, c)
       }

@@ -17,6 +17,7 @@ import { events } from './events.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
+import { mandates } from './mandates.js'
 import { meterEventAdjustmentsV1, meterEventAdjustmentsV2 } from './meter-event-adjustments.js'
 import { meterEventSessions, meterEventStream } from './meter-event-stream.js'
 import { meterEventsV1, meterEventsV2 } from './meter-events.js'
@@ -80,6 +81,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   charges,
   tokens,
   disputes,
+  mandates,
   billingMeters,
   meterEventsV1,
   meterEventsV2,

@@ -38,6 +38,14 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
   }),
   behaviours: {
     'paymentIntents.incrementAuthorization': incrementAuthorization,
+    'paymentIntents.verifyMicrodeposits'(call, _next, { ports }) {
+      return ports.paymentIntents.verifyMicrodeposits(
+        call.scope,
+        call.path.id ?? call.path.intent ?? '',
+        call.params,
+        call.origin,
+      )
+    },
     'paymentIntents.create'(call, next, { engine, ports }) {
       const p = call.params
       const currency = parseCurrency(p.currency as string)
@@ -61,6 +69,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       return ports.paymentIntents.attempt(call.scope, created, call.origin, {
         offSession: isOffSession(p.off_session),
         authenticated: false,
+        mandateData: p.mandate_data,
       })
     },
     'paymentIntents.update'(call, _next, { engine, ports }) {
@@ -102,6 +111,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       return ports.paymentIntents.attempt(call.scope, ready, call.origin, {
         offSession: isOffSession(call.params.off_session),
         authenticated: false,
+        mandateData: call.params.mandate_data,
       })
     },
     'paymentIntents.capture'(call, _next, { engine, ports }) {

@@ -2,6 +2,7 @@ import { errorMessage } from '#catalogue/errors.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { testCard } from '../payment-intents/payment-method.js'
 import { invalidRequest, tableError } from '../service-error.js'
+import { bankAccountFields } from './payment-method-bank.js'
 import { paymentMethodCard } from './payment-method-card.js'
 import type { ResourcePorts } from './ports.js'
 import { clockMonth } from './tokens.js'
@@ -28,6 +29,7 @@ export const paymentMethods: ResourceDeclaration<ResourcePorts> = {
       const p = call.params
       const type = p.type ?? (p.card === undefined ? undefined : 'card')
       if (type === undefined) throw tableError('parameter_missing', { param: 'type' }, { param: 'type' })
+      if (type === 'us_bank_account') return next({ ...p, us_bank_account: undefined }, bankAccountFields(p))
       if (type !== 'card') return next({ ...p, type })
       const make = paymentMethodCard(engine, call.scope, p.card)
       const { card, used } = make()
