@@ -114,6 +114,20 @@ export const ERRORS = {
   }),
   /** A charge naming neither a source nor a customer (the provider's wording). */
   charge_source_missing: row(400, INVALID, 'Must provide source or customer.', 'provider', { code: 'parameter_missing' }),
+  /** A customer balance applied with nothing in it. */
+  customer_cash_balance_empty: row(
+    400,
+    INVALID,
+    'Customer {customer} has no cash balance in {currency} to apply; fund it by bank transfer first.',
+    'simulator',
+  ),
+  /** More applied than the intent needs or the customer's cash balance holds. */
+  customer_cash_balance_short: row(
+    400,
+    INVALID,
+    'Cannot apply {amount}: the PaymentIntent needs {remaining} and the customer cash balance holds {available}.',
+    'simulator',
+  ),
   customer_currency_mismatch: row(
     400,
     INVALID,

@@ -72,3 +72,24 @@ export function bankDetails(pm: PaymentMethod, mandate: string | null): Record<s
     },
   }
 }
+
+/**
+ * The `display_bank_transfer_instructions` action of an intent paid from the customer's cash
+ * balance: what is still to be transferred, and the reference to quote.
+ *
+ * @example
+ * transferAction(pi, 2000).display_bank_transfer_instructions // { amount_remaining: 2000, ... }
+ */
+export function transferAction(p: Json, remaining: number): Record<string, unknown> {
+  return {
+    type: 'display_bank_transfer_instructions',
+    display_bank_transfer_instructions: {
+      amount_remaining: remaining,
+      currency: p.currency,
+      financial_addresses: [],
+      hosted_instructions_url: `https://payments.stripe.com/bank_transfers/instructions/${p.id.slice(3)}`,
+      reference: p.id.slice(3, 15).toUpperCase(),
+      type: 'us_bank_transfer',
+    },
+  }
+}

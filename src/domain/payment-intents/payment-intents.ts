@@ -6,7 +6,7 @@ import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { resourceMissing, ServiceError, tableError } from '../service-error.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
-import { achFee, bankDetails, microdepositAction, microdepositsMatch } from './bank-debit.js'
+import { achFee, bankDetails, microdepositAction, microdepositsMatch, transferAction } from './bank-debit.js'
 import { wasAuthenticated } from './charge.js'
 import type { Charges } from './charges.js'
 import { createMandate, mandateOf } from './mandates.js'
@@ -190,6 +190,12 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
     const pm = paymentMethods.get(scope, p.payment_method as string)
     if (pm === undefined) throw new Error(`payment intent ${p.id}: payment method vanished`)
     if (pm.type === 'us_bank_account') return bankDebit(scope, p, pm, origin, how)
+    if (pm.type === 'customer_balance') {
+      // Paid by bank transfer into the customer's cash balance: it waits for the funds.
+      const waiting = r.put(scope, p.id, { next_action: transferAction(p, p.amount as number), status: 'requires_action' })
+      emit('payment_intent.requires_action', scope, waiting, origin)
+      return waiting
+    }
     if (!how.authenticated && !how.offSession && paymentMethods.needsAuthentication(scope, pm, { offSession: false })) {
       const brand = (pm.card as { brand?: unknown } | null)?.brand
       const waiting = r.put(scope, p.id, { next_action: threeDSecureAction(p, scope.account, brand), status: 'requires_action' })

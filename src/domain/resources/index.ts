@@ -5,6 +5,7 @@ import { accounts } from './accounts.js'
 import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
 import { billingMeters } from './billing-meters.js'
+import { customerCashBalanceTransactions } from './cash-balance.js'
 import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
@@ -82,6 +83,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   tokens,
   disputes,
   mandates,
+  customerCashBalanceTransactions,
   billingMeters,
   meterEventsV1,
   meterEventsV2,

@@ -4,6 +4,7 @@ import type { Json } from '../engine/list.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import { CANCELABLE, CONFIRMABLE, isOffSession, UPDATABLE, unexpectedState } from '../payment-intents/payment-intent.js'
 import { tableError } from '../service-error.js'
+import { applyCustomerBalance } from './payment-intent-cash.js'
 import { incrementAuthorization } from './payment-intent-increments.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -38,6 +39,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
   }),
   behaviours: {
     'paymentIntents.incrementAuthorization': incrementAuthorization,
+    'paymentIntents.applyCustomerBalance': applyCustomerBalance,
     'paymentIntents.verifyMicrodeposits'(call, _next, { ports }) {
       return ports.paymentIntents.verifyMicrodeposits(
         call.scope,
