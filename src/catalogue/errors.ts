@@ -102,6 +102,7 @@ export const ERRORS = {
   charge_customer_no_source: row(400, INVALID, 'Cannot charge a customer that has no active card', 'provider', {
     code: 'missing',
   }),
+  charge_disputed: row(400, INVALID, 'Charge {charge} has been charged back; cannot issue a refund.'),
   charge_not_captured: row(
     400,
     INVALID,

@@ -137,6 +137,13 @@ describe('answering a dispute', () => {
     expect([close.statusCode, close.code]).toEqual([400, 'dispute_not_open'])
   })
 
+  it('refuses to refund a disputed charge', async () => {
+    const { stripe, pi } = await disputedPayment(269)
+    const e = await caught(stripe.refunds.create({ payment_intent: pi.id }))
+    expect([e.statusCode, e.code]).toEqual([400, 'charge_disputed'])
+    expect((await stripe.refunds.list()).data).toHaveLength(0)
+  })
+
   it('close accepts the dispute as lost; refusals change nothing', async () => {
     const { sim, stripe, dispute } = await disputedPayment(267)
     const before = stateOf(sim)

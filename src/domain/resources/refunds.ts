@@ -60,6 +60,9 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
       if (!found.captured) {
         throw tableError('charge_not_captured', { charge: found.id }, { param: 'charge' })
       }
+      if (found.disputed === true) {
+        throw tableError('charge_disputed', { charge: found.id }, { param: 'charge' })
+      }
       if (left === 0) {
         throw tableError('charge_already_refunded', { charge: found.id })
       }
