@@ -50,6 +50,9 @@ export function recordCash(
  * Customer cash balance transactions: what a bank transfer funds (the test helper
  * `fundCashBalance`) and what `paymentIntents.applyCustomerBalance` takes from it; listed and
  * retrieved per customer by the engine.
+ *
+ * @example
+ * await stripe.testHelpers.customers.fundCashBalance('cus_1', { amount: 5000, currency: 'usd' })
  */
 export const customerCashBalanceTransactions: ResourceDeclaration<ResourcePorts> = {
   type: 'CustomerCashBalanceTransaction',

@@ -20,6 +20,9 @@ type Params = Readonly<Record<string, unknown>>
  * captured, a decline answered 402 `card_error` with the failed charge's id. `capture: false`
  * only authorises; `charges.capture` captures (all or `amount`), or for a payment intent's charge
  * captures its intent, as the provider does. Retrieve, update, list and search are the engine's.
+ *
+ * @example
+ * await stripe.charges.create({ amount: 2000, currency: 'usd', source: 'tok_visa' })
  */
 export const charges: ResourceDeclaration<ResourcePorts> = {
   type: 'Charge',

@@ -31,6 +31,9 @@ export function testOutcome(evidence: Readonly<Record<string, unknown>>): Disput
  * evidence and metadata (`charge.dispute.updated`); with `submit` (the default) the dispute goes
  * under review and the test-mode evidence rules decide it at once (`testOutcome`). `disputes.close`
  * accepts the dispute: lost, with `charge.dispute.closed`.
+ *
+ * @example
+ * await stripe.disputes.update('dp_1', { evidence: { uncategorized_text: 'winning_evidence' } }) // status 'won'
  */
 export const disputes: ResourceDeclaration<ResourcePorts> = {
   type: 'Dispute',

@@ -15,6 +15,9 @@ import { clockMonth } from './tokens.js'
  * `allow_redisplay` and the card's expiry, of a payment method saved to a customer, with
  * `payment_method.updated`). Attach and detach move a payment method to and from a customer with
  * `payment_method.attached` / `payment_method.detached`.
+ *
+ * @example
+ * await stripe.paymentMethods.create({ type: 'card', card: { token: 'tok_visa' } })
  */
 export const paymentMethods: ResourceDeclaration<ResourcePorts> = {
   type: 'PaymentMethod',

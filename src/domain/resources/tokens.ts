@@ -43,6 +43,9 @@ export function makeCard(engine: Engine, scope: Scope, details: CardDetails & Ca
  * number fixes how it charges; a token is `used` once a charge or payment method takes it. The
  * provider's test tokens (`tok_visa`, `tok_chargeDeclined`, ...) are not stored: each use makes a
  * new card (`payment-method.ts`).
+ *
+ * @example
+ * await stripe.tokens.create({ card: { number: '4242424242424242', exp_month: '12', exp_year: '2034' } })
  */
 export const tokens: ResourceDeclaration<ResourcePorts> = {
   type: 'Token',
