@@ -90,6 +90,19 @@ export const ERRORS = {
   card_declined: row(402, 'card_error', 'Your card was declined.'),
   charge_already_captured: row(400, INVALID, 'Charge {charge} has already been captured.'),
   charge_already_refunded: row(400, INVALID, 'Charge {charge} has already been refunded.'),
+  /** A capture of more than the charge authorised (under the provider's `amount_too_large`). */
+  charge_capture_amount_too_large: row(
+    400,
+    INVALID,
+    'Amount to capture ({amount}) must be between 1 and the authorized amount of charge {charge} ({max}).',
+    'provider',
+    { code: 'amount_too_large' },
+  ),
+  /** A charge naming a customer with nothing to charge (the provider's wording, under `missing`). */
+  charge_customer_no_source: row(400, INVALID, 'Cannot charge a customer that has no active card', 'provider', {
+    code: 'missing',
+  }),
+  charge_disputed: row(400, INVALID, 'Charge {charge} has been charged back; cannot issue a refund.'),
   charge_not_captured: row(
     400,
     INVALID,
@@ -100,12 +113,35 @@ export const ERRORS = {
   charge_not_succeeded: row(400, INVALID, 'Charge {charge} has not succeeded, so it cannot be refunded.', 'provider', {
     code: 'parameter_invalid',
   }),
+  /** A charge naming neither a source nor a customer (the provider's wording). */
+  charge_source_missing: row(400, INVALID, 'Must provide source or customer.', 'provider', { code: 'parameter_missing' }),
+  /** A customer balance applied with nothing in it. */
+  customer_cash_balance_empty: row(
+    400,
+    INVALID,
+    'Customer {customer} has no cash balance in {currency} to apply; fund it by bank transfer first.',
+    'simulator',
+  ),
+  /** More applied than the intent needs or the customer's cash balance holds. */
+  customer_cash_balance_short: row(
+    400,
+    INVALID,
+    'Cannot apply {amount}: the PaymentIntent needs {remaining} and the customer cash balance holds {available}.',
+    'simulator',
+  ),
   customer_currency_mismatch: row(
     400,
     INVALID,
     'You cannot combine currencies on a single customer. This customer has an active subscription or pending invoice item with currency {have}; this {what} is in {currency}.',
     'provider',
     { code: 'parameter_invalid' },
+  ),
+  /** A change to a dispute that no longer waits for an answer (under review or closed). */
+  dispute_not_open: row(
+    400,
+    INVALID,
+    'Dispute {id} has a status of {status}: only a dispute that needs a response can be {past}.',
+    'simulator',
   ),
   /** spec: "400 duplicate_meter_event: An event with the same identifier was already submitted." */
   duplicate_meter_event: row(
@@ -138,6 +174,23 @@ export const ERRORS = {
     'simulator',
     { code: 'idempotency_key_invalid' },
   ),
+  incorrect_number: row(402, 'card_error', 'Your card number is incorrect.'),
+  /** An increment to no more than is already authorised (under the provider's `amount_too_small`). */
+  increment_amount_too_small: row(
+    400,
+    INVALID,
+    'The amount must be greater than the currently authorized amount ({current}).',
+    'provider',
+    { code: 'amount_too_small' },
+  ),
+  /** An increment of an intent whose card authorisation cannot be raised (under `payment_intent_unexpected_state`). */
+  incremental_authorization_unavailable: row(
+    400,
+    INVALID,
+    'This PaymentIntent does not support incremental authorizations: confirm a manual-capture card payment with payment_method_options[card][request_incremental_authorization]=if_available.',
+    'provider',
+    { code: 'payment_intent_unexpected_state' },
+  ),
   invalid_api_version: row(
     400,
     INVALID,
@@ -150,6 +203,8 @@ export const ERRORS = {
     "Invalid content type '{type}': {namespace} endpoints take {expected} bodies.",
     'simulator',
   ),
+  invalid_expiry_month: row(402, 'card_error', "Your card's expiration month is invalid."),
+  invalid_expiry_year: row(402, 'card_error', "Your card's expiration year is invalid."),
   invalid_json: row(400, INVALID, 'Invalid JSON body: {detail}', 'simulator'),
   invalid_page_token: row(
     400,
@@ -215,6 +270,27 @@ export const ERRORS = {
     { code: 'too_many_concurrent_requests' },
   ),
   method_not_allowed: row(405, INVALID, 'Unrecognized request method: {method} {path}. Allowed: {allowed}.', 'simulator'),
+  microdeposit_amounts_invalid: row(
+    400,
+    INVALID,
+    'Provide exactly two microdeposit amounts, or the descriptor code of the microdeposit.',
+    'provider',
+    { code: 'payment_method_microdeposit_verification_amounts_invalid' },
+  ),
+  microdeposit_amounts_mismatch: row(
+    400,
+    INVALID,
+    'The amounts provided do not match the amounts that were sent to the bank account.',
+    'provider',
+    { code: 'payment_method_microdeposit_verification_amounts_mismatch' },
+  ),
+  microdeposit_descriptor_mismatch: row(
+    400,
+    INVALID,
+    'The verification code provided does not match the one sent to the bank account.',
+    'provider',
+    { code: 'payment_method_microdeposit_verification_descriptor_code_mismatch' },
+  ),
   /** spec: "400 no_meter: No meter exists for the event name." */
   no_meter: row(400, INVALID, "No active meter was found for event_name '{event_name}'.", 'spec'),
   not_cancelable: row(
@@ -317,6 +393,14 @@ export const ERRORS = {
   ),
   /** A detach of a payment method that is attached to no customer. */
   payment_method_unexpected_state: row(400, INVALID, 'The payment method {id} is not attached to a customer.'),
+  /** An update of a payment method saved to no customer (the provider's wording, under `payment_method_unexpected_state`). */
+  payment_method_update_unattached: row(
+    400,
+    INVALID,
+    'You must save this PaymentMethod to a customer before you can update it.',
+    'provider',
+    { code: 'payment_method_unexpected_state' },
+  ),
   product_has_prices: row(
     400,
     INVALID,
@@ -393,6 +477,13 @@ export const ERRORS = {
     'provider',
     { code: 'parameter_invalid' },
   ),
+  /** A cancel of a refund not waiting for the customer (the provider cancels only `requires_action` refunds). */
+  refund_not_cancelable: row(
+    400,
+    INVALID,
+    'Refund {id} cannot be canceled because it has a status of {status}. Only a refund with a status of requires_action can be canceled.',
+    'simulator',
+  ),
   /** A refund naming neither a charge nor a payment intent (the provider's wording). */
   refund_source_missing: row(
     400,
@@ -457,6 +548,7 @@ export const ERRORS = {
     'The timestamp is more than {days} calendar days in the past; the earliest accepted now is {earliest}.',
     'spec',
   ),
+  token_already_used: row(400, INVALID, 'You cannot use a Stripe token more than once: {id}.'),
   /** spec: "409 too_many_concurrent_requests: Concurrent usage events for the same customer and meter." */
   too_many_concurrent_requests: row(
     409,

@@ -5,6 +5,7 @@ import { type Billing, createBilling } from './billing/billing.js'
 import { createDelivery, type Delivery } from './delivery/delivery.js'
 import { createTrigger, type Trigger } from './delivery/trigger.js'
 import { createDestinations, type Destinations } from './destinations/destinations.js'
+import { createDisputes } from './disputes/disputes.js'
 import { catalogueView } from './engine/catalogue.js'
 import { createEngine, type Engine } from './engine/engine.js'
 import type { Resource } from './engine/resource.js'
@@ -109,12 +110,21 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     events,
     setUp: savedForOffSession(engineOf),
   })
-  const charges = createCharges({ kernel, events, ledger, resource: () => engineOf().resource('charge'), paymentMethods })
+  const disputes = createDisputes({ kernel, events, ledger, engine: engineOf })
+  const charges = createCharges({
+    kernel,
+    events,
+    ledger,
+    resource: () => engineOf().resource('charge'),
+    paymentMethods,
+    disputes,
+  })
   const paymentIntents = createPaymentIntents({ kernel, events, engine: engineOf, paymentMethods, charges })
   let billingArea: Billing | undefined
   const ports: ResourcePorts = {
     paymentMethods,
     charges,
+    disputes,
     paymentIntents,
     metering: {
       meters,

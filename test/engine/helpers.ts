@@ -69,8 +69,8 @@ export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unkn
   },
   // The generated minimum (1) is under the provider's 50-minor-unit floor for usd.
   payment_intent: { amount: 2000 },
-  // Made attached, so the customer's own retrieve and list find it (its create is not served).
-  payment_method: { customer: '{customer}' },
+  // A card from a test token, saved to the customer so its own retrieve and list find it (and update takes it).
+  payment_method: { type: 'card', card: { token: 'tok_visa' }, customer: '{customer}' },
   plan: { product: '{product}' },
   account_link: { account: '{destination}' },
 }

@@ -93,3 +93,24 @@ describe('refunds', () => {
     expect(refunded.data.previous_attributes).toMatchObject({ amount_refunded: 0, refunded: false })
   })
 })
+
+describe('refunds.cancel', () => {
+  it('refuses to cancel a card refund, which never waits for the customer, changing nothing', async () => {
+    const { sim, stripe } = officialClient(281)
+    const pi = await stripe.paymentIntents.create({
+      amount: 2000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    })
+    const refund = await stripe.refunds.create({ payment_intent: pi.id, amount: 500 })
+    const events = sim.admin.events({}).length
+    const e = await caught(stripe.refunds.cancel(refund.id))
+    expect([e.statusCode, e.type, e.code]).toEqual([400, 'StripeInvalidRequestError', 'refund_not_cancelable'])
+    expect(e.message).toContain('Only a refund with a status of requires_action can be canceled.')
+    expect((await stripe.refunds.retrieve(refund.id)).status).toBe('succeeded')
+    expect(sim.admin.events({})).toHaveLength(events)
+    const missing = await caught(stripe.refunds.cancel('re_missing'))
+    expect([missing.statusCode, missing.code]).toEqual([404, 'resource_missing'])
+  })
+})

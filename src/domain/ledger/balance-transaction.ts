@@ -27,6 +27,8 @@ export interface BalanceTransaction {
   /** Virtual epoch ms at which the net amount moves from pending to available. */
   readonly availableOn: number
   status: BalanceStatus
+  /** What the fee is for, where it is not processing (`Dispute fee`). */
+  readonly feeDescription?: string
 }
 
 /** One line of a journal entry: a signed amount on a named ledger account. Lines of an entry sum to zero. */
@@ -75,7 +77,15 @@ export function balanceTransactionJson(t: BalanceTransaction): Record<string, un
     fee_details:
       t.fee === 0
         ? []
-        : [{ amount: t.fee, application: null, currency: t.currency, description: 'Processing fees', type: 'stripe_fee' }],
+        : [
+            {
+              amount: t.fee,
+              application: null,
+              currency: t.currency,
+              description: t.feeDescription ?? 'Processing fees',
+              type: 'stripe_fee',
+            },
+          ],
     net: t.net,
     reporting_category: t.reportingCategory,
     source: t.source,

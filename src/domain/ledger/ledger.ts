@@ -14,8 +14,10 @@ export interface PostInput {
   readonly currency: string
   /** Signed gross amount in minor units: positive for money in (a charge), negative for money out (a refund). */
   readonly amount: number
-  /** Fee kept by the provider, in minor units, never negative. Default 0. */
+  /** Fee kept by the provider, in minor units; negative only when a fee is given back (a dispute won). Default 0. */
   readonly fee?: number
+  /** What the fee is for in `fee_details` (default `Processing fees`). */
+  readonly feeDescription?: string
   readonly type: string
   readonly reportingCategory?: string
   readonly source: string | null
@@ -177,11 +179,15 @@ export function createLedger(kernel: Kernel, connectedOf: (platform: string) => 
   return {
     post(input) {
       const b = book(input)
-      const dedupe = input.source === null ? undefined : `${input.type}|${input.source}`
+      // Two movements of one type from one source differ by reporting category (a dispute's
+      // withdrawal and reinstatement); the key keeps its old form where they agree.
+      const category =
+        input.reportingCategory === undefined || input.reportingCategory === input.type ? '' : `${input.reportingCategory}|`
+      const dedupe = input.source === null ? undefined : `${input.type}|${category}${input.source}`
       const existing = dedupe === undefined ? undefined : b.bySource.get(dedupe)
       if (existing !== undefined) return existing
       const fee = input.fee ?? 0
-      if (!Number.isSafeInteger(input.amount) || !Number.isSafeInteger(fee) || fee < 0) {
+      if (!Number.isSafeInteger(input.amount) || !Number.isSafeInteger(fee) || (fee < 0 && input.amount <= 0)) {
         throw new Error(`ledger: amounts must be safe integers (amount ${input.amount}, fee ${fee})`)
       }
       const now = kernel.clock.now
@@ -202,6 +208,7 @@ export function createLedger(kernel: Kernel, connectedOf: (platform: string) => 
         created: now,
         availableOn: now + after,
         status: after <= 0 ? 'available' : 'pending',
+        ...(input.feeDescription === undefined ? {} : { feeDescription: input.feeDescription }),
       }
       const target: LedgerAccount = t.status === 'available' ? 'balance.available' : 'balance.pending'
       record(b, t, input.type, [

@@ -17,6 +17,10 @@ export interface ChargeFacts {
   readonly outcome: CardOutcome
   /** True once the customer completed 3-D Secure for this payment. */
   readonly authenticated: boolean
+  /** The authorisation may be raised later (a manual-capture card intent that asked for it). */
+  readonly incremental?: boolean
+  /** `payment_method_details` of a payment method that is not a card (a bank debit). */
+  readonly details?: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -62,7 +66,7 @@ export function chargeFields(f: ChargeFacts): Record<string, unknown> {
     paid: !failed,
     payment_intent: f.paymentIntent,
     payment_method: pm.id,
-    payment_method_details: { card: cardDetails(pm.card as Record<string, unknown>, f), type: 'card' },
+    payment_method_details: f.details ?? { card: cardDetails(pm.card as Record<string, unknown>, f), type: 'card' },
     radar_options: {},
     receipt_email: null,
     receipt_number: null,
@@ -93,7 +97,7 @@ function cardDetails(card: Record<string, unknown>, f: ChargeFacts): Record<stri
     amount_authorized: failed ? null : f.amount,
     authorization_code: failed ? null : '123456',
     extended_authorization: { status: 'disabled' },
-    incremental_authorization: { status: 'unavailable' },
+    incremental_authorization: { status: f.incremental === true && !failed ? 'available' : 'unavailable' },
     installments: null,
     mandate: null,
     multicapture: { status: 'unavailable' },

@@ -1,3 +1,4 @@
+import type { Disputes } from '../disputes/disputes.js'
 import type { Resource } from '../engine/resource.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
@@ -23,6 +24,14 @@ export interface ChargeAttempt {
   readonly authenticated?: boolean
   /** The customer is not present (the default), so a card that asks for authentication cannot get it. */
   readonly offSession?: boolean
+  /** The authorisation may be raised later (`paymentIntents.incrementAuthorization`). */
+  readonly incremental?: boolean
+  /** `payment_method_details` of a payment method that is not a card (a bank debit). */
+  readonly details?: Readonly<Record<string, unknown>>
+  /** The provider's fee when it is not the card fee (a bank debit's). */
+  readonly fee?: number
+  /** Fields of the new charge the request set (`source`, `receipt_email`, `shipping`, ...). */
+  readonly fields?: Readonly<Record<string, unknown>>
 }
 
 /** How an attempt ended, with the stored charge. */
@@ -75,6 +84,8 @@ export interface ChargesOptions {
   /** The engine's `charge` resource (made after the ports, so read on use). */
   readonly resource: () => Resource
   readonly paymentMethods: Pick<PaymentMethods, 'outcome'>
+  /** Opens the dispute a dispute test card's captured payment gets. */
+  readonly disputes: Pick<Disputes, 'scheduleFor'>
 }
 
 /**
@@ -84,7 +95,7 @@ export interface ChargesOptions {
  * const charges = createCharges({ kernel, events, ledger, resource: () => engine.resource('charge'), paymentMethods })
  */
 export function createCharges(options: ChargesOptions): Charges {
-  const { kernel, events, ledger, resource, paymentMethods } = options
+  const { kernel, events, ledger, resource, paymentMethods, disputes } = options
 
   /** Funds of a charge are available at once with the test card that bypasses the pending balance. */
   function bypassesPending(c: Charge): boolean {
@@ -92,13 +103,13 @@ export function createCharges(options: ChargesOptions): Charges {
     return cardOf({ id: c.id, card }).bypassPending === true
   }
 
-  function post(scope: Scope, c: Charge, amount: number): string {
+  function post(scope: Scope, c: Charge, amount: number, fee = cardFee(amount, c.currency as string)): string {
     const txn = ledger.post({
       account: scope.account,
       mode: scope.mode,
       currency: c.currency as string,
       amount,
-      fee: cardFee(amount, c.currency as string),
+      fee,
       type: 'charge',
       reportingCategory: 'charge',
       source: c.id,
@@ -152,11 +163,15 @@ export function createCharges(options: ChargesOptions): Charges {
           metadata: input.metadata,
           outcome,
           authenticated,
+          incremental: input.incremental === true && !input.capture,
+          ...(input.details === undefined ? {} : { details: input.details }),
         }),
       )
+      if (input.fields !== undefined) c = r.put(scope, c.id, input.fields)
       if (ok && input.capture) {
-        const txn = post(scope, c, c.amount as number)
+        const txn = post(scope, c, c.amount as number, input.fee)
         c = r.put(scope, c.id, { amount_captured: c.amount, balance_transaction: txn, captured: true })
+        disputes.scheduleFor(scope, c)
       }
       emitSnapshot(events, 'charge.created', scope, c, origin, undefined, true)
       emitSnapshot(events, ok ? 'charge.succeeded' : 'charge.failed', scope, c, origin, undefined, true)
@@ -184,6 +199,7 @@ export function createCharges(options: ChargesOptions): Charges {
       }
       const txn = post(scope, c, amount)
       const captured = r.put(scope, id, { amount_captured: amount, balance_transaction: txn, captured: true })
+      disputes.scheduleFor(scope, captured)
       emitSnapshot(
         events,
         'charge.captured',

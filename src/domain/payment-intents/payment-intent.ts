@@ -34,6 +34,9 @@ const PAST: Readonly<Record<string, string>> = {
   cancel: 'canceled',
   update: 'updated',
   authenticate: 'authenticated',
+  'increment the authorization of': 'incremented',
+  'apply a customer balance to': 'funded',
+  'verify microdeposits on': 'verified',
 }
 
 /**

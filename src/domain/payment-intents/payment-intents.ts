@@ -5,9 +5,11 @@ import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { resourceMissing, ServiceError, tableError } from '../service-error.js'
-import { emitSnapshot, type Origin } from '../v1-events/emit.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import { achFee, bankDetails, microdepositAction, microdepositsMatch, transferAction } from './bank-debit.js'
 import { wasAuthenticated } from './charge.js'
 import type { Charges } from './charges.js'
+import { createMandate, mandateOf } from './mandates.js'
 import { type PaymentIntent, threeDSecureAction, unexpectedState } from './payment-intent.js'
 import type { PaymentMethod } from './payment-method.js'
 import type { PaymentMethods } from './payment-methods.js'
@@ -33,6 +35,8 @@ export interface PaymentIntentCreate {
 export interface AttemptHow {
   readonly offSession: boolean
   readonly authenticated: boolean
+  /** The request's `mandate_data` (a bank debit's mandate records its acceptance). */
+  readonly mandateData?: unknown
 }
 
 /**
@@ -64,6 +68,13 @@ export interface PaymentIntents {
    * `requires_payment_method` with `payment_intent_authentication_failure`.
    */
   authenticate(scope: Scope, id: string, outcome: 'succeed' | 'fail', origin: Origin): PaymentIntent
+  /**
+   * Verifies the bank account of an intent waiting for microdeposits (the test amounts 32 and 45,
+   * or descriptor code `SM11AA`): its mandate becomes active and the debit starts (`processing`,
+   * then `succeeded` with its charge at the same instant, asynchronously). Wrong values are
+   * refused with the provider's codes and change nothing.
+   */
+  verifyMicrodeposits(scope: Scope, id: string, params: Readonly<Record<string, unknown>>, origin: Origin): PaymentIntent
   /** Refuses a payment method that does not exist or belongs to another customer than `customer`. */
   checkPaymentMethod(scope: Scope, value: unknown, customer: unknown): void
   /** Emits a `payment_intent.*` event of a stored intent. */
@@ -88,6 +99,54 @@ export interface PaymentIntentsOptions {
 export function createPaymentIntents(options: PaymentIntentsOptions): PaymentIntents {
   const { kernel, events, engine, paymentMethods, charges } = options
   const resource = () => engine().resource('payment_intent')
+
+  // The debit of a verified bank account completes at the same instant, asynchronously.
+  const settling = kernel.scheduler.define<{ account: string; mode: Scope['mode']; id: string }>(
+    'payment_intent.bank_debit',
+    ({ account, mode, id }) => completeDebit({ account, mode }, id),
+  )
+
+  function completeDebit(scope: Scope, id: string): void {
+    const p = resource().get(scope, id)
+    const pm = p === undefined ? undefined : paymentMethods.get(scope, p.payment_method as string)
+    if (p === undefined || pm === undefined || p.status !== 'processing') return
+    const amount = p.amount as number
+    const result = charges.attempt(
+      scope,
+      {
+        amount,
+        currency: p.currency as string,
+        customer: p.customer as string | null,
+        paymentMethod: pm,
+        paymentIntent: p.id,
+        description: p.description as string | null,
+        metadata: p.metadata as Record<string, string>,
+        capture: true,
+        details: bankDetails(pm, mandateOf(engine(), scope, pm.id)?.id ?? null),
+        fee: achFee(amount),
+      },
+      NO_ORIGIN,
+    )
+    const done = resource().put(scope, p.id, { amount_received: amount, latest_charge: result.id, status: 'succeeded' })
+    emit('payment_intent.succeeded', scope, done, NO_ORIGIN)
+  }
+
+  /** Starts the debit of a verified bank account: `processing` until it completes. */
+  function startDebit(scope: Scope, p: PaymentIntent, origin: Origin): PaymentIntent {
+    const processing = resource().put(scope, p.id, { next_action: null, last_payment_error: null, status: 'processing' })
+    emit('payment_intent.processing', scope, processing, origin)
+    settling.at(kernel.clock.now, { account: scope.account, mode: scope.mode, id: p.id })
+    return processing
+  }
+
+  /** A bank debit: with an active mandate it starts at once, else it waits for microdeposits. */
+  function bankDebit(scope: Scope, p: PaymentIntent, pm: PaymentMethod, origin: Origin, how: AttemptHow): PaymentIntent {
+    if (mandateOf(engine(), scope, pm.id)?.status === 'active') return startDebit(scope, p, origin)
+    createMandate(engine(), scope, pm, how.mandateData, 'pending')
+    const waiting = resource().put(scope, p.id, { next_action: microdepositAction(p, engine().now()), status: 'requires_action' })
+    emit('payment_intent.requires_action', scope, waiting, origin)
+    return waiting
+  }
 
   function emit(type: string, scope: Scope, p: PaymentIntent, origin: Origin): void {
     emitSnapshot(events, type, scope, p, origin, undefined, true)
@@ -130,6 +189,13 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
     const r = resource()
     const pm = paymentMethods.get(scope, p.payment_method as string)
     if (pm === undefined) throw new Error(`payment intent ${p.id}: payment method vanished`)
+    if (pm.type === 'us_bank_account') return bankDebit(scope, p, pm, origin, how)
+    if (pm.type === 'customer_balance') {
+      // Paid by bank transfer into the customer's cash balance: it waits for the funds.
+      const waiting = r.put(scope, p.id, { next_action: transferAction(p, p.amount as number), status: 'requires_action' })
+      emit('payment_intent.requires_action', scope, waiting, origin)
+      return waiting
+    }
     if (!how.authenticated && !how.offSession && paymentMethods.needsAuthentication(scope, pm, { offSession: false })) {
       const brand = (pm.card as { brand?: unknown } | null)?.brand
       const waiting = r.put(scope, p.id, { next_action: threeDSecureAction(p, scope.account, brand), status: 'requires_action' })
@@ -149,6 +215,7 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
         description: p.description as string | null,
         metadata: p.metadata as Record<string, string>,
         capture: !manual,
+        incremental: asksIncrements(p),
         authenticated: how.authenticated,
         offSession: how.offSession,
       },
@@ -232,6 +299,30 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
       emit('payment_intent.payment_failed', scope, failed, origin)
       return failed
     },
+    verifyMicrodeposits(scope, id, params, origin) {
+      const r = resource()
+      const p = r.get(scope, id)
+      if (p === undefined) throw resourceMissing('payment_intent', id)
+      const action = p.next_action as { type?: unknown } | null
+      if (p.status !== 'requires_action' || action?.type !== 'verify_with_microdeposits') {
+        throw unexpectedState(p, 'verify microdeposits on', ['requires_action'])
+      }
+      const match = microdepositsMatch(params)
+      if (match === undefined) throw tableError('microdeposit_amounts_invalid', {}, { param: 'amounts' })
+      if (!match) {
+        const byCode = typeof params.descriptor_code === 'string'
+        throw tableError(
+          byCode ? 'microdeposit_descriptor_mismatch' : 'microdeposit_amounts_mismatch',
+          {},
+          {
+            param: byCode ? 'descriptor_code' : 'amounts',
+          },
+        )
+      }
+      const mandate = mandateOf(engine(), scope, p.payment_method as string)
+      if (mandate !== undefined) engine().resource('mandate').set(scope, mandate.id, { status: 'active' }, origin)
+      return startDebit(scope, p, origin)
+    },
     checkPaymentMethod(scope, value, customer) {
       if (typeof value !== 'string') return
       paymentMethods.check(scope, value, 'payment_method')
@@ -246,6 +337,12 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
     },
     emit,
   }
+}
+
+/** Whether a card intent asked that its authorisation may be raised (`request_incremental_authorization`). */
+function asksIncrements(p: PaymentIntent): boolean {
+  const options = p.payment_method_options as { card?: { request_incremental_authorization?: unknown } } | null
+  return options?.card?.request_incremental_authorization === 'if_available'
 }
 
 interface Failure {

@@ -30,6 +30,14 @@ export interface TestCard {
   readonly authentication?: CardAuthentication
   /** Funds of its charges are available at once instead of pending (test card 4000000000000077). */
   readonly bypassPending?: boolean
+  /** A captured payment with it is disputed by the cardholder (the provider's dispute test cards). */
+  readonly dispute?: DisputeTrigger
+}
+
+/** The dispute a dispute test card opens: its reason, and whether it is an inquiry (no funds withdrawn). */
+export interface DisputeTrigger {
+  readonly reason: 'fraudulent' | 'product_not_received'
+  readonly inquiry: boolean
 }
 
 /**
@@ -83,6 +91,24 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
       last4: '3155',
       outcome: { kind: 'succeed' },
       authentication: 'unless_set_up',
+    },
+    pm_card_createDispute: {
+      brand: 'visa',
+      last4: '0259',
+      outcome: { kind: 'succeed' },
+      dispute: { reason: 'fraudulent', inquiry: false },
+    },
+    pm_card_createDisputeProductNotReceived: {
+      brand: 'visa',
+      last4: '2685',
+      outcome: { kind: 'succeed' },
+      dispute: { reason: 'product_not_received', inquiry: false },
+    },
+    pm_card_createDisputeInquiry: {
+      brand: 'visa',
+      last4: '1976',
+      outcome: { kind: 'succeed' },
+      dispute: { reason: 'fraudulent', inquiry: true },
     },
     pm_card_chargeDeclined: {
       brand: 'visa',
@@ -138,18 +164,44 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
 
 /**
  * The test card a token stands for, or undefined: an own-property lookup, so inherited names
- * (`valueOf`, `__proto__`) are never cards.
+ * (`valueOf`, `__proto__`) are never cards. Each payment method token `pm_card_<name>` has its
+ * card token `tok_<name>` (`tok_visa`, `tok_chargeDeclined`), as the provider's test mode does.
  *
  * @example
  * testCard('pm_card_visa')?.brand // 'visa'
+ * testCard('tok_visa')?.last4     // '4242'
  * testCard('toString')            // undefined
  */
 export function testCard(token: string): TestCard | undefined {
-  return Object.hasOwn(TEST_CARDS, token) ? TEST_CARDS[token] : undefined
+  if (Object.hasOwn(TEST_CARDS, token)) return TEST_CARDS[token]
+  const name = token.startsWith('tok_') ? `pm_card_${token.slice(4)}` : undefined
+  return name !== undefined && Object.hasOwn(TEST_CARDS, name) ? TEST_CARDS[name] : undefined
+}
+
+/**
+ * Whether a test token is a card token (`tok_visa`) rather than a payment method token
+ * (`pm_card_visa`): a card token makes a legacy card, a payment method token a payment method.
+ *
+ * @example
+ * isCardToken('tok_visa')     // true
+ * isCardToken('pm_card_visa') // false
+ */
+export function isCardToken(token: string): boolean {
+  return token.startsWith('tok_') && testCard(token) !== undefined
 }
 
 const byLast4 = new Map<string, TestCard>()
 for (const card of Object.values(TEST_CARDS)) if (!byLast4.has(card.last4)) byLast4.set(card.last4, card)
+
+/**
+ * The test card behind four last digits (a test card number names its behaviour by them), if any.
+ *
+ * @example
+ * testCardByLast4('0002')?.outcome.kind // 'decline'
+ */
+export function testCardByLast4(last4: string): TestCard | undefined {
+  return byLast4.get(last4)
+}
 const PLAIN_CARD: TestCard = { brand: 'visa', last4: '4242', outcome: { kind: 'succeed' } }
 
 /**

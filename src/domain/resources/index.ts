@@ -5,17 +5,20 @@ import { accounts } from './accounts.js'
 import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
 import { billingMeters } from './billing-meters.js'
+import { customerCashBalanceTransactions } from './cash-balance.js'
 import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
+import { disputes } from './disputes.js'
 import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
+import { mandates } from './mandates.js'
 import { meterEventAdjustmentsV1, meterEventAdjustmentsV2 } from './meter-event-adjustments.js'
 import { meterEventSessions, meterEventStream } from './meter-event-stream.js'
 import { meterEventsV1, meterEventsV2 } from './meter-events.js'
@@ -35,6 +38,7 @@ import { subscriptions } from './subscriptions.js'
 import { taxIds } from './tax-ids.js'
 import { taxRates } from './tax-rates.js'
 import { testClocks } from './test-clocks.js'
+import { tokens } from './tokens.js'
 import { transfers } from './transfers.js'
 import { v2Events } from './v2-events.js'
 import { webhookEndpoints } from './webhook-endpoints.js'
@@ -76,6 +80,10 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   paymentIntents,
   paymentMethods,
   charges,
+  tokens,
+  disputes,
+  mandates,
+  customerCashBalanceTransactions,
   billingMeters,
   meterEventsV1,
   meterEventsV2,

@@ -4,6 +4,8 @@ import type { Json } from '../engine/list.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import { CANCELABLE, CONFIRMABLE, isOffSession, UPDATABLE, unexpectedState } from '../payment-intents/payment-intent.js'
 import { tableError } from '../service-error.js'
+import { applyCustomerBalance } from './payment-intent-cash.js'
+import { incrementAuthorization } from './payment-intent-increments.js'
 import type { ResourcePorts } from './ports.js'
 
 /** The provider's limit on a statement descriptor. */
@@ -36,6 +38,16 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
     transfer_data: null,
   }),
   behaviours: {
+    'paymentIntents.incrementAuthorization': incrementAuthorization,
+    'paymentIntents.applyCustomerBalance': applyCustomerBalance,
+    'paymentIntents.verifyMicrodeposits'(call, _next, { ports }) {
+      return ports.paymentIntents.verifyMicrodeposits(
+        call.scope,
+        call.path.id ?? call.path.intent ?? '',
+        call.params,
+        call.origin,
+      )
+    },
     'paymentIntents.create'(call, next, { engine, ports }) {
       const p = call.params
       const currency = parseCurrency(p.currency as string)
@@ -59,6 +71,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       return ports.paymentIntents.attempt(call.scope, created, call.origin, {
         offSession: isOffSession(p.off_session),
         authenticated: false,
+        mandateData: p.mandate_data,
       })
     },
     'paymentIntents.update'(call, _next, { engine, ports }) {
@@ -100,6 +113,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       return ports.paymentIntents.attempt(call.scope, ready, call.origin, {
         offSession: isOffSession(call.params.off_session),
         authenticated: false,
+        mandateData: call.params.mandate_data,
       })
     },
     'paymentIntents.capture'(call, _next, { engine, ports }) {

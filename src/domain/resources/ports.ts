@@ -2,6 +2,7 @@ import type { Accounts } from '../accounts/accounts.js'
 import type { Billing } from '../billing/billing.js'
 import type { Delivery } from '../delivery/delivery.js'
 import type { Destinations } from '../destinations/destinations.js'
+import type { Disputes } from '../disputes/disputes.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Ledger } from '../ledger/ledger.js'
 import type { MeteringPorts } from '../meters/metering-ports.js'
@@ -13,6 +14,8 @@ import type { PaymentMethods } from '../payment-intents/payment-methods.js'
 export interface ResourcePorts {
   readonly paymentMethods: PaymentMethods
   readonly charges: Charges
+  /** Disputes opened by the dispute test cards, and their outcome in the ledger. */
+  readonly disputes: Disputes
   /** The payment intent flow: card attempts, 3-D Secure, `payment_intent.*` events. */
   readonly paymentIntents: PaymentIntents
   /** Meter events, the stream's sessions and meter ids, for the metering behaviours. */

@@ -10,7 +10,9 @@ import type { ResourcePorts } from './ports.js'
  * defaults to what is left to refund. A refund moves money: the charge's `amount_refunded` rises,
  * a `refund` balance transaction leaves the balance at once, and `charge.refunded` is emitted
  * before `refund.created`; the charge's `refunds` list shows the refund as it is. Over-refunds are
- * refused with the provider's wording and change nothing.
+ * refused with the provider's wording and change nothing. Only a refund waiting for the customer
+ * (`requires_action`) can be canceled, as at the provider; a card refund never waits, so its
+ * cancel is refused.
  */
 export const refunds: ResourceDeclaration<ResourcePorts> = {
   type: 'Refund',
@@ -18,6 +20,17 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
   idPrefix: 're',
   defaults: () => ({ status: 'succeeded' }),
   behaviours: {
+    'refunds.cancel'(call, _next, { engine, ports }) {
+      const r = engine.resource('refund')
+      const refund = r.require(call.scope, call.path.id ?? '')
+      if (refund.status !== 'requires_action') {
+        throw tableError('refund_not_cancelable', { id: refund.id, status: String(refund.status) })
+      }
+      // A refund waiting for the customer moved no money yet: canceling it only ends it.
+      const canceled = r.set(call.scope, refund.id, { status: 'canceled' }, call.origin)
+      if (typeof canceled.charge === 'string') ports.charges.showRefund(call.scope, canceled.charge, canceled)
+      return canceled
+    },
     'refunds.update'(call, next, { ports }) {
       const updated = next() as Json
       if (typeof updated.charge === 'string') ports.charges.showRefund(call.scope, updated.charge, updated)
@@ -46,6 +59,9 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
       }
       if (!found.captured) {
         throw tableError('charge_not_captured', { charge: found.id }, { param: 'charge' })
+      }
+      if (found.disputed === true) {
+        throw tableError('charge_disputed', { charge: found.id }, { param: 'charge' })
       }
       if (left === 0) {
         throw tableError('charge_already_refunded', { charge: found.id })

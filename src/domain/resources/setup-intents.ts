@@ -1,10 +1,12 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
+import { createMandate } from '../payment-intents/mandates.js'
 import type { ResourcePorts } from './ports.js'
 
 /**
  * Setup intents: plain create/retrieve/update/list; `confirm` succeeds with the payment method
- * given (a test token makes one), `cancel` cancels.
+ * given (a test token makes one), recording a mandate when an off-session setup carries the
+ * customer's acceptance (`mandate_data`); `cancel` cancels.
  */
 export const setupIntents: ResourceDeclaration<ResourcePorts> = {
   type: 'SetupIntent',
@@ -23,7 +25,13 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
       const given = call.params.payment_method ?? si.payment_method
       if (typeof given !== 'string') return r.set(call.scope, si.id, { status: 'requires_payment_method' }, call.origin)
       const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
-      return r.set(call.scope, si.id, { payment_method: pm.id, status: 'succeeded' }, call.origin)
+      // A setup for later off-session payments with the customer's acceptance records a mandate.
+      const mandateData = call.params.mandate_data
+      const mandate =
+        mandateData !== undefined && si.usage === 'off_session'
+          ? createMandate(engine, call.scope, pm, mandateData, 'active').id
+          : si.mandate
+      return r.set(call.scope, si.id, { mandate, payment_method: pm.id, status: 'succeeded' }, call.origin)
     },
     'setupIntents.cancel'(call, _next, { engine }) {
       const r = engine.resource('setup_intent')
