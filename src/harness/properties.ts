@@ -13,6 +13,7 @@ import {
 import { describeProgram, type Program } from './run/program.js'
 import { executeProgram, type RunOptions as HarnessRunOptions, type RunOptions } from './run/run-program.js'
 import { scenarioOf, writeScenarioFile } from './run/scenario-file.js'
+import { type SimulatorChoice, simulatorChoiceOf } from './run/simulator-choice.js'
 import type { UsageReporterFactory, WebhookReceiverFactory } from './subjects.js'
 import {
   HarnessInputError,
@@ -68,8 +69,11 @@ export interface WorkloadOptions extends UsageWorkload, WebhookWorkload {
   readonly faultKinds?: readonly FaultKind[]
 }
 
-/** Settings of a ready-made property check. */
-export interface CheckOptions {
+/**
+ * Settings of a ready-made property check, with the simulator options of its runs
+ * (`SimulatorChoice`: `headerPrefix`, `apiVersion`, `simOptions`, `base`).
+ */
+export interface CheckOptions extends SimulatorChoice {
   readonly numRuns?: number
   /** fast-check seed; fixed by default so a CI run is reproducible. */
   readonly seed?: number
@@ -98,7 +102,11 @@ export interface CheckResult {
 
 async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptions, options: CheckOptions): Promise<CheckResult> {
   const numRuns = options.numRuns ?? 50
-  const run: RunOptions = { ...subjects, ...(options.faults === undefined ? {} : { faults: options.faults }) }
+  const run: RunOptions = {
+    ...subjects,
+    ...simulatorChoiceOf(options),
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
+  }
   const details = await fc.check(
     fc.asyncProperty(arb, async (p) => {
       const report = await executeProgram(api, p, run)
