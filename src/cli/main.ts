@@ -3,6 +3,7 @@ import { fuzzCommand } from './fuzz-command.js'
 import { HELP } from './help.js'
 import { mergeCommand } from './merge-command.js'
 import { replayCommand } from './replay-command.js'
+import { scenariosCommand } from './scenarios-command.js'
 import { serveCommand } from './serve-command.js'
 import { UsageError } from './usage-error.js'
 
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   fuzz: fuzzCommand,
   merge: mergeCommand,
   serve: serveCommand,
+  scenarios: scenariosCommand,
 }
 
 /**
