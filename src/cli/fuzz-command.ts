@@ -7,8 +7,8 @@ import { stringify } from 'yaml'
 import { parseDuration } from '#kernel/duration.js'
 import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
 import { canonicalJson } from '../kernel/canonical-json.js'
-import { type FuzzOutcome, runFuzzTask } from './fuzz-worker.js'
 import { DEFAULT_REPORT_DIR, resolveScenarioArg } from './bundled-scenarios.js'
+import { type FuzzOutcome, runFuzzTask } from './fuzz-worker.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
 import { headerPrefixOption, intOption, UsageError } from './usage-error.js'
@@ -85,7 +85,8 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   const shard = parseShard(values.shard)
   if (values.out !== undefined && values.report !== undefined)
     throw new UsageError('--out and --report name the same directory: give one')
-  const file = values.scenario === undefined ? join(packageRoot(), 'scenarios', 'default.yaml') : resolveScenarioArg(values.scenario)
+  const file =
+    values.scenario === undefined ? join(packageRoot(), 'scenarios', 'default.yaml') : resolveScenarioArg(values.scenario)
   const scenario = loadScenarioFile(file)
   const failuresDir = values.failures ?? join('.service-sim', 'failures')
   const reportDir = join(values.out ?? values.report ?? DEFAULT_REPORT_DIR, 'fuzz', scenario.name)

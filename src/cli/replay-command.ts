@@ -58,7 +58,8 @@ export async function replayCommand(args: string[]): Promise<number> {
     throw new UsageError(`expected one scenario file, got ${positionals.length}: ${positionals.join(' ')}`)
   if (values.out !== undefined && values.report !== undefined)
     throw new UsageError('--out and --report name the same directory: give one')
-  const file = positionals[0] === undefined ? join(packageRoot(), 'scenarios', 'default.yaml') : resolveScenarioArg(positionals[0])
+  const file =
+    positionals[0] === undefined ? join(packageRoot(), 'scenarios', 'default.yaml') : resolveScenarioArg(positionals[0])
   if (values.seed !== undefined && !/^-?\d+$|^[A-Za-z0-9_-]+$/.test(values.seed))
     throw new UsageError(`--seed: expected an integer or a word, got '${values.seed}'`)
   const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed
