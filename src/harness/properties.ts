@@ -134,6 +134,8 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
         ...(options.name ? { subject: options.name, subjectKind: subjects.reporter ? 'reporter' : 'webhook' } : {}),
         faults: options.faults,
         traceHash: report.traceHash,
+        headerPrefix: options.headerPrefix ?? options.simOptions?.headerPrefix,
+        apiVersion: options.apiVersion ?? options.simOptions?.apiVersion,
       }),
     )
   }
