@@ -193,7 +193,7 @@ export async function minimiseProgram(program: Program, fails: (p: Program) => P
  * under generated workloads and fault schedules. The counterexample is shrunk.
  *
  * @example
- * const result = await checkUsageReporter(myReporter, { numRuns: 100 })
+ * const result = await checkUsageReporter(myReporter, { numRuns: 100, headerPrefix: 'Stripe' })
  * expect(result.ok).toBe(true)
  */
 export async function checkUsageReporter(reporter: UsageReporterFactory, options: CheckOptions = {}): Promise<CheckResult> {
@@ -226,8 +226,14 @@ function programShape(options: CheckOptions, kinds: readonly FaultKind[]) {
  * genuine deliveries are accepted on the raw body, replays and forgeries cause nothing, answers
  * come before slow work), over long runs with bursts, late resends and forged deliveries.
  *
+ * The receiver is sent snapshot payment intent events: each payment intent of a run goes
+ * `payment_intent.created` (status `requires_payment_method`), then `payment_intent.processing`
+ * (`processing`), then `payment_intent.succeeded` (`succeeded`), one event per state, delivered in
+ * any order, duplicated, late or replayed; `state()` must end at each one's latest status. Pass
+ * `headerPrefix: 'Stripe'` for a receiver that verifies `Stripe-Signature` with the official client.
+ *
  * @example
- * const result = await checkWebhookReceiver(myReceiver, { numRuns: 100 })
+ * const result = await checkWebhookReceiver(myReceiver, { numRuns: 100, headerPrefix: 'Stripe' })
  * const wide = await checkWebhookReceiver(myReceiver, { workload: { maxBurst: 400, attackers: ['forge'] } })
  */
 export async function checkWebhookReceiver(receiver: WebhookReceiverFactory, options: CheckOptions = {}): Promise<CheckResult> {
