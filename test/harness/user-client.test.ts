@@ -7,8 +7,10 @@ import {
   HarnessInputError,
   type Program,
   referenceUsageReporter,
+  runCampaign,
   type UsageReporterFactory,
   type WebhookReceiverFactory,
+  webhookStep,
 } from 'service-sim/harness'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
@@ -148,6 +150,18 @@ describe('the harness with the official client (headerPrefix: Stripe)', () => {
       numRuns: 3,
     })
     expect(result.ok).toBe(true)
+  })
+
+  it('runs a fault campaign in the Stripe header names', async () => {
+    const report = await runCampaign({
+      webhook: officialClientReceiver(),
+      headerPrefix: 'Stripe',
+      step: webhookStep(),
+      runs: 3,
+      maxSteps: 4,
+      faults: { policy: { rates: { duplicate_delivery: 0.5 } } },
+    })
+    expect(report.violations).toBe(0)
   })
 
   it('runs checkUsageBilling in the Stripe header names', async () => {
