@@ -7,6 +7,8 @@ export default defineConfig({
     alias: [
       { find: /^service-sim$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
       { find: /^service-sim\/harness$/, replacement: fileURLToPath(new URL('./src/harness/index.ts', import.meta.url)) },
+      { find: /^service-sim\/vitest$/, replacement: fileURLToPath(new URL('./src/vitest/index.ts', import.meta.url)) },
+      { find: /^service-sim\/msw$/, replacement: fileURLToPath(new URL('./src/adapters/msw.ts', import.meta.url)) },
     ],
   },
   test: {

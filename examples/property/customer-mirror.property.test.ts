@@ -1,7 +1,7 @@
 import fc from 'fast-check'
+import { createSimulator } from 'service-sim'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { createSimulator } from '../../src/index.js'
 import { createCustomerMirror } from './customer-mirror.js'
 
 const URL = 'https://shop.example.test/webhooks'

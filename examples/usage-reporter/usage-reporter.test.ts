@@ -1,7 +1,7 @@
+import { METER_PROCESSING_DELAY } from 'service-sim'
+import { test } from 'service-sim/vitest'
 import Stripe from 'stripe'
 import { expect } from 'vitest'
-import { METER_PROCESSING_DELAY } from '../../src/index.js'
-import { test } from '../../src/vitest/index.js'
 import { createUsageReporter } from './usage-reporter.js'
 
 test.override({ simOptions: { headerPrefix: 'Stripe', start: '2026-03-01T09:00:00Z' } })

@@ -1,6 +1,6 @@
+import { test } from 'service-sim/vitest'
 import Stripe from 'stripe'
 import { expect } from 'vitest'
-import { test } from '../../src/vitest/index.js'
 import { createWebhookHandler } from './webhook-handler.js'
 
 const URL = 'https://shop.example.test/webhooks'

@@ -14,7 +14,9 @@ export interface MswTarget {
  *
  * @example
  * import { setupServer } from 'msw/node'
+ * import { createSimulator } from 'service-sim'
  * import { simulatorHandlers } from 'service-sim/msw'
+ * const sim = createSimulator({ seed: 1 })
  * const server = setupServer(...simulatorHandlers(sim))
  * server.listen({ onUnhandledRequest: 'error' })
  */

@@ -1,5 +1,5 @@
 /**
- * Every number and name of the spec's rules, once, each quoted from `spec/service-api.md`. Domain
+ * Every number and name of the spec's rules, once, each quoted from the service contract (`docs/service.md` summarises it). Domain
  * code imports these (`#catalogue/rules.js`) instead of spelling a limit itself.
  *
  * Durations are virtual milliseconds; rates are requests per second unless the name says otherwise.

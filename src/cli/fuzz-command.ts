@@ -7,6 +7,7 @@ import { stringify } from 'yaml'
 import { parseDuration } from '#kernel/duration.js'
 import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
 import { canonicalJson } from '../kernel/canonical-json.js'
+import { DEFAULT_REPORT_DIR, resolveScenarioArg } from './bundled-scenarios.js'
 import { type FuzzOutcome, runFuzzTask } from './fuzz-worker.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
@@ -55,6 +56,7 @@ export async function fuzzCommand(args: string[]): Promise<number> {
       client: { type: 'string' },
       'header-prefix': { type: 'string' },
       report: { type: 'string' },
+      out: { type: 'string', short: 'o' },
       failures: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -81,10 +83,13 @@ export async function fuzzCommand(args: string[]): Promise<number> {
   // A failing seed only reproduces with the client it failed against: the replay command names it.
   const clientArg = values.client === undefined ? '' : ` --client ${resolve(values.client)}`
   const shard = parseShard(values.shard)
-  const file = values.scenario ?? join(packageRoot(), 'scenarios', 'default.yaml')
+  if (values.out !== undefined && values.report !== undefined)
+    throw new UsageError('--out and --report name the same directory: give one')
+  const file =
+    values.scenario === undefined ? join(packageRoot(), 'scenarios', 'default.yaml') : resolveScenarioArg(values.scenario)
   const scenario = loadScenarioFile(file)
   const failuresDir = values.failures ?? join('.service-sim', 'failures')
-  const reportDir = join(values.report ?? 'reports', 'fuzz', scenario.name)
+  const reportDir = join(values.out ?? values.report ?? DEFAULT_REPORT_DIR, 'fuzz', scenario.name)
   const shardName = `shard-${shard.index}-of-${shard.count}`
   const tty = process.stdout.isTTY === true && process.env.CI === undefined
 

@@ -9,20 +9,23 @@ Commands:
   fuzz              Run a scenario under many seeds; save failing seeds as replayable scenarios
   merge <files...>  Merge fuzz shard reports into one
   serve             Serve the simulator over HTTP on 127.0.0.1, with an admin API under /__sim/
+  scenarios         List the bundled scenarios (replay and fuzz take them by name)
 
 Run 'service-sim <command> --help' for the options of a command.
 
 Examples:
-  service-sim replay scenarios/default.yaml
+  service-sim replay usage-to-invoice
   service-sim fuzz --scenario scenarios/receiver-down-two-days.yaml --runs 200 --workers 2
   service-sim serve --port 12111 --seed 42
 `,
-  replay: `Usage: service-sim replay [file] [--seed N] [--header-prefix P] [--client module] [--report dir] [--quiet]
+  replay: `Usage: service-sim replay [file|name] [--seed N] [--header-prefix P] [--client module] [--out dir] [--quiet]
        service-sim replay --served <record> [--quiet]
 
 Runs a scenario file (YAML or JSON) against a fresh simulator, prints a compact timeline in
 virtual time, and writes report.json, report.md and report.html to <dir>/<scenario>/<seed>/.
-Without a file, replays the bundled default scenario (scenarios/default.yaml).
+Without a file, replays the bundled default scenario. A bundled scenario is also reached by its
+name (usage-to-invoice) or as scenarios/<name>.yaml when no such local file exists; 'service-sim
+scenarios' lists them.
 
 Options:
   --seed N          Seed instead of the scenario's own
@@ -31,8 +34,8 @@ Options:
                     property-harness counterexample). A .ts/.mts module loads directly through
                     tsx (optional: npm i -D tsx), with no build and no package.json beside it.
                     Default: the reference client
-  --report dir      Report root directory (default: reports); report.html's chart needs the
-                    optional package vega (npm i -D vega)
+  --out dir         Report root directory (default: .service-sim/reports); -o dir, --report dir
+                    report.html's chart needs the optional package vega (npm i -D vega)
   --no-report       Do not write a report
   --quiet           Print only the result line
   --served record   Replay a session recorded by 'serve --record' (see below)
@@ -54,7 +57,7 @@ error (an unknown checker name is one).
 Examples:
   service-sim replay scenarios/secret-roll.yaml
   service-sim replay reports/counterexamples/no-dedup-1234.json
-  service-sim replay scenarios/lock-contention.yaml --seed 7 --report out/
+  service-sim replay lock-contention --seed 7 --out out/
   service-sim replay my-scenario.yaml --client ./src/my-billing-client.ts --quiet
   service-sim replay --served session.jsonl
 `,
@@ -63,10 +66,10 @@ Examples:
 Replays a scenario under consecutive seeds starting at --seed. Seeds that violate an expectation are
 saved as replayable scenario files under .service-sim/failures/ and are re-run first next time.
 A progress bar is drawn on a terminal; plain lines otherwise (CI). The campaign report is written to
-<report>/fuzz/<scenario>/<shard>.json, ready for 'service-sim merge'.
+<out>/fuzz/<scenario>/<shard>.json, ready for 'service-sim merge'.
 
 Options:
-  --scenario file   Scenario to fuzz (default: scenarios/default.yaml)
+  --scenario file   Scenario to fuzz, a file or a bundled name (default: the bundled default)
   --runs N          Number of seeds (default 100)
   --time budget     Wall-clock budget instead of --runs, e.g. 30s, 5m
   --seed N          First seed (default 1)
@@ -74,7 +77,7 @@ Options:
   --workers N       Worker threads (tinypool); default 1 (in process)
   --shard i/n       Run only seeds whose index is i-1 modulo n (CI matrix)
   --client module   Client module, as for replay
-  --report dir      Report root directory (default: reports)
+  --out dir         Report root directory (default: .service-sim/reports); --report dir
   --failures dir    Where failing seeds are saved (default: .service-sim/failures)
   -h, --help        This help
 
@@ -93,7 +96,7 @@ Options:
   -h, --help   This help
 
 Example:
-  service-sim merge reports/fuzz/default/shard-1-of-2.json reports/fuzz/default/shard-2-of-2.json --out merged.json
+  service-sim merge .service-sim/reports/fuzz/default/shard-1-of-2.json .service-sim/reports/fuzz/default/shard-2-of-2.json --out merged.json
 `,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
                          [--header-prefix Stripe] [--clock wall|manual] [--speed N]
@@ -189,5 +192,15 @@ Examples:
        -d '{"duration":"15m"}' http://127.0.0.1:12111/__sim/clock/advance
   SERVICE_SIM_ADMIN_TOKEN=dev-token service-sim serve
   service-sim serve --admin-token none
+`,
+  scenarios: `Usage: service-sim scenarios
+
+Lists the scenarios bundled with the package: the name replay and fuzz --scenario take, and the
+first sentence of each description. A local file of the same name wins over a bundled one.
+
+Examples:
+  service-sim scenarios
+  service-sim replay usage-to-invoice
+  service-sim fuzz --scenario receiver-down-two-days --runs 50
 `,
 }

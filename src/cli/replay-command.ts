@@ -11,6 +11,7 @@ import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
 import type { RunResult } from '../harness/scenario/run-result.js'
 import { loadClientModule, type RunOptions, runScenario } from '../harness/scenario/run-scenario.js'
 import type { TraceEntry } from '../kernel/trace.js'
+import { DEFAULT_REPORT_DIR, resolveScenarioArg } from './bundled-scenarios.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
 import { readSessionRecord, replayServedSession } from './served-replay.js'
@@ -32,6 +33,7 @@ export async function replayCommand(args: string[]): Promise<number> {
       'header-prefix': { type: 'string' },
       client: { type: 'string' },
       report: { type: 'string' },
+      out: { type: 'string', short: 'o' },
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
       served: { type: 'string' },
@@ -43,7 +45,7 @@ export async function replayCommand(args: string[]): Promise<number> {
     return 0
   }
   if (values.served !== undefined) {
-    const other = ['seed', 'header-prefix', 'client', 'report', 'no-report'].find(
+    const other = ['seed', 'header-prefix', 'client', 'report', 'out', 'no-report'].find(
       (k) => values[k as keyof typeof values] !== undefined,
     )
     if (positionals.length > 0 || other !== undefined)
@@ -54,7 +56,10 @@ export async function replayCommand(args: string[]): Promise<number> {
   }
   if (positionals.length > 1)
     throw new UsageError(`expected one scenario file, got ${positionals.length}: ${positionals.join(' ')}`)
-  const file = positionals[0] ?? join(packageRoot(), 'scenarios', 'default.yaml')
+  if (values.out !== undefined && values.report !== undefined)
+    throw new UsageError('--out and --report name the same directory: give one')
+  const file =
+    positionals[0] === undefined ? join(packageRoot(), 'scenarios', 'default.yaml') : resolveScenarioArg(positionals[0])
   if (values.seed !== undefined && !/^-?\d+$|^[A-Za-z0-9_-]+$/.test(values.seed))
     throw new UsageError(`--seed: expected an integer or a word, got '${values.seed}'`)
   const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed
@@ -116,7 +121,7 @@ export async function replayCommand(args: string[]): Promise<number> {
     for (const v of result.verdicts) process.stdout.write(`${v.ok ? '  ok  ' : '  FAIL'} ${v.name}: ${v.message}\n`)
   }
   let where = ''
-  if (!values['no-report']) where = await writeReport(result, values.report ?? 'reports', trace)
+  if (!values['no-report']) where = await writeReport(result, values.out ?? values.report ?? DEFAULT_REPORT_DIR, trace)
   const head = `${result.scenario} seed ${result.seed} (trace ${result.traceHash.slice(0, 16)}): `
   if (violated.length === 0)
     process.stdout.write(`${head}all ${result.verdicts.length} expectations hold${where ? `; report in ${where}` : ''}\n`)

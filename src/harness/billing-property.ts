@@ -1,16 +1,21 @@
 import { engineBillingSource } from '#domain/meters/billed-usage.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
-import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
+import { continueAs, createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import { checkBilling } from './checkers/billing-checker.js'
 import type { Violation } from './checkers/violation.js'
 import { advance, drive } from './run/drive.js'
+import { type SimulatorChoice, simulatorOptionsOf } from './run/simulator-choice.js'
 import type { Usage, UsageReporter, UsageReporterFactory } from './subjects.js'
+import { validateCheckOptions } from './validate-input.js'
 
 const DAY = 86_400_000
 const EVENT_NAME = 'harness_billing'
 
-/** Settings of {@link checkUsageBilling}. */
-export interface UsageBillingOptions {
+/**
+ * Settings of {@link checkUsageBilling}, with the simulator options of its run (`SimulatorChoice`:
+ * `headerPrefix`, `apiVersion`, `simOptions`, or a `base` simulator of the user's own to fork).
+ */
+export interface UsageBillingOptions extends SimulatorChoice {
   /** Simulation seed (the workload and the faults follow it). Default 1. */
   readonly seed?: number
   /** Whole monthly billing periods to run. Default 1. */
@@ -159,6 +164,43 @@ function traceLines(sim: Simulator, customers: readonly string[], meter: string,
   return lines
 }
 
+/** The choice's fields alone, checked as a ready-made check's options are. */
+function pickChoice(options: UsageBillingOptions): SimulatorChoice {
+  const { headerPrefix, apiVersion, simOptions, base } = options
+  return {
+    ...(headerPrefix === undefined ? {} : { headerPrefix }),
+    ...(apiVersion === undefined ? {} : { apiVersion }),
+    ...(simOptions === undefined ? {} : { simOptions }),
+    ...(base === undefined ? {} : { base }),
+  }
+}
+
+/** The run's simulator: a fresh one at the start of January 2026, or a fork of the user's base. */
+function billingSimulator(options: UsageBillingOptions): Simulator {
+  const seed = options.seed ?? 1
+  const faults = options.faults ?? { preset: 'realistic' }
+  if (options.base !== undefined) {
+    const sim = options.base.fork()
+    continueAs(sim, { seed, faults })
+    return sim
+  }
+  return createSimulator({ start: '2026-01-01T00:00:00.000Z', ...simulatorOptionsOf(options), seed, faults })
+}
+
+/** The same instant `months` calendar months later (UTC). */
+function monthsLater(at: number, months: number): number {
+  const d = new Date(at)
+  return Date.UTC(
+    d.getUTCFullYear(),
+    d.getUTCMonth() + months,
+    d.getUTCDate(),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+    d.getUTCMilliseconds(),
+  )
+}
+
 /**
  * Ready-made property: runs a usage reporter through whole billing periods (metered subscriptions
  * on one meter, usage every day under faults), lets the periods end, the invoices finalize and get
@@ -176,11 +218,9 @@ export async function checkUsageBilling(
   if (typeof factory !== 'function') throw new TypeError('checkUsageBilling: expected a reporter factory (env) => { report }')
   const months = options.months ?? 1
   const unitAmount = options.unitAmount ?? 3
-  const sim = createSimulator({
-    seed: options.seed ?? 1,
-    start: '2026-01-01T00:00:00.000Z',
-    faults: options.faults ?? { preset: 'realistic' },
-  })
+  validateCheckOptions('checkUsageBilling', pickChoice(options))
+  const sim = billingSimulator(options)
+  const startedAt = sim.clock.now
   // The setup is made without faults; the run's rates come back for the usage.
   const rates = sim.faults.rates()
   sim.faults.clear()
@@ -189,7 +229,7 @@ export async function checkUsageBilling(
   const rng = sim.service.kernel.rng.stream('harness.billing')
   const reporter = reporterOn(sim, factory, meter, rng)
   sim.faults.setRates(rates)
-  const end = Date.UTC(2026, months, 1)
+  const end = monthsLater(startedAt, months)
   const gap = DAY / (options.batchesPerDay ?? 2)
   const budgetMs = options.reportBudgetMs ?? 2 * 3_600_000
   const { batches, acked } = await reportUsage({ sim, reporter, customers, rng, end, gap, budgetMs })

@@ -4,6 +4,7 @@ import type { FaultKind } from '#faults/faults-schema.js'
 import { program } from './fast-check/arbitraries.js'
 import type { Step } from './run/program.js'
 import { type RunOptions, runProgram } from './run/run-program.js'
+import { simulatorChoiceOf } from './run/simulator-choice.js'
 
 /** Settings of a fault campaign. */
 export interface CampaignOptions extends Omit<RunOptions, 'faults'> {
@@ -60,6 +61,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       ...(options.faults === undefined ? {} : { faults: options.faults }),
       ...(options.reportBudgetMs === undefined ? {} : { reportBudgetMs: options.reportBudgetMs }),
       ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
+      ...(options.fork === undefined ? {} : { fork: options.fork }),
+      ...simulatorChoiceOf(options),
     })
     configured ??= report.sim.faults.configured()
     violations += report.violations.length

@@ -2,11 +2,8 @@
  * `service-sim/harness`: scenarios, replay and fault injection for property tests and CI. Attack a
  * usage reporter and a webhook handler with the faults the real service produces, check the
  * history, shrink any failure and save it as a replayable scenario.
- * (Entry file created by the packaging work; the harness owns what it exports.)
- *
- * @example
- * import { checkUsageReporter, loadScenarioFile, referenceUsageReporter, runScenario } from 'service-sim/harness'
- * const result = await checkUsageReporter(referenceUsageReporter, { numRuns: 50 })
+ * Every check and run takes the simulator options a user's tests use (`headerPrefix: 'Stripe'` for
+ * the official client's header names, `apiVersion`, `simOptions`, or a prepared `base` simulator).
  *
  * Vocabulary: a usage *reporter* and a webhook *receiver* are the user's code under test (the
  * subjects); a receiver's `handler(req)` answers deliveries. `checkWebhookHandler`,
@@ -22,7 +19,11 @@
  * `billingChecker`, whose function forms `checkUsage`, `checkClient`, `checkReceiver`,
  * `checkDeliveries` and `checkBilling` stay. `TraceCheck` is the deprecated name of that function
  * form (what `Checker` used to name).
- * const replay = await runScenario(loadScenarioFile('scenarios/default.yaml'))
+ *
+ * @example
+ * import { checkUsageReporter, loadScenarioFile, referenceUsageReporter, runScenario } from 'service-sim/harness'
+ * const result = await checkUsageReporter(referenceUsageReporter, { numRuns: 50, headerPrefix: 'Stripe' })
+ * const replay = await runScenario(loadScenarioFile('node_modules/service-sim/scenarios/default.yaml'))
  */
 
 export type { FaultController, FaultSource } from '#faults/fault-controller.js'
@@ -108,6 +109,7 @@ export {
   startRun,
 } from './run/run-program.js'
 export { programOf, readScenarioFile, scenarioOf, writeScenarioFile } from './run/scenario-file.js'
+export type { HarnessSimOptions, SimulatorChoice } from './run/simulator-choice.js'
 export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js'
 export type { RunResult } from './scenario/run-result.js'
 export { type RunOptions, runScenario, type ScenarioRunOptions } from './scenario/run-scenario.js'

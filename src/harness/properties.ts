@@ -13,6 +13,7 @@ import {
 import { describeProgram, type Program } from './run/program.js'
 import { executeProgram, type RunOptions as HarnessRunOptions, type RunOptions } from './run/run-program.js'
 import { scenarioOf, writeScenarioFile } from './run/scenario-file.js'
+import { type SimulatorChoice, simulatorChoiceOf } from './run/simulator-choice.js'
 import type { UsageReporterFactory, WebhookReceiverFactory } from './subjects.js'
 import {
   HarnessInputError,
@@ -68,8 +69,11 @@ export interface WorkloadOptions extends UsageWorkload, WebhookWorkload {
   readonly faultKinds?: readonly FaultKind[]
 }
 
-/** Settings of a ready-made property check. */
-export interface CheckOptions {
+/**
+ * Settings of a ready-made property check, with the simulator options of its runs
+ * (`SimulatorChoice`: `headerPrefix`, `apiVersion`, `simOptions`, `base`).
+ */
+export interface CheckOptions extends SimulatorChoice {
   readonly numRuns?: number
   /** fast-check seed; fixed by default so a CI run is reproducible. */
   readonly seed?: number
@@ -98,7 +102,11 @@ export interface CheckResult {
 
 async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptions, options: CheckOptions): Promise<CheckResult> {
   const numRuns = options.numRuns ?? 50
-  const run: RunOptions = { ...subjects, ...(options.faults === undefined ? {} : { faults: options.faults }) }
+  const run: RunOptions = {
+    ...subjects,
+    ...simulatorChoiceOf(options),
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
+  }
   const details = await fc.check(
     fc.asyncProperty(arb, async (p) => {
       const report = await executeProgram(api, p, run)
@@ -126,6 +134,8 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
         ...(options.name ? { subject: options.name, subjectKind: subjects.reporter ? 'reporter' : 'webhook' } : {}),
         faults: options.faults,
         traceHash: report.traceHash,
+        headerPrefix: options.headerPrefix ?? options.simOptions?.headerPrefix,
+        apiVersion: options.apiVersion ?? options.simOptions?.apiVersion,
       }),
     )
   }
@@ -183,7 +193,7 @@ export async function minimiseProgram(program: Program, fails: (p: Program) => P
  * under generated workloads and fault schedules. The counterexample is shrunk.
  *
  * @example
- * const result = await checkUsageReporter(myReporter, { numRuns: 100 })
+ * const result = await checkUsageReporter(myReporter, { numRuns: 100, headerPrefix: 'Stripe' })
  * expect(result.ok).toBe(true)
  */
 export async function checkUsageReporter(reporter: UsageReporterFactory, options: CheckOptions = {}): Promise<CheckResult> {
@@ -216,8 +226,14 @@ function programShape(options: CheckOptions, kinds: readonly FaultKind[]) {
  * genuine deliveries are accepted on the raw body, replays and forgeries cause nothing, answers
  * come before slow work), over long runs with bursts, late resends and forged deliveries.
  *
+ * The receiver is sent snapshot payment intent events: each payment intent of a run goes
+ * `payment_intent.created` (status `requires_payment_method`), then `payment_intent.processing`
+ * (`processing`), then `payment_intent.succeeded` (`succeeded`), one event per state, delivered in
+ * any order, duplicated, late or replayed; `state()` must end at each one's latest status. Pass
+ * `headerPrefix: 'Stripe'` for a receiver that verifies `Stripe-Signature` with the official client.
+ *
  * @example
- * const result = await checkWebhookReceiver(myReceiver, { numRuns: 100 })
+ * const result = await checkWebhookReceiver(myReceiver, { numRuns: 100, headerPrefix: 'Stripe' })
  * const wide = await checkWebhookReceiver(myReceiver, { workload: { maxBurst: 400, attackers: ['forge'] } })
  */
 export async function checkWebhookReceiver(receiver: WebhookReceiverFactory, options: CheckOptions = {}): Promise<CheckResult> {

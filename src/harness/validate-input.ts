@@ -2,6 +2,7 @@ import type fc from 'fast-check'
 import { z } from 'zod'
 import { faultKinds, faultSchemas } from '#faults/faults-schema.js'
 import { forgeries } from './run/program.js'
+import { harnessOwnedSimOptions, type SimulatorChoice } from './run/simulator-choice.js'
 
 /**
  * A public harness function was called with input it cannot use: the message names the function
@@ -42,15 +43,34 @@ const stepSchemas: Record<(typeof stepKinds)[number], z.ZodType> = {
   roll_secret: z.strictObject({ kind: z.literal('roll_secret') }),
 }
 
-const runOptionsShape = {
-  reporter: fn('must be a reporter factory (env) => { report }').optional(),
-  webhook: fn('must be a webhook receiver factory (env) => { handler, state }').optional(),
-  faults: faultRates.optional(),
+const simOptionsSchema = z
+  .record(z.string(), z.unknown(), { error: 'must be an object of createSimulator options' })
+  .superRefine((value, ctx) => {
+    for (const key of Object.keys(value))
+      if (Object.hasOwn(harnessOwnedSimOptions, key))
+        ctx.addIssue({ code: 'custom', path: [key], message: `is set by the harness: ${harnessOwnedSimOptions[key]}` })
+  })
+
+/** The simulator options every run and check takes (`SimulatorChoice`). */
+const simulatorChoiceShape = {
+  headerPrefix: z
+    .string({ error: "must be a header prefix such as 'Stripe' or 'Service'" })
+    .regex(/^[A-Za-z][A-Za-z0-9]*$/, { error: "must be a header prefix such as 'Stripe' or 'Service'" })
+    .optional(),
+  apiVersion: z.string({ error: 'must be an API version string' }).min(1, { error: 'must be an API version string' }).optional(),
+  simOptions: simOptionsSchema.optional(),
   base: z
     .custom<object>((v) => typeof (v as { fork?: unknown } | null)?.fork === 'function', {
       error: 'must be a simulator (createSimulator)',
     })
     .optional(),
+}
+
+const runOptionsShape = {
+  reporter: fn('must be a reporter factory (env) => { report }').optional(),
+  webhook: fn('must be a webhook receiver factory (env) => { handler, state }').optional(),
+  faults: faultRates.optional(),
+  ...simulatorChoiceShape,
   reportBudgetMs: positiveInt().optional(),
   drainMs: nonNegativeInt().optional(),
   fork: z.boolean({ error: 'must be a boolean' }).optional(),
@@ -58,6 +78,7 @@ const runOptionsShape = {
 const runOptionsSchema = z.strictObject(runOptionsShape)
 
 const checkOptionsSchema = z.strictObject({
+  ...simulatorChoiceShape,
   numRuns: positiveInt().optional(),
   seed: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).optional(),
   faults: faultRates.optional(),
@@ -142,6 +163,35 @@ export function validateRunOptions(api: string, options: unknown): void {
   const parsed = parse(api, 'option', runOptionsSchema, options)
   if (parsed.reporter === undefined && parsed.webhook === undefined)
     throw new HarnessInputError(`${api}: options must give a subject to test: 'reporter' and/or 'webhook'`)
+  validateBaseAgreement(api, options as SimulatorChoice)
+}
+
+interface BaseView {
+  readonly service: { readonly kernel: { readonly prefix: string } }
+  readonly platform: { readonly account: { readonly apiVersion: string } }
+}
+
+/**
+ * A base simulator fixes the header prefix and API version of the runs forked from it: options
+ * naming others, or simulator options beside it, would be silently ignored, so they are refused.
+ */
+function validateBaseAgreement(api: string, choice: SimulatorChoice): void {
+  if (choice.base === undefined) return
+  const base = choice.base as unknown as BaseView
+  if (choice.simOptions !== undefined)
+    throw new HarnessInputError(
+      `${api}: options 'base' and 'simOptions' exclude each other: the runs fork the base, which was made with its own options`,
+    )
+  const prefix = base.service.kernel.prefix
+  if (choice.headerPrefix !== undefined && choice.headerPrefix !== prefix)
+    throw new HarnessInputError(
+      `${api}: option 'headerPrefix' is '${choice.headerPrefix}' but the base simulator sends '${prefix}-*' headers: make the base with createSimulator({ headerPrefix: '${choice.headerPrefix}' })`,
+    )
+  const version = base.platform.account.apiVersion
+  if (choice.apiVersion !== undefined && choice.apiVersion !== version)
+    throw new HarnessInputError(
+      `${api}: option 'apiVersion' is '${choice.apiVersion}' but the base simulator's platform is on '${version}': make the base with createSimulator({ apiVersion: '${choice.apiVersion}' })`,
+    )
 }
 
 /**
@@ -152,6 +202,7 @@ export function validateRunOptions(api: string, options: unknown): void {
  */
 export function validateCheckOptions(api: string, options: unknown): void {
   parse(api, 'option', checkOptionsSchema, options)
+  validateBaseAgreement(api, options as SimulatorChoice)
 }
 
 /**

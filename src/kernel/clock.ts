@@ -1,7 +1,23 @@
 import FakeTimers from '@sinonjs/fake-timers'
 
-/** The clock type of `@sinonjs/fake-timers`: `now`, `tickAsync`, `runToLastAsync`, `Date`, timers. */
-export type Clock = FakeTimers.Clock
+/**
+ * A timer callback as Node's and the DOM's `setTimeout` take it: any function, a promise's
+ * `resolve` included (fake-timers' own declarations only take `(...args: unknown[]) => void`, which
+ * refuses `new Promise<void>((resolve) => clock.setTimeout(resolve, ms))`).
+ */
+export type TimerCallback = (...args: never[]) => unknown
+
+/**
+ * The clock type of `@sinonjs/fake-timers` (`now`, `tickAsync`, `runToLastAsync`, `Date`, timers),
+ * whose `setTimeout` and `setInterval` take any callback, as the global ones do.
+ *
+ * @example
+ * await new Promise<void>((resolve) => sim.clock.setTimeout(resolve, 1_000))
+ */
+export type Clock = FakeTimers.Clock & {
+  setTimeout(callback: TimerCallback, delay?: number, ...args: unknown[]): ReturnType<FakeTimers.Clock['setTimeout']>
+  setInterval(callback: TimerCallback, delay?: number, ...args: unknown[]): ReturnType<FakeTimers.Clock['setInterval']>
+}
 
 export interface ClockOptions {
   /** Virtual start time, epoch milliseconds or a date string. Default `2026-01-01T00:00:00.000Z`. */
@@ -31,16 +47,17 @@ export function createClock(options: ClockOptions = {}): Clock {
   const start = toEpoch(options.start)
   const mode = options.clock ?? 'local'
   if (typeof mode === 'object') return mode
+  // Cast: fake-timers' timers take any callback at run time; only its declarations are narrower.
   if (mode === 'global') {
     return timers.install({
       now: start,
       toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date'],
-    })
+    }) as Clock
   }
   const clock = timers.createClock(start)
   // A local clock has nothing to restore; giving it the method keeps one shape for both kinds.
   if (typeof clock.uninstall !== 'function') clock.uninstall = () => []
-  return clock
+  return clock as Clock
 }
 
 export function toEpoch(start: ClockOptions['start']): number {

@@ -41,7 +41,8 @@ function escapeRegExp(text: string): string {
  * when the test fails, and interception and a global clock are undone after the test.
  *
  * @example
- * import { test, expect } from 'service-sim/vitest'
+ * import { test } from 'service-sim/vitest'
+ * import { expect } from 'vitest'
  * test('reports usage', async ({ sim }) => {
  *   const res = await sim.fetch('/v1/account', { headers: { Authorization: `Bearer ${sim.platform.secretKey.test}` } })
  *   expect(res.status).toBe(200)

@@ -1,17 +1,40 @@
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
+import { machinePathLines } from './machine-paths.js'
 
 const repo = join(import.meta.dirname, '..', '..')
 
-/** The first ```ts block under "## Quickstart" in the README, exactly as a reader copies it. */
-function quickstart(): string {
+/** The first ```ts block under a README heading, exactly as a reader copies it. */
+function readmeBlock(heading: string): string {
   const readme = readFileSync(join(repo, 'README.md'), 'utf8')
-  const match = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Quickstart')))
-  if (!match?.[1]) throw new Error('README has no ```ts block under ## Quickstart')
+  const at = readme.indexOf(`\n${heading}\n`)
+  const match = at < 0 ? null : /```ts\n([\s\S]*?)```/.exec(readme.slice(at))
+  if (!match?.[1]) throw new Error(`README has no \`\`\`ts block under ${heading}`)
   return match[1]
+}
+
+const quickstart = () => readmeBlock('## Quickstart')
+
+/** Every file under `dir`, relative to it. */
+function walk(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix)).flatMap((name) => {
+    const rel = prefix === '' ? name : `${prefix}/${name}`
+    return statSync(join(dir, rel)).isDirectory() ? walk(dir, rel) : [rel]
+  })
 }
 
 function run(command: string, args: string[], cwd: string): string {
@@ -24,10 +47,15 @@ function run(command: string, args: string[], cwd: string): string {
 }
 
 const consumerTs = `import { createSimulator, type Simulator, verifySignature } from 'service-sim'
-import { runScenario } from 'service-sim/harness'
-const sim: Simulator = createSimulator({ seed: 1 })
+import { checkWebhookReceiver, referenceWebhookReceiver, runScenario } from 'service-sim/harness'
+const sim: Simulator = createSimulator({ seed: 1, headerPrefix: 'Stripe' })
 const now: number = sim.clock.now
-export { now, runScenario, verifySignature }
+// The sleep the guides show: a promise's resolve is a timer callback.
+async function sleep(ms: number): Promise<void> {
+  await new Promise<void>((resolve) => sim.clock.setTimeout(resolve, ms))
+}
+const check = () => checkWebhookReceiver(referenceWebhookReceiver, { headerPrefix: 'Stripe', apiVersion: '2025-03-31.basil', base: sim })
+export { check, now, runScenario, sleep, verifySignature }
 `
 
 const consumerMjs = `import { createSimulator } from 'service-sim'
@@ -40,7 +68,7 @@ console.log(await sim.intercept().then(() => 'intercepted', (e) => e.message))
 `
 
 describe('the packed package', () => {
-  it('installs from its tarball into a fresh project and runs the README quickstart there', async () => {
+  it('installs from its tarball into a fresh app that follows the README: quickstart, first test, property test, bundled replay by name', async () => {
     const work = mkdtempSync(join(tmpdir(), 'service-sim-pack-'))
     try {
       // Pack from a copy of the sources: npm pack runs prepack, which builds dist with tsc there,
@@ -52,10 +80,13 @@ describe('the packed package', () => {
         'tsconfig.json',
         'tsconfig.build.json',
         'README.md',
+        'LICENSE',
         'src',
         'scripts',
         'bin',
         'scenarios',
+        'docs',
+        'examples',
       ]) {
         cpSync(join(repo, entry), join(copy, entry), { recursive: true })
       }
@@ -67,9 +98,45 @@ describe('the packed package', () => {
       mkdirSync(app)
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }))
       run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(work, tarball!)], app)
-      const shipped = readdirSync(join(app, 'node_modules', 'service-sim'))
+      const installed = join(app, 'node_modules', 'service-sim')
+      const shipped = readdirSync(installed)
       expect(shipped).toContain('dist')
       expect(shipped).not.toContain('src')
+      expect(shipped).toEqual(expect.arrayContaining(['docs', 'examples', 'LICENSE', 'README.md', 'scenarios']))
+      expect(machinePathLines(installed, walk(installed))).toEqual([])
+
+      // The user's own dev dependencies (the README's install line), from the repository's
+      // node_modules: no network beyond what npm ci fetched.
+      for (const dep of ['stripe', 'vitest', 'fast-check'])
+        symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir')
+
+      // A fresh app following the README: its first test and its property test, through the
+      // public entry points of the installed package.
+      mkdirSync(join(app, 'test'))
+      writeFileSync(join(app, 'test', 'first.test.ts'), readmeBlock('## A first test'))
+      writeFileSync(join(app, 'test', 'webhooks.property.test.ts'), readmeBlock('## A property test for your webhook handler'))
+      const tests = run(
+        process.execPath,
+        [join(app, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter', 'verbose'],
+        app,
+      ).replace(
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: the colour codes of the child's output
+        /\u001b\[[0-9;]*m/g,
+        '',
+      )
+      expect(tests).toMatch(/creates a customer and lists it by email/)
+      expect(tests).toMatch(/catches the receiver that forgets to deduplicate/)
+      expect(tests).toMatch(/Tests\s+3 passed/)
+
+      // A bundled scenario replayed by name, its report in the folder the docs name.
+      const bin = join(app, 'node_modules', '.bin', 'service-sim')
+      expect(run(bin, ['scenarios'], app)).toMatch(/^usage-to-invoice +A month of usage/m)
+      const replay = run(bin, ['replay', 'usage-to-invoice', '--quiet'], app)
+      expect(replay).toMatch(
+        /usage-to-invoice seed 7 \(trace [0-9a-f]{16}\): all \d+ expectations hold; report in \.service-sim\/reports\/usage-to-invoice\/7/,
+      )
+      expect(existsSync(join(app, '.service-sim', 'reports', 'usage-to-invoice', '7', 'report.html'))).toBe(true)
+      expect(existsSync(join(app, 'reports'))).toBe(false)
 
       writeFileSync(join(app, 'quickstart.mjs'), quickstart())
       const [status, hash] = run(process.execPath, ['quickstart.mjs'], app).trim().split('\n')
@@ -116,5 +183,5 @@ describe('the packed package', () => {
     } finally {
       rmSync(work, { recursive: true, force: true })
     }
-  }, 120_000)
+  }, 300_000)
 })

@@ -26,6 +26,8 @@ interface Seen {
   readonly forgedObjects: Map<string, TraceEntry>
   readonly skipped: Set<string>
   readonly automaticSeen: Map<string, number>
+  /** Header prefix of the run's simulator (from `simulator.created`), to name the signature header. */
+  prefix: string
 }
 
 const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
@@ -57,7 +59,11 @@ function readAttempt(seen: Seen, e: TraceEntry): void {
   }
   if (!replay && e.data.outcome === 'http_error' && Number(e.data.status) >= 400 && Number(e.data.status) < 500)
     seen.out.push(
-      violation('receivers.raw_body', `a genuine signed delivery of ${event} was refused with ${str(e.data.status)}`, [e]),
+      violation(
+        'receivers.raw_body',
+        `a genuine delivery of ${event}, signed in the '${seen.prefix}-Signature' header with the destination's current signing secret (env.secrets(), newest last), was refused with ${str(e.data.status)}: verify that header on the raw body against every secret in env.secrets() at the virtual time (env.clock.now)${seen.prefix === 'Service' ? "; a receiver reading 'Stripe-Signature' needs the check's option headerPrefix: 'Stripe'" : ''}`,
+        [e],
+      ),
     )
   const delay = delayOf(seen, e, replay)
   if (e.data.outcome === 'timeout' && DELIVERY_TIMEOUT_MS - delay >= RECEIVER_ANSWER_BUDGET_MS)
@@ -97,6 +103,7 @@ function readState(seen: Seen, e: TraceEntry): void {
 
 function readEntry(seen: Seen, e: TraceEntry): void {
   if (e.kind === 'harness.emitted') seen.objectOf.set(str(e.data.event), str(e.data.object))
+  else if (e.kind === 'simulator.created') seen.prefix = e.data.prefix
   else if (e.kind === 'fault') {
     if (e.data.kind === 'receiver_slow' && e.data.event !== undefined)
       seen.networkDelay.set(`${str(e.data.event)}|${str(e.data.attempt)}`, Number(e.data.delay ?? 0))
@@ -187,6 +194,7 @@ export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
     forgedObjects: new Map(),
     skipped: new Set(),
     automaticSeen: new Map(),
+    prefix: 'Service',
   }
   for (const e of entries) readEntry(seen, e)
   checkEffects(seen)

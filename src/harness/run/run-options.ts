@@ -2,6 +2,7 @@ import type { FaultsInput } from '#faults/fault-policy.js'
 import type { Simulator } from '../../simulator/create-simulator.js'
 import type { Violation } from '../checkers/violation.js'
 import type { UsageReporterFactory, WebhookReceiverFactory } from '../subjects.js'
+import type { SimulatorChoice } from './simulator-choice.js'
 
 /**
  * The user's code under test: a usage reporter, a webhook handler, or both.
@@ -15,26 +16,19 @@ export interface Subjects {
 }
 
 /**
- * How a property program runs: its subjects, fault rates, budgets, and where it starts from.
+ * How a property program runs: its subjects, fault rates, budgets, and where it starts from (the
+ * simulator options of `SimulatorChoice`: `headerPrefix`, `apiVersion`, `simOptions`, `base`).
  *
  * @example
  * const options: RunOptions = { reporter: referenceUsageReporter, faults: { preset: 'realistic' } }
  */
-export interface RunOptions extends Subjects {
+export interface RunOptions extends Subjects, SimulatorChoice {
   /** Fault rates (`{ preset: 'realistic' }`, `{ swarm: true }`, `policy.rates`); the program adds its schedule. */
   readonly faults?: Omit<FaultsInput, 'schedule'> | undefined
   /** Virtual ms a single `report` may take before it counts as hung. Default 2 hours. */
   readonly reportBudgetMs?: number | undefined
   /** Virtual ms the run continues after the last step (retries, processing, receiver work). Default 4 hours. */
   readonly drainMs?: number | undefined
-  /**
-   * A simulator of the user's own (accounts, objects, destinations...) every run starts from
-   * instead of an empty one: the harness's setup is made on a fork of it, and each run goes on
-   * with its program's seed and the run's faults (`faults` and the program's schedule). The base
-   * is read once, at the first run that names it (forked and set up then): change it afterwards
-   * and pass a fork of it (`base.fork()`) to have runs start from the new state.
-   */
-  readonly base?: Simulator | undefined
   /**
    * Default true: the scenario's setup (`setUp`: the meter, price, customers, subscriptions and
    * destinations, through `sim.fetch`) is made once per combination of subjects (and `base`), and

@@ -23,6 +23,9 @@ export function scenarioOf(
     subjectKind?: 'reporter' | 'webhook'
     faults?: Omit<FaultsInput, 'schedule'> | undefined
     traceHash?: string
+    /** The runs' header prefix and API version, when not the defaults: the replay needs the same. */
+    headerPrefix?: string | undefined
+    apiVersion?: string | undefined
   },
 ): ScenarioInput {
   const description = [
@@ -35,6 +38,8 @@ export function scenarioOf(
     name: meta.name.replace(/[^A-Za-z0-9_-]/g, '-').replace(/^[^A-Za-z]/, 'x'),
     description,
     seed: program.seed,
+    ...(meta.headerPrefix === undefined ? {} : { header_prefix: meta.headerPrefix }),
+    ...(meta.apiVersion === undefined ? {} : { api_version: meta.apiVersion }),
     ...(meta.subject && meta.subjectKind ? { harness: { [meta.subjectKind]: meta.subject } } : {}),
     workload: program.steps.map(toStepSpec),
     faults: { ...(meta.faults ?? {}), schedule: program.faults.map((f) => ({ ...f })) } as ScenarioInput['faults'],

@@ -2,6 +2,7 @@ import { verifySignature } from '#domain/delivery/signature.js'
 import { headerNames } from '#kernel/header-names.js'
 import { continueAs, createSimulator, type Simulator } from '../../simulator/create-simulator.js'
 import { HarnessInputError } from '../validate-input.js'
+import { type SimulatorChoice, simulatorOptionsOf } from './simulator-choice.js'
 
 /** Meter event name the harness's usage goes to. */
 export const HARNESS_EVENT_NAME = 'harness_usage'
@@ -167,10 +168,9 @@ export interface PreparedRun {
 }
 
 /** What decides a setup: the subjects present and the user's base simulator. */
-export interface SetupSource {
+export interface SetupSource extends SimulatorChoice {
   readonly reporter?: unknown
   readonly webhook?: unknown
-  readonly base?: Simulator | undefined
 }
 
 /**
@@ -184,14 +184,15 @@ export function needsOf(options: SetupSource): SetupNeeds {
 }
 
 /**
- * The simulator a setup is made on: a fresh one on the setup seed, or a fork of the user's base
- * going on with the setup seed and no faults (its own rates would refuse setup requests).
+ * The simulator a setup is made on: a fresh one on the setup seed (with the header prefix, API
+ * version and options the user chose), or a fork of the user's base going on with the setup seed
+ * and no faults (its own rates would refuse setup requests).
  *
  * @example
  * const sim = setupSimulator({ reporter })
  */
 export function setupSimulator(options: SetupSource): Simulator {
-  if (options.base === undefined) return createSimulator({ seed: SETUP_SEED })
+  if (options.base === undefined) return createSimulator({ ...simulatorOptionsOf(options), seed: SETUP_SEED })
   const sim = options.base.fork()
   continueAs(sim, { seed: SETUP_SEED })
   return sim

@@ -88,12 +88,17 @@ function programFor(scenario: Scenario, seed: number | string | undefined) {
 export async function replayHarnessScenario(scenario: Scenario, options: HarnessReplayOptions): Promise<RunResult> {
   const { program, faults } = programFor(scenario, options.seed)
   const subjects = await replaySubjects(scenario, program, options.subjects, options.baseDir)
-  validateRunOptions('replay', { ...subjects, faults })
+  // The failing run's header names and version (a receiver reading `Stripe-Signature` needs them).
+  const chosen = {
+    ...(scenario.header_prefix === undefined ? {} : { headerPrefix: scenario.header_prefix }),
+    ...(scenario.api_version === undefined ? {} : { apiVersion: scenario.api_version }),
+  }
+  validateRunOptions('replay', { ...subjects, ...chosen, faults })
   validateProgram('replay', program)
   // The same engine as the failing run: its step records and fault decisions are the timeline.
   const requests: RequestRecord[] = []
   let from = 0
-  const run = openRun('replay', program.seed, { ...subjects, faults }, program.faults, {
+  const run = openRun('replay', program.seed, { ...subjects, ...chosen, faults }, program.faults, {
     onStep: (record, decided) => {
       const mine = requestsOf(trace.entries().slice(from), record.n)
       requests.push(...mine)
