@@ -117,6 +117,12 @@ export const ERRORS = {
   email_invalid: row(400, INVALID, 'Invalid email address: {value}'),
   event_too_old: row(400, INVALID, "Event '{id}' is older than {days} days and can no longer be resent from the {via}."),
   /** The same key sent again while its first request is still running (409, the provider's wording). */
+  /** Deleting the default external account of the account's own currency. */
+  external_account_default_delete: row(
+    400,
+    INVALID,
+    'You cannot delete the default external account for your default currency. Please make another external account the default using the `default_for_currency` param, and then delete this one.',
+  ),
   idempotency_key_in_progress: row(
     409,
     'idempotency_error',
@@ -143,6 +149,12 @@ export const ERRORS = {
     INVALID,
     "Invalid {header} '{value}': expected '<YYYY-MM-DD>.<release>' such as '{example}' or '{preview}'.",
     'simulator',
+  ),
+  /** A card given as an external account that cannot receive payouts (not a debit card). */
+  invalid_card_type: row(
+    400,
+    INVALID,
+    'The card provided as an external account is not supported for payouts. Provide a non-prepaid debit card instead.',
   ),
   invalid_content_type: row(
     400,
@@ -189,6 +201,12 @@ export const ERRORS = {
     'This object cannot be accessed right now because another API request or internal process is currently accessing it. If you see this error intermittently, retry the request. If you see this error frequently and are making multiple concurrent requests to a single object, make your requests serially or at a lower rate.',
     'spec',
     { shouldRetry: true },
+  ),
+  /** A login link asked for an account that is not an Express account. */
+  login_link_not_express: row(
+    400,
+    INVALID,
+    'Cannot create a login link for account {id}: login links are only for Express accounts.',
   ),
   /** A meter whose event_name another meter of the account has (under the provider's `resource_already_exists`). */
   meter_event_name_taken: row(

@@ -13,15 +13,18 @@ import { customers } from './customers.js'
 import { discounts } from './discounts.js'
 import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
+import { externalAccounts } from './external-accounts.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
+import { loginLinks } from './login-links.js'
 import { meterEventAdjustmentsV1, meterEventAdjustmentsV2 } from './meter-event-adjustments.js'
 import { meterEventSessions, meterEventStream } from './meter-event-stream.js'
 import { meterEventsV1, meterEventsV2 } from './meter-events.js'
 import { paymentIntents } from './payment-intents.js'
 import { paymentMethods } from './payment-methods.js'
 import { payouts } from './payouts.js'
+import { persons } from './persons.js'
 import { plans } from './plans.js'
 import type { ResourcePorts } from './ports.js'
 import { prices } from './prices.js'
@@ -71,6 +74,9 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   v2Events,
   eventDestinations,
   accounts,
+  persons,
+  externalAccounts,
+  loginLinks,
   balance,
   balanceTransactions,
   paymentIntents,
