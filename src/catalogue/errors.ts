@@ -482,6 +482,16 @@ export const ERRORS = {
     'Another request for the same customer and meter is in progress; retry this one later.',
     'spec',
   ),
+  /** A reversal of a transfer already reversed whole. */
+  transfer_already_reversed: row(400, INVALID, 'Transfer {transfer} has already been fully reversed.'),
+  /** A reversal asking for more than is left of its transfer (under the provider's `amount_too_large`). */
+  transfer_reversal_too_large: row(
+    400,
+    INVALID,
+    'Amount requested to reverse ({amount}) is greater than the transfer amount remaining ({left}).',
+    'provider',
+    { code: 'amount_too_large' },
+  ),
   url_invalid: row(400, INVALID, "Invalid URL '{url}'."),
   /** A webhook URL with user or password (under the provider's `url_invalid`, as the rows below). */
   url_invalid_credentials: row(400, INVALID, 'Webhook URLs cannot carry credentials.', 'provider', { code: 'url_invalid' }),

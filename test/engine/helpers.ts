@@ -73,6 +73,26 @@ export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unkn
   payment_method: { customer: '{customer}' },
   plan: { product: '{product}' },
   account_link: { account: '{destination}' },
+  // Bank details in another currency than the account's: not the default of its currency, so deletable.
+  bank_account: {
+    external_account: { object: 'bank_account', country: 'GB', currency: 'gbp', account_number: 'GB82WEST12345698765432' },
+  },
+}
+
+/**
+ * The parent a nested path's placeholders name: a connected account under `/v1/accounts`, a
+ * transfer under `/v1/transfers`, else the customer.
+ *
+ * @example
+ * parentOf('/v1/accounts/:id/persons', { customer: 'cus_1', account: 'acct_1', transfer: 'tr_1' }) // 'acct_1'
+ */
+export function parentOf(
+  path: string,
+  ids: { customer: string; account: string; transfer: () => Promise<string> },
+): Promise<string> {
+  if (path.startsWith('/v1/accounts/:')) return Promise.resolve(ids.account)
+  if (path.startsWith('/v1/transfers/:')) return ids.transfer()
+  return Promise.resolve(ids.customer)
 }
 
 /**

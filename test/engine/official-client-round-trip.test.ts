@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type Operation, operations, typeShape } from '../../src/catalogue/index.js'
 import { declarations } from '../../src/domain/resources/index.js'
 import { type Hints, hasParam, requiredParams } from '../params/generate.js'
-import { CREATE_PARAMS, methodOf, setup, withIds } from './helpers.js'
+import { CREATE_PARAMS, methodOf, parentOf, setup, withIds } from './helpers.js'
 import { shapeProblems } from './shape-check.js'
 
 /**
@@ -93,10 +93,13 @@ describe('every declared resource round-trips through the official client', () =
         arrays: {},
       }
       // Parent placeholders of nested resources (`/v1/customers/:id/tax_ids`) name the customer.
+      const parent = await parentOf(create.path, {
+        customer: customer.id,
+        account: connected.id,
+        transfer: async () => (await stripe.transfers.create({ amount: 100, currency: 'usd', destination: connected.id })).id,
+      })
       const parents = (op: Operation) =>
-        op.pathParams
-          .slice(0, op.path.endsWith(`:${op.pathParams.at(-1)}`) && op !== create ? -1 : undefined)
-          .map(() => customer.id)
+        op.pathParams.slice(0, op.path.endsWith(`:${op.pathParams.at(-1)}`) && op !== create ? -1 : undefined).map(() => parent)
       const params = {
         ...requiredParams(create.params, typeShape, hints),
         ...(withIds(CREATE_PARAMS[d.object] ?? {}, ids) as Record<string, unknown>),

@@ -4,7 +4,7 @@ import { type Operation, operations, typeShape } from '../../src/catalogue/index
 import { declarations } from '../../src/domain/resources/index.js'
 import { NO_ORIGIN } from '../../src/domain/v1-events/emit.js'
 import { type Hints, hasParam, requiredParams } from '../params/generate.js'
-import { CREATE_PARAMS, call, setup, withIds } from './helpers.js'
+import { CREATE_PARAMS, call, parentOf, setup, withIds } from './helpers.js'
 import { shapeProblems } from './shape-check.js'
 
 /**
@@ -71,7 +71,18 @@ describe('declared resources round-trip with every declared field', () => {
         integers: { frozen_time: Math.floor(sim.clock.now / 1000) },
         arrays: {},
       }
-      const parents: Record<string, string> = { id: customer.id, customerId: customer.id, customer: customer.id }
+      const parent = await parentOf(create.path, {
+        customer: customer.id,
+        account: connected.id,
+        transfer: async () => (await stripe.transfers.create({ amount: 100, currency: 'usd', destination: connected.id })).id,
+      })
+      const parents: Record<string, string> = {
+        id: parent,
+        customerId: parent,
+        customer: parent,
+        accountId: parent,
+        transferId: parent,
+      }
       const params: Record<string, unknown> = {
         ...requiredParams(create.params, typeShape, hints),
         ...(withIds(CREATE_PARAMS[d.object] ?? {}, ids) as Record<string, unknown>),

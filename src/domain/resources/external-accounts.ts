@@ -193,9 +193,13 @@ const del: Behaviour<ResourcePorts> = (call, _next, env) => {
  */
 export const externalAccounts: ResourceDeclaration<ResourcePorts> = {
   type: 'ExternalAccount',
-  object: 'external_account',
+  // Cards share the list; `bank_account` is the kind most accounts hold and what a delete of one answers.
+  object: 'bank_account',
   noun: 'external account',
   idPrefix: 'extacct',
+  // Not kept in a store of their own (they are the account's list), and a param typed as one
+  // (`destination`) often names an account instead: the behaviours that read them check them.
+  tokens: () => true,
   behaviours: {
     'accounts.createExternalAccount': create,
     'accounts.retrieveExternalAccount': (call, _next, env) => found(env, call).obj,

@@ -38,6 +38,7 @@ import { subscriptions } from './subscriptions.js'
 import { taxIds } from './tax-ids.js'
 import { taxRates } from './tax-rates.js'
 import { testClocks } from './test-clocks.js'
+import { transferReversals } from './transfer-reversals.js'
 import { transfers } from './transfers.js'
 import { v2Events } from './v2-events.js'
 import { webhookEndpoints } from './webhook-endpoints.js'
@@ -60,6 +61,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   customerBalanceTransactions,
   refunds,
   transfers,
+  transferReversals,
   payouts,
   files,
   webhookEndpoints,
