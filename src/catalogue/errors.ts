@@ -62,6 +62,14 @@ export const ERRORS = {
     INVALID,
     'You did not provide an API key. Provide it in the Authorization header as Bearer <key>{basic}.',
   ),
+  /** A refund of an application fee already refunded whole. */
+  application_fee_already_refunded: row(400, INVALID, 'Application fee {fee} has already been fully refunded.'),
+  /** `application_fee_amount` on a payment that pays no connected account. */
+  application_fee_needs_connect: row(
+    400,
+    INVALID,
+    'Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).',
+  ),
   /** spec: "400 archived_meter: The meter is not Active." */
   archived_meter: row(
     400,
@@ -100,6 +108,16 @@ export const ERRORS = {
   charge_not_succeeded: row(400, INVALID, 'Charge {charge} has not succeeded, so it cannot be refunded.', 'provider', {
     code: 'parameter_invalid',
   }),
+  /** A Connect amount (`application_fee_amount`, `transfer_data[amount]`) above the payment's amount. */
+  connect_amount_too_large: row(
+    400,
+    INVALID,
+    '{param} cannot be greater than the amount of the payment ({amount}).',
+    'provider',
+    {
+      code: 'parameter_invalid',
+    },
+  ),
   customer_currency_mismatch: row(
     400,
     INVALID,
@@ -122,6 +140,14 @@ export const ERRORS = {
     400,
     INVALID,
     'You cannot delete the default external account for your default currency. Please make another external account the default using the `default_for_currency` param, and then delete this one.',
+  ),
+  /** An application fee refund above what is left of the fee (under the provider's `amount_too_large`). */
+  fee_refund_too_large: row(
+    400,
+    INVALID,
+    'Refund amount ({amount}) is greater than the application fee amount remaining ({left}).',
+    'provider',
+    { code: 'amount_too_large' },
   ),
   idempotency_key_in_progress: row(
     409,

@@ -97,6 +97,13 @@ describe('every declared resource round-trips through the official client', () =
         customer: customer.id,
         account: connected.id,
         transfer: async () => (await stripe.transfers.create({ amount: 100, currency: 'usd', destination: connected.id })).id,
+        fee: async () => {
+          await stripe.paymentIntents.create(
+            { amount: 2000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, application_fee_amount: 200 },
+            { stripeAccount: connected.id },
+          )
+          return String((await stripe.applicationFees.list()).data[0]?.id)
+        },
       })
       const parents = (op: Operation) =>
         op.pathParams.slice(0, op.path.endsWith(`:${op.pathParams.at(-1)}`) && op !== create ? -1 : undefined).map(() => parent)

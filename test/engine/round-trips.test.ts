@@ -75,6 +75,13 @@ describe('declared resources round-trip with every declared field', () => {
         customer: customer.id,
         account: connected.id,
         transfer: async () => (await stripe.transfers.create({ amount: 100, currency: 'usd', destination: connected.id })).id,
+        fee: async () => {
+          await stripe.paymentIntents.create(
+            { amount: 2000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, application_fee_amount: 200 },
+            { stripeAccount: connected.id },
+          )
+          return String((await stripe.applicationFees.list()).data[0]?.id)
+        },
       })
       const parents: Record<string, string> = {
         id: parent,

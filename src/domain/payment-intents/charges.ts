@@ -75,6 +75,8 @@ export interface ChargesOptions {
   /** The engine's `charge` resource (made after the ports, so read on use). */
   readonly resource: () => Resource
   readonly paymentMethods: Pick<PaymentMethods, 'outcome'>
+  /** What a captured charge moves beyond itself (a Connect payment's transfer and application fee), after its events. */
+  readonly onCaptured?: (scope: Scope, charge: Charge, origin: Origin) => void
 }
 
 /**
@@ -84,7 +86,7 @@ export interface ChargesOptions {
  * const charges = createCharges({ kernel, events, ledger, resource: () => engine.resource('charge'), paymentMethods })
  */
 export function createCharges(options: ChargesOptions): Charges {
-  const { kernel, events, ledger, resource, paymentMethods } = options
+  const { kernel, events, ledger, resource, paymentMethods, onCaptured } = options
 
   /** Funds of a charge are available at once with the test card that bypasses the pending balance. */
   function bypassesPending(c: Charge): boolean {
@@ -166,6 +168,7 @@ export function createCharges(options: ChargesOptions): Charges {
         mode: scope.mode,
         status: ok ? 'succeeded' : 'failed',
       })
+      if (ok && input.capture) onCaptured?.(scope, c, origin)
       const decline = outcome.kind === 'decline' ? outcome : undefined
       return {
         id: c.id,
@@ -193,6 +196,7 @@ export function createCharges(options: ChargesOptions): Charges {
         { amount_captured: 0, captured: false, balance_transaction: null },
         true,
       )
+      onCaptured?.(scope, captured, origin)
       return captured
     },
     refund(scope, id, amount, refund, origin) {

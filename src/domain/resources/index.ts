@@ -2,6 +2,7 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import { accountLinks } from './account-links.js'
 import { accountSessions } from './account-sessions.js'
 import { accounts } from './accounts.js'
+import { applicationFees } from './application-fees.js'
 import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
 import { billingMeters } from './billing-meters.js'
@@ -14,6 +15,7 @@ import { discounts } from './discounts.js'
 import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
 import { externalAccounts } from './external-accounts.js'
+import { feeRefunds } from './fee-refunds.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
@@ -62,6 +64,8 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   refunds,
   transfers,
   transferReversals,
+  applicationFees,
+  feeRefunds,
   payouts,
   files,
   webhookEndpoints,

@@ -4,6 +4,7 @@ import type { Json } from '../engine/list.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import { CANCELABLE, CONFIRMABLE, isOffSession, UPDATABLE, unexpectedState } from '../payment-intents/payment-intent.js'
 import { tableError } from '../service-error.js'
+import { checkConnectParams } from './connect-charges.js'
 import type { ResourcePorts } from './ports.js'
 
 /** The provider's limit on a statement descriptor. */
@@ -40,6 +41,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       const p = call.params
       const currency = parseCurrency(p.currency as string)
       checkChargeAmount(p.amount as number, currency)
+      checkConnectParams({ engine, ports }, call, p.amount as number)
       if (typeof p.customer === 'string') engine.resource('customer').requireParam(call.scope, p.customer, 'customer')
       ports.paymentIntents.checkPaymentMethod(call.scope, p.payment_method, p.customer ?? null)
       checkEmail(p.receipt_email, 'receipt_email')
@@ -68,6 +70,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       if (!UPDATABLE.has(pi.status as string)) throw unexpectedState(pi, 'update', UPDATABLE)
       const currency = p.currency === undefined ? (pi.currency as string) : parseCurrency(p.currency as string)
       if (p.amount !== undefined || p.currency !== undefined) checkChargeAmount((p.amount ?? pi.amount) as number, currency)
+      checkConnectParams({ engine, ports }, call, (p.amount ?? pi.amount) as number, pi)
       if (typeof p.customer === 'string') engine.resource('customer').requireParam(call.scope, p.customer, 'customer')
       ports.paymentIntents.checkPaymentMethod(call.scope, p.payment_method, p.customer ?? pi.customer)
       checkEmail(p.receipt_email, 'receipt_email')
