@@ -89,6 +89,7 @@ describe('declared resources round-trip with every declared field', () => {
         customer: parent,
         accountId: parent,
         transferId: parent,
+        feeId: parent,
       }
       const params: Record<string, unknown> = {
         ...requiredParams(create.params, typeShape, hints),
