@@ -361,6 +361,18 @@ export const ERRORS = {
   ),
   /** A detach of a payment method that is attached to no customer. */
   payment_method_unexpected_state: row(400, INVALID, 'The payment method {id} is not attached to a customer.'),
+  /** A portal session naming a configuration that is not active. */
+  portal_configuration_inactive: row(
+    400,
+    INVALID,
+    'The configuration {id} is not active. Activate it or use another configuration.',
+  ),
+  /** Deactivating the account's default portal configuration. */
+  portal_default_configuration_inactive: row(
+    400,
+    INVALID,
+    'You cannot deactivate the default configuration. Make another configuration the default first.',
+  ),
   product_has_prices: row(
     400,
     INVALID,

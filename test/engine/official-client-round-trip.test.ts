@@ -20,7 +20,7 @@ const wire = (answer: unknown): unknown => JSON.parse(JSON.stringify(answer))
 /** The operations of a declared resource by verb, as the catalogue names them. */
 function verbsOf(type: string): Partial<Record<'create' | 'retrieve' | 'list' | 'update' | 'del', Operation>> {
   const own = operations().filter(
-    (o) => o.api === 'v1' && (o.returns.type === type || o.returns.type?.endsWith(`Deleted${type.split('.').pop()}`)),
+    (o) => o.api === 'v1' && (o.returns.type === type || o.returns.type === type.replace(/([^.]+)$/, 'Deleted$1')),
   )
   const find = (method: string, verb: RegExp, kind?: string) =>
     own.find(

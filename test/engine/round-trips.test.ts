@@ -22,7 +22,7 @@ function pathOf(template: string, values: Record<string, string>): string {
 describe('declared resources round-trip with every declared field', () => {
   for (const d of declarations) {
     const ops = operations().filter(
-      (o) => o.returns.type === d.type || o.returns.type?.endsWith(`Deleted${d.type.split('.').pop()}`),
+      (o) => o.returns.type === d.type || o.returns.type === d.type.replace(/([^.]+)$/, 'Deleted$1'),
     )
     const create: Operation | undefined = ops.find(
       (o) => o.method === 'POST' && /\.create\w*$/.test(o.name) && !o.path.endsWith('/create_preview'),

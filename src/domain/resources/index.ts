@@ -6,6 +6,8 @@ import { applicationFees } from './application-fees.js'
 import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
 import { billingMeters } from './billing-meters.js'
+import { billingPortalConfigurations } from './billing-portal-configurations.js'
+import { billingPortalSessions } from './billing-portal-sessions.js'
 import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
@@ -66,6 +68,8 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   transferReversals,
   applicationFees,
   feeRefunds,
+  billingPortalConfigurations,
+  billingPortalSessions,
   payouts,
   files,
   webhookEndpoints,
