@@ -133,6 +133,18 @@ export const ERRORS = {
     'spec',
   ),
   email_invalid: row(400, INVALID, 'Invalid email address: {value}'),
+  /** An ephemeral key must be for exactly one object. */
+  ephemeral_key_target: row(
+    400,
+    INVALID,
+    'You must pass exactly one of customer, issuing_card, nonce or verification_session when creating an ephemeral key.',
+  ),
+  /** An ephemeral key asked for without an explicit API version. */
+  ephemeral_key_version_missing: row(
+    400,
+    INVALID,
+    'You must specify an API version when creating an ephemeral key: send the version header with the version your mobile SDK uses.',
+  ),
   event_too_old: row(400, INVALID, "Event '{id}' is older than {days} days and can no longer be resent from the {via}."),
   /** The same key sent again while its first request is still running (409, the provider's wording). */
   /** Deleting the default external account of the account's own currency. */

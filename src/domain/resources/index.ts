@@ -12,8 +12,10 @@ import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
+import { customerSessions } from './customer-sessions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
+import { ephemeralKeys } from './ephemeral-keys.js'
 import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
 import { externalAccounts } from './external-accounts.js'
@@ -70,6 +72,8 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   feeRefunds,
   billingPortalConfigurations,
   billingPortalSessions,
+  customerSessions,
+  ephemeralKeys,
   payouts,
   files,
   webhookEndpoints,
