@@ -351,6 +351,10 @@ export const ERRORS = {
     INVALID,
     'You cannot {action} this PaymentIntent because it has a status of {status}. Only a PaymentIntent with one of the following statuses may be {past}: {allowed}.',
   ),
+  /** A payment link whose prices are in more than one currency. */
+  payment_link_currencies: row(400, INVALID, 'All prices on a payment link must share the same currency.'),
+  /** Opening a payment link that was deactivated. */
+  payment_link_inactive: row(400, INVALID, 'The payment link {id} is no longer active.'),
   /** An attach of a payment method another customer holds (under `payment_method_unexpected_state`). */
   payment_method_already_attached: row(
     400,

@@ -28,6 +28,7 @@ import { meterEventAdjustmentsV1, meterEventAdjustmentsV2 } from './meter-event-
 import { meterEventSessions, meterEventStream } from './meter-event-stream.js'
 import { meterEventsV1, meterEventsV2 } from './meter-events.js'
 import { paymentIntents } from './payment-intents.js'
+import { paymentLinks } from './payment-links.js'
 import { paymentMethods } from './payment-methods.js'
 import { payouts } from './payouts.js'
 import { persons } from './persons.js'
@@ -74,6 +75,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   billingPortalSessions,
   customerSessions,
   ephemeralKeys,
+  paymentLinks,
   payouts,
   files,
   webhookEndpoints,
