@@ -62,6 +62,14 @@ export const ERRORS = {
     INVALID,
     'You did not provide an API key. Provide it in the Authorization header as Bearer <key>{basic}.',
   ),
+  /** A refund of an application fee already refunded whole. */
+  application_fee_already_refunded: row(400, INVALID, 'Application fee {fee} has already been fully refunded.'),
+  /** `application_fee_amount` on a payment that pays no connected account. */
+  application_fee_needs_connect: row(
+    400,
+    INVALID,
+    'Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).',
+  ),
   /** spec: "400 archived_meter: The meter is not Active." */
   archived_meter: row(
     400,
@@ -128,6 +136,15 @@ export const ERRORS = {
     INVALID,
     'Cannot apply {amount}: the PaymentIntent needs {remaining} and the customer cash balance holds {available}.',
     'simulator',
+  /** A Connect amount (`application_fee_amount`, `transfer_data[amount]`) above the payment's amount. */
+  connect_amount_too_large: row(
+    400,
+    INVALID,
+    '{param} cannot be greater than the amount of the payment ({amount}).',
+    'provider',
+    {
+      code: 'parameter_invalid',
+    },
   ),
   customer_currency_mismatch: row(
     400,
@@ -151,8 +168,34 @@ export const ERRORS = {
     'spec',
   ),
   email_invalid: row(400, INVALID, 'Invalid email address: {value}'),
+  /** An ephemeral key must be for exactly one object. */
+  ephemeral_key_target: row(
+    400,
+    INVALID,
+    'You must pass exactly one of customer, issuing_card, nonce or verification_session when creating an ephemeral key.',
+  ),
+  /** An ephemeral key asked for without an explicit API version. */
+  ephemeral_key_version_missing: row(
+    400,
+    INVALID,
+    'You must specify an API version when creating an ephemeral key: send the version header with the version your mobile SDK uses.',
+  ),
   event_too_old: row(400, INVALID, "Event '{id}' is older than {days} days and can no longer be resent from the {via}."),
   /** The same key sent again while its first request is still running (409, the provider's wording). */
+  /** Deleting the default external account of the account's own currency. */
+  external_account_default_delete: row(
+    400,
+    INVALID,
+    'You cannot delete the default external account for your default currency. Please make another external account the default using the `default_for_currency` param, and then delete this one.',
+  ),
+  /** An application fee refund above what is left of the fee (under the provider's `amount_too_large`). */
+  fee_refund_too_large: row(
+    400,
+    INVALID,
+    'Refund amount ({amount}) is greater than the application fee amount remaining ({left}).',
+    'provider',
+    { code: 'amount_too_large' },
+  ),
   idempotency_key_in_progress: row(
     409,
     'idempotency_error',
@@ -196,6 +239,12 @@ export const ERRORS = {
     INVALID,
     "Invalid {header} '{value}': expected '<YYYY-MM-DD>.<release>' such as '{example}' or '{preview}'.",
     'simulator',
+  ),
+  /** A card given as an external account that cannot receive payouts (not a debit card). */
+  invalid_card_type: row(
+    400,
+    INVALID,
+    'The card provided as an external account is not supported for payouts. Provide a non-prepaid debit card instead.',
   ),
   invalid_content_type: row(
     400,
@@ -244,6 +293,12 @@ export const ERRORS = {
     'This object cannot be accessed right now because another API request or internal process is currently accessing it. If you see this error intermittently, retry the request. If you see this error frequently and are making multiple concurrent requests to a single object, make your requests serially or at a lower rate.',
     'spec',
     { shouldRetry: true },
+  ),
+  /** A login link asked for an account that is not an Express account. */
+  login_link_not_express: row(
+    400,
+    INVALID,
+    'Cannot create a login link for account {id}: login links are only for Express accounts.',
   ),
   /** A meter whose event_name another meter of the account has (under the provider's `resource_already_exists`). */
   meter_event_name_taken: row(
@@ -371,6 +426,10 @@ export const ERRORS = {
     INVALID,
     'You cannot {action} this PaymentIntent because it has a status of {status}. Only a PaymentIntent with one of the following statuses may be {past}: {allowed}.',
   ),
+  /** A payment link whose prices are in more than one currency. */
+  payment_link_currencies: row(400, INVALID, 'All prices on a payment link must share the same currency.'),
+  /** Opening a payment link that was deactivated. */
+  payment_link_inactive: row(400, INVALID, 'The payment link {id} is no longer active.'),
   /** An attach of a payment method another customer holds (under `payment_method_unexpected_state`). */
   payment_method_already_attached: row(
     400,
@@ -400,6 +459,17 @@ export const ERRORS = {
     'You must save this PaymentMethod to a customer before you can update it.',
     'provider',
     { code: 'payment_method_unexpected_state' },
+  /** A portal session naming a configuration that is not active. */
+  portal_configuration_inactive: row(
+    400,
+    INVALID,
+    'The configuration {id} is not active. Activate it or use another configuration.',
+  ),
+  /** Deactivating the account's default portal configuration. */
+  portal_default_configuration_inactive: row(
+    400,
+    INVALID,
+    'You cannot deactivate the default configuration. Make another configuration the default first.',
   ),
   product_has_prices: row(
     400,
@@ -555,6 +625,16 @@ export const ERRORS = {
     INVALID,
     'Another request for the same customer and meter is in progress; retry this one later.',
     'spec',
+  ),
+  /** A reversal of a transfer already reversed whole. */
+  transfer_already_reversed: row(400, INVALID, 'Transfer {transfer} has already been fully reversed.'),
+  /** A reversal asking for more than is left of its transfer (under the provider's `amount_too_large`). */
+  transfer_reversal_too_large: row(
+    400,
+    INVALID,
+    'Amount requested to reverse ({amount}) is greater than the transfer amount remaining ({left}).',
+    'provider',
+    { code: 'amount_too_large' },
   ),
   url_invalid: row(400, INVALID, "Invalid URL '{url}'."),
   /** A webhook URL with user or password (under the provider's `url_invalid`, as the rows below). */

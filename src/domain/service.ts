@@ -23,6 +23,7 @@ import { createOffSessionPayments, type OffSessionPayments } from './off-session
 import { type Charges, createCharges } from './payment-intents/charges.js'
 import { createPaymentIntents, type PaymentIntents, savedForOffSession } from './payment-intents/payment-intents.js'
 import { createPaymentMethods, type PaymentMethods } from './payment-intents/payment-methods.js'
+import { collectConnect } from './resources/connect-charges.js'
 import { declarations } from './resources/index.js'
 import type { ResourcePorts } from './resources/ports.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
@@ -118,6 +119,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     resource: () => engineOf().resource('charge'),
     paymentMethods,
     disputes,
+    onCaptured: (scope, charge, origin) => collectConnect({ engine: engineOf(), ports }, scope, charge, origin),
   })
   const paymentIntents = createPaymentIntents({ kernel, events, engine: engineOf, paymentMethods, charges })
   let billingArea: Billing | undefined

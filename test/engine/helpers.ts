@@ -29,11 +29,13 @@ export async function call(
   method: string,
   path: string,
   body?: Record<string, unknown>,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: any }> {
   const json = path.startsWith('/v2/')
   const res = await sim.fetch(`https://api.stripe.com${path}`, {
     method,
     headers: {
+      ...headers,
       Authorization: `Bearer ${key}`,
       ...(body ? { 'Content-Type': json ? 'application/json' : 'application/x-www-form-urlencoded' } : {}),
     },
@@ -73,7 +75,36 @@ export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unkn
   payment_method: { type: 'card', card: { token: 'tok_visa' }, customer: '{customer}' },
   plan: { product: '{product}' },
   account_link: { account: '{destination}' },
+  // One of customer or customer_account (or, for ephemeral keys, an issuing card, nonce or verification session).
+  customer_session: { customer: '{customer}' },
+  ephemeral_key: { customer: '{customer}' },
+  // A line item names a price (or describes one): optional in the client's types, one of two.
+  payment_link: { line_items: [{ price: '{price}', quantity: 1 }] },
+  // Bank details in another currency than the account's: not the default of its currency, so deletable.
+  bank_account: {
+    external_account: { object: 'bank_account', country: 'GB', currency: 'gbp', account_number: 'GB82WEST12345698765432' },
+  },
 }
+
+/**
+ * The parent a nested path's placeholders name: a connected account under `/v1/accounts`, a
+ * transfer under `/v1/transfers`, an application fee under `/v1/application_fees`, else the customer.
+ *
+ * @example
+ * parentOf('/v1/accounts/:id/persons', { customer: 'cus_1', account: 'acct_1', transfer: 'tr_1' }) // 'acct_1'
+ */
+export function parentOf(
+  path: string,
+  ids: { customer: string; account: string; transfer: () => Promise<string>; fee: () => Promise<string> },
+): Promise<string> {
+  if (path.startsWith('/v1/accounts/:')) return Promise.resolve(ids.account)
+  if (path.startsWith('/v1/transfers/:')) return ids.transfer()
+  if (path.startsWith('/v1/application_fees/:')) return ids.fee()
+  return Promise.resolve(ids.customer)
+}
+
+/** The API version an operation needs named explicitly (ephemeral keys are made for a mobile SDK's version), by object. */
+export const CREATE_VERSION: Readonly<Record<string, string>> = { ephemeral_key: '2026-10-28.endive' }
 
 /**
  * `'{name}'` placeholders replaced by the fixture's ids, at any depth.

@@ -44,7 +44,7 @@ describe('parameters from the catalogue on the wire', () => {
     const intent = await call(
       'POST',
       '/v1/payment_intents',
-      'amount=500&currency=usd&transfer_data[destination]=acct_x&application_fee_amount=10&payment_method_options[card][request_three_d_secure]=automatic',
+      `amount=500&currency=usd&transfer_data[destination]=${account.body.id}&application_fee_amount=10&payment_method_options[card][request_three_d_secure]=automatic`,
     )
     expect(intent.status).toBe(200)
   })

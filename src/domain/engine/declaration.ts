@@ -17,6 +17,8 @@ export interface OperationCall {
   readonly params: Readonly<Record<string, unknown>>
   /** The request in flight, for behaviours that hold a key while it lasts (one meter event call per customer and meter). */
   readonly flight?: InFlightRequest
+  /** The API version the request's version header named, absent when it sent none (ephemeral keys require one). */
+  readonly versionHeader?: string
 }
 
 /**

@@ -86,6 +86,8 @@ export interface ChargesOptions {
   readonly paymentMethods: Pick<PaymentMethods, 'outcome'>
   /** Opens the dispute a dispute test card's captured payment gets. */
   readonly disputes: Pick<Disputes, 'scheduleFor'>
+  /** What a captured charge moves beyond itself (a Connect payment's transfer and application fee), after its events. */
+  readonly onCaptured?: (scope: Scope, charge: Charge, origin: Origin) => void
 }
 
 /**
@@ -95,7 +97,7 @@ export interface ChargesOptions {
  * const charges = createCharges({ kernel, events, ledger, resource: () => engine.resource('charge'), paymentMethods })
  */
 export function createCharges(options: ChargesOptions): Charges {
-  const { kernel, events, ledger, resource, paymentMethods, disputes } = options
+  const { kernel, events, ledger, resource, paymentMethods, disputes, onCaptured } = options
 
   /** Funds of a charge are available at once with the test card that bypasses the pending balance. */
   function bypassesPending(c: Charge): boolean {
@@ -181,6 +183,7 @@ export function createCharges(options: ChargesOptions): Charges {
         mode: scope.mode,
         status: ok ? 'succeeded' : 'failed',
       })
+      if (ok && input.capture) onCaptured?.(scope, c, origin)
       const decline = outcome.kind === 'decline' ? outcome : undefined
       return {
         id: c.id,
@@ -209,6 +212,7 @@ export function createCharges(options: ChargesOptions): Charges {
         { amount_captured: 0, captured: false, balance_transaction: null },
         true,
       )
+      onCaptured?.(scope, captured, origin)
       return captured
     },
     refund(scope, id, amount, refund, origin) {

@@ -3,6 +3,7 @@ import { fieldsOf } from '../engine/catalogue-view.js'
 import type { Behaviour } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { resourceMissing } from '../service-error.js'
+import { emitSnapshot } from '../v1-events/emit.js'
 import type { ResourcePorts } from './ports.js'
 
 /** Capabilities every account is listed with, requested or not. */
@@ -46,6 +47,13 @@ export function capabilityOf(account: Json, name: string): Json {
   }
 }
 
+/** The fields of a capability a change altered, at their old values (`previous_attributes`), or undefined. */
+function changed(before: Json, after: Json): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {}
+  for (const k of ['requested', 'requested_at', 'status'] as const) if (before[k] !== after[k]) out[k] = before[k]
+  return Object.keys(out).length > 0 ? out : undefined
+}
+
 /** Refuses a name the client declares no capability for (404, as for any missing object). */
 function knownCapability(name: string): void {
   if (!Object.hasOwn(fieldsOf(catalogueView, 'Account.Capabilities'), name)) throw resourceMissing('capability', name)
@@ -54,7 +62,8 @@ function knownCapability(name: string): void {
 /**
  * The capability operations of an account (list, retrieve, update with `requested`), read from
  * and written to the account object through its own operations, so a capability change is an
- * account update with its `account.updated` event.
+ * account update with its `account.updated` event, and a change of the capability itself emits
+ * `capability.updated`.
  *
  * @example
  * const behaviours = capabilityBehaviours((call, env, id) => ownAccount(env, call.scope, id))
@@ -83,12 +92,16 @@ export function capabilityBehaviours(
     'accounts.updateCapability'(call, _next, env) {
       const id = call.path.accountId ?? ''
       const name = call.path.id ?? ''
-      accountOf(call, env, id)
+      const before = capabilityOf(accountOf(call, env, id), name)
       knownCapability(name)
       const requested = call.params.requested
       const params = requested === undefined ? {} : { capabilities: { [name]: { requested } } }
       const updated = env.engine.run('accounts.update', { ...call, path: { id }, params }) as Json
-      return capabilityOf(updated, name)
+      const after = capabilityOf(updated, name)
+      const previous = changed(before, after)
+      if (previous !== undefined)
+        emitSnapshot(env.ports.events, 'capability.updated', call.scope, after, call.origin, previous, true)
+      return after
     },
   }
 }

@@ -2,29 +2,39 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import { accountLinks } from './account-links.js'
 import { accountSessions } from './account-sessions.js'
 import { accounts } from './accounts.js'
+import { applicationFees } from './application-fees.js'
 import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
 import { billingMeters } from './billing-meters.js'
 import { customerCashBalanceTransactions } from './cash-balance.js'
+import { billingPortalConfigurations } from './billing-portal-configurations.js'
+import { billingPortalSessions } from './billing-portal-sessions.js'
 import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
+import { customerSessions } from './customer-sessions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
 import { disputes } from './disputes.js'
+import { ephemeralKeys } from './ephemeral-keys.js'
 import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
+import { externalAccounts } from './external-accounts.js'
+import { feeRefunds } from './fee-refunds.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoices } from './invoices.js'
 import { mandates } from './mandates.js'
+import { loginLinks } from './login-links.js'
 import { meterEventAdjustmentsV1, meterEventAdjustmentsV2 } from './meter-event-adjustments.js'
 import { meterEventSessions, meterEventStream } from './meter-event-stream.js'
 import { meterEventsV1, meterEventsV2 } from './meter-events.js'
 import { paymentIntents } from './payment-intents.js'
+import { paymentLinks } from './payment-links.js'
 import { paymentMethods } from './payment-methods.js'
 import { payouts } from './payouts.js'
+import { persons } from './persons.js'
 import { plans } from './plans.js'
 import type { ResourcePorts } from './ports.js'
 import { prices } from './prices.js'
@@ -39,6 +49,7 @@ import { taxIds } from './tax-ids.js'
 import { taxRates } from './tax-rates.js'
 import { testClocks } from './test-clocks.js'
 import { tokens } from './tokens.js'
+import { transferReversals } from './transfer-reversals.js'
 import { transfers } from './transfers.js'
 import { v2Events } from './v2-events.js'
 import { webhookEndpoints } from './webhook-endpoints.js'
@@ -61,6 +72,14 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   customerBalanceTransactions,
   refunds,
   transfers,
+  transferReversals,
+  applicationFees,
+  feeRefunds,
+  billingPortalConfigurations,
+  billingPortalSessions,
+  customerSessions,
+  ephemeralKeys,
+  paymentLinks,
   payouts,
   files,
   webhookEndpoints,
@@ -75,6 +94,9 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   v2Events,
   eventDestinations,
   accounts,
+  persons,
+  externalAccounts,
+  loginLinks,
   balance,
   balanceTransactions,
   paymentIntents,

@@ -6,6 +6,7 @@ import { CANCELABLE, CONFIRMABLE, isOffSession, UPDATABLE, unexpectedState } fro
 import { tableError } from '../service-error.js'
 import { applyCustomerBalance } from './payment-intent-cash.js'
 import { incrementAuthorization } from './payment-intent-increments.js'
+import { checkConnectParams } from './connect-charges.js'
 import type { ResourcePorts } from './ports.js'
 
 /** The provider's limit on a statement descriptor. */
@@ -52,6 +53,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       const p = call.params
       const currency = parseCurrency(p.currency as string)
       checkChargeAmount(p.amount as number, currency)
+      checkConnectParams({ engine, ports }, call, p.amount as number)
       if (typeof p.customer === 'string') engine.resource('customer').requireParam(call.scope, p.customer, 'customer')
       ports.paymentIntents.checkPaymentMethod(call.scope, p.payment_method, p.customer ?? null)
       checkEmail(p.receipt_email, 'receipt_email')
@@ -81,6 +83,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       if (!UPDATABLE.has(pi.status as string)) throw unexpectedState(pi, 'update', UPDATABLE)
       const currency = p.currency === undefined ? (pi.currency as string) : parseCurrency(p.currency as string)
       if (p.amount !== undefined || p.currency !== undefined) checkChargeAmount((p.amount ?? pi.amount) as number, currency)
+      checkConnectParams({ engine, ports }, call, (p.amount ?? pi.amount) as number, pi)
       if (typeof p.customer === 'string') engine.resource('customer').requireParam(call.scope, p.customer, 'customer')
       ports.paymentIntents.checkPaymentMethod(call.scope, p.payment_method, p.customer ?? pi.customer)
       checkEmail(p.receipt_email, 'receipt_email')

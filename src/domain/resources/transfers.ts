@@ -3,12 +3,14 @@ import { parseCurrency, positiveAmount } from '../ledger/currencies.js'
 import { tableError } from '../service-error.js'
 import { requireAvailable } from './available-funds.js'
 import type { ResourcePorts } from './ports.js'
+import { subList } from './sub-list.js'
 
 /**
  * Transfers from a platform to one of its connected accounts: the amount leaves the platform's
  * available balance (a `transfer` balance transaction) and arrives in the destination's available
  * balance (a `payment` balance transaction), refused with `balance_insufficient` beyond it and with
- * 400 for a destination that is not the platform's connected account.
+ * 400 for a destination that is not the platform's connected account. Reversals
+ * (`transfer-reversals.ts`) bring money back.
  */
 export const transfers: ResourceDeclaration<ResourcePorts> = {
   type: 'Transfer',
@@ -39,7 +41,12 @@ export const transfers: ResourceDeclaration<ResourcePorts> = {
         const id = created.id as string
         const txn = post(call.scope, -amount, 'transfer', id)
         post({ account: destination, mode: call.scope.mode }, amount, 'payment', id)
-        return { balance_transaction: txn, amount_reversed: 0, reversed: false }
+        return {
+          balance_transaction: txn,
+          amount_reversed: 0,
+          reversed: false,
+          reversals: subList(`/v1/transfers/${id}/reversals`),
+        }
       })
     },
   },

@@ -25,7 +25,14 @@ export function engineHandle(operation: string): (ctx: RequestContext) => unknow
       // The official client sends a DELETE's params in the query (`subscriptions.cancel({ prorate })`).
       params: paramsOf(ctx.method, ctx.query as Record<string, unknown>, ctx.body as Record<string, unknown>),
       flight: ctx.inflight,
+      ...versionHeaderOf(ctx),
     })
+}
+
+/** The version header's value when the request sent one (the version in force otherwise comes from the account). */
+function versionHeaderOf(ctx: RequestContext): { versionHeader?: string } {
+  const sent = ctx.header('{prefix}-Version')
+  return sent === undefined ? {} : { versionHeader: ctx.version }
 }
 
 function paramsOf(method: string, query: Record<string, unknown>, body: Record<string, unknown>): Record<string, unknown> {
