@@ -100,6 +100,13 @@ export const ERRORS = {
   charge_not_succeeded: row(400, INVALID, 'Charge {charge} has not succeeded, so it cannot be refunded.', 'provider', {
     code: 'parameter_invalid',
   }),
+  /** provider: "You can only expire Checkout Sessions that are open" (a complete or expired session stays as it is). */
+  checkout_session_not_open: row(
+    400,
+    INVALID,
+    'This Checkout Session is {status}; only an open Checkout Session can be expired.',
+    'simulator',
+  ),
   customer_currency_mismatch: row(
     400,
     INVALID,

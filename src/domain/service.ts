@@ -22,7 +22,7 @@ import { createOffSessionPayments, type OffSessionPayments } from './off-session
 import { type Charges, createCharges } from './payment-intents/charges.js'
 import { createPaymentIntents, type PaymentIntents, savedForOffSession } from './payment-intents/payment-intents.js'
 import { createPaymentMethods, type PaymentMethods } from './payment-intents/payment-methods.js'
-import { declarations } from './resources/index.js'
+import { servedDeclarations as declarations } from './resources/served.js'
 import type { ResourcePorts } from './resources/ports.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
 
