@@ -39,6 +39,38 @@ function singletonBehaviour(op: Operation, object: string): Behaviour {
   }
 }
 
+/** Looks like an object id (`rc_1Pgc…`, `fa_…`): a field worth inheriting from a referenced object. */
+const ID = /^[a-z]+(?:_[a-z]+)?_[A-Za-z0-9]{8,}$/
+
+/**
+ * The generic create: `'now'` for a timestamp param is the current time (`active_from: 'now'`), and
+ * the ids a referenced object carries fill the new object's empty fields of the same name (a credit
+ * reversal of a received credit belongs to the credit's financial account), as the provider fills them.
+ */
+const genericCreate: Behaviour = (call, next, { engine }) => {
+  const params: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(call.params)) params[k] = v === 'now' ? engine.now() : v
+  const inherited: Record<string, unknown> = {}
+  for (const v of Object.values(call.params)) {
+    const named = typeof v === 'string' && ID.test(v) ? engine.find(call.scope, v) : undefined
+    for (const [k, value] of Object.entries(named ?? {})) {
+      if (k !== 'id' && typeof value === 'string' && ID.test(value)) inherited[k] = value
+    }
+  }
+  return next(params, (created) => {
+    const fill: Record<string, unknown> = {}
+    for (const [k, value] of Object.entries(inherited)) {
+      if (k in created && (created[k] === null || created[k] === '') && !(k in params)) fill[k] = value
+    }
+    return fill
+  })
+}
+
+/** A create under another name: the object is made from the params and kept, with its `*.created` event. */
+function createBehaviour(object: string): Behaviour {
+  return (call, _next, { engine }) => engine.resource(object).create(call.scope, call.params, call.origin)
+}
+
 /**
  * A declaration for a type the catalogue answers and nobody declared by hand: its `object` value,
  * its id prefix from the provider's fixtures, its snapshot events, and one behaviour for each of
@@ -50,13 +82,20 @@ function genericOf(type: string, object: string, ops: readonly Operation[]): Res
   const behaviours: Record<string, Behaviour> = {}
   let kept = false
   let created = false
+  const singletons: Operation[] = []
   for (const op of ops) {
     const verb = verbOf(op)
     if (verb === 'create') created = true
     if (verb === 'retrieve' || verb === 'list' || verb === 'search') kept = true
+    if (verb === 'create') behaviours[op.name] = genericCreate
     if (verb !== undefined || op.returns.kind !== 'object') continue
     if (isAction(op)) behaviours[op.name] = actionBehaviour(op, object)
-    else if (op.method === 'GET' || op.method === 'POST') behaviours[op.name] = singletonBehaviour(op, object)
+    else if (op.method === 'GET' || op.method === 'POST') singletons.push(op)
+  }
+  for (const op of singletons) {
+    // A POST that makes an object with an id of its own is a create by another name
+    // (`tax.transactions.createFromCalculation`); otherwise a read or write of an id-less object.
+    behaviours[op.name] = op.method === 'POST' && kept ? createBehaviour(object) : singletonBehaviour(op, object)
   }
   const eventPrefix = data.eventPrefixes[object]
   return {
