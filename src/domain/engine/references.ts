@@ -79,9 +79,13 @@ function finish(
   seen: ReadonlyMap<string, ReadonlySet<ResourceDeclaration>>,
 ): Map<string, ResourceDeclaration> {
   const out = new Map<string, ResourceDeclaration>()
-  for (const [name, set] of seen) {
-    const only = [...set][0]
-    if (set.size === 1 && only !== undefined && !OTHER_SCOPE.has(only.type)) out.set(name, only)
+  for (const [name, all] of seen) {
+    // A name shared by a hand-written declaration and generic ones (`product`: products and
+    // climate products) stands for the hand-written one.
+    const written = [...all].filter((d) => !d.generic)
+    const set = written.length > 0 ? written : [...all]
+    const only = set[0]
+    if (set.length === 1 && only !== undefined && !OTHER_SCOPE.has(only.type)) out.set(name, only)
   }
   cache.set(declarations, out)
   return out
