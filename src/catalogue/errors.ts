@@ -146,6 +146,13 @@ export const ERRORS = {
       code: 'parameter_invalid',
     },
   ),
+  /** provider: "You can only expire Checkout Sessions that are open" (a complete or expired session stays as it is). */
+  checkout_session_not_open: row(
+    400,
+    INVALID,
+    'This Checkout Session is {status}; only an open Checkout Session can be expired.',
+    'simulator',
+  ),
   customer_currency_mismatch: row(
     400,
     INVALID,

@@ -49,6 +49,39 @@ function typesTable(): TypeTable {
 }
 
 /**
+ * The `object` value -> type name table of every object the catalogue's operations answer.
+ *
+ * @example
+ * objectValues()['issuing.card'] // 'Issuing.Card'
+ */
+export function objectValues(): Readonly<Record<string, string>> {
+  return ops().objects
+}
+
+/** What the engine needs to serve a resource nobody declared by hand (generated, see docs/catalogue.md). */
+export interface ResourceData {
+  /** Id prefix by `object` value (`issuing.card` -> `ic`). */
+  readonly idPrefixes: Readonly<Record<string, string>>
+  /** Snapshot event prefix by `object` value where it is not the value itself (`issuing_card`). */
+  readonly eventPrefixes: Readonly<Record<string, string>>
+  /** By action operation: the status it sets and the event it emits. */
+  readonly actions: Readonly<Record<string, { readonly status?: string; readonly event?: string }>>
+}
+
+let resourceDataFile: ResourceData | undefined
+
+/**
+ * The generated resource data (`generated/resource-data.json`), read on first call.
+ *
+ * @example
+ * resourceData().idPrefixes['issuing.card'] // 'ic'
+ */
+export function resourceData(): ResourceData {
+  resourceDataFile ??= JSON.parse(read('resource-data.json').toString('utf8')) as ResourceData
+  return resourceDataFile
+}
+
+/**
  * Every operation of the pinned client, sorted by name.
  *
  * @example

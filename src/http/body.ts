@@ -1,5 +1,6 @@
 import qs from 'qs'
 import { tableError } from '#domain/service-error.js'
+import { decodeMultipart } from './multipart.js'
 
 /** Largest request body accepted, in bytes; larger bodies get 413. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -150,6 +151,13 @@ export function decodeBody(text: string, contentType: string | null, style: 'v1'
   if (text.trim() === '') return {}
   const type = mediaType(contentType)
   if (style === 'v1') {
+    // File uploads (`files.create`) come as multipart; their parts are checked like a form's.
+    if (type === 'multipart/form-data') {
+      const { fields, files } = decodeMultipart(text, contentType ?? '', parseForm)
+      // A file's bytes are data, not text: only the other parts are checked.
+      checkDecoded(fields, '', 'v1')
+      return { ...fields, ...files }
+    }
     if (type !== '' && type !== 'application/x-www-form-urlencoded') {
       throw tableError('invalid_content_type', { type, namespace: '/v1', expected: 'application/x-www-form-urlencoded' })
     }

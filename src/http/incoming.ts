@@ -1,3 +1,5 @@
+import { bodyText } from './multipart.js'
+
 /** Read access to request headers, case-insensitive: all the service needs of `Headers`. */
 export interface HeaderReader {
   get(name: string): string | null
@@ -119,7 +121,7 @@ const DEFAULT_BASE = 'https://api.service.test'
  */
 export async function readIncoming(input: RequestInfo | URL, init?: RequestInit): Promise<Incoming> {
   if (input instanceof Request && init === undefined) {
-    return { method: input.method, url: new URL(input.url), headers: input.headers, text: await input.text() }
+    return { method: input.method, url: new URL(input.url), headers: input.headers, text: await bodyText(input) }
   }
   if (!(input instanceof Request)) {
     const url = new URL(input instanceof URL ? input.href : String(input), DEFAULT_BASE)
@@ -138,8 +140,8 @@ export async function readIncoming(input: RequestInfo | URL, init?: RequestInit)
       }
     }
     const request = new Request(url, init)
-    return { method: request.method, url, headers: request.headers, text: await request.text() }
+    return { method: request.method, url, headers: request.headers, text: await bodyText(request) }
   }
   const request = new Request(input, init)
-  return { method: request.method, url: new URL(request.url), headers: request.headers, text: await request.text() }
+  return { method: request.method, url: new URL(request.url), headers: request.headers, text: await bodyText(request) }
 }

@@ -40,7 +40,10 @@ describe('the operation catalogue', () => {
         cwd: repo,
         stdio: 'pipe',
       })
-      const files = readdirSync(generated).sort()
+      // resource-data.json has a generator of its own (it reads the provider's fixtures).
+      const files = readdirSync(generated)
+        .filter((f) => f !== 'resource-data.json')
+        .sort()
       expect(readdirSync(out).sort()).toEqual(files)
       for (const file of files) {
         expect(readFileSync(join(out, file), 'utf8'), `${file} differs: run npm run catalogue`).toBe(

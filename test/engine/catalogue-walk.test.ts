@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { operations } from '../../src/catalogue/index.js'
+import { NOT_SERVED } from '../../src/catalogue/not-served.js'
 import { routes } from '../../src/http/routes/index.js'
 import { methodOf, setup } from './helpers.js'
 
@@ -10,11 +11,51 @@ const SPECIAL: Record<string, unknown[]> = {
   'files.create': [{ purpose: 'dispute_evidence', file: { data: Buffer.from('x'), name: 'x.txt', type: 'text/plain' } }],
 }
 
+/**
+ * Operations of resources declared by hand whose behaviour is being written beside this one
+ * (payments, billing, Connect): they answer 501 until their declaration serves them. Not the
+ * documented list: an operation here that becomes served simply leaves the 501s.
+ */
+const PENDING = new Set([
+  'accounts.createExternalAccount',
+  'accounts.deleteExternalAccount',
+  'accounts.listExternalAccounts',
+  'accounts.reject',
+  'accounts.retrieveExternalAccount',
+  'accounts.unreject',
+  'accounts.updateExternalAccount',
+  'charges.create',
+  'creditNotes.listPreviewLineItems',
+  'customers.deleteDiscount',
+  'invoices.addLines',
+  'invoices.attachPayment',
+  'invoices.removeLines',
+  'invoices.updateLines',
+  'paymentIntents.applyCustomerBalance',
+  'paymentIntents.incrementAuthorization',
+  'paymentIntents.verifyMicrodeposits',
+  'paymentLinks.listLineItems',
+  'paymentMethods.create',
+  'payouts.cancel',
+  'payouts.reverse',
+  'quotes.listComputedUpfrontLineItems',
+  'quotes.listLineItems',
+  'quotes.pdf',
+  'refunds.cancel',
+  'setupIntents.verifyMicrodeposits',
+  'subscriptions.deleteDiscount',
+  'subscriptions.migrate',
+  'subscriptions.pause',
+  'subscriptions.resume',
+  'testHelpers.refunds.expire',
+])
+
 describe('every catalogue operation answers through the official client', () => {
   it('is served or answers 501 naming it; never 404 url_unrecognized, 405 or 500', async () => {
     const { stripe } = setup()
     const bad: string[] = []
     const counts = { served: 0, notImplemented: 0 }
+    const answered501: string[] = []
     for (const op of operations()) {
       const fn = methodOf(stripe, op.name)
       if (fn === undefined) {
@@ -35,6 +76,7 @@ describe('every catalogue operation answers through the official client', () => 
       }
       if (status === 501) {
         counts.notImplemented++
+        answered501.push(op.name)
         if (code !== 'not_implemented' || !message.includes(op.name)) bad.push(`${op.name}: 501 without its name (${message})`)
       } else {
         counts.served++
@@ -44,6 +86,14 @@ describe('every catalogue operation answers through the official client', () => 
       }
     }
     expect(bad).toEqual([])
+    // Every documented not-served operation answers 501; every other 501 is one still being written.
+    expect(Object.keys(NOT_SERVED).filter((name) => !answered501.includes(name))).toEqual([])
+    expect(answered501.filter((name) => !Object.hasOwn(NOT_SERVED, name) && !PENDING.has(name))).toEqual([])
+    // The docs show the documented list, row for row.
+    const doc = readFileSync(new URL('../../docs/catalogue.md', import.meta.url), 'utf8')
+    const section = doc.slice(doc.indexOf('## Operations answered 501 on purpose'), doc.indexOf('## Measured on'))
+    const rows = [...section.matchAll(/^\| `([\w.]+)` \| (.+) \|$/gm)]
+    expect(rows.map(([, name]) => name).sort()).toEqual(Object.keys(NOT_SERVED).sort())
     expect(counts.served).toBeGreaterThan(150)
     console.log(`catalogue walk: ${counts.served} served, ${counts.notImplemented} not implemented, of ${operations().length}`)
     // The README states how many operations something serves (the route table: a behaviour or the

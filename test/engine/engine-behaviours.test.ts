@@ -92,12 +92,12 @@ describe('resource engine through the public surface', () => {
 
   it('answers 501 not_implemented naming an operation nobody serves', async () => {
     const { sim, key, stripe } = setup()
-    const res = await call(sim, key, 'POST', '/v1/issuing/cards', { currency: 'usd' })
+    const res = await call(sim, key, 'GET', '/v1/customers/cus_x/sources')
     expect(res.status).toBe(501)
     expect(res.body.error).toMatchObject({ code: 'not_implemented' })
-    expect(res.body.error.message).toContain('issuing.cards.create')
-    expect(res.body.error.message).toContain('POST /v1/issuing/cards')
-    await expect(stripe.issuing.cards.create({ currency: 'usd', cardholder: 'ich_x', type: 'virtual' })).rejects.toMatchObject({
+    expect(res.body.error.message).toContain('customers.listSources')
+    expect(res.body.error.message).toContain('GET /v1/customers/:id/sources')
+    await expect(stripe.customers.listSources('cus_x')).rejects.toMatchObject({
       statusCode: 501,
       code: 'not_implemented',
     })

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type Operation, operations, typeShape } from '../../src/catalogue/index.js'
-import { declarations } from '../../src/domain/resources/index.js'
+import { servedDeclarations as declarations } from '../../src/domain/resources/served.js'
 import { type Hints, hasParam, requiredParams } from '../params/generate.js'
 import { CREATE_PARAMS, CREATE_VERSION, methodOf, parentOf, setup, withIds } from './helpers.js'
 import { shapeProblems } from './shape-check.js'
@@ -20,7 +20,7 @@ const wire = (answer: unknown): unknown => JSON.parse(JSON.stringify(answer))
 /** The operations of a declared resource by verb, as the catalogue names them. */
 function verbsOf(type: string): Partial<Record<'create' | 'retrieve' | 'list' | 'update' | 'del', Operation>> {
   const own = operations().filter(
-    (o) => o.api === 'v1' && (o.returns.type === type || o.returns.type === type.replace(/([^.]+)$/, 'Deleted$1')),
+    (o) => o.api === 'v1' && (o.returns.type === type || o.returns.type === type.replace(/(^|\.)(\w+)$/, '$1Deleted$2')),
   )
   const find = (method: string, verb: RegExp, kind?: string) =>
     own.find(
@@ -77,7 +77,31 @@ describe('every declared resource round-trips through the official client', () =
         confirm: true,
       })
       const connected = await stripe.accounts.create({ type: 'express' })
+      const invoice = await stripe.invoices.create({ customer: customer.id })
+      const file = await stripe.files.create({
+        purpose: 'dispute_evidence',
+        file: { data: Buffer.from('%PDF'), name: 'a.pdf', type: 'application/pdf' },
+      })
+      const cardholder = await stripe.issuing.cardholders.create({
+        name: 'RT',
+        billing: { address: { line1: '1 Main', city: 'SF', postal_code: '94111', country: 'US' } },
+      })
+      const card = await stripe.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual' })
+      const feature = await stripe.entitlements.features.create({ name: 'RT', lookup_key: 'rt' })
+      const financialAccount = await stripe.treasury.financialAccounts.create({ supported_currencies: ['usd'] })
+      const moved = { financial_account: financialAccount.id, amount: 100, currency: 'usd', network: 'ach' as const }
+      const receivedCredit = await stripe.testHelpers.treasury.receivedCredits.create(moved)
+      const receivedDebit = await stripe.testHelpers.treasury.receivedDebits.create(moved)
       const ids: Record<string, string> = {
+        entitlement_feature: feature.id,
+        financial_account: financialAccount.id,
+        received_credit: receivedCredit.id,
+        received_debit: receivedDebit.id,
+        invoice: invoice.id,
+        file: file.id,
+        cardholder: cardholder.id,
+        card: card.id,
+        payment_method: 'pm_card_visa',
         customer: customer.id,
         product: product.id,
         price: price.id,

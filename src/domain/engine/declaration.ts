@@ -150,6 +150,11 @@ export interface ResourceDeclaration<P = any> {
    * behaviour for an operation that is not a CRUD verb (`setupIntents.confirm`) serves it alone.
    */
   readonly behaviours?: Readonly<Record<string, Behaviour<P>>>
+  /**
+   * Made from catalogue data for a type nobody declared by hand (`resources/generic.ts`): its
+   * lists under other names (`creditNotes.listLineItems` at `/lines`) are served as lists too.
+   */
+  readonly generic?: true
   /** Edge traits by operation name (`v2.billing.meterEventStream.create`: session auth). */
   readonly traits?: Readonly<Record<string, OperationTraits>>
 }

@@ -3,7 +3,7 @@ import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { resourceMissing } from '../service-error.js'
-import type { Origin } from '../v1-events/emit.js'
+import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { buildObject, emptyOf } from './build-object.js'
 import { type CatalogueView, fieldsOf, resolve } from './catalogue-view.js'
 import type { Fixed, OperationCall, ResourceDeclaration } from './declaration.js'
@@ -40,6 +40,11 @@ export interface Engine {
   find(scope: Scope, id: string): Record<string, unknown> | undefined
   /** A copy of an answer with `expand` paths replaced by the objects their ids name. */
   expand(scope: Scope, answer: unknown, paths: readonly string[]): unknown
+  /**
+   * Emits a snapshot event of an object (`treasury.inbound_transfer.succeeded`) where the
+   * catalogue has that event type; for behaviours whose change has an event of its own.
+   */
+  emit(type: string, scope: Scope, object: Json, origin: Origin): void
   /** The virtual time in unix seconds (what `created` and other timestamps hold). */
   now(): number
   /** A new object of any catalogue object type with every non-optional field (not stored). */
@@ -77,7 +82,7 @@ const indexes = new WeakMap<CatalogueView, WeakMap<readonly ResourceDeclaration[
 export function createEngine<P>(options: EngineOptions<P>): Engine {
   const { kernel, events, view, declarations, ports } = options
   const resources = new Map<string, Resource>()
-  const finders = new Map<string, Finder>()
+  const finders = new Map<string, Finder[]>()
   let index: Map<string, Served> | undefined
   const references = new Map<string, readonly Reference[]>()
 
@@ -119,7 +124,12 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
     find(scope, id) {
       const cut = id.lastIndexOf('_')
       if (cut <= 0) return undefined
-      return finders.get(id.slice(0, cut))?.(scope, id)
+      // Several resources may share a prefix (v1 and v2 meter events; a generic one and a written one).
+      for (const finder of finders.get(id.slice(0, cut)) ?? []) {
+        const found = finder(scope, id)
+        if (found !== undefined) return found
+      }
+      return undefined
     },
     expand(scope, answer, paths) {
       return expand(
@@ -128,6 +138,9 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
         (id) => engine.find(scope, id),
         (object, field) => include(scope, object, field),
       )
+    },
+    emit(type, scope, object, origin) {
+      if (eventTypesOf(view).has(type)) emitSnapshot(events, type, scope, object, origin, undefined, true)
     },
     now: () => Math.floor(kernel.clock.now / 1000),
     build(type, object, scope, overrides = {}) {
@@ -196,10 +209,10 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   // Nothing to find in a resource not made yet.
   for (const d of declarations) {
     const own = d.find
-    finders.set(
-      d.idPrefix,
-      own === undefined ? (scope, id) => resources.get(d.object)?.get(scope, id) : (scope, id) => own(scope, id, ports),
-    )
+    const finder: Finder =
+      own === undefined ? (scope, id) => resources.get(d.object)?.get(scope, id) : (scope, id) => own(scope, id, ports)
+    // The later declaration is asked first, as when one finder per prefix let the last one win.
+    finders.set(d.idPrefix, [finder, ...(finders.get(d.idPrefix) ?? [])])
   }
   // Called for parts not registered yet, so only for resources not made yet.
   kernel.state.provide(ENGINE_PART, (object) => void make(object))

@@ -85,6 +85,8 @@ function toInt(v: unknown, param: string): number {
  * as a form string, a string).
  */
 export function fieldEquals(value: unknown, filter: unknown): boolean {
+  // A nested filter (`scope[type]=account`) matches the keys it names.
+  if (isPlainObject(filter) && isPlainObject(value)) return Object.entries(filter).every(([k, f]) => fieldEquals(value[k], f))
   const v = isPlainObject(value) && typeof value.id === 'string' ? value.id : value
   if (typeof v === 'boolean') return v === filter || String(v) === filter
   if (typeof v === 'number') return v === filter || String(v) === filter

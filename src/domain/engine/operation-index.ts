@@ -105,16 +105,22 @@ export function servingOf(
 ): { declaration: ResourceDeclaration; verb: Verb | 'action' } | undefined {
   const type = typeOf(op)
   const declaration = type === undefined ? byType.get(op.resource) : byType.get(type)
+  // A behaviour written for the operation by its owner (`billing.meters.listEventSummaries` on
+  // meters) wins over a generic declaration of the type it answers.
+  const owner = byType.get(op.resource)
+  if (declaration?.generic && owner !== undefined && !owner.generic && owner.behaviours?.[op.name] !== undefined) {
+    return { declaration: owner, verb: 'action' }
+  }
   // A v2 operation is served only by a v2 declaration (and a v1 one by a v1 declaration).
   if (declaration !== undefined && isV2(declaration) === (op.api === 'v2')) {
     const crud = verbOf(op)
     if (crud !== undefined && (declaration.only?.includes(crud) ?? true)) return { declaration, verb: crud }
     if (declaration.behaviours?.[op.name] !== undefined) return { declaration, verb: 'action' }
+    if (declaration.generic && op.method === 'GET' && op.returns.kind === 'list') return { declaration, verb: 'list' }
   }
   // An operation of a declared resource that answers another type (`invoices.listLineItems`
   // lists line items, `v2.core.eventDestinations.ping` answers an event) is served by that
   // resource's behaviour when it has one.
-  const owner = byType.get(op.resource)
   return owner?.behaviours?.[op.name] === undefined ? undefined : { declaration: owner, verb: 'action' }
 }
 

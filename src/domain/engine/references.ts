@@ -40,7 +40,9 @@ function dictionaryOf(
   }
   const known = byDeclarations.get(declarations)
   if (known !== undefined) return known
-  const byType = new Map(declarations.filter((d) => !OTHER_SCOPE.has(d.type)).map((d) => [d.type, d]))
+  // Accounts count when telling whether a name is ambiguous (`account` also names a financial
+  // connections account), and are left out only at the end.
+  const byType = new Map(declarations.map((d) => [d.type, d]))
   const seen = new Map<string, Set<ResourceDeclaration>>()
   const generated = view.referenceNames?.()
   if (generated !== undefined) {
@@ -77,7 +79,14 @@ function finish(
   seen: ReadonlyMap<string, ReadonlySet<ResourceDeclaration>>,
 ): Map<string, ResourceDeclaration> {
   const out = new Map<string, ResourceDeclaration>()
-  for (const [name, set] of seen) if (set.size === 1) out.set(name, [...set][0] as ResourceDeclaration)
+  for (const [name, all] of seen) {
+    // A name shared by a hand-written declaration and generic ones (`product`: products and
+    // climate products) stands for the hand-written one.
+    const written = [...all].filter((d) => !d.generic)
+    const set = written.length > 0 ? written : [...all]
+    const only = set[0]
+    if (set.length === 1 && only !== undefined && !OTHER_SCOPE.has(only.type)) out.set(name, only)
+  }
   cache.set(declarations, out)
   return out
 }
@@ -159,14 +168,18 @@ export function referencesOf(
   if (paramsType === undefined) return []
   const dictionary = dictionaryOf(view, declarations, objectTypes())
   const own = fieldsOf(view, answered)
-  const byType = new Map(declarations.filter((d) => !OTHER_SCOPE.has(d.type)).map((d) => [d.type, d]))
+  // Accounts count when telling whether a name is ambiguous (`account` also names a financial
+  // connections account), and are left out only at the end.
+  const byType = new Map(declarations.map((d) => [d.type, d]))
   const out: Reference[] = []
   const walk = (fields: Extract<Shape, { t: 'object' }>['fields'], path: string[], depth: number) => {
     for (const [name, field] of Object.entries(fields)) {
       if (name === 'expand' || name === 'metadata') continue
       const top = depth === 0 ? own[name] : undefined
       const targets = top === undefined ? [] : expandTargets(top.shape).flatMap((t) => byType.get(t) ?? [])
-      const d = targets.length === 1 ? targets[0] : targets.length === 0 ? dictionary.get(name) : undefined
+      const one = targets.length === 1 ? targets[0] : targets.length === 0 ? dictionary.get(name) : undefined
+      // A connected account is checked by the accounts area (it is not in the caller's scope).
+      const d = one !== undefined && OTHER_SCOPE.has(one.type) ? undefined : one
       const s = resolve(view, field.shape)
       if (d !== undefined && takesString(view, s)) out.push({ path: [...path, name], declaration: d })
       else if (d !== undefined && takesStrings(view, s)) out.push({ path: [...path, name, '[]'], declaration: d })

@@ -1,11 +1,14 @@
 import { errorMessage } from '#catalogue/errors.js'
+import { operation } from '#catalogue/index.js'
+import type { Operation } from '#catalogue/types.js'
 import { lineAmount } from '../billing/pricing.js'
 import { checkMetadata } from '../engine/checks.js'
-import type { ResourceDeclaration } from '../engine/declaration.js'
+import type { Behaviour, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import { type Json, pageV1 } from '../engine/list.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
+import { actionBehaviour } from './generic-actions.js'
 import { plannedPrice } from './inline-prices.js'
 import type { ResourcePorts } from './ports.js'
 import { entriesOf } from './subscription-params.js'
@@ -88,8 +91,17 @@ export const checkoutSessions: ResourceDeclaration<ResourcePorts> = {
       }
       return session
     },
+    // Only an open session expires; it becomes `expired` with `checkout.session.expired`.
+    'checkout.sessions.expire'(call, next, env) {
+      const session = env.engine.resource('checkout.session').require(call.scope, call.path.id ?? '')
+      if (session.status !== 'open') throw tableError('checkout_session_not_open', { status: String(session.status) })
+      expire ??= actionBehaviour(operation('checkout.sessions.expire') as Operation, 'checkout.session')
+      return expire(call, next, env)
+    },
   },
 }
+
+let expire: Behaviour<ResourcePorts> | undefined
 
 /**
  * The line items of checkout sessions: stored by the engine (so snapshots keep them), answered

@@ -1,9 +1,10 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { operations } from '#catalogue/index.js'
+import { NOT_SERVED } from '#catalogue/not-served.js'
 import type { Operation } from '#catalogue/types.js'
 import { expandPaths } from '#domain/engine/expand.js'
 import { byTypeOf, servingOf } from '#domain/engine/operation-index.js'
-import { declarations } from '#domain/resources/index.js'
+import { servedDeclarations as declarations } from '#domain/resources/served.js'
 import { ServiceError } from '#domain/service-error.js'
 import { headerNames } from '../header-names.js'
 import type { RequestContext, Route } from '../route.js'
@@ -94,7 +95,7 @@ export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
     const key = shapeOf(op.method, op.path)
     if (taken.has(key)) continue
     taken.add(key)
-    const serving = servingOf(op, byType)
+    const serving = Object.hasOwn(NOT_SERVED, op.name) ? undefined : servingOf(op, byType)
     if (serving === undefined) {
       out.push(notImplemented(op))
       continue
