@@ -138,6 +138,8 @@ export const ERRORS = {
     'simulator',
     { code: 'idempotency_key_invalid' },
   ),
+  /** A well-formed version the service does not serve (the provider's wording, its brand renamed). */
+  api_version_unknown: row(400, INVALID, 'Invalid {brand} API version: {value}', 'provider', { code: 'invalid_api_version' }),
   invalid_api_version: row(
     400,
     INVALID,
