@@ -62,6 +62,8 @@ export const ERRORS = {
     INVALID,
     'You did not provide an API key. Provide it in the Authorization header as Bearer <key>{basic}.',
   ),
+  /** A well-formed version the service does not serve (the provider's wording, its brand renamed). */
+  api_version_unknown: row(400, INVALID, 'Invalid {brand} API version: {value}', 'provider', { code: 'invalid_api_version' }),
   /** spec: "400 archived_meter: The meter is not Active." */
   archived_meter: row(
     400,
@@ -138,8 +140,6 @@ export const ERRORS = {
     'simulator',
     { code: 'idempotency_key_invalid' },
   ),
-  /** A well-formed version the service does not serve (the provider's wording, its brand renamed). */
-  api_version_unknown: row(400, INVALID, 'Invalid {brand} API version: {value}', 'provider', { code: 'invalid_api_version' }),
   invalid_api_version: row(
     400,
     INVALID,

@@ -164,3 +164,15 @@ export function fieldChanges(
 }
 
 const changesMemo = new Map<string, { readonly dropped: ReadonlySet<string>; readonly restored: ReadonlyMap<string, string> }>()
+
+/**
+ * Why a version cannot be an account's or the platform's default, or `undefined` when it can.
+ *
+ * @example
+ * versionProblem('2021-01-01') // "'2021-01-01' is not a served API version (2020-08-27 to 2026-10-28.endive, or a <date>.preview)"
+ */
+export function versionProblem(version: string): string | undefined {
+  if (version === CURRENT_VERSION || isServedVersion(version)) return undefined
+  const oldest = servedVersions()[servedVersions().length - 1]?.version
+  return `'${version}' is not a served API version (${oldest} to ${currentVersion()}, or a <date>.preview)`
+}

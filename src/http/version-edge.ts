@@ -7,11 +7,14 @@
  * checkServedVersion('2021-01-01', 'Stripe-Version') // throws 400 "Invalid Stripe API version: 2021-01-01"
  */
 import { operation, typeShape } from '#catalogue/index.js'
-import { CURRENT_VERSION, isServedVersion, walksBack } from '#catalogue/versions.js'
+import { CURRENT_VERSION, isServedVersion } from '#catalogue/versions.js'
 import type { Scope } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 import { tableError } from '#domain/service-error.js'
-import { renderAt } from '#domain/versions/render-at.js'
+import { needsWalk, renderAt } from '#domain/versions/render-at.js'
+
+export { needsWalk }
+
 import { requestAt } from '#domain/versions/request-at.js'
 import { checkExpand } from './expand-paths.js'
 
@@ -24,16 +27,6 @@ import { checkExpand } from './expand-paths.js'
 export function checkServedVersion(version: string, header: string): void {
   if (version === CURRENT_VERSION || isServedVersion(version)) return
   throw tableError('api_version_unknown', { brand: header.replace(/-Version$/i, ''), value: version }, { param: header })
-}
-
-/**
- * Whether answers at `version` walk back (any served version but the current one and previews).
- *
- * @example
- * needsWalk('2026-10-28.endive') // false
- */
-export function needsWalk(version: string): boolean {
-  return version !== CURRENT_VERSION && walksBack(version)
 }
 
 /**

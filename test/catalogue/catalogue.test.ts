@@ -40,7 +40,10 @@ describe('the operation catalogue', () => {
         cwd: repo,
         stdio: 'pipe',
       })
-      const files = readdirSync(generated).sort()
+      // The version facts beside the catalogue come from their own generator (test/versions).
+      const files = readdirSync(generated)
+        .filter((f) => !f.startsWith('version'))
+        .sort()
       expect(readdirSync(out).sort()).toEqual(files)
       for (const file of files) {
         expect(readFileSync(join(out, file), 'utf8'), `${file} differs: run npm run catalogue`).toBe(

@@ -1,9 +1,21 @@
 import { objectType } from '#catalogue/index.js'
-import { fieldChanges } from '#catalogue/versions.js'
+import { CURRENT_VERSION, fieldChanges, walksBack } from '#catalogue/versions.js'
 import type { VersionChange, WalkContext } from './change.js'
 import { CHANGES } from './changes/index.js'
 
 type Obj = Record<string, unknown>
+
+/**
+ * Whether answers at `version` walk back (any served version but the current one and previews).
+ * At the current version this is one string comparison and reads no version data.
+ *
+ * @example
+ * needsWalk('2026-10-28.endive') // false
+ * needsWalk('2022-08-01')        // true
+ */
+export function needsWalk(version: string): boolean {
+  return version !== CURRENT_VERSION && walksBack(version)
+}
 
 const backwards = new Map<string, readonly VersionChange[]>()
 
