@@ -145,11 +145,7 @@ function paramsBase(type: string): Map<string, string> | undefined {
  * @example
  * fieldChanges('2022-08-01', 'Invoice', 'objects')?.restored.has('payment_intent') // true
  */
-export function fieldChanges(
-  version: string,
-  type: string,
-  kind: 'objects' | 'params',
-): { readonly dropped: ReadonlySet<string>; readonly restored: ReadonlyMap<string, string> } | undefined {
+export function fieldChanges(version: string, type: string, kind: 'objects' | 'params'): FieldChanges | undefined {
   const then = declaredAt(version, type, kind)
   const now = declaredAt(currentVersion(), type, kind)
   if (then === undefined || now === undefined) return undefined
@@ -158,12 +154,23 @@ export function fieldChanges(
   if (cached !== undefined) return cached
   const dropped = new Set([...now.keys()].filter((k) => !then.has(k)))
   const restored = new Map([...then].filter(([k]) => !now.has(k)))
-  const out = { dropped, restored }
+  const required = new Set([...then].filter(([k, p]) => p === 'required' && now.get(k) === 'optional').map(([k]) => k))
+  const out = { dropped, restored, required }
   changesMemo.set(key, out)
   return out
 }
 
-const changesMemo = new Map<string, { readonly dropped: ReadonlySet<string>; readonly restored: ReadonlyMap<string, string> }>()
+/** How a type at an older version differs from the current one. */
+export interface FieldChanges {
+  /** Declared now, not then: dropped from answers, refused in params as now. */
+  readonly dropped: ReadonlySet<string>
+  /** Declared then (`required` or `optional`), not now: restored in answers, accepted in params. */
+  readonly restored: ReadonlyMap<string, string>
+  /** Declared at both, required then and optional now: always present in answers then. */
+  readonly required: ReadonlySet<string>
+}
+
+const changesMemo = new Map<string, FieldChanges>()
 
 /**
  * Why a version cannot be an account's or the platform's default, or `undefined` when it can.

@@ -65,6 +65,7 @@ export function renderAt(
     if (facts !== undefined) {
       for (const key of facts.dropped) delete out[key]
       for (const [key, presence] of facts.restored) if (presence === 'required' && !(key in out)) out[key] = null
+      for (const key of facts.required) if (!(key in out)) out[key] = null
     }
     return out
   }
