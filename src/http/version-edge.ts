@@ -16,6 +16,7 @@ import { needsWalk, renderAt } from '#domain/versions/render-at.js'
 export { needsWalk }
 
 import { requestAt } from '#domain/versions/request-at.js'
+import { sealedAnswer } from '#kernel/sealed.js'
 import { checkExpand } from './expand-paths.js'
 
 /**
@@ -61,5 +62,28 @@ export function requestParamsAt(
  * answerAt(service, scope, invoice, '2022-08-01', []) // invoice with payment_intent, paid, subscription
  */
 export function answerAt(service: Service, scope: Scope, answer: unknown, version: string, deferred: readonly string[]): unknown {
-  return renderAt(answer, version, (id) => service.engine.find(scope, id), deferred)
+  const find = (id: string) => service.engine.find(scope, id)
+  if (answer === null || typeof answer !== 'object' || deferred.length > 0) return renderAt(answer, version, find, deferred)
+  // A retrieve answers the same sealed object again and again: its walk is kept while the objects
+  // it read are the same ones (the engine replaces an object on every change), and the walked copy
+  // is marked so its text is made once too, as the current version's answer is.
+  let byVersion = walked.get(answer)
+  const hit = byVersion?.get(version)
+  if (hit?.reads.every(([id, seen]) => find(id) === seen)) return hit.result
+  const reads: Array<[string, unknown]> = []
+  const result = renderAt(answer, version, (id) => {
+    const found = find(id)
+    reads.push([id, found])
+    return found
+  })
+  if (result !== null && typeof result === 'object') {
+    if (byVersion === undefined) {
+      byVersion = new Map()
+      walked.set(answer, byVersion)
+    }
+    byVersion.set(version, { result: sealedAnswer(result), reads })
+  }
+  return result
 }
+
+const walked = new WeakMap<object, Map<string, { result: unknown; reads: ReadonlyArray<[string, unknown]> }>>()
