@@ -146,12 +146,15 @@ function paramsBase(type: string): Map<string, string> | undefined {
  * fieldChanges('2022-08-01', 'Invoice', 'objects')?.restored.has('payment_intent') // true
  */
 export function fieldChanges(version: string, type: string, kind: 'objects' | 'params'): FieldChanges | undefined {
+  const key = `${kind}\n${version}\n${type}`
+  const cached = changesMemo.get(key)
+  if (cached !== undefined || changesMemo.has(key)) return cached
   const then = declaredAt(version, type, kind)
   const now = declaredAt(currentVersion(), type, kind)
-  if (then === undefined || now === undefined) return undefined
-  const key = `changes\n${kind}\n${version}\n${type}`
-  const cached = changesMemo.get(key)
-  if (cached !== undefined) return cached
+  if (then === undefined || now === undefined) {
+    changesMemo.set(key, undefined)
+    return undefined
+  }
   const dropped = new Set([...now.keys()].filter((k) => !then.has(k)))
   const restored = new Map([...then].filter(([k]) => !now.has(k)))
   const required = new Set([...then].filter(([k, p]) => p === 'required' && now.get(k) === 'optional').map(([k]) => k))
@@ -170,7 +173,7 @@ export interface FieldChanges {
   readonly required: ReadonlySet<string>
 }
 
-const changesMemo = new Map<string, FieldChanges>()
+const changesMemo = new Map<string, FieldChanges | undefined>()
 
 /**
  * Why a version cannot be an account's or the platform's default, or `undefined` when it can.

@@ -16,7 +16,7 @@ import { needsWalk, renderAt } from '#domain/versions/render-at.js'
 export { needsWalk }
 
 import { requestAt } from '#domain/versions/request-at.js'
-import { sealedAnswer } from '#kernel/sealed.js'
+import { isSealedAnswer, sealedAnswer } from '#kernel/sealed.js'
 import { checkExpand } from './expand-paths.js'
 
 /**
@@ -63,7 +63,9 @@ export function requestParamsAt(
  */
 export function answerAt(service: Service, scope: Scope, answer: unknown, version: string, deferred: readonly string[]): unknown {
   const find = (id: string) => service.engine.find(scope, id)
-  if (answer === null || typeof answer !== 'object' || deferred.length > 0) return renderAt(answer, version, find, deferred)
+  if (answer === null || typeof answer !== 'object' || deferred.length > 0 || !isSealedAnswer(answer)) {
+    return renderAt(answer, version, find, deferred)
+  }
   // A retrieve answers the same sealed object again and again: its walk is kept while the objects
   // it read are the same ones (the engine replaces an object on every change), and the walked copy
   // is marked so its text is made once too, as the current version's answer is.

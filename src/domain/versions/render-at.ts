@@ -48,46 +48,84 @@ export function renderAt(
 ): unknown {
   const changes = changesAfter(version)
   const ctx: WalkContext = { version, find, render: (o) => walk(o) as Obj }
+  // A subtree nothing changes is answered as it is (no copy): most of an answer at a recent
+  // version, and the garbage of a walk is most of its cost.
   function walk(node: unknown): unknown {
-    if (Array.isArray(node)) return node.map(walk)
+    if (Array.isArray(node)) {
+      let copy: unknown[] | undefined
+      for (let i = 0; i < node.length; i++) {
+        const walked = walk(node[i])
+        if (walked !== node[i]) {
+          copy ??= node.slice()
+          copy[i] = walked
+        }
+      }
+      return copy ?? node
+    }
     if (node === null || typeof node !== 'object') return node
     const source = node as Obj
     const kind = source.object
     if (kind === 'event' || kind === 'v2.core.event') return node
-    const out: Obj = { ...source }
-    // Changes read the object as it is now (its children unwalked), then the children it did not
-    // replace are walked: a value a change put there is already rendered.
-    if (typeof kind === 'string') for (const change of changes) change.back?.[kind]?.(out, ctx)
-    for (const key of Object.keys(source)) if (out[key] === source[key]) out[key] = walk(source[key])
-    if (typeof kind !== 'string') return out
+    let out: Obj | undefined
+    if (typeof kind === 'string') {
+      for (const change of changes) {
+        const back = change.back?.[kind]
+        if (back === undefined) continue
+        out ??= { ...source }
+        back(out, ctx)
+      }
+    }
+    // Changes read the object as it is now (its children unwalked); the children they did not
+    // replace are walked next: a value a change put there is already rendered.
+    for (const key in source) {
+      const value = source[key]
+      if (value === null || typeof value !== 'object') continue
+      if (out !== undefined && out[key] !== value) continue
+      const walked = walk(value)
+      if (walked !== value) {
+        out ??= { ...source }
+        out[key] = walked
+      }
+    }
+    if (typeof kind !== 'string') return out ?? source
     const type = objectType(kind)
     const facts = type === undefined ? undefined : fieldChanges(version, type, 'objects')
     if (facts !== undefined) {
-      for (const key of facts.dropped) delete out[key]
-      for (const [key, presence] of facts.restored) if (presence === 'required' && !(key in out)) out[key] = null
-      for (const key of facts.required) if (!(key in out)) out[key] = null
+      for (const key of facts.dropped) {
+        if (!(key in (out ?? source))) continue
+        out ??= { ...source }
+        delete out[key]
+      }
+      for (const [key, presence] of facts.restored) {
+        if (presence !== 'required' || key in (out ?? source)) continue
+        out ??= { ...source }
+        out[key] = null
+      }
+      for (const key of facts.required) {
+        if (key in (out ?? source)) continue
+        out ??= { ...source }
+        out[key] = null
+      }
     }
-    return out
+    return out ?? source
   }
-  const result = walk(answer)
-  for (const path of expand) expandAt(result, path.split('.'), ctx)
-  return result
+  return expand.reduce<unknown>((result, path) => expandAt(result, path.split('.'), ctx), walk(answer))
 }
 
-function expandAt(node: unknown, segs: readonly string[], ctx: WalkContext): void {
+/** The node with the id at `segs` replaced by its object rendered at the walk's version (a copy where it changes). */
+function expandAt(node: unknown, segs: readonly string[], ctx: WalkContext): unknown {
   if (Array.isArray(node)) {
-    for (const item of node) expandAt(item, segs, ctx)
-    return
+    const items = node.map((item) => expandAt(item, segs, ctx))
+    return items.every((item, i) => item === node[i]) ? node : items
   }
-  if (node === null || typeof node !== 'object' || segs.length === 0) return
+  if (node === null || typeof node !== 'object' || segs.length === 0) return node
   const o = node as Obj
   const [head, ...rest] = segs as [string, ...string[]]
   if (rest.length > 0) {
-    expandAt(o[head], rest, ctx)
-    return
+    const inner = expandAt(o[head], rest, ctx)
+    return inner === o[head] ? o : { ...o, [head]: inner }
   }
   const id = o[head]
-  if (typeof id !== 'string') return
-  const found = ctx.find(id)
-  if (found !== undefined) o[head] = ctx.render(found)
+  const found = typeof id === 'string' ? ctx.find(id) : undefined
+  return found === undefined ? o : { ...o, [head]: ctx.render(found) }
 }
