@@ -70,6 +70,8 @@ export const ERRORS = {
     INVALID,
     'Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).',
   ),
+  /** A well-formed version the service does not serve (the provider's wording, its brand renamed). */
+  api_version_unknown: row(400, INVALID, 'Invalid {brand} API version: {value}', 'provider', { code: 'invalid_api_version' }),
   /** spec: "400 archived_meter: The meter is not Active." */
   archived_meter: row(
     400,

@@ -99,7 +99,7 @@ Example:
   service-sim merge .service-sim/reports/fuzz/default/shard-1-of-2.json .service-sim/reports/fuzz/default/shard-2-of-2.json --out merged.json
 `,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
-                         [--header-prefix Stripe] [--clock wall|manual] [--speed N]
+                         [--header-prefix Stripe] [--api-version V] [--clock wall|manual] [--speed N]
                          [--forward-to URL] [--events a,b] [--state file] [--record file]
                          [--admin-token T|none] [--allowed-host H]...
 
@@ -164,6 +164,8 @@ Options:
                       virtual second never ends)
   --header-prefix P   Prefix of the provider-named headers (default Service); Stripe makes the
                       official clients of any language work unchanged, signatures included
+  --api-version V     The accounts' default API version (default the current one), for clients
+                      that send none; any served version from 2020-08-27 on (docs/versions.md)
   --clock wall|manual Virtual time follows the wall clock (default) or moves only when asked
   --speed N           With --clock wall: N virtual ms per real ms (default 1, at most 1000000)
   --forward-to URL    Create destinations on the platform (test mode) posting to URL, a

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { versionProblem } from '#catalogue/versions.js'
 import { isLoopback, isThinType } from '#domain/destinations/rules.js'
 import { ServiceError } from '#domain/service-error.js'
 import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
@@ -191,6 +192,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'admin-token': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       'header-prefix': { type: 'string' },
+      'api-version': { type: 'string' },
       clock: { type: 'string' },
       speed: { type: 'string' },
       'forward-to': { type: 'string' },
@@ -205,6 +207,9 @@ export async function serveCommand(args: string[]): Promise<number> {
     return 0
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`)
+  const apiVersion = values['api-version']
+  const versionRefusal = apiVersion === undefined ? undefined : versionProblem(apiVersion)
+  if (versionRefusal !== undefined) throw new UsageError(`--api-version: ${versionRefusal}`)
   const port = intOption('--port', values.port) ?? 12111
   if (port > 65535) throw new UsageError(`--port: expected 0..65535, got ${port}`)
   const seed = intOption('--seed', values.seed)
@@ -267,6 +272,7 @@ export async function serveCommand(args: string[]): Promise<number> {
         ...start(),
         ...(headerPrefix === undefined ? {} : { headerPrefix }),
         ...(values['no-limits'] ? { limits: false as const } : {}),
+        ...(apiVersion === undefined ? {} : { apiVersion }),
       })
     }
     forwarded = forward === undefined ? [] : setUpForwarding(built, forward)

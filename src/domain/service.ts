@@ -87,7 +87,7 @@ export interface ServiceOptions {
 
 export function createService(kernel: Kernel, timeline: RequestTimeline, options: ServiceOptions): Service {
   const accounts = createAccounts(kernel, options.defaultVersion)
-  const events = createEventStore(kernel, accounts)
+  const events = createEventStore(kernel, accounts, () => built)
   const sessions = createSessions(kernel)
   const destinations = createDestinations(kernel, accounts, () => engine)
   const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)

@@ -17,6 +17,7 @@ import { catalogueParams } from './operation-params.js'
 import type { Principal, RequestContext, Route } from './route.js'
 import { createRouter } from './router.js'
 import { TextResponse } from './text-response.js'
+import { answerAt, checkServedVersion, needsWalk, requestParamsAt } from './version-edge.js'
 
 /** The `fetch`-compatible handler of a simulator. */
 export type FetchHandler = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
@@ -186,12 +187,23 @@ export function createFetchHandler(options: HandlerOptions): {
       flight.mode = principal.mode
       const versionHeader = incoming.headers.get(names.version)
       version = versionHeader === null ? principal.account.apiVersion : parseApiVersion(versionHeader, names.version)
+      if (versionHeader !== null) checkServedVersion(version, names.version)
+      // At the current version nothing below walks: a string comparison is the whole cost.
+      const walk = needsWalk(version)
       // Checked before any gate or handler runs: the key is echoed on the response, and a value
       // `Headers` refuses would throw there, after the request had committed.
       const key = incoming.headers.get('idempotency-key') ?? undefined
       if (key !== undefined) checkIdempotencyKey(key)
-      const decoded = incoming.method === 'GET' ? {} : decodeBody(incoming.text, incoming.headers.get('content-type'), style)
-      const rawQuery = decodeQuery(incoming.url.search)
+      let decoded = incoming.method === 'GET' ? {} : decodeBody(incoming.text, incoming.headers.get('content-type'), style)
+      let rawQuery = decodeQuery(incoming.url.search)
+      let deferred: readonly string[] = []
+      if (walk) {
+        const forwardBody = requestParamsAt(route.operation, version, decoded)
+        const forwardQuery = requestParamsAt(route.operation, version, rawQuery)
+        decoded = forwardBody.params
+        rawQuery = forwardQuery.params
+        deferred = [...forwardBody.deferred, ...forwardQuery.deferred]
+      }
       const mutates = route.mutates ?? incoming.method !== 'GET'
       for (const gate of service.gates) {
         const release = gate({
@@ -248,7 +260,10 @@ export function createFetchHandler(options: HandlerOptions): {
           status = code
         },
       }
-      const result = await route.handle(ctx)
+      const answer = await route.handle(ctx)
+      const result = walk
+        ? answerAt(service, { account: principal.account.id, mode: principal.mode }, answer, version, deferred)
+        : answer
       // Set after the literal: a computed name inside it makes V8 build the object the slow way.
       const headers: Record<string, string> = { 'Request-Id': ctx.requestId }
       headers[names.version] = version

@@ -41,6 +41,17 @@ export function sealedAnswer<T extends object>(value: T): T {
 }
 
 /**
+ * Whether an object was marked by `sealedAnswer`: an answer that may be given again, so work
+ * derived from it (its text, a rendering at another version) is worth keeping.
+ *
+ * @example
+ * isSealedAnswer(sealedAnswer(store.get(scope, id))) // true
+ */
+export function isSealedAnswer(value: object): boolean {
+  return texts.has(value)
+}
+
+/**
  * `JSON.stringify(value)`; for an object marked by `sealedAnswer`, made once and kept.
  *
  * @example

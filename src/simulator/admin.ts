@@ -1,3 +1,4 @@
+import { versionProblem } from '#catalogue/versions.js'
 import type { Account, Organisation } from '#domain/accounts/account.js'
 import type { CreateAccountInput } from '#domain/accounts/accounts.js'
 import { createDeliveryAdmin, type DeliveryAdmin } from '#domain/delivery/delivery-admin.js'
@@ -58,6 +59,8 @@ export function createAdmin(service: Service): Admin {
     setApiVersion(id, version) {
       const account = service.accounts.get(id)
       if (account === undefined) throw new TypeError(`admin.setApiVersion: no such account '${id}'`)
+      const problem = versionProblem(version)
+      if (problem !== undefined) throw new TypeError(`admin.setApiVersion: ${problem}`)
       account.apiVersion = version
       service.kernel.trace.append('account.version', { id, version })
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { versionProblem } from '#catalogue/versions.js'
 import type { Account } from '#domain/accounts/account.js'
 import type { Kernel } from '#domain/kernel.js'
 import { type LimitsOption, resolveLimits, validateLimits } from '#domain/limits/limits-option.js'
@@ -152,7 +153,12 @@ function simulatorOptionsSchema() {
         .string()
         .regex(/^[A-Za-z][A-Za-z0-9]*$/, { message: 'must be a header token such as Service or Stripe' })
         .optional(),
-      apiVersion: z.string().optional(),
+      apiVersion: z
+        .string()
+        .refine((v) => versionProblem(v) === undefined, {
+          error: (i) => versionProblem(String(i.input)) ?? 'unknown API version',
+        })
+        .optional(),
       serviceTime: z
         .union([
           z.number().min(0),

@@ -1,3 +1,4 @@
+import { versionProblem } from '#catalogue/versions.js'
 import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Kernel } from '../kernel.js'
 import type { Mode } from '../mode.js'
@@ -64,6 +65,8 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
   const orgs = new Map<string, Organisation>()
 
   function create(input: CreateAccountInput = {}): Account {
+    const problem = input.apiVersion === undefined ? undefined : versionProblem(input.apiVersion)
+    if (problem !== undefined) throw new TypeError(`createAccount: ${problem}`)
     if (input.platform !== undefined && !byId.has(input.platform)) {
       throw tableError('resource_missing', { kind: 'platform account', id: input.platform }, { param: 'platform', status: 400 })
     }

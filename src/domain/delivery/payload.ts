@@ -12,9 +12,14 @@ const pinned = new WeakMap<StoredEvent, Map<string, string>>()
  * @example
  * deliveryBody(event, 'thin') // '{\n  "id": "evt_test_…",\n  "object": "v2.core.event",…'
  */
-export function deliveryBody(event: StoredEvent, kind: 'snapshot' | 'thin', version?: string): string {
+export function deliveryBody(
+  event: StoredEvent,
+  kind: 'snapshot' | 'thin',
+  version?: string,
+  bodyAt?: (event: StoredEvent, version: string) => Readonly<Record<string, unknown>>,
+): string {
   if (version !== undefined && kind === 'snapshot' && event.kind === 'snapshot' && version !== event.apiVersion) {
-    return pinnedBody(event, version)
+    return pinnedBody(event, version, bodyAt)
   }
   let entry = cache.get(event)
   if (entry === undefined) {
@@ -46,10 +51,14 @@ export function deliveryBody(event: StoredEvent, kind: 'snapshot' | 'thin', vers
 
 /**
  * A snapshot event as sent to a destination pinned to another API version: structured for that
- * version. The simulator's objects have no version-dependent fields, so only `api_version` differs;
+ * version (by `bodyAt`, the event store's rendering), rendered once per event and version and kept;
  * the stored event (what `/v1/events` returns) is unchanged.
  */
-function pinnedBody(event: StoredEvent, version: string): string {
+function pinnedBody(
+  event: StoredEvent,
+  version: string,
+  bodyAt?: (event: StoredEvent, version: string) => Readonly<Record<string, unknown>>,
+): string {
   let byVersion = pinned.get(event)
   if (byVersion === undefined) {
     byVersion = new Map()
@@ -57,7 +66,7 @@ function pinnedBody(event: StoredEvent, version: string): string {
   }
   let text = byVersion.get(version)
   if (text === undefined) {
-    text = JSON.stringify({ ...event.body, api_version: version }, null, 2)
+    text = JSON.stringify(bodyAt === undefined ? { ...event.body, api_version: version } : bodyAt(event, version), null, 2)
     byVersion.set(version, text)
   }
   return text

@@ -44,7 +44,7 @@ export function createSend(ctx: DeliveryContext): Send {
         message: 'Unable to connect: the receiver is unreachable (injected fault).',
       })
     }
-    const payload = deliveryBody(event, trigger === 'ping' ? 'thin' : d.eventPayload, d.snapshotApiVersion)
+    const payload = deliveryBody(event, trigger === 'ping' ? 'thin' : d.eventPayload, d.snapshotApiVersion, ctx.events.bodyAt)
     const at = clock.now
     const signed = signedRequest(ctx.names, {
       url: d.url,

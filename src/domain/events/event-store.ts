@@ -3,6 +3,7 @@ import { LayeredMap } from '#kernel/layered-map.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
+import { needsWalk, renderAt } from '../versions/render-at.js'
 import type { EmitSnapshot, EmitThin, StoredEvent } from './event.js'
 
 /**
@@ -22,9 +23,19 @@ export interface EventStore {
   /** Every event of every scope, in emission order. */
   all(): readonly StoredEvent[]
   subscribe(listener: (event: StoredEvent) => void): () => void
+  /**
+   * The event's body structured for `version` (a destination's or endpoint's pinned version):
+   * `data.object` rendered at that version from the object as it was when the event occurred, the
+   * `api_version` stamp to match. The stored body when the version is the event's own.
+   */
+  bodyAt(event: StoredEvent, version: string): Readonly<Record<string, unknown>>
 }
 
-export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore {
+/** Reads other objects for a walk back (the engine, bound once the service has built it). */
+export type ObjectFinder = () => { find(scope: Scope, id: string): Record<string, unknown> | undefined } | undefined
+
+export function createEventStore(kernel: Kernel, accounts: Accounts, finder: ObjectFinder = () => undefined): EventStore {
+  const findIn = (scope: Scope) => (id: string) => finder()?.find(scope, id)
   // `byId` is made on the first lookup by id and kept up to date from then on: a run that never
   // reads an event by id (a load test of creates) pays no insert into a map of every event.
   type Bucket = { snapshot: StoredEvent[]; thin: StoredEvent[]; byId: LayeredMap<string, StoredEvent> | undefined }
@@ -96,7 +107,12 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
       const connected = account?.platform !== undefined
       // Optional members are added after the literal, in the same order: a spread of a
       // conditional object costs about a microsecond per event on node 20.
-      const data: Record<string, unknown> = { object }
+      // Structured for the account's version when the event occurs, once; the object as it is now
+      // is kept beside it for destinations pinned to another version.
+      const walked = needsWalk(apiVersion)
+      const data: Record<string, unknown> = {
+        object: walked ? renderAt(object, apiVersion, findIn({ account: input.account, mode: input.mode })) : object,
+      }
       if (input.previousAttributes) data.previous_attributes = cloneData(input.previousAttributes)
       const body: Record<string, unknown> = {
         id,
@@ -121,6 +137,7 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
         apiVersion,
         body,
         objectId: typeof object.id === 'string' ? object.id : undefined,
+        ...(walked ? { current: object } : {}),
       })
     },
     thin(input) {
@@ -149,6 +166,13 @@ export function createEventStore(kernel: Kernel, accounts: Accounts): EventStore
         body,
         objectId: input.relatedObject?.id,
       })
+    },
+    bodyAt(event, version) {
+      if (version === event.apiVersion || event.kind !== 'snapshot') return event.body
+      const data = event.body.data as Record<string, unknown>
+      const now = event.current ?? (data.object as Record<string, unknown>)
+      const object = needsWalk(version) ? renderAt(now, version, findIn({ account: event.account, mode: event.mode })) : now
+      return { ...event.body, api_version: version, data: { ...data, object } }
     },
     get(scope, id) {
       const b = scopes.get(scopeKey(scope))

@@ -20,6 +20,11 @@ export interface StoredEvent {
   readonly body: Readonly<Record<string, unknown>>
   /** Id of the object the event is about (`data.object.id` or `related_object.id`). */
   readonly objectId: string | undefined
+  /**
+   * The object in the current version's shape, kept when `body` holds it walked back to an older
+   * `apiVersion`: a destination pinned to another version is rendered from it.
+   */
+  readonly current?: Readonly<Record<string, unknown>>
 }
 
 export interface EmitSnapshot {

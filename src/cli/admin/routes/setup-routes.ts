@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { versionProblem } from '#catalogue/versions.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ok, ref } from '../openapi-components.js'
@@ -10,7 +11,15 @@ const account = adminRoute({
   method: 'POST',
   path: '/accounts',
   summary: 'Create a connected account of the platform (as sim.admin.createAccount)',
-  body: z.strictObject({ email: z.string().max(512).optional(), country: z.string().length(2).optional() }),
+  body: z.strictObject({
+    email: z.string().max(512).optional(),
+    country: z.string().length(2).optional(),
+    api_version: z
+      .string()
+      .max(64)
+      .optional()
+      .meta({ description: "The account's default API version (default the platform's)" }),
+  }),
   responses: {
     '200': ok('The account and its keys', {
       type: 'object',
@@ -23,11 +32,39 @@ const account = adminRoute({
     }),
   },
   handler: ({ sim, body: b }) => {
+    const problem = b.api_version === undefined ? undefined : versionProblem(b.api_version)
+    if (problem !== undefined) return fail(400, `api_version: ${problem}`, 'api_version')
     const a = sim.admin.createAccount({
       ...(b.email === undefined ? {} : { email: b.email }),
       ...(b.country === undefined ? {} : { country: b.country }),
+      ...(b.api_version === undefined ? {} : { apiVersion: b.api_version }),
     })
     return json(200, { id: a.id, secret_key: a.keys.secret, publishable_key: a.keys.publishable })
+  },
+})
+
+const apiVersion = adminRoute({
+  method: 'POST',
+  path: '/accounts/api_version',
+  summary:
+    "Set an account's default API version (as sim.admin.setApiVersion): requests without a version header and events from now on",
+  body: z.strictObject({
+    api_version: z.string().min(1).max(64),
+    account: z.string().min(1).max(255).optional().meta(platformDefault),
+  }),
+  responses: {
+    '200': ok('The account and its version', {
+      type: 'object',
+      properties: { id: { type: 'string' }, api_version: { type: 'string' } },
+    }),
+  },
+  handler: ({ sim, body: b }) => {
+    const id = b.account ?? sim.platform.id
+    if (sim.admin.account(id) === undefined) return fail(400, `account: no such account '${id}'`, 'account')
+    const problem = versionProblem(b.api_version)
+    if (problem !== undefined) return fail(400, `api_version: ${problem}`, 'api_version')
+    sim.admin.setApiVersion(id, b.api_version)
+    return json(200, { id, api_version: b.api_version })
   },
 })
 
@@ -94,6 +131,6 @@ const meter = adminRoute({
  * Setup: connected accounts, organisations and meters.
  *
  * @example
- * setupRoutes.map((r) => r.path) // ['/accounts', '/organisations', '/meters']
+ * setupRoutes.map((r) => r.path) // ['/accounts', '/accounts/api_version', '/organisations', '/meters']
  */
-export const setupRoutes: readonly AdminRoute[] = [account, organisation, meter]
+export const setupRoutes: readonly AdminRoute[] = [account, apiVersion, organisation, meter]

@@ -1,0 +1,190 @@
+// Generates the version facts (src/catalogue/generated/versions.json and version-deltas.json) from
+// the official client's own history. Run with `npm run versions` (or
+// `npx tsx scripts/generate-versions.ts [outDir] [--from <dir to keep the unpacked releases in>]`).
+//
+// 1. Which versions, and which release declares each: the pinned client's CHANGELOG.md says, per
+//    release, "This release changes the pinned API version to `V`". The last release before the next
+//    change is the last one pinning V, so its declarations are V's fullest description.
+// 2. Each of those releases is fetched with `npm pack` into a temporary directory (never committed)
+//    and its `.d.ts` files are read through the TypeScript compiler API (a syntax walk: the
+//    interfaces of the `Stripe` namespace, or of `cjs/resources/` in the newer layout).
+// 3. Per version, the delta against the next newer version: for every object type (an interface
+//    with an `object` literal field) the fields it has there and not at the next version (`+`) and
+//    the fields the next version has and it has not (`-`); the same for every `...Params` interface.
+//    A field is written `name` when declared required and `name?` when optional, so a change of
+//    optionality is one `-` and one `+` of the same name.
+//
+// Output is deterministic (sorted keys and lists). `versions.json` records each release's tarball
+// integrity, so a test can check the data is what this script writes from those inputs.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import ts from 'typescript'
+
+const repo = resolve(dirname(new URL(import.meta.url).pathname), '..')
+const args = process.argv.slice(2)
+const fromIndex = args.indexOf('--from')
+const fromDir = fromIndex >= 0 ? resolve(args[fromIndex + 1]!) : undefined
+const positional = args.filter((_, i) => i !== fromIndex && i !== fromIndex + 1)
+const outDir = resolve(positional[0] ?? join(repo, 'src', 'catalogue', 'generated'))
+const clientDir = join(repo, 'node_modules', 'stripe')
+/** The first version served: the one pinned by the client's major of August 2020. */
+const OLDEST = '2020-08-27'
+
+interface Release {
+  readonly version: string
+  readonly client: string
+}
+
+/** Per version (oldest first), the last client release pinning it, read from the changelog. */
+export function releasesFromChangelog(changelog: string): Release[] {
+  const sections = changelog.split(/\n## /).slice(1).reverse()
+  const last = new Map<string, string>()
+  let current: string | undefined
+  for (const section of sections) {
+    const client = /^(?:<a id="[^"]*"><\/a>)?(\d+\.\d+\.\d+)\b/.exec(section)?.[1]
+    if (!client) continue
+    const pin = /changes the pinned API version to `([^`]+)`/.exec(section)?.[1]
+    if (pin) current = pin
+    if (current) last.set(current, client)
+  }
+  const all = [...last].map(([version, client]) => ({ version, client }))
+  return all.slice(all.findIndex((r) => r.version === OLDEST))
+}
+
+/** Where a release's declarations are: `types/` (older layouts) or `cjs/resources/` (newer). */
+function declarationFiles(pkg: string): { files: string[]; base: string; prefixDirs: boolean } {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir)
+      .sort()
+      .flatMap((name) => {
+        const path = join(dir, name)
+        if (statSync(path).isDirectory()) return name === 'test' ? [] : walk(path)
+        return name.endsWith('.d.ts') ? [path] : []
+      })
+  if (existsSync(join(pkg, 'types'))) return { files: walk(join(pkg, 'types')), base: join(pkg, 'types'), prefixDirs: false }
+  const base = join(pkg, 'cjs', 'resources')
+  return { files: walk(base), base, prefixDirs: true }
+}
+
+type FieldSets = Record<string, string[]>
+
+/** The object types and params interfaces a release declares, with their top-level fields. */
+export function readDeclarations(pkg: string): { objects: FieldSets; params: FieldSets } {
+  const { files, base, prefixDirs } = declarationFiles(pkg)
+  const all = new Map<string, { fields: string[]; isObject: boolean }>()
+  for (const file of files) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false)
+    const dirs = prefixDirs ? dirname(relative(base, file)).split(sep).filter((d) => d !== '.') : []
+    const visit = (node: ts.Node, chain: string[]): void => {
+      if (ts.isModuleDeclaration(node)) {
+        const name = ts.isStringLiteral(node.name) ? undefined : node.name.text
+        const inner = name === undefined || (name === 'Stripe' && chain.length === 0) ? chain : [...chain, name]
+        if (node.body) visit(node.body, inner)
+        return
+      }
+      if (ts.isModuleBlock(node) || ts.isSourceFile(node)) {
+        for (const s of node.statements) visit(s, chain)
+        return
+      }
+      if (!ts.isInterfaceDeclaration(node)) return
+      const fields: string[] = []
+      let isObject = false
+      for (const m of node.members) {
+        if (!ts.isPropertySignature(m) || !m.name || !m.type || ts.isFunctionTypeNode(m.type)) continue
+        const key = ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) ? m.name.text : m.name.getText(source)
+        if (key === 'object' && ts.isLiteralTypeNode(m.type) && ts.isStringLiteral(m.type.literal)) isObject = true
+        fields.push(m.questionToken ? `${key}?` : key)
+      }
+      const name = [...(dirs.every((d, i) => chain[i] === d) ? [] : dirs), ...chain, node.name.text].join('.')
+      all.set(name, { fields: [...new Set(fields)].sort(), isObject })
+    }
+    visit(source, [])
+  }
+  // Only top-level types (`Invoice`, `Checkout.Session`, `InvoiceCreateParams`): a type inside the
+  // namespace of another type (`Invoice.StatusTransitions`) is a sub-object, left out to stay small.
+  const objects: FieldSets = {}
+  const params: FieldSets = {}
+  for (const [name, t] of [...all].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (all.has(name.split('.').slice(0, -1).join('.'))) continue
+    if (/Params$/.test(name)) params[name] = t.fields
+    else if (t.isObject) objects[name] = t.fields
+  }
+  return { objects, params }
+}
+
+type Delta = Record<string, { '+'?: string[]; '-'?: string[] }>
+
+function delta(older: FieldSets, newer: FieldSets): Delta {
+  const out: Delta = {}
+  for (const name of [...new Set([...Object.keys(older), ...Object.keys(newer)])].sort()) {
+    const a = new Set(older[name] ?? [])
+    const b = new Set(newer[name] ?? [])
+    const plus = [...a].filter((f) => !b.has(f)).sort()
+    const minus = [...b].filter((f) => !a.has(f)).sort()
+    // A type absent at one side is marked by `*` so "no fields" and "no type" stay distinct; a
+    // type that appeared later needs no field list to be walked back.
+    if (!(name in older)) minus.splice(0, minus.length, '*')
+    if (!(name in newer)) plus.unshift('*')
+    if (plus.length || minus.length) out[name] = { ...(plus.length ? { '+': plus } : {}), ...(minus.length ? { '-': minus } : {}) }
+  }
+  return out
+}
+
+function unpack(client: string, work: string): { dir: string; integrity: string } {
+  const target = join(work, `stripe-${client}`)
+  if (!existsSync(join(target, 'integrity.json'))) {
+    const out = execFileSync('npm', ['pack', `stripe@${client}`, '--json', '--pack-destination', work], { encoding: 'utf8' })
+    const [info] = JSON.parse(out) as Array<{ filename: string; integrity: string }>
+    mkdirSync(target, { recursive: true })
+    execFileSync('tar', ['xzf', join(work, info!.filename), '-C', target])
+    writeFileSync(join(target, 'integrity.json'), JSON.stringify({ integrity: info!.integrity }))
+  }
+  return { dir: join(target, 'package'), integrity: JSON.parse(readFileSync(join(target, 'integrity.json'), 'utf8')).integrity }
+}
+
+/** The pinned client's tarball integrity, as the lockfile records it. */
+function lockedIntegrity(): string {
+  const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8'))
+  return lock.packages?.['node_modules/stripe']?.integrity ?? 'unknown'
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  const pinned = JSON.parse(readFileSync(join(clientDir, 'package.json'), 'utf8')).version as string
+  const releases = releasesFromChangelog(readFileSync(join(clientDir, 'CHANGELOG.md'), 'utf8'))
+  // `--from <dir>` keeps the unpacked releases there between runs; otherwise a temporary directory.
+  const work = fromDir ?? mkdtempSync(join(tmpdir(), 'versions-'))
+  mkdirSync(work, { recursive: true })
+  try {
+    const read = releases.map((r) => {
+      const { dir, integrity } = r.client === pinned ? { dir: clientDir, integrity: lockedIntegrity() } : unpack(r.client, work)
+      process.stderr.write(`read ${r.version} from stripe@${r.client}\n`)
+      return { ...r, integrity, ...readDeclarations(dir) }
+    })
+    const newestFirst = [...read].reverse()
+    const deltas: Record<string, { objects: Delta; params: Delta }> = {}
+    for (let i = 1; i < newestFirst.length; i++) {
+      const older = newestFirst[i]!
+      const newer = newestFirst[i - 1]!
+      deltas[older.version] = { objects: delta(older.objects, newer.objects), params: delta(older.params, newer.params) }
+    }
+    const current = newestFirst[0]!
+    const versions = {
+      generatedBy: 'scripts/generate-versions.ts',
+      current: current.version,
+      versions: newestFirst.map((r) => ({ version: r.version, client: r.client, integrity: r.integrity })),
+    }
+    const lines = Object.entries(deltas).map(([v, d]) => `${JSON.stringify(v)}:${JSON.stringify(d)}`)
+    writeFileSync(join(outDir, 'versions.json'), `${JSON.stringify(versions, null, 1)}\n`)
+    writeFileSync(join(outDir, 'version-deltas.json'), `{\n${lines.join(',\n')}\n}\n`)
+    // The current release's full field lists: what the deltas walk back from.
+    writeFileSync(
+      join(outDir, 'version-base.json'),
+      `${JSON.stringify({ version: current.version, objects: current.objects, params: current.params })}\n`,
+    )
+    process.stderr.write(`wrote ${releases.length} versions to ${relative(repo, outDir) || '.'}\n`)
+  } finally {
+    if (!fromDir) rmSync(work, { recursive: true, force: true })
+  }
+}

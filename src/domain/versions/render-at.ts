@@ -1,0 +1,131 @@
+import { objectType } from '#catalogue/index.js'
+import { CURRENT_VERSION, fieldChanges, walksBack } from '#catalogue/versions.js'
+import type { VersionChange, WalkContext } from './change.js'
+import { CHANGES } from './changes/index.js'
+
+type Obj = Record<string, unknown>
+
+/**
+ * Whether answers at `version` walk back (any served version but the current one and previews).
+ * At the current version this is one string comparison and reads no version data.
+ *
+ * @example
+ * needsWalk('2026-10-28.endive') // false
+ * needsWalk('2022-08-01')        // true
+ */
+export function needsWalk(version: string): boolean {
+  return version !== CURRENT_VERSION && walksBack(version)
+}
+
+const backwards = new Map<string, readonly VersionChange[]>()
+
+/** The hand-written changes an answer at `version` walks back through, newest first. */
+export function changesAfter(version: string): readonly VersionChange[] {
+  let hit = backwards.get(version)
+  if (hit === undefined) {
+    hit = CHANGES.filter((c) => c.version > version)
+    backwards.set(version, hit)
+  }
+  return hit
+}
+
+/**
+ * An answer of the current version rendered at an older one: for every object in it (lists and
+ * expanded objects included), the hand-written changes newer than `version` restore what moved,
+ * then the generated facts drop the fields `version` did not have and give the fields it had and
+ * nothing restores a `null`. Events are left as they are: they were rendered when they occurred.
+ * The answer is not changed; a copy is returned. `expand` paths of the older version that name a
+ * restored field (`latest_invoice.payment_intent`) are expanded on the result.
+ *
+ * @example
+ * renderAt(invoice, '2022-08-01', (id) => engine.find(scope, id)) // { ..., payment_intent: 'pi_…', paid: true }
+ */
+export function renderAt(
+  answer: unknown,
+  version: string,
+  find: (id: string) => Obj | undefined,
+  expand: readonly string[] = [],
+): unknown {
+  const changes = changesAfter(version)
+  const ctx: WalkContext = { version, find, render: (o) => walk(o) as Obj }
+  // A subtree nothing changes is answered as it is (no copy): most of an answer at a recent
+  // version, and the garbage of a walk is most of its cost.
+  function walk(node: unknown): unknown {
+    if (Array.isArray(node)) {
+      let copy: unknown[] | undefined
+      for (let i = 0; i < node.length; i++) {
+        const walked = walk(node[i])
+        if (walked !== node[i]) {
+          copy ??= node.slice()
+          copy[i] = walked
+        }
+      }
+      return copy ?? node
+    }
+    if (node === null || typeof node !== 'object') return node
+    const source = node as Obj
+    const kind = source.object
+    if (kind === 'event' || kind === 'v2.core.event') return node
+    let out: Obj | undefined
+    if (typeof kind === 'string') {
+      for (const change of changes) {
+        const back = change.back?.[kind]
+        if (back === undefined) continue
+        out ??= { ...source }
+        back(out, ctx)
+      }
+    }
+    // Changes read the object as it is now (its children unwalked); the children they did not
+    // replace are walked next: a value a change put there is already rendered.
+    for (const key in source) {
+      const value = source[key]
+      if (value === null || typeof value !== 'object') continue
+      if (out !== undefined && out[key] !== value) continue
+      const walked = walk(value)
+      if (walked !== value) {
+        out ??= { ...source }
+        out[key] = walked
+      }
+    }
+    if (typeof kind !== 'string') return out ?? source
+    const type = objectType(kind)
+    const facts = type === undefined ? undefined : fieldChanges(version, type, 'objects')
+    if (facts !== undefined) {
+      for (const key of facts.dropped) {
+        if (!(key in (out ?? source))) continue
+        out ??= { ...source }
+        delete out[key]
+      }
+      for (const [key, presence] of facts.restored) {
+        if (presence !== 'required' || key in (out ?? source)) continue
+        out ??= { ...source }
+        out[key] = null
+      }
+      for (const key of facts.required) {
+        if (key in (out ?? source)) continue
+        out ??= { ...source }
+        out[key] = null
+      }
+    }
+    return out ?? source
+  }
+  return expand.reduce<unknown>((result, path) => expandAt(result, path.split('.'), ctx), walk(answer))
+}
+
+/** The node with the id at `segs` replaced by its object rendered at the walk's version (a copy where it changes). */
+function expandAt(node: unknown, segs: readonly string[], ctx: WalkContext): unknown {
+  if (Array.isArray(node)) {
+    const items = node.map((item) => expandAt(item, segs, ctx))
+    return items.every((item, i) => item === node[i]) ? node : items
+  }
+  if (node === null || typeof node !== 'object' || segs.length === 0) return node
+  const o = node as Obj
+  const [head, ...rest] = segs as [string, ...string[]]
+  if (rest.length > 0) {
+    const inner = expandAt(o[head], rest, ctx)
+    return inner === o[head] ? o : { ...o, [head]: inner }
+  }
+  const id = o[head]
+  const found = typeof id === 'string' ? ctx.find(id) : undefined
+  return found === undefined ? o : { ...o, [head]: ctx.render(found) }
+}

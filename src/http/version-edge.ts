@@ -1,0 +1,91 @@
+/**
+ * The version edge: the service speaks the current version inside; a request pinned to an older
+ * one is walked forward here before its params are checked, and its answer walked back before it is
+ * sent (`#domain/versions/`). At the current version none of this runs.
+ *
+ * @example
+ * checkServedVersion('2021-01-01', 'Stripe-Version') // throws 400 "Invalid Stripe API version: 2021-01-01"
+ */
+import { operation, typeShape } from '#catalogue/index.js'
+import { CURRENT_VERSION, isServedVersion } from '#catalogue/versions.js'
+import type { Scope } from '#domain/mode.js'
+import type { Service } from '#domain/service.js'
+import { tableError } from '#domain/service-error.js'
+import { needsWalk, renderAt } from '#domain/versions/render-at.js'
+
+export { needsWalk }
+
+import { requestAt } from '#domain/versions/request-at.js'
+import { isSealedAnswer, sealedAnswer } from '#kernel/sealed.js'
+import { checkExpand } from './expand-paths.js'
+
+/**
+ * Refuses a well-formed version the service does not serve, naming it as the provider does.
+ *
+ * @example
+ * checkServedVersion('2022-08-01', 'Stripe-Version') // passes
+ */
+export function checkServedVersion(version: string, header: string): void {
+  if (version === CURRENT_VERSION || isServedVersion(version)) return
+  throw tableError('api_version_unknown', { brand: header.replace(/-Version$/i, ''), value: version }, { param: header })
+}
+
+/**
+ * A request's params at an older version, read as current ones; `deferred` expand paths are handed
+ * to {@link answerAt}.
+ *
+ * @example
+ * const { params, deferred } = requestParamsAt('subscriptions.create', '2022-08-01', body)
+ */
+export function requestParamsAt(
+  name: string,
+  version: string,
+  params: Record<string, unknown>,
+): { params: Record<string, unknown>; deferred: readonly string[] } {
+  const op = operation(name)
+  const expandableNow = (path: string): boolean => {
+    if (op === undefined) return true
+    try {
+      checkExpand(op, [path], typeShape)
+      return true
+    } catch {
+      return false
+    }
+  }
+  return requestAt(name, op?.params, params, version, expandableNow)
+}
+
+/**
+ * An answer of the current version rendered at `version`, reading other objects of the scope.
+ *
+ * @example
+ * answerAt(service, scope, invoice, '2022-08-01', []) // invoice with payment_intent, paid, subscription
+ */
+export function answerAt(service: Service, scope: Scope, answer: unknown, version: string, deferred: readonly string[]): unknown {
+  const find = (id: string) => service.engine.find(scope, id)
+  if (answer === null || typeof answer !== 'object' || deferred.length > 0 || !isSealedAnswer(answer)) {
+    return renderAt(answer, version, find, deferred)
+  }
+  // A retrieve answers the same sealed object again and again: its walk is kept while the objects
+  // it read are the same ones (the engine replaces an object on every change), and the walked copy
+  // is marked so its text is made once too, as the current version's answer is.
+  let byVersion = walked.get(answer)
+  const hit = byVersion?.get(version)
+  if (hit?.reads.every(([id, seen]) => find(id) === seen)) return hit.result
+  const reads: Array<[string, unknown]> = []
+  const result = renderAt(answer, version, (id) => {
+    const found = find(id)
+    reads.push([id, found])
+    return found
+  })
+  if (result !== null && typeof result === 'object') {
+    if (byVersion === undefined) {
+      byVersion = new Map()
+      walked.set(answer, byVersion)
+    }
+    byVersion.set(version, { result: sealedAnswer(result), reads })
+  }
+  return result
+}
+
+const walked = new WeakMap<object, Map<string, { result: unknown; reads: ReadonlyArray<[string, unknown]> }>>()

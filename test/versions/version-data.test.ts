@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { readDeclarations, releasesFromChangelog } from '../../scripts/generate-versions.js'
+import { CURRENT_VERSION, declaredAt, servedVersions } from '../../src/catalogue/versions.js'
+
+const repo = join(import.meta.dirname, '..', '..')
+const client = join(repo, 'node_modules', 'stripe')
+const generated = join(repo, 'src', 'catalogue', 'generated')
+const json = (file: string) => JSON.parse(readFileSync(join(generated, file), 'utf8'))
+
+describe('the generated version facts', () => {
+  it('list every version the client changelog pins from 2020-08-27 on, with the last release pinning each', () => {
+    const fromChangelog = releasesFromChangelog(readFileSync(join(client, 'CHANGELOG.md'), 'utf8')).reverse()
+    expect(servedVersions().map((v) => ({ version: v.version, client: v.client }))).toEqual(fromChangelog)
+    for (const v of ['2020-08-27', '2022-08-01', '2022-11-15', '2023-08-16', '2023-10-16', '2024-04-10', '2024-06-20']) {
+      expect(servedVersions().some((s) => s.version === v)).toBe(true)
+    }
+    expect(servedVersions().at(-1)?.version).toBe('2020-08-27')
+  })
+
+  it('record each release by its tarball integrity', () => {
+    for (const v of servedVersions()) expect(v.integrity).toMatch(/^sha512-[A-Za-z0-9+/=]+$/)
+  })
+
+  it('start from the pinned client: its version and its declarations, read again here', async () => {
+    const { ApiVersion } = await import(join(client, 'esm', 'apiVersion.js'))
+    expect(CURRENT_VERSION).toBe(ApiVersion)
+    expect(json('versions.json').current).toBe(ApiVersion)
+    const base = json('version-base.json')
+    const read = readDeclarations(client)
+    expect(base.objects).toEqual(read.objects)
+    expect(base.params).toEqual(read.params)
+  })
+
+  it('hold one well-formed delta for every version but the current one', () => {
+    const deltas = json('version-deltas.json')
+    const older = servedVersions()
+      .slice(1)
+      .map((v) => v.version)
+    expect(Object.keys(deltas).sort()).toEqual([...older].sort())
+    for (const d of Object.values(deltas) as Array<Record<string, Record<string, Record<string, string[]>>>>) {
+      expect(Object.keys(d).sort()).toEqual(['objects', 'params'])
+      for (const kind of Object.values(d)) {
+        for (const change of Object.values(kind)) {
+          for (const [sign, fields] of Object.entries(change)) {
+            expect(['+', '-']).toContain(sign)
+            for (const f of fields) expect(f).toMatch(/^(\*|[a-z0-9_]+\??)$/)
+          }
+        }
+      }
+    }
+  })
+
+  it('know the well-known moves: invoice.payment_intent before basil, payment_intent.charges before 2022-11-15', () => {
+    expect(declaredAt('2024-09-30.acacia', 'Invoice', 'objects')?.get('payment_intent')).toBe('required')
+    expect(declaredAt('2025-03-31.basil', 'Invoice', 'objects')?.has('payment_intent')).toBe(false)
+    expect(declaredAt('2022-08-01', 'PaymentIntent', 'objects')?.has('charges')).toBe(true)
+    expect(declaredAt('2022-11-15', 'PaymentIntent', 'objects')?.has('charges')).toBe(false)
+    expect(declaredAt('2024-09-30.acacia', 'Subscription', 'objects')?.get('current_period_end')).toBe('required')
+    expect(declaredAt('2022-08-01', 'PaymentIntentCreateParams', 'params')?.has('payment_method_types')).toBe(true)
+  })
+})
