@@ -62,6 +62,8 @@ export const ERRORS = {
     INVALID,
     'You did not provide an API key. Provide it in the Authorization header as Bearer <key>{basic}.',
   ),
+  /** A well-formed version the service does not serve (the provider's wording, its brand renamed). */
+  api_version_unknown: row(400, INVALID, 'Invalid {brand} API version: {value}', 'provider', { code: 'invalid_api_version' }),
   /** A refund of an application fee already refunded whole. */
   application_fee_already_refunded: row(400, INVALID, 'Application fee {fee} has already been fully refunded.'),
   /** `application_fee_amount` on a payment that pays no connected account. */
@@ -70,8 +72,6 @@ export const ERRORS = {
     INVALID,
     'Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).',
   ),
-  /** A well-formed version the service does not serve (the provider's wording, its brand renamed). */
-  api_version_unknown: row(400, INVALID, 'Invalid {brand} API version: {value}', 'provider', { code: 'invalid_api_version' }),
   /** spec: "400 archived_meter: The meter is not Active." */
   archived_meter: row(
     400,
@@ -125,6 +125,23 @@ export const ERRORS = {
   }),
   /** A charge naming neither a source nor a customer (the provider's wording). */
   charge_source_missing: row(400, INVALID, 'Must provide source or customer.', 'provider', { code: 'parameter_missing' }),
+  /** provider: "You can only expire Checkout Sessions that are open" (a complete or expired session stays as it is). */
+  checkout_session_not_open: row(
+    400,
+    INVALID,
+    'This Checkout Session is {status}; only an open Checkout Session can be expired.',
+    'simulator',
+  ),
+  /** A Connect amount (`application_fee_amount`, `transfer_data[amount]`) above the payment's amount. */
+  connect_amount_too_large: row(
+    400,
+    INVALID,
+    '{param} cannot be greater than the amount of the payment ({amount}).',
+    'provider',
+    {
+      code: 'parameter_invalid',
+    },
+  ),
   /** A customer balance applied with nothing in it. */
   customer_cash_balance_empty: row(
     400,
@@ -137,22 +154,6 @@ export const ERRORS = {
     400,
     INVALID,
     'Cannot apply {amount}: the PaymentIntent needs {remaining} and the customer cash balance holds {available}.',
-    'simulator',
-  /** A Connect amount (`application_fee_amount`, `transfer_data[amount]`) above the payment's amount. */
-  connect_amount_too_large: row(
-    400,
-    INVALID,
-    '{param} cannot be greater than the amount of the payment ({amount}).',
-    'provider',
-    {
-      code: 'parameter_invalid',
-    },
-  ),
-  /** provider: "You can only expire Checkout Sessions that are open" (a complete or expired session stays as it is). */
-  checkout_session_not_open: row(
-    400,
-    INVALID,
-    'This Checkout Session is {status}; only an open Checkout Session can be expired.',
     'simulator',
   ),
   customer_currency_mismatch: row(
@@ -205,6 +206,7 @@ export const ERRORS = {
     'provider',
     { code: 'amount_too_large' },
   ),
+  /** The same key sent again while its first request is still running (409, the provider's wording). */
   idempotency_key_in_progress: row(
     409,
     'idempotency_error',
@@ -468,6 +470,7 @@ export const ERRORS = {
     'You must save this PaymentMethod to a customer before you can update it.',
     'provider',
     { code: 'payment_method_unexpected_state' },
+  ),
   /** A portal session naming a configuration that is not active. */
   portal_configuration_inactive: row(
     400,

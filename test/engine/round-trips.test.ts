@@ -4,7 +4,7 @@ import { type Operation, operations, typeShape } from '../../src/catalogue/index
 import { servedDeclarations as declarations } from '../../src/domain/resources/served.js'
 import { NO_ORIGIN } from '../../src/domain/v1-events/emit.js'
 import { type Hints, hasParam, requiredParams } from '../params/generate.js'
-import { CREATE_PARAMS, CREATE_VERSION, call, parentOf, setup, withIds } from './helpers.js'
+import { CREATE_PARAMS, CREATE_VERSION, call, setup, withIds } from './helpers.js'
 import { shapeProblems } from './shape-check.js'
 
 /**
@@ -23,6 +23,8 @@ function pathOf(template: string, values: Record<string, string>): string {
 function versionHeader(object: string): Record<string, string> {
   const version = CREATE_VERSION[object]
   return version === undefined ? {} : { 'Stripe-Version': version }
+}
+
 /** The fields of a catalogue object type. */
 function fieldsOfType(type: string): Record<string, unknown> {
   const shape = typeShape(type)
