@@ -88,9 +88,13 @@ describe('declared resources round-trip with every declared field', () => {
       const moved = { financial_account: financialAccount.id, amount: 100, currency: 'usd', network: 'ach' as const }
       const receivedCredit = await stripe.testHelpers.treasury.receivedCredits.create(moved)
       const receivedDebit = await stripe.testHelpers.treasury.receivedDebits.create(moved)
-      const fee = sim.service.engine
-        .resource('application_fee')
-        .create({ account: sim.platform.id, mode: 'test' }, { amount: 100, currency: 'usd' }, NO_ORIGIN)
+      // An application fee comes from a payment on the connected account that asks for one.
+      await stripe.paymentIntents.create(
+        { amount: 2000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, application_fee_amount: 200 },
+        { stripeAccount: connected.id },
+      )
+      const [fee] = (await stripe.applicationFees.list()).data
+      if (fee === undefined) throw new Error('no application fee was made')
       const v2Account = await call(sim, key, 'POST', '/v2/core/accounts', {})
       const transfer = await stripe.transfers.create({ amount: 100, currency: 'usd', destination: connected.id })
       const ids: Record<string, string> = {
