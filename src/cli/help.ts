@@ -96,7 +96,9 @@ Example:
 `,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
                          [--header-prefix Stripe] [--clock wall|manual] [--speed N]
-                         [--forward-to URL] [--events a,b] [--state file] [--record file]
+                         [--forward-to URL] [--events a,b] [--forward-thin-to URL]
+                         [--thin-events a,b] [--forward-connect-to URL] [--env-file .env]
+                         [--fixtures file.json]... [--state file] [--record file]
                          [--admin-token T|none] [--allowed-host H]...
 
 Serves the simulator's fetch handler over HTTP on 127.0.0.1 so clients in any language can be
@@ -162,9 +164,18 @@ Options:
                       official clients of any language work unchanged, signatures included
   --clock wall|manual Virtual time follows the wall clock (default) or moves only when asked
   --speed N           With --clock wall: N virtual ms per real ms (default 1, at most 1000000)
-  --forward-to URL    Create destinations on the platform (test mode) posting to URL, a
-                      localhost/127.0.0.1/[::1] address, and print their signing secrets
-  --events a,b        With --forward-to: only these event types (default all: *)
+  --forward-to URL    Forward snapshot events (of the platform and, unless --forward-connect-to
+                      takes them, of its connected accounts) to URL, a localhost/127.0.0.1/[::1]
+                      address: one destination (test mode), one signing secret, printed
+  --events a,b        With --forward-to: only these snapshot event types (default all: *)
+  --forward-thin-to URL   Forward thin events (v1.billing.meter...) to URL: their own
+                      destination and secret
+  --thin-events a,b   With --forward-thin-to: only these thin event types (default all: *)
+  --forward-connect-to URL  Forward connected accounts' snapshot events to URL instead
+  --env-file PATH     Write STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET
+                      (--forward-to's) into PATH, keeping its other lines
+  --fixtures file     Run a fixture file (the provider CLI's format: _meta, fixtures[] with
+                      name, path, method, params, \${name:path} references) at start (repeatable)
   --state file        Load the simulator from file at start if it exists; save it there on exit
                       and on POST /__sim/snapshot (atomically)
   --record file       Record the session (JSON lines) for 'service-sim replay --served file';
@@ -177,7 +188,7 @@ Options:
 
 Examples:
   service-sim serve --port 12111 --seed 42
-  service-sim serve --header-prefix Stripe --forward-to http://localhost:3000/webhooks
+  service-sim serve --header-prefix Stripe --forward-to http://localhost:4242/webhook --env-file .env
   service-sim serve --clock manual --seed 7
   service-sim serve --speed 60   # an hour of virtual time a minute
   service-sim serve --clock manual --state sim-state.json   # stop and start again where it was
