@@ -9,6 +9,8 @@ export interface OneSecretApp {
   readonly verified: { id: string; type: string; account?: string | undefined }[]
   /** Deliveries refused: the verification error's message. */
   readonly refused: string[]
+  /** Most deliveries the app was answering at once. */
+  readonly mostAtOnce: number
   /** Sets the one secret (read from the printed banner or the `.env` file). */
   useSecret(secret: string): void
   close(): Promise<void>
@@ -22,6 +24,8 @@ export interface OneSecretAppOptions {
   readonly thin?: boolean
   /** Real milliseconds the app takes to answer. */
   readonly answerDelayMs?: number
+  /** Work the app does before it answers (e.g. fetch the object the event names from the API). */
+  readonly beforeAnswer?: (event: { id: string; type: string; object?: unknown }) => Promise<void>
 }
 
 /**
@@ -36,8 +40,15 @@ export async function startOneSecretApp(options: OneSecretAppOptions = {}): Prom
   let secret: string | undefined
   const verified: OneSecretApp['verified'] = []
   const refused: string[] = []
+  let atOnce = 0
+  let mostAtOnce = 0
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
+    atOnce++
+    mostAtOnce = Math.max(mostAtOnce, atOnce)
+    res.on('close', () => {
+      atOnce--
+    })
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       if (req.url !== path || secret === undefined) return void res.writeHead(503).end()
@@ -49,8 +60,12 @@ export async function startOneSecretApp(options: OneSecretAppOptions = {}): Prom
           : stripe.webhooks.constructEvent(body, header, secret)
         verified.push({ id: event.id, type: event.type, account: 'account' in event ? (event.account as string) : undefined })
         const done = () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"received":true}')
-        if (answerDelayMs > 0) setTimeout(done, answerDelayMs)
-        else done()
+        const object = 'data' in event ? (event.data as { object?: unknown }).object : undefined
+        const work = options.beforeAnswer?.({ id: event.id, type: event.type, object }) ?? Promise.resolve()
+        work.then(
+          () => (answerDelayMs > 0 ? setTimeout(done, answerDelayMs) : done()),
+          (error: unknown) => res.writeHead(500).end(String(error)),
+        )
       } catch (error) {
         refused.push((error as Error).message)
         res.writeHead(400).end(`Webhook Error: ${(error as Error).message}`)
@@ -63,6 +78,9 @@ export async function startOneSecretApp(options: OneSecretAppOptions = {}): Prom
     url,
     verified,
     refused,
+    get mostAtOnce() {
+      return mostAtOnce
+    },
     useSecret: (s) => {
       secret = s
     },
