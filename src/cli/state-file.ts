@@ -1,4 +1,5 @@
-import { existsSync, linkSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import type { Snapshot } from '../simulator/snapshot.js'
 import { writeFileAtomically } from './atomic-write.js'
 import { UsageError } from './usage-error.js'
@@ -39,6 +40,20 @@ function keepBackup(path: string): void {
   }
 }
 
+/** Temporary files of saves a kill interrupted (`<file>.<pid>.tmp`, `<file>.<pid>.bak.tmp`): never loaded, removed at start. */
+function removeLeftovers(path: string): void {
+  const name = basename(path)
+  const dir = dirname(path)
+  let entries: string[]
+  try {
+    entries = readdirSync(dir)
+  } catch {
+    return
+  }
+  const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+\\.(bak\\.)?tmp$`)
+  for (const entry of entries) if (pattern.test(entry)) rmSync(join(dir, entry), { force: true })
+}
+
 /** The state file read, or the reason it cannot be. */
 function parse(path: string): Snapshot | Error {
   try {
@@ -57,6 +72,7 @@ function parse(path: string): Snapshot | Error {
  * readStateFile('state.json') // { snapshot: {...}, fellBack: false } or undefined
  */
 export function readStateFile(path: string): { snapshot: Snapshot; fellBack: boolean } | undefined {
+  removeLeftovers(path)
   const bak = backupPath(path)
   if (!existsSync(path) && !existsSync(bak)) return undefined
   const main = existsSync(path) ? parse(path) : new Error('missing')
