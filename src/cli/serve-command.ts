@@ -5,6 +5,7 @@ import { runScenarioOn } from '../harness/scenario/run-scenario.js'
 import { callerNow } from '../kernel/wall-clock.js'
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import { writeEnvFile } from './env-file.js'
+import { loadFixtureFile } from './fixture-file.js'
 import { HELP } from './help.js'
 import { startHttpServer } from './http-server.js'
 import { type ForwardDestination, forwardOptions, setUpForwarding } from './serve-forwarding.js'
@@ -94,6 +95,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'thin-events': { type: 'string' },
       'forward-connect-to': { type: 'string' },
       'env-file': { type: 'string' },
+      fixtures: { type: 'string', multiple: true },
       state: { type: 'string' },
       record: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -131,6 +133,10 @@ export async function serveCommand(args: string[]): Promise<number> {
     throw new UsageError('--record cannot be combined with --scenario or --state (a record replays from a fresh simulator)')
   // With a wall clock virtual time starts now, so signatures pass a real app's tolerance check.
   const start = () => (clock.mode === 'wall' ? { start: callerNow() } : {})
+  const fixtureFiles = (values.fixtures ?? []).map((f) => {
+    if (f === '') throw new UsageError('--fixtures: expected a file path')
+    return resolve(f)
+  })
   let forwarded: ForwardDestination[] = []
   const build = async (announce: boolean): Promise<Simulator> => {
     let built: Simulator
@@ -174,6 +180,11 @@ export async function serveCommand(args: string[]): Promise<number> {
       })
     }
     forwarded = forward === undefined ? [] : setUpForwarding(built, forward)
+    // After forwarding, so the fixtures' events reach the app as the provider's CLI would send them.
+    for (const file of fixtureFiles) {
+      const count = await loadFixtureFile(built, file)
+      if (announce) process.stdout.write(`fixtures ${file}: ${count} requests run\n`)
+    }
     return built
   }
   const sim = await build(true)
