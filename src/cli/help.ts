@@ -9,6 +9,7 @@ Commands:
   fuzz              Run a scenario under many seeds; save failing seeds as replayable scenarios
   merge <files...>  Merge fuzz shard reports into one
   serve             Serve the simulator over HTTP on 127.0.0.1, with an admin API under /__sim/
+  trigger <type>    Cause an event on a running serve by the API calls that make it
 
 Run 'service-sim <command> --help' for the options of a command.
 
@@ -93,6 +94,27 @@ Options:
 
 Example:
   service-sim merge reports/fuzz/default/shard-1-of-2.json reports/fuzz/default/shard-2-of-2.json --out merged.json
+`,
+  trigger: `Usage: service-sim trigger <event type> [--url http://127.0.0.1:12111] [--admin-token T]
+                                        [--account acct_...]
+       service-sim trigger --list
+
+Against a running 'service-sim serve', causes an event by the API calls that make it, as the
+provider's CLI trigger does: payment_intent.succeeded creates and confirms a payment intent,
+customer.subscription.created a customer, a price and a subscription, invoice.paid an invoice
+item, an invoice, its finalization and payment, payment_intent.payment_failed a payment with a
+declined card. The event names a stored object in the state it says, and is delivered to the
+forwarding destinations as any event. Prints the requests made and the event.
+
+checkout.session.completed is refused: completing a session needs the customer side (the hosted
+page), which is not served yet. Types without a recipe get a generated event (said so).
+
+Options:
+  --url URL           The serve to call (default http://127.0.0.1:12111)
+  --admin-token T     Its admin token (default SERVICE_SIM_ADMIN_TOKEN)
+  --account acct_...  Make the calls on a connected account
+  --list              The event types with a recipe
+  -h, --help          This help
 `,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
                          [--header-prefix Stripe] [--clock wall|manual] [--speed N]

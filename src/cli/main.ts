@@ -4,6 +4,7 @@ import { HELP } from './help.js'
 import { mergeCommand } from './merge-command.js'
 import { replayCommand } from './replay-command.js'
 import { serveCommand } from './serve-command.js'
+import { triggerCommand } from './trigger-command.js'
 import { UsageError } from './usage-error.js'
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   fuzz: fuzzCommand,
   merge: mergeCommand,
   serve: serveCommand,
+  trigger: triggerCommand,
 }
 
 /**

@@ -74,7 +74,7 @@ describe('serve --clock wall', () => {
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(body),
         })
-      expect((await post('/events/trigger', { type: 'invoice.paid' })).status).toBe(200)
+      expect((await post('/events/trigger', { type: 'invoice.paid', synthetic: true })).status).toBe(200)
       expect(await within(3_000, () => got === 1)).toBe(true)
       const before = Date.now()
       const moved = (await (await post('/clock/advance', { duration: '1h' })).json()) as { now: string }
