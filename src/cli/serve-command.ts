@@ -181,7 +181,10 @@ export async function serveCommand(args: string[]): Promise<number> {
     }
     forwarded = forward === undefined ? [] : setUpForwarding(built, forward)
     // After forwarding, so the fixtures' events reach the app as the provider's CLI would send them.
-    for (const file of fixtureFiles) {
+    // A loaded state already holds what its run's fixtures made: running them again would duplicate it.
+    const fromState = announce && saved !== undefined
+    if (fromState && fixtureFiles.length > 0) process.stdout.write('fixtures not run: the state loaded already holds them\n')
+    for (const file of fromState ? [] : fixtureFiles) {
       const count = await loadFixtureFile(built, file)
       if (announce) process.stdout.write(`fixtures ${file}: ${count} requests run\n`)
     }
