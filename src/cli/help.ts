@@ -195,7 +195,8 @@ Options:
   --thin-events a,b   With --forward-thin-to: only these thin event types (default all: *)
   --forward-connect-to URL  Forward connected accounts' snapshot events to URL instead
   --env-file PATH     Write STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET
-                      (--forward-to's) into PATH, keeping its other lines
+                      (--forward-to's) into PATH, keeping its other lines (on Node 20
+                      the file must exist: node itself reads an --env-file argument)
   --fixtures file     Run a fixture file (the provider CLI's format: _meta, fixtures[] with
                       name, path, method, params, \${name:path} references) at start (repeatable)
   --state file        Load the simulator from file at start if it exists; save it there on exit
