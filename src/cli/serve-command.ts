@@ -131,6 +131,11 @@ export async function serveCommand(args: string[]): Promise<number> {
   // file's starting state is not in it.
   if (values.record !== undefined && (values.scenario !== undefined || stateFile !== undefined))
     throw new UsageError('--record cannot be combined with --scenario or --state (a record replays from a fresh simulator)')
+  // The fixtures' requests are not served ones, so a record would not hold them either.
+  if (values.record !== undefined && (values.fixtures ?? []).length > 0)
+    throw new UsageError(
+      '--record cannot be combined with --fixtures (a record replays from a fresh simulator); load them with POST /__sim/fixtures after start, or as requests',
+    )
   // With a wall clock virtual time starts now, so signatures pass a real app's tolerance check.
   const start = () => (clock.mode === 'wall' ? { start: callerNow() } : {})
   const fixtureFiles = (values.fixtures ?? []).map((f) => {

@@ -155,5 +155,8 @@ describe('fixtures in the provider CLI format', () => {
     const r = await run(['serve', '--port', '0', '--fixtures', file])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/fixture #2 'price' \(POST \/v1\/prices\) failed: .*no earlier fixture is named 'produkt'/)
+    const recorded = await run(['serve', '--port', '0', '--fixtures', file, '--record', join(dir, 'session.jsonl')])
+    expect(recorded.code).toBe(2)
+    expect(recorded.stderr).toMatch(/--record cannot be combined with --fixtures/)
   })
 })
