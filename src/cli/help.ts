@@ -10,6 +10,7 @@ Commands:
   merge <files...>  Merge fuzz shard reports into one
   serve             Serve the simulator over HTTP on 127.0.0.1, with an admin API under /__sim/
   scenarios         List the bundled scenarios (replay and fuzz take them by name)
+  trigger <type>    Cause an event on a running serve by the API calls that make it
 
 Run 'service-sim <command> --help' for the options of a command.
 
@@ -98,9 +99,32 @@ Options:
 Example:
   service-sim merge .service-sim/reports/fuzz/default/shard-1-of-2.json .service-sim/reports/fuzz/default/shard-2-of-2.json --out merged.json
 `,
+  trigger: `Usage: service-sim trigger <event type> [--url http://127.0.0.1:12111] [--admin-token T]
+                                        [--account acct_...]
+       service-sim trigger --list
+
+Against a running 'service-sim serve', causes an event by the API calls that make it, as the
+provider's CLI trigger does: payment_intent.succeeded creates and confirms a payment intent,
+customer.subscription.created a customer, a price and a subscription, invoice.paid an invoice
+item, an invoice, its finalization and payment, payment_intent.payment_failed a payment with a
+declined card. The event names a stored object in the state it says, and is delivered to the
+forwarding destinations as any event. Prints the requests made and the event.
+
+checkout.session.completed is refused: completing a session needs the customer side (the hosted
+page), which is not served yet. Types without a recipe get a generated event (said so).
+
+Options:
+  --url URL           The serve to call (default http://127.0.0.1:12111)
+  --admin-token T     Its admin token (default SERVICE_SIM_ADMIN_TOKEN)
+  --account acct_...  Make the calls on a connected account
+  --list              The event types with a recipe
+  -h, --help          This help
+`,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
                          [--header-prefix Stripe] [--api-version V] [--clock wall|manual] [--speed N]
-                         [--forward-to URL] [--events a,b] [--state file] [--record file]
+                         [--forward-to URL] [--events a,b] [--forward-thin-to URL]
+                         [--thin-events a,b] [--forward-connect-to URL] [--env-file .env]
+                         [--fixtures file.json]... [--state file] [--record file]
                          [--admin-token T|none] [--allowed-host H]...
 
 Serves the simulator's fetch handler over HTTP on 127.0.0.1 so clients in any language can be
@@ -168,9 +192,19 @@ Options:
                       that send none; any served version from 2020-08-27 on (docs/versions.md)
   --clock wall|manual Virtual time follows the wall clock (default) or moves only when asked
   --speed N           With --clock wall: N virtual ms per real ms (default 1, at most 1000000)
-  --forward-to URL    Create destinations on the platform (test mode) posting to URL, a
-                      localhost/127.0.0.1/[::1] address, and print their signing secrets
-  --events a,b        With --forward-to: only these event types (default all: *)
+  --forward-to URL    Forward snapshot events (of the platform and, unless --forward-connect-to
+                      takes them, of its connected accounts) to URL, a localhost/127.0.0.1/[::1]
+                      address: one destination (test mode), one signing secret, printed
+  --events a,b        With --forward-to: only these snapshot event types (default all: *)
+  --forward-thin-to URL   Forward thin events (v1.billing.meter...) to URL: their own
+                      destination and secret
+  --thin-events a,b   With --forward-thin-to: only these thin event types (default all: *)
+  --forward-connect-to URL  Forward connected accounts' snapshot events to URL instead
+  --env-file PATH     Write STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET
+                      (--forward-to's) into PATH, keeping its other lines (on Node 20
+                      the file must exist: node itself reads an --env-file argument)
+  --fixtures file     Run a fixture file (the provider CLI's format: _meta, fixtures[] with
+                      name, path, method, params, \${name:path} references) at start (repeatable)
   --state file        Load the simulator from file at start if it exists; save it there on exit
                       and on POST /__sim/snapshot (atomically)
   --record file       Record the session (JSON lines) for 'service-sim replay --served file';
@@ -183,7 +217,7 @@ Options:
 
 Examples:
   service-sim serve --port 12111 --seed 42
-  service-sim serve --header-prefix Stripe --forward-to http://localhost:3000/webhooks
+  service-sim serve --header-prefix Stripe --forward-to http://localhost:4242/webhook --env-file .env
   service-sim serve --clock manual --seed 7
   service-sim serve --speed 60   # an hour of virtual time a minute
   service-sim serve --clock manual --state sim-state.json   # stop and start again where it was

@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   fuzz: async () => (await import('./fuzz-command.js')).fuzzCommand,
   merge: async () => (await import('./merge-command.js')).mergeCommand,
   serve: async () => (await import('./serve-command.js')).serveCommand,
+  trigger: async () => (await import('./trigger-command.js')).triggerCommand,
   scenarios: async () => (await import('./scenarios-command.js')).scenariosCommand,
 }
 

@@ -1,17 +1,18 @@
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { versionProblem } from '#catalogue/versions.js'
-import { isLoopback, isThinType } from '#domain/destinations/rules.js'
-import { ServiceError } from '#domain/service-error.js'
 import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
 import { runScenarioOn } from '../harness/scenario/run-scenario.js'
 import { callerNow } from '../kernel/wall-clock.js'
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
+import { writeEnvFile } from './env-file.js'
+import { loadFixtureFile } from './fixture-file.js'
 import { HELP } from './help.js'
 import { startHttpServer } from './http-server.js'
+import { type ForwardDestination, forwardOptions, setUpForwarding } from './serve-forwarding.js'
 import { adminTokenProblem, allowedHostSet, generateAdminToken } from './serve-guard.js'
 import { createSessionRecorder, type SessionRecorder } from './session-record.js'
-import { readStateFile } from './state-file.js'
+import { backupPath, readStateFile } from './state-file.js'
 import { headerPrefixOption, intOption, UsageError } from './usage-error.js'
 import type { ServeClock } from './wall-driver.js'
 
@@ -67,111 +68,6 @@ export function clockOption(mode: string | undefined, speed: string | undefined)
   return { mode: 'wall', speed: value }
 }
 
-/** What `--forward-to` asks for: a URL on this machine and the event types (all by default). */
-export interface ForwardSpec {
-  readonly url: string
-  readonly events: readonly string[] | undefined
-}
-
-/** One destination `--forward-to` made, as printed and shown in `GET /__sim/state`. */
-export interface ForwardDestination {
-  readonly destination: string
-  readonly url: string
-  readonly event_payload: 'snapshot' | 'thin'
-  readonly enabled_events: readonly string[]
-  readonly signing_secret: string
-}
-
-/**
- * Checks `--forward-to` and `--events`: an http(s) URL on localhost, 127.x or [::1] (the only ones
- * a served simulator posts to), and event type names.
- *
- * @example
- * forwardOption('http://localhost:3000/webhooks', 'customer.created,invoice.paid')
- */
-export function forwardOption(url: string | undefined, events: string | undefined): ForwardSpec | undefined {
-  if (url === undefined) {
-    if (events !== undefined) throw new UsageError('--events needs --forward-to <url>')
-    return undefined
-  }
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    throw new UsageError(`--forward-to: '${url}' is not an absolute URL (e.g. http://localhost:3000/webhooks)`)
-  }
-  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !isLoopback(parsed.hostname))
-    throw new UsageError(
-      `--forward-to: '${url}' is not an http(s) URL on localhost, 127.0.0.1 or [::1]; serve posts webhooks only to this machine`,
-    )
-  if (events === undefined) return { url, events: undefined }
-  const list = events
-    .split(',')
-    .map((e) => e.trim())
-    .filter((e) => e !== '')
-  const bad = list.find((e) => e !== '*' && !/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(e))
-  if (list.length === 0 || bad !== undefined)
-    throw new UsageError(
-      `--events: expected comma-separated event types (or *), e.g. customer.created,invoice.paid; got '${bad ?? events}'`,
-    )
-  return { url, events: list }
-}
-
-/**
- * Creates the `--forward-to` destinations on the platform in test mode: one for snapshot events
- * (`events_from: ['@self']`) and, unless `--events` names only snapshot types, one for thin events,
- * since the two kinds need separate destinations. Deliveries then take the normal path.
- *
- * @example
- * const [snapshot] = setUpForwarding(sim, { url: 'http://localhost:3000/webhooks', events: undefined })
- * snapshot.signing_secret // 'whsec_...'
- */
-export function setUpForwarding(sim: Simulator, spec: ForwardSpec): ForwardDestination[] {
-  const all = spec.events === undefined || spec.events.includes('*')
-  const snapshot = all ? ['*'] : (spec.events ?? []).filter((e) => !isThinType(e))
-  const thin = all ? ['*'] : (spec.events ?? []).filter((e) => isThinType(e))
-  const made: ForwardDestination[] = []
-  const scope = { account: sim.platform.id, mode: 'test' as const }
-  const forwarded = (
-    d: { id: string; url: string; enabledEvents: Iterable<string> },
-    payload: ForwardDestination['event_payload'],
-  ): ForwardDestination => ({
-    destination: d.id,
-    url: d.url,
-    event_payload: payload,
-    enabled_events: [...d.enabledEvents],
-    signing_secret: sim.admin.signingSecrets(d.id)[0] ?? '',
-  })
-  for (const [payload, enabled] of [
-    ['snapshot', snapshot],
-    ['thin', thin],
-  ] as const) {
-    if (enabled.length === 0) continue
-    const name = `service-sim serve --forward-to (${payload})`
-    // A simulator loaded from `--state` has the destinations of the run that saved it: reuse them.
-    const existing = sim.service.destinations.list(scope).find((d) => d.name === name && d.url === spec.url)
-    if (existing !== undefined) {
-      made.push(forwarded(existing, payload))
-      continue
-    }
-    try {
-      const d = sim.service.destinations.create(scope, {
-        name,
-        type: 'webhook_endpoint',
-        event_payload: payload,
-        events_from: ['@self'],
-        enabled_events: [...enabled],
-        webhook_endpoint: { url: spec.url },
-      })
-      made.push(forwarded(d, payload))
-    } catch (error) {
-      if (error instanceof ServiceError) throw new UsageError(`--forward-to: ${error.message}`)
-      throw error
-    }
-  }
-  return made
-}
-
 /**
  * `service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits] [--admin-token T|none]
  * [--allowed-host H]...`: the simulator on 127.0.0.1 until SIGINT (or SIGTERM), then a clean close
@@ -197,6 +93,11 @@ export async function serveCommand(args: string[]): Promise<number> {
       speed: { type: 'string' },
       'forward-to': { type: 'string' },
       events: { type: 'string' },
+      'forward-thin-to': { type: 'string' },
+      'thin-events': { type: 'string' },
+      'forward-connect-to': { type: 'string' },
+      'env-file': { type: 'string' },
+      fixtures: { type: 'string', multiple: true },
       state: { type: 'string' },
       record: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -223,17 +124,29 @@ export async function serveCommand(args: string[]): Promise<number> {
   const { token, source } = resolveAdminToken(values['admin-token'], process.env)
   const headerPrefix = headerPrefixOption(values['header-prefix'])
   const clock = clockOption(values.clock, values.speed)
-  const forward = forwardOption(values['forward-to'], values.events)
+  const forward = forwardOptions(values)
+  if (values['env-file'] === '') throw new UsageError('--env-file: expected a file path')
+  const envFile = values['env-file'] === undefined ? undefined : resolve(values['env-file'])
   const stateFile = values.state === undefined ? undefined : resolve(values.state)
   if (values.state === '') throw new UsageError('--state: expected a file path')
-  const saved = stateFile === undefined ? undefined : readStateFile(stateFile)
+  const read = stateFile === undefined ? undefined : readStateFile(stateFile)
+  const saved = read?.snapshot
   if (values.record === '') throw new UsageError('--record: expected a file path')
   // A record replays from a fresh simulator built from its first line: a scenario's or a state
   // file's starting state is not in it.
   if (values.record !== undefined && (values.scenario !== undefined || stateFile !== undefined))
     throw new UsageError('--record cannot be combined with --scenario or --state (a record replays from a fresh simulator)')
+  // The fixtures' requests are not served ones, so a record would not hold them either.
+  if (values.record !== undefined && (values.fixtures ?? []).length > 0)
+    throw new UsageError(
+      '--record cannot be combined with --fixtures (a record replays from a fresh simulator); load them with POST /__sim/fixtures after start, or as requests',
+    )
   // With a wall clock virtual time starts now, so signatures pass a real app's tolerance check.
   const start = () => (clock.mode === 'wall' ? { start: callerNow() } : {})
+  const fixtureFiles = (values.fixtures ?? []).map((f) => {
+    if (f === '') throw new UsageError('--fixtures: expected a file path')
+    return resolve(f)
+  })
   let forwarded: ForwardDestination[] = []
   const build = async (announce: boolean): Promise<Simulator> => {
     let built: Simulator
@@ -244,6 +157,8 @@ export async function serveCommand(args: string[]): Promise<number> {
       } catch (error) {
         throw new UsageError(`--state: ${stateFile}: ${(error as Error).message}`)
       }
+      if (read?.fellBack === true)
+        process.stdout.write(`${stateFile} is missing or unreadable: loading the save before it, ${backupPath(stateFile)}\n`)
       process.stdout.write(
         `state loaded from ${stateFile} (virtual time ${new Date(built.clock.now).toISOString()}; seed, limits and header prefix are the saved run's)\n`,
       )
@@ -276,6 +191,14 @@ export async function serveCommand(args: string[]): Promise<number> {
       })
     }
     forwarded = forward === undefined ? [] : setUpForwarding(built, forward)
+    // After forwarding, so the fixtures' events reach the app as the provider's CLI would send them.
+    // A loaded state already holds what its run's fixtures made: running them again would duplicate it.
+    const fromState = announce && saved !== undefined
+    if (fromState && fixtureFiles.length > 0) process.stdout.write('fixtures not run: the state loaded already holds them\n')
+    for (const file of fromState ? [] : fixtureFiles) {
+      const count = await loadFixtureFile(built, file)
+      if (announce) process.stdout.write(`fixtures ${file}: ${count} requests run\n`)
+    }
     return built
   }
   const sim = await build(true)
@@ -319,10 +242,17 @@ export async function serveCommand(args: string[]): Promise<number> {
       : `  clock manual: virtual time ${new Date(sim.clock.now).toISOString()} moves only through POST /__sim/clock/advance`
   const forwardLines = forwarded.map(
     (f) =>
-      `  forwarding ${f.event_payload} events (${f.enabled_events.join(', ')}) to ${f.url}: destination ${f.destination}, webhook signing secret ${f.signing_secret}\n`,
+      `  forwarding ${f.event_payload} events (${f.enabled_events.join(', ')}) from ${f.events_from.join(', ')} to ${f.url} (${f.option}): destination ${f.destination}\n  webhook signing secret ${f.signing_secret}\n`,
   )
+  if (envFile !== undefined) {
+    try {
+      writeEnvFile(envFile, serveEnv(sim, forwarded))
+    } catch (error) {
+      throw new UsageError(`--env-file: cannot write ${envFile}: ${(error as Error).message}`)
+    }
+  }
   process.stdout.write(
-    `service-sim serving on http://127.0.0.1:${actual} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})\n  platform ${sim.platform.id}\n  secret key ${sim.platform.secretKey.test}\n  admin API http://127.0.0.1:${actual}/__sim/state\n${tokenLine}\n${clockLine}\n${forwardLines.join('')}${recorder === undefined ? '' : `  recording the session to ${recorder.file}\n`}  hosts ${[...allowedHostSet(allowedHosts)].join(', ')} (any port)\nPress Ctrl-C to stop.\n`,
+    `service-sim serving on http://127.0.0.1:${actual} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})\n  platform ${sim.platform.id}\n  secret key ${sim.platform.secretKey.test}\n  publishable key ${sim.platform.publishableKey.test}\n  admin API http://127.0.0.1:${actual}/__sim/state\n${tokenLine}\n${clockLine}\n${forwardLines.join('')}${envFile === undefined ? '' : `  keys and signing secret written to ${envFile}\n`}${recorder === undefined ? '' : `  recording the session to ${recorder.file}\n`}  hosts ${[...allowedHostSet(allowedHosts)].join(', ')} (any port)\nPress Ctrl-C to stop.\n`,
   )
   let code = 0
   await new Promise<void>((stop) => {
@@ -369,4 +299,21 @@ export async function serveCommand(args: string[]): Promise<number> {
   })
   process.stdout.write('service-sim stopped\n')
   return code
+}
+
+/**
+ * What `--env-file` writes: the platform's test keys and the signing secret of the forwarding
+ * destination an app verifies with (`--forward-to`'s, else the first made), under the names the
+ * provider's sample apps read.
+ *
+ * @example
+ * serveEnv(sim, forwarded) // { STRIPE_SECRET_KEY: 'sk_test_...', STRIPE_PUBLISHABLE_KEY: 'pk_test_...', STRIPE_WEBHOOK_SECRET: 'whsec_...' }
+ */
+export function serveEnv(sim: Simulator, forwarded: readonly ForwardDestination[]): Record<string, string> {
+  const hook = forwarded.find((f) => f.option === '--forward-to') ?? forwarded[0]
+  return {
+    STRIPE_SECRET_KEY: sim.platform.secretKey.test,
+    STRIPE_PUBLISHABLE_KEY: sim.platform.publishableKey.test,
+    ...(hook === undefined ? {} : { STRIPE_WEBHOOK_SECRET: hook.signing_secret }),
+  }
 }

@@ -4,8 +4,8 @@ import { lowercaseHeaderReader } from '../http/incoming.js'
 import { createSimulator, incomingExchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { type AdminHost, withAdminApi } from './admin-api.js'
 import { arrival } from './http-server.js'
-import { setUpForwarding } from './serve-command.js'
 import { installServeReceiverFaults } from './serve-faults.js'
+import { setUpForwarding } from './serve-forwarding.js'
 import type {
   RecordedEnd,
   RecordedReceiver,

@@ -2,13 +2,11 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 import type { DeliveryTransport, TransportResult } from '#domain/delivery/transport.js'
 import type { Simulator } from '../simulator/create-simulator.js'
 import type { Arrival } from './http-server.js'
+import type { ForwardSpec } from './serve-forwarding.js'
 import type { ServeClock } from './wall-driver.js'
 
-/** What `--forward-to` set up, as the record keeps it (replay sets up the same destinations). */
-export interface RecordedForward {
-  readonly url: string
-  readonly events: readonly string[] | undefined
-}
+/** What the forwarding options set up, as the record keeps it (replay sets up the same destinations). */
+export type RecordedForward = ForwardSpec
 
 /** The first line of a session record: how to build the same simulator again. */
 export interface SessionHeader {

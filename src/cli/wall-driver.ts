@@ -30,6 +30,8 @@ export interface WallDriverOptions {
  */
 export interface WallDriver {
   readonly speed: number
+  /** True while a jump (`jump`) runs. */
+  readonly jumping: boolean
   /** Catches the virtual clock up with wall time (one catch-up at a time; joins a running one). */
   sync(): Promise<void>
   /**
@@ -60,6 +62,7 @@ export function createWallDriver(sim: Simulator, options: WallDriverOptions = {}
   let catchingUp: Promise<void> | undefined
   // Clock moves queued or running; `trySync` only acts when there are none.
   let busy = 0
+  let jumps = 0
 
   const target = () => virtualBase + Math.floor((realNow() - realBase) * speed)
 
@@ -105,6 +108,9 @@ export function createWallDriver(sim: Simulator, options: WallDriverOptions = {}
 
   const driver: WallDriver = {
     speed,
+    get jumping() {
+      return jumps > 0
+    },
     trySync: () => busy === 0 && plainCatchUp(),
     sync() {
       catchingUp ??= serial(catchUp).finally(() => {
@@ -115,7 +121,13 @@ export function createWallDriver(sim: Simulator, options: WallDriverOptions = {}
     jump(move) {
       return serial(async () => {
         await catchUp()
-        const result = await move()
+        jumps++
+        let result: Awaited<ReturnType<typeof move>>
+        try {
+          result = await move()
+        } finally {
+          jumps--
+        }
         // Whatever the jump did, virtual time now runs on from here.
         const goal = target()
         if (current.clock.now > goal) virtualBase += current.clock.now - goal

@@ -15,7 +15,8 @@ import type { Receivers } from './receivers.js'
  * @example
  * service.delivery.useTransport(createTransport(receivers))
  */
-export function createTransport(receivers: Receivers): DeliveryTransport {
+export function createTransport(receivers: Receivers, options: TransportOptions = {}): DeliveryTransport {
+  const paced = pacer(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT)
   return {
     post(request) {
       if (request.badCertificate) {
@@ -30,11 +31,49 @@ export function createTransport(receivers: Receivers): DeliveryTransport {
         return { kind: 'connect_error', message: errorMessage('url_invalid', { url: request.url }) }
       }
       if ((url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname)) {
-        return loopbackPost(url, request)
+        return paced(() => loopbackPost(url, request))
       }
       return { kind: 'connect_error', message: `Unable to connect to ${url.host}: no receiver is mounted at this URL.` }
     },
     waitsOnClock: (url) => receivers.get(url) !== undefined,
+  }
+}
+
+/** Options of `createTransport`. */
+export interface TransportOptions {
+  /**
+   * Most POSTs in flight at once to receivers outside the process; the others wait their turn in
+   * the order they were made (the order of their virtual time), so a long clock jump does not
+   * flood a small app. Default 4.
+   */
+  readonly maxInFlight?: number
+}
+
+/**
+ * Loopback POSTs in flight at once by default.
+ *
+ * @example
+ * createTransport(receivers, { maxInFlight: DEFAULT_MAX_IN_FLIGHT * 2 })
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 4
+
+/** Runs at most `max` jobs at once, the rest first come first served. */
+function pacer(max: number): <T>(job: () => Promise<T>) => Promise<T> {
+  let running = 0
+  const waiting: (() => void)[] = []
+  const next = () => {
+    running--
+    waiting.shift()?.()
+  }
+  return (job) => {
+    const run = () => {
+      running++
+      return job().finally(next)
+    }
+    if (running < max) return run()
+    return new Promise((resolve, reject) => {
+      waiting.push(() => void run().then(resolve, reject))
+    })
   }
 }
 
@@ -82,15 +121,20 @@ function crashed(error: unknown): TransportResult {
 
 const TLS_CODES = /CERT|TLS|SSL|SELF_SIGNED|DEPTH_ZERO|UNABLE_TO_VERIFY/
 
+/**
+ * A real POST, timed on the wall clock from when it goes out (a receiver outside the process
+ * answers in real time, whatever the virtual clock does meanwhile).
+ */
 function loopbackPost(url: URL, request: TransportRequest): Promise<TransportResult> {
   return new Promise((resolve) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    const expiry = AbortSignal.timeout(request.timeoutMs)
     const req = send(
       url,
       {
         method: 'POST',
         headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
-        signal: request.signal,
+        signal: AbortSignal.any([request.signal, expiry]),
       },
       (res) => {
         const chunks: Buffer[] = []
@@ -103,7 +147,8 @@ function loopbackPost(url: URL, request: TransportRequest): Promise<TransportRes
     )
     req.on('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? ''
-      if (error.name === 'AbortError') resolve({ kind: 'timeout', message: 'The receiver answered too slowly.' })
+      if (expiry.aborted) resolve({ kind: 'timeout', message: `No answer within ${request.timeoutMs} ms.` })
+      else if (error.name === 'AbortError') resolve({ kind: 'timeout', message: 'The receiver answered too slowly.' })
       else if (TLS_CODES.test(code)) resolve({ kind: 'tls_error', message: `${code}: ${error.message}` })
       else resolve({ kind: 'connect_error', message: `${code || 'ERROR'}: ${error.message}` })
     })

@@ -23,6 +23,7 @@ import { createTrace, type Trace, traceInternals } from '#kernel/trace.js'
 import type { InterceptOptions } from '../adapters/hosts.js'
 import { type Interception, interceptHosts } from '../adapters/intercept.js'
 import { type Admin, createAdmin } from './admin.js'
+import { type FixtureOptions, type FixtureResult, runFixtures } from './fixtures.js'
 import { type Capture, captureOptions, checkSnapshot, SNAPSHOT_FORMAT, type Snapshot, type SnapshotOptions } from './snapshot.js'
 
 export type { Snapshot } from './snapshot.js'
@@ -100,7 +101,11 @@ export interface Simulator {
   readonly clock: Clock
   readonly platform: Platform
   /** Typed setup and inspection; `injectFault({ fault: 'lock_timeout' })` applies a fault now. */
-  readonly admin: Admin & { injectFault(fault: FaultInjection): void }
+  readonly admin: Admin & {
+    injectFault(fault: FaultInjection): void
+    /** Runs a fixture file (the provider CLI's format) through the API; see `runFixtures`. */
+    loadFixtures(json: unknown, options?: FixtureOptions): Promise<FixtureResult>
+  }
   readonly receivers: Receivers
   readonly trace: Trace
   /** Runs all work due at the current virtual instant (async processing, deliveries). */
@@ -367,6 +372,8 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
           if (refusal !== undefined) throw new TypeError(`admin.injectFault: option 'operation': ${refusal}`)
           faults.inject(fault)
         },
+        loadFixtures: (json: unknown, options?: FixtureOptions) =>
+          runFixtures({ fetch, secretKey: p.keys.secret.test, prefix: kernel.prefix }, json, options),
       })
       return admin
     },

@@ -5,7 +5,7 @@ import { parse } from 'yaml'
 import { adminOpenApiText } from '../../src/cli/admin/openapi.js'
 import { ADMIN_ROUTES } from '../../src/cli/admin-api.js'
 import { type SimServer, startHttpServer } from '../../src/cli/http-server.js'
-import { setUpForwarding } from '../../src/cli/serve-command.js'
+import { setUpForwarding } from '../../src/cli/serve-forwarding.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
 import { call } from './node-request.js'
 import { ROOT } from './run-cli.js'
@@ -225,7 +225,7 @@ describe('serve admin API routes over HTTP', () => {
     expect(after.accounts).toHaveLength(1)
     expect(after.trace.length).toBeLessThan(before.trace.length)
     expect((await get('/events')).body.data).toEqual([])
-    expect((await get('/destinations')).body.data).toHaveLength(2)
+    expect((await get('/destinations')).body.data).toHaveLength(1)
     expect((await post('/reset', { hard: true })).status).toBe(400)
     expect(server.host.sim).not.toBe(sim)
   })

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { type SimServer, startHttpServer } from '../../src/cli/http-server.js'
-import { clockOption, forwardOption } from '../../src/cli/serve-command.js'
+import { clockOption } from '../../src/cli/serve-command.js'
+import { forwardOptions } from '../../src/cli/serve-forwarding.js'
 import { UsageError } from '../../src/cli/usage-error.js'
 import { createWallDriver } from '../../src/cli/wall-driver.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
@@ -73,7 +74,7 @@ describe('serve --clock wall', () => {
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(body),
         })
-      expect((await post('/events/trigger', { type: 'invoice.paid' })).status).toBe(200)
+      expect((await post('/events/trigger', { type: 'invoice.paid', synthetic: true })).status).toBe(200)
       expect(await within(3_000, () => got === 1)).toBe(true)
       const before = Date.now()
       const moved = (await (await post('/clock/advance', { duration: '1h' })).json()) as { now: string }
@@ -116,13 +117,25 @@ describe('serve --clock wall', () => {
       ['wall', '1e9'],
     ] as const)
       expect(() => clockOption(mode, speed), `${mode} ${speed}`).toThrow(UsageError)
-    expect(forwardOption('http://localhost:3000/webhooks', 'customer.created, v1.billing.meter.no_meter_found')).toEqual({
+    expect(forwardOptions({ 'forward-to': 'http://localhost:3000/webhooks', events: 'customer.created, invoice.paid' })).toEqual({
       url: 'http://localhost:3000/webhooks',
-      events: ['customer.created', 'v1.billing.meter.no_meter_found'],
+      events: ['customer.created', 'invoice.paid'],
     })
-    expect(() => forwardOption('https://example.com/hook', undefined)).toThrow(/this machine/)
-    expect(() => forwardOption('not a url', undefined)).toThrow(UsageError)
-    expect(() => forwardOption(undefined, 'customer.created')).toThrow(/--forward-to/)
-    expect(() => forwardOption('http://127.0.0.1:1/h', 'Bad Type')).toThrow(UsageError)
+    expect(forwardOptions({})).toBeUndefined()
+    const refused = [
+      { 'forward-to': 'https://example.com/hook' },
+      { 'forward-to': 'not a url' },
+      { events: 'customer.created' },
+      { 'forward-to': 'http://127.0.0.1:1/h', events: 'Bad Type' },
+      // Thin events have their own option and URL, so an app's one secret verifies every delivery.
+      { 'forward-to': 'http://127.0.0.1:1/h', events: 'v1.billing.meter.no_meter_found' },
+      { 'forward-thin-to': 'http://127.0.0.1:1/t', 'thin-events': 'customer.created' },
+      { 'thin-events': 'v1.billing.meter.no_meter_found' },
+    ]
+    for (const values of refused) expect(() => forwardOptions(values), JSON.stringify(values)).toThrow(UsageError)
+    expect(() => forwardOptions({ 'forward-to': 'https://example.com/hook' })).toThrow(/this machine/)
+    expect(() => forwardOptions({ 'forward-to': 'http://127.0.0.1:1/h', events: 'v1.billing.meter.no_meter_found' })).toThrow(
+      /--forward-thin-to/,
+    )
   })
 })

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { BIN, ROOT } from '../cli/run-cli.js'
@@ -7,6 +10,7 @@ import { BIN, ROOT } from '../cli/run-cli.js'
 /** Debian's interpreter: python3-stripe is a Debian package, not in a pyenv `python3` on PATH. */
 const PYTHON = '/usr/bin/python3'
 const SCRIPT = fileURLToPath(new URL('./stripe_python_client.py', import.meta.url))
+const ONE_SECRET_APP = fileURLToPath(new URL('./stripe_python_one_secret_app.py', import.meta.url))
 const probe = spawnSync(PYTHON, ['-c', 'import stripe'], { encoding: 'utf8' })
 const missing =
   probe.error !== undefined || probe.status !== 0
@@ -107,5 +111,36 @@ describe.skipIf(missing !== undefined)("Debian's python3-stripe against serve --
       instant_available: 1,
       issuing: 1,
     })
+  }, 90_000)
+
+  it('a one-secret Python app reads its keys and secret from --env-file and verifies every event it subscribed to, once each', async () => {
+    const receiverPort = await freePort()
+    const envFile = join(mkdtempSync(join(tmpdir(), 'serve-python-')), '.env')
+    // Node 20 itself reads an --env-file argument, even after the script, and exits when the file is missing.
+    writeFileSync(envFile, '')
+    const { port } = await serve([
+      '--header-prefix',
+      'Stripe',
+      '--admin-token',
+      'none',
+      '--forward-to',
+      `http://127.0.0.1:${receiverPort}/webhook`,
+      '--env-file',
+      envFile,
+    ])
+    const python = spawnSync(PYTHON, [ONE_SECRET_APP], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, API_BASE: `http://127.0.0.1:${port}`, ENV_FILE: envFile, RECEIVER_PORT: String(receiverPort) },
+    })
+    expect(python.status, python.stderr).toBe(0)
+    const seen = JSON.parse(python.stdout.trim().split('\n').pop() ?? '{}') as {
+      expected: string[]
+      received: string[]
+      refused: string[]
+    }
+    expect(seen.refused).toEqual([])
+    expect(seen.expected.length).toBeGreaterThan(8)
+    expect([...seen.received].sort()).toEqual([...seen.expected].sort())
   }, 90_000)
 })

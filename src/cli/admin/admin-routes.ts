@@ -2,6 +2,7 @@ import type { AdminRoute } from './admin-route.js'
 import { clockRoutes } from './routes/clock-routes.js'
 import { eventRoutes } from './routes/event-routes.js'
 import { faultRoutes } from './routes/fault-routes.js'
+import { fixtureRoutes } from './routes/fixture-routes.js'
 import { lifecycleRoutes } from './routes/lifecycle-routes.js'
 import { setupRoutes } from './routes/setup-routes.js'
 import { usageRoutes } from './routes/usage-routes.js'
@@ -20,4 +21,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...eventRoutes,
   ...faultRoutes,
   ...lifecycleRoutes,
+  ...fixtureRoutes,
 ]

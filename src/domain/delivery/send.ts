@@ -61,8 +61,15 @@ export function createSend(ctx: DeliveryContext): Send {
     if (ctx.captured === undefined && headers !== undefined) ctx.captured = { r, url: d.url, body: payload, headers, at }
     const finish = (result: TransportResult) => recordAttempt(r, trigger, at, clock.now, result)
     if (!(answer instanceof Promise)) return finish(answer)
+    // A receiver outside the process answers in real time: its time-out is on the wall clock (the
+    // transport's), so a clock jump while it answers never turns a real answer into a time-out.
+    if (slowMs === 0 && !ctx.transport.waitsOnClock(d.url)) return answer.then(finish, (error: unknown) => finish(failed(error)))
     return race(scheduler, answer, at, timeoutMs, signed.abort, finish)
   }
+}
+
+function failed(error: unknown): TransportResult {
+  return { kind: 'connect_error', message: (error as Error)?.message ?? String(error) }
 }
 
 /** A slow network: the receiver gets the request at `due`; the time-out still counts from the attempt. */

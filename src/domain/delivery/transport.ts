@@ -3,7 +3,10 @@ export interface TransportRequest {
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
-  /** Virtual milliseconds after which the attempt counts as timed out. */
+  /**
+   * Milliseconds after which the attempt counts as timed out: virtual for a receiver that waits on
+   * the clock (in process), real for one outside the process (the transport times it).
+   */
   readonly timeoutMs: number
   /** The destination presents an invalid certificate: the attempt must fail with `tls_error`. */
   readonly badCertificate: boolean
@@ -32,7 +35,9 @@ export interface DeliveryTransport {
   post(request: TransportRequest): TransportResult | Promise<TransportResult>
   /**
    * True when an answer from `url` may wait on the virtual clock (an in-process receiver that
-   * sleeps): `settle()` then stops waiting for it once it is idle instead of hanging.
+   * sleeps): `settle()` then stops waiting for it once it is idle instead of hanging, and the
+   * attempt's time-out is on the virtual clock. False (a receiver outside the process): the
+   * transport times the attempt on the wall clock, and a clock move waits for its answer.
    */
   waitsOnClock(url: string): boolean
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { DELIVERY_STATUSES } from '../../../catalogue/rules.js'
 import type { Simulator } from '../../../simulator/create-simulator.js'
+import type { FixtureFile } from '../../../simulator/fixtures.js'
+import { fixtureFailure } from '../../fixture-file.js'
+import { TRIGGER_REFUSALS, triggerRecipe } from '../../trigger-recipes.js'
 import { fail, iso, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok, ref } from '../openapi-components.js'
@@ -60,7 +63,9 @@ const events = adminRoute({
 const trigger = adminRoute({
   method: 'POST',
   path: '/events/trigger',
-  summary: 'Emit a realistic event of any type and deliver it (as sim.admin.trigger)',
+  summary: 'Cause an event by the API calls that make it (as the provider CLI triggers), or emit a generated one',
+  description:
+    'For a type with a recipe (`service-sim trigger --list`) and no `object`/`data`, the API calls that cause the event run (a fixture file: e.g. payment_intent.succeeded creates and confirms a payment intent), so the event names a stored object in the state it says; the answer is that event with the requests made. Otherwise (another type, `object`/`data` given, `synthetic: true`, live mode) a generated event is emitted as sim.admin.trigger does (`synthetic: true`), naming no stored object. checkout.session.* types are refused: they need the customer side.',
   body: z.strictObject({
     type: z
       .string()
@@ -72,26 +77,58 @@ const trigger = adminRoute({
     object: z
       .record(z.string(), z.unknown())
       .optional()
-      .meta({ description: 'Merged over the generated data.object (snapshot events)' }),
-    data: z.record(z.string(), z.unknown()).optional().meta({ description: 'Replaces data (thin events)' }),
+      .meta({ description: 'Merged over the generated data.object (snapshot events; a generated event)' }),
+    data: z.record(z.string(), z.unknown()).optional().meta({ description: 'Replaces data (thin events; a generated event)' }),
+    synthetic: z.boolean().optional().meta({ description: 'A generated event even when the type has a recipe' }),
   }),
   responses: {
-    '200': ok('The event, with its full body', {
-      allOf: [ref('schemas', 'Event'), { type: 'object', properties: { body: { type: 'object' } } }],
+    '200': ok('The event, with its full body (and, when caused by API calls, the requests made)', {
+      allOf: [
+        ref('schemas', 'Event'),
+        {
+          type: 'object',
+          properties: {
+            body: { type: 'object' },
+            synthetic: { type: 'boolean' },
+            requests: { type: 'array', items: { type: 'object' } },
+          },
+        },
+      ],
     }),
+    '400': ERROR,
+    '500': ERROR,
   },
-  handler: ({ sim, body: b }) => {
+  handler: async ({ sim, body: b }) => {
     if (b.account !== undefined && sim.admin.account(b.account) === undefined)
       return fail(400, `account: no such account '${b.account}'`, 'account')
+    const generated = b.object !== undefined || b.data !== undefined || b.synthetic === true || b.mode === 'live'
+    const refusal = TRIGGER_REFUSALS[b.type]
+    if (refusal !== undefined && !generated) return fail(400, `${b.type}: ${refusal}`, 'type')
+    const recipe = generated ? undefined : triggerRecipe(b.type)
+    if (recipe !== undefined) return caused(sim, b.type, recipe, b.account)
     const event = sim.admin.trigger(b.type, {
       ...(b.account === undefined ? {} : { account: b.account }),
       ...(b.mode === undefined ? {} : { mode: b.mode }),
       ...(b.object === undefined ? {} : { object: b.object }),
       ...(b.data === undefined ? {} : { data: b.data }),
     })
-    return json(200, { ...eventJson(event), body: event.body })
+    return json(200, { ...eventJson(event), body: event.body, synthetic: true })
   },
 })
+
+/** Runs a trigger's recipe and answers the event of `type` it caused. */
+async function caused(sim: Simulator, type: string, recipe: FixtureFile, account: string | undefined): Promise<Response> {
+  const before = sim.admin.events().length
+  const result = await sim.admin.loadFixtures(recipe, account === undefined ? {} : { account })
+  if (!result.ok) return fail(500, `${type}: the trigger's requests failed: ${fixtureFailure(result)}`)
+  await sim.settle()
+  const event = sim.admin
+    .events()
+    .slice(before)
+    .find((e) => e.type === type)
+  if (event === undefined) return fail(500, `${type}: the trigger's requests ran but caused no ${type} event`)
+  return json(200, { ...eventJson(event), body: event.body, synthetic: false, requests: result.steps })
+}
 
 const deliveries = adminRoute({
   method: 'GET',

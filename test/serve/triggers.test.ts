@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { triggerTypes } from '../../src/cli/trigger-recipes.js'
+import { run } from '../cli/in-process.js'
+import { type ServedCli, startServeCli } from '../cli/serve-cli.js'
+import { type OneSecretApp, startOneSecretApp } from './one-secret-app.js'
+
+let served: ServedCli
+let app: OneSecretApp
+beforeAll(async () => {
+  app = await startOneSecretApp()
+  served = await startServeCli(['--header-prefix', 'Stripe', '--admin-token', 'none', '--no-limits', '--forward-to', app.url])
+  app.useSecret(/webhook signing secret (whsec_\S+)/.exec(served.out())?.[1] as string)
+})
+afterAll(async () => {
+  await served.stop()
+  await app.close()
+})
+
+const COLLECTIONS: Record<string, string> = {
+  payment_intent: 'payment_intents',
+  charge: 'charges',
+  customer: 'customers',
+  subscription: 'subscriptions',
+  invoice: 'invoices',
+  product: 'products',
+  price: 'prices',
+}
+
+/** The state each event says its object is in. */
+const EXPECTED: Record<string, Record<string, unknown>> = {
+  'payment_intent.created': { status: 'requires_confirmation' },
+  'payment_intent.succeeded': { status: 'succeeded', amount_received: 2000 },
+  'payment_intent.payment_failed': { status: 'requires_payment_method' },
+  'payment_intent.canceled': { status: 'canceled' },
+  'charge.succeeded': { status: 'succeeded', paid: true },
+  'charge.failed': { status: 'failed' },
+  'charge.refunded': { refunded: true },
+  'invoice.created': { status: 'draft' },
+  'invoice.finalized': { status: 'open' },
+  'invoice.paid': { status: 'paid', amount_paid: 2000 },
+  'invoice.payment_succeeded': { status: 'paid' },
+  'customer.subscription.created': { status: 'active' },
+  'customer.subscription.updated': { status: 'active', metadata: { foo: 'bar' } },
+  'customer.subscription.deleted': { status: 'canceled' },
+  'customer.updated': { metadata: { foo: 'bar' } },
+  'customer.deleted': { deleted: true },
+}
+
+interface Triggered {
+  id: string
+  type: string
+  synthetic: boolean
+  body: { data: { object: { id: string; object: string; status?: string } } }
+  requests: { method: string; path: string; status: number }[]
+}
+
+const trigger = async (body: unknown) => {
+  const r = await fetch(`http://127.0.0.1:${served.port}/__sim/events/trigger`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: r.status, body: (await r.json()) as Triggered & { error?: { message: string } } }
+}
+
+describe('triggers that make real objects (serve over HTTP)', () => {
+  it.each(triggerTypes())('%s: the API calls run and the event names a stored object in the state it says', async (type) => {
+    const t = await trigger({ type })
+    expect(t.status, JSON.stringify(t.body)).toBe(200)
+    expect(t.body).toMatchObject({ type, synthetic: false })
+    expect(t.body.requests.length).toBeGreaterThan(0)
+    const object = t.body.body.data.object
+    const collection = COLLECTIONS[object.object]
+    expect(collection, object.object).toBeDefined()
+    const stored = await fetch(`http://127.0.0.1:${served.port}/v1/${collection}/${object.id}`, {
+      headers: { Authorization: `Bearer ${served.key}` },
+    })
+    expect(stored.status).toBe(200)
+    const json = (await stored.json()) as Record<string, unknown>
+    expect(json.id).toBe(object.id)
+    // A subscription created with a card that pays moves on to active within the same call.
+    if (object.status !== undefined && type !== 'customer.subscription.created') expect(json.status).toBe(object.status)
+    expect(json).toMatchObject(EXPECTED[type] ?? {})
+  })
+
+  it('payment_intent.payment_failed carries the decline', async () => {
+    const t = await trigger({ type: 'payment_intent.payment_failed' })
+    expect(t.body.body.data.object).toMatchObject({ last_payment_error: { code: 'card_declined' } })
+  })
+
+  it('refuses checkout.session.completed, naming the customer side it needs', async () => {
+    const t = await trigger({ type: 'checkout.session.completed' })
+    expect(t.status).toBe(400)
+    expect(t.body.error?.message).toMatch(/customer side/)
+  })
+
+  it('the forwarded app receives the triggered events, verified', async () => {
+    const t = await trigger({ type: 'customer.created' })
+    const end = Date.now() + 10_000
+    while (Date.now() < end && !app.verified.some((e) => e.id === t.body.id)) await new Promise((r) => setTimeout(r, 25))
+    expect(app.verified.map((e) => e.id)).toContain(t.body.id)
+    expect(app.refused).toEqual([])
+  })
+
+  it('service-sim trigger <type> against the running serve prints the requests and the event; refusals exit 1', async () => {
+    const url = `http://127.0.0.1:${served.port}`
+    const ok = await run(['trigger', 'payment_intent.succeeded', '--url', url])
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(ok.stdout).toMatch(/POST \/v1\/payment_intents -> 200 \(pi_/)
+    expect(ok.stdout).toMatch(/Trigger succeeded: payment_intent\.succeeded event evt_\S+ for payment_intent pi_/)
+    const refused = await run(['trigger', 'checkout.session.completed', '--url', url])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/customer side/)
+    expect((await run(['trigger', '--list'])).stdout).toContain('invoice.paid')
+    expect((await run(['trigger'])).code).toBe(2)
+  })
+})
