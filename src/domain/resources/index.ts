@@ -15,6 +15,7 @@ import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
+import { invoicePayments } from './invoice-payments.js'
 import { invoices } from './invoices.js'
 import { meterEventAdjustmentsV1, meterEventAdjustmentsV2 } from './meter-event-adjustments.js'
 import { meterEventSessions, meterEventStream } from './meter-event-stream.js'
@@ -83,4 +84,5 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   meterEventAdjustmentsV2,
   meterEventSessions,
   meterEventStream,
+  invoicePayments,
 ]
