@@ -77,6 +77,7 @@ export function createBilling(options: BillingOptions) {
     itemList: cycles.itemList,
     isMetered,
     createInvoice: invoicing.createInvoice,
+    draftLines: invoicing.draftLines,
     finalize: invoicing.finalize,
     finalizeAndPay: payments.finalizeAndPay,
     attemptPayment: payments.attemptPayment,

@@ -157,6 +157,19 @@ export function createInvoicing(
     return r.invoice().put(scope, String(invoice.id), { lines: { ...list, data: amounts.lines }, ...amounts.fields })
   }
 
+  /**
+   * A draft's lines after an edit (`invoices.addLines`, `updateLines`, `removeLines`): its amounts
+   * again from them, with the draft's discounts and its subscription's tax rates, as the fields to
+   * set (the caller sets them with the event it owes).
+   */
+  function draftLines(scope: Scope, invoice: Json, data: readonly Json[]): Record<string, unknown> {
+    const subId = invoiceStates.get(key(scope, String(invoice.id)))?.subscription ?? null
+    const rates = subId === null ? invoice.default_tax_rates : r.subscription().get(scope, subId)?.default_tax_rates
+    const amounts = amountsOf(scope, data, invoice.discounts, null, String(invoice.currency), rates)
+    const list = invoice.lines as Json
+    return { lines: { ...list, data: amounts.lines, total_count: amounts.lines.length }, ...amounts.fields }
+  }
+
   function nextNumber(scope: Scope, customerId: string): string {
     const customer = r.customer().get(scope, customerId)
     const prefix = typeof customer?.invoice_prefix === 'string' ? customer.invoice_prefix : 'INV'
@@ -283,6 +296,7 @@ export function createInvoicing(
   }
 
   return {
+    draftLines,
     invoiceFields,
     createInvoice,
     emitInvoice,
