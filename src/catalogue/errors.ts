@@ -100,6 +100,8 @@ export const ERRORS = {
   charge_not_succeeded: row(400, INVALID, 'Charge {charge} has not succeeded, so it cannot be refunded.', 'provider', {
     code: 'parameter_invalid',
   }),
+  /** Voiding a credit note its invoice's state or its refunds no longer allow (decision: code and wording ours). */
+  credit_note_unexpected_state: row(400, INVALID, 'This credit note {reason}; it cannot be {action}.', 'simulator'),
   customer_currency_mismatch: row(
     400,
     INVALID,

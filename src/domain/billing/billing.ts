@@ -72,6 +72,8 @@ export function createBilling(options: BillingOptions) {
     timelineOfCustomer: testClocks.timelineOfCustomer,
     timelineOfClock: testClocks.timelineOfClock,
     newInvoiceId: () => kernel.ids.next('in', 24),
+    /** A new id of the seeded sequence for objects billing's behaviours make (`cn`, `cnli`). */
+    newId: (prefix: string) => kernel.ids.next(prefix, 24),
     failed: ctx.failed,
     itemsOf: cycles.itemsOf,
     itemList: cycles.itemList,

@@ -8,6 +8,7 @@ import { billingMeters } from './billing-meters.js'
 import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
+import { creditNotes } from './credit-notes.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
@@ -85,4 +86,5 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   meterEventSessions,
   meterEventStream,
   invoicePayments,
+  creditNotes,
 ]
