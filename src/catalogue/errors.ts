@@ -440,6 +440,13 @@ export const ERRORS = {
     'provider',
     { code: 'invalid_request' },
   ),
+  /** Changing, releasing or canceling a schedule that has ended (decision: the provider's wording, our code). */
+  subscription_schedule_unexpected_state: row(
+    400,
+    INVALID,
+    'You cannot {action} a subscription schedule that is currently in the `{status}` status.',
+    'simulator',
+  ),
   /** Advancing a test clock that is still advancing (decision: code and wording ours). */
   test_clock_unexpected_state: row(
     400,

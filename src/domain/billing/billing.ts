@@ -12,6 +12,7 @@ import { isMetered } from './lines.js'
 import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
+import { createSchedules } from './schedules.js'
 import { registerBillingState } from './snapshot-state.js'
 import { createStopCollection } from './stop-collection.js'
 import { createSubSchedule } from './sub-schedule.js'
@@ -56,6 +57,7 @@ export function createBilling(options: BillingOptions) {
   const schedule = createSubSchedule(ctx, jobs, cycles)
   const testClocks = createTestClocks(ctx, cycles.cancelNow)
   registerBillingState(ctx, jobs, testClocks.clearAdvancing)
+  const schedules = createSchedules(ctx, jobs, testClocks.timelineOfCustomer)
   const prorations = createProrations(ctx, invoicing, payments, cycles)
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
@@ -106,5 +108,7 @@ export function createBilling(options: BillingOptions) {
     endTrialNow: schedule.endTrialNow,
     preview,
     prorate: prorations.apply,
+    /** Subscription schedules: their start, phases and end on the customer's timeline. */
+    schedules,
   }
 }

@@ -33,6 +33,7 @@ import { refunds } from './refunds.js'
 import { setupIntents } from './setup-intents.js'
 import { shippingRates } from './shipping-rates.js'
 import { subscriptionItems } from './subscription-items.js'
+import { subscriptionSchedules } from './subscription-schedules.js'
 import { subscriptions } from './subscriptions.js'
 import { taxIds } from './tax-ids.js'
 import { taxRates } from './tax-rates.js'
@@ -87,4 +88,5 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   meterEventStream,
   invoicePayments,
   creditNotes,
+  subscriptionSchedules,
 ]
