@@ -73,6 +73,16 @@ export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unkn
   payment_method: { customer: '{customer}' },
   plan: { product: '{product}' },
   account_link: { account: '{destination}' },
+  // One of amount or lines; a credit note needs a finalized invoice (the subscription's first).
+  credit_note: { invoice: '{invoice}', amount: 100 },
+  // One of customer (the simulator schedules customers) or from_subscription, with phases.
+  subscription_schedule: { customer: '{customer}', phases: [{ items: [{ price: '{addedPrice}' }] }] },
+  // Optional in the client's types; a grant is the customer's, for metered prices.
+  'billing.credit_grant': {
+    customer: '{customer}',
+    amount: { type: 'monetary', monetary: { currency: 'usd', value: 100 } },
+    applicability_config: { scope: { price_type: 'metered' } },
+  },
 }
 
 /**

@@ -83,6 +83,7 @@ describe('every declared resource round-trips through the official client', () =
         price: price.id,
         addedPrice: addedPrice.id,
         subscription: subscription?.id ?? '',
+        invoice: String(subscription?.latest_invoice ?? ''),
         payment_intent: pi.id,
         destination: connected.id,
         account: connected.id,

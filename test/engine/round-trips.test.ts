@@ -61,6 +61,7 @@ describe('declared resources round-trip with every declared field', () => {
         price: price.id,
         addedPrice: addedPrice.id,
         subscription: subscription.id,
+        invoice: String(subscription.latest_invoice),
         coupon: coupon.id,
         payment_intent: pi.id,
         account: sim.platform.id,

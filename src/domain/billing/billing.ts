@@ -2,6 +2,7 @@ import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 import { createCancellation } from './cancellation.js'
 import { type BillingOptions, createContext } from './context.js'
+import { createCredits } from './credits.js'
 import { createCustomerCurrency } from './customer-currency.js'
 import { createCycles } from './cycles.js'
 import { createDiscounts } from './discounts.js'
@@ -51,7 +52,8 @@ export function createBilling(options: BillingOptions) {
   }))
   const limits = createLimits(ctx)
   const discounts = createDiscounts(ctx)
-  const invoicing = createInvoicing(ctx, jobs, limits, discounts, createTaxes(ctx))
+  const credits = createCredits(ctx)
+  const invoicing = createInvoicing(ctx, jobs, limits, discounts, createTaxes(ctx), credits)
   const payments = createPayments(ctx, jobs, invoicing)
   const cycles = createCycles(ctx, jobs, limits, invoicing, payments)
   const schedule = createSubSchedule(ctx, jobs, cycles)
@@ -110,5 +112,7 @@ export function createBilling(options: BillingOptions) {
     prorate: prorations.apply,
     /** Subscription schedules: their start, phases and end on the customer's timeline. */
     schedules,
+    /** Billing credits: grants, their balance transactions and balance, applied at finalization. */
+    credits,
   }
 }

@@ -4,6 +4,7 @@ import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
+import type { Credits } from './credits.js'
 import type { Discounts } from './discounts.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
@@ -23,6 +24,7 @@ export function createInvoicing(
   limits: BillingLimits,
   discounts: Discounts,
   taxes: Taxes,
+  credits: Credits,
 ) {
   const { kernel, events, r, lines, subs, invoiceStates, key, simLine } = ctx
 
@@ -210,6 +212,9 @@ export function createInvoicing(
       invoice = refreshDraft(scope, invoice, st)
     }
     const now = (st?.timeline ?? simLine).now()
+    // Billing credits first: the customer's balance covers what they leave.
+    const credited = credits.apply(scope, invoice, now, origin)
+    if (Object.keys(credited).length > 0) invoice = r.invoice().put(scope, id, credited)
     const balance = applyBalance(scope, invoice, origin)
     invoice = r.invoice().put(scope, id, {
       ...balance,
@@ -285,6 +290,7 @@ export function createInvoicing(
     if (st?.job !== undefined) st.timeline.cancel(st.job)
     const invoice = r.invoice().require(scope, id)
     const now = (st?.timeline ?? simLine).now()
+    credits.restore(scope, invoice, now, origin)
     const updated = r.invoice().put(scope, id, {
       status: 'void',
       amount_remaining: 0,

@@ -8,6 +8,8 @@ import { billingMeters } from './billing-meters.js'
 import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
+import { creditBalanceSummary, creditBalanceTransactions } from './credit-balance.js'
+import { creditGrants } from './credit-grants.js'
 import { creditNotes } from './credit-notes.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customers } from './customers.js'
@@ -89,4 +91,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   invoicePayments,
   creditNotes,
   subscriptionSchedules,
+  creditGrants,
+  creditBalanceTransactions,
+  creditBalanceSummary,
 ]
