@@ -78,6 +78,8 @@ export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unkn
   // One of customer (the simulator schedules customers) or from_subscription, with phases.
   subscription_schedule: { customer: '{customer}', phases: [{ items: [{ price: '{addedPrice}' }] }] },
   // Optional in the client's types; a grant is the customer's, for metered prices.
+  // A usage threshold names its meter.
+  'billing.alert': { usage_threshold: { gte: 10, meter: '{meter}', recurrence: 'one_time' } },
   'billing.credit_grant': {
     customer: '{customer}',
     amount: { type: 'monetary', monetary: { currency: 'usd', value: 100 } },

@@ -77,6 +77,11 @@ describe('every declared resource round-trips through the official client', () =
         confirm: true,
       })
       const connected = await stripe.accounts.create({ type: 'express' })
+      const meter = await stripe.billing.meters.create({
+        display_name: 'RT',
+        event_name: 'rt_call',
+        default_aggregation: { formula: 'sum' },
+      })
       const ids: Record<string, string> = {
         customer: customer.id,
         product: product.id,
@@ -86,6 +91,7 @@ describe('every declared resource round-trips through the official client', () =
         invoice: String(subscription?.latest_invoice ?? ''),
         payment_intent: pi.id,
         destination: connected.id,
+        meter: meter.id,
         account: connected.id,
       }
       const hints: Hints = {

@@ -55,6 +55,11 @@ describe('declared resources round-trip with every declared field', () => {
         confirm: true,
       })
       const connected = await stripe.accounts.create({ type: 'express' })
+      const meter = await stripe.billing.meters.create({
+        display_name: 'RT',
+        event_name: 'rt_call',
+        default_aggregation: { formula: 'sum' },
+      })
       const ids: Record<string, string> = {
         customer: customer.id,
         product: product.id,
@@ -66,6 +71,7 @@ describe('declared resources round-trip with every declared field', () => {
         payment_intent: pi.id,
         account: sim.platform.id,
         destination: connected.id,
+        meter: meter.id,
       }
       const hints: Hints = {
         strings: { ...ids, currency: 'usd', url: 'https://example.com/hook', email: 'rt@example.com' },

@@ -1,5 +1,6 @@
 import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
+import { createAlerts } from './alerts.js'
 import { createCancellation } from './cancellation.js'
 import { type BillingOptions, createContext } from './context.js'
 import { createCredits } from './credits.js'
@@ -53,6 +54,7 @@ export function createBilling(options: BillingOptions) {
   const limits = createLimits(ctx)
   const discounts = createDiscounts(ctx)
   const credits = createCredits(ctx)
+  options.meterEvents.onProcessed(createAlerts(ctx).processed)
   const invoicing = createInvoicing(ctx, jobs, limits, discounts, createTaxes(ctx), credits)
   const payments = createPayments(ctx, jobs, invoicing)
   const cycles = createCycles(ctx, jobs, limits, invoicing, payments)

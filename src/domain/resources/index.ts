@@ -4,6 +4,7 @@ import { accountSessions } from './account-sessions.js'
 import { accounts } from './accounts.js'
 import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
+import { billingAlerts } from './billing-alerts.js'
 import { billingMeters } from './billing-meters.js'
 import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
@@ -94,4 +95,5 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   creditGrants,
   creditBalanceTransactions,
   creditBalanceSummary,
+  billingAlerts,
 ]
