@@ -4,7 +4,7 @@ import { isPlainObject } from '../engine/apply-params.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
-import { invalidRequest } from '../service-error.js'
+import { invalidRequest, tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
 
 const invalid = (param: string, detail: string) =>
@@ -139,7 +139,9 @@ export const subscriptionSchedules: ResourceDeclaration<ResourcePorts> = {
       const fields: Record<string, unknown> = {}
       if (typeof from === 'string') {
         for (const param of ['customer', 'phases', 'start_date'] as const) {
-          if (call.params[param] !== undefined) throw invalid(param, 'cannot be set together with from_subscription')
+          if (call.params[param] !== undefined) {
+            throw tableError('parameters_exclusive', { params: `from_subscription, ${param}` }, { param })
+          }
         }
         const sub = engine.resource('subscription').requireParam(call.scope, from, 'from_subscription')
         if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
