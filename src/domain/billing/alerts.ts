@@ -19,6 +19,9 @@ function scopeOfKey(key: string): Scope {
  * (the meter's aggregate) with its `gte`, and fires `billing.alert.triggered` once per customer
  * (`recurrence: 'one_time'`). Whether an alert fired for a customer is read from the events
  * already emitted, so snapshots and forks need no state of their own.
+ *
+ * @example
+ * meterEvents.onProcessed(createAlerts(ctx).processed)
  */
 export type Alerts = ReturnType<typeof createAlerts>
 

@@ -8,7 +8,12 @@ import { sec } from './types.js'
 /** The priority of a grant without one (the provider's default). */
 const DEFAULT_PRIORITY = 50
 
-/** A monetary amount as credit objects carry it. */
+/**
+ * A monetary amount as credit objects carry it.
+ *
+ * @example
+ * monetary('usd', 500) // { monetary: { currency: 'usd', value: 500 }, type: 'monetary' }
+ */
 export const monetary = (currency: string, value: number) => ({ monetary: { currency, value }, type: 'monetary' })
 
 const amountValue = (amount: unknown) => Number((amount as { monetary?: { value?: unknown } } | null)?.monetary?.value ?? 0)
@@ -17,6 +22,10 @@ const amountValue = (amount: unknown) => Number((amount as { monetary?: { value?
  * Billing credits: grants of a customer, their balance transactions (a credit when granted, debits
  * when applied to an invoice, expired or voided), what is left on each, and their application to
  * an invoice's metered lines at finalization, before payment.
+ *
+ * @example
+ * const credits = createCredits(ctx)
+ * credits.apply(scope, invoice, now, origin) // fields that lower the invoice by the credits applied
  */
 export type Credits = ReturnType<typeof createCredits>
 

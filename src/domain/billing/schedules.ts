@@ -26,6 +26,10 @@ const BEFORE_BOUNDARY_MS = 1
  * schedule by its `end_behavior` (`release` leaves the subscription running, `cancel` cancels it).
  * Jobs name the schedule only; a job whose moment no longer matches the schedule (updated,
  * released, canceled since) does nothing, so changes never need to find and cancel it.
+ *
+ * @example
+ * const schedules = createSchedules(ctx, jobs, testClocks.timelineOfCustomer)
+ * schedules.adopt(scope, schedule) // drives its subscription from now on
  */
 export type Schedules = ReturnType<typeof createSchedules>
 

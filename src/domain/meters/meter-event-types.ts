@@ -128,10 +128,18 @@ export interface MeterEvents {
 /**
  * What one processing task counted: a synchronous event's meter and customer, or a stream
  * request's events (their customers are read only by a listener that needs them).
+ *
+ * @example
+ * const usage: ProcessedUsage = { kind: 'one', key: 'acct_1|test', meter: 'mtr_1', customer: 'cus_1' }
  */
 export type ProcessedUsage =
   | { readonly kind: 'one'; readonly key: string; readonly meter: string; readonly customer: string }
   | { readonly kind: 'many'; readonly key: string; readonly events: readonly StreamEvent[] }
 
-/** Told of processed usage (see {@link MeterEvents.onProcessed}). */
+/**
+ * Told of processed usage (see {@link MeterEvents.onProcessed}).
+ *
+ * @example
+ * meterEvents.onProcessed((usage) => { if (usage.kind === 'one') watch(usage.meter, usage.customer) })
+ */
 export type ProcessedListener = (usage: ProcessedUsage) => void

@@ -12,7 +12,12 @@ const invalid = (param: string, detail: string) =>
 const missing = (param: string) =>
   invalidRequest(errorMessage('parameter_missing', { param }), { code: 'parameter_missing', param })
 
-/** What a credit note would do, worked out (and checked) before anything changes. */
+/**
+ * What a credit note would do, worked out (and checked) before anything changes.
+ *
+ * @example
+ * const { total, prePayment, refund } = planCreditNote(engine, ports, call)
+ */
 export interface CreditNotePlan {
   readonly invoice: Json
   readonly lines: readonly Json[]
