@@ -142,6 +142,8 @@ export const ERRORS = {
       code: 'parameter_invalid',
     },
   ),
+  /** Voiding a credit note its invoice's state or its refunds no longer allow (decision: code and wording ours). */
+  credit_note_unexpected_state: row(400, INVALID, 'This credit note {reason}; it cannot be {action}.', 'simulator'),
   /** A customer balance applied with nothing in it. */
   customer_cash_balance_empty: row(
     400,
@@ -610,6 +612,13 @@ export const ERRORS = {
     'A subscription must have at least one active plan. To cancel a subscription, please use the cancel endpoint.',
     'provider',
     { code: 'invalid_request' },
+  ),
+  /** Changing, releasing or canceling a schedule that has ended (decision: the provider's wording, our code). */
+  subscription_schedule_unexpected_state: row(
+    400,
+    INVALID,
+    'You cannot {action} a subscription schedule that is currently in the `{status}` status.',
+    'simulator',
   ),
   /** Advancing a test clock that is still advancing (decision: code and wording ours). */
   test_clock_unexpected_state: row(

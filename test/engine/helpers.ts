@@ -84,6 +84,18 @@ export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unkn
   bank_account: {
     external_account: { object: 'bank_account', country: 'GB', currency: 'gbp', account_number: 'GB82WEST12345698765432' },
   },
+  // One of amount or lines; a credit note needs a finalized invoice (the subscription's first).
+  credit_note: { invoice: '{invoice}', amount: 100 },
+  // One of customer (the simulator schedules customers) or from_subscription, with phases.
+  subscription_schedule: { customer: '{customer}', phases: [{ items: [{ price: '{addedPrice}' }] }] },
+  // Optional in the client's types; a grant is the customer's, for metered prices.
+  // A usage threshold names its meter.
+  'billing.alert': { usage_threshold: { gte: 10, meter: '{meter}', recurrence: 'one_time' } },
+  'billing.credit_grant': {
+    customer: '{customer}',
+    amount: { type: 'monetary', monetary: { currency: 'usd', value: 100 } },
+    applicability_config: { scope: { price_type: 'metered' } },
+  },
 }
 
 /**

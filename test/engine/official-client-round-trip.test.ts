@@ -77,7 +77,6 @@ describe('every declared resource round-trips through the official client', () =
         confirm: true,
       })
       const connected = await stripe.accounts.create({ type: 'express' })
-      const invoice = await stripe.invoices.create({ customer: customer.id })
       const file = await stripe.files.create({
         purpose: 'dispute_evidence',
         file: { data: Buffer.from('%PDF'), name: 'a.pdf', type: 'application/pdf' },
@@ -92,12 +91,16 @@ describe('every declared resource round-trips through the official client', () =
       const moved = { financial_account: financialAccount.id, amount: 100, currency: 'usd', network: 'ach' as const }
       const receivedCredit = await stripe.testHelpers.treasury.receivedCredits.create(moved)
       const receivedDebit = await stripe.testHelpers.treasury.receivedDebits.create(moved)
+      const meter = await stripe.billing.meters.create({
+        display_name: 'RT',
+        event_name: 'rt_call',
+        default_aggregation: { formula: 'sum' },
+      })
       const ids: Record<string, string> = {
         entitlement_feature: feature.id,
         financial_account: financialAccount.id,
         received_credit: receivedCredit.id,
         received_debit: receivedDebit.id,
-        invoice: invoice.id,
         file: file.id,
         cardholder: cardholder.id,
         card: card.id,
@@ -107,8 +110,10 @@ describe('every declared resource round-trips through the official client', () =
         price: price.id,
         addedPrice: addedPrice.id,
         subscription: subscription?.id ?? '',
+        invoice: String(subscription?.latest_invoice ?? ''),
         payment_intent: pi.id,
         destination: connected.id,
+        meter: meter.id,
         account: connected.id,
       }
       const hints: Hints = {

@@ -73,7 +73,6 @@ describe('declared resources round-trip with every declared field', () => {
         confirm: true,
       })
       const connected = await stripe.accounts.create({ type: 'express' })
-      const invoice = await stripe.invoices.create({ customer: customer.id })
       const file = await stripe.files.create({
         purpose: 'dispute_evidence',
         file: { data: Buffer.from('%PDF'), name: 'a.pdf', type: 'application/pdf' },
@@ -97,8 +96,12 @@ describe('declared resources round-trip with every declared field', () => {
       if (fee === undefined) throw new Error('no application fee was made')
       const v2Account = await call(sim, key, 'POST', '/v2/core/accounts', {})
       const transfer = await stripe.transfers.create({ amount: 100, currency: 'usd', destination: connected.id })
+      const meter = await stripe.billing.meters.create({
+        display_name: 'RT',
+        event_name: 'rt_call',
+        default_aggregation: { formula: 'sum' },
+      })
       const ids: Record<string, string> = {
-        invoice: invoice.id,
         file: file.id,
         cardholder: cardholder.id,
         card: card.id,
@@ -112,10 +115,12 @@ describe('declared resources round-trip with every declared field', () => {
         price: price.id,
         addedPrice: addedPrice.id,
         subscription: subscription.id,
+        invoice: String(subscription.latest_invoice),
         coupon: coupon.id,
         payment_intent: pi.id,
         account: sim.platform.id,
         destination: connected.id,
+        meter: meter.id,
       }
       const hints: Hints = {
         strings: { ...ids, currency: 'usd', url: 'https://example.com/hook', email: 'rt@example.com' },

@@ -121,6 +121,14 @@ describe('every documented parameter of every served operation', () => {
     const overrides: Record<string, Record<string, unknown>> = {
       // The billing behaviours need a customer and a recurring price, as the provider does.
       'subscriptions.create': { customer: customer.id, items: [{ price: monthly.id }] },
+      'subscriptionSchedules.create': { customer: customer.id, phases: [{ items: [{ price: monthly.id }] }] },
+      'billing.creditGrants.create': {
+        customer: customer.id,
+        amount: { type: 'monetary', monetary: { currency: 'usd', value: 100 } },
+        applicability_config: { scope: { price_type: 'metered' } },
+        // After the grant takes effect (now), as the provider requires.
+        expires_at: Math.floor(now / 1000) + 30 * DAY,
+      },
       'v2.core.eventDestinations.create': {
         type: 'webhook_endpoint',
         event_payload: 'snapshot',

@@ -1,7 +1,9 @@
 import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
+import { createAlerts } from './alerts.js'
 import { createCancellation } from './cancellation.js'
 import { type BillingOptions, createContext } from './context.js'
+import { createCredits } from './credits.js'
 import { createCustomerCurrency } from './customer-currency.js'
 import { createCycles } from './cycles.js'
 import { createDiscounts } from './discounts.js'
@@ -12,6 +14,7 @@ import { isMetered } from './lines.js'
 import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
+import { createSchedules } from './schedules.js'
 import { registerBillingState } from './snapshot-state.js'
 import { createStopCollection } from './stop-collection.js'
 import { createSubSchedule } from './sub-schedule.js'
@@ -50,12 +53,15 @@ export function createBilling(options: BillingOptions) {
   }))
   const limits = createLimits(ctx)
   const discounts = createDiscounts(ctx)
-  const invoicing = createInvoicing(ctx, jobs, limits, discounts, createTaxes(ctx))
+  const credits = createCredits(ctx)
+  options.meterEvents.onProcessed(createAlerts(ctx).processed)
+  const invoicing = createInvoicing(ctx, jobs, limits, discounts, createTaxes(ctx), credits)
   const payments = createPayments(ctx, jobs, invoicing)
   const cycles = createCycles(ctx, jobs, limits, invoicing, payments)
   const schedule = createSubSchedule(ctx, jobs, cycles)
   const testClocks = createTestClocks(ctx, cycles.cancelNow)
   registerBillingState(ctx, jobs, testClocks.clearAdvancing)
+  const schedules = createSchedules(ctx, jobs, testClocks.timelineOfCustomer)
   const prorations = createProrations(ctx, invoicing, payments, cycles)
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
@@ -72,11 +78,14 @@ export function createBilling(options: BillingOptions) {
     timelineOfCustomer: testClocks.timelineOfCustomer,
     timelineOfClock: testClocks.timelineOfClock,
     newInvoiceId: () => kernel.ids.next('in', 24),
+    /** A new id of the seeded sequence for objects billing's behaviours make (`cn`, `cnli`). */
+    newId: (prefix: string) => kernel.ids.next(prefix, 24),
     failed: ctx.failed,
     itemsOf: cycles.itemsOf,
     itemList: cycles.itemList,
     isMetered,
     createInvoice: invoicing.createInvoice,
+    draftLines: invoicing.draftLines,
     finalize: invoicing.finalize,
     finalizeAndPay: payments.finalizeAndPay,
     attemptPayment: payments.attemptPayment,
@@ -103,5 +112,9 @@ export function createBilling(options: BillingOptions) {
     endTrialNow: schedule.endTrialNow,
     preview,
     prorate: prorations.apply,
+    /** Subscription schedules: their start, phases and end on the customer's timeline. */
+    schedules,
+    /** Billing credits: grants, their balance transactions and balance, applied at finalization. */
+    credits,
   }
 }

@@ -41,6 +41,7 @@ export function createContext(options: BillingOptions) {
     item: () => engine.resource('subscription_item'),
     invoice: () => engine.resource('invoice'),
     invoiceItem: () => engine.resource('invoiceitem'),
+    invoicePayment: () => engine.resource('invoice_payment'),
     clock: () => engine.resource('test_helpers.test_clock'),
     taxRate: () => engine.resource('tax_rate'),
   }

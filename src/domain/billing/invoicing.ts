@@ -4,6 +4,7 @@ import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
+import type { Credits } from './credits.js'
 import type { Discounts } from './discounts.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
@@ -23,6 +24,7 @@ export function createInvoicing(
   limits: BillingLimits,
   discounts: Discounts,
   taxes: Taxes,
+  credits: Credits,
 ) {
   const { kernel, events, r, lines, subs, invoiceStates, key, simLine } = ctx
 
@@ -157,6 +159,19 @@ export function createInvoicing(
     return r.invoice().put(scope, String(invoice.id), { lines: { ...list, data: amounts.lines }, ...amounts.fields })
   }
 
+  /**
+   * A draft's lines after an edit (`invoices.addLines`, `updateLines`, `removeLines`): its amounts
+   * again from them, with the draft's discounts and its subscription's tax rates, as the fields to
+   * set (the caller sets them with the event it owes).
+   */
+  function draftLines(scope: Scope, invoice: Json, data: readonly Json[]): Record<string, unknown> {
+    const subId = invoiceStates.get(key(scope, String(invoice.id)))?.subscription ?? null
+    const rates = subId === null ? invoice.default_tax_rates : r.subscription().get(scope, subId)?.default_tax_rates
+    const amounts = amountsOf(scope, data, invoice.discounts, null, String(invoice.currency), rates)
+    const list = invoice.lines as Json
+    return { lines: { ...list, data: amounts.lines, total_count: amounts.lines.length }, ...amounts.fields }
+  }
+
   function nextNumber(scope: Scope, customerId: string): string {
     const customer = r.customer().get(scope, customerId)
     const prefix = typeof customer?.invoice_prefix === 'string' ? customer.invoice_prefix : 'INV'
@@ -197,6 +212,9 @@ export function createInvoicing(
       invoice = refreshDraft(scope, invoice, st)
     }
     const now = (st?.timeline ?? simLine).now()
+    // Billing credits first: the customer's balance covers what they leave.
+    const credited = credits.apply(scope, invoice, now, origin)
+    if (Object.keys(credited).length > 0) invoice = r.invoice().put(scope, id, credited)
     const balance = applyBalance(scope, invoice, origin)
     invoice = r.invoice().put(scope, id, {
       ...balance,
@@ -272,6 +290,7 @@ export function createInvoicing(
     if (st?.job !== undefined) st.timeline.cancel(st.job)
     const invoice = r.invoice().require(scope, id)
     const now = (st?.timeline ?? simLine).now()
+    credits.restore(scope, invoice, now, origin)
     const updated = r.invoice().put(scope, id, {
       status: 'void',
       amount_remaining: 0,
@@ -283,6 +302,7 @@ export function createInvoicing(
   }
 
   return {
+    draftLines,
     invoiceFields,
     createInvoice,
     emitInvoice,

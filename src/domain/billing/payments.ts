@@ -4,7 +4,7 @@ import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest, ServiceError, tableError } from '../service-error.js'
-import type { Origin } from '../v1-events/emit.js'
+import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
 import type { Invoicing } from './invoicing.js'
 import type { BillingJobs } from './jobs.js'
@@ -38,30 +38,33 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     r.subscription().set(scope, subId, { status }, origin)
   }
 
+  /**
+   * The record of the payment intent that paid an invoice (`invoicePayments`): stored without an
+   * event of its own making, as the provider announces it only when paid (`invoice_payment.paid`).
+   */
+  function invoicePayment(scope: Scope, invoice: Json, pi: string, now: number): Json {
+    const id = kernel.ids.next('inpay', 24)
+    const record = r.invoicePayment().build(scope, id, {})
+    Object.assign(record, {
+      created: sec(now),
+      amount_paid: invoice.amount_due,
+      amount_requested: invoice.amount_due,
+      currency: invoice.currency,
+      invoice: invoice.id,
+      is_default: true,
+      payment: { type: 'payment_intent', payment_intent: pi },
+      status: 'paid',
+      status_transitions: { canceled_at: null, paid_at: sec(now) },
+    })
+    return r.invoicePayment().insert(scope, record)
+  }
+
   function markPaid(scope: Scope, id: string, pi: string | null, origin: Origin): Json {
     const st = invoiceStates.get(key(scope, id))
     const now = (st?.timeline ?? simLine).now()
     let invoice = r.invoice().require(scope, id)
     if (st?.job !== undefined) st.timeline.cancel(st.job)
-    const payments =
-      pi === null
-        ? []
-        : [
-            {
-              id: kernel.ids.next('inpay', 24),
-              object: 'invoice_payment',
-              amount_paid: invoice.amount_due,
-              amount_requested: invoice.amount_due,
-              created: sec(now),
-              currency: invoice.currency,
-              invoice: id,
-              is_default: true,
-              livemode: scope.mode === 'live',
-              payment: { type: 'payment_intent', payment_intent: pi },
-              status: 'paid',
-              status_transitions: { canceled_at: null, paid_at: sec(now) },
-            },
-          ]
+    const payments = pi === null ? [] : [invoicePayment(scope, invoice, pi, now)]
     invoice = r.invoice().put(scope, id, {
       status: 'paid',
       attempt_count: Number(invoice.attempt_count ?? 0) + (pi === null ? 0 : 1),
@@ -80,6 +83,7 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
       status_transitions: { ...(invoice.status_transitions as Json), paid_at: sec(now) },
     })
     kernel.trace.append('invoice.paid', { id, account: scope.account, mode: scope.mode })
+    for (const p of payments) emitSnapshot(ctx.events, 'invoice_payment.paid', scope, p, origin, undefined, true)
     invoicing.emitInvoice(scope, 'invoice.paid', invoice, origin)
     invoicing.emitInvoice(scope, 'invoice.payment_succeeded', invoice, origin)
     const sub = st?.subscription ?? null

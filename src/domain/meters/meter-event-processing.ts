@@ -58,7 +58,7 @@ export function createProcessing(parts: ProcessingParts): MeterProcessing {
       )
         return
       state.pendingSync.delete(a)
-      processOne(kernel, state, a)
+      if (processOne(kernel, state, a)) state.processed?.({ kind: 'one', key: a.key, meter: a.meter, customer: a.customer })
     },
     { restored: (_task, args) => state.pendingSync.add(args) },
   )
@@ -68,7 +68,7 @@ export function createProcessing(parts: ProcessingParts): MeterProcessing {
       const meterIds = () => meterIdsOf(meters, a)
       if (schedule.waitForLocks(meterIds, 'meter_events.process', (until) => many.at(until, a))) return
       state.pendingBatches.delete(a)
-      processBatch(parts, a)
+      if (processBatch(parts, a)) state.processed?.({ kind: 'many', key: a.key, events: a.events })
     },
     { restored: (_task, args) => state.pendingBatches.add(args) },
   )
@@ -84,23 +84,26 @@ function meterIdsOf(meters: Meters, a: PendingBatch): Set<string> {
   return ids
 }
 
-function processOne(kernel: Kernel, state: MeterEventState, a: PendingSync): void {
+/** Counts one synchronous event; answers whether its usage counted. */
+function processOne(kernel: Kernel, state: MeterEventState, a: PendingSync): boolean {
   const { counts } = state
   counts.pendingEvents--
   const base = { source: 'sync' as const, meter: a.meter, identifier: a.identifier }
   if (state.pendingCancels.get(a.key)?.delete(a.identifier) === true) {
     counts.cancelledEvents++
     kernel.trace.append('meter_events.processed', { ...base, accepted: 0, cancelled: 1 })
-    return
+    return false
   }
   counts.processedEvents++
   const buckets = state.aggregates.customer(a.meter, a.customer)
   state.aggregates.addTo(buckets, a.timestamp, a.value)
   state.indexByKey(a.key).attachAt(a.slot, buckets, a.timestamp, a.value)
   kernel.trace.append('meter_events.processed', { ...base, accepted: 1 })
+  return true
 }
 
-function processBatch(parts: ProcessingParts, a: PendingBatch): void {
+/** Counts one stream request; answers whether some of its usage counted. */
+function processBatch(parts: ProcessingParts, a: PendingBatch): boolean {
   const { kernel, state } = parts
   const now = kernel.clock.now
   state.index(a.scope).sweep(now)
@@ -121,6 +124,7 @@ function processBatch(parts: ProcessingParts, a: PendingBatch): void {
   )
   if (tally.errors !== undefined) reportBatchErrors(parts.events, a.scope, tally.errors, a.receivedAt, now, parts.generated)
   if (accepted > 0 || cancelled > 0) parts.schedule.armSweep()
+  return accepted > 0
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
 import { Aggregates } from './aggregates.js'
 import { IdentifierIndex, type SavedIdentifierIndex } from './identifier-index.js'
-import type { CancelledEvent, MeterLocks, StreamEvent } from './meter-event-types.js'
+import type { CancelledEvent, MeterLocks, ProcessedListener, StreamEvent } from './meter-event-types.js'
 
 /** Slot of a stream event with no identifier (nothing to hold). */
 export const NO_IDENTIFIER = -2
@@ -65,6 +65,8 @@ export interface MeterEventState {
   readonly pendingBatches: Set<PendingBatch>
   readonly pendingSync: Set<PendingSync>
   locks: MeterLocks | undefined
+  /** Told after each processing task (billing alerts). */
+  processed: ProcessedListener | undefined
   index(scope: Scope): IdentifierIndex
   indexByKey(key: string): IdentifierIndex
   /** Appends to the inspection list of cancelled events of a scope. */
@@ -97,6 +99,7 @@ export function createMeterEventState(kernel: Kernel): MeterEventState {
     pendingBatches: new Set(),
     pendingSync: new Set(),
     locks: undefined,
+    processed: undefined,
     index: (scope) => state.indexByKey(scopeKey(scope)),
     indexByKey(key) {
       let i = state.indexes.get(key)

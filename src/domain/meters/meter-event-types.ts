@@ -121,4 +121,25 @@ export interface MeterEvents {
   readonly aggregates: Aggregates
   /** Makes processing wait while a meter it writes is locked (by a request or an internal holder). */
   useLocks(locks: MeterLocks): void
+  /** Calls `listener` after each processing task that counted usage (billing alerts watch it). */
+  onProcessed(listener: ProcessedListener): void
 }
+
+/**
+ * What one processing task counted: a synchronous event's meter and customer, or a stream
+ * request's events (their customers are read only by a listener that needs them).
+ *
+ * @example
+ * const usage: ProcessedUsage = { kind: 'one', key: 'acct_1|test', meter: 'mtr_1', customer: 'cus_1' }
+ */
+export type ProcessedUsage =
+  | { readonly kind: 'one'; readonly key: string; readonly meter: string; readonly customer: string }
+  | { readonly kind: 'many'; readonly key: string; readonly events: readonly StreamEvent[] }
+
+/**
+ * Told of processed usage (see {@link MeterEvents.onProcessed}).
+ *
+ * @example
+ * meterEvents.onProcessed((usage) => { if (usage.kind === 'one') watch(usage.meter, usage.customer) })
+ */
+export type ProcessedListener = (usage: ProcessedUsage) => void

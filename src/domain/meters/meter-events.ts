@@ -65,5 +65,8 @@ export function createMeterEvents(
     useLocks(locks) {
       state.locks = locks
     },
+    onProcessed(listener) {
+      state.processed = listener
+    },
   }
 }

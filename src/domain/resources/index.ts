@@ -5,6 +5,7 @@ import { accounts } from './accounts.js'
 import { applicationFees } from './application-fees.js'
 import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
+import { billingAlerts } from './billing-alerts.js'
 import { billingMeters } from './billing-meters.js'
 import { customerCashBalanceTransactions } from './cash-balance.js'
 import { billingPortalConfigurations } from './billing-portal-configurations.js'
@@ -12,6 +13,9 @@ import { billingPortalSessions } from './billing-portal-sessions.js'
 import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
+import { creditBalanceSummary, creditBalanceTransactions } from './credit-balance.js'
+import { creditGrants } from './credit-grants.js'
+import { creditNotes } from './credit-notes.js'
 import { customerBalanceTransactions } from './customer-balance-transactions.js'
 import { customerSessions } from './customer-sessions.js'
 import { customers } from './customers.js'
@@ -24,6 +28,7 @@ import { externalAccounts } from './external-accounts.js'
 import { feeRefunds } from './fee-refunds.js'
 import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
+import { invoicePayments } from './invoice-payments.js'
 import { invoices } from './invoices.js'
 import { mandates } from './mandates.js'
 import { loginLinks } from './login-links.js'
@@ -44,6 +49,7 @@ import { refunds } from './refunds.js'
 import { setupIntents } from './setup-intents.js'
 import { shippingRates } from './shipping-rates.js'
 import { subscriptionItems } from './subscription-items.js'
+import { subscriptionSchedules } from './subscription-schedules.js'
 import { subscriptions } from './subscriptions.js'
 import { taxIds } from './tax-ids.js'
 import { taxRates } from './tax-rates.js'
@@ -113,4 +119,11 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   meterEventAdjustmentsV2,
   meterEventSessions,
   meterEventStream,
+  invoicePayments,
+  creditNotes,
+  subscriptionSchedules,
+  creditGrants,
+  creditBalanceTransactions,
+  creditBalanceSummary,
+  billingAlerts,
 ]

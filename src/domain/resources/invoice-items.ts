@@ -27,7 +27,8 @@ function addLine(engine: Engine, ports: ResourcePorts, scope: Scope, invoiceId: 
     ports.billing.pendingLine(scope, item),
   )
   const list = invoice.lines as Json & { data: Json[] }
-  const data = [...list.data, line]
+  // The line of an invoice item carries the item's metadata.
+  const data = [...list.data, { ...line, metadata: item.metadata ?? {} }]
   invoices.put(scope, invoiceId, { lines: { ...list, data, total_count: data.length }, ...ports.billing.totals(data) })
 }
 

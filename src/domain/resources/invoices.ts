@@ -5,6 +5,7 @@ import type { OperationCall, ResourceDeclaration } from '../engine/declaration.j
 import type { Engine } from '../engine/engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import { invalidRequest, tableError } from '../service-error.js'
+import { invoiceLineBehaviours } from './invoice-lines.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 import { entriesOf, itemsAfter, planItems, prorationTiming } from './subscription-params.js'
@@ -104,6 +105,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
     status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
   }),
   behaviours: {
+    ...invoiceLineBehaviours,
     'invoices.create'(call, next, { engine, ports }) {
       const { customer, subscription, pending_invoice_items_behavior: pending, ...params } = call.params
       if (typeof customer !== 'string') {
