@@ -16,7 +16,7 @@
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join, relative } from 'node:path'
 import { build } from 'esbuild'
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..')
@@ -69,12 +69,16 @@ const zodEnglishOnly = {
   setup(b) {
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
       /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
-        ? { path: join(dirname(args.importer), args.path.replace(/index\.js$/, 'en.js')), namespace: 'zod-locales' }
+        ? {
+            // Relative to the root: the path shows in the output's comments.
+            path: relative(root, join(dirname(args.importer), args.path.replace(/index\.js$/, 'en.js'))),
+            namespace: 'zod-locales',
+          }
         : undefined,
     )
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(args.path)}`,
-      resolveDir: dirname(args.path),
+      contents: `export { default as en } from ${JSON.stringify(`./${basename(args.path)}`)}`,
+      resolveDir: join(root, dirname(args.path)),
     }))
   },
 }
@@ -133,6 +137,9 @@ const result = await build({
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
+  // Module paths land in the output's comments: keep them as `node_modules/...` even where
+  // node_modules is a link elsewhere, so no path of the build machine ships.
+  preserveSymlinks: true,
 })
 
 /** The output file (relative to the package root) that holds a given source module. */
@@ -172,6 +179,9 @@ const zodBuild = await build({
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
+  // Module paths land in the output's comments: keep them as `node_modules/...` even where
+  // node_modules is a link elsewhere, so no path of the build machine ships.
+  preserveSymlinks: true,
 })
 
 // The packages bundled in, each with its licence text, as their licences ask of a redistribution.

@@ -198,7 +198,7 @@ function plainlyValid(options: SimulatorOptions): boolean {
       case 'headerPrefix':
         return typeof value === 'string' && /^[A-Za-z][A-Za-z0-9]*$/.test(value)
       case 'apiVersion':
-        return typeof value === 'string'
+        return typeof value === 'string' && versionProblem(value) === undefined
       case 'serviceTime':
         return finite(value) && value >= 0
       case 'traceLimit':
