@@ -20,7 +20,11 @@ const served = routes.filter((route) => route.checksParams !== false)
  * is most likely to break, drawn more often than the generic resources the catalogue alone serves.
  */
 const handWrittenTypes = new Set(declarations.map((d) => d.type))
-const handWrittenOps = new Set(operations().filter((o) => handWrittenTypes.has(o.returns.type)).map((o) => o.name))
+const handWrittenOps = new Set(
+  operations()
+    .filter((o) => handWrittenTypes.has(o.returns.type ?? ''))
+    .map((o) => o.name),
+)
 const handWritten = served.filter((route) => handWrittenOps.has(route.operation))
 const METER_HOST = 'https://meter-events.service.test'
 
