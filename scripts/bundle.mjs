@@ -3,12 +3,12 @@
 // entry points. A fresh process importing the package then loads a dozen files instead of ~190
 // modules, which saved a cold import 60-80 ms of CPU (see reports/bench/cold-start.md).
 //
-// Only the package's `dependencies` and `peerDependencies` stay external (zod aside, below): every other package the
+// Only the package's `dependencies` and `peerDependencies` stay external: every other package the
 // code imports (qs, the fake timers, seedrandom's alea, yaml) is bundled in, so it is neither
 // installed beside the package nor resolved module by module at a cold start. Their licences go
-// to dist/THIRD-PARTY-NOTICES.md. A dependency stays external when its types are part of the
-// package's public declarations (zod), when it loads files of its own by path (tinypool), or when
-// a user's code shares its instances (the peers).
+// to dist/THIRD-PARTY-NOTICES.md. A dependency stays external when it loads files of its own by
+// path (tinypool) or when a user's code shares its instances (the peers); zod is a dev dependency,
+// bundled lazily (below), and the public declarations name hand-written types instead of its own.
 //
 // Code that finds files beside itself by `import.meta.url` must land where its relative paths
 // still hold, so this script checks the placement of those modules from esbuild's metafile and

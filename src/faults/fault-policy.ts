@@ -1,9 +1,15 @@
-import type { z } from 'zod'
 import type { RandomStream } from '#kernel/rng.js'
-import { type FaultEntry, type FaultKind, type Faults, faultKinds, faultSchemas, rateLimitReasons } from './faults-schema.js'
+import {
+  type FaultEntry,
+  type FaultKind,
+  type Faults,
+  type FaultsInput,
+  faultKinds,
+  faultSchemas,
+  rateLimitReasons,
+} from './faults-schema.js'
 
-/** The `faults` option as written: a preset, swarm mode, rates (`policy`), an explicit schedule. */
-export type FaultsInput = z.input<ReturnType<typeof faultSchemas>['faultsSchema']>
+export type { FaultsInput } from './faults-schema.js'
 
 /** Parameters a policy-drawn fault of one kind uses (reason, delay, count, status). */
 export type FaultParams = Omit<FaultEntry, 'step' | 'fault'>

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { unknownOperation } from '#catalogue/operation-names.js'
 import { RATE_LIMITED_REASONS } from '#catalogue/rules.js'
 import { durationSchema } from '#kernel/duration.js'
+import type { Assert, Equal } from '#kernel/type-equality.js'
 
 /**
  * Every kind of fault a scenario can name. The fault engine (`src/faults`) applies each
@@ -87,6 +88,7 @@ export function faultTargetRefusal(kind: FaultKind, operation: string | undefine
  *
  * @example
  * schema.superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
+ * @internal
  */
 export function checkTarget(kind: FaultKind, operation: string | undefined, ctx: z.RefinementCtx, path: PropertyKey[]): void {
   const refusal = faultTargetRefusal(kind, operation)
@@ -104,6 +106,7 @@ let schemas: ReturnType<typeof buildFaultSchemas> | undefined
  *
  * @example
  * faultSchemas().faultsSchema.parse({ schedule: [{ step: 2, fault: 'receiver_down', receiver: 'shop' }] })
+ * @internal
  */
 export function faultSchemas() {
   schemas ??= buildFaultSchemas()
@@ -116,16 +119,107 @@ export function faultSchemas() {
  *
  * @example
  * faultInjectionFields().extend({ operation: z.string() }).superRefine(...)
+ * @internal
  */
 export function faultInjectionFields() {
   return faultSchemas().faultEntryFields.omit({ step: true })
 }
 
-/** One scheduled fault. */
-export type FaultEntry = z.output<ReturnType<typeof faultSchemas>['faultEntrySchema']>
+/**
+ * The parameters a fault can carry; each kind reads the ones it needs. `D` is how a duration is
+ * given: milliseconds once parsed, or also text such as `'2s'` as written.
+ *
+ * @example
+ * const params: FaultParamFields = { reason: 'endpoint-rate', count: 3 }
+ */
+export interface FaultParamFields<D = number> {
+  /** Receiver (by name) a receiver fault targets; default every receiver. */
+  receiver?: string | undefined
+  /** For `rate_limit`: which 429 reason. */
+  reason?: (typeof rateLimitReasons)[number] | undefined
+  /** How many requests or deliveries the fault affects. Default 1. */
+  count?: number | undefined
+  /** For `receiver_slow` (network delay) and `delay_delivery`: how long, in ms. */
+  delay?: D | undefined
+  /** For a scheduled `receiver_down` in a scenario: the receiver answers this status instead of failing to connect. */
+  status?: number | undefined
+  /**
+   * Request faults: a prefix of the operation's name as the official client calls it
+   * (`v2.billing.meterEventStream`, `customers.update`); delivery faults: a prefix of the event type.
+   */
+  operation?: string | undefined
+}
 
-/** The parsed `faults` section. */
-export type Faults = z.output<ReturnType<typeof faultSchemas>['faultsSchema']>
+/**
+ * One scheduled fault: before executed step `step` (1-based, as printed in the timeline), inject
+ * `fault`.
+ *
+ * @example
+ * const entry: FaultEntry = { step: 3, fault: 'receiver_down', receiver: 'shop' }
+ */
+export interface FaultEntry<D = number> extends FaultParamFields<D> {
+  /** Executed step number (1-based) before which the fault applies. */
+  step: number
+  fault: FaultKind
+}
+
+/**
+ * A random fault policy: before every executed step each kind fires with its rate (0..1), drawn
+ * from the run's seeded fault stream.
+ *
+ * @example
+ * const policy: FaultPolicy = { rates: { session_expiry: 0.05 } }
+ */
+export interface FaultPolicy {
+  rates: Partial<Record<FaultKind, number>>
+  /** Defaults for the parameters of policy-drawn faults, per kind. */
+  params?: Partial<Record<FaultKind, FaultParamFields>> | undefined
+}
+
+/**
+ * The parsed `faults` option or scenario section: a preset, swarm mode, a seeded policy, an
+ * explicit schedule.
+ *
+ * @example
+ * const faults: Faults = { preset: 'realistic', schedule: [] }
+ */
+export interface Faults {
+  /** `realistic`: the preset rates of `service-sim/harness` (`realisticRates`). */
+  preset?: 'none' | 'realistic' | undefined
+  /** Swarm mode: each seed draws its own subset of kinds and rates. */
+  swarm?: boolean | undefined
+  policy?: FaultPolicy | undefined
+  schedule: FaultEntry[]
+}
+
+/**
+ * The `faults` option as written: a preset, swarm mode, rates (`policy`), an explicit schedule;
+ * durations as milliseconds or text such as `'2s'`.
+ *
+ * @example
+ * createSimulator({ faults: { policy: { rates: { rate_limit: 0.1 } }, schedule: [{ step: 2, fault: 'server_error' }] } })
+ */
+export interface FaultsInput {
+  /** `realistic`: the preset rates of `service-sim/harness` (`realisticRates`). */
+  preset?: 'none' | 'realistic' | undefined
+  /** Swarm mode: each seed draws its own subset of kinds and rates. */
+  swarm?: boolean | undefined
+  policy?:
+    | {
+        rates?: Partial<Record<FaultKind, number>> | undefined
+        /** Defaults for the parameters of policy-drawn faults, per kind. */
+        params?: Partial<Record<FaultKind, FaultParamFields<number | string>>> | undefined
+      }
+    | undefined
+  schedule?: FaultEntry<number | string>[] | undefined
+}
+
+type Built = ReturnType<typeof buildFaultSchemas>
+// The public types above are what the schemas parse: these fail to compile if either drifts.
+type _EntryPinned = Assert<Equal<FaultEntry, z.output<Built['faultEntrySchema']>>>
+type _EntryInputPinned = Assert<Equal<FaultEntry<number | string>, z.input<Built['faultEntrySchema']>>>
+type _FaultsPinned = Assert<Equal<Faults, z.output<Built['faultsSchema']>>>
+type _FaultsInputPinned = Assert<Equal<FaultsInput, z.input<Built['faultsSchema']>>>
 
 function buildFaultSchemas() {
   /** Parameters a fault can carry; each kind reads the ones it needs. */

@@ -52,6 +52,7 @@ let duration: ReturnType<typeof buildDurationSchema> | undefined
  *
  * @example
  * durationSchema().parse('2d') // 172_800_000
+ * @internal
  */
 export function durationSchema() {
   duration ??= buildDurationSchema()

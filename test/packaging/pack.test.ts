@@ -11,6 +11,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -37,6 +38,19 @@ function walk(dir: string, prefix = ''): string[] {
   })
 }
 
+/** The packages installed in `nodeModules` (scoped ones by their full name). */
+function installedPackages(nodeModules: string): string[] {
+  return readdirSync(nodeModules)
+    .filter((name) => !name.startsWith('.'))
+    .flatMap((name) => (name.startsWith('@') ? readdirSync(join(nodeModules, name)).map((sub) => `${name}/${sub}`) : [name]))
+}
+
+/** Kilobytes under `dir`, as allocated on disk or as the files' own sizes. */
+function kilobytes(dir: string, apparent: boolean): number {
+  const out = execFileSync('du', ['-sk', ...(apparent ? ['--apparent-size'] : []), dir], { encoding: 'utf8' })
+  return Number(out.split('\t')[0])
+}
+
 function run(command: string, args: string[], cwd: string): string {
   try {
     return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
@@ -46,16 +60,20 @@ function run(command: string, args: string[], cwd: string): string {
   }
 }
 
-const consumerTs = `import { createSimulator, type Simulator, verifySignature } from 'service-sim'
-import { checkWebhookReceiver, referenceWebhookReceiver, runScenario } from 'service-sim/harness'
-const sim: Simulator = createSimulator({ seed: 1, headerPrefix: 'Stripe' })
+const consumerTs = `import { createSimulator, type FaultsInput, type Simulator, verifySignature } from 'service-sim'
+import { checkWebhookReceiver, type FaultEntry, referenceWebhookReceiver, runScenario, type Scenario } from 'service-sim/harness'
+// The types that mirror the package's schemas, as a user writes them.
+const faults: FaultsInput = { policy: { rates: { rate_limit: 0.1 } }, schedule: [{ step: 2, fault: 'receiver_slow', delay: '2s' }] }
+const entry: FaultEntry = { step: 1, fault: 'server_error', count: 2 }
+const steps = (scenario: Scenario): number => scenario.workload.length + scenario.faults.schedule.length
+const sim: Simulator = createSimulator({ seed: 1, headerPrefix: 'Stripe', faults })
 const now: number = sim.clock.now
 // The sleep the guides show: a promise's resolve is a timer callback.
 async function sleep(ms: number): Promise<void> {
   await new Promise<void>((resolve) => sim.clock.setTimeout(resolve, ms))
 }
 const check = () => checkWebhookReceiver(referenceWebhookReceiver, { headerPrefix: 'Stripe', apiVersion: '2025-03-31.basil', base: sim })
-export { check, now, runScenario, sleep, verifySignature }
+export { check, entry, now, runScenario, sleep, steps, verifySignature }
 `
 
 const consumerMjs = `import { createSimulator } from 'service-sim'
@@ -104,6 +122,23 @@ describe('the packed package', () => {
       expect(shipped).not.toContain('src')
       expect(shipped).toEqual(expect.arrayContaining(['docs', 'examples', 'LICENSE', 'README.md', 'scenarios']))
       expect(machinePathLines(installed, walk(installed))).toEqual([])
+
+      // What the install brings: the package and its runtime dependencies only, zod not among
+      // them (its code is bundled; the declarations name hand-written types), within the target.
+      const nodeModules = join(app, 'node_modules')
+      const packages = installedPackages(nodeModules)
+      expect(packages).not.toContain('zod')
+      expect(() => createRequire(join(installed, 'package.json')).resolve('zod')).toThrow()
+      const declarations = walk(installed).filter((f) => f.endsWith('.d.ts'))
+      expect(
+        declarations.filter((f) => /from ['"]zod['"]|import\(['"]zod['"]\)/.test(readFileSync(join(installed, f), 'utf8'))),
+      ).toEqual([])
+      expect(packages.length).toBeLessThanOrEqual(30)
+      expect(kilobytes(nodeModules, false)).toBeLessThanOrEqual(15 * 1024)
+      expect(kilobytes(nodeModules, true)).toBeLessThanOrEqual(15 * 1024)
+      process.stdout.write(
+        `installed footprint: ${packages.length} packages, ${kilobytes(nodeModules, false)} KB on disk, ${kilobytes(nodeModules, true)} KB apparent\n`,
+      )
 
       // The user's own dev dependencies (the README's install line), from the repository's
       // node_modules: no network beyond what npm ci fetched.
@@ -162,7 +197,8 @@ describe('the packed package', () => {
       expect(nock).toBe('nock-absent')
       expect(intercept).toMatch(/optional peer dependency 'nock'/)
 
-      // Its types resolve for a NodeNext TypeScript consumer.
+      // Its types resolve for a NodeNext TypeScript consumer, every shipped declaration checked
+      // (skipLibCheck off), with no zod anywhere the compiler could find one.
       writeFileSync(join(app, 'consumer.ts'), consumerTs)
       writeFileSync(
         join(app, 'tsconfig.json'),
@@ -172,7 +208,7 @@ describe('the packed package', () => {
             moduleResolution: 'NodeNext',
             strict: true,
             noEmit: true,
-            skipLibCheck: true,
+            skipLibCheck: false,
             lib: ['ES2023', 'DOM'],
             types: [],
           },

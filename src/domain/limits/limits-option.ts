@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { unknownOperation } from '#catalogue/operation-names.js'
+import type { Assert, Equal } from '#kernel/type-equality.js'
 import { DEFAULT_LIMITS, DEFAULT_LOCK_WAIT_MS, DEFAULT_READ_ALLOCATION, type ReadAllocationConfig } from './default-limits.js'
-import type { LimitRow } from './limit-row.js'
+import type { LimitKind, LimitRow, LimitScope } from './limit-row.js'
 
 /**
  * A row of the `limits` option: a full row to add, a partial row whose `id` names a default to
@@ -43,6 +44,31 @@ export interface LimitsConfig {
   readonly lockWaitMs: number | undefined
 }
 
+/**
+ * A row of a scenario's `limits`, as written in the file: the fields of a limit-table row, all but
+ * `id` optional, `off: true` to drop a default.
+ *
+ * @example
+ * const row: LimitRowSpec = { id: 'endpoint-rate', max: 5, operations: ['customers.*'] }
+ */
+export interface LimitRowSpec {
+  id: string
+  off?: boolean | undefined
+  scope?: LimitScope | undefined
+  kind?: LimitKind | undefined
+  max?: number | undefined
+  windowMs?: number | undefined
+  mode?: 'live' | 'test' | undefined
+  /** Globs over operation names as the official client calls them (`customers.create`, `paymentIntents.*`). */
+  operations?: readonly string[] | undefined
+  except?: readonly string[] | undefined
+  methods?: readonly ('GET' | 'POST' | 'DELETE')[] | undefined
+  mutatesOnly?: boolean | undefined
+}
+
+// The public row type is what the schema parses: this fails to compile if either drifts.
+type _RowPinned = Assert<Equal<LimitRowSpec, z.output<ReturnType<typeof buildLimitsSchemas>['limitRowSchema']>>>
+
 let schemas: ReturnType<typeof buildLimitsSchemas> | undefined
 
 /**
@@ -52,6 +78,7 @@ let schemas: ReturnType<typeof buildLimitsSchemas> | undefined
  *
  * @example
  * limitsSchemas().limitRowSchema.parse({ id: 'endpoint-rate', max: 50 })
+ * @internal
  */
 export function limitsSchemas() {
   schemas ??= buildLimitsSchemas()

@@ -3,6 +3,10 @@ import { EVENT_PAYLOADS, EVENTS_FROM } from '#catalogue/rules.js'
 import { limitsSchemas } from '#domain/limits/limits-option.js'
 import { faultSchemas } from '#faults/faults-schema.js'
 import { durationSchema } from '#kernel/duration.js'
+import type { Assert, Equal } from '#kernel/type-equality.js'
+import type * as T from './scenario-types.js'
+
+export type * from './scenario-types.js'
 
 const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { message: 'expected a name: a letter, then letters, digits, _ or -' })
 
@@ -11,9 +15,6 @@ const countSchema = z.union([
   z.number().int().nonnegative(),
   z.object({ min: z.number().int().nonnegative().optional(), max: z.number().int().nonnegative().optional() }).strict(),
 ])
-
-/** A count: exactly n, or `{ min, max }`. */
-export type CountExpectation = z.output<typeof countSchema>
 
 /**
  * What a request step expects: a status (or any of several), an error code, a 429 reason, and for
@@ -59,26 +60,9 @@ const requestSchema = z
   })
   .strict()
 
-/** A request of a step, as written. */
-export type RequestSpec = z.output<typeof requestSchema>
-
 const stepActions = ['request', 'parallel', 'advance', 'settle', 'client', 'receiver', 'admin', 'repeat'] as const
 
-/** One workload step: exactly one action, plus an optional label and expectation. */
-export interface StepSpec {
-  label?: string | undefined
-  expect?: z.output<typeof expectSchema> | undefined
-  request?: RequestSpec | undefined
-  parallel?: RequestSpec[] | undefined
-  advance?: number | undefined
-  settle?: boolean | undefined
-  client?: { action: string; args?: Record<string, unknown> | undefined; save?: string | undefined } | undefined
-  receiver?: { name: string; state: 'up' | 'down'; status?: number | undefined } | undefined
-  admin?: { call: string; args?: unknown[] | undefined; save?: string | undefined } | undefined
-  repeat?: { times: number; steps: StepSpec[] } | undefined
-}
-
-const stepSchema: z.ZodType<StepSpec> = z.lazy(() =>
+const stepSchema: z.ZodType<T.StepSpec> = z.lazy(() =>
   z
     .object({
       label: z.string().optional(),
@@ -249,6 +233,7 @@ const expectationsSchema = z
  *
  * @example
  * scenarioSchema.parse({ name: 'hello', workload: [{ request: { path: '/v1/account' }, expect: { status: 200 } }] })
+ * @internal
  */
 export const scenarioSchema = z
   .object({
@@ -295,7 +280,10 @@ export const scenarioSchema = z
   })
   .strict()
 
-/** A parsed scenario (defaults filled, durations in ms). */
-export type Scenario = z.output<typeof scenarioSchema>
-/** A scenario as written in a file. */
-export type ScenarioInput = z.input<typeof scenarioSchema>
+// The public types of scenario-types.ts are what the schemas parse: these fail to compile if either drifts.
+type _CountPinned = Assert<Equal<T.CountExpectation, z.output<typeof countSchema>>>
+type _ExpectPinned = Assert<Equal<T.StepExpectation, z.output<typeof expectSchema>>>
+type _RequestPinned = Assert<Equal<T.RequestSpec, z.output<typeof requestSchema>>>
+type _LimitsPinned = Assert<Equal<T.ScenarioLimits, z.output<typeof limitsSchema>>>
+type _ScenarioPinned = Assert<Equal<T.Scenario, z.output<typeof scenarioSchema>>>
+type _ScenarioInputPinned = Assert<Equal<T.ScenarioInput, z.input<typeof scenarioSchema>>>
