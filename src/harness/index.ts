@@ -46,10 +46,16 @@ export { checkClient, clientChecker, MIN_BACKOFF_MS } from './checkers/client-ch
 export { deliveriesAcknowledgedChecker } from './checkers/deliveries-acknowledged-checker.js'
 export { checkDeliveries, type DeliveryKinds, deliveryChecker, deliveryKinds } from './checkers/delivery-checker.js'
 export { deterministicChecker } from './checkers/deterministic-checker.js'
+export { checkDunningTrace, dunningChecker } from './checkers/dunning-checker.js'
 export { noDuplicateDeliveriesChecker } from './checkers/no-duplicate-deliveries-checker.js'
 export { noServerErrorsChecker } from './checkers/no-server-errors-checker.js'
 export { checkReceiver, RECEIVER_ANSWER_BUDGET_MS, receiverChecker } from './checkers/receiver-checker.js'
 export { signaturesValidChecker } from './checkers/signatures-valid-checker.js'
+export {
+  checkSubscriptionMirrorTrace,
+  type MirrorCheckOptions,
+  subscriptionMirrorChecker,
+} from './checkers/subscription-mirror-checker.js'
 export { checkUsage, usageChecker } from './checkers/usage-checker.js'
 export { recordViolation, type Violation } from './checkers/violation.js'
 export {
@@ -71,6 +77,37 @@ export {
   webhookStep,
 } from './fast-check/arbitraries.js'
 export { type HarnessCommand, type HarnessModel, harnessCommands } from './fast-check/commands.js'
+export { checkDunning } from './flows/dunning-property.js'
+export type { DunningClient, DunningClientFactory, DunningEnv, DunningNotices } from './flows/dunning-subject.js'
+export { dunningSubject } from './flows/dunning-subject.js'
+export { type FlowAction, type FlowActionContext, flowActions } from './flows/flow-actions.js'
+export {
+  describeFlowProgram,
+  FLOW_CUSTOMERS,
+  FLOW_PLANS,
+  type FlowProgram,
+  type FlowStep,
+  type FlowWorkload,
+  flowFaultKinds,
+  flowProgram,
+  flowStep,
+  flowStepLabel,
+} from './flows/flow-program.js'
+export { checkFlows, type FlowCheckOptions, type FlowCheckResult, minimiseFlow } from './flows/flow-property.js'
+export {
+  FLOW_FINAL_SETTLE_MS,
+  FLOW_STEP_SETTLE_MS,
+  type FlowClientEnv,
+  type FlowReport,
+  type FlowRun,
+  type FlowRunOptions,
+  type FlowSubject,
+  runFlow,
+} from './flows/flow-run.js'
+export { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup } from './flows/flow-setup.js'
+export { checkSubscriptionMirror, type SubscriptionMirrorOptions } from './flows/mirror-property.js'
+export { mirrorSubject, type SubscriptionMirror, type SubscriptionMirrorFactory } from './flows/mirror-subject.js'
+export { type MirroredSubscription, mirroredFields } from './flows/subscription-fields.js'
 export {
   assertRun,
   type CheckOptions,
@@ -82,6 +119,13 @@ export {
   PropertyViolation,
   type WorkloadOptions,
 } from './properties.js'
+export { type DunningFlaws, makeDunningClient, referenceDunningClient } from './reference/dunning-client.js'
+export { buggyDunningClients, buggySubscriptionMirrors } from './reference/flow-variants.js'
+export {
+  makeSubscriptionMirror,
+  referenceSubscriptionMirror,
+  type SubscriptionMirrorFlaws,
+} from './reference/subscription-mirror.js'
 export {
   makeUsageReporter,
   REFERENCE_MAX_ATTEMPTS,

@@ -158,6 +158,21 @@ export interface TraceKinds {
   }
   'harness.emitted': { event: string; object: string; status: string }
   'harness.state': { object: string; expected: string | null; actual: unknown }
+  /** A billing flow's client answered an event's delivery with a 2xx (it accepted the event). */
+  'harness.flow.ack': { event: string; type: unknown; object: unknown }
+  /** A subscription mirror's access answer for a customer whose subscription events it all accepted. */
+  'harness.mirror.access': {
+    customer: string
+    at: number
+    granted: boolean
+    entitled: boolean
+    pastDue: readonly { id: string; since: number }[]
+  }
+  /** A mirrored subscription beside the provider's, once its deliveries settled. */
+  'harness.mirror.subscription': { id: string; provider: unknown; mirror: unknown }
+  /** A dunning client told a customer that an invoice's payment failed, or that it is restored. */
+  'harness.dunning.notice': { invoice: string; customer: string; event: string | null }
+  'harness.dunning.restore': { invoice: string; customer: string; event: string | null }
 
   // cli (`service-sim serve` only: in-process runs never append these)
   /** A request served over HTTP: its wall arrival time (`at` is the virtual time it was served at). */

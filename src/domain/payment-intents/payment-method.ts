@@ -115,6 +115,12 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
       last4: '0002',
       outcome: declined('card_declined', 'generic_decline', errorMessage('card_declined')),
     },
+    // Attaches (and is saved for later) but every charge declines: the card that makes renewals fail.
+    pm_card_chargeCustomerFail: {
+      brand: 'visa',
+      last4: '0341',
+      outcome: declined('card_declined', 'generic_decline', errorMessage('card_declined')),
+    },
     pm_card_visa_chargeDeclined: {
       brand: 'visa',
       last4: '0002',

@@ -5,10 +5,12 @@ import { clientChecker } from './client-checker.js'
 import { deliveriesAcknowledgedChecker } from './deliveries-acknowledged-checker.js'
 import { deliveryChecker } from './delivery-checker.js'
 import { deterministicChecker } from './deterministic-checker.js'
+import { dunningChecker } from './dunning-checker.js'
 import { noDuplicateDeliveriesChecker } from './no-duplicate-deliveries-checker.js'
 import { noServerErrorsChecker } from './no-server-errors-checker.js'
 import { receiverChecker } from './receiver-checker.js'
 import { signaturesValidChecker } from './signatures-valid-checker.js'
+import { subscriptionMirrorChecker } from './subscription-mirror-checker.js'
 import { usageChecker } from './usage-checker.js'
 
 /**
@@ -30,6 +32,8 @@ export const checkerRegistry = new Map<string, Checker>(
     receiverChecker,
     deliveryChecker,
     billingChecker,
+    subscriptionMirrorChecker,
+    dunningChecker,
   ].map((c) => [c.name, c]),
 )
 

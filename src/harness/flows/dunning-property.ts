@@ -1,0 +1,19 @@
+import { HarnessInputError } from '../validate-input.js'
+import { type DunningClientFactory, dunningSubject } from './dunning-subject.js'
+import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
+
+/**
+ * Ready-made property for a dunning client: over generated billing flows (renewals and trial ends
+ * failing on `pm_card_chargeCustomerFail`, automatic retries, cards updated and invoices paid,
+ * cancellations, months passing) under every delivery and API fault, "one notice per failed invoice
+ * attempt cycle, none once the invoice is paid, restored once on `invoice.paid`". The
+ * counterexample is shrunk to a 1-minimal program.
+ *
+ * @example
+ * const result = await checkDunning(myDunning, { numRuns: 100 })
+ * expect(result.violations ?? []).toEqual([])
+ */
+export async function checkDunning(factory: DunningClientFactory, options: FlowCheckOptions = {}): Promise<FlowCheckResult> {
+  if (typeof factory !== 'function') throw new HarnessInputError('checkDunning: expected a dunning factory (env) => { handler }')
+  return checkFlows('checkDunning', () => dunningSubject(factory, 'checkDunning'), options)
+}

@@ -1,0 +1,152 @@
+import type { Simulator } from '../../simulator/create-simulator.js'
+import type { FlowStep } from './flow-program.js'
+import type { FlowSetup } from './flow-setup.js'
+
+type Json = Record<string, unknown>
+
+/** What a flow step acts with: the run's simulator, its setup and the subscriptions made so far. */
+export interface FlowActionContext {
+  readonly sim: Simulator
+  readonly setup: FlowSetup
+  /** Subscription ids in order of creation (`sub` of a step indexes it, wrapping around). */
+  readonly subscriptions: string[]
+  /** Sends one API request as the business's back office does: retried through faults with one idempotency key. */
+  api(method: 'GET' | 'POST' | 'DELETE', path: string, fields?: Record<string, string>): Promise<{ status: number; body: Json }>
+}
+
+/** Runs one step kind; returns a better label when it has one (a no-op says why). */
+export type FlowAction = (ctx: FlowActionContext, step: FlowStep) => Promise<string | undefined>
+
+const TRANSIENT = new Set([409, 429, 500, 502, 503])
+const ATTEMPTS = 12
+
+/**
+ * The back office's request sender of a run: the platform's test key, an idempotency key per
+ * request, and retries through 409, 429, 5xx and network failures (the faults are aimed at the
+ * client under test; the flow itself must happen).
+ *
+ * @example
+ * const api = flowApi(sim, () => `k${n++}`)
+ */
+export function flowApi(sim: Simulator, nextKey: () => string): FlowActionContext['api'] {
+  const key = sim.platform.secretKey.test
+  return async (method, path, fields) => {
+    const idempotency = nextKey()
+    let last: { status: number; body: Json } = { status: 0, body: {} }
+    for (let i = 0; i < ATTEMPTS; i++) {
+      try {
+        const res = await sim.fetch(`https://api.service.test${path}`, {
+          method,
+          headers: {
+            Authorization: `Bearer ${key}`,
+            ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': idempotency } : {}),
+          },
+          ...(method === 'POST' ? { body: new URLSearchParams(fields ?? {}).toString() } : {}),
+        })
+        last = { status: res.status, body: (await res.json()) as Json }
+        if (!TRANSIENT.has(res.status)) return last
+      } catch {
+        // An indeterminate answer: the same idempotency key gets the committed result.
+      }
+    }
+    return last
+  }
+}
+
+function subOf(ctx: FlowActionContext, n: number): string | undefined {
+  if (ctx.subscriptions.length === 0) return undefined
+  return ctx.subscriptions[n % ctx.subscriptions.length]
+}
+
+async function firstItem(ctx: FlowActionContext, id: string): Promise<string | undefined> {
+  const got = await ctx.api('GET', `/v1/subscriptions/${id}`)
+  const items = (got.body.items as { data?: Json[] } | undefined)?.data ?? []
+  const item = items[0]?.id
+  return typeof item === 'string' ? item : undefined
+}
+
+async function setDefaultCard(ctx: FlowActionContext, customer: string, card: string): Promise<void> {
+  const pm = await ctx.api('POST', `/v1/payment_methods/${card}/attach`, { customer })
+  if (typeof pm.body.id === 'string')
+    await ctx.api('POST', `/v1/customers/${customer}`, { 'invoice_settings[default_payment_method]': pm.body.id })
+}
+
+function customerOf(ctx: FlowActionContext, n: number): string {
+  return ctx.setup.customers[n % ctx.setup.customers.length] as string
+}
+
+/**
+ * The built-in actions of billing flows, by step kind, all through the public API.
+ *
+ * @example
+ * await flowActions.subscribe(ctx, { kind: 'subscribe', customer: 0, plan: 1, quantity: 2, trialDays: 0 })
+ */
+export const flowActions: Readonly<Record<string, FlowAction>> = {
+  async subscribe(ctx, step) {
+    if (step.kind !== 'subscribe') return undefined
+    const price = ctx.setup.prices[step.plan % ctx.setup.prices.length] as string
+    const made = await ctx.api('POST', '/v1/subscriptions', {
+      customer: customerOf(ctx, step.customer),
+      'items[0][price]': price,
+      'items[0][quantity]': String(step.quantity),
+      ...(step.trialDays > 0 ? { trial_period_days: String(step.trialDays) } : {}),
+    })
+    if (typeof made.body.id !== 'string') return `subscribe refused (${made.status})`
+    ctx.subscriptions.push(made.body.id)
+    return undefined
+  },
+  async change_plan(ctx, step) {
+    if (step.kind !== 'change_plan') return undefined
+    const id = subOf(ctx, step.sub)
+    const item = id === undefined ? undefined : await firstItem(ctx, id)
+    if (id === undefined || item === undefined) return 'no subscription to change'
+    const price = ctx.setup.prices[step.plan % ctx.setup.prices.length] as string
+    await ctx.api('POST', `/v1/subscriptions/${id}`, { 'items[0][id]': item, 'items[0][price]': price })
+    return undefined
+  },
+  async change_quantity(ctx, step) {
+    if (step.kind !== 'change_quantity') return undefined
+    const id = subOf(ctx, step.sub)
+    const item = id === undefined ? undefined : await firstItem(ctx, id)
+    if (id === undefined || item === undefined) return 'no subscription to change'
+    await ctx.api('POST', `/v1/subscriptions/${id}`, { 'items[0][id]': item, 'items[0][quantity]': String(step.quantity) })
+    return undefined
+  },
+  async end_trial(ctx, step) {
+    if (step.kind !== 'end_trial') return undefined
+    const id = subOf(ctx, step.sub)
+    if (id === undefined) return 'no subscription'
+    await ctx.api('POST', `/v1/subscriptions/${id}`, { trial_end: 'now' })
+    return undefined
+  },
+  async fail_card(ctx, step) {
+    if (step.kind !== 'fail_card') return undefined
+    await setDefaultCard(ctx, customerOf(ctx, step.customer), 'pm_card_chargeCustomerFail')
+    return undefined
+  },
+  async recover(ctx, step) {
+    if (step.kind !== 'recover') return undefined
+    const customer = customerOf(ctx, step.customer)
+    await setDefaultCard(ctx, customer, 'pm_card_visa')
+    const open = await ctx.api('GET', `/v1/invoices?customer=${customer}&status=open&limit=100`)
+    for (const inv of ((open.body.data as Json[] | undefined) ?? []).slice().reverse()) {
+      await ctx.api('POST', `/v1/invoices/${String(inv.id)}/pay`)
+    }
+    return undefined
+  },
+  async cancel(ctx, step) {
+    if (step.kind !== 'cancel') return undefined
+    const id = subOf(ctx, step.sub)
+    if (id === undefined) return 'no subscription'
+    if (step.atPeriodEnd) await ctx.api('POST', `/v1/subscriptions/${id}`, { cancel_at_period_end: 'true' })
+    else await ctx.api('DELETE', `/v1/subscriptions/${id}`)
+    return undefined
+  },
+  async resume(ctx, step) {
+    if (step.kind !== 'resume') return undefined
+    const id = subOf(ctx, step.sub)
+    if (id === undefined) return 'no subscription'
+    await ctx.api('POST', `/v1/subscriptions/${id}`, { cancel_at_period_end: 'false' })
+    return undefined
+  },
+}

@@ -1,0 +1,236 @@
+import fc from 'fast-check'
+import type { FaultEntry, FaultKind } from '#faults/faults-schema.js'
+import { rateLimitReasons } from '#faults/faults-schema.js'
+
+/**
+ * One step of a billing flow program: what a subscription business's customers and operators do
+ * through the public API, or time passing. Subscriptions are named by their order of creation in
+ * the run (`sub` wraps around the ones made so far; with none yet the step does nothing), customers
+ * by their number in the setup.
+ */
+export type FlowStep =
+  | {
+      readonly kind: 'subscribe'
+      readonly customer: number
+      readonly plan: number
+      readonly quantity: number
+      readonly trialDays: number
+    }
+  | { readonly kind: 'change_plan'; readonly sub: number; readonly plan: number }
+  | { readonly kind: 'change_quantity'; readonly sub: number; readonly quantity: number }
+  | { readonly kind: 'end_trial'; readonly sub: number }
+  | { readonly kind: 'fail_card'; readonly customer: number }
+  | { readonly kind: 'recover'; readonly customer: number }
+  | { readonly kind: 'cancel'; readonly sub: number; readonly atPeriodEnd: boolean }
+  | { readonly kind: 'resume'; readonly sub: number }
+  | { readonly kind: 'advance'; readonly ms: number }
+  /** A step another property brings (for instance a checkout completed by the customer): run by its `FlowAction`. */
+  | { readonly kind: `x:${string}`; readonly [field: string]: unknown }
+
+/** A billing flow program: data, as fast-check shrinks it; faults name 1-based step numbers. */
+export interface FlowProgram {
+  readonly seed: number
+  readonly steps: readonly FlowStep[]
+  readonly faults: readonly FaultEntry[]
+}
+
+/** Plans of the setup, cheapest first: a change to a higher number is an upgrade. */
+export const FLOW_PLANS = ['basic', 'pro', 'team'] as const
+/** Customers of the setup (each with a card that pays). */
+export const FLOW_CUSTOMERS = 3
+
+const DAY = 86_400_000
+
+/**
+ * Every fault kind that acts on a billing flow: the delivery faults (duplicates, reorders, delays,
+ * a receiver down, slow or failing, an attacker's replay) and the API faults the client's own reads
+ * meet (the harness's own requests retry through them).
+ */
+export const flowFaultKinds: readonly FaultKind[] = [
+  'duplicate_delivery',
+  'reorder_delivery',
+  'delay_delivery',
+  'receiver_down',
+  'receiver_up',
+  'receiver_slow',
+  'replay_delivery',
+  'rate_limit',
+  'lock_timeout',
+  'concurrent_conflict',
+  'server_error',
+  'indeterminate',
+]
+
+/** The shape of generated billing flows. */
+export interface FlowWorkload {
+  /** Most steps in a program (default 12). */
+  readonly maxSteps?: number
+  /** Most scheduled faults (default 4). */
+  readonly maxFaults?: number
+  /** Fault kinds the schedule draws from (default `flowFaultKinds`). */
+  readonly faultKinds?: readonly FaultKind[]
+  /** Steps another property adds to the mix (its `x:` kinds), each drawn as often as one built-in kind. */
+  readonly extraSteps?: readonly fc.Arbitrary<FlowStep>[]
+}
+
+const sub = fc.constantFrom(0, 0, 1, 2)
+// Biased to the first customer, so steps meet the subscriptions other steps made.
+const customer = fc.constantFrom(0, 0, 0, 1, 2)
+const plan = fc.nat({ max: FLOW_PLANS.length - 1 })
+
+/**
+ * One generated billing flow step: subscriptions created (with or without a trial), upgraded,
+ * downgraded, quantities changed, trials ended, the default card switched to one whose charges
+ * fail (`pm_card_chargeCustomerFail`) and back with the open invoices paid, cancellations now and
+ * at period end (and undone), and the clock moved across days and billing periods.
+ *
+ * @example
+ * fc.sample(flowStep(), 3) // [{ kind: 'subscribe', customer: 0, plan: 1, quantity: 2, trialDays: 0 }, ...]
+ */
+export function flowStep(workload: FlowWorkload = {}): fc.Arbitrary<FlowStep> {
+  const w = (weight: number, arbitrary: fc.Arbitrary<FlowStep>) => ({ weight, arbitrary })
+  // Renewals failing need a subscription, a failing card and a month: those come more often.
+  const built: fc.WeightedArbitrary<FlowStep>[] = [
+    w(
+      2,
+      fc.record({
+        kind: fc.constant('subscribe' as const),
+        customer,
+        plan,
+        quantity: fc.integer({ min: 1, max: 5 }),
+        trialDays: fc.constantFrom(0, 0, 3, 14),
+      }),
+    ),
+    w(1, fc.record({ kind: fc.constant('change_plan' as const), sub, plan })),
+    w(1, fc.record({ kind: fc.constant('change_quantity' as const), sub, quantity: fc.integer({ min: 1, max: 5 }) })),
+    w(1, fc.record({ kind: fc.constant('end_trial' as const), sub })),
+    w(2, fc.record({ kind: fc.constant('fail_card' as const), customer })),
+    w(2, fc.record({ kind: fc.constant('recover' as const), customer })),
+    w(1, fc.record({ kind: fc.constant('cancel' as const), sub, atPeriodEnd: fc.boolean() })),
+    w(1, fc.record({ kind: fc.constant('resume' as const), sub })),
+    w(
+      3,
+      fc.record({
+        kind: fc.constant('advance' as const),
+        ms: fc.constantFrom(60_000, 3_600_000, DAY, 3 * DAY, 10 * DAY, 32 * DAY),
+      }),
+    ),
+  ]
+  return fc.oneof(...built, ...(workload.extraSteps ?? []).map((a) => w(1, a)))
+}
+
+const DELIVERY_AIMED: ReadonlySet<FaultKind> = new Set<FaultKind>([
+  'duplicate_delivery',
+  'reorder_delivery',
+  'delay_delivery',
+  'receiver_slow',
+])
+
+function flowFault(kinds: readonly FaultKind[]): fc.Arbitrary<FaultEntry> {
+  return fc
+    .record({
+      fault: fc.constantFrom(...kinds),
+      count: fc.integer({ min: 1, max: 3 }),
+      reason: fc.constantFrom(...rateLimitReasons),
+      // A delivery fault aimed at one event type reaches it even when other events come first.
+      aim: fc.constantFrom(undefined, undefined, 'invoice.payment_failed', 'invoice.paid', 'customer.subscription.'),
+      // Delays as the provider has them: seconds, or hours behind.
+      delay: fc.constantFrom(undefined, 2 * 3_600_000),
+    })
+    .map(({ fault, count, reason, aim, delay }) => {
+      const entry: FaultEntry = { step: 1, fault, count }
+      if (fault === 'rate_limit') entry.reason = reason
+      if (aim !== undefined && DELIVERY_AIMED.has(fault)) entry.operation = aim
+      if (delay !== undefined && (fault === 'delay_delivery' || fault === 'reorder_delivery')) entry.delay = delay
+      return entry
+    })
+}
+
+/**
+ * Generated billing flow programs: a seed, steps, and a fault schedule whose faults ride on the step
+ * they come before (so shrinking an earlier step moves them with theirs).
+ *
+ * @example
+ * fc.sample(flowProgram({ maxSteps: 8 }), 1)[0] // { seed, steps: [...], faults: [{ step: 2, fault: 'duplicate_delivery', count: 1 }] }
+ */
+export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgram> {
+  const maxSteps = workload.maxSteps ?? 12
+  const maxFaults = workload.maxFaults ?? 4
+  const kinds = workload.faultKinds ?? flowFaultKinds
+  const before =
+    maxFaults === 0 || kinds.length === 0
+      ? fc.constant([] as FaultEntry[])
+      : fc.oneof(
+          { withCrossShrink: true },
+          { weight: 2, arbitrary: fc.constant([] as FaultEntry[]) },
+          { weight: 1, arbitrary: fc.array(flowFault(kinds), { minLength: 1, maxLength: Math.min(2, maxFaults) }) },
+        )
+  // A flow starts with a subscription more often than not: most steps act on one.
+  const first = fc.record({
+    kind: fc.constant('subscribe' as const),
+    customer,
+    plan,
+    quantity: fc.integer({ min: 1, max: 5 }),
+    trialDays: fc.constantFrom(0, 0, 3, 14),
+  })
+  return fc
+    .record({
+      seed: fc.integer({ min: 0, max: 1_000_000 }),
+      head: fc.record({ step: first as fc.Arbitrary<FlowStep>, faults: before }),
+      slots: fc.array(fc.record({ step: flowStep(workload), faults: before }), { minLength: 0, maxLength: maxSteps - 1 }),
+    })
+    .map(({ seed, head, slots }) => {
+      const all = [head, ...slots]
+      return {
+        seed,
+        steps: all.map((s) => s.step),
+        faults: all.flatMap((s, i) => s.faults.map((f) => ({ ...f, step: i + 1 }))).slice(0, maxFaults),
+      }
+    })
+}
+
+/**
+ * A one-line label of a step, as the step records and a counterexample show it.
+ *
+ * @example
+ * flowStepLabel({ kind: 'cancel', sub: 0, atPeriodEnd: true }) // 'cancel sub#0 at period end'
+ */
+export function flowStepLabel(step: FlowStep): string {
+  switch (step.kind) {
+    case 'subscribe':
+      return `subscribe c${step.customer} to ${FLOW_PLANS[step.plan] ?? step.plan} x${step.quantity}${step.trialDays > 0 ? ` trial ${step.trialDays}d` : ''}`
+    case 'change_plan':
+      return `change sub#${step.sub} to ${FLOW_PLANS[step.plan] ?? step.plan}`
+    case 'change_quantity':
+      return `quantity of sub#${step.sub} to ${step.quantity}`
+    case 'end_trial':
+      return `end trial of sub#${step.sub}`
+    case 'fail_card':
+      return `c${step.customer}'s card starts failing`
+    case 'recover':
+      return `c${step.customer} updates the card and pays`
+    case 'cancel':
+      return `cancel sub#${step.sub}${step.atPeriodEnd ? ' at period end' : ' now'}`
+    case 'resume':
+      return `undo the cancellation of sub#${step.sub}`
+    case 'advance':
+      return `advance ${step.ms >= DAY ? `${step.ms / DAY}d` : `${step.ms / 60_000}m`}`
+    default:
+      return step.kind
+  }
+}
+
+/**
+ * The program as lines: steps with their faults, for a failure message.
+ *
+ * @example
+ * describeFlowProgram(program) // '1. subscribe c0 to pro x1\n2. advance 32d  [duplicate_delivery x1]'
+ */
+export function describeFlowProgram(program: FlowProgram): string {
+  return program.steps
+    .map((s, i) => {
+      const faults = program.faults.filter((f) => f.step === i + 1).map((f) => `${f.fault} x${f.count ?? 1}`)
+      return `${i + 1}. ${flowStepLabel(s)}${faults.length > 0 ? `  [${faults.join(', ')}]` : ''}`
+    })
+    .join('\n')
+}

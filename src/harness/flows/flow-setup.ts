@@ -1,0 +1,131 @@
+import { continueAs, createSimulator, type Simulator } from '../../simulator/create-simulator.js'
+import { type SimulatorChoice, simulatorKeyOf, simulatorOptionsOf } from '../run/simulator-choice.js'
+import { HarnessInputError } from '../validate-input.js'
+import { FLOW_CUSTOMERS, FLOW_PLANS } from './flow-program.js'
+
+/** URL the client under test of a billing flow is mounted at. */
+export const FLOW_RECEIVER_URL = 'https://hooks.harness.test/billing'
+/** Event types a billing flow's client is sent (snapshot events, as a subscription app subscribes to). */
+export const FLOW_EVENT_TYPES = [
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.trial_will_end',
+  'invoice.paid',
+  'invoice.payment_succeeded',
+  'invoice.payment_failed',
+] as const
+
+/** What the setup of a billing flow made, as ids (the same in every fork). */
+export interface FlowSetup {
+  /** Monthly prices, cheapest first (`FLOW_PLANS`). */
+  readonly prices: readonly string[]
+  /** Customers, each with a paying card as its default payment method. */
+  readonly customers: readonly string[]
+  /** The event destination delivering to the client. */
+  readonly destination: string
+}
+
+/** A simulator after the setup; every run forks it. */
+export interface PreparedFlow {
+  readonly sim: Simulator
+  readonly setup: FlowSetup
+}
+
+/** POSTs with the platform's test key; anything but 200 fails the setup. */
+function poster(sim: Simulator) {
+  const key = sim.platform.secretKey.test
+  return async (path: string, body: Record<string, string> | object, json = false): Promise<Record<string, unknown>> => {
+    const res = await sim.fetch(`https://api.service.test${path}`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': json ? 'application/json' : 'application/x-www-form-urlencoded',
+      },
+      body: json ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString(),
+    })
+    const out = (await res.json()) as Record<string, unknown>
+    if (res.status !== 200)
+      throw new HarnessInputError(`billing flow setup: POST ${path} answered ${res.status}: ${JSON.stringify(out)}`)
+    return out
+  }
+}
+
+/**
+ * The setup every billing flow starts from, through the public surface: a product with a monthly
+ * price per plan, customers each paying with `pm_card_visa`, and a snapshot event destination for
+ * the subscription and invoice events, delivering to `FLOW_RECEIVER_URL`.
+ *
+ * @example
+ * const { sim, setup } = await prepareFlow({})
+ */
+export async function prepareFlow(choice: SimulatorChoice): Promise<PreparedFlow> {
+  let sim: Simulator
+  if (choice.base === undefined) {
+    sim = createSimulator({ start: '2026-01-01T00:00:00.000Z', ...simulatorOptionsOf(choice), seed: 'flow-setup' })
+  } else {
+    sim = choice.base.fork()
+    continueAs(sim, { seed: 'flow-setup' })
+  }
+  const post = poster(sim)
+  const product = await post('/v1/products', { name: 'Harness plans' })
+  const prices: string[] = []
+  for (const [i, plan] of FLOW_PLANS.entries()) {
+    const price = await post('/v1/prices', {
+      product: String(product.id),
+      currency: 'usd',
+      unit_amount: String(1000 * (i + 1) ** 2),
+      nickname: plan,
+      'recurring[interval]': 'month',
+    })
+    prices.push(String(price.id))
+  }
+  const customers: string[] = []
+  for (let i = 0; i < FLOW_CUSTOMERS; i++) {
+    const c = await post('/v1/customers', { email: `subscriber${i}@example.com` })
+    const pm = await post('/v1/payment_methods/pm_card_visa/attach', { customer: String(c.id) })
+    await post(`/v1/customers/${String(c.id)}`, { 'invoice_settings[default_payment_method]': String(pm.id) })
+    customers.push(String(c.id))
+  }
+  const d = await post(
+    '/v2/core/event_destinations',
+    {
+      name: 'billing client',
+      type: 'webhook_endpoint',
+      event_payload: 'snapshot',
+      enabled_events: [...FLOW_EVENT_TYPES],
+      webhook_endpoint: { url: FLOW_RECEIVER_URL },
+    },
+    true,
+  )
+  await sim.settle()
+  return { sim, setup: { prices, customers, destination: String(d.id) } }
+}
+
+const shared = new Map<string, Promise<PreparedFlow>>()
+const onBase = new WeakMap<Simulator, Promise<PreparedFlow>>()
+
+/**
+ * The prepared billing flow setup for these simulator options, made once per process (per base).
+ *
+ * @example
+ * const prepared = await preparedFlow({ headerPrefix: 'Stripe' })
+ */
+export function preparedFlow(choice: SimulatorChoice): Promise<PreparedFlow> {
+  if (choice.base !== undefined) {
+    let p = onBase.get(choice.base)
+    if (p === undefined) {
+      p = prepareFlow(choice)
+      onBase.set(choice.base, p)
+    }
+    return p
+  }
+  const key = simulatorKeyOf(choice)
+  let p = shared.get(key)
+  if (p === undefined) {
+    p = prepareFlow(choice)
+    shared.set(key, p)
+    p.catch(() => shared.delete(key))
+  }
+  return p
+}

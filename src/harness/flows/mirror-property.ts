@@ -1,0 +1,33 @@
+import type { MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
+import { HarnessInputError } from '../validate-input.js'
+import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
+import { mirrorSubject, type SubscriptionMirrorFactory } from './mirror-subject.js'
+
+/** Settings of {@link checkSubscriptionMirror}. */
+export interface SubscriptionMirrorOptions extends FlowCheckOptions, MirrorCheckOptions {}
+
+/**
+ * Ready-made property for a subscription mirror / access gate: over generated billing flows
+ * (subscriptions created with and without trials, upgraded, downgraded, seats changed, trials
+ * ended, renewals failing on `pm_card_chargeCustomerFail` and recovering, cancellations now and at
+ * period end, months passing) under every delivery and API fault, "once the deliveries settle the
+ * mirror equals the provider's objects; access is never granted without an active or trialing
+ * subscription (past `pastDueGraceMs` of `past_due`) and never withheld from one who has it".
+ * The counterexample is shrunk to a 1-minimal program.
+ *
+ * @example
+ * const result = await checkSubscriptionMirror(myMirror, { numRuns: 100, headerPrefix: 'Stripe' })
+ * expect(result.violations ?? []).toEqual([])
+ */
+export async function checkSubscriptionMirror(
+  factory: SubscriptionMirrorFactory,
+  options: SubscriptionMirrorOptions = {},
+): Promise<FlowCheckResult> {
+  if (typeof factory !== 'function')
+    throw new HarnessInputError(
+      'checkSubscriptionMirror: expected a mirror factory (env) => { handler, subscriptions, hasAccess }',
+    )
+  const { pastDueGraceMs, ...rest } = options
+  const check = pastDueGraceMs === undefined ? {} : { pastDueGraceMs }
+  return checkFlows('checkSubscriptionMirror', () => mirrorSubject(factory, check, 'checkSubscriptionMirror'), rest)
+}

@@ -1,0 +1,87 @@
+import type { Json } from '#domain/engine/list.js'
+import { checkSubscriptionMirrorTrace, type MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
+import { HarnessInputError } from '../validate-input.js'
+import type { FlowClientEnv, FlowSubject } from './flow-run.js'
+import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from './subscription-fields.js'
+
+/**
+ * The user's subscription mirror: a webhook `handler` that keeps a local copy of the customers'
+ * subscriptions (from the events, and from API reads it may make), the copy itself, and the access
+ * gate the app answers from it.
+ *
+ * @example
+ * const mirror: SubscriptionMirror = { handler: async (req) => new Response('ok'), subscriptions: () => ({}), hasAccess: () => false }
+ */
+export interface SubscriptionMirror {
+  handler(request: Request): Response | Promise<Response>
+  /** The mirrored subscriptions by id. */
+  subscriptions(): Readonly<Record<string, MirroredSubscription>>
+  /** Whether the customer may use the product now. */
+  hasAccess(customerId: string): boolean
+}
+
+/** Builds a subscription mirror for one run. */
+export type SubscriptionMirrorFactory = (env: FlowClientEnv) => SubscriptionMirror
+
+/**
+ * The subscription mirror property as a billing flow subject: after each step it asks `hasAccess`
+ * of every customer whose subscription events the mirror has all accepted, beside what the
+ * provider's objects entitle (`harness.mirror.access`); at the end it sets each such subscription
+ * of the mirror beside the provider's (`harness.mirror.subscription`).
+ *
+ * @example
+ * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}, 'checkSubscriptionMirror'))
+ */
+export function mirrorSubject(factory: SubscriptionMirrorFactory, options: MirrorCheckOptions, api: string): FlowSubject {
+  let mirror: SubscriptionMirror | undefined
+  const pastDueSince = new Map<string, number>()
+  return {
+    start(run) {
+      run.sim.service.events.subscribe((e) => {
+        if (!e.type.startsWith('customer.subscription.') || e.objectId === undefined) return
+        const status = (e.body.data as { object?: Json } | undefined)?.object?.status
+        if (status !== 'past_due') pastDueSince.delete(e.objectId)
+        else if (!pastDueSince.has(e.objectId)) pastDueSince.set(e.objectId, e.at)
+      })
+      const made = factory(run.env) as Partial<SubscriptionMirror> | undefined
+      if (typeof made?.handler !== 'function' || typeof made.subscriptions !== 'function' || typeof made.hasAccess !== 'function')
+        throw new HarnessInputError(`${api}: mirror factory must return { handler, subscriptions, hasAccess }`)
+      mirror = made as SubscriptionMirror
+      return mirror
+    },
+    checkpoint(run, final) {
+      if (mirror === undefined) return
+      const scope = { account: run.sim.platform.id, mode: 'test' as const }
+      const all = run.sim.service.engine.resource('subscription').list(scope) as Json[]
+      const trace = run.sim.service.kernel.trace
+      // Only what the client could know: a subscription whose latest event it accepted.
+      const settled = (id: string) => {
+        const last = run.latest.get(id)
+        return last === undefined || run.acked.has(last)
+      }
+      for (const customer of run.setup.customers) {
+        const subs = all.filter((s) => s.customer === customer)
+        if (!subs.every((s) => settled(String(s.id)))) continue
+        const entitled = subs.some((s) => ENTITLED_STATUSES.includes(String(s.status)))
+        const pastDue = subs
+          .filter((s) => s.status === 'past_due')
+          .map((s) => ({ id: String(s.id), since: pastDueSince.get(String(s.id)) ?? run.sim.clock.now }))
+        trace.append('harness.mirror.access', {
+          customer,
+          at: run.sim.clock.now,
+          granted: mirror.hasAccess(customer) === true,
+          entitled,
+          pastDue,
+        })
+      }
+      if (!final) return
+      const copy = mirror.subscriptions()
+      for (const s of all) {
+        const id = String(s.id)
+        if (!settled(id) || run.latest.get(id) === undefined) continue
+        trace.append('harness.mirror.subscription', { id, provider: mirroredFields(s), mirror: copy[id] ?? null })
+      }
+    },
+    check: (entries) => checkSubscriptionMirrorTrace(entries, options),
+  }
+}

@@ -1,0 +1,38 @@
+/** What a subscription mirror keeps of each subscription: the fields an access gate decides on. */
+export interface MirroredSubscription {
+  readonly customer: string
+  readonly status: string
+  /** Price of the first item. */
+  readonly price: string
+  /** Quantity of the first item. */
+  readonly quantity: number
+  /** End of the current period (Unix seconds), from the first item (where current API versions keep it). */
+  readonly currentPeriodEnd: number | null
+  readonly cancelAtPeriodEnd: boolean
+}
+
+type Json = Record<string, unknown>
+
+/**
+ * The mirrored fields of a subscription object (as an event's `data.object` or `GET
+ * /v1/subscriptions/{id}` has it).
+ *
+ * @example
+ * mirroredFields(event.data.object) // { customer: 'cus_1', status: 'active', price: 'price_1', quantity: 2, ... }
+ */
+export function mirroredFields(sub: Json): MirroredSubscription {
+  const item = ((sub.items as { data?: Json[] } | undefined)?.data ?? [])[0] ?? {}
+  const price = item.price as Json | string | undefined
+  const end = item.current_period_end ?? sub.current_period_end
+  return {
+    customer: String(sub.customer),
+    status: String(sub.status),
+    price: typeof price === 'string' ? price : String(price?.id ?? ''),
+    quantity: Number(item.quantity ?? 0),
+    currentPeriodEnd: typeof end === 'number' ? end : null,
+    cancelAtPeriodEnd: sub.cancel_at_period_end === true,
+  }
+}
+
+/** Statuses that entitle a customer to the product. */
+export const ENTITLED_STATUSES: readonly string[] = ['active', 'trialing']

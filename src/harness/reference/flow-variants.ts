@@ -1,0 +1,111 @@
+import type { DunningClientFactory } from '../flows/dunning-subject.js'
+import type { SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
+import { makeDunningClient } from './dunning-client.js'
+import { makeSubscriptionMirror } from './subscription-mirror.js'
+import type { Variant } from './variants.js'
+
+/**
+ * Subscription mirrors with one mistake each; `checkSubscriptionMirror` catches every one with a
+ * counterexample of at most 10 steps.
+ *
+ * @example
+ * for (const v of buggySubscriptionMirrors) expect((await checkSubscriptionMirror(v.factory)).ok).toBe(false)
+ */
+export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactory>[] = [
+  {
+    name: 'last-delivered-wins',
+    mistake: 'stores each event as it arrives: a late older update overwrites newer state',
+    factory: makeSubscriptionMirror({ lastDeliveredWins: true }),
+  },
+  {
+    name: 'created-ties',
+    mistake: 'orders events by `created` alone: an older state of the same second comes back',
+    factory: makeSubscriptionMirror({ createdTies: true }),
+  },
+  {
+    name: 'ignores-deleted',
+    mistake: 'ignores customer.subscription.deleted: access outlives the subscription',
+    factory: makeSubscriptionMirror({ ignoreDeleted: true }),
+  },
+  {
+    name: 'past-due-keeps-access',
+    mistake: 'the payment failure never reaches the gate: past_due keeps access',
+    factory: makeSubscriptionMirror({ pastDueKeepsAccess: true }),
+  },
+  {
+    name: 'seat-deltas',
+    mistake: 'applies seat changes as deltas without deduplicating events',
+    factory: makeSubscriptionMirror({ seatDeltas: true }),
+  },
+  {
+    name: 'ignores-cancel-at-period-end',
+    mistake: 'never stores cancel_at_period_end',
+    factory: makeSubscriptionMirror({ ignoreCancelAtPeriodEnd: true }),
+  },
+  {
+    name: 'trial-denied',
+    mistake: 'grants access to active subscriptions only, not trialing ones',
+    factory: makeSubscriptionMirror({ trialDenied: true }),
+  },
+  {
+    name: 'revokes-at-period-end-flag',
+    mistake: 'revokes access when a cancellation at period end is scheduled',
+    factory: makeSubscriptionMirror({ revokeAtPeriodEndFlag: true }),
+  },
+  {
+    name: 'status-only',
+    mistake: 'copies only status from customer.subscription.updated (plan and seats stay)',
+    factory: makeSubscriptionMirror({ statusOnly: true }),
+  },
+  {
+    name: 'top-level-period-end',
+    mistake: "reads current_period_end from the subscription's top level, where older versions kept it",
+    factory: makeSubscriptionMirror({ topLevelPeriodEnd: true }),
+  },
+]
+
+/**
+ * Dunning clients with one mistake each; `checkDunning` catches every one with a counterexample of
+ * at most 10 steps.
+ *
+ * @example
+ * for (const v of buggyDunningClients) expect((await checkDunning(v.factory)).ok).toBe(false)
+ */
+export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
+  {
+    name: 'notice-every-attempt',
+    mistake: 'a notice for every automatic retry, not one per invoice',
+    factory: makeDunningClient({ noticeEveryAttempt: true }),
+  },
+  {
+    name: 'no-dedup',
+    mistake: 'no event deduplication: a duplicate delivery notifies or restores again',
+    factory: makeDunningClient({ noDedup: true }),
+  },
+  {
+    name: 'notice-on-past-due',
+    mistake: 'notifies when the subscription turns past_due, not when the invoice fails',
+    factory: makeDunningClient({ noticeOnPastDue: true }),
+  },
+  {
+    name: 'restore-every-paid',
+    mistake: 'restores on every invoice.paid, failed before or not',
+    factory: makeDunningClient({ restoreEveryPaid: true }),
+  },
+  {
+    name: 'restore-on-succeeded-too',
+    mistake: 'restores on invoice.payment_succeeded as well as invoice.paid',
+    factory: makeDunningClient({ restoreOnSucceededToo: true }),
+  },
+  { name: 'never-restores', mistake: 'ignores invoice.paid', factory: makeDunningClient({ neverRestores: true }) },
+  {
+    name: 'per-customer-flag',
+    mistake: 'one dunning flag per customer: a second failing invoice gets no notice',
+    factory: makeDunningClient({ perCustomer: true }),
+  },
+  {
+    name: 'only-final-attempt',
+    mistake: 'tells the customer only once retries are exhausted',
+    factory: makeDunningClient({ onlyFinalAttempt: true }),
+  },
+]
