@@ -23,7 +23,7 @@ export const webhookEndpoints: ResourceDeclaration<ResourcePorts> = {
   object: 'webhook_endpoint',
   noun: 'webhook endpoint',
   idPrefix: 'we',
-  defaults: () => ({ status: 'enabled', api_version: null }),
+  defaults: () => ({ status: 'enabled' }),
   behaviours: {
     'webhookEndpoints.create'(call, next, env) {
       env.ports.destinations.checkEndpoint(call.scope, call.params, true)
