@@ -177,6 +177,10 @@ describe('v1 webhook endpoints', () => {
   it('stops delivering once deleted, and a resend to it is refused with 404', async () => {
     const { sim, stripe } = setup()
     const { id } = await stripe.webhookEndpoints.create({ url: URL_A, enabled_events: ['*'] })
+    // Not an event destination: the v2 operations do not find it.
+    for (const op of ['ping', 'disable', 'roll_secret']) {
+      expect((await v2(sim, 'POST', `/v2/core/event_destinations/${id}/${op}`, {})).status, op).toBe(404)
+    }
     const got = collect(sim, URL_A)
     const evt = sim.admin.trigger('customer.created')
     await sim.settle()

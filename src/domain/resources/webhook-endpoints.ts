@@ -1,3 +1,4 @@
+import { ENDPOINT_OBJECT } from '../destinations/destination.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import type { ResourcePorts } from './ports.js'
@@ -20,7 +21,7 @@ function distinct(types: unknown): string[] | undefined {
  */
 export const webhookEndpoints: ResourceDeclaration<ResourcePorts> = {
   type: 'WebhookEndpoint',
-  object: 'webhook_endpoint',
+  object: ENDPOINT_OBJECT,
   noun: 'webhook endpoint',
   idPrefix: 'we',
   defaults: () => ({ status: 'enabled' }),
@@ -34,7 +35,7 @@ export const webhookEndpoints: ResourceDeclaration<ResourcePorts> = {
     },
     'webhookEndpoints.update'(call, next, env) {
       // A missing endpoint is a 404 before any rule on the new values.
-      env.engine.resource('webhook_endpoint').require(call.scope, call.path.id ?? '')
+      env.engine.resource(ENDPOINT_OBJECT).require(call.scope, call.path.id ?? '')
       env.ports.destinations.checkEndpoint(call.scope, call.params, false)
       const { disabled, enabled_events: types, ...rest } = call.params
       const updated = next({
