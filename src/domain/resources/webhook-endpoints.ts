@@ -21,7 +21,7 @@ function distinct(types: unknown): string[] | undefined {
  */
 export const webhookEndpoints: ResourceDeclaration<ResourcePorts> = {
   type: 'WebhookEndpoint',
-  object: ENDPOINT_OBJECT,
+  object: 'webhook_endpoint',
   noun: 'webhook endpoint',
   idPrefix: 'we',
   defaults: () => ({ status: 'enabled' }),
