@@ -54,3 +54,67 @@ export async function v2(sim: Simulator, method: string, path: string, body?: un
   })
   return { status: res.status, json: (await res.json()) as any }
 }
+
+/** What the parameterised delivery tests ask of an endpoint, whichever API made it. */
+export interface EndpointOptions {
+  url?: string
+  enabled_events?: string[]
+  /** Connected accounts' events instead of the owner's own. */
+  connect?: boolean
+  /** A pinned API version for its snapshot events. */
+  apiVersion?: string
+}
+
+/** One way to register a webhook endpoint: a v2 event destination or a v1 webhook endpoint. */
+export interface EndpointKind {
+  readonly name: string
+  make(stripe: Stripe, options?: EndpointOptions): Promise<{ id: string; secret: string }>
+  setEvents(stripe: Stripe, id: string, types: string[]): Promise<void>
+  setDisabled(stripe: Stripe, id: string, disabled: boolean): Promise<void>
+  del(stripe: Stripe, id: string): Promise<void>
+}
+
+const v2Kind: EndpointKind = {
+  name: 'v2 event destination',
+  make: (stripe, { url, enabled_events, connect, apiVersion } = {}) =>
+    destination(stripe, {
+      ...(url === undefined ? {} : { url }),
+      ...(enabled_events === undefined ? {} : { enabled_events }),
+      ...(connect === true ? { events_from: ['@accounts'] } : {}),
+      ...(apiVersion === undefined ? {} : { snapshot_api_version: apiVersion }),
+    }),
+  async setEvents(stripe, id, types) {
+    await stripe.v2.core.eventDestinations.update(id, { enabled_events: types })
+  },
+  async setDisabled(stripe, id, disabled) {
+    await (disabled ? stripe.v2.core.eventDestinations.disable(id) : stripe.v2.core.eventDestinations.enable(id))
+  },
+  async del(stripe, id) {
+    await stripe.v2.core.eventDestinations.del(id)
+  },
+}
+
+const v1Kind: EndpointKind = {
+  name: 'v1 webhook endpoint',
+  async make(stripe, { url = 'https://hooks.example.test/snapshot', enabled_events = ['*'], connect, apiVersion } = {}) {
+    const e = await stripe.webhookEndpoints.create({
+      url,
+      enabled_events: enabled_events as Stripe.WebhookEndpointCreateParams.EnabledEvent[],
+      ...(connect === undefined ? {} : { connect }),
+      ...(apiVersion === undefined ? {} : { api_version: apiVersion as Stripe.WebhookEndpointCreateParams.ApiVersion }),
+    })
+    return { id: e.id, secret: e.secret ?? '' }
+  },
+  async setEvents(stripe, id, types) {
+    await stripe.webhookEndpoints.update(id, { enabled_events: types as Stripe.WebhookEndpointUpdateParams.EnabledEvent[] })
+  },
+  async setDisabled(stripe, id, disabled) {
+    await stripe.webhookEndpoints.update(id, { disabled })
+  },
+  async del(stripe, id) {
+    await stripe.webhookEndpoints.del(id)
+  },
+}
+
+/** Both kinds, for `describe.each`: the delivery engine treats them alike. */
+export const ENDPOINT_KINDS: readonly EndpointKind[] = [v2Kind, v1Kind]

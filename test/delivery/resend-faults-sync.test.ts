@@ -1,15 +1,15 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { collect, destination, setup } from './helpers.js'
+import { collect, destination, ENDPOINT_KINDS, setup } from './helpers.js'
 
 const URL_A = 'https://hooks.example.test/a'
 const DAY = 86_400_000
 
-describe('manual resend', () => {
+describe.each(ENDPOINT_KINDS)('manual resend to a $name', (kind) => {
   it('resends within 15 days from the dashboard and 30 days from the command line', async () => {
     const { sim, stripe } = setup()
-    const { id } = await destination(stripe, { url: URL_A })
+    const { id } = await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A)
     const evt = sim.admin.trigger('customer.created')
     await sim.settle()
@@ -26,7 +26,7 @@ describe('manual resend', () => {
 
   it('resends through POST /v1/events/:id/retry and refuses unknown ids with 404', async () => {
     const { sim, stripe } = setup()
-    const { id } = await destination(stripe, { url: URL_A })
+    const { id } = await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A)
     const evt = sim.admin.trigger('customer.created')
     await sim.settle()
@@ -49,7 +49,7 @@ describe('manual resend', () => {
 
   it('does not cancel automatic retries, even when the resend succeeds', async () => {
     const { sim, stripe } = setup()
-    const { id } = await destination(stripe, { url: URL_A })
+    const { id } = await kind.make(stripe, { url: URL_A })
     let answer = 500
     const got = collect(sim, URL_A, () => answer)
     const evt = sim.admin.trigger('customer.created')
@@ -65,10 +65,10 @@ describe('manual resend', () => {
   })
 })
 
-describe('fault knobs', () => {
+describe.each(ENDPOINT_KINDS)('fault knobs on a $name', (kind) => {
   it('are off by default: one delivery per event, in emission order', async () => {
     const { sim, stripe } = setup()
-    await destination(stripe, { url: URL_A })
+    await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A)
     const ids = Array.from({ length: 20 }, () => sim.admin.trigger('customer.created').id)
     await sim.settle()
@@ -78,7 +78,7 @@ describe('fault knobs', () => {
   it('duplicate deliveries, reordering and redundant events follow the seed', async () => {
     const run = async () => {
       const { sim, stripe } = setup(3)
-      await destination(stripe, { url: URL_A })
+      await kind.make(stripe, { url: URL_A })
       const got = collect(sim, URL_A)
       Object.assign(sim.admin.deliveryFaults, { duplicateRate: 0.5, reorderWindowMs: 5_000, redundantEventRate: 0.5 })
       const emitted = Array.from({ length: 20 }, () => sim.admin.trigger('customer.created'))

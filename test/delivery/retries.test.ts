@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { LIVE_RETRY_WINDOW_MS } from '../../src/domain/delivery/retry-policy.js'
-import { collect, destination, setup } from './helpers.js'
+import { collect, ENDPOINT_KINDS, setup } from './helpers.js'
 
 const HOUR = 3_600_000
 const URL_A = 'https://hooks.example.test/a'
 
-describe('delivery outcomes and retries', () => {
+describe.each(ENDPOINT_KINDS)('delivery outcomes and retries of a $name', (kind) => {
   it('counts 3xx, 4xx and 5xx answers as failures and schedules a retry', async () => {
     for (const status of [301, 302, 400, 401, 403, 404, 405, 500, 503]) {
       const { sim, stripe } = setup()
-      await destination(stripe, { url: URL_A })
+      await kind.make(stripe, { url: URL_A })
       collect(sim, URL_A, status)
       const evt = sim.admin.trigger('customer.created')
       await sim.settle()
@@ -22,7 +22,7 @@ describe('delivery outcomes and retries', () => {
 
   it('counts an unreachable URL as a connection failure', async () => {
     const { sim, stripe } = setup()
-    await destination(stripe, { url: 'https://nobody.example.test/h' })
+    await kind.make(stripe, { url: 'https://nobody.example.test/h' })
     const evt = sim.admin.trigger('customer.created')
     await sim.settle()
     expect(sim.admin.deliveries({ event: evt.id })[0]?.attempts[0]).toMatchObject({ outcome: 'connect_error', status: null })
@@ -30,7 +30,7 @@ describe('delivery outcomes and retries', () => {
 
   it('counts a destination with a bad certificate as a TLS failure', async () => {
     const { sim, stripe } = setup()
-    const { id } = await destination(stripe, { url: URL_A })
+    const { id } = await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A)
     sim.admin.setBadCertificate(id)
     const evt = sim.admin.trigger('customer.created')
@@ -41,7 +41,7 @@ describe('delivery outcomes and retries', () => {
 
   it('times out a receiver that spends more virtual time than the delivery time-out', async () => {
     const { sim, stripe } = setup()
-    await destination(stripe, { url: URL_A })
+    await kind.make(stripe, { url: URL_A })
     let calls = 0
     sim.receivers.mount(URL_A, async () => {
       calls++
@@ -62,7 +62,7 @@ describe('delivery outcomes and retries', () => {
 
   it('makes exactly 3 retries in test mode within a few hours, then marks the delivery Failed', async () => {
     const { sim, stripe } = setup()
-    await destination(stripe, { url: URL_A })
+    await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A, 500)
     const start = sim.clock.now
     const evt = sim.admin.trigger('customer.created')
@@ -79,7 +79,7 @@ describe('delivery outcomes and retries', () => {
 
   it('retries live deliveries with growing waits for up to 3 days, then marks them Failed', async () => {
     const { sim, live } = setup()
-    await destination(live, { url: URL_A })
+    await kind.make(live, { url: URL_A })
     const got = collect(sim, URL_A, 503)
     const start = sim.clock.now
     const evt = sim.admin.trigger('customer.created', { mode: 'live' })
@@ -99,7 +99,7 @@ describe('delivery outcomes and retries', () => {
 
   it('stops retrying once a retry succeeds', async () => {
     const { sim, stripe } = setup()
-    await destination(stripe, { url: URL_A })
+    await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A, (i) => (i < 2 ? 500 : 200))
     const evt = sim.admin.trigger('customer.created')
     await sim.clock.runToLastAsync()
@@ -110,11 +110,11 @@ describe('delivery outcomes and retries', () => {
   it('cancels a retry that falls due while the destination is disabled or deleted', async () => {
     for (const action of ['disable', 'del'] as const) {
       const { sim, stripe } = setup()
-      const { id } = await destination(stripe, { url: URL_A })
+      const { id } = await kind.make(stripe, { url: URL_A })
       const got = collect(sim, URL_A, 500)
       const evt = sim.admin.trigger('customer.created')
       await sim.settle()
-      await stripe.v2.core.eventDestinations[action](id)
+      await (action === 'del' ? kind.del(stripe, id) : kind.setDisabled(stripe, id, true))
       await sim.clock.runToLastAsync()
       expect(got).toHaveLength(1)
       const r = sim.admin.deliveries({ event: evt.id })[0]
@@ -125,13 +125,13 @@ describe('delivery outcomes and retries', () => {
 
   it('still retries when the destination is disabled and re-enabled before the retry falls due', async () => {
     const { sim, stripe } = setup()
-    const { id } = await destination(stripe, { url: URL_A })
+    const { id } = await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A, (i) => (i === 0 ? 500 : 200))
     const evt = sim.admin.trigger('customer.created')
     await sim.settle()
-    await stripe.v2.core.eventDestinations.disable(id)
+    await kind.setDisabled(stripe, id, true)
     await sim.clock.tickAsync(60_000)
-    await stripe.v2.core.eventDestinations.enable(id)
+    await kind.setDisabled(stripe, id, false)
     await sim.clock.runToLastAsync()
     expect(got).toHaveLength(2)
     expect(sim.admin.deliveries({ event: evt.id })[0]?.status).toBe('Delivered')
@@ -139,7 +139,7 @@ describe('delivery outcomes and retries', () => {
 
   it('shows the next attempt time while a delivery is pending', async () => {
     const { sim, stripe } = setup()
-    await destination(stripe, { url: URL_A })
+    await kind.make(stripe, { url: URL_A })
     collect(sim, URL_A, 500)
     const evt = sim.admin.trigger('customer.created')
     await sim.settle()
@@ -159,7 +159,7 @@ describe('delivery outcomes and retries', () => {
   it('replays the same retry schedule for the same seed', async () => {
     const run = async () => {
       const { sim, live } = setup(99)
-      await destination(live, { url: URL_A })
+      await kind.make(live, { url: URL_A })
       collect(sim, URL_A, 500)
       sim.admin.trigger('customer.created', { mode: 'live' })
       await sim.clock.runToLastAsync()

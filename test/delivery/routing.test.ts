@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { collect, destination, setup } from './helpers.js'
+import { collect, destination, ENDPOINT_KINDS, setup } from './helpers.js'
 
 describe('routing', () => {
   it('routes by events_from: @self gets own events, @accounts those of connected accounts', async () => {
@@ -130,5 +130,67 @@ describe('destination API versions', () => {
     expect(evt.body.api_version).toBe('2026-10-28.endive')
     const shown = await stripe.v2.core.eventDestinations.retrieve(plain.id)
     expect(shown.snapshot_api_version).toBe('2026-10-28.endive')
+  })
+})
+
+describe.each(ENDPOINT_KINDS)('routing to a $name', (kind) => {
+  it("routes the owner's own events to a plain endpoint and connected accounts' events to a connect one", async () => {
+    const { sim, stripe } = setup()
+    const connected = sim.admin.createAccount()
+    await kind.make(stripe, { url: 'https://h.test/self' })
+    await kind.make(stripe, { url: 'https://h.test/accounts', connect: true })
+    const self = collect(sim, 'https://h.test/self')
+    const accounts = collect(sim, 'https://h.test/accounts')
+    const own = sim.admin.trigger('customer.created')
+    const theirs = sim.admin.trigger('customer.created', { account: connected.id })
+    await sim.settle()
+    expect(self.map((x) => JSON.parse(x.raw).id)).toEqual([own.id])
+    expect(accounts.map((x) => JSON.parse(x.raw).id)).toEqual([theirs.id])
+    expect(JSON.parse(accounts[0]!.raw).account).toBe(connected.id)
+  })
+
+  it('routes by mode and by enabled_events, stops on an update of the list and while disabled', async () => {
+    const { sim, stripe, live } = setup()
+    const { id } = await kind.make(stripe, { url: 'https://h.test/a', enabled_events: ['invoice.paid'] })
+    await kind.make(live, { url: 'https://h.test/live', enabled_events: ['*'] })
+    const got = collect(sim, 'https://h.test/a')
+    const liveGot = collect(sim, 'https://h.test/live')
+    sim.admin.trigger('invoice.paid')
+    sim.admin.trigger('charge.refunded')
+    await sim.settle()
+    await kind.setEvents(stripe, id, ['charge.refunded'])
+    sim.admin.trigger('invoice.paid')
+    sim.admin.trigger('charge.refunded')
+    await sim.settle()
+    await kind.setDisabled(stripe, id, true)
+    sim.admin.trigger('charge.refunded')
+    await sim.settle()
+    expect(got.map((x) => JSON.parse(x.raw).type)).toEqual(['invoice.paid', 'charge.refunded'])
+    expect(liveGot).toHaveLength(0)
+    expect(sim.admin.deliveries({ destination: id })).toHaveLength(2)
+    await kind.setDisabled(stripe, id, false)
+    sim.admin.trigger('charge.refunded')
+    await sim.settle()
+    expect(got).toHaveLength(3)
+  })
+
+  it("sends events structured for a pinned version, else for the account's version when each occurred", async () => {
+    const { sim, stripe } = setup()
+    await kind.make(stripe, { url: 'https://h.test/pinned', apiVersion: '2025-01-27.acacia' })
+    await kind.make(stripe, { url: 'https://h.test/plain' })
+    const pinnedGot = collect(sim, 'https://h.test/pinned')
+    const plainGot = collect(sim, 'https://h.test/plain')
+    const evt = sim.admin.trigger('customer.created')
+    await sim.settle()
+    sim.admin.setApiVersion(sim.platform.id, '2027-01-01.preview')
+    sim.admin.trigger('customer.created')
+    await sim.settle()
+    const pinned = pinnedGot.map((x) => JSON.parse(x.raw))
+    expect(pinned.map((e) => e.api_version)).toEqual(['2025-01-27.acacia', '2025-01-27.acacia'])
+    expect(pinned[0]).toEqual(
+      sim.service.events.bodyAt(sim.service.events.all().find((e) => e.id === evt.id)!, '2025-01-27.acacia'),
+    )
+    expect(plainGot.map((x) => JSON.parse(x.raw).api_version)).toEqual(['2026-10-28.endive', '2027-01-01.preview'])
+    expect(evt.body.api_version).toBe('2026-10-28.endive')
   })
 })

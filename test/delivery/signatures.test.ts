@@ -1,7 +1,7 @@
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { SignatureVerificationError, signatureHeader, verifySignature } from '../../src/index.js'
-import { collect, destination, setup, v2 } from './helpers.js'
+import { collect, destination, ENDPOINT_KINDS, setup, v2 } from './helpers.js'
 
 const URL_A = 'https://hooks.example.test/a'
 const stripe = new Stripe('sk_test_x')
@@ -61,10 +61,10 @@ describe('signatures', () => {
     expect(() => verifySignature(body, '', secret)).toThrow(expect.objectContaining({ code: 'missing_header' }))
   })
 
-  it('signs each attempt afresh and adds a fake v0 only on test events', async () => {
+  it.each(ENDPOINT_KINDS)('signs each attempt to a $name afresh and adds a fake v0 only on test events', async (kind) => {
     const { sim, stripe: client, live } = setup()
-    const test = await destination(client, { url: URL_A })
-    const liveDest = await destination(live, { url: 'https://hooks.example.test/live' })
+    const test = await kind.make(client, { url: URL_A })
+    const liveDest = await kind.make(live, { url: 'https://hooks.example.test/live' })
     const got = collect(sim, URL_A, (i) => (i === 0 ? 500 : 200))
     const liveGot = collect(sim, 'https://hooks.example.test/live')
     sim.admin.trigger('customer.created')
@@ -84,25 +84,31 @@ describe('signatures', () => {
     ).toBe(true)
   })
 
-  it('keeps a rolled secret valid for the chosen overlap with one v1 per active secret', async () => {
-    const { sim, stripe: client } = setup()
-    const { id, secret: old } = await destination(client, { url: URL_A })
-    const got = collect(sim, URL_A)
-    const fresh = sim.admin.rollSecret(id, { overlapMs: 3_600_000 })
-    expect(sim.admin.signingSecrets(id)).toEqual([fresh, old])
-    sim.admin.trigger('customer.created')
-    await sim.settle()
-    expect(got[0]!.signature.match(/v1=/g)).toHaveLength(2)
-    for (const s of [old, fresh])
-      expect(() => verifySignature(got[0]!.raw, got[0]!.signature, s, { now: sim.clock.now })).not.toThrow()
-    for (const s of [old, fresh]) client.webhooks.constructEvent(got[0]!.raw, got[0]!.signature, s, 300, undefined, sim.clock.now)
-    await sim.clock.tickAsync(3_600_000)
-    sim.admin.trigger('customer.created')
-    await sim.settle()
-    expect(got[1]!.signature.match(/v1=/g)).toHaveLength(1)
-    expect(() => verifySignature(got[1]!.raw, got[1]!.signature, old, { now: sim.clock.now })).toThrow(SignatureVerificationError)
-    expect(() => sim.admin.rollSecret(id, { overlapMs: 25 * 3_600_000 })).toThrow()
-  })
+  it.each(ENDPOINT_KINDS)(
+    'keeps a rolled secret of a $name valid for the chosen overlap with one v1 per active secret',
+    async (kind) => {
+      const { sim, stripe: client } = setup()
+      const { id, secret: old } = await kind.make(client, { url: URL_A })
+      const got = collect(sim, URL_A)
+      const fresh = sim.admin.rollSecret(id, { overlapMs: 3_600_000 })
+      expect(sim.admin.signingSecrets(id)).toEqual([fresh, old])
+      sim.admin.trigger('customer.created')
+      await sim.settle()
+      expect(got[0]!.signature.match(/v1=/g)).toHaveLength(2)
+      for (const s of [old, fresh])
+        expect(() => verifySignature(got[0]!.raw, got[0]!.signature, s, { now: sim.clock.now })).not.toThrow()
+      for (const s of [old, fresh])
+        client.webhooks.constructEvent(got[0]!.raw, got[0]!.signature, s, 300, undefined, sim.clock.now)
+      await sim.clock.tickAsync(3_600_000)
+      sim.admin.trigger('customer.created')
+      await sim.settle()
+      expect(got[1]!.signature.match(/v1=/g)).toHaveLength(1)
+      expect(() => verifySignature(got[1]!.raw, got[1]!.signature, old, { now: sim.clock.now })).toThrow(
+        SignatureVerificationError,
+      )
+      expect(() => sim.admin.rollSecret(id, { overlapMs: 25 * 3_600_000 })).toThrow()
+    },
+  )
 
   it('rolls a secret through the API and refuses an overlap over 24 hours', async () => {
     const { sim, stripe: client } = setup()

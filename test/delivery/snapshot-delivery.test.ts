@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { collect, destination, setup } from './helpers.js'
+import { collect, ENDPOINT_KINDS, setup } from './helpers.js'
 
-describe('snapshot delivery', () => {
+describe.each(ENDPOINT_KINDS)('snapshot delivery to a $name', (kind) => {
   it('delivers a triggered event signed so that the official client verifies it', async () => {
     const { sim, stripe } = setup()
-    const { id, secret } = await destination(stripe)
+    const { id, secret } = await kind.make(stripe)
     const got = collect(sim, 'https://hooks.example.test/snapshot')
     const evt = sim.admin.trigger('payment_intent.succeeded')
     await sim.settle()

@@ -5,6 +5,15 @@ import { type Hints, hasParam, requiredParams } from '../params/generate.js'
 import { CREATE_PARAMS, CREATE_VERSION, methodOf, parentOf, setup, withIds } from './helpers.js'
 import { shapeProblems } from './shape-check.js'
 
+/** Fields the provider shows only in a create's answer (a webhook endpoint's signing secret). */
+const CREATE_ONLY: Readonly<Record<string, readonly string[]>> = { webhook_endpoint: ['secret'] }
+
+function withoutCreateOnly(object: string, made: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...made }
+  for (const f of CREATE_ONLY[object] ?? []) delete rest[f]
+  return rest
+}
+
 /**
  * The acceptance round trip: every resource declared to the engine goes create -> retrieve ->
  * list -> update -> delete (each verb its catalogue has) through the official client, and every
@@ -157,7 +166,7 @@ describe('every declared resource round-trips through the official client', () =
       if (ops.retrieve !== undefined) {
         const got = await call(ops.retrieve, ...parents(ops.retrieve), id)
         expect(shapeProblems(d.type, wire(got))).toEqual([])
-        expect(wire(got)).toEqual(wire(made))
+        expect(wire(got)).toEqual(wire(withoutCreateOnly(d.object, made)))
       }
       if (ops.list !== undefined) {
         const listed = await call(ops.list, ...parents(ops.list), requiredParams(ops.list.params, typeShape, hints))

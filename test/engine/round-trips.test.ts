@@ -7,6 +7,15 @@ import { type Hints, hasParam, requiredParams } from '../params/generate.js'
 import { CREATE_PARAMS, CREATE_VERSION, call, setup, withIds } from './helpers.js'
 import { shapeProblems } from './shape-check.js'
 
+/** Fields the provider shows only in a create's answer (a webhook endpoint's signing secret). */
+const CREATE_ONLY: Readonly<Record<string, readonly string[]>> = { webhook_endpoint: ['secret'] }
+
+function withoutCreateOnly(object: string, made: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...made }
+  for (const f of CREATE_ONLY[object] ?? []) delete rest[f]
+  return rest
+}
+
 /**
  * Every declared resource round-trips (create, retrieve, list, update, delete) with every
  * non-optional field of its catalogue type. The create sends the smallest valid request: the
@@ -172,7 +181,7 @@ describe('declared resources round-trip with every declared field', () => {
       })
       if (retrieve !== undefined) {
         const got = await call(sim, key, 'GET', pathOf(retrieve.path, own(retrieve.path)))
-        expect(got.body).toEqual(made.body)
+        expect(got.body).toEqual(withoutCreateOnly(d.object, made.body))
       }
       const list = ops.find((o) => o.method === 'GET' && o.returns.kind === 'list')
       if (list !== undefined) {

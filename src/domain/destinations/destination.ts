@@ -1,6 +1,22 @@
 import type { Mode } from '../mode.js'
 
 /**
+ * The catalogue's object value of a v2 event destination (the engine resource that stores them).
+ *
+ * @example
+ * engine.resource(DESTINATION_OBJECT).require(scope, id)
+ */
+export const DESTINATION_OBJECT = 'v2.core.event_destination'
+
+/**
+ * The catalogue's object value of a v1 webhook endpoint: delivered to like a destination.
+ *
+ * @example
+ * engine.resource(ENDPOINT_OBJECT).require(scope, 'we_1')
+ */
+export const ENDPOINT_OBJECT = 'webhook_endpoint'
+
+/**
  * Where a destination takes events from (the spec's `events_from` scopes).
  *
  * @example
@@ -51,6 +67,10 @@ export interface DestinationKeys {
   readonly id: string
   readonly account: string
   readonly mode: Mode
+  /** The engine object it is stored as; absent on a v2 destination (and in states saved before v1 endpoints delivered). */
+  readonly object?: typeof ENDPOINT_OBJECT
+  /** A v1 endpoint's `connect` (its object does not show it): it takes its connected accounts' events. */
+  readonly connect?: boolean
   /** Active secrets, newest first; a delivery carries one `v1` per secret still active. */
   secrets: SigningSecret[]
   /** Simulates a receiver presenting an invalid certificate: every attempt is a TLS failure. */
@@ -67,6 +87,8 @@ export interface DestinationKeys {
  */
 export interface Destination {
   readonly id: string
+  /** Which API made it: a v2 event destination or a v1 webhook endpoint. */
+  readonly object: typeof DESTINATION_OBJECT | typeof ENDPOINT_OBJECT
   readonly account: string
   readonly mode: Mode
   /** Epoch ms. */
@@ -99,6 +121,7 @@ export function viewOf(json: Readonly<Record<string, unknown>>, keys: Destinatio
   const endpoint = (json.webhook_endpoint ?? {}) as { url?: string }
   return {
     id: keys.id,
+    object: DESTINATION_OBJECT,
     account: keys.account,
     mode: keys.mode,
     created: Date.parse(json.created as string),

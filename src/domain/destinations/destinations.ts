@@ -9,7 +9,16 @@ import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest, tableError } from '../service-error.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
-import { type Destination, type DestinationKeys, type EventsFrom, ORGANISATION_SCOPES, viewOf } from './destination.js'
+import {
+  DESTINATION_OBJECT,
+  type Destination,
+  type DestinationKeys,
+  ENDPOINT_OBJECT,
+  type EventsFrom,
+  ORGANISATION_SCOPES,
+  viewOf,
+} from './destination.js'
+import { endpointViewOf } from './endpoint-view.js'
 import { checkEnabledEvents, checkUrl } from './rules.js'
 
 /**
@@ -26,13 +35,7 @@ export const MAX_ENDPOINTS = MAX_WEBHOOK_ENDPOINTS
  * rollSecret(scope, id, MAX_ROLL_OVERLAP_MS) // the old secret stays 24 hours
  */
 export const MAX_ROLL_OVERLAP_MS = SECRET_ROLL_MAX_OVERLAP_MS
-/**
- * The catalogue's object value of a destination (the engine resource that stores them).
- *
- * @example
- * engine.resource(DESTINATION_OBJECT).require(scope, id)
- */
-export const DESTINATION_OBJECT = 'v2.core.event_destination'
+export { DESTINATION_OBJECT } from './destination.js'
 
 /**
  * A destination as created outside HTTP (the CLI's forwarding, the harness): the create params.
@@ -70,16 +73,21 @@ export interface Destinations {
   get(scope: Scope, id: string): Destination
   /** Any destination by id (undefined once deleted). */
   find(id: string): Destination | undefined
-  /** Live destinations of a scope, newest first. */
+  /** Live v2 destinations of a scope, newest first (v1 endpoints are listed by their own API). */
   list(scope: Scope): Destination[]
-  /** Every destination not deleted, in creation order. */
+  /** Every destination not deleted, v1 endpoints included, in creation order. */
   all(): readonly Destination[]
   /** Refuses a create that breaks a registration rule (scopes, types, URL, version, the 16 cap). */
   checkCreate(scope: Scope, params: Readonly<Record<string, unknown>>): void
   /** Refuses an update of `enabled_events` or the URL that breaks a rule. */
   checkUpdate(scope: Scope, id: string, params: Readonly<Record<string, unknown>>): void
-  /** Keys for a new destination: its first secret, drawn here. Returns the secret. */
-  register(created: Json, scope: Scope): string
+  /** Refuses a v1 endpoint's URL that breaks a rule and, on a create, a 17th endpoint of either kind. */
+  checkEndpoint(scope: Scope, params: Readonly<Record<string, unknown>>, creating: boolean): void
+  /**
+   * Keys for a new destination (or, given `endpoint`, a v1 webhook endpoint): its first secret,
+   * drawn here from the seeded ids. Returns the secret.
+   */
+  register(created: Json, scope: Scope, endpoint?: { connect: boolean }): string
   /** Forgets a deleted destination's keys. */
   unregister(id: string): void
   /** Traces a change of a destination (`destination.updated`, ...). */
@@ -103,6 +111,18 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
   const ordered: DestinationKeys[] = []
   const views = new WeakMap<Json, Destination>()
   const resource = (): Resource => engine().resource(DESTINATION_OBJECT)
+  const resourceOf = (k: Pick<DestinationKeys, 'object'>): Resource => engine().resource(k.object ?? DESTINATION_OBJECT)
+  // One cap across both kinds: the spec counts endpoints, however they were made.
+  const count = (scope: Scope): number => ordered.filter((k) => k.account === scope.account && k.mode === scope.mode).length
+  function checkCap(scope: Scope, param?: string): void {
+    if (count(scope) >= MAX_ENDPOINTS) {
+      throw tableError(
+        'webhook_endpoint_limit_reached',
+        { max: MAX_ENDPOINTS, mode: scope.mode },
+        param === undefined ? {} : { param },
+      )
+    }
+  }
 
   kernel.state.register('destinations', {
     save: () => toPlain(ordered),
@@ -117,11 +137,11 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
   })
 
   function view(keys: DestinationKeys): Destination | undefined {
-    const json = resource().get(keys, keys.id)
+    const json = resourceOf(keys).get(keys, keys.id)
     if (json === undefined) return undefined
     let v = views.get(json)
     if (v === undefined) {
-      v = viewOf(json, keys)
+      v = keys.object === ENDPOINT_OBJECT ? endpointViewOf(json, keys) : viewOf(json, keys)
       views.set(json, v)
     }
     return v
@@ -130,7 +150,7 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
   function keysOf(scope: Scope, id: string): DestinationKeys {
     const k = byId.get(id)
     if (k === undefined || k.account !== scope.account || k.mode !== scope.mode) {
-      resource().require(scope, id)
+      resourceOf(k ?? {}).require(scope, id)
       throw new Error(`destinations: no keys for ${id}`)
     }
     return k
@@ -140,7 +160,7 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
   const newSecret = (): string => kernel.ids.next('whsec', 32)
 
   function trace(k: DestinationKeys, what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'secret_rolled') {
-    const status = (resource().get(k, k.id)?.status ?? 'enabled') as string
+    const status = (resourceOf(k).get(k, k.id)?.status ?? 'enabled') as string
     kernel.trace.append(`destination.${what}` as const, { id: k.id, account: k.account, mode: k.mode, status })
   }
 
@@ -167,7 +187,14 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
           return k === undefined ? [] : [view(k) as Destination]
         }),
     all: () => ordered.map((k) => view(k) as Destination),
-    checkCreate: (scope, params) => checkCreate(accounts, resource(), scope, params),
+    checkCreate(scope, params) {
+      checkCreate(accounts, scope, params)
+      checkCap(scope, 'webhook_endpoint')
+    },
+    checkEndpoint(scope, params, creating) {
+      if (typeof params.url === 'string') checkUrl(params.url, scope.mode, 'url')
+      if (creating) checkCap(scope)
+    },
     checkUpdate(scope, id, params) {
       const current = view(keysOf(scope, id)) as Destination
       if (Array.isArray(params.enabled_events)) {
@@ -177,9 +204,10 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
       const endpoint = params.webhook_endpoint as { url?: string } | undefined
       if (endpoint?.url !== undefined) checkUrl(endpoint.url, current.mode, 'webhook_endpoint.url')
     },
-    register(created, scope) {
+    register(created, scope, endpoint) {
       const k: DestinationKeys = {
         id: created.id,
+        ...(endpoint === undefined ? {} : { object: ENDPOINT_OBJECT, connect: endpoint.connect }),
         account: scope.account,
         mode: scope.mode,
         secrets: [{ secret: newSecret(), expiresAt: undefined }],
@@ -232,7 +260,7 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
 }
 
 /** The registration rules of a create, in the order the provider checks them. */
-function checkCreate(accounts: Accounts, resource: Resource, scope: Scope, params: Readonly<Record<string, unknown>>): void {
+function checkCreate(accounts: Accounts, scope: Scope, params: Readonly<Record<string, unknown>>): void {
   const eventsFrom = (params.events_from ?? ['@self']) as EventsFrom[]
   const payload = params.event_payload as 'snapshot' | 'thin'
   const organisation = eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
@@ -248,8 +276,5 @@ function checkCreate(accounts: Accounts, resource: Resource, scope: Scope, param
     throw invalidRequest('snapshot_api_version can only be set on destinations with event_payload snapshot.', {
       param: 'snapshot_api_version',
     })
-  }
-  if (resource.list(scope).length >= MAX_ENDPOINTS) {
-    throw tableError('webhook_endpoint_limit_reached', { max: MAX_ENDPOINTS, mode: scope.mode }, { param: 'webhook_endpoint' })
   }
 }

@@ -76,6 +76,10 @@ export const eventDestinations: ResourceDeclaration<ResourcePorts> = {
     },
     'v2.core.eventDestinations.enable': (call, _next, env) => setStatus(call, env, 'enabled'),
     'v2.core.eventDestinations.disable': (call, _next, env) => setStatus(call, env, 'disabled'),
-    'v2.core.eventDestinations.ping': (call, _next, env) => env.ports.delivery.ping(call.scope, call.path.id ?? '').body,
+    'v2.core.eventDestinations.ping'(call, _next, env) {
+      // A v1 webhook endpoint's id names no event destination here.
+      env.engine.resource(DESTINATION_OBJECT).require(call.scope, call.path.id ?? '')
+      return env.ports.delivery.ping(call.scope, call.path.id ?? '').body
+    },
   },
 }
