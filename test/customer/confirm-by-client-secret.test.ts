@@ -75,6 +75,24 @@ describe('sim.customer', () => {
     expect(sim.customer.authenticate(pi.id, { outcome: 'complete' }).status).toBe('succeeded')
   })
 
+  it('answers a redirect_to_url action when the customer confirms with a return_url', async () => {
+    const { sim, stripe } = setup()
+    const pi = await stripe.paymentIntents.create({ amount: 1500, currency: 'usd' })
+    const { intent } = sim.customer.confirmPaymentIntent(pi.client_secret as string, {
+      paymentMethod: 'pm_card_authenticationRequired',
+      returnUrl: 'https://shop.example/done',
+    })
+    expect(intent.next_action).toEqual({
+      type: 'redirect_to_url',
+      redirect_to_url: {
+        return_url: 'https://shop.example/done',
+        url: expect.stringMatching(/^https:\/\/hooks\.stripe\.com\/redirect\/authenticate\/src_/),
+      },
+    })
+    expect((await stripe.paymentIntents.retrieve(pi.id)).next_action).toEqual(intent.next_action)
+    expect(sim.customer.authenticate(pi.id, { outcome: 'complete' }).status).toBe('succeeded')
+  })
+
   it('answers a declined card as an error beside the intent', async () => {
     const { sim, stripe } = setup()
     const pi = await stripe.paymentIntents.create({ amount: 1500, currency: 'usd' })
