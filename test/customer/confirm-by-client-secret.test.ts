@@ -93,6 +93,17 @@ describe('sim.customer', () => {
     expect(sim.customer.authenticate(pi.id, { outcome: 'complete' }).status).toBe('succeeded')
   })
 
+  it('asks for 3-D Secure on a card made with the number 4000 0027 6000 3184', async () => {
+    const { sim, stripe } = setup()
+    const pm = await stripe.paymentMethods.create({
+      type: 'card',
+      card: { number: '4000002760003184', exp_month: 12, exp_year: 2040, cvc: '123' },
+    } as never)
+    const pi = await stripe.paymentIntents.create({ amount: 1500, currency: 'usd' })
+    const { intent } = sim.customer.confirmPaymentIntent(pi.client_secret as string, { paymentMethod: pm.id })
+    expect(intent.status).toBe('requires_action')
+  })
+
   it('answers a declined card as an error beside the intent', async () => {
     const { sim, stripe } = setup()
     const pi = await stripe.paymentIntents.create({ amount: 1500, currency: 'usd' })
