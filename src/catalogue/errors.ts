@@ -132,6 +132,12 @@ export const ERRORS = {
     'This Checkout Session is {status}; only an open Checkout Session can be expired.',
     'simulator',
   ),
+  /** A publishable-key request whose `client_secret` is not the intent's (the provider's wording). */
+  client_secret_mismatch: row(
+    400,
+    INVALID,
+    'The client_secret provided does not match the client_secret associated with the {kind}.',
+  ),
   /** A Connect amount (`application_fee_amount`, `transfer_data[amount]`) above the payment's amount. */
   connect_amount_too_large: row(
     400,

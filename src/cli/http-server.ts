@@ -6,6 +6,9 @@ import { createTransport } from '../http/transport.js'
 import { callerNow } from '../kernel/wall-clock.js'
 import { createSimulator, incomingExchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
+import { preflightHeaders } from './customer-pages/cors.js'
+import { customerSide, isCustomerPath } from './customer-pages/customer-routes.js'
+import { rewriteProviderUrls } from './customer-pages/provider-urls.js'
 import { installServeReceiverFaults } from './serve-faults.js'
 import {
   allowedHostSet,
@@ -254,6 +257,23 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
     return refuse(req, res, { status: 413, code: 'body_too_large', message: `request body over ${MAX_BODY_BYTES} bytes` })
   const method = req.method ?? 'GET'
   const hasBody = method !== 'GET' && method !== 'HEAD' && text !== ''
+  // A page of the app's (another port) calls the API and the customer side through the browser
+  // library stand-in: its preflight is answered here; the admin API answers none.
+  const origin = admin ? undefined : req.headers.origin
+  if (origin !== undefined && method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+    res.writeHead(204, preflightHeaders(origin, req.headers['access-control-request-headers']))
+    res.end()
+    return
+  }
+  if (!admin && isCustomerPath(url.pathname)) {
+    const answer = await customerSide(context.sim, context.admin, method, new URL(url.href), text)
+    res.writeHead(answer.status, {
+      ...answer.headers,
+      ...(origin === undefined ? {} : { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' }),
+    })
+    res.end(answer.text)
+    return
+  }
   // A request sees the current time: the clock catches up with the wall before it is served.
   const driver = context.driver
   // During a jump the request is served at the jump's current time without waiting for it: the
@@ -296,10 +316,12 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
   const head: string[] = []
   const headers = answer.headers
   for (const name in headers) head.push(name, headers[name] as string)
+  if (origin !== undefined) head.push('Access-Control-Allow-Origin', origin, 'Vary', 'Origin')
+  const body = rewriteProviderUrls(answer.text, context.origin)
   if (answer.status >= 200 && answer.status !== 204 && answer.status !== 304)
-    head.push('Content-Length', String(Buffer.byteLength(answer.text)))
+    head.push('Content-Length', String(Buffer.byteLength(body)))
   res.writeHead(answer.status, head)
-  res.end(answer.text)
+  res.end(body)
 }
 
 function reportCatchUp(error: unknown): void {

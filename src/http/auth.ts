@@ -3,6 +3,7 @@ import type { Service } from '#domain/service.js'
 import { type ServiceError, tableError } from '#domain/service-error.js'
 import type { HeaderNames } from './header-names.js'
 import type { HeaderReader } from './incoming.js'
+import { publishableAllowed } from './publishable.js'
 import type { Principal, Route } from './route.js'
 
 function noAccess(key: string, account: string): ServiceError {
@@ -62,7 +63,9 @@ export function authenticate(
   }
   const info = service.accounts.byKey(key)
   if (info === undefined) throw tableError('api_key_invalid', { key: redact(key) })
-  if (info.kind === 'publishable') {
+  // The browser library's intent reads and confirmations take a publishable key with the intent's
+  // client secret, which the handler checks once the parameters are decoded.
+  if (info.kind === 'publishable' && !publishableAllowed(route.operation)) {
     throw tableError('secret_key_required')
   }
   const authenticated = info.account
@@ -101,5 +104,8 @@ export function authenticate(
     if (!ok || (accountHeader !== undefined && leaf?.id !== account.id)) throw noAccess(key, contextHeader)
     account = leaf
   }
-  return { authenticated, account, mode, onBehalf: account.id !== authenticated.id }
+  const onBehalf = account.id !== authenticated.id
+  return info.kind === 'publishable'
+    ? { authenticated, account, mode, onBehalf, publishable: true }
+    : { authenticated, account, mode, onBehalf }
 }

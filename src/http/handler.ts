@@ -14,6 +14,7 @@ import { headerNames } from './header-names.js'
 import { createIdempotencyStore } from './idempotency.js'
 import { type Incoming, readIncoming } from './incoming.js'
 import { catalogueParams } from './operation-params.js'
+import { checkClientSecret } from './publishable.js'
 import type { Principal, RequestContext, Route } from './route.js'
 import { createRouter } from './router.js'
 import { TextResponse } from './text-response.js'
@@ -203,6 +204,11 @@ export function createFetchHandler(options: HandlerOptions): {
         decoded = forwardBody.params
         rawQuery = forwardQuery.params
         deferred = [...forwardBody.deferred, ...forwardQuery.deferred]
+      }
+      if (principal.publishable === true) {
+        const id = match.params[route.object ?? 'id'] ?? match.params.intent ?? ''
+        if (incoming.method === 'GET') rawQuery = checkClientSecret(service, principal, route.operation, id, rawQuery)
+        else decoded = checkClientSecret(service, principal, route.operation, id, decoded)
       }
       const mutates = route.mutates ?? incoming.method !== 'GET'
       for (const gate of service.gates) {

@@ -14,6 +14,8 @@ export interface Principal {
   readonly onBehalf: boolean
   /** The meter event session id, on the stream endpoint. */
   readonly session?: string
+  /** True when a publishable key authenticated it (an intent's read or confirmation with its client secret). */
+  readonly publishable?: true
 }
 
 /** Everything a route handler sees. Handlers are thin: they decode, call the domain and shape JSON. */

@@ -23,6 +23,7 @@ import { createTrace, type Trace, traceInternals } from '#kernel/trace.js'
 import type { InterceptOptions } from '../adapters/hosts.js'
 import { type Interception, interceptHosts } from '../adapters/intercept.js'
 import { type Admin, createAdmin } from './admin.js'
+import { type Customer, createCustomer } from './customer.js'
 import { type FixtureOptions, type FixtureResult, runFixtures } from './fixtures.js'
 import { type Capture, captureOptions, checkSnapshot, SNAPSHOT_FORMAT, type Snapshot, type SnapshotOptions } from './snapshot.js'
 
@@ -107,6 +108,8 @@ export interface Simulator {
     loadFixtures(json: unknown, options?: FixtureOptions): Promise<FixtureResult>
   }
   readonly receivers: Receivers
+  /** The customer's side: confirmations by client secret, 3-D Secure, hosted invoices, the billing portal (docs/customer.md). */
+  readonly customer: Customer
   readonly trace: Trace
   /** Runs all work due at the current virtual instant (async processing, deliveries). */
   settle(): Promise<void>
@@ -359,6 +362,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   }
   const p = service.accounts.platform
   let admin: Simulator['admin'] | undefined
+  let customer: Customer | undefined
   let interception: { started: Promise<Interception>; done: Interception | undefined } | undefined
   const simulator: Simulator = {
     fetch,
@@ -378,6 +382,10 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
       return admin
     },
     receivers,
+    get customer() {
+      customer ??= createCustomer(service)
+      return customer
+    },
     trace,
     settle: () => scheduler.settle(),
     get seed() {

@@ -6,6 +6,7 @@ import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
 import type { Credits } from './credits.js'
 import type { Discounts } from './discounts.js'
+import { hostedInvoiceUrl } from './hosted-invoice-url.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
 import { isMetered } from './lines.js'
@@ -222,6 +223,7 @@ export function createInvoicing(
       number: nextNumber(scope, String(invoice.customer)),
       effective_at: sec(now),
       automatically_finalizes_at: null,
+      hosted_invoice_url: hostedInvoiceUrl(scope, id),
       status_transitions: { ...(invoice.status_transitions as Json), finalized_at: sec(now) },
     })
     emitInvoice(scope, 'invoice.finalized', invoice, origin)

@@ -7,6 +7,7 @@ import { tableError } from '../service-error.js'
 import { checkConnectParams } from './connect-charges.js'
 import { applyCustomerBalance } from './payment-intent-cash.js'
 import { incrementAuthorization } from './payment-intent-increments.js'
+import { withReturnUrl } from './payment-intent-redirect.js'
 import type { ResourcePorts } from './ports.js'
 
 /** The provider's limit on a statement descriptor. */
@@ -70,11 +71,12 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
         pm === undefined ? undefined : { status: 'requires_confirmation' },
       ) as Json
       if (p.confirm !== true) return created
-      return ports.paymentIntents.attempt(call.scope, created, call.origin, {
+      const attempted = ports.paymentIntents.attempt(call.scope, created, call.origin, {
         offSession: isOffSession(p.off_session),
         authenticated: false,
         mandateData: p.mandate_data,
       })
+      return withReturnUrl(engine, call.scope, attempted, p.return_url)
     },
     'paymentIntents.update'(call, _next, { engine, ports }) {
       const r = engine.resource('payment_intent')
@@ -113,11 +115,12 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
               status: 'requires_confirmation',
             })
           : pi
-      return ports.paymentIntents.attempt(call.scope, ready, call.origin, {
+      const attempted = ports.paymentIntents.attempt(call.scope, ready, call.origin, {
         offSession: isOffSession(call.params.off_session),
         authenticated: false,
         mandateData: call.params.mandate_data,
       })
+      return withReturnUrl(engine, call.scope, attempted, call.params.return_url)
     },
     'paymentIntents.capture'(call, _next, { engine, ports }) {
       const r = engine.resource('payment_intent')

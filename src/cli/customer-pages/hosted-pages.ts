@@ -1,0 +1,187 @@
+import type { Json } from '#domain/engine/list.js'
+import { openPaymentLink } from '#domain/resources/payment-links.js'
+import { NO_ORIGIN } from '#domain/v1-events/emit.js'
+import type { Simulator } from '../../simulator/create-simulator.js'
+import { cardChoices, esc, jsValue, money, page } from './html.js'
+import { locate, locateBy } from './locate.js'
+
+/** A page's answer: its status, HTML, or a redirect. */
+export interface PageAnswer {
+  readonly status: number
+  readonly html?: string
+  readonly location?: string
+}
+
+const missing = (what: string): PageAnswer => ({
+  status: 404,
+  html: page('Not found', `<p>No such ${esc(what)} here: it may belong to another run, or the link is wrong.</p>`),
+})
+
+/**
+ * The Checkout page of a session: the customer picks a test card and pays; the page posts to the
+ * checkout completion (`POST /__sim/customer/checkout/{id}/complete`, through serve's customer
+ * actions) and goes on to the session's `success_url`.
+ *
+ * @example
+ * checkoutPage(sim, 'cs_test_1').html // '<!doctype html>… Pay …'
+ */
+export function checkoutPage(sim: Simulator, id: string): PageAnswer {
+  const found = locate(sim, id, 'checkout.session')
+  if (found === undefined) return missing('checkout session')
+  const s = found.object
+  if (s.status !== 'open') {
+    return { status: 200, html: page('Checkout', `<p id="state">This checkout session is ${esc(s.status)}.</p>`) }
+  }
+  const success = typeof s.success_url === 'string' ? s.success_url.replaceAll('{CHECKOUT_SESSION_ID}', id) : null
+  const amount =
+    s.amount_total === null || s.amount_total === undefined ? '' : `<p id="amount">${esc(money(s.amount_total, s.currency))}</p>`
+  const cancel = typeof s.cancel_url === 'string' ? `<p><a id="cancel" href="${esc(s.cancel_url)}">Cancel</a></p>` : ''
+  const body = `<p>Mode: ${esc(s.mode)}</p>${amount}${cardChoices('card')}<button id="pay">Pay</button>${cancel}`
+  // The platform's test mode is the completion's default: only another scope is named.
+  const platform = found.scope.account === sim.platform.id && found.scope.mode === 'test'
+  const scope = platform ? {} : found.scope
+  const script = `
+const scope = ${jsValue(scope)}; const success = ${jsValue(success)}
+document.getElementById('pay').onclick = async () => {
+  try {
+    const r = await act('checkout/' + ${jsValue(id)} + '/complete', Object.assign({ payment_method: picked() }, scope))
+    if (r.error) return say('Declined: ' + r.error.message)
+    say('Paid')
+    if (success) location.href = success
+  } catch (e) { say('Refused: ' + e.message) }
+}`
+  return { status: 200, html: page('Checkout', body, script) }
+}
+
+/**
+ * The hosted page of an invoice (`hosted_invoice_url`): its amount and status, and, while it is
+ * open, test cards to pay it with (`POST /__sim/customer/invoices/pay`).
+ *
+ * @example
+ * invoicePage(sim, 'acct_1', 'test_in_1').html // '… Pay …'
+ */
+export function invoicePage(sim: Simulator, account: string, token: string): PageAnswer {
+  const id = token.replace(/^(test|live)_/, '')
+  const found = locate(sim, id, 'invoice')
+  if (found === undefined || found.scope.account !== account) return missing('invoice')
+  const inv = found.object
+  const pay = inv.status === 'open' ? `${cardChoices('card')}<button id="pay">Pay</button>` : ''
+  const body = `<p>Invoice ${esc(inv.number ?? inv.id)}</p><p id="amount">${esc(money(inv.amount_due, inv.currency))}</p><p id="state">${esc(inv.status)}</p>${pay}`
+  const script = `
+const scope = ${jsValue(found.scope)}
+const button = document.getElementById('pay')
+if (button) button.onclick = async () => {
+  try {
+    const r = await act('invoices/pay', { invoice: ${jsValue(id)}, payment_method: picked(), account: scope.account, mode: scope.mode })
+    if (r.error) return say('Declined: ' + r.error.message)
+    document.getElementById('state').textContent = r.invoice.status
+    say('Paid')
+  } catch (e) { say('Refused: ' + e.message) }
+}`
+  return { status: 200, html: page('Invoice', body, script) }
+}
+
+/**
+ * The 3-D Secure page a `redirect_to_url` action sends the customer to: complete or fail the
+ * challenge, then back to the `return_url` with the provider's query (`redirect_status`).
+ *
+ * @example
+ * authenticatePage(sim, 'pi_1').html // '… Complete … Fail …'
+ */
+export function authenticatePage(sim: Simulator, intent: string): PageAnswer {
+  const found = locate(sim, intent, 'payment_intent')
+  if (found === undefined) return missing('payment intent')
+  const pi = found.object
+  const action = pi.next_action as { redirect_to_url?: { return_url?: string } } | null
+  const back = action?.redirect_to_url?.return_url ?? null
+  const body = `<p>${esc(money(pi.amount, pi.currency))}</p><p id="state">${esc(pi.status)}</p><button id="complete">Complete authentication</button><button id="fail">Fail authentication</button>`
+  const script = `
+const scope = ${jsValue(found.scope)}; const back = ${jsValue(back)}; const secret = ${jsValue(pi.client_secret)}
+async function finish(outcome) {
+  try {
+    const r = await act('authenticate', { payment_intent: ${jsValue(intent)}, outcome, account: scope.account, mode: scope.mode })
+    const status = r.status === 'succeeded' || r.status === 'processing' || r.status === 'requires_capture' ? 'succeeded' : 'failed'
+    say(status === 'succeeded' ? 'Authenticated' : 'Authentication failed')
+    if (back) {
+      const u = new URL(back)
+      u.searchParams.set('payment_intent', ${jsValue(intent)}); u.searchParams.set('payment_intent_client_secret', secret); u.searchParams.set('redirect_status', status)
+      location.href = u.href
+    }
+  } catch (e) { say('Refused: ' + e.message) }
+}
+document.getElementById('complete').onclick = () => finish('complete')
+document.getElementById('fail').onclick = () => finish('fail')`
+  return { status: 200, html: page('3-D Secure', body, script) }
+}
+
+/**
+ * The billing portal of a session: the customer's subscriptions with the actions its
+ * configuration allows (cancel, change price or quantity) and a card update.
+ *
+ * @example
+ * portalPage(sim, 'test_abc').html // '… Cancel …'
+ */
+export function portalPage(sim: Simulator, token: string): PageAnswer {
+  const id = `bps_${token.replace(/^(test|live)_/, '')}`
+  const found = locate(sim, id, 'billing_portal.session')
+  if (found === undefined) return missing('billing portal session')
+  const session = found.object
+  const config = sim.service.engine.find(found.scope, String(session.configuration)) as Json | undefined
+  const features = (config?.features ?? {}) as Record<string, Record<string, unknown> | undefined>
+  const subs = sim.service.engine
+    .resource('subscription')
+    .list(found.scope)
+    .filter((s) => s.customer === session.customer && s.status !== 'canceled')
+  const update = features.subscription_update
+  const prices = ((update?.products ?? []) as { prices?: string[] }[]).flatMap((p) => p.prices ?? [])
+  const rows = subs.map((s) => {
+    const item = ((s.items as { data?: Json[] })?.data ?? [])[0]
+    const price = (item?.price as Json | undefined)?.id
+    const controls: string[] = []
+    if (features.subscription_cancel?.enabled === true) {
+      controls.push(`<button data-cancel="${esc(s.id)}">Cancel</button>`)
+    }
+    if (update?.enabled === true && prices.length > 0) {
+      const options = prices.map((p) => `<option value="${esc(p)}"${p === price ? ' selected' : ''}>${esc(p)}</option>`)
+      controls.push(
+        `<select data-price-of="${esc(s.id)}">${options.join('')}</select><button data-update="${esc(s.id)}">Change plan</button>`,
+      )
+    }
+    const ends = s.cancel_at_period_end === true ? ' (cancels at the period end)' : ''
+    return `<li id="${esc(s.id)}">${esc(price ?? s.id)} × ${esc(item?.quantity ?? 1)}: ${esc(s.status)}${esc(ends)} ${controls.join(' ')}</li>`
+  })
+  const card =
+    features.payment_method_update?.enabled === true ? `${cardChoices('card')}<button id="card">Save card</button>` : ''
+  const back = typeof session.return_url === 'string' ? `<p><a id="return" href="${esc(session.return_url)}">Return</a></p>` : ''
+  const body = `<ul id="subscriptions">${rows.join('')}</ul>${card}${back}`
+  const script = `
+const base = { session: ${jsValue(id)}, account: ${jsValue(found.scope.account)}, mode: ${jsValue(found.scope.mode)} }
+async function run(path, extra) {
+  try { await act(path, Object.assign({}, base, extra)); say('Saved'); location.reload() } catch (e) { say('Refused: ' + e.message) }
+}
+document.querySelectorAll('[data-cancel]').forEach((b) => { b.onclick = () => run('portal/cancel_subscription', { subscription: b.dataset.cancel }) })
+document.querySelectorAll('[data-update]').forEach((b) => {
+  b.onclick = () => run('portal/update_subscription', { subscription: b.dataset.update, price: document.querySelector('[data-price-of="' + b.dataset.update + '"]').value })
+})
+const card = document.getElementById('card')
+if (card) card.onclick = () => run('portal/update_payment_method', { payment_method: picked() })`
+  return { status: 200, html: page('Billing portal', body, script) }
+}
+
+/**
+ * A payment link's URL: opens a checkout session of the link (as the provider does on a visit)
+ * and sends the customer to its Checkout page.
+ *
+ * @example
+ * paymentLinkPage(sim, 'https://buy.stripe.com/test_abc').location // '/__customer/checkout/cs_…'
+ */
+export function paymentLinkPage(sim: Simulator, providerUrl: string): PageAnswer {
+  const found = locateBy(sim, 'payment_link', 'url', providerUrl)
+  if (found === undefined) return missing('payment link')
+  try {
+    const session = openPaymentLink(sim.service.engine, found.scope, String(found.object.id), NO_ORIGIN)
+    return { status: 303, location: `/__customer/checkout/${String(session.id)}` }
+  } catch (error) {
+    return { status: 400, html: page('Payment link', `<p>${esc((error as Error).message)}</p>`) }
+  }
+}

@@ -1,0 +1,80 @@
+import { CARD_CHOICES } from './test-cards.js'
+
+/**
+ * Text made safe inside HTML (element content and quoted attributes).
+ *
+ * @example
+ * esc('<b>"x"</b>') // '&lt;b&gt;&quot;x&quot;&lt;/b&gt;'
+ */
+export function esc(value: unknown): string {
+  return String(value ?? '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+}
+
+/**
+ * A value made safe inside an inline `<script>` as a JS literal (no `</script>` can end it).
+ *
+ * @example
+ * jsValue({ id: 'pi_1' }) // '{"id":"pi_1"}'
+ */
+export function jsValue(value: unknown): string {
+  return JSON.stringify(value ?? null).replaceAll('<', '\\u003c')
+}
+
+/**
+ * An amount in minor units as the page shows it.
+ *
+ * @example
+ * money(2000, 'usd') // '20.00 USD'
+ */
+export function money(amount: unknown, currency: unknown): string {
+  return `${(Number(amount ?? 0) / 100).toFixed(2)} ${String(currency ?? '').toUpperCase()}`
+}
+
+/**
+ * The test-card radio buttons every page offers (the first checked).
+ *
+ * @example
+ * cardChoices('card') // '<fieldset ...><label><input type="radio" name="card" value="pm_card_visa" checked> ...'
+ */
+export function cardChoices(name: string): string {
+  const rows = CARD_CHOICES.map(
+    (c, i) =>
+      `<label><input type="radio" name="${esc(name)}" value="${esc(c.token)}"${i === 0 ? ' checked' : ''}> ${esc(c.label)}</label><br>`,
+  )
+  return `<fieldset id="cards"><legend>Test card</legend>${rows.join('')}</fieldset>`
+}
+
+/**
+ * A whole page: a title, the body, and a little inline script. The script posts the customer's
+ * action as JSON to serve's `/__customer/actions/` (same origin), shows a refusal, or goes on.
+ *
+ * @example
+ * page('Pay invoice', '<p>…</p>', 'document.title') // '<!doctype html>…'
+ */
+export function page(title: string, body: string, script = ''): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:15px/1.4 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem}
+fieldset{border:1px solid #ccc;margin:1rem 0}button{font:inherit;padding:.4rem 1rem;margin:.2rem}
+#message{margin-top:1rem;font-weight:600}.note{color:#666;font-size:13px}</style></head>
+<body><p class="note">service-sim test page: no real payment is made.</p><h1>${esc(title)}</h1>${body}
+<p id="message" role="status"></p>
+<script>
+async function act(path, body) {
+  const res = await fetch('/__customer/actions/' + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  const json = await res.json()
+  if (!res.ok) throw new Error(json.error ? json.error.message : 'refused')
+  return json
+}
+function say(text) { document.getElementById('message').textContent = text }
+function picked() { const c = document.querySelector('#cards input:checked'); return c ? c.value : 'pm_card_visa' }
+${script}
+</script></body></html>
+`
+}

@@ -1,0 +1,31 @@
+import type { Json } from '../engine/list.js'
+import { unexpectedState } from '../payment-intents/payment-intent.js'
+import type { Service } from '../service.js'
+import { resourceMissing } from '../service-error.js'
+import { NO_ORIGIN } from '../v1-events/emit.js'
+import { type CustomerScope, scopeOf } from './customer-scope.js'
+
+/** How the customer's 3-D Secure challenge ends. */
+export interface AuthenticateInput extends CustomerScope {
+  readonly outcome: 'complete' | 'fail'
+}
+
+/**
+ * Completes or fails the 3-D Secure challenge of a payment intent in `requires_action`, as the
+ * customer does in the issuer's dialog: `complete` charges the card, `fail` returns the intent to
+ * `requires_payment_method` with the provider's `payment_intent_authentication_failure`.
+ *
+ * @example
+ * authenticate(service, pi.id, { outcome: 'fail' }).status // 'requires_payment_method'
+ */
+export function authenticate(service: Service, intentId: string, input: AuthenticateInput): Json {
+  if (input.outcome !== 'complete' && input.outcome !== 'fail') {
+    throw new TypeError(`customer.authenticate: outcome must be 'complete' or 'fail'; got ${String(input.outcome)}`)
+  }
+  const scope = scopeOf(service, input)
+  const found = service.paymentIntents.get(scope, intentId)
+  if (found === undefined) throw resourceMissing('payment_intent', intentId)
+  if (found.status !== 'requires_action') throw unexpectedState(found, 'authenticate', ['requires_action'])
+  const outcome = input.outcome === 'complete' ? 'succeed' : 'fail'
+  return service.paymentIntents.authenticate(scope, intentId, outcome, NO_ORIGIN) as unknown as Json
+}
