@@ -52,6 +52,7 @@ export { checkReceiver, RECEIVER_ANSWER_BUDGET_MS, receiverChecker } from './che
 export { signaturesValidChecker } from './checkers/signatures-valid-checker.js'
 export { checkUsage, usageChecker } from './checkers/usage-checker.js'
 export { recordViolation, type Violation } from './checkers/violation.js'
+export { createDurableStore, type DurableStore, type StoredValue } from './durable-store.js'
 export {
   DEFAULT_MAX_FAULTS,
   faultEntry,
