@@ -34,7 +34,11 @@ function startupSecretReceiver(options: { memoryDedup?: boolean } = {}): Webhook
     const seen = new Set<string>()
     const { store } = env
     const first = async (id: string): Promise<boolean> => {
-      if (options.memoryDedup) return seen.has(id) ? false : (seen.add(id), true)
+      if (options.memoryDedup) {
+        if (seen.has(id)) return false
+        seen.add(id)
+        return true
+      }
       return (await store.update(`event:${id}`, (at) => at ?? env.clock.now)) === undefined
     }
     return {
