@@ -3,6 +3,7 @@ import type { FaultsInput } from '#faults/fault-policy.js'
 import { continueAs, createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import { checkBilling } from './checkers/billing-checker.js'
 import type { Violation } from './checkers/violation.js'
+import { createDurableStore } from './durable-store.js'
 import { advance, drive } from './run/drive.js'
 import { type SimulatorChoice, simulatorOptionsOf } from './run/simulator-choice.js'
 import type { Usage, UsageReporter, UsageReporterFactory } from './subjects.js'
@@ -96,6 +97,7 @@ function reporterOn(sim: Simulator, factory: UsageReporterFactory, meter: Meter,
     valueKey: meter.value_settings.event_payload_key,
     prefix: sim.service.kernel.prefix,
     random: () => rng.next(),
+    store: createDurableStore(),
   })
 }
 

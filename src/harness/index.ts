@@ -58,6 +58,7 @@ export {
 } from './checkers/subscription-mirror-checker.js'
 export { checkUsage, usageChecker } from './checkers/usage-checker.js'
 export { recordViolation, type Violation } from './checkers/violation.js'
+export { createDurableStore, type DurableStore, type StoredValue } from './durable-store.js'
 export {
   DEFAULT_MAX_FAULTS,
   faultEntry,
@@ -173,4 +174,14 @@ export type {
   WebhookReceiverFactory,
   WebhookSubject,
 } from './subjects.js'
+export { checkThinEventReceiver, type ThinCheckResult } from './thin/check-thin-event-receiver.js'
+export { type ThinRaceProgram, type ThinRaceStep, thinRaceProgram } from './thin/thin-race-program.js'
+export { referenceThinEventReceiver, staleThinEventReceiver } from './thin/thin-race-receivers.js'
+export {
+  runThinRace,
+  THIN_RECEIVER_URL,
+  type ThinEventReceiverEnv,
+  type ThinEventReceiverFactory,
+  type ThinRaceReport,
+} from './thin/thin-race-run.js'
 export { HarnessInputError } from './validate-input.js'

@@ -1,4 +1,5 @@
 import type { Clock } from '#kernel/clock.js'
+import type { DurableStore } from './durable-store.js'
 
 /** One unit of usage the harness asks a reporter to send. Customers and values repeat (as in real
  * traffic, within the 24-hour deduplication window); the harness accounts per customer. */
@@ -29,6 +30,8 @@ export interface UsageReporterEnv {
   readonly prefix: string
   /** Seeded randomness for jitter, drawn from the simulation's own stream so runs replay. */
   random(): number
+  /** The run's durable key-value store (the app's database): it survives a restart of the client. */
+  readonly store: DurableStore
 }
 
 /**
@@ -64,6 +67,11 @@ export interface WebhookReceiverEnv {
   readonly prefix: string
   /** Where the handler reports its side effects. */
   readonly effects: EffectLog
+  /**
+   * The run's durable key-value store (the app's database): it survives a restart (a redeploy
+   * builds a new receiver from the factory; in-memory state is lost, the store is not).
+   */
+  readonly store: DurableStore
 }
 
 /** @deprecated Use `WebhookReceiverEnv` (the same type). */
@@ -78,7 +86,8 @@ export type WebhookHandlerEnv = WebhookReceiverEnv
  */
 export interface WebhookReceiver {
   handler(request: Request): Response | Promise<Response>
-  state(): Readonly<Record<string, string>>
+  /** May read the durable store (a promise), since that is where a restarted receiver keeps its rows. */
+  state(): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>
 }
 
 /** @deprecated Use `WebhookReceiver` (the same type). */

@@ -25,7 +25,7 @@ const fn = (what: string) => z.custom<(...args: never[]) => unknown>((v) => type
 const faultRates = faultSchemas().faultsSchema.omit({ schedule: true }).strict()
 
 /** The step kinds a program may contain. */
-export const stepKinds = ['report', 'advance', 'emit', 'burst', 'resend', 'forge', 'receiver', 'roll_secret'] as const
+export const stepKinds = ['report', 'advance', 'emit', 'burst', 'resend', 'forge', 'receiver', 'roll_secret', 'restart'] as const
 
 const stepSchemas: Record<(typeof stepKinds)[number], z.ZodType> = {
   report: z.strictObject({
@@ -41,6 +41,7 @@ const stepSchemas: Record<(typeof stepKinds)[number], z.ZodType> = {
   emit: z.strictObject({ kind: z.literal('emit'), object: nonNegativeInt() }),
   receiver: z.strictObject({ kind: z.literal('receiver'), up: z.boolean({ error: 'must be a boolean' }) }),
   roll_secret: z.strictObject({ kind: z.literal('roll_secret') }),
+  restart: z.strictObject({ kind: z.literal('restart') }),
 }
 
 const simOptionsSchema = z

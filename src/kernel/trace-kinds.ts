@@ -129,6 +129,10 @@ export interface TraceKinds {
   'harness.receiver': { down: boolean }
   'harness.effect': { event: string; effect: string }
   'harness.skipped': { event: string }
+  /** A restart (redeploy) of a subject: a new instance from its factory. */
+  'harness.restart': { subject: string; reason: string; restart: number }
+  /** The status of the object a thin-event race program changes, after each change. */
+  'harness.thin.status': { object: string; status: string }
   'harness.forged': { forgery: string; event: string; object: string; outcome: string; status: number | null }
   'harness.usage': {
     units: readonly { id: string; customer: string; value: number }[]

@@ -15,6 +15,8 @@ describe('service-sim replay of property-harness counterexamples', () => {
       numRuns: 40,
       name: 'no-dedup',
       scenarioDir: dir,
+      // No manual resends: the duplicate then comes from a fault, whose line the replay prints.
+      workload: { lateRedelivery: false },
     })
     expect(found.ok).toBe(false)
     const file = found.scenarioFile as string

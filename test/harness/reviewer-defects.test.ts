@@ -157,7 +157,7 @@ describe('misused harness calls are refused naming the API and the option', () =
     [
       'unknown step kind',
       () => runProgram({ seed: 1, steps: [{ kind: 'reprt' }], faults: [] } as never, { reporter: referenceUsageReporter }),
-      /^runProgram: step 0 has unknown kind 'reprt' \(expected one of report, advance, emit, burst, resend, forge, receiver, roll_secret\)/,
+      /^runProgram: step 0 has unknown kind 'reprt' \(expected one of report, advance, emit, burst, resend, forge, receiver, roll_secret, restart\)/,
     ],
     ['runProgram without subject', () => runProgram(usage, {}), /^runProgram: options must give a subject/],
     [

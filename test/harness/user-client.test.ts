@@ -26,10 +26,14 @@ const RANK: Record<string, number> = { requires_payment_method: 0, processing: 1
 function officialClientReceiver(dedup = true): WebhookReceiverFactory {
   return (env) => {
     const stripe = new Stripe('sk_test_unused')
-    const seen = new Set<string>()
-    const state: Record<string, string> = {}
+    // What an app keeps in its database survives a redeploy: processed ids and the payments table.
+    const { store } = env
     return {
-      state: () => state,
+      async state() {
+        const rows: Record<string, string> = {}
+        for (const key of await store.keys('payment:')) rows[key.slice('payment:'.length)] = String(await store.get(key))
+        return rows
+      },
       async handler(req) {
         const raw = await req.text()
         const header = req.headers.get('stripe-signature') ?? ''
@@ -43,12 +47,14 @@ function officialClientReceiver(dedup = true): WebhookReceiverFactory {
           }
         }
         if (event === undefined) return new Response('bad signature', { status: 400 })
-        if (dedup && seen.has(event.id)) return new Response(null, { status: 200 })
-        seen.add(event.id)
+        // Insert-if-absent: `undefined` before means this delivery is the first.
+        const first = (await store.update(`event:${event.id}`, (at) => at ?? env.clock.now)) === undefined
+        if (dedup && !first) return new Response(null, { status: 200 })
         const intent = event.data.object as Stripe.PaymentIntent
         env.effects.record(event.id, `${event.type}:${intent.id}`)
-        const current = state[intent.id]
-        if (current === undefined || (RANK[intent.status] ?? 0) > (RANK[current] ?? 0)) state[intent.id] = intent.status
+        await store.update(`payment:${intent.id}`, (held) =>
+          held === undefined || (RANK[intent.status] ?? 0) > (RANK[String(held)] ?? 0) ? intent.status : held,
+        )
         return new Response(null, { status: 200 })
       },
     }

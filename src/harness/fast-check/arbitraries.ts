@@ -103,7 +103,8 @@ export function usageStep(options: UsageWorkload = {}): fc.Arbitrary<Step> {
 /**
  * A webhook workload step: emit a state change of one of `objects` payment intents, emit a burst
  * of events over fresh ones, advance the clock (hours and days with `lateRedelivery`), resend an
- * earlier event, forge a delivery, take the receiver down or up, roll the signing secret.
+ * earlier event, forge a delivery, take the receiver down or up, roll the signing secret, restart
+ * (redeploy) the receiver.
  *
  * @example
  * fc.sample(webhookStep(), 3)
@@ -124,6 +125,8 @@ export function webhookStep(options: WebhookWorkload = {}): fc.Arbitrary<Step> {
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: late ? longAdvanceMs : advanceMs }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('receiver' as const), up: fc.boolean() }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('roll_secret' as const) }) },
+    // A deploy at a random moment: the receiver's memory is lost, its durable store is not.
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const) }) },
   ]
   if (maxBurst > 0)
     steps.push({

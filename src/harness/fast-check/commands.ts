@@ -53,7 +53,7 @@ class FaultCommand implements HarnessCommand {
 /**
  * Model-based commands: report usage, advance the clock, emit (deliver) an event or a burst of
  * them, resend an earlier event later, forge a delivery, take the receiver down or heal it, roll
- * the secret, and inject any fault kind now. Use them with
+ * the secret, inject any fault kind now, and restart (redeploy) the receiver. Use them with
  * `fc.commands` and `fc.asyncModelRun`; finish with `run.finish()` and assert on its violations.
  *
  * @example
@@ -81,5 +81,7 @@ export function harnessCommands(kinds: readonly FaultKind[] = ['indeterminate', 
     fc
       .tuple(fc.constantFrom(...kinds), fc.constantFrom(...rateLimitReasons))
       .map(([k, reason]) => new FaultCommand(k, k === 'rate_limit' ? reason : undefined) as HarnessCommand),
+    // Last, so the commands before keep their places.
+    fc.constant(new StepCommand({ kind: 'restart' }) as HarnessCommand),
   ]
 }

@@ -96,4 +96,9 @@ export const buggyWebhookReceivers: readonly Variant<WebhookReceiverFactory>[] =
     mistake: 'performs its side effect before verifying the signature',
     factory: makeWebhookReceiver({ effectBeforeVerification: true }),
   },
+  {
+    name: 'dedup-in-memory',
+    mistake: 'keeps processed event ids in memory only, so after a redeploy a duplicate is processed again',
+    factory: makeWebhookReceiver({ dedupInMemory: true }),
+  },
 ]

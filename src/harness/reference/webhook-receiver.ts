@@ -22,6 +22,8 @@ export interface WebhookReceiverFlaws {
   dedupTtlMs?: number
   /** Performs the side effect (and updates its state) before it verifies the signature. */
   effectBeforeVerification?: boolean
+  /** Keeps the processed event ids in memory only, so after a restart (a redeploy) a duplicate is processed again. */
+  dedupInMemory?: boolean
 }
 
 /** How long the receiver's real work takes (virtual ms): longer than the delivery timeout. */
@@ -40,8 +42,8 @@ interface Incoming {
 /**
  * A webhook receiver: verifies the signature on the raw body (default tolerance), answers 2xx
  * before the slow work, processes each event id once, and keeps an object's state only when the
- * event's object state is further along than the one held (never by `created`). `flaws` switches
- * one mistake on.
+ * event's object state is further along than the one held (never by `created`). Processed ids and
+ * the object table live in `env.store`, so a restart loses nothing. `flaws` switches one mistake on.
  *
  * @example
  * const subject = referenceWebhookReceiver(env)
@@ -51,54 +53,74 @@ export function makeWebhookReceiver(flaws: WebhookReceiverFlaws = {}): WebhookRe
   return (env) => receiver(env, flaws)
 }
 
+/** A row of the receiver's object table: the status held and the `created` of the event it came from. */
+type Row = { status: string; created: number }
+
 function receiver(env: WebhookReceiverEnv, flaws: WebhookReceiverFlaws): WebhookReceiver {
-  // Event id -> when it was seen (a Map keeps insertion order: the oldest first).
+  // The processed event ids live in the durable store (the app's database), as they must to
+  // survive a redeploy; the flawed memories keep them in a Map (insertion order: the oldest first).
+  const memory = flaws.dedupMemory !== undefined || flaws.dedupInMemory === true
   const seen = new Map<string, number>()
-  const remembered = (id: string): boolean => {
-    const at = seen.get(id)
-    if (at === undefined) return false
-    if (flaws.dedupTtlMs !== undefined && env.clock.now - at > flaws.dedupTtlMs) {
-      seen.delete(id)
-      return false
-    }
-    return true
+  const expired = (at: number | undefined): boolean =>
+    at === undefined || (flaws.dedupTtlMs !== undefined && env.clock.now - at > flaws.dedupTtlMs)
+  const remembered = async (id: string): Promise<boolean> => {
+    const at = memory ? seen.get(id) : ((await env.store.get(`seen:${id}`)) as number | undefined)
+    return !expired(at)
   }
-  const remember = (id: string): void => {
+  const remember = async (id: string): Promise<void> => {
+    if (!memory) return env.store.set(`seen:${id}`, env.clock.now)
+    seen.delete(id)
     seen.set(id, env.clock.now)
     if (flaws.dedupMemory !== undefined && seen.size > flaws.dedupMemory) seen.delete(seen.keys().next().value as string)
   }
-  const state: Record<string, string> = Object.create(null)
-  const createdOf: Record<string, number> = Object.create(null)
+  /** Remembers `id` unless it is remembered already; `true` the first time (atomic in the store). */
+  const claim = async (id: string): Promise<boolean> => {
+    if (memory) {
+      if (await remembered(id)) return false
+      await remember(id)
+      return true
+    }
+    const before = await env.store.update(`seen:${id}`, (at) => (expired(at as number | undefined) ? env.clock.now : at))
+    return expired(before as number | undefined)
+  }
 
-  function work(event: Incoming): void {
+  function work(event: Incoming): Promise<unknown> {
     const obj = event.data.object
     env.effects.record(event.id, `${event.type}:${obj.id}`)
-    const current = state[obj.id]
-    if (flaws.trustsCreated) {
-      if (current === undefined || event.created >= (createdOf[obj.id] ?? 0)) {
-        state[obj.id] = obj.status
-        createdOf[obj.id] = event.created
-      }
-      return
+    const next: Row = { status: obj.status, created: event.created }
+    // One conditional update (an `UPDATE ... WHERE`): never back to an earlier state.
+    return env.store.update(`state:${obj.id}`, (held) => {
+      const row = held as Row | undefined
+      if (row === undefined) return next
+      if (flaws.trustsCreated) return event.created >= row.created ? next : row
+      return (RANK[obj.status] ?? 0) > (RANK[row.status] ?? 0) ? next : row
+    })
+  }
+
+  async function state(): Promise<Record<string, string>> {
+    const out: Record<string, string> = Object.create(null)
+    for (const key of await env.store.keys('state:')) {
+      const row = (await env.store.get(key)) as Row | undefined
+      if (row !== undefined) out[key.slice('state:'.length)] = row.status
     }
-    if (current === undefined || (RANK[obj.status] ?? 0) > (RANK[current] ?? 0)) state[obj.id] = obj.status
+    return out
   }
 
   return {
-    state: () => state,
+    state,
     async handler(req) {
       const raw = await req.text()
       if (flaws.effectBeforeVerification) {
         const early = JSON.parse(raw) as Incoming
-        if (remembered(early.id)) return new Response('duplicate', { status: 200 })
-        work(early)
+        if (await remembered(early.id)) return new Response('duplicate', { status: 200 })
+        await work(early)
         try {
           verifySignature(raw, req.headers.get(headerNames(env.prefix).signature), env.secrets(), { now: env.clock.now })
         } catch (error) {
           if (error instanceof SignatureVerificationError) return new Response(error.message, { status: 400 })
           throw error
         }
-        remember(early.id)
+        await remember(early.id)
         return new Response('done', { status: 200 })
       }
       if (!flaws.noVerification) {
@@ -115,16 +137,13 @@ function receiver(env: WebhookReceiverEnv, flaws: WebhookReceiverFlaws): Webhook
         }
       }
       const event = JSON.parse(raw) as Incoming
-      if (!flaws.noDedup) {
-        if (remembered(event.id)) return new Response('duplicate', { status: 200 })
-        remember(event.id)
-      }
+      if (!flaws.noDedup && !(await claim(event.id))) return new Response('duplicate', { status: 200 })
       if (flaws.slowWorkBeforeAnswer) {
         await sleep(env.clock, RECEIVER_WORK_MS)
-        work(event)
+        await work(event)
         return new Response('done', { status: 200 })
       }
-      env.clock.setTimeout(() => work(event), RECEIVER_WORK_MS)
+      env.clock.setTimeout(() => void work(event), RECEIVER_WORK_MS)
       return new Response('queued', { status: 202 })
     },
   }

@@ -24,7 +24,7 @@ function traceUsageTotals(state: RunState): void {
 }
 
 /** The receiver's final state against the latest delivered state of each object, and forgeries against none. */
-function traceReceiverState(state: RunState): void {
+async function traceReceiverState(state: RunState): Promise<void> {
   const { sim, receiver, destination, emitted, skipped, forgedObjects } = state
   if (!receiver || destination === undefined) return
   const trace = sim.service.kernel.trace
@@ -36,7 +36,7 @@ function traceReceiverState(state: RunState): void {
   )
   const expected = new Map<string, string>()
   for (const e of emitted) if (delivered.has(e.event) && !skipped.has(e.event)) expected.set(e.object, e.status)
-  const actual = receiver.state() as Readonly<Record<string, string>> | null | undefined
+  const actual = (await receiver.state()) as Readonly<Record<string, string>> | null | undefined
   if (actual === null || typeof actual !== 'object')
     throw new HarnessInputError(`${state.api}: receiver.state() must return a record of object id to status`)
   for (const [object, status] of expected)
@@ -62,7 +62,7 @@ export async function finishRun(state: RunState): Promise<RunReport> {
   await engine.advance(state.options.drainMs ?? 4 * 3_600_000)
   await sim.settle()
   traceUsageTotals(state)
-  traceReceiverState(state)
+  await traceReceiverState(state)
   const history = { entries: sim.service.kernel.trace.entries(), requests: [], deliveries: [], sim }
   const violations: Violation[] = []
   for (const checker of checkersOf(state)) violations.push(...(await checker.check(history)))

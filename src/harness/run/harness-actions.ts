@@ -4,6 +4,7 @@ import { StepFailure } from '../steps/step-context.js'
 import { drive } from './drive.js'
 import { forgeDelivery } from './forge-delivery.js'
 import type { Step } from './program.js'
+import { restartReceiver } from './restart-receiver.js'
 import type { RunState } from './run-state.js'
 import { SUBJECT_EVENT_TYPES } from './setup.js'
 
@@ -84,6 +85,8 @@ function rollSecret(state: RunState): void {
   if (!destination) return
   for (const s of sim.admin.signingSecrets(destination)) state.seenSecrets.add(s)
   sim.admin.rollSecret(destination, { overlapMs: ROLL_OVERLAP_MS })
+  // The operator's redeploy with the new secret in the app's environment, well inside the overlap.
+  restartReceiver(state, 'secret_rolled')
 }
 
 /** Runs one program step that is a client action of the property harness. */
@@ -101,6 +104,8 @@ async function perform(state: RunState, step: Step): Promise<void> {
       return forgeDelivery(state, step.forgery)
     case 'roll_secret':
       return rollSecret(state)
+    case 'restart':
+      return restartReceiver(state, 'deploy')
     default:
       throw new StepFailure(`'${step.kind}' is a step of its own, not a client action`)
   }
@@ -108,7 +113,7 @@ async function perform(state: RunState, step: Step): Promise<void> {
 
 /**
  * The client actions of the property harness on a run (`report_usage`, `emit_event`, `emit_burst`,
- * `resend_event`, `forge_delivery`, `roll_secret`): what a generated program's steps do to the
+ * `resend_event`, `forge_delivery`, `roll_secret`, `restart_client`): what a generated program's steps do to the
  * subjects. An action whose subject is absent does nothing.
  *
  * @example
@@ -118,7 +123,7 @@ export async function harnessAction(state: RunState, action: string, args: Reado
   const step = actionStep(action, args)
   if (step === undefined)
     throw new StepFailure(
-      `the client has no action '${action}' (has: report_usage, emit_event, emit_burst, resend_event, forge_delivery, roll_secret)`,
+      `the client has no action '${action}' (has: report_usage, emit_event, emit_burst, resend_event, forge_delivery, roll_secret, restart_client)`,
     )
   await perform(state, step)
 }

@@ -33,7 +33,10 @@ export type Forgery = (typeof forgeries)[number]
  *   `event` (modulo the events so far; 0 is the oldest): a redelivery hours or days after the event.
  * - `forge`: an attacker POSTs a forged delivery (`forgery`) to the receiver.
  * - `receiver`: the receiver goes down (transport failures) or comes back up.
- * - `roll_secret`: the destination's signing secret is rolled (the old one stays 24 hours).
+ * - `roll_secret`: the destination's signing secret is rolled (the old one stays 24 hours), and the
+ *   operator redeploys the receiver with the new secret in its environment (a restart).
+ * - `restart`: the receiver is redeployed (a new instance from its factory; its memory is lost,
+ *   its durable store is not).
  *
  * @example
  * const step: Step = { kind: 'report', units: 3, value: 2 }
@@ -47,6 +50,7 @@ export type Step =
   | { readonly kind: 'forge'; readonly forgery: Forgery }
   | { readonly kind: 'receiver'; readonly up: boolean }
   | { readonly kind: 'roll_secret' }
+  | { readonly kind: 'restart' }
 
 /**
  * A run as data: the seed, the steps and the fault schedule (which fault before which step).
@@ -95,5 +99,7 @@ export function stepLabel(step: Step): string {
       return `receiver subject ${step.up ? 'up' : 'down'}`
     case 'roll_secret':
       return 'client roll_secret'
+    case 'restart':
+      return 'client restart_client'
   }
 }

@@ -1,4 +1,5 @@
 import type { Simulator } from '../../simulator/create-simulator.js'
+import { createDurableStore, type DurableStore } from '../durable-store.js'
 import type { UsageReporter, WebhookReceiver } from '../subjects.js'
 import type { EngineReceiver, StepEngine } from './engine.js'
 import type { RunOptions } from './run-options.js'
@@ -61,6 +62,10 @@ export interface RunState {
   readonly seenSecrets: Set<string>
   otherSecret?: string | undefined
   burstObjects: number
+  /** The client's durable store: one per run, handed to every instance the factory builds (restarts). */
+  readonly store: DurableStore
+  /** Restarts of the receiver so far (a redeploy builds a new one from the factory). */
+  restarts: number
 }
 
 /**
@@ -84,5 +89,7 @@ export function newRunState(api: string, sim: Simulator, engine: StepEngine, opt
     forgedObjects: [],
     seenSecrets: new Set(),
     burstObjects: 0,
+    store: createDurableStore(),
+    restarts: 0,
   }
 }

@@ -19,6 +19,7 @@ function wireReporter(state: RunState): void {
     valueKey: meter.valueKey,
     prefix: sim.service.kernel.prefix,
     random: () => state.clientRng.next(),
+    store: state.store,
   })
   if (typeof (reporter as Partial<UsageReporter> | undefined)?.report !== 'function')
     throw new HarnessInputError(`${state.api}: reporter factory must return { report }`)
@@ -33,7 +34,29 @@ function wireReceiver(state: RunState): void {
   if (!options.webhook || d === undefined) return
   const trace = sim.service.kernel.trace
   state.destination = d
-  const receiver = options.webhook({
+  state.receiver = buildReceiver(state)
+  // Through the run's state: a restart swaps the receiver behind the mounted URL.
+  state.control = state.engine.mount({
+    name: SUBJECT_RECEIVER,
+    url: HARNESS_RECEIVER_URL,
+    handler: (req) => (state.receiver as WebhookReceiver).handler(req),
+    onSwitch: (down) => void trace.append('harness.receiver', { down }),
+  })
+}
+
+/**
+ * A new webhook receiver from the run's factory, as a deploy makes one: its environment (the
+ * signing secrets) is what the factory reads now; the durable store is the run's.
+ *
+ * @example
+ * state.receiver = buildReceiver(state)
+ */
+export function buildReceiver(state: RunState): WebhookReceiver {
+  const { sim, options } = state
+  const d = state.destination as string
+  const trace = sim.service.kernel.trace
+  const factory = options.webhook as NonNullable<typeof options.webhook>
+  const receiver = factory({
     // Oldest first, newest last (the service keeps them newest first).
     secrets: () => sim.admin.signingSecrets(d).reverse(),
     clock: sim.clock,
@@ -45,17 +68,12 @@ function wireReceiver(state: RunState): void {
         trace.append('harness.skipped', { event })
       },
     },
+    store: state.store,
   })
-  state.receiver = receiver
   const made = receiver as Partial<WebhookReceiver> | undefined
   if (typeof made?.handler !== 'function' || typeof made.state !== 'function')
     throw new HarnessInputError(`${state.api}: receiver factory must return { handler, state }`)
-  state.control = state.engine.mount({
-    name: SUBJECT_RECEIVER,
-    url: HARNESS_RECEIVER_URL,
-    handler: (req) => receiver.handler(req),
-    onSwitch: (down) => void trace.append('harness.receiver', { down }),
-  })
+  return receiver
 }
 
 /**

@@ -23,6 +23,7 @@ export const HARNESS_ACTIONS = {
   resend: 'resend_event',
   forge: 'forge_delivery',
   roll_secret: 'roll_secret',
+  restart: 'restart_client',
 } as const
 
 /**
@@ -60,6 +61,8 @@ export function toStepSpec(step: Step): StepSpec {
       return { receiver: { name: SUBJECT_RECEIVER, state: step.up ? 'up' : 'down' } }
     case 'roll_secret':
       return { client: { action: HARNESS_ACTIONS.roll_secret } }
+    case 'restart':
+      return { client: { action: HARNESS_ACTIONS.restart } }
   }
 }
 
@@ -89,6 +92,8 @@ export function actionStep(action: string, args: Readonly<Record<string, unknown
       return { kind: 'emit', object: Number(args.object) }
     case HARNESS_ACTIONS.roll_secret:
       return { kind: 'roll_secret' }
+    case HARNESS_ACTIONS.restart:
+      return { kind: 'restart' }
     default:
       return undefined
   }

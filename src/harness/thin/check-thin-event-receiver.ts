@@ -1,0 +1,52 @@
+import fc from 'fast-check'
+import type { Violation } from '../checkers/violation.js'
+import { HarnessInputError } from '../validate-input.js'
+import { type ThinRaceProgram, thinRaceProgram } from './thin-race-program.js'
+import { runThinRace, type ThinEventReceiverFactory } from './thin-race-run.js'
+
+/**
+ * The outcome of `checkThinEventReceiver`: `ok`, the runs made, and when it failed the shrunk
+ * counterexample with its violations.
+ *
+ * @example
+ * const result: ThinCheckResult = await checkThinEventReceiver(referenceThinEventReceiver)
+ */
+export interface ThinCheckResult {
+  readonly ok: boolean
+  readonly numRuns: number
+  readonly counterexample?: ThinRaceProgram
+  readonly violations?: readonly Violation[]
+}
+
+/**
+ * Checks a thin-event receiver against fetch races: generated programs of meter error reports
+ * (thin `v1.billing.meter.error_report_triggered` naming the meter), deactivations, reactivations
+ * and clock moves, under delayed, reordered and duplicated deliveries, so the meter has often
+ * changed again before the receiver fetches it. Every decision must be taken on the object as
+ * fetched (`thin.fetched_state`). The counterexample is shrunk by fast-check.
+ *
+ * @example
+ * const result = await checkThinEventReceiver(referenceThinEventReceiver, { numRuns: 50 })
+ * result.ok // true; with staleThinEventReceiver, false
+ */
+export async function checkThinEventReceiver(
+  receiver: ThinEventReceiverFactory,
+  options: { readonly numRuns?: number; readonly seed?: number; readonly maxSteps?: number } = {},
+): Promise<ThinCheckResult> {
+  if (typeof receiver !== 'function') throw new HarnessInputError('checkThinEventReceiver: receiver must be a factory function')
+  const numRuns = options.numRuns ?? 100
+  if (!Number.isInteger(numRuns) || numRuns < 1)
+    throw new HarnessInputError(`checkThinEventReceiver: option 'numRuns' must be a positive integer, got ${String(numRuns)}`)
+  const details = await fc.check(
+    fc.asyncProperty(
+      thinRaceProgram(options.maxSteps),
+      async (program) => (await runThinRace(program, receiver)).violations.length === 0,
+    ),
+    { numRuns, ...(options.seed === undefined ? {} : { seed: options.seed }) },
+  )
+  if (details.errorInstance !== null && details.errorInstance instanceof HarnessInputError) throw details.errorInstance
+  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
+  const [counterexample] = details.counterexample
+  const { violations } = await runThinRace(counterexample, receiver)
+  return { ok: false, numRuns: details.numRuns, counterexample, violations }
+}

@@ -1,0 +1,65 @@
+import { SignatureVerificationError, verifySignature } from '#domain/delivery/signature.js'
+import { headerNames } from '../../index.js'
+import type { WebhookReceiver } from '../subjects.js'
+import type { ThinEventReceiverEnv, ThinEventReceiverFactory } from './thin-race-run.js'
+
+interface ThinEvent {
+  id: string
+  type: string
+  related_object?: { id: string; type: string; url: string }
+}
+
+function thinReceiver(
+  env: ThinEventReceiverEnv,
+  decide: (env: ThinEventReceiverEnv, event: ThinEvent) => Promise<string>,
+): WebhookReceiver {
+  const { store } = env
+  return {
+    async state() {
+      const rows: Record<string, string> = {}
+      for (const key of await store.keys('meter:')) rows[key.slice('meter:'.length)] = String(await store.get(key))
+      return rows
+    },
+    async handler(req) {
+      const raw = await req.text()
+      try {
+        verifySignature(raw, req.headers.get(headerNames(env.prefix).signature), env.secrets(), { now: env.clock.now })
+      } catch (error) {
+        if (error instanceof SignatureVerificationError) return new Response(error.message, { status: 400 })
+        throw error
+      }
+      const event = JSON.parse(raw) as ThinEvent
+      const related = event.related_object
+      if (related === undefined) return new Response('nothing to fetch')
+      const status = await decide(env, event)
+      env.effects.record(event.id, `${related.id}:${status}`)
+      await store.set(`meter:${related.id}`, status)
+      return new Response('ok')
+    },
+  }
+}
+
+/**
+ * The correct thin-event receiver: fetches the object the event names (`related_object.url`) and
+ * acts on what it gets, the object as it is now, which may have changed since the event.
+ *
+ * @example
+ * const report = await runThinRace(program, referenceThinEventReceiver) // no violations
+ */
+export const referenceThinEventReceiver: ThinEventReceiverFactory = (env) =>
+  thinReceiver(env, async (e, event) => {
+    const res = await e.fetch(`${e.baseUrl}${event.related_object?.url ?? ''}`, {
+      headers: { Authorization: `Bearer ${e.secretKey}` },
+    })
+    return String(((await res.json()) as { status?: string }).status)
+  })
+
+/**
+ * A thin-event receiver with the classic mistake: it assumes the object is as it was when the event
+ * happened (a meter error report means an active meter) instead of fetching it, so a meter
+ * deactivated before the delivery is acted on as active.
+ *
+ * @example
+ * const report = await runThinRace(program, staleThinEventReceiver) // thin.fetched_state
+ */
+export const staleThinEventReceiver: ThinEventReceiverFactory = (env) => thinReceiver(env, async () => 'active')

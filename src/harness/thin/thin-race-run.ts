@@ -1,0 +1,165 @@
+import type { FaultEntry } from '#faults/faults-schema.js'
+import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
+import { type Violation, violation } from '../checkers/violation.js'
+import { createDurableStore } from '../durable-store.js'
+import { createEngine } from '../run/engine.js'
+import type { WebhookReceiver, WebhookReceiverEnv } from '../subjects.js'
+import { HarnessInputError } from '../validate-input.js'
+import type { ThinRaceProgram, ThinRaceStep } from './thin-race-program.js'
+
+/** Where the thin-event receiver under test is mounted. */
+export const THIN_RECEIVER_URL = 'https://thin-receiver.harness.test/events'
+const BASE_URL = 'https://api.service.test'
+const THIN_TYPE = 'v1.billing.meter.error_report_triggered'
+
+/**
+ * What a thin-event receiver is given: the webhook receiver's environment, and the API to fetch
+ * the object a thin event names (`baseUrl` + `related_object.url`, with `secretKey`).
+ *
+ * @example
+ * const meter = await env.fetch(`${env.baseUrl}${event.related_object.url}`, { headers: { Authorization: `Bearer ${env.secretKey}` } })
+ */
+export interface ThinEventReceiverEnv extends WebhookReceiverEnv {
+  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
+  readonly baseUrl: string
+  readonly secretKey: string
+}
+
+/**
+ * Builds a thin-event receiver: for each event it decides from the object it names and records the
+ * decision as `effects.record(event.id, '<object id>:<status>')`, the status it acted on.
+ *
+ * @example
+ * const factory: ThinEventReceiverFactory = (env) => ({ handler: async () => new Response('ok'), state: () => ({}) })
+ */
+export type ThinEventReceiverFactory = (env: ThinEventReceiverEnv) => WebhookReceiver
+
+/**
+ * The outcome of one thin-event race run.
+ *
+ * @example
+ * const { violations } = await runThinRace(program, referenceThinEventReceiver)
+ */
+export interface ThinRaceReport {
+  readonly violations: readonly Violation[]
+  readonly traceHash: string
+}
+
+async function api(sim: Simulator, path: string, body: string, type: string): Promise<Record<string, unknown>> {
+  const res = await sim.fetch(`${BASE_URL}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sim.platform.secretKey.test}`, 'Content-Type': type },
+    body,
+  })
+  const json = (await res.json()) as Record<string, unknown>
+  if (res.status !== 200)
+    throw new HarnessInputError(`harness setup: POST ${path} answered ${res.status}: ${JSON.stringify(json)}`)
+  return json
+}
+
+/**
+ * Each decision (`harness.effect`) against the meter's status at that point of the run
+ * (`harness.thin.status`): a receiver acting on the fetched object decides by the status the
+ * object has when it fetches, never by the one it had when the event happened.
+ */
+function checkDecisions(sim: Simulator): Violation[] {
+  let status: { entry: ReturnType<Simulator['service']['kernel']['trace']['entries']>[number]; value: string } | undefined
+  const out: Violation[] = []
+  for (const e of sim.service.kernel.trace.entries()) {
+    if (e.kind === 'harness.thin.status') status = { entry: e, value: e.data.status }
+    if (e.kind !== 'harness.effect' || status === undefined) continue
+    const acted = e.data.effect.split(':').at(-1)
+    if (acted !== status.value)
+      out.push(
+        violation(
+          'thin.fetched_state',
+          `event ${e.data.event} was acted on as '${String(acted)}' while its object was '${status.value}' (a thin event names the object: fetch it, it may have changed since the event)`,
+          [status.entry, e],
+        ),
+      )
+  }
+  return out
+}
+
+/**
+ * Runs one thin-event race program: a meter, a thin event destination delivering
+ * `v1.billing.meter.error_report_triggered` to the receiver, the program's steps under its delivery
+ * faults, then every delivery settled; checks `thin.fetched_state`.
+ *
+ * @example
+ * const report = await runThinRace({ seed: 1, steps: [{ kind: 'error_report' }, { kind: 'deactivate' }], faults: [{ step: 1, fault: 'delay_delivery' }] }, referenceThinEventReceiver)
+ */
+export async function runThinRace(program: ThinRaceProgram, factory: ThinEventReceiverFactory): Promise<ThinRaceReport> {
+  const sim = createSimulator({ seed: program.seed, faults: { schedule: program.faults.map((f: FaultEntry) => ({ ...f })) } })
+  const engine = createEngine(sim)
+  const trace = sim.service.kernel.trace
+  const form = (path: string, fields: Record<string, string>) =>
+    api(sim, path, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded')
+  const meter = String(
+    (
+      await form('/v1/billing/meters', {
+        display_name: 'Thin race',
+        event_name: 'thin_race',
+        'default_aggregation[formula]': 'sum',
+        'customer_mapping[type]': 'by_id',
+        'customer_mapping[event_payload_key]': 'stripe_customer_id',
+        'value_settings[event_payload_key]': 'value',
+      })
+    ).id,
+  )
+  const destination = String(
+    (
+      await api(
+        sim,
+        '/v2/core/event_destinations',
+        JSON.stringify({
+          name: 'thin receiver',
+          type: 'webhook_endpoint',
+          event_payload: 'thin',
+          enabled_events: [THIN_TYPE],
+          webhook_endpoint: { url: THIN_RECEIVER_URL },
+        }),
+        'application/json',
+      )
+    ).id,
+  )
+  let active = true
+  trace.append('harness.thin.status', { object: meter, status: 'active' })
+  const receiver = factory({
+    secrets: () => sim.admin.signingSecrets(destination).reverse(),
+    clock: sim.clock,
+    prefix: sim.service.kernel.prefix,
+    effects: { record: (event, effect) => void trace.append('harness.effect', { event, effect }), skip: () => undefined },
+    store: createDurableStore(),
+    fetch: sim.fetch,
+    baseUrl: BASE_URL,
+    secretKey: sim.platform.secretKey.test,
+  })
+  if (typeof receiver?.handler !== 'function')
+    throw new HarnessInputError('runThinRace: receiver factory must return { handler, state }')
+  engine.mount({ name: 'thin', url: THIN_RECEIVER_URL, handler: (req) => receiver.handler(req) })
+  const perform = async (step: ThinRaceStep): Promise<void> => {
+    switch (step.kind) {
+      case 'error_report':
+        // Errors are reported for an active meter: that is the state at the event's moment.
+        if (active)
+          sim.admin.trigger(THIN_TYPE, {
+            relatedObject: { id: meter, type: 'billing.meter', url: `/v1/billing/meters/${meter}` },
+          })
+        return engine.advance(0)
+      case 'deactivate':
+      case 'reactivate': {
+        const body = await form(`/v1/billing/meters/${meter}/${step.kind}`, {})
+        active = body.status === 'active'
+        trace.append('harness.thin.status', { object: meter, status: String(body.status) })
+        return
+      }
+      case 'advance':
+        return engine.advance(step.ms)
+    }
+  }
+  for (const step of program.steps) await engine.run('client', `thin ${step.kind}`, () => perform(step))
+  await engine.advance(4 * 3_600_000)
+  await sim.settle()
+  return { violations: checkDecisions(sim), traceHash: trace.hash() }
+}
