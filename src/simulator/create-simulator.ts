@@ -23,6 +23,7 @@ import { createTrace, type Trace, traceInternals } from '#kernel/trace.js'
 import type { InterceptOptions } from '../adapters/hosts.js'
 import { type Interception, interceptHosts } from '../adapters/intercept.js'
 import { type Admin, createAdmin } from './admin.js'
+import { type Customer, createCustomer } from './customer.js'
 import { type FixtureOptions, type FixtureResult, runFixtures } from './fixtures.js'
 import { type Capture, captureOptions, checkSnapshot, SNAPSHOT_FORMAT, type Snapshot, type SnapshotOptions } from './snapshot.js'
 
@@ -106,6 +107,8 @@ export interface Simulator {
     /** Runs a fixture file (the provider CLI's format) through the API; see `runFixtures`. */
     loadFixtures(json: unknown, options?: FixtureOptions): Promise<FixtureResult>
   }
+  /** The customer's side: what a customer's browser does on the provider's pages (`completeCheckout`). */
+  readonly customer: Customer
   readonly receivers: Receivers
   readonly trace: Trace
   /** Runs all work due at the current virtual instant (async processing, deliveries). */
@@ -359,6 +362,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   }
   const p = service.accounts.platform
   let admin: Simulator['admin'] | undefined
+  let customer: Customer | undefined
   let interception: { started: Promise<Interception>; done: Interception | undefined } | undefined
   const simulator: Simulator = {
     fetch,
@@ -376,6 +380,10 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
           runFixtures({ fetch, secretKey: p.keys.secret.test, prefix: kernel.prefix }, json, options),
       })
       return admin
+    },
+    get customer() {
+      customer ??= createCustomer(service)
+      return customer
     },
     receivers,
     trace,
