@@ -1,5 +1,6 @@
 import type { AdminRoute } from './admin-route.js'
 import { clockRoutes } from './routes/clock-routes.js'
+import { customerRoutes } from './routes/customer-routes.js'
 import { eventRoutes } from './routes/event-routes.js'
 import { faultRoutes } from './routes/fault-routes.js'
 import { fixtureRoutes } from './routes/fixture-routes.js'
@@ -22,4 +23,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...faultRoutes,
   ...lifecycleRoutes,
   ...fixtureRoutes,
+  ...customerRoutes,
 ]
