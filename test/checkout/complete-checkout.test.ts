@@ -48,7 +48,9 @@ describe('sim.customer.completeCheckout', () => {
     expect(stored.customer_details?.email).toBe('jenny@example.com')
     const pi = stored.payment_intent as Stripe.PaymentIntent
     expect(pi).toMatchObject({ status: 'succeeded', amount: 4000, currency: 'usd' })
-    const completed = sim.admin.events({ type: 'checkout.session.completed' })[0]?.body as { data: { object: Stripe.Checkout.Session } }
+    const completed = sim.admin.events({ type: 'checkout.session.completed' })[0]?.body as {
+      data: { object: Stripe.Checkout.Session }
+    }
     expect(completed.data.object).toMatchObject({ id: session.id, status: 'complete', payment_intent: pi.id })
   })
 
@@ -98,7 +100,11 @@ describe('sim.customer.completeCheckout', () => {
     expect(sub).toMatchObject({ status: 'active', customer: done.customer })
     expect(sub.items.data[0]).toMatchObject({ price: { id: monthly.id }, quantity: 2 })
     const invoice = await stripe.invoices.retrieve(done.invoice as string)
-    expect(invoice).toMatchObject({ status: 'paid', amount_paid: 3000, parent: { subscription_details: { subscription: sub.id } } })
+    expect(invoice).toMatchObject({
+      status: 'paid',
+      amount_paid: 3000,
+      parent: { subscription_details: { subscription: sub.id } },
+    })
     expect((await stripe.customers.retrieve(done.customer as string)) as Stripe.Customer).toMatchObject({
       email: 'sub@example.com',
     })
@@ -129,7 +135,11 @@ describe('sim.customer.completeCheckout', () => {
   it('declines a declining card at the customer step: 402 card_error, session open, no completion; a retry pays', async () => {
     const { sim, stripe } = setup()
     const { once } = await catalogue(stripe)
-    const session = await stripe.checkout.sessions.create({ mode: 'payment', line_items: [{ price: once.id }], success_url: SUCCESS })
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [{ price: once.id }],
+      success_url: SUCCESS,
+    })
     const refused = await sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_card_chargeDeclined' }).catch((e) => e)
     expect(refused).toMatchObject({ status: 402, type: 'card_error', code: 'card_declined' })
     const open = await stripe.checkout.sessions.retrieve(session.id)
@@ -143,7 +153,11 @@ describe('sim.customer.completeCheckout', () => {
   it('refuses a declining card in subscription mode before making anything', async () => {
     const { sim, stripe } = setup()
     const { monthly } = await catalogue(stripe)
-    const session = await stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: monthly.id }], success_url: SUCCESS })
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: monthly.id }],
+      success_url: SUCCESS,
+    })
     const state = stateOf(sim)
     const refused = await sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_card_chargeDeclined' }).catch((e) => e)
     expect(refused).toMatchObject({ status: 402, code: 'card_declined' })
@@ -153,11 +167,18 @@ describe('sim.customer.completeCheckout', () => {
   it('refuses a session that is not open, or does not exist, changing nothing', async () => {
     const { sim, stripe } = setup()
     const { once } = await catalogue(stripe)
-    const session = await stripe.checkout.sessions.create({ mode: 'payment', line_items: [{ price: once.id }], success_url: SUCCESS })
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [{ price: once.id }],
+      success_url: SUCCESS,
+    })
     await sim.customer.completeCheckout(session.id)
     const state = stateOf(sim)
     await expect(sim.customer.completeCheckout(session.id)).rejects.toMatchObject({ status: 400, message: /is complete/ })
-    await expect(sim.customer.completeCheckout('cs_test_missing')).rejects.toMatchObject({ status: 404, code: 'resource_missing' })
+    await expect(sim.customer.completeCheckout('cs_test_missing')).rejects.toMatchObject({
+      status: 404,
+      code: 'resource_missing',
+    })
     await expect(sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_nope' })).rejects.toMatchObject({ status: 400 })
     expect(stateOf(sim)).toBe(state)
   })
@@ -165,7 +186,11 @@ describe('sim.customer.completeCheckout', () => {
   it('completes a bank debit unpaid, then async_payment_succeeded on the clock', async () => {
     const { sim, stripe } = setup()
     const { once } = await catalogue(stripe)
-    const session = await stripe.checkout.sessions.create({ mode: 'payment', line_items: [{ price: once.id }], success_url: SUCCESS })
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [{ price: once.id }],
+      success_url: SUCCESS,
+    })
     const done = await sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_usBankAccount' })
     expect(done).toMatchObject({ status: 'complete', payment_status: 'unpaid' })
     expect((await stripe.paymentIntents.retrieve(done.payment_intent as string)).status).toBe('processing')

@@ -97,7 +97,9 @@ describe('triggers that make real objects (serve over HTTP)', () => {
     expect(t.status, JSON.stringify(t.body)).toBe(200)
     const session = t.body.body.data.object as unknown as { id: string; payment_intent: string; amount_total: number }
     expect(session.amount_total).toBe(3000)
-    const events = (await (await fetch(`http://127.0.0.1:${served.port}/__sim/events`)).json()) as { data: { id: string; type: string }[] }
+    const events = (await (await fetch(`http://127.0.0.1:${served.port}/__sim/events`)).json()) as {
+      data: { id: string; type: string }[]
+    }
     const types = events.data.map((e) => e.type)
     expect(types.lastIndexOf('payment_intent.succeeded')).toBeLessThan(types.lastIndexOf('checkout.session.completed'))
   })

@@ -44,10 +44,15 @@ const completeCheckout = adminRoute({
       .min(1)
       .max(255)
       .optional()
-      .meta({ description: 'A test token (pm_card_visa, pm_card_chargeDeclined, pm_usBankAccount) or a pm_ id; default pm_card_visa' }),
+      .meta({
+        description: 'A test token (pm_card_visa, pm_card_chargeDeclined, pm_usBankAccount) or a pm_ id; default pm_card_visa',
+      }),
     email: z.string().max(512).optional(),
     name: z.string().max(255).optional(),
-    authentication: z.enum(['succeed', 'fail']).optional().meta({ description: 'How a 3-D Secure challenge ends; default succeed' }),
+    authentication: z
+      .enum(['succeed', 'fail'])
+      .optional()
+      .meta({ description: 'How a 3-D Secure challenge ends; default succeed' }),
     account: id.optional().meta({ description: 'Default the platform' }),
     mode: z.enum(['test', 'live']).optional(),
   }),
