@@ -125,12 +125,81 @@ export const ERRORS = {
   }),
   /** A charge naming neither a source nor a customer (the provider's wording). */
   charge_source_missing: row(400, INVALID, 'Must provide source or customer.', 'provider', { code: 'parameter_missing' }),
+  /** Line items of one session all in one currency. */
+  checkout_currencies: row(
+    400,
+    INVALID,
+    'All line items of a Checkout Session must have the same currency; got {currencies}.',
+    'simulator',
+    {
+      code: 'parameter_invalid',
+    },
+  ),
+  /** provider: `customer_creation` only in the modes that may leave the customer a guest. */
+  checkout_customer_creation_mode: row(
+    400,
+    INVALID,
+    '`customer_creation` can only be used in `payment` and `setup` modes.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  /** provider: a session lives between 30 minutes and 24 hours. */
+  checkout_expires_at_range: row(
+    400,
+    INVALID,
+    'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  /** provider: `setup` mode collects a payment method and sells nothing. */
+  checkout_line_items_in_setup: row(400, INVALID, 'You cannot pass `line_items` in `setup` mode.', 'provider', {
+    code: 'parameter_invalid',
+  }),
+  /** provider: a subscription-mode session needs something that recurs. */
+  checkout_no_recurring_price: row(
+    400,
+    INVALID,
+    'You must provide at least one recurring price in `subscription` mode when using prices.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  /** provider: line items name active prices only (inline `price_data` makes its own). */
+  checkout_price_inactive: row(
+    400,
+    INVALID,
+    'The price specified is inactive. This field only accepts active prices.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  /** provider: a recurring price needs `subscription` mode. */
+  checkout_recurring_in_payment: row(
+    400,
+    INVALID,
+    'You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
+  /** The customer's side completes only an open session (a completed or expired one stays as it is). */
+  checkout_session_inactive: row(
+    400,
+    INVALID,
+    'This Checkout Session is {status}; only an open Checkout Session can be completed.',
+    'simulator',
+  ),
   /** provider: "You can only expire Checkout Sessions that are open" (a complete or expired session stays as it is). */
   checkout_session_not_open: row(
     400,
     INVALID,
     'This Checkout Session is {status}; only an open Checkout Session can be expired.',
     'simulator',
+  ),
+  /** `setup` mode without line items: the currency of the payment methods it offers. */
+  checkout_setup_currency: row(
+    400,
+    INVALID,
+    'You must provide `currency` (or `payment_method_types`) when using `setup` mode.',
+    'simulator',
+    { code: 'parameter_missing' },
   ),
   /** A publishable-key request whose `client_secret` is not the intent's (the provider's wording). */
   client_secret_mismatch: row(

@@ -110,8 +110,9 @@ item, an invoice, its finalization and payment, payment_intent.payment_failed a 
 declined card. The event names a stored object in the state it says, and is delivered to the
 forwarding destinations as any event. Prints the requests made and the event.
 
-checkout.session.completed is refused: completing a session needs the customer side (the hosted
-page), which is not served yet. Types without a recipe get a generated event (said so).
+checkout.session.completed makes a checkout session and completes it as the customer would
+(sim.customer.completeCheckout); checkout.session.async_payment_failed is refused (a failing
+delayed payment is not simulated). Types without a recipe get a generated event (said so).
 
 Options:
   --url URL           The serve to call (default http://127.0.0.1:12111)

@@ -68,7 +68,34 @@ const subscription: FixtureRequest[] = [
   },
 ]
 
+const checkoutSession: FixtureRequest[] = [
+  ...subscription.slice(1, 2),
+  {
+    name: 'price',
+    path: '/v1/prices',
+    method: 'post',
+    params: { product: '${product:id}', currency: 'usd', unit_amount: 3000 },
+  },
+  {
+    name: 'checkout_session',
+    path: '/v1/checkout/sessions',
+    method: 'post',
+    params: {
+      mode: 'payment',
+      line_items: [{ price: '${price:id}', quantity: 1 }],
+      success_url: 'https://httpbin.org/post',
+      cancel_url: 'https://httpbin.org/post',
+    },
+  },
+]
+
 const RECIPES: Readonly<Record<string, readonly FixtureRequest[]>> = {
+  'checkout.session.completed': checkoutSession,
+  'checkout.session.async_payment_succeeded': checkoutSession,
+  'checkout.session.expired': [
+    ...checkoutSession,
+    { name: 'expired', path: '/v1/checkout/sessions/${checkout_session:id}/expire', method: 'post' },
+  ],
   'customer.created': [customerWithCard],
   'customer.updated': [
     customerWithCard,
@@ -111,15 +138,23 @@ const RECIPES: Readonly<Record<string, readonly FixtureRequest[]>> = {
  * Event types a trigger cannot cause yet, and why: the answer names the missing part.
  *
  * @example
- * TRIGGER_REFUSALS['checkout.session.completed'] // 'completing a Checkout Session needs ...'
+ * TRIGGER_REFUSALS['checkout.session.async_payment_failed'] // 'a delayed payment that fails ...'
  */
 export const TRIGGER_REFUSALS: Readonly<Record<string, string>> = {
-  'checkout.session.completed':
-    'completing a Checkout Session needs the customer side (the hosted page a customer pays on), which is not served yet; create the session with the API and trigger the events of its payment instead (payment_intent.succeeded, customer.subscription.created)',
-  'checkout.session.async_payment_succeeded':
-    'a Checkout Session needs the customer side (the hosted page a customer pays on), which is not served yet',
-  'checkout.session.expired':
-    'a Checkout Session expiring by trigger needs the customer side (the hosted page), which is not served yet; create the session with the API and let it expire with POST /__sim/clock/advance',
+  'checkout.session.async_payment_failed':
+    'a delayed payment that fails is not simulated yet (the test bank account debits succeed); trigger checkout.session.async_payment_succeeded instead',
+}
+
+/**
+ * Event types a trigger causes by completing the checkout session its recipe made, as the
+ * customer's browser would (`sim.customer.completeCheckout`), with this payment method.
+ *
+ * @example
+ * CHECKOUT_COMPLETIONS['checkout.session.completed'] // 'pm_card_visa'
+ */
+export const CHECKOUT_COMPLETIONS: Readonly<Record<string, string>> = {
+  'checkout.session.completed': 'pm_card_visa',
+  'checkout.session.async_payment_succeeded': 'pm_usBankAccount',
 }
 
 /**

@@ -2,6 +2,7 @@ import type { RequestTimeline } from '#kernel/request-timeline.js'
 import { type Accounts, createAccounts } from './accounts/accounts.js'
 import type { Gate } from './admission.js'
 import { type Billing, createBilling } from './billing/billing.js'
+import { type CheckoutTimers, createCheckoutTimers } from './checkout/checkout-timers.js'
 import { createDelivery, type Delivery } from './delivery/delivery.js'
 import { createTrigger, type Trigger } from './delivery/trigger.js'
 import { createDestinations, type Destinations } from './destinations/destinations.js'
@@ -67,6 +68,8 @@ export interface Service {
   readonly offSessionPayments: OffSessionPayments
   /** Subscriptions' billing periods, invoices, their payment and retries, test clocks. */
   readonly billing: Billing
+  /** Checkout sessions' expiry and delayed payments on the clock. */
+  readonly checkoutTimers: CheckoutTimers
   /** Rate, concurrency and read-allocation limits from the limit table (undefined when switched off). */
   readonly limits: Limiter | undefined
   /** Object locks of mutations and internal processes (undefined when switched off). */
@@ -122,6 +125,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     onCaptured: (scope, charge, origin) => collectConnect({ engine: engineOf(), ports }, scope, charge, origin),
   })
   const paymentIntents = createPaymentIntents({ kernel, events, engine: engineOf, paymentMethods, charges })
+  const checkoutTimers = createCheckoutTimers(kernel, engineOf)
   let billingArea: Billing | undefined
   const ports: ResourcePorts = {
     paymentMethods,
@@ -140,6 +144,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     events,
     destinations,
     delivery,
+    checkoutTimers,
     get billing(): Billing {
       if (billingArea === undefined) throw new Error('service: billing is not built yet')
       return billingArea
@@ -195,6 +200,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     products,
     offSessionPayments,
     billing,
+    checkoutTimers,
     limits,
     locks,
     gates,

@@ -17,6 +17,8 @@ export interface TraceKinds {
   /** A prepared simulation goes on with its own seed (`continueAs`, `fork(next)`). */
   'simulator.continued': { seed: string }
   'account.version': { id: string; version: string }
+  /** The customer's side acted (`sim.customer`): which action, on what, and how it ended (`ok` or the error code). */
+  'customer.action': { action: string; target: string; outcome: string }
   /** A scheduled task threw or rejected; the queue and the clock went on. */
   'scheduler.task_failed': { label: string; message: string }
   /** A client's own timer threw while the handler drove the shared clock. */

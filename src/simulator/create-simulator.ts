@@ -108,7 +108,7 @@ export interface Simulator {
     loadFixtures(json: unknown, options?: FixtureOptions): Promise<FixtureResult>
   }
   readonly receivers: Receivers
-  /** The customer's side: confirmations by client secret, 3-D Secure, hosted invoices, the billing portal (docs/customer.md). */
+  /** The customer's side: checkout completion, confirmations by client secret, 3-D Secure, hosted invoices, the billing portal (docs/customer.md). */
   readonly customer: Customer
   readonly trace: Trace
   /** Runs all work due at the current virtual instant (async processing, deliveries). */
@@ -381,11 +381,11 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
       })
       return admin
     },
-    receivers,
     get customer() {
       customer ??= createCustomer(service)
       return customer
     },
+    receivers,
     trace,
     settle: () => scheduler.settle(),
     get seed() {

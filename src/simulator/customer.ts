@@ -1,21 +1,38 @@
 import { type AuthenticateInput, authenticate } from '#domain/customer-side/authenticate.js'
+import { type CheckoutCompletion, completeCheckout } from '#domain/customer-side/complete-checkout.js'
 import { type ConfirmInput, type ConfirmResult, confirmIntent } from '#domain/customer-side/confirm-intent.js'
 import type { CustomerScope } from '#domain/customer-side/customer-scope.js'
 import { type PayInvoiceInput, type PayInvoiceResult, payInvoice } from '#domain/customer-side/pay-invoice.js'
 import { type PortalActions, portalActions } from '#domain/customer-side/portal-actions.js'
 import type { Json } from '#domain/engine/list.js'
 import type { Service } from '#domain/service.js'
+import { ServiceError } from '#domain/service-error.js'
+
+export type { CheckoutCompletion } from '#domain/customer-side/complete-checkout.js'
+
+/** An object as the API shows it (a checkout session...). */
+export type ApiObject = Readonly<Record<string, unknown>> & { readonly id: string }
 
 /**
  * The customer's side, in process: what the customer's browser does on the provider's pages and
- * through its browser library. Each action runs at once; `sim.settle()` delivers its events.
+ * through its browser library. Each action runs at once (`sim.settle()` delivers its events) and is
+ * traced (`customer.action`), so a run that uses them is replayable. Refusals are the provider's
+ * errors (`ServiceError`: `status`, `type`, `code`, `message`).
  *
  * @example
+ * const session = await stripe.checkout.sessions.create({ mode: 'payment', line_items: [{ price, quantity: 1 }], success_url })
+ * const done = await sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_card_visa' })
+ * done.status // 'complete'
  * const { intent } = sim.customer.confirmPaymentIntent(pi.client_secret, { paymentMethod: 'pm_card_threeDSecure2Required' })
- * intent.status // 'requires_action'
  * sim.customer.authenticate(intent.id, { outcome: 'fail' }).status // 'requires_payment_method'
  */
 export interface Customer {
+  /**
+   * Completes a checkout session as the customer would on its page (see `completeCheckout` in the
+   * domain): pays, subscribes or saves the payment method, then `checkout.session.completed`. A
+   * declining card rejects with a 402 `card_error` and leaves the session open.
+   */
+  completeCheckout(sessionId: string, input?: CheckoutCompletion): Promise<ApiObject>
   /** Confirms a payment intent by its client secret, as the browser library does with the publishable key. */
   confirmPaymentIntent(clientSecret: string, input?: ConfirmInput): ConfirmResult
   /** Confirms a setup intent by its client secret. */
@@ -36,11 +53,29 @@ export interface Customer {
  * customer.payInvoice('in_1', { paymentMethod: 'pm_card_visa' }).invoice.status // 'paid'
  */
 export function createCustomer(service: Service): Customer {
+  /** Runs one action, tracing what it did and how it ended. */
+  function act<T>(action: string, target: string, run: () => T): T {
+    try {
+      const result = run()
+      service.kernel.trace.append('customer.action', { action, target, outcome: 'ok' })
+      return result
+    } catch (error) {
+      const outcome = error instanceof ServiceError ? error.code : 'error'
+      service.kernel.trace.append('customer.action', { action, target, outcome })
+      throw error
+    }
+  }
   return {
-    confirmPaymentIntent: (secret, input = {}) => confirmIntent(service, 'payment_intent', secret, input),
-    confirmSetupIntent: (secret, input = {}) => confirmIntent(service, 'setup_intent', secret, input),
-    authenticate: (id, input) => authenticate(service, id, input),
-    payInvoice: (id, input) => payInvoice(service, id, input),
+    completeCheckout: async (sessionId, input = {}) =>
+      act('completeCheckout', sessionId, () => completeCheckout(service, sessionId, input)) as ApiObject,
+    confirmPaymentIntent: (secret, input = {}) =>
+      act('confirmPaymentIntent', secret.split('_secret_')[0] ?? '', () =>
+        confirmIntent(service, 'payment_intent', secret, input),
+      ),
+    confirmSetupIntent: (secret, input = {}) =>
+      act('confirmSetupIntent', secret.split('_secret_')[0] ?? '', () => confirmIntent(service, 'setup_intent', secret, input)),
+    authenticate: (id, input) => act('authenticate', id, () => authenticate(service, id, input)),
+    payInvoice: (id, input) => act('payInvoice', id, () => payInvoice(service, id, input)),
     portal: (id, where) => portalActions(service, id, where),
   }
 }

@@ -80,6 +80,8 @@ export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unkn
   ephemeral_key: { customer: '{customer}' },
   // A line item names a price (or describes one): optional in the client's types, one of two.
   payment_link: { line_items: [{ price: '{price}', quantity: 1 }] },
+  // A mode is required; setup mode needs no price, only a currency.
+  'checkout.session': { mode: 'setup', currency: 'usd', success_url: 'https://shop.test/ok' },
   // Bank details in another currency than the account's: not the default of its currency, so deletable.
   bank_account: {
     external_account: { object: 'bank_account', country: 'GB', currency: 'gbp', account_number: 'GB82WEST12345698765432' },

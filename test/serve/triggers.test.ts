@@ -24,6 +24,7 @@ const COLLECTIONS: Record<string, string> = {
   invoice: 'invoices',
   product: 'products',
   price: 'prices',
+  'checkout.session': 'checkout/sessions',
 }
 
 /** The state each event says its object is in. */
@@ -44,6 +45,9 @@ const EXPECTED: Record<string, Record<string, unknown>> = {
   'customer.subscription.deleted': { status: 'canceled' },
   'customer.updated': { metadata: { foo: 'bar' } },
   'customer.deleted': { deleted: true },
+  'checkout.session.completed': { status: 'complete', payment_status: 'paid', mode: 'payment' },
+  'checkout.session.async_payment_succeeded': { status: 'complete', payment_status: 'paid' },
+  'checkout.session.expired': { status: 'expired' },
 }
 
 interface Triggered {
@@ -88,10 +92,22 @@ describe('triggers that make real objects (serve over HTTP)', () => {
     expect(t.body.body.data.object).toMatchObject({ last_payment_error: { code: 'card_declined' } })
   })
 
-  it('refuses checkout.session.completed, naming the customer side it needs', async () => {
+  it('checkout.session.completed completes a stored session through the customer side, its payment first', async () => {
     const t = await trigger({ type: 'checkout.session.completed' })
+    expect(t.status, JSON.stringify(t.body)).toBe(200)
+    const session = t.body.body.data.object as unknown as { id: string; payment_intent: string; amount_total: number }
+    expect(session.amount_total).toBe(3000)
+    const events = (await (await fetch(`http://127.0.0.1:${served.port}/__sim/events`)).json()) as {
+      data: { id: string; type: string }[]
+    }
+    const types = events.data.map((e) => e.type)
+    expect(types.lastIndexOf('payment_intent.succeeded')).toBeLessThan(types.lastIndexOf('checkout.session.completed'))
+  })
+
+  it('refuses checkout.session.async_payment_failed, naming what is not simulated', async () => {
+    const t = await trigger({ type: 'checkout.session.async_payment_failed' })
     expect(t.status).toBe(400)
-    expect(t.body.error?.message).toMatch(/customer side/)
+    expect(t.body.error?.message).toMatch(/not simulated/)
   })
 
   it('the forwarded app receives the triggered events, verified', async () => {
@@ -108,9 +124,9 @@ describe('triggers that make real objects (serve over HTTP)', () => {
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.stdout).toMatch(/POST \/v1\/payment_intents -> 200 \(pi_/)
     expect(ok.stdout).toMatch(/Trigger succeeded: payment_intent\.succeeded event evt_\S+ for payment_intent pi_/)
-    const refused = await run(['trigger', 'checkout.session.completed', '--url', url])
+    const refused = await run(['trigger', 'checkout.session.async_payment_failed', '--url', url])
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/customer side/)
+    expect(refused.stderr).toMatch(/not simulated/)
     expect((await run(['trigger', '--list'])).stdout).toContain('invoice.paid')
     expect((await run(['trigger'])).code).toBe(2)
   })

@@ -22,6 +22,8 @@ export interface AdminCall<Q, B> {
   readonly req: Request
   readonly query: Q
   readonly body: B
+  /** The path's `{name}` parts (`/customer/checkout/{id}/complete`: `{ id }`). */
+  readonly path: Readonly<Record<string, string>>
 }
 
 /**
@@ -34,7 +36,7 @@ export interface AdminCall<Q, B> {
  */
 export interface AdminRoute<Q = unknown, B = unknown> {
   readonly method: 'GET' | 'POST'
-  /** Under `/__sim`. */
+  /** Under `/__sim`; a `{name}` segment matches one path segment, given to the handler as `path.name`. */
   readonly path: string
   readonly summary: string
   readonly description?: string
@@ -78,3 +80,32 @@ export function adminRoute<Q = Record<string, never>, B = Record<string, never>>
  * routeKey(settle) // 'POST /settle'
  */
 export const routeKey = (route: AdminRoute): string => `${route.method} ${route.path}`
+
+/**
+ * The names of a route path's `{name}` segments, in order.
+ *
+ * @example
+ * pathNames('/customer/checkout/{id}/complete') // ['id']
+ */
+export const pathNames = (path: string): string[] => [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] as string)
+
+/**
+ * A matcher of a templated route path (`/customer/checkout/{id}/complete`): the segment values by
+ * name, or undefined when `path` is not one of its paths.
+ *
+ * @example
+ * pathMatcher('/customer/checkout/{id}/complete')('/customer/checkout/cs_1/complete') // { id: 'cs_1' }
+ */
+export function pathMatcher(template: string): (path: string) => Record<string, string> | undefined {
+  const names = pathNames(template)
+  const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[a-z_]+\\?\}/g, '([^/]+)')}$`)
+  return (path) => {
+    const m = re.exec(path)
+    if (m === null) return undefined
+    try {
+      return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1] as string)]))
+    } catch {
+      return undefined // a malformed escape names no object
+    }
+  }
+}

@@ -1,4 +1,5 @@
 import type { AdminRoute } from './admin-route.js'
+import { checkoutRoutes } from './routes/checkout-routes.js'
 import { clockRoutes } from './routes/clock-routes.js'
 import { customerRoutes } from './routes/customer-routes.js'
 import { eventRoutes } from './routes/event-routes.js'
@@ -23,5 +24,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...faultRoutes,
   ...lifecycleRoutes,
   ...fixtureRoutes,
+  ...checkoutRoutes,
   ...customerRoutes,
 ]

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml'
 import { z } from 'zod'
-import type { AdminRoute, OpenApiFragment } from './admin-route.js'
+import { type AdminRoute, type OpenApiFragment, pathNames } from './admin-route.js'
 import { adminRoutes } from './admin-routes.js'
 import { adminComponents, ERROR, ref } from './openapi-components.js'
 
@@ -42,7 +42,14 @@ function operation(route: AdminRoute): OpenApiFragment {
   return {
     summary: route.summary,
     ...(route.description === undefined ? {} : { description: route.description }),
-    ...(route.query === undefined ? {} : { parameters: parameters(route.query) }),
+    ...(route.query === undefined && pathNames(route.path).length === 0
+      ? {}
+      : {
+          parameters: [
+            ...pathNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+            ...(route.query === undefined ? [] : parameters(route.query)),
+          ],
+        }),
     ...(route.method === 'POST' ? { requestBody: requestBody(route) } : {}),
     responses: { ...route.responses, default: ERROR },
   }

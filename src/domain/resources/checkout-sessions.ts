@@ -1,17 +1,14 @@
-import { errorMessage } from '#catalogue/errors.js'
 import { operation } from '#catalogue/index.js'
 import type { Operation } from '#catalogue/types.js'
-import { lineAmount } from '../billing/pricing.js'
 import { checkMetadata } from '../engine/checks.js'
 import type { Behaviour, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import { type Json, pageV1 } from '../engine/list.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest, tableError } from '../service-error.js'
+import { tableError } from '../service-error.js'
+import { planCheckoutSession } from './checkout-session-plan.js'
 import { actionBehaviour } from './generic-actions.js'
-import { plannedPrice } from './inline-prices.js'
 import type { ResourcePorts } from './ports.js'
-import { entriesOf } from './subscription-params.js'
 
 /** The field a stored line item names its session by (not a field of the API's `item`). */
 const SESSION = 'session'
@@ -49,46 +46,30 @@ export const checkoutSessions: ResourceDeclaration<ResourcePorts> = {
     },
   },
   behaviours: {
-    'checkout.sessions.create'(call, next, { engine }) {
-      const { line_items: lineItems, ...params } = call.params
-      const planned = entriesOf(lineItems).map((entry, i) => {
-        const price = plannedPrice(engine, call, entry, `line_items[${i}]`, `price_draft_${i}`)
-        if (price === undefined) {
-          throw invalidRequest(errorMessage('parameter_missing', { param: `line_items[${i}][price]` }), {
-            code: 'parameter_missing',
-            param: `line_items[${i}][price]`,
-          })
-        }
-        return { entry, price }
-      })
+    'checkout.sessions.create'(call, next, { engine, ports }) {
+      const { line_items: _, ...params } = call.params
       checkMetadata(params.metadata)
+      const plan = planCheckoutSession(engine, call)
       // Checked: the inline products and prices are made, then the session and its items.
-      const lines = planned.map(({ entry, price }) => {
-        const made = price.make()
-        const quantity = entry.quantity === undefined ? 1 : Number(entry.quantity)
-        return { entry, price: made, quantity, amount: lineAmount(made, quantity) }
-      })
-      const total = lines.reduce((sum, l) => sum + l.amount, 0)
-      const currency = lines[0]?.price.currency
-      const session = next(
-        params,
-        lines.length === 0 ? {} : { amount_subtotal: total, amount_total: total, currency: currency ?? null },
-      ) as Json
+      const lines = plan.lines.map((line) => ({ ...line, made: line.price.make() }))
+      const session = next(params, plan.fixed) as Json
       const products = engine.resource('product')
       for (const line of lines) {
-        const product = typeof line.price.product === 'string' ? products.get(call.scope, line.price.product) : undefined
+        const product = typeof line.made.product === 'string' ? products.get(call.scope, line.made.product) : undefined
         engine.resource('item').create(call.scope, { metadata: line.entry.metadata ?? {} }, call.origin, {
           [SESSION]: session.id,
-          price: line.price,
+          price: line.made,
           quantity: line.quantity,
-          currency: line.price.currency,
+          currency: line.made.currency,
           description: typeof product?.name === 'string' ? product.name : null,
-          amount_subtotal: line.amount,
-          amount_total: line.amount,
-          amount_discount: 0,
-          amount_tax: 0,
+          amount_subtotal: line.subtotal,
+          amount_total: line.subtotal - line.discount + line.tax,
+          amount_discount: line.discount,
+          amount_tax: line.tax,
+          ...(line.taxes.length === 0 ? {} : { taxes: line.taxes }),
         })
       }
+      ports.checkoutTimers.expireAt(call.scope, session.id, plan.expiresAt)
       return session
     },
     // Only an open session expires; it becomes `expired` with `checkout.session.expired`.

@@ -1,5 +1,6 @@
 import type { Accounts } from '../accounts/accounts.js'
 import type { Billing } from '../billing/billing.js'
+import type { CheckoutTimers } from '../checkout/checkout-timers.js'
 import type { Delivery } from '../delivery/delivery.js'
 import type { Destinations } from '../destinations/destinations.js'
 import type { Disputes } from '../disputes/disputes.js'
@@ -24,6 +25,8 @@ export interface ResourcePorts {
   readonly ledger: Ledger
   /** The account registry: transfers look up their destination; accounts open, list and close them. */
   readonly accounts: Pick<Accounts, 'get' | 'create' | 'list' | 'close'>
+  /** Checkout sessions' work on the clock: expiry at `expires_at`, a delayed payment's outcome. */
+  readonly checkoutTimers: CheckoutTimers
   /** The billing loop (made after the engine, so read when a behaviour runs). */
   readonly billing: Billing
   /** Every emitted event: `/v1/events` and `/v2/core/events` read it; behaviours emit their own (a new account's `account.updated`). */

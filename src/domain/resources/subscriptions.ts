@@ -267,6 +267,15 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         call.origin,
       )
       if (cancelAt !== null) ports.billing.scheduleCancel(call.scope, started.id, cancelAt)
+      if (paymentBehavior === 'default_incomplete' && started.status === 'trialing') {
+        // Nothing to pay now: the customer's browser confirms this setup intent to save a card for later.
+        const si = engine.run('setupIntents.create', {
+          ...call,
+          path: {},
+          params: { customer: customerId, usage: 'off_session', payment_method_types: ['card'] },
+        }) as Json
+        return subs.put(call.scope, started.id, { pending_setup_intent: si.id })
+      }
       return started
     },
     'subscriptions.update'(call, next, { engine, ports }) {

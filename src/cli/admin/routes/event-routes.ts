@@ -3,7 +3,7 @@ import { DELIVERY_STATUSES } from '../../../catalogue/rules.js'
 import type { Simulator } from '../../../simulator/create-simulator.js'
 import type { FixtureFile } from '../../../simulator/fixtures.js'
 import { fixtureFailure } from '../../fixture-file.js'
-import { TRIGGER_REFUSALS, triggerRecipe } from '../../trigger-recipes.js'
+import { CHECKOUT_COMPLETIONS, TRIGGER_REFUSALS, triggerRecipe } from '../../trigger-recipes.js'
 import { fail, iso, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok, ref } from '../openapi-components.js'
@@ -65,7 +65,7 @@ const trigger = adminRoute({
   path: '/events/trigger',
   summary: 'Cause an event by the API calls that make it (as the provider CLI triggers), or emit a generated one',
   description:
-    'For a type with a recipe (`service-sim trigger --list`) and no `object`/`data`, the API calls that cause the event run (a fixture file: e.g. payment_intent.succeeded creates and confirms a payment intent), so the event names a stored object in the state it says; the answer is that event with the requests made. Otherwise (another type, `object`/`data` given, `synthetic: true`, live mode) a generated event is emitted as sim.admin.trigger does (`synthetic: true`), naming no stored object. checkout.session.* types are refused: they need the customer side.',
+    'For a type with a recipe (`service-sim trigger --list`) and no `object`/`data`, the API calls that cause the event run (a fixture file: e.g. payment_intent.succeeded creates and confirms a payment intent; checkout.session.completed creates a session and completes it as the customer would, sim.customer.completeCheckout), so the event names a stored object in the state it says; the answer is that event with the requests made. Otherwise (another type, `object`/`data` given, `synthetic: true`, live mode) a generated event is emitted as sim.admin.trigger does (`synthetic: true`), naming no stored object. checkout.session.async_payment_failed is refused: a failing delayed payment is not simulated.',
   body: z.strictObject({
     type: z
       .string()
@@ -121,6 +121,10 @@ async function caused(sim: Simulator, type: string, recipe: FixtureFile, account
   const before = sim.admin.events().length
   const result = await sim.admin.loadFixtures(recipe, account === undefined ? {} : { account })
   if (!result.ok) return fail(500, `${type}: the trigger's requests failed: ${fixtureFailure(result)}`)
+  const paymentMethod = CHECKOUT_COMPLETIONS[type]
+  const session = result.steps.find((s) => s.name === 'checkout_session')?.id
+  if (paymentMethod !== undefined && session !== undefined)
+    await sim.customer.completeCheckout(session, { paymentMethod, ...(account === undefined ? {} : { account }) })
   await sim.settle()
   const event = sim.admin
     .events()

@@ -1,0 +1,158 @@
+import type { Json } from '../engine/list.js'
+import type { Mode, Scope } from '../mode.js'
+import { createMandate } from '../payment-intents/mandates.js'
+import type { Service } from '../service.js'
+import { resourceMissing, tableError } from '../service-error.js'
+import { NO_ORIGIN } from '../v1-events/emit.js'
+import { checkCardSucceeds, customerDetails, customerFor, isDelayedMethod, type PayerDetails } from './checkout-payer.js'
+
+/** What the customer does on the checkout page. */
+export interface CheckoutCompletion {
+  /** A test payment method token (`pm_card_visa`, `pm_card_chargeDeclined`, `pm_usBankAccount`) or a `pm_` id of the account. Default `pm_card_visa`. */
+  readonly paymentMethod?: string
+  /** The email typed on the page (default: the session's `customer_email`, else the customer's). */
+  readonly email?: string
+  /** The name typed on the page. */
+  readonly name?: string
+  /** How a 3-D Secure challenge of the card ends (default `succeed`). */
+  readonly authentication?: 'succeed' | 'fail'
+  /** The account the session belongs to (default the platform). */
+  readonly account?: string
+  /** Default: the mode the session id names (`cs_test_…`, `cs_live_…`). */
+  readonly mode?: Mode
+}
+
+const run = (service: Service, scope: Scope, op: string, params: Record<string, unknown>, path: Record<string, string> = {}) =>
+  service.engine.run(op, { scope, origin: NO_ORIGIN, path, params }) as Json
+
+/** The session's line items as stored (price objects and quantities). */
+function itemsOf(service: Service, scope: Scope, session: string): Json[] {
+  return service.engine
+    .resource('item')
+    .list(scope)
+    .filter((i) => i.session === session)
+    .reverse()
+}
+
+/** A bank debit the customer authorises online: the account, and its active mandate. */
+function bankMethod(service: Service, scope: Scope, payer: PayerDetails): Json {
+  const pm = run(service, scope, 'paymentMethods.create', {
+    type: 'us_bank_account',
+    us_bank_account: { account_number: '000123456789', routing_number: '110000000' },
+    billing_details: { name: payer.name ?? 'Jenny Rosen', ...(payer.email === null ? {} : { email: payer.email }) },
+  })
+  const acceptance = { customer_acceptance: { type: 'online', online: { ip_address: '127.0.0.1', user_agent: 'service-sim' } } }
+  createMandate(service.engine, scope, pm, acceptance, 'active')
+  return pm
+}
+
+/** Pays a `payment` session: its payment intent (reused after a decline), confirmed with the method. */
+function pay(
+  service: Service,
+  scope: Scope,
+  session: Json,
+  customer: string | null,
+  method: string,
+  input: CheckoutCompletion,
+  payer: PayerDetails,
+): Json {
+  const delayed = isDelayedMethod(method)
+  const pm = delayed ? bankMethod(service, scope, payer).id : method
+  const previous = typeof session.payment_intent === 'string' ? session.payment_intent : undefined
+  const intent =
+    previous ??
+    run(service, scope, 'paymentIntents.create', {
+      amount: session.amount_total,
+      currency: session.currency,
+      payment_method_types: [delayed ? 'us_bank_account' : 'card'],
+      ...(customer === null ? {} : { customer }),
+      metadata: {},
+    }).id
+  // The intent is the session's from its first attempt, so a declined card can be retried.
+  service.engine.resource('checkout.session').put(scope, session.id, { payment_intent: intent })
+  let paid = run(service, scope, 'paymentIntents.confirm', { payment_method: pm }, { id: intent })
+  if (paid.status === 'requires_action' && !delayed) {
+    paid = service.paymentIntents.authenticate(scope, intent, input.authentication ?? 'succeed', NO_ORIGIN) as Json
+    if (paid.status !== 'succeeded') throw tableError('payment_intent_authentication_failure', {}, { status: 402 })
+  }
+  return { payment_intent: intent, payment_status: paid.status === 'succeeded' ? 'paid' : 'unpaid' } as unknown as Json
+}
+
+/** Subscribes the customer: the subscription, its first invoice and that invoice's payment. */
+function subscribe(service: Service, scope: Scope, session: Json, customer: string, method: string): Record<string, unknown> {
+  const pm = service.paymentMethods.resolve(scope, method, 'payment_method')
+  service.paymentMethods.attach(scope, pm.id, customer, NO_ORIGIN)
+  const items = itemsOf(service, scope, session.id).filter((i) => (i.price as Json).recurring != null)
+  const sub = run(service, scope, 'subscriptions.create', {
+    customer,
+    items: items.map((i) => ({ price: (i.price as Json).id, quantity: i.quantity })),
+    default_payment_method: pm.id,
+  })
+  const invoice =
+    typeof sub.latest_invoice === 'string' ? service.engine.resource('invoice').get(scope, sub.latest_invoice) : undefined
+  const status =
+    invoice === undefined || invoice.amount_due === 0 ? 'no_payment_required' : invoice.status === 'paid' ? 'paid' : 'unpaid'
+  return { subscription: sub.id, invoice: invoice?.id ?? null, payment_status: status }
+}
+
+/** Saves the customer's payment method: a setup intent confirmed with it (attached when there is a customer). */
+function setUp(service: Service, scope: Scope, customer: string | null, method: string): Record<string, unknown> {
+  const si = run(service, scope, 'setupIntents.create', {
+    ...(customer === null ? {} : { customer }),
+    payment_method_types: ['card'],
+    usage: 'off_session',
+  })
+  const done = run(service, scope, 'setupIntents.confirm', { payment_method: method }, { id: si.id })
+  if (customer !== null) service.paymentMethods.attach(scope, String(done.payment_method), customer, NO_ORIGIN)
+  return { setup_intent: si.id, payment_status: 'no_payment_required' }
+}
+
+/**
+ * Plays the customer's browser on a checkout session's page: in `payment` mode it makes or reuses
+ * the customer (per `customer_creation`) and pays the session's payment intent with the method;
+ * in `subscription` mode it makes the customer and the subscription with its first invoice paid;
+ * in `setup` mode it confirms a setup intent. Then the session is `complete` and
+ * `checkout.session.completed` is emitted, last. A delayed method completes `unpaid` and
+ * `checkout.session.async_payment_succeeded` follows on the clock. A declining card refuses with
+ * the provider's 402 `card_error` and the session stays open (in `payment` mode its payment intent
+ * has the failed attempt, as the provider's does). A session that is not open is refused (400).
+ *
+ * @example
+ * const done = completeCheckout(service, 'cs_test_…', { paymentMethod: 'pm_card_visa' })
+ * done.status         // 'complete'
+ * done.payment_status // 'paid'
+ */
+export function completeCheckout(service: Service, sessionId: string, input: CheckoutCompletion = {}): Json {
+  const scope: Scope = {
+    account: input.account ?? service.accounts.platform.id,
+    mode: input.mode ?? (sessionId.startsWith('cs_live_') ? 'live' : 'test'),
+  }
+  const sessions = service.engine.resource('checkout.session')
+  const session = sessions.get(scope, sessionId)
+  if (session === undefined) throw resourceMissing('checkout.session', sessionId)
+  if (session.status !== 'open') throw tableError('checkout_session_inactive', { status: String(session.status) })
+  const method = input.paymentMethod ?? 'pm_card_visa'
+  if (!isDelayedMethod(method)) service.paymentMethods.check(scope, method, 'payment_method')
+  if (session.mode !== 'payment') checkCardSucceeds(service, scope, method)
+  const payer: PayerDetails = {
+    email: input.email ?? (typeof session.customer_email === 'string' ? session.customer_email : null),
+    name: input.name ?? null,
+  }
+  const customer = customerFor(service, scope, session, payer)
+  const outcome =
+    session.mode === 'subscription'
+      ? subscribe(service, scope, session, customer as string, method)
+      : session.mode === 'setup'
+        ? setUp(service, scope, customer, method)
+        : pay(service, scope, session, customer, method, input, payer)
+  const completed = sessions.put(scope, sessionId, {
+    ...outcome,
+    customer,
+    customer_details: customerDetails(service, scope, customer, payer),
+    status: 'complete',
+  })
+  service.engine.emit('checkout.session.completed', scope, completed, NO_ORIGIN)
+  if (outcome.payment_status === 'unpaid' && session.mode === 'payment')
+    service.checkoutTimers.settleAt(scope, sessionId, service.kernel.clock.now)
+  return completed
+}
