@@ -7,9 +7,9 @@ import { balance } from './balance.js'
 import { balanceTransactions } from './balance-transactions.js'
 import { billingAlerts } from './billing-alerts.js'
 import { billingMeters } from './billing-meters.js'
-import { customerCashBalanceTransactions } from './cash-balance.js'
 import { billingPortalConfigurations } from './billing-portal-configurations.js'
 import { billingPortalSessions } from './billing-portal-sessions.js'
+import { customerCashBalanceTransactions } from './cash-balance.js'
 import { charges } from './charges.js'
 import { checkoutLineItems, checkoutSessions } from './checkout-sessions.js'
 import { coupons } from './coupons.js'
@@ -30,8 +30,8 @@ import { files } from './files.js'
 import { invoiceItems } from './invoice-items.js'
 import { invoicePayments } from './invoice-payments.js'
 import { invoices } from './invoices.js'
-import { mandates } from './mandates.js'
 import { loginLinks } from './login-links.js'
+import { mandates } from './mandates.js'
 import { meterEventAdjustmentsV1, meterEventAdjustmentsV2 } from './meter-event-adjustments.js'
 import { meterEventSessions, meterEventStream } from './meter-event-stream.js'
 import { meterEventsV1, meterEventsV2 } from './meter-events.js'
@@ -51,8 +51,10 @@ import { shippingRates } from './shipping-rates.js'
 import { subscriptionItems } from './subscription-items.js'
 import { subscriptionSchedules } from './subscription-schedules.js'
 import { subscriptions } from './subscriptions.js'
+import { taxCalculations } from './tax-calculations.js'
 import { taxIds } from './tax-ids.js'
 import { taxRates } from './tax-rates.js'
+import { taxTransactions } from './tax-transactions.js'
 import { testClocks } from './test-clocks.js'
 import { tokens } from './tokens.js'
 import { transferReversals } from './transfer-reversals.js'
@@ -126,4 +128,6 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   creditBalanceTransactions,
   creditBalanceSummary,
   billingAlerts,
+  taxCalculations,
+  taxTransactions,
 ]
