@@ -24,8 +24,8 @@ import { type Charges, createCharges } from './payment-intents/charges.js'
 import { createPaymentIntents, type PaymentIntents, savedForOffSession } from './payment-intents/payment-intents.js'
 import { createPaymentMethods, type PaymentMethods } from './payment-intents/payment-methods.js'
 import { collectConnect } from './resources/connect-charges.js'
-import { servedDeclarations as declarations } from './resources/served.js'
 import type { ResourcePorts } from './resources/ports.js'
+import { servedDeclarations as declarations } from './resources/served.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
 
 // Admission and Gate live in a small module of their own, so limits and locks (which the service

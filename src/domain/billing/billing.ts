@@ -14,6 +14,7 @@ import { isMetered } from './lines.js'
 import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
+import { createQuoteExpiry } from './quote-expiry.js'
 import { createSchedules } from './schedules.js'
 import { registerBillingState } from './snapshot-state.js'
 import { createStopCollection } from './stop-collection.js'
@@ -65,6 +66,7 @@ export function createBilling(options: BillingOptions) {
   const prorations = createProrations(ctx, invoicing, payments, cycles)
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
+  const quoteExpiry = createQuoteExpiry(ctx)
 
   return {
     voidInvoice: invoicing.voidInvoice,
@@ -116,5 +118,7 @@ export function createBilling(options: BillingOptions) {
     schedules,
     /** Billing credits: grants, their balance transactions and balance, applied at finalization. */
     credits,
+    /** Open quotes canceled at their `expires_at`. */
+    quoteExpiry,
   }
 }

@@ -112,21 +112,19 @@ export const creditNotes: ResourceDeclaration<ResourcePorts> = {
       const txn =
         plan.credit > 0 ? moveBalance(engine, call.scope, customer, -plan.credit, id, invoice.currency, call.origin) : null
       const { memo, metadata, reason } = call.params
-      const created = engine
-        .resource('credit_note')
-        .create(
-          call.scope,
-          { ...(metadata === undefined ? {} : { metadata }) },
-          call.origin,
-          {
-            ...fieldsOf(engine, call.scope, id, plan, call),
-            customer_balance_transaction: txn,
-            refunds,
-            memo: memo ?? null,
-            reason: reason ?? null,
-          },
-          id,
-        )
+      const created = engine.resource('credit_note').create(
+        call.scope,
+        { ...(metadata === undefined ? {} : { metadata }) },
+        call.origin,
+        {
+          ...fieldsOf(engine, call.scope, id, plan, call),
+          customer_balance_transaction: txn,
+          refunds,
+          memo: memo ?? null,
+          reason: reason ?? null,
+        },
+        id,
+      )
       const invoices = engine.resource('invoice')
       if (plan.prePayment > 0) {
         const remaining = Number(invoice.amount_remaining) - plan.prePayment

@@ -45,6 +45,7 @@ import type { ResourcePorts } from './ports.js'
 import { prices } from './prices.js'
 import { products } from './products.js'
 import { promotionCodes } from './promotion-codes.js'
+import { quotes } from './quotes.js'
 import { refunds } from './refunds.js'
 import { setupIntents } from './setup-intents.js'
 import { shippingRates } from './shipping-rates.js'
@@ -130,4 +131,5 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   billingAlerts,
   taxCalculations,
   taxTransactions,
+  quotes,
 ]

@@ -4,9 +4,9 @@ import type { Json } from '../engine/list.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import { CANCELABLE, CONFIRMABLE, isOffSession, UPDATABLE, unexpectedState } from '../payment-intents/payment-intent.js'
 import { tableError } from '../service-error.js'
+import { checkConnectParams } from './connect-charges.js'
 import { applyCustomerBalance } from './payment-intent-cash.js'
 import { incrementAuthorization } from './payment-intent-increments.js'
-import { checkConnectParams } from './connect-charges.js'
 import type { ResourcePorts } from './ports.js'
 
 /** The provider's limit on a statement descriptor. */

@@ -10,12 +10,22 @@ import { type LineTax, lineTax, ratesAt, type TaxAddress } from './tax-math.js'
 /** A calculation can be turned into a transaction for 90 days, as on the provider. */
 const CALCULATION_LIFETIME = 90 * 24 * 3600
 
+/** The customer details of a calculation that names no place. */
+const NOWHERE = {
+  address: null,
+  address_source: null,
+  ip_address: null,
+  tax_ids: [],
+  taxability_override: 'none',
+} as unknown as Json
+
 /** Where the tax is owed: `customer_details.address`, else the customer's billing (or shipping) address. */
 function customerDetails(engine: Engine, call: OperationCall): { details: Json; at: TaxAddress; customer: string | null } {
   const { customer, customer_details: given } = call.params
   const stored =
     typeof customer === 'string' ? engine.resource('customer').requireParam(call.scope, customer, 'customer') : undefined
-  if (stored === undefined && !isPlainObject(given)) throw missingParam('customer_details')
+  // Neither names a place: nothing is taxed (the provider asks for one; the client's types do not).
+  if (stored === undefined && !isPlainObject(given)) return { details: NOWHERE, at: { country: '', state: null }, customer: null }
   const source = isPlainObject(given) && given.address_source === 'shipping' ? 'shipping' : 'billing'
   const fromCustomer =
     source === 'shipping' ? (stored?.shipping as { address?: unknown } | null | undefined)?.address : stored?.address
