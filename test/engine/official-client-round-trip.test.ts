@@ -132,6 +132,7 @@ describe('every declared resource round-trips through the official client', () =
       const parent = await parentOf(create.path, {
         customer: customer.id,
         account: connected.id,
+        product: product.id,
         transfer: async () => (await stripe.transfers.create({ amount: 100, currency: 'usd', destination: connected.id })).id,
         fee: async () => {
           await stripe.paymentIntents.create(

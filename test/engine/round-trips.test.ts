@@ -139,6 +139,7 @@ describe('declared resources round-trip with every declared field', () => {
         accounts: connected.id,
         application_fees: fee.id,
         transfers: transfer.id,
+        products: product.id,
       }
       const parentOf = (path: string, param: string) => {
         const segs = path.split('/')

@@ -7,6 +7,7 @@ import { createCredits } from './credits.js'
 import { createCustomerCurrency } from './customer-currency.js'
 import { createCycles } from './cycles.js'
 import { createDiscounts } from './discounts.js'
+import { createEntitlements } from './entitlements.js'
 import { createInvoicing } from './invoicing.js'
 import { createJobs } from './jobs.js'
 import { createLimits } from './limits.js'
@@ -67,6 +68,7 @@ export function createBilling(options: BillingOptions) {
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
   const quoteExpiry = createQuoteExpiry(ctx)
+  const entitlements = createEntitlements(ctx)
 
   return {
     voidInvoice: invoicing.voidInvoice,
@@ -120,5 +122,7 @@ export function createBilling(options: BillingOptions) {
     credits,
     /** Open quotes canceled at their `expires_at`. */
     quoteExpiry,
+    /** Customers' active entitlements, following their subscriptions. */
+    entitlements,
   }
 }

@@ -21,6 +21,7 @@ import { customerSessions } from './customer-sessions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
 import { disputes } from './disputes.js'
+import { activeEntitlements, entitlementFeatures, productFeatures } from './entitlements.js'
 import { ephemeralKeys } from './ephemeral-keys.js'
 import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
@@ -132,4 +133,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   taxCalculations,
   taxTransactions,
   quotes,
+  entitlementFeatures,
+  productFeatures,
+  activeEntitlements,
 ]
