@@ -1,4 +1,5 @@
 import { operations } from '#catalogue/index.js'
+import { DocumentAnswer } from '#domain/document.js'
 import type { FaultHooks } from '#domain/faults/fault-hooks.js'
 import { scopeKey } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
@@ -267,6 +268,16 @@ export function createFetchHandler(options: HandlerOptions): {
         },
       }
       const answer = await route.handle(ctx)
+      // A document (a quote's PDF) is written as it is, never walked or serialised as JSON.
+      if (answer instanceof DocumentAnswer) {
+        const outcome = {
+          status,
+          text: answer.text,
+          headers: { 'Request-Id': ctx.requestId, 'Content-Type': answer.contentType },
+        }
+        if (idem) saveOnLeave(idem, outcome, releases)
+        return outcome
+      }
       const result = walk
         ? answerAt(service, { account: principal.account.id, mode: principal.mode }, answer, version, deferred)
         : answer
@@ -356,7 +367,7 @@ export function createFetchHandler(options: HandlerOptions): {
       }
       timeline.finish(flight)
     }
-    outcome.headers['Content-Type'] = 'application/json'
+    outcome.headers['Content-Type'] ??= 'application/json'
     return outcome
   }
 

@@ -102,15 +102,17 @@ export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unkn
 
 /**
  * The parent a nested path's placeholders name: a connected account under `/v1/accounts`, a
- * transfer under `/v1/transfers`, an application fee under `/v1/application_fees`, else the customer.
+ * transfer under `/v1/transfers`, an application fee under `/v1/application_fees`, the product under
+ * `/v1/products`, else the customer.
  *
  * @example
  * parentOf('/v1/accounts/:id/persons', { customer: 'cus_1', account: 'acct_1', transfer: 'tr_1' }) // 'acct_1'
  */
 export function parentOf(
   path: string,
-  ids: { customer: string; account: string; transfer: () => Promise<string>; fee: () => Promise<string> },
+  ids: { customer: string; account: string; product?: string; transfer: () => Promise<string>; fee: () => Promise<string> },
 ): Promise<string> {
+  if (path.startsWith('/v1/products/:') && ids.product !== undefined) return Promise.resolve(ids.product)
   if (path.startsWith('/v1/accounts/:')) return Promise.resolve(ids.account)
   if (path.startsWith('/v1/transfers/:')) return ids.transfer()
   if (path.startsWith('/v1/application_fees/:')) return ids.fee()

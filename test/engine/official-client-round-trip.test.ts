@@ -96,6 +96,12 @@ describe('every declared resource round-trips through the official client', () =
       })
       const card = await stripe.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual' })
       const feature = await stripe.entitlements.features.create({ name: 'RT', lookup_key: 'rt' })
+      // A tax transaction is made from a calculation that exists.
+      const calculation = await stripe.tax.calculations.create({
+        currency: 'usd',
+        customer_details: { address: { country: 'US' }, address_source: 'billing' },
+        line_items: [{ amount: 100, reference: 'rt' }],
+      })
       const financialAccount = await stripe.treasury.financialAccounts.create({ supported_currencies: ['usd'] })
       const moved = { financial_account: financialAccount.id, amount: 100, currency: 'usd', network: 'ach' as const }
       const receivedCredit = await stripe.testHelpers.treasury.receivedCredits.create(moved)
@@ -107,6 +113,7 @@ describe('every declared resource round-trips through the official client', () =
       })
       const ids: Record<string, string> = {
         entitlement_feature: feature.id,
+        calculation: String(calculation.id),
         financial_account: financialAccount.id,
         received_credit: receivedCredit.id,
         received_debit: receivedDebit.id,
@@ -134,6 +141,7 @@ describe('every declared resource round-trips through the official client', () =
       const parent = await parentOf(create.path, {
         customer: customer.id,
         account: connected.id,
+        product: product.id,
         transfer: async () => (await stripe.transfers.create({ amount: 100, currency: 'usd', destination: connected.id })).id,
         fee: async () => {
           await stripe.paymentIntents.create(

@@ -92,6 +92,12 @@ describe('declared resources round-trip with every declared field', () => {
       })
       const card = await stripe.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual' })
       const feature = await stripe.entitlements.features.create({ name: 'RT', lookup_key: 'rt' })
+      // A tax transaction is made from a calculation that exists.
+      const calculation = await stripe.tax.calculations.create({
+        currency: 'usd',
+        customer_details: { address: { country: 'US' }, address_source: 'billing' },
+        line_items: [{ amount: 100, reference: 'rt' }],
+      })
       const financialAccount = await stripe.treasury.financialAccounts.create({ supported_currencies: ['usd'] })
       const moved = { financial_account: financialAccount.id, amount: 100, currency: 'usd', network: 'ach' as const }
       const receivedCredit = await stripe.testHelpers.treasury.receivedCredits.create(moved)
@@ -116,6 +122,7 @@ describe('declared resources round-trip with every declared field', () => {
         card: card.id,
         payment_method: 'pm_card_visa',
         entitlement_feature: feature.id,
+        calculation: String(calculation.id),
         financial_account: financialAccount.id,
         received_credit: receivedCredit.id,
         received_debit: receivedDebit.id,
@@ -141,6 +148,7 @@ describe('declared resources round-trip with every declared field', () => {
         accounts: connected.id,
         application_fees: fee.id,
         transfers: transfer.id,
+        products: product.id,
       }
       const parentOf = (path: string, param: string) => {
         const segs = path.split('/')

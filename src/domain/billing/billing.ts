@@ -7,6 +7,7 @@ import { createCredits } from './credits.js'
 import { createCustomerCurrency } from './customer-currency.js'
 import { createCycles } from './cycles.js'
 import { createDiscounts } from './discounts.js'
+import { createEntitlements } from './entitlements.js'
 import { createInvoicing } from './invoicing.js'
 import { createJobs } from './jobs.js'
 import { createLimits } from './limits.js'
@@ -14,6 +15,7 @@ import { isMetered } from './lines.js'
 import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
+import { createQuoteExpiry } from './quote-expiry.js'
 import { createSchedules } from './schedules.js'
 import { registerBillingState } from './snapshot-state.js'
 import { createStopCollection } from './stop-collection.js'
@@ -65,6 +67,8 @@ export function createBilling(options: BillingOptions) {
   const prorations = createProrations(ctx, invoicing, payments, cycles)
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
+  const quoteExpiry = createQuoteExpiry(ctx)
+  const entitlements = createEntitlements(ctx)
 
   return {
     voidInvoice: invoicing.voidInvoice,
@@ -116,5 +120,9 @@ export function createBilling(options: BillingOptions) {
     schedules,
     /** Billing credits: grants, their balance transactions and balance, applied at finalization. */
     credits,
+    /** Open quotes canceled at their `expires_at`. */
+    quoteExpiry,
+    /** Customers' active entitlements, following their subscriptions. */
+    entitlements,
   }
 }

@@ -21,6 +21,7 @@ import { customerSessions } from './customer-sessions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
 import { disputes } from './disputes.js'
+import { activeEntitlements, entitlementFeatures, productFeatures } from './entitlements.js'
 import { ephemeralKeys } from './ephemeral-keys.js'
 import { eventDestinations } from './event-destinations.js'
 import { events } from './events.js'
@@ -45,14 +46,17 @@ import type { ResourcePorts } from './ports.js'
 import { prices } from './prices.js'
 import { products } from './products.js'
 import { promotionCodes } from './promotion-codes.js'
+import { quotes } from './quotes.js'
 import { refunds } from './refunds.js'
 import { setupIntents } from './setup-intents.js'
 import { shippingRates } from './shipping-rates.js'
 import { subscriptionItems } from './subscription-items.js'
 import { subscriptionSchedules } from './subscription-schedules.js'
 import { subscriptions } from './subscriptions.js'
+import { taxCalculations } from './tax-calculations.js'
 import { taxIds } from './tax-ids.js'
 import { taxRates } from './tax-rates.js'
+import { taxTransactions } from './tax-transactions.js'
 import { testClocks } from './test-clocks.js'
 import { tokens } from './tokens.js'
 import { transferReversals } from './transfer-reversals.js'
@@ -126,4 +130,10 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   creditBalanceTransactions,
   creditBalanceSummary,
   billingAlerts,
+  taxCalculations,
+  taxTransactions,
+  quotes,
+  entitlementFeatures,
+  productFeatures,
+  activeEntitlements,
 ]

@@ -1,0 +1,123 @@
+import type { Json } from '../engine/list.js'
+import type { Scope } from '../mode.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import type { BillingContext } from './context.js'
+
+/** Subscriptions whose products' features the customer is entitled to. */
+const ENTITLING = new Set(['active', 'trialing'])
+
+const idOf = (x: unknown) => (typeof x === 'string' ? x : String((x as Json | null)?.id))
+
+/**
+ * Active entitlements that follow a customer's subscriptions: one per feature attached to a product
+ * of an active or trialing subscription's items. They are stored (with the customer they belong
+ * to, a field the answers leave out) so they keep their ids; every subscription event brings them
+ * up to date and, when the set changed, emits `entitlements.active_entitlement_summary.updated`.
+ *
+ * @example
+ * billing.entitlements.sync(scope, 'cus_1', origin) // true when the customer's entitlements changed
+ */
+export type Entitlements = ReturnType<typeof createEntitlements>
+
+export function createEntitlements(ctx: BillingContext) {
+  const { engine, events } = ctx
+  const store = () => engine.resource('entitlements.active_entitlement')
+  const productFeatures = () => engine.resource('product_feature')
+
+  /** The features a customer's entitling subscriptions give, by feature id. */
+  function wanted(scope: Scope, customer: string): Map<string, Json> {
+    const products = new Set<string>()
+    const subs = engine.resource('subscription').list(scope)
+    const items = engine.resource('subscription_item').list(scope)
+    for (const sub of subs) {
+      if (sub.customer !== customer || !ENTITLING.has(String(sub.status))) continue
+      for (const item of items) {
+        if (item.subscription !== sub.id) continue
+        const price = engine.resource('price').get(scope, idOf(item.price))
+        if (price !== undefined) products.add(idOf(price.product))
+      }
+    }
+    const out = new Map<string, Json>()
+    for (const pf of productFeatures().list(scope)) {
+      if (!products.has(String(pf.product))) continue
+      const feature = engine.resource('entitlements.feature').get(scope, idOf(pf.entitlement_feature))
+      if (feature !== undefined && feature.active !== false) out.set(feature.id, feature)
+    }
+    return out
+  }
+
+  /** An active entitlement as the provider answers it (without the customer it is kept under). */
+  function answer(e: Json): Json {
+    const { customer: _customer, ...rest } = e
+    return rest as Json
+  }
+
+  /** The customer's active entitlements, oldest first. */
+  function of(scope: Scope, customer: string): Json[] {
+    return store()
+      .list(scope)
+      .filter((e) => e.customer === customer)
+      .reverse()
+  }
+
+  function sync(scope: Scope, customer: string, origin: Origin): boolean {
+    const want = wanted(scope, customer)
+    const have = of(scope, customer)
+    if (want.size === 0 && have.length === 0) return false
+    let changed = false
+    for (const e of have) {
+      if (want.has(String(e.feature))) continue
+      store().delete(scope, e.id, origin)
+      changed = true
+    }
+    const kept = new Set(have.map((e) => String(e.feature)))
+    for (const [id, feature] of want) {
+      if (kept.has(id)) continue
+      store().create(scope, {}, origin, { feature: id, lookup_key: feature.lookup_key, customer })
+      changed = true
+    }
+    if (!changed) return false
+    const now = of(scope, customer).map(answer)
+    const summary = {
+      object: 'entitlements.active_entitlement_summary',
+      customer,
+      entitlements: {
+        object: 'list',
+        data: now,
+        has_more: false,
+        url: '/v1/customer/entitlement_summary/entitlements',
+      },
+      livemode: scope.mode === 'live',
+    }
+    emitSnapshot(events, 'entitlements.active_entitlement_summary.updated', scope, summary, origin)
+    return true
+  }
+
+  // Every change of a subscription (created, items changed, canceled, status moved) may change them.
+  events.subscribe((event) => {
+    if (!event.type.startsWith('customer.subscription.')) return
+    const customer = (event.body.data as { object?: { customer?: unknown } } | undefined)?.object?.customer
+    if (typeof customer !== 'string') return
+    sync({ account: event.account, mode: event.mode }, customer, NO_ORIGIN)
+  })
+
+  return {
+    sync,
+    of: (scope: Scope, customer: string) => of(scope, customer).map(answer),
+    answer,
+    /** Customers with a subscription to a product, whose entitlements a change of its features moves. */
+    customersOf(scope: Scope, product: string): string[] {
+      const subs = new Set<string>()
+      for (const item of engine.resource('subscription_item').list(scope)) {
+        const price = engine.resource('price').get(scope, idOf(item.price))
+        if (price !== undefined && idOf(price.product) === product) subs.add(String(item.subscription))
+      }
+      const out = new Set<string>()
+      for (const id of subs) {
+        const sub = engine.resource('subscription').get(scope, id)
+        if (sub !== undefined) out.add(String(sub.customer))
+      }
+      return [...out].sort()
+    },
+  }
+}
