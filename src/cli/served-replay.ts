@@ -173,8 +173,10 @@ export async function replayServedSession(record: SessionRecord): Promise<Served
       return sim
     },
     clock: header.clock,
+    // As serve moves time (its host's `advance`): due work in order of its virtual time, each step
+    // settled before the next, so a replay takes the same path through a jump as the session did.
     async advance(ms) {
-      await sim.clock.tickAsync(ms)
+      await sim.service.kernel.scheduler.advance(sim.clock.now + ms)
       await sim.settle()
     },
     async reset() {
