@@ -211,12 +211,15 @@ export function createFetchHandler(options: HandlerOptions): {
       let decoded = incoming.method === 'GET' ? {} : decodeBody(incoming.text, incoming.headers.get('content-type'), style)
       let rawQuery = decodeQuery(incoming.url.search)
       let deferred: readonly string[] = []
+      let aside: Record<string, unknown> | undefined
       if (walk) {
         const forwardBody = requestParamsAt(route.operation, version, decoded)
         const forwardQuery = requestParamsAt(route.operation, version, rawQuery)
         decoded = forwardBody.params
         rawQuery = forwardQuery.params
         deferred = [...forwardBody.deferred, ...forwardQuery.deferred]
+        const kept = { ...forwardQuery.aside, ...forwardBody.aside }
+        if (Object.keys(kept).length > 0) aside = kept
       }
       const mutates = route.mutates ?? incoming.method !== 'GET'
       for (const gate of service.gates) {
@@ -268,6 +271,7 @@ export function createFetchHandler(options: HandlerOptions): {
         requestId: requestIds.next('req'),
         idempotencyKey: key,
         version,
+        ...(aside === undefined ? {} : { aside }),
         inflight: flight,
         header: (name) => incoming.headers.get(name.replace('{prefix}', kernel.prefix)) ?? undefined,
         status: (code) => {

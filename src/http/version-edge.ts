@@ -41,7 +41,7 @@ export function requestParamsAt(
   name: string,
   version: string,
   params: Record<string, unknown>,
-): { params: Record<string, unknown>; deferred: readonly string[] } {
+): { params: Record<string, unknown>; deferred: readonly string[]; aside: Record<string, unknown> } {
   const op = operation(name)
   const expandableNow = (path: string): boolean => {
     if (op === undefined) return true

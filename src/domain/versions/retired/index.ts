@@ -1,5 +1,6 @@
 import type { RetiredBehaviour } from './retired-call.js'
 import { LIST_UPCOMING_LINES, RETRIEVE_UPCOMING } from './upcoming-invoice.js'
+import { CREATE_USAGE_RECORD, LIST_USAGE_RECORD_SUMMARIES } from './usage-records.js'
 
 export type { RetiredBehaviour, RetiredCall } from './retired-call.js'
 
@@ -14,4 +15,6 @@ export type { RetiredBehaviour, RetiredCall } from './retired-call.js'
 export const RETIRED_BEHAVIOURS: Readonly<Record<string, RetiredBehaviour>> = {
   'invoices.retrieveUpcoming': RETRIEVE_UPCOMING,
   'invoices.listUpcomingLines': LIST_UPCOMING_LINES,
+  'subscriptionItems.createUsageRecord': CREATE_USAGE_RECORD,
+  'subscriptionItems.listUsageRecordSummaries': LIST_USAGE_RECORD_SUMMARIES,
 }
