@@ -187,7 +187,13 @@ export function versionProblem(version: string): string | undefined {
   return `'${version}' is not a served API version (${oldest} to ${currentVersion()}, or a <date>.preview)`
 }
 
-/** An operation the current client no longer declares, as the last client that declared it did. */
+/**
+ * An operation the current client no longer declares, as the last client that declared it did.
+ *
+ * @example
+ * const op: RetiredOperation | undefined = retiredOperations()['invoices.retrieveUpcoming']
+ * op?.path // '/v1/invoices/upcoming'
+ */
 export interface RetiredOperation {
   readonly method: 'GET' | 'POST' | 'DELETE'
   /** With `:name` placeholders, as the catalogue writes paths. */

@@ -1,6 +1,11 @@
 import { type Scope, scopeKey } from '../mode.js'
 
-/** How a legacy metered price (no meter) turns a period's usage records into a quantity. */
+/**
+ * How a legacy metered price (no meter) turns a period's usage records into a quantity.
+ *
+ * @example
+ * const aggregate: AggregateUsage = 'last_during_period'
+ */
 export type AggregateUsage = 'sum' | 'max' | 'last_during_period' | 'last_ever'
 
 /** One subscription item's usage at one second: `increment` adds to it, `set` replaces it. */
