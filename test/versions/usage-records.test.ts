@@ -1,8 +1,18 @@
+import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
+import type { Simulator } from '../../src/index.js'
 import { missingFields, pinned } from './helpers.js'
 import { retiredClient } from './retired-client.js'
 
 const HOUR = 3600 * 1000
+
+function pinnedClient(sim: Simulator, version: string): Stripe {
+  return new Stripe(sim.platform.secretKey.test, {
+    apiVersion: version as Stripe.LatestApiVersion,
+    httpClient: Stripe.createFetchHttpClient(sim.fetch),
+    maxNetworkRetries: 0,
+  })
+}
 
 async function meteredApp(version: string, aggregate?: string) {
   const { sim, stripe } = pinned(version)
@@ -103,5 +113,16 @@ describe('legacy usage records before basil', () => {
         recurring: { interval: 'month', usage_type: 'metered' },
       }),
     ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'recurring[meter]' })
+  })
+  it('carries usage records into a fork, independent of the original', async () => {
+    const { sim, item, legacy } = await meteredApp('2020-08-27')
+    await legacy.subscriptionItems!.createUsageRecord!(item, { quantity: 4 })
+    const fork = sim.fork()
+    await legacy.subscriptionItems!.createUsageRecord!(item, { quantity: 6 })
+    const forked = retiredClient(pinnedClient(fork, '2020-08-27'))
+    const inFork = await forked.subscriptionItems!.listUsageRecordSummaries!(item)
+    expect(inFork.data[0].total_usage).toBe(4)
+    const inOriginal = await legacy.subscriptionItems!.listUsageRecordSummaries!(item)
+    expect(inOriginal.data[0].total_usage).toBe(10)
   })
 })

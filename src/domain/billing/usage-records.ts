@@ -61,9 +61,19 @@ export function createUsageRecords() {
       if (aggregate === 'last_during_period') return inPeriod.at(-1)?.quantity ?? 0
       return inPeriod.reduce((sum, e) => sum + e.quantity, 0)
     },
-    /** Whether any usage was recorded for the item (a summary is listed only then). */
-    has(scope: Scope, item: string): boolean {
-      return (byItem.get(keyOf(scope, item))?.length ?? 0) > 0
+    /** The records as plain data for a snapshot, or `undefined` when there are none (left out then). */
+    save(): Array<[string, Array<[number, number]>]> | undefined {
+      if (byItem.size === 0) return undefined
+      return [...byItem].map(([key, entries]) => [key, entries.map((e) => [e.at, e.quantity] as [number, number])])
+    },
+    /** Replaces the records with a snapshot's (none when it has none). */
+    load(saved: ReadonlyArray<[string, ReadonlyArray<[number, number]>]> | undefined): void {
+      byItem.clear()
+      for (const [key, entries] of saved ?? [])
+        byItem.set(
+          key,
+          entries.map(([at, quantity]) => ({ at, quantity })),
+        )
     },
   }
 }
