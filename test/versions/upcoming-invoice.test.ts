@@ -53,6 +53,13 @@ describe('the upcoming invoice before basil', () => {
     expect(upcoming.amount_due).toBe(2000)
   })
 
+  it('expands as asked, a field of then included', async () => {
+    const { customer, subscription, legacy } = await subscribed('2022-08-01')
+    const upcoming = await legacy.invoices!.retrieveUpcoming!({ customer: customer.id, expand: ['customer', 'subscription'] })
+    expect(upcoming.customer.id).toBe(customer.id)
+    expect(upcoming.subscription.id).toBe(subscription.id)
+  })
+
   it('lists the upcoming lines, paged', async () => {
     const { customer, price, legacy } = await subscribed('2020-08-27')
     const lines = await legacy.invoices!.listUpcomingLines!({ customer: customer.id, limit: 5 })

@@ -1,5 +1,6 @@
 import { operations } from '#catalogue/index.js'
 import { declaredAt, type RetiredOperation, retiredOperations, servedUpTo } from '#catalogue/versions.js'
+import { expandPaths } from '#domain/engine/expand.js'
 import { tableError } from '#domain/service-error.js'
 import { RETIRED_BEHAVIOURS } from '#domain/versions/retired/index.js'
 import { catalogueParams } from '../operation-params.js'
@@ -32,15 +33,21 @@ export function retiredRouter(): Router {
       operation: name,
       mutates: op.method !== 'GET',
       ...(op.pathParams.length > 0 ? { object: op.pathParams.at(-1) as string } : {}),
-      handle: (ctx) =>
-        behaviour({
+      handle(ctx) {
+        const params = checkedParams(ctx, op)
+        const answer = behaviour({
           service: ctx.service,
           scope: scopeOf(ctx),
           version: ctx.version,
           path: ctx.params,
-          params: checkedParams(ctx, op),
-          run: (operation, params) => runCurrent(ctx, operation, params),
-        }),
+          params,
+          run: (operation, current) => runCurrent(ctx, operation, current),
+        })
+        // `expand[]` as on any v1 answer (paths naming a field the version walk restores are
+        // expanded on the walked answer instead).
+        const paths = expandPaths(params)
+        return paths.length === 0 ? answer : ctx.service.engine.expand(scopeOf(ctx), answer, paths)
+      },
     }
     retiredOf.set(route, op)
     routes.push(route)
