@@ -114,6 +114,92 @@ export function readDeclarations(pkg: string): { objects: FieldSets; params: Fie
   return { objects, params }
 }
 
+/** An operation as a release declares it: verb and path from its resource file, params and returns from its `.d.ts`. */
+export interface DeclaredOperation {
+  readonly method: string
+  readonly path: string
+  readonly pathParams: string[]
+  readonly params: string | null
+  readonly returns: { kind: 'object' | 'list'; type: string } | null
+}
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
+
+/**
+ * The operations a release declares, by the catalogue's name (`invoices.retrieveUpcoming`): verb
+ * and path from each resource's `stripeMethod({ method, fullPath | path })` (older layouts give the
+ * path under the resource's own `path`), params and return types from the resource class of its
+ * declarations. Operations whose path is computed are left out.
+ */
+export function readOperations(pkg: string): Record<string, DeclaredOperation> {
+  const jsDir = existsSync(join(pkg, 'cjs', 'resources')) ? join(pkg, 'cjs', 'resources') : join(pkg, 'lib', 'resources')
+  const signatures = readSignatures(pkg)
+  const out: Record<string, DeclaredOperation> = {}
+  const walk = (dir: string): string[] =>
+    readdirSync(dir)
+      .sort()
+      .flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : name.endsWith('.js') ? [join(dir, name)] : []))
+  for (const file of walk(jsDir)) {
+    const text = readFileSync(file, 'utf8')
+    const resource = relative(jsDir, file).replace(/\.js$/, '').split(sep).map(lowerFirst).join('.')
+    const basePath = /\bpath:\s*'([^'{]*)',\s*\n/.exec(text.split('stripeMethod(')[0] ?? '')?.[1]
+    const re = /(\w+):\s*stripeMethod\(\{([\s\S]*?)\}\)/g
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const body = m[2]!
+      const method = /method:\s*'(\w+)'/.exec(body)?.[1]
+      const full = /fullPath:\s*'([^']*)'/.exec(body)?.[1]
+      const sub = /\bpath:\s*'([^']*)'/.exec(body)?.[1]
+      const raw = full ?? (basePath === undefined ? undefined : `/v1/${basePath}${sub ?? ''}`)
+      if (method === undefined || raw === undefined) continue
+      const pathParams: string[] = []
+      const path = raw.replace(/\{(\w+)\}/g, (_, name: string) => {
+        pathParams.push(name)
+        return `:${name}`
+      })
+      const name = `${resource}.${m[1]}`
+      out[name] = { method, path, pathParams, params: null, returns: null, ...signatures.get(name) }
+    }
+  }
+  return out
+}
+
+/** Per operation name, the params type and the returned type its resource class declares. */
+function readSignatures(pkg: string): Map<string, Pick<DeclaredOperation, 'params' | 'returns'>> {
+  const out = new Map<string, Pick<DeclaredOperation, 'params' | 'returns'>>()
+  const { files } = declarationFiles(pkg)
+  for (const file of files) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false)
+    const visit = (node: ts.Node, chain: string[]): void => {
+      if (ts.isModuleDeclaration(node)) {
+        const name = ts.isStringLiteral(node.name) ? undefined : node.name.text
+        const inner = name === undefined || name === 'Stripe' ? chain : [...chain, name]
+        if (node.body) visit(node.body, inner)
+        return
+      }
+      if (ts.isModuleBlock(node) || ts.isSourceFile(node)) {
+        for (const s of node.statements) visit(s, chain)
+        return
+      }
+      if (!ts.isClassDeclaration(node) || !node.name?.text.endsWith('Resource')) return
+      const resource = [...chain, node.name.text.replace(/Resource$/, '')].map(lowerFirst).join('.')
+      for (const m of node.members) {
+        if (!ts.isMethodDeclaration(m) || !m.name || !ts.isIdentifier(m.name)) continue
+        const name = `${resource}.${m.name.text}`
+        const params = m.parameters.map((p) => p.type?.getText(source) ?? '').find((t) => /Params$/.test(t)) ?? null
+        const text = m.type?.getText(source) ?? ''
+        const list = /ApiListPromise<Stripe\.([\w.]+)>/.exec(text)?.[1]
+        const one = /Response<Stripe\.([\w.]+)>/.exec(text)?.[1]
+        const returns = list ? { kind: 'list' as const, type: list } : one ? { kind: 'object' as const, type: one } : null
+        const known = out.get(name)
+        // Overloads repeat a method without its params: the first, fullest one is kept.
+        if (known === undefined || (known.params === null && params !== null)) out.set(name, { params, returns })
+      }
+    }
+    visit(source, [])
+  }
+  return out
+}
+
 type Delta = Record<string, { '+'?: string[]; '-'?: string[] }>
 
 function delta(older: FieldSets, newer: FieldSets): Delta {
@@ -160,7 +246,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.
     const read = releases.map((r) => {
       const { dir, integrity } = r.client === pinned ? { dir: clientDir, integrity: lockedIntegrity() } : unpack(r.client, work)
       process.stderr.write(`read ${r.version} from stripe@${r.client}\n`)
-      return { ...r, integrity, ...readDeclarations(dir) }
+      return { ...r, integrity, ...readDeclarations(dir), operations: readOperations(dir) }
     })
     const newestFirst = [...read].reverse()
     const deltas: Record<string, { objects: Delta; params: Delta }> = {}
@@ -183,6 +269,28 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.
       join(outDir, 'version-base.json'),
       `${JSON.stringify({ version: current.version, objects: current.objects, params: current.params })}\n`,
     )
+    // Operations the current client no longer declares: each with the last version whose client
+    // declared it, as that client declared it (the version-gated operations).
+    // Matched by verb and path against the catalogue (the current client's operations, whatever
+    // their layout), so a rename between releases is one operation under its newest name.
+    const catalogue = JSON.parse(readFileSync(join(repo, 'src', 'catalogue', 'generated', 'operations.json'), 'utf8')) as {
+      operations: Array<{ method: string; path: string }>
+    }
+    const shape = (method: string, path: string) => `${method} ${path.replace(/:\w+/g, ':')}`
+    const served = new Set(catalogue.operations.map((op) => shape(op.method, op.path)))
+    const retired: Record<string, DeclaredOperation & { last: string }> = {}
+    for (const r of newestFirst.slice(1)) {
+      for (const [name, op] of Object.entries(r.operations)) {
+        const key = shape(op.method, op.path)
+        if (served.has(key)) continue
+        served.add(key)
+        retired[name] = { ...op, last: r.version }
+      }
+    }
+    const retiredLines = Object.keys(retired)
+      .sort()
+      .map((name) => `${JSON.stringify(name)}:${JSON.stringify(retired[name])}`)
+    writeFileSync(join(outDir, 'version-operations.json'), `{\n${retiredLines.join(',\n')}\n}\n`)
     process.stderr.write(`wrote ${releases.length} versions to ${relative(repo, outDir) || '.'}\n`)
   } finally {
     if (!fromDir) rmSync(work, { recursive: true, force: true })

@@ -186,3 +186,47 @@ export function versionProblem(version: string): string | undefined {
   const oldest = servedVersions()[servedVersions().length - 1]?.version
   return `'${version}' is not a served API version (${oldest} to ${currentVersion()}, or a <date>.preview)`
 }
+
+/**
+ * An operation the current client no longer declares, as the last client that declared it did.
+ *
+ * @example
+ * const op: RetiredOperation | undefined = retiredOperations()['invoices.retrieveUpcoming']
+ * op?.path // '/v1/invoices/upcoming'
+ */
+export interface RetiredOperation {
+  readonly method: 'GET' | 'POST' | 'DELETE'
+  /** With `:name` placeholders, as the catalogue writes paths. */
+  readonly path: string
+  readonly pathParams: readonly string[]
+  /** The params type of that client (`InvoiceRetrieveUpcomingParams`), in the version facts. */
+  readonly params: string | null
+  readonly returns: { readonly kind: 'object' | 'list'; readonly type: string } | null
+  /** The newest version whose client declared it: later versions answer 404 as the provider does. */
+  readonly last: string
+}
+
+let retired: Readonly<Record<string, RetiredOperation>> | undefined
+
+/**
+ * Operations of older versions the current client no longer declares, by name, generated into
+ * `./generated/version-operations.json`. Read on first use only.
+ *
+ * @example
+ * retiredOperations()['invoices.retrieveUpcoming']?.last // '2025-02-24.acacia'
+ */
+export function retiredOperations(): Readonly<Record<string, RetiredOperation>> {
+  retired ??= read('version-operations.json') as Record<string, RetiredOperation>
+  return retired
+}
+
+/**
+ * Whether `version` is at or before `last` (versions order by their date; a preview is current).
+ *
+ * @example
+ * servedUpTo('2022-08-01', '2025-02-24.acacia')        // true
+ * servedUpTo('2025-03-31.basil', '2025-02-24.acacia')  // false
+ */
+export function servedUpTo(version: string, last: string): boolean {
+  return !version.endsWith('.preview') && version.slice(0, 10) <= last.slice(0, 10)
+}

@@ -18,6 +18,7 @@ import { catalogueParams } from './operation-params.js'
 import { checkClientSecret } from './publishable.js'
 import type { Principal, RequestContext, Route } from './route.js'
 import { createRouter } from './router.js'
+import { checkRetiredAt, retiredRouter } from './routes/retired-routes.js'
 import { TextResponse } from './text-response.js'
 import { answerAt, checkServedVersion, needsWalk, requestParamsAt } from './version-edge.js'
 
@@ -169,7 +170,9 @@ export function createFetchHandler(options: HandlerOptions): {
       // Read from `href` (a stored string) rather than `hostname` (a new string per request).
       const href = incoming.url.href
       const offHost = href.startsWith('meter-events.', href.indexOf('//') + 2) && !meterEventsHostServes(path)
-      const match = offHost ? undefined : router.match(incoming.method, path)
+      // An operation of older versions only is looked up once no current route matches, so the
+      // current version never reads its facts.
+      let match = offHost ? undefined : (router.match(incoming.method, path) ?? retiredRouter().match(incoming.method, path))
       if (match === undefined) {
         const allowed = offHost ? [] : router.allows(path)
         if (allowed.length > 0) {
@@ -192,6 +195,17 @@ export function createFetchHandler(options: HandlerOptions): {
       if (versionHeader !== null) checkServedVersion(version, names.version)
       // At the current version nothing below walks: a string comparison is the whole cost.
       const walk = needsWalk(version)
+      if (walk) {
+        // An older version's literal path wins over a current placeholder (`/v1/invoices/upcoming`
+        // is not the retrieve of an invoice `upcoming` there).
+        const older = offHost ? undefined : retiredRouter().match(incoming.method, path)
+        if (older !== undefined && older.route !== route) {
+          match = older
+          route = older.route
+          flight.operation = route.operation
+        }
+      }
+      checkRetiredAt(route, version, incoming.method, path)
       // Checked before any gate or handler runs: the key is echoed on the response, and a value
       // `Headers` refuses would throw there, after the request had committed.
       const key = incoming.headers.get('idempotency-key') ?? undefined
@@ -199,12 +213,15 @@ export function createFetchHandler(options: HandlerOptions): {
       let decoded = incoming.method === 'GET' ? {} : decodeBody(incoming.text, incoming.headers.get('content-type'), style)
       let rawQuery = decodeQuery(incoming.url.search)
       let deferred: readonly string[] = []
+      let aside: Record<string, unknown> | undefined
       if (walk) {
         const forwardBody = requestParamsAt(route.operation, version, decoded)
         const forwardQuery = requestParamsAt(route.operation, version, rawQuery)
         decoded = forwardBody.params
         rawQuery = forwardQuery.params
         deferred = [...forwardBody.deferred, ...forwardQuery.deferred]
+        const kept = { ...forwardQuery.aside, ...forwardBody.aside }
+        if (Object.keys(kept).length > 0) aside = kept
       }
       if (principal.publishable === true) {
         const id = match.params[route.object ?? 'id'] ?? match.params.intent ?? ''
@@ -261,6 +278,7 @@ export function createFetchHandler(options: HandlerOptions): {
         requestId: requestIds.next('req'),
         idempotencyKey: key,
         version,
+        ...(aside === undefined ? {} : { aside }),
         inflight: flight,
         header: (name) => incoming.headers.get(name.replace('{prefix}', kernel.prefix)) ?? undefined,
         status: (code) => {

@@ -31,6 +31,8 @@ export interface RequestContext<B = unknown, Q = unknown> {
   readonly idempotencyKey: string | undefined
   /** The API version in force: the `Service-Version` header, else the account default. */
   readonly version: string
+  /** Values an older version's params had that the current params have no place for (walked forward). */
+  readonly aside?: Readonly<Record<string, unknown>>
   readonly inflight: InFlightRequest
   /** A request header by name, with the configured prefix applied to `{prefix}` in the name. */
   header(name: string): string | undefined

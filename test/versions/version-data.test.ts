@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readDeclarations, releasesFromChangelog } from '../../scripts/generate-versions.js'
-import { CURRENT_VERSION, declaredAt, servedVersions } from '../../src/catalogue/versions.js'
+import { operations } from '../../src/catalogue/index.js'
+import { CURRENT_VERSION, declaredAt, retiredOperations, servedVersions } from '../../src/catalogue/versions.js'
 
 const repo = join(import.meta.dirname, '..', '..')
 const client = join(repo, 'node_modules', 'stripe')
@@ -59,5 +60,21 @@ describe('the generated version facts', () => {
     expect(declaredAt('2022-11-15', 'PaymentIntent', 'objects')?.has('charges')).toBe(false)
     expect(declaredAt('2024-09-30.acacia', 'Subscription', 'objects')?.get('current_period_end')).toBe('required')
     expect(declaredAt('2022-08-01', 'PaymentIntentCreateParams', 'params')?.has('payment_method_types')).toBe(true)
+  })
+  it('know the operations later versions removed, each with the last version that had it and a path the current catalogue lacks', () => {
+    const retired = retiredOperations()
+    expect(retired['invoices.retrieveUpcoming']).toMatchObject({
+      method: 'GET',
+      path: '/v1/invoices/upcoming',
+      params: 'InvoiceRetrieveUpcomingParams',
+      last: '2025-02-24.acacia',
+    })
+    expect(retired['subscriptionItems.createUsageRecord']?.path).toBe('/v1/subscription_items/:subscription_item/usage_records')
+    const current = new Set(operations().map((op) => `${op.method} ${op.path.replace(/:\w+/g, ':')}`))
+    const served = new Set(servedVersions().map((v) => v.version))
+    for (const op of Object.values(retired)) {
+      expect(current.has(`${op.method} ${op.path.replace(/:\w+/g, ':')}`)).toBe(false)
+      expect(served.has(op.last)).toBe(true)
+    }
   })
 })

@@ -108,6 +108,8 @@ export function createBilling(options: BillingOptions) {
     pendingLine: lines.pendingLine,
     itemLine: lines.itemLine,
     usage: lines.usage,
+    /** The legacy usage records of metered prices before basil. */
+    usageRecords: ctx.usageRecords,
     countQuantityUpdate: limits.countQuantityUpdate,
     checkInvoiceLimit: limits.checkInvoiceLimit,
     start: cycles.start,

@@ -10,6 +10,7 @@ import type { PaymentMethods } from '../payment-intents/payment-methods.js'
 import { createLines, type Lines } from './lines.js'
 import { simulatorTimeline, type TestClockTimeline, type Timeline } from './timelines.js'
 import type { InvoiceState, SubState } from './types.js'
+import { createUsageRecords } from './usage-records.js'
 
 export interface BillingOptions {
   readonly kernel: Kernel
@@ -45,6 +46,7 @@ export function createContext(options: BillingOptions) {
     clock: () => engine.resource('test_helpers.test_clock'),
     taxRate: () => engine.resource('tax_rate'),
   }
+  const usageRecords = createUsageRecords()
   const simLine: Timeline = simulatorTimeline(kernel.clock, kernel.scheduler)
   return {
     options,
@@ -56,7 +58,8 @@ export function createContext(options: BillingOptions) {
     clocks: new Map<string, TestClockTimeline>(),
     subs: new Map<string, SubState>(),
     invoiceStates: new Map<string, InvoiceState>(),
-    lines: createLines({ kernel, engine, meters: options.meters, meterEvents: options.meterEvents }) as Lines,
+    usageRecords,
+    lines: createLines({ kernel, engine, meters: options.meters, meterEvents: options.meterEvents, usageRecords }) as Lines,
     key: (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`,
     failed: (label: string, error: unknown) =>
       kernel.trace.append('scheduler.task_failed', { label, message: error instanceof Error ? error.message : String(error) }),

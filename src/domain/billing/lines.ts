@@ -7,6 +7,7 @@ import type { Meters } from '../meters/meters.js'
 import type { Scope } from '../mode.js'
 import { lineAmount, lineUnitDecimal } from './pricing.js'
 import { type CreditedLines, type LineSpec, type SubState, sec } from './types.js'
+import type { AggregateUsage, UsageRecords } from './usage-records.js'
 
 /** A pending invoice item's line spec also names the invoice item a credit proration applies to. */
 interface PendingSpec extends LineSpec {
@@ -27,17 +28,26 @@ export function createLines(deps: {
   readonly engine: Engine
   readonly meters: Meters
   readonly meterEvents: MeterEvents
+  readonly usageRecords: UsageRecords
 }) {
-  const { kernel, engine, meters, meterEvents } = deps
+  const { kernel, engine, meters, meterEvents, usageRecords } = deps
 
   function productName(scope: Scope, price: Json): string {
     const product = typeof price.product === 'string' ? engine.resource('product').get(scope, price.product) : undefined
     return typeof product?.name === 'string' ? product.name : String(price.product)
   }
 
-  function usage(scope: Scope, price: Json, customer: string, start: number, end: number): number {
-    const meterId = (price.recurring as { meter?: unknown } | null)?.meter
-    if (typeof meterId !== 'string') return 0
+  /**
+   * A metered item's usage of a period: its meter's aggregate of the customer's events, or for a
+   * legacy price of before basil (no meter) its usage records as `aggregate_usage` says.
+   */
+  function usage(scope: Scope, price: Json, customer: string, start: number, end: number, item?: string): number {
+    const recurring = price.recurring as { meter?: unknown; aggregate_usage?: unknown } | null
+    const meterId = recurring?.meter
+    if (typeof meterId !== 'string') {
+      if (item === undefined || typeof recurring?.aggregate_usage !== 'string') return 0
+      return usageRecords.total(scope, item, recurring.aggregate_usage as AggregateUsage, sec(start), sec(end))
+    }
     const meter = meters.find(scope, meterId)
     if (meter === undefined) return 0
     return formulaValue(meter.default_aggregation.formula, meterEvents.window(meter, customer, start, end))
@@ -53,7 +63,9 @@ export function createLines(deps: {
   ): LineSpec {
     const price = item.price as Json
     const metered = isMetered(price)
-    const quantity = metered ? usage(scope, price, s.customer, period.start, period.end) : Number(item.quantity ?? 1)
+    const quantity = metered
+      ? usage(scope, price, s.customer, period.start, period.end, String(item.id))
+      : Number(item.quantity ?? 1)
     const full = free ? 0 : lineAmount(price, quantity)
     const amount = prorate === 1 ? full : Math.round(full * prorate)
     const name = productName(scope, price)
@@ -194,7 +206,16 @@ export function createLines(deps: {
   /** A metered line recounted from the meter (a draft's lines at finalization). */
   function recount(scope: Scope, line: Json, price: Json, customer: string): Json {
     const period = line.period as { start: number; end: number }
-    const quantity = usage(scope, price, customer, period.start * 1000, period.end * 1000)
+    const parent = line.parent as { subscription_item_details?: { subscription_item?: unknown } | null } | null
+    const item = parent?.subscription_item_details?.subscription_item
+    const quantity = usage(
+      scope,
+      price,
+      customer,
+      period.start * 1000,
+      period.end * 1000,
+      typeof item === 'string' ? item : undefined,
+    )
     if (quantity === line.quantity) return line
     const amount = lineAmount(price, quantity)
     return {

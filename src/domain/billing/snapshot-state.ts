@@ -37,6 +37,8 @@ interface SavedBilling {
   clocks: [string, number][]
   subs: SavedSub[]
   invoices: SavedInvoice[]
+  /** Legacy usage records (before basil), only when there are some. */
+  usageRecords?: Array<[string, Array<[number, number]>]>
 }
 
 /**
@@ -85,6 +87,8 @@ export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, cle
           attempts: st.attempts,
         })),
       }
+      const usage = ctx.usageRecords.save()
+      if (usage !== undefined) saved.usageRecords = usage
       return toPlain(saved)
     },
     load(data) {
@@ -92,6 +96,7 @@ export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, cle
       clocks.clear()
       subs.clear()
       invoiceStates.clear()
+      ctx.usageRecords.load(saved.usageRecords)
       clearAdvancing()
       const relink: [Job, string, Ref][] = []
       const lines = saved.timelines.map((t) =>

@@ -19,6 +19,11 @@ export interface OperationCall {
   readonly flight?: InFlightRequest
   /** The API version the request's version header named, absent when it sent none (ephemeral keys require one). */
   readonly versionHeader?: string
+  /**
+   * Values of an older API version's params the current params have no place for, set aside by
+   * the version walk (`#domain/versions/change.js`): a legacy price's `aggregate_usage`.
+   */
+  readonly aside?: Readonly<Record<string, unknown>>
 }
 
 /**

@@ -73,7 +73,7 @@ function normalTiers(tiers: unknown): Record<string, unknown>[] {
  * `unit_amount` or `transform_quantity`; a metered price needs a meter of the account (current API
  * versions); `unit_amount` and `unit_amount_decimal` exclude each other.
  */
-function checkTerms(params: Params, meterExists: (id: string) => boolean): Record<string, unknown> {
+function checkTerms(params: Params, meterExists: (id: string) => boolean, legacy: boolean): Record<string, unknown> {
   const fixed: Record<string, unknown> = {}
   if (params.unit_amount !== undefined && params.unit_amount_decimal !== undefined)
     throw exclusive('unit_amount', 'unit_amount_decimal')
@@ -117,7 +117,8 @@ function checkTerms(params: Params, meterExists: (id: string) => boolean): Recor
   }
   const recurring = params.recurring as Params | undefined
   checkRecurring(recurring)
-  if (recurring !== undefined && recurring !== null && recurring.usage_type === 'metered') {
+  // Before basil a metered price could bill usage records instead of a meter (`call.aside`).
+  if (recurring !== undefined && recurring !== null && recurring.usage_type === 'metered' && !legacy) {
     if (typeof recurring.meter !== 'string' || recurring.meter === '') throw missing('recurring[meter]')
     if (!meterExists(recurring.meter)) {
       throw invalidRequest(errorMessage('resource_missing', { kind: 'billing meter', id: recurring.meter }), {
@@ -150,6 +151,18 @@ function checkRecurring(recurring: Params | undefined): void {
   checkAmount(recurring.trial_period_days, 'recurring[trial_period_days]')
 }
 
+const AGGREGATES = ['sum', 'max', 'last_during_period', 'last_ever']
+
+/** The `aggregate_usage` of a legacy metered price of before basil (set aside by the version walk), checked. */
+function legacyAggregate(aside: Params | undefined): string | undefined {
+  const value = aside?.aggregate_usage
+  if (value === undefined) return undefined
+  if (typeof value !== 'string' || !AGGREGATES.includes(value)) {
+    throw invalid('recurring[aggregate_usage]', `must be one of ${AGGREGATES.join(', ')}`)
+  }
+  return value
+}
+
 /** Prices: `one_time` unless `recurring` is given (then monthly-licensed defaults under it); tiered, metered, decimal. */
 export const prices: ResourceDeclaration<ResourcePorts> = {
   type: 'Price',
@@ -175,10 +188,19 @@ export const prices: ResourceDeclaration<ResourcePorts> = {
         call.params.product === undefined && call.params.product_data !== undefined
           ? plannedProduct(engine, call, call.params.product_data, 'product_data')
           : undefined
-      const fixed = checkTerms(call.params, (id) => ports.metering.meters.find(call.scope, id) !== undefined)
+      const aggregate = legacyAggregate(call.aside)
+      const fixed = checkTerms(
+        call.params,
+        (id) => ports.metering.meters.find(call.scope, id) !== undefined,
+        aggregate !== undefined,
+      )
       checkMetadata(call.params.metadata)
       const { tiers: _tiers, product_data: _data, ...params } = call.params
-      return next(makeProduct === undefined ? params : { ...params, product: makeProduct() }, fixed)
+      const terms =
+        aggregate === undefined
+          ? fixed
+          : (o: Record<string, unknown>) => ({ ...fixed, recurring: { ...(o.recurring as Params), aggregate_usage: aggregate } })
+      return next(makeProduct === undefined ? params : { ...params, product: makeProduct() }, terms)
     },
   },
 }

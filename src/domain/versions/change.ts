@@ -18,8 +18,12 @@ export interface VersionChange {
   readonly description: string
   /** Per `object` value, restores the older shape in place on a copy of the answer's object. */
   readonly back?: Readonly<Record<string, (object: Record<string, unknown>, ctx: WalkContext) => void>>
-  /** Per operation name, turns the params of an older version into current ones (in place). */
-  readonly forward?: Readonly<Record<string, (params: Record<string, unknown>) => void>>
+  /**
+   * Per operation name, turns the params of an older version into current ones (in place). A value
+   * the current params have no place for (a legacy price's `recurring.aggregate_usage`) is put in
+   * `aside`, which the operation reads as `call.aside`.
+   */
+  readonly forward?: Readonly<Record<string, (params: Record<string, unknown>, aside: Record<string, unknown>) => void>>
   /**
    * Expand paths of before the change that name a restored field (`latest_invoice.payment_intent`):
    * their last segment. They are taken out of the request and applied to the walked-back answer.

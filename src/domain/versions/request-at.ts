@@ -8,6 +8,8 @@ export interface WalkedRequest {
   readonly params: Obj
   /** Expand paths taken out because they name a field the current version moved (applied to the answer). */
   readonly deferred: readonly string[]
+  /** Values of the older version the current params have no place for (see `VersionChange.forward`). */
+  readonly aside: Obj
 }
 
 /**
@@ -18,7 +20,7 @@ export interface WalkedRequest {
  *
  * @example
  * requestAt('paymentIntents.create', 'PaymentIntentCreateParams', { payment_method_types: ['card'] }, '2022-08-01', () => true)
- * // { params: { allowed_payment_method_types: ['card'] }, deferred: [] }
+ * // { params: { allowed_payment_method_types: ['card'] }, deferred: [], aside: {} }
  */
 export function requestAt(
   operation: string,
@@ -29,7 +31,8 @@ export function requestAt(
 ): WalkedRequest {
   const changes = changesAfter(version)
   const params: Obj = { ...input }
-  for (let i = changes.length - 1; i >= 0; i--) changes[i]!.forward?.[operation]?.(params)
+  const aside: Obj = {}
+  for (let i = changes.length - 1; i >= 0; i--) changes[i]!.forward?.[operation]?.(params, aside)
   const deferred: string[] = []
   if (Array.isArray(params.expand)) {
     const restorable = new Set(changes.flatMap((c) => c.expandable ?? []))
@@ -49,5 +52,5 @@ export function requestAt(
   }
   const facts = paramsType === undefined ? undefined : fieldChanges(version, paramsType, 'params')
   if (facts !== undefined) for (const key of facts.restored.keys()) delete params[key]
-  return { params, deferred }
+  return { params, deferred, aside }
 }

@@ -27,6 +27,7 @@ export function engineHandle(operation: string): (ctx: RequestContext) => unknow
       params: paramsOf(ctx.method, ctx.query as Record<string, unknown>, ctx.body as Record<string, unknown>),
       flight: ctx.inflight,
       ...versionHeaderOf(ctx),
+      ...(ctx.aside === undefined ? {} : { aside: ctx.aside }),
     })
 }
 

@@ -1,6 +1,7 @@
 import type { VersionChange } from '../change.js'
 import { BASIL_BILLING } from './basil-billing.js'
 import { CHARGES_LIST } from './charges-list.js'
+import { LEGACY_USAGE } from './legacy-usage.js'
 import { PAYMENT_METHOD_TYPES } from './payment-method-types.js'
 
 /**
@@ -10,4 +11,4 @@ import { PAYMENT_METHOD_TYPES } from './payment-method-types.js'
  * @example
  * CHANGES.filter((c) => c.version > '2022-08-01').length
  */
-export const CHANGES: readonly VersionChange[] = [BASIL_BILLING, PAYMENT_METHOD_TYPES, CHARGES_LIST]
+export const CHANGES: readonly VersionChange[] = [BASIL_BILLING, LEGACY_USAGE, PAYMENT_METHOD_TYPES, CHARGES_LIST]
