@@ -20,6 +20,11 @@ export interface Served {
   readonly idParam: string | undefined
   /** List params that are also fields of the object: equality filters. */
   readonly filters: readonly string[]
+  /**
+   * List params that name a field in the plural (`lookup_keys` for `lookup_key`, `ids` for `id`):
+   * the object's field must be one of the values given.
+   */
+  readonly memberFilters: readonly { readonly param: string; readonly field: string }[]
 }
 
 const VERBS: Readonly<Record<string, Verb>> = {
@@ -147,6 +152,12 @@ export function indexOperations(view: CatalogueView, declarations: readonly Reso
       verb === 'list' && op.params !== undefined
         ? Object.keys(fieldsOf(view, op.params)).filter((k) => !NOT_FILTERS.has(k) && k in objectFields)
         : []
+    const memberFilters =
+      verb === 'list' && op.params !== undefined
+        ? Object.keys(fieldsOf(view, op.params))
+            .filter((k) => k.endsWith('s') && !(k in objectFields) && k.slice(0, -1) in objectFields)
+            .map((param) => ({ param, field: param.slice(0, -1) }))
+        : []
     const parentFields =
       verb === 'action'
         ? []
@@ -159,6 +170,7 @@ export function indexOperations(view: CatalogueView, declarations: readonly Reso
       parentFields,
       idParam: onId ? op.pathParams.at(-1) : undefined,
       filters,
+      memberFilters,
     })
   }
   return out

@@ -27,6 +27,15 @@ function inParent(s: Served, call: OperationCall, o: Json): boolean {
   return true
 }
 
+/** Whether an object passes the plural filters of a list (`lookup_keys`: its `lookup_key` is one of them). */
+function isMember(s: Served, params: Readonly<Record<string, unknown>>, o: Json): boolean {
+  for (const { param, field } of s.memberFilters) {
+    const wanted = params[param]
+    if (Array.isArray(wanted) && wanted.length > 0 && !wanted.some((w) => fieldEquals(o[field], w))) return false
+  }
+  return true
+}
+
 /** A v2 list's items: the objects of the scope under the parent, by the equality filters. */
 function listed(s: Served, resource: Resource, call: OperationCall): Json[] {
   const { params } = call
@@ -35,7 +44,7 @@ function listed(s: Served, resource: Resource, call: OperationCall): Json[] {
     for (const f of s.filters) {
       if (params[f] !== undefined && !fieldEquals(o[f], params[f])) return false
     }
-    return true
+    return isMember(s, params, o)
   })
 }
 
@@ -74,7 +83,7 @@ export function runVerb(s: Served, resource: Resource, _engine: Engine, call: Op
         for (const f of s.filters) {
           if (params[f] !== undefined && !fieldEquals(o[f], params[f])) return false
         }
-        return true
+        return isMember(s, params, o)
       })
       return pageV1(items, params, urlOf(s, call), resource.declaration.object)
     }
