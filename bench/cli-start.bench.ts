@@ -7,9 +7,9 @@
  *
  * Run: npx tsx bench/cli-start.bench.ts (it runs `npm run build` first, so dist/ is never stale)
  */
-import { spawn, spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { type Figure, writeBenchReport } from './lib/bench-report.js'
+import { buildDist, median, runTimed } from './lib/timed-child.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const RUNS = process.env.BENCH_QUICK === '1' ? 3 : 15
@@ -26,43 +26,9 @@ const sides: readonly Side[] = [
   { name: 'replay', args: ['dist/cli/main.js', 'replay', '--quiet', '--no-report'], prints: /all \d+ expectations hold/ },
 ]
 
-/** One fresh process: wall ms from spawn to exit, its CPU ms (fd 3, bench/lib/cold-start-cpu.mjs), its stdout. */
-function run(args: readonly string[]): Promise<{ ms: number; cpu: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint()
-    const child = spawn(process.execPath, ['--import', './bench/lib/cold-start-cpu.mjs', ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    })
-    let out = ''
-    let err = ''
-    let cpu = ''
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString()
-    })
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString()
-    })
-    child.stdio[3]?.on('data', (d: Buffer) => {
-      cpu += d.toString()
-    })
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6
-      if (code !== 0) reject(new Error(`node ${args.join(' ')} exited ${code}: ${err.trim()}`))
-      else resolve({ ms, cpu: Number(cpu), out })
-    })
-  })
-}
+const run = (args: readonly string[]) => runTimed(ROOT, args)
 
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-}
-
-const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' })
-if (build.status !== 0) throw new Error(`npm run build failed (${build.status}): the bench measures the built dist/`)
+buildDist(ROOT)
 
 for (const side of sides) await run(side.args)
 const wall: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, []]))

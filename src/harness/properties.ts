@@ -149,11 +149,17 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
   }
 }
 
+/** What minimisation needs of a program: its steps, and faults that name the step they come before. */
+export interface MinimisableProgram {
+  readonly steps: readonly unknown[]
+  readonly faults: readonly { readonly step: number }[]
+}
+
 /** `p` without step `i`: later faults shift with their steps; the dropped step's faults move to the next step. */
-function dropStep(p: Program, i: number): Program {
+function dropStep<P extends MinimisableProgram>(p: P, i: number): P {
   const steps = p.steps.filter((_, k) => k !== i)
   const faults = p.faults.map((f) => (f.step > i + 1 ? { ...f, step: f.step - 1 } : f)).filter((f) => f.step <= steps.length)
-  return { seed: p.seed, steps, faults }
+  return { ...p, steps, faults }
 }
 
 /**
@@ -164,7 +170,7 @@ function dropStep(p: Program, i: number): Program {
  * @example
  * const smaller = await minimiseProgram(program, async (p) => (await runProgram(p, opts)).violations.length > 0)
  */
-export async function minimiseProgram(program: Program, fails: (p: Program) => Promise<boolean>): Promise<Program> {
+export async function minimiseProgram<P extends MinimisableProgram>(program: P, fails: (p: P) => Promise<boolean>): Promise<P> {
   let best = program
   for (let changed = true; changed; ) {
     changed = false

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { Violation } from '../checkers/violation.js'
+import { minimiseProgram } from '../properties.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowAction } from './flow-actions.js'
@@ -33,41 +34,16 @@ export interface FlowCheckResult {
   readonly steps?: readonly string[]
 }
 
-function dropStep(p: FlowProgram, i: number): FlowProgram {
-  const steps = p.steps.filter((_, k) => k !== i)
-  const faults = p.faults.map((f) => (f.step > i + 1 ? { ...f, step: f.step - 1 } : f)).filter((f) => f.step <= steps.length)
-  return { seed: p.seed, steps, faults }
-}
-
 /**
  * Drops any step or fault whose removal keeps the program failing, until none does (after
- * fast-check's own shrinking): the counterexample is 1-minimal.
+ * fast-check's own shrinking): the counterexample is 1-minimal. The same minimisation as the other
+ * properties' programs.
  *
  * @example
  * const smaller = await minimiseFlow(program, async (p) => (await runFlow(p, subject())).violations.length > 0)
  */
-export async function minimiseFlow(program: FlowProgram, fails: (p: FlowProgram) => Promise<boolean>): Promise<FlowProgram> {
-  let best = program
-  for (let changed = true; changed; ) {
-    changed = false
-    for (let i = best.steps.length - 1; i >= 0 && best.steps.length > 1; i--) {
-      if (i >= best.steps.length) continue
-      const candidate = dropStep(best, i)
-      if (await fails(candidate)) {
-        best = candidate
-        changed = true
-      }
-    }
-    for (let j = best.faults.length - 1; j >= 0; j--) {
-      const candidate = { ...best, faults: best.faults.filter((_, k) => k !== j) }
-      if (await fails(candidate)) {
-        best = candidate
-        changed = true
-      }
-    }
-  }
-  return best
-}
+export const minimiseFlow: (program: FlowProgram, fails: (p: FlowProgram) => Promise<boolean>) => Promise<FlowProgram> =
+  minimiseProgram
 
 /**
  * Runs generated billing flows against a subject, shrinks a failure and answers the result: the
