@@ -42,7 +42,7 @@ async function prepare(): Promise<Run> {
 }
 
 async function runSchedule(run: Run): Promise<void> {
-  for (let i = 0; i < EVENTS; i++) run.sim.admin.trigger('customer.created', { mode: 'live' })
+  for (let i = 0; i < EVENTS; i++) run.sim.admin.trigger('customer.created', { synthetic: true, mode: 'live' })
   await run.sim.service.kernel.scheduler.advance(Number.POSITIVE_INFINITY)
 }
 
@@ -94,7 +94,7 @@ const speed = span / sched.ms
 const phased = await prepare()
 const cpu0 = process.cpuUsage()
 const t0 = performance.now()
-for (let i = 0; i < EVENTS; i++) phased.sim.admin.trigger('customer.created', { mode: 'live' })
+for (let i = 0; i < EVENTS; i++) phased.sim.admin.trigger('customer.created', { synthetic: true, mode: 'live' })
 const t1 = performance.now()
 await phased.sim.service.kernel.scheduler.advance(Number.POSITIVE_INFINITY)
 const t2 = performance.now()
@@ -111,7 +111,7 @@ reading.sim.receivers.mount(URL_500, async (req: Request) => {
   return new Response(null, { status: 500 })
 })
 const r0 = performance.now()
-for (let i = 0; i < READING; i++) reading.sim.admin.trigger('customer.created', { mode: 'live' })
+for (let i = 0; i < READING; i++) reading.sim.admin.trigger('customer.created', { synthetic: true, mode: 'live' })
 await reading.sim.service.kernel.scheduler.advance(Number.POSITIVE_INFINITY)
 const readingMs = performance.now() - r0
 const readingAttempts = reading.sim.admin.deliveries().reduce((n, r) => n + r.attempts.length, 0)

@@ -1,21 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Simulator } from '../simulator/create-simulator.js'
-import type { FixtureResult } from '../simulator/fixtures.js'
+import { fixtureFailure } from '../simulator/fixtures.js'
 import { UsageError } from './usage-error.js'
-
-/**
- * A failed fixture run in one line: which request (position, name, method and path) and why.
- *
- * @example
- * fixtureFailure(result) // "fixture #2 'price' (POST /v1/prices) failed: No such product: 'prod_x' (404)"
- */
-export function fixtureFailure(result: FixtureResult): string {
-  const f = result.failed
-  if (f === undefined) return 'fixtures ran'
-  if (f.index < 0) return f.reason
-  const what = f.method === '' ? '' : ` (${f.method} ${f.path})`
-  return `fixture #${f.index + 1}${f.name === undefined ? '' : ` '${f.name}'`}${what} failed: ${f.reason}${f.status === 0 ? '' : ` (${f.status})`}`
-}
 
 /**
  * `serve --fixtures file.json`: runs the file through the simulator's API (`${.env:NAME}` from the

@@ -23,6 +23,7 @@ import { createTrace, type Trace, traceInternals } from '#kernel/trace.js'
 import type { InterceptOptions } from '../adapters/hosts.js'
 import { type Interception, interceptHosts } from '../adapters/intercept.js'
 import { type Admin, createAdmin } from './admin.js'
+import { type CausingTrigger, createCausingTrigger } from './caused-trigger.js'
 import { type Customer, createCustomer } from './customer.js'
 import { type FixtureOptions, type FixtureResult, runFixtures } from './fixtures.js'
 import { type Capture, captureOptions, checkSnapshot, SNAPSHOT_FORMAT, type Snapshot, type SnapshotOptions } from './snapshot.js'
@@ -102,7 +103,13 @@ export interface Simulator {
   readonly clock: Clock
   readonly platform: Platform
   /** Typed setup and inspection; `injectFault({ fault: 'lock_timeout' })` applies a fault now. */
-  readonly admin: Admin & {
+  readonly admin: Omit<Admin, 'trigger'> & {
+    /**
+     * Causes an event by the API calls that make it, as the provider CLI's trigger does (the event
+     * names a stored object in the state it says); with `synthetic: true` or a body, a generated
+     * event at once. See `CausingTrigger`.
+     */
+    trigger: CausingTrigger
     injectFault(fault: FaultInjection): void
     /** Runs a fixture file (the provider CLI's format) through the API; see `runFixtures`. */
     loadFixtures(json: unknown, options?: FixtureOptions): Promise<FixtureResult>
@@ -370,14 +377,25 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
     // Made on first use: many simulators (property runs, forks) never touch it.
     get admin() {
-      admin ??= Object.assign(createAdmin(service), {
+      const base = createAdmin(service)
+      const loadFixtures = (json: unknown, options?: FixtureOptions) =>
+        runFixtures({ fetch, secretKey: p.keys.secret.test, prefix: kernel.prefix }, json, options)
+      admin ??= Object.assign(base, {
+        trigger: createCausingTrigger({
+          generate: base.trigger,
+          loadFixtures,
+          completeCheckout: (session, input) => simulator.customer.completeCheckout(session, input),
+          events: () => service.events.all(),
+          accountExists: (id) => service.accounts.get(id) !== undefined,
+          settle: () => scheduler.settle(),
+          traced: (type) => kernel.trace.append('admin.trigger', { type }),
+        }),
         injectFault(fault: FaultInjection) {
           const refusal = faultTargetRefusal(fault.fault, fault.operation)
           if (refusal !== undefined) throw new TypeError(`admin.injectFault: option 'operation': ${refusal}`)
           faults.inject(fault)
         },
-        loadFixtures: (json: unknown, options?: FixtureOptions) =>
-          runFixtures({ fetch, secretKey: p.keys.secret.test, prefix: kernel.prefix }, json, options),
+        loadFixtures,
       })
       return admin
     },

@@ -244,3 +244,17 @@ function formPairs(value: unknown, prefix = ''): [string, string][] {
   if (value === null || value === undefined) return prefix === '' ? [] : [[prefix, '']]
   return prefix === '' ? [] : [[prefix, String(value)]]
 }
+
+/**
+ * A failed fixture run in one line: which request (position, name, method and path) and why.
+ *
+ * @example
+ * fixtureFailure(result) // "fixture #2 'price' (POST /v1/prices) failed: No such product: 'prod_x' (404)"
+ */
+export function fixtureFailure(result: FixtureResult): string {
+  const f = result.failed
+  if (f === undefined) return 'fixtures ran'
+  if (f.index < 0) return f.reason
+  const what = f.method === '' ? '' : ` (${f.method} ${f.path})`
+  return `fixture #${f.index + 1}${f.name === undefined ? '' : ` '${f.name}'`}${what} failed: ${f.reason}${f.status === 0 ? '' : ` (${f.status})`}`
+}

@@ -9,7 +9,7 @@ describe('driving deliveries on the virtual clock', () => {
       const { sim, live } = setup(11)
       await destination(live, { url: URL_A })
       sim.receivers.mount(URL_A, () => new Response(null, { status: 500 }))
-      for (let i = 0; i < 5; i++) sim.admin.trigger('invoice.paid', { mode: 'live' })
+      for (let i = 0; i < 5; i++) sim.admin.trigger('invoice.paid', { synthetic: true, mode: 'live' })
       await drive(sim)
       return sim.admin.deliveries().map((r) => [r.status, r.attempts.map((a) => a.at)])
     }
@@ -29,7 +29,7 @@ describe('driving deliveries on the virtual clock', () => {
       await new Promise((r) => sim.clock.setTimeout(r, 60_000))
       return new Response('late')
     })
-    const evt = sim.admin.trigger('customer.created')
+    const evt = sim.admin.trigger('customer.created', { synthetic: true })
     await sim.service.kernel.scheduler.advance(sim.clock.now + 30_000)
     const r = sim.admin.deliveries({ event: evt.id })[0]
     expect(r?.attempts[0]).toMatchObject({ outcome: 'timeout', durationMs: 10_000 })
@@ -40,8 +40,8 @@ describe('driving deliveries on the virtual clock', () => {
     await destination(stripe, { url: URL_A })
     const got = collect(sim, URL_A)
     const before = sim.clock.now
-    sim.admin.trigger('customer.created')
-    sim.admin.trigger('invoice.paid')
+    sim.admin.trigger('customer.created', { synthetic: true })
+    sim.admin.trigger('invoice.paid', { synthetic: true })
     await sim.settle()
     expect(got).toHaveLength(2)
     expect(sim.clock.now).toBe(before)

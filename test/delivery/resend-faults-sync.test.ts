@@ -11,7 +11,7 @@ describe.each(ENDPOINT_KINDS)('manual resend to a $name', (kind) => {
     const { sim, stripe } = setup()
     const { id } = await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A)
-    const evt = sim.admin.trigger('customer.created')
+    const evt = sim.admin.trigger('customer.created', { synthetic: true })
     await sim.settle()
     await sim.clock.tickAsync(15 * DAY)
     await expect(sim.admin.resend(evt.id, id)).resolves.toMatchObject({ trigger: 'dashboard', outcome: 'delivered' })
@@ -28,7 +28,7 @@ describe.each(ENDPOINT_KINDS)('manual resend to a $name', (kind) => {
     const { sim, stripe } = setup()
     const { id } = await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A)
-    const evt = sim.admin.trigger('customer.created')
+    const evt = sim.admin.trigger('customer.created', { synthetic: true })
     await sim.settle()
     const post = (path: string, body: string) =>
       sim.fetch(`https://api.stripe.test${path}`, {
@@ -52,7 +52,7 @@ describe.each(ENDPOINT_KINDS)('manual resend to a $name', (kind) => {
     const { id } = await kind.make(stripe, { url: URL_A })
     let answer = 500
     const got = collect(sim, URL_A, () => answer)
-    const evt = sim.admin.trigger('customer.created')
+    const evt = sim.admin.trigger('customer.created', { synthetic: true })
     await sim.settle()
     answer = 200
     await sim.admin.resend(evt.id, id)
@@ -70,7 +70,7 @@ describe.each(ENDPOINT_KINDS)('fault knobs on a $name', (kind) => {
     const { sim, stripe } = setup()
     await kind.make(stripe, { url: URL_A })
     const got = collect(sim, URL_A)
-    const ids = Array.from({ length: 20 }, () => sim.admin.trigger('customer.created').id)
+    const ids = Array.from({ length: 20 }, () => sim.admin.trigger('customer.created', { synthetic: true }).id)
     await sim.settle()
     expect(got.map((g) => JSON.parse(g.raw).id)).toEqual(ids)
   })
@@ -81,7 +81,7 @@ describe.each(ENDPOINT_KINDS)('fault knobs on a $name', (kind) => {
       await kind.make(stripe, { url: URL_A })
       const got = collect(sim, URL_A)
       Object.assign(sim.admin.deliveryFaults, { duplicateRate: 0.5, reorderWindowMs: 5_000, redundantEventRate: 0.5 })
-      const emitted = Array.from({ length: 20 }, () => sim.admin.trigger('customer.created'))
+      const emitted = Array.from({ length: 20 }, () => sim.admin.trigger('customer.created', { synthetic: true }))
       await sim.clock.tickAsync(10_000)
       return { sim, got: got.map((g) => JSON.parse(g.raw)), emitted }
     }
@@ -156,7 +156,7 @@ describe('loopback HTTP receivers', () => {
     try {
       const { sim, stripe } = setup()
       await destination(stripe, { url: `http://127.0.0.1:${port}/hooks` })
-      const evt = sim.admin.trigger('customer.created')
+      const evt = sim.admin.trigger('customer.created', { synthetic: true })
       await sim.settle()
       expect(bodies.map((b) => JSON.parse(b).id)).toEqual([evt.id])
       expect(sim.admin.deliveries({ event: evt.id })[0]?.attempts[0]).toMatchObject({ outcome: 'delivered', status: 204 })
@@ -165,7 +165,7 @@ describe('loopback HTTP receivers', () => {
     }
     const { sim, stripe } = setup()
     await destination(stripe, { url: `http://127.0.0.1:${port}/hooks` })
-    const evt = sim.admin.trigger('customer.created')
+    const evt = sim.admin.trigger('customer.created', { synthetic: true })
     await sim.settle()
     expect(sim.admin.deliveries({ event: evt.id })[0]?.attempts[0]?.outcome).toBe('connect_error')
   })

@@ -6,7 +6,7 @@ describe.each(ENDPOINT_KINDS)('snapshot delivery to a $name', (kind) => {
     const { sim, stripe } = setup()
     const { id, secret } = await kind.make(stripe)
     const got = collect(sim, 'https://hooks.example.test/snapshot')
-    const evt = sim.admin.trigger('payment_intent.succeeded')
+    const evt = sim.admin.trigger('payment_intent.succeeded', { synthetic: true })
     await sim.settle()
     expect(got).toHaveLength(1)
     const event = stripe.webhooks.constructEvent(got[0]!.raw, got[0]!.signature, secret, 300, undefined, sim.clock.now)

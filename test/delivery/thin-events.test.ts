@@ -44,7 +44,7 @@ describe('thin events', () => {
       enabled_events: ['*'],
     })
     const got = collect(sim, THIN_URL)
-    const evt = sim.admin.trigger('v1.billing.meter.no_meter_found')
+    const evt = sim.admin.trigger('v1.billing.meter.no_meter_found', { synthetic: true })
     await sim.settle()
     const note = stripe.parseEventNotification(got[0]!.raw, got[0]!.signature, secret, 300, undefined, sim.clock.now)
     expect((note as any).related_object).toBeUndefined()
@@ -61,8 +61,8 @@ describe('thin events', () => {
     await destination(stripe, { url: 'https://hooks.example.test/snap', enabled_events: ['*'] })
     const thin = collect(sim, THIN_URL)
     const snap = collect(sim, 'https://hooks.example.test/snap')
-    sim.admin.trigger('customer.created')
-    sim.admin.trigger('v1.billing.meter.no_meter_found')
+    sim.admin.trigger('customer.created', { synthetic: true })
+    sim.admin.trigger('v1.billing.meter.no_meter_found', { synthetic: true })
     await sim.settle()
     expect(thin.map((x) => JSON.parse(x.raw).type)).toEqual(['v1.billing.meter.no_meter_found'])
     expect(snap.map((x) => JSON.parse(x.raw).type)).toEqual(['customer.created'])
@@ -96,9 +96,9 @@ describe('thin events', () => {
 
   it('lists thin events by created bounds in ISO 8601 or unix seconds, refusing an unknown bound', async () => {
     const { sim } = setup()
-    const first = sim.admin.trigger('v1.billing.meter.no_meter_found')
+    const first = sim.admin.trigger('v1.billing.meter.no_meter_found', { synthetic: true })
     await sim.clock.tickAsync(5000)
-    const later = sim.admin.trigger('v1.billing.meter.no_meter_found')
+    const later = sim.admin.trigger('v1.billing.meter.no_meter_found', { synthetic: true })
     const since = new Date(sim.clock.now - 1000).toISOString()
     const iso = await v2(sim, 'GET', `/v2/core/events?created[gte]=${since}`)
     expect(iso.json.data.map((e: { id: string }) => e.id)).toEqual([later.id])

@@ -103,7 +103,7 @@ describe('results of every endpoint family', () => {
     const v1 = await stripe.events.list({ type: 'customer.created' })
     expect(v1.data).toHaveLength(1)
     expect((await stripe.events.retrieve(v1.data[0]!.id)).type).toBe('customer.created')
-    const thin = sim.admin.trigger('v1.billing.meter.no_meter_found')
+    const thin = sim.admin.trigger('v1.billing.meter.no_meter_found', { synthetic: true })
     expect((await stripe.v2.core.events.retrieve(thin.id)).id).toBe(thin.id)
   })
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { triggerTypes } from '../../src/cli/trigger-recipes.js'
+import { triggerTypes } from '../../src/simulator/trigger-recipes.js'
 import { run } from '../cli/in-process.js'
 import { type ServedCli, startServeCli } from '../cli/serve-cli.js'
 import { type OneSecretApp, startOneSecretApp } from './one-secret-app.js'

@@ -1,9 +1,7 @@
 import { z } from 'zod'
 import { DELIVERY_STATUSES } from '../../../catalogue/rules.js'
 import type { Simulator } from '../../../simulator/create-simulator.js'
-import type { FixtureFile } from '../../../simulator/fixtures.js'
-import { fixtureFailure } from '../../fixture-file.js'
-import { CHECKOUT_COMPLETIONS, TRIGGER_REFUSALS, triggerRecipe } from '../../trigger-recipes.js'
+import { TRIGGER_REFUSALS } from '../../../simulator/trigger-recipes.js'
 import { fail, iso, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok, ref } from '../openapi-components.js'
@@ -104,9 +102,9 @@ const trigger = adminRoute({
     const generated = b.object !== undefined || b.data !== undefined || b.synthetic === true || b.mode === 'live'
     const refusal = TRIGGER_REFUSALS[b.type]
     if (refusal !== undefined && !generated) return fail(400, `${b.type}: ${refusal}`, 'type')
-    const recipe = generated ? undefined : triggerRecipe(b.type)
-    if (recipe !== undefined) return caused(sim, b.type, recipe, b.account)
+    if (!generated) return caused(sim, b.type, b.account)
     const event = sim.admin.trigger(b.type, {
+      synthetic: true,
       ...(b.account === undefined ? {} : { account: b.account }),
       ...(b.mode === undefined ? {} : { mode: b.mode }),
       ...(b.object === undefined ? {} : { object: b.object }),
@@ -116,22 +114,15 @@ const trigger = adminRoute({
   },
 })
 
-/** Runs a trigger's recipe and answers the event of `type` it caused. */
-async function caused(sim: Simulator, type: string, recipe: FixtureFile, account: string | undefined): Promise<Response> {
-  const before = sim.admin.events().length
-  const result = await sim.admin.loadFixtures(recipe, account === undefined ? {} : { account })
-  if (!result.ok) return fail(500, `${type}: the trigger's requests failed: ${fixtureFailure(result)}`)
-  const paymentMethod = CHECKOUT_COMPLETIONS[type]
-  const session = result.steps.find((s) => s.name === 'checkout_session')?.id
-  if (paymentMethod !== undefined && session !== undefined)
-    await sim.customer.completeCheckout(session, { paymentMethod, ...(account === undefined ? {} : { account }) })
-  await sim.settle()
-  const event = sim.admin
-    .events()
-    .slice(before)
-    .find((e) => e.type === type)
-  if (event === undefined) return fail(500, `${type}: the trigger's requests ran but caused no ${type} event`)
-  return json(200, { ...eventJson(event), body: event.body, synthetic: false, requests: result.steps })
+/** Runs a trigger's recipe (`sim.admin.trigger`) and answers the event it caused; a type without one gets a generated event. */
+async function caused(sim: Simulator, type: string, account: string | undefined): Promise<Response> {
+  try {
+    const event = await sim.admin.trigger(type, account === undefined ? {} : { account })
+    const synthetic = event.requests.length === 0
+    return json(200, { ...eventJson(event), body: event.body, synthetic, ...(synthetic ? {} : { requests: event.requests }) })
+  } catch (error) {
+    return fail(500, (error as Error).message.replace(/^trigger: /, ''))
+  }
 }
 
 const deliveries = adminRoute({

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: fixture references are written literally
-import type { FixtureFile, FixtureRequest } from '../simulator/fixtures.js'
+import type { FixtureFile, FixtureRequest } from './fixtures.js'
 
 const card = (pm: string) => ({
   amount: 2000,
