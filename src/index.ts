@@ -46,6 +46,12 @@ export type { Clock } from './kernel/clock.js'
 export { type HeaderNames, headerNames } from './kernel/header-names.js'
 export type { Trace, TraceEntry, TraceKind, TraceKinds } from './kernel/trace.js'
 export type { Admin } from './simulator/admin.js'
+export type {
+  CausedTriggerOptions,
+  CausingTrigger,
+  GeneratedTriggerOverrides,
+  TriggeredEvent,
+} from './simulator/caused-trigger.js'
 export {
   createSimulator,
   DEFAULT_API_VERSION,
