@@ -12,12 +12,15 @@ import type { TriggerOverrides } from './trigger.js'
  * delivery, resending, rolling secrets, simulating a bad certificate and the fault knobs.
  *
  * @example
- * const evt = sim.admin.trigger('payment_intent.succeeded')
+ * const evt = sim.admin.trigger('payment_intent.succeeded', { synthetic: true })
  * await sim.settle()
  * sim.admin.deliveries({ event: evt.id }) // [{ status: 'Delivered', attempts: [...] }]
  */
 export interface DeliveryAdmin {
-  /** Creates a realistic event of any type (like the provider's CLI `trigger`) and delivers it. */
+  /**
+   * Creates a generated event of any type (an object built from the catalogue's type, naming no
+   * stored object) and delivers it; `sim.admin.trigger` gives it with `synthetic: true` or a body.
+   */
   trigger(type: string, overrides?: TriggerOverrides): StoredEvent
   /** Triggers a synchronous event (e.g. `issuing_authorization.request`) and waits for the receivers' answer. */
   triggerSync(type: string, overrides?: TriggerOverrides): Promise<SyncOutcome>
