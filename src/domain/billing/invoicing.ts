@@ -7,6 +7,7 @@ import type { BillingContext } from './context.js'
 import type { Credits } from './credits.js'
 import type { Discounts } from './discounts.js'
 import { hostedInvoiceUrl } from './hosted-invoice-url.js'
+import { createInvoiceIntents } from './invoice-intents.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
 import { isMetered } from './lines.js'
@@ -28,6 +29,7 @@ export function createInvoicing(
   credits: Credits,
 ) {
   const { kernel, events, r, lines, subs, invoiceStates, key, simLine } = ctx
+  const intents = createInvoiceIntents(ctx)
 
   function invoiceFields(scope: Scope, n: NewInvoice, id: string): Record<string, unknown> {
     const now = n.timeline.now()
@@ -293,6 +295,7 @@ export function createInvoicing(
     const invoice = r.invoice().require(scope, id)
     const now = (st?.timeline ?? simLine).now()
     credits.restore(scope, invoice, now, origin)
+    intents.cancelOpen(scope, id, origin)
     const updated = r.invoice().put(scope, id, {
       status: 'void',
       amount_remaining: 0,
@@ -304,6 +307,7 @@ export function createInvoicing(
   }
 
   return {
+    intents,
     draftLines,
     invoiceFields,
     createInvoice,
