@@ -1,7 +1,7 @@
 import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import type { Simulator } from '../../src/index.js'
-import { form, setup } from '../accounts/helpers.js'
+import { createSimulator, type Simulator } from '../../src/index.js'
+import { client, form, setup } from '../accounts/helpers.js'
 import { pinned } from '../versions/helpers.js'
 
 const HOUR = 3600_000
@@ -210,6 +210,25 @@ describe("a default_incomplete subscription's first invoice carries its payment 
   })
 })
 
+describe('an invoice waiting on its intent, across a snapshot', () => {
+  it('is paid in the copy (JSON snapshot and fork) when the copied intent is confirmed, and not in the original', async () => {
+    const { sim, stripe } = setup()
+    const price = await plan(stripe)
+    const customer = await stripe.customers.create({})
+    const sub = await incomplete(stripe, customer.id, price.id, 'latest_invoice.confirmation_secret')
+    const invoice = sub.latest_invoice as Stripe.Invoice
+    const secret = invoice.confirmation_secret?.client_secret ?? ''
+    const copies = [createSimulator({ from: JSON.parse(JSON.stringify(sim.snapshot())) }), sim.fork()]
+    for (const copy of copies) {
+      const c = client(copy, copy.platform.secretKey.test)
+      expect(copy.customer.confirmPaymentIntent(secret, { paymentMethod: 'pm_card_visa' }).intent.status).toBe('succeeded')
+      expect((await c.invoices.retrieve(invoice.id)).status).toBe('paid')
+      expect((await c.subscriptions.retrieve(sub.id)).status).toBe('active')
+    }
+    expect((await stripe.invoices.retrieve(invoice.id)).status).toBe('open')
+  })
+})
+
 describe('the 2022-08-01 subscription sample with default_incomplete', () => {
   it('gets the intent through latest_invoice.payment_intent and its invoice.paid webhook names the intent', async () => {
     const { sim, stripe } = pinned('2022-08-01')
@@ -251,6 +270,10 @@ describe('the 2022-08-01 subscription sample with default_incomplete', () => {
     const intent = await stripe.paymentIntents.retrieve(body.payment_intent as string)
     expect(intent.status).toBe('succeeded')
     expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('active')
+    // The intent is made at finalization: `invoice.finalized` names it already.
+    const finalized = events.find((e) => e.type === 'invoice.finalized')
+    expect(finalized).toBeDefined()
+    expect((finalized!.data.object as unknown as { payment_intent: unknown }).payment_intent).toBe(invoice.payment_intent.id)
     const failed = events.find((e) => e.type === 'invoice.payment_failed')
     expect(failed).toBeDefined()
     expect((failed!.data.object as unknown as { payment_intent: unknown }).payment_intent).toBe(invoice.payment_intent.id)

@@ -205,7 +205,11 @@ export function createInvoicing(
     }
   }
 
-  function finalize(scope: Scope, id: string, origin: Origin): Json {
+  /**
+   * Finalizes a draft. With `intent`, an invoice charged automatically that is not paid now gets its
+   * payment intent before `invoice.finalized`, as the provider makes it at finalization.
+   */
+  function finalize(scope: Scope, id: string, origin: Origin, intent = false): Json {
     const st = invoiceStates.get(key(scope, id))
     let invoice = r.invoice().require(scope, id)
     if (invoice.status !== 'draft') return invoice
@@ -228,6 +232,10 @@ export function createInvoicing(
       hosted_invoice_url: hostedInvoiceUrl(scope, id),
       status_transitions: { ...(invoice.status_transitions as Json), finalized_at: sec(now) },
     })
+    if (intent && invoice.collection_method === 'charge_automatically' && Number(invoice.amount_due) > 0) {
+      intents.open(scope, id, origin)
+      invoice = r.invoice().require(scope, id)
+    }
     emitInvoice(scope, 'invoice.finalized', invoice, origin)
     if (invoice.collection_method === 'send_invoice') invoice = send(scope, invoice, st, now, origin)
     return invoice

@@ -206,15 +206,10 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
   }
 
   function finalizeAndPay(scope: Scope, id: string, origin: Origin, pay: boolean): Json {
-    const invoice = invoicing.finalize(scope, id, origin)
+    // Not charged now (`default_incomplete`): the customer confirms the invoice's own intent.
+    const invoice = invoicing.finalize(scope, id, origin, !pay)
     // `send_invoice`: the customer pays it (`invoices.pay`); it is never charged automatically.
-    if (invoice.collection_method === 'send_invoice' && Number(invoice.amount_due) > 0) return invoice
-    if (!pay) {
-      // Not charged now (`default_incomplete`): the customer confirms the invoice's intent.
-      if (invoice.status !== 'open' || Number(invoice.amount_due) <= 0) return invoice
-      invoicing.intents.open(scope, id, origin)
-      return r.invoice().require(scope, id)
-    }
+    if (!pay || (invoice.collection_method === 'send_invoice' && Number(invoice.amount_due) > 0)) return invoice
     return attemptPayment(scope, id, origin, { automatic: true })
   }
 
