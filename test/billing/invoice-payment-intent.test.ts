@@ -179,6 +179,19 @@ describe("a default_incomplete subscription's first invoice carries its payment 
     expect((await stripe.subscriptions.retrieve(hosted.id)).status).toBe('active')
   })
 
+  it('paid out of band, cancels the intent it waited on', async () => {
+    const { stripe } = setup()
+    const price = await plan(stripe)
+    const customer = await stripe.customers.create({})
+    const sub = await incomplete(stripe, customer.id, price.id, 'latest_invoice.confirmation_secret')
+    const invoice = sub.latest_invoice as Stripe.Invoice
+    const piId = (invoice.confirmation_secret?.client_secret ?? '').split('_secret_')[0] ?? ''
+    expect((await stripe.invoices.pay(invoice.id, { paid_out_of_band: true })).status).toBe('paid')
+    expect((await stripe.paymentIntents.retrieve(piId)).status).toBe('canceled')
+    expect((await stripe.invoicePayments.list({ invoice: invoice.id })).data.map((p) => p.status)).toEqual(['canceled'])
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('active')
+  })
+
   it('expires after 23 hours unpaid: the invoice is voided and its intent canceled', async () => {
     const { sim, stripe } = setup()
     const price = await plan(stripe)
