@@ -18,21 +18,42 @@ import { sec } from './types.js'
  */
 export type InvoiceIntents = ReturnType<typeof createInvoiceIntents>
 
-/** What the provider writes on an invoice's payment intent. */
+/**
+ * What the provider writes on an invoice's payment intent.
+ *
+ * @example
+ * intentDescription({ id: 'in_1', billing_reason: 'manual' }) // 'Invoice'
+ */
 export function intentDescription(invoice: Json): string {
   return invoice.billing_reason === 'manual' ? 'Invoice' : 'Subscription update'
 }
 
-/** The records an invoice's `payments` list shows. */
+/**
+ * The records an invoice's `payments` list shows (a copy).
+ *
+ * @example
+ * paymentsOf(invoice).filter((p) => p.status === 'open')
+ */
 export function paymentsOf(invoice: Json | undefined): Json[] {
   return ((invoice?.payments as { data?: Json[] } | undefined)?.data ?? []).slice()
 }
 
-/** An invoice's `payments` list as the invoice object carries it. */
+/**
+ * An invoice's `payments` list as the invoice object carries it.
+ *
+ * @example
+ * paymentsList('in_1', []) // { object: 'list', data: [], has_more: false, total_count: 0, url: '/v1/invoice_payments?invoice=in_1' }
+ */
 export function paymentsList(id: string, data: readonly Json[]): Record<string, unknown> {
   return { object: 'list', data, has_more: false, total_count: data.length, url: `/v1/invoice_payments?invoice=${id}` }
 }
 
+/**
+ * Builds an invoice's intent keeping over billing's shared records.
+ *
+ * @example
+ * const intents = createInvoiceIntents(ctx)
+ */
 export function createInvoiceIntents(ctx: BillingContext) {
   const { kernel, r, invoiceStates, intentInvoices, key, simLine } = ctx
 

@@ -87,7 +87,13 @@ export interface PaymentIntents {
   onOutcome(listener: IntentOutcomeListener): void
 }
 
-/** What an intent's outcome listener hears: the stored intent after `payment_intent.succeeded` or `.payment_failed`. */
+/**
+ * What an intent's outcome listener hears: the stored intent after `payment_intent.succeeded` or
+ * `.payment_failed`.
+ *
+ * @example
+ * paymentIntents.onOutcome((outcome, scope, p) => { if (outcome === 'succeeded') paid(scope, p.id) })
+ */
 export type IntentOutcomeListener = (outcome: 'succeeded' | 'failed', scope: Scope, p: PaymentIntent, origin: Origin) => void
 
 export interface PaymentIntentsOptions {
