@@ -168,6 +168,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     limitRows: limitsConfig.rows,
   })
   billingArea = billing
+  paymentIntents.onOutcome(billing.intentOutcome)
   const limits =
     limitsConfig.rows.length === 0 && limitsConfig.reads === undefined
       ? undefined

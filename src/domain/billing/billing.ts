@@ -95,6 +95,10 @@ export function createBilling(options: BillingOptions) {
     attemptPayment: payments.attemptPayment,
     markPaid: payments.markPaid,
     checkPayable: payments.checkPayable,
+    /** Hears payment intents' outcomes: an open invoice's own intent succeeding pays the invoice. */
+    intentOutcome: payments.intentOutcome,
+    /** The payment intent an open invoice waits on (its `confirmation_secret`), if any. */
+    invoiceIntent: invoicing.intents.intentOf,
     cancelNow: cycles.cancelNow,
     stopCollection: createStopCollection(ctx),
     checkCurrency: createCustomerCurrency(ctx),

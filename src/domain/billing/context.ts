@@ -58,6 +58,8 @@ export function createContext(options: BillingOptions) {
     clocks: new Map<string, TestClockTimeline>(),
     subs: new Map<string, SubState>(),
     invoiceStates: new Map<string, InvoiceState>(),
+    /** The open invoice each invoice payment intent pays, by scope and intent id (rebuilt from the invoice states on load). */
+    intentInvoices: new Map<string, string>(),
     usageRecords,
     lines: createLines({ kernel, engine, meters: options.meters, meterEvents: options.meterEvents, usageRecords }) as Lines,
     key: (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`,

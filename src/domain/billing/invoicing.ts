@@ -7,6 +7,7 @@ import type { BillingContext } from './context.js'
 import type { Credits } from './credits.js'
 import type { Discounts } from './discounts.js'
 import { hostedInvoiceUrl } from './hosted-invoice-url.js'
+import { createInvoiceIntents } from './invoice-intents.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
 import { isMetered } from './lines.js'
@@ -28,6 +29,7 @@ export function createInvoicing(
   credits: Credits,
 ) {
   const { kernel, events, r, lines, subs, invoiceStates, key, simLine } = ctx
+  const intents = createInvoiceIntents(ctx)
 
   function invoiceFields(scope: Scope, n: NewInvoice, id: string): Record<string, unknown> {
     const now = n.timeline.now()
@@ -203,7 +205,11 @@ export function createInvoicing(
     }
   }
 
-  function finalize(scope: Scope, id: string, origin: Origin): Json {
+  /**
+   * Finalizes a draft. With `intent`, an invoice charged automatically that is not paid now gets its
+   * payment intent before `invoice.finalized`, as the provider makes it at finalization.
+   */
+  function finalize(scope: Scope, id: string, origin: Origin, intent = false): Json {
     const st = invoiceStates.get(key(scope, id))
     let invoice = r.invoice().require(scope, id)
     if (invoice.status !== 'draft') return invoice
@@ -226,6 +232,10 @@ export function createInvoicing(
       hosted_invoice_url: hostedInvoiceUrl(scope, id),
       status_transitions: { ...(invoice.status_transitions as Json), finalized_at: sec(now) },
     })
+    if (intent && invoice.collection_method === 'charge_automatically' && Number(invoice.amount_due) > 0) {
+      intents.open(scope, id, origin)
+      invoice = r.invoice().require(scope, id)
+    }
     emitInvoice(scope, 'invoice.finalized', invoice, origin)
     if (invoice.collection_method === 'send_invoice') invoice = send(scope, invoice, st, now, origin)
     return invoice
@@ -293,6 +303,7 @@ export function createInvoicing(
     const invoice = r.invoice().require(scope, id)
     const now = (st?.timeline ?? simLine).now()
     credits.restore(scope, invoice, now, origin)
+    intents.cancelOpen(scope, id, origin)
     const updated = r.invoice().put(scope, id, {
       status: 'void',
       amount_remaining: 0,
@@ -304,6 +315,7 @@ export function createInvoicing(
   }
 
   return {
+    intents,
     draftLines,
     invoiceFields,
     createInvoice,

@@ -3,9 +3,11 @@ import { INVOICE_PAYMENT_RETRY_DAYS } from '#catalogue/rules.js'
 import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
+import { CONFIRMABLE } from '../payment-intents/payment-intent.js'
 import { invalidRequest, ServiceError, tableError } from '../service-error.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
+import { intentDescription } from './invoice-intents.js'
 import type { Invoicing } from './invoicing.js'
 import type { BillingJobs } from './jobs.js'
 import { refOf, sec } from './types.js'
@@ -19,6 +21,8 @@ export type Payments = ReturnType<typeof createPayments>
 
 export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing: Invoicing) {
   const { kernel, r, subs, invoiceStates, key, simLine } = ctx
+  /** Invoices billing is attempting now: their intent's outcome is handled by the attempt itself. */
+  const attempting = new Set<string>()
 
   function defaultPaymentMethod(scope: Scope, invoice: Json): string | null {
     const st = invoiceStates.get(key(scope, String(invoice.id)))
@@ -38,33 +42,12 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     r.subscription().set(scope, subId, { status }, origin)
   }
 
-  /**
-   * The record of the payment intent that paid an invoice (`invoicePayments`): stored without an
-   * event of its own making, as the provider announces it only when paid (`invoice_payment.paid`).
-   */
-  function invoicePayment(scope: Scope, invoice: Json, pi: string, now: number): Json {
-    const id = kernel.ids.next('inpay', 24)
-    const record = r.invoicePayment().build(scope, id, {})
-    Object.assign(record, {
-      created: sec(now),
-      amount_paid: invoice.amount_due,
-      amount_requested: invoice.amount_due,
-      currency: invoice.currency,
-      invoice: invoice.id,
-      is_default: true,
-      payment: { type: 'payment_intent', payment_intent: pi },
-      status: 'paid',
-      status_transitions: { canceled_at: null, paid_at: sec(now) },
-    })
-    return r.invoicePayment().insert(scope, record)
-  }
-
   function markPaid(scope: Scope, id: string, pi: string | null, origin: Origin): Json {
     const st = invoiceStates.get(key(scope, id))
     const now = (st?.timeline ?? simLine).now()
     let invoice = r.invoice().require(scope, id)
     if (st?.job !== undefined) st.timeline.cancel(st.job)
-    const payments = pi === null ? [] : [invoicePayment(scope, invoice, pi, now)]
+    const { list, paid } = invoicing.intents.settle(scope, invoice, pi, origin)
     invoice = r.invoice().put(scope, id, {
       status: 'paid',
       attempt_count: Number(invoice.attempt_count ?? 0) + (pi === null ? 0 : 1),
@@ -73,35 +56,75 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
       attempted: true,
       next_payment_attempt: null,
       ending_balance: invoice.ending_balance ?? 0,
-      payments: {
-        object: 'list',
-        data: payments,
-        has_more: false,
-        total_count: payments.length,
-        url: `/v1/invoice_payments?invoice=${id}`,
-      },
+      payments: list,
       status_transitions: { ...(invoice.status_transitions as Json), paid_at: sec(now) },
     })
     kernel.trace.append('invoice.paid', { id, account: scope.account, mode: scope.mode })
-    for (const p of payments) emitSnapshot(ctx.events, 'invoice_payment.paid', scope, p, origin, undefined, true)
+    for (const p of paid) emitSnapshot(ctx.events, 'invoice_payment.paid', scope, p, origin, undefined, true)
     invoicing.emitInvoice(scope, 'invoice.paid', invoice, origin)
     invoicing.emitInvoice(scope, 'invoice.payment_succeeded', invoice, origin)
     const sub = st?.subscription ?? null
-    if (sub !== null) {
-      const current = r.subscription().get(scope, sub)
-      if (current?.status === 'past_due' || current?.status === 'incomplete') {
-        const stt = subs.get(key(scope, sub))
-        if (stt?.expiry !== undefined) stt.timeline.cancel(stt.expiry)
-        if (stt !== undefined) stt.expiry = undefined
-        setSubStatus(
-          scope,
-          sub,
-          stt?.trialEnd !== null && stt !== undefined && stt.timeline.now() < stt.trialEnd ? 'trialing' : 'active',
-          origin,
-        )
-      }
-    }
+    if (sub !== null) afterPaid(scope, sub, pi, origin)
     return invoice
+  }
+
+  /**
+   * A paid invoice's subscription: `past_due` or `incomplete` becomes active (or trialing) again,
+   * and with `save_default_payment_method: on_subscription` the card that paid becomes its default,
+   * in one update.
+   */
+  function afterPaid(scope: Scope, subId: string, pi: string | null, origin: Origin): void {
+    const current = r.subscription().get(scope, subId)
+    if (current === undefined || current.status === 'canceled') return
+    const fields: Record<string, unknown> = {}
+    if (current.status === 'past_due' || current.status === 'incomplete') {
+      const stt = subs.get(key(scope, subId))
+      if (stt?.expiry !== undefined) stt.timeline.cancel(stt.expiry)
+      if (stt !== undefined) stt.expiry = undefined
+      fields.status = stt?.trialEnd !== null && stt !== undefined && stt.timeline.now() < stt.trialEnd ? 'trialing' : 'active'
+    }
+    const settings = current.payment_settings as { save_default_payment_method?: unknown } | null | undefined
+    const used = pi === null ? undefined : ctx.options.paymentIntents().get(scope, pi)?.payment_method
+    if (settings?.save_default_payment_method === 'on_subscription' && typeof used === 'string') {
+      if (current.default_payment_method !== used) fields.default_payment_method = used
+    }
+    if (Object.keys(fields).length > 0) r.subscription().set(scope, subId, fields, origin)
+  }
+
+  /**
+   * A failed attempt recorded on the invoice: `invoice.payment_failed`, and an active or trialing
+   * subscription `past_due`; `nextAttempt` (ms) when an automatic retry is queued.
+   */
+  function recordFailure(scope: Scope, id: string, origin: Origin, nextAttempt: number | null): Json {
+    const invoice = r.invoice().require(scope, id)
+    const updated = r.invoice().put(scope, id, {
+      attempt_count: Number(invoice.attempt_count ?? 0) + 1,
+      attempted: true,
+      next_payment_attempt: nextAttempt === null ? null : sec(nextAttempt),
+      last_finalization_error: null,
+    })
+    kernel.trace.append('invoice.payment_failed', { id, account: scope.account, mode: scope.mode })
+    invoicing.emitInvoice(scope, 'invoice.payment_failed', updated, origin)
+    const subId = invoiceStates.get(key(scope, id))?.subscription ?? null
+    if (subId !== null) {
+      const sub = r.subscription().get(scope, subId)
+      if (sub?.status === 'active' || sub?.status === 'trialing') setSubStatus(scope, subId, 'past_due', origin)
+    }
+    return updated
+  }
+
+  /**
+   * The invoice's own payment intent succeeded or failed outside an attempt of billing's (the
+   * customer confirmed it with its client secret, the server confirmed it, 3-D Secure ended): the
+   * invoice is paid, or the failure recorded with no automatic retry (the customer is present).
+   */
+  function intentOutcome(outcome: 'succeeded' | 'failed', scope: Scope, p: Json, origin: Origin): void {
+    const id = invoicing.intents.invoiceOf(scope, String(p.id))
+    if (id === undefined || attempting.has(key(scope, id))) return
+    const invoice = r.invoice().get(scope, id)
+    if (invoice?.status !== 'open' && invoice?.status !== 'uncollectible') return
+    if (outcome === 'succeeded') markPaid(scope, id, String(p.id), origin)
+    else recordFailure(scope, id, origin, null)
   }
 
   /**
@@ -126,48 +149,55 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     if (pm === null) {
       error = tableError('invoice_no_customer_payment_method')
     } else {
+      const open = st?.intent === undefined ? undefined : ctx.options.paymentIntents().get(scope, st.intent)
+      const k = key(scope, id)
+      attempting.add(k)
       try {
-        const intent = ctx.options.paymentIntents().create(
-          scope,
-          {
-            amount,
-            currency: String(invoice.currency),
-            customer: String(invoice.customer),
-            paymentMethod: pm,
-            confirm: true,
-            offSession: true,
-            description: invoice.billing_reason === 'manual' ? 'Invoice' : 'Subscription update',
-            metadata: {},
-          },
-          origin,
-        )
-        pi = intent.id
+        if (open !== undefined && CONFIRMABLE.has(String(open.status))) {
+          // The invoice's own intent is confirmed again, as the provider retries it.
+          pi = String(open.id)
+          ctx.engine.run('paymentIntents.confirm', {
+            scope,
+            origin,
+            path: { id: pi },
+            params: { payment_method: pm, off_session: true },
+          })
+        } else {
+          const intent = ctx.options.paymentIntents().create(
+            scope,
+            {
+              amount,
+              currency: String(invoice.currency),
+              customer: String(invoice.customer),
+              paymentMethod: pm,
+              confirm: true,
+              offSession: true,
+              description: intentDescription(invoice),
+              metadata: {},
+            },
+            origin,
+          )
+          pi = intent.id
+        }
       } catch (e) {
         if (!(e instanceof ServiceError)) throw e
         error = e
         const extra = e.extra?.payment_intent as { id?: string } | undefined
         if (typeof extra?.id === 'string') pi = extra.id
+      } finally {
+        attempting.delete(k)
       }
     }
     if (error === undefined) return markPaid(scope, id, pi, origin)
+    // The invoice now waits on an intent the customer can confirm: the declined one, or a new one.
+    if (pi !== null) invoicing.intents.adopt(scope, id, pi)
+    else invoicing.intents.open(scope, id, origin)
     const attempts = (st?.attempts ?? 0) + 1
     if (st !== undefined) st.attempts = attempts
     const timeline = st?.timeline ?? simLine
     const retryIn = how.automatic ? INVOICE_PAYMENT_RETRY_DAYS[attempts - 1] : undefined
     const nextAttempt = retryIn === undefined ? null : timeline.now() + retryIn * DAY
-    const updated = r.invoice().put(scope, id, {
-      attempt_count: Number(invoice.attempt_count ?? 0) + 1,
-      attempted: true,
-      next_payment_attempt: nextAttempt === null ? null : sec(nextAttempt),
-      last_finalization_error: null,
-    })
-    kernel.trace.append('invoice.payment_failed', { id, account: scope.account, mode: scope.mode })
-    invoicing.emitInvoice(scope, 'invoice.payment_failed', updated, origin)
-    const subId = st?.subscription ?? null
-    if (subId !== null) {
-      const sub = r.subscription().get(scope, subId)
-      if (sub?.status === 'active' || sub?.status === 'trialing') setSubStatus(scope, subId, 'past_due', origin)
-    }
+    const updated = recordFailure(scope, id, origin, nextAttempt)
     if (st !== undefined && nextAttempt !== null) {
       st.job = timeline.at(nextAttempt, jobs.retry, refOf(scope, id))
     }
@@ -176,7 +206,8 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
   }
 
   function finalizeAndPay(scope: Scope, id: string, origin: Origin, pay: boolean): Json {
-    const invoice = invoicing.finalize(scope, id, origin)
+    // Not charged now (`default_incomplete`): the customer confirms the invoice's own intent.
+    const invoice = invoicing.finalize(scope, id, origin, !pay)
     // `send_invoice`: the customer pays it (`invoices.pay`); it is never charged automatically.
     if (!pay || (invoice.collection_method === 'send_invoice' && Number(invoice.amount_due) > 0)) return invoice
     return attemptPayment(scope, id, origin, { automatic: true })
@@ -206,5 +237,5 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     })
   }
 
-  return { setSubStatus, markPaid, attemptPayment, finalizeAndPay, checkPayable }
+  return { setSubStatus, markPaid, attemptPayment, finalizeAndPay, checkPayable, intentOutcome }
 }

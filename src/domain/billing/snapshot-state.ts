@@ -30,6 +30,8 @@ interface SavedInvoice {
   timeline: number
   subscription: string | null
   attempts: number
+  /** Only when the invoice has an open payment intent. */
+  intent?: string
 }
 
 interface SavedBilling {
@@ -85,6 +87,7 @@ export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, cle
           timeline: lineRef(st.timeline),
           subscription: st.subscription,
           attempts: st.attempts,
+          ...(st.intent === undefined ? {} : { intent: st.intent }),
         })),
       }
       const usage = ctx.usageRecords.save()
@@ -96,6 +99,7 @@ export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, cle
       clocks.clear()
       subs.clear()
       invoiceStates.clear()
+      ctx.intentInvoices.clear()
       ctx.usageRecords.load(saved.usageRecords)
       clearAdvancing()
       const relink: [Job, string, Ref][] = []
@@ -131,7 +135,9 @@ export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, cle
           subscription: st.subscription,
           job: undefined,
           attempts: st.attempts,
+          ...(st.intent === undefined ? {} : { intent: st.intent }),
         })
+        if (st.intent !== undefined) ctx.intentInvoices.set(key(st.scope, st.intent), st.id)
       }
       for (const [job, label, args] of relink) jobs.links.get(label)?.(job, args)
     },

@@ -50,6 +50,8 @@ export interface InvoiceState {
   job: Job | undefined
   /** Automatic payment attempts made so far (the first included). */
   attempts: number
+  /** The payment intent the customer can confirm while the invoice is open and unpaid. */
+  intent?: string
 }
 
 /** The debit line(s) a credit proration applies to. */

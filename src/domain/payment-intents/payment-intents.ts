@@ -79,7 +79,22 @@ export interface PaymentIntents {
   checkPaymentMethod(scope: Scope, value: unknown, customer: unknown): void
   /** Emits a `payment_intent.*` event of a stored intent. */
   emit(type: string, scope: Scope, p: PaymentIntent, origin: Origin): void
+  /**
+   * Hears every intent that succeeds or fails, however it was confirmed (server side, by the
+   * customer with its client secret, after 3-D Secure, a bank debit settling): billing pays the
+   * invoice an intent belongs to.
+   */
+  onOutcome(listener: IntentOutcomeListener): void
 }
+
+/**
+ * What an intent's outcome listener hears: the stored intent after `payment_intent.succeeded` or
+ * `.payment_failed`.
+ *
+ * @example
+ * paymentIntents.onOutcome((outcome, scope, p) => { if (outcome === 'succeeded') paid(scope, p.id) })
+ */
+export type IntentOutcomeListener = (outcome: 'succeeded' | 'failed', scope: Scope, p: PaymentIntent, origin: Origin) => void
 
 export interface PaymentIntentsOptions {
   readonly kernel: Kernel
@@ -148,8 +163,11 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
     return waiting
   }
 
+  const listeners: IntentOutcomeListener[] = []
   function emit(type: string, scope: Scope, p: PaymentIntent, origin: Origin): void {
     emitSnapshot(events, type, scope, p, origin, undefined, true)
+    const outcome = OUTCOMES[type]
+    if (outcome !== undefined) for (const listener of listeners) listener(outcome, scope, p, origin)
   }
 
   function decline(scope: Scope, p: PaymentIntent, pm: PaymentMethod, chargeId: string, failure: Failure, origin: Origin): never {
@@ -336,7 +354,15 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
       }
     },
     emit,
+    onOutcome: (listener) => {
+      listeners.push(listener)
+    },
   }
+}
+
+const OUTCOMES: Readonly<Record<string, 'succeeded' | 'failed'>> = {
+  'payment_intent.succeeded': 'succeeded',
+  'payment_intent.payment_failed': 'failed',
 }
 
 /** Whether a card intent asked that its authorisation may be raised (`request_incremental_authorization`). */

@@ -4,6 +4,7 @@ import type { PreviewChange } from '../billing/billing.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
+import type { Scope } from '../mode.js'
 import { invalidRequest, tableError } from '../service-error.js'
 import { invoiceLineBehaviours } from './invoice-lines.js'
 import type { ResourcePorts } from './ports.js'
@@ -63,6 +64,18 @@ function manualCollection(params: Readonly<Record<string, unknown>>, now: number
   return { collection_method: 'send_invoice', due_date: dueDate }
 }
 
+/**
+ * `confirmation_secret` (answered when expanded): the client secret of the payment intent the
+ * invoice waits on (or was paid by), which the customer's browser confirms; null without one.
+ */
+function confirmationSecret(invoice: Json, { engine, scope }: { engine: Engine; scope: Scope }): unknown {
+  const payments = (invoice.payments as { data?: Json[] } | undefined)?.data ?? []
+  const payment = payments.find((p) => p.status === 'open') ?? payments.find((p) => p.status === 'paid')
+  const pi = (payment?.payment as { payment_intent?: unknown } | undefined)?.payment_intent
+  const intent = typeof pi === 'string' ? engine.resource('payment_intent').get(scope, pi) : undefined
+  return intent === undefined ? null : { client_secret: intent.client_secret, type: 'payment_intent' }
+}
+
 function invoiceOf(engine: Engine, call: OperationCall): Json {
   return engine.resource('invoice').require(call.scope, call.path.id ?? '')
 }
@@ -104,6 +117,9 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
     status: 'draft',
     status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
   }),
+  includes: {
+    confirmation_secret: confirmationSecret,
+  },
   behaviours: {
     ...invoiceLineBehaviours,
     'invoices.create'(call, next, { engine, ports }) {
