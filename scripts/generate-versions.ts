@@ -147,10 +147,13 @@ export function readDeclarations(pkg: string): { objects: FieldSets; params: Fie
     }
     return undefined
   }
-  /** A type a field may hold and the walk may enter: declared fields, not an index signature. */
+  /**
+   * A sub-object type a field may hold and the walk may enter: declared fields, not an index
+   * signature, and no `object` literal (an object type is known by its `object` wherever it is).
+   */
   const nestable = (name: string | undefined): name is string => {
     const t = name === undefined ? undefined : all.get(name)
-    return t !== undefined && !t.indexed && t.members.length > 0
+    return t !== undefined && !t.indexed && !t.isObject && t.members.length > 0
   }
   const tokens = (name: string): { fields: string[]; subs: string[] } => {
     const t = all.get(name)!

@@ -188,12 +188,12 @@ function baseFields(type: string, kind: 'objects' | 'params'): Map<string, Field
 /**
  * The fields of a type at the current version that `version` did not have (to drop when walking an
  * answer back) and the ones it had that the current version lost (to restore or fill), with the same
- * for each sub-object a field holds at both (`nested`, only where something differs). `nowType` is
+ * for each sub-object a field holds at both (`sub(field)`, read on first need). `nowType` is
  * the type's name at the current version when it was renamed (a field's sub-type of then and now).
  *
  * @example
  * fieldChanges('2022-08-01', 'Invoice', 'objects')?.restored.has('payment_intent') // true
- * fieldChanges('2022-08-01', 'Invoice', 'objects')?.nested.get('status_transitions') // undefined: unchanged
+ * fieldChanges('2022-08-01', 'Charge', 'objects')?.sub('outcome')?.dropped.has('advice_code') // true
  */
 export function fieldChanges(
   version: string,
@@ -213,23 +213,26 @@ export function fieldChanges(
   const dropped = new Set([...now.keys()].filter((k) => !then.has(k)))
   const restored = new Map([...then].filter(([k]) => !now.has(k)))
   const required = new Set([...then].filter(([k, p]) => p === 'required' && now.get(k) === 'optional').map(([k]) => k))
-  const nested = new Map<string, FieldChanges>()
-  const out: FieldChanges = { dropped, restored, required, nested }
-  // Stored before the sub-objects are read: a sub-type may hold its own holder (a filter of filters).
-  changesMemo.set(key, out)
   const subsThen = subTypesAt(version, type, kind)
   const subsNow = subTypesAt(currentVersion(), nowType, kind)
-  for (const [field, sub] of subsThen ?? []) {
-    const subNow = subsNow?.get(field)
-    if (subNow === undefined) continue
-    const inner = fieldChanges(version, sub, kind, subNow)
-    if (inner !== undefined && !unchanged(inner)) nested.set(field, inner)
+  // Read on first need: the sub-object trees (a charge's payment method details, a payment
+  // intent's params) are large, and an answer enters few of them.
+  const subs = new Map<string, FieldChanges | undefined>()
+  const out: FieldChanges = {
+    dropped,
+    restored,
+    required,
+    sub(field) {
+      if (subs.has(field)) return subs.get(field)
+      const then = subsThen?.get(field)
+      const now = subsNow?.get(field)
+      const inner = then === undefined || now === undefined ? undefined : fieldChanges(version, then, kind, now)
+      subs.set(field, inner)
+      return inner
+    },
   }
+  changesMemo.set(key, out)
   return out
-}
-
-function unchanged(c: FieldChanges): boolean {
-  return c.dropped.size === 0 && c.restored.size === 0 && c.required.size === 0 && c.nested.size === 0
 }
 
 /** How a type at an older version differs from the current one. */
@@ -240,8 +243,8 @@ export interface FieldChanges {
   readonly restored: ReadonlyMap<string, string>
   /** Declared at both, required then and optional now: always present in answers then. */
   readonly required: ReadonlySet<string>
-  /** Per field holding a sub-object at both versions, how that sub-object differs (absent: not at all). */
-  readonly nested: ReadonlyMap<string, FieldChanges>
+  /** How the sub-object a field holds at both versions differs, or `undefined` when it holds none then or now. */
+  sub(field: string): FieldChanges | undefined
 }
 
 const changesMemo = new Map<string, FieldChanges | undefined>()

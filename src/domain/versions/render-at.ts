@@ -83,19 +83,18 @@ export function renderAt(
     // Changes read the object as it is now (its children unwalked); the children they did not
     // replace are walked next: an object a change put there is already rendered, and a sub-object
     // it rewrote (a price's `recurring`) gets the generated facts only.
-    const nested = facts?.nested
     for (const key in source) {
       const value = source[key]
       if (value === null || typeof value !== 'object') continue
       if (out !== undefined && out[key] !== value) {
         const put = out[key]
-        const inner = nested?.get(key)
+        const inner = facts?.sub(key)
         if (inner !== undefined && put !== null && typeof put === 'object' && typeof (put as Obj).object !== 'string') {
           out[key] = walk(put, inner)
         }
         continue
       }
-      const walked = walk(value, nested?.get(key))
+      const walked = walk(value, facts?.sub(key))
       if (walked !== value) {
         out ??= { ...source }
         out[key] = walked

@@ -72,9 +72,11 @@ function withoutOlder(value: unknown, facts: FieldChanges): unknown {
     out ??= { ...source }
     delete out[key]
   }
-  for (const [key, inner] of facts.nested) {
+  for (const key in source) {
     const child = source[key]
     if (child === null || typeof child !== 'object') continue
+    const inner = facts.sub(key)
+    if (inner === undefined) continue
     const walked = withoutOlder(child, inner)
     if (walked === child) continue
     out ??= { ...source }
