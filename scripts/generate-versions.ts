@@ -70,10 +70,45 @@ function declarationFiles(pkg: string): { files: string[]; base: string; prefixD
 
 type FieldSets = Record<string, string[]>
 
-/** The object types and params interfaces a release declares, with their top-level fields. */
+interface Declared {
+  /** The namespace the interface is declared in (`['Invoice']` for `Invoice.StatusTransitions`). */
+  readonly scope: string[]
+  readonly members: Array<{ key: string; optional: boolean; type: ts.TypeNode }>
+  readonly isObject: boolean
+  /** An index signature (`Metadata`): its keys are anyone's, never walked. */
+  readonly indexed: boolean
+}
+
+/**
+ * The one interface a field's type names, through `| null`, arrays and `Emptyable<>`: the sub-type
+ * a field holds (`Invoice.StatusTransitions`), or `undefined` for a scalar, a union of several
+ * types or an inline literal.
+ */
+function referenced(type: ts.TypeNode): string | undefined {
+  if (ts.isParenthesizedTypeNode(type)) return referenced(type.type)
+  if (ts.isArrayTypeNode(type)) return referenced(type.elementType)
+  if (ts.isUnionTypeNode(type)) {
+    const rest = type.types.filter(
+      (t) => !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) && t.kind !== ts.SyntaxKind.UndefinedKeyword,
+    )
+    return rest.length === 1 ? referenced(rest[0]!) : undefined
+  }
+  if (!ts.isTypeReferenceNode(type)) return undefined
+  const entity = (n: ts.EntityName): string => (ts.isIdentifier(n) ? n.text : `${entity(n.left)}.${n.right.text}`)
+  const name = entity(type.typeName).replace(/^Stripe\./, '')
+  if ((name === 'Array' || name === 'Emptyable') && type.typeArguments?.length === 1) return referenced(type.typeArguments[0]!)
+  return name
+}
+
+/**
+ * The object types and params interfaces a release declares, with their fields, and the sub-object
+ * types they nest (`Invoice.StatusTransitions`, `PaymentIntentCreateParams.PaymentMethodOptions`):
+ * a field holding one is written `name:Type` (`status_transitions:Invoice.StatusTransitions`), so
+ * the walk knows which field holds which sub-type at each version.
+ */
 export function readDeclarations(pkg: string): { objects: FieldSets; params: FieldSets } {
   const { files, base, prefixDirs } = declarationFiles(pkg)
-  const all = new Map<string, { fields: string[]; isObject: boolean }>()
+  const all = new Map<string, Declared>()
   for (const file of files) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false)
     const dirs = prefixDirs ? dirname(relative(base, file)).split(sep).filter((d) => d !== '.') : []
@@ -89,29 +124,69 @@ export function readDeclarations(pkg: string): { objects: FieldSets; params: Fie
         return
       }
       if (!ts.isInterfaceDeclaration(node)) return
-      const fields: string[] = []
+      const members: Declared['members'] = []
       let isObject = false
+      let indexed = false
       for (const m of node.members) {
+        if (ts.isIndexSignatureDeclaration(m)) indexed = true
         if (!ts.isPropertySignature(m) || !m.name || !m.type || ts.isFunctionTypeNode(m.type)) continue
         const key = ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) ? m.name.text : m.name.getText(source)
         if (key === 'object' && ts.isLiteralTypeNode(m.type) && ts.isStringLiteral(m.type.literal)) isObject = true
-        fields.push(m.questionToken ? `${key}?` : key)
+        members.push({ key, optional: m.questionToken !== undefined, type: m.type })
       }
-      const name = [...(dirs.every((d, i) => chain[i] === d) ? [] : dirs), ...chain, node.name.text].join('.')
-      all.set(name, { fields: [...new Set(fields)].sort(), isObject })
+      const scope = [...(dirs.every((d, i) => chain[i] === d) ? [] : dirs), ...chain]
+      all.set([...scope, node.name.text].join('.'), { scope, members, isObject, indexed })
     }
     visit(source, [])
   }
-  // Only top-level types (`Invoice`, `Checkout.Session`, `InvoiceCreateParams`): a type inside the
-  // namespace of another type (`Invoice.StatusTransitions`) is a sub-object, left out to stay small.
-  const objects: FieldSets = {}
-  const params: FieldSets = {}
-  for (const [name, t] of [...all].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (all.has(name.split('.').slice(0, -1).join('.'))) continue
-    if (/Params$/.test(name)) params[name] = t.fields
-    else if (t.isObject) objects[name] = t.fields
+  // A name is looked up as TypeScript does: from the innermost enclosing namespace outwards.
+  const resolve = (ref: string, scope: readonly string[]): string | undefined => {
+    for (let i = scope.length; i >= 0; i--) {
+      const name = [...scope.slice(0, i), ref].join('.')
+      if (all.has(name)) return name
+    }
+    return undefined
   }
-  return { objects, params }
+  /**
+   * A sub-object type a field may hold and the walk may enter: declared fields, not an index
+   * signature, and no `object` literal (an object type is known by its `object` wherever it is).
+   */
+  const nestable = (name: string | undefined): name is string => {
+    const t = name === undefined ? undefined : all.get(name)
+    return t !== undefined && !t.indexed && !t.isObject && t.members.length > 0
+  }
+  const tokens = (name: string): { fields: string[]; subs: string[] } => {
+    const t = all.get(name)!
+    const subs: string[] = []
+    const fields = t.members.map((m) => {
+      const ref = referenced(m.type)
+      const sub = ref === undefined ? undefined : resolve(ref, t.scope)
+      const token = m.optional ? `${m.key}?` : m.key
+      if (!nestable(sub) || sub === name) return token
+      subs.push(sub)
+      return `${token}:${sub}`
+    })
+    return { fields: [...new Set(fields)].sort(), subs }
+  }
+  // Top-level types (`Invoice`, `Checkout.Session`, `InvoiceCreateParams`) and the sub-object types
+  // reachable from them through their fields; a type inside the namespace of another type
+  // (`Invoice.StatusTransitions`) is listed only when some field holds it.
+  const reach = (roots: string[]): FieldSets => {
+    const out: FieldSets = {}
+    const queue = [...roots]
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      if (name in out) continue
+      const { fields, subs } = tokens(name)
+      out[name] = fields
+      queue.push(...subs)
+    }
+    return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]!]))
+  }
+  const top = [...all.keys()].filter((name) => !all.has(name.split('.').slice(0, -1).join('.'))).sort()
+  return {
+    objects: reach(top.filter((name) => !/Params$/.test(name) && all.get(name)!.isObject)),
+    params: reach(top.filter((name) => /Params$/.test(name))),
+  }
 }
 
 /** An operation as a release declares it: verb and path from its resource file, params and returns from its `.d.ts`. */

@@ -33,7 +33,6 @@ export const CURRENT_VERSION = '2026-10-28.endive'
 
 let list: VersionsFile | undefined
 let deltas: DeltasFile | undefined
-let base: Readonly<Record<string, readonly string[]>> | undefined
 const memo = new Map<string, Map<string, string>>()
 
 function read(file: string): unknown {
@@ -87,25 +86,57 @@ export function walksBack(version: string): boolean {
   return version !== currentVersion() && !version.endsWith('.preview') && isServedVersion(version)
 }
 
+/** A field as a version declares it: required or optional, and the sub-object type it holds, if one. */
+interface Field {
+  readonly presence: 'required' | 'optional'
+  readonly sub: string | undefined
+}
+
 /**
  * Field name to `'required' | 'optional'` of a type at a version, or `undefined` when the type did
- * not exist then (or is not a top-level object or params type). `kind` picks object types or params.
+ * not exist then (or is neither an object or params type nor a sub-object type one of them holds).
+ * `kind` picks object types or params.
  *
  * @example
  * declaredAt('2022-08-01', 'Invoice', 'objects')?.get('payment_intent') // 'required'
+ * declaredAt('2022-08-01', 'Invoice.StatusTransitions', 'objects')?.get('paid_at') // 'required'
  */
 export function declaredAt(version: string, type: string, kind: 'objects' | 'params'): ReadonlyMap<string, string> | undefined {
   const key = `${kind}\n${version}\n${type}`
   const hit = memo.get(key)
   if (hit !== undefined || memo.has(key)) return hit
+  const fields = fieldsOf(version, type, kind)
+  const out = fields === undefined ? undefined : new Map([...fields].map(([k, f]) => [k, f.presence]))
+  memo.set(key, out as Map<string, string>)
+  return out
+}
+
+/**
+ * Field name to the sub-object type it held at a version (`status_transitions` →
+ * `Invoice.StatusTransitions`), for the fields of `type` that hold one; `undefined` when the type did
+ * not exist then.
+ *
+ * @example
+ * subTypesAt('2022-08-01', 'Invoice', 'objects')?.get('status_transitions') // 'Invoice.StatusTransitions'
+ */
+export function subTypesAt(version: string, type: string, kind: 'objects' | 'params'): ReadonlyMap<string, string> | undefined {
+  const key = `${kind}\n${version}\n${type}`
+  const hit = subMemo.get(key)
+  if (hit !== undefined || subMemo.has(key)) return hit
+  const fields = fieldsOf(version, type, kind)
+  const out =
+    fields === undefined
+      ? undefined
+      : new Map([...fields].flatMap(([k, f]) => (f.sub === undefined ? [] : [[k, f.sub] as const])))
+  subMemo.set(key, out)
+  return out
+}
+
+const subMemo = new Map<string, ReadonlyMap<string, string> | undefined>()
+
+function fieldsOf(version: string, type: string, kind: 'objects' | 'params'): Map<string, Field> | undefined {
   deltas ??= read('version-deltas.json') as DeltasFile
-  let fields: Map<string, string> | undefined
-  if (kind === 'objects') {
-    base ??= (read('version-base.json') as { objects: Record<string, readonly string[]> }).objects
-    fields = base[type] === undefined ? undefined : fromTokens(base[type]!)
-  } else {
-    fields = paramsBase(type)
-  }
+  let fields = baseFields(type, kind)
   for (const v of servedVersions()) {
     if (v.version === currentVersion()) {
       if (version === v.version) break
@@ -114,43 +145,67 @@ export function declaredAt(version: string, type: string, kind: 'objects' | 'par
     const d = deltas[v.version]?.[kind][type]
     if (d !== undefined) {
       if (d['-']?.[0] === '*') fields = undefined
-      else if (fields !== undefined) for (const t of d['-'] ?? []) fields.delete(t.replace(/\?$/, ''))
+      else if (fields !== undefined) for (const t of d['-'] ?? []) fields.delete(nameOf(t))
       if (d['+']?.[0] === '*') fields = new Map()
       if (fields !== undefined) for (const [k, val] of fromTokens(d['+'] ?? [])) fields.set(k, val)
     }
     if (v.version === version) break
   }
-  memo.set(key, fields as Map<string, string>)
   return fields
 }
 
-function fromTokens(tokens: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const t of tokens) if (t !== '*') out.set(t.replace(/\?$/, ''), t.endsWith('?') ? 'optional' : 'required')
+/** A token's field name: `status_transitions?:Invoice.StatusTransitions` → `status_transitions`. */
+function nameOf(token: string): string {
+  const colon = token.indexOf(':')
+  const name = colon < 0 ? token : token.slice(0, colon)
+  return name.endsWith('?') ? name.slice(0, -1) : name
+}
+
+function fromTokens(tokens: readonly string[]): Map<string, Field> {
+  const out = new Map<string, Field>()
+  for (const t of tokens) {
+    if (t === '*') continue
+    const colon = t.indexOf(':')
+    const head = colon < 0 ? t : t.slice(0, colon)
+    out.set(nameOf(t), {
+      presence: head.endsWith('?') ? 'optional' : 'required',
+      sub: colon < 0 ? undefined : t.slice(colon + 1),
+    })
+  }
   return out
 }
 
-let paramsBaseFile: Readonly<Record<string, readonly string[]>> | undefined
+let baseFile:
+  | { objects: Readonly<Record<string, readonly string[]>>; params: Readonly<Record<string, readonly string[]>> }
+  | undefined
 
-function paramsBase(type: string): Map<string, string> | undefined {
-  paramsBaseFile ??= (read('version-base.json') as { params?: Record<string, readonly string[]> }).params ?? {}
-  const tokens = paramsBaseFile[type]
+function baseFields(type: string, kind: 'objects' | 'params'): Map<string, Field> | undefined {
+  baseFile ??= read('version-base.json') as NonNullable<typeof baseFile>
+  const tokens = baseFile[kind][type]
   return tokens === undefined ? undefined : fromTokens(tokens)
 }
 
 /**
  * The fields of a type at the current version that `version` did not have (to drop when walking an
- * answer back) and the ones it had that the current version lost (to restore or fill).
+ * answer back) and the ones it had that the current version lost (to restore or fill), with the same
+ * for each sub-object a field holds at both (`sub(field)`, read on first need). `nowType` is
+ * the type's name at the current version when it was renamed (a field's sub-type of then and now).
  *
  * @example
  * fieldChanges('2022-08-01', 'Invoice', 'objects')?.restored.has('payment_intent') // true
+ * fieldChanges('2022-08-01', 'Charge', 'objects')?.sub('outcome')?.dropped.has('advice_code') // true
  */
-export function fieldChanges(version: string, type: string, kind: 'objects' | 'params'): FieldChanges | undefined {
-  const key = `${kind}\n${version}\n${type}`
+export function fieldChanges(
+  version: string,
+  type: string,
+  kind: 'objects' | 'params',
+  nowType = type,
+): FieldChanges | undefined {
+  const key = nowType === type ? `${kind}\n${version}\n${type}` : `${kind}\n${version}\n${type}\n${nowType}`
   const cached = changesMemo.get(key)
   if (cached !== undefined || changesMemo.has(key)) return cached
   const then = declaredAt(version, type, kind)
-  const now = declaredAt(currentVersion(), type, kind)
+  const now = declaredAt(currentVersion(), nowType, kind)
   if (then === undefined || now === undefined) {
     changesMemo.set(key, undefined)
     return undefined
@@ -158,7 +213,24 @@ export function fieldChanges(version: string, type: string, kind: 'objects' | 'p
   const dropped = new Set([...now.keys()].filter((k) => !then.has(k)))
   const restored = new Map([...then].filter(([k]) => !now.has(k)))
   const required = new Set([...then].filter(([k, p]) => p === 'required' && now.get(k) === 'optional').map(([k]) => k))
-  const out = { dropped, restored, required }
+  const subsThen = subTypesAt(version, type, kind)
+  const subsNow = subTypesAt(currentVersion(), nowType, kind)
+  // Read on first need: the sub-object trees (a charge's payment method details, a payment
+  // intent's params) are large, and an answer enters few of them.
+  const subs = new Map<string, FieldChanges | undefined>()
+  const out: FieldChanges = {
+    dropped,
+    restored,
+    required,
+    sub(field) {
+      if (subs.has(field)) return subs.get(field)
+      const then = subsThen?.get(field)
+      const now = subsNow?.get(field)
+      const inner = then === undefined || now === undefined ? undefined : fieldChanges(version, then, kind, now)
+      subs.set(field, inner)
+      return inner
+    },
+  }
   changesMemo.set(key, out)
   return out
 }
@@ -171,6 +243,8 @@ export interface FieldChanges {
   readonly restored: ReadonlyMap<string, string>
   /** Declared at both, required then and optional now: always present in answers then. */
   readonly required: ReadonlySet<string>
+  /** How the sub-object a field holds at both versions differs, or `undefined` when it holds none then or now. */
+  sub(field: string): FieldChanges | undefined
 }
 
 const changesMemo = new Map<string, FieldChanges | undefined>()

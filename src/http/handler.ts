@@ -18,7 +18,7 @@ import { catalogueParams } from './operation-params.js'
 import { checkClientSecret } from './publishable.js'
 import type { Principal, RequestContext, Route } from './route.js'
 import { createRouter } from './router.js'
-import { checkRetiredAt, retiredRouter } from './routes/retired-routes.js'
+import { checkRetiredAt, retiredRouter, retiredShadow } from './routes/retired-routes.js'
 import { TextResponse } from './text-response.js'
 import { answerAt, checkServedVersion, needsWalk, requestParamsAt } from './version-edge.js'
 
@@ -307,7 +307,12 @@ export function createFetchHandler(options: HandlerOptions): {
       if (idem) saveOnLeave(idem, outcome, releases)
       return outcome
     } catch (caught) {
-      const error = caught instanceof ServiceError ? caught : internalError(caught, flight)
+      let error = caught instanceof ServiceError ? caught : internalError(caught, flight)
+      // Looked at on the refusal of a placeholder route only (a retired literal path is read as an
+      // id there), so an answered current-version request reads no version data.
+      if (route?.path.includes(':') && version !== undefined && error.status >= 400 && error.status < 500) {
+        error = retiredShadow(incoming.method, path, route, version) ?? error
+      }
       const outcome = errorOutcome(error, version)
       if (idem) {
         // Refusals that the client should retry are not saved, so the retry runs for real.

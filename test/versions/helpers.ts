@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 import { objectType } from '../../src/catalogue/index.js'
-import { declaredAt } from '../../src/catalogue/versions.js'
+import { CURRENT_VERSION, declaredAt, subTypesAt } from '../../src/catalogue/versions.js'
 import { createSimulator, type Simulator } from '../../src/index.js'
 
 /** A simulator whose platform default is `version`, with an official client pinned to it. */
@@ -16,21 +16,49 @@ export function pinned(version: string, seed = 1): { sim: Simulator; stripe: Str
 
 /**
  * Every field `version`'s client declares non-optional that an answer's objects lack (lists and
- * expanded objects included), as `Type.field`; events are checked at their own `api_version`.
+ * expanded objects included), as `Type.field`, inside the sub-objects its fields hold too
+ * (`Invoice.StatusTransitions.paid_at`), read from that version's own declarations; events are
+ * checked at their own `api_version`.
  */
-export function missingFields(answer: unknown, version: string, out: string[] = []): string[] {
+export function missingFields(answer: unknown, version: string, out: string[] = [], sub?: string): string[] {
   if (Array.isArray(answer)) {
-    for (const item of answer) missingFields(item, version, out)
+    for (const item of answer) missingFields(item, version, out, sub)
     return out
   }
   if (answer === null || typeof answer !== 'object') return out
   const o = answer as Record<string, unknown>
   const at = o.object === 'event' && typeof o.api_version === 'string' ? o.api_version : version
-  const type = typeof o.object === 'string' && o.object !== 'event' ? objectType(o.object) : undefined
+  const type = typeof o.object === 'string' ? (o.object === 'event' ? undefined : objectType(o.object)) : sub
   const fields = type === undefined ? undefined : declaredAt(version, type, 'objects')
+  const subs = type === undefined ? undefined : subTypesAt(version, type, 'objects')
   if (fields !== undefined) {
     for (const [field, presence] of fields) if (presence === 'required' && !(field in o)) out.push(`${type}.${field}`)
   }
-  for (const [key, value] of Object.entries(o)) if (key !== 'lastResponse') missingFields(value, at, out)
+  for (const [key, value] of Object.entries(o)) if (key !== 'lastResponse') missingFields(value, at, out, subs?.get(key))
+  return out
+}
+
+/**
+ * Every field an answer's objects carry that `version`'s client did not declare on that type and the
+ * current client does (a field added later, leaked into an older shape), as `Type.field`, inside
+ * the sub-objects its fields hold too; events are checked at their own `api_version`.
+ */
+export function leakedFields(answer: unknown, version: string, out: string[] = [], sub?: string): string[] {
+  if (Array.isArray(answer)) {
+    for (const item of answer) leakedFields(item, version, out, sub)
+    return out
+  }
+  if (answer === null || typeof answer !== 'object') return out
+  const o = answer as Record<string, unknown>
+  const at = o.object === 'event' && typeof o.api_version === 'string' ? o.api_version : version
+  const type = typeof o.object === 'string' ? (o.object === 'event' ? undefined : objectType(o.object)) : sub
+  const then = type === undefined ? undefined : declaredAt(version, type, 'objects')
+  const now = type === undefined ? undefined : declaredAt(CURRENT_VERSION, type, 'objects')
+  const subs = type === undefined ? undefined : subTypesAt(version, type, 'objects')
+  for (const [key, value] of Object.entries(o)) {
+    if (key === 'lastResponse') continue
+    if (then !== undefined && !then.has(key) && now?.has(key)) out.push(`${type}.${key}`)
+    leakedFields(value, at, out, subs?.get(key))
+  }
   return out
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { declaredAt, servedVersions } from '../../src/catalogue/versions.js'
-import { missingFields, pinned } from './helpers.js'
+import { leakedFields, missingFields, pinned } from './helpers.js'
 
 async function flow(version: string): Promise<{ answers: Record<string, unknown> }> {
   const { sim, stripe } = pinned(version)
@@ -61,12 +61,16 @@ async function flow(version: string): Promise<{ answers: Record<string, unknown>
 
 describe('every served version answers in its own shape', () => {
   for (const { version } of servedVersions()) {
-    it(`answers the flow at ${version} with every field its client declares non-optional`, async () => {
+    it(`answers the flow at ${version} with every field its client declares non-optional, in sub-objects too, and none added later`, async () => {
       const { answers } = await flow(version)
       const missing = new Set<string>()
-      for (const [name, answer] of Object.entries(answers))
+      const leaked = new Set<string>()
+      for (const [name, answer] of Object.entries(answers)) {
         for (const m of missingFields(answer, version)) missing.add(`${name}: ${m}`)
+        for (const m of leakedFields(answer, version)) leaked.add(`${name}: ${m}`)
+      }
       expect([...missing]).toEqual([])
+      expect([...leaked]).toEqual([])
       const events = (answers.events as { data: Array<{ api_version: string }> }).data
       expect(events.length).toBeGreaterThan(0)
       for (const e of events) expect(e.api_version).toBe(version)

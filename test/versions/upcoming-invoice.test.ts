@@ -87,9 +87,29 @@ describe('the upcoming invoice before basil', () => {
     }
   })
 
-  it('reads the path as an invoice id at the current version, which has no upcoming invoice', async () => {
-    const { legacy } = await subscribed('2026-10-28.endive')
-    await expect(legacy.invoices!.retrieveUpcoming!({})).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' })
+  it('answers the unrecognized-URL 404 at the current version too, with or without the old params', async () => {
+    const { customer, legacy } = await subscribed('2026-10-28.endive')
+    for (const params of [{}, { customer: customer.id }, { customer: customer.id, subscription_items: [{ price: 'price_x' }] }]) {
+      const refused = await legacy.invoices!.retrieveUpcoming!(params).catch((e: { raw: unknown; statusCode: number }) => e)
+      expect(refused.statusCode).toBe(404)
+      // The same envelope as any URL the service does not know.
+      expect(refused.raw).toMatchObject({
+        type: 'invalid_request_error',
+        code: 'url_unrecognized',
+        message: 'Unrecognized request URL (GET: /v1/invoices/upcoming).',
+      })
+    }
+    await expect(legacy.invoices!.listUpcomingLines!({ customer: customer.id })).rejects.toMatchObject({
+      statusCode: 404,
+      message: 'Unrecognized request URL (GET: /v1/invoices/upcoming/lines).',
+    })
+  })
+
+  it('still answers an invoice retrieve and its lines at the current version, and resource_missing for an unknown id', async () => {
+    const { stripe, subscription } = await subscribed('2026-10-28.endive')
+    const invoice = await stripe.invoices.retrieve(subscription.latest_invoice as string)
+    expect((await stripe.invoices.listLineItems(invoice.id)).data.length).toBe(1)
+    await expect(stripe.invoices.retrieve('in_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' })
   })
 
   it('answers 404 for a customer without a subscription, as the preview does', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readDeclarations, releasesFromChangelog } from '../../scripts/generate-versions.js'
 import { operations } from '../../src/catalogue/index.js'
-import { CURRENT_VERSION, declaredAt, retiredOperations, servedVersions } from '../../src/catalogue/versions.js'
+import { CURRENT_VERSION, declaredAt, retiredOperations, servedVersions, subTypesAt } from '../../src/catalogue/versions.js'
 
 const repo = join(import.meta.dirname, '..', '..')
 const client = join(repo, 'node_modules', 'stripe')
@@ -46,7 +46,7 @@ describe('the generated version facts', () => {
         for (const change of Object.values(kind)) {
           for (const [sign, fields] of Object.entries(change)) {
             expect(['+', '-']).toContain(sign)
-            for (const f of fields) expect(f).toMatch(/^(\*|[a-z0-9_]+\??)$/)
+            for (const f of fields) expect(f).toMatch(/^(\*|[a-z0-9_]+\??(:[A-Za-z0-9.]+)?)$/)
           }
         }
       }
@@ -60,6 +60,23 @@ describe('the generated version facts', () => {
     expect(declaredAt('2022-11-15', 'PaymentIntent', 'objects')?.has('charges')).toBe(false)
     expect(declaredAt('2024-09-30.acacia', 'Subscription', 'objects')?.get('current_period_end')).toBe('required')
     expect(declaredAt('2022-08-01', 'PaymentIntentCreateParams', 'params')?.has('payment_method_types')).toBe(true)
+  })
+
+  it('know the fields of sub-objects and which field holds which, per version', () => {
+    expect(subTypesAt(CURRENT_VERSION, 'Invoice', 'objects')?.get('status_transitions')).toBe('Invoice.StatusTransitions')
+    expect(subTypesAt(CURRENT_VERSION, 'Charge', 'objects')?.get('payment_method_details')).toBe('Charge.PaymentMethodDetails')
+    expect(subTypesAt(CURRENT_VERSION, 'Charge.PaymentMethodDetails', 'objects')?.get('card')).toBe(
+      'Charge.PaymentMethodDetails.Card',
+    )
+    expect(declaredAt('2022-08-01', 'Charge.PaymentMethodDetails.Card', 'objects')?.has('regulated_status')).toBe(false)
+    expect(declaredAt(CURRENT_VERSION, 'Charge.PaymentMethodDetails.Card', 'objects')?.get('regulated_status')).toBe('required')
+    expect(declaredAt('2024-09-30.acacia', 'Price.Recurring', 'objects')?.get('aggregate_usage')).toBe('required')
+    expect(declaredAt(CURRENT_VERSION, 'Price.Recurring', 'objects')?.has('aggregate_usage')).toBe(false)
+    expect(subTypesAt(CURRENT_VERSION, 'PaymentIntentCreateParams', 'params')?.get('payment_method_options')).toBe(
+      'PaymentIntentCreateParams.PaymentMethodOptions',
+    )
+    // An index signature (metadata) is nobody's sub-object: its keys are the caller's.
+    expect(subTypesAt(CURRENT_VERSION, 'Invoice', 'objects')?.has('metadata')).toBe(false)
   })
   it('know the operations later versions removed, each with the last version that had it and a path the current catalogue lacks', () => {
     const retired = retiredOperations()

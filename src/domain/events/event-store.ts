@@ -3,6 +3,7 @@ import { LayeredMap } from '#kernel/layered-map.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
+import { previousAt } from '../versions/previous-at.js'
 import { needsWalk, renderAt } from '../versions/render-at.js'
 import type { EmitSnapshot, EmitThin, StoredEvent } from './event.js'
 
@@ -110,10 +111,13 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       // Structured for the account's version when the event occurs, once; the object as it is now
       // is kept beside it for destinations pinned to another version.
       const walked = needsWalk(apiVersion)
-      const data: Record<string, unknown> = {
-        object: walked ? renderAt(object, apiVersion, findIn({ account: input.account, mode: input.mode })) : object,
+      const find = walked ? findIn({ account: input.account, mode: input.mode }) : undefined
+      const rendered = find === undefined ? object : (renderAt(object, apiVersion, find) as Record<string, unknown>)
+      const data: Record<string, unknown> = { object: rendered }
+      const previous = input.previousAttributes ? cloneData(input.previousAttributes) : undefined
+      if (previous !== undefined) {
+        data.previous_attributes = find === undefined ? previous : previousAt(object, rendered, previous, apiVersion, find)
       }
-      if (input.previousAttributes) data.previous_attributes = cloneData(input.previousAttributes)
       const body: Record<string, unknown> = {
         id,
         object: 'event',
@@ -138,6 +142,7 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
         body,
         objectId: typeof object.id === 'string' ? object.id : undefined,
         ...(walked ? { current: object } : {}),
+        ...(walked && previous !== undefined ? { previous } : {}),
       })
     },
     thin(input) {
@@ -171,8 +176,14 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       if (version === event.apiVersion || event.kind !== 'snapshot') return event.body
       const data = event.body.data as Record<string, unknown>
       const now = event.current ?? (data.object as Record<string, unknown>)
-      const object = needsWalk(version) ? renderAt(now, version, findIn({ account: event.account, mode: event.mode })) : now
-      return { ...event.body, api_version: version, data: { ...data, object } }
+      const find = findIn({ account: event.account, mode: event.mode })
+      const walk = needsWalk(version)
+      const object = walk ? (renderAt(now, version, find) as Record<string, unknown>) : now
+      // The previous attributes follow the object's shape: walked from the current version's ones.
+      const previous = event.previous ?? (data.previous_attributes as Record<string, unknown> | undefined)
+      if (previous === undefined) return { ...event.body, api_version: version, data: { ...data, object } }
+      const previous_attributes = walk ? previousAt(now, object, previous, version, find) : previous
+      return { ...event.body, api_version: version, data: { ...data, object, previous_attributes } }
     },
     get(scope, id) {
       const b = scopes.get(scopeKey(scope))

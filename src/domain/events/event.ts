@@ -25,6 +25,8 @@ export interface StoredEvent {
    * `apiVersion`: a destination pinned to another version is rendered from it.
    */
   readonly current?: Readonly<Record<string, unknown>>
+  /** The `previous_attributes` in the current version's shape, kept beside `current` when `body` holds them walked back. */
+  readonly previous?: Readonly<Record<string, unknown>>
 }
 
 export interface EmitSnapshot {

@@ -96,6 +96,8 @@ function cardDetails(card: Record<string, unknown>, f: ChargeFacts): Record<stri
     ...rest,
     amount_authorized: failed ? null : f.amount,
     authorization_code: failed ? null : '123456',
+    // The network's final ECI: authenticated payments carry the 3-D Secure one, others none in test mode.
+    electronic_commerce_indicator: f.authenticated && !failed ? '05' : null,
     extended_authorization: { status: 'disabled' },
     incremental_authorization: { status: f.incremental === true && !failed ? 'available' : 'unavailable' },
     installments: null,
@@ -107,6 +109,7 @@ function cardDetails(card: Record<string, unknown>, f: ChargeFacts): Record<stri
     overcapture: { maximum_amount_capturable: f.amount, status: 'unavailable' },
     regulated_status: 'unregulated',
     three_d_secure: f.authenticated ? threeDSecure(f.id) : null,
+    transaction_link_id: null,
     wallet,
   }
 }

@@ -1,5 +1,5 @@
 import { objectType } from '#catalogue/index.js'
-import { CURRENT_VERSION, fieldChanges, walksBack } from '#catalogue/versions.js'
+import { CURRENT_VERSION, type FieldChanges, fieldChanges, walksBack } from '#catalogue/versions.js'
 import type { VersionChange, WalkContext } from './change.js'
 import { CHANGES } from './changes/index.js'
 
@@ -33,7 +33,8 @@ export function changesAfter(version: string): readonly VersionChange[] {
  * An answer of the current version rendered at an older one: for every object in it (lists and
  * expanded objects included), the hand-written changes newer than `version` restore what moved,
  * then the generated facts drop the fields `version` did not have and give the fields it had and
- * nothing restores a `null`. Events are left as they are: they were rendered when they occurred.
+ * nothing restores a `null`, inside the sub-objects their fields hold too (`status_transitions`,
+ * `payment_method_details.card`). Events are left as they are: they were rendered when they occurred.
  * The answer is not changed; a copy is returned. `expand` paths of the older version that name a
  * restored field (`latest_invoice.payment_intent`) are expanded on the result.
  *
@@ -49,12 +50,13 @@ export function renderAt(
   const changes = changesAfter(version)
   const ctx: WalkContext = { version, find, render: (o) => walk(o) as Obj }
   // A subtree nothing changes is answered as it is (no copy): most of an answer at a recent
-  // version, and the garbage of a walk is most of its cost.
-  function walk(node: unknown): unknown {
+  // version, and the garbage of a walk is most of its cost. `held` is how the sub-object a parent's
+  // field holds differs at the version (from the generated facts), for a node without `object`.
+  function walk(node: unknown, held?: FieldChanges): unknown {
     if (Array.isArray(node)) {
       let copy: unknown[] | undefined
       for (let i = 0; i < node.length; i++) {
-        const walked = walk(node[i])
+        const walked = walk(node[i], held)
         if (walked !== node[i]) {
           copy ??= node.slice()
           copy[i] = walked
@@ -67,6 +69,7 @@ export function renderAt(
     const kind = source.object
     if (kind === 'event' || kind === 'v2.core.event') return node
     let out: Obj | undefined
+    let facts = held
     if (typeof kind === 'string') {
       for (const change of changes) {
         const back = change.back?.[kind]
@@ -74,22 +77,29 @@ export function renderAt(
         out ??= { ...source }
         back(out, ctx)
       }
+      const type = objectType(kind)
+      facts = type === undefined ? undefined : fieldChanges(version, type, 'objects')
     }
     // Changes read the object as it is now (its children unwalked); the children they did not
-    // replace are walked next: a value a change put there is already rendered.
+    // replace are walked next: an object a change put there is already rendered, and a sub-object
+    // it rewrote (a price's `recurring`) gets the generated facts only.
     for (const key in source) {
       const value = source[key]
       if (value === null || typeof value !== 'object') continue
-      if (out !== undefined && out[key] !== value) continue
-      const walked = walk(value)
+      if (out !== undefined && out[key] !== value) {
+        const put = out[key]
+        const inner = facts?.sub(key)
+        if (inner !== undefined && put !== null && typeof put === 'object' && typeof (put as Obj).object !== 'string') {
+          out[key] = walk(put, inner)
+        }
+        continue
+      }
+      const walked = walk(value, facts?.sub(key))
       if (walked !== value) {
         out ??= { ...source }
         out[key] = walked
       }
     }
-    if (typeof kind !== 'string') return out ?? source
-    const type = objectType(kind)
-    const facts = type === undefined ? undefined : fieldChanges(version, type, 'objects')
     if (facts !== undefined) {
       for (const key of facts.dropped) {
         if (!(key in (out ?? source))) continue

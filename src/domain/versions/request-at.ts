@@ -1,4 +1,4 @@
-import { fieldChanges } from '#catalogue/versions.js'
+import { type FieldChanges, fieldChanges } from '#catalogue/versions.js'
 import { changesAfter } from './render-at.js'
 
 type Obj = Record<string, unknown>
@@ -15,7 +15,7 @@ export interface WalkedRequest {
 /**
  * Params sent at an older `version` turned into current ones: the hand-written changes newer than
  * it translate (oldest first), parameters the version documented and the current one has not are
- * accepted and dropped (the generated facts say which), and expand paths the current version
+ * accepted and dropped, nested ones included (the generated facts say which), and expand paths the current version
  * refuses whose last segment a change restores are deferred to the answer.
  *
  * @example
@@ -51,6 +51,36 @@ export function requestAt(
     else params.expand = keep
   }
   const facts = paramsType === undefined ? undefined : fieldChanges(version, paramsType, 'params')
-  if (facts !== undefined) for (const key of facts.restored.keys()) delete params[key]
-  return { params, deferred, aside }
+  return { params: facts === undefined ? params : (withoutOlder(params, facts) as Obj), deferred, aside }
+}
+
+/**
+ * The params without the keys the version documented and the current one has not, at every depth
+ * the params types nest (`subscription_data[trial_from_plan]`): accepted, and ignored as the
+ * current version has no place for them. Copies where it changes; the caller's params are kept.
+ */
+function withoutOlder(value: unknown, facts: FieldChanges): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((item) => withoutOlder(item, facts))
+    return items.every((item, i) => item === value[i]) ? value : items
+  }
+  if (value === null || typeof value !== 'object') return value
+  const source = value as Obj
+  let out: Obj | undefined
+  for (const key of facts.restored.keys()) {
+    if (!(key in source)) continue
+    out ??= { ...source }
+    delete out[key]
+  }
+  for (const key in source) {
+    const child = source[key]
+    if (child === null || typeof child !== 'object') continue
+    const inner = facts.sub(key)
+    if (inner === undefined) continue
+    const walked = withoutOlder(child, inner)
+    if (walked === child) continue
+    out ??= { ...source }
+    out[key] = walked
+  }
+  return out ?? source
 }

@@ -1,7 +1,7 @@
 import { operations } from '#catalogue/index.js'
 import { declaredAt, type RetiredOperation, retiredOperations, servedUpTo } from '#catalogue/versions.js'
 import { expandPaths } from '#domain/engine/expand.js'
-import { tableError } from '#domain/service-error.js'
+import { type ServiceError, tableError } from '#domain/service-error.js'
 import { RETIRED_BEHAVIOURS } from '#domain/versions/retired/index.js'
 import { catalogueParams } from '../operation-params.js'
 import type { RequestContext, Route } from '../route.js'
@@ -66,6 +66,24 @@ export function retiredRouter(): Router {
 export function checkRetiredAt(route: Route, version: string, method: string, path: string): void {
   const op = retiredOf.get(route)
   if (op !== undefined && !servedUpTo(version, op.last)) throw tableError('url_unrecognized', { method, path })
+}
+
+/**
+ * The provider's unrecognized-URL 404 for a request a current placeholder route took as its own
+ * (`GET /v1/invoices/upcoming` read as the retrieve of an invoice `upcoming`) at a version after
+ * the retired operation's last: the URL the provider no longer knows, not the refusal that route
+ * gave (`resource_missing`, or `parameter_unknown` for the old operation's params). Called with a
+ * refusal only: an id a placeholder matches is never a retired literal, so no answer is lost.
+ *
+ * @example
+ * retiredShadow('GET', '/v1/invoices/upcoming', invoicesRetrieve, '2026-10-28.endive') // 404 url_unrecognized
+ */
+export function retiredShadow(method: string, path: string, route: Route, version: string): ServiceError | undefined {
+  const older = retiredRouter().match(method, path)
+  if (older === undefined || older.route === route) return undefined
+  const op = retiredOf.get(older.route)
+  if (op === undefined || servedUpTo(version, op.last)) return undefined
+  return tableError('url_unrecognized', { method, path })
 }
 
 /** The params as sent (the query of a GET), with keys the version's params type did not declare refused. */

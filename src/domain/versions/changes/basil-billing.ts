@@ -45,7 +45,7 @@ export const BASIL_BILLING: VersionChange = {
       const price = get(o, 'pricing', 'price_details', 'price')
       const priceObject = typeof price === 'string' ? ctx.find(price) : (price as Obj | undefined)
       o.price = priceObject === undefined ? null : ctx.render(priceObject)
-      o.plan = priceObject !== undefined && priceObject.type === 'recurring' ? planOf(priceObject) : null
+      o.plan = priceObject !== undefined && priceObject.type === 'recurring' ? ctx.render(planOf(priceObject)) : null
       const item = get(o, 'parent', 'subscription_item_details') as Obj | null | undefined
       const invoiceItem = get(o, 'parent', 'invoice_item_details') as Obj | null | undefined
       o.type = item ? 'subscription' : 'invoiceitem'

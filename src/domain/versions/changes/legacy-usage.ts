@@ -7,7 +7,9 @@ type Obj = Record<string, unknown>
  * as meter events, no longer as usage records aggregated by the price's `aggregate_usage`. Before
  * it, a metered price without a meter takes `recurring[aggregate_usage]` (default `sum`), set aside
  * for the price to keep, and its items' usage records bill it (`subscriptionItems.createUsageRecord`).
- * Walked back, a recurring price and its plan show `aggregate_usage` (null unless metered then).
+ * Walked back, a plan shows its price's `aggregate_usage` (null unless metered then); a price's
+ * `recurring.aggregate_usage` needs no code: the generated sub-object facts fill it (null) where
+ * the price does not keep one.
  *
  * @example
  * LEGACY_USAGE.forward?.['prices.create']?.({ recurring: { usage_type: 'metered', aggregate_usage: 'max' } }, aside)
@@ -26,12 +28,6 @@ export const LEGACY_USAGE: VersionChange = {
     },
   },
   back: {
-    price(o) {
-      const recurring = o.recurring as Obj | null
-      if (recurring !== null && typeof recurring === 'object' && !('aggregate_usage' in recurring)) {
-        o.recurring = { ...recurring, aggregate_usage: null }
-      }
-    },
     plan(o, ctx) {
       const price = typeof o.id === 'string' ? ctx.find(o.id) : undefined
       const aggregate = (price?.recurring as Obj | null | undefined)?.aggregate_usage
