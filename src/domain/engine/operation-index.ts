@@ -129,6 +129,39 @@ export function servingOf(
   return owner?.behaviours?.[op.name] === undefined ? undefined : { declaration: owner, verb: 'action' }
 }
 
+type Serving = NonNullable<ReturnType<typeof servingOf>>
+
+const servingTables = new WeakMap<readonly Operation[], WeakMap<readonly ResourceDeclaration[], ReadonlyMap<string, Serving>>>()
+
+/**
+ * The declaration and verb of every operation a declaration list serves, by operation name, worked
+ * out once per operation list and declaration list: the router and the engine's index both read it,
+ * so a fresh process walks the catalogue's operations once.
+ *
+ * @example
+ * servingsOf(operations(), servedDeclarations).get('customers.create')?.verb // 'create'
+ */
+export function servingsOf(
+  ops: readonly Operation[],
+  declarations: readonly ResourceDeclaration[],
+): ReadonlyMap<string, Serving> {
+  let byDeclarations = servingTables.get(ops)
+  if (byDeclarations === undefined) {
+    byDeclarations = new WeakMap()
+    servingTables.set(ops, byDeclarations)
+  }
+  const known = byDeclarations.get(declarations)
+  if (known !== undefined) return known
+  const byType = byTypeOf(declarations)
+  const out = new Map<string, Serving>()
+  for (const op of ops) {
+    const serving = servingOf(op, byType)
+    if (serving !== undefined) out.set(op.name, serving)
+  }
+  byDeclarations.set(declarations, out)
+  return out
+}
+
 /** Declarations by catalogue type name. */
 export function byTypeOf(declarations: readonly ResourceDeclaration[]): Map<string, ResourceDeclaration> {
   return new Map(declarations.map((d) => [d.type, d]))
@@ -145,10 +178,11 @@ export function byTypeOf(declarations: readonly ResourceDeclaration[]): Map<stri
  * indexOperations(view, declarations).get('customers.list')?.filters // ['email', ...]
  */
 export function indexOperations(view: CatalogueView, declarations: readonly ResourceDeclaration[]): Map<string, Served> {
-  const byType = byTypeOf(declarations)
+  const ops = view.operations()
+  const servings = servingsOf(ops, declarations)
   const out = new Map<string, Served>()
-  for (const op of view.operations()) {
-    const serving = servingOf(op, byType)
+  for (const op of ops) {
+    const serving = servings.get(op.name)
     if (serving !== undefined) out.set(op.name, new ServedOperation(view, op, serving.declaration, serving.verb))
   }
   return out

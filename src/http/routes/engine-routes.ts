@@ -3,7 +3,7 @@ import { operations } from '#catalogue/index.js'
 import { NOT_SERVED } from '#catalogue/not-served.js'
 import type { Operation } from '#catalogue/types.js'
 import { expandPaths } from '#domain/engine/expand.js'
-import { byTypeOf, servingOf } from '#domain/engine/operation-index.js'
+import { servingsOf } from '#domain/engine/operation-index.js'
 import { servedDeclarations as declarations } from '#domain/resources/served.js'
 import { ServiceError } from '#domain/service-error.js'
 import { headerNames } from '../header-names.js'
@@ -90,13 +90,13 @@ function withExpand(route: Route): Route {
  */
 export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
   const taken = new Set(behaviours.map((r) => shapeOf(r.method, r.path)))
-  const byType = byTypeOf(declarations)
+  const servings = servingsOf(operations(), declarations)
   const out: Route[] = behaviours.map(withExpand)
   for (const op of operations()) {
     const key = shapeOf(op.method, op.path)
     if (taken.has(key)) continue
     taken.add(key)
-    const serving = Object.hasOwn(NOT_SERVED, op.name) ? undefined : servingOf(op, byType)
+    const serving = Object.hasOwn(NOT_SERVED, op.name) ? undefined : servings.get(op.name)
     if (serving === undefined) {
       out.push(notImplemented(op))
       continue
