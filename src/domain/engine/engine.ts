@@ -13,6 +13,7 @@ import { indexOperations, parentFieldOf, type Served } from './operation-index.j
 import { checkReferences, type Reference, referencesOf } from './references.js'
 import { createResource, ENGINE_PART, type Resource } from './resource.js'
 import { runVerb } from './verbs.js'
+import { withheldOf, withhold } from './withhold.js'
 
 /** Finds an object of a scope by id, for `expand` and reference checks (one per declaration's id prefix). */
 type Finder = (scope: Scope, id: string) => Record<string, unknown> | undefined
@@ -40,6 +41,11 @@ export interface Engine {
   find(scope: Scope, id: string): Record<string, unknown> | undefined
   /** A copy of an answer with `expand` paths replaced by the objects their ids name. */
   expand(scope: Scope, answer: unknown, paths: readonly string[]): unknown
+  /**
+   * An answer as the API shows it: stored includable fields `expand[]` does not name left out
+   * (see `ResourceDeclaration.withheld`), then `expand` applied.
+   */
+  render(scope: Scope, answer: unknown, paths: readonly string[]): unknown
   /**
    * Emits a snapshot event of an object (`treasury.inbound_transfer.succeeded`) where the
    * catalogue has that event type; for behaviours whose change has an event of its own.
@@ -134,6 +140,7 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   const resources = new Map<string, Resource>()
   const finders = new Map<string, Finder[]>()
   let index: Map<string, Served> | undefined
+  const withheld = withheldOf(declarations)
   const references = new Map<string, readonly Reference[]>()
 
   function served(): Map<string, Served> {
@@ -188,6 +195,10 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
         (id) => engine.find(scope, id),
         (object, field) => include(scope, object, field),
       )
+    },
+    render(scope, answer, paths) {
+      const shown = withhold(answer, paths, withheld)
+      return paths.length === 0 ? shown : engine.expand(scope, shown, paths)
     },
     emit(type, scope, object, origin) {
       if (isEventType(view, type)) emitSnapshot(events, type, scope, object, origin, undefined, true)

@@ -66,7 +66,7 @@ function notImplemented(op: Operation): Route {
 /** Path with placeholders blanked, so `/v1/customers/:customer` and `/v1/customers/:id` are one path. */
 const shapeOf = (method: string, path: string) => `${method} ${path.replace(/:\w+/g, ':')}`
 
-/** `expand[]` on any v1 answer: ids the scope knows become objects. */
+/** `expand[]` on any v1 answer: ids the scope knows become objects, includable fields are shown only when named. */
 function withExpand(route: Route): Route {
   if (route.path.startsWith('/v2/')) return route
   return {
@@ -74,7 +74,7 @@ function withExpand(route: Route): Route {
     async handle(ctx) {
       const answer = await route.handle(ctx)
       const paths = expandPaths(ctx.method === 'GET' ? ctx.query : ctx.body)
-      return paths.length === 0 ? answer : ctx.service.engine.expand(scopeOf(ctx), answer, paths)
+      return ctx.service.engine.render(scopeOf(ctx), answer, paths)
     },
   }
 }
