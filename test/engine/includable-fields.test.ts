@@ -56,6 +56,32 @@ describe('includable fields are answered when expand[] names them (official clie
     expect(expandedList.data.map((p) => p.tiers?.length)).toEqual([1, 2])
   })
 
+  it("leaves the tiers out of the price a subscription's items carry unless expanded there", async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'tiers@example.com' })
+    const product = await stripe.products.create({ name: 'Seats' })
+    const price = await stripe.prices.create({
+      product: product.id,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+      billing_scheme: 'tiered',
+      tiers_mode: 'graduated',
+      tiers: [
+        { up_to: 10, unit_amount: 100 },
+        { up_to: 'inf', unit_amount: 50 },
+      ],
+    })
+    const sub = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id, quantity: 3 }],
+      payment_behavior: 'default_incomplete',
+    })
+    expect(sub.items.data[0]?.price.id).toBe(price.id)
+    expect('tiers' in (sub.items.data[0]?.price ?? {})).toBe(false)
+    const expanded = await stripe.subscriptions.retrieve(sub.id, { expand: ['items.data.price.tiers'] })
+    expect(expanded.items.data[0]?.price.tiers?.map((t) => t.up_to)).toEqual([10, null])
+  })
+
   it("fills a customer's subscriptions, tax_ids, sources and invoice_credit_balance from the state", async () => {
     const { stripe } = setup()
     const customer = await stripe.customers.create({ email: 'inc@example.com' })

@@ -16,37 +16,59 @@ export function withheldOf(declarations: readonly ResourceDeclaration[]): Withhe
   return out
 }
 
+/** Objects are not looked into deeper than this (answers nest a few levels: list, item, price). */
+const MAX_DEPTH = 8
+
 /**
- * An answer without the stored includable fields `expand[]` does not name: a copy of the object
- * (or of a list's items) that has any, else the answer itself, so answers of other resources
- * cost one map lookup.
+ * An answer without the stored includable fields `expand[]` does not name, wherever they sit (a
+ * price, a list's prices, the price inside a subscription's items): the objects on the way to one
+ * are copied, everything else is the answer itself, so an answer holding none costs one walk.
+ * A field is named by its dotted path from the answer (`tiers`, `data.tiers`,
+ * `items.data.price.tiers`), array positions left out as `expand[]` leaves them.
  *
  * @example
  * withhold(price, [], withheldOf(declarations)) // the price without `tiers`
  * withhold(price, ['tiers'], withheldOf(declarations)) // the price as stored
  */
 export function withhold(answer: unknown, paths: readonly string[], withheld: WithheldFields): unknown {
-  if (withheld.size === 0 || !isPlainObject(answer)) return answer
-  if (Array.isArray(answer.data)) {
-    const named = paths.flatMap((p) => (p.startsWith('data.') ? [p.slice(5)] : []))
-    let changed = false
-    const data = answer.data.map((item) => {
-      const out = withholdOne(item, named, withheld)
-      changed ||= out !== item
-      return out
-    })
-    return changed ? { ...answer, data } : answer
-  }
-  return withholdOne(answer, paths, withheld)
+  if (withheld.size === 0) return answer
+  return walk(answer, [], paths, withheld, 0)
 }
 
-function withholdOne(object: unknown, paths: readonly string[], withheld: WithheldFields): unknown {
-  if (!isPlainObject(object) || typeof object.object !== 'string') return object
-  const fields = withheld.get(object.object)
-  if (fields === undefined) return object
-  const drop = fields.filter((f) => f in object && !paths.some((p) => p === f || p.startsWith(`${f}.`)))
-  if (drop.length === 0) return object
-  const out = { ...object }
-  for (const f of drop) delete out[f]
-  return out
+function walk(value: unknown, at: readonly string[], paths: readonly string[], withheld: WithheldFields, depth: number): unknown {
+  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    value.forEach((item, i) => {
+      const next = walk(item, at, paths, withheld, depth + 1)
+      if (next !== item) {
+        out ??= [...value]
+        out[i] = next
+      }
+    })
+    return out ?? value
+  }
+  if (!isPlainObject(value)) return value
+  let out: Record<string, unknown> | undefined
+  const fields = typeof value.object === 'string' ? withheld.get(value.object) : undefined
+  if (fields !== undefined) {
+    const prefix = at.length === 0 ? '' : `${at.join('.')}.`
+    for (const f of fields) {
+      const path = `${prefix}${f}`
+      if (f in value && !paths.some((p) => p === path || p.startsWith(`${path}.`))) {
+        out ??= { ...value }
+        delete out[f]
+      }
+    }
+  }
+  for (const key of Object.keys(value)) {
+    const child = value[key]
+    if (typeof child !== 'object' || child === null || (out !== undefined && !(key in out))) continue
+    const next = walk(child, [...at, key], paths, withheld, depth + 1)
+    if (next !== child) {
+      out ??= { ...value }
+      out[key] = next
+    }
+  }
+  return out ?? value
 }
