@@ -13,6 +13,7 @@
  *
  * Run: npx tsx bench/cold-start.bench.ts (it runs `npm run build` first, so dist/ is never stale)
  */
+import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { type Figure, writeBenchReport } from './lib/bench-report.js'
 import { buildDist, median, runTimed } from './lib/timed-child.js'
@@ -38,6 +39,7 @@ const sides: readonly Side[] = [
 const run = (args: readonly string[]) => runTimed(ROOT, args)
 
 buildDist(ROOT)
+const loadBefore = loadavg()[0] as number
 
 // One untimed run of each first, so the files are in the page cache for every timed run.
 for (const side of sides) await run(side.args)
@@ -122,13 +124,15 @@ const figures: Figure[] = [
   },
 ]
 const fmt = (n: number) => n.toFixed(0)
+const loadAfter = loadavg()[0] as number
 const dependencyFloor = DEPENDENCIES.reduce((sum, d) => sum + (dependencyCpu[d] as number) - bareCpu, bareCpu)
 const notes = [
+  `Load average (1 minute) ${loadBefore.toFixed(1)} when the rounds started and ${loadAfter.toFixed(1)} when the bench ended, on this machine's 2 cores: the wall clock moves with it far more than the CPU time does.`,
   `${ROUNDS} rounds, each one fresh process per side in rotating order (service-sim, msw, bare node), timed from spawn to exit (wall) and by the process's own CPU time (user + system, all threads; less moved by other processes on a shared machine); figures are medians of the ${ROUNDS} runs per side. Every child preloads bench/lib/cold-start-cpu.mjs (an exit hook) alike. Median of the per-round ratios service-sim / msw: ${median(pairRatios).toFixed(2)}x (range ${Math.min(...pairRatios).toFixed(2)}x-${Math.max(...pairRatios).toFixed(2)}x).`,
   'service-sim: `import { createSimulator } from` the built dist/, `createSimulator({ seed: 1 })`, one `POST /v1/customers` through `sim.fetch`, print the id. msw: `setupServer(http.post(..., () => HttpResponse.json(customer)))`, `listen`, one global `fetch`, `close`, print the id.',
   `Where service-sim's time goes (median CPU ms over ${PHASE_RUNS} runs of bench/lib/cold-start-phases.mjs, all threads): node's start ${fmt(phase('boot'))}, importing dist/ ${fmt(phase('import'))}, createSimulator ${fmt(phase('createSimulator'))}, first customer create ${fmt(phase('firstRequest'))}.`,
   `The request path's dependencies, each imported alone from node_modules in a fresh process (median CPU ms above bare node's ${fmt(bareCpu)}): ${DEPENDENCIES.map((d) => `${d} ${fmt((dependencyCpu[d] as number) - bareCpu)}`).join(', ')}. dist/ bundles them (scripts/bundle.mjs), so the import resolves none of their modules and pays less than this: bundled alone, the fake timers and qs cost about 4 CPU ms each, and zod (about 20 bundled) is not loaded at all: its schemas are built on first use and plain options need none.`,
-  `Those dependencies from node_modules, added to node's start, would come to about ${fmt(dependencyFloor)} CPU ms, ${(dependencyFloor / mswCpu).toFixed(2)}x msw's whole run. Before zod was loaded on first use (its schemas built when the package loaded), the same bench measured 1.14x CPU and 1.30x wall; before the dependencies were bundled, 1.87x and 1.58x. The wall clock of this machine (2 cores, load 10-15 from other work) runs at 2-3x the CPU time, so the CPU ratio is the steadier figure.`,
+  `Those dependencies from node_modules, added to node's start, would come to about ${fmt(dependencyFloor)} CPU ms, ${(dependencyFloor / mswCpu).toFixed(2)}x msw's whole run. Before the engine read an operation's types when the operation first runs (the first request resolved the types of every served operation, about 26 CPU ms more), the same bench measured 1.05x CPU and 1.02x wall on a quiet machine (load below 1), and 1.05x CPU and 1.16x wall against 0.88x and 0.92x after, in 30 alternating rounds of both builds and msw at load 17-20; before zod was loaded on first use (its schemas built when the package loaded), 1.14x CPU and 1.30x wall; before the dependencies were bundled, 1.87x and 1.58x. The wall clock of this machine (2 cores, load 10-15 from other work) runs at 2-3x the CPU time, so the CPU ratio is the steadier figure.`,
   'dist/ is bundled (scripts/bundle.mjs); where the young-generation garbage collections fall moves with the layout of what is allocated, so time shifts between the import and the first request from build to build: compare their sum.',
 ]
 process.stdout.write(

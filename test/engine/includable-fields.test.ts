@@ -24,6 +24,64 @@ describe('includable fields are answered when expand[] names them (official clie
     ])
   })
 
+  it("leaves a tiered price's stored tiers out of every answer that does not expand them", async () => {
+    const { stripe } = setup()
+    const product = await stripe.products.create({ name: 'Tiered' })
+    const price = await stripe.prices.create({
+      product: product.id,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+      billing_scheme: 'tiered',
+      tiers_mode: 'volume',
+      tiers: [
+        { up_to: 5, unit_amount: 100 },
+        { up_to: 'inf', unit_amount: 80 },
+      ],
+    })
+    const updated = await stripe.prices.update(price.id, { metadata: { tier: 'volume' } })
+    const retrieved = await stripe.prices.retrieve(price.id)
+    const listed = await stripe.prices.list()
+    for (const answer of [price, updated, retrieved, ...listed.data]) expect('tiers' in answer).toBe(false)
+    const created = await stripe.prices.create({
+      product: product.id,
+      currency: 'usd',
+      billing_scheme: 'tiered',
+      tiers_mode: 'graduated',
+      tiers: [{ up_to: 'inf', unit_amount: 10 }],
+      recurring: { interval: 'month' },
+      expand: ['tiers'],
+    })
+    expect(created.tiers?.map((t) => t.unit_amount)).toEqual([10])
+    const expandedList = await stripe.prices.list({ expand: ['data.tiers'] })
+    expect(expandedList.data.map((p) => p.tiers?.length)).toEqual([1, 2])
+  })
+
+  it("leaves the tiers out of the price a subscription's items carry unless expanded there", async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'tiers@example.com' })
+    const product = await stripe.products.create({ name: 'Seats' })
+    const price = await stripe.prices.create({
+      product: product.id,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+      billing_scheme: 'tiered',
+      tiers_mode: 'graduated',
+      tiers: [
+        { up_to: 10, unit_amount: 100 },
+        { up_to: 'inf', unit_amount: 50 },
+      ],
+    })
+    const sub = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id, quantity: 3 }],
+      payment_behavior: 'default_incomplete',
+    })
+    expect(sub.items.data[0]?.price.id).toBe(price.id)
+    expect('tiers' in (sub.items.data[0]?.price ?? {})).toBe(false)
+    const expanded = await stripe.subscriptions.retrieve(sub.id, { expand: ['items.data.price.tiers'] })
+    expect(expanded.items.data[0]?.price.tiers?.map((t) => t.up_to)).toEqual([10, null])
+  })
+
   it("fills a customer's subscriptions, tax_ids, sources and invoice_credit_balance from the state", async () => {
     const { stripe } = setup()
     const customer = await stripe.customers.create({ email: 'inc@example.com' })

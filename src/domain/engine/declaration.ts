@@ -134,6 +134,11 @@ export interface ResourceDeclaration<P = any> {
    */
   readonly includes?: Readonly<Record<string, Includer<P>>>
   /**
+   * Includable fields the object stores (they follow from its own params, a price's `tiers`) but
+   * answers only when `expand[]` names them, as the provider does.
+   */
+  readonly withheld?: readonly string[]
+  /**
    * Fields that follow from the object's other fields (a subscription item's `plan` from its
    * `price`), set again after every create and change.
    */

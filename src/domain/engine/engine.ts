@@ -13,6 +13,7 @@ import { indexOperations, parentFieldOf, type Served } from './operation-index.j
 import { checkReferences, type Reference, referencesOf } from './references.js'
 import { createResource, ENGINE_PART, type Resource } from './resource.js'
 import { runVerb } from './verbs.js'
+import { withheldOf, withhold } from './withhold.js'
 
 /** Finds an object of a scope by id, for `expand` and reference checks (one per declaration's id prefix). */
 type Finder = (scope: Scope, id: string) => Record<string, unknown> | undefined
@@ -41,6 +42,11 @@ export interface Engine {
   /** A copy of an answer with `expand` paths replaced by the objects their ids name. */
   expand(scope: Scope, answer: unknown, paths: readonly string[]): unknown
   /**
+   * An answer as the API shows it: stored includable fields `expand[]` does not name left out
+   * (see `ResourceDeclaration.withheld`), then `expand` applied.
+   */
+  render(scope: Scope, answer: unknown, paths: readonly string[]): unknown
+  /**
    * Emits a snapshot event of an object (`treasury.inbound_transfer.succeeded`) where the
    * catalogue has that event type; for behaviours whose change has an event of its own.
    */
@@ -62,19 +68,69 @@ export interface EngineOptions<P> {
 
 const eventSets = new WeakMap<CatalogueView, ReadonlySet<string>>()
 
-/** The snapshot event types of the catalogue (the `type` literals of the `Event` union), read once. */
-export function eventTypesOf(view: CatalogueView): ReadonlySet<string> {
+/**
+ * The snapshot event types of the catalogue (the `type` literals of the `Event` union), read once:
+ * every member's type resolved, so only for a type whose member is not named after it.
+ *
+ * @example
+ * eventTypesOf(catalogueView).has('invoiceitem.created') // true
+ */
+function eventTypesOf(view: CatalogueView): ReadonlySet<string> {
   const known = eventSets.get(view)
   if (known !== undefined) return known
   const out = new Set<string>()
-  const event = view.typeShape('Event')
-  for (const member of event?.t === 'union' ? event.of : []) {
-    const s = resolve(view, member)
-    const type = s.t === 'object' ? s.fields.type?.shape : undefined
-    if (type?.t === 'literal' && typeof type.value === 'string') out.add(type.value)
+  for (const name of eventMembersOf(view)) {
+    const literal = eventLiteralOf(view, name)
+    if (literal !== undefined) out.add(literal)
   }
   eventSets.set(view, out)
   return out
+}
+
+const eventMembers = new WeakMap<CatalogueView, ReadonlySet<string>>()
+const eventChecks = new WeakMap<CatalogueView, Map<string, boolean>>()
+
+/** The type names of the `Event` union's members (`CustomerCreatedEvent`), from its one shape. */
+function eventMembersOf(view: CatalogueView): ReadonlySet<string> {
+  const known = eventMembers.get(view)
+  if (known !== undefined) return known
+  const event = view.typeShape('Event')
+  const out = new Set<string>()
+  for (const member of event?.t === 'union' ? event.of : []) if (member.t === 'ref') out.add(member.name)
+  eventMembers.set(view, out)
+  return out
+}
+
+/** The `type` literal of one event member type. */
+function eventLiteralOf(view: CatalogueView, name: string): string | undefined {
+  const s = resolve(view, { t: 'ref', name })
+  const type = s.t === 'object' ? s.fields.type?.shape : undefined
+  return type?.t === 'literal' && typeof type.value === 'string' ? type.value : undefined
+}
+
+/**
+ * Whether the catalogue has a snapshot event of this type. Its member is looked up by the name
+ * the type spells (`customer.created` → `CustomerCreatedEvent`), so an emit reads one event's type
+ * instead of all of them (which a fresh process's first create would pay); a type spelled
+ * otherwise (`invoiceitem.created`) falls back to the whole list.
+ *
+ * @example
+ * isEventType(catalogueView, 'customer.created') // true
+ * isEventType(catalogueView, 'customer.archived') // false
+ */
+export function isEventType(view: CatalogueView, type: string): boolean {
+  let checked = eventChecks.get(view)
+  if (checked === undefined) {
+    checked = new Map()
+    eventChecks.set(view, checked)
+  }
+  const known = checked.get(type)
+  if (known !== undefined) return known
+  const name = `${type.replace(/(?:^|[._])([a-z0-9])/g, (_, c: string) => c.toUpperCase())}Event`
+  const named = eventMembersOf(view).has(name) && eventLiteralOf(view, name) === type
+  const is = named || eventTypesOf(view).has(type)
+  checked.set(type, is)
+  return is
 }
 
 const indexes = new WeakMap<CatalogueView, WeakMap<readonly ResourceDeclaration[], Map<string, Served>>>()
@@ -84,6 +140,7 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   const resources = new Map<string, Resource>()
   const finders = new Map<string, Finder[]>()
   let index: Map<string, Served> | undefined
+  const withheld = withheldOf(declarations)
   const references = new Map<string, readonly Reference[]>()
 
   function served(): Map<string, Served> {
@@ -139,8 +196,12 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
         (object, field) => include(scope, object, field),
       )
     },
+    render(scope, answer, paths) {
+      const shown = withhold(answer, paths, withheld)
+      return paths.length === 0 ? shown : engine.expand(scope, shown, paths)
+    },
     emit(type, scope, object, origin) {
-      if (eventTypesOf(view).has(type)) emitSnapshot(events, type, scope, object, origin, undefined, true)
+      if (isEventType(view, type)) emitSnapshot(events, type, scope, object, origin, undefined, true)
     },
     now: () => Math.floor(kernel.clock.now / 1000),
     build(type, object, scope, overrides = {}) {
@@ -200,7 +261,7 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       events,
       view,
       declaration: d,
-      eventTypes: () => eventTypesOf(view),
+      isEventType: (type) => isEventType(view, type),
       find: (scope, id) => engine.find(scope, id),
     })
     resources.set(d.object, r)

@@ -129,6 +129,39 @@ export function servingOf(
   return owner?.behaviours?.[op.name] === undefined ? undefined : { declaration: owner, verb: 'action' }
 }
 
+type Serving = NonNullable<ReturnType<typeof servingOf>>
+
+const servingTables = new WeakMap<readonly Operation[], WeakMap<readonly ResourceDeclaration[], ReadonlyMap<string, Serving>>>()
+
+/**
+ * The declaration and verb of every operation a declaration list serves, by operation name, worked
+ * out once per operation list and declaration list: the router and the engine's index both read it,
+ * so a fresh process walks the catalogue's operations once.
+ *
+ * @example
+ * servingsOf(operations(), servedDeclarations).get('customers.create')?.verb // 'create'
+ */
+export function servingsOf(
+  ops: readonly Operation[],
+  declarations: readonly ResourceDeclaration[],
+): ReadonlyMap<string, Serving> {
+  let byDeclarations = servingTables.get(ops)
+  if (byDeclarations === undefined) {
+    byDeclarations = new WeakMap()
+    servingTables.set(ops, byDeclarations)
+  }
+  const known = byDeclarations.get(declarations)
+  if (known !== undefined) return known
+  const byType = byTypeOf(declarations)
+  const out = new Map<string, Serving>()
+  for (const op of ops) {
+    const serving = servingOf(op, byType)
+    if (serving !== undefined) out.set(op.name, serving)
+  }
+  byDeclarations.set(declarations, out)
+  return out
+}
+
 /** Declarations by catalogue type name. */
 export function byTypeOf(declarations: readonly ResourceDeclaration[]): Map<string, ResourceDeclaration> {
   return new Map(declarations.map((d) => [d.type, d]))
@@ -136,42 +169,69 @@ export function byTypeOf(declarations: readonly ResourceDeclaration[]): Map<stri
 
 /**
  * Every catalogue operation the declared resources serve, by name. Built once per catalogue and
- * declaration list, so no request pays for the catalogue's size.
+ * declaration list, so no request pays for the catalogue's size; which declaration and verb serve
+ * an operation comes from the operation list alone, and the fields that need the object's type
+ * (filters, parent fields) are worked out when that operation is first run, so the first request
+ * of a fresh process reads the types of its own resource, not of every declared one.
+ *
+ * @example
+ * indexOperations(view, declarations).get('customers.list')?.filters // ['email', ...]
  */
 export function indexOperations(view: CatalogueView, declarations: readonly ResourceDeclaration[]): Map<string, Served> {
-  const byType = byTypeOf(declarations)
+  const ops = view.operations()
+  const servings = servingsOf(ops, declarations)
   const out = new Map<string, Served>()
-  for (const op of view.operations()) {
-    const serving = servingOf(op, byType)
-    if (serving === undefined) continue
-    const { declaration, verb } = serving
-    const onId = verb === 'retrieve' || verb === 'update' || verb === 'delete' || verb === 'action'
-    const parents = onId ? op.pathParams.slice(0, -1) : [...op.pathParams]
-    const objectFields = fieldsOf(view, declaration.type)
-    const filters =
-      verb === 'list' && op.params !== undefined
-        ? Object.keys(fieldsOf(view, op.params)).filter((k) => !NOT_FILTERS.has(k) && k in objectFields)
-        : []
-    const memberFilters =
-      verb === 'list' && op.params !== undefined
-        ? Object.keys(fieldsOf(view, op.params))
-            .filter((k) => k.endsWith('s') && !(k in objectFields) && k.slice(0, -1) in objectFields)
-            .map((param) => ({ param, field: param.slice(0, -1) }))
-        : []
-    const parentFields =
-      verb === 'action'
-        ? []
-        : parents.map((param) => ({ param, field: parentFieldOf(op.path, param) })).filter((p) => p.field in objectFields)
-    out.set(op.name, {
-      operation: op,
-      verb,
-      declaration,
-      parents,
-      parentFields,
-      idParam: onId ? op.pathParams.at(-1) : undefined,
-      filters,
-      memberFilters,
-    })
+  for (const op of ops) {
+    const serving = servings.get(op.name)
+    if (serving !== undefined) out.set(op.name, new ServedOperation(view, op, serving.declaration, serving.verb))
   }
   return out
+}
+
+/** One served operation; its type-dependent fields are read from the catalogue on first use. */
+class ServedOperation implements Served {
+  readonly parents: readonly string[]
+  readonly idParam: string | undefined
+  #typed: Pick<Served, 'parentFields' | 'filters' | 'memberFilters'> | undefined
+
+  constructor(
+    private readonly view: CatalogueView,
+    readonly operation: Operation,
+    readonly declaration: ResourceDeclaration,
+    readonly verb: Verb | 'action',
+  ) {
+    const onId = verb === 'retrieve' || verb === 'update' || verb === 'delete' || verb === 'action'
+    this.parents = onId ? operation.pathParams.slice(0, -1) : [...operation.pathParams]
+    this.idParam = onId ? operation.pathParams.at(-1) : undefined
+  }
+
+  get parentFields(): Served['parentFields'] {
+    return this.typed().parentFields
+  }
+
+  get filters(): Served['filters'] {
+    return this.typed().filters
+  }
+
+  get memberFilters(): Served['memberFilters'] {
+    return this.typed().memberFilters
+  }
+
+  private typed(): Pick<Served, 'parentFields' | 'filters' | 'memberFilters'> {
+    if (this.#typed !== undefined) return this.#typed
+    const { view, operation: op, verb } = this
+    const objectFields = fieldsOf(view, this.declaration.type)
+    const params = verb === 'list' && op.params !== undefined ? Object.keys(fieldsOf(view, op.params)) : []
+    this.#typed = {
+      filters: params.filter((k) => !NOT_FILTERS.has(k) && k in objectFields),
+      memberFilters: params
+        .filter((k) => k.endsWith('s') && !(k in objectFields) && k.slice(0, -1) in objectFields)
+        .map((param) => ({ param, field: param.slice(0, -1) })),
+      parentFields:
+        verb === 'action'
+          ? []
+          : this.parents.map((param) => ({ param, field: parentFieldOf(op.path, param) })).filter((p) => p.field in objectFields),
+    }
+    return this.#typed
+  }
 }

@@ -69,8 +69,8 @@ export interface ResourceOptions {
   readonly events: EventStore
   readonly view: CatalogueView
   readonly declaration: ResourceDeclaration
-  /** The event types the catalogue knows: an event is emitted only where its type exists. */
-  readonly eventTypes: () => ReadonlySet<string>
+  /** Whether the catalogue knows an event type: an event is emitted only where its type exists. */
+  readonly isEventType: (type: string) => boolean
   /** Any object of the scope by id: a param naming an object where the field holds the object. */
   readonly find?: (scope: Scope, id: string) => Record<string, unknown> | undefined
 }
@@ -135,7 +135,7 @@ export function createResource(options: ResourceOptions): Resource {
   ) {
     const type = eventTypes[verb]
     // Every object emitted here is the stored one, sealed: the event holds it without a copy.
-    if (options.eventTypes().has(type)) emitSnapshot(events, type, scope, obj, origin, previous, true)
+    if (options.isEventType(type)) emitSnapshot(events, type, scope, obj, origin, previous, true)
   }
 
   function finder(scope: Scope) {

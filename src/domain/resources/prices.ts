@@ -168,6 +168,8 @@ export const prices: ResourceDeclaration<ResourcePorts> = {
   type: 'Price',
   object: 'price',
   idPrefix: 'price',
+  // The provider answers a tiered price's tiers (and its other currencies) only when asked.
+  withheld: ['tiers', 'currency_options'],
   defaults: ({ params }) => ({
     active: true,
     billing_scheme: 'per_unit',

@@ -3,7 +3,7 @@ import { operations } from '#catalogue/index.js'
 import { NOT_SERVED } from '#catalogue/not-served.js'
 import type { Operation } from '#catalogue/types.js'
 import { expandPaths } from '#domain/engine/expand.js'
-import { byTypeOf, servingOf } from '#domain/engine/operation-index.js'
+import { servingsOf } from '#domain/engine/operation-index.js'
 import { servedDeclarations as declarations } from '#domain/resources/served.js'
 import { ServiceError } from '#domain/service-error.js'
 import { headerNames } from '../header-names.js'
@@ -66,7 +66,7 @@ function notImplemented(op: Operation): Route {
 /** Path with placeholders blanked, so `/v1/customers/:customer` and `/v1/customers/:id` are one path. */
 const shapeOf = (method: string, path: string) => `${method} ${path.replace(/:\w+/g, ':')}`
 
-/** `expand[]` on any v1 answer: ids the scope knows become objects. */
+/** `expand[]` on any v1 answer: ids the scope knows become objects, includable fields are shown only when named. */
 function withExpand(route: Route): Route {
   if (route.path.startsWith('/v2/')) return route
   return {
@@ -74,7 +74,7 @@ function withExpand(route: Route): Route {
     async handle(ctx) {
       const answer = await route.handle(ctx)
       const paths = expandPaths(ctx.method === 'GET' ? ctx.query : ctx.body)
-      return paths.length === 0 ? answer : ctx.service.engine.expand(scopeOf(ctx), answer, paths)
+      return ctx.service.engine.render(scopeOf(ctx), answer, paths)
     },
   }
 }
@@ -90,13 +90,13 @@ function withExpand(route: Route): Route {
  */
 export function catalogueRoutes(behaviours: readonly Route[]): Route[] {
   const taken = new Set(behaviours.map((r) => shapeOf(r.method, r.path)))
-  const byType = byTypeOf(declarations)
+  const servings = servingsOf(operations(), declarations)
   const out: Route[] = behaviours.map(withExpand)
   for (const op of operations()) {
     const key = shapeOf(op.method, op.path)
     if (taken.has(key)) continue
     taken.add(key)
-    const serving = Object.hasOwn(NOT_SERVED, op.name) ? undefined : servingOf(op, byType)
+    const serving = Object.hasOwn(NOT_SERVED, op.name) ? undefined : servings.get(op.name)
     if (serving === undefined) {
       out.push(notImplemented(op))
       continue

@@ -1,0 +1,74 @@
+import { isPlainObject } from './apply-params.js'
+import type { ResourceDeclaration } from './declaration.js'
+
+/** Withheld fields by `object` value, for the declarations that have any. */
+export type WithheldFields = ReadonlyMap<string, readonly string[]>
+
+/**
+ * The withheld fields of a declaration list by `object` value (`price` → `['tiers']`).
+ *
+ * @example
+ * withheldOf([prices]).get('price') // ['tiers', 'currency_options']
+ */
+export function withheldOf(declarations: readonly ResourceDeclaration[]): WithheldFields {
+  const out = new Map<string, readonly string[]>()
+  for (const d of declarations) if (d.withheld !== undefined && d.withheld.length > 0) out.set(d.object, d.withheld)
+  return out
+}
+
+/** Objects are not looked into deeper than this (answers nest a few levels: list, item, price). */
+const MAX_DEPTH = 8
+
+/**
+ * An answer without the stored includable fields `expand[]` does not name, wherever they sit (a
+ * price, a list's prices, the price inside a subscription's items): the objects on the way to one
+ * are copied, everything else is the answer itself, so an answer holding none costs one walk.
+ * A field is named by its dotted path from the answer (`tiers`, `data.tiers`,
+ * `items.data.price.tiers`), array positions left out as `expand[]` leaves them.
+ *
+ * @example
+ * withhold(price, [], withheldOf(declarations)) // the price without `tiers`
+ * withhold(price, ['tiers'], withheldOf(declarations)) // the price as stored
+ */
+export function withhold(answer: unknown, paths: readonly string[], withheld: WithheldFields): unknown {
+  if (withheld.size === 0) return answer
+  return walk(answer, [], paths, withheld, 0)
+}
+
+function walk(value: unknown, at: readonly string[], paths: readonly string[], withheld: WithheldFields, depth: number): unknown {
+  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    value.forEach((item, i) => {
+      const next = walk(item, at, paths, withheld, depth + 1)
+      if (next !== item) {
+        out ??= [...value]
+        out[i] = next
+      }
+    })
+    return out ?? value
+  }
+  if (!isPlainObject(value)) return value
+  let out: Record<string, unknown> | undefined
+  const fields = typeof value.object === 'string' ? withheld.get(value.object) : undefined
+  if (fields !== undefined) {
+    const prefix = at.length === 0 ? '' : `${at.join('.')}.`
+    for (const f of fields) {
+      const path = `${prefix}${f}`
+      if (f in value && !paths.some((p) => p === path || p.startsWith(`${path}.`))) {
+        out ??= { ...value }
+        delete out[f]
+      }
+    }
+  }
+  for (const key of Object.keys(value)) {
+    const child = value[key]
+    if (typeof child !== 'object' || child === null || (out !== undefined && !(key in out))) continue
+    const next = walk(child, [...at, key], paths, withheld, depth + 1)
+    if (next !== child) {
+      out ??= { ...value }
+      out[key] = next
+    }
+  }
+  return out ?? value
+}
