@@ -153,7 +153,7 @@ describe('a fixed-price subscription app over serve (the sample shape, pinned to
     expect(defaultsSet).toEqual([card])
     const active = await stripe.subscriptions.retrieve(subscription.id)
     expect(active).toMatchObject({ status: 'active', default_payment_method: card })
-    expect((await stripe.invoices.retrieve(first.id)) as OldInvoice).toMatchObject({ status: 'paid', paid: true })
+    expect(await stripe.invoices.retrieve(first.id)).toMatchObject({ status: 'paid', paid: true })
 
     const upgraded = await stripe.subscriptions.update(subscription.id, {
       items: [{ id: active.items.data[0]?.id as string, price: plus.id }],
