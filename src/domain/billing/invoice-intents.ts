@@ -86,15 +86,15 @@ export function createInvoiceIntents(ctx: BillingContext) {
   }
 
   /**
-   * Makes the invoice's payment intent for what it asks (`setup_future_usage: off_session` when its
-   * subscription saves the payment method), unconfirmed: the customer confirms it.
+   * Makes the invoice's payment intent for what it asks, unconfirmed: the customer confirms it. A
+   * subscription's intent asks `setup_future_usage: off_session`, as the provider's do, so the card
+   * the customer pays with is attached to them and can pay the renewals without them.
    */
   function open(scope: Scope, invoiceId: string, origin: Origin): void {
     const st = invoiceStates.get(key(scope, invoiceId))
     const invoice = r.invoice().require(scope, invoiceId)
     if (st === undefined || st.intent !== undefined || Number(invoice.amount_due) <= 0) return
     const sub = st.subscription === null ? undefined : r.subscription().get(scope, st.subscription)
-    const settings = sub?.payment_settings as { save_default_payment_method?: unknown } | null | undefined
     const intent = ctx.options.paymentIntents().create(
       scope,
       {
@@ -103,7 +103,7 @@ export function createInvoiceIntents(ctx: BillingContext) {
         customer: String(invoice.customer),
         description: intentDescription(invoice),
         metadata: {},
-        ...(settings?.save_default_payment_method === 'on_subscription' ? { setupFutureUsage: 'off_session' as const } : {}),
+        ...(sub === undefined ? {} : { setupFutureUsage: 'off_session' as const }),
       },
       origin,
     )

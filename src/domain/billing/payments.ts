@@ -114,17 +114,24 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
   }
 
   /**
-   * The invoice's own payment intent succeeded or failed outside an attempt of billing's (the
-   * customer confirmed it with its client secret, the server confirmed it, 3-D Secure ended): the
-   * invoice is paid, or the failure recorded with no automatic retry (the customer is present).
+   * The invoice's own payment intent succeeded, failed or stopped for 3-D Secure outside an attempt
+   * of billing's (the customer confirmed it with its client secret, the server confirmed it,
+   * 3-D Secure ended): the invoice is paid, the failure recorded with no automatic retry (the
+   * customer is present), or `invoice.payment_action_required` told.
    */
-  function intentOutcome(outcome: 'succeeded' | 'failed', scope: Scope, p: Json, origin: Origin): void {
+  function intentOutcome(outcome: 'succeeded' | 'failed' | 'requires_action', scope: Scope, p: Json, origin: Origin): void {
     const id = invoicing.intents.invoiceOf(scope, String(p.id))
     if (id === undefined || attempting.has(key(scope, id))) return
     const invoice = r.invoice().get(scope, id)
     if (invoice?.status !== 'open' && invoice?.status !== 'uncollectible') return
     if (outcome === 'succeeded') markPaid(scope, id, String(p.id), origin)
-    else recordFailure(scope, id, origin, null)
+    else if (outcome === 'failed') recordFailure(scope, id, origin, null)
+    else if ((p.next_action as { type?: unknown } | null)?.type === 'use_stripe_sdk') actionRequired(scope, id, origin)
+  }
+
+  /** The provider's word to the app that the customer must authenticate the invoice's payment. */
+  function actionRequired(scope: Scope, id: string, origin: Origin): void {
+    invoicing.emitInvoice(scope, 'invoice.payment_action_required', r.invoice().require(scope, id), origin)
   }
 
   /**
@@ -198,6 +205,8 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     const retryIn = how.automatic ? INVOICE_PAYMENT_RETRY_DAYS[attempts - 1] : undefined
     const nextAttempt = retryIn === undefined ? null : timeline.now() + retryIn * DAY
     const updated = recordFailure(scope, id, origin, nextAttempt)
+    // An off-session attempt the issuer wants authenticated: the customer can, on the invoice's intent.
+    if (error.code === 'authentication_required') actionRequired(scope, id, origin)
     if (st !== undefined && nextAttempt !== null) {
       st.job = timeline.at(nextAttempt, jobs.retry, refOf(scope, id))
     }

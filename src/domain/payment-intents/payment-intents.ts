@@ -88,13 +88,18 @@ export interface PaymentIntents {
 }
 
 /**
- * What an intent's outcome listener hears: the stored intent after `payment_intent.succeeded` or
- * `.payment_failed`.
+ * What an intent's outcome listener hears: the stored intent after `payment_intent.succeeded`,
+ * `.payment_failed` or `.requires_action` (the customer has a step to take: 3-D Secure, a transfer).
  *
  * @example
  * paymentIntents.onOutcome((outcome, scope, p) => { if (outcome === 'succeeded') paid(scope, p.id) })
  */
-export type IntentOutcomeListener = (outcome: 'succeeded' | 'failed', scope: Scope, p: PaymentIntent, origin: Origin) => void
+export type IntentOutcomeListener = (
+  outcome: 'succeeded' | 'failed' | 'requires_action',
+  scope: Scope,
+  p: PaymentIntent,
+  origin: Origin,
+) => void
 
 export interface PaymentIntentsOptions {
   readonly kernel: Kernel
@@ -360,9 +365,10 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
   }
 }
 
-const OUTCOMES: Readonly<Record<string, 'succeeded' | 'failed'>> = {
+const OUTCOMES: Readonly<Record<string, Parameters<IntentOutcomeListener>[0]>> = {
   'payment_intent.succeeded': 'succeeded',
   'payment_intent.payment_failed': 'failed',
+  'payment_intent.requires_action': 'requires_action',
 }
 
 /** Whether a card intent asked that its authorisation may be raised (`request_incremental_authorization`). */
