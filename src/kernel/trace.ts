@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, type Hash } from 'node:crypto'
 import { canonicalJson } from './canonical-json.js'
 import type { TraceKind, TraceKinds } from './trace-kinds.js'
 
@@ -103,6 +103,12 @@ export interface TraceCopy {
   readonly made: readonly unknown[]
   readonly chain: string
   readonly pending: string
+  /**
+   * The digest state after `chain` and the first `length` characters of `pending`, never updated
+   * in place (readers update a copy): forks of one simulator share it, so the records they start
+   * with are hashed once, not once per fork.
+   */
+  readonly hashed?: { readonly hash: Hash; readonly length: number }
   readonly copied: true
 }
 
@@ -222,6 +228,25 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
   let read = false
   let chain = ''
   let pending = ''
+  // The digest state over `chain` and `pending` up to `hashedLength` (from a fork's copy), if any.
+  let hashed: Hash | undefined
+  let hashedLength = 0
+  // What `copy()` last handed out, valid while no entry was appended since (`count` unchanged).
+  let shared: { readonly hash: Hash; readonly length: number; readonly count: number } | undefined
+  /** The digest of `chain` followed by `pending`, as `traceDigest` computes it. */
+  function digest(): string {
+    if (hashed === undefined) return traceDigest(chain, pending)
+    return hashed.copy().update(pending.slice(hashedLength)).digest('hex')
+  }
+  /** A digest state over `chain` and all of `pending`, shared by the copies made until the next append. */
+  function sharedState(): { readonly hash: Hash; readonly length: number } {
+    if (shared === undefined || shared.count !== count) {
+      const hash = hashed === undefined ? createHash('sha256').update(chain) : hashed.copy()
+      hash.update(hashed === undefined ? pending : pending.slice(hashedLength))
+      shared = { hash, length: pending.length, count }
+    }
+    return shared
+  }
   const listeners = new Set<(entry: Entry) => void>()
   let count = 0
   const limit = options.limit ?? Number.POSITIVE_INFINITY
@@ -252,8 +277,10 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       // with a newline, so joining records never joins the halves of a surrogate pair.
       pending += `${record}\n`
       if (pending.length >= FOLD_AT) {
-        chain = traceDigest(chain, pending)
+        chain = digest()
         pending = ''
+        hashed = undefined
+        hashedLength = 0
       }
       // Someone reads the entries (every held one is made): this one is kept as made.
       if (read && made.length === kinds.length) made.push(entry)
@@ -278,7 +305,7 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       return count
     },
     // Not folded into the chain: asking for the hash never changes the batches.
-    hash: () => traceDigest(chain, pending),
+    hash: digest,
     toJsonl() {
       return kept()
         .map((e) => `${canonicalJson(e)}\n`)
@@ -318,6 +345,8 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
         made: made.slice(from),
         chain,
         pending,
+        // Only worth sharing when there is something to hash (a prepared simulator forked per run).
+        ...(pending.length > 0 ? { hashed: sharedState() } : {}),
         copied: true,
       }
     },
@@ -333,6 +362,10 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       } else hold(state.held as unknown as Entry[])
       chain = state.chain
       pending = state.pending
+      const given = 'copied' in state ? state.hashed : undefined
+      hashed = given?.hash
+      hashedLength = given?.length ?? 0
+      shared = undefined
     },
   })
   // The declared kinds are a compile-time view: at runtime every entry is the same plain record.
