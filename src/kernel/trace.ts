@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { canonicalJson } from './canonical-json.js'
 import type { TraceKind, TraceKinds } from './trace-kinds.js'
 
@@ -91,6 +91,16 @@ export interface TraceState {
 }
 
 /**
+ * A running SHA-256 (node's `Hash`), named here by what the trace uses of it, so the declarations
+ * of the package need no node typings.
+ */
+interface DigestState {
+  copy(): DigestState
+  update(data: string): DigestState
+  digest(encoding: 'hex'): string
+}
+
+/**
  * The in-process form of {@link TraceState} (`fork`): the held entries' parts (kinds, data, times
  * and the entry objects made so far) are shared, not serialised; the arrays are new.
  */
@@ -108,7 +118,7 @@ export interface TraceCopy {
    * in place (readers update a copy): forks of one simulator share it, so the records they start
    * with are hashed once, not once per fork.
    */
-  readonly hashed?: { readonly hash: Hash; readonly length: number }
+  readonly hashed?: { readonly hash: DigestState; readonly length: number }
   readonly copied: true
 }
 
@@ -229,19 +239,19 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
   let chain = ''
   let pending = ''
   // The digest state over `chain` and `pending` up to `hashedLength` (from a fork's copy), if any.
-  let hashed: Hash | undefined
+  let hashed: DigestState | undefined
   let hashedLength = 0
   // What `copy()` last handed out, valid while no entry was appended since (`count` unchanged).
-  let shared: { readonly hash: Hash; readonly length: number; readonly count: number } | undefined
+  let shared: { readonly hash: DigestState; readonly length: number; readonly count: number } | undefined
   /** The digest of `chain` followed by `pending`, as `traceDigest` computes it. */
   function digest(): string {
     if (hashed === undefined) return traceDigest(chain, pending)
     return hashed.copy().update(pending.slice(hashedLength)).digest('hex')
   }
   /** A digest state over `chain` and all of `pending`, shared by the copies made until the next append. */
-  function sharedState(): { readonly hash: Hash; readonly length: number } {
+  function sharedState(): { readonly hash: DigestState; readonly length: number } {
     if (shared === undefined || shared.count !== count) {
-      const hash = hashed === undefined ? createHash('sha256').update(chain) : hashed.copy()
+      const hash: DigestState = hashed === undefined ? createHash('sha256').update(chain) : hashed.copy()
       hash.update(hashed === undefined ? pending : pending.slice(hashedLength))
       shared = { hash, length: pending.length, count }
     }
