@@ -2,7 +2,7 @@ import { operations } from '#catalogue/index.js'
 import { DocumentAnswer } from '#domain/document.js'
 import type { FaultHooks } from '#domain/faults/fault-hooks.js'
 import { scopeKey } from '#domain/mode.js'
-import type { Service } from '#domain/service.js'
+import type { Admission, Service } from '#domain/service.js'
 import { ServiceError, tableError } from '#domain/service-error.js'
 import type { Ids } from '#kernel/ids.js'
 import { nextMacrotask } from '#kernel/macrotask.js'
@@ -229,8 +229,9 @@ export function createFetchHandler(options: HandlerOptions): {
         else decoded = checkClientSecret(service, principal, route.operation, id, decoded)
       }
       const mutates = route.mutates ?? incoming.method !== 'GET'
-      for (const gate of service.gates) {
-        const release = gate({
+      if (service.gates.length > 0) {
+        // One admission for every gate: it is read-only to them.
+        const admission: Admission = {
           operation: route.operation,
           method: incoming.method,
           account: principal.account.id,
@@ -242,8 +243,11 @@ export function createFetchHandler(options: HandlerOptions): {
           inflight: flight,
           body: decoded,
           api: style,
-        })
-        if (release) releases.push(release)
+        }
+        for (const gate of service.gates) {
+          const release = gate(admission)
+          if (release) releases.push(release)
+        }
       }
       const checked = catalogueParams.check(route, incoming.method, decoded, rawQuery, style)
       const { body, query } = checked

@@ -111,6 +111,21 @@ function lowercaseName(name: string): string {
 
 const DEFAULT_BASE = 'https://api.service.test'
 
+// A client calls the same few URLs over and over (a usage reporter: two): each is parsed once. The
+// parts are plain strings, so one cached record serves every request to that URL. Bounded, in case
+// a caller's URLs never repeat (ids in paths).
+const parsedUrls = new Map<string, IncomingUrl>()
+function urlParts(text: string): IncomingUrl {
+  let parts = parsedUrls.get(text)
+  if (parts === undefined) {
+    const url = new URL(text, DEFAULT_BASE)
+    parts = Object.freeze({ href: url.href, pathname: url.pathname, search: url.search })
+    if (parsedUrls.size >= 256) parsedUrls.clear()
+    parsedUrls.set(text, parts)
+  }
+  return parts
+}
+
 /**
  * Reads `fetch` arguments exactly as `fetch` accepts them (a string, a URL or a Request; headers as
  * an object, a `Headers` or pairs; any body type) without the cost of building a `Request` when
@@ -124,7 +139,7 @@ export async function readIncoming(input: RequestInfo | URL, init?: RequestInit)
     return { method: input.method, url: new URL(input.url), headers: input.headers, text: await bodyText(input) }
   }
   if (!(input instanceof Request)) {
-    const url = new URL(input instanceof URL ? input.href : String(input), DEFAULT_BASE)
+    const url = urlParts(input instanceof URL ? input.href : String(input))
     const body = init?.body
     if (body === undefined || body === null || typeof body === 'string') {
       const method = (init?.method ?? 'GET').toUpperCase()
@@ -139,7 +154,7 @@ export async function readIncoming(input: RequestInfo | URL, init?: RequestInit)
         text: body ?? '',
       }
     }
-    const request = new Request(url, init)
+    const request = new Request(url.href, init)
     return { method: request.method, url, headers: request.headers, text: await bodyText(request) }
   }
   const request = new Request(input, init)

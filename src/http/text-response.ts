@@ -15,11 +15,24 @@ export class TextResponse extends Response {
   readonly #init: ResponseInit
   #used = false
   #real: Response | undefined
+  #headers: Headers | undefined
 
   constructor(text: string, init: ResponseInit) {
-    super(null, init)
+    // The headers are made when first read: a client that reads only the status and the body (a
+    // usage reporter on the hot path) never pays for a `Headers` (several microseconds).
+    super(
+      null,
+      init.statusText === undefined
+        ? { status: init.status ?? 200 }
+        : { status: init.status ?? 200, statusText: init.statusText },
+    )
     this.#text = text
     this.#init = init
+  }
+
+  override get headers(): Headers {
+    this.#headers ??= new Headers(this.#init.headers)
+    return this.#headers
   }
 
   /** The real Response, once a caller needs the stream itself. */

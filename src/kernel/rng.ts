@@ -48,11 +48,15 @@ type Alea = (() => number) & { state(): RngState[string] }
 
 export function createRng(seed: number | string): Rng {
   let root = String(seed)
-  const streams = new Map<string, { stream: RandomStream; state(): RngState[string]; set(prng: Alea): void }>()
+  const streams = new Map<
+    string,
+    { stream: RandomStream; state(): RngState[string]; set(make: () => Alea, at?: RngState[string]): void }
+  >()
   function get(name: string) {
     let s = streams.get(name)
     if (s === undefined) {
-      s = makeStream(alea(`${root}/${name}`, { state: true }) as unknown as Alea)
+      const seeded = `${root}/${name}`
+      s = makeStream(() => seededAlea(seeded))
       streams.set(name, s)
     }
     return s
@@ -69,19 +73,40 @@ export function createRng(seed: number | string): Rng {
     },
     load(state) {
       for (const [name, saved] of Object.entries(state)) {
-        get(name).set(alea('', { state: { ...saved } }) as unknown as Alea)
+        const at = { ...saved }
+        get(name).set(() => alea('', { state: { ...at } }) as unknown as Alea, at)
       }
     },
     reseed(next) {
       root = String(next)
-      for (const [name, s] of streams) s.set(alea(`${root}/${name}`, { state: true }) as unknown as Alea)
+      for (const [name, s] of streams) {
+        const seeded = `${root}/${name}`
+        s.set(() => seededAlea(seeded))
+      }
     },
   }
 }
 
-function makeStream(initial: Alea) {
-  let alea = initial
-  let prng: () => number = initial
+const seededAlea = (seed: string): Alea => alea(seed, { state: true }) as unknown as Alea
+
+/**
+ * A stream whose generator is made on its first draw: a simulator makes its streams, a fork loads
+ * their saved positions and a continued run reseeds them, one after the other, and most streams of
+ * a run are never drawn from; seeding one (alea hashes its seed) is the costly part.
+ */
+function makeStream(initial: () => Alea) {
+  let make = initial
+  let made: Alea | undefined
+  // The position a load gave, answered by `state()` until the generator is made.
+  let loaded: RngState[string] | undefined
+  const generator = (): Alea => {
+    if (made === undefined) {
+      made = make()
+      loaded = undefined
+    }
+    return made
+  }
+  const prng = (): number => generator()()
   const stream: RandomStream = {
     next: () => prng(),
     int: (n) => Math.floor(prng() * n),
@@ -99,10 +124,11 @@ function makeStream(initial: Alea) {
   }
   return {
     stream,
-    state: () => alea.state(),
-    set(next: Alea) {
-      alea = next
-      prng = next
+    state: (): RngState[string] => (loaded === undefined ? generator().state() : { ...loaded }),
+    set(next: () => Alea, at?: RngState[string]) {
+      make = next
+      made = undefined
+      loaded = at
     },
   }
 }

@@ -91,6 +91,16 @@ export interface TraceState {
 }
 
 /**
+ * A running SHA-256 (node's `Hash`), named here by what the trace uses of it, so the declarations
+ * of the package need no node typings.
+ */
+interface DigestState {
+  copy(): DigestState
+  update(data: string): DigestState
+  digest(encoding: 'hex'): string
+}
+
+/**
  * The in-process form of {@link TraceState} (`fork`): the held entries' parts (kinds, data, times
  * and the entry objects made so far) are shared, not serialised; the arrays are new.
  */
@@ -103,6 +113,12 @@ export interface TraceCopy {
   readonly made: readonly unknown[]
   readonly chain: string
   readonly pending: string
+  /**
+   * The digest state after `chain` and the first `length` characters of `pending`, never updated
+   * in place (readers update a copy): forks of one simulator share it, so the records they start
+   * with are hashed once, not once per fork.
+   */
+  readonly hashed?: { readonly hash: DigestState; readonly length: number }
   readonly copied: true
 }
 
@@ -222,6 +238,25 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
   let read = false
   let chain = ''
   let pending = ''
+  // The digest state over `chain` and `pending` up to `hashedLength` (from a fork's copy), if any.
+  let hashed: DigestState | undefined
+  let hashedLength = 0
+  // What `copy()` last handed out, valid while no entry was appended since (`count` unchanged).
+  let shared: { readonly hash: DigestState; readonly length: number; readonly count: number } | undefined
+  /** The digest of `chain` followed by `pending`, as `traceDigest` computes it. */
+  function digest(): string {
+    if (hashed === undefined) return traceDigest(chain, pending)
+    return hashed.copy().update(pending.slice(hashedLength)).digest('hex')
+  }
+  /** A digest state over `chain` and all of `pending`, shared by the copies made until the next append. */
+  function sharedState(): { readonly hash: DigestState; readonly length: number } {
+    if (shared === undefined || shared.count !== count) {
+      const hash: DigestState = hashed === undefined ? createHash('sha256').update(chain) : hashed.copy()
+      hash.update(hashed === undefined ? pending : pending.slice(hashedLength))
+      shared = { hash, length: pending.length, count }
+    }
+    return shared
+  }
   const listeners = new Set<(entry: Entry) => void>()
   let count = 0
   const limit = options.limit ?? Number.POSITIVE_INFINITY
@@ -252,8 +287,10 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       // with a newline, so joining records never joins the halves of a surrogate pair.
       pending += `${record}\n`
       if (pending.length >= FOLD_AT) {
-        chain = traceDigest(chain, pending)
+        chain = digest()
         pending = ''
+        hashed = undefined
+        hashedLength = 0
       }
       // Someone reads the entries (every held one is made): this one is kept as made.
       if (read && made.length === kinds.length) made.push(entry)
@@ -278,7 +315,7 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       return count
     },
     // Not folded into the chain: asking for the hash never changes the batches.
-    hash: () => traceDigest(chain, pending),
+    hash: digest,
     toJsonl() {
       return kept()
         .map((e) => `${canonicalJson(e)}\n`)
@@ -318,6 +355,8 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
         made: made.slice(from),
         chain,
         pending,
+        // Only worth sharing when there is something to hash (a prepared simulator forked per run).
+        ...(pending.length > 0 ? { hashed: sharedState() } : {}),
         copied: true,
       }
     },
@@ -333,6 +372,10 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       } else hold(state.held as unknown as Entry[])
       chain = state.chain
       pending = state.pending
+      const given = 'copied' in state ? state.hashed : undefined
+      hashed = given?.hash
+      hashedLength = given?.length ?? 0
+      shared = undefined
     },
   })
   // The declared kinds are a compile-time view: at runtime every entry is the same plain record.

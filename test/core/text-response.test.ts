@@ -32,4 +32,16 @@ describe('fetch answers (string-backed Response)', () => {
     expect(streamed.bodyUsed).toBe(true)
     await expect(streamed.text()).rejects.toThrow(TypeError)
   })
+
+  it('answers the same headers object on every read, with the request id, version and content type', async () => {
+    const sim = createSimulator({ seed: 1 })
+    const res = await balance(sim)
+    expect(res.status).toBe(200)
+    expect(res.ok).toBe(true)
+    expect(res.headers).toBe(res.headers)
+    expect(res.headers.get('request-id')).toMatch(/^req_/)
+    expect(res.headers.get('service-version')).toBe(sim.platform.account.apiVersion)
+    expect(res.headers.get('content-type')).toBe('application/json')
+    expect(res.clone().headers.get('request-id')).toBe(res.headers.get('request-id'))
+  })
 })

@@ -61,6 +61,24 @@ describe('rng', () => {
     expect(createRng(2).stream('ids').next()).not.toBe(createRng(1).stream('ids').next())
   })
 
+  it('continues a saved position, and restarts from a new seed, as an untouched generator would', () => {
+    const drawn = createRng(3)
+    drawn.stream('ids').next()
+    drawn.stream('faults')
+    const saved = drawn.save()
+    const loaded = createRng('other')
+    loaded.load(saved)
+    // Saved again before any draw: the same positions.
+    expect(loaded.save()).toEqual(saved)
+    expect(loaded.stream('ids').next()).toBe(drawn.stream('ids').next())
+    expect(loaded.stream('faults').next()).toBe(drawn.stream('faults').next())
+    loaded.reseed(8)
+    expect(loaded.stream('ids').next()).toBe(createRng(8).stream('ids').next())
+    const fresh = createRng(8)
+    fresh.stream('faults')
+    expect(loaded.save().faults).toEqual(fresh.save().faults)
+  })
+
   it('makes ids with the provider prefix and base-62 body', () => {
     const ids = createIds(createRng(9).stream('ids'))
     expect(ids.next('cus')).toMatch(/^cus_[0-9A-Za-z]{14}$/)

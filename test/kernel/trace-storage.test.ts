@@ -50,6 +50,38 @@ describe('trace storage (entries made on first read)', () => {
     expect(fork.entries().at(-1)?.kind).toBe('z')
     expect(fork.entries().at(-1)?.seq).toBe(10)
   })
+
+  it('hashes forks of one trace, across the 64 Ki fold, like traces that made the same appends', () => {
+    const appendAll = (t: ReturnType<typeof createTrace<UntypedKinds>>, kind: string, n: number) => {
+      for (let i = 0; i < n; i++) t.append(kind, { i, body: 'x'.repeat(500) })
+    }
+    const base = createTrace<UntypedKinds>({ now: () => 5 })
+    appendAll(base, 'setup', 40)
+    for (const [kind, n] of [
+      ['a', 3],
+      ['b', 200],
+      ['a', 3],
+    ] as const) {
+      const fork = createTrace<UntypedKinds>({ now: () => 5 })
+      traceInternals(fork).load(traceInternals(base).copy())
+      const plain = createTrace<UntypedKinds>({ now: () => 5 })
+      traceInternals(plain).load(JSON.parse(JSON.stringify(traceInternals(base).save())))
+      appendAll(fork, kind, n)
+      appendAll(plain, kind, n)
+      expect(fork.hash()).toBe(plain.hash())
+      // A fork of the fork, and a snapshot of it, go on with the same digest.
+      const again = createTrace<UntypedKinds>({ now: () => 5 })
+      traceInternals(again).load(traceInternals(fork).copy())
+      appendAll(again, 'c', 1)
+      appendAll(plain, 'c', 1)
+      expect(again.hash()).toBe(plain.hash())
+      expect(traceInternals(again).save()).toEqual(traceInternals(plain).save())
+    }
+    // The trace forked from is unchanged by its forks.
+    const replay = createTrace<UntypedKinds>({ now: () => 5 })
+    appendAll(replay, 'setup', 40)
+    expect(base.hash()).toBe(replay.hash())
+  })
 })
 
 describe('ids', () => {

@@ -15,9 +15,6 @@ import { createResource, ENGINE_PART, type Resource } from './resource.js'
 import { runVerb } from './verbs.js'
 import { withheldOf, withhold } from './withhold.js'
 
-/** Finds an object of a scope by id, for `expand` and reference checks (one per declaration's id prefix). */
-type Finder = (scope: Scope, id: string) => Record<string, unknown> | undefined
-
 /**
  * The resource engine: serves every CRUD operation of the declared resources from the catalogue
  * (create with every declared field, retrieve, update with metadata merge and
@@ -135,13 +132,42 @@ export function isEventType(view: CatalogueView, type: string): boolean {
 
 const indexes = new WeakMap<CatalogueView, WeakMap<readonly ResourceDeclaration[], Map<string, Served>>>()
 
+/**
+ * What an engine reads of its declarations and catalogue and never changes: the declarations by
+ * object and by id prefix, and each operation's reference parameters once worked out. Shared by
+ * every engine over the same view and declarations, so a simulator (a fork per property run)
+ * builds none of it again.
+ */
+interface DeclarationTables {
+  readonly byObject: ReadonlyMap<string, ResourceDeclaration>
+  /** Declarations per id prefix, the later declaration first (as when the last finder won). */
+  readonly byPrefix: ReadonlyMap<string, readonly ResourceDeclaration[]>
+  readonly references: Map<string, readonly Reference[]>
+}
+
+const tables = new WeakMap<CatalogueView, WeakMap<readonly ResourceDeclaration[], DeclarationTables>>()
+
+function tablesOf(view: CatalogueView, declarations: readonly ResourceDeclaration[]): DeclarationTables {
+  let byDeclarations = tables.get(view)
+  if (byDeclarations === undefined) {
+    byDeclarations = new WeakMap()
+    tables.set(view, byDeclarations)
+  }
+  const known = byDeclarations.get(declarations)
+  if (known !== undefined) return known
+  const byPrefix = new Map<string, ResourceDeclaration[]>()
+  for (const d of declarations) byPrefix.set(d.idPrefix, [d, ...(byPrefix.get(d.idPrefix) ?? [])])
+  const made = { byObject: new Map(declarations.map((d) => [d.object, d])), byPrefix, references: new Map() }
+  byDeclarations.set(declarations, made)
+  return made
+}
+
 export function createEngine<P>(options: EngineOptions<P>): Engine {
   const { kernel, events, view, declarations, ports } = options
   const resources = new Map<string, Resource>()
-  const finders = new Map<string, Finder[]>()
   let index: Map<string, Served> | undefined
   const withheld = withheldOf(declarations)
-  const references = new Map<string, readonly Reference[]>()
+  const { byObject, byPrefix, references } = tablesOf(view, declarations as readonly ResourceDeclaration[])
 
   function served(): Map<string, Served> {
     if (index !== undefined) return index
@@ -182,8 +208,9 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       const cut = id.lastIndexOf('_')
       if (cut <= 0) return undefined
       // Several resources may share a prefix (v1 and v2 meter events; a generic one and a written one).
-      for (const finder of finders.get(id.slice(0, cut)) ?? []) {
-        const found = finder(scope, id)
+      // Nothing to find in a resource not made yet.
+      for (const d of byPrefix.get(id.slice(0, cut)) ?? []) {
+        const found = d.find === undefined ? resources.get(d.object)?.get(scope, id) : d.find(scope, id, ports)
         if (found !== undefined) return found
       }
       return undefined
@@ -252,7 +279,6 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   }
   // A resource (its stores, its snapshot part) is made on first use: a simulation touches a few
   // of the hundred-odd declared ones, and a simulator (or a fork) is made for every property run.
-  const byObject = new Map(declarations.map((d) => [d.object, d]))
   function make(object: string): Resource | undefined {
     const d = byObject.get(object)
     if (d === undefined) return undefined
@@ -266,14 +292,6 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
     })
     resources.set(d.object, r)
     return r
-  }
-  // Nothing to find in a resource not made yet.
-  for (const d of declarations) {
-    const own = d.find
-    const finder: Finder =
-      own === undefined ? (scope, id) => resources.get(d.object)?.get(scope, id) : (scope, id) => own(scope, id, ports)
-    // The later declaration is asked first, as when one finder per prefix let the last one win.
-    finders.set(d.idPrefix, [finder, ...(finders.get(d.idPrefix) ?? [])])
   }
   // Called for parts not registered yet, so only for resources not made yet.
   kernel.state.provide(ENGINE_PART, (object) => void make(object))
