@@ -1,23 +1,22 @@
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
+import { TEST_BANK_ACCOUNTS } from '../payment-intents/bank-debit.js'
 import { cardOf, testCard } from '../payment-intents/payment-method.js'
 import type { Service } from '../service.js'
 import { ServiceError } from '../service-error.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 
-/** The test payment method tokens of a delayed (bank debit) payment, as the provider names them. */
-const BANK_TOKEN = /^pm_usBankAccount(_success)?$/
-
 /**
- * Whether the customer pays with a delayed method (a US bank account debit): the session completes
- * `unpaid` and the outcome comes later on the clock.
+ * Whether the customer pays with a delayed method (a US bank account debit, one of the provider's
+ * test account tokens such as `pm_usBankAccount_accountClosed`): the session completes `unpaid`
+ * and the outcome comes later on the clock.
  *
  * @example
  * isDelayedMethod('pm_usBankAccount') // true
  * isDelayedMethod('pm_card_visa')     // false
  */
 export function isDelayedMethod(paymentMethod: string): boolean {
-  return BANK_TOKEN.test(paymentMethod)
+  return TEST_BANK_ACCOUNTS[paymentMethod] !== undefined
 }
 
 /**

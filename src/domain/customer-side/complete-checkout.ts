@@ -1,5 +1,6 @@
 import type { Json } from '../engine/list.js'
 import type { Mode, Scope } from '../mode.js'
+import { TEST_BANK_ACCOUNTS } from '../payment-intents/bank-debit.js'
 import { createMandate } from '../payment-intents/mandates.js'
 import type { Service } from '../service.js'
 import { resourceMissing, tableError } from '../service-error.js'
@@ -8,7 +9,10 @@ import { checkCardSucceeds, customerDetails, customerFor, isDelayedMethod, type 
 
 /** What the customer does on the checkout page. */
 export interface CheckoutCompletion {
-  /** A test payment method token (`pm_card_visa`, `pm_card_chargeDeclined`, `pm_usBankAccount`) or a `pm_` id of the account. Default `pm_card_visa`. */
+  /**
+   * A test payment method token (`pm_card_visa`, `pm_card_chargeDeclined`, `pm_usBankAccount`, the
+   * failing bank account `pm_usBankAccount_accountClosed`...) or a `pm_` id of the account. Default `pm_card_visa`.
+   */
   readonly paymentMethod?: string
   /** The email typed on the page (default: the session's `customer_email`, else the customer's). */
   readonly email?: string
@@ -35,10 +39,11 @@ function itemsOf(service: Service, scope: Scope, session: string): Json[] {
 }
 
 /** A bank debit the customer authorises online: the account, and its active mandate. */
-function bankMethod(service: Service, scope: Scope, payer: PayerDetails): Json {
+function bankMethod(service: Service, scope: Scope, token: string, payer: PayerDetails): Json {
+  const account = TEST_BANK_ACCOUNTS[token]?.accountNumber ?? '000123456789'
   const pm = run(service, scope, 'paymentMethods.create', {
     type: 'us_bank_account',
-    us_bank_account: { account_number: '000123456789', routing_number: '110000000' },
+    us_bank_account: { account_number: account, routing_number: '110000000' },
     billing_details: { name: payer.name ?? 'Jenny Rosen', ...(payer.email === null ? {} : { email: payer.email }) },
   })
   const acceptance = { customer_acceptance: { type: 'online', online: { ip_address: '127.0.0.1', user_agent: 'service-sim' } } }
@@ -57,7 +62,7 @@ function pay(
   payer: PayerDetails,
 ): Json {
   const delayed = isDelayedMethod(method)
-  const pm = delayed ? bankMethod(service, scope, payer).id : method
+  const pm = delayed ? bankMethod(service, scope, method, payer).id : method
   const previous = typeof session.payment_intent === 'string' ? session.payment_intent : undefined
   const intent =
     previous ??
@@ -113,7 +118,8 @@ function setUp(service: Service, scope: Scope, customer: string | null, method: 
  * in `subscription` mode it makes the customer and the subscription with its first invoice paid;
  * in `setup` mode it confirms a setup intent. Then the session is `complete` and
  * `checkout.session.completed` is emitted, last. A delayed method completes `unpaid` and
- * `checkout.session.async_payment_succeeded` follows on the clock. A declining card refuses with
+ * `checkout.session.async_payment_succeeded` follows on the clock (`async_payment_failed`, with the
+ * payment intent back in `requires_payment_method`, for a failing test bank account). A declining card refuses with
  * the provider's 402 `card_error` and the session stays open (in `payment` mode its payment intent
  * has the failed attempt, as the provider's does). A session that is not open is refused (400).
  *
