@@ -4,6 +4,7 @@ import { TEST_BANK_ACCOUNTS } from '../payment-intents/bank-debit.js'
 import { createMandate } from '../payment-intents/mandates.js'
 import type { Service } from '../service.js'
 import { resourceMissing, tableError } from '../service-error.js'
+import { authenticateSetup } from '../setup-intents/setup-flow.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 import { checkCardSucceeds, customerDetails, customerFor, isDelayedMethod, type PayerDetails } from './checkout-payer.js'
 
@@ -100,23 +101,45 @@ function subscribe(service: Service, scope: Scope, session: Json, customer: stri
   return { subscription: sub.id, invoice: invoice?.id ?? null, payment_status: status }
 }
 
-/** Saves the customer's payment method: a setup intent confirmed with it (attached when there is a customer). */
-function setUp(service: Service, scope: Scope, customer: string | null, method: string): Record<string, unknown> {
-  const si = run(service, scope, 'setupIntents.create', {
-    ...(customer === null ? {} : { customer }),
-    payment_method_types: ['card'],
-    usage: 'off_session',
-  })
-  const done = run(service, scope, 'setupIntents.confirm', { payment_method: method }, { id: si.id })
-  if (customer !== null) service.paymentMethods.attach(scope, String(done.payment_method), customer, NO_ORIGIN)
-  return { setup_intent: si.id, payment_status: 'no_payment_required' }
+/**
+ * Saves the customer's payment method: the session's setup intent (made at the first attempt and
+ * reused after a failed one) confirmed with it, which attaches it to the session's customer. A card
+ * that asks for 3-D Secure is authenticated or failed as the completion asks; a failed challenge
+ * refuses with 402 and the session stays open.
+ */
+function setUp(
+  service: Service,
+  scope: Scope,
+  session: Json,
+  customer: string | null,
+  method: string,
+  input: CheckoutCompletion,
+): Record<string, unknown> {
+  const previous = typeof session.setup_intent === 'string' ? session.setup_intent : undefined
+  const si =
+    previous ??
+    run(service, scope, 'setupIntents.create', {
+      ...(customer === null ? {} : { customer }),
+      payment_method_types: ['card'],
+      usage: 'off_session',
+    }).id
+  service.engine.resource('checkout.session').put(scope, session.id, { setup_intent: si })
+  let done = run(service, scope, 'setupIntents.confirm', { payment_method: method }, { id: si })
+  if (done.status === 'requires_action') {
+    const deps = { engine: service.engine, paymentMethods: service.paymentMethods }
+    done = authenticateSetup(deps, scope, si, input.authentication ?? 'succeed', NO_ORIGIN)
+    if (done.status !== 'succeeded') throw tableError('setup_intent_authentication_failure', {}, { status: 402 })
+  }
+  return { setup_intent: si, payment_status: 'no_payment_required' }
 }
 
 /**
  * Plays the customer's browser on a checkout session's page: in `payment` mode it makes or reuses
  * the customer (per `customer_creation`) and pays the session's payment intent with the method;
  * in `subscription` mode it makes the customer and the subscription with its first invoice paid;
- * in `setup` mode it confirms a setup intent. Then the session is `complete` and
+ * in `setup` mode it confirms the session's setup intent (`setup_intent.succeeded`, the method
+ * attached). A 3-D Secure card is authenticated or failed as `authentication` says (failed: 402,
+ * the session stays open). Then the session is `complete` and
  * `checkout.session.completed` is emitted, last. A delayed method completes `unpaid` and
  * `checkout.session.async_payment_succeeded` follows on the clock (`async_payment_failed`, with the
  * payment intent back in `requires_payment_method`, for a failing test bank account). A declining card refuses with
@@ -149,7 +172,7 @@ export function completeCheckout(service: Service, sessionId: string, input: Che
     session.mode === 'subscription'
       ? subscribe(service, scope, session, customer as string, method)
       : session.mode === 'setup'
-        ? setUp(service, scope, customer, method)
+        ? setUp(service, scope, session, customer, method, input)
         : pay(service, scope, session, customer, method, input, payer)
   const completed = sessions.put(scope, sessionId, {
     ...outcome,

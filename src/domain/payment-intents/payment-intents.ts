@@ -371,9 +371,10 @@ interface Failure {
 }
 
 /**
- * Whether an authenticated payment saved a card for later off-session use: a succeeded charge of
- * it that the customer authenticated, for an intent with `setup_future_usage`. Read from the
- * stored charges, so the fact needs no field of its own.
+ * Whether the customer saved a card for later off-session use: a succeeded off-session setup
+ * intent with it, or a succeeded charge of it that the customer authenticated, for an intent with
+ * `setup_future_usage`. Read from the stored intents and charges, so the fact needs no field of
+ * its own.
  *
  * @example
  * const setUp = savedForOffSession(() => engine)
@@ -381,6 +382,8 @@ interface Failure {
  */
 export function savedForOffSession(engine: () => Engine): (scope: Scope, pm: PaymentMethod) => boolean {
   return (scope, pm) => {
+    const setups = engine().resource('setup_intent').list(scope)
+    if (setups.some((si) => si.payment_method === pm.id && si.status === 'succeeded' && si.usage === 'off_session')) return true
     const intents = engine().resource('payment_intent')
     return engine()
       .resource('charge')
