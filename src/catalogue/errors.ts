@@ -201,6 +201,10 @@ export const ERRORS = {
     'simulator',
     { code: 'parameter_missing' },
   ),
+  /** provider: `subscription_data` configures the subscription a session makes. */
+  checkout_subscription_data_mode: row(400, INVALID, '`subscription_data` can only be used in `subscription` mode.', 'provider', {
+    code: 'parameter_invalid',
+  }),
   /** A publishable-key request whose `client_secret` is not the intent's (the provider's wording). */
   client_secret_mismatch: row(
     400,

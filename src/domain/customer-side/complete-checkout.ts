@@ -2,6 +2,8 @@ import type { Json } from '../engine/list.js'
 import type { Mode, Scope } from '../mode.js'
 import { TEST_BANK_ACCOUNTS } from '../payment-intents/bank-debit.js'
 import { createMandate } from '../payment-intents/mandates.js'
+import { SUBSCRIPTION_DATA } from '../resources/checkout-sessions.js'
+import { type SubscriptionData, subscriptionParamsAt } from '../resources/checkout-subscription-data.js'
 import type { Service } from '../service.js'
 import { resourceMissing, tableError } from '../service-error.js'
 import { authenticateSetup } from '../setup-intents/setup-flow.js'
@@ -84,14 +86,24 @@ function pay(
   return { payment_intent: intent, payment_status: paid.status === 'succeeded' ? 'paid' : 'unpaid' } as unknown as Json
 }
 
-/** Subscribes the customer: the subscription, its first invoice and that invoice's payment. */
+/**
+ * Subscribes the customer: the session's one-time prices as invoice items (so they go on the first
+ * invoice), the subscription of its recurring prices with what `subscription_data` asked (trial,
+ * metadata, description, default tax rates, billing cycle anchor), its first invoice and that
+ * invoice's payment.
+ */
 function subscribe(service: Service, scope: Scope, session: Json, customer: string, method: string): Record<string, unknown> {
   const pm = service.paymentMethods.resolve(scope, method, 'payment_method')
   service.paymentMethods.attach(scope, pm.id, customer, NO_ORIGIN)
-  const items = itemsOf(service, scope, session.id).filter((i) => (i.price as Json).recurring != null)
+  const all = itemsOf(service, scope, session.id)
+  const recurring = (i: Json) => (i.price as Json).recurring != null
+  for (const once of all.filter((i) => !recurring(i)))
+    run(service, scope, 'invoiceItems.create', { customer, pricing: { price: (once.price as Json).id }, quantity: once.quantity })
+  const data = all[0]?.[SUBSCRIPTION_DATA] as SubscriptionData | undefined
   const sub = run(service, scope, 'subscriptions.create', {
+    ...subscriptionParamsAt(data, service.engine.now()),
     customer,
-    items: items.map((i) => ({ price: (i.price as Json).id, quantity: i.quantity })),
+    items: all.filter(recurring).map((i) => ({ price: (i.price as Json).id, quantity: i.quantity })),
     default_payment_method: pm.id,
   })
   const invoice =
