@@ -115,3 +115,66 @@ describe('subscription-mode checkout: one-time items and subscription_data', () 
     expect(stateOf(sim)).toBe(state)
   })
 })
+
+describe('subscription-mode checkout with a 3-D Secure card', () => {
+  it('pays the first invoice on-session after the challenge: subscription active, card saved for renewals', async () => {
+    const { sim, stripe } = setup()
+    const { monthly } = await catalogue(stripe)
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: monthly.id }],
+      success_url: SUCCESS,
+    })
+    const before = sim.admin.events().length
+    const done = await sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_card_authenticationRequiredOnSetup' })
+    expect(done).toMatchObject({ status: 'complete', payment_status: 'paid' })
+    const types = sim.admin
+      .events()
+      .slice(before)
+      .map((e) => e.type)
+    expect(types).not.toContain('invoice.payment_failed')
+    expect(types.indexOf('payment_intent.requires_action')).toBeLessThan(types.indexOf('invoice.paid'))
+    expect(types.at(-1)).toBe('checkout.session.completed')
+    const sub = await stripe.subscriptions.retrieve(done.subscription as string)
+    expect(sub.status).toBe('active')
+    // The renewal, with the customer away, goes through: the card was saved by the authenticated payment.
+    await sim.clock.tickAsync(32 * DAY * 1000)
+    const renewed = await stripe.subscriptions.retrieve(sub.id, { expand: ['latest_invoice'] })
+    expect(renewed.status).toBe('active')
+    expect((renewed.latest_invoice as Stripe.Invoice).status).toBe('paid')
+  })
+
+  it('saves the card with an authenticated setup intent when a trial leaves nothing to pay', async () => {
+    const { sim, stripe } = setup()
+    const { monthly } = await catalogue(stripe)
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: monthly.id }],
+      success_url: SUCCESS,
+      subscription_data: { trial_period_days: 7 },
+    })
+    const done = await sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_card_authenticationRequiredOnSetup' })
+    expect(done.payment_status).toBe('no_payment_required')
+    expect(sim.admin.events({ type: 'setup_intent.succeeded' })).toHaveLength(1)
+    await sim.clock.tickAsync(8 * DAY * 1000)
+    const sub = await stripe.subscriptions.retrieve(done.subscription as string, { expand: ['latest_invoice'] })
+    expect(sub.status).toBe('active')
+    expect((sub.latest_invoice as Stripe.Invoice).status).toBe('paid')
+  })
+
+  it('refuses a failed challenge with 402 before making anything; the session stays open', async () => {
+    const { sim, stripe } = setup()
+    const { monthly } = await catalogue(stripe)
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: monthly.id }],
+      success_url: SUCCESS,
+    })
+    const state = stateOf(sim)
+    const refused = await sim.customer
+      .completeCheckout(session.id, { paymentMethod: 'pm_card_threeDSecure2Required', authentication: 'fail' })
+      .catch((e) => e)
+    expect(refused).toMatchObject({ status: 402, code: 'payment_intent_authentication_failure' })
+    expect(stateOf(sim)).toBe(state)
+  })
+})

@@ -41,6 +41,19 @@ export function checkCardSucceeds(service: Service, scope: Scope, paymentMethod:
   })
 }
 
+/**
+ * Whether the card asks the customer present for 3-D Secure (a test token or a stored card of the
+ * scope), checked without making anything.
+ *
+ * @example
+ * asksChallenge(service, scope, 'pm_card_threeDSecure2Required') // true
+ */
+export function asksChallenge(service: Service, scope: Scope, paymentMethod: string): boolean {
+  const stored = paymentMethod.startsWith('pm_') ? service.paymentMethods.get(scope, paymentMethod) : undefined
+  const card = stored === undefined ? testCard(paymentMethod) : stored.type === 'card' ? cardOf(stored) : undefined
+  return card?.authentication === 'always' || card?.authentication === 'unless_set_up'
+}
+
 /** What the customer typed on the page. */
 export interface PayerDetails {
   readonly email: string | null

@@ -8,7 +8,15 @@ import type { Service } from '../service.js'
 import { resourceMissing, tableError } from '../service-error.js'
 import { authenticateSetup } from '../setup-intents/setup-flow.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
-import { checkCardSucceeds, customerDetails, customerFor, isDelayedMethod, type PayerDetails } from './checkout-payer.js'
+import {
+  asksChallenge,
+  checkCardSucceeds,
+  customerDetails,
+  customerFor,
+  isDelayedMethod,
+  type PayerDetails,
+} from './checkout-payer.js'
+import { subscribeWithChallenge } from './subscribe-with-challenge.js'
 
 /** What the customer does on the checkout page. */
 export interface CheckoutCompletion {
@@ -100,12 +108,23 @@ function subscribe(service: Service, scope: Scope, session: Json, customer: stri
   for (const once of all.filter((i) => !recurring(i)))
     run(service, scope, 'invoiceItems.create', { customer, pricing: { price: (once.price as Json).id }, quantity: once.quantity })
   const data = all[0]?.[SUBSCRIPTION_DATA] as SubscriptionData | undefined
-  const sub = run(service, scope, 'subscriptions.create', {
+  const params: Record<string, unknown> = {
     ...subscriptionParamsAt(data, service.engine.now()),
     customer,
     items: all.filter(recurring).map((i) => ({ price: (i.price as Json).id, quantity: i.quantity })),
     default_payment_method: pm.id,
-  })
+  }
+  // In a trial the first invoice charges only the one-time items.
+  const trial =
+    params.trial_end !== undefined ||
+    params.trial_period_days !== undefined ||
+    all.some((i) => Number(((i.price as Json).recurring as { trial_period_days?: unknown } | null)?.trial_period_days ?? 0) > 0)
+  const firstAmount = trial
+    ? all.filter((i) => !recurring(i)).reduce((sum, i) => sum + Number(i.amount_total ?? 0), 0)
+    : Number(session.amount_total)
+  const sub = service.paymentMethods.needsAuthentication(scope, pm, { offSession: false })
+    ? subscribeWithChallenge(service, scope, pm, params, firstAmount)
+    : run(service, scope, 'subscriptions.create', params)
   const invoice =
     typeof sub.latest_invoice === 'string' ? service.engine.resource('invoice').get(scope, sub.latest_invoice) : undefined
   const status =
@@ -175,6 +194,9 @@ export function completeCheckout(service: Service, sessionId: string, input: Che
   const method = input.paymentMethod ?? 'pm_card_visa'
   if (!isDelayedMethod(method)) service.paymentMethods.check(scope, method, 'payment_method')
   if (session.mode !== 'payment') checkCardSucceeds(service, scope, method)
+  // A failed 3-D Secure challenge on a subscription's card is the customer's step: nothing is made.
+  if (session.mode === 'subscription' && input.authentication === 'fail' && asksChallenge(service, scope, method))
+    throw tableError('payment_intent_authentication_failure', {}, { status: 402 })
   const payer: PayerDetails = {
     email: input.email ?? (typeof session.customer_email === 'string' ? session.customer_email : null),
     name: input.name ?? null,
