@@ -10,6 +10,9 @@ export interface TestBankAccount {
   readonly failure?: { readonly code: string; readonly message: string }
 }
 
+/** A debit the bank returned: the charge's `failure_code` and `failure_message`. */
+const returned = (code: string, message: string) => ({ code, message })
+
 /**
  * The provider's test bank accounts (routing number 110000000), by the payment method token that
  * stands for each: `000123456789` succeeds, the others are debited and then fail. Every other
@@ -23,22 +26,19 @@ export const TEST_BANK_ACCOUNTS: Readonly<Record<string, TestBankAccount>> = Obj
   pm_usBankAccount_success: { accountNumber: '000123456789' },
   pm_usBankAccount_accountClosed: {
     accountNumber: '000111111113',
-    failure: { code: 'account_closed', message: "The customer's bank account has been closed." },
+    failure: returned('account_closed', "The customer's bank account has been closed."),
   },
   pm_usBankAccount_noAccount: {
     accountNumber: '000111111116',
-    failure: { code: 'no_account', message: "The customer's bank account could not be located." },
+    failure: returned('no_account', "The customer's bank account could not be located."),
   },
   pm_usBankAccount_insufficientFunds: {
     accountNumber: '000222222227',
-    failure: { code: 'insufficient_funds', message: "The customer's account has insufficient funds to cover this payment." },
+    failure: returned('insufficient_funds', "The customer's account has insufficient funds to cover this payment."),
   },
   pm_usBankAccount_debitNotAuthorized: {
     accountNumber: '000333333335',
-    failure: {
-      code: 'debit_not_authorized',
-      message: 'The customer has notified their bank that this payment was unauthorized.',
-    },
+    failure: returned('debit_not_authorized', 'The customer has notified their bank that this payment was unauthorized.'),
   },
 })
 
