@@ -201,6 +201,10 @@ export const ERRORS = {
     'simulator',
     { code: 'parameter_missing' },
   ),
+  /** provider: `subscription_data` configures the subscription a session makes. */
+  checkout_subscription_data_mode: row(400, INVALID, '`subscription_data` can only be used in `subscription` mode.', 'provider', {
+    code: 'parameter_invalid',
+  }),
   /** A publishable-key request whose `client_secret` is not the intent's (the provider's wording). */
   client_secret_mismatch: row(
     400,
@@ -672,6 +676,18 @@ export const ERRORS = {
     'A meter event session token authenticates only the meter event stream; use a secret key here.',
     'simulator',
     { code: 'secret_key_required' },
+  ),
+  /** The customer failed the 3-D Secure challenge of a setup intent (its `last_setup_error`). */
+  setup_intent_authentication_failure: row(
+    400,
+    INVALID,
+    'The latest attempt to set up the payment method has failed because authentication failed.',
+  ),
+  /** An action a setup intent's status does not allow. */
+  setup_intent_unexpected_state: row(
+    400,
+    INVALID,
+    'You cannot {action} this SetupIntent because it has a status of {status}. Only a SetupIntent with one of the following statuses may be {past}: {allowed}.',
   ),
   /** Changing a canceled subscription beyond its metadata (the provider's rule; code generic). */
   subscription_canceled: row(

@@ -111,8 +111,9 @@ declined card. The event names a stored object in the state it says, and is deli
 forwarding destinations as any event. Prints the requests made and the event.
 
 checkout.session.completed makes a checkout session and completes it as the customer would
-(sim.customer.completeCheckout); checkout.session.async_payment_failed is refused (a failing
-delayed payment is not simulated). Types without a recipe get a generated event (said so).
+(sim.customer.completeCheckout); checkout.session.async_payment_failed completes one with the
+failing test bank account, whose debit fails on the clock. Types without a recipe get a
+generated event (said so).
 
 Options:
   --url URL           The serve to call (default http://127.0.0.1:12111)

@@ -2,7 +2,7 @@ import type { CheckoutCompletion } from '#domain/customer-side/complete-checkout
 import type { TriggerOverrides } from '#domain/delivery/trigger.js'
 import type { StoredEvent } from '#domain/events/event.js'
 import { type FixtureOptions, type FixtureResult, type FixtureStep, fixtureFailure } from './fixtures.js'
-import { CHECKOUT_COMPLETIONS, TRIGGER_REFUSALS, triggerRecipe } from './trigger-recipes.js'
+import { CHECKOUT_COMPLETIONS, triggerRecipe } from './trigger-recipes.js'
 
 /**
  * Options of a generated event (`synthetic: true`, or a body given): built from the catalogue's
@@ -69,7 +69,7 @@ export function wantsGenerated(options: object | undefined): options is Generate
 /**
  * Builds `sim.admin.trigger` over a host: a generated event at once when asked for (see
  * `wantsGenerated`), else the recipe's API calls, then the checkout completion the type needs, then
- * the first event of `type` they caused. A refused type, an unknown account or a failing call
+ * the first event of `type` they caused. An unknown account or a failing call
  * rejects with a TypeError naming why.
  *
  * @example
@@ -80,8 +80,6 @@ export function createCausingTrigger(host: TriggerHost): CausingTrigger {
   async function cause(type: string, options: CausedTriggerOptions): Promise<TriggeredEvent> {
     const { account } = options
     if (account !== undefined && !host.accountExists(account)) throw new TypeError(`trigger: no such account '${account}'`)
-    const refusal = options.mode === 'live' ? undefined : TRIGGER_REFUSALS[type]
-    if (refusal !== undefined) throw new TypeError(`trigger: ${type}: ${refusal}`)
     const recipe = options.mode === 'live' ? undefined : triggerRecipe(type)
     if (recipe === undefined) {
       const generated = host.generate(type, {

@@ -92,6 +92,7 @@ const checkoutSession: FixtureRequest[] = [
 const RECIPES: Readonly<Record<string, readonly FixtureRequest[]>> = {
   'checkout.session.completed': checkoutSession,
   'checkout.session.async_payment_succeeded': checkoutSession,
+  'checkout.session.async_payment_failed': checkoutSession,
   'checkout.session.expired': [
     ...checkoutSession,
     { name: 'expired', path: '/v1/checkout/sessions/${checkout_session:id}/expire', method: 'post' },
@@ -135,17 +136,6 @@ const RECIPES: Readonly<Record<string, readonly FixtureRequest[]>> = {
 }
 
 /**
- * Event types a trigger cannot cause yet, and why: the answer names the missing part.
- *
- * @example
- * TRIGGER_REFUSALS['checkout.session.async_payment_failed'] // 'a delayed payment that fails ...'
- */
-export const TRIGGER_REFUSALS: Readonly<Record<string, string>> = {
-  'checkout.session.async_payment_failed':
-    'a delayed payment that fails is not simulated yet (the test bank account debits succeed); trigger checkout.session.async_payment_succeeded instead',
-}
-
-/**
  * Event types a trigger causes by completing the checkout session its recipe made, as the
  * customer's browser would (`sim.customer.completeCheckout`), with this payment method.
  *
@@ -155,6 +145,7 @@ export const TRIGGER_REFUSALS: Readonly<Record<string, string>> = {
 export const CHECKOUT_COMPLETIONS: Readonly<Record<string, string>> = {
   'checkout.session.completed': 'pm_card_visa',
   'checkout.session.async_payment_succeeded': 'pm_usBankAccount',
+  'checkout.session.async_payment_failed': 'pm_usBankAccount_accountClosed',
 }
 
 /**

@@ -199,4 +199,36 @@ describe('sim.customer.completeCheckout', () => {
     expect(typesSince(sim, before).slice(-2)).toEqual(['payment_intent.succeeded', 'checkout.session.async_payment_succeeded'])
     expect((await stripe.checkout.sessions.retrieve(session.id)).payment_status).toBe('paid')
   })
+  it('completes a failing bank debit unpaid, then async_payment_failed with the intent needing a new method', async () => {
+    const { sim, stripe } = setup()
+    const { once } = await catalogue(stripe)
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [{ price: once.id }],
+      success_url: SUCCESS,
+    })
+    const done = await sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_usBankAccount_accountClosed' })
+    expect(done).toMatchObject({ status: 'complete', payment_status: 'unpaid' })
+    const before = sim.admin.events().length
+    await sim.settle()
+    expect(typesSince(sim, before)).toEqual([
+      'charge.created',
+      'charge.failed',
+      'payment_intent.payment_failed',
+      'checkout.session.async_payment_failed',
+    ])
+    const pi = await stripe.paymentIntents.retrieve(done.payment_intent as string, { expand: ['latest_charge'] })
+    expect(pi).toMatchObject({
+      status: 'requires_payment_method',
+      payment_method: null,
+      last_payment_error: { code: 'account_closed', payment_method: { type: 'us_bank_account' } },
+      latest_charge: { status: 'failed', failure_code: 'account_closed' },
+    })
+    const failed = sim.admin.events({ type: 'checkout.session.async_payment_failed' })[0]?.body as {
+      data: { object: Stripe.Checkout.Session }
+    }
+    expect(failed.data.object).toMatchObject({ id: session.id, status: 'complete', payment_status: 'unpaid' })
+    expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({ payment_status: 'unpaid' })
+    expect(sim.admin.events({ type: 'checkout.session.async_payment_succeeded' })).toEqual([])
+  })
 })

@@ -117,6 +117,31 @@ describe("serve's customer pages, actions and browser library", () => {
     expect(JSON.parse(failed.body).status).toBe('requires_payment_method')
   })
 
+  it("ends a setup intent's 3-D Secure challenge through the page actions, and refuses a body naming no intent", async () => {
+    const si = await stripe.setupIntents.create({ payment_method: 'pm_card_threeDSecure2Required', confirm: true })
+    expect(si.status).toBe('requires_action')
+    expect((await action('authenticate', { outcome: 'complete' })).status).toBe(400)
+    const done = await action('authenticate', { setup_intent: si.id, outcome: 'complete' })
+    expect(JSON.parse(done.body)).toMatchObject({ id: si.id, status: 'succeeded' })
+  })
+
+  it('offers the test bank accounts and marks the 3-D Secure cards on a payment-mode checkout page', async () => {
+    const product = await stripe.products.create({ name: 'Mug' })
+    const price = await stripe.prices.create({ product: product.id, currency: 'usd', unit_amount: 900 })
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [{ price: price.id }],
+      success_url: 'https://shop.example/ok',
+    })
+    const page = await call(port, new URL(session.url as string).pathname)
+    expect(page.body).toContain('value="pm_usBankAccount_accountClosed"')
+    expect(page.body).toMatch(/value="pm_card_threeDSecure2Required" data-challenge/)
+    const paid = await action(`checkout/${session.id}/complete`, { payment_method: 'pm_usBankAccount_accountClosed' })
+    expect(JSON.parse(paid.body)).toMatchObject({ status: 'complete', payment_status: 'unpaid' })
+    const events = sim.admin.events({ type: 'checkout.session.async_payment_failed' })
+    expect(events.map((e) => (e.body as { data: { object: { id: string } } }).data.object.id)).toContain(session.id)
+  })
+
   it('reaches only the customer routes through the page actions, and answers unknown pages 404', async () => {
     expect((await action('../reset', {})).status).toBe(404)
     expect((await call(port, '/__customer/invoice/acct_x/test_in_missing')).status).toBe(404)

@@ -47,6 +47,7 @@ const EXPECTED: Record<string, Record<string, unknown>> = {
   'customer.deleted': { deleted: true },
   'checkout.session.completed': { status: 'complete', payment_status: 'paid', mode: 'payment' },
   'checkout.session.async_payment_succeeded': { status: 'complete', payment_status: 'paid' },
+  'checkout.session.async_payment_failed': { status: 'complete', payment_status: 'unpaid' },
   'checkout.session.expired': { status: 'expired' },
 }
 
@@ -104,10 +105,17 @@ describe('triggers that make real objects (serve over HTTP)', () => {
     expect(types.lastIndexOf('payment_intent.succeeded')).toBeLessThan(types.lastIndexOf('checkout.session.completed'))
   })
 
-  it('refuses checkout.session.async_payment_failed, naming what is not simulated', async () => {
+  it('checkout.session.async_payment_failed debits the failing test bank account: the intent needs a new method', async () => {
     const t = await trigger({ type: 'checkout.session.async_payment_failed' })
-    expect(t.status).toBe(400)
-    expect(t.body.error?.message).toMatch(/not simulated/)
+    expect(t.status, JSON.stringify(t.body)).toBe(200)
+    const session = t.body.body.data.object as unknown as { payment_intent: string }
+    const pi = await fetch(`http://127.0.0.1:${served.port}/v1/payment_intents/${session.payment_intent}`, {
+      headers: { Authorization: `Bearer ${served.key}` },
+    })
+    expect(await pi.json()).toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: { code: 'account_closed' },
+    })
   })
 
   it('the forwarded app receives the triggered events, verified', async () => {
@@ -118,15 +126,15 @@ describe('triggers that make real objects (serve over HTTP)', () => {
     expect(app.refused).toEqual([])
   })
 
-  it('service-sim trigger <type> against the running serve prints the requests and the event; refusals exit 1', async () => {
+  it('service-sim trigger <type> against the running serve prints the requests and the event; a refusal exits 1', async () => {
     const url = `http://127.0.0.1:${served.port}`
     const ok = await run(['trigger', 'payment_intent.succeeded', '--url', url])
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.stdout).toMatch(/POST \/v1\/payment_intents -> 200 \(pi_/)
     expect(ok.stdout).toMatch(/Trigger succeeded: payment_intent\.succeeded event evt_\S+ for payment_intent pi_/)
-    const refused = await run(['trigger', 'checkout.session.async_payment_failed', '--url', url])
+    const refused = await run(['trigger', 'customer.created', '--account', 'acct_missing', '--url', url])
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/not simulated/)
+    expect(refused.stderr).toMatch(/no such account/)
     expect((await run(['trigger', '--list'])).stdout).toContain('invoice.paid')
     expect((await run(['trigger'])).code).toBe(2)
   })

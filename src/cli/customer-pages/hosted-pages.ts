@@ -18,8 +18,9 @@ const missing = (what: string): PageAnswer => ({
 })
 
 /**
- * The Checkout page of a session: the customer picks a test card and pays; the page posts to the
- * checkout completion (`POST /__sim/customer/checkout/{id}/complete`, through serve's customer
+ * The Checkout page of a session: the customer picks a test card (or, in `payment` mode, a test
+ * bank account) and pays; a card that asks for 3-D Secure first shows the challenge, which the
+ * customer completes or fails (`#service-sim-3ds`). The page posts to the checkout completion (`POST /__sim/customer/checkout/{id}/complete`, through serve's customer
  * actions) and goes on to the session's `success_url`.
  *
  * @example
@@ -36,15 +37,31 @@ export function checkoutPage(sim: Simulator, id: string): PageAnswer {
   const amount =
     s.amount_total === null || s.amount_total === undefined ? '' : `<p id="amount">${esc(money(s.amount_total, s.currency))}</p>`
   const cancel = typeof s.cancel_url === 'string' ? `<p><a id="cancel" href="${esc(s.cancel_url)}">Cancel</a></p>` : ''
-  const body = `<p>Mode: ${esc(s.mode)}</p>${amount}${cardChoices('card')}<button id="pay">Pay</button>${cancel}`
+  const body = `<p>Mode: ${esc(s.mode)}</p>${amount}${cardChoices('card', s.mode === 'payment')}<button id="pay">Pay</button>${cancel}`
   // The platform's test mode is the completion's default: only another scope is named.
   const platform = found.scope.account === sim.platform.id && found.scope.mode === 'test'
   const scope = platform ? {} : found.scope
   const script = `
 const scope = ${jsValue(scope)}; const success = ${jsValue(success)}
+// The issuer's challenge of a card that asks for 3-D Secure: the customer completes or fails it.
+function challenge() {
+  return new Promise((resolve) => {
+    const d = document.createElement('dialog')
+    d.id = 'service-sim-3ds'
+    d.innerHTML = '<p>3-D Secure test challenge</p><p>Authenticate this payment?</p>' +
+      '<button type="button" id="service-sim-3ds-complete">Complete</button> <button type="button" id="service-sim-3ds-fail">Fail</button>'
+    document.body.appendChild(d)
+    const done = (outcome) => { d.close(); d.remove(); resolve(outcome) }
+    d.querySelector('#service-sim-3ds-complete').onclick = () => done('succeed')
+    d.querySelector('#service-sim-3ds-fail').onclick = () => done('fail')
+    d.showModal()
+  })
+}
 document.getElementById('pay').onclick = async () => {
   try {
-    const r = await act('checkout/' + ${jsValue(id)} + '/complete', Object.assign({ payment_method: picked() }, scope))
+    const card = document.querySelector('#cards input:checked')
+    const asked = card && card.hasAttribute('data-challenge') ? { authentication: await challenge() } : {}
+    const r = await act('checkout/' + ${jsValue(id)} + '/complete', Object.assign({ payment_method: picked() }, asked, scope))
     if (r.error) return say('Declined: ' + r.error.message)
     say('Paid')
     if (success) location.href = success

@@ -1,4 +1,4 @@
-import { CARD_CHOICES } from './test-cards.js'
+import { BANK_CHOICES, CARD_CHOICES } from './test-cards.js'
 
 /**
  * Text made safe inside HTML (element content and quoted attributes).
@@ -36,15 +36,18 @@ export function money(amount: unknown, currency: unknown): string {
 }
 
 /**
- * The test-card radio buttons every page offers (the first checked).
+ * The test-card radio buttons every page offers (the first checked), and the test bank accounts
+ * when `banks` (a checkout page in `payment` mode). A card whose issuer challenges is marked
+ * `data-challenge`, so the page can show the 3-D Secure step.
  *
  * @example
  * cardChoices('card') // '<fieldset ...><label><input type="radio" name="card" value="pm_card_visa" checked> ...'
  */
-export function cardChoices(name: string): string {
-  const rows = CARD_CHOICES.map(
+export function cardChoices(name: string, banks = false): string {
+  const choices = banks ? [...CARD_CHOICES, ...BANK_CHOICES] : CARD_CHOICES
+  const rows = choices.map(
     (c, i) =>
-      `<label><input type="radio" name="${esc(name)}" value="${esc(c.token)}"${i === 0 ? ' checked' : ''}> ${esc(c.label)}</label><br>`,
+      `<label><input type="radio" name="${esc(name)}" value="${esc(c.token)}"${c.challenge === true ? ' data-challenge' : ''}${i === 0 ? ' checked' : ''}> ${esc(c.label)}</label><br>`,
   )
   return `<fieldset id="cards"><legend>Test card</legend>${rows.join('')}</fieldset>`
 }

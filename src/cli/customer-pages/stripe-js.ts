@@ -68,7 +68,8 @@ export function stripeJs(): string {
         document.body.appendChild(dialog)
         function done(outcome) {
           dialog.close(); dialog.remove()
-          customerAction('authenticate', { payment_intent: intent.id, outcome: outcome }).then(resolve, resolve)
+          var body = { outcome: outcome }; body[intent.object] = intent.id
+          customerAction('authenticate', body).then(resolve, resolve)
         }
         dialog.querySelector('#service-sim-3ds-complete').onclick = function () { done('complete') }
         dialog.querySelector('#service-sim-3ds-fail').onclick = function () { done('fail') }
@@ -90,8 +91,9 @@ export function stripeJs(): string {
     }
     function finish(intent, name) {
       var out = {}
-      if (intent.status === 'requires_payment_method' && intent.last_payment_error) {
-        out.error = Object.assign({}, intent.last_payment_error)
+      var failure = intent.last_payment_error || intent.last_setup_error
+      if (intent.status === 'requires_payment_method' && failure) {
+        out.error = Object.assign({}, failure)
         out.error[name] = intent
         return out
       }

@@ -2,6 +2,7 @@ import type { Json } from '../engine/list.js'
 import { unexpectedState } from '../payment-intents/payment-intent.js'
 import type { Service } from '../service.js'
 import { resourceMissing } from '../service-error.js'
+import { authenticateSetup } from '../setup-intents/setup-flow.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 import { type CustomerScope, scopeOf } from './customer-scope.js'
 
@@ -11,9 +12,11 @@ export interface AuthenticateInput extends CustomerScope {
 }
 
 /**
- * Completes or fails the 3-D Secure challenge of a payment intent in `requires_action`, as the
- * customer does in the issuer's dialog: `complete` charges the card, `fail` returns the intent to
- * `requires_payment_method` with the provider's `payment_intent_authentication_failure`.
+ * Completes or fails the 3-D Secure challenge of an intent in `requires_action`, as the customer
+ * does in the issuer's dialog. A payment intent (`pi_…`): `complete` charges the card, `fail`
+ * returns the intent to `requires_payment_method` with the provider's
+ * `payment_intent_authentication_failure`. A setup intent (`seti_…`): `complete` sets the card up,
+ * `fail` returns it to `requires_payment_method` with `setup_intent_authentication_failure`.
  *
  * @example
  * authenticate(service, pi.id, { outcome: 'fail' }).status // 'requires_payment_method'
@@ -23,9 +26,13 @@ export function authenticate(service: Service, intentId: string, input: Authenti
     throw new TypeError(`customer.authenticate: outcome must be 'complete' or 'fail'; got ${String(input.outcome)}`)
   }
   const scope = scopeOf(service, input)
+  const outcome = input.outcome === 'complete' ? 'succeed' : 'fail'
+  if (intentId.startsWith('seti_')) {
+    const deps = { engine: service.engine, paymentMethods: service.paymentMethods }
+    return authenticateSetup(deps, scope, intentId, outcome, NO_ORIGIN)
+  }
   const found = service.paymentIntents.get(scope, intentId)
   if (found === undefined) throw resourceMissing('payment_intent', intentId)
   if (found.status !== 'requires_action') throw unexpectedState(found, 'authenticate', ['requires_action'])
-  const outcome = input.outcome === 'complete' ? 'succeed' : 'fail'
   return service.paymentIntents.authenticate(scope, intentId, outcome, NO_ORIGIN) as unknown as Json
 }

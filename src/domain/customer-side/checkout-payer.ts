@@ -1,23 +1,22 @@
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
+import { TEST_BANK_ACCOUNTS } from '../payment-intents/bank-debit.js'
 import { cardOf, testCard } from '../payment-intents/payment-method.js'
 import type { Service } from '../service.js'
 import { ServiceError } from '../service-error.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 
-/** The test payment method tokens of a delayed (bank debit) payment, as the provider names them. */
-const BANK_TOKEN = /^pm_usBankAccount(_success)?$/
-
 /**
- * Whether the customer pays with a delayed method (a US bank account debit): the session completes
- * `unpaid` and the outcome comes later on the clock.
+ * Whether the customer pays with a delayed method (a US bank account debit, one of the provider's
+ * test account tokens such as `pm_usBankAccount_accountClosed`): the session completes `unpaid`
+ * and the outcome comes later on the clock.
  *
  * @example
  * isDelayedMethod('pm_usBankAccount') // true
  * isDelayedMethod('pm_card_visa')     // false
  */
 export function isDelayedMethod(paymentMethod: string): boolean {
-  return BANK_TOKEN.test(paymentMethod)
+  return TEST_BANK_ACCOUNTS[paymentMethod] !== undefined
 }
 
 /**
@@ -40,6 +39,19 @@ export function checkCardSucceeds(service: Service, scope: Scope, paymentMethod:
     message: outcome.message,
     extra: { decline_code: outcome.declineCode, doc_url: `https://docs.stripe.com/error-codes/${outcome.code}` },
   })
+}
+
+/**
+ * Whether the card asks the customer present for 3-D Secure (a test token or a stored card of the
+ * scope), checked without making anything.
+ *
+ * @example
+ * asksChallenge(service, scope, 'pm_card_threeDSecure2Required') // true
+ */
+export function asksChallenge(service: Service, scope: Scope, paymentMethod: string): boolean {
+  const stored = paymentMethod.startsWith('pm_') ? service.paymentMethods.get(scope, paymentMethod) : undefined
+  const card = stored === undefined ? testCard(paymentMethod) : stored.type === 'card' ? cardOf(stored) : undefined
+  return card?.authentication === 'always' || card?.authentication === 'unless_set_up'
 }
 
 /** What the customer typed on the page. */

@@ -1,14 +1,29 @@
 import type { Json } from '../engine/list.js'
 import type { Mode, Scope } from '../mode.js'
+import { TEST_BANK_ACCOUNTS } from '../payment-intents/bank-debit.js'
 import { createMandate } from '../payment-intents/mandates.js'
+import { SUBSCRIPTION_DATA } from '../resources/checkout-sessions.js'
+import { type SubscriptionData, subscriptionParamsAt } from '../resources/checkout-subscription-data.js'
 import type { Service } from '../service.js'
 import { resourceMissing, tableError } from '../service-error.js'
+import { authenticateSetup } from '../setup-intents/setup-flow.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
-import { checkCardSucceeds, customerDetails, customerFor, isDelayedMethod, type PayerDetails } from './checkout-payer.js'
+import {
+  asksChallenge,
+  checkCardSucceeds,
+  customerDetails,
+  customerFor,
+  isDelayedMethod,
+  type PayerDetails,
+} from './checkout-payer.js'
+import { subscribeWithChallenge } from './subscribe-with-challenge.js'
 
 /** What the customer does on the checkout page. */
 export interface CheckoutCompletion {
-  /** A test payment method token (`pm_card_visa`, `pm_card_chargeDeclined`, `pm_usBankAccount`) or a `pm_` id of the account. Default `pm_card_visa`. */
+  /**
+   * A test payment method token (`pm_card_visa`, `pm_card_chargeDeclined`, `pm_usBankAccount`, the
+   * failing bank account `pm_usBankAccount_accountClosed`...) or a `pm_` id of the account. Default `pm_card_visa`.
+   */
   readonly paymentMethod?: string
   /** The email typed on the page (default: the session's `customer_email`, else the customer's). */
   readonly email?: string
@@ -35,10 +50,11 @@ function itemsOf(service: Service, scope: Scope, session: string): Json[] {
 }
 
 /** A bank debit the customer authorises online: the account, and its active mandate. */
-function bankMethod(service: Service, scope: Scope, payer: PayerDetails): Json {
+function bankMethod(service: Service, scope: Scope, token: string, payer: PayerDetails): Json {
+  const account = TEST_BANK_ACCOUNTS[token]?.accountNumber ?? '000123456789'
   const pm = run(service, scope, 'paymentMethods.create', {
     type: 'us_bank_account',
-    us_bank_account: { account_number: '000123456789', routing_number: '110000000' },
+    us_bank_account: { account_number: account, routing_number: '110000000' },
     billing_details: { name: payer.name ?? 'Jenny Rosen', ...(payer.email === null ? {} : { email: payer.email }) },
   })
   const acceptance = { customer_acceptance: { type: 'online', online: { ip_address: '127.0.0.1', user_agent: 'service-sim' } } }
@@ -57,7 +73,7 @@ function pay(
   payer: PayerDetails,
 ): Json {
   const delayed = isDelayedMethod(method)
-  const pm = delayed ? bankMethod(service, scope, payer).id : method
+  const pm = delayed ? bankMethod(service, scope, method, payer).id : method
   const previous = typeof session.payment_intent === 'string' ? session.payment_intent : undefined
   const intent =
     previous ??
@@ -78,16 +94,37 @@ function pay(
   return { payment_intent: intent, payment_status: paid.status === 'succeeded' ? 'paid' : 'unpaid' } as unknown as Json
 }
 
-/** Subscribes the customer: the subscription, its first invoice and that invoice's payment. */
+/**
+ * Subscribes the customer: the session's one-time prices as invoice items (so they go on the first
+ * invoice), the subscription of its recurring prices with what `subscription_data` asked (trial,
+ * metadata, description, default tax rates, billing cycle anchor), its first invoice and that
+ * invoice's payment.
+ */
 function subscribe(service: Service, scope: Scope, session: Json, customer: string, method: string): Record<string, unknown> {
   const pm = service.paymentMethods.resolve(scope, method, 'payment_method')
   service.paymentMethods.attach(scope, pm.id, customer, NO_ORIGIN)
-  const items = itemsOf(service, scope, session.id).filter((i) => (i.price as Json).recurring != null)
-  const sub = run(service, scope, 'subscriptions.create', {
+  const all = itemsOf(service, scope, session.id)
+  const recurring = (i: Json) => (i.price as Json).recurring != null
+  for (const once of all.filter((i) => !recurring(i)))
+    run(service, scope, 'invoiceItems.create', { customer, pricing: { price: (once.price as Json).id }, quantity: once.quantity })
+  const data = all[0]?.[SUBSCRIPTION_DATA] as SubscriptionData | undefined
+  const params: Record<string, unknown> = {
+    ...subscriptionParamsAt(data, service.engine.now()),
     customer,
-    items: items.map((i) => ({ price: (i.price as Json).id, quantity: i.quantity })),
+    items: all.filter(recurring).map((i) => ({ price: (i.price as Json).id, quantity: i.quantity })),
     default_payment_method: pm.id,
-  })
+  }
+  // In a trial the first invoice charges only the one-time items.
+  const trial =
+    params.trial_end !== undefined ||
+    params.trial_period_days !== undefined ||
+    all.some((i) => Number(((i.price as Json).recurring as { trial_period_days?: unknown } | null)?.trial_period_days ?? 0) > 0)
+  const firstAmount = trial
+    ? all.filter((i) => !recurring(i)).reduce((sum, i) => sum + Number(i.amount_total ?? 0), 0)
+    : Number(session.amount_total)
+  const sub = service.paymentMethods.needsAuthentication(scope, pm, { offSession: false })
+    ? subscribeWithChallenge(service, scope, pm, params, firstAmount)
+    : run(service, scope, 'subscriptions.create', params)
   const invoice =
     typeof sub.latest_invoice === 'string' ? service.engine.resource('invoice').get(scope, sub.latest_invoice) : undefined
   const status =
@@ -95,25 +132,48 @@ function subscribe(service: Service, scope: Scope, session: Json, customer: stri
   return { subscription: sub.id, invoice: invoice?.id ?? null, payment_status: status }
 }
 
-/** Saves the customer's payment method: a setup intent confirmed with it (attached when there is a customer). */
-function setUp(service: Service, scope: Scope, customer: string | null, method: string): Record<string, unknown> {
-  const si = run(service, scope, 'setupIntents.create', {
-    ...(customer === null ? {} : { customer }),
-    payment_method_types: ['card'],
-    usage: 'off_session',
-  })
-  const done = run(service, scope, 'setupIntents.confirm', { payment_method: method }, { id: si.id })
-  if (customer !== null) service.paymentMethods.attach(scope, String(done.payment_method), customer, NO_ORIGIN)
-  return { setup_intent: si.id, payment_status: 'no_payment_required' }
+/**
+ * Saves the customer's payment method: the session's setup intent (made at the first attempt and
+ * reused after a failed one) confirmed with it, which attaches it to the session's customer. A card
+ * that asks for 3-D Secure is authenticated or failed as the completion asks; a failed challenge
+ * refuses with 402 and the session stays open.
+ */
+function setUp(
+  service: Service,
+  scope: Scope,
+  session: Json,
+  customer: string | null,
+  method: string,
+  input: CheckoutCompletion,
+): Record<string, unknown> {
+  const previous = typeof session.setup_intent === 'string' ? session.setup_intent : undefined
+  const si =
+    previous ??
+    run(service, scope, 'setupIntents.create', {
+      ...(customer === null ? {} : { customer }),
+      payment_method_types: ['card'],
+      usage: 'off_session',
+    }).id
+  service.engine.resource('checkout.session').put(scope, session.id, { setup_intent: si })
+  let done = run(service, scope, 'setupIntents.confirm', { payment_method: method }, { id: si })
+  if (done.status === 'requires_action') {
+    const deps = { engine: service.engine, paymentMethods: service.paymentMethods }
+    done = authenticateSetup(deps, scope, si, input.authentication ?? 'succeed', NO_ORIGIN)
+    if (done.status !== 'succeeded') throw tableError('setup_intent_authentication_failure', {}, { status: 402 })
+  }
+  return { setup_intent: si, payment_status: 'no_payment_required' }
 }
 
 /**
  * Plays the customer's browser on a checkout session's page: in `payment` mode it makes or reuses
  * the customer (per `customer_creation`) and pays the session's payment intent with the method;
  * in `subscription` mode it makes the customer and the subscription with its first invoice paid;
- * in `setup` mode it confirms a setup intent. Then the session is `complete` and
+ * in `setup` mode it confirms the session's setup intent (`setup_intent.succeeded`, the method
+ * attached). A 3-D Secure card is authenticated or failed as `authentication` says (failed: 402,
+ * the session stays open). Then the session is `complete` and
  * `checkout.session.completed` is emitted, last. A delayed method completes `unpaid` and
- * `checkout.session.async_payment_succeeded` follows on the clock. A declining card refuses with
+ * `checkout.session.async_payment_succeeded` follows on the clock (`async_payment_failed`, with the
+ * payment intent back in `requires_payment_method`, for a failing test bank account). A declining card refuses with
  * the provider's 402 `card_error` and the session stays open (in `payment` mode its payment intent
  * has the failed attempt, as the provider's does). A session that is not open is refused (400).
  *
@@ -134,6 +194,9 @@ export function completeCheckout(service: Service, sessionId: string, input: Che
   const method = input.paymentMethod ?? 'pm_card_visa'
   if (!isDelayedMethod(method)) service.paymentMethods.check(scope, method, 'payment_method')
   if (session.mode !== 'payment') checkCardSucceeds(service, scope, method)
+  // A failed 3-D Secure challenge on a subscription's card is the customer's step: nothing is made.
+  if (session.mode === 'subscription' && input.authentication === 'fail' && asksChallenge(service, scope, method))
+    throw tableError('payment_intent_authentication_failure', {}, { status: 402 })
   const payer: PayerDetails = {
     email: input.email ?? (typeof session.customer_email === 'string' ? session.customer_email : null),
     name: input.name ?? null,
@@ -143,7 +206,7 @@ export function completeCheckout(service: Service, sessionId: string, input: Che
     session.mode === 'subscription'
       ? subscribe(service, scope, session, customer as string, method)
       : session.mode === 'setup'
-        ? setUp(service, scope, customer, method)
+        ? setUp(service, scope, session, customer, method, input)
         : pay(service, scope, session, customer, method, input, payer)
   const completed = sessions.put(scope, sessionId, {
     ...outcome,

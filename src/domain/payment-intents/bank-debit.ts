@@ -1,8 +1,63 @@
 import type { Json } from '../engine/list.js'
-import type { PaymentMethod } from './payment-method.js'
+import type { CardOutcome, PaymentMethod } from './payment-method.js'
 
 /** The provider's test microdeposit amounts, in cents, and descriptor code. */
 export const TEST_MICRODEPOSITS = { amounts: [32, 45], descriptorCode: 'SM11AA' } as const
+
+/** How a debit from a test bank account ends: the charge's `failure_code` and `failure_message`, or none (it succeeds). */
+export interface TestBankAccount {
+  readonly accountNumber: string
+  readonly failure?: { readonly code: string; readonly message: string }
+}
+
+/** A debit the bank returned: the charge's `failure_code` and `failure_message`. */
+const returned = (code: string, message: string) => ({ code, message })
+
+/**
+ * The provider's test bank accounts (routing number 110000000), by the payment method token that
+ * stands for each: `000123456789` succeeds, the others are debited and then fail. Every other
+ * account number succeeds.
+ *
+ * @example
+ * TEST_BANK_ACCOUNTS.pm_usBankAccount_accountClosed?.failure?.code // 'account_closed'
+ */
+export const TEST_BANK_ACCOUNTS: Readonly<Record<string, TestBankAccount>> = Object.assign(Object.create(null), {
+  pm_usBankAccount: { accountNumber: '000123456789' },
+  pm_usBankAccount_success: { accountNumber: '000123456789' },
+  pm_usBankAccount_accountClosed: {
+    accountNumber: '000111111113',
+    failure: returned('account_closed', "The customer's bank account has been closed."),
+  },
+  pm_usBankAccount_noAccount: {
+    accountNumber: '000111111116',
+    failure: returned('no_account', "The customer's bank account could not be located."),
+  },
+  pm_usBankAccount_insufficientFunds: {
+    accountNumber: '000222222227',
+    failure: returned('insufficient_funds', "The customer's account has insufficient funds to cover this payment."),
+  },
+  pm_usBankAccount_debitNotAuthorized: {
+    accountNumber: '000333333335',
+    failure: returned('debit_not_authorized', 'The customer has notified their bank that this payment was unauthorized.'),
+  },
+})
+
+/**
+ * How the debit of a bank account payment method ends: the failure of the test account it was
+ * made with (known by its fingerprint, which ends with the account number), else success.
+ *
+ * @example
+ * bankDebitOutcome(pm).kind // 'decline' for an account made with 000111111113
+ */
+export function bankDebitOutcome(pm: PaymentMethod): CardOutcome {
+  const fingerprint = String((pm.us_bank_account as { fingerprint?: unknown } | null)?.fingerprint ?? '')
+  for (const account of Object.values(TEST_BANK_ACCOUNTS)) {
+    if (account.failure !== undefined && fingerprint.endsWith(account.accountNumber)) {
+      return { kind: 'decline', code: account.failure.code, declineCode: null, message: account.failure.message }
+    }
+  }
+  return { kind: 'succeed' }
+}
 
 /** Days until microdeposits arrive in the customer's account. */
 const ARRIVAL_DAYS = 2

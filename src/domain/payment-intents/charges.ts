@@ -7,7 +7,7 @@ import type { Ledger } from '../ledger/ledger.js'
 import type { Scope } from '../mode.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { type Charge, chargeFields, refundableAmount } from './charge.js'
-import { cardOf, type PaymentMethod } from './payment-method.js'
+import { type CardOutcome, cardOf, type PaymentMethod } from './payment-method.js'
 import type { PaymentMethods } from './payment-methods.js'
 
 export interface ChargeAttempt {
@@ -30,6 +30,8 @@ export interface ChargeAttempt {
   readonly details?: Readonly<Record<string, unknown>>
   /** The provider's fee when it is not the card fee (a bank debit's). */
   readonly fee?: number
+  /** How it ends when the card's outcome does not say (a bank debit's, from its test account). */
+  readonly outcome?: CardOutcome
   /** Fields of the new charge the request set (`source`, `receipt_email`, `shipping`, ...). */
   readonly fields?: Readonly<Record<string, unknown>>
 }
@@ -146,10 +148,12 @@ export function createCharges(options: ChargesOptions): Charges {
   return {
     attempt(scope, input, origin) {
       const authenticated = input.authenticated === true
-      const outcome = paymentMethods.outcome(scope, input.paymentMethod, {
-        offSession: input.offSession ?? true,
-        authenticated,
-      })
+      const outcome =
+        input.outcome ??
+        paymentMethods.outcome(scope, input.paymentMethod, {
+          offSession: input.offSession ?? true,
+          authenticated,
+        })
       const ok = outcome.kind === 'succeed'
       const r = resource()
       // `charge.created` is no catalogue event type, so the engine emits nothing; it is emitted below.

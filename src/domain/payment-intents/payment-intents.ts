@@ -6,7 +6,7 @@ import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { resourceMissing, ServiceError, tableError } from '../service-error.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
-import { achFee, bankDetails, microdepositAction, microdepositsMatch, transferAction } from './bank-debit.js'
+import { achFee, bankDebitOutcome, bankDetails, microdepositAction, microdepositsMatch, transferAction } from './bank-debit.js'
 import { wasAuthenticated } from './charge.js'
 import type { Charges } from './charges.js'
 import { createMandate, mandateOf } from './mandates.js'
@@ -71,7 +71,8 @@ export interface PaymentIntents {
   /**
    * Verifies the bank account of an intent waiting for microdeposits (the test amounts 32 and 45,
    * or descriptor code `SM11AA`): its mandate becomes active and the debit starts (`processing`,
-   * then `succeeded` with its charge at the same instant, asynchronously). Wrong values are
+   * then `succeeded` with its charge at the same instant, asynchronously; a failing test account's
+   * charge fails and the intent returns to `requires_payment_method`). Wrong values are
    * refused with the provider's codes and change nothing.
    */
   verifyMicrodeposits(scope: Scope, id: string, params: Readonly<Record<string, unknown>>, origin: Origin): PaymentIntent
@@ -131,6 +132,7 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
     const pm = p === undefined ? undefined : paymentMethods.get(scope, p.payment_method as string)
     if (p === undefined || pm === undefined || p.status !== 'processing') return
     const amount = p.amount as number
+    const outcome = bankDebitOutcome(pm)
     const result = charges.attempt(
       scope,
       {
@@ -144,9 +146,26 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
         capture: true,
         details: bankDetails(pm, mandateOf(engine(), scope, pm.id)?.id ?? null),
         fee: achFee(amount),
+        outcome,
       },
       NO_ORIGIN,
     )
+    if (outcome.kind === 'decline') {
+      // The bank returned the debit: the customer must give another payment method.
+      const failed = resource().put(scope, p.id, {
+        last_payment_error: {
+          code: outcome.code,
+          message: outcome.message,
+          payment_method: pm,
+          type: 'invalid_request_error',
+        },
+        latest_charge: result.id,
+        payment_method: null,
+        status: 'requires_payment_method',
+      })
+      emit('payment_intent.payment_failed', scope, failed, NO_ORIGIN)
+      return
+    }
     const done = resource().put(scope, p.id, { amount_received: amount, latest_charge: result.id, status: 'succeeded' })
     emit('payment_intent.succeeded', scope, done, NO_ORIGIN)
   }
@@ -384,9 +403,10 @@ interface Failure {
 }
 
 /**
- * Whether an authenticated payment saved a card for later off-session use: a succeeded charge of
- * it that the customer authenticated, for an intent with `setup_future_usage`. Read from the
- * stored charges, so the fact needs no field of its own.
+ * Whether the customer saved a card for later off-session use: a succeeded off-session setup
+ * intent with it, or a succeeded charge of it that the customer authenticated, for an intent with
+ * `setup_future_usage`. Read from the stored intents and charges, so the fact needs no field of
+ * its own.
  *
  * @example
  * const setUp = savedForOffSession(() => engine)
@@ -394,6 +414,8 @@ interface Failure {
  */
 export function savedForOffSession(engine: () => Engine): (scope: Scope, pm: PaymentMethod) => boolean {
   return (scope, pm) => {
+    const setups = engine().resource('setup_intent').list(scope)
+    if (setups.some((si) => si.payment_method === pm.id && si.status === 'succeeded' && si.usage === 'off_session')) return true
     const intents = engine().resource('payment_intent')
     return engine()
       .resource('charge')

@@ -3,6 +3,7 @@ import type { OperationCall } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { tableError } from '../service-error.js'
+import { type SessionInterval, type SubscriptionData, subscriptionDataOf } from './checkout-subscription-data.js'
 import { type PlannedPrice, plannedPrice } from './inline-prices.js'
 import { entriesOf } from './subscription-params.js'
 
@@ -26,6 +27,8 @@ export interface PlannedLine {
 /** A checked session: its lines, the fields the engine sets on create, and when it expires. */
 export interface CheckoutPlan {
   readonly lines: readonly PlannedLine[]
+  /** What `subscription_data` gives the subscription the session makes. */
+  readonly subscriptionData: SubscriptionData | undefined
   readonly fixed: Readonly<Record<string, unknown>>
   readonly expiresAt: number
 }
@@ -138,7 +141,7 @@ function expiresAtOf(call: OperationCall, now: number): number {
 /**
  * Checks a `checkout.sessions.create` call as the provider does (mode rules, active prices, one
  * currency, `customer` or `customer_email`, the expiry window, discounts, tax rates and shipping
- * rates that exist) and computes its lines and totals, changing nothing: the caller makes the
+ * rates that exist, `subscription_data`) and computes its lines and totals, changing nothing: the caller makes the
  * inline prices and the session afterwards.
  *
  * @example
@@ -156,6 +159,8 @@ export function planCheckoutSession(engine: Engine, call: OperationCall): Checko
     priced.map((p) => p.price.price),
     entries.map((e) => typeof e.price === 'string'),
   )
+  const recurring = priced.map((p) => p.price.price.recurring as SessionInterval | null | undefined).find((r) => r != null)
+  const subscriptionData = subscriptionDataOf(engine, call, mode, recurring ?? undefined)
   const expiresAt = expiresAtOf(call, engine.now())
   const currency = (priced[0]?.price.price.currency as string | undefined) ?? (call.params.currency as string | undefined)
   const coupon = couponOf(engine, call)
@@ -193,5 +198,5 @@ export function planCheckoutSession(engine: Engine, call: OperationCall): Checko
               }),
         }
   if (mode === 'payment' || mode === 'setup') fixed.customer_creation = call.params.customer_creation ?? 'if_required'
-  return { lines, fixed, expiresAt }
+  return { lines, subscriptionData, fixed, expiresAt }
 }

@@ -13,6 +13,12 @@ import type { ResourcePorts } from './ports.js'
 /** The field a stored line item names its session by (not a field of the API's `item`). */
 const SESSION = 'session'
 
+/**
+ * The field the session's first stored line item keeps its `subscription_data` in: the session
+ * object has no such field, and a line item is never answered with its stored fields.
+ */
+export const SUBSCRIPTION_DATA = 'subscription_data'
+
 /** A session's line items, in the order they were given, as the API shows them. */
 function lineItemsOf(engine: Engine, scope: Scope, session: string): Json[] {
   return engine
@@ -20,7 +26,7 @@ function lineItemsOf(engine: Engine, scope: Scope, session: string): Json[] {
     .list(scope)
     .filter((i) => i[SESSION] === session)
     .reverse()
-    .map(({ [SESSION]: _, ...item }) => item as Json)
+    .map(({ [SESSION]: _, [SUBSCRIPTION_DATA]: _data, ...item }) => item as Json)
 }
 
 /**
@@ -47,14 +53,14 @@ export const checkoutSessions: ResourceDeclaration<ResourcePorts> = {
   },
   behaviours: {
     'checkout.sessions.create'(call, next, { engine, ports }) {
-      const { line_items: _, ...params } = call.params
+      const { line_items: _, subscription_data: _data, ...params } = call.params
       checkMetadata(params.metadata)
       const plan = planCheckoutSession(engine, call)
       // Checked: the inline products and prices are made, then the session and its items.
       const lines = plan.lines.map((line) => ({ ...line, made: line.price.make() }))
       const session = next(params, plan.fixed) as Json
       const products = engine.resource('product')
-      for (const line of lines) {
+      for (const [i, line] of lines.entries()) {
         const product = typeof line.made.product === 'string' ? products.get(call.scope, line.made.product) : undefined
         engine.resource('item').create(call.scope, { metadata: line.entry.metadata ?? {} }, call.origin, {
           [SESSION]: session.id,
@@ -67,6 +73,7 @@ export const checkoutSessions: ResourceDeclaration<ResourcePorts> = {
           amount_discount: line.discount,
           amount_tax: line.tax,
           ...(line.taxes.length === 0 ? {} : { taxes: line.taxes }),
+          ...(i === 0 && plan.subscriptionData !== undefined ? { [SUBSCRIPTION_DATA]: plan.subscriptionData } : {}),
         })
       }
       ports.checkoutTimers.expireAt(call.scope, session.id, plan.expiresAt)

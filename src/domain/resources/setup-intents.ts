@@ -1,12 +1,14 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
-import { createMandate } from '../payment-intents/mandates.js'
+import { confirmSetup } from '../setup-intents/setup-flow.js'
 import type { ResourcePorts } from './ports.js'
 
 /**
- * Setup intents: plain create/retrieve/update/list; `confirm` succeeds with the payment method
- * given (a test token makes one), recording a mandate when an off-session setup carries the
- * customer's acceptance (`mandate_data`); `cancel` cancels.
+ * Setup intents: plain retrieve/update/list; `confirm` (and `create` with `confirm: true`) sets up
+ * the payment method given (a test token makes one): a 3-D Secure card stops in `requires_action`
+ * until the customer authenticates, otherwise it succeeds, recording a mandate when an off-session
+ * setup carries the customer's acceptance (`mandate_data`) and attaching the method to the
+ * intent's customer (`setup_intent.succeeded`); `cancel` cancels.
  */
 export const setupIntents: ResourceDeclaration<ResourcePorts> = {
   type: 'SetupIntent',
@@ -19,19 +21,25 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
     usage: 'off_session',
   }),
   behaviours: {
+    'setupIntents.create'(call, next, { engine, ports }) {
+      const given = call.params.payment_method
+      const confirm = call.params.confirm === true || call.params.confirm === 'true'
+      // Checked before the intent is made, so a bad method changes nothing.
+      if (confirm && typeof given === 'string') ports.paymentMethods.check(call.scope, given, 'payment_method')
+      const created = next() as Json
+      if (!confirm || typeof given !== 'string') return created
+      const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
+      const deps = { engine, paymentMethods: ports.paymentMethods }
+      return confirmSetup(deps, call.scope, created, pm, call.params.mandate_data, call.origin)
+    },
     'setupIntents.confirm'(call, _next, { engine, ports }) {
       const r = engine.resource('setup_intent')
       const si = r.require(call.scope, call.path.intent ?? call.path.id ?? '')
       const given = call.params.payment_method ?? si.payment_method
       if (typeof given !== 'string') return r.set(call.scope, si.id, { status: 'requires_payment_method' }, call.origin)
       const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
-      // A setup for later off-session payments with the customer's acceptance records a mandate.
-      const mandateData = call.params.mandate_data
-      const mandate =
-        mandateData !== undefined && si.usage === 'off_session'
-          ? createMandate(engine, call.scope, pm, mandateData, 'active').id
-          : si.mandate
-      return r.set(call.scope, si.id, { mandate, payment_method: pm.id, status: 'succeeded' }, call.origin)
+      const deps = { engine, paymentMethods: ports.paymentMethods }
+      return confirmSetup(deps, call.scope, si, pm, call.params.mandate_data, call.origin)
     },
     'setupIntents.cancel'(call, _next, { engine }) {
       const r = engine.resource('setup_intent')

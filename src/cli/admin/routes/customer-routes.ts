@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Simulator } from '../../../simulator/create-simulator.js'
-import { json } from '../admin-io.js'
+import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok } from '../openapi-components.js'
 
@@ -59,10 +59,20 @@ const confirm = (kind: 'payment_intent' | 'setup_intent') =>
 const authenticate = adminRoute({
   method: 'POST',
   path: '/customer/authenticate',
-  summary: 'Complete or fail the 3-D Secure challenge of a payment intent in requires_action',
-  body: z.strictObject({ payment_intent: id, outcome: z.enum(['complete', 'fail']), ...where }),
-  responses: { '200': ok('The payment intent after the challenge', OBJECT), '400': ERROR, '404': ERROR },
-  handler: ({ sim, body: b }) => settled(sim, sim.customer.authenticate(b.payment_intent, { outcome: b.outcome, ...scope(b) })),
+  summary: 'Complete or fail the 3-D Secure challenge of a payment intent or setup intent in requires_action',
+  body: z.strictObject({
+    payment_intent: id.optional(),
+    setup_intent: id.optional().meta({ description: 'Instead of payment_intent: the setup intent whose challenge ends' }),
+    outcome: z.enum(['complete', 'fail']),
+    ...where,
+  }),
+  responses: { '200': ok('The intent after the challenge', OBJECT), '400': ERROR, '404': ERROR },
+  handler: ({ sim, body: b }) => {
+    const intent = b.payment_intent ?? b.setup_intent
+    if (intent === undefined || (b.payment_intent !== undefined && b.setup_intent !== undefined))
+      return fail(400, 'give one of payment_intent or setup_intent', 'payment_intent')
+    return settled(sim, sim.customer.authenticate(intent, { outcome: b.outcome, ...scope(b) }))
+  },
 })
 
 const payInvoice = adminRoute({

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { DELIVERY_STATUSES } from '../../../catalogue/rules.js'
 import type { Simulator } from '../../../simulator/create-simulator.js'
-import { TRIGGER_REFUSALS } from '../../../simulator/trigger-recipes.js'
 import { fail, iso, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok, ref } from '../openapi-components.js'
@@ -63,7 +62,7 @@ const trigger = adminRoute({
   path: '/events/trigger',
   summary: 'Cause an event by the API calls that make it (as the provider CLI triggers), or emit a generated one',
   description:
-    'For a type with a recipe (`service-sim trigger --list`) and no `object`/`data`, the API calls that cause the event run (a fixture file: e.g. payment_intent.succeeded creates and confirms a payment intent; checkout.session.completed creates a session and completes it as the customer would, sim.customer.completeCheckout), so the event names a stored object in the state it says; the answer is that event with the requests made. Otherwise (another type, `object`/`data` given, `synthetic: true`, live mode) a generated event is emitted as sim.admin.trigger does (`synthetic: true`), naming no stored object. checkout.session.async_payment_failed is refused: a failing delayed payment is not simulated.',
+    'For a type with a recipe (`service-sim trigger --list`) and no `object`/`data`, the API calls that cause the event run (a fixture file: e.g. payment_intent.succeeded creates and confirms a payment intent; checkout.session.completed creates a session and completes it as the customer would, sim.customer.completeCheckout), so the event names a stored object in the state it says; the answer is that event with the requests made. Otherwise (another type, `object`/`data` given, `synthetic: true`, live mode) a generated event is emitted as sim.admin.trigger does (`synthetic: true`), naming no stored object. checkout.session.async_payment_failed completes a session with the failing test bank account, so the debit fails on the clock.',
   body: z.strictObject({
     type: z
       .string()
@@ -100,8 +99,6 @@ const trigger = adminRoute({
     if (b.account !== undefined && sim.admin.account(b.account) === undefined)
       return fail(400, `account: no such account '${b.account}'`, 'account')
     const generated = b.object !== undefined || b.data !== undefined || b.synthetic === true || b.mode === 'live'
-    const refusal = TRIGGER_REFUSALS[b.type]
-    if (refusal !== undefined && !generated) return fail(400, `${b.type}: ${refusal}`, 'type')
     if (!generated) return caused(sim, b.type, b.account)
     const event = sim.admin.trigger(b.type, {
       synthetic: true,
