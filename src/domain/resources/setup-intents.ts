@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { createMandate } from '../payment-intents/mandates.js'
+import { settlePendingSetupIntent } from './pending-setup-intent.js'
 import type { ResourcePorts } from './ports.js'
 
 /**
@@ -24,6 +25,8 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
       const si = r.require(call.scope, call.path.intent ?? call.path.id ?? '')
       const given = call.params.payment_method ?? si.payment_method
       if (typeof given !== 'string') return r.set(call.scope, si.id, { status: 'requires_payment_method' }, call.origin)
+      const customer = typeof si.customer === 'string' ? si.customer : undefined
+      if (customer !== undefined) ports.paymentMethods.checkAttachable(call.scope, given, customer, 'payment_method')
       const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
       // A setup for later off-session payments with the customer's acceptance records a mandate.
       const mandateData = call.params.mandate_data
@@ -31,7 +34,11 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
         mandateData !== undefined && si.usage === 'off_session'
           ? createMandate(engine, call.scope, pm, mandateData, 'active').id
           : si.mandate
-      return r.set(call.scope, si.id, { mandate, payment_method: pm.id, status: 'succeeded' }, call.origin)
+      // The provider saves the card to the setup intent's customer on success.
+      if (customer !== undefined) ports.paymentMethods.attach(call.scope, pm.id, customer, call.origin)
+      const succeeded = r.set(call.scope, si.id, { mandate, payment_method: pm.id, status: 'succeeded' }, call.origin)
+      settlePendingSetupIntent(engine, call.scope, succeeded, call.origin)
+      return succeeded
     },
     'setupIntents.cancel'(call, _next, { engine }) {
       const r = engine.resource('setup_intent')
