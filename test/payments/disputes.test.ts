@@ -88,13 +88,18 @@ describe('disputes opened by the dispute test cards', () => {
 })
 
 describe('answering a dispute', () => {
-  it('winning_evidence wins: funds and fee reinstated, charge.dispute.closed', async () => {
+  it('winning_evidence goes under review, then wins on the clock: funds and fee reinstated, charge.dispute.closed', async () => {
     const { sim, stripe, dispute } = await disputedPayment(264)
     const before = balanceOf(sim)
-    const won = await stripe.disputes.update(dispute.id, {
+    const submitted = await stripe.disputes.update(dispute.id, {
       evidence: { uncategorized_text: 'winning_evidence', customer_name: 'Jenny Rosen' },
       metadata: { case: '1' },
     })
+    expect(submitted.status).toBe('under_review')
+    expect(balanceOf(sim)).toBe(before)
+    expect(sim.admin.events({ type: 'charge.dispute.closed' })).toHaveLength(0)
+    await sim.settle()
+    const won = await stripe.disputes.retrieve(dispute.id)
     expect(won).toMatchObject({ status: 'won', metadata: { case: '1' } })
     expect(won.evidence).toMatchObject({ customer_name: 'Jenny Rosen', uncategorized_text: 'winning_evidence' })
     expect(won.evidence_details).toMatchObject({ has_evidence: true, submission_count: 1 })
@@ -118,8 +123,12 @@ describe('answering a dispute', () => {
   it('losing_evidence loses, keeping the funds withdrawn', async () => {
     const { sim, stripe, dispute } = await disputedPayment(265)
     const before = balanceOf(sim)
-    const lost = await stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: 'losing_evidence' } })
+    const submitted = await stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: 'losing_evidence' } })
+    expect(submitted.status).toBe('under_review')
+    await sim.settle()
+    const lost = await stripe.disputes.retrieve(dispute.id)
     expect(lost.status).toBe('lost')
+    expect(sim.admin.events({ type: 'charge.dispute.closed' })).toHaveLength(1)
     expect(lost.balance_transactions).toHaveLength(1)
     expect(balanceOf(sim)).toBe(before)
     expect(sim.admin.events({ type: 'charge.dispute.funds_reinstated' })).toHaveLength(0)

@@ -18,6 +18,9 @@ const RESPONSE_DAYS = 7
 /** Statuses of a dispute that still waits for the merchant's answer. */
 export const OPEN_STATUSES: ReadonlySet<string> = new Set(['needs_response', 'warning_needs_response'])
 
+/** Statuses of a dispute whose submitted evidence the bank is reviewing. */
+const UNDER_REVIEW: ReadonlySet<string> = new Set(['under_review', 'warning_under_review'])
+
 /** How a dispute ended: the merchant won or lost it. */
 export type DisputeOutcome = 'won' | 'lost'
 
@@ -38,6 +41,11 @@ export interface Disputes {
   scheduleFor(scope: Scope, charge: Json): void
   /** Closes an open or reviewed dispute: funds come back when won. */
   close(scope: Scope, id: string, outcome: DisputeOutcome, origin: Origin): Json
+  /**
+   * Decides a dispute under review later at this instant (the bank rules after the submission, not
+   * during it): it closes with `outcome` unless it was closed meanwhile.
+   */
+  decideLater(scope: Scope, id: string, outcome: DisputeOutcome): void
 }
 
 export interface DisputesOptions {
@@ -60,6 +68,15 @@ export function createDisputes(options: DisputesOptions): Disputes {
   const opening = kernel.scheduler.define<{ account: string; mode: Scope['mode']; charge: string }>(
     'charge.dispute.open',
     ({ account, mode, charge }) => open({ account, mode }, charge),
+  )
+
+  const deciding = kernel.scheduler.define<{ account: string; mode: Scope['mode']; dispute: string; outcome: DisputeOutcome }>(
+    'charge.dispute.decide',
+    ({ account, mode, dispute, outcome }) => {
+      const scope = { account, mode }
+      const d = engine().resource('dispute').get(scope, dispute)
+      if (d !== undefined && UNDER_REVIEW.has(String(d.status))) close(scope, dispute, outcome, NO_ORIGIN)
+    },
   )
 
   function open(scope: Scope, chargeId: string): void {
@@ -123,34 +140,39 @@ export function createDisputes(options: DisputesOptions): Disputes {
       if (details?.card === undefined || cardOf({ id: charge.id, card: details.card }).dispute === undefined) return
       opening.at(kernel.clock.now, { account: scope.account, mode: scope.mode, charge: charge.id })
     },
-    close(scope, id, outcome, origin) {
-      const r = engine().resource('dispute')
-      const d = r.require(scope, id)
-      const inquiry = String(d.status).startsWith('warning_')
-      const withdrawn = (d.balance_transactions as unknown[]).length > 0
-      const status = inquiry ? 'warning_closed' : outcome
-      let closed = r.put(scope, id, { status })
-      if (outcome === 'won' && withdrawn) {
-        const txn = ledger.post({
-          account: scope.account,
-          mode: scope.mode,
-          currency: d.currency as string,
-          amount: d.amount as number,
-          fee: -DISPUTE_FEE,
-          feeDescription: 'Dispute fee',
-          type: 'adjustment',
-          reportingCategory: 'dispute_reversal',
-          source: id,
-          description: `Chargeback reversal for ${String(d.charge)}`,
-          availableAfter: 0,
-        })
-        closed = r.put(scope, id, {
-          balance_transactions: [...(d.balance_transactions as unknown[]), balanceTransactionJson(txn)],
-        })
-        emitSnapshot(events, 'charge.dispute.funds_reinstated', scope, closed, origin, undefined, true)
-      }
-      emitSnapshot(events, 'charge.dispute.closed', scope, closed, origin, { status: d.status }, true)
-      return closed
+    close,
+    decideLater(scope, id, outcome) {
+      deciding.at(kernel.clock.now, { account: scope.account, mode: scope.mode, dispute: id, outcome })
     },
+  }
+
+  function close(scope: Scope, id: string, outcome: DisputeOutcome, origin: Origin): Json {
+    const r = engine().resource('dispute')
+    const d = r.require(scope, id)
+    const inquiry = String(d.status).startsWith('warning_')
+    const withdrawn = (d.balance_transactions as unknown[]).length > 0
+    const status = inquiry ? 'warning_closed' : outcome
+    let closed = r.put(scope, id, { status })
+    if (outcome === 'won' && withdrawn) {
+      const txn = ledger.post({
+        account: scope.account,
+        mode: scope.mode,
+        currency: d.currency as string,
+        amount: d.amount as number,
+        fee: -DISPUTE_FEE,
+        feeDescription: 'Dispute fee',
+        type: 'adjustment',
+        reportingCategory: 'dispute_reversal',
+        source: id,
+        description: `Chargeback reversal for ${String(d.charge)}`,
+        availableAfter: 0,
+      })
+      closed = r.put(scope, id, {
+        balance_transactions: [...(d.balance_transactions as unknown[]), balanceTransactionJson(txn)],
+      })
+      emitSnapshot(events, 'charge.dispute.funds_reinstated', scope, closed, origin, undefined, true)
+    }
+    emitSnapshot(events, 'charge.dispute.closed', scope, closed, origin, { status: d.status }, true)
+    return closed
   }
 }

@@ -3,6 +3,7 @@ import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { tableError } from '../service-error.js'
 import type { Origin } from '../v1-events/emit.js'
+import { destinationPayment } from './destination-payment.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 
@@ -96,7 +97,8 @@ function collectFee(env: Env, platform: Scope, paid: string, charge: Json, amoun
 /**
  * What a captured charge of a Connect payment intent moves, after the charge itself: for a
  * destination charge (`transfer_data[destination]`), a transfer of `transfer_data[amount]` (all of
- * it by default) to the destination, made with the charge's pending funds; then, with
+ * it by default) to the destination, made with the charge's pending funds, arriving there as its
+ * `destination_payment` (`py_`); then, with
  * `application_fee_amount`, an application fee from the paid connected account (the destination,
  * or the account a direct charge was made for) to the platform. The charge shows `transfer`,
  * `transfer_data`, `application_fee`, `application_fee_amount` and `on_behalf_of`.
@@ -128,7 +130,11 @@ export function collectConnect(env: Env, scope: Scope, charge: Json, origin: Ori
       source_transaction: charge.id,
       transfer_group: pi.transfer_group ?? null,
     }))
-    post(env, destination, scope.mode, currency, amount, 'payment', String(made.id))
+    const arrival = { id: String(made.id), amount, currency, from: scope }
+    const payment = destinationPayment(env, destination, arrival, (py) =>
+      post(env, destination, scope.mode, currency, amount, 'payment', py),
+    )
+    env.engine.resource('transfer').put(scope, String(made.id), { destination_payment: payment.id })
     fields.transfer = made.id
     fields.transfer_data = { amount: transfer?.amount ?? null, destination }
   }

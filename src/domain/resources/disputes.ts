@@ -29,11 +29,12 @@ export function testOutcome(evidence: Readonly<Record<string, unknown>>): Disput
  * Disputes: opened by the provider's dispute test cards (`ports.disputes`), never by a request;
  * retrieve and list (filters `charge`, `payment_intent`) are the engine's. `disputes.update` adds
  * evidence and metadata (`charge.dispute.updated`); with `submit` (the default) the dispute goes
- * under review and the test-mode evidence rules decide it at once (`testOutcome`). `disputes.close`
+ * under review and the test-mode evidence rules decide it a moment later on the clock
+ * (`testOutcome`, after `await sim.settle()`). `disputes.close`
  * accepts the dispute: lost, with `charge.dispute.closed`.
  *
  * @example
- * await stripe.disputes.update('dp_1', { evidence: { uncategorized_text: 'winning_evidence' } }) // status 'won'
+ * await stripe.disputes.update('dp_1', { evidence: { uncategorized_text: 'winning_evidence' } }) // under_review, then won
  */
 export const disputes: ResourceDeclaration<ResourcePorts> = {
   type: 'Dispute',
@@ -62,7 +63,8 @@ export const disputes: ResourceDeclaration<ResourcePorts> = {
         ...(submit ? { status: inquiry ? 'warning_under_review' : 'under_review' } : {}),
       })
       const outcome = submit ? testOutcome(evidence) : undefined
-      return outcome === undefined ? updated : ports.disputes.close(call.scope, d.id, outcome, call.origin)
+      if (outcome !== undefined) ports.disputes.decideLater(call.scope, d.id, outcome)
+      return updated
     },
     'disputes.close'(call, _next, { engine, ports }) {
       const d = engine.resource('dispute').require(call.scope, call.path.id ?? '')

@@ -37,6 +37,8 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
       const si = r.require(call.scope, call.path.intent ?? call.path.id ?? '')
       const given = call.params.payment_method ?? si.payment_method
       if (typeof given !== 'string') return r.set(call.scope, si.id, { status: 'requires_payment_method' }, call.origin)
+      const customer = typeof si.customer === 'string' ? si.customer : undefined
+      if (customer !== undefined) ports.paymentMethods.checkAttachable(call.scope, given, customer, 'payment_method')
       const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
       const deps = { engine, paymentMethods: ports.paymentMethods }
       return confirmSetup(deps, call.scope, si, pm, call.params.mandate_data, call.origin)

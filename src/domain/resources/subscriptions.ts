@@ -5,6 +5,7 @@ import type { ItemChange } from '../billing/prorations.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import { tableError } from '../service-error.js'
+import { startWithoutPayment } from './pending-setup-intent.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 import { cancelAtParam, trialEndParam } from './subscription-dates.js'
@@ -267,14 +268,8 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         call.origin,
       )
       if (cancelAt !== null) ports.billing.scheduleCancel(call.scope, started.id, cancelAt)
-      if (paymentBehavior === 'default_incomplete' && started.status === 'trialing') {
-        // Nothing to pay now: the customer's browser confirms this setup intent to save a card for later.
-        const si = engine.run('setupIntents.create', {
-          ...call,
-          path: {},
-          params: { customer: customerId, usage: 'off_session', payment_method_types: ['card'] },
-        }) as Json
-        return subs.put(call.scope, started.id, { pending_setup_intent: si.id })
+      if (paymentBehavior === 'default_incomplete' && !sendInvoice) {
+        return startWithoutPayment(engine, ports, call, started, invoiceId)
       }
       return started
     },

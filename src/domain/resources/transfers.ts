@@ -2,13 +2,15 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import { parseCurrency, positiveAmount } from '../ledger/currencies.js'
 import { tableError } from '../service-error.js'
 import { requireAvailable } from './available-funds.js'
+import { destinationPayment } from './destination-payment.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 
 /**
  * Transfers from a platform to one of its connected accounts: the amount leaves the platform's
  * available balance (a `transfer` balance transaction) and arrives in the destination's available
- * balance (a `payment` balance transaction), refused with `balance_insufficient` beyond it and with
+ * balance (a `payment` balance transaction of the transfer's `destination_payment` there, a `py_`
+ * charge), refused with `balance_insufficient` beyond it and with
  * 400 for a destination that is not the platform's connected account. Reversals
  * (`transfer-reversals.ts`) bring money back.
  */
@@ -17,7 +19,8 @@ export const transfers: ResourceDeclaration<ResourcePorts> = {
   object: 'transfer',
   idPrefix: 'tr',
   behaviours: {
-    'transfers.create'(call, next, { ports }) {
+    'transfers.create'(call, next, env) {
+      const { ports } = env
       const currency = parseCurrency(String(call.params.currency))
       const amount = positiveAmount(call.params.amount)
       const destination = String(call.params.destination)
@@ -40,9 +43,13 @@ export const transfers: ResourceDeclaration<ResourcePorts> = {
       return next({ ...call.params, currency }, (created) => {
         const id = created.id as string
         const txn = post(call.scope, -amount, 'transfer', id)
-        post({ account: destination, mode: call.scope.mode }, amount, 'payment', id)
+        const arrival = { id, amount, currency, from: call.scope }
+        const payment = destinationPayment(env, destination, arrival, (py) =>
+          post({ account: destination, mode: call.scope.mode }, amount, 'payment', py),
+        )
         return {
           balance_transaction: txn,
+          destination_payment: payment.id,
           amount_reversed: 0,
           reversed: false,
           reversals: subList(`/v1/transfers/${id}/reversals`),

@@ -6,6 +6,7 @@ import { createMandate } from '../payment-intents/mandates.js'
 import { threeDSecureAction } from '../payment-intents/payment-intent.js'
 import type { PaymentMethod } from '../payment-intents/payment-method.js'
 import type { PaymentMethods } from '../payment-intents/payment-methods.js'
+import { settlePendingSetupIntent } from '../resources/pending-setup-intent.js'
 import { resourceMissing, tableError } from '../service-error.js'
 import type { Origin } from '../v1-events/emit.js'
 
@@ -65,6 +66,8 @@ function succeed(deps: SetupFlowDeps, scope: Scope, si: Json, pm: PaymentMethod,
     status: 'succeeded',
   })
   engine.emit('setup_intent.succeeded', scope, done, origin)
+  // A subscription waiting on this setup (`pending_setup_intent`) is settled however it succeeded.
+  settlePendingSetupIntent(engine, scope, done, origin)
   return done
 }
 
