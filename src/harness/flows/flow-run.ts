@@ -59,6 +59,10 @@ export interface FlowSubject {
   checkpoint(run: FlowRun, final: boolean): void
   /** The checkers of the property over the run's trace. */
   check(entries: readonly TraceEntry[]): Violation[]
+  /** Event types the destination sends the client (default `FLOW_EVENT_TYPES`). */
+  readonly eventTypes?: readonly string[]
+  /** Actions of the property's own step kinds (`x:...`), made with the subject (so they reach its client). */
+  readonly actions?: Readonly<Record<string, FlowAction>>
 }
 
 /** How to run billing flows. */
@@ -113,7 +117,7 @@ function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>,
  * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}), {})
  */
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
-  const prepared = await preparedFlow(options)
+  const prepared = await preparedFlow(options, subject.eventTypes)
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
   const engine = createEngine(sim)
   const acked = new Set<string>()
@@ -128,7 +132,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     secretKey: sim.platform.secretKey.test,
   }
   const latest = new Map<string, string>()
-  const types = new Set<string>(FLOW_EVENT_TYPES)
+  const types = new Set<string>(subject.eventTypes ?? FLOW_EVENT_TYPES)
   sim.service.events.subscribe((e) => {
     if (types.has(e.type) && e.objectId !== undefined) latest.set(e.objectId, e.id)
   })
@@ -143,7 +147,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
       let note: string | undefined
       if (step.kind === 'advance') await engine.advance(step.ms)
       else {
-        const action = options.actions?.[step.kind] ?? flowActions[step.kind]
+        const action = subject.actions?.[step.kind] ?? options.actions?.[step.kind] ?? flowActions[step.kind]
         if (action === undefined) throw new TypeError(`runFlow: no action for step kind '${step.kind}'`)
         note = await action(ctx, step)
       }
