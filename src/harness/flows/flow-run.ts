@@ -3,7 +3,7 @@ import type { Clock } from '#kernel/clock.js'
 import type { TraceEntry } from '#kernel/trace.js'
 import type { Simulator } from '../../simulator/create-simulator.js'
 import type { Violation } from '../checkers/violation.js'
-import { createEngine } from '../run/engine.js'
+import { createEngine, type EngineOptions } from '../run/engine.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { type FlowAction, type FlowActionContext, flowActions, flowApi } from './flow-actions.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
@@ -71,6 +71,10 @@ export interface FlowRunOptions extends SimulatorChoice {
   readonly faults?: Omit<FaultsInput, 'schedule'>
   /** Actions for step kinds another property adds (`x:...`), by kind. */
   readonly actions?: Readonly<Record<string, FlowAction>>
+  /** Called after every step with its record and fault decisions (a replay's timeline). */
+  readonly onStep?: EngineOptions['onStep']
+  /** Gets the run's whole trace at the end (a replay's report reads it). */
+  readonly onTrace?: (entries: readonly TraceEntry[]) => void
 }
 
 /** The outcome of one billing flow run. */
@@ -119,7 +123,7 @@ function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>,
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
   const prepared = await preparedFlow(options, subject.eventTypes)
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
-  const engine = createEngine(sim)
+  const engine = createEngine(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()
   const subscriptions: string[] = []
   const d = prepared.setup.destination
@@ -160,5 +164,6 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   control.set(false)
   await engine.advance(FLOW_FINAL_SETTLE_MS)
   subject.checkpoint(run, true)
+  options.onTrace?.(sim.trace.entries())
   return { violations: subject.check(sim.trace.entries()), traceHash: sim.trace.hash(), steps: labels }
 }

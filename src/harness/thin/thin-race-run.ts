@@ -1,8 +1,9 @@
 import type { FaultEntry } from '#faults/faults-schema.js'
+import type { TraceEntry } from '#kernel/trace.js'
 import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
 import { type Violation, violation } from '../checkers/violation.js'
 import { createDurableStore } from '../durable-store.js'
-import { createEngine } from '../run/engine.js'
+import { createEngine, type EngineOptions } from '../run/engine.js'
 import type { WebhookReceiver, WebhookReceiverEnv } from '../subjects.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { ThinRaceProgram, ThinRaceStep } from './thin-race-program.js'
@@ -33,6 +34,14 @@ export interface ThinEventReceiverEnv extends WebhookReceiverEnv {
  * const factory: ThinEventReceiverFactory = (env) => ({ handler: async () => new Response('ok'), state: () => ({}) })
  */
 export type ThinEventReceiverFactory = (env: ThinEventReceiverEnv) => WebhookReceiver
+
+/** How to run a thin-event race (a replay's listeners). */
+export interface ThinRaceOptions {
+  /** Called after every step with its record and fault decisions. */
+  readonly onStep?: EngineOptions['onStep']
+  /** Gets the run's whole trace at the end. */
+  readonly onTrace?: (entries: readonly TraceEntry[]) => void
+}
 
 /**
  * The outcome of one thin-event race run.
@@ -89,9 +98,13 @@ function checkDecisions(sim: Simulator): Violation[] {
  * @example
  * const report = await runThinRace({ seed: 1, steps: [{ kind: 'error_report' }, { kind: 'deactivate' }], faults: [{ step: 1, fault: 'delay_delivery' }] }, referenceThinEventReceiver)
  */
-export async function runThinRace(program: ThinRaceProgram, factory: ThinEventReceiverFactory): Promise<ThinRaceReport> {
+export async function runThinRace(
+  program: ThinRaceProgram,
+  factory: ThinEventReceiverFactory,
+  options: ThinRaceOptions = {},
+): Promise<ThinRaceReport> {
   const sim = createSimulator({ seed: program.seed, faults: { schedule: program.faults.map((f: FaultEntry) => ({ ...f })) } })
-  const engine = createEngine(sim)
+  const engine = createEngine(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const trace = sim.service.kernel.trace
   const form = (path: string, fields: Record<string, string>) =>
     api(sim, path, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded')
@@ -161,5 +174,6 @@ export async function runThinRace(program: ThinRaceProgram, factory: ThinEventRe
   for (const step of program.steps) await engine.run('client', `thin ${step.kind}`, () => perform(step))
   await engine.advance(4 * 3_600_000)
   await sim.settle()
+  options.onTrace?.(trace.entries())
   return { violations: checkDecisions(sim), traceHash: trace.hash() }
 }
