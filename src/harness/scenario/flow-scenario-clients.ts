@@ -20,7 +20,10 @@ const BUNDLED: Readonly<Record<FlowScenarioProperty, Readonly<Record<string, unk
     ...Object.fromEntries(buggySubscriptionMirrors.map((v) => [v.name, v.factory])),
   },
   dunning: { reference: referenceDunningClient, ...Object.fromEntries(buggyDunningClients.map((v) => [v.name, v.factory])) },
-  thin_events: { reference: referenceThinEventReceiver, stale: staleThinEventReceiver },
+  thin_events: {
+    reference: referenceThinEventReceiver,
+    stale: staleThinEventReceiver,
+  },
 }
 
 /**
