@@ -47,6 +47,12 @@ export { deliveriesAcknowledgedChecker } from './checkers/deliveries-acknowledge
 export { checkDeliveries, type DeliveryKinds, deliveryChecker, deliveryKinds } from './checkers/delivery-checker.js'
 export { deterministicChecker } from './checkers/deterministic-checker.js'
 export { checkDunningTrace, dunningChecker } from './checkers/dunning-checker.js'
+export {
+  checkFulfilmentTrace,
+  type FulfilmentCheckOptions,
+  fulfilmentChecker,
+  sessionPaid,
+} from './checkers/fulfilment-checker.js'
 export { noDuplicateDeliveriesChecker } from './checkers/no-duplicate-deliveries-checker.js'
 export { noServerErrorsChecker } from './checkers/no-server-errors-checker.js'
 export { checkReceiver, RECEIVER_ANSWER_BUDGET_MS, receiverChecker } from './checkers/receiver-checker.js'
@@ -106,6 +112,23 @@ export {
   runFlow,
 } from './flows/flow-run.js'
 export { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup } from './flows/flow-setup.js'
+export { checkFulfilment, type FulfilmentOptions } from './flows/fulfilment-property.js'
+export {
+  FULFILMENT_EVENT_TYPES,
+  type FulfilmentPayment,
+  fulfilmentPayments,
+  fulfilmentSteps,
+  fulfilmentWorkload,
+} from './flows/fulfilment-steps.js'
+export {
+  FULFILMENT_SUCCESS_URL,
+  type FulfilmentClient,
+  type FulfilmentClientFactory,
+  type FulfilmentEnv,
+  type FulfilmentOrders,
+  type FulfilmentSubjectOptions,
+  fulfilmentSubject,
+} from './flows/fulfilment-subject.js'
 export { checkSubscriptionMirror, type SubscriptionMirrorOptions } from './flows/mirror-property.js'
 export { mirrorSubject, type SubscriptionMirror, type SubscriptionMirrorFactory } from './flows/mirror-subject.js'
 export { type MirroredSubscription, mirroredFields } from './flows/subscription-fields.js'
@@ -121,7 +144,8 @@ export {
   type WorkloadOptions,
 } from './properties.js'
 export { type DunningFlaws, makeDunningClient, referenceDunningClient } from './reference/dunning-client.js'
-export { buggyDunningClients, buggySubscriptionMirrors } from './reference/flow-variants.js'
+export { buggyDunningClients, buggyFulfilmentClients, buggySubscriptionMirrors } from './reference/flow-variants.js'
+export { type FulfilmentFlaws, makeFulfilmentClient, referenceFulfilmentClient } from './reference/fulfilment-client.js'
 export {
   makeSubscriptionMirror,
   referenceSubscriptionMirror,

@@ -179,6 +179,22 @@ export interface TraceKinds {
   /** A dunning client told a customer that an invoice's payment failed, or that it is restored. */
   'harness.dunning.notice': { invoice: string; customer: string; event: string | null }
   'harness.dunning.restore': { invoice: string; customer: string; event: string | null }
+  /** A fulfilment client shipped, or took back, a checkout session's order; the session's state at that moment. */
+  'harness.fulfil.fulfil': FulfilmentCall
+  'harness.fulfil.reverse': FulfilmentCall
+  /** The customer's browser landed on the fulfilment client's success page; the page's status. */
+  'harness.fulfil.return': { session: string; status: number; paid: boolean }
+  /** A checkout session's state at the end of a fulfilment flow. */
+  'harness.fulfil.session': {
+    id: string
+    mode: unknown
+    status: unknown
+    payment_status: unknown
+    /** `checkout.session.async_payment_failed` was sent for it. */
+    async_failed: boolean
+    /** The client accepted an event saying it is paid, or showed its success page while it was paid. */
+    known: boolean
+  }
 
   // cli (`service-sim serve` only: in-process runs never append these)
   /** A request served over HTTP: its wall arrival time (`at` is the virtual time it was served at). */
@@ -193,6 +209,17 @@ export interface TraceKinds {
   }
   /** The admin API changed the fault policy at run time (rates set, or everything cleared). */
   'faults.changed': { rates: Readonly<Record<string, number | undefined>>; cleared: boolean }
+}
+
+/** A fulfilment client's order call, with the session's state when it was made. */
+interface FulfilmentCall {
+  session: string
+  source: string | null
+  status: unknown
+  payment_status: unknown
+  paid: boolean
+  /** Made while handling an event that showed the session unpaid. */
+  shown_unpaid: boolean
 }
 
 /** An object created, changed or removed in one account and mode. */

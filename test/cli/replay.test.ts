@@ -58,7 +58,7 @@ describe('service-sim replay', () => {
     const r = await run(['replay', file, '--no-report'])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(
-      `${file}:4: expectations.checkers[1]: unknown checker 'no-such-checker'; known: billing, clients, deliveries, deliveries-acknowledged, deterministic, dunning, no-duplicate-deliveries, no-server-errors, receivers, signatures-valid, subscription-mirror, usage`,
+      `${file}:4: expectations.checkers[1]: unknown checker 'no-such-checker'; known: billing, clients, deliveries, deliveries-acknowledged, deterministic, dunning, fulfilment, no-duplicate-deliveries, no-server-errors, receivers, signatures-valid, subscription-mirror, usage`,
     )
     expect(r.stdout).toBe('')
   })

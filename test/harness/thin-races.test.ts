@@ -31,12 +31,38 @@ describe('thin events with fetch races', () => {
     const result = await checkThinEventReceiver(staleThinEventReceiver, { numRuns: 100, seed: 4 })
     expect(result.ok).toBe(false)
     expect(result.counterexample?.steps.length).toBeLessThanOrEqual(3)
-    expect(result.counterexample?.steps).toContainEqual({ kind: 'deactivate' })
+    expect(result.counterexample?.steps.some((s) => s.kind === 'deactivate' || s.kind === 'pay')).toBe(true)
   })
 
   it('passes the stale receiver when deliveries are immediate (the race needs the meter to change first)', async () => {
     const prompt: ThinRaceProgram = { ...race, faults: [] }
     expect((await runThinRace(prompt, staleThinEventReceiver)).violations).toEqual([])
+  })
+
+  // A payment short of funds: created, attempted, failed and waiting for its retry at once, while
+  // the `created` event's delivery waits; a paying one, its `created` delivered behind the rest.
+  const payments: ThinRaceProgram = {
+    seed: 2,
+    steps: [{ kind: 'pay', card: 1 }, { kind: 'advance', ms: 1_000 }, { kind: 'pay', card: 0 }, { kind: 'cancel_payment' }],
+    faults: [
+      { step: 1, fault: 'delay_delivery' },
+      { step: 3, fault: 'reorder_delivery' },
+    ],
+  }
+
+  it('passes the reference over off-session payments whose thin events arrive after the payment moved on', async () => {
+    const report = await runThinRace(payments, referenceThinEventReceiver)
+    expect(report.violations).toEqual([])
+  })
+
+  it('catches the stale receiver on payments that moved on before their events arrived', async () => {
+    const report = await runThinRace(payments, staleThinEventReceiver)
+    expect(report.violations[0]?.message).toMatch(
+      /acted on as '(pending|processing)' while its object was '(pending_retry|succeeded)'/,
+    )
+    const result = await checkThinEventReceiver(staleThinEventReceiver, { numRuns: 100, seed: 4 })
+    expect(result.ok).toBe(false)
+    expect(result.counterexample?.steps.length).toBeLessThanOrEqual(3)
   })
 
   it('replays a program to the same trace hash', async () => {

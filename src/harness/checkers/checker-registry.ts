@@ -6,6 +6,7 @@ import { deliveriesAcknowledgedChecker } from './deliveries-acknowledged-checker
 import { deliveryChecker } from './delivery-checker.js'
 import { deterministicChecker } from './deterministic-checker.js'
 import { dunningChecker } from './dunning-checker.js'
+import { fulfilmentChecker } from './fulfilment-checker.js'
 import { noDuplicateDeliveriesChecker } from './no-duplicate-deliveries-checker.js'
 import { noServerErrorsChecker } from './no-server-errors-checker.js'
 import { receiverChecker } from './receiver-checker.js'
@@ -34,6 +35,7 @@ export const checkerRegistry = new Map<string, Checker>(
     billingChecker,
     subscriptionMirrorChecker,
     dunningChecker,
+    fulfilmentChecker,
   ].map((c) => [c.name, c]),
 )
 

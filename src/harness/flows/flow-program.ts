@@ -71,6 +71,15 @@ export interface FlowWorkload {
   readonly faultKinds?: readonly FaultKind[]
   /** Steps another property adds to the mix (its `x:` kinds), each drawn as often as one built-in kind. */
   readonly extraSteps?: readonly fc.Arbitrary<FlowStep>[]
+  /**
+   * Whether the built-in subscription steps are drawn (default true). Without them a program is
+   * `extraSteps` and clock moves, and starts with `firstStep`.
+   */
+  readonly builtInSteps?: boolean
+  /** The first step of every program (default a subscription). */
+  readonly firstStep?: fc.Arbitrary<FlowStep>
+  /** Event types (or type prefixes) delivery faults may aim at (default the subscription and invoice events). */
+  readonly faultAims?: readonly string[]
 }
 
 const sub = fc.constantFrom(0, 0, 1, 2)
@@ -108,15 +117,16 @@ export function flowStep(workload: FlowWorkload = {}): fc.Arbitrary<FlowStep> {
     w(2, fc.record({ kind: fc.constant('recover' as const), customer })),
     w(1, fc.record({ kind: fc.constant('cancel' as const), sub, atPeriodEnd: fc.boolean() })),
     w(1, fc.record({ kind: fc.constant('resume' as const), sub })),
-    w(
-      3,
-      fc.record({
-        kind: fc.constant('advance' as const),
-        ms: fc.constantFrom(60_000, 3_600_000, DAY, 3 * DAY, 10 * DAY, 32 * DAY),
-      }),
-    ),
   ]
-  return fc.oneof(...built, ...(workload.extraSteps ?? []).map((a) => w(1, a)))
+  const clock = w(
+    3,
+    fc.record({
+      kind: fc.constant('advance' as const),
+      ms: fc.constantFrom(60_000, 3_600_000, DAY, 3 * DAY, 10 * DAY, 32 * DAY),
+    }),
+  )
+  const kept = workload.builtInSteps === false ? [] : built
+  return fc.oneof(...kept, clock, ...(workload.extraSteps ?? []).map((a) => w(1, a)))
 }
 
 const DELIVERY_AIMED: ReadonlySet<FaultKind> = new Set<FaultKind>([
@@ -126,14 +136,16 @@ const DELIVERY_AIMED: ReadonlySet<FaultKind> = new Set<FaultKind>([
   'receiver_slow',
 ])
 
-function flowFault(kinds: readonly FaultKind[]): fc.Arbitrary<FaultEntry> {
+const SUBSCRIPTION_AIMS = ['invoice.payment_failed', 'invoice.paid', 'customer.subscription.']
+
+function flowFault(kinds: readonly FaultKind[], aims: readonly string[]): fc.Arbitrary<FaultEntry> {
   return fc
     .record({
       fault: fc.constantFrom(...kinds),
       count: fc.integer({ min: 1, max: 3 }),
       reason: fc.constantFrom(...rateLimitReasons),
       // A delivery fault aimed at one event type reaches it even when other events come first.
-      aim: fc.constantFrom(undefined, undefined, 'invoice.payment_failed', 'invoice.paid', 'customer.subscription.'),
+      aim: fc.constantFrom<string | undefined>(undefined, undefined, ...aims),
       // Delays as the provider has them: seconds, or hours behind.
       delay: fc.constantFrom(undefined, 2 * 3_600_000),
     })
@@ -163,16 +175,24 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
       : fc.oneof(
           { withCrossShrink: true },
           { weight: 2, arbitrary: fc.constant([] as FaultEntry[]) },
-          { weight: 1, arbitrary: fc.array(flowFault(kinds), { minLength: 1, maxLength: Math.min(2, maxFaults) }) },
+          {
+            weight: 1,
+            arbitrary: fc.array(flowFault(kinds, workload.faultAims ?? SUBSCRIPTION_AIMS), {
+              minLength: 1,
+              maxLength: Math.min(2, maxFaults),
+            }),
+          },
         )
   // A flow starts with a subscription more often than not: most steps act on one.
-  const first = fc.record({
-    kind: fc.constant('subscribe' as const),
-    customer,
-    plan,
-    quantity: fc.integer({ min: 1, max: 5 }),
-    trialDays: fc.constantFrom(0, 0, 3, 14),
-  })
+  const first =
+    workload.firstStep ??
+    fc.record({
+      kind: fc.constant('subscribe' as const),
+      customer,
+      plan,
+      quantity: fc.integer({ min: 1, max: 5 }),
+      trialDays: fc.constantFrom(0, 0, 3, 14),
+    })
   return fc
     .record({
       seed: fc.integer({ min: 0, max: 1_000_000 }),
@@ -215,8 +235,13 @@ export function flowStepLabel(step: FlowStep): string {
       return `undo the cancellation of sub#${step.sub}`
     case 'advance':
       return `advance ${step.ms >= DAY ? `${step.ms / DAY}d` : `${step.ms / 60_000}m`}`
-    default:
-      return step.kind
+    default: {
+      // Another property's step: its kind and fields, as data.
+      const fields = Object.entries(step)
+        .filter(([k]) => k !== 'kind')
+        .map(([k, v]) => `${k}=${String(v)}`)
+      return fields.length === 0 ? step.kind : `${step.kind} ${fields.join(' ')}`
+    }
   }
 }
 

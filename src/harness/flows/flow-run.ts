@@ -3,7 +3,7 @@ import type { Clock } from '#kernel/clock.js'
 import type { TraceEntry } from '#kernel/trace.js'
 import type { Simulator } from '../../simulator/create-simulator.js'
 import type { Violation } from '../checkers/violation.js'
-import { createEngine } from '../run/engine.js'
+import { createEngine, type EngineOptions } from '../run/engine.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { type FlowAction, type FlowActionContext, flowActions, flowApi } from './flow-actions.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
@@ -59,6 +59,10 @@ export interface FlowSubject {
   checkpoint(run: FlowRun, final: boolean): void
   /** The checkers of the property over the run's trace. */
   check(entries: readonly TraceEntry[]): Violation[]
+  /** Event types the destination sends the client (default `FLOW_EVENT_TYPES`). */
+  readonly eventTypes?: readonly string[]
+  /** Actions of the property's own step kinds (`x:...`), made with the subject (so they reach its client). */
+  readonly actions?: Readonly<Record<string, FlowAction>>
 }
 
 /** How to run billing flows. */
@@ -67,6 +71,10 @@ export interface FlowRunOptions extends SimulatorChoice {
   readonly faults?: Omit<FaultsInput, 'schedule'>
   /** Actions for step kinds another property adds (`x:...`), by kind. */
   readonly actions?: Readonly<Record<string, FlowAction>>
+  /** Called after every step with its record and fault decisions (a replay's timeline). */
+  readonly onStep?: EngineOptions['onStep']
+  /** Gets the run's whole trace at the end (a replay's report reads it). */
+  readonly onTrace?: (entries: readonly TraceEntry[]) => void
 }
 
 /** The outcome of one billing flow run. */
@@ -113,9 +121,9 @@ function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>,
  * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}), {})
  */
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
-  const prepared = await preparedFlow(options)
+  const prepared = await preparedFlow(options, subject.eventTypes)
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
-  const engine = createEngine(sim)
+  const engine = createEngine(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()
   const subscriptions: string[] = []
   const d = prepared.setup.destination
@@ -128,7 +136,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     secretKey: sim.platform.secretKey.test,
   }
   const latest = new Map<string, string>()
-  const types = new Set<string>(FLOW_EVENT_TYPES)
+  const types = new Set<string>(subject.eventTypes ?? FLOW_EVENT_TYPES)
   sim.service.events.subscribe((e) => {
     if (types.has(e.type) && e.objectId !== undefined) latest.set(e.objectId, e.id)
   })
@@ -143,7 +151,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
       let note: string | undefined
       if (step.kind === 'advance') await engine.advance(step.ms)
       else {
-        const action = options.actions?.[step.kind] ?? flowActions[step.kind]
+        const action = subject.actions?.[step.kind] ?? options.actions?.[step.kind] ?? flowActions[step.kind]
         if (action === undefined) throw new TypeError(`runFlow: no action for step kind '${step.kind}'`)
         note = await action(ctx, step)
       }
@@ -156,5 +164,6 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   control.set(false)
   await engine.advance(FLOW_FINAL_SETTLE_MS)
   subject.checkpoint(run, true)
+  options.onTrace?.(sim.trace.entries())
   return { violations: subject.check(sim.trace.entries()), traceHash: sim.trace.hash(), steps: labels }
 }

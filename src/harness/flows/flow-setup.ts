@@ -54,12 +54,15 @@ function poster(sim: Simulator) {
 /**
  * The setup every billing flow starts from, through the public surface: a product with a monthly
  * price per plan, customers each paying with `pm_card_visa`, and a snapshot event destination for
- * the subscription and invoice events, delivering to `FLOW_RECEIVER_URL`.
+ * `eventTypes` (default the subscription and invoice events), delivering to `FLOW_RECEIVER_URL`.
  *
  * @example
  * const { sim, setup } = await prepareFlow({})
  */
-export async function prepareFlow(choice: SimulatorChoice): Promise<PreparedFlow> {
+export async function prepareFlow(
+  choice: SimulatorChoice,
+  eventTypes: readonly string[] = FLOW_EVENT_TYPES,
+): Promise<PreparedFlow> {
   let sim: Simulator
   if (choice.base === undefined) {
     sim = createSimulator({ start: '2026-01-01T00:00:00.000Z', ...simulatorOptionsOf(choice), seed: 'flow-setup' })
@@ -93,7 +96,7 @@ export async function prepareFlow(choice: SimulatorChoice): Promise<PreparedFlow
       name: 'billing client',
       type: 'webhook_endpoint',
       event_payload: 'snapshot',
-      enabled_events: [...FLOW_EVENT_TYPES],
+      enabled_events: [...eventTypes],
       webhook_endpoint: { url: FLOW_RECEIVER_URL },
     },
     true,
@@ -103,27 +106,34 @@ export async function prepareFlow(choice: SimulatorChoice): Promise<PreparedFlow
 }
 
 const shared = new Map<string, Promise<PreparedFlow>>()
-const onBase = new WeakMap<Simulator, Promise<PreparedFlow>>()
+const onBase = new WeakMap<Simulator, Map<string, Promise<PreparedFlow>>>()
 
 /**
- * The prepared billing flow setup for these simulator options, made once per process (per base).
+ * The prepared billing flow setup for these simulator options and event types, made once per
+ * process (per base).
  *
  * @example
  * const prepared = await preparedFlow({ headerPrefix: 'Stripe' })
  */
-export function preparedFlow(choice: SimulatorChoice): Promise<PreparedFlow> {
+export function preparedFlow(choice: SimulatorChoice, eventTypes: readonly string[] = FLOW_EVENT_TYPES): Promise<PreparedFlow> {
+  const types = eventTypes.join(',')
   if (choice.base !== undefined) {
-    let p = onBase.get(choice.base)
+    let byTypes = onBase.get(choice.base)
+    if (byTypes === undefined) {
+      byTypes = new Map()
+      onBase.set(choice.base, byTypes)
+    }
+    let p = byTypes.get(types)
     if (p === undefined) {
-      p = prepareFlow(choice)
-      onBase.set(choice.base, p)
+      p = prepareFlow(choice, eventTypes)
+      byTypes.set(types, p)
     }
     return p
   }
-  const key = simulatorKeyOf(choice)
+  const key = `${simulatorKeyOf(choice)}|${types}`
   let p = shared.get(key)
   if (p === undefined) {
-    p = prepareFlow(choice)
+    p = prepareFlow(choice, eventTypes)
     shared.set(key, p)
     p.catch(() => shared.delete(key))
   }

@@ -1,6 +1,8 @@
 import type { DunningClientFactory } from '../flows/dunning-subject.js'
+import type { FulfilmentClientFactory } from '../flows/fulfilment-subject.js'
 import type { SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
 import { makeDunningClient } from './dunning-client.js'
+import { makeFulfilmentClient } from './fulfilment-client.js'
 import { makeSubscriptionMirror } from './subscription-mirror.js'
 import type { Variant } from './variants.js'
 
@@ -107,5 +109,60 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     name: 'only-final-attempt',
     mistake: 'tells the customer only once retries are exhausted',
     factory: makeDunningClient({ onlyFinalAttempt: true }),
+  },
+]
+
+/**
+ * Fulfilment clients with one mistake each; `checkFulfilment` catches every one with a
+ * counterexample of at most 10 steps.
+ *
+ * @example
+ * for (const v of buggyFulfilmentClients) expect((await checkFulfilment(v.factory)).ok).toBe(false)
+ */
+export const buggyFulfilmentClients: readonly Variant<FulfilmentClientFactory>[] = [
+  {
+    name: 'completed-regardless',
+    mistake: 'fulfils on checkout.session.completed whatever its payment_status (a delayed payment not yet cleared)',
+    factory: makeFulfilmentClient({ completedRegardless: true }),
+  },
+  {
+    name: 'memory-dedupe',
+    mistake: 'remembers fulfilled sessions in memory only: after a redeploy the next duplicate fulfils again',
+    factory: makeFulfilmentClient({ memoryDedupe: true }),
+  },
+  {
+    name: 'event-id-dedupe',
+    mistake: 'deduplicates by event id only: the success page and the webhook both fulfil',
+    factory: makeFulfilmentClient({ eventIdDedupe: true }),
+  },
+  {
+    name: 'no-dedupe',
+    mistake: 'fulfils on every paid delivery and page visit',
+    factory: makeFulfilmentClient({ noDedupe: true }),
+  },
+  {
+    name: 'ignores-async-succeeded',
+    mistake: 'ignores checkout.session.async_payment_succeeded: a delayed payment is never fulfilled',
+    factory: makeFulfilmentClient({ ignoresAsyncSucceeded: true }),
+  },
+  {
+    name: 'never-reverses',
+    mistake: 'fulfils a delayed payment before it clears and never reverses on async_payment_failed',
+    factory: makeFulfilmentClient({ neverReverses: true }),
+  },
+  {
+    name: 'page-unchecked',
+    mistake: 'the success page fulfils a complete session without checking payment_status',
+    factory: makeFulfilmentClient({ pageUnchecked: true }),
+  },
+  {
+    name: 'trusts-redirect',
+    mistake: 'the success page fulfils the session its URL names without retrieving it',
+    factory: makeFulfilmentClient({ trustsRedirect: true }),
+  },
+  {
+    name: 'payment-mode-only',
+    mistake: 'fulfils payment-mode sessions only: a subscription bought through checkout is never provisioned',
+    factory: makeFulfilmentClient({ paymentModeOnly: true }),
   },
 ]

@@ -16,14 +16,16 @@ export async function loadClientModule(spec: string, baseDir: string): Promise<S
   const url = pathToFileURL(resolve(baseDir, spec)).href
   const mod = await importUserModule(url, spec)
   const candidate = (mod.default && typeof mod.default === 'object' ? mod.default : mod) as ScenarioClient
-  const subjects = candidate as { reporter?: unknown; webhook?: unknown }
+  // `client`: the client under test of a billing flow scenario (`harness.flow`).
+  const subjects = candidate as { reporter?: unknown; webhook?: unknown; client?: unknown }
   if (
     candidate.actions === undefined &&
     typeof candidate.receiver !== 'function' &&
     typeof subjects.reporter !== 'function' &&
-    typeof subjects.webhook !== 'function'
+    typeof subjects.webhook !== 'function' &&
+    typeof subjects.client !== 'function'
   ) {
-    throw new TypeError(`client module '${spec}' exports none of 'actions', 'receiver', 'reporter', 'webhook'`)
+    throw new TypeError(`client module '${spec}' exports none of 'actions', 'receiver', 'reporter', 'webhook', 'client'`)
   }
   return candidate
 }

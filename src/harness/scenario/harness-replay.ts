@@ -5,6 +5,7 @@ import type { RunReport } from '../run/run-options.js'
 import { programOf } from '../run/scenario-file.js'
 import { harnessActionNames } from '../steps/program-steps.js'
 import { validateProgram, validateRunOptions } from '../validate-input.js'
+import { isFlowScenario, runFlowScenario } from './flow-scenario.js'
 import { MissingSubjectError, replaySubjects, type SubjectModule } from './replay-subjects.js'
 import type { FaultDecision, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
 import type { Scenario } from './schema.js'
@@ -86,6 +87,7 @@ function programFor(scenario: Scenario, seed: number | string | undefined) {
  * const result = await replayHarnessScenario(loadScenarioFile(file), { baseDir: dirname(file) })
  */
 export async function replayHarnessScenario(scenario: Scenario, options: HarnessReplayOptions): Promise<RunResult> {
+  if (isFlowScenario(scenario)) return runFlowScenario(scenario, { ...options, client: options.subjects })
   const { program, faults } = programFor(scenario, options.seed)
   const subjects = await replaySubjects(scenario, program, options.subjects, options.baseDir)
   // The failing run's header names and version (a receiver reading `Stripe-Signature` needs them).

@@ -3,6 +3,7 @@ import { createSimulator, type Simulator, type SimulatorOptions } from '../../si
 import { createEngine } from '../run/engine.js'
 import { StepFailure } from '../steps/step-context.js'
 import type { ScenarioClient } from './client.js'
+import { isFlowScenario, runFlowScenario } from './flow-scenario.js'
 import { markersOf } from './markers.js'
 import { referenceClient } from './reference-client.js'
 import type { FaultDecision, RequestRecord, RunResult, StepRecord } from './run-result.js'
@@ -41,6 +42,15 @@ export type RunOptions = ScenarioRunOptions
  * result.ok // every expectation held
  */
 export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunResult> {
+  // A billing flow with a client under test runs on its property's own runner.
+  if (isFlowScenario(scenario))
+    return runFlowScenario(scenario, {
+      seed: options.seed,
+      client: options.client,
+      baseDir: options.baseDir ?? process.cwd(),
+      ...(options.onStep === undefined ? {} : { onStep: options.onStep }),
+      ...(options.onTrace === undefined ? {} : { onTrace: options.onTrace }),
+    })
   const run = await execute(scenario, options)
   return run.result
 }

@@ -234,7 +234,8 @@ export interface ScenarioExpectations {
 
 /**
  * The subject of a property-harness counterexample: `reference`, a bundled buggy variant's name,
- * or a module path exporting `reporter`/`webhook`.
+ * or a module path exporting `reporter`/`webhook`; or, with `flow`, the property and client of a
+ * billing flow the scenario drives.
  *
  * @example
  * const harness: ScenarioHarness = { webhook: 'no-dedup' }
@@ -242,7 +243,27 @@ export interface ScenarioExpectations {
 export interface ScenarioHarness {
   reporter?: string | undefined
   webhook?: string | undefined
+  /** A billing flow with a client under test: the workload's client actions are the property's flow steps. */
+  flow?: FlowScenarioProperty | undefined
+  /** The flow's client: `reference` (default), a bundled buggy variant's name, or a module path exporting `client`. */
+  client?: string | undefined
 }
+
+/**
+ * The properties a scenario can drive a billing flow for, by the client code each attacks.
+ *
+ * @example
+ * const property: FlowScenarioProperty = 'fulfilment'
+ */
+export type FlowScenarioProperty = (typeof FLOW_SCENARIO_PROPERTIES)[number]
+
+/**
+ * Every `harness.flow` a scenario may name.
+ *
+ * @example
+ * FLOW_SCENARIO_PROPERTIES.includes('dunning') // true
+ */
+export const FLOW_SCENARIO_PROPERTIES = ['fulfilment', 'subscription_mirror', 'dunning', 'thin_events'] as const
 
 /**
  * A parsed scenario: one reproducible run of the simulator, defaults filled and durations in ms.

@@ -5,6 +5,7 @@ import { faultSchemas } from '#faults/faults-schema.js'
 import { durationSchema } from '#kernel/duration.js'
 import type { Assert, Equal } from '#kernel/type-equality.js'
 import type * as T from './scenario-types.js'
+import { FLOW_SCENARIO_PROPERTIES } from './scenario-types.js'
 
 export type * from './scenario-types.js'
 
@@ -267,12 +268,20 @@ export const scenarioSchema = z
       .object({
         reporter: z.string().optional(),
         webhook: z.string().optional(),
+        flow: z.enum(FLOW_SCENARIO_PROPERTIES).optional().meta({
+          description:
+            "A billing flow with a client under test: the workload's client actions are the property's flow steps, judged by its checkers (fulfilment, subscription_mirror, dunning, thin_events).",
+        }),
+        client: z.string().optional().meta({
+          description:
+            "The flow's client: 'reference' (default), a bundled buggy variant's name, or a module path exporting `client` (a factory).",
+        }),
       })
       .strict()
       .optional()
       .meta({
         description:
-          "The subject of a property-harness counterexample: 'reference', a bundled buggy variant's name, or a module path exporting reporter/webhook.",
+          "The subject of a property-harness counterexample: 'reference', a bundled buggy variant's name, or a module path exporting reporter/webhook; or the property and client of a billing flow.",
       }),
     workload: z.array(stepSchema).default([]),
     faults: faultSchemas().faultsSchema.default({ schedule: [] }),

@@ -4,7 +4,8 @@ import type { FaultEntry } from '#faults/faults-schema.js'
 /**
  * One step of a thin-event race program: the meter has an error report (a thin
  * `v1.billing.meter.error_report_triggered` naming it as its related object, emitted only while it
- * is active), is deactivated or reactivated, or the clock moves. Delivery faults (delay, reorder,
+ * is active), is deactivated or reactivated, an off-session payment is made or cancelled, or the
+ * clock moves. Delivery faults (delay, reorder,
  * duplicate) let the meter change again before the receiver fetches it.
  *
  * @example
@@ -15,6 +16,14 @@ export type ThinRaceStep =
   | { readonly kind: 'deactivate' }
   | { readonly kind: 'reactivate' }
   | { readonly kind: 'advance'; readonly ms: number }
+  /**
+   * An off-session payment on the customer's saved card (`card` 0: it pays; 1: insufficient funds,
+   * retried by smart retries), whose thin `v2.payments.off_session_payment.*` events (created,
+   * attempt started and failed, succeeded, canceled) follow one another within moments.
+   */
+  | { readonly kind: 'pay'; readonly card: number }
+  /** Cancels the latest off-session payment (refused once it has succeeded). */
+  | { readonly kind: 'cancel_payment' }
 
 /**
  * A thin-event race program: its seed, steps and delivery fault schedule (which fault before which
@@ -32,7 +41,8 @@ export interface ThinRaceProgram {
 const thinFaults = ['delay_delivery', 'reorder_delivery', 'duplicate_delivery'] as const
 
 /**
- * Programs of thin-event races: error reports, meter changes and clock moves, each step with the
+ * Programs of thin-event races: error reports, meter changes, off-session payments and their
+ * cancellations, and clock moves, each step with the
  * delivery faults due before it (shrinking drops a step with its faults).
  *
  * @example
@@ -43,7 +53,12 @@ export function thinRaceProgram(maxSteps = 8): fc.Arbitrary<ThinRaceProgram> {
     { weight: 3, arbitrary: fc.constant({ kind: 'error_report' as const }) },
     { weight: 2, arbitrary: fc.constant({ kind: 'deactivate' as const }) },
     { weight: 2, arbitrary: fc.constant({ kind: 'reactivate' as const }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1_000, 5_000, 60_000) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1_000, 5_000, 60_000, 86_400_000) }),
+    },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay' as const), card: fc.nat({ max: 1 }) }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'cancel_payment' as const }) },
   )
   const faults = fc.oneof(
     { weight: 2, arbitrary: fc.constant([] as (typeof thinFaults)[number][]) },

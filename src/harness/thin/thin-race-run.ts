@@ -1,8 +1,9 @@
 import type { FaultEntry } from '#faults/faults-schema.js'
+import type { TraceEntry } from '#kernel/trace.js'
 import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
 import { type Violation, violation } from '../checkers/violation.js'
 import { createDurableStore } from '../durable-store.js'
-import { createEngine } from '../run/engine.js'
+import { createEngine, type EngineOptions } from '../run/engine.js'
 import type { WebhookReceiver, WebhookReceiverEnv } from '../subjects.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { ThinRaceProgram, ThinRaceStep } from './thin-race-program.js'
@@ -11,6 +12,11 @@ import type { ThinRaceProgram, ThinRaceStep } from './thin-race-program.js'
 export const THIN_RECEIVER_URL = 'https://thin-receiver.harness.test/events'
 const BASE_URL = 'https://api.service.test'
 const THIN_TYPE = 'v1.billing.meter.error_report_triggered'
+const PAYMENT_EVENT = 'v2.payments.off_session_payment.'
+/** The off-session payment events a receiver of the race is sent. */
+const PAYMENT_TYPES = ['created', 'attempt_started', 'attempt_failed', 'succeeded', 'canceled'].map((t) => PAYMENT_EVENT + t)
+/** The saved cards of `pay` steps: one that pays, one short of funds (retried by smart retries). */
+const PAYMENT_CARDS = ['pm_card_visa', 'pm_card_chargeDeclinedInsufficientFunds'] as const
 
 /**
  * What a thin-event receiver is given: the webhook receiver's environment, and the API to fetch
@@ -33,6 +39,14 @@ export interface ThinEventReceiverEnv extends WebhookReceiverEnv {
  * const factory: ThinEventReceiverFactory = (env) => ({ handler: async () => new Response('ok'), state: () => ({}) })
  */
 export type ThinEventReceiverFactory = (env: ThinEventReceiverEnv) => WebhookReceiver
+
+/** How to run a thin-event race (a replay's listeners). */
+export interface ThinRaceOptions {
+  /** Called after every step with its record and fault decisions. */
+  readonly onStep?: EngineOptions['onStep']
+  /** Gets the run's whole trace at the end. */
+  readonly onTrace?: (entries: readonly TraceEntry[]) => void
+}
 
 /**
  * The outcome of one thin-event race run.
@@ -58,17 +72,20 @@ async function api(sim: Simulator, path: string, body: string, type: string): Pr
 }
 
 /**
- * Each decision (`harness.effect`) against the meter's status at that point of the run
- * (`harness.thin.status`): a receiver acting on the fetched object decides by the status the
- * object has when it fetches, never by the one it had when the event happened.
+ * Each decision (`harness.effect`, `<object id>:<status>`) against that object's status at that
+ * point of the run (`harness.thin.status`): a receiver acting on the fetched object decides by the
+ * status the object has when it fetches, never by the one it had when the event happened.
  */
 function checkDecisions(sim: Simulator): Violation[] {
-  let status: { entry: ReturnType<Simulator['service']['kernel']['trace']['entries']>[number]; value: string } | undefined
+  const statuses = new Map<string, { entry: TraceEntry; value: string }>()
   const out: Violation[] = []
   for (const e of sim.service.kernel.trace.entries()) {
-    if (e.kind === 'harness.thin.status') status = { entry: e, value: e.data.status }
-    if (e.kind !== 'harness.effect' || status === undefined) continue
-    const acted = e.data.effect.split(':').at(-1)
+    if (e.kind === 'harness.thin.status') statuses.set(e.data.object, { entry: e, value: e.data.status })
+    if (e.kind !== 'harness.effect') continue
+    const cut = e.data.effect.lastIndexOf(':')
+    const status = statuses.get(e.data.effect.slice(0, cut))
+    if (status === undefined) continue
+    const acted = e.data.effect.slice(cut + 1)
     if (acted !== status.value)
       out.push(
         violation(
@@ -89,9 +106,13 @@ function checkDecisions(sim: Simulator): Violation[] {
  * @example
  * const report = await runThinRace({ seed: 1, steps: [{ kind: 'error_report' }, { kind: 'deactivate' }], faults: [{ step: 1, fault: 'delay_delivery' }] }, referenceThinEventReceiver)
  */
-export async function runThinRace(program: ThinRaceProgram, factory: ThinEventReceiverFactory): Promise<ThinRaceReport> {
+export async function runThinRace(
+  program: ThinRaceProgram,
+  factory: ThinEventReceiverFactory,
+  options: ThinRaceOptions = {},
+): Promise<ThinRaceReport> {
   const sim = createSimulator({ seed: program.seed, faults: { schedule: program.faults.map((f: FaultEntry) => ({ ...f })) } })
-  const engine = createEngine(sim)
+  const engine = createEngine(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const trace = sim.service.kernel.trace
   const form = (path: string, fields: Record<string, string>) =>
     api(sim, path, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded')
@@ -116,7 +137,7 @@ export async function runThinRace(program: ThinRaceProgram, factory: ThinEventRe
           name: 'thin receiver',
           type: 'webhook_endpoint',
           event_payload: 'thin',
-          enabled_events: [THIN_TYPE],
+          enabled_events: [THIN_TYPE, ...PAYMENT_TYPES],
           webhook_endpoint: { url: THIN_RECEIVER_URL },
         }),
         'application/json',
@@ -125,6 +146,15 @@ export async function runThinRace(program: ThinRaceProgram, factory: ThinEventRe
   )
   let active = true
   trace.append('harness.thin.status', { object: meter, status: 'active' })
+  const customer = String((await form('/v1/customers', { email: 'payer@example.com' })).id)
+  const payments: string[] = []
+  const scope = { account: sim.platform.id, mode: 'test' as const }
+  // Every change of a payment emits its event: the payment's status then is the object's.
+  sim.service.events.subscribe((e) => {
+    if (!e.type.startsWith(PAYMENT_EVENT) || e.objectId === undefined) return
+    const status = sim.service.offSessionPayments.get(scope, e.objectId)?.status
+    if (status !== undefined) trace.append('harness.thin.status', { object: e.objectId, status })
+  })
   const receiver = factory({
     secrets: () => sim.admin.signingSecrets(destination).reverse(),
     clock: sim.clock,
@@ -156,10 +186,32 @@ export async function runThinRace(program: ThinRaceProgram, factory: ThinEventRe
       }
       case 'advance':
         return engine.advance(step.ms)
+      case 'pay': {
+        const body = JSON.stringify({
+          amount: { value: 2000, currency: 'usd' },
+          cadence: 'unscheduled',
+          customer,
+          payment_method: PAYMENT_CARDS[step.card % PAYMENT_CARDS.length],
+          retry_details: { retry_strategy: 'smart' },
+        })
+        payments.push(String((await api(sim, '/v2/payments/off_session_payments', body, 'application/json')).id))
+        return engine.advance(0)
+      }
+      case 'cancel_payment': {
+        const last = payments.at(-1)
+        // Refused (400) once it has succeeded or was cancelled: the race goes on.
+        if (last !== undefined)
+          await sim.fetch(`${BASE_URL}/v2/payments/off_session_payments/${last}/cancel`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${sim.platform.secretKey.test}` },
+          })
+        return engine.advance(0)
+      }
     }
   }
   for (const step of program.steps) await engine.run('client', `thin ${step.kind}`, () => perform(step))
   await engine.advance(4 * 3_600_000)
   await sim.settle()
+  options.onTrace?.(trace.entries())
   return { violations: checkDecisions(sim), traceHash: trace.hash() }
 }

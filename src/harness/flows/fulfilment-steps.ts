@@ -1,0 +1,93 @@
+import fc from 'fast-check'
+import type { FlowStep, FlowWorkload } from './flow-program.js'
+
+/**
+ * How the customer pays on the checkout page in a generated fulfilment flow: a test payment method
+ * token and, for a 3-D Secure card, how the challenge ends.
+ */
+export interface FulfilmentPayment {
+  readonly paymentMethod: string
+  readonly authentication?: 'succeed' | 'fail'
+}
+
+/**
+ * The payments a fulfilment flow draws from, simplest first (shrinking goes towards the first): a
+ * card that pays, one that declines (the session stays open), a 3-D Secure card authenticated or
+ * failed, and the delayed bank debit that completes `unpaid` and pays later
+ * (`checkout.session.async_payment_succeeded`). A list to extend: pass a longer one as
+ * `checkFulfilment`'s `payments` (a delayed method that fails, for instance).
+ *
+ * @example
+ * fulfilmentPayments[4] // { paymentMethod: 'pm_usBankAccount' }
+ */
+export const fulfilmentPayments: readonly FulfilmentPayment[] = [
+  { paymentMethod: 'pm_card_visa' },
+  { paymentMethod: 'pm_card_chargeDeclined' },
+  { paymentMethod: 'pm_card_threeDSecure2Required', authentication: 'succeed' },
+  { paymentMethod: 'pm_card_threeDSecure2Required', authentication: 'fail' },
+  { paymentMethod: 'pm_usBankAccount' },
+]
+
+/** Event types a fulfilment client is sent (what a shop's checkout webhook subscribes to). */
+export const FULFILMENT_EVENT_TYPES = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+] as const
+
+const session = fc.constantFrom(0, 0, 1, 2)
+
+/**
+ * The fulfilment steps (`x:` kinds): a checkout session made in `payment` or `subscription` mode
+ * (for a known customer or a guest), the customer paying it on the page with one of `payments`
+ * and returning to the success page at once (racing the webhook) or not, the customer opening the
+ * success URL again later (a reload, a bookmark, a typed URL, whatever the session's state), the
+ * shop expiring a session, and the shop's app redeployed (`x:restart`).
+ *
+ * @example
+ * const workload = { extraSteps: fulfilmentSteps(fulfilmentPayments.length), builtInSteps: false }
+ */
+export function fulfilmentSteps(payments: number): fc.Arbitrary<FlowStep>[] {
+  const checkout = fc.record({
+    kind: fc.constant('x:checkout' as const),
+    mode: fc.constantFrom('payment', 'subscription'),
+    customer: fc.constantFrom(0, 0, 1, -1),
+    plan: fc.nat({ max: 2 }),
+  })
+  const pay = fc.record({
+    kind: fc.constant('x:pay' as const),
+    session,
+    payment: fc.nat({ max: Math.max(0, payments - 1) }),
+    returns: fc.boolean(),
+  })
+  // Every extra step has the same weight: listed twice, sessions are made and paid twice as often.
+  return [
+    checkout,
+    checkout,
+    pay,
+    pay,
+    fc.record({ kind: fc.constant('x:return' as const), session }),
+    fc.record({ kind: fc.constant('x:expire' as const), session }),
+    fc.record({ kind: fc.constant('x:restart' as const) }),
+  ]
+}
+
+/**
+ * The shape of generated fulfilment flows: checkout steps and clock moves (from a minute to 32
+ * days, past a session's 24-hour expiry), first a checkout session, delivery faults aimed at the
+ * checkout events as often as not.
+ *
+ * @example
+ * fc.sample(flowProgram(fulfilmentWorkload(fulfilmentPayments.length)), 1)
+ */
+export function fulfilmentWorkload(payments: number, base: FlowWorkload = {}): FlowWorkload {
+  const steps = fulfilmentSteps(payments)
+  return {
+    ...base,
+    builtInSteps: false,
+    firstStep: steps[0] as fc.Arbitrary<FlowStep>,
+    extraSteps: [...steps, ...(base.extraSteps ?? [])],
+    faultAims: base.faultAims ?? ['checkout.session.completed', 'checkout.session.async_payment_', 'checkout.session.'],
+  }
+}

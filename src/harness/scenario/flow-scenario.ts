@@ -1,0 +1,177 @@
+import type { FaultsInput } from '#faults/fault-policy.js'
+import type { TraceEntry } from '#kernel/trace.js'
+import { checkerRegistry, verdictOf } from '../checkers/checker-registry.js'
+import type { Violation } from '../checkers/violation.js'
+import { type DunningClientFactory, dunningSubject } from '../flows/dunning-subject.js'
+import type { FlowStep } from '../flows/flow-program.js'
+import { type FlowSubject, runFlow } from '../flows/flow-run.js'
+import { type FulfilmentClientFactory, fulfilmentSubject } from '../flows/fulfilment-subject.js'
+import { mirrorSubject, type SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
+import type { EngineOptions } from '../run/engine.js'
+import type { ThinRaceStep } from '../thin/thin-race-program.js'
+import { runThinRace, type ThinEventReceiverFactory } from '../thin/thin-race-run.js'
+import { countHolds, showCount } from './expectations.js'
+import { flowClientOf } from './flow-scenario-clients.js'
+import { MissingSubjectError } from './replay-subjects.js'
+import type { FaultDecision, RequestRecord, RunResult, StepRecord, Verdict } from './run-result.js'
+import type { FlowScenarioProperty } from './scenario-types.js'
+import type { Scenario } from './schema.js'
+
+/**
+ * True for a scenario that drives a billing flow with a client under test (`harness.flow`).
+ *
+ * @example
+ * if (isFlowScenario(scenario)) result = await runFlowScenario(scenario, { baseDir })
+ */
+export function isFlowScenario(scenario: Scenario): boolean {
+  return scenario.harness?.flow !== undefined
+}
+
+/** How to run a flow scenario. */
+export interface FlowScenarioOptions {
+  /** Overrides the scenario's seed (an integer). */
+  readonly seed?: number | string | undefined
+  /** A `--client` module: its `client` export is the client under test. */
+  readonly client?: unknown
+  /** Directory the scenario's module paths are relative to. */
+  readonly baseDir: string
+  readonly onStep?: (step: StepRecord, requests: readonly RequestRecord[], faults: readonly FaultDecision[]) => void
+  readonly onTrace?: (entries: readonly TraceEntry[]) => void
+}
+
+/** The flow steps of the workload: `client` actions (the step kind, its fields as `args`) and `advance`. */
+function stepsOf(scenario: Scenario): FlowStep[] {
+  return scenario.workload.map((step, i) => {
+    if (step.advance !== undefined) return { kind: 'advance', ms: step.advance } as FlowStep
+    if (step.client !== undefined) return { ...(step.client.args ?? {}), kind: step.client.action } as FlowStep
+    throw new MissingSubjectError(
+      `workload[${i}]: a flow scenario's steps are client actions (the property's flow steps) and advance`,
+    )
+  })
+}
+
+interface OneRun {
+  readonly violations: readonly Violation[]
+  readonly traceHash: string
+}
+
+function subjectOf(property: Exclude<FlowScenarioProperty, 'thin_events'>, factory: unknown): FlowSubject {
+  if (property === 'fulfilment') return fulfilmentSubject(factory as FulfilmentClientFactory, 'replay')
+  if (property === 'dunning') return dunningSubject(factory as DunningClientFactory, 'replay')
+  return mirrorSubject(factory as SubscriptionMirrorFactory, {}, 'replay')
+}
+
+/** One run of the scenario's flow with the client: the property's own runner, as its property runs it. */
+function runOnce(
+  scenario: Scenario,
+  factory: unknown,
+  seed: number,
+  listen: { onStep?: EngineOptions['onStep']; onTrace?: (entries: readonly TraceEntry[]) => void },
+): Promise<OneRun> {
+  const property = scenario.harness?.flow as FlowScenarioProperty
+  const { schedule, ...rates } = scenario.faults
+  const steps = stepsOf(scenario)
+  if (property === 'thin_events')
+    return runThinRace({ seed, steps: steps as ThinRaceStep[], faults: schedule }, factory as ThinEventReceiverFactory, listen)
+  return runFlow({ seed, steps, faults: schedule }, subjectOf(property, factory), {
+    ...listen,
+    faults: rates as Omit<FaultsInput, 'schedule'>,
+    ...(scenario.header_prefix === undefined ? {} : { headerPrefix: scenario.header_prefix }),
+    ...(scenario.api_version === undefined ? {} : { apiVersion: scenario.api_version }),
+  })
+}
+
+/** The verdicts: the property's checkers, the named registry checkers over the trace, and trace counts. */
+async function verdictsOf(
+  scenario: Scenario,
+  report: OneRun,
+  entries: readonly TraceEntry[],
+  again: () => Promise<string>,
+): Promise<Verdict[]> {
+  const verdicts: Verdict[] = report.violations.map((v) => ({
+    name: `checker ${v.checker}`,
+    ok: false,
+    message: v.message,
+    witness: { seq: v.witness, entries: v.entries.slice(0, 5) },
+  }))
+  if (verdicts.length === 0) verdicts.push({ name: `${scenario.harness?.flow} checkers`, ok: true, message: 'no violation' })
+  for (const name of scenario.expectations.checkers) {
+    if (name === 'deterministic') {
+      const second = await again()
+      verdicts.push({
+        name: 'checker deterministic',
+        ok: second === report.traceHash,
+        message:
+          second === report.traceHash
+            ? `trace hash ${report.traceHash.slice(0, 16)}... reproduced`
+            : `a second run with the same seed produced a different trace (${report.traceHash.slice(0, 16)} then ${second.slice(0, 16)})`,
+      })
+      continue
+    }
+    const checker = checkerRegistry.get(name)
+    if (checker === undefined) {
+      verdicts.push({ name: `checker ${name}`, ok: false, message: `no checker named '${name}'` })
+      continue
+    }
+    verdicts.push(await verdictOf(checker, { entries, requests: [], deliveries: [] }))
+  }
+  for (const t of scenario.expectations.trace ?? []) {
+    const n = entries.filter((e) => e.kind === t.kind).length
+    verdicts.push({ name: `trace '${t.kind}'`, ok: countHolds(n, t.count), message: `${n} (expected ${showCount(t.count)})` })
+  }
+  return verdicts
+}
+
+/**
+ * Runs a flow scenario: the workload's steps as the property's flow program (`harness.flow`:
+ * `fulfilment`, `subscription_mirror`, `dunning` or `thin_events`) against the scenario's client,
+ * through the same runner as the property, so it reaches the same trace hash as a generated run
+ * of that program. The property's violations, the `expectations.checkers` (`deterministic` runs it
+ * again) and `expectations.trace` counts are the verdicts.
+ *
+ * @example
+ * const result = await runFlowScenario(loadScenarioFile('scenarios/fulfilment-races.yaml'), { baseDir: 'scenarios' })
+ */
+export async function runFlowScenario(scenario: Scenario, options: FlowScenarioOptions): Promise<RunResult> {
+  const seed = Number(options.seed ?? scenario.seed)
+  if (!Number.isInteger(seed))
+    throw new MissingSubjectError(`a flow scenario runs with an integer seed, got '${String(options.seed ?? scenario.seed)}'`)
+  const factory = await flowClientOf(
+    scenario.harness?.flow as FlowScenarioProperty,
+    scenario.harness?.client,
+    options.client,
+    options.baseDir,
+  )
+  const steps: StepRecord[] = []
+  const faults: FaultDecision[] = []
+  let entries: readonly TraceEntry[] = []
+  const report = await runOnce(scenario, factory, seed, {
+    onStep: (record, decided) => {
+      steps.push(record)
+      faults.push(...decided)
+      options.onStep?.(record, [], decided)
+    },
+    onTrace: (all) => {
+      entries = all
+    },
+  })
+  options.onTrace?.(entries)
+  const again = async () => (await runOnce(scenario, factory, seed, {})).traceHash
+  const verdicts = await verdictsOf(scenario, report, entries, again)
+  return {
+    scenario: scenario.name,
+    description: scenario.description ?? '',
+    seed: String(seed),
+    start: steps[0]?.at ?? entries[0]?.at ?? 0,
+    end: entries[entries.length - 1]?.at ?? 0,
+    steps,
+    requests: [],
+    faults,
+    deliveries: [],
+    markers: [],
+    verdicts,
+    traceHash: report.traceHash,
+    traceLength: entries.length,
+    ok: verdicts.every((v) => v.ok),
+  }
+}
