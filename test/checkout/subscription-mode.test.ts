@@ -19,6 +19,21 @@ async function catalogue(stripe: Stripe) {
 }
 
 describe('subscription-mode checkout: one-time items and subscription_data', () => {
+  it('refuses a bank debit in subscription mode before making a customer', async () => {
+    const { sim, stripe } = setup()
+    const { monthly } = await catalogue(stripe)
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: monthly.id }],
+      success_url: SUCCESS,
+    })
+    await expect(sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_usBankAccount' })).rejects.toThrow(
+      /No such PaymentMethod/,
+    )
+    expect((await stripe.customers.list()).data).toEqual([])
+    expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({ status: 'open', customer: null })
+  })
+
   it('puts the one-time prices on the first invoice beside the subscription', async () => {
     const { sim, stripe } = setup()
     const { setupFee, monthly } = await catalogue(stripe)

@@ -192,7 +192,8 @@ export function completeCheckout(service: Service, sessionId: string, input: Che
   if (session === undefined) throw resourceMissing('checkout.session', sessionId)
   if (session.status !== 'open') throw tableError('checkout_session_inactive', { status: String(session.status) })
   const method = input.paymentMethod ?? 'pm_card_visa'
-  if (!isDelayedMethod(method)) service.paymentMethods.check(scope, method, 'payment_method')
+  // A bank debit pays a payment session only; elsewhere it is refused here, before a customer is made.
+  if (!isDelayedMethod(method) || session.mode === 'subscription') service.paymentMethods.check(scope, method, 'payment_method')
   if (session.mode !== 'payment') checkCardSucceeds(service, scope, method)
   // A failed 3-D Secure challenge on a subscription's card is the customer's step: nothing is made.
   if (session.mode === 'subscription' && input.authentication === 'fail' && asksChallenge(service, scope, method))

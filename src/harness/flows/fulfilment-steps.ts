@@ -18,7 +18,7 @@ export interface FulfilmentPayment {
  * `checkFulfilment`'s `payments` (a delayed method that fails, for instance).
  *
  * @example
- * fulfilmentPayments[4] // { paymentMethod: 'pm_usBankAccount' }
+ * fulfilmentPayments[5] // { paymentMethod: 'pm_usBankAccount_accountClosed' }
  */
 export const fulfilmentPayments: readonly FulfilmentPayment[] = [
   { paymentMethod: 'pm_card_visa' },
@@ -26,6 +26,7 @@ export const fulfilmentPayments: readonly FulfilmentPayment[] = [
   { paymentMethod: 'pm_card_threeDSecure2Required', authentication: 'succeed' },
   { paymentMethod: 'pm_card_threeDSecure2Required', authentication: 'fail' },
   { paymentMethod: 'pm_usBankAccount' },
+  { paymentMethod: 'pm_usBankAccount_accountClosed' },
 ]
 
 /** Event types a fulfilment client is sent (what a shop's checkout webhook subscribes to). */
