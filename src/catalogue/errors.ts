@@ -549,6 +549,15 @@ export const ERRORS = {
     { code: 'payment_method_unexpected_state' },
   ),
   /** A portal session naming a configuration that is not active. */
+  /** A payout that is no longer pending (paid, canceled, failed): only a pending one can be canceled. */
+  payout_not_cancelable: row(
+    400,
+    INVALID,
+    'Payout {id} cannot be canceled because its status is {status}. Only a pending payout can be canceled.',
+    'simulator',
+  ),
+  /** A reversal of a payout that is not paid, already reversed, a reversal itself, or the platform's own. */
+  payout_not_reversible: row(400, INVALID, 'Payout {id} cannot be reversed: {reason}.', 'simulator'),
   portal_configuration_inactive: row(
     400,
     INVALID,

@@ -19,8 +19,6 @@ const SPECIAL: Record<string, unknown[]> = {
 const PENDING = new Set([
   'customers.deleteDiscount',
   'invoices.attachPayment',
-  'payouts.cancel',
-  'payouts.reverse',
   'setupIntents.verifyMicrodeposits',
   'subscriptions.deleteDiscount',
   'subscriptions.migrate',
