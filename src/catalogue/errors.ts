@@ -682,6 +682,12 @@ export const ERRORS = {
     'simulator',
     { code: 'secret_key_required' },
   ),
+  /** The provider's refusal of an action a setup intent's status does not allow. */
+  setup_intent_unexpected_state: row(
+    400,
+    INVALID,
+    'You cannot {action} this SetupIntent because it has a status of {status}. Only a SetupIntent with one of the following statuses may be {past}: {allowed}.',
+  ),
   /** Changing a canceled subscription beyond its metadata (the provider's rule; code generic). */
   subscription_canceled: row(
     400,

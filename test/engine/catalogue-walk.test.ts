@@ -19,7 +19,6 @@ const SPECIAL: Record<string, unknown[]> = {
 const PENDING = new Set([
   'customers.deleteDiscount',
   'invoices.attachPayment',
-  'setupIntents.verifyMicrodeposits',
   'subscriptions.deleteDiscount',
   'subscriptions.migrate',
   'subscriptions.pause',
