@@ -240,6 +240,8 @@ export const ERRORS = {
     'provider',
     { code: 'parameter_invalid' },
   ),
+  /** Removing the discount of a customer or subscription that has none in force. */
+  discount_missing: row(404, INVALID, "The {kind} '{id}' has no discount to remove.", 'simulator', { code: 'resource_missing' }),
   /** A change to a dispute that no longer waits for an answer (under review or closed). */
   dispute_not_open: row(
     400,
@@ -710,6 +712,8 @@ export const ERRORS = {
     'You cannot {action} a subscription schedule that is currently in the `{status}` status.',
     'simulator',
   ),
+  /** Pausing, resuming or migrating a subscription whose state does not allow it. */
+  subscription_unexpected_state: row(400, INVALID, 'You cannot {action} subscription {id}: {reason}.', 'simulator'),
   /** Advancing a test clock that is still advancing (decision: code and wording ours). */
   test_clock_unexpected_state: row(
     400,

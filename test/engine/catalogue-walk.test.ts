@@ -17,12 +17,7 @@ const SPECIAL: Record<string, unknown[]> = {
  * operation here that becomes served simply leaves the 501s.
  */
 const PENDING = new Set([
-  'customers.deleteDiscount',
   'invoices.attachPayment',
-  'subscriptions.deleteDiscount',
-  'subscriptions.migrate',
-  'subscriptions.pause',
-  'subscriptions.resume',
   'testHelpers.refunds.expire',
 ])
 

@@ -12,6 +12,7 @@ import { createInvoicing } from './invoicing.js'
 import { createJobs } from './jobs.js'
 import { createLimits } from './limits.js'
 import { isMetered } from './lines.js'
+import { createPausing } from './pausing.js'
 import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
@@ -69,6 +70,7 @@ export function createBilling(options: BillingOptions) {
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
   const quoteExpiry = createQuoteExpiry(ctx)
   const entitlements = createEntitlements(ctx)
+  const pausing = createPausing(ctx, cycles)
 
   return {
     voidInvoice: invoicing.voidInvoice,
@@ -126,5 +128,7 @@ export function createBilling(options: BillingOptions) {
     quoteExpiry,
     /** Customers' active entitlements, following their subscriptions. */
     entitlements,
+    /** Pausing a subscription's cycle and resuming it. */
+    pausing,
   }
 }
