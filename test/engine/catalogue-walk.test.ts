@@ -17,7 +17,6 @@ const SPECIAL: Record<string, unknown[]> = {
  * operation here that becomes served simply leaves the 501s.
  */
 const PENDING = new Set([
-  'invoices.attachPayment',
   'testHelpers.refunds.expire',
 ])
 

@@ -1,6 +1,7 @@
 import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 import { createAlerts } from './alerts.js'
+import { createAttachedPayments } from './attached-payments.js'
 import { createCancellation } from './cancellation.js'
 import { type BillingOptions, createContext } from './context.js'
 import { createCredits } from './credits.js'
@@ -71,6 +72,7 @@ export function createBilling(options: BillingOptions) {
   const quoteExpiry = createQuoteExpiry(ctx)
   const entitlements = createEntitlements(ctx)
   const pausing = createPausing(ctx, cycles)
+  const attachedPayments = createAttachedPayments(ctx, payments)
 
   return {
     voidInvoice: invoicing.voidInvoice,
@@ -96,6 +98,8 @@ export function createBilling(options: BillingOptions) {
     finalizeAndPay: payments.finalizeAndPay,
     attemptPayment: payments.attemptPayment,
     markPaid: payments.markPaid,
+    /** A payment intent attached to an open invoice by hand: paid with it when it succeeds. */
+    attachPayment: attachedPayments.attach,
     checkPayable: payments.checkPayable,
     cancelNow: cycles.cancelNow,
     stopCollection: createStopCollection(ctx),

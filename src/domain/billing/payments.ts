@@ -59,12 +59,13 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     return r.invoicePayment().insert(scope, record)
   }
 
-  function markPaid(scope: Scope, id: string, pi: string | null, origin: Origin): Json {
+  /** Marks the invoice paid by `pi`; `attached` are its payment records when made before (`invoices.attachPayment`). */
+  function markPaid(scope: Scope, id: string, pi: string | null, origin: Origin, attached?: readonly Json[]): Json {
     const st = invoiceStates.get(key(scope, id))
     const now = (st?.timeline ?? simLine).now()
     let invoice = r.invoice().require(scope, id)
     if (st?.job !== undefined) st.timeline.cancel(st.job)
-    const payments = pi === null ? [] : [invoicePayment(scope, invoice, pi, now)]
+    const payments = attached ?? (pi === null ? [] : [invoicePayment(scope, invoice, pi, now)])
     invoice = r.invoice().put(scope, id, {
       status: 'paid',
       attempt_count: Number(invoice.attempt_count ?? 0) + (pi === null ? 0 : 1),
@@ -83,7 +84,9 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
       status_transitions: { ...(invoice.status_transitions as Json), paid_at: sec(now) },
     })
     kernel.trace.append('invoice.paid', { id, account: scope.account, mode: scope.mode })
-    for (const p of payments) emitSnapshot(ctx.events, 'invoice_payment.paid', scope, p, origin, undefined, true)
+    for (const p of payments) {
+      if (p.status === 'paid') emitSnapshot(ctx.events, 'invoice_payment.paid', scope, p, origin, undefined, true)
+    }
     invoicing.emitInvoice(scope, 'invoice.paid', invoice, origin)
     invoicing.emitInvoice(scope, 'invoice.payment_succeeded', invoice, origin)
     const sub = st?.subscription ?? null

@@ -5,6 +5,7 @@ import type { OperationCall, ResourceDeclaration } from '../engine/declaration.j
 import type { Engine } from '../engine/engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import { invalidRequest, tableError } from '../service-error.js'
+import { attachPayment } from './invoice-attach-payment.js'
 import { invoiceLineBehaviours } from './invoice-lines.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
@@ -106,6 +107,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
   }),
   behaviours: {
     ...invoiceLineBehaviours,
+    'invoices.attachPayment': attachPayment,
     'invoices.create'(call, next, { engine, ports }) {
       const { customer, subscription, pending_invoice_items_behavior: pending, ...params } = call.params
       if (typeof customer !== 'string') {
