@@ -654,6 +654,13 @@ export const ERRORS = {
     'Refund {id} cannot be canceled because it has a status of {status}. Only a refund with a status of requires_action can be canceled.',
     'simulator',
   ),
+  /** Expiring (a test helper) a refund that is not waiting for the customer. */
+  refund_not_expirable: row(
+    400,
+    INVALID,
+    'Refund {id} cannot be expired because it has a status of {status}. Only a refund with a status of requires_action can be expired.',
+    'simulator',
+  ),
   /** A refund naming neither a charge nor a payment intent (the provider's wording). */
   refund_source_missing: row(
     400,

@@ -127,7 +127,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   })
   const paymentIntents = createPaymentIntents({ kernel, events, engine: engineOf, paymentMethods, charges })
   const checkoutTimers = createCheckoutTimers(kernel, engineOf)
-  const moneyTimers = createMoneyTimers(kernel, engineOf)
+  const moneyTimers = createMoneyTimers(kernel, events, engineOf)
   let billingArea: Billing | undefined
   const ports: ResourcePorts = {
     paymentMethods,

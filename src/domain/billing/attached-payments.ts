@@ -29,7 +29,7 @@ export function createAttachedPayments(ctx: BillingContext, payments: Payments) 
       .filter((p) => p.invoice === invoice)
 
   /** The invoice's `payments` list, newest first. */
-  function paymentList(scope: Scope, invoice: string, records: readonly Json[]): Record<string, unknown> {
+  function paymentList(invoice: string, records: readonly Json[]): Record<string, unknown> {
     return {
       object: 'list',
       data: records,
@@ -61,7 +61,7 @@ export function createAttachedPayments(ctx: BillingContext, payments: Payments) 
       {
         amount_paid: total,
         amount_remaining: Number(invoice.amount_due) - total,
-        payments: paymentList(scope, invoiceId, records),
+        payments: paymentList(invoiceId, records),
       },
       origin,
     )
@@ -84,7 +84,7 @@ export function createAttachedPayments(ctx: BillingContext, payments: Payments) 
       status_transitions: { canceled_at: null, paid_at: null },
     })
     const stored = r.invoicePayment().insert(scope, record)
-    r.invoice().set(scope, invoiceId, { payments: paymentList(scope, invoiceId, recordsOf(scope, invoiceId)) }, origin)
+    r.invoice().set(scope, invoiceId, { payments: paymentList(invoiceId, recordsOf(scope, invoiceId)) }, origin)
     if (intent.status === 'succeeded') settle(scope, stored, intent, origin)
     return r.invoice().require(scope, invoiceId)
   }

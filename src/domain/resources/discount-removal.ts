@@ -26,7 +26,7 @@ const DELETED_FIELDS = [
  * emits `customer.discount.deleted` and answers the provider's deleted discount.
  *
  * @example
- * endDiscount(engine, scope, discount, origin) // { id: 'di_…', object: 'discount', deleted: true, … }
+ * endDiscount(engine, scope, discount, origin) // { id: 'di_…', deleted: true, … }
  */
 export function endDiscount(engine: Engine, scope: Scope, discount: Json, origin: Origin): Record<string, unknown> {
   const ended = engine.resource('discount').put(scope, discount.id, { end: engine.now() })
@@ -41,7 +41,7 @@ export function endDiscount(engine: Engine, scope: Scope, discount: Json, origin
  * it; 404 when it has none.
  *
  * @example
- * await stripe.subscriptions.deleteDiscount(sub.id) // { object: 'discount', deleted: true, … }
+ * await stripe.subscriptions.deleteDiscount(sub.id) // { id: 'di_…', deleted: true, … }
  */
 export const deleteSubscriptionDiscount: Behaviour = (call, _next, { engine }) => {
   const subs = engine.resource('subscription')
@@ -62,7 +62,7 @@ export const deleteSubscriptionDiscount: Behaviour = (call, _next, { engine }) =
  * none.
  *
  * @example
- * await stripe.customers.deleteDiscount(customer.id) // { object: 'discount', deleted: true, … }
+ * await stripe.customers.deleteDiscount(customer.id) // { id: 'di_…', deleted: true, … }
  */
 export const deleteCustomerDiscount: Behaviour = (call, _next, { engine }) => {
   const customers = engine.resource('customer')

@@ -1,5 +1,6 @@
 import { DAY } from '#kernel/time.js'
 import type { Engine } from '../engine/engine.js'
+import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
@@ -7,28 +8,26 @@ import { NO_ORIGIN } from '../v1-events/emit.js'
 /** How long a card authorisation is held before the provider releases it (an uncaptured intent). */
 export const AUTHORIZATION_HOLD_MS = 7 * DAY
 
-/** Work that money movements leave on the clock: a payout's arrival, an authorisation's expiry. */
+/** Work that money movements leave on the clock: a payout's arrival (an authorisation's expiry runs by itself). */
 export interface MoneyTimers {
   /** At `arrivalDate` (unix seconds) a still pending payout is `paid` (`payout.paid`). */
   payoutArrives(scope: Scope, id: string, arrivalDate: number): void
-  /**
-   * Seven days after `at` (virtual ms) a payment intent still waiting for its capture is canceled
-   * with `cancellation_reason: 'automatic'`, its authorisation released.
-   */
-  authorizationExpires(scope: Scope, id: string, at: number): void
 }
 
 type Args = { account: string; mode: Scope['mode']; id: string }
 
 /**
  * Builds the timers on the kernel's due-time queue (tasks are data, so snapshots carry them). A
- * payout canceled, or an intent captured or canceled, before its time is left alone.
+ * payout canceled, or an intent captured or canceled, before its time is left alone. Every
+ * authorisation held for a later capture (`payment_intent.amount_capturable_updated`, however the
+ * intent got there) is released seven days on: the intent is canceled with
+ * `cancellation_reason: 'automatic'`.
  *
  * @example
- * const timers = createMoneyTimers(kernel, () => engine)
+ * const timers = createMoneyTimers(kernel, events, () => engine)
  * timers.payoutArrives(scope, 'po_1', payout.arrival_date)
  */
-export function createMoneyTimers(kernel: Kernel, engine: () => Engine): MoneyTimers {
+export function createMoneyTimers(kernel: Kernel, events: EventStore, engine: () => Engine): MoneyTimers {
   const arrival = kernel.scheduler.define<Args>('payout.arrive', ({ account, mode, id }) => {
     const scope = { account, mode }
     const payouts = engine().resource('payout')
@@ -47,8 +46,14 @@ export function createMoneyTimers(kernel: Kernel, engine: () => Engine): MoneyTi
     })
   })
   const args = (scope: Scope, id: string): Args => ({ account: scope.account, mode: scope.mode, id })
+  events.subscribe((event) => {
+    if (event.type !== 'payment_intent.amount_capturable_updated' || event.objectId === undefined) return
+    const held = (event.body.data as { object?: { status?: unknown } } | undefined)?.object?.status
+    // An increment of the authorisation emits it again; its later timer finds the intent already released.
+    if (held !== 'requires_capture') return
+    expiry.at(event.at + AUTHORIZATION_HOLD_MS, { account: event.account, mode: event.mode, id: event.objectId })
+  })
   return {
     payoutArrives: (scope, id, arrivalDate) => void arrival.at(arrivalDate * 1000, args(scope, id)),
-    authorizationExpires: (scope, id, at) => void expiry.at(at + AUTHORIZATION_HOLD_MS, args(scope, id)),
   }
 }
