@@ -69,7 +69,7 @@ export function createBilling(options: BillingOptions) {
   const prorations = createProrations(ctx, invoicing, payments, cycles)
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
-  const quoteExpiry = createQuoteExpiry(ctx)
+  const quoteExpiry = createQuoteExpiry(ctx, jobs, testClocks.timelineOfCustomer)
   const entitlements = createEntitlements(ctx)
   const pausing = createPausing(ctx, cycles)
   const attachedPayments = createAttachedPayments(ctx, payments)
