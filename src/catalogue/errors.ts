@@ -244,6 +244,8 @@ export const ERRORS = {
     'provider',
     { code: 'parameter_invalid' },
   ),
+  /** Removing the discount of a customer or subscription that has none in force. */
+  discount_missing: row(404, INVALID, "The {kind} '{id}' has no discount to remove.", 'simulator', { code: 'resource_missing' }),
   /** A change to a dispute that no longer waits for an answer (under review or closed). */
   dispute_not_open: row(
     400,
@@ -552,6 +554,15 @@ export const ERRORS = {
     'provider',
     { code: 'payment_method_unexpected_state' },
   ),
+  /** A payout that is no longer pending (paid, canceled, failed): only a pending one can be canceled. */
+  payout_not_cancelable: row(
+    400,
+    INVALID,
+    'Payout {id} cannot be canceled because its status is {status}. Only a pending payout can be canceled.',
+    'simulator',
+  ),
+  /** A reversal of a payout that is not paid, already reversed, a reversal itself, or the platform's own. */
+  payout_not_reversible: row(400, INVALID, 'Payout {id} cannot be reversed: {reason}.', 'simulator'),
   /** A portal session naming a configuration that is not active. */
   portal_configuration_inactive: row(
     400,
@@ -647,6 +658,13 @@ export const ERRORS = {
     'Refund {id} cannot be canceled because it has a status of {status}. Only a refund with a status of requires_action can be canceled.',
     'simulator',
   ),
+  /** Expiring (a test helper) a refund that is not waiting for the customer. */
+  refund_not_expirable: row(
+    400,
+    INVALID,
+    'Refund {id} cannot be expired because it has a status of {status}. Only a refund with a status of requires_action can be expired.',
+    'simulator',
+  ),
   /** A refund naming neither a charge nor a payment intent (the provider's wording). */
   refund_source_missing: row(
     400,
@@ -683,7 +701,7 @@ export const ERRORS = {
     INVALID,
     'The latest attempt to set up the payment method has failed because authentication failed.',
   ),
-  /** An action a setup intent's status does not allow. */
+  /** The provider's refusal of an action a setup intent's status does not allow. */
   setup_intent_unexpected_state: row(
     400,
     INVALID,
@@ -711,6 +729,8 @@ export const ERRORS = {
     'You cannot {action} a subscription schedule that is currently in the `{status}` status.',
     'simulator',
   ),
+  /** Pausing, resuming or migrating a subscription whose state does not allow it. */
+  subscription_unexpected_state: row(400, INVALID, 'You cannot {action} subscription {id}: {reason}.', 'simulator'),
   /** Advancing a test clock that is still advancing (decision: code and wording ours). */
   test_clock_unexpected_state: row(
     400,

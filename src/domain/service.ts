@@ -28,6 +28,7 @@ import { collectConnect } from './resources/connect-charges.js'
 import type { ResourcePorts } from './resources/ports.js'
 import { servedDeclarations as declarations } from './resources/served.js'
 import { createSessions, type Sessions } from './sessions/sessions.js'
+import { createMoneyTimers } from './timers/money-timers.js'
 
 // Admission and Gate live in a small module of their own, so limits and locks (which the service
 // composes) depend on it and not on the service: no cycle. Re-exported here for existing importers.
@@ -126,6 +127,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   })
   const paymentIntents = createPaymentIntents({ kernel, events, engine: engineOf, paymentMethods, charges })
   const checkoutTimers = createCheckoutTimers(kernel, engineOf)
+  const moneyTimers = createMoneyTimers(kernel, events, engineOf)
   let billingArea: Billing | undefined
   const ports: ResourcePorts = {
     paymentMethods,
@@ -145,6 +147,7 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     destinations,
     delivery,
     checkoutTimers,
+    moneyTimers,
     get billing(): Billing {
       if (billingArea === undefined) throw new Error('service: billing is not built yet')
       return billingArea

@@ -1,6 +1,7 @@
 import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 import { createAlerts } from './alerts.js'
+import { createAttachedPayments } from './attached-payments.js'
 import { createCancellation } from './cancellation.js'
 import { type BillingOptions, createContext } from './context.js'
 import { createCredits } from './credits.js'
@@ -12,6 +13,7 @@ import { createInvoicing } from './invoicing.js'
 import { createJobs } from './jobs.js'
 import { createLimits } from './limits.js'
 import { isMetered } from './lines.js'
+import { createPausing } from './pausing.js'
 import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
 import { createProrations } from './prorations.js'
@@ -67,8 +69,10 @@ export function createBilling(options: BillingOptions) {
   const prorations = createProrations(ctx, invoicing, payments, cycles)
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
-  const quoteExpiry = createQuoteExpiry(ctx)
+  const quoteExpiry = createQuoteExpiry(ctx, jobs, testClocks.timelineOfCustomer)
   const entitlements = createEntitlements(ctx)
+  const pausing = createPausing(ctx, cycles)
+  const attachedPayments = createAttachedPayments(ctx, payments)
 
   return {
     voidInvoice: invoicing.voidInvoice,
@@ -94,6 +98,8 @@ export function createBilling(options: BillingOptions) {
     finalizeAndPay: payments.finalizeAndPay,
     attemptPayment: payments.attemptPayment,
     markPaid: payments.markPaid,
+    /** A payment intent attached to an open invoice by hand: paid with it when it succeeds. */
+    attachPayment: attachedPayments.attach,
     checkPayable: payments.checkPayable,
     /** Hears payment intents' outcomes: an open invoice's own intent succeeding pays the invoice. */
     intentOutcome: payments.intentOutcome,
@@ -130,5 +136,7 @@ export function createBilling(options: BillingOptions) {
     quoteExpiry,
     /** Customers' active entitlements, following their subscriptions. */
     entitlements,
+    /** Pausing a subscription's cycle and resuming it. */
+    pausing,
   }
 }

@@ -7,7 +7,7 @@ import { CONFIRMABLE } from '../payment-intents/payment-intent.js'
 import { invalidRequest, ServiceError, tableError } from '../service-error.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
-import { intentDescription } from './invoice-intents.js'
+import { intentDescription, paymentsList } from './invoice-intents.js'
 import type { Invoicing } from './invoicing.js'
 import type { BillingJobs } from './jobs.js'
 import { refOf, sec } from './types.js'
@@ -42,12 +42,16 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     r.subscription().set(scope, subId, { status }, origin)
   }
 
-  function markPaid(scope: Scope, id: string, pi: string | null, origin: Origin): Json {
+  /** Marks the invoice paid by `pi`; `attached` are its payment records when made before (`invoices.attachPayment`). */
+  function markPaid(scope: Scope, id: string, pi: string | null, origin: Origin, attached?: readonly Json[]): Json {
     const st = invoiceStates.get(key(scope, id))
     const now = (st?.timeline ?? simLine).now()
     let invoice = r.invoice().require(scope, id)
     if (st?.job !== undefined) st.timeline.cancel(st.job)
-    const { list, paid } = invoicing.intents.settle(scope, invoice, pi, origin)
+    const { list, paid } =
+      attached === undefined
+        ? invoicing.intents.settle(scope, invoice, pi, origin)
+        : { list: paymentsList(id, attached), paid: attached.filter((p) => p.status === 'paid') }
     invoice = r.invoice().put(scope, id, {
       status: 'paid',
       attempt_count: Number(invoice.attempt_count ?? 0) + (pi === null ? 0 : 1),

@@ -147,5 +147,6 @@ export function wasAuthenticated(c: Charge): boolean {
  */
 export function refundableAmount(c: Charge): number {
   if (c.status !== 'succeeded' || c.captured !== true) return 0
-  return (c.amount_captured as number) - (c.amount_refunded as number)
+  // `amount_refunded` also counts what a partial capture released, which was never captured.
+  return (c.amount as number) - (c.amount_refunded as number)
 }

@@ -73,6 +73,18 @@ export interface Charges {
    * `charge.refunded`.
    */
   release(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>, origin: Origin): void
+  /**
+   * Gives back a refund that did not go through (canceled or expired while it waited for the
+   * customer): a `refund_failure` balance transaction returns the money, the charge's
+   * `amount_refunded` falls and its `refunds` list shows `refund` as it is now. Returns the
+   * transaction id.
+   */
+  unrefund(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>): string
+  /**
+   * Releases what a partial capture left uncaptured: the charge is refunded that much with `refund`
+   * (no money moved: it was never captured) and emits `charge.refunded`.
+   */
+  releaseRemainder(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>, origin: Origin): void
   /** Shows a changed refund (its metadata) in its charge's `refunds` list; no event (the refund emits its own). */
   showRefund(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>): void
   get(scope: Scope, id: string): Charge | undefined
@@ -127,8 +139,9 @@ export function createCharges(options: ChargesOptions): Charges {
   function record(scope: Scope, c: Charge, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): void {
     const refunded = (c.amount_refunded as number) + amount
     const list = c.refunds as { data: unknown[]; total_count: number }
-    // An uncaptured charge is refunded whole when its authorisation is released.
-    const whole = c.captured === true ? (c.amount_captured as number) : (c.amount as number)
+    // Refunded means the whole authorised amount is back: what was captured and refunded, and what
+    // a partial capture released.
+    const whole = c.amount as number
     const updated = resource().put(scope, c.id, {
       amount_refunded: refunded,
       refunded: refunded >= whole,
@@ -245,6 +258,35 @@ export function createCharges(options: ChargesOptions): Charges {
         throw new Error(`charges.release: ${id} is not an uncaptured successful charge`)
       }
       record(scope, c, c.amount as number, refund, origin)
+    },
+    unrefund(scope, id, refund) {
+      const r = resource()
+      const c = r.get(scope, id)
+      if (c === undefined) throw new Error(`charges.unrefund: no charge ${id}`)
+      const amount = Number(refund.amount)
+      const txn = ledger.post({
+        account: scope.account,
+        mode: scope.mode,
+        currency: c.currency as string,
+        amount,
+        type: 'refund_failure',
+        reportingCategory: 'refund_failure',
+        source: refund.id as string,
+        description: 'REFUND FAILURE',
+        availableAfter: 0,
+      })
+      const list = c.refunds as { data: { id: string }[] }
+      r.put(scope, id, {
+        amount_refunded: (c.amount_refunded as number) - amount,
+        refunded: false,
+        refunds: { ...list, data: list.data.map((x) => (x.id === refund.id ? refund : x)) },
+      })
+      return txn.id
+    },
+    releaseRemainder(scope, id, refund, origin) {
+      const c = resource().get(scope, id)
+      if (c === undefined || c.captured !== true) throw new Error(`charges.releaseRemainder: ${id} is not captured`)
+      record(scope, c, Number(refund.amount), refund, origin)
     },
     showRefund(scope, id, refund) {
       const r = resource()

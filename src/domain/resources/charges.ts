@@ -5,6 +5,7 @@ import type { Json } from '../engine/list.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import type { AttemptResult } from '../payment-intents/charges.js'
 import { ServiceError, tableError } from '../service-error.js'
+import { captureCharge } from './charge-capture.js'
 import { chargeSource } from './charge-source.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -88,7 +89,7 @@ export const charges: ResourceDeclaration<ResourcePorts> = {
         throw tableError('charge_capture_amount_too_large', { amount: capture, charge: charge.id, max }, { param: 'amount' })
       }
       checkEmail(call.params.receipt_email, 'receipt_email')
-      return ports.charges.capture(call.scope, charge.id, capture, call.origin)
+      return captureCharge(engine, ports, call.scope, charge.id, capture, call.origin)
     },
   },
 }

@@ -2,6 +2,7 @@ import { checkEmail } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { tableError } from '../service-error.js'
+import { deleteCustomerDiscount } from './discount-removal.js'
 import type { ResourcePorts } from './ports.js'
 
 type Params = Readonly<Record<string, unknown>>
@@ -106,6 +107,7 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
       creditByCurrency(customer, engine.resource('customer_balance_transaction').list(scope)),
   },
   behaviours: {
+    'customers.deleteDiscount': deleteCustomerDiscount,
     'customers.create'(call, next, { engine, ports }) {
       const pm = call.params.payment_method
       const params = withoutPaymentMethod(call.params)

@@ -6,6 +6,7 @@ import type { Engine } from '../engine/engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest, tableError } from '../service-error.js'
+import { attachPayment } from './invoice-attach-payment.js'
 import { invoiceLineBehaviours } from './invoice-lines.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
@@ -122,6 +123,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
   },
   behaviours: {
     ...invoiceLineBehaviours,
+    'invoices.attachPayment': attachPayment,
     'invoices.create'(call, next, { engine, ports }) {
       const { customer, subscription, pending_invoice_items_behavior: pending, ...params } = call.params
       if (typeof customer !== 'string') {

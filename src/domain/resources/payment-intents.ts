@@ -4,6 +4,7 @@ import type { Json } from '../engine/list.js'
 import { checkChargeAmount, parseCurrency } from '../ledger/currencies.js'
 import { CANCELABLE, CONFIRMABLE, isOffSession, UPDATABLE, unexpectedState } from '../payment-intents/payment-intent.js'
 import { tableError } from '../service-error.js'
+import { captureCharge } from './charge-capture.js'
 import { checkConnectParams } from './connect-charges.js'
 import { applyCustomerBalance } from './payment-intent-cash.js'
 import { incrementAuthorization } from './payment-intent-increments.js'
@@ -131,7 +132,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       if (!Number.isSafeInteger(amount) || amount < 1 || amount > capturable) {
         throw tableError('capture_amount_out_of_range', { max: capturable }, { param: 'amount_to_capture' })
       }
-      ports.charges.capture(call.scope, pi.latest_charge as string, amount, call.origin)
+      captureCharge(engine, ports, call.scope, pi.latest_charge as string, amount, call.origin)
       const done = r.put(call.scope, pi.id, { amount_capturable: 0, amount_received: amount, status: 'succeeded' })
       ports.paymentIntents.emit('payment_intent.succeeded', call.scope, done, call.origin)
       return done
@@ -143,7 +144,13 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       const held = pi.status === 'requires_capture' ? ports.charges.get(call.scope, pi.latest_charge as string) : undefined
       if (held !== undefined) {
         // The authorisation is released: the uncaptured charge is refunded whole, with no money moved.
-        const fields = { charge: held.id, payment_intent: pi.id, status: 'succeeded' }
+        const expired = call.params.cancellation_reason === 'automatic'
+        const fields = {
+          charge: held.id,
+          payment_intent: pi.id,
+          status: 'succeeded',
+          ...(expired ? { reason: 'expired_uncaptured_charge' } : {}),
+        }
         // Made with the refund, so `charge.refunded` comes before `refund.created` as for any refund.
         engine.resource('refund').create(call.scope, { amount: held.amount, currency: held.currency }, call.origin, (created) => {
           ports.charges.release(call.scope, held.id, { ...created, ...fields }, call.origin)

@@ -10,6 +10,7 @@ import type { MeteringPorts } from '../meters/metering-ports.js'
 import type { Charges } from '../payment-intents/charges.js'
 import type { PaymentIntents } from '../payment-intents/payment-intents.js'
 import type { PaymentMethods } from '../payment-intents/payment-methods.js'
+import type { MoneyTimers } from '../timers/money-timers.js'
 
 /** The service areas outside the engine that resource behaviours use. */
 export interface ResourcePorts {
@@ -27,6 +28,8 @@ export interface ResourcePorts {
   readonly accounts: Pick<Accounts, 'get' | 'create' | 'list' | 'close'>
   /** Checkout sessions' work on the clock: expiry at `expires_at`, a delayed payment's outcome. */
   readonly checkoutTimers: CheckoutTimers
+  /** Money movements' work on the clock: a payout's arrival, an uncaptured authorisation's expiry. */
+  readonly moneyTimers: MoneyTimers
   /** The billing loop (made after the engine, so read when a behaviour runs). */
   readonly billing: Billing
   /** Every emitted event: `/v1/events` and `/v2/core/events` read it; behaviours emit their own (a new account's `account.updated`). */

@@ -4,15 +4,16 @@ import { formatMoney } from '../ledger/money-text.js'
 import { refundableAmount } from '../payment-intents/charge.js'
 import { tableError } from '../service-error.js'
 import type { ResourcePorts } from './ports.js'
+import { cancelRefund, expireRefund, waitingFields, waitsForCustomer } from './refund-waiting.js'
 
 /**
  * Refunds: `succeeded` at once. `payment_intent` is read through to its latest charge; `amount`
  * defaults to what is left to refund. A refund moves money: the charge's `amount_refunded` rises,
  * a `refund` balance transaction leaves the balance at once, and `charge.refunded` is emitted
  * before `refund.created`; the charge's `refunds` list shows the refund as it is. Over-refunds are
- * refused with the provider's wording and change nothing. Only a refund waiting for the customer
- * (`requires_action`) can be canceled, as at the provider; a card refund never waits, so its
- * cancel is refused.
+ * refused with the provider's wording and change nothing. A refund of a bank transfer payment
+ * waits for the customer's bank details (`requires_action`, `refund-waiting.ts`); only such a
+ * refund can be canceled or expired, giving its money back; a card refund never waits.
  */
 export const refunds: ResourceDeclaration<ResourcePorts> = {
   type: 'Refund',
@@ -20,17 +21,8 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
   idPrefix: 're',
   defaults: () => ({ status: 'succeeded' }),
   behaviours: {
-    'refunds.cancel'(call, _next, { engine, ports }) {
-      const r = engine.resource('refund')
-      const refund = r.require(call.scope, call.path.id ?? '')
-      if (refund.status !== 'requires_action') {
-        throw tableError('refund_not_cancelable', { id: refund.id, status: String(refund.status) })
-      }
-      // A refund waiting for the customer moved no money yet: canceling it only ends it.
-      const canceled = r.set(call.scope, refund.id, { status: 'canceled' }, call.origin)
-      if (typeof canceled.charge === 'string') ports.charges.showRefund(call.scope, canceled.charge, canceled)
-      return canceled
-    },
+    'refunds.cancel': cancelRefund,
+    'testHelpers.refunds.expire': expireRefund,
     'refunds.update'(call, next, { ports }) {
       const updated = next() as Json
       if (typeof updated.charge === 'string') ports.charges.showRefund(call.scope, updated.charge, updated)
@@ -86,9 +78,14 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
           amount: refund,
           charge: found.id,
         },
-        (created) => ({
-          balance_transaction: ports.charges.refund(call.scope, found.id, refund, created, call.origin),
-        }),
+        (created) => {
+          // A refund waiting for the customer moves the money now, as any refund; ending it gives it back.
+          const waiting = waitsForCustomer(found, call.params) ? waitingFields(engine, call.scope, found, call.params) : {}
+          return {
+            ...waiting,
+            balance_transaction: ports.charges.refund(call.scope, found.id, refund, { ...created, ...waiting }, call.origin),
+          }
+        },
       )
     },
   },

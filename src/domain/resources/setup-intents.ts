@@ -2,13 +2,16 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { confirmSetup } from '../setup-intents/setup-flow.js'
 import type { ResourcePorts } from './ports.js'
+import { awaitMicrodeposits, needsMicrodeposits, verifySetupMicrodeposits } from './setup-intent-microdeposits.js'
 
 /**
  * Setup intents: plain retrieve/update/list; `confirm` (and `create` with `confirm: true`) sets up
  * the payment method given (a test token makes one): a 3-D Secure card stops in `requires_action`
- * until the customer authenticates, otherwise it succeeds, recording a mandate when an off-session
- * setup carries the customer's acceptance (`mandate_data`) and attaching the method to the
- * intent's customer (`setup_intent.succeeded`); `cancel` cancels.
+ * until the customer authenticates, a bank account entered by hand waits for microdeposits
+ * (`requires_action`) until `verifyMicrodeposits` gives back the test amounts; otherwise it
+ * succeeds, recording a mandate when an off-session setup carries the customer's acceptance
+ * (`mandate_data`) and attaching the method to the intent's customer (`setup_intent.succeeded`);
+ * `cancel` cancels.
  */
 export const setupIntents: ResourceDeclaration<ResourcePorts> = {
   type: 'SetupIntent',
@@ -29,9 +32,13 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
       const created = next() as Json
       if (!confirm || typeof given !== 'string') return created
       const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
+      if (needsMicrodeposits(engine, call.scope, pm)) {
+        return awaitMicrodeposits(engine, call.scope, created, pm, call.params.mandate_data, call.origin)
+      }
       const deps = { engine, paymentMethods: ports.paymentMethods }
       return confirmSetup(deps, call.scope, created, pm, call.params.mandate_data, call.origin)
     },
+    'setupIntents.verifyMicrodeposits': verifySetupMicrodeposits,
     'setupIntents.confirm'(call, _next, { engine, ports }) {
       const r = engine.resource('setup_intent')
       const si = r.require(call.scope, call.path.intent ?? call.path.id ?? '')
@@ -40,6 +47,9 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
       const customer = typeof si.customer === 'string' ? si.customer : undefined
       if (customer !== undefined) ports.paymentMethods.checkAttachable(call.scope, given, customer, 'payment_method')
       const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
+      if (needsMicrodeposits(engine, call.scope, pm)) {
+        return awaitMicrodeposits(engine, call.scope, si, pm, call.params.mandate_data, call.origin)
+      }
       const deps = { engine, paymentMethods: ports.paymentMethods }
       return confirmSetup(deps, call.scope, si, pm, call.params.mandate_data, call.origin)
     },

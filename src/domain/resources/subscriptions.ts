@@ -6,6 +6,7 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import { tableError } from '../service-error.js'
 import { startWithoutPayment } from './pending-setup-intent.js'
+import { deleteSubscriptionDiscount } from './discount-removal.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 import { cancelAtParam, trialEndParam } from './subscription-dates.js'
@@ -29,6 +30,7 @@ import {
   taxRatesOf,
   termsOf,
 } from './subscription-params.js'
+import { migrateSubscription, pauseSubscription, resumeSubscription } from './subscription-pause.js'
 
 const sec = (ms: number) => Math.floor(ms / 1000)
 
@@ -83,6 +85,10 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
     status: 'active',
   }),
   behaviours: {
+    'subscriptions.pause': pauseSubscription,
+    'subscriptions.resume': resumeSubscription,
+    'subscriptions.migrate': migrateSubscription,
+    'subscriptions.deleteDiscount': deleteSubscriptionDiscount,
     'subscriptions.list'(call, next, { engine }) {
       const { status, ...params } = call.params
       // A status the object can hold filters by equality; the others are the provider's sets (the

@@ -47,10 +47,26 @@ export function confirmSetup(
     engine.emit('setup_intent.requires_action', scope, waiting, origin)
     return waiting
   }
-  return succeed(deps, scope, si, pm, mandateData, origin)
+  return succeedSetup(deps, scope, si, pm, mandateData, origin)
 }
 
-function succeed(deps: SetupFlowDeps, scope: Scope, si: Json, pm: PaymentMethod, mandateData: unknown, origin: Origin): Json {
+/**
+ * A setup intent succeeds with its payment method: the mandate the customer accepted (off-session
+ * setups), the method attached to the intent's customer (`payment_method.attached`),
+ * `setup_intent.succeeded`, and a subscription waiting on it settled. Used when a 3-D Secure
+ * challenge or microdeposits verification ends the wait too.
+ *
+ * @example
+ * succeedSetup(deps, scope, si, pm, undefined, origin).status // 'succeeded'
+ */
+export function succeedSetup(
+  deps: SetupFlowDeps,
+  scope: Scope,
+  si: Json,
+  pm: PaymentMethod,
+  mandateData: unknown,
+  origin: Origin,
+): Json {
   const { engine, paymentMethods } = deps
   // A setup for later off-session payments with the customer's acceptance records a mandate.
   const mandate =
@@ -102,7 +118,7 @@ export function authenticateSetup(
   }
   const pm = paymentMethods.get(scope, String(si.payment_method))
   if (pm === undefined) throw resourceMissing('payment_method', String(si.payment_method))
-  if (outcome === 'succeed') return succeed(deps, scope, si, pm, undefined, origin)
+  if (outcome === 'succeed') return succeedSetup(deps, scope, si, pm, undefined, origin)
   const failed = r.put(scope, id, {
     last_setup_error: {
       code: 'setup_intent_authentication_failure',

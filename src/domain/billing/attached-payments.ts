@@ -1,0 +1,111 @@
+import type { Json } from '../engine/list.js'
+import type { Scope } from '../mode.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import type { BillingContext } from './context.js'
+import type { Payments } from './payments.js'
+import { sec } from './types.js'
+
+/**
+ * Payments attached to an invoice by hand (`invoices.attachPayment`): each is an `open`
+ * `InvoicePayment` record until its payment intent succeeds (now or later, however it succeeds),
+ * then `paid` (`invoice_payment.paid`) and counted in the invoice's `amount_paid`; the invoice is
+ * paid once they cover what it asks.
+ *
+ * @example
+ * const attached = createAttachedPayments(ctx, payments)
+ * attached.attach(scope, 'in_1', intent, origin).payments.data[0].status // 'open' until the intent succeeds
+ */
+export type AttachedPayments = ReturnType<typeof createAttachedPayments>
+
+export function createAttachedPayments(ctx: BillingContext, payments: Payments) {
+  const { kernel, r, events, invoiceStates, key, simLine } = ctx
+
+  const now = (scope: Scope, invoice: string) => (invoiceStates.get(key(scope, invoice))?.timeline ?? simLine).now()
+
+  const recordsOf = (scope: Scope, invoice: string) =>
+    r
+      .invoicePayment()
+      .list(scope)
+      .filter((p) => p.invoice === invoice)
+
+  /** The invoice's `payments` list, newest first. */
+  function paymentList(invoice: string, records: readonly Json[]): Record<string, unknown> {
+    return {
+      object: 'list',
+      data: records,
+      has_more: false,
+      total_count: records.length,
+      url: `/v1/invoice_payments?invoice=${invoice}`,
+    }
+  }
+
+  /** The intent succeeded: its record is paid, and the invoice too once its records cover it. */
+  function settle(scope: Scope, record: Json, intent: Json, origin: Origin): void {
+    const invoiceId = String(record.invoice)
+    const invoice = r.invoice().get(scope, invoiceId)
+    if (invoice?.status !== 'open') return
+    const paid = r.invoicePayment().put(scope, record.id, {
+      amount_paid: Number(intent.amount_received ?? intent.amount),
+      status: 'paid',
+      status_transitions: { canceled_at: null, paid_at: sec(now(scope, invoiceId)) },
+    })
+    const records = recordsOf(scope, invoiceId)
+    const total = records.reduce((sum, p) => sum + (p.status === 'paid' ? Number(p.amount_paid) : 0), 0)
+    if (total >= Number(invoice.amount_due)) {
+      payments.markPaid(scope, invoiceId, String(intent.id), origin, records)
+      return
+    }
+    r.invoice().set(
+      scope,
+      invoiceId,
+      {
+        amount_paid: total,
+        amount_remaining: Number(invoice.amount_due) - total,
+        payments: paymentList(invoiceId, records),
+      },
+      origin,
+    )
+    emitSnapshot(events, 'invoice_payment.paid', scope, paid, origin, undefined, true)
+  }
+
+  /** Records `intent` as a payment of the open invoice; settles it at once if it already succeeded. */
+  function attach(scope: Scope, invoiceId: string, intent: Json, origin: Origin): Json {
+    const invoice = r.invoice().require(scope, invoiceId)
+    const record = r.invoicePayment().build(scope, kernel.ids.next('inpay', 24), {})
+    Object.assign(record, {
+      created: sec(now(scope, invoiceId)),
+      amount_paid: null,
+      amount_requested: Number(invoice.amount_remaining ?? invoice.amount_due),
+      currency: invoice.currency,
+      invoice: invoiceId,
+      is_default: false,
+      payment: { type: 'payment_intent', payment_intent: intent.id },
+      status: 'open',
+      status_transitions: { canceled_at: null, paid_at: null },
+    })
+    const stored = r.invoicePayment().insert(scope, record)
+    r.invoice().set(scope, invoiceId, { payments: paymentList(invoiceId, recordsOf(scope, invoiceId)) }, origin)
+    if (intent.status === 'succeeded') settle(scope, stored, intent, origin)
+    return r.invoice().require(scope, invoiceId)
+  }
+
+  // However an attached intent succeeds later (a confirm, a capture, a bank debit settling), its invoice hears of it.
+  events.subscribe((event) => {
+    if (event.type !== 'payment_intent.succeeded' || event.objectId === undefined) return
+    const scope = { account: event.account, mode: event.mode }
+    const waiting = r
+      .invoicePayment()
+      .list(scope)
+      .filter(
+        (p) =>
+          // Attached by hand only: the invoice's own intent (`is_default`) is settled by billing's payments.
+          p.status === 'open' && p.is_default === false && (p.payment as Json | undefined)?.payment_intent === event.objectId,
+      )
+    if (waiting.length === 0) return
+    const intent = ctx.engine.resource('payment_intent').get(scope, event.objectId)
+    if (intent === undefined) return
+    for (const record of waiting) settle(scope, record, intent, NO_ORIGIN)
+  })
+
+  return { attach }
+}
