@@ -1,6 +1,6 @@
 import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { billingClient, DAY, monthlyPrice } from './helpers.js'
+import { billingClient, DAY, monthlyPrice, payingCustomer } from './helpers.js'
 
 /** A metered monthly price of 3 cents a unit over a `tokens` meter. */
 async function meteredPrice(stripe: Stripe) {
@@ -52,6 +52,28 @@ describe('pending_setup_intent on subscriptions with nothing to pay now (officia
     const sub = await subscribe(stripe, customer.id, price.id, { discounts: [{ coupon: coupon.id }] })
     expect(sub.status).toBe('active')
     expect(typeof (sub.pending_setup_intent as Stripe.SetupIntent | null)?.id).toBe('string')
+  })
+
+  it('a metered subscription created with the default payment behaviour and no card also waits on a setup intent', async () => {
+    const { stripe } = billingClient()
+    const price = await meteredPrice(stripe)
+    const customer = await stripe.customers.create({ email: 'jenny@example.com' })
+    const sub = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+      expand: ['pending_setup_intent'],
+    })
+    expect(sub.status).toBe('active')
+    expect(sub.pending_setup_intent).toMatchObject({ object: 'setup_intent', status: 'requires_payment_method' })
+  })
+
+  it('a trial for a customer with a default card needs no setup intent', async () => {
+    const { stripe } = billingClient()
+    const { price } = await monthlyPrice(stripe, 900)
+    const { customer } = await payingCustomer(stripe)
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], trial_period_days: 7 })
+    expect(sub.status).toBe('trialing')
+    expect(sub.pending_setup_intent).toBeNull()
   })
 
   it('a first invoice with an amount due makes no setup intent', async () => {

@@ -6,11 +6,13 @@ import type { Origin } from '../v1-events/emit.js'
 import type { ResourcePorts } from './ports.js'
 
 /**
- * A `default_incomplete` subscription whose first invoice asks for no payment (a trial, metered
- * prices only, a full discount, a covering balance): that $0 invoice is paid at once, the
- * subscription is active (or trialing), and a setup intent the customer's browser confirms to
- * save a card for later off-session payments is its `pending_setup_intent`, as the provider does
- * for subscriptions with deferred payment. A first invoice with an amount due is left as it is.
+ * A subscription whose first invoice asks for no payment (a trial, metered prices only, a full
+ * discount, a covering balance), created `default_incomplete` or with no payment method to charge
+ * later: that $0 invoice is paid at once, the subscription is active (or trialing), and a setup
+ * intent the customer's browser confirms to save a card for later off-session payments is its
+ * `pending_setup_intent`, as the provider does for subscriptions with deferred payment (its
+ * automatic setup intent cannot complete without a card). A first invoice with an amount due is
+ * left as it is.
  *
  * @example
  * if (paymentBehavior === 'default_incomplete') return startWithoutPayment(engine, ports, call, started, invoiceId)
@@ -31,6 +33,20 @@ export function startWithoutPayment(
     params: { customer: started.customer, usage: 'off_session', payment_method_types: ['card'] },
   }) as Json
   return engine.resource('subscription').put(call.scope, started.id, { pending_setup_intent: si.id })
+}
+
+/**
+ * Whether a subscription has a payment method to charge later: its own `default_payment_method`,
+ * else its customer's `invoice_settings.default_payment_method` or `default_source`.
+ *
+ * @example
+ * hasPaymentMethod(engine, scope, subscription) // false for a new customer with no card
+ */
+export function hasPaymentMethod(engine: Engine, scope: Scope, sub: Json): boolean {
+  if (typeof sub.default_payment_method === 'string' || typeof sub.default_source === 'string') return true
+  const customer = engine.resource('customer').get(scope, String(sub.customer))
+  const settings = customer?.invoice_settings as { default_payment_method?: unknown } | null | undefined
+  return typeof settings?.default_payment_method === 'string' || typeof customer?.default_source === 'string'
 }
 
 /**

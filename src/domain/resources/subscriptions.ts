@@ -6,7 +6,7 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import { tableError } from '../service-error.js'
 import { deleteSubscriptionDiscount } from './discount-removal.js'
-import { startWithoutPayment } from './pending-setup-intent.js'
+import { hasPaymentMethod, startWithoutPayment } from './pending-setup-intent.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 import { cancelAtParam, trialEndParam } from './subscription-dates.js'
@@ -275,6 +275,11 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
       )
       if (cancelAt !== null) ports.billing.scheduleCancel(call.scope, started.id, cancelAt)
       if (paymentBehavior === 'default_incomplete' && !sendInvoice) {
+        return startWithoutPayment(engine, ports, call, started, invoiceId)
+      }
+      // Nothing to pay now and no payment method to charge later: the provider's automatic setup
+      // intent cannot complete, so it is left on the subscription for the customer's browser.
+      if (!sendInvoice && !hasPaymentMethod(engine, call.scope, started)) {
         return startWithoutPayment(engine, ports, call, started, invoiceId)
       }
       return started
