@@ -116,7 +116,7 @@ describe('pending_setup_intent on subscriptions with nothing to pay now (officia
     expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('active')
   })
 
-  it('server-side setupIntents.confirm settles it too; without on_subscription the card is saved on the customer only', async () => {
+  it('server-side setupIntents.confirm settles it too, the card becoming the subscription default without on_subscription', async () => {
     const { stripe } = billingClient()
     const price = await meteredPrice(stripe)
     const customer = await stripe.customers.create({})
@@ -130,7 +130,7 @@ describe('pending_setup_intent on subscriptions with nothing to pay now (officia
     expect((await stripe.paymentMethods.retrieve(done.payment_method as string)).customer).toBe(customer.id)
     expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({
       pending_setup_intent: null,
-      default_payment_method: null,
+      default_payment_method: done.payment_method,
     })
   })
 

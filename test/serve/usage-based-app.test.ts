@@ -53,8 +53,6 @@ async function startUsageApp(stripe: Stripe, publishableKey: string) {
       const subscription = await stripe.subscriptions.create({
         customer: b.customerId as string,
         items: [{ price: b.priceId as string }],
-        payment_behavior: 'default_incomplete',
-        payment_settings: { save_default_payment_method: 'on_subscription' },
         expand: ['pending_setup_intent'],
       })
       const si = subscription.pending_setup_intent as Stripe.SetupIntent | null

@@ -51,9 +51,9 @@ export function hasPaymentMethod(engine: Engine, scope: Scope, sub: Json): boole
 
 /**
  * A setup intent succeeded: a subscription waiting on it (`pending_setup_intent`) has it no more,
- * and with `payment_settings.save_default_payment_method: on_subscription` the card saved becomes
- * the subscription's `default_payment_method`, so its later invoices are charged to it
- * (`customer.subscription.updated`).
+ * and the card saved becomes the subscription's `default_payment_method`, so its later invoices
+ * are charged to it (`customer.subscription.updated`). The provider's usage-based sample relies on
+ * this: its browser confirms the setup intent and nothing else names the card for renewals.
  *
  * @example
  * settlePendingSetupIntent(engine, call.scope, succeeded, call.origin)
@@ -62,8 +62,7 @@ export function settlePendingSetupIntent(engine: Engine, scope: Scope, si: Json,
   const subs = engine.resource('subscription')
   for (const sub of subs.list(scope)) {
     if (sub.pending_setup_intent !== si.id) continue
-    const settings = sub.payment_settings as { save_default_payment_method?: unknown } | null | undefined
-    const saves = settings?.save_default_payment_method === 'on_subscription' && typeof si.payment_method === 'string'
+    const saves = typeof si.payment_method === 'string'
     subs.set(
       scope,
       sub.id,
