@@ -8,6 +8,7 @@ import type { Ledger } from '../ledger/ledger.js'
 import type { Scope } from '../mode.js'
 import { cardOf } from '../payment-intents/payment-method.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import { createEarlyFraudWarnings, type EarlyFraudWarnings } from './early-fraud-warnings.js'
 
 /** The provider's dispute fee, in the charge's minor units (15.00). */
 export const DISPUTE_FEE = 1500
@@ -37,8 +38,13 @@ export type DisputeOutcome = 'won' | 'lost'
  * disputes.close(scope, 'dp_1', 'won', origin)
  */
 export interface Disputes {
-  /** Opens a dispute on the charge later at this instant when its card is a dispute test card. */
+  /**
+   * Opens a dispute on the charge later at this instant when its card is a dispute test card (an
+   * early fraud warning when it is the warning test card).
+   */
   scheduleFor(scope: Scope, charge: Json): void
+  /** Retires the charge's early fraud warnings once a refund has made it fully refunded. */
+  refunded: EarlyFraudWarnings['refunded']
   /** Closes an open or reviewed dispute: funds come back when won. */
   close(scope: Scope, id: string, outcome: DisputeOutcome, origin: Origin): Json
   /**
@@ -64,6 +70,7 @@ export interface DisputesOptions {
  */
 export function createDisputes(options: DisputesOptions): Disputes {
   const { kernel, events, ledger, engine } = options
+  const warnings = createEarlyFraudWarnings({ kernel, engine })
 
   const opening = kernel.scheduler.define<{ account: string; mode: Scope['mode']; charge: string }>(
     'charge.dispute.open',
@@ -136,10 +143,12 @@ export function createDisputes(options: DisputesOptions): Disputes {
 
   return {
     scheduleFor(scope, charge) {
+      warnings.scheduleFor(scope, charge)
       const details = charge.payment_method_details as { card?: Record<string, unknown> } | undefined
       if (details?.card === undefined || cardOf({ id: charge.id, card: details.card }).dispute === undefined) return
       opening.at(kernel.clock.now, { account: scope.account, mode: scope.mode, charge: charge.id })
     },
+    refunded: warnings.refunded,
     close,
     decideLater(scope, id, outcome) {
       deciding.at(kernel.clock.now, { account: scope.account, mode: scope.mode, dispute: id, outcome })

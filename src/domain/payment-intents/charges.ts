@@ -99,7 +99,7 @@ export interface ChargesOptions {
   readonly resource: () => Resource
   readonly paymentMethods: Pick<PaymentMethods, 'outcome'>
   /** Opens the dispute a dispute test card's captured payment gets. */
-  readonly disputes: Pick<Disputes, 'scheduleFor'>
+  readonly disputes: Pick<Disputes, 'scheduleFor' | 'refunded'>
   /** What a captured charge moves beyond itself (a Connect payment's transfer and application fee), after its events. */
   readonly onCaptured?: (scope: Scope, charge: Charge, origin: Origin) => void
 }
@@ -149,6 +149,7 @@ export function createCharges(options: ChargesOptions): Charges {
     })
     const previous = { amount_refunded: c.amount_refunded, refunded: c.refunded }
     emitSnapshot(events, 'charge.refunded', scope, updated, origin, previous, true)
+    disputes.refunded(scope, updated, origin)
     kernel.trace.append('charge.refunded', {
       id: c.id,
       account: scope.account,

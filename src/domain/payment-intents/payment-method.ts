@@ -32,6 +32,8 @@ export interface TestCard {
   readonly bypassPending?: boolean
   /** A captured payment with it is disputed by the cardholder (the provider's dispute test cards). */
   readonly dispute?: DisputeTrigger
+  /** A captured payment with it draws an early fraud warning from the issuer, of this `fraud_type`. */
+  readonly earlyFraudWarning?: string
 }
 
 /** The dispute a dispute test card opens: its reason, and whether it is an inquiry (no funds withdrawn). */
@@ -109,6 +111,12 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
       last4: '1976',
       outcome: { kind: 'succeed' },
       dispute: { reason: 'fraudulent', inquiry: true },
+    },
+    pm_card_createIssuerFraudRecord: {
+      brand: 'visa',
+      last4: '5423',
+      outcome: { kind: 'succeed' },
+      earlyFraudWarning: 'made_with_stolen_card',
     },
     pm_card_chargeDeclined: {
       brand: 'visa',

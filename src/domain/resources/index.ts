@@ -21,6 +21,7 @@ import { customerSessions } from './customer-sessions.js'
 import { customers } from './customers.js'
 import { discounts } from './discounts.js'
 import { disputes } from './disputes.js'
+import { earlyFraudWarnings } from './early-fraud-warnings.js'
 import { activeEntitlements, entitlementFeatures, productFeatures } from './entitlements.js'
 import { ephemeralKeys } from './ephemeral-keys.js'
 import { eventDestinations } from './event-destinations.js'
@@ -114,6 +115,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   charges,
   tokens,
   disputes,
+  earlyFraudWarnings,
   mandates,
   customerCashBalanceTransactions,
   billingMeters,
