@@ -11,6 +11,7 @@ import { CURRENT_VERSION, isServedVersion } from '#catalogue/versions.js'
 import type { Scope } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 import { tableError } from '#domain/service-error.js'
+import { intentInvoices } from '#domain/versions/intent-invoices.js'
 import { needsWalk, renderAt } from '#domain/versions/render-at.js'
 
 export { needsWalk }
@@ -65,29 +66,52 @@ export function requestParamsAt(
  */
 export function answerAt(service: Service, scope: Scope, answer: unknown, version: string, deferred: readonly string[]): unknown {
   const find = (id: string) => service.engine.find(scope, id)
+  const invoicesNow = () => intentInvoices(() => service.engine.resource('invoice_payment').list(scope))
   if (answer === null || typeof answer !== 'object' || deferred.length > 0 || !isSealedAnswer(answer)) {
-    return renderAt(answer, version, find, deferred)
+    return renderAt(answer, version, find, deferred, invoicesNow())
   }
   // A retrieve answers the same sealed object again and again: its walk is kept while the objects
-  // it read are the same ones (the engine replaces an object on every change), and the walked copy
-  // is marked so its text is made once too, as the current version's answer is.
+  // it read are the same ones (the engine replaces an object on every change) and the invoices it
+  // asked about pay the same intents (an invoice payment made later names an intent anew), and the
+  // walked copy is marked so its text is made once too, as the current version's answer is.
   let byVersion = walked.get(answer)
   const hit = byVersion?.get(version)
-  if (hit?.reads.every(([id, seen]) => find(id) === seen)) return hit.result
+  if (hit?.reads.every(([id, seen]) => find(id) === seen)) {
+    const invoiceOf = hit.asked.length === 0 ? undefined : invoicesNow()
+    if (invoiceOf === undefined || hit.asked.every(([pi, seen]) => invoiceOf(pi) === seen)) return hit.result
+  }
   const reads: Array<[string, unknown]> = []
-  const result = renderAt(answer, version, (id) => {
-    const found = find(id)
-    reads.push([id, found])
-    return found
-  })
+  const asked: Array<[string, string | null]> = []
+  const invoiceOf = invoicesNow()
+  const result = renderAt(
+    answer,
+    version,
+    (id) => {
+      const found = find(id)
+      reads.push([id, found])
+      return found
+    },
+    [],
+    (pi) => {
+      const seen = invoiceOf(pi)
+      asked.push([pi, seen])
+      return seen
+    },
+  )
   if (result !== null && typeof result === 'object') {
     if (byVersion === undefined) {
       byVersion = new Map()
       walked.set(answer, byVersion)
     }
-    byVersion.set(version, { result: sealedAnswer(result), reads })
+    byVersion.set(version, { result: sealedAnswer(result), reads, asked })
   }
   return result
 }
 
-const walked = new WeakMap<object, Map<string, { result: unknown; reads: ReadonlyArray<[string, unknown]> }>>()
+interface Walked {
+  readonly result: unknown
+  readonly reads: ReadonlyArray<[string, unknown]>
+  readonly asked: ReadonlyArray<[string, string | null]>
+}
+
+const walked = new WeakMap<object, Map<string, Walked>>()

@@ -3,6 +3,7 @@ import { LayeredMap } from '#kernel/layered-map.js'
 import type { Accounts } from '../accounts/accounts.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
+import { intentInvoices } from '../versions/intent-invoices.js'
 import { previousAt } from '../versions/previous-at.js'
 import { needsWalk, renderAt } from '../versions/render-at.js'
 import type { EmitSnapshot, EmitThin, StoredEvent } from './event.js'
@@ -33,10 +34,17 @@ export interface EventStore {
 }
 
 /** Reads other objects for a walk back (the engine, bound once the service has built it). */
-export type ObjectFinder = () => { find(scope: Scope, id: string): Record<string, unknown> | undefined } | undefined
+export type ObjectFinder = () =>
+  | {
+      find(scope: Scope, id: string): Record<string, unknown> | undefined
+      /** The invoice payment records are read for which invoice a payment intent pays. */
+      resource(object: 'invoice_payment'): { list(scope: Scope): readonly Record<string, unknown>[] }
+    }
+  | undefined
 
 export function createEventStore(kernel: Kernel, accounts: Accounts, finder: ObjectFinder = () => undefined): EventStore {
   const findIn = (scope: Scope) => (id: string) => finder()?.find(scope, id)
+  const invoicesIn = (scope: Scope) => intentInvoices(() => finder()?.resource('invoice_payment').list(scope) ?? [])
   // `byId` is made on the first lookup by id and kept up to date from then on: a run that never
   // reads an event by id (a load test of creates) pays no insert into a map of every event.
   type Bucket = { snapshot: StoredEvent[]; thin: StoredEvent[]; byId: LayeredMap<string, StoredEvent> | undefined }
@@ -112,11 +120,14 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       // is kept beside it for destinations pinned to another version.
       const walked = needsWalk(apiVersion)
       const find = walked ? findIn({ account: input.account, mode: input.mode }) : undefined
-      const rendered = find === undefined ? object : (renderAt(object, apiVersion, find) as Record<string, unknown>)
+      const invoiceOf = walked ? invoicesIn({ account: input.account, mode: input.mode }) : undefined
+      const rendered =
+        find === undefined ? object : (renderAt(object, apiVersion, find, [], invoiceOf) as Record<string, unknown>)
       const data: Record<string, unknown> = { object: rendered }
       const previous = input.previousAttributes ? cloneData(input.previousAttributes) : undefined
       if (previous !== undefined) {
-        data.previous_attributes = find === undefined ? previous : previousAt(object, rendered, previous, apiVersion, find)
+        data.previous_attributes =
+          find === undefined ? previous : previousAt(object, rendered, previous, apiVersion, find, invoiceOf)
       }
       const body: Record<string, unknown> = {
         id,
@@ -177,12 +188,13 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       const data = event.body.data as Record<string, unknown>
       const now = event.current ?? (data.object as Record<string, unknown>)
       const find = findIn({ account: event.account, mode: event.mode })
+      const invoiceOf = invoicesIn({ account: event.account, mode: event.mode })
       const walk = needsWalk(version)
-      const object = walk ? (renderAt(now, version, find) as Record<string, unknown>) : now
+      const object = walk ? (renderAt(now, version, find, [], invoiceOf) as Record<string, unknown>) : now
       // The previous attributes follow the object's shape: walked from the current version's ones.
       const previous = event.previous ?? (data.previous_attributes as Record<string, unknown> | undefined)
       if (previous === undefined) return { ...event.body, api_version: version, data: { ...data, object } }
-      const previous_attributes = walk ? previousAt(now, object, previous, version, find) : previous
+      const previous_attributes = walk ? previousAt(now, object, previous, version, find, invoiceOf) : previous
       return { ...event.body, api_version: version, data: { ...data, object, previous_attributes } }
     },
     get(scope, id) {

@@ -39,4 +39,9 @@ export interface WalkContext {
   find(id: string): Record<string, unknown> | undefined
   /** An object rendered at the walk's version (for values that were expanded by default then). */
   render(object: Record<string, unknown>): Record<string, unknown>
+  /**
+   * The invoice a payment intent pays (the one whose `payments` hold it), or `null`: the current
+   * shape records the link on the invoice's side only, older ones on the intent too.
+   */
+  invoiceOf(paymentIntent: string): string | null
 }

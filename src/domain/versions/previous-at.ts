@@ -1,3 +1,4 @@
+import { noInvoices } from './intent-invoices.js'
 import { renderAt } from './render-at.js'
 
 type Obj = Record<string, unknown>
@@ -18,8 +19,9 @@ export function previousAt(
   previous: Readonly<Obj>,
   version: string,
   find: (id: string) => Obj | undefined,
+  invoiceOf: (paymentIntent: string) => string | null = noInvoices,
 ): Obj {
-  const before = renderAt({ ...now, ...previous }, version, find) as Obj
+  const before = renderAt({ ...now, ...previous }, version, find, [], invoiceOf) as Obj
   const out: Obj = {}
   for (const key in before) {
     if (key in renderedNow && same(before[key], renderedNow[key])) continue

@@ -2,6 +2,7 @@ import { objectType } from '#catalogue/index.js'
 import { CURRENT_VERSION, type FieldChanges, fieldChanges, walksBack } from '#catalogue/versions.js'
 import type { VersionChange, WalkContext } from './change.js'
 import { CHANGES } from './changes/index.js'
+import { noInvoices } from './intent-invoices.js'
 
 type Obj = Record<string, unknown>
 
@@ -36,7 +37,8 @@ export function changesAfter(version: string): readonly VersionChange[] {
  * nothing restores a `null`, inside the sub-objects their fields hold too (`status_transitions`,
  * `payment_method_details.card`). Events are left as they are: they were rendered when they occurred.
  * The answer is not changed; a copy is returned. `expand` paths of the older version that name a
- * restored field (`latest_invoice.payment_intent`) are expanded on the result.
+ * restored field (`latest_invoice.payment_intent`) are expanded on the result. `invoiceOf` answers
+ * which invoice a payment intent pays (see `intentInvoices`).
  *
  * @example
  * renderAt(invoice, '2022-08-01', (id) => engine.find(scope, id)) // { ..., payment_intent: 'pi_…', paid: true }
@@ -46,9 +48,10 @@ export function renderAt(
   version: string,
   find: (id: string) => Obj | undefined,
   expand: readonly string[] = [],
+  invoiceOf: (paymentIntent: string) => string | null = noInvoices,
 ): unknown {
   const changes = changesAfter(version)
-  const ctx: WalkContext = { version, find, render: (o) => walk(o) as Obj }
+  const ctx: WalkContext = { version, find, render: (o) => walk(o) as Obj, invoiceOf }
   // A subtree nothing changes is answered as it is (no copy): most of an answer at a recent
   // version, and the garbage of a walk is most of its cost. `held` is how the sub-object a parent's
   // field holds differs at the version (from the generated facts), for a node without `object`.

@@ -7,15 +7,17 @@ const get = (o: unknown, ...path: string[]): unknown =>
 /**
  * 2025-03-31.basil moved an invoice's payment into its `payments` list and its subscription under
  * `parent`, billing periods from the subscription onto its items, and a line's price and
- * subscription under `pricing` and `parent`. Walked back, each is read from where it lives now.
+ * subscription under `pricing` and `parent`; a payment intent and a charge stopped naming the
+ * invoice they pay. Walked back, each is read from where it lives now.
  *
  * @example
  * BASIL_BILLING.back?.invoice?.(invoice, ctx) // invoice.payment_intent, .charge, .paid, .subscription set
+ * BASIL_BILLING.back?.payment_intent?.(intent, ctx) // intent.invoice: 'in_…' or null
  */
 export const BASIL_BILLING: VersionChange = {
   version: '2025-03-31.basil',
   description: 'invoice payments, parents, billing periods on items and line pricing moved',
-  expandable: ['payment_intent', 'charge', 'subscription'],
+  expandable: ['payment_intent', 'charge', 'subscription', 'invoice'],
   back: {
     invoice(o, ctx) {
       const stored = typeof o.id === 'string' ? ctx.find(o.id) : undefined
@@ -40,6 +42,12 @@ export const BASIL_BILLING: VersionChange = {
       const discounts = (o.discounts ?? []) as unknown[]
       const first = discounts[0]
       o.discount = first !== undefined && typeof first === 'object' ? first : null
+    },
+    payment_intent(o, ctx) {
+      o.invoice = typeof o.id === 'string' ? ctx.invoiceOf(o.id) : null
+    },
+    charge(o, ctx) {
+      o.invoice = typeof o.payment_intent === 'string' ? ctx.invoiceOf(o.payment_intent) : null
     },
     line_item(o, ctx) {
       const price = get(o, 'pricing', 'price_details', 'price')
