@@ -141,7 +141,7 @@ describe('serve --state survives SIGKILL during saves', () => {
     // Both kinds of moment were hit: mid-write (the acknowledged save stays) and after the rename.
     expect(outcomes.acknowledged).toBeGreaterThan(0)
     expect(outcomes.midWrite).toBeGreaterThan(0)
-  }, 180_000)
+  }, 420_000)
 
   it('the real serve killed with SIGKILL during POST /__sim/snapshot leaves a file the next start loads', async () => {
     const file = join(dir, 'serve-state.json')
