@@ -27,7 +27,7 @@ import { createPaymentMethods, type PaymentMethods } from './payment-intents/pay
 import { collectConnect } from './resources/connect-charges.js'
 import type { ResourcePorts } from './resources/ports.js'
 import { servedDeclarations as declarations } from './resources/served.js'
-import { createSessions, type Sessions } from './sessions/sessions.js'
+import { createSessions, SESSION_OBJECT, type Sessions } from './sessions/sessions.js'
 import { createMoneyTimers } from './timers/money-timers.js'
 
 // Admission and Gate live in a small module of their own, so limits and locks (which the service
@@ -92,7 +92,7 @@ export interface ServiceOptions {
 export function createService(kernel: Kernel, timeline: RequestTimeline, options: ServiceOptions): Service {
   const accounts = createAccounts(kernel, options.defaultVersion)
   const events = createEventStore(kernel, accounts, () => built)
-  const sessions = createSessions(kernel)
+  const sessions = createSessions(kernel, () => engineOf().resource(SESSION_OBJECT))
   const destinations = createDestinations(kernel, accounts, () => engine)
   const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)
   // Meters, payment methods, charges and payment intents are engine objects; the engine is made

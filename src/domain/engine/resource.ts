@@ -60,6 +60,10 @@ export interface Resource {
   /** Sets fields as given (behaviours: status changes), emitting `*.updated` like `update`. */
   set(scope: Scope, id: string, fields: Readonly<Record<string, unknown>>, origin: Origin): Json
   delete(scope: Scope, id: string, origin: Origin): { id: string; object: string; deleted: true }
+  /** Removes an object without an event, a trace entry or a stub: one the provider forgets silently. */
+  discard(scope: Scope, id: string): void
+  /** Visits every stored object of every scope (in insertion order): for indexes derived from the store. */
+  each(visit: (scope: Scope, obj: Json) => void): void
   /** A new object with defaults and params, not stored. */
   build(scope: Scope, id: string, params: Readonly<Record<string, unknown>>): Json
 }
@@ -271,6 +275,16 @@ export function createResource(options: ResourceOptions): Resource {
       kernel.trace.append(`${d.object}.deleted` as 'customer.deleted', { id, account: scope.account, mode: scope.mode })
       emit('deleted', scope, current, origin)
       return { ...stub }
+    },
+    discard(scope, id) {
+      store.remove(scope, id)
+    },
+    each(visit) {
+      for (const [key, objects] of Object.entries(store.save())) {
+        const cut = key.lastIndexOf('|')
+        const scope: Scope = { account: key.slice(0, cut), mode: key.slice(cut + 1) as Scope['mode'] }
+        for (const o of objects) visit(scope, o)
+      }
     },
     build,
   }

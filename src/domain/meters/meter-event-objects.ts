@@ -1,6 +1,5 @@
 import { isoTime } from '#kernel/time.js'
 import { timestampOf } from '../engine/v2-object.js'
-import type { MeterEventSession } from '../sessions/sessions.js'
 import type { AcceptedMeterEvent, MeterEventAdjustment } from './meter-event-types.js'
 
 /**
@@ -56,22 +55,5 @@ export function adjustmentV2(a: MeterEventAdjustment): Record<string, unknown> {
     livemode: a.mode === 'live',
     status: a.status,
     type: 'cancel',
-  }
-}
-
-/**
- * A meter event session as the v2 API shows it, with the token the stream takes.
- *
- * @example
- * sessionV2(s).expires_at // 15 minutes after `created`
- */
-export function sessionV2(s: MeterEventSession): Record<string, unknown> {
-  return {
-    id: s.id,
-    object: 'v2.billing.meter_event_session',
-    authentication_token: s.token,
-    created: isoTime(s.created),
-    expires_at: isoTime(s.expiresAt),
-    livemode: s.mode === 'live',
   }
 }

@@ -1,5 +1,4 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
-import { sessionV2 } from '../meters/meter-event-objects.js'
 import { parseStreamBody } from '../meters/stream-body.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -8,11 +7,11 @@ export const meterEventSessions: ResourceDeclaration<ResourcePorts> = {
   type: 'V2.Billing.MeterEventSession',
   object: 'v2.billing.meter_event_session',
   idPrefix: 'mes',
-  ephemeral: true,
-  // No engine verb: the behaviour below is the whole operation.
+  // Stored (the sessions area keeps them here and derives its token index); no engine verb: the
+  // behaviour below is the whole operation.
   only: [],
   behaviours: {
-    'v2.billing.meterEventSession.create': (call, _next, { ports }) => sessionV2(ports.metering.sessions.create(call.scope)),
+    'v2.billing.meterEventSession.create': (call, _next, { ports }) => ports.metering.sessions.create(call.scope),
   },
 }
 

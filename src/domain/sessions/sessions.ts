@@ -1,6 +1,6 @@
 import { SESSION_VALIDITY_MS } from '#catalogue/rules.js'
-import { fromPlain, toPlain } from '#kernel/plain.js'
 import { DAY, isoTime } from '#kernel/time.js'
+import type { Resource } from '../engine/resource.js'
 import type { Kernel } from '../kernel.js'
 import type { Mode, Scope } from '../mode.js'
 import { tableError } from '../service-error.js'
@@ -8,13 +8,19 @@ import { tableError } from '../service-error.js'
 /** Validity of a meter event session token. */
 export const SESSION_TTL = SESSION_VALIDITY_MS
 
-export interface MeterEventSession {
+/** The object the engine stores for the declared `v2.billing.meter_event_session` resource. */
+export const SESSION_OBJECT = 'v2.billing.meter_event_session'
+
+/**
+ * What the stream's authentication needs of a session, derived from the stored object (its scope,
+ * and `expires_at` in epoch ms so the hot path compares numbers).
+ */
+export interface SessionKey {
   readonly id: string
   readonly account: string
   readonly mode: Mode
   readonly token: string
-  readonly created: number
-  /** Epoch ms; may be brought forward by the early-expiry fault. */
+  /** Epoch ms; brought forward with the stored `expires_at` by the early-expiry fault. */
   expiresAt: number
 }
 
@@ -22,85 +28,115 @@ export interface MeterEventSession {
  * Meter event sessions: short-lived tokens that alone authenticate the meter event stream. A token
  * works until `expires_at` (exclusive) and then answers 401 `billing_meter_event_session_expired`
  * with the `temporary_session_expired` type the official client maps to its session-expired error.
+ * The sessions are the engine's `v2.billing.meter_event_session` objects, kept as the API shows
+ * them; the token index is derived from them and rebuilt after a snapshot load.
  *
  * @example
  * const s = sessions.create({ account: 'acct_1', mode: 'test' })
- * sessions.authenticate(s.token) // the session, until 15 minutes have passed
+ * sessions.authenticate(String(s.authentication_token)) // its key, until 15 minutes have passed
  */
 export interface Sessions {
-  create(scope: Scope): MeterEventSession
-  authenticate(token: string): MeterEventSession
+  /** Makes and stores a session; answers the stored object. */
+  create(scope: Scope): Record<string, unknown>
+  authenticate(token: string): SessionKey
   isToken(credential: string): boolean
-  get(id: string): MeterEventSession | undefined
+  get(id: string): SessionKey | undefined
   /** Ends a session now (the early-expiry fault, or a test that wants it). */
   expire(id: string): void
 }
 
-export function createSessions(kernel: Kernel): Sessions {
-  const byToken = new Map<string, MeterEventSession>()
-  const byId = new Map<string, MeterEventSession>()
+/**
+ * Sessions over the engine's store of `v2.billing.meter_event_session` objects.
+ *
+ * @example
+ * const sessions = createSessions(kernel, () => engine.resource(SESSION_OBJECT))
+ */
+export function createSessions(kernel: Kernel, resource: () => Resource): Sessions {
+  const byToken = new Map<string, SessionKey>()
+  const byId = new Map<string, SessionKey>()
+  // A snapshot carries the objects once (in the engine's part); the index follows them on first use.
+  let stale = false
 
-  function forget(session: MeterEventSession): void {
-    byToken.delete(session.token)
-    byId.delete(session.id)
+  function index(): void {
+    if (!stale) return
+    stale = false
+    byToken.clear()
+    byId.clear()
+    resource().each((scope, o) => {
+      const key: SessionKey = {
+        id: String(o.id),
+        account: scope.account,
+        mode: scope.mode,
+        token: String(o.authentication_token),
+        expiresAt: Date.parse(String(o.expires_at)),
+      }
+      byToken.set(key.token, key)
+      byId.set(key.id, key)
+    })
   }
 
   const forgetTask = kernel.scheduler.define<{ id: string }>('session.forget', ({ id }) => {
-    const session = byId.get(id)
-    if (session !== undefined) forget(session)
+    index()
+    const key = byId.get(id)
+    if (key === undefined) return
+    byToken.delete(key.token)
+    byId.delete(id)
+    resource().discard(key, id)
   })
 
   kernel.state.register('sessions', {
-    save: () => toPlain([...byId.values()]),
-    load(data) {
-      byId.clear()
-      byToken.clear()
-      for (const s of fromPlain<MeterEventSession[]>(data)) {
-        byId.set(s.id, s)
-        byToken.set(s.token, s)
-      }
+    // The index has nothing of its own to save.
+    save: () => null,
+    load() {
+      stale = true
     },
   })
 
   return {
     create(scope) {
+      index()
       const now = kernel.clock.now
-      const session: MeterEventSession = {
-        id: kernel.ids.next('mes', 24),
-        account: scope.account,
-        mode: scope.mode,
-        token: kernel.ids.next(`ek_${scope.mode}`, 48),
-        created: now,
-        expiresAt: now + SESSION_TTL,
-      }
-      byToken.set(session.token, session)
-      byId.set(session.id, session)
-      // Expired tokens are remembered for a day so they keep answering "expired", then forgotten.
-      forgetTask.at(session.expiresAt + DAY, { id: session.id })
-      kernel.trace.append('session.created', {
-        id: session.id,
-        account: scope.account,
-        mode: scope.mode,
-        expires_at: session.expiresAt,
+      const id = kernel.ids.next('mes', 24)
+      const token = kernel.ids.next(`ek_${scope.mode}`, 48)
+      const expiresAt = now + SESSION_TTL
+      const session = resource().insert(scope, {
+        id,
+        object: SESSION_OBJECT,
+        authentication_token: token,
+        created: isoTime(now),
+        expires_at: isoTime(expiresAt),
+        livemode: scope.mode === 'live',
       })
+      const key: SessionKey = { id, account: scope.account, mode: scope.mode, token, expiresAt }
+      byToken.set(token, key)
+      byId.set(id, key)
+      // Expired tokens are remembered for a day so they keep answering "expired", then forgotten.
+      forgetTask.at(expiresAt + DAY, { id })
+      kernel.trace.append('session.created', { id, account: scope.account, mode: scope.mode, expires_at: expiresAt })
       return session
     },
     authenticate(token) {
-      const session = byToken.get(token)
-      if (session === undefined) {
+      index()
+      const key = byToken.get(token)
+      if (key === undefined) {
         throw tableError('session_token_invalid')
       }
-      if (kernel.clock.now >= session.expiresAt) {
-        throw tableError('billing_meter_event_session_expired', { id: session.id, expires_at: isoTime(session.expiresAt) })
+      if (kernel.clock.now >= key.expiresAt) {
+        throw tableError('billing_meter_event_session_expired', { id: key.id, expires_at: isoTime(key.expiresAt) })
       }
-      return session
+      return key
     },
     isToken: (credential) => credential.startsWith('ek_'),
-    get: (id) => byId.get(id),
+    get(id) {
+      index()
+      return byId.get(id)
+    },
     expire(id) {
-      const session = byId.get(id)
-      if (session !== undefined && session.expiresAt > kernel.clock.now) {
-        session.expiresAt = kernel.clock.now
+      index()
+      const key = byId.get(id)
+      if (key !== undefined && key.expiresAt > kernel.clock.now) {
+        key.expiresAt = kernel.clock.now
+        resource().put(key, id, { expires_at: isoTime(key.expiresAt) })
         kernel.trace.append('session.expired', { id })
       }
     },
