@@ -56,6 +56,39 @@ describe('invoices.attachPayment', () => {
     expect([paid.status, paid.amount_paid]).toEqual(['paid', 2500])
   })
 
+  it('cancels the intent an invoice waited on when an attached payment pays it', async () => {
+    const { stripe } = billingClient({ seed: 433 })
+    const customer = await stripe.customers.create({ email: 'buyer@example.com' })
+    const product = await stripe.products.create({ name: 'Seat' })
+    const price = await stripe.prices.create({
+      product: product.id,
+      currency: 'usd',
+      unit_amount: 2500,
+      recurring: { interval: 'month' },
+    })
+    const sub = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+      payment_behavior: 'default_incomplete',
+      expand: ['latest_invoice.payments'],
+    })
+    const invoice = sub.latest_invoice as Exclude<typeof sub.latest_invoice, string | null>
+    const own = invoice.payments?.data[0]?.payment.payment_intent as string
+    expect(typeof own).toBe('string')
+    const pi = await stripe.paymentIntents.create({
+      amount: 2500,
+      currency: 'usd',
+      customer: customer.id,
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    })
+    const paid = await stripe.invoices.attachPayment(invoice.id as string, { payment_intent: pi.id, expand: ['payments'] })
+    expect(paid.status).toBe('paid')
+    expect((await stripe.paymentIntents.retrieve(own)).status).toBe('canceled')
+    const statuses = Object.fromEntries((paid.payments?.data ?? []).map((p) => [p.payment.payment_intent as string, p.status]))
+    expect(statuses).toEqual({ [own]: 'canceled', [pi.id]: 'paid' })
+  })
+
   it('refuses an intent in another currency, a used intent and an invoice not open, changing nothing', async () => {
     const { sim, stripe } = billingClient({ seed: 433 })
     const { customer, invoice } = await openInvoice(stripe)

@@ -185,11 +185,35 @@ export function createInvoiceIntents(ctx: BillingContext) {
     r.invoice().put(scope, invoiceId, { payments: paymentsList(invoiceId, data) })
   }
 
+  /**
+   * Another payment paid the invoice (`invoices.attachPayment`): the intent it waited on, if any, is
+   * canceled and its record too, read from the store as it is now. Answers the records given,
+   * refreshed.
+   */
+  function cancelOwn(scope: Scope, invoiceId: string, records: readonly Json[], origin: Origin): Json[] {
+    const st = invoiceStates.get(key(scope, invoiceId))
+    const own = st?.intent
+    if (st === undefined || own === undefined) return [...records]
+    const now = st.timeline.now()
+    for (const p of r.invoicePayment().list(scope)) {
+      const intent = (p.payment as { payment_intent?: unknown } | undefined)?.payment_intent
+      if (p.invoice !== invoiceId || p.status !== 'open' || intent !== own) continue
+      cancelIntent(scope, own, origin)
+      r.invoicePayment().put(scope, String(p.id), {
+        status: 'canceled',
+        status_transitions: { canceled_at: sec(now), paid_at: null },
+      })
+    }
+    release(scope, invoiceId)
+    return records.map((p) => r.invoicePayment().get(scope, String(p.id)) ?? p)
+  }
+
   return {
     open,
     adopt,
     settle,
     cancelOpen,
+    cancelOwn,
     /** The open intent of an invoice, if it waits on one. */
     intentOf: (scope: Scope, invoiceId: string) => invoiceStates.get(key(scope, invoiceId))?.intent,
     /** The open invoice an intent pays, if any. */

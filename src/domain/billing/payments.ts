@@ -42,6 +42,12 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     r.subscription().set(scope, subId, { status }, origin)
   }
 
+  /** The `payments` of an invoice paid by records attached by hand, and those paid. */
+  const attachedPaid = (invoiceId: string, records: readonly Json[]) => ({
+    list: paymentsList(invoiceId, records),
+    paid: records.filter((p) => p.status === 'paid'),
+  })
+
   /** Marks the invoice paid by `pi`; `attached` are its payment records when made before (`invoices.attachPayment`). */
   function markPaid(scope: Scope, id: string, pi: string | null, origin: Origin, attached?: readonly Json[]): Json {
     const st = invoiceStates.get(key(scope, id))
@@ -51,7 +57,7 @@ export function createPayments(ctx: BillingContext, jobs: BillingJobs, invoicing
     const { list, paid } =
       attached === undefined
         ? invoicing.intents.settle(scope, invoice, pi, origin)
-        : { list: paymentsList(id, attached), paid: attached.filter((p) => p.status === 'paid') }
+        : attachedPaid(id, invoicing.intents.cancelOwn(scope, id, attached, origin))
     invoice = r.invoice().put(scope, id, {
       status: 'paid',
       attempt_count: Number(invoice.attempt_count ?? 0) + (pi === null ? 0 : 1),
