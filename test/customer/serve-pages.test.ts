@@ -117,6 +117,24 @@ describe("serve's customer pages, actions and browser library", () => {
     expect(JSON.parse(failed.body).status).toBe('requires_payment_method')
   })
 
+  it("redirects a setup intent's 3-D Secure step with a return_url to serve's page, which completes it", async () => {
+    const si = await stripe.setupIntents.create({
+      payment_method: 'pm_card_threeDSecure2Required',
+      confirm: true,
+      return_url: 'https://shop.example/saved',
+    })
+    expect(si).toMatchObject({ status: 'requires_action', next_action: { type: 'redirect_to_url' } })
+    const url = si.next_action?.redirect_to_url?.url as string
+    expect(url.startsWith(`${serve}/__customer/authenticate/`)).toBe(true)
+    expect(new URL(url).searchParams.get('setup_intent')).toBe(si.id)
+    const pageAnswer = await call(port, new URL(url).pathname + new URL(url).search)
+    expect(pageAnswer.status).toBe(200)
+    expect(pageAnswer.body).toContain('Save this card')
+    expect(pageAnswer.body).toContain('https://shop.example/saved')
+    const done = await action('authenticate', { setup_intent: si.id, outcome: 'complete' })
+    expect(JSON.parse(done.body)).toMatchObject({ id: si.id, status: 'succeeded', next_action: null })
+  })
+
   it("ends a setup intent's 3-D Secure challenge through the page actions, and refuses a body naming no intent", async () => {
     const si = await stripe.setupIntents.create({ payment_method: 'pm_card_threeDSecure2Required', confirm: true })
     expect(si.status).toBe('requires_action')

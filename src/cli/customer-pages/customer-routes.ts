@@ -94,7 +94,8 @@ export async function customerSide(
   if (page === 'invoice' && rest.length === 2) return html(invoicePage(sim, rest[0] as string, rest[1] as string))
   if (page === 'portal' && rest.length === 1) return html(portalPage(sim, rest[0] as string))
   if (page === 'authenticate' && rest.length === 1) {
-    return html(authenticatePage(sim, url.searchParams.get('payment_intent') ?? ''))
+    const intent = url.searchParams.get('payment_intent') ?? url.searchParams.get('setup_intent') ?? ''
+    return html(authenticatePage(sim, intent))
   }
   if (page === 'pay' && rest.length === 1) {
     return html(paymentLinkPage(sim, providerUrlOf('pay/', rest[0] as string) as string))

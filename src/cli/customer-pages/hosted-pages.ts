@@ -106,22 +106,24 @@ if (button) button.onclick = async () => {
  * authenticatePage(sim, 'pi_1').html // '… Complete … Fail …'
  */
 export function authenticatePage(sim: Simulator, intent: string): PageAnswer {
-  const found = locate(sim, intent, 'payment_intent')
-  if (found === undefined) return missing('payment intent')
+  const kind = intent.startsWith('seti_') ? 'setup_intent' : 'payment_intent'
+  const found = locate(sim, intent, kind)
+  if (found === undefined) return missing(kind === 'setup_intent' ? 'setup intent' : 'payment intent')
   const pi = found.object
   const action = pi.next_action as { redirect_to_url?: { return_url?: string } } | null
   const back = action?.redirect_to_url?.return_url ?? null
-  const body = `<p>${esc(money(pi.amount, pi.currency))}</p><p id="state">${esc(pi.status)}</p><button id="complete">Complete authentication</button><button id="fail">Fail authentication</button>`
+  const what = kind === 'setup_intent' ? 'Save this card for later payments' : money(pi.amount, pi.currency)
+  const body = `<p>${esc(what)}</p><p id="state">${esc(pi.status)}</p><button id="complete">Complete authentication</button><button id="fail">Fail authentication</button>`
   const script = `
-const scope = ${jsValue(found.scope)}; const back = ${jsValue(back)}; const secret = ${jsValue(pi.client_secret)}
+const scope = ${jsValue(found.scope)}; const back = ${jsValue(back)}; const secret = ${jsValue(pi.client_secret)}; const kind = ${jsValue(kind)}
 async function finish(outcome) {
   try {
-    const r = await act('authenticate', { payment_intent: ${jsValue(intent)}, outcome, account: scope.account, mode: scope.mode })
+    const r = await act('authenticate', { [kind]: ${jsValue(intent)}, outcome, account: scope.account, mode: scope.mode })
     const status = r.status === 'succeeded' || r.status === 'processing' || r.status === 'requires_capture' ? 'succeeded' : 'failed'
     say(status === 'succeeded' ? 'Authenticated' : 'Authentication failed')
     if (back) {
       const u = new URL(back)
-      u.searchParams.set('payment_intent', ${jsValue(intent)}); u.searchParams.set('payment_intent_client_secret', secret); u.searchParams.set('redirect_status', status)
+      u.searchParams.set(kind, ${jsValue(intent)}); u.searchParams.set(kind + '_client_secret', secret); u.searchParams.set('redirect_status', status)
       location.href = u.href
     }
   } catch (e) { say('Refused: ' + e.message) }

@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { confirmSetup } from '../setup-intents/setup-flow.js'
+import { withReturnUrl } from './payment-intent-redirect.js'
 import type { ResourcePorts } from './ports.js'
 import { awaitMicrodeposits, needsMicrodeposits, verifySetupMicrodeposits } from './setup-intent-microdeposits.js'
 
@@ -36,7 +37,8 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
         return awaitMicrodeposits(engine, call.scope, created, pm, call.params.mandate_data, call.origin)
       }
       const deps = { engine, paymentMethods: ports.paymentMethods }
-      return confirmSetup(deps, call.scope, created, pm, call.params.mandate_data, call.origin)
+      const done = confirmSetup(deps, call.scope, created, pm, call.params.mandate_data, call.origin)
+      return withReturnUrl(engine, call.scope, done, call.params.return_url)
     },
     'setupIntents.verifyMicrodeposits': verifySetupMicrodeposits,
     'setupIntents.confirm'(call, _next, { engine, ports }) {
@@ -51,7 +53,8 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
         return awaitMicrodeposits(engine, call.scope, si, pm, call.params.mandate_data, call.origin)
       }
       const deps = { engine, paymentMethods: ports.paymentMethods }
-      return confirmSetup(deps, call.scope, si, pm, call.params.mandate_data, call.origin)
+      const done = confirmSetup(deps, call.scope, si, pm, call.params.mandate_data, call.origin)
+      return withReturnUrl(engine, call.scope, done, call.params.return_url)
     },
     'setupIntents.cancel'(call, _next, { engine }) {
       const r = engine.resource('setup_intent')
