@@ -2,6 +2,7 @@ import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
+import { paymentsList } from './invoice-intents.js'
 import type { Payments } from './payments.js'
 import { sec } from './types.js'
 
@@ -28,17 +29,6 @@ export function createAttachedPayments(ctx: BillingContext, payments: Payments) 
       .list(scope)
       .filter((p) => p.invoice === invoice)
 
-  /** The invoice's `payments` list, newest first. */
-  function paymentList(invoice: string, records: readonly Json[]): Record<string, unknown> {
-    return {
-      object: 'list',
-      data: records,
-      has_more: false,
-      total_count: records.length,
-      url: `/v1/invoice_payments?invoice=${invoice}`,
-    }
-  }
-
   /** The intent succeeded: its record is paid, and the invoice too once its records cover it. */
   function settle(scope: Scope, record: Json, intent: Json, origin: Origin): void {
     const invoiceId = String(record.invoice)
@@ -61,7 +51,7 @@ export function createAttachedPayments(ctx: BillingContext, payments: Payments) 
       {
         amount_paid: total,
         amount_remaining: Number(invoice.amount_due) - total,
-        payments: paymentList(invoiceId, records),
+        payments: paymentsList(invoiceId, records),
       },
       origin,
     )
@@ -84,7 +74,7 @@ export function createAttachedPayments(ctx: BillingContext, payments: Payments) 
       status_transitions: { canceled_at: null, paid_at: null },
     })
     const stored = r.invoicePayment().insert(scope, record)
-    r.invoice().set(scope, invoiceId, { payments: paymentList(invoiceId, recordsOf(scope, invoiceId)) }, origin)
+    r.invoice().set(scope, invoiceId, { payments: paymentsList(invoiceId, recordsOf(scope, invoiceId)) }, origin)
     if (intent.status === 'succeeded') settle(scope, stored, intent, origin)
     return r.invoice().require(scope, invoiceId)
   }
