@@ -135,7 +135,8 @@ export interface ResourceDeclaration<P = any> {
   readonly includes?: Readonly<Record<string, Includer<P>>>
   /**
    * Includable fields the object stores (they follow from its own params, a price's `tiers`) but
-   * answers only when `expand[]` names them, as the provider does.
+   * answers only when `expand[]` names them, as the provider does; a dotted name withholds a field
+   * inside the object (`restrictions.currency_options`).
    */
   readonly withheld?: readonly string[]
   /**

@@ -24,7 +24,8 @@ const MAX_DEPTH = 8
  * price, a list's prices, the price inside a subscription's items): the objects on the way to one
  * are copied, everything else is the answer itself, so an answer holding none costs one walk.
  * A field is named by its dotted path from the answer (`tiers`, `data.tiers`,
- * `items.data.price.tiers`), array positions left out as `expand[]` leaves them.
+ * `items.data.price.tiers`), array positions left out as `expand[]` leaves them; a withheld field
+ * may sit inside the object (`restrictions.currency_options` of a promotion code).
  *
  * @example
  * withhold(price, [], withheldOf(declarations)) // the price without `tiers`
@@ -55,15 +56,15 @@ function walk(value: unknown, at: readonly string[], paths: readonly string[], w
     const prefix = at.length === 0 ? '' : `${at.join('.')}.`
     for (const f of fields) {
       const path = `${prefix}${f}`
-      if (f in value && !paths.some((p) => p === path || p.startsWith(`${path}.`))) {
-        out ??= { ...value }
-        delete out[f]
-      }
+      if (paths.some((p) => p === path || p.startsWith(`${path}.`))) continue
+      const kept = without(out ?? value, f.split('.'))
+      if (kept !== undefined) out = kept
     }
   }
   for (const key of Object.keys(value)) {
-    const child = value[key]
-    if (typeof child !== 'object' || child === null || (out !== undefined && !(key in out))) continue
+    // What a withheld field left of the object (a nested field removed copies its parents).
+    const child = (out ?? value)[key]
+    if (typeof child !== 'object' || child === null) continue
     const next = walk(child, [...at, key], paths, withheld, depth + 1)
     if (next !== child) {
       out ??= { ...value }
@@ -71,4 +72,22 @@ function walk(value: unknown, at: readonly string[], paths: readonly string[], w
     }
   }
   return out ?? value
+}
+
+/**
+ * A copy of `object` without the field at `segs` (`['restrictions', 'currency_options']`), the
+ * objects on the way copied; `undefined` when the object does not hold it.
+ */
+function without(object: Record<string, unknown>, segs: readonly string[]): Record<string, unknown> | undefined {
+  const [head, ...rest] = segs
+  if (head === undefined || !(head in object)) return undefined
+  if (rest.length === 0) {
+    const out = { ...object }
+    delete out[head]
+    return out
+  }
+  const child = object[head]
+  if (!isPlainObject(child)) return undefined
+  const next = without(child, rest)
+  return next === undefined ? undefined : { ...object, [head]: next }
 }

@@ -55,6 +55,8 @@ export const billingPortalConfigurations: ResourceDeclaration<ResourcePorts> = {
   noun: 'billing portal configuration',
   idPrefix: 'bpc',
   touch: ['updated'],
+  // Includable: answered only when `expand[]` names it.
+  withheld: ['features.subscription_update.products'],
   defaults: () => ({
     active: true,
     business_profile: { headline: null, privacy_policy_url: null, terms_of_service_url: null },

@@ -100,6 +100,9 @@ export const checkoutLineItems: ResourceDeclaration<ResourcePorts> = {
   object: 'item',
   idPrefix: 'li',
   only: [],
+  // Includable on every line item (a checkout session's, a payment link's, a quote's): answered
+  // only when `expand[]` names them (`data.discounts`, `line_items.data.taxes`).
+  withheld: ['discounts', 'taxes'],
   behaviours: {
     'checkout.sessions.listLineItems'(call, _next, { engine }) {
       const id = call.path.id ?? ''

@@ -18,6 +18,8 @@ export const coupons: ResourceDeclaration = {
   idLength: 8,
   callerId: true,
   defaults: () => ({ duration: 'once', valid: true }),
+  // Includable: answered only when `expand[]` names them, wherever the coupon sits (a discount's).
+  withheld: ['applies_to', 'currency_options'],
   behaviours: {
     'coupons.create'(call, next) {
       const { percent_off: percent, amount_off: amount, currency, duration, duration_in_months: months } = call.params

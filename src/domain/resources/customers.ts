@@ -2,6 +2,7 @@ import { checkEmail } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { tableError } from '../service-error.js'
+import { customerTax } from './customer-tax.js'
 import { deleteCustomerDiscount } from './discount-removal.js'
 import type { ResourcePorts } from './ports.js'
 
@@ -81,8 +82,13 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
     tax_exempt: 'none',
     test_clock: null,
   }),
+  // A `tax[...]` param is kept as the provider shows `tax` (with a location from the address), and
+  // answered only when `expand[]` names it, like the lists below.
+  withheld: ['tax'],
+  derive: (customer) => (customer.tax === undefined ? {} : { tax: customerTax(customer) }),
   // Answered only when `expand[]` names them, from the objects that belong to the customer.
   includes: {
+    tax: customerTax,
     subscriptions: (customer, { engine, scope }) =>
       includedList(
         customer,

@@ -1,6 +1,7 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { DAY } from '#kernel/time.js'
 import type { PreviewChange } from '../billing/billing.js'
+import { paymentsList } from '../billing/invoice-intents.js'
 import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
@@ -118,8 +119,11 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
     status: 'draft',
     status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
   }),
+  // Includable: the payments list is stored once the invoice has one, answered only when asked.
+  withheld: ['payments'],
   includes: {
     confirmation_secret: confirmationSecret,
+    payments: (invoice) => invoice.payments ?? paymentsList(String(invoice.id), []),
   },
   behaviours: {
     ...invoiceLineBehaviours,

@@ -6,4 +6,6 @@ export const promotionCodes: ResourceDeclaration = {
   object: 'promotion_code',
   idPrefix: 'promo',
   defaults: ({ id }) => ({ active: true, code: id.slice(6, 14).toUpperCase() }),
+  // Includable: answered only when `expand[]` names it.
+  withheld: ['restrictions.currency_options'],
 }

@@ -129,6 +129,9 @@ export const quotes: ResourceDeclaration<ResourcePorts> = {
   object: 'quote',
   idPrefix: 'qt',
   defaults: () => ({ status: 'draft', collection_method: 'charge_automatically' }),
+  // Includable: the first lines are answered only when `expand[]` names them (all of them through
+  // `quotes.listLineItems` and `quotes.listComputedUpfrontLineItems`).
+  withheld: ['line_items', 'computed.upfront.line_items'],
   behaviours: {
     'quotes.create'(call, next, { engine, ports }) {
       const { defaults, coupons, lines } = draftFields(engine, call, ports, undefined)

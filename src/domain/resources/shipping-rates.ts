@@ -6,4 +6,6 @@ export const shippingRates: ResourceDeclaration = {
   object: 'shipping_rate',
   idPrefix: 'shr',
   defaults: () => ({ active: true, type: 'fixed_amount', tax_behavior: 'unspecified' }),
+  // Includable: answered only when `expand[]` names it.
+  withheld: ['fixed_amount.currency_options'],
 }
