@@ -26,7 +26,7 @@ const OUTSIDE_KINDS = new Set<FaultKind>(['receiver_down', 'receiver_up', 'repla
  * `faults` stream, so adding faults never shifts ids.
  *
  * @example
- * const faults = createFaultController({ kernel, expireSession: (id) => target.expireSession(id) }, policy, rng)
+ * const faults = createFaultController({ kernel, liveSessions: (a) => sessions.live(a), expireSession: (id) => sessions.expire(id) }, policy, rng)
  * faults.step(3) // applies the schedule entries of step 3
  * faults.fired() // { 'rate_limit:global-rate': 1, indeterminate: 2 }
  */
@@ -65,9 +65,14 @@ export interface FaultController {
   adopt(next: ResolvedFaultPolicy): void
 }
 
-/** What the fault engine acts on: the kernel (trace, clock) and the one domain action it takes itself. */
+/**
+ * What the fault engine acts on: the kernel (trace, clock) and the one domain action it takes
+ * itself, over the service's own meter event sessions (it keeps no copy of them).
+ */
 export interface FaultTarget {
   readonly kernel: Kernel
+  /** The ids of the sessions whose tokens still work, oldest first: of one account, or of all. */
+  liveSessions(account?: string): readonly string[]
   /** Ends one meter event session now (fault `session_expiry`). */
   expireSession(id: string): void
 }
@@ -81,7 +86,6 @@ export function createFaultController(target: FaultTarget, initial: ResolvedFaul
   let taken: FaultSource = 'schedule'
   const listeners = new Map<FaultKind, FaultListener>()
   const counts: Record<string, number> = {}
-  const sessions = new Map<string, { account: string; expiresAt: number }>()
   let current = 0
   // A copy: `setRates` and `clear` change the rates in force, never the resolved policy.
   const rates: Partial<Record<FaultKind, number>> = { ...policy.rates }
@@ -90,13 +94,12 @@ export function createFaultController(target: FaultTarget, initial: ResolvedFaul
   // The policy comes from the options (saved with them); what changes as the run goes is here.
   // Listeners are code, installed again by whoever built the simulator.
   kernel.state.register('faults', {
-    save: () => toPlain({ armed, taken, counts, sessions, current, rates }),
+    save: () => toPlain({ armed, taken, counts, current, rates }),
     load(data) {
       const saved = fromPlain<{
         armed: typeof armed
         taken: FaultSource
         counts: typeof counts
-        sessions: typeof sessions
         current: number
         rates: typeof rates
       }>(data)
@@ -105,19 +108,11 @@ export function createFaultController(target: FaultTarget, initial: ResolvedFaul
       taken = saved.taken
       for (const k of Object.keys(counts)) delete counts[k]
       Object.assign(counts, saved.counts)
-      sessions.clear()
-      for (const [k, v] of saved.sessions) sessions.set(k, v)
       current = saved.current
       for (const k of Object.keys(rates)) delete rates[k as FaultKind]
       Object.assign(rates, saved.rates)
       requestRates = REQUEST_KINDS.filter((k) => (rates[k] ?? 0) > 0)
     },
-  })
-
-  kernel.trace.subscribe((e) => {
-    if (e.kind === 'session.created') {
-      sessions.set(String(e.data.id), { account: String(e.data.account), expiresAt: Number(e.data.expires_at) })
-    }
   })
 
   function record(label: string, kind: FaultKind, source: FaultSource, detail: Record<string, unknown>): void {
@@ -151,21 +146,9 @@ export function createFaultController(target: FaultTarget, initial: ResolvedFaul
   }
 
   function expireSessions(account: string | undefined, source: FaultSource): void {
-    const now = kernel.clock.now
-    const ids: string[] = []
-    for (const [id, s] of sessions) {
-      if (s.expiresAt <= now) {
-        sessions.delete(id)
-        continue
-      }
-      if (account !== undefined && s.account !== account) continue
-      ids.push(id)
-    }
+    const ids = [...target.liveSessions(account)]
     record('session_expiry', 'session_expiry', source, { sessions: ids })
-    for (const id of ids) {
-      target.expireSession(id)
-      sessions.delete(id)
-    }
+    for (const id of ids) target.expireSession(id)
   }
 
   function refusal(kind: FaultKind, p: FaultParams, a: Admission, source: FaultSource): ServiceError | undefined {

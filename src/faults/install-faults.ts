@@ -8,7 +8,10 @@ import { type FaultsInput, type ResolvedFaultPolicy, resolveFaultPolicy } from '
  * Throws a `TypeError` naming `caller` for an invalid policy.
  *
  * @example
- * const faults = createFaults({ kernel, expireSession: (id) => service.sessions.expire(id) }, { preset: 'realistic' })
+ * const faults = createFaults(
+ *   { kernel, liveSessions: (a) => service.sessions.live(a), expireSession: (id) => service.sessions.expire(id) },
+ *   { preset: 'realistic' },
+ * )
  * const service = createService(kernel, timeline, { defaultVersion, faults: faults.hooks })
  * installFaults(service, faults)
  */

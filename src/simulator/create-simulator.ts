@@ -298,7 +298,11 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   // HTTP layer are given (no registry); the one domain action it takes is bound here.
   let service: Service | undefined
   const faults = createFaults(
-    { kernel, expireSession: (id) => service?.sessions.expire(id) },
+    {
+      kernel,
+      liveSessions: (account) => service?.sessions.live(account) ?? [],
+      expireSession: (id) => service?.sessions.expire(id),
+    },
     options.faults ?? {},
     'createSimulator',
     from?.policy,

@@ -73,4 +73,24 @@ describe('meter event sessions in a snapshot', () => {
     const state = (loaded.snapshot() as unknown as { state: unknown }).state
     expect(JSON.stringify(state)).not.toContain(session.authentication_token)
   })
+
+  it('lets the early-expiry fault end the sessions a loaded simulator holds, oldest first, the ones already expired left out', async () => {
+    const sim = createSimulator({ seed: 6 })
+    const old = await openSession(sim)
+    await sim.service.kernel.scheduler.advance(sim.clock.now + 16 * 60_000)
+    const first = await openSession(sim)
+    const second = await openSession(sim)
+    const state = (sim.snapshot() as unknown as { state: Record<string, unknown> }).state
+    // The fault engine keeps no copy of the sessions: they are in the engine's store only.
+    expect(JSON.stringify(state.faults)).not.toContain(first.id)
+    const loaded = reload(sim)
+    loaded.faults.inject({ fault: 'session_expiry' })
+    expect(loaded.trace.filter('fault').at(-1)?.data.sessions).toEqual([first.id, second.id])
+    expect(loaded.trace.filter('session.expired').map((e) => e.data.id)).toEqual([first.id, second.id])
+    for (const s of [old, first, second]) {
+      const refused = await json(loaded, '/v2/billing/meter_event_stream', { events: [] }, s.authentication_token, 'meter-events')
+      expect(refused.status).toBe(401)
+      expect(JSON.stringify(await refused.json())).toContain('billing_meter_event_session_expired')
+    }
+  })
 })

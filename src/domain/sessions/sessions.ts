@@ -43,6 +43,11 @@ export interface Sessions {
   get(id: string): SessionKey | undefined
   /** Ends a session now (the early-expiry fault, or a test that wants it). */
   expire(id: string): void
+  /**
+   * The ids of the sessions whose tokens still work, oldest first: of one account (both modes),
+   * or of every account (what the early-expiry fault ends).
+   */
+  live(account?: string): string[]
 }
 
 /**
@@ -62,6 +67,7 @@ export function createSessions(kernel: Kernel, resource: () => Resource): Sessio
     stale = false
     byToken.clear()
     byId.clear()
+    const keys: { key: SessionKey; created: number }[] = []
     resource().each((scope, o) => {
       const key: SessionKey = {
         id: String(o.id),
@@ -70,9 +76,15 @@ export function createSessions(kernel: Kernel, resource: () => Resource): Sessio
         token: String(o.authentication_token),
         expiresAt: Date.parse(String(o.expires_at)),
       }
+      keys.push({ key, created: Date.parse(String(o.created)) })
+    })
+    // The store keeps each scope's objects in order; across scopes, creation time restores the
+    // order `live` answers in (a stable sort keeps the store's order within one instant).
+    keys.sort((a, b) => a.created - b.created)
+    for (const { key } of keys) {
       byToken.set(key.token, key)
       byId.set(key.id, key)
-    })
+    }
   }
 
   const forgetTask = kernel.scheduler.define<{ id: string }>('session.forget', ({ id }) => {
@@ -139,6 +151,15 @@ export function createSessions(kernel: Kernel, resource: () => Resource): Sessio
         resource().put(key, id, { expires_at: isoTime(key.expiresAt) })
         kernel.trace.append('session.expired', { id })
       }
+    },
+    live(account) {
+      index()
+      const now = kernel.clock.now
+      const ids: string[] = []
+      for (const key of byId.values()) {
+        if (key.expiresAt > now && (account === undefined || key.account === account)) ids.push(key.id)
+      }
+      return ids
     },
   }
 }
