@@ -1,6 +1,7 @@
 import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { setup } from './helpers.js'
+import { shapeProblems } from './shape-check.js'
 
 /** The value at a dotted path of an answer (`restrictions.currency_options`). */
 function at(answer: unknown, path: string): unknown {
@@ -173,5 +174,38 @@ describe('stored includable fields are withheld unless expand[] names them (offi
     const vague = await stripe.customers.create({ email: 'us@example.com', address: { country: 'US', state: 'NY' } })
     const unplaced = (await stripe.customers.retrieve(vague.id, { expand: ['tax'] })) as Stripe.Customer
     expect([unplaced.tax?.automatic_tax, unplaced.tax?.location]).toEqual(['unrecognized_location', null])
+  })
+})
+
+describe('line items answered on expand are whole and paged as their lists are', () => {
+  it("answers a checkout session's first ten line items on expand, with has_more, the rest through listLineItems", async () => {
+    const { stripe } = setup()
+    const { product } = await priced(stripe)
+    const lines = Array.from({ length: 12 }, (_, i) => ({
+      price_data: { currency: 'usd', unit_amount: 100 + i, product: product.id },
+      quantity: 1,
+    }))
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: lines,
+      success_url: 'https://example.com/done',
+    })
+    const got = await stripe.checkout.sessions.retrieve(session.id, { expand: ['line_items'] })
+    expect([got.line_items?.data.length, got.line_items?.has_more]).toEqual([10, true])
+    const rest = await stripe.checkout.sessions.listLineItems(session.id, { starting_after: got.line_items?.data[9]?.id })
+    expect(rest.data.map((l) => l.amount_total)).toEqual([110, 111])
+  })
+
+  it("answers a quote's line items with every field the client declares, described by their product's name", async () => {
+    const { stripe } = setup()
+    const { price } = await priced(stripe)
+    const customer = await stripe.customers.create({ email: 'whole@example.com' })
+    const quote = await stripe.quotes.create({ customer: customer.id, line_items: [{ price: price.id, quantity: 2 }] })
+    const listed = await stripe.quotes.listLineItems(quote.id)
+    const got = await stripe.quotes.retrieve(quote.id, { expand: ['line_items'] })
+    for (const item of [listed.data[0], got.line_items?.data[0]]) {
+      expect(shapeProblems('LineItem', JSON.parse(JSON.stringify(item)))).toEqual([])
+      expect(item).toMatchObject({ description: 'Seat', adjustable_quantity: null, metadata: {} })
+    }
   })
 })

@@ -45,11 +45,10 @@ export const checkoutSessions: ResourceDeclaration<ResourcePorts> = {
     status: 'open',
     url: `https://checkout.stripe.com/c/pay/${id}`,
   }),
+  // Includable: the first page of the session's line items, as `listLineItems` answers it.
   includes: {
-    line_items: (session, { engine, scope }) => {
-      const data = lineItemsOf(engine, scope, session.id)
-      return { object: 'list', data, has_more: false, url: `/v1/checkout/sessions/${session.id}/line_items` }
-    },
+    line_items: (session, { engine, scope }) =>
+      pageV1(lineItemsOf(engine, scope, session.id), {}, `/v1/checkout/sessions/${session.id}/line_items`, 'item'),
   },
   behaviours: {
     'checkout.sessions.create'(call, next, { engine, ports }) {

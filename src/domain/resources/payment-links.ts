@@ -99,13 +99,10 @@ export const paymentLinks: ResourceDeclaration<ResourcePorts> = {
     submit_type: 'auto',
     url: `https://buy.stripe.com/${livemode ? '' : 'test_'}${id.slice(6)}`,
   }),
+  // Includable: the first page of the link's line items, as `listLineItems` answers it.
   includes: {
-    line_items: (link, { engine, scope }) => ({
-      object: 'list',
-      data: itemsOf(engine, scope, link.id),
-      has_more: false,
-      url: `/v1/payment_links/${link.id}/line_items`,
-    }),
+    line_items: (link, { engine, scope }) =>
+      pageV1(itemsOf(engine, scope, link.id), {}, `/v1/payment_links/${link.id}/line_items`, 'item'),
   },
   behaviours: {
     'paymentLinks.create': create,

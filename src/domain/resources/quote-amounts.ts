@@ -8,6 +8,8 @@ export interface QuoteLine {
   readonly price: Json
   readonly quantity: number
   readonly taxRates: readonly Json[]
+  /** The line's description: its product's name, as the provider defaults it. */
+  readonly description?: string | null
 }
 
 /** Amounts of a group of lines (the upfront ones, or the recurring ones). */
@@ -66,13 +68,15 @@ export function lineItems(lines: readonly QuoteLine[], discounts: readonly Json[
     return {
       id: l.id,
       object: 'item',
+      adjustable_quantity: null,
       amount_discount: subtotal - discounted,
       amount_subtotal: subtotal,
       amount_tax: exclusive.tax + inclusive.tax,
       amount_total: discounted + exclusive.tax,
       currency,
-      description: null,
+      description: l.description ?? null,
       discounts: lineDiscounts,
+      metadata: {},
       price: l.price,
       quantity: l.quantity,
       taxes,

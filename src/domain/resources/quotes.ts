@@ -51,7 +51,13 @@ function checkedLines(engine: Engine, call: OperationCall, ports: ResourcePorts,
     }
     const quantity = raw.quantity === undefined ? 1 : integerParam(raw.quantity, `${p}[quantity]`, 0)
     const own = raw.tax_rates === undefined ? undefined : taxRatesOf(engine, call, raw.tax_rates, `${p}[tax_rates]`)
-    return { id: ports.billing.newId('li'), price, quantity, taxRates: own ?? defaults }
+    return {
+      id: ports.billing.newId('li'),
+      price,
+      quantity,
+      taxRates: own ?? defaults,
+      description: productName(engine, call, price),
+    }
   })
 }
 
@@ -62,7 +68,14 @@ function storedLines(engine: Engine, call: OperationCall, quote: Json): QuoteLin
     price: engine.resource('price').get(call.scope, idOf(item.price)) ?? (item.price as Json),
     quantity: Number(item.quantity ?? 1),
     taxRates: ((item.taxes as { rate: Json }[] | undefined) ?? []).map((t) => t.rate),
+    description: typeof item.description === 'string' ? item.description : null,
   }))
+}
+
+/** The name of a price's product (a line's description), or null when it has none. */
+function productName(engine: Engine, call: OperationCall, price: Json): string | null {
+  const product = typeof price.product === 'string' ? engine.resource('product').get(call.scope, price.product) : undefined
+  return typeof product?.name === 'string' ? product.name : null
 }
 
 /** The discounts a quote's `discounts: [{ coupon }]` make: one `discount` object per coupon, naming the quote. */
