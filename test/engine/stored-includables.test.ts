@@ -209,3 +209,31 @@ describe('line items answered on expand are whole and paged as their lists are',
     }
   })
 })
+
+describe("a customer's cash balance", () => {
+  it('answers its funded amount by currency, in retrieveCashBalance and in the expanded cash_balance', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'cash@example.com' })
+    const before = (await stripe.customers.retrieve(customer.id, { expand: ['cash_balance'] })) as Stripe.Customer
+    expect(before.cash_balance).toBeNull()
+    expect(await stripe.customers.retrieveCashBalance(customer.id)).toMatchObject({ available: null, customer: customer.id })
+    await stripe.testHelpers.customers.fundCashBalance(customer.id, { amount: 5000, currency: 'usd' })
+    const balance = await stripe.customers.retrieveCashBalance(customer.id)
+    expect(balance).toEqual({
+      object: 'cash_balance',
+      available: { usd: 5000 },
+      customer: customer.id,
+      customer_account: null,
+      livemode: false,
+      settings: { reconciliation_mode: 'automatic', using_merchant_default: true },
+    })
+    const after = (await stripe.customers.retrieve(customer.id, { expand: ['cash_balance'] })) as Stripe.Customer
+    expect(after.cash_balance).toEqual(balance)
+    expect(holds(await stripe.customers.retrieve(customer.id), 'cash_balance')).toBe(false)
+  })
+
+  it('refuses the cash balance of a customer that does not exist with 404', async () => {
+    const { stripe } = setup()
+    await expect(stripe.customers.retrieveCashBalance('cus_missing')).rejects.toMatchObject({ statusCode: 404 })
+  })
+})

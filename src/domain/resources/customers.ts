@@ -2,6 +2,7 @@ import { checkEmail } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { tableError } from '../service-error.js'
+import { cashBalanceOf, hasCashBalance } from './customer-cash-balance.js'
 import { customerTax } from './customer-tax.js'
 import { deleteCustomerDiscount } from './discount-removal.js'
 import type { ResourcePorts } from './ports.js'
@@ -111,8 +112,13 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
     sources: (customer) => includedList(customer, 'sources', []),
     invoice_credit_balance: (customer, { engine, scope }) =>
       creditByCurrency(customer, engine.resource('customer_balance_transaction').list(scope)),
+    cash_balance: (customer, { engine, scope }) =>
+      hasCashBalance(engine, scope, customer.id) ? cashBalanceOf(engine, scope, customer) : null,
   },
   behaviours: {
+    'customers.retrieveCashBalance'(call, _next, { engine }) {
+      return cashBalanceOf(engine, call.scope, engine.resource('customer').require(call.scope, call.path.id ?? ''))
+    },
     'customers.deleteDiscount': deleteCustomerDiscount,
     'customers.create'(call, next, { engine, ports }) {
       const pm = call.params.payment_method
