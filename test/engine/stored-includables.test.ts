@@ -196,6 +196,29 @@ describe('line items answered on expand are whole and paged as their lists are',
     expect(rest.data.map((l) => l.amount_total)).toEqual([110, 111])
   })
 
+  it("answers a quote's first ten line items on expand, with has_more and the total, the rest through listLineItems", async () => {
+    const { stripe } = setup()
+    const { product } = await priced(stripe)
+    const customer = await stripe.customers.create({ email: 'many@example.com' })
+    const lines = []
+    for (let i = 0; i < 12; i++) {
+      const price = await stripe.prices.create({ product: product.id, currency: 'usd', unit_amount: 100 + i })
+      lines.push({ price: price.id, quantity: 1 })
+    }
+    const quote = await stripe.quotes.create({ customer: customer.id, line_items: lines })
+    expect(quote.amount_total).toBe(12 * 100 + 66)
+    const got = await stripe.quotes.retrieve(quote.id, { expand: ['line_items', 'computed.upfront.line_items'] })
+    for (const list of [got.line_items, got.computed.upfront.line_items]) {
+      expect([list?.data.length, list?.has_more, (list as { total_count?: number } | undefined)?.total_count]).toEqual([
+        10,
+        true,
+        12,
+      ])
+    }
+    const rest = await stripe.quotes.listLineItems(quote.id, { starting_after: got.line_items?.data[9]?.id })
+    expect(rest.data.map((l) => l.amount_total)).toEqual([110, 111])
+  })
+
   it("answers a quote's line items with every field the client declares, described by their product's name", async () => {
     const { stripe } = setup()
     const { price } = await priced(stripe)

@@ -25,7 +25,8 @@ const MAX_DEPTH = 8
  * are copied, everything else is the answer itself, so an answer holding none costs one walk.
  * A field is named by its dotted path from the answer (`tiers`, `data.tiers`,
  * `items.data.price.tiers`), array positions left out as `expand[]` leaves them; a withheld field
- * may sit inside the object (`restrictions.currency_options` of a promotion code).
+ * may sit inside the object (`restrictions.currency_options` of a promotion code). A named one that
+ * is a list answers its first page, as the provider's includable lists do.
  *
  * @example
  * withhold(price, [], withheldOf(declarations)) // the price without `tiers`
@@ -56,8 +57,8 @@ function walk(value: unknown, at: readonly string[], paths: readonly string[], w
     const prefix = at.length === 0 ? '' : `${at.join('.')}.`
     for (const f of fields) {
       const path = `${prefix}${f}`
-      if (paths.some((p) => p === path || p.startsWith(`${path}.`))) continue
-      const kept = without(out ?? value, f.split('.'))
+      const named = paths.some((p) => p === path || p.startsWith(`${path}.`))
+      const kept = rewrite(out ?? value, f.split('.'), named ? firstPage : remove)
       if (kept !== undefined) out = kept
     }
   }
@@ -74,20 +75,46 @@ function walk(value: unknown, at: readonly string[], paths: readonly string[], w
   return out ?? value
 }
 
+/** How many items an includable list shows when expanded (the provider's first page). */
+const INCLUDED_PAGE = 10
+
+/** Marks a field to take out (`rewrite`). */
+const REMOVED = Symbol('removed')
+
+const remove = (): typeof REMOVED => REMOVED
+
 /**
- * A copy of `object` without the field at `segs` (`['restrictions', 'currency_options']`), the
- * objects on the way copied; `undefined` when the object does not hold it.
+ * A named includable list as the provider shows it: its first page, `has_more` when it holds
+ * more (a quote's 20 line items answer 10); anything else as it is.
  */
-function without(object: Record<string, unknown>, segs: readonly string[]): Record<string, unknown> | undefined {
+function firstPage(value: unknown): unknown {
+  if (!isPlainObject(value) || value.object !== 'list' || !Array.isArray(value.data)) return value
+  if (value.data.length <= INCLUDED_PAGE) return value
+  return { ...value, data: value.data.slice(0, INCLUDED_PAGE), has_more: true }
+}
+
+/**
+ * A copy of `object` with the field at `segs` (`['restrictions', 'currency_options']`) changed by
+ * `change` (taken out when it answers `REMOVED`), the objects on the way copied; `undefined` when
+ * the object does not hold the field or `change` keeps it as it is.
+ */
+function rewrite(
+  object: Record<string, unknown>,
+  segs: readonly string[],
+  change: (value: unknown) => unknown,
+): Record<string, unknown> | undefined {
   const [head, ...rest] = segs
   if (head === undefined || !(head in object)) return undefined
+  const child = object[head]
   if (rest.length === 0) {
+    const next = change(child)
+    if (next === child) return undefined
     const out = { ...object }
-    delete out[head]
+    if (next === REMOVED) delete out[head]
+    else out[head] = next
     return out
   }
-  const child = object[head]
   if (!isPlainObject(child)) return undefined
-  const next = without(child, rest)
+  const next = rewrite(child, rest, change)
   return next === undefined ? undefined : { ...object, [head]: next }
 }
