@@ -1,9 +1,33 @@
 import type { ResourceDeclaration } from '../engine/declaration.js'
+import type { Json } from '../engine/list.js'
 
-/** A customer's balance transactions (`/v1/customers/:id/balance_transactions`). */
+/**
+ * A customer's balance transactions (`/v1/customers/:id/balance_transactions`). One made through
+ * the API is an `adjustment`: it moves the customer's `balance` by its `amount` (negative: a credit
+ * the next invoice uses) and shows the balance it left as `ending_balance`; a customer without a
+ * currency takes the transaction's.
+ *
+ * @example
+ * await stripe.customers.createBalanceTransaction('cus_…', { amount: -500, currency: 'usd' }) // ending_balance: -500
+ */
 export const customerBalanceTransactions: ResourceDeclaration = {
   type: 'CustomerBalanceTransaction',
   object: 'customer_balance_transaction',
   idPrefix: 'cbtxn',
   defaults: () => ({ type: 'adjustment' }),
+  behaviours: {
+    'customers.createBalanceTransaction'(call, next, { engine }) {
+      const customers = engine.resource('customer')
+      const customer = customers.require(call.scope, call.path.id ?? '')
+      const ending = Number(customer.balance ?? 0) + Number(call.params.amount)
+      const created = next(call.params, { ending_balance: ending }) as Json
+      customers.set(
+        call.scope,
+        String(customer.id),
+        { balance: ending, ...(customer.currency == null ? { currency: created.currency } : {}) },
+        call.origin,
+      )
+      return created
+    },
+  },
 }
