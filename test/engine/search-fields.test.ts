@@ -32,3 +32,26 @@ describe('search query fields', () => {
     expect((await stripe.invoices.search({ query: "last_finalization_error_code:'x' OR receipt_number:'1'" })).data).toEqual([])
   })
 })
+
+describe('invoice search fields the invoice object does not show', () => {
+  it("finds a subscription's invoices by subscription, and finalization errors by their flattened fields", async () => {
+    const { stripe } = setup()
+    const price = await stripe.prices.create({
+      unit_amount: 1000,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+      product_data: { name: 'Plan' },
+    })
+    const customer = await stripe.customers.create({
+      payment_method: 'pm_card_visa',
+      invoice_settings: { default_payment_method: 'pm_card_visa' },
+    })
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })
+    const other = await stripe.customers.create({})
+    await stripe.invoiceItems.create({ customer: other.id, amount: 500, currency: 'usd' })
+    await stripe.invoices.create({ customer: other.id, pending_invoice_items_behavior: 'include' })
+    const found = await stripe.invoices.search({ query: `subscription:'${sub.id}'` })
+    expect(found.data.map((i) => i.id)).toEqual([sub.latest_invoice])
+    expect((await stripe.invoices.search({ query: "last_finalization_error_code:'x'" })).data).toEqual([])
+  })
+})
