@@ -223,6 +223,14 @@ export const ERRORS = {
   ),
   /** Voiding a credit note its invoice's state or its refunds no longer allow (decision: code and wording ours). */
   credit_note_unexpected_state: row(400, INVALID, 'This credit note {reason}; it cannot be {action}.', 'simulator'),
+  /** A balance transaction in another currency than the customer's balance (decision: refused, naming both). */
+  customer_balance_currency_mismatch: row(
+    400,
+    INVALID,
+    "This customer's balance is in {have}; a balance transaction in {currency} cannot be added to it.",
+    'simulator',
+    { code: 'parameter_invalid' },
+  ),
   /** A customer balance applied with nothing in it. */
   customer_cash_balance_empty: row(
     400,

@@ -40,4 +40,29 @@ describe('customer balance transactions made through the API', () => {
     expect(error).toMatchObject({ statusCode: 404, code: 'resource_missing' })
     expect(sim.service.events.all().length).toBe(0)
   })
+
+  it("refuses a transaction in another currency than the customer's with 400 on currency, and changes nothing", async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'credit@example.com' })
+    await stripe.customers.createBalanceTransaction(customer.id, { amount: -500, currency: 'usd' })
+    const error = await stripe.customers.createBalanceTransaction(customer.id, { amount: -100, currency: 'eur' }).then(
+      () => undefined,
+      (e: { statusCode?: number; code?: string; param?: string }) => e,
+    )
+    expect(error).toMatchObject({ statusCode: 400, code: 'parameter_invalid', param: 'currency' })
+    expect(await stripe.customers.retrieve(customer.id)).toMatchObject({ balance: -500, currency: 'usd' })
+    expect((await stripe.customers.listBalanceTransactions(customer.id)).data).toHaveLength(1)
+  })
+
+  it('refuses a transaction in another currency than the pending invoice items the customer will be billed', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({})
+    await stripe.invoiceItems.create({ customer: customer.id, amount: 1000, currency: 'usd' })
+    const error = await stripe.customers.createBalanceTransaction(customer.id, { amount: -100, currency: 'eur' }).then(
+      () => undefined,
+      (e: { statusCode?: number; param?: string }) => e,
+    )
+    expect(error).toMatchObject({ statusCode: 400, param: 'currency' })
+    expect((await stripe.customers.listBalanceTransactions(customer.id)).data).toHaveLength(0)
+  })
 })
