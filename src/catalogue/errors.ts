@@ -223,6 +223,14 @@ export const ERRORS = {
   ),
   /** Voiding a credit note its invoice's state or its refunds no longer allow (decision: code and wording ours). */
   credit_note_unexpected_state: row(400, INVALID, 'This credit note {reason}; it cannot be {action}.', 'simulator'),
+  /** A balance transaction in another currency than the customer's balance (decision: refused, naming both). */
+  customer_balance_currency_mismatch: row(
+    400,
+    INVALID,
+    "This customer's balance is in {have}; a balance transaction in {currency} cannot be added to it.",
+    'simulator',
+    { code: 'parameter_invalid' },
+  ),
   /** A customer balance applied with nothing in it. */
   customer_cash_balance_empty: row(
     400,
@@ -676,6 +684,14 @@ export const ERRORS = {
   request_too_large: row(413, INVALID, 'Request body is larger than the limit of {max} bytes.', 'simulator'),
   resource_already_exists: row(400, INVALID, "{kind} already exists: '{id}'"),
   resource_missing: row(404, INVALID, "No such {kind}: '{id}'"),
+  /** A search clause on a field the resource's search does not know (instead of silently matching nothing). */
+  search_field_unsupported: row(
+    400,
+    INVALID,
+    'Field `{field}` is an unsupported search field for resource `{resource}`.',
+    'provider',
+    { code: 'parameter_invalid' },
+  ),
   search_query_mixed: row(400, INVALID, 'Search queries cannot mix AND and OR.', 'provider', { code: 'parameter_invalid' }),
   secret_key_required: row(401, INVALID, 'This API call cannot be made with a publishable API key. Please use a secret API key.'),
   server_error: row(500, 'api_error', 'An unknown error occurred on the server.', 'provider', { shouldRetry: true }),

@@ -81,7 +81,7 @@ export const MAX_STRING_LENGTH = 5000
 
 /**
  * Walks a decoded body or query once: refuses `__proto__` keys (no endpoint has such a
- * parameter), strings longer than MAX_STRING_LENGTH and strings holding NUL characters, each
+ * parameter), strings longer than MAX_STRING_LENGTH and keys or strings holding NUL characters, each
  * with the parameter named, before any route sees them.
  */
 function checkDecoded(value: unknown, path: string, style: 'v1' | 'v2'): void {
@@ -121,6 +121,10 @@ function checkValue(value: unknown, keys: string[], style: 'v1' | 'v2'): void {
     if (key === '__proto__') {
       const param = paramOf(keys, style)
       throw tableError('parameter_unknown', { param }, { param })
+    }
+    if (key.includes('\u0000')) {
+      const param = paramOf(keys, style)
+      throw tableError('parameter_invalid', { param, detail: 'must not contain NUL characters.' }, { param })
     }
     checkValue((value as Record<string, unknown>)[key], keys, style)
     keys.pop()

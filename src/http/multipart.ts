@@ -23,7 +23,8 @@ function attribute(disposition: string, name: string): string | undefined {
  * Decodes a `multipart/form-data` body read as latin1 (see `bodyText`) into form params: a text
  * part becomes one of `fields` (bracket names nest, as in a form body, through `parseForm`), a file part
  * one of `files`, `{ data, name, type }` (the client's `FileData`, `data` holding the bytes as latin1).
- * A body without its boundary or with a part without a name is a 400 `invalid_content_type`.
+ * A body without its boundary (in the header or in the body) or with a part without a name is a
+ * 400 `invalid_content_type`.
  *
  * @example
  * decodeMultipart(body, 'multipart/form-data; boundary=x', parseForm) // { fields: { purpose: 'dispute_evidence' }, files: { file: { data, name: 'a.pdf', type: 'application/pdf' } } }
@@ -43,7 +44,10 @@ export function decodeMultipart(
   if (boundary === undefined) throw refuse()
   const fields: string[] = []
   const files: Record<string, { data: string; name?: string; type?: string }> = {}
-  for (const chunk of text.split(`--${boundary}`).slice(1)) {
+  const chunks = text.split(`--${boundary}`)
+  // A body with no delimiter line is not multipart at all: taking it as no parts would drop it.
+  if (chunks.length < 2) throw refuse()
+  for (const chunk of chunks.slice(1)) {
     if (chunk.startsWith('--')) break
     const headEnd = chunk.indexOf('\r\n\r\n')
     if (headEnd === -1) throw refuse()

@@ -52,6 +52,8 @@ export interface Engine {
   now(): number
   /** A new object of any catalogue object type with every non-optional field (not stored). */
   build(type: string, object: string, scope: Scope, overrides?: Readonly<Record<string, unknown>>): Json
+  /** The catalogue the engine serves from (object types' fields, for checks such as search fields). */
+  readonly view: CatalogueView
 }
 
 export interface EngineOptions<P> {
@@ -182,6 +184,7 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   }
 
   const engine: Engine = {
+    view,
     served,
     serves: (operation) => served().has(operation),
     run(operation, call) {

@@ -92,18 +92,55 @@ function clauseMatches(item: Json, c: Clause): boolean {
 }
 
 /**
+ * Search fields the provider documents that are not fields of the object in the current version,
+ * by resource, each with the path where the object keeps it (the invoice's flattened error fields,
+ * its subscription under `parent`, its receipt number, which it does not show).
+ */
+const EXTRA_SEARCH_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  invoices: {
+    last_finalization_error_code: 'last_finalization_error.code',
+    last_finalization_error_type: 'last_finalization_error.type',
+    receipt_number: 'receipt_number',
+    subscription: 'parent.subscription_details.subscription',
+  },
+}
+
+/**
+ * Refuses a clause on a field the searched objects do not have (`known`: the object type's fields),
+ * as the provider does, so a misspelt field is an error rather than an empty result; answers the
+ * query with each documented extra field read where the object keeps it.
+ */
+function checkFields(query: Query, url: string, known: ReadonlySet<string>): Query {
+  const resource = /\/([a-z_]+)\/search$/.exec(url)?.[1] ?? 'objects'
+  const extra = EXTRA_SEARCH_FIELDS[resource] ?? {}
+  const clauses = query.clauses.map((c) => {
+    if (c.metadata) return c
+    if (Object.hasOwn(extra, c.field)) return { ...c, field: extra[c.field] as string }
+    if (known.size === 0 || known.has(c.field.split('.')[0] ?? '')) return c
+    throw tableError('search_field_unsupported', { field: c.field, resource }, { param: 'query' })
+  })
+  return { ...query, clauses }
+}
+
+/**
  * A search over `items` (newest first): `query` required, `limit` (1 to 100, default 10), `page`
- * (the opaque `next_page` of a previous answer).
+ * (the opaque `next_page` of a previous answer). `fields`, the object type's fields, are the ones a
+ * clause may name (none given: any).
  *
  * @example
- * searchPage(customers, { query: "email:'a@b.c'" }, '/v1/customers/search')
+ * searchPage(customers, { query: "email:'a@b.c'" }, '/v1/customers/search', new Set(['email', 'name']))
  * // { object: 'search_result', data: [...], has_more: false, next_page: null, url: '/v1/customers/search' }
  */
-export function searchPage(items: readonly Json[], params: Readonly<Record<string, unknown>>, url: string) {
+export function searchPage(
+  items: readonly Json[],
+  params: Readonly<Record<string, unknown>>,
+  url: string,
+  fields: ReadonlySet<string> = new Set(),
+) {
   if (typeof params.query !== 'string' || params.query === '') {
     throw tableError('parameter_missing', { param: 'query' }, { param: 'query' })
   }
-  const query = parseQuery(params.query)
+  const query = checkFields(parseQuery(params.query), url, fields)
   const limit = listLimit(params.limit)
   const start = params.page === undefined ? 0 : decodePage(params.page)
   const hits = items.filter((i) => matches(i, query))

@@ -154,6 +154,27 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
       last4: '9979',
       outcome: declined('card_declined', 'stolen_card', errorMessage('card_declined')),
     },
+    // The provider's testing page names these tokens with `visa_` beside the ones above; both work.
+    pm_card_visa_chargeDeclinedInsufficientFunds: {
+      brand: 'visa',
+      last4: '9995',
+      outcome: declined('card_declined', 'insufficient_funds', 'Your card has insufficient funds.'),
+    },
+    pm_card_visa_chargeDeclinedLostCard: {
+      brand: 'visa',
+      last4: '9987',
+      outcome: declined('card_declined', 'lost_card', errorMessage('card_declined')),
+    },
+    pm_card_visa_chargeDeclinedStolenCard: {
+      brand: 'visa',
+      last4: '9979',
+      outcome: declined('card_declined', 'stolen_card', errorMessage('card_declined')),
+    },
+    pm_card_visa_chargeDeclinedVelocityLimitExceeded: {
+      brand: 'visa',
+      last4: '6975',
+      outcome: declined('card_declined', 'card_velocity_exceeded', errorMessage('card_declined')),
+    },
     pm_card_chargeDeclinedExpiredCard: {
       brand: 'visa',
       last4: '0069',

@@ -233,13 +233,29 @@ export function taxRatesOf(engine: Engine, call: OperationCall, ids: unknown, pa
   })
 }
 
-/** The coupons of `discounts: [{ coupon }]`, each checked (`''` or `[]` clears: none). */
+/**
+ * The coupons of `discounts: [{ coupon }]` or `[{ promotion_code }]` (the code's coupon; an inactive
+ * code is refused), each checked (`''` or `[]` clears: none).
+ */
 export function couponsOf(engine: Engine, call: OperationCall, discounts: unknown): Json[] {
   return entriesOf(discounts).map((entry, i) => {
-    const param = `discounts[${i}][coupon]`
-    if (typeof entry.coupon !== 'string') throw missing(param)
-    const coupon = engine.resource('coupon').requireParam(call.scope, entry.coupon, param)
-    if (coupon.valid === false) throw invalid(param, `the coupon ${entry.coupon} is no longer valid`)
+    const promoParam = `discounts[${i}][promotion_code]`
+    const promo =
+      typeof entry.promotion_code === 'string' && entry.coupon === undefined
+        ? engine.resource('promotion_code').requireParam(call.scope, entry.promotion_code, promoParam)
+        : undefined
+    if (promo?.active === false) throw invalid(promoParam, `the promotion code ${promo.id} is not active`)
+    const id = promo === undefined ? entry.coupon : promotionCoupon(promo)
+    const param = promo === undefined ? `discounts[${i}][coupon]` : promoParam
+    if (typeof id !== 'string') throw missing(param)
+    const coupon = engine.resource('coupon').requireParam(call.scope, id, param)
+    if (coupon.valid === false) throw invalid(param, `the coupon ${id} is no longer valid`)
     return coupon
   })
+}
+
+/** The coupon id a promotion code stands for (`promotion.coupon`, or `coupon` in older versions' shape). */
+function promotionCoupon(promo: Json): unknown {
+  const of = (c: unknown) => (typeof c === 'object' && c !== null ? (c as { id?: unknown }).id : c)
+  return of((promo.promotion as { coupon?: unknown } | undefined)?.coupon ?? promo.coupon)
 }
