@@ -87,10 +87,15 @@ export interface ServiceOptions {
   requestHoldMs?: number
   /** The fault port (indeterminate answers aside, which the HTTP layer is given): no faults when omitted. */
   faults?: FaultHooks
+  /**
+   * The state is loaded right after construction (a fork, a snapshot): what a new simulation
+   * starts with (the platform account) is not made, since the load replaces it.
+   */
+  restoring?: boolean
 }
 
 export function createService(kernel: Kernel, timeline: RequestTimeline, options: ServiceOptions): Service {
-  const accounts = createAccounts(kernel, options.defaultVersion)
+  const accounts = createAccounts(kernel, options.defaultVersion, options.restoring === true)
   const events = createEventStore(kernel, accounts, () => built)
   const sessions = createSessions(kernel, () => engineOf().resource(SESSION_OBJECT))
   const destinations = createDestinations(kernel, accounts, () => engine)

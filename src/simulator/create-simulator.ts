@@ -308,6 +308,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     limits: resolveLimits(options.limits),
     requestHoldMs: typeof options.serviceTime === 'object' ? options.serviceTime.max : (options.serviceTime ?? 0),
     faults: faults.hooks,
+    restoring: from !== undefined,
   })
   installFaults(service, faults)
   const latency = rng.stream('latency')

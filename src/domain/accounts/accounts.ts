@@ -59,7 +59,16 @@ export interface Accounts {
   readonly defaultVersion: string
 }
 
-export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts {
+/**
+ * The accounts area. `restoring`: state is loaded right after construction (a fork, a snapshot),
+ * so the platform account a new simulation starts with is not made (its draws and trace entry
+ * would be replaced at once).
+ *
+ * @example
+ * const accounts = createAccounts(kernel, '2026-10-28.endive')
+ * accounts.platform.keys.secret.test // 'sk_test_...'
+ */
+export function createAccounts(kernel: Kernel, defaultVersion: string, restoring = false): Accounts {
   const byId = new Map<string, Account>()
   const keys = new Map<string, KeyInfo>()
   const orgs = new Map<string, Organisation>()
@@ -101,30 +110,56 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
     return account
   }
 
-  let platform = create()
+  let loaded: Account | undefined = restoring ? undefined : create()
+  const platformAccount = (): Account => {
+    if (loaded === undefined) throw new Error('accounts: the platform account is read before the state is loaded')
+    return loaded
+  }
+
+  interface SavedAccounts {
+    accounts: Account[]
+    orgs: Organisation[]
+    platform: string
+  }
+  function apply(saved: SavedAccounts): void {
+    byId.clear()
+    keys.clear()
+    orgs.clear()
+    for (const account of saved.accounts) {
+      byId.set(account.id, account)
+      for (const mode of ['test', 'live'] as const) {
+        keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
+        keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
+      }
+    }
+    for (const org of saved.orgs) orgs.set(org.id, org)
+    loaded = byId.get(saved.platform) as Account
+  }
 
   kernel.state.register('accounts', {
-    save: () => toPlain({ accounts: [...byId.values()], orgs: [...orgs.values()], platform: platform.id }),
+    save() {
+      return toPlain({ accounts: [...byId.values()], orgs: [...orgs.values()], platform: platformAccount().id })
+    },
     load(data) {
-      const saved = fromPlain<{ accounts: Account[]; orgs: Organisation[]; platform: string }>(data)
-      byId.clear()
-      keys.clear()
-      orgs.clear()
-      for (const account of saved.accounts) {
-        byId.set(account.id, account)
-        for (const mode of ['test', 'live'] as const) {
-          keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
-          keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
-        }
+      apply(fromPlain<SavedAccounts>(data))
+    },
+    // A fork's accounts: each record and set new (an account's version and organisation change in
+    // place), the nested readonly parts (keys, opening) shared.
+    copy(): SavedAccounts {
+      return {
+        accounts: [...byId.values()].map((a) => ({ ...a, modes: new Set(a.modes) })),
+        orgs: [...orgs.values()].map((o) => ({ ...o, accounts: new Set(o.accounts) })),
+        platform: platformAccount().id,
       }
-      for (const org of saved.orgs) orgs.set(org.id, org)
-      platform = byId.get(saved.platform) as Account
+    },
+    loadCopy(data) {
+      apply(data as SavedAccounts)
     },
   })
 
   return {
     get platform() {
-      return platform
+      return platformAccount()
     },
     create,
     defaultVersion,
