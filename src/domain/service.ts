@@ -116,7 +116,9 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       .map((a) => a.id),
   )
   const paymentMethods = createPaymentMethods({
-    resource: () => engineOf().resource('payment_method'),
+    resource() {
+      return engineOf().resource('payment_method')
+    },
     events,
     setUp: savedForOffSession(engineOf),
   })
@@ -125,10 +127,14 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     kernel,
     events,
     ledger,
-    resource: () => engineOf().resource('charge'),
+    resource() {
+      return engineOf().resource('charge')
+    },
     paymentMethods,
     disputes,
-    onCaptured: (scope, charge, origin) => collectConnect({ engine: engineOf(), ports }, scope, charge, origin),
+    onCaptured(scope, charge, origin) {
+      return collectConnect({ engine: engineOf(), ports }, scope, charge, origin)
+    },
   })
   const paymentIntents = createPaymentIntents({ kernel, events, engine: engineOf, paymentMethods, charges })
   const checkoutTimers = createCheckoutTimers(kernel, engineOf)
@@ -143,7 +149,9 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       meters,
       meterEvents,
       sessions,
-      meterId: (mode) => kernel.ids.next(`mtr_${mode}`, 24),
+      meterId(mode) {
+        return kernel.ids.next(`mtr_${mode}`, 24)
+      },
       customerKey: defaultCustomerKey(kernel.prefix),
     },
     ledger,
@@ -172,7 +180,9 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     meters,
     meterEvents,
     paymentMethods,
-    paymentIntents: () => paymentIntents,
+    paymentIntents() {
+      return paymentIntents
+    },
     limitRows: limitsConfig.rows,
   })
   billingArea = billing

@@ -62,7 +62,9 @@ export function createRng(seed: number | string): Rng {
     get seed() {
       return root
     },
-    stream: (name) => get(name).stream,
+    stream(name) {
+      return get(name).stream
+    },
     save() {
       const out: RngState = {}
       for (const [name, s] of streams) out[name] = s.state()

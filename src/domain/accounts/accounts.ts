@@ -163,7 +163,9 @@ export function createAccounts(kernel: Kernel, defaultVersion: string, restoring
     },
     create,
     defaultVersion,
-    get: (id) => byId.get(id),
+    get(id) {
+      return byId.get(id)
+    },
     close(id) {
       const account = byId.get(id)
       if (account === undefined) return
@@ -175,8 +177,12 @@ export function createAccounts(kernel: Kernel, defaultVersion: string, restoring
       if (account.organisation !== undefined) orgs.get(account.organisation)?.accounts.delete(id)
       kernel.trace.append('account.closed', { id })
     },
-    byKey: (key) => keys.get(key),
-    list: () => [...byId.values()],
+    byKey(key) {
+      return keys.get(key)
+    },
+    list() {
+      return [...byId.values()]
+    },
     createOrganisation(input) {
       for (const id of input.accounts) {
         const account = byId.get(id)
@@ -195,9 +201,17 @@ export function createAccounts(kernel: Kernel, defaultVersion: string, restoring
       kernel.trace.append('organisation.created', { id, accounts: input.accounts })
       return org
     },
-    organisation: (id) => orgs.get(id),
-    organisations: () => [...orgs.values()],
-    controls: (actor, target) => actor.id === target.id || target.platform === actor.id,
-    sameOrganisation: (a, b) => a.organisation !== undefined && a.organisation === b.organisation,
+    organisation(id) {
+      return orgs.get(id)
+    },
+    organisations() {
+      return [...orgs.values()]
+    },
+    controls(actor, target) {
+      return actor.id === target.id || target.platform === actor.id
+    },
+    sameOrganisation(a, b) {
+      return a.organisation !== undefined && a.organisation === b.organisation
+    },
   }
 }

@@ -103,7 +103,9 @@ export function createEntitlements(ctx: BillingContext) {
 
   return {
     sync,
-    of: (scope: Scope, customer: string) => of(scope, customer).map(answer),
+    of(scope: Scope, customer: string) {
+      return of(scope, customer).map(answer)
+    },
     answer,
     /** Customers with a subscription to a product, whose entitlements a change of its features moves. */
     customersOf(scope: Scope, product: string): string[] {

@@ -27,7 +27,11 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
   const kinds = new Map<string, JobKind<never>>()
 
   function jobKind(label: string, run: (a: Ref) => void, link: (job: Job, a: Ref) => void): JobKind<Ref> {
-    const task = kernel.scheduler.define<Ref>(label, run, { restored: (t: Task, a: Ref) => link(t, a) })
+    const task = kernel.scheduler.define<Ref>(label, run, {
+      restored(t: Task, a: Ref) {
+        return link(t, a)
+      },
+    })
     const kind: JobKind<Ref> = { label, run, task }
     links.set(label, link)
     kinds.set(label, kind as unknown as JobKind<never>)

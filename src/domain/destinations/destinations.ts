@@ -125,7 +125,9 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
   }
 
   kernel.state.register('destinations', {
-    save: () => toPlain(ordered),
+    save() {
+      return toPlain(ordered)
+    },
     load(data) {
       byId.clear()
       ordered.length = 0
@@ -174,19 +176,24 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
       }) as Json
       return view(byId.get(created.id) as DestinationKeys) as Destination
     },
-    get: (scope, id) => view(keysOf(scope, id)) as Destination,
+    get(scope, id) {
+      return view(keysOf(scope, id)) as Destination
+    },
     find(id) {
       const k = byId.get(id)
       return k === undefined ? undefined : view(k)
     },
-    list: (scope) =>
-      resource()
+    list(scope) {
+      return resource()
         .list(scope)
         .flatMap((json) => {
           const k = byId.get(json.id)
           return k === undefined ? [] : [view(k) as Destination]
-        }),
-    all: () => ordered.map((k) => view(k) as Destination),
+        })
+    },
+    all() {
+      return ordered.map((k) => view(k) as Destination)
+    },
     checkCreate(scope, params) {
       checkCreate(accounts, scope, params)
       checkCap(scope, 'webhook_endpoint')

@@ -55,7 +55,9 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
   // Stored events are never changed: a snapshot shares them. `objectId` is spelled again on load,
   // since JSON drops an undefined member.
   kernel.state.register('events', {
-    save: () => everything.slice(),
+    save() {
+      return everything.slice()
+    },
     load(data) {
       scopes.clear()
       everything.length = 0
@@ -67,12 +69,14 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       }
     },
     // A fork shares the events and copies the lists; the id indexes fork without a rebuild.
-    copy: () => ({
-      everything: everything.slice(),
-      scopes: new Map(
-        [...scopes].map(([k, b]) => [k, { snapshot: b.snapshot.slice(), thin: b.thin.slice(), byId: b.byId?.fork() }]),
-      ),
-    }),
+    copy() {
+      return {
+        everything: everything.slice(),
+        scopes: new Map(
+          [...scopes].map(([k, b]) => [k, { snapshot: b.snapshot.slice(), thin: b.thin.slice(), byId: b.byId?.fork() }]),
+        ),
+      }
+    },
     loadCopy(data) {
       const copied = data as { everything: StoredEvent[]; scopes: Map<string, Bucket> }
       scopes.clear()
@@ -208,8 +212,12 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       }
       return b.byId.get(id)
     },
-    list: (scope, kind) => scopes.get(scopeKey(scope))?.[kind] ?? [],
-    all: () => everything,
+    list(scope, kind) {
+      return scopes.get(scopeKey(scope))?.[kind] ?? []
+    },
+    all() {
+      return everything
+    },
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

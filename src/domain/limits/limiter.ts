@@ -397,12 +397,15 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
     setMeterKey(fn) {
       meterKey = fn
     },
-    readsUsed: (account, mode, onBehalf = false) =>
-      allocations.get(onBehalf ? `${account}|${mode}|behalf` : `${account}|${mode}`)?.used(kernel.clock.now) ?? 0,
-    usage: () => ({
-      rateKeys: logs.size,
-      concurrencyKeys: [...inFlight.values()].filter((s) => s.n > 0).length,
-      readAllocations: allocations.size,
-    }),
+    readsUsed(account, mode, onBehalf = false) {
+      return allocations.get(onBehalf ? `${account}|${mode}|behalf` : `${account}|${mode}`)?.used(kernel.clock.now) ?? 0
+    },
+    usage() {
+      return {
+        rateKeys: logs.size,
+        concurrencyKeys: [...inFlight.values()].filter((s) => s.n > 0).length,
+        readAllocations: allocations.size,
+      }
+    },
   }
 }

@@ -75,7 +75,9 @@ export function createLockManager(kernel: Kernel, options: LockManagerOptions): 
   let touches = 0
 
   kernel.state.register('locks', {
-    save: () => ({ touches, locks: [...locks].map(([id, l]) => [id, l.freeAt, l.holders]) }),
+    save() {
+      return { touches, locks: [...locks].map(([id, l]) => [id, l.freeAt, l.holders]) }
+    },
     load(data) {
       const saved = data as { touches: number; locks: [string, number, number][] }
       touches = saved.touches

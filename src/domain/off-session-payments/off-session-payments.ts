@@ -65,11 +65,17 @@ export function createOffSessionPayments(
       tasks.delete(o.id)
       if (o.status === 'pending' || o.status === 'pending_retry') authorise(ports, o, scope)
     },
-    { restored: (task, { id }) => tasks.set(id, task) },
+    {
+      restored(task, { id }) {
+        return tasks.set(id, task)
+      },
+    },
   )
 
   kernel.state.register('off_session_payments', {
-    save: () => toPlain(store.save()),
+    save() {
+      return toPlain(store.save())
+    },
     load(data) {
       store.load(fromPlain(data))
       tasks.clear()
@@ -133,7 +139,9 @@ export function createOffSessionPayments(
       retryAfter(o, scope, 0)
       return o
     },
-    get: (scope, id) => store.get(scope, id),
+    get(scope, id) {
+      return store.get(scope, id)
+    },
     require,
     cancel(scope, id, origin) {
       const o = require(scope, id)
@@ -151,7 +159,11 @@ export function createOffSessionPayments(
       emit(o, scope, 'canceled', origin)
       return o
     },
-    list: (scope) => store.list(scope),
-    page: (scope, params) => pageV2(store.list(scope), params, BASE),
+    list(scope) {
+      return store.list(scope)
+    },
+    page(scope, params) {
+      return pageV2(store.list(scope), params, BASE)
+    },
   }
 }
