@@ -46,10 +46,10 @@ export function createCheckoutTimers(kernel: Kernel, engine: () => Engine): Chec
   })
   return {
     expireAt(scope, id, expiresAt) {
-      return void expiry.at(expiresAt * 1000, { account: scope.account, mode: scope.mode, id })
+      expiry.at(expiresAt * 1000, { account: scope.account, mode: scope.mode, id })
     },
     settleAt(scope, id, at) {
-      return void settle.at(at, { account: scope.account, mode: scope.mode, id })
+      settle.at(at, { account: scope.account, mode: scope.mode, id })
     },
   }
 }

@@ -55,7 +55,7 @@ export function createMoneyTimers(kernel: Kernel, events: EventStore, engine: ()
   })
   return {
     payoutArrives(scope, id, arrivalDate) {
-      return void arrival.at(arrivalDate * 1000, args(scope, id))
+      arrival.at(arrivalDate * 1000, args(scope, id))
     },
   }
 }
