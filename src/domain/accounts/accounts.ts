@@ -72,6 +72,22 @@ export function createAccounts(kernel: Kernel, defaultVersion: string, restoring
   const byId = new Map<string, Account>()
   const keys = new Map<string, KeyInfo>()
   const orgs = new Map<string, Organisation>()
+  const own = {
+    apply(saved: SavedAccounts): void {
+      byId.clear()
+      keys.clear()
+      orgs.clear()
+      for (const account of saved.accounts) {
+        byId.set(account.id, account)
+        for (const mode of ['test', 'live'] as const) {
+          keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
+          keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
+        }
+      }
+      for (const org of saved.orgs) orgs.set(org.id, org)
+      loaded = byId.get(saved.platform) as Account
+    },
+  }
 
   function create(input: CreateAccountInput = {}): Account {
     const problem = input.apiVersion === undefined ? undefined : versionProblem(input.apiVersion)
@@ -121,27 +137,13 @@ export function createAccounts(kernel: Kernel, defaultVersion: string, restoring
     orgs: Organisation[]
     platform: string
   }
-  function apply(saved: SavedAccounts): void {
-    byId.clear()
-    keys.clear()
-    orgs.clear()
-    for (const account of saved.accounts) {
-      byId.set(account.id, account)
-      for (const mode of ['test', 'live'] as const) {
-        keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
-        keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
-      }
-    }
-    for (const org of saved.orgs) orgs.set(org.id, org)
-    loaded = byId.get(saved.platform) as Account
-  }
 
   kernel.state.register('accounts', {
     save() {
       return toPlain({ accounts: [...byId.values()], orgs: [...orgs.values()], platform: platformAccount().id })
     },
     load(data) {
-      apply(fromPlain<SavedAccounts>(data))
+      own.apply(fromPlain<SavedAccounts>(data))
     },
     // A fork's accounts: each record and set new (an account's version and organisation change in
     // place), the nested readonly parts (keys, opening) shared.
@@ -153,7 +155,7 @@ export function createAccounts(kernel: Kernel, defaultVersion: string, restoring
       }
     },
     loadCopy(data) {
-      apply(data as SavedAccounts)
+      own.apply(data as SavedAccounts)
     },
   })
 

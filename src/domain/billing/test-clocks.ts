@@ -19,6 +19,12 @@ export type TestClocks = ReturnType<typeof createTestClocks>
 export function createTestClocks(ctx: BillingContext, cancelNow: (scope: Scope, id: string, origin: Origin) => void) {
   const { kernel, events, r, clocks, key, simLine } = ctx
   const advancing = new Map<string, { job: Task; args: Advance }>()
+  const own = {
+    timelineOfClock(scope: Scope, clock: unknown): Timeline {
+      if (typeof clock !== 'string') return simLine
+      return clocks.get(key(scope, clock)) ?? simLine
+    },
+  }
 
   function runAdvance(a: Advance): void {
     const scope = scopeOf(a)
@@ -37,19 +43,14 @@ export function createTestClocks(ctx: BillingContext, cancelNow: (scope: Scope, 
     },
   })
 
-  function timelineOfClock(scope: Scope, clock: unknown): Timeline {
-    if (typeof clock !== 'string') return simLine
-    return clocks.get(key(scope, clock)) ?? simLine
-  }
-
   return {
     /** Forgets pending advances (a snapshot's tasks re-create them). */
     clearAdvancing() {
       return advancing.clear()
     },
-    timelineOfClock,
+    timelineOfClock: own.timelineOfClock,
     timelineOfCustomer(scope: Scope, customer: Json): Timeline {
-      return timelineOfClock(scope, customer.test_clock)
+      return own.timelineOfClock(scope, customer.test_clock)
     },
     /** A test clock's timeline (registered on create). */
     registerClock(scope: Scope, id: string, frozenMs: number): void {

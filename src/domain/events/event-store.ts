@@ -63,7 +63,7 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       everything.length = 0
       for (const e of data as StoredEvent[]) {
         const event = e.objectId === undefined ? { ...e, objectId: undefined } : e
-        const b = bucket(event)
+        const b = own_.bucket(event)
         b[event.kind].push(event)
         everything.push(event)
       }
@@ -84,30 +84,29 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       everything = copied.everything
     },
   })
-
-  function bucket(scope: Scope) {
-    const key = scopeKey(scope)
-    let b = scopes.get(key)
-    if (b === undefined) {
-      b = { snapshot: [], thin: [], byId: undefined }
-      scopes.set(key, b)
-    }
-    return b
-  }
-
-  function context(accountId: string): string | undefined {
-    const account = accounts.get(accountId)
-    return account?.organisation === undefined ? undefined : accountId
-  }
-
-  function store(event: StoredEvent): StoredEvent {
-    const b = bucket(event)
-    b[event.kind].push(event)
-    b.byId?.set(event.id, event)
-    everything.push(event)
-    kernel.trace.append('event.emitted', { id: event.id, type: event.type, account: event.account, mode: event.mode })
-    for (const l of listeners) l(event)
-    return event
+  const own_ = {
+    bucket(scope: Scope) {
+      const key = scopeKey(scope)
+      let b = scopes.get(key)
+      if (b === undefined) {
+        b = { snapshot: [], thin: [], byId: undefined }
+        scopes.set(key, b)
+      }
+      return b
+    },
+    context(accountId: string): string | undefined {
+      const account = accounts.get(accountId)
+      return account?.organisation === undefined ? undefined : accountId
+    },
+    store(event: StoredEvent): StoredEvent {
+      const b = own_.bucket(event)
+      b[event.kind].push(event)
+      b.byId?.set(event.id, event)
+      everything.push(event)
+      kernel.trace.append('event.emitted', { id: event.id, type: event.type, account: event.account, mode: event.mode })
+      for (const l of listeners) l(event)
+      return event
+    },
   }
 
   return {
@@ -146,7 +145,7 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       }
       if (connected) body.account = input.account
       if (account?.organisation !== undefined) body.context = input.account
-      return store({
+      return own_.store({
         id,
         kind: 'snapshot',
         type: input.type,
@@ -170,12 +169,12 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
         type: input.type,
         created: new Date(kernel.clock.now).toISOString(),
         livemode: input.mode === 'live',
-        context: account?.platform !== undefined || context(input.account) !== undefined ? input.account : null,
+        context: account?.platform !== undefined || own_.context(input.account) !== undefined ? input.account : null,
         ...(input.relatedObject ? { related_object: { ...input.relatedObject } } : {}),
         data: cloneData(input.data ?? {}),
         ...(input.reason ? { reason: cloneData(input.reason) } : {}),
       }
-      return store({
+      return own_.store({
         id,
         kind: 'thin',
         type: input.type,

@@ -81,6 +81,32 @@ export function createOffSessionPayments(
       tasks.clear()
     },
   })
+  const own = {
+    require(scope: Scope, id: string): OffSessionPayment {
+      const o = store.get(scope, id)
+      if (o === undefined) throw resourceMissing('off_session_payment', id)
+      return o
+    },
+    /** Every check of a create, before anything changes; answers the currency and payment method. */
+    check(scope: Scope, input: OffSessionPaymentCreate) {
+      const currency = parseCurrency(input.amount.currency, 'amount.currency')
+      checkChargeAmount(input.amount.value, currency, 'amount.value')
+      checkMetadata(input.metadata)
+      checkLength(input.statement_descriptor, 'statement_descriptor', MAX_STATEMENT_DESCRIPTOR)
+      checkLength(input.statement_descriptor_suffix, 'statement_descriptor_suffix', MAX_STATEMENT_DESCRIPTOR)
+      customers.requireParam(scope, input.customer, 'customer')
+      paymentMethods.check(scope, input.payment_method, 'payment_method')
+      const existing = paymentMethods.get(scope, input.payment_method)
+      if (existing !== undefined && existing.customer !== input.customer) {
+        throw tableError(
+          'invalid_payment_method',
+          { id: input.payment_method, customer: input.customer },
+          { param: 'payment_method' },
+        )
+      }
+      return currency
+    },
+  }
 
   function emit(o: OffSessionPayment, scope: Scope, what: string, origin?: Origin): void {
     events.thin({
@@ -100,35 +126,9 @@ export function createOffSessionPayments(
 
   const ports = { kernel, paymentMethods, charges, emit, retryAfter }
 
-  function require(scope: Scope, id: string): OffSessionPayment {
-    const o = store.get(scope, id)
-    if (o === undefined) throw resourceMissing('off_session_payment', id)
-    return o
-  }
-
-  /** Every check of a create, before anything changes; answers the currency and payment method. */
-  function check(scope: Scope, input: OffSessionPaymentCreate) {
-    const currency = parseCurrency(input.amount.currency, 'amount.currency')
-    checkChargeAmount(input.amount.value, currency, 'amount.value')
-    checkMetadata(input.metadata)
-    checkLength(input.statement_descriptor, 'statement_descriptor', MAX_STATEMENT_DESCRIPTOR)
-    checkLength(input.statement_descriptor_suffix, 'statement_descriptor_suffix', MAX_STATEMENT_DESCRIPTOR)
-    customers.requireParam(scope, input.customer, 'customer')
-    paymentMethods.check(scope, input.payment_method, 'payment_method')
-    const existing = paymentMethods.get(scope, input.payment_method)
-    if (existing !== undefined && existing.customer !== input.customer) {
-      throw tableError(
-        'invalid_payment_method',
-        { id: input.payment_method, customer: input.customer },
-        { param: 'payment_method' },
-      )
-    }
-    return currency
-  }
-
   return {
     create(scope, input, origin) {
-      const currency = check(scope, input)
+      const currency = own.check(scope, input)
       const pm = paymentMethods.resolve(scope, input.payment_method, 'payment_method')
       if (pm.customer === null) paymentMethods.attach(scope, pm.id, input.customer, origin)
       const id = kernel.ids.next(`osp_${scope.mode}`, 20)
@@ -142,9 +142,9 @@ export function createOffSessionPayments(
     get(scope, id) {
       return store.get(scope, id)
     },
-    require,
+    require: own.require,
     cancel(scope, id, origin) {
-      const o = require(scope, id)
+      const o = own.require(scope, id)
       if (o.status === 'canceled') {
         throw tableError('already_canceled', { id: o.id })
       }
