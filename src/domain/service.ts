@@ -87,10 +87,15 @@ export interface ServiceOptions {
   requestHoldMs?: number
   /** The fault port (indeterminate answers aside, which the HTTP layer is given): no faults when omitted. */
   faults?: FaultHooks
+  /**
+   * The state is loaded right after construction (a fork, a snapshot): what a new simulation
+   * starts with (the platform account) is not made, since the load replaces it.
+   */
+  restoring?: boolean
 }
 
 export function createService(kernel: Kernel, timeline: RequestTimeline, options: ServiceOptions): Service {
-  const accounts = createAccounts(kernel, options.defaultVersion)
+  const accounts = createAccounts(kernel, options.defaultVersion, options.restoring === true)
   const events = createEventStore(kernel, accounts, () => built)
   const sessions = createSessions(kernel, () => engineOf().resource(SESSION_OBJECT))
   const destinations = createDestinations(kernel, accounts, () => engine)
@@ -111,7 +116,9 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       .map((a) => a.id),
   )
   const paymentMethods = createPaymentMethods({
-    resource: () => engineOf().resource('payment_method'),
+    resource() {
+      return engineOf().resource('payment_method')
+    },
     events,
     setUp: savedForOffSession(engineOf),
   })
@@ -120,10 +127,14 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     kernel,
     events,
     ledger,
-    resource: () => engineOf().resource('charge'),
+    resource() {
+      return engineOf().resource('charge')
+    },
     paymentMethods,
     disputes,
-    onCaptured: (scope, charge, origin) => collectConnect({ engine: engineOf(), ports }, scope, charge, origin),
+    onCaptured(scope, charge, origin) {
+      return collectConnect({ engine: engineOf(), ports }, scope, charge, origin)
+    },
   })
   const paymentIntents = createPaymentIntents({ kernel, events, engine: engineOf, paymentMethods, charges })
   const checkoutTimers = createCheckoutTimers(kernel, engineOf)
@@ -138,7 +149,9 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
       meters,
       meterEvents,
       sessions,
-      meterId: (mode) => kernel.ids.next(`mtr_${mode}`, 24),
+      meterId(mode) {
+        return kernel.ids.next(`mtr_${mode}`, 24)
+      },
       customerKey: defaultCustomerKey(kernel.prefix),
     },
     ledger,
@@ -167,7 +180,9 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     meters,
     meterEvents,
     paymentMethods,
-    paymentIntents: () => paymentIntents,
+    paymentIntents() {
+      return paymentIntents
+    },
     limitRows: limitsConfig.rows,
   })
   billingArea = billing

@@ -56,6 +56,22 @@ export const defaultFaultParams: Readonly<Partial<Record<FaultKind, FaultParams>
 }
 
 /**
+ * True when `faults` plainly passes its schema with nothing to parse: no faults, or only a preset
+ * and swarm mode with an empty schedule (how every fork of a property run without scheduled faults
+ * goes on). Anything else goes to the schema, which accepts it or words the refusal.
+ */
+function plainFaults(input: FaultsInput | Faults): boolean {
+  for (const [key, value] of Object.entries(input)) {
+    if (key === 'preset') {
+      if (value !== undefined && value !== 'none' && value !== 'realistic') return false
+    } else if (key === 'swarm') {
+      if (value !== undefined && typeof value !== 'boolean') return false
+    } else if (key !== 'schedule' || !(value === undefined || (Array.isArray(value) && value.length === 0))) return false
+  }
+  return true
+}
+
+/**
  * Parses and resolves the `faults` option. Swarm mode draws, per seed, which kinds are on (each
  * with probability 1/2) and at what multiple of the realistic rate (x0.5 to x4), from the `faults`
  * stream, so different seeds explore different mixes.
@@ -70,10 +86,9 @@ export function resolveFaultPolicy(
 ): ResolvedFaultPolicy {
   // No faults (the usual case) is the schema's empty section, without building the schema (and
   // loading zod) at a cold start.
-  const parsed =
-    Object.keys(input).length === 0
-      ? { success: true as const, data: { schedule: [] } as Faults }
-      : faultSchemas().faultsSchema.safeParse(input)
+  const parsed = plainFaults(input)
+    ? { success: true as const, data: { ...input, schedule: [] } as Faults }
+    : faultSchemas().faultsSchema.safeParse(input)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const path = ['faults', ...(issue?.path ?? [])].join('.')

@@ -1,6 +1,23 @@
 /** An in-process webhook receiver: the customer's endpoint, as a fetch-style function. */
 export type ReceiverHandler = (request: Request) => Response | Promise<Response>
 
+// Every delivery attempt looks its URL up, and every fork mounts its receivers again: a URL's
+// normal form is worked out once per process (bounded), not per simulator.
+const hrefs = new Map<string, string>()
+
+function normal(url: string): string {
+  const known = hrefs.get(url)
+  if (known !== undefined) return known
+  let href: string
+  try {
+    href = new URL(url).href
+  } catch {
+    throw new TypeError(`receivers.mount: '${url}' is not an absolute URL`)
+  }
+  if (hrefs.size < 10_000) hrefs.set(url, href)
+  return href
+}
+
 /**
  * Webhook receivers mounted in process, by URL. Deliveries to a mounted URL call the handler with a
  * real `Request`; other URLs are delivered over the network (loopback) or fail to connect.
@@ -17,20 +34,6 @@ export interface Receivers {
 
 export function createReceivers(): Receivers {
   const byUrl = new Map<string, ReceiverHandler>()
-  // Every delivery attempt looks its URL up; parsing it each time showed in long retry runs.
-  const hrefs = new Map<string, string>()
-  const normal = (url: string) => {
-    const known = hrefs.get(url)
-    if (known !== undefined) return known
-    let href: string
-    try {
-      href = new URL(url).href
-    } catch {
-      throw new TypeError(`receivers.mount: '${url}' is not an absolute URL`)
-    }
-    if (hrefs.size < 10_000) hrefs.set(url, href)
-    return href
-  }
   return {
     mount(url, handler) {
       if (typeof handler !== 'function')
@@ -39,8 +42,14 @@ export function createReceivers(): Receivers {
       byUrl.set(key, handler)
       return () => byUrl.delete(key)
     },
-    unmount: (url) => byUrl.delete(normal(url)),
-    get: (url) => byUrl.get(normal(url)),
-    urls: () => [...byUrl.keys()],
+    unmount(url) {
+      return byUrl.delete(normal(url))
+    },
+    get(url) {
+      return byUrl.get(normal(url))
+    },
+    urls() {
+      return [...byUrl.keys()]
+    },
   }
 }

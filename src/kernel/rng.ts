@@ -48,15 +48,12 @@ type Alea = (() => number) & { state(): RngState[string] }
 
 export function createRng(seed: number | string): Rng {
   let root = String(seed)
-  const streams = new Map<
-    string,
-    { stream: RandomStream; state(): RngState[string]; set(make: () => Alea, at?: RngState[string]): void }
-  >()
+  const streams = new Map<string, Stream>()
   function get(name: string) {
     let s = streams.get(name)
     if (s === undefined) {
       const seeded = `${root}/${name}`
-      s = makeStream(() => seededAlea(seeded))
+      s = new Stream(() => seededAlea(seeded))
       streams.set(name, s)
     }
     return s
@@ -65,7 +62,9 @@ export function createRng(seed: number | string): Rng {
     get seed() {
       return root
     },
-    stream: (name) => get(name).stream,
+    stream(name) {
+      return get(name).stream
+    },
     save() {
       const out: RngState = {}
       for (const [name, s] of streams) out[name] = s.state()
@@ -94,41 +93,66 @@ const seededAlea = (seed: string): Alea => alea(seed, { state: true }) as unknow
  * their saved positions and a continued run reseeds them, one after the other, and most streams of
  * a run are never drawn from; seeding one (alea hashes its seed) is the costly part.
  */
-function makeStream(initial: () => Alea) {
-  let make = initial
-  let made: Alea | undefined
+/**
+ * One named stream: its generator made on first draw (a fork or a reseed that is never drawn from
+ * costs nothing). A class, not a closure per stream: a simulator (a fork per property run) makes
+ * several, and a dev-time transform that keeps function names (tsx) names every closure made.
+ */
+class Stream implements RandomStream {
+  private made: Alea | undefined
   // The position a load gave, answered by `state()` until the generator is made.
-  let loaded: RngState[string] | undefined
-  const generator = (): Alea => {
-    if (made === undefined) {
-      made = make()
-      loaded = undefined
+  private loaded: RngState[string] | undefined
+
+  constructor(private make: () => Alea) {}
+
+  /** This stream, as its owners see it (the public `RandomStream`). */
+  get stream(): RandomStream {
+    return this
+  }
+
+  private prng(): number {
+    if (this.made === undefined) {
+      this.made = this.make()
+      this.loaded = undefined
     }
-    return made
+    return this.made()
   }
-  const prng = (): number => generator()()
-  const stream: RandomStream = {
-    next: () => prng(),
-    int: (n) => Math.floor(prng() * n),
-    chance: (p) => p > 0 && prng() < p,
-    between: (min, max) => min + prng() * (max - min),
-    shuffle(items) {
-      for (let i = items.length - 1; i > 0; i--) {
-        const j = Math.floor(prng() * (i + 1))
-        const t = items[i] as (typeof items)[number]
-        items[i] = items[j] as (typeof items)[number]
-        items[j] = t
-      }
-      return items
-    },
+
+  next(): number {
+    return this.prng()
   }
-  return {
-    stream,
-    state: (): RngState[string] => (loaded === undefined ? generator().state() : { ...loaded }),
-    set(next: () => Alea, at?: RngState[string]) {
-      make = next
-      made = undefined
-      loaded = at
-    },
+
+  int(n: number): number {
+    return Math.floor(this.prng() * n)
+  }
+
+  chance(p: number): boolean {
+    return p > 0 && this.prng() < p
+  }
+
+  between(min: number, max: number): number {
+    return min + this.prng() * (max - min)
+  }
+
+  shuffle<T>(items: T[]): T[] {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = Math.floor(this.prng() * (i + 1))
+      const t = items[i] as T
+      items[i] = items[j] as T
+      items[j] = t
+    }
+    return items
+  }
+
+  state(): RngState[string] {
+    if (this.loaded !== undefined) return { ...this.loaded }
+    if (this.made === undefined) this.made = this.make()
+    return this.made.state()
+  }
+
+  set(next: () => Alea, at?: RngState[string]): void {
+    this.make = next
+    this.made = undefined
+    this.loaded = at
   }
 }

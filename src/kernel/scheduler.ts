@@ -307,9 +307,15 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
         restored: options.restored as Definition['restored'],
       }
       kinds.set(kind, def)
+      // Methods, not arrow properties: kinds are defined per simulator (a fork per property run),
+      // and a dev-time transform that keeps function names (tsx) names every arrow property made.
       return {
-        at: (due, args) => pushKind(due, kind, def, args),
-        after: (delay, args) => pushKind(clock.now + Math.max(0, delay), kind, def, args),
+        at(due, args) {
+          return pushKind(due, kind, def, args)
+        },
+        after(delay, args) {
+          return pushKind(clock.now + Math.max(0, delay), kind, def, args)
+        },
       }
     },
     save() {

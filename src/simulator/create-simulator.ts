@@ -171,7 +171,9 @@ function simulatorOptionsSchema() {
       apiVersion: z
         .string()
         .refine((v) => versionProblem(v) === undefined, {
-          error: (i) => versionProblem(String(i.input)) ?? 'unknown API version',
+          error(i) {
+            return versionProblem(String(i.input)) ?? 'unknown API version'
+          },
         })
         .optional(),
       serviceTime: z
@@ -273,14 +275,17 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   if (from !== undefined && clock.now !== from.now) clock.setSystemTime(from.now)
   const rng = createRng(seed)
   const scheduler = createScheduler(clock, {
-    onTaskFailed: (label, error) =>
-      trace.append('scheduler.task_failed', {
+    onTaskFailed(label, error) {
+      return trace.append('scheduler.task_failed', {
         label,
         message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      }),
+      })
+    },
   })
   const trace = createTrace({
-    now: () => clock.now,
+    now() {
+      return clock.now
+    },
     ...(options.traceLimit ? { limit: options.traceLimit } : {}),
   })
   const kernel: Kernel = {
@@ -300,8 +305,12 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   const faults = createFaults(
     {
       kernel,
-      liveSessions: (account) => service?.sessions.live(account) ?? [],
-      expireSession: (id) => service?.sessions.expire(id),
+      liveSessions(account) {
+        return service?.sessions.live(account) ?? []
+      },
+      expireSession(id) {
+        return service?.sessions.expire(id)
+      },
     },
     options.faults ?? {},
     'createSimulator',
@@ -312,6 +321,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     limits: resolveLimits(options.limits),
     requestHoldMs: typeof options.serviceTime === 'object' ? options.serviceTime.max : (options.serviceTime ?? 0),
     faults: faults.hooks,
+    restoring: from !== undefined,
   })
   installFaults(service, faults)
   const latency = rng.stream('latency')
@@ -323,7 +333,11 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     dropAnswer: faults.hooks.dropAnswer,
     ...(st === undefined || st === 0
       ? {}
-      : { serviceTime: () => (typeof st === 'number' ? st : Math.round(latency.between(st.min, st.max))) }),
+      : {
+          serviceTime() {
+            return typeof st === 'number' ? st : Math.round(latency.between(st.min, st.max))
+          },
+        }),
   })
   const receivers = createReceivers()
   service.delivery.useTransport(createTransport(receivers))
@@ -388,11 +402,21 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
         trigger: createCausingTrigger({
           generate: base.trigger,
           loadFixtures,
-          completeCheckout: (session, input) => simulator.customer.completeCheckout(session, input),
-          events: () => service.events.all(),
-          accountExists: (id) => service.accounts.get(id) !== undefined,
-          settle: () => scheduler.settle(),
-          traced: (type) => kernel.trace.append('admin.trigger', { type }),
+          completeCheckout(session, input) {
+            return simulator.customer.completeCheckout(session, input)
+          },
+          events() {
+            return service.events.all()
+          },
+          accountExists(id) {
+            return service.accounts.get(id) !== undefined
+          },
+          settle() {
+            return scheduler.settle()
+          },
+          traced(type) {
+            return kernel.trace.append('admin.trigger', { type })
+          },
         }),
         injectFault(fault: FaultInjection) {
           const refusal = faultTargetRefusal(fault.fault, fault.operation)
@@ -409,7 +433,9 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     },
     receivers,
     trace,
-    settle: () => scheduler.settle(),
+    settle() {
+      return scheduler.settle()
+    },
     get seed() {
       return seedNow
     },

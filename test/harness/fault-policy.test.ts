@@ -16,6 +16,22 @@ describe('the faults option', () => {
     )
   })
 
+  it('refuses a bad preset or an unknown key beside a preset, on creation and when a fork goes on', () => {
+    expect(() => createSimulator({ faults: { preset: 'wild' as never, schedule: [] } })).toThrow(
+      /^createSimulator: option 'faults\.preset'/,
+    )
+    expect(() => createSimulator({ faults: { preset: 'realistic', rates: {} } as never })).toThrow(
+      /^createSimulator: option 'faults'/,
+    )
+    const sim = createSimulator({ seed: 1 })
+    expect(() => sim.fork({ seed: 2, faults: { swarm: 'yes' as never } })).toThrow(/^continueAs: option 'faults\.swarm'/)
+    // The preset alone and the preset through the full schema (an empty policy) draw alike.
+    const plain = sim.fork({ seed: 2, faults: { preset: 'realistic', schedule: [] } })
+    const parsed = sim.fork({ seed: 2, faults: { preset: 'realistic', policy: { rates: {} } } })
+    for (const s of [plain, parsed]) for (let step = 1; step <= 40; step++) s.faults.step(step)
+    expect(plain.trace.hash()).toBe(parsed.trace.hash())
+  })
+
   it('answers a forced 429 with the scheduled rate-limit reason in the prefixed header, and records it in the trace', async () => {
     const sim = createSimulator({
       seed: 1,

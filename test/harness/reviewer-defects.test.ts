@@ -161,6 +161,26 @@ describe('misused harness calls are refused naming the API and the option', () =
     ],
     ['runProgram without subject', () => runProgram(usage, {}), /^runProgram: options must give a subject/],
     [
+      'runProgram faults.preset',
+      () => runProgram(usage, { reporter: referenceUsageReporter, faults: { preset: 'wild' } } as never),
+      /^runProgram: option 'faults.preset'/,
+    ],
+    [
+      'runProgram unknown option given as undefined',
+      () => runProgram(usage, { reporter: referenceUsageReporter, reporterr: undefined } as never),
+      /^runProgram: unknown option 'reporterr'/,
+    ],
+    [
+      'runProgram unknown faults key given as undefined',
+      () => runProgram(usage, { reporter: referenceUsageReporter, faults: { preset: 'realistic', rate: undefined } } as never),
+      /^runProgram: unknown option 'faults.rate'/,
+    ],
+    [
+      'runProgram drainMs -1',
+      () => runProgram(usage, { reporter: referenceUsageReporter, drainMs: -1 }),
+      /^runProgram: option 'drainMs' must be a non-negative integer/,
+    ],
+    [
       'reporter not a function',
       () => runProgram(usage, { reporter: {} as never }),
       /^runProgram: option 'reporter' must be a reporter factory/,

@@ -114,6 +114,23 @@ describe('snapshot, load and fork continue a simulation exactly', () => {
     expect(JSON.stringify(snap)).toBe(text)
   })
 
+  it("keeps a fork's accounts and rate-limit windows its own", async () => {
+    const sim = createSimulator({ seed: 12 })
+    const connected = sim.admin.createAccount({ email: 'c@example.com' })
+    await form(sim, '/v1/customers', { name: 'before' })
+    const fork = sim.fork()
+    fork.admin.setApiVersion(connected.id, '2024-06-20')
+    fork.admin.createOrganisation({ accounts: [fork.platform.id, connected.id] })
+    expect(sim.admin.account(connected.id)?.apiVersion).toBe(connected.apiVersion)
+    expect(sim.admin.account(connected.id)?.organisation).toBeUndefined()
+    expect(sim.admin.account(sim.platform.id)?.organisation).toBeUndefined()
+    // The fork spends the second's write allowance; the original's window is untouched.
+    const statuses: number[] = []
+    for (let i = 0; i < 30; i++) statuses.push((await form(fork, '/v1/customers', { name: `f${i}` })).status)
+    expect(statuses).toContain(429)
+    expect((await form(sim, '/v1/customers', { name: 'after' })).status).toBe(200)
+  })
+
   it('continues the trace hash of a trace with a limit (entries dropped before the snapshot)', async () => {
     const sim = createSimulator({ seed: 1, traceLimit: 10 })
     for (let i = 0; i < 40; i++) await form(sim, '/v1/customers', { name: `c${i}` })

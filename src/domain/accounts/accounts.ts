@@ -59,10 +59,35 @@ export interface Accounts {
   readonly defaultVersion: string
 }
 
-export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts {
+/**
+ * The accounts area. `restoring`: state is loaded right after construction (a fork, a snapshot),
+ * so the platform account a new simulation starts with is not made (its draws and trace entry
+ * would be replaced at once).
+ *
+ * @example
+ * const accounts = createAccounts(kernel, '2026-10-28.endive')
+ * accounts.platform.keys.secret.test // 'sk_test_...'
+ */
+export function createAccounts(kernel: Kernel, defaultVersion: string, restoring = false): Accounts {
   const byId = new Map<string, Account>()
   const keys = new Map<string, KeyInfo>()
   const orgs = new Map<string, Organisation>()
+  const own = {
+    apply(saved: SavedAccounts): void {
+      byId.clear()
+      keys.clear()
+      orgs.clear()
+      for (const account of saved.accounts) {
+        byId.set(account.id, account)
+        for (const mode of ['test', 'live'] as const) {
+          keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
+          keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
+        }
+      }
+      for (const org of saved.orgs) orgs.set(org.id, org)
+      loaded = byId.get(saved.platform) as Account
+    },
+  }
 
   function create(input: CreateAccountInput = {}): Account {
     const problem = input.apiVersion === undefined ? undefined : versionProblem(input.apiVersion)
@@ -101,34 +126,48 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
     return account
   }
 
-  let platform = create()
+  let loaded: Account | undefined = restoring ? undefined : create()
+  const platformAccount = (): Account => {
+    if (loaded === undefined) throw new Error('accounts: the platform account is read before the state is loaded')
+    return loaded
+  }
+
+  interface SavedAccounts {
+    accounts: Account[]
+    orgs: Organisation[]
+    platform: string
+  }
 
   kernel.state.register('accounts', {
-    save: () => toPlain({ accounts: [...byId.values()], orgs: [...orgs.values()], platform: platform.id }),
+    save() {
+      return toPlain({ accounts: [...byId.values()], orgs: [...orgs.values()], platform: platformAccount().id })
+    },
     load(data) {
-      const saved = fromPlain<{ accounts: Account[]; orgs: Organisation[]; platform: string }>(data)
-      byId.clear()
-      keys.clear()
-      orgs.clear()
-      for (const account of saved.accounts) {
-        byId.set(account.id, account)
-        for (const mode of ['test', 'live'] as const) {
-          keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
-          keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
-        }
+      own.apply(fromPlain<SavedAccounts>(data))
+    },
+    // A fork's accounts: each record and set new (an account's version and organisation change in
+    // place), the nested readonly parts (keys, opening) shared.
+    copy(): SavedAccounts {
+      return {
+        accounts: [...byId.values()].map((a) => ({ ...a, modes: new Set(a.modes) })),
+        orgs: [...orgs.values()].map((o) => ({ ...o, accounts: new Set(o.accounts) })),
+        platform: platformAccount().id,
       }
-      for (const org of saved.orgs) orgs.set(org.id, org)
-      platform = byId.get(saved.platform) as Account
+    },
+    loadCopy(data) {
+      own.apply(data as SavedAccounts)
     },
   })
 
   return {
     get platform() {
-      return platform
+      return platformAccount()
     },
     create,
     defaultVersion,
-    get: (id) => byId.get(id),
+    get(id) {
+      return byId.get(id)
+    },
     close(id) {
       const account = byId.get(id)
       if (account === undefined) return
@@ -140,8 +179,12 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
       if (account.organisation !== undefined) orgs.get(account.organisation)?.accounts.delete(id)
       kernel.trace.append('account.closed', { id })
     },
-    byKey: (key) => keys.get(key),
-    list: () => [...byId.values()],
+    byKey(key) {
+      return keys.get(key)
+    },
+    list() {
+      return [...byId.values()]
+    },
     createOrganisation(input) {
       for (const id of input.accounts) {
         const account = byId.get(id)
@@ -160,9 +203,17 @@ export function createAccounts(kernel: Kernel, defaultVersion: string): Accounts
       kernel.trace.append('organisation.created', { id, accounts: input.accounts })
       return org
     },
-    organisation: (id) => orgs.get(id),
-    organisations: () => [...orgs.values()],
-    controls: (actor, target) => actor.id === target.id || target.platform === actor.id,
-    sameOrganisation: (a, b) => a.organisation !== undefined && a.organisation === b.organisation,
+    organisation(id) {
+      return orgs.get(id)
+    },
+    organisations() {
+      return [...orgs.values()]
+    },
+    controls(actor, target) {
+      return actor.id === target.id || target.platform === actor.id
+    },
+    sameOrganisation(a, b) {
+      return a.organisation !== undefined && a.organisation === b.organisation
+    },
   }
 }

@@ -28,55 +28,55 @@ export function createAttachedPayments(ctx: BillingContext, payments: Payments) 
       .invoicePayment()
       .list(scope)
       .filter((p) => p.invoice === invoice)
-
-  /** The intent succeeded: its record is paid, and the invoice too once its records cover it. */
-  function settle(scope: Scope, record: Json, intent: Json, origin: Origin): void {
-    const invoiceId = String(record.invoice)
-    const invoice = r.invoice().get(scope, invoiceId)
-    if (invoice?.status !== 'open') return
-    const paid = r.invoicePayment().put(scope, record.id, {
-      amount_paid: Number(intent.amount_received ?? intent.amount),
-      status: 'paid',
-      status_transitions: { canceled_at: null, paid_at: sec(now(scope, invoiceId)) },
-    })
-    const records = recordsOf(scope, invoiceId)
-    const total = records.reduce((sum, p) => sum + (p.status === 'paid' ? Number(p.amount_paid) : 0), 0)
-    if (total >= Number(invoice.amount_due)) {
-      payments.markPaid(scope, invoiceId, String(intent.id), origin, records)
-      return
-    }
-    r.invoice().set(
-      scope,
-      invoiceId,
-      {
-        amount_paid: total,
-        amount_remaining: Number(invoice.amount_due) - total,
-        payments: paymentsList(invoiceId, records),
-      },
-      origin,
-    )
-    emitSnapshot(events, 'invoice_payment.paid', scope, paid, origin, undefined, true)
-  }
-
-  /** Records `intent` as a payment of the open invoice; settles it at once if it already succeeded. */
-  function attach(scope: Scope, invoiceId: string, intent: Json, origin: Origin): Json {
-    const invoice = r.invoice().require(scope, invoiceId)
-    const record = r.invoicePayment().build(scope, kernel.ids.next('inpay', 24), {})
-    Object.assign(record, {
-      created: sec(now(scope, invoiceId)),
-      amount_paid: null,
-      amount_requested: Number(invoice.amount_remaining ?? invoice.amount_due),
-      currency: invoice.currency,
-      invoice: invoiceId,
-      is_default: false,
-      payment: { type: 'payment_intent', payment_intent: intent.id },
-      status: 'open',
-      status_transitions: { canceled_at: null, paid_at: null },
-    })
-    const stored = r.invoicePayment().insert(scope, record)
-    r.invoice().set(scope, invoiceId, { payments: paymentsList(invoiceId, recordsOf(scope, invoiceId)) }, origin)
-    if (intent.status === 'succeeded') settle(scope, stored, intent, origin)
-    return r.invoice().require(scope, invoiceId)
+  const own_ = {
+    /** The intent succeeded: its record is paid, and the invoice too once its records cover it. */
+    settle(scope: Scope, record: Json, intent: Json, origin: Origin): void {
+      const invoiceId = String(record.invoice)
+      const invoice = r.invoice().get(scope, invoiceId)
+      if (invoice?.status !== 'open') return
+      const paid = r.invoicePayment().put(scope, record.id, {
+        amount_paid: Number(intent.amount_received ?? intent.amount),
+        status: 'paid',
+        status_transitions: { canceled_at: null, paid_at: sec(now(scope, invoiceId)) },
+      })
+      const records = recordsOf(scope, invoiceId)
+      const total = records.reduce((sum, p) => sum + (p.status === 'paid' ? Number(p.amount_paid) : 0), 0)
+      if (total >= Number(invoice.amount_due)) {
+        payments.markPaid(scope, invoiceId, String(intent.id), origin, records)
+        return
+      }
+      r.invoice().set(
+        scope,
+        invoiceId,
+        {
+          amount_paid: total,
+          amount_remaining: Number(invoice.amount_due) - total,
+          payments: paymentsList(invoiceId, records),
+        },
+        origin,
+      )
+      emitSnapshot(events, 'invoice_payment.paid', scope, paid, origin, undefined, true)
+    },
+    /** Records `intent` as a payment of the open invoice; settles it at once if it already succeeded. */
+    attach(scope: Scope, invoiceId: string, intent: Json, origin: Origin): Json {
+      const invoice = r.invoice().require(scope, invoiceId)
+      const record = r.invoicePayment().build(scope, kernel.ids.next('inpay', 24), {})
+      Object.assign(record, {
+        created: sec(now(scope, invoiceId)),
+        amount_paid: null,
+        amount_requested: Number(invoice.amount_remaining ?? invoice.amount_due),
+        currency: invoice.currency,
+        invoice: invoiceId,
+        is_default: false,
+        payment: { type: 'payment_intent', payment_intent: intent.id },
+        status: 'open',
+        status_transitions: { canceled_at: null, paid_at: null },
+      })
+      const stored = r.invoicePayment().insert(scope, record)
+      r.invoice().set(scope, invoiceId, { payments: paymentsList(invoiceId, recordsOf(scope, invoiceId)) }, origin)
+      if (intent.status === 'succeeded') own_.settle(scope, stored, intent, origin)
+      return r.invoice().require(scope, invoiceId)
+    },
   }
 
   // However an attached intent succeeds later (a confirm, a capture, a bank debit settling), its invoice hears of it.
@@ -94,8 +94,8 @@ export function createAttachedPayments(ctx: BillingContext, payments: Payments) 
     if (waiting.length === 0) return
     const intent = ctx.engine.resource('payment_intent').get(scope, event.objectId)
     if (intent === undefined) return
-    for (const record of waiting) settle(scope, record, intent, NO_ORIGIN)
+    for (const record of waiting) own_.settle(scope, record, intent, NO_ORIGIN)
   })
 
-  return { attach }
+  return { attach: own_.attach }
 }

@@ -50,10 +50,18 @@ export function createBilling(options: BillingOptions) {
   const jobs = createJobs(ctx, () => ({
     periodEnd: cycles.periodEnd,
     expireIncomplete: cycles.expireIncomplete,
-    cancelAt: (s) => schedule.cancelAt(s),
-    finalizeAndPay: (scope, id) => payments.finalizeAndPay(scope, id, NO_ORIGIN, true),
-    retry: (scope, id) => payments.attemptPayment(scope, id, NO_ORIGIN, { automatic: true }),
-    overdue: (scope, id) => invoicing.overdue(scope, id),
+    cancelAt(s) {
+      return schedule.cancelAt(s)
+    },
+    finalizeAndPay(scope, id) {
+      return payments.finalizeAndPay(scope, id, NO_ORIGIN, true)
+    },
+    retry(scope, id) {
+      return payments.attemptPayment(scope, id, NO_ORIGIN, { automatic: true })
+    },
+    overdue(scope, id) {
+      return invoicing.overdue(scope, id)
+    },
   }))
   const limits = createLimits(ctx)
   const discounts = createDiscounts(ctx)
@@ -85,9 +93,13 @@ export function createBilling(options: BillingOptions) {
     dropClock: testClocks.dropClock,
     timelineOfCustomer: testClocks.timelineOfCustomer,
     timelineOfClock: testClocks.timelineOfClock,
-    newInvoiceId: () => kernel.ids.next('in', 24),
+    newInvoiceId() {
+      return kernel.ids.next('in', 24)
+    },
     /** A new id of the seeded sequence for objects billing's behaviours make (`cn`, `cnli`). */
-    newId: (prefix: string) => kernel.ids.next(prefix, 24),
+    newId(prefix: string) {
+      return kernel.ids.next(prefix, 24)
+    },
     failed: ctx.failed,
     itemsOf: cycles.itemsOf,
     itemList: cycles.itemList,
@@ -110,8 +122,12 @@ export function createBilling(options: BillingOptions) {
     checkCurrency: createCustomerCurrency(ctx),
     cancel,
     discounts,
-    invoiceState: (scope: Scope, id: string) => invoiceStates.get(key(scope, id)),
-    subState: (scope: Scope, id: string) => subs.get(key(scope, id)),
+    invoiceState(scope: Scope, id: string) {
+      return invoiceStates.get(key(scope, id))
+    },
+    subState(scope: Scope, id: string) {
+      return subs.get(key(scope, id))
+    },
     lineJson: lines.lineJson,
     totals: lines.totals,
     pendingItems: lines.pendingItems,

@@ -35,16 +35,36 @@ export type BillingContext = ReturnType<typeof createContext>
 export function createContext(options: BillingOptions) {
   const { kernel, engine } = options
   const r = {
-    customer: () => engine.resource('customer'),
-    price: () => engine.resource('price'),
-    product: () => engine.resource('product'),
-    subscription: () => engine.resource('subscription'),
-    item: () => engine.resource('subscription_item'),
-    invoice: () => engine.resource('invoice'),
-    invoiceItem: () => engine.resource('invoiceitem'),
-    invoicePayment: () => engine.resource('invoice_payment'),
-    clock: () => engine.resource('test_helpers.test_clock'),
-    taxRate: () => engine.resource('tax_rate'),
+    customer() {
+      return engine.resource('customer')
+    },
+    price() {
+      return engine.resource('price')
+    },
+    product() {
+      return engine.resource('product')
+    },
+    subscription() {
+      return engine.resource('subscription')
+    },
+    item() {
+      return engine.resource('subscription_item')
+    },
+    invoice() {
+      return engine.resource('invoice')
+    },
+    invoiceItem() {
+      return engine.resource('invoiceitem')
+    },
+    invoicePayment() {
+      return engine.resource('invoice_payment')
+    },
+    clock() {
+      return engine.resource('test_helpers.test_clock')
+    },
+    taxRate() {
+      return engine.resource('tax_rate')
+    },
   }
   const usageRecords = createUsageRecords()
   const simLine: Timeline = simulatorTimeline(kernel.clock, kernel.scheduler)
@@ -62,8 +82,14 @@ export function createContext(options: BillingOptions) {
     intentInvoices: new Map<string, string>(),
     usageRecords,
     lines: createLines({ kernel, engine, meters: options.meters, meterEvents: options.meterEvents, usageRecords }) as Lines,
-    key: (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`,
-    failed: (label: string, error: unknown) =>
-      kernel.trace.append('scheduler.task_failed', { label, message: error instanceof Error ? error.message : String(error) }),
+    key(scope: Scope, id: string) {
+      return `${scopeKey(scope)}|${id}`
+    },
+    failed(label: string, error: unknown) {
+      return kernel.trace.append('scheduler.task_failed', {
+        label,
+        message: error instanceof Error ? error.message : String(error),
+      })
+    },
   }
 }

@@ -25,62 +25,62 @@ export function createDiscounts(ctx: BillingContext) {
   const store = () => engine.resource('discount')
 
   const couponOf = (d: Json) => (d.source as { coupon: Json }).coupon
-
-  /** The discounts of `ids` in force at `t` (ms); all of them when `t` is null (a draft recounted). */
-  function active(scope: Scope, ids: unknown, t: number | null): Json[] {
-    if (!Array.isArray(ids)) return []
-    return ids
-      .map((id) => store().get(scope, String(typeof id === 'string' ? id : (id as Json).id)))
-      .filter(
-        (d): d is Json =>
-          d !== undefined && (t === null || (Number(d.start) * 1000 <= t && (d.end === null || t < Number(d.end) * 1000))),
-      )
-  }
-
-  /** Applies the discounts of `ids` in force at `t` to the lines of an invoice in `currency`. */
-  function apply(scope: Scope, lineObjects: readonly Json[], ids: unknown, t: number | null, currency: string): Discounted {
-    const remaining = lineObjects.map((l) => (l.discountable === true ? Math.max(0, Number(l.amount)) : 0))
-    const perLine: { amount: number; discount: string }[][] = lineObjects.map(() => [])
-    const totals: { amount: number; discount: string }[] = []
-    for (const d of active(scope, ids, t)) {
-      const coupon = couponOf(d)
-      const shares = remaining.map(() => 0)
-      if (typeof coupon.percent_off === 'number') {
-        remaining.forEach((left, i) => {
-          shares[i] = Math.min(left, Math.round((left * Number(coupon.percent_off)) / 100))
+  const own_ = {
+    /** The discounts of `ids` in force at `t` (ms); all of them when `t` is null (a draft recounted). */
+    active(scope: Scope, ids: unknown, t: number | null): Json[] {
+      if (!Array.isArray(ids)) return []
+      return ids
+        .map((id) => store().get(scope, String(typeof id === 'string' ? id : (id as Json).id)))
+        .filter(
+          (d): d is Json =>
+            d !== undefined && (t === null || (Number(d.start) * 1000 <= t && (d.end === null || t < Number(d.end) * 1000))),
+        )
+    },
+    /** Applies the discounts of `ids` in force at `t` to the lines of an invoice in `currency`. */
+    apply(scope: Scope, lineObjects: readonly Json[], ids: unknown, t: number | null, currency: string): Discounted {
+      const remaining = lineObjects.map((l) => (l.discountable === true ? Math.max(0, Number(l.amount)) : 0))
+      const perLine: { amount: number; discount: string }[][] = lineObjects.map(() => [])
+      const totals: { amount: number; discount: string }[] = []
+      for (const d of own_.active(scope, ids, t)) {
+        const coupon = couponOf(d)
+        const shares = remaining.map(() => 0)
+        if (typeof coupon.percent_off === 'number') {
+          remaining.forEach((left, i) => {
+            shares[i] = Math.min(left, Math.round((left * Number(coupon.percent_off)) / 100))
+          })
+        } else if (typeof coupon.amount_off === 'number' && coupon.currency === currency) {
+          const base = remaining.reduce((n, x) => n + x, 0)
+          const off = Math.min(base, Number(coupon.amount_off))
+          let given = 0
+          let last = -1
+          remaining.forEach((left, i) => {
+            if (left <= 0 || base === 0) return
+            shares[i] = Math.floor((off * left) / base)
+            given += shares[i] as number
+            last = i
+          })
+          if (last >= 0) shares[last] = (shares[last] as number) + off - given
+        }
+        const sum = shares.reduce((n, x) => n + x, 0)
+        if (sum === 0) continue
+        shares.forEach((share, i) => {
+          if (share === 0) return
+          remaining[i] = (remaining[i] as number) - share
+          perLine[i]?.push({ amount: share, discount: String(d.id) })
         })
-      } else if (typeof coupon.amount_off === 'number' && coupon.currency === currency) {
-        const base = remaining.reduce((n, x) => n + x, 0)
-        const off = Math.min(base, Number(coupon.amount_off))
-        let given = 0
-        let last = -1
-        remaining.forEach((left, i) => {
-          if (left <= 0 || base === 0) return
-          shares[i] = Math.floor((off * left) / base)
-          given += shares[i] as number
-          last = i
-        })
-        if (last >= 0) shares[last] = (shares[last] as number) + off - given
+        totals.push({ amount: sum, discount: String(d.id) })
       }
-      const sum = shares.reduce((n, x) => n + x, 0)
-      if (sum === 0) continue
-      shares.forEach((share, i) => {
-        if (share === 0) return
-        remaining[i] = (remaining[i] as number) - share
-        perLine[i]?.push({ amount: share, discount: String(d.id) })
-      })
-      totals.push({ amount: sum, discount: String(d.id) })
-    }
-    return {
-      lines: lineObjects.map((l, i) => ({ ...l, discount_amounts: perLine[i] ?? [] })),
-      totalDiscountAmounts: totals,
-      discountTotal: totals.reduce((n, x) => n + x.amount, 0),
-    }
+      return {
+        lines: lineObjects.map((l, i) => ({ ...l, discount_amounts: perLine[i] ?? [] })),
+        totalDiscountAmounts: totals,
+        discountTotal: totals.reduce((n, x) => n + x.amount, 0),
+      }
+    },
   }
 
   return {
-    active,
-    apply,
+    active: own_.active,
+    apply: own_.apply,
     /** A coupon's discount on a subscription from `t` (ms): a `discount` object (not an operation of its own). */
     create(scope: Scope, coupon: Json, customer: string, subscription: string, t: number, origin: Origin): Json {
       const start = Math.floor(t / 1000)

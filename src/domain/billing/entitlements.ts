@@ -23,74 +23,72 @@ export function createEntitlements(ctx: BillingContext) {
   const { engine, events } = ctx
   const store = () => engine.resource('entitlements.active_entitlement')
   const productFeatures = () => engine.resource('product_feature')
-
-  /** The features a customer's entitling subscriptions give, by feature id. */
-  function wanted(scope: Scope, customer: string): Map<string, Json> {
-    const products = new Set<string>()
-    const subs = engine.resource('subscription').list(scope)
-    const items = engine.resource('subscription_item').list(scope)
-    for (const sub of subs) {
-      if (sub.customer !== customer || !ENTITLING.has(String(sub.status))) continue
-      for (const item of items) {
-        if (item.subscription !== sub.id) continue
-        const price = engine.resource('price').get(scope, idOf(item.price))
-        if (price !== undefined) products.add(idOf(price.product))
+  const own = {
+    /** The features a customer's entitling subscriptions give, by feature id. */
+    wanted(scope: Scope, customer: string): Map<string, Json> {
+      const products = new Set<string>()
+      const subs = engine.resource('subscription').list(scope)
+      const items = engine.resource('subscription_item').list(scope)
+      for (const sub of subs) {
+        if (sub.customer !== customer || !ENTITLING.has(String(sub.status))) continue
+        for (const item of items) {
+          if (item.subscription !== sub.id) continue
+          const price = engine.resource('price').get(scope, idOf(item.price))
+          if (price !== undefined) products.add(idOf(price.product))
+        }
       }
-    }
-    const out = new Map<string, Json>()
-    for (const pf of productFeatures().list(scope)) {
-      if (!products.has(String(pf.product))) continue
-      const feature = engine.resource('entitlements.feature').get(scope, idOf(pf.entitlement_feature))
-      if (feature !== undefined && feature.active !== false) out.set(feature.id, feature)
-    }
-    return out
-  }
-
-  /** An active entitlement as the provider answers it (without the customer it is kept under). */
-  function answer(e: Json): Json {
-    const { customer: _customer, ...rest } = e
-    return rest as Json
-  }
-
-  /** The customer's active entitlements, oldest first. */
-  function of(scope: Scope, customer: string): Json[] {
-    return store()
-      .list(scope)
-      .filter((e) => e.customer === customer)
-      .reverse()
-  }
-
-  function sync(scope: Scope, customer: string, origin: Origin): boolean {
-    const want = wanted(scope, customer)
-    const have = of(scope, customer)
-    if (want.size === 0 && have.length === 0) return false
-    let changed = false
-    for (const e of have) {
-      if (want.has(String(e.feature))) continue
-      store().delete(scope, e.id, origin)
-      changed = true
-    }
-    const kept = new Set(have.map((e) => String(e.feature)))
-    for (const [id, feature] of want) {
-      if (kept.has(id)) continue
-      store().create(scope, {}, origin, { feature: id, lookup_key: feature.lookup_key, customer })
-      changed = true
-    }
-    if (!changed) return false
-    const now = of(scope, customer).map(answer)
-    const summary = {
-      object: 'entitlements.active_entitlement_summary',
-      customer,
-      entitlements: {
-        object: 'list',
-        data: now,
-        has_more: false,
-        url: '/v1/customer/entitlement_summary/entitlements',
-      },
-      livemode: scope.mode === 'live',
-    }
-    emitSnapshot(events, 'entitlements.active_entitlement_summary.updated', scope, summary, origin)
-    return true
+      const out = new Map<string, Json>()
+      for (const pf of productFeatures().list(scope)) {
+        if (!products.has(String(pf.product))) continue
+        const feature = engine.resource('entitlements.feature').get(scope, idOf(pf.entitlement_feature))
+        if (feature !== undefined && feature.active !== false) out.set(feature.id, feature)
+      }
+      return out
+    },
+    /** An active entitlement as the provider answers it (without the customer it is kept under). */
+    answer(e: Json): Json {
+      const { customer: _customer, ...rest } = e
+      return rest as Json
+    },
+    /** The customer's active entitlements, oldest first. */
+    of(scope: Scope, customer: string): Json[] {
+      return store()
+        .list(scope)
+        .filter((e) => e.customer === customer)
+        .reverse()
+    },
+    sync(scope: Scope, customer: string, origin: Origin): boolean {
+      const want = own.wanted(scope, customer)
+      const have = own.of(scope, customer)
+      if (want.size === 0 && have.length === 0) return false
+      let changed = false
+      for (const e of have) {
+        if (want.has(String(e.feature))) continue
+        store().delete(scope, e.id, origin)
+        changed = true
+      }
+      const kept = new Set(have.map((e) => String(e.feature)))
+      for (const [id, feature] of want) {
+        if (kept.has(id)) continue
+        store().create(scope, {}, origin, { feature: id, lookup_key: feature.lookup_key, customer })
+        changed = true
+      }
+      if (!changed) return false
+      const now = own.of(scope, customer).map(own.answer)
+      const summary = {
+        object: 'entitlements.active_entitlement_summary',
+        customer,
+        entitlements: {
+          object: 'list',
+          data: now,
+          has_more: false,
+          url: '/v1/customer/entitlement_summary/entitlements',
+        },
+        livemode: scope.mode === 'live',
+      }
+      emitSnapshot(events, 'entitlements.active_entitlement_summary.updated', scope, summary, origin)
+      return true
+    },
   }
 
   // Every change of a subscription (created, items changed, canceled, status moved) may change them.
@@ -98,13 +96,15 @@ export function createEntitlements(ctx: BillingContext) {
     if (!event.type.startsWith('customer.subscription.')) return
     const customer = (event.body.data as { object?: { customer?: unknown } } | undefined)?.object?.customer
     if (typeof customer !== 'string') return
-    sync({ account: event.account, mode: event.mode }, customer, NO_ORIGIN)
+    own.sync({ account: event.account, mode: event.mode }, customer, NO_ORIGIN)
   })
 
   return {
-    sync,
-    of: (scope: Scope, customer: string) => of(scope, customer).map(answer),
-    answer,
+    sync: own.sync,
+    of(scope: Scope, customer: string) {
+      return own.of(scope, customer).map(own.answer)
+    },
+    answer: own.answer,
     /** Customers with a subscription to a product, whose entitlements a change of its features moves. */
     customersOf(scope: Scope, product: string): string[] {
       const subs = new Set<string>()

@@ -215,8 +215,12 @@ export function createInvoiceIntents(ctx: BillingContext) {
     cancelOpen,
     cancelOwn,
     /** The open intent of an invoice, if it waits on one. */
-    intentOf: (scope: Scope, invoiceId: string) => invoiceStates.get(key(scope, invoiceId))?.intent,
+    intentOf(scope: Scope, invoiceId: string) {
+      return invoiceStates.get(key(scope, invoiceId))?.intent
+    },
     /** The open invoice an intent pays, if any. */
-    invoiceOf: (scope: Scope, pi: string) => intentInvoices.get(key(scope, pi)),
+    invoiceOf(scope: Scope, pi: string) {
+      return intentInvoices.get(key(scope, pi))
+    },
   }
 }

@@ -25,18 +25,23 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
   const { kernel, subs, invoiceStates, key, r } = ctx
   const links = new Map<string, (job: Job, a: Ref) => void>()
   const kinds = new Map<string, JobKind<never>>()
-
-  function jobKind(label: string, run: (a: Ref) => void, link: (job: Job, a: Ref) => void): JobKind<Ref> {
-    const task = kernel.scheduler.define<Ref>(label, run, { restored: (t: Task, a: Ref) => link(t, a) })
-    const kind: JobKind<Ref> = { label, run, task }
-    links.set(label, link)
-    kinds.set(label, kind as unknown as JobKind<never>)
-    return kind
+  const own = {
+    jobKind(label: string, run: (a: Ref) => void, link: (job: Job, a: Ref) => void): JobKind<Ref> {
+      const task = kernel.scheduler.define<Ref>(label, run, {
+        restored(t: Task, a: Ref) {
+          return link(t, a)
+        },
+      })
+      const kind: JobKind<Ref> = { label, run, task }
+      links.set(label, link)
+      kinds.set(label, kind as unknown as JobKind<never>)
+      return kind
+    },
   }
 
   /** A job on one subscription held in `slot`: it unlinks itself, then acts. */
   const subJob = (label: string, slot: 'job' | 'expiry' | 'cancelJob', act: (s: SubState) => void) =>
-    jobKind(
+    own.jobKind(
       label,
       (a) => {
         const s = subs.get(key(scopeOf(a), a.id))
@@ -60,7 +65,7 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
 
   /** A job on one invoice: unlinks itself, then acts only while the invoice is still `status`. */
   const invoiceJob = (label: string, status: string, act: (scope: Scope, id: string) => void) =>
-    jobKind(
+    own.jobKind(
       label,
       (a) => {
         const scope = scopeOf(a)
@@ -74,5 +79,5 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
   const retry = invoiceJob('invoice.retry', 'open', (scope, id) => actions().retry(scope, id))
   const overdue = invoiceJob('invoice.overdue', 'open', (scope, id) => actions().overdue(scope, id))
 
-  return { links, kinds, jobKind, periodEnd, expireIncomplete, cancelAt, finalize, retry, overdue }
+  return { links, kinds, jobKind: own.jobKind, periodEnd, expireIncomplete, cancelAt, finalize, retry, overdue }
 }

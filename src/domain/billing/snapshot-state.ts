@@ -49,8 +49,9 @@ interface SavedBilling {
  */
 export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, clearAdvancing: () => void): void {
   const { clocks, subs, invoiceStates, key, simLine } = ctx
-  ctx.kernel.state.register('billing', {
-    save() {
+  // The state as fresh records: a snapshot encodes it (`toPlain`); a fork takes it as it is.
+  const own = {
+    records(): SavedBilling {
       const index = new Map<Timeline, number>()
       const timelines: SavedClockTimeline[] = []
       const lineRef = (t: Timeline): number => {
@@ -92,10 +93,9 @@ export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, cle
       }
       const usage = ctx.usageRecords.save()
       if (usage !== undefined) saved.usageRecords = usage
-      return toPlain(saved)
+      return saved
     },
-    load(data) {
-      const saved = fromPlain<SavedBilling>(data)
+    apply(saved: SavedBilling): void {
       clocks.clear()
       subs.clear()
       invoiceStates.clear()
@@ -140,6 +140,22 @@ export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, cle
         if (st.intent !== undefined) ctx.intentInvoices.set(key(st.scope, st.intent), st.id)
       }
       for (const [job, label, args] of relink) jobs.links.get(label)?.(job, args)
+    },
+  }
+  ctx.kernel.state.register('billing', {
+    save() {
+      return toPlain(own.records())
+    },
+    load(data) {
+      own.apply(fromPlain<SavedBilling>(data))
+    },
+    copy() {
+      const records = own.records()
+      // A test clock's jobs hold their args as given: only they need a copy of their own.
+      return records.timelines.length === 0 ? records : { ...records, timelines: fromPlain(toPlain(records.timelines)) }
+    },
+    loadCopy(data) {
+      own.apply(data as SavedBilling)
     },
   })
 }

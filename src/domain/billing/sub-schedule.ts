@@ -14,57 +14,55 @@ export type SubSchedule = ReturnType<typeof createSubSchedule>
 
 export function createSubSchedule(ctx: BillingContext, jobs: BillingJobs, cycles: Cycles) {
   const { r, subs, key } = ctx
-
-  /** Replaces the subscription's pending `cancel_at` by one at `at` (ms), or none (null). */
-  function scheduleCancel(scope: Scope, id: string, at: number | null): void {
-    const s = subs.get(key(scope, id))
-    if (s === undefined) return
-    if (s.cancelJob !== undefined) s.timeline.cancel(s.cancelJob)
-    s.cancelJob = at === null ? undefined : s.timeline.at(at, jobs.cancelAt, refOf(scope, id))
+  const own = {
+    /** Replaces the subscription's pending `cancel_at` by one at `at` (ms), or none (null). */
+    scheduleCancel(scope: Scope, id: string, at: number | null): void {
+      const s = subs.get(key(scope, id))
+      if (s === undefined) return
+      if (s.cancelJob !== undefined) s.timeline.cancel(s.cancelJob)
+      s.cancelJob = at === null ? undefined : s.timeline.at(at, jobs.cancelAt, refOf(scope, id))
+    },
+    /** The `cancel_at` job: cancels the subscription unless it already ended. */
+    cancelAt(s: SubState): void {
+      const status = r.subscription().get(s.scope, s.id)?.status
+      if (status === undefined || status === 'canceled' || status === 'incomplete_expired') return
+      cycles.cancelNow(s.scope, s.id, NO_ORIGIN)
+    },
+    /**
+     * Starts a trial ending at `trialEnd` (ms): the current period ends there (on the items too) and
+     * the cycle restarts from it, as the provider moves `billing_cycle_anchor` to `trial_end`. Answers
+     * the subscription's fields to set.
+     */
+    startTrial(scope: Scope, id: string, trialEnd: number): Record<string, unknown> {
+      const s = subs.get(key(scope, id))
+      if (s === undefined) return {}
+      const sub = r.subscription().require(scope, id)
+      s.trialEnd = trialEnd
+      s.periodEnd = trialEnd
+      s.anchor = trialEnd
+      s.n = 0
+      for (const item of cycles.itemsOf(scope, id)) r.item().put(scope, item.id, { current_period_end: sec(trialEnd) })
+      cycles.schedulePeriodEnd(s)
+      return {
+        status: 'trialing',
+        trial_start: sub.status === 'trialing' && typeof sub.trial_start === 'number' ? sub.trial_start : sec(s.timeline.now()),
+        trial_end: sec(trialEnd),
+        billing_cycle_anchor: sec(trialEnd),
+        items: cycles.itemList(scope, id),
+      }
+    },
+    /** `trial_end=now`: a trialing subscription's trial (and period) ends at once; a new period starts. */
+    endTrialNow(scope: Scope, id: string): void {
+      const s = subs.get(key(scope, id))
+      if (s === undefined || r.subscription().get(scope, id)?.status !== 'trialing') return
+      const now = s.timeline.now()
+      s.trialEnd = now
+      s.periodEnd = now
+      s.anchor = now
+      s.n = 0
+      cycles.periodEnd(s)
+    },
   }
 
-  /** The `cancel_at` job: cancels the subscription unless it already ended. */
-  function cancelAt(s: SubState): void {
-    const status = r.subscription().get(s.scope, s.id)?.status
-    if (status === undefined || status === 'canceled' || status === 'incomplete_expired') return
-    cycles.cancelNow(s.scope, s.id, NO_ORIGIN)
-  }
-
-  /**
-   * Starts a trial ending at `trialEnd` (ms): the current period ends there (on the items too) and
-   * the cycle restarts from it, as the provider moves `billing_cycle_anchor` to `trial_end`. Answers
-   * the subscription's fields to set.
-   */
-  function startTrial(scope: Scope, id: string, trialEnd: number): Record<string, unknown> {
-    const s = subs.get(key(scope, id))
-    if (s === undefined) return {}
-    const sub = r.subscription().require(scope, id)
-    s.trialEnd = trialEnd
-    s.periodEnd = trialEnd
-    s.anchor = trialEnd
-    s.n = 0
-    for (const item of cycles.itemsOf(scope, id)) r.item().put(scope, item.id, { current_period_end: sec(trialEnd) })
-    cycles.schedulePeriodEnd(s)
-    return {
-      status: 'trialing',
-      trial_start: sub.status === 'trialing' && typeof sub.trial_start === 'number' ? sub.trial_start : sec(s.timeline.now()),
-      trial_end: sec(trialEnd),
-      billing_cycle_anchor: sec(trialEnd),
-      items: cycles.itemList(scope, id),
-    }
-  }
-
-  /** `trial_end=now`: a trialing subscription's trial (and period) ends at once; a new period starts. */
-  function endTrialNow(scope: Scope, id: string): void {
-    const s = subs.get(key(scope, id))
-    if (s === undefined || r.subscription().get(scope, id)?.status !== 'trialing') return
-    const now = s.timeline.now()
-    s.trialEnd = now
-    s.periodEnd = now
-    s.anchor = now
-    s.n = 0
-    cycles.periodEnd(s)
-  }
-
-  return { scheduleCancel, cancelAt, startTrial, endTrialNow }
+  return { scheduleCancel: own.scheduleCancel, cancelAt: own.cancelAt, startTrial: own.startTrial, endTrialNow: own.endTrialNow }
 }

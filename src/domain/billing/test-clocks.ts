@@ -19,6 +19,12 @@ export type TestClocks = ReturnType<typeof createTestClocks>
 export function createTestClocks(ctx: BillingContext, cancelNow: (scope: Scope, id: string, origin: Origin) => void) {
   const { kernel, events, r, clocks, key, simLine } = ctx
   const advancing = new Map<string, { job: Task; args: Advance }>()
+  const own = {
+    timelineOfClock(scope: Scope, clock: unknown): Timeline {
+      if (typeof clock !== 'string') return simLine
+      return clocks.get(key(scope, clock)) ?? simLine
+    },
+  }
 
   function runAdvance(a: Advance): void {
     const scope = scopeOf(a)
@@ -32,24 +38,27 @@ export function createTestClocks(ctx: BillingContext, cancelNow: (scope: Scope, 
   }
 
   const advanceTask = kernel.scheduler.define<Advance>('test_clock.advance', runAdvance, {
-    restored: (job, a) => advancing.set(key(scopeOf(a), a.id), { job, args: a }),
+    restored(job, a) {
+      return advancing.set(key(scopeOf(a), a.id), { job, args: a })
+    },
   })
-
-  function timelineOfClock(scope: Scope, clock: unknown): Timeline {
-    if (typeof clock !== 'string') return simLine
-    return clocks.get(key(scope, clock)) ?? simLine
-  }
 
   return {
     /** Forgets pending advances (a snapshot's tasks re-create them). */
-    clearAdvancing: () => advancing.clear(),
-    timelineOfClock,
-    timelineOfCustomer: (scope: Scope, customer: Json): Timeline => timelineOfClock(scope, customer.test_clock),
+    clearAdvancing() {
+      return advancing.clear()
+    },
+    timelineOfClock: own.timelineOfClock,
+    timelineOfCustomer(scope: Scope, customer: Json): Timeline {
+      return own.timelineOfClock(scope, customer.test_clock)
+    },
     /** A test clock's timeline (registered on create). */
     registerClock(scope: Scope, id: string, frozenMs: number): void {
       clocks.set(key(scope, id), new TestClockTimeline(id, frozenMs))
     },
-    clockTimeline: (scope: Scope, id: string) => clocks.get(key(scope, id)),
+    clockTimeline(scope: Scope, id: string) {
+      return clocks.get(key(scope, id))
+    },
     /**
      * Starts advancing a test clock: `advancing` now, and its billing work up to `frozenTime` (unix
      * seconds) queued on the simulator's due-time queue at the current instant (`sim.settle()`,

@@ -35,9 +35,15 @@ export interface Timeline {
 export function simulatorTimeline(clock: { readonly now: number }, scheduler: Scheduler): Timeline {
   return {
     clock: null,
-    now: () => clock.now,
-    at: (due, kind, args) => kind.task.at(due, args),
-    cancel: (job) => scheduler.cancel(job as Parameters<Scheduler['cancel']>[0]),
+    now() {
+      return clock.now
+    },
+    at(due, kind, args) {
+      return kind.task.at(due, args)
+    },
+    cancel(job) {
+      return scheduler.cancel(job as Parameters<Scheduler['cancel']>[0])
+    },
   }
 }
 

@@ -45,7 +45,11 @@ export function createCheckoutTimers(kernel: Kernel, engine: () => Engine): Chec
     }
   })
   return {
-    expireAt: (scope, id, expiresAt) => void expiry.at(expiresAt * 1000, { account: scope.account, mode: scope.mode, id }),
-    settleAt: (scope, id, at) => void settle.at(at, { account: scope.account, mode: scope.mode, id }),
+    expireAt(scope, id, expiresAt) {
+      expiry.at(expiresAt * 1000, { account: scope.account, mode: scope.mode, id })
+    },
+    settleAt(scope, id, at) {
+      settle.at(at, { account: scope.account, mode: scope.mode, id })
+    },
   }
 }

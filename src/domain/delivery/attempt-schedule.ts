@@ -77,7 +77,9 @@ export function createAttemptSchedule(ctx: DeliveryContext, run: RunAttempt): At
     ]),
   )
   const horizonTask = scheduler.define<{ event: string; destination: string }>('delivery.horizon', () => {}, {
-    restored: (task, a) => horizons.set(ctx.book.get(a.event, a.destination) as DeliveryRecord, task),
+    restored(task, a) {
+      return horizons.set(ctx.book.get(a.event, a.destination) as DeliveryRecord, task)
+    },
   })
   return {
     attempt(r, due, trigger, fault) {
@@ -94,6 +96,8 @@ export function createAttemptSchedule(ctx: DeliveryContext, run: RunAttempt): At
       scheduler.cancel(h)
       horizons.delete(r)
     },
-    clear: () => horizons.clear(),
+    clear() {
+      return horizons.clear()
+    },
   }
 }

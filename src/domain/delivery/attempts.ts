@@ -29,30 +29,30 @@ export function decide(ctx: DeliveryContext, r: DeliveryRecord, n: number): Deli
  */
 export function createAttempts(ctx: DeliveryContext, send: Send, schedule: () => AttemptSchedule) {
   const { clock, trace } = ctx.kernel
-
-  function stopAutomatic(r: DeliveryRecord, reason: string): void {
-    r.nextAttemptAt = null
-    r.cancelled = reason
-    if (r.status === 'Pending') r.status = 'Failed'
-    trace.append('delivery.cancelled', { event: r.eventId, destination: r.destinationId, reason })
-  }
-
-  function afterFailure(r: DeliveryRecord, a: DeliveryAttempt, startedAt: number): void {
-    const due = nextRetryAt(r.mode, r.retries, r.firstAttemptAt ?? startedAt, startedAt, ctx.retryRng)
-    if (due === undefined) {
+  const own = {
+    stopAutomatic(r: DeliveryRecord, reason: string): void {
       r.nextAttemptAt = null
-      if (r.status !== 'Delivered') r.status = 'Failed'
-      schedule().settleHorizon(r)
+      r.cancelled = reason
+      if (r.status === 'Pending') r.status = 'Failed'
+      trace.append('delivery.cancelled', { event: r.eventId, destination: r.destinationId, reason })
+    },
+    afterFailure(r: DeliveryRecord, a: DeliveryAttempt, startedAt: number): void {
+      const due = nextRetryAt(r.mode, r.retries, r.firstAttemptAt ?? startedAt, startedAt, ctx.retryRng)
+      if (due === undefined) {
+        r.nextAttemptAt = null
+        if (r.status !== 'Delivered') r.status = 'Failed'
+        schedule().settleHorizon(r)
+        traceAttempt(trace, r, a)
+        trace.append('delivery.exhausted', { event: r.eventId, destination: r.destinationId, attempts: r.attempts.length })
+        return
+      }
+      const next = decide(ctx, r, r.retries + 2)
+      const at = due + (next?.delayMs ?? 0)
+      r.retries++
+      schedule().attempt(r, at, 'retry', next)
+      if (next?.duplicate === true) schedule().attempt(r, at, 'duplicate')
       traceAttempt(trace, r, a)
-      trace.append('delivery.exhausted', { event: r.eventId, destination: r.destinationId, attempts: r.attempts.length })
-      return
-    }
-    const next = decide(ctx, r, r.retries + 2)
-    const at = due + (next?.delayMs ?? 0)
-    r.retries++
-    schedule().attempt(r, at, 'retry', next)
-    if (next?.duplicate === true) schedule().attempt(r, at, 'duplicate')
-    traceAttempt(trace, r, a)
+    },
   }
 
   return function attempt(
@@ -65,7 +65,7 @@ export function createAttempts(ctx: DeliveryContext, send: Send, schedule: () =>
     const automatic = trigger === 'automatic' || trigger === 'retry'
     if (d === undefined || (d.status !== 'enabled' && trigger !== 'ping')) {
       if (automatic) {
-        stopAutomatic(r, d === undefined ? 'destination_deleted' : 'destination_disabled')
+        own.stopAutomatic(r, d === undefined ? 'destination_deleted' : 'destination_disabled')
         schedule().settleHorizon(r)
       }
       return
@@ -86,7 +86,7 @@ export function createAttempts(ctx: DeliveryContext, send: Send, schedule: () =>
         return
       }
       if (!automatic) traceAttempt(trace, r, a)
-      else afterFailure(r, a, startedAt)
+      else own.afterFailure(r, a, startedAt)
     })
   }
 }

@@ -45,7 +45,7 @@ export function registerDeliveryState(ctx: DeliveryContext, schedule: AttemptSch
 
   ctx.kernel.state.register('delivery', {
     save,
-    copy: () => {
+    copy() {
       const { byId, complete } = ctx.index.fork()
       return { saved: save(), eventsById: byId, indexesAll: complete }
     },
@@ -53,6 +53,8 @@ export function registerDeliveryState(ctx: DeliveryContext, schedule: AttemptSch
       const copied = data as { saved: unknown; eventsById: LayeredMap<string, StoredEvent>; indexesAll: boolean }
       load(copied.saved, copied.eventsById, copied.indexesAll)
     },
-    load: (data) => load(data, new Index(), false),
+    load(data) {
+      return load(data, new Index(), false)
+    },
   })
 }

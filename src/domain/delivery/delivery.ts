@@ -88,7 +88,9 @@ export function createDelivery(
     faultHooks,
     names: headerNames(kernel.prefix),
     faults: noFaults(),
-    faultRng: () => kernel.rng.stream('delivery-faults'),
+    faultRng() {
+      return kernel.rng.stream('delivery-faults')
+    },
     retryRng: kernel.rng.stream('delivery-retries'),
     book: createRecordBook(),
     index: createEventIndex(events),
@@ -106,8 +108,12 @@ export function createDelivery(
     useTransport(t) {
       ctx.transport = t
     },
-    records: (filter = {}) => ctx.book.filter(filter),
-    record: (eventId, destinationId) => ctx.book.get(eventId, destinationId),
+    records(filter = {}) {
+      return ctx.book.filter(filter)
+    },
+    record(eventId, destinationId) {
+      return ctx.book.get(eventId, destinationId)
+    },
     resend: createResend(ctx, send),
     ping: createPing(ctx, schedule),
     deliverSync: createSynchronous(ctx, send),

@@ -47,7 +47,9 @@ export function createEventIndex(events: EventStore): EventIndex {
     seen(event) {
       if (complete) byId.set(event.id, event)
     },
-    fork: () => ({ byId: byId.fork(), complete }),
+    fork() {
+      return { byId: byId.fork(), complete }
+    },
     reset(index, all) {
       byId = index
       complete = all

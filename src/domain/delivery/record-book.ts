@@ -47,16 +47,21 @@ export function createRecordBook(): RecordBook {
     ordered.push(r)
   }
   return {
-    get: (eventId, destinationId) => byKey.get(key(eventId, destinationId)),
+    get(eventId, destinationId) {
+      return byKey.get(key(eventId, destinationId))
+    },
     add,
-    filter: (f) =>
-      ordered.filter(
+    filter(f) {
+      return ordered.filter(
         (r) =>
           (f.event === undefined || r.eventId === f.event) &&
           (f.destination === undefined || r.destinationId === f.destination) &&
           (f.status === undefined || r.status === f.status),
-      ),
-    all: () => ordered,
+      )
+    },
+    all() {
+      return ordered
+    },
     reset(records) {
       byKey.clear()
       ordered.length = 0

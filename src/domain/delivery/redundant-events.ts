@@ -33,8 +33,9 @@ export function createRedundantEvents(ctx: DeliveryContext) {
 
   return {
     /** True when this event gets a twin (draws only when the knob is on and it is no twin itself). */
-    rolls: (_event: StoredEvent): boolean =>
-      ctx.faults.redundantEventRate > 0 && !emittingTwin && ctx.faultRng().chance(ctx.faults.redundantEventRate),
+    rolls(_event: StoredEvent): boolean {
+      return ctx.faults.redundantEventRate > 0 && !emittingTwin && ctx.faultRng().chance(ctx.faults.redundantEventRate)
+    },
     emit(event: StoredEvent): void {
       emittingTwin = true
       let twin: StoredEvent

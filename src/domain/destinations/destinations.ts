@@ -114,18 +114,44 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
   const resourceOf = (k: Pick<DestinationKeys, 'object'>): Resource => engine().resource(k.object ?? DESTINATION_OBJECT)
   // One cap across both kinds: the spec counts endpoints, however they were made.
   const count = (scope: Scope): number => ordered.filter((k) => k.account === scope.account && k.mode === scope.mode).length
-  function checkCap(scope: Scope, param?: string): void {
-    if (count(scope) >= MAX_ENDPOINTS) {
-      throw tableError(
-        'webhook_endpoint_limit_reached',
-        { max: MAX_ENDPOINTS, mode: scope.mode },
-        param === undefined ? {} : { param },
-      )
-    }
+  const own_ = {
+    checkCap(scope: Scope, param?: string): void {
+      if (count(scope) >= MAX_ENDPOINTS) {
+        throw tableError(
+          'webhook_endpoint_limit_reached',
+          { max: MAX_ENDPOINTS, mode: scope.mode },
+          param === undefined ? {} : { param },
+        )
+      }
+    },
+    view(keys: DestinationKeys): Destination | undefined {
+      const json = resourceOf(keys).get(keys, keys.id)
+      if (json === undefined) return undefined
+      let v = views.get(json)
+      if (v === undefined) {
+        v = keys.object === ENDPOINT_OBJECT ? endpointViewOf(json, keys) : viewOf(json, keys)
+        views.set(json, v)
+      }
+      return v
+    },
+    keysOf(scope: Scope, id: string): DestinationKeys {
+      const k = byId.get(id)
+      if (k === undefined || k.account !== scope.account || k.mode !== scope.mode) {
+        resourceOf(k ?? {}).require(scope, id)
+        throw new Error(`destinations: no keys for ${id}`)
+      }
+      return k
+    },
+    trace(k: DestinationKeys, what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'secret_rolled') {
+      const status = (resourceOf(k).get(k, k.id)?.status ?? 'enabled') as string
+      kernel.trace.append(`destination.${what}` as const, { id: k.id, account: k.account, mode: k.mode, status })
+    },
   }
 
   kernel.state.register('destinations', {
-    save: () => toPlain(ordered),
+    save() {
+      return toPlain(ordered)
+    },
     load(data) {
       byId.clear()
       ordered.length = 0
@@ -136,33 +162,8 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
     },
   })
 
-  function view(keys: DestinationKeys): Destination | undefined {
-    const json = resourceOf(keys).get(keys, keys.id)
-    if (json === undefined) return undefined
-    let v = views.get(json)
-    if (v === undefined) {
-      v = keys.object === ENDPOINT_OBJECT ? endpointViewOf(json, keys) : viewOf(json, keys)
-      views.set(json, v)
-    }
-    return v
-  }
-
-  function keysOf(scope: Scope, id: string): DestinationKeys {
-    const k = byId.get(id)
-    if (k === undefined || k.account !== scope.account || k.mode !== scope.mode) {
-      resourceOf(k ?? {}).require(scope, id)
-      throw new Error(`destinations: no keys for ${id}`)
-    }
-    return k
-  }
-
   // Each destination (so each endpoint and each mode) draws its own secret.
   const newSecret = (): string => kernel.ids.next('whsec', 32)
-
-  function trace(k: DestinationKeys, what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'secret_rolled') {
-    const status = (resourceOf(k).get(k, k.id)?.status ?? 'enabled') as string
-    kernel.trace.append(`destination.${what}` as const, { id: k.id, account: k.account, mode: k.mode, status })
-  }
 
   return {
     create(scope, input) {
@@ -172,31 +173,36 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
         path: {},
         params: input as unknown as Record<string, unknown>,
       }) as Json
-      return view(byId.get(created.id) as DestinationKeys) as Destination
+      return own_.view(byId.get(created.id) as DestinationKeys) as Destination
     },
-    get: (scope, id) => view(keysOf(scope, id)) as Destination,
+    get(scope, id) {
+      return own_.view(own_.keysOf(scope, id)) as Destination
+    },
     find(id) {
       const k = byId.get(id)
-      return k === undefined ? undefined : view(k)
+      return k === undefined ? undefined : own_.view(k)
     },
-    list: (scope) =>
-      resource()
+    list(scope) {
+      return resource()
         .list(scope)
         .flatMap((json) => {
           const k = byId.get(json.id)
-          return k === undefined ? [] : [view(k) as Destination]
-        }),
-    all: () => ordered.map((k) => view(k) as Destination),
+          return k === undefined ? [] : [own_.view(k) as Destination]
+        })
+    },
+    all() {
+      return ordered.map((k) => own_.view(k) as Destination)
+    },
     checkCreate(scope, params) {
       checkCreate(accounts, scope, params)
-      checkCap(scope, 'webhook_endpoint')
+      own_.checkCap(scope, 'webhook_endpoint')
     },
     checkEndpoint(scope, params, creating) {
       if (typeof params.url === 'string') checkUrl(params.url, scope.mode, 'url')
-      if (creating) checkCap(scope)
+      if (creating) own_.checkCap(scope)
     },
     checkUpdate(scope, id, params) {
-      const current = view(keysOf(scope, id)) as Destination
+      const current = own_.view(own_.keysOf(scope, id)) as Destination
       if (Array.isArray(params.enabled_events)) {
         const organisation = current.eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
         checkEnabledEvents(params.enabled_events as string[], current.eventPayload, organisation, 'enabled_events')
@@ -215,7 +221,7 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
       }
       byId.set(k.id, k)
       ordered.push(k)
-      trace(k, 'created')
+      own_.trace(k, 'created')
       return k.secrets[0]?.secret as string
     },
     unregister(id) {
@@ -227,10 +233,10 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
     },
     traced(id, what) {
       const k = byId.get(id)
-      if (k !== undefined) trace(k, what)
+      if (k !== undefined) own_.trace(k, what)
     },
     rollSecret(scope, id, overlapMs) {
-      const k = keysOf(scope, id)
+      const k = own_.keysOf(scope, id)
       if (!Number.isFinite(overlapMs) || overlapMs < 0 || overlapMs > MAX_ROLL_OVERLAP_MS) {
         throw invalidRequest('The old secret can stay active for 0 to 24 hours (expires_in 0..86400 seconds).', {
           param: 'expires_in',
@@ -243,7 +249,7 @@ export function createDestinations(kernel: Kernel, accounts: Accounts, engine: (
         { secret, expiresAt: undefined },
         ...old.map((s) => ({ secret: s.secret, expiresAt: Math.min(s.expiresAt ?? Infinity, now + overlapMs) })),
       ].filter((s) => s.expiresAt === undefined || s.expiresAt > now)
-      trace(k, 'secret_rolled')
+      own_.trace(k, 'secret_rolled')
       return secret
     },
     activeSecrets(d) {

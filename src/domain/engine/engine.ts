@@ -290,8 +290,12 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       events,
       view,
       declaration: d,
-      isEventType: (type) => isEventType(view, type),
-      find: (scope, id) => engine.find(scope, id),
+      isEventType(type) {
+        return isEventType(view, type)
+      },
+      find(scope, id) {
+        return engine.find(scope, id)
+      },
     })
     resources.set(d.object, r)
     return r

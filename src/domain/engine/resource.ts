@@ -96,19 +96,24 @@ export function createResource(options: ResourceOptions): Resource {
   // Objects are replaced on update, never changed in place (sealed: the test suite freezes them):
   // a snapshot and the events share them, which keeps fork() of a large store and every event
   // cheap, and each object's JSON text is made once for every answer that returns it.
+  // Here, methods rather than named closures: a resource is made per fork (a property run) and a
+  // dev-time transform that keeps function names (tsx) names each named closure at every creation.
   if (!d.ephemeral) {
     // An empty resource saves nothing: a snapshot does not depend on which resources a run
     // touched (a refused request may make one) but only on what they hold.
-    const empty = () => store.isEmpty() && deleted.isEmpty()
     kernel.state.register(`${ENGINE_PART}${d.object}`, {
-      save: () => (empty() ? undefined : { objects: store.save(), deleted: deleted.save() }),
+      save() {
+        return store.isEmpty() && deleted.isEmpty() ? undefined : { objects: store.save(), deleted: deleted.save() }
+      },
       load(data) {
         const saved = data as { objects: Record<string, Json[]>; deleted: Record<string, Stub[]> }
         for (const objects of Object.values(saved.objects)) for (const o of objects) seal(o)
         store.load(saved.objects)
         deleted.load(saved.deleted)
       },
-      copy: () => (empty() ? undefined : { objects: store.copy(), deleted: deleted.copy() }),
+      copy() {
+        return store.isEmpty() && deleted.isEmpty() ? undefined : { objects: store.copy(), deleted: deleted.copy() }
+      },
       loadCopy(data) {
         const copied = data as { objects: ScopedStoreCopy<Json>; deleted: ScopedStoreCopy<Stub> }
         store.loadCopy(copied.objects)
@@ -116,7 +121,6 @@ export function createResource(options: ResourceOptions): Resource {
       },
     })
   }
-  const fields = () => fieldsOf(view, d.type)
   // Made once: a name built per call is a new rope that every event and trace entry would keep.
   const eventTypes = {
     created: `${d.eventPrefix ?? d.object}.created`,
@@ -127,75 +131,65 @@ export function createResource(options: ResourceOptions): Resource {
   const collection = `/v1/${d.object.replace(/\./g, '/')}s`
   const v2 = isV2(d)
   const noun = nounOf(d)
-  /** `created`, `updated` and other touched fields: unix seconds on v1, ISO 8601 on v2. */
-  const stamp = (): number | string => timestampOf(v2, kernel.clock.now)
-
-  function emit(
-    verb: 'created' | 'updated' | 'deleted',
-    scope: Scope,
-    obj: Json,
-    origin: Origin,
-    previous?: Record<string, unknown>,
-  ) {
-    const type = eventTypes[verb]
-    // Every object emitted here is the stored one, sealed: the event holds it without a copy.
-    if (options.isEventType(type)) emitSnapshot(events, type, scope, obj, origin, previous, true)
+  const own = {
+    /** `created`, `updated` and other touched fields: unix seconds on v1, ISO 8601 on v2. */
+    stamp(): number | string {
+      return timestampOf(v2, kernel.clock.now)
+    },
+    emit(verb: 'created' | 'updated' | 'deleted', scope: Scope, obj: Json, origin: Origin, previous?: Record<string, unknown>) {
+      const type = eventTypes[verb]
+      // Every object emitted here is the stored one, sealed: the event holds it without a copy.
+      if (options.isEventType(type)) emitSnapshot(events, type, scope, obj, origin, previous, true)
+    },
+    finder(scope: Scope) {
+      const find = options.find
+      return find === undefined ? undefined : (id: string) => find(scope, id)
+    },
+    /** Sets the fields that follow from the others (`ResourceDeclaration.derive`). */
+    derive(obj: Json): Json {
+      if (d.derive !== undefined) Object.assign(obj, d.derive(obj))
+      return obj
+    },
+    replaceWith(scope: Scope, current: Json, next: Json, origin: Origin): Json {
+      const previous: Record<string, unknown> = {}
+      for (const k of Object.keys(next)) {
+        if (!touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(current[k])) previous[k] = current[k]
+      }
+      if (Object.keys(previous).length === 0) return current
+      if (touch.size > 0) {
+        const at = own.stamp()
+        for (const f of touch) next[f] = at
+      }
+      store.replace(scope, seal(next))
+      own.emit('updated', scope, next, origin, previous)
+      return next
+    },
   }
 
-  function finder(scope: Scope) {
-    const find = options.find
-    return find === undefined ? undefined : (id: string) => find(scope, id)
-  }
-
-  function get(scope: Scope, id: string): Json | undefined {
-    return store.get(scope, id)
-  }
-
-  function require(scope: Scope, id: string): Json {
-    const o = store.get(scope, id)
-    if (o === undefined) throw resourceMissing(noun, id)
-    return o
-  }
-
-  function build(scope: Scope, id: string, params: Readonly<Record<string, unknown>>): Json {
-    const now = Math.floor(kernel.clock.now / 1000)
-    const livemode = scope.mode === 'live'
-    const ctx: BuildContext = { id, object: d.object, livemode, created: now, url: `${collection}/${id}` }
-    const obj = buildObject(view, d.type, ctx, d.defaults?.({ id, created: now, livemode, scope, params })) as Json
-    // A v2 `created` is a string in the catalogue, so the build left it empty.
-    if (v2 && 'created' in obj) obj.created = stamp()
-    applyParams(view, fields(), obj, params, ctx, finder(scope))
-    if (touch.size > 0) {
-      const at = stamp()
-      for (const f of touch) obj[f] = at
-    }
-    return obj
-  }
-
-  /** Sets the fields that follow from the others (`ResourceDeclaration.derive`). */
-  function derive(obj: Json): Json {
-    if (d.derive !== undefined) Object.assign(obj, d.derive(obj))
-    return obj
-  }
-
-  function replaceWith(scope: Scope, current: Json, next: Json, origin: Origin): Json {
-    const previous: Record<string, unknown> = {}
-    for (const k of Object.keys(next)) {
-      if (!touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(current[k])) previous[k] = current[k]
-    }
-    if (Object.keys(previous).length === 0) return current
-    if (touch.size > 0) {
-      const at = stamp()
-      for (const f of touch) next[f] = at
-    }
-    store.replace(scope, seal(next))
-    emit('updated', scope, next, origin, previous)
-    return next
-  }
-
-  return {
+  const resource: Resource = {
     declaration: d,
-    get,
+    get(scope, id) {
+      return store.get(scope, id)
+    },
+    require(scope, id) {
+      const o = store.get(scope, id)
+      if (o === undefined) throw resourceMissing(noun, id)
+      return o
+    },
+    build(scope, id, params) {
+      const now = Math.floor(kernel.clock.now / 1000)
+      const livemode = scope.mode === 'live'
+      const ctx: BuildContext = { id, object: d.object, livemode, created: now, url: `${collection}/${id}` }
+      const obj = buildObject(view, d.type, ctx, d.defaults?.({ id, created: now, livemode, scope, params })) as Json
+      // A v2 `created` is a string in the catalogue, so the build left it empty.
+      if (v2 && 'created' in obj) obj.created = own.stamp()
+      applyParams(view, fieldsOf(view, d.type), obj, params, ctx, own.finder(scope))
+      if (touch.size > 0) {
+        const at = own.stamp()
+        for (const f of touch) obj[f] = at
+      }
+      return obj
+    },
     retrieve(scope, id) {
       const o = store.get(scope, id)
       // Answered again and again: its JSON text is made once.
@@ -204,14 +198,15 @@ export function createResource(options: ResourceOptions): Resource {
       if (stub !== undefined) return stub as unknown as Json
       throw resourceMissing(noun, id)
     },
-    require,
     requireParam(scope, id, param) {
       const o = store.get(scope, id)
       // A body parameter naming a missing object is a 400 (a path's is the 404 of `require`).
       if (o === undefined) throw tableError('resource_missing', { kind: noun, id }, { param, status: 400 })
       return o
     },
-    list: (scope) => store.list(scope),
+    list(scope) {
+      return store.list(scope)
+    },
     create(scope, params, origin, fixed = {}, chosenId = undefined) {
       checkMetadata(params.metadata)
       let id: string
@@ -223,18 +218,18 @@ export function createResource(options: ResourceOptions): Resource {
           throw tableError('resource_already_exists', { kind, id }, { param: 'id' })
         }
       } else id = kernel.ids.next(d.idPrefix, d.idLength ?? 24)
-      const obj = build(scope, id, params)
+      const obj = resource.build(scope, id, params)
       Object.assign(obj, typeof fixed === 'function' ? fixed(obj) : fixed)
-      derive(obj)
+      own.derive(obj)
       if (d.ephemeral) return obj
       store.add(scope, seal(obj))
       // Every declared resource records the ObjectChange shape customers declare in the trace kinds.
       kernel.trace.append(createdKind, { id, account: scope.account, mode: scope.mode })
-      emit('created', scope, obj, origin)
+      own.emit('created', scope, obj, origin)
       return obj
     },
     update(scope, id, params, origin, extra) {
-      const current = require(scope, id)
+      const current = resource.require(scope, id)
       checkMetadata(params.metadata)
       const next = cloneData(current)
       const ctx: BuildContext = {
@@ -244,18 +239,18 @@ export function createResource(options: ResourceOptions): Resource {
         created: Math.floor(kernel.clock.now / 1000),
         url: `${collection}/${id}`,
       }
-      applyParams(view, fields(), next, params, ctx, finder(scope))
+      applyParams(view, fieldsOf(view, d.type), next, params, ctx, own.finder(scope))
       if (extra !== undefined) Object.assign(next, structuredClone(typeof extra === 'function' ? extra(next) : extra))
-      derive(next)
-      return replaceWith(scope, current, next, origin)
+      own.derive(next)
+      return own.replaceWith(scope, current, next, origin)
     },
     put(scope, id, values) {
-      const next = { ...require(scope, id) }
+      const next = { ...resource.require(scope, id) }
       for (const [k, v] of Object.entries(values)) {
         if (v === undefined) delete next[k]
         else next[k] = v
       }
-      derive(next)
+      own.derive(next)
       store.replace(scope, seal(next))
       return next
     },
@@ -264,16 +259,16 @@ export function createResource(options: ResourceOptions): Resource {
       return obj
     },
     set(scope, id, values, origin) {
-      const current = require(scope, id)
-      return replaceWith(scope, current, derive({ ...cloneData(current), ...values }), origin)
+      const current = resource.require(scope, id)
+      return own.replaceWith(scope, current, own.derive({ ...cloneData(current), ...values }), origin)
     },
     delete(scope, id, origin) {
-      const current = require(scope, id)
+      const current = resource.require(scope, id)
       const stub: Stub = { id, object: d.object, deleted: true }
       store.remove(scope, id)
       deleted.add(scope, stub)
       kernel.trace.append(`${d.object}.deleted` as 'customer.deleted', { id, account: scope.account, mode: scope.mode })
-      emit('deleted', scope, current, origin)
+      own.emit('deleted', scope, current, origin)
       return { ...stub }
     },
     discard(scope, id) {
@@ -286,6 +281,6 @@ export function createResource(options: ResourceOptions): Resource {
         for (const o of objects) visit(scope, o)
       }
     },
-    build,
   }
+  return resource
 }

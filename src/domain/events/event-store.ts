@@ -55,24 +55,28 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
   // Stored events are never changed: a snapshot shares them. `objectId` is spelled again on load,
   // since JSON drops an undefined member.
   kernel.state.register('events', {
-    save: () => everything.slice(),
+    save() {
+      return everything.slice()
+    },
     load(data) {
       scopes.clear()
       everything.length = 0
       for (const e of data as StoredEvent[]) {
         const event = e.objectId === undefined ? { ...e, objectId: undefined } : e
-        const b = bucket(event)
+        const b = own_.bucket(event)
         b[event.kind].push(event)
         everything.push(event)
       }
     },
     // A fork shares the events and copies the lists; the id indexes fork without a rebuild.
-    copy: () => ({
-      everything: everything.slice(),
-      scopes: new Map(
-        [...scopes].map(([k, b]) => [k, { snapshot: b.snapshot.slice(), thin: b.thin.slice(), byId: b.byId?.fork() }]),
-      ),
-    }),
+    copy() {
+      return {
+        everything: everything.slice(),
+        scopes: new Map(
+          [...scopes].map(([k, b]) => [k, { snapshot: b.snapshot.slice(), thin: b.thin.slice(), byId: b.byId?.fork() }]),
+        ),
+      }
+    },
     loadCopy(data) {
       const copied = data as { everything: StoredEvent[]; scopes: Map<string, Bucket> }
       scopes.clear()
@@ -80,30 +84,29 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       everything = copied.everything
     },
   })
-
-  function bucket(scope: Scope) {
-    const key = scopeKey(scope)
-    let b = scopes.get(key)
-    if (b === undefined) {
-      b = { snapshot: [], thin: [], byId: undefined }
-      scopes.set(key, b)
-    }
-    return b
-  }
-
-  function context(accountId: string): string | undefined {
-    const account = accounts.get(accountId)
-    return account?.organisation === undefined ? undefined : accountId
-  }
-
-  function store(event: StoredEvent): StoredEvent {
-    const b = bucket(event)
-    b[event.kind].push(event)
-    b.byId?.set(event.id, event)
-    everything.push(event)
-    kernel.trace.append('event.emitted', { id: event.id, type: event.type, account: event.account, mode: event.mode })
-    for (const l of listeners) l(event)
-    return event
+  const own_ = {
+    bucket(scope: Scope) {
+      const key = scopeKey(scope)
+      let b = scopes.get(key)
+      if (b === undefined) {
+        b = { snapshot: [], thin: [], byId: undefined }
+        scopes.set(key, b)
+      }
+      return b
+    },
+    context(accountId: string): string | undefined {
+      const account = accounts.get(accountId)
+      return account?.organisation === undefined ? undefined : accountId
+    },
+    store(event: StoredEvent): StoredEvent {
+      const b = own_.bucket(event)
+      b[event.kind].push(event)
+      b.byId?.set(event.id, event)
+      everything.push(event)
+      kernel.trace.append('event.emitted', { id: event.id, type: event.type, account: event.account, mode: event.mode })
+      for (const l of listeners) l(event)
+      return event
+    },
   }
 
   return {
@@ -142,7 +145,7 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       }
       if (connected) body.account = input.account
       if (account?.organisation !== undefined) body.context = input.account
-      return store({
+      return own_.store({
         id,
         kind: 'snapshot',
         type: input.type,
@@ -166,12 +169,12 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
         type: input.type,
         created: new Date(kernel.clock.now).toISOString(),
         livemode: input.mode === 'live',
-        context: account?.platform !== undefined || context(input.account) !== undefined ? input.account : null,
+        context: account?.platform !== undefined || own_.context(input.account) !== undefined ? input.account : null,
         ...(input.relatedObject ? { related_object: { ...input.relatedObject } } : {}),
         data: cloneData(input.data ?? {}),
         ...(input.reason ? { reason: cloneData(input.reason) } : {}),
       }
-      return store({
+      return own_.store({
         id,
         kind: 'thin',
         type: input.type,
@@ -208,8 +211,12 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
       }
       return b.byId.get(id)
     },
-    list: (scope, kind) => scopes.get(scopeKey(scope))?.[kind] ?? [],
-    all: () => everything,
+    list(scope, kind) {
+      return scopes.get(scopeKey(scope))?.[kind] ?? []
+    },
+    all() {
+      return everything
+    },
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

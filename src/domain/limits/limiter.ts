@@ -276,23 +276,25 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
 
   // Windows, slots and read allocations are counters: saved as numbers, rebuilt on load (the
   // plans' bindings to them are dropped, as a sweep does, and found again on next use).
-  kernel.state.register('limits', {
-    save: () =>
-      toPlain({
+  interface SavedLimits {
+    admissions: number
+    nextSweep: number
+    logs: [string, number[]][]
+    inFlight: [string, number][]
+    allocations: [string, ReturnType<ReadAllocation['save']>][]
+  }
+  // The counters as fresh records: a snapshot encodes them (`toPlain`); a fork takes them as they are.
+  const own = {
+    records(): SavedLimits {
+      return {
         admissions,
         nextSweep,
         logs: [...logs].map(([k, log]) => [k, log.save()]),
         inFlight: [...inFlight].map(([k, slot]) => [k, slot.n]),
         allocations: [...allocations].map(([k, a]) => [k, a.save()]),
-      }),
-    load(data) {
-      const saved = fromPlain<{
-        admissions: number
-        nextSweep: number
-        logs: [string, number[]][]
-        inFlight: [string, number][]
-        allocations: [string, ReturnType<ReadAllocation['save']>][]
-      }>(data)
+      }
+    },
+    apply(saved: SavedLimits): void {
       admissions = saved.admissions
       nextSweep = saved.nextSweep
       logs.clear()
@@ -306,6 +308,20 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
         allocationOf(k, { account: who, authenticated: who, mode: mode as LimitedRequest['mode'], onBehalf }).load(a)
       }
       for (const byKind of plans.values()) for (const p of byKind) p?.bound.clear()
+    },
+  }
+  kernel.state.register('limits', {
+    save() {
+      return toPlain(own.records())
+    },
+    load(data) {
+      own.apply(fromPlain<SavedLimits>(data))
+    },
+    copy() {
+      return own.records()
+    },
+    loadCopy(data) {
+      own.apply(data as SavedLimits)
     },
   })
 
@@ -381,12 +397,15 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
     setMeterKey(fn) {
       meterKey = fn
     },
-    readsUsed: (account, mode, onBehalf = false) =>
-      allocations.get(onBehalf ? `${account}|${mode}|behalf` : `${account}|${mode}`)?.used(kernel.clock.now) ?? 0,
-    usage: () => ({
-      rateKeys: logs.size,
-      concurrencyKeys: [...inFlight.values()].filter((s) => s.n > 0).length,
-      readAllocations: allocations.size,
-    }),
+    readsUsed(account, mode, onBehalf = false) {
+      return allocations.get(onBehalf ? `${account}|${mode}|behalf` : `${account}|${mode}`)?.used(kernel.clock.now) ?? 0
+    },
+    usage() {
+      return {
+        rateKeys: logs.size,
+        concurrencyKeys: [...inFlight.values()].filter((s) => s.n > 0).length,
+        readAllocations: allocations.size,
+      }
+    },
   }
 }

@@ -75,7 +75,9 @@ export function createLockManager(kernel: Kernel, options: LockManagerOptions): 
   let touches = 0
 
   kernel.state.register('locks', {
-    save: () => ({ touches, locks: [...locks].map(([id, l]) => [id, l.freeAt, l.holders]) }),
+    save() {
+      return { touches, locks: [...locks].map(([id, l]) => [id, l.freeAt, l.holders]) }
+    },
     load(data) {
       const saved = data as { touches: number; locks: [string, number, number][] }
       touches = saved.touches
@@ -83,56 +85,54 @@ export function createLockManager(kernel: Kernel, options: LockManagerOptions): 
       for (const [id, freeAt, holders] of saved.locks) locks.set(id, { freeAt, holders })
     },
   })
-
-  function sweep(now: number): void {
-    for (const [id, lock] of locks) if (lock.freeAt <= now) locks.delete(id)
-  }
-
-  function take(objectId: string, now: number, duration: number): { lock: Lock; start: number; end: number } {
-    if (++touches % SWEEP_EVERY === 0) sweep(now)
-    let lock = locks.get(objectId)
-    if (lock === undefined) {
-      lock = { freeAt: now, holders: 0 }
-      locks.set(objectId, lock)
-    }
-    const start = Math.max(now, lock.freeAt)
-    const end = start + duration
-    lock.freeAt = end
-    lock.holders++
-    return { lock, start, end }
-  }
-
-  function letGo(objectId: string, lock: Lock, end: number): void {
-    const now = kernel.clock.now
-    lock.holders--
-    // The last holder in the queue leaving early frees the lock now, not at its planned end.
-    if (lock.freeAt === end && end > now) lock.freeAt = now
-    if (lock.holders <= 0 && lock.freeAt <= now && locks.get(objectId) === lock) locks.delete(objectId)
-  }
-
-  function gate(admission: Admission): void | (() => void) {
-    const objectId = admission.objectId
-    if (!admission.mutates || objectId === undefined) return
-    const now = kernel.clock.now
-    const freeAt = locks.get(objectId)?.freeAt ?? now
-    if (freeAt - now > options.waitMs) {
-      kernel.trace.append('lock.timeout', { object: objectId, operation: admission.operation, free_at: freeAt })
-      throw lockTimeout(objectId, kernel.prefix)
-    }
-    const { lock, end } = take(objectId, now, options.requestHoldMs)
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      letGo(objectId, lock, end)
-    }
+  const own = {
+    sweep(now: number): void {
+      for (const [id, lock] of locks) if (lock.freeAt <= now) locks.delete(id)
+    },
+    take(objectId: string, now: number, duration: number): { lock: Lock; start: number; end: number } {
+      if (++touches % SWEEP_EVERY === 0) own.sweep(now)
+      let lock = locks.get(objectId)
+      if (lock === undefined) {
+        lock = { freeAt: now, holders: 0 }
+        locks.set(objectId, lock)
+      }
+      const start = Math.max(now, lock.freeAt)
+      const end = start + duration
+      lock.freeAt = end
+      lock.holders++
+      return { lock, start, end }
+    },
+    letGo(objectId: string, lock: Lock, end: number): void {
+      const now = kernel.clock.now
+      lock.holders--
+      // The last holder in the queue leaving early frees the lock now, not at its planned end.
+      if (lock.freeAt === end && end > now) lock.freeAt = now
+      if (lock.holders <= 0 && lock.freeAt <= now && locks.get(objectId) === lock) locks.delete(objectId)
+    },
+    gate(admission: Admission): void | (() => void) {
+      const objectId = admission.objectId
+      if (!admission.mutates || objectId === undefined) return
+      const now = kernel.clock.now
+      const freeAt = locks.get(objectId)?.freeAt ?? now
+      if (freeAt - now > options.waitMs) {
+        kernel.trace.append('lock.timeout', { object: objectId, operation: admission.operation, free_at: freeAt })
+        throw lockTimeout(objectId, kernel.prefix)
+      }
+      const { lock, end } = own.take(objectId, now, options.requestHoldMs)
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        own.letGo(objectId, lock, end)
+      }
+    },
   }
 
   return {
-    gate,
+    gate: own.gate,
     waitMs: options.waitMs,
     acquire(objectId, holder, durationMs) {
-      const { lock, start, end } = take(objectId, kernel.clock.now, Math.max(0, durationMs))
+      const { lock, start, end } = own.take(objectId, kernel.clock.now, Math.max(0, durationMs))
       kernel.trace.append('lock.acquired', { object: objectId, holder, start, end })
       let released = false
       return {
@@ -142,7 +142,7 @@ export function createLockManager(kernel: Kernel, options: LockManagerOptions): 
         release() {
           if (released) return
           released = true
-          letGo(objectId, lock, end)
+          own.letGo(objectId, lock, end)
         },
       }
     },

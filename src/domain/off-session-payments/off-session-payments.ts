@@ -65,16 +65,48 @@ export function createOffSessionPayments(
       tasks.delete(o.id)
       if (o.status === 'pending' || o.status === 'pending_retry') authorise(ports, o, scope)
     },
-    { restored: (task, { id }) => tasks.set(id, task) },
+    {
+      restored(task, { id }) {
+        return tasks.set(id, task)
+      },
+    },
   )
 
   kernel.state.register('off_session_payments', {
-    save: () => toPlain(store.save()),
+    save() {
+      return toPlain(store.save())
+    },
     load(data) {
       store.load(fromPlain(data))
       tasks.clear()
     },
   })
+  const own = {
+    require(scope: Scope, id: string): OffSessionPayment {
+      const o = store.get(scope, id)
+      if (o === undefined) throw resourceMissing('off_session_payment', id)
+      return o
+    },
+    /** Every check of a create, before anything changes; answers the currency and payment method. */
+    check(scope: Scope, input: OffSessionPaymentCreate) {
+      const currency = parseCurrency(input.amount.currency, 'amount.currency')
+      checkChargeAmount(input.amount.value, currency, 'amount.value')
+      checkMetadata(input.metadata)
+      checkLength(input.statement_descriptor, 'statement_descriptor', MAX_STATEMENT_DESCRIPTOR)
+      checkLength(input.statement_descriptor_suffix, 'statement_descriptor_suffix', MAX_STATEMENT_DESCRIPTOR)
+      customers.requireParam(scope, input.customer, 'customer')
+      paymentMethods.check(scope, input.payment_method, 'payment_method')
+      const existing = paymentMethods.get(scope, input.payment_method)
+      if (existing !== undefined && existing.customer !== input.customer) {
+        throw tableError(
+          'invalid_payment_method',
+          { id: input.payment_method, customer: input.customer },
+          { param: 'payment_method' },
+        )
+      }
+      return currency
+    },
+  }
 
   function emit(o: OffSessionPayment, scope: Scope, what: string, origin?: Origin): void {
     events.thin({
@@ -94,35 +126,9 @@ export function createOffSessionPayments(
 
   const ports = { kernel, paymentMethods, charges, emit, retryAfter }
 
-  function require(scope: Scope, id: string): OffSessionPayment {
-    const o = store.get(scope, id)
-    if (o === undefined) throw resourceMissing('off_session_payment', id)
-    return o
-  }
-
-  /** Every check of a create, before anything changes; answers the currency and payment method. */
-  function check(scope: Scope, input: OffSessionPaymentCreate) {
-    const currency = parseCurrency(input.amount.currency, 'amount.currency')
-    checkChargeAmount(input.amount.value, currency, 'amount.value')
-    checkMetadata(input.metadata)
-    checkLength(input.statement_descriptor, 'statement_descriptor', MAX_STATEMENT_DESCRIPTOR)
-    checkLength(input.statement_descriptor_suffix, 'statement_descriptor_suffix', MAX_STATEMENT_DESCRIPTOR)
-    customers.requireParam(scope, input.customer, 'customer')
-    paymentMethods.check(scope, input.payment_method, 'payment_method')
-    const existing = paymentMethods.get(scope, input.payment_method)
-    if (existing !== undefined && existing.customer !== input.customer) {
-      throw tableError(
-        'invalid_payment_method',
-        { id: input.payment_method, customer: input.customer },
-        { param: 'payment_method' },
-      )
-    }
-    return currency
-  }
-
   return {
     create(scope, input, origin) {
-      const currency = check(scope, input)
+      const currency = own.check(scope, input)
       const pm = paymentMethods.resolve(scope, input.payment_method, 'payment_method')
       if (pm.customer === null) paymentMethods.attach(scope, pm.id, input.customer, origin)
       const id = kernel.ids.next(`osp_${scope.mode}`, 20)
@@ -133,10 +139,12 @@ export function createOffSessionPayments(
       retryAfter(o, scope, 0)
       return o
     },
-    get: (scope, id) => store.get(scope, id),
-    require,
+    get(scope, id) {
+      return store.get(scope, id)
+    },
+    require: own.require,
     cancel(scope, id, origin) {
-      const o = require(scope, id)
+      const o = own.require(scope, id)
       if (o.status === 'canceled') {
         throw tableError('already_canceled', { id: o.id })
       }
@@ -151,7 +159,11 @@ export function createOffSessionPayments(
       emit(o, scope, 'canceled', origin)
       return o
     },
-    list: (scope) => store.list(scope),
-    page: (scope, params) => pageV2(store.list(scope), params, BASE),
+    list(scope) {
+      return store.list(scope)
+    },
+    page(scope, params) {
+      return pageV2(store.list(scope), params, BASE)
+    },
   }
 }

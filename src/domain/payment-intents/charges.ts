@@ -296,7 +296,11 @@ export function createCharges(options: ChargesOptions): Charges {
       if (c === undefined || list === undefined || !list.data.some((x) => x.id === refund.id)) return
       r.put(scope, id, { refunds: { ...list, data: list.data.map((x) => (x.id === refund.id ? refund : x)) } })
     },
-    get: (scope, id) => resource().get(scope, id),
-    list: (scope) => resource().list(scope),
+    get(scope, id) {
+      return resource().get(scope, id)
+    },
+    list(scope) {
+      return resource().list(scope)
+    },
   }
 }

@@ -310,13 +310,17 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
   }
 
   return {
-    create: (scope, input, origin) =>
-      engine().run('paymentIntents.create', { scope, origin, path: {}, params: params(input) }) as PaymentIntent,
-    get: (scope, id) => resource().get(scope, id),
-    list: (scope, filter = {}) =>
-      resource()
+    create(scope, input, origin) {
+      return engine().run('paymentIntents.create', { scope, origin, path: {}, params: params(input) }) as PaymentIntent
+    },
+    get(scope, id) {
+      return resource().get(scope, id)
+    },
+    list(scope, filter = {}) {
+      return resource()
         .list(scope)
-        .filter((p) => filter.customer === undefined || p.customer === filter.customer),
+        .filter((p) => filter.customer === undefined || p.customer === filter.customer)
+    },
     attempt,
     authenticate(scope, id, outcome, origin) {
       const r = resource()
@@ -378,7 +382,7 @@ export function createPaymentIntents(options: PaymentIntentsOptions): PaymentInt
       }
     },
     emit,
-    onOutcome: (listener) => {
+    onOutcome(listener) {
       listeners.push(listener)
     },
   }

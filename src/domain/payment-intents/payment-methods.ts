@@ -84,7 +84,9 @@ export function createPaymentMethods(options: PaymentMethodsOptions): PaymentMet
       // No `payment_method.created` event exists: making one from a token is silent, as at the provider.
       return resource().create(scope, {}, NO_ORIGIN, (o) => cardFields(o.id, card))
     },
-    get: (scope, id) => resource().get(scope, id),
+    get(scope, id) {
+      return resource().get(scope, id)
+    },
     checkAttachable(scope, value, customer, param) {
       check(scope, value, param)
       const pm = resource().get(scope, value)
@@ -110,11 +112,14 @@ export function createPaymentMethods(options: PaymentMethodsOptions): PaymentMet
       emitSnapshot(events, 'payment_method.detached', scope, detached, origin, { customer: pm.customer }, true)
       return detached
     },
-    list: (scope) => resource().list(scope),
-    ofCustomer: (scope, customer) =>
-      resource()
+    list(scope) {
+      return resource().list(scope)
+    },
+    ofCustomer(scope, customer) {
+      return resource()
         .list(scope)
-        .filter((pm) => pm.customer === customer),
+        .filter((pm) => pm.customer === customer)
+    },
     needsAuthentication: needs,
     outcome(scope, pm, at) {
       if (!at.authenticated && needs(scope, pm, { offSession: at.offSession })) return AUTHENTICATION_REQUIRED

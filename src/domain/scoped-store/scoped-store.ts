@@ -54,9 +54,17 @@ export function createScopedStore<T extends { readonly id: string }>(): ScopedSt
       s.order.push(item)
       s.byId.set(item.id, item)
     },
-    get: (scope, id) => scopes.get(scopeKey(scope))?.byId.get(id),
-    list: (scope) => [...(scopes.get(scopeKey(scope))?.order ?? [])].reverse(),
-    count: (scope) => scopes.get(scopeKey(scope))?.order.length ?? 0,
+    // Methods, not arrow properties: a store is made per resource per fork, and a dev-time
+    // transform that keeps function names (tsx) names every arrow property at each creation.
+    get(scope, id) {
+      return scopes.get(scopeKey(scope))?.byId.get(id)
+    },
+    list(scope) {
+      return [...(scopes.get(scopeKey(scope))?.order ?? [])].reverse()
+    },
+    count(scope) {
+      return scopes.get(scopeKey(scope))?.order.length ?? 0
+    },
     isEmpty() {
       for (const s of scopes.values()) if (s.order.length > 0) return false
       return true

@@ -98,7 +98,9 @@ export function createSessions(kernel: Kernel, resource: () => Resource): Sessio
 
   kernel.state.register('sessions', {
     // The index has nothing of its own to save.
-    save: () => null,
+    save() {
+      return null
+    },
     load() {
       stale = true
     },
@@ -138,7 +140,9 @@ export function createSessions(kernel: Kernel, resource: () => Resource): Sessio
       }
       return key
     },
-    isToken: (credential) => credential.startsWith('ek_'),
+    isToken(credential) {
+      return credential.startsWith('ek_')
+    },
     get(id) {
       index()
       return byId.get(id)

@@ -54,6 +54,8 @@ export function createMoneyTimers(kernel: Kernel, events: EventStore, engine: ()
     expiry.at(event.at + AUTHORIZATION_HOLD_MS, { account: event.account, mode: event.mode, id: event.objectId })
   })
   return {
-    payoutArrives: (scope, id, arrivalDate) => void arrival.at(arrivalDate * 1000, args(scope, id)),
+    payoutArrives(scope, id, arrivalDate) {
+      arrival.at(arrivalDate * 1000, args(scope, id))
+    },
   }
 }

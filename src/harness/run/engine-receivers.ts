@@ -47,7 +47,9 @@ function attackerCapture(): AttackerCapture {
       }
       return false
     },
-    replayScheduled: () => void replays++,
+    replayScheduled() {
+      replays++
+    },
   }
 }
 
@@ -103,13 +105,17 @@ export function engineReceivers(sim: Simulator): EngineReceivers {
       receivers.set(m.name, r)
       return r
     },
-    get: (name) => receivers.get(name),
+    get(name) {
+      return receivers.get(name)
+    },
     pick(entry) {
       if (entry.receiver === undefined) return [...receivers.values()]
       const r = receivers.get(entry.receiver)
       return r === undefined ? [] : [r]
     },
-    replayScheduled: () => capture.replayScheduled(),
+    replayScheduled() {
+      return capture.replayScheduled()
+    },
   }
 }
 

@@ -164,9 +164,17 @@ export function createEngine(sim: Simulator, options: EngineOptions = {}): StepE
       if (!ok) throw failure
       return record
     },
-    advance: (ms) => advance(sim, ms),
-    mount: (m) => receivers.mount(m),
-    receiver: (name) => receivers.get(name),
-    takeFaults: () => faults.take(),
+    advance(ms) {
+      return advance(sim, ms)
+    },
+    mount(m) {
+      return receivers.mount(m)
+    },
+    receiver(name) {
+      return receivers.get(name)
+    },
+    takeFaults() {
+      return faults.take()
+    },
   }
 }

@@ -49,10 +49,18 @@ function contextOf(state: RunState): StepContext {
     sim: state.sim,
     engine: state.engine,
     vars: { platform: { id: state.sim.platform.id } },
-    send: () => Promise.reject(new StepFailure('a property run sends no request steps: its subjects send them')),
-    act: (action, args) => harnessAction(state, action, args),
-    receiver: (name) => state.engine.receiver(name) ?? (name === SUBJECT_RECEIVER ? absent : undefined),
-    adminArg: (value) => value,
+    send() {
+      return Promise.reject(new StepFailure('a property run sends no request steps: its subjects send them'))
+    },
+    act(action, args) {
+      return harnessAction(state, action, args)
+    },
+    receiver(name) {
+      return state.engine.receiver(name) ?? (name === SUBJECT_RECEIVER ? absent : undefined)
+    },
+    adminArg(value) {
+      return value
+    },
   }
 }
 
@@ -108,7 +116,7 @@ export function openRun(
       await ready
       await eachStep([spec], async (s) => void (await run(s, labelOf(s, context.vars))))
     },
-    finish: async () => {
+    async finish() {
       await ready
       return finishRun(state)
     },

@@ -18,7 +18,9 @@ function wireReporter(state: RunState): void {
     customerKey: meter.customerKey,
     valueKey: meter.valueKey,
     prefix: sim.service.kernel.prefix,
-    random: () => state.clientRng.next(),
+    random() {
+      return state.clientRng.next()
+    },
     store: state.store,
   })
   if (typeof (reporter as Partial<UsageReporter> | undefined)?.report !== 'function')
@@ -39,8 +41,12 @@ function wireReceiver(state: RunState): void {
   state.control = state.engine.mount({
     name: SUBJECT_RECEIVER,
     url: HARNESS_RECEIVER_URL,
-    handler: (req) => (state.receiver as WebhookReceiver).handler(req),
-    onSwitch: (down) => void trace.append('harness.receiver', { down }),
+    handler(req) {
+      return (state.receiver as WebhookReceiver).handler(req)
+    },
+    onSwitch(down) {
+      trace.append('harness.receiver', { down })
+    },
   })
 }
 
@@ -58,12 +64,16 @@ export function buildReceiver(state: RunState): WebhookReceiver {
   const factory = options.webhook as NonNullable<typeof options.webhook>
   const receiver = factory({
     // Oldest first, newest last (the service keeps them newest first).
-    secrets: () => sim.admin.signingSecrets(d).reverse(),
+    secrets() {
+      return sim.admin.signingSecrets(d).reverse()
+    },
     clock: sim.clock,
     prefix: sim.service.kernel.prefix,
     effects: {
-      record: (event, effect) => void trace.append('harness.effect', { event, effect }),
-      skip: (event) => {
+      record(event, effect) {
+        trace.append('harness.effect', { event, effect })
+      },
+      skip(event) {
         state.skipped.add(event)
         trace.append('harness.skipped', { event })
       },
