@@ -72,8 +72,19 @@ function readHeaderPairs(init: readonly unknown[]): HeaderReader {
   return mapReader(map)
 }
 
+/** A lowercase map read case-insensitively: a method on the prototype, not a closure per request. */
+class MapReader implements HeaderReader {
+  readonly #map: ReadonlyMap<string, string>
+  constructor(map: ReadonlyMap<string, string>) {
+    this.#map = map
+  }
+  get(name: string): string | null {
+    return this.#map.get(lowercaseName(name)) ?? null
+  }
+}
+
 function mapReader(map: ReadonlyMap<string, string>): HeaderReader {
-  return { get: (name) => map.get(name.toLowerCase()) ?? null }
+  return new MapReader(map)
 }
 
 const EMPTY: HeaderReader = { get: () => null }

@@ -10,10 +10,13 @@ export interface Task {
 }
 
 interface Entry extends Task {
-  run: () => void | Promise<unknown>
+  /** A closure task's work; unset for a task of a defined kind, which `def` runs with `args`. */
+  run: (() => void | Promise<unknown>) | undefined
   /** Set for tasks of a defined kind: pending work that is data, so a snapshot can carry it. */
-  readonly kind?: string
+  readonly kind?: string | undefined
   args?: unknown
+  /** The definition of a kind's task: no closure is made per task. */
+  def?: Definition | undefined
 }
 
 /**
@@ -260,14 +263,17 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
       const entry = top.value
       entry.cancelled = true
       const run = entry.run
+      const def = entry.def
+      const args = entry.args
       // The closure may hold a whole request's data; the entry itself can outlive it in `latest`.
-      entry.run = NOOP
+      entry.run = undefined
+      entry.def = undefined
       entry.args = undefined
       // A task that throws must not stop the tasks due after it, nor surface from `tickAsync` or
       // `settle()` of whoever moves the clock next, long after the request that scheduled it.
       let result: void | Promise<unknown>
       try {
-        result = run()
+        result = def !== undefined ? def.run(args) : run?.()
       } catch (error) {
         onTaskFailed(entry.label, error)
         continue
@@ -289,12 +295,13 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
   }
 
   function pushKind(due: number, kind: string, def: Definition, args: unknown): Entry {
-    return push({ label: kind, due, cancelled: false, run: () => def.run(args), kind, args })
+    return push({ label: kind, due, cancelled: false, run: undefined, kind, args, def })
   }
 
   const scheduler: Scheduler = {
     at(due, label, run) {
-      return push({ label, due, cancelled: false, run })
+      // The same members as a kind's task, so the queue holds entries of one shape.
+      return push({ label, due, cancelled: false, run, kind: undefined, args: undefined, def: undefined })
     },
     define<A>(
       kind: string,

@@ -194,10 +194,12 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
         if (refs.length > 0) checkReferences(refs, call.params, lookup, call.scope)
       }
       const resource = engine.resource(s.declaration.object)
+      const behaviour = s.declaration.behaviours?.[operation]
+      // No `next` closure for an operation without behaviour: the verb runs directly.
+      if (behaviour === undefined) return runVerb(s, resource, engine, call, undefined)
       const next = (params?: Readonly<Record<string, unknown>>, fixed?: Fixed) =>
         runVerb(s, resource, engine, params === undefined ? call : { ...call, params }, fixed)
-      const behaviour = s.declaration.behaviours?.[operation]
-      return behaviour === undefined ? next() : behaviour(call, next, { engine, ports })
+      return behaviour(call, next, { engine, ports })
     },
     resource(object) {
       const r = resources.get(object) ?? make(object)
