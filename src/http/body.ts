@@ -116,7 +116,9 @@ function checkValue(value: unknown, keys: string[], style: 'v1' | 'v2'): void {
   if (keys.length >= MAX_JSON_DEPTH) {
     throw tableError('json_too_deep', { max: MAX_JSON_DEPTH })
   }
-  for (const key of Object.keys(value)) {
+  // for-in, not Object.keys: no array per object. Decoded values are plain (JSON, or qs's
+  // null-prototype objects), so it reads exactly their own keys.
+  for (const key in value) {
     keys.push(key)
     if (key === '__proto__') {
       const param = paramOf(keys, style)

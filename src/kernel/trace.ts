@@ -156,29 +156,29 @@ export function traceRecord(
   data: Readonly<Record<string, unknown>>,
   raw?: Readonly<Record<string, string>>,
 ): string {
-  let record = `${seq};${at};${kind.length}:${kind}{`
+  let record = `${seq};${at};${lengthPrefixed(kind)}{`
   for (const name in data) {
     const value = data[name]
     switch (typeof value) {
       case 'string':
-        record += `${name.length}:${name}s${value.length}:${value}`
+        record += `${lengthPrefixed(name)}s${value.length}:${value}`
         break
       case 'number':
-        record += `${name.length}:${name}n${value};`
+        record += `${lengthPrefixed(name)}n${value};`
         break
       case 'boolean':
-        record += `${name.length}:${name}${value ? 't' : 'f'}`
+        record += `${lengthPrefixed(name)}${value ? 't' : 'f'}`
         break
       case 'undefined':
         break
       default: {
-        if (value === null) record += `${name.length}:${name}z`
+        if (value === null) record += `${lengthPrefixed(name)}z`
         else {
           const strings = stringMembers(value)
-          if (strings !== undefined) record += `${name.length}:${name}o{${strings}}`
+          if (strings !== undefined) record += `${lengthPrefixed(name)}o{${strings}}`
           else {
             const json = String(JSON.stringify(value))
-            record += `${name.length}:${name}j${json.length}:${json}`
+            record += `${lengthPrefixed(name)}j${json.length}:${json}`
           }
         }
       }
@@ -192,6 +192,19 @@ export function traceRecord(
     }
   }
   return record
+}
+
+// Kinds and member names are few and fixed: each `<length>:<name>` is made once, not per record.
+// Bounded, in case a caller's names never repeat.
+const prefixed = new Map<string, string>()
+function lengthPrefixed(name: string): string {
+  let text = prefixed.get(name)
+  if (text === undefined) {
+    text = `${name.length}:${name}`
+    if (prefixed.size >= 4096) prefixed.clear()
+    prefixed.set(name, text)
+  }
+  return text
 }
 
 /** A plain object whose members are all strings (request headers), length-prefixed; else undefined. */
