@@ -250,23 +250,25 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
   // Set by the first read: from then on each appended entry is kept as made (readers read again).
   let read = false
   let chain = ''
-  let pending = ''
-  // The digest state over `chain` and `pending` up to `hashedLength` (from a fork's copy), if any.
+  // The records not folded yet (`pending` of the state) in two parts: `hashedText`, which `hashed`
+  // (a fork's shared digest state over `chain` and it) covers, and `fresh`, the records since. A
+  // digest reads only `fresh`, so the records a fork starts with are never copied or hashed again.
+  let hashedText = ''
+  let fresh = ''
   let hashed: DigestState | undefined
-  let hashedLength = 0
   // What `copy()` last handed out, valid while no entry was appended since (`count` unchanged).
   let shared: { readonly hash: DigestState; readonly length: number; readonly count: number } | undefined
-  /** The digest of `chain` followed by `pending`, as `traceDigest` computes it. */
+  /** The digest of `chain` followed by the pending records, as `traceDigest` computes it. */
   function digest(): string {
-    if (hashed === undefined) return traceDigest(chain, pending)
-    return hashed.copy().update(pending.slice(hashedLength)).digest('hex')
+    if (hashed === undefined) return traceDigest(chain, fresh)
+    return hashed.copy().update(fresh).digest('hex')
   }
-  /** A digest state over `chain` and all of `pending`, shared by the copies made until the next append. */
+  /** A digest state over `chain` and all pending records, shared by the copies made until the next append. */
   function sharedState(): { readonly hash: DigestState; readonly length: number } {
     if (shared === undefined || shared.count !== count) {
       const hash: DigestState = hashed === undefined ? createHash('sha256').update(chain) : hashed.copy()
-      hash.update(hashed === undefined ? pending : pending.slice(hashedLength))
-      shared = { hash, length: pending.length, count }
+      hash.update(fresh)
+      shared = { hash, length: hashedText.length + fresh.length, count }
     }
     return shared
   }
@@ -298,12 +300,12 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       const entry: Entry = { seq, at, kind, data: full }
       // Records are folded in batches: each digest crosses into native code. Every record ends
       // with a newline, so joining records never joins the halves of a surrogate pair.
-      pending += `${record}\n`
-      if (pending.length >= FOLD_AT) {
+      fresh += `${record}\n`
+      if (hashedText.length + fresh.length >= FOLD_AT) {
         chain = digest()
-        pending = ''
+        hashedText = ''
+        fresh = ''
         hashed = undefined
-        hashedLength = 0
       }
       // Someone reads the entries (every held one is made): this one is kept as made.
       if (read && made.length === kinds.length) made.push(entry)
@@ -353,7 +355,7 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       for (let i = keptFrom(); i < kinds.length; i++) {
         held.push({ seq: first + i, at: ats[i] as number, kind: kinds[i] as string, data: datas[i] as Entry['data'] })
       }
-      return { count, held, chain, pending }
+      return { count, held, chain, pending: hashedText + fresh }
     },
     // Copies of the parallel arrays (the last `limit` entries), nothing serialised: a fork of a
     // simulator holding many entries costs a few array copies.
@@ -367,9 +369,9 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
         ats: ats.slice(from),
         made: made.slice(from),
         chain,
-        pending,
+        pending: hashedText + fresh,
         // Only worth sharing when there is something to hash (a prepared simulator forked per run).
-        ...(pending.length > 0 ? { hashed: sharedState() } : {}),
+        ...(hashedText.length + fresh.length > 0 ? { hashed: sharedState() } : {}),
         copied: true,
       }
     },
@@ -384,10 +386,13 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
         made = state.made as Entry[]
       } else hold(state.held as unknown as Entry[])
       chain = state.chain
-      pending = state.pending
       const given = 'copied' in state ? state.hashed : undefined
       hashed = given?.hash
-      hashedLength = given?.length ?? 0
+      const pending = state.pending
+      const length = given?.length ?? 0
+      // A copy is usually hashed to its end: then nothing is sliced (which would copy it).
+      hashedText = length === pending.length ? pending : pending.slice(0, length)
+      fresh = length === pending.length ? '' : pending.slice(length)
       shared = undefined
     },
   })
