@@ -223,6 +223,8 @@ function stringMembers(value: unknown): string | undefined {
 
 /** Characters of records gathered before they are folded into the chain. */
 const FOLD_AT = 64 * 1024
+/** Characters of records gathered before they are hashed into the running digest state. */
+const HASH_STEP = 8 * 1024
 
 /**
  * The digest the trace keeps: `chain` is the SHA-256 (hex) of the previous `chain` followed by a
@@ -251,11 +253,15 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
   let read = false
   let chain = ''
   // The records not folded yet (`pending` of the state) in two parts: `hashedText`, which `hashed`
-  // (a fork's shared digest state over `chain` and it) covers, and `fresh`, the records since. A
-  // digest reads only `fresh`, so the records a fork starts with are never copied or hashed again.
+  // (a digest state over `chain` and it) covers, and `fresh`, the records since. A digest reads
+  // only `fresh`, so the records a fork starts with are never copied or hashed again; and `fresh`
+  // is hashed every few thousand characters, so no long chain of small strings waits for the fold
+  // (surviving young-generation collections on the way). Hashing in steps gives the same digest.
   let hashedText = ''
   let fresh = ''
   let hashed: DigestState | undefined
+  // `hashed` is shared (a fork's copy, or handed out by `copy()`): updated only after copying.
+  let hashedShared = false
   // What `copy()` last handed out, valid while no entry was appended since (`count` unchanged).
   let shared: { readonly hash: DigestState; readonly length: number; readonly count: number } | undefined
   /** The digest of `chain` followed by the pending records, as `traceDigest` computes it. */
@@ -306,6 +312,13 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
         hashedText = ''
         fresh = ''
         hashed = undefined
+      } else if (fresh.length >= HASH_STEP) {
+        if (hashed === undefined) hashed = createHash('sha256').update(chain)
+        else if (hashedShared) hashed = hashed.copy()
+        hashedShared = false
+        hashed.update(fresh)
+        hashedText += fresh
+        fresh = ''
       }
       // Someone reads the entries (every held one is made): this one is kept as made.
       if (read && made.length === kinds.length) made.push(entry)
@@ -388,6 +401,7 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       chain = state.chain
       const given = 'copied' in state ? state.hashed : undefined
       hashed = given?.hash
+      hashedShared = true
       const pending = state.pending
       const length = given?.length ?? 0
       // A copy is usually hashed to its end: then nothing is sliced (which would copy it).
