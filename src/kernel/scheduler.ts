@@ -99,6 +99,34 @@ export interface Scheduler {
 const NOOP = () => {}
 
 /**
+ * A defined kind's handle: its methods are on the prototype, so a simulator (one per property run)
+ * defining dozens of kinds makes no closures for them.
+ */
+class KindHandle<A> implements TaskKind<A> {
+  readonly #kind: string
+  readonly #def: Definition
+  readonly #push: (due: number, kind: string, def: Definition, args: unknown) => Task
+  readonly #clock: Clock
+  constructor(
+    kind: string,
+    def: Definition,
+    push: (due: number, kind: string, def: Definition, args: unknown) => Task,
+    clock: Clock,
+  ) {
+    this.#kind = kind
+    this.#def = def
+    this.#push = push
+    this.#clock = clock
+  }
+  at(due: number, args: A): Task {
+    return this.#push(due, this.#kind, this.#def, args)
+  }
+  after(delay: number, args: A): Task {
+    return this.#push(this.#clock.now + Math.max(0, delay), this.#kind, this.#def, args)
+  }
+}
+
+/**
  * The longest delay a timer can be armed with: `@sinonjs/fake-timers`, like Node and browsers,
  * fires a longer `setTimeout` at once (1 ms). Longer waits (a month-long period, a year-long trial)
  * arm a timer of at most this length and re-arm on wake until the due time is reached.
@@ -314,10 +342,7 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
         restored: options.restored as Definition['restored'],
       }
       kinds.set(kind, def)
-      return {
-        at: (due, args) => pushKind(due, kind, def, args),
-        after: (delay, args) => pushKind(clock.now + Math.max(0, delay), kind, def, args),
-      }
+      return new KindHandle<A>(kind, def, pushKind, clock)
     },
     save() {
       if (inflight.size > 0) {
