@@ -3,7 +3,12 @@ import type { InFlightRequest } from '#kernel/request-timeline.js'
 import type { HeaderReader } from './incoming.js'
 import type { Principal, RequestContext } from './route.js'
 
-/** What the handler knows of a request when its route runs. */
+/**
+ * What the handler knows of a request when its route runs.
+ *
+ * @example
+ * const facts: RequestFacts = { service, principal, params, body, query, method: 'POST', path, requestId, idempotencyKey: undefined, version, aside: undefined, inflight, headers }
+ */
 export interface RequestFacts {
   readonly service: Service
   readonly principal: Principal
