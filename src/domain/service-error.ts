@@ -51,7 +51,12 @@ export class ServiceError extends Error {
   readonly noRequestId: boolean
 
   constructor(init: ServiceErrorInit) {
+    // A refusal is an answer, not a bug: no stack is captured (capturing one costs several times
+    // the rest of a refused request, which property runs meet on every retried request).
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(init.message)
+    Error.stackTraceLimit = limit
     this.name = 'ServiceError'
     this.status = init.status
     this.type = init.type

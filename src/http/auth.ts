@@ -14,8 +14,15 @@ function redact(key: string): string {
   return key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : key
 }
 
+const WHITESPACE = /\s/
+
 /** Reads the credential of `Authorization`: Bearer on both namespaces, HTTP Basic (key, empty password) on `/v1`. */
 function credential(header: string | null, style: 'v1' | 'v2'): string {
+  // What clients send: `Bearer <key>` with nothing else, read without splitting.
+  if (header?.startsWith('Bearer ') === true) {
+    const value = header.slice(7)
+    if (value !== '' && !WHITESPACE.test(value)) return value
+  }
   if (header === null || header.trim() === '') {
     throw tableError('api_key_missing', { basic: style === 'v1' ? ' or as the HTTP Basic user name' : '' })
   }

@@ -16,7 +16,8 @@ import { createIdempotencyStore } from './idempotency.js'
 import { type Incoming, readIncoming } from './incoming.js'
 import { catalogueParams } from './operation-params.js'
 import { checkClientSecret } from './publishable.js'
-import type { Principal, RequestContext, Route } from './route.js'
+import { HandlerContext } from './request-context.js'
+import type { Principal, Route } from './route.js'
 import { createRouter } from './router.js'
 import { checkRetiredAt, retiredRouter, retiredShadow } from './routes/retired-routes.js'
 import { TextResponse } from './text-response.js'
@@ -270,8 +271,7 @@ export function createFetchHandler(options: HandlerOptions): {
         }
         idem = { scope, key }
       }
-      let status = 200
-      const ctx: RequestContext = {
+      const ctx = new HandlerContext({
         service,
         principal,
         params: match.params,
@@ -282,14 +282,12 @@ export function createFetchHandler(options: HandlerOptions): {
         requestId: requestIds.next('req'),
         idempotencyKey: key,
         version,
-        ...(aside === undefined ? {} : { aside }),
+        aside,
         inflight: flight,
-        header: (name) => incoming.headers.get(name.replace('{prefix}', kernel.prefix)) ?? undefined,
-        status: (code) => {
-          status = code
-        },
-      }
+        headers: incoming.headers,
+      })
       const answer = await route.handle(ctx)
+      const status = ctx.answerStatus
       // A document (a quote's PDF) is written as it is, never walked or serialised as JSON.
       if (answer instanceof DocumentAnswer) {
         const outcome = {

@@ -34,10 +34,9 @@ function readHeaders(init: HeadersInit | undefined): HeaderReader {
   const map = new Map<string, string>()
   for (const name in init) {
     const value = (init as Record<string, unknown>)[name]
-    if (typeof value !== 'string' || INVALID_VALUE.test(value) || !TOKEN.test(name)) {
-      return new Headers(init)
-    }
-    const key = name.toLowerCase()
+    if (typeof value !== 'string' || INVALID_VALUE.test(value)) return new Headers(init)
+    const key = tokenKey(name)
+    if (key === undefined) return new Headers(init)
     const prior = map.get(key)
     map.set(key, prior === undefined ? value.trim() : `${prior}, ${value.trim()}`)
   }
@@ -45,6 +44,20 @@ function readHeaders(init: HeadersInit | undefined): HeaderReader {
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+// A client sends the same few header names on every request: each is checked and lowercased once.
+// Bounded, in case a caller's names never repeat.
+const tokenKeys = new Map<string, string>()
+/** The lowercase form of a valid header name, or undefined when `Headers` would refuse the name. */
+function tokenKey(name: string): string | undefined {
+  const known = tokenKeys.get(name)
+  if (known !== undefined) return known
+  if (!TOKEN.test(name)) return undefined
+  const key = name.toLowerCase()
+  if (tokenKeys.size >= 1024) tokenKeys.clear()
+  tokenKeys.set(name, key)
+  return key
+}
 // A value `Headers` takes as it is: a ByteString with no line break or NUL, and no leading or
 // trailing whitespace for it to strip.
 const PLAIN_VALUE = /^(?:[^\t \r\n\0\u0100-\uffff](?:[^\r\n\0\u0100-\uffff]*[^\t \r\n\0\u0100-\uffff])?)?$/
@@ -61,10 +74,11 @@ function readHeaderPairs(init: readonly unknown[]): HeaderReader {
     if (!Array.isArray(pair) || pair.length !== 2) return new Headers(init as HeadersInit)
     const name: unknown = pair[0]
     const value: unknown = pair[1]
-    if (typeof name !== 'string' || typeof value !== 'string' || !TOKEN.test(name) || !PLAIN_VALUE.test(value)) {
+    if (typeof name !== 'string' || typeof value !== 'string' || !PLAIN_VALUE.test(value)) {
       return new Headers(init as HeadersInit)
     }
-    const key = name.toLowerCase()
+    const key = tokenKey(name)
+    if (key === undefined) return new Headers(init as HeadersInit)
     // A repeated name is joined by `Headers` (with `; ` for cookie): left to it.
     if (map.has(key)) return new Headers(init as HeadersInit)
     map.set(key, value)
@@ -72,8 +86,19 @@ function readHeaderPairs(init: readonly unknown[]): HeaderReader {
   return mapReader(map)
 }
 
+/** A lowercase map read case-insensitively: a method on the prototype, not a closure per request. */
+class MapReader implements HeaderReader {
+  readonly #map: ReadonlyMap<string, string>
+  constructor(map: ReadonlyMap<string, string>) {
+    this.#map = map
+  }
+  get(name: string): string | null {
+    return this.#map.get(lowercaseName(name)) ?? null
+  }
+}
+
 function mapReader(map: ReadonlyMap<string, string>): HeaderReader {
-  return { get: (name) => map.get(name.toLowerCase()) ?? null }
+  return new MapReader(map)
 }
 
 const EMPTY: HeaderReader = { get: () => null }

@@ -22,6 +22,7 @@ export interface Router {
 }
 
 const METHODS = ['GET', 'POST', 'DELETE'] as const
+const NO_PARAMS: Record<string, string> = Object.freeze({})
 
 // Route tables are static, so the compiled router is shared by every simulator of a process:
 // property runs create thousands of simulators and should not rebuild the same tree.
@@ -100,12 +101,29 @@ function compile(routes: readonly Route[]): Router {
     return undefined
   }
 
+  // A path without placeholders matches the same way every time (a usage reporter calls two such
+  // paths over and over): its match is kept, with frozen empty params. Bounded, as paths are input.
+  const literalMatches = new Map<string, RouteMatch>()
+
   function match(method: string, path: string): RouteMatch | undefined {
+    const key = `${method} ${path}`
+    const known = literalMatches.get(key)
+    if (known !== undefined) return known
+    const found = walkMatch(method, path)
+    if (found !== undefined && found.route.path === path) {
+      if (literalMatches.size >= 1024) literalMatches.clear()
+      literalMatches.set(key, found)
+    }
+    return found
+  }
+
+  function walkMatch(method: string, path: string): RouteMatch | undefined {
     const values: string[] = []
     // The segments after the leading `/` (index 0 is the empty text before it): no sliced copy.
     const end = walk(path.split('/'), 1, root, values, (n) => n.leaves.has(method))
     const leaf = end?.leaves.get(method)
     if (leaf === undefined) return undefined
+    if (leaf.names.length === 0) return { route: leaf.route, params: NO_PARAMS }
     const params: Record<string, string> = {}
     leaf.names.forEach((name, i) => {
       params[name] = decodeParam(values[i] ?? '')

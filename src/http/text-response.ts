@@ -1,3 +1,16 @@
+// The init of a bare status, one per status: read by the constructor, never changed.
+const statusInits = new Map<number, ResponseInit>()
+function statusInit(status: number): ResponseInit {
+  let init = statusInits.get(status)
+  if (init === undefined) {
+    init = Object.freeze({ status })
+    // Statuses are few; bounded all the same, as a caller may pass any.
+    if (statusInits.size >= 256) statusInits.clear()
+    statusInits.set(status, init)
+  }
+  return init
+}
+
 /**
  * A `Response` whose body is a string the simulator already holds. Building a real body stream and
  * reading it back (`new Response(text)` then `res.text()`) costs about 30 µs per request, most of a
@@ -23,7 +36,7 @@ export class TextResponse extends Response {
     super(
       null,
       init.statusText === undefined
-        ? { status: init.status ?? 200 }
+        ? statusInit(init.status ?? 200)
         : { status: init.status ?? 200, statusText: init.statusText },
     )
     this.#text = text

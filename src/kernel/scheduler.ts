@@ -10,10 +10,13 @@ export interface Task {
 }
 
 interface Entry extends Task {
-  run: () => void | Promise<unknown>
+  /** A closure task's work; unset for a task of a defined kind, which `def` runs with `args`. */
+  run: (() => void | Promise<unknown>) | undefined
   /** Set for tasks of a defined kind: pending work that is data, so a snapshot can carry it. */
-  readonly kind?: string
+  readonly kind?: string | undefined
   args?: unknown
+  /** The definition of a kind's task: no closure is made per task. */
+  def?: Definition | undefined
 }
 
 /**
@@ -94,6 +97,34 @@ export interface Scheduler {
 }
 
 const NOOP = () => {}
+
+/**
+ * A defined kind's handle: its methods are on the prototype, so a simulator (one per property run)
+ * defining dozens of kinds makes no closures for them.
+ */
+class KindHandle<A> implements TaskKind<A> {
+  readonly #kind: string
+  readonly #def: Definition
+  readonly #push: (due: number, kind: string, def: Definition, args: unknown) => Task
+  readonly #clock: Clock
+  constructor(
+    kind: string,
+    def: Definition,
+    push: (due: number, kind: string, def: Definition, args: unknown) => Task,
+    clock: Clock,
+  ) {
+    this.#kind = kind
+    this.#def = def
+    this.#push = push
+    this.#clock = clock
+  }
+  at(due: number, args: A): Task {
+    return this.#push(due, this.#kind, this.#def, args)
+  }
+  after(delay: number, args: A): Task {
+    return this.#push(this.#clock.now + Math.max(0, delay), this.#kind, this.#def, args)
+  }
+}
 
 /**
  * The longest delay a timer can be armed with: `@sinonjs/fake-timers`, like Node and browsers,
@@ -260,14 +291,17 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
       const entry = top.value
       entry.cancelled = true
       const run = entry.run
+      const def = entry.def
+      const args = entry.args
       // The closure may hold a whole request's data; the entry itself can outlive it in `latest`.
-      entry.run = NOOP
+      entry.run = undefined
+      entry.def = undefined
       entry.args = undefined
       // A task that throws must not stop the tasks due after it, nor surface from `tickAsync` or
       // `settle()` of whoever moves the clock next, long after the request that scheduled it.
       let result: void | Promise<unknown>
       try {
-        result = run()
+        result = def !== undefined ? def.run(args) : run?.()
       } catch (error) {
         onTaskFailed(entry.label, error)
         continue
@@ -289,12 +323,13 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
   }
 
   function pushKind(due: number, kind: string, def: Definition, args: unknown): Entry {
-    return push({ label: kind, due, cancelled: false, run: () => def.run(args), kind, args })
+    return push({ label: kind, due, cancelled: false, run: undefined, kind, args, def })
   }
 
   const scheduler: Scheduler = {
     at(due, label, run) {
-      return push({ label, due, cancelled: false, run })
+      // The same members as a kind's task, so the queue holds entries of one shape.
+      return push({ label, due, cancelled: false, run, kind: undefined, args: undefined, def: undefined })
     },
     define<A>(
       kind: string,
@@ -307,16 +342,7 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
         restored: options.restored as Definition['restored'],
       }
       kinds.set(kind, def)
-      // Methods, not arrow properties: kinds are defined per simulator (a fork per property run),
-      // and a dev-time transform that keeps function names (tsx) names every arrow property made.
-      return {
-        at(due, args) {
-          return pushKind(due, kind, def, args)
-        },
-        after(delay, args) {
-          return pushKind(clock.now + Math.max(0, delay), kind, def, args)
-        },
-      }
+      return new KindHandle<A>(kind, def, pushKind, clock)
     },
     save() {
       if (inflight.size > 0) {

@@ -156,29 +156,29 @@ export function traceRecord(
   data: Readonly<Record<string, unknown>>,
   raw?: Readonly<Record<string, string>>,
 ): string {
-  let record = `${seq};${at};${kind.length}:${kind}{`
+  let record = `${seq};${at};${lengthPrefixed(kind)}{`
   for (const name in data) {
     const value = data[name]
     switch (typeof value) {
       case 'string':
-        record += `${name.length}:${name}s${value.length}:${value}`
+        record += `${lengthPrefixed(name)}s${value.length}:${value}`
         break
       case 'number':
-        record += `${name.length}:${name}n${value};`
+        record += `${lengthPrefixed(name)}n${value};`
         break
       case 'boolean':
-        record += `${name.length}:${name}${value ? 't' : 'f'}`
+        record += `${lengthPrefixed(name)}${value ? 't' : 'f'}`
         break
       case 'undefined':
         break
       default: {
-        if (value === null) record += `${name.length}:${name}z`
+        if (value === null) record += `${lengthPrefixed(name)}z`
         else {
           const strings = stringMembers(value)
-          if (strings !== undefined) record += `${name.length}:${name}o{${strings}}`
+          if (strings !== undefined) record += `${lengthPrefixed(name)}o{${strings}}`
           else {
             const json = String(JSON.stringify(value))
-            record += `${name.length}:${name}j${json.length}:${json}`
+            record += `${lengthPrefixed(name)}j${json.length}:${json}`
           }
         }
       }
@@ -192,6 +192,19 @@ export function traceRecord(
     }
   }
   return record
+}
+
+// Kinds and member names are few and fixed: each `<length>:<name>` is made once, not per record.
+// Bounded, in case a caller's names never repeat.
+const prefixed = new Map<string, string>()
+function lengthPrefixed(name: string): string {
+  let text = prefixed.get(name)
+  if (text === undefined) {
+    text = `${name.length}:${name}`
+    if (prefixed.size >= 4096) prefixed.clear()
+    prefixed.set(name, text)
+  }
+  return text
 }
 
 /** A plain object whose members are all strings (request headers), length-prefixed; else undefined. */
@@ -210,6 +223,8 @@ function stringMembers(value: unknown): string | undefined {
 
 /** Characters of records gathered before they are folded into the chain. */
 const FOLD_AT = 64 * 1024
+/** Characters of records gathered before they are hashed into the running digest state. */
+const HASH_STEP = 8 * 1024
 
 /**
  * The digest the trace keeps: `chain` is the SHA-256 (hex) of the previous `chain` followed by a
@@ -237,23 +252,29 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
   // Set by the first read: from then on each appended entry is kept as made (readers read again).
   let read = false
   let chain = ''
-  let pending = ''
-  // The digest state over `chain` and `pending` up to `hashedLength` (from a fork's copy), if any.
+  // The records not folded yet (`pending` of the state) in two parts: `hashedText`, which `hashed`
+  // (a digest state over `chain` and it) covers, and `fresh`, the records since. A digest reads
+  // only `fresh`, so the records a fork starts with are never copied or hashed again; and `fresh`
+  // is hashed every few thousand characters, so no long chain of small strings waits for the fold
+  // (surviving young-generation collections on the way). Hashing in steps gives the same digest.
+  let hashedText = ''
+  let fresh = ''
   let hashed: DigestState | undefined
-  let hashedLength = 0
+  // `hashed` is shared (a fork's copy, or handed out by `copy()`): updated only after copying.
+  let hashedShared = false
   // What `copy()` last handed out, valid while no entry was appended since (`count` unchanged).
   let shared: { readonly hash: DigestState; readonly length: number; readonly count: number } | undefined
-  /** The digest of `chain` followed by `pending`, as `traceDigest` computes it. */
+  /** The digest of `chain` followed by the pending records, as `traceDigest` computes it. */
   function digest(): string {
-    if (hashed === undefined) return traceDigest(chain, pending)
-    return hashed.copy().update(pending.slice(hashedLength)).digest('hex')
+    if (hashed === undefined) return traceDigest(chain, fresh)
+    return hashed.copy().update(fresh).digest('hex')
   }
-  /** A digest state over `chain` and all of `pending`, shared by the copies made until the next append. */
+  /** A digest state over `chain` and all pending records, shared by the copies made until the next append. */
   function sharedState(): { readonly hash: DigestState; readonly length: number } {
     if (shared === undefined || shared.count !== count) {
       const hash: DigestState = hashed === undefined ? createHash('sha256').update(chain) : hashed.copy()
-      hash.update(hashed === undefined ? pending : pending.slice(hashedLength))
-      shared = { hash, length: pending.length, count }
+      hash.update(fresh)
+      shared = { hash, length: hashedText.length + fresh.length, count }
     }
     return shared
   }
@@ -285,12 +306,19 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       const entry: Entry = { seq, at, kind, data: full }
       // Records are folded in batches: each digest crosses into native code. Every record ends
       // with a newline, so joining records never joins the halves of a surrogate pair.
-      pending += `${record}\n`
-      if (pending.length >= FOLD_AT) {
+      fresh += `${record}\n`
+      if (hashedText.length + fresh.length >= FOLD_AT) {
         chain = digest()
-        pending = ''
+        hashedText = ''
+        fresh = ''
         hashed = undefined
-        hashedLength = 0
+      } else if (fresh.length >= HASH_STEP) {
+        if (hashed === undefined) hashed = createHash('sha256').update(chain)
+        else if (hashedShared) hashed = hashed.copy()
+        hashedShared = false
+        hashed.update(fresh)
+        hashedText += fresh
+        fresh = ''
       }
       // Someone reads the entries (every held one is made): this one is kept as made.
       if (read && made.length === kinds.length) made.push(entry)
@@ -340,7 +368,7 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
       for (let i = keptFrom(); i < kinds.length; i++) {
         held.push({ seq: first + i, at: ats[i] as number, kind: kinds[i] as string, data: datas[i] as Entry['data'] })
       }
-      return { count, held, chain, pending }
+      return { count, held, chain, pending: hashedText + fresh }
     },
     // Copies of the parallel arrays (the last `limit` entries), nothing serialised: a fork of a
     // simulator holding many entries costs a few array copies.
@@ -354,9 +382,9 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
         ats: ats.slice(from),
         made: made.slice(from),
         chain,
-        pending,
+        pending: hashedText + fresh,
         // Only worth sharing when there is something to hash (a prepared simulator forked per run).
-        ...(pending.length > 0 ? { hashed: sharedState() } : {}),
+        ...(hashedText.length + fresh.length > 0 ? { hashed: sharedState() } : {}),
         copied: true,
       }
     },
@@ -371,10 +399,14 @@ export function createTrace<M extends object = TraceKinds>(options: TraceOptions
         made = state.made as Entry[]
       } else hold(state.held as unknown as Entry[])
       chain = state.chain
-      pending = state.pending
       const given = 'copied' in state ? state.hashed : undefined
       hashed = given?.hash
-      hashedLength = given?.length ?? 0
+      hashedShared = true
+      const pending = state.pending
+      const length = given?.length ?? 0
+      // A copy is usually hashed to its end: then nothing is sliced (which would copy it).
+      hashedText = length === pending.length ? pending : pending.slice(0, length)
+      fresh = length === pending.length ? '' : pending.slice(length)
       shared = undefined
     },
   })

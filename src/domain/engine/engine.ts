@@ -197,10 +197,11 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
         if (refs.length > 0) checkReferences(refs, call.params, lookup, call.scope)
       }
       const resource = engine.resource(s.declaration.object)
-      const next = (params?: Readonly<Record<string, unknown>>, fixed?: Fixed) =>
-        runVerb(s, resource, engine, params === undefined ? call : { ...call, params }, fixed)
       const behaviour = s.declaration.behaviours?.[operation]
-      return behaviour === undefined ? next() : behaviour(call, next, { engine, ports })
+      // No `next` at all for an operation without behaviour: the verb runs directly.
+      if (behaviour === undefined) return runVerb(s, resource, engine, call, undefined)
+      const next: Next = runNext.bind(undefined, s, resource, engine, call)
+      return behaviour(call, next, { engine, ports })
     },
     resource(object) {
       const r = resources.get(object) ?? make(object)
@@ -303,6 +304,20 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
   // Called for parts not registered yet, so only for resources not made yet.
   kernel.state.provide(ENGINE_PART, (object) => void make(object))
   return engine
+}
+
+type Next = (params?: Readonly<Record<string, unknown>>, fixed?: Fixed) => unknown
+
+/** A behaviour's `next`: the engine's verb, with other params when given (bound per call, not a closure). */
+function runNext(
+  s: Served,
+  resource: Resource,
+  engine: Engine,
+  call: OperationCall,
+  params?: Readonly<Record<string, unknown>>,
+  fixed?: Fixed,
+): unknown {
+  return runVerb(s, resource, engine, params === undefined ? call : { ...call, params }, fixed)
 }
 
 const objectTypeLists = new WeakMap<CatalogueView, readonly string[]>()

@@ -34,19 +34,15 @@ interface CancelArgs {
  * const adjust = createAdjustments({ kernel, meters, state, schedule })
  * adjust(scope, { eventName: 'api_call', identifier: 'e1' }).status // 'pending'
  */
+const meterOf = (a: CancelArgs): string[] => [a.meter]
+
 export function createAdjustments(parts: AdjustmentParts): (scope: Scope, input: CancelInput) => MeterEventAdjustment {
   const { kernel, meters, schedule } = parts
   const adjustmentIds: Ids = createIds(kernel.rng.stream('meter-adjustments'))
   // The answer already left as `pending`; nothing reads the adjustment afterwards.
+  const again = (until: number, a: CancelArgs) => task.at(until, a)
   const task: TaskKind<CancelArgs> = kernel.scheduler.define<CancelArgs>('meter_event_adjustment.process', (a) => {
-    if (
-      schedule.waitForLocks(
-        () => [a.meter],
-        'meter_event_adjustment.process',
-        (until) => task.at(until, a),
-      )
-    )
-      return
+    if (schedule.waitForLocks(a, meterOf, 'meter_event_adjustment.process', again)) return
     applyCancel(parts, a)
   })
 

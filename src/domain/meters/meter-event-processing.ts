@@ -46,17 +46,14 @@ interface BatchTally {
  */
 export function createProcessing(parts: ProcessingParts): MeterProcessing {
   const { kernel, meters, state, schedule } = parts
+  // Made once, not per task run: the lock wait passes the task's args through.
+  const oneAgain = (until: number, a: PendingSync) => one.at(until, a)
+  const manyAgain = (until: number, a: PendingBatch) => many.at(until, a)
+  const batchMeters = (a: PendingBatch) => meterIdsOf(meters, a)
   const one: TaskKind<PendingSync> = kernel.scheduler.define<PendingSync>(
     'meter_event.process',
     (a) => {
-      if (
-        schedule.waitForLocks(
-          () => [a.meter],
-          'meter_event.process',
-          (until) => one.at(until, a),
-        )
-      )
-        return
+      if (schedule.waitForLocks(a, meterOfSync, 'meter_event.process', oneAgain)) return
       state.pendingSync.delete(a)
       if (processOne(kernel, state, a)) state.processed?.({ kind: 'one', key: a.key, meter: a.meter, customer: a.customer })
     },
@@ -65,8 +62,7 @@ export function createProcessing(parts: ProcessingParts): MeterProcessing {
   const many: TaskKind<PendingBatch> = kernel.scheduler.define<PendingBatch>(
     'meter_events.process',
     (a) => {
-      const meterIds = () => meterIdsOf(meters, a)
-      if (schedule.waitForLocks(meterIds, 'meter_events.process', (until) => many.at(until, a))) return
+      if (schedule.waitForLocks(a, batchMeters, 'meter_events.process', manyAgain)) return
       state.pendingBatches.delete(a)
       if (processBatch(parts, a)) state.processed?.({ kind: 'many', key: a.key, events: a.events })
     },
@@ -74,6 +70,8 @@ export function createProcessing(parts: ProcessingParts): MeterProcessing {
   )
   return { one, many }
 }
+
+const meterOfSync = (a: PendingSync): string[] => [a.meter]
 
 function meterIdsOf(meters: Meters, a: PendingBatch): Set<string> {
   const ids = new Set<string>()

@@ -18,10 +18,16 @@ export interface MeterEventSchedule {
   /** Virtual ms until accepted work is processed (seeded, plus the fault's extra delay). */
   delay(): number
   /**
-   * True (and `again(until)` called) while a lock on one of `meterIds` is held: processing is an
-   * internal process that takes the meter's lock, so a request changing the meter makes it wait.
+   * True (and `again(until, args)` called) while a lock on one of `meterIds(args)` is held:
+   * processing is an internal process that takes the meter's lock, so a request changing the meter
+   * makes it wait. The task's args are passed through, so a task makes no closure per run.
    */
-  waitForLocks(meterIds: () => Iterable<string>, label: string, again: (until: number) => void): boolean
+  waitForLocks<A>(
+    args: A,
+    meterIds: (args: A) => Iterable<string>,
+    label: string,
+    again: (until: number, args: A) => void,
+  ): boolean
   /** Keeps one sweep pending while any index holds identifiers, so idle runs release memory too. */
   armSweep(): void
 }
@@ -46,14 +52,14 @@ export function createMeterEventSchedule(kernel: Kernel, state: MeterEventState,
   return {
     delay: () =>
       Math.round(latency.between(METER_PROCESSING_DELAY.min, METER_PROCESSING_DELAY.max)) + faultHooks.processingDelay(),
-    waitForLocks(meterIds, label, again) {
+    waitForLocks(args, meterIds, label, again) {
       const locks = state.locks
       if (locks === undefined || locks.size === 0) return false
       let until = Number.NEGATIVE_INFINITY
-      for (const id of meterIds()) until = Math.max(until, locks.heldUntil(id) ?? Number.NEGATIVE_INFINITY)
+      for (const id of meterIds(args)) until = Math.max(until, locks.heldUntil(id) ?? Number.NEGATIVE_INFINITY)
       if (until <= kernel.clock.now) return false
       kernel.trace.append('meter_events.waiting', { label, until })
-      again(until)
+      again(until, args)
       return true
     },
     armSweep,

@@ -9,6 +9,10 @@ export const MAX_IDENTIFIER_LENGTH = 100
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/
 
+// The last text read and its time.
+let lastText = ''
+let lastTime = Number.NaN
+
 /**
  * An ISO 8601 timestamp with a zone (`2026-01-01T00:00:00.000Z`) as epoch ms, or NaN.
  *
@@ -17,7 +21,12 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{
  * parseIsoTimestamp('yesterday')            // NaN
  */
 export function parseIsoTimestamp(value: string): number {
-  return ISO.test(value) ? Date.parse(value) : Number.NaN
+  // A batch's events mostly share one timestamp (a client stamps the batch once): read it once.
+  if (value === lastText) return lastTime
+  const time = ISO.test(value) ? Date.parse(value) : Number.NaN
+  lastText = value
+  lastTime = time
+  return time
 }
 
 // The refusals are built from the error table only when a body is refused: nothing per accepted event.

@@ -84,14 +84,16 @@ class StreamReporter implements UsageReporter {
   private events(units: readonly Usage[], attempt: number): unknown[] {
     const { env, flaws } = this
     const timestamp = new Date(env.clock.now).toISOString()
-    return units.map((u) => ({
-      event_name: env.eventName,
-      ...(flaws.noIdentifiers
-        ? {}
-        : { identifier: flaws.freshIdentifierPerRetry ? `usage-${u.id}-${this.sends}-${attempt}` : identifierOf(env, flaws, u) }),
-      timestamp,
-      payload: { [env.customerKey]: u.customer, [env.valueKey]: String(u.value) },
-    }))
+    // Literals without spreads or computed keys (the run sends thousands): the members, and so the
+    // JSON, in the same order as ever.
+    return units.map((u) => {
+      const payload: Record<string, string> = {}
+      payload[env.customerKey] = u.customer
+      payload[env.valueKey] = String(u.value)
+      if (flaws.noIdentifiers) return { event_name: env.eventName, timestamp, payload }
+      const identifier = flaws.freshIdentifierPerRetry ? `usage-${u.id}-${this.sends}-${attempt}` : identifierOf(env, flaws, u)
+      return { event_name: env.eventName, identifier, timestamp, payload }
+    })
   }
 
   private async session(): Promise<string> {
@@ -133,16 +135,17 @@ class StreamReporter implements UsageReporter {
   private async send(units: readonly Usage[]): Promise<void> {
     const { env } = this
     this.sends++
-    let events = this.events(units, 0)
+    // A retry sends the same text: it is written once per batch (per attempt when identifiers change).
+    let body = JSON.stringify({ events: this.events(units, 0) })
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (attempt > 0 && this.flaws.freshIdentifierPerRetry) events = this.events(units, attempt)
+      if (attempt > 0 && this.flaws.freshIdentifierPerRetry) body = JSON.stringify({ events: this.events(units, attempt) })
       const token = await this.session()
       let res: Response
       try {
         res = await env.fetch(`${env.baseUrl}/v2/billing/meter_event_stream`, {
           method: 'POST',
           headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ events }),
+          body,
         })
       } catch {
         // Indeterminate: the batch may have been taken. Resending it is safe because of the identifiers.
