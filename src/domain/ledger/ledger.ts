@@ -43,9 +43,10 @@ export interface CurrencyBalance {
  * balance transaction, stored once as the API shows it in the engine's `balance_transaction`
  * store; a charge's net amount moves from pending to available at `available_on` (its `status`
  * changes then). The journal (a balanced entry per posting, a second one per availability) and
- * the balances are derived from the stored transactions, never stored apart, so they cannot drift. A posting is keyed by
- * `(source, type)`: posting the same source twice returns the first transaction and moves no money,
- * which backs the HTTP idempotency guarantee with a domain one.
+ * the balances are derived from the stored transactions, never stored apart, so they cannot drift.
+ * A posting is keyed by its source, type and reporting category: posting the same movement twice
+ * returns the first transaction and moves no money, which backs the HTTP idempotency guarantee
+ * with a domain one.
  *
  * @example
  * const txn = ledger.post({ account, mode: 'test', currency: 'usd', amount: 2000, fee: 88, type: 'charge', source: 'ch_1' })
@@ -64,8 +65,8 @@ export interface Ledger {
   /** Every journal entry of a scope, oldest first (derived from its transactions). */
   journal(scope: Scope): readonly JournalEntry[]
   /**
-   * Number of balance transactions of one account and mode created at or after `since` (virtual
-   * epoch ms, inclusive). Read allocations are computed from it: 500 GET requests per transaction
+   * Number of balance transactions of one account and mode whose `created` second starts at or
+   * after `since` (virtual epoch ms, inclusive). Read allocations are computed from it: 500 GET requests per transaction
    * over a rolling 30-day window, e.g. `transactionCount(scope, now - 30 * DAY)`. A platform's
    * allocation for reads on behalf of its connected accounts sums this over those accounts (see
    * {@link Ledger.connectedTransactionCount}). O(log n).
