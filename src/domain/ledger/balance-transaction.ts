@@ -1,4 +1,9 @@
-/** Where a balance transaction's money sits: `pending` until `available_on`, then `available`. */
+/**
+ * Where a balance transaction's money sits: `pending` until `available_on`, then `available`.
+ *
+ * @example
+ * const status: BalanceStatus = txn.available_on > txn.created ? 'pending' : 'available' // when posted
+ */
 export type BalanceStatus = 'pending' | 'available'
 
 /**

@@ -4,16 +4,29 @@ import { type BalanceTransaction, postedPending } from './balance-transaction.js
 /**
  * The ledger accounts of one scope and currency. `balance.*` is the account holder's money; the
  * others are the counterparties that make every entry balance.
+ *
+ * @example
+ * const fees: LedgerAccount = 'provider.fees'
  */
 export type LedgerAccount = 'balance.pending' | 'balance.available' | 'external.customer_funds' | 'provider.fees'
 
-/** One line of a journal entry: a signed amount on a named ledger account. Lines of an entry sum to zero. */
+/**
+ * One line of a journal entry: a signed amount on a named ledger account. Lines of an entry sum to zero.
+ *
+ * @example
+ * const line: JournalLine = { ledgerAccount: 'balance.pending', amount: 1912 }
+ */
 export interface JournalLine {
   readonly ledgerAccount: LedgerAccount
   readonly amount: number
 }
 
-/** A balanced journal entry (double entry): its lines sum to zero. */
+/**
+ * A balanced journal entry (double entry): its lines sum to zero.
+ *
+ * @example
+ * ledger.journal(scope).every((e) => e.lines.reduce((s, l) => s + l.amount, 0) === 0) // true
+ */
 export interface JournalEntry {
   /** Its place in the scope's journal, from 1. */
   readonly id: number

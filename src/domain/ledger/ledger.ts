@@ -84,7 +84,12 @@ export interface Ledger {
   connectedTransactionCount(platform: string, mode: Scope['mode'], since: number): number
 }
 
-/** The object the engine stores for the declared `balance_transaction` resource. */
+/**
+ * The object the engine stores for the declared `balance_transaction` resource.
+ *
+ * @example
+ * engine.resource(BALANCE_TRANSACTION_OBJECT).get(scope, 'txn_1')
+ */
 export const BALANCE_TRANSACTION_OBJECT = 'balance_transaction'
 
 /** What the ledger derives of one scope's stored transactions; rebuilt from them after a snapshot load. */
