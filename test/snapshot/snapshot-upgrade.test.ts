@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { createSimulator, type Simulator } from '../../src/index.js'
+import { startServeCli } from '../cli/serve-cli.js'
 
 // A version 2 snapshot saved by the release before balance transactions and meter event sessions
 // moved into the engine's stores (seed 29, `headerPrefix: 'Stripe'`): a charge that waited two days
@@ -138,4 +141,36 @@ describe('a version 2 snapshot from an earlier release', () => {
     )
     expect(() => createSimulator({ from: { ...fixture, version: 4 } })).toThrow(/snapshot version 4 is not supported/)
   })
+})
+
+describe('serve --state with a version 2 state file (the real bin)', () => {
+  it('serves its balance transactions and session, and saves it back as version 3', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'service-sim-upgrade-')), 'state.json')
+    writeFileSync(file, FIXTURE)
+    const token = 'upgrade-suite-token'
+    const served = await startServeCli(['--admin-token', token, '--clock', 'manual', '--state', file])
+    try {
+      const get = (path: string) =>
+        fetch(`http://127.0.0.1:${served.port}${path}`, { headers: { Authorization: `Bearer ${served.key}` } })
+      const listed = (await (await get('/v1/balance_transactions?limit=100')).json()) as { data: unknown[] }
+      expect(listed.data).toEqual(OLD.answers.balanceTransactions)
+      expect(await (await get('/v1/balance')).json()).toEqual(OLD.answers.balance)
+      const streamed = await fetch(`http://127.0.0.1:${served.port}/v2/billing/meter_event_stream`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${OLD.answers.session.authentication_token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(oneEvent),
+      })
+      expect(streamed.status).toBe(200)
+      const saved = await fetch(`http://127.0.0.1:${served.port}/__sim/snapshot`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      })
+      expect(saved.status).toBe(200)
+      expect(((await saved.json()) as { version: number }).version).toBe(3)
+      expect((JSON.parse(readFileSync(file, 'utf8')) as { version: number }).version).toBe(3)
+    } finally {
+      await served.stop()
+    }
+  }, 60_000)
 })
