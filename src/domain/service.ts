@@ -13,7 +13,7 @@ import type { Resource } from './engine/resource.js'
 import { createEventStore, type EventStore } from './events/event-store.js'
 import type { FaultHooks } from './faults/fault-hooks.js'
 import type { Kernel } from './kernel.js'
-import { createLedger, type Ledger } from './ledger/ledger.js'
+import { BALANCE_TRANSACTION_OBJECT, createLedger, type Ledger } from './ledger/ledger.js'
 import { createLimiter, type Limiter } from './limits/limiter.js'
 import { type LimitsConfig, resolveLimits } from './limits/limits-option.js'
 import { createLockManager, type LockManager } from './locks/lock-manager.js'
@@ -109,11 +109,14 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   }
   const meters = createMeters(() => engineOf().resource(METER_OBJECT))
   const meterEvents = createMeterEvents(kernel, timeline, meters, events, options.faults)
-  const ledger = createLedger(kernel, (platform) =>
-    accounts
-      .list()
-      .filter((a) => a.platform === platform)
-      .map((a) => a.id),
+  const ledger = createLedger(
+    kernel,
+    () => engineOf().resource(BALANCE_TRANSACTION_OBJECT),
+    (platform) =>
+      accounts
+        .list()
+        .filter((a) => a.platform === platform)
+        .map((a) => a.id),
   )
   const paymentMethods = createPaymentMethods({
     resource() {

@@ -460,7 +460,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
       const c = capture(true)
       return {
         format: SNAPSHOT_FORMAT,
-        version: 2,
+        version: 3,
         options: saved,
         now: c.now,
         rng: c.rng,

@@ -5,6 +5,7 @@ import type { RngState } from '#kernel/rng.js'
 import type { SavedTask } from '#kernel/scheduler.js'
 import type { TraceCopy, TraceState } from '#kernel/trace.js'
 import type { SimulatorOptions } from './create-simulator.js'
+import { type SnapshotV2, upgradeSnapshot } from './upgrade-snapshot.js'
 
 export const SNAPSHOT_FORMAT = 'service-sim/snapshot'
 
@@ -19,7 +20,7 @@ export const SNAPSHOT_FORMAT = 'service-sim/snapshot'
  */
 export interface Snapshot {
   readonly format: typeof SNAPSHOT_FORMAT
-  readonly version: 2
+  readonly version: 3
   /** The options the simulator was made with (seed, prefix, limits, faults, ...), as plain data. */
   readonly options: Plain
   /** The virtual time. */
@@ -64,14 +65,24 @@ export function captureOptions(options: SimulatorOptions): Plain {
   return toPlain(rest, 'options')
 }
 
+/**
+ * The snapshot `createSimulator({ from })` was given, checked and at the current version: a version
+ * 2 snapshot is upgraded (`upgradeSnapshot`); version 1 and unknown versions are refused.
+ *
+ * @example
+ * checkSnapshot(JSON.parse(readFileSync('state.json', 'utf8'))).version // 3
+ */
 export function checkSnapshot(value: unknown): Snapshot {
   const s = value as Partial<Snapshot> | null
   if (s === null || typeof s !== 'object' || s.format !== SNAPSHOT_FORMAT) {
     throw new TypeError(`createSimulator: 'from' is not a snapshot (expected format '${SNAPSHOT_FORMAT}', from sim.snapshot())`)
   }
-  if (s.version !== 2)
+  // A version 2 snapshot (a fixture saved by an earlier release) is upgraded, not read as version 3:
+  // its balance transactions and meter event sessions would otherwise load as nothing.
+  if ((s.version as number) === 2) return upgradeSnapshot(value as SnapshotV2)
+  if (s.version !== 3)
     throw new TypeError(
-      `createSimulator: snapshot version ${String(s.version)} is not supported (2 is; version 1 snapshots carried an older trace digest: take the snapshot again with this version)`,
+      `createSimulator: snapshot version ${String(s.version)} is not supported (3 and 2 are; version 1 snapshots carried an older trace digest: take the snapshot again with this version)`,
     )
   return s as Snapshot
 }

@@ -3,7 +3,6 @@ import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
-import { balanceTransactionJson } from '../ledger/balance-transaction.js'
 import type { Ledger } from '../ledger/ledger.js'
 import type { Scope } from '../mode.js'
 import { cardOf } from '../payment-intents/payment-method.js'
@@ -137,7 +136,7 @@ export function createDisputes(options: DisputesOptions): Disputes {
       description: `Chargeback withdrawal for ${charge.id}`,
       availableAfter: 0,
     })
-    const withdrawn = e.resource('dispute').put(scope, dispute.id, { balance_transactions: [balanceTransactionJson(txn)] })
+    const withdrawn = e.resource('dispute').put(scope, dispute.id, { balance_transactions: [txn] })
     emitSnapshot(events, 'charge.dispute.funds_withdrawn', scope, withdrawn, NO_ORIGIN, undefined, true)
   }
 
@@ -177,7 +176,7 @@ export function createDisputes(options: DisputesOptions): Disputes {
         availableAfter: 0,
       })
       closed = r.put(scope, id, {
-        balance_transactions: [...(d.balance_transactions as unknown[]), balanceTransactionJson(txn)],
+        balance_transactions: [...(d.balance_transactions as unknown[]), txn],
       })
       emitSnapshot(events, 'charge.dispute.funds_reinstated', scope, closed, origin, undefined, true)
     }

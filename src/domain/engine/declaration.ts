@@ -149,11 +149,6 @@ export interface ResourceDeclaration<P = any> {
    * such as `pm_card_visa`): the engine's reference check lets them through to the behaviour.
    */
   readonly tokens?: (id: string) => boolean
-  /**
-   * Reads an object of a resource the engine does not store (balance transactions live in the
-   * ledger), so `expand[]` and reference checks find it by id like a stored one.
-   */
-  readonly find?: (scope: Scope, id: string, ports: P) => Json | undefined
   /** Objects that are answered but not kept (account links, account sessions: no id to fetch them by). */
   readonly ephemeral?: true
   /**

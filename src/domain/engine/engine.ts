@@ -214,7 +214,7 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       // Several resources may share a prefix (v1 and v2 meter events; a generic one and a written one).
       // Nothing to find in a resource not made yet.
       for (const d of byPrefix.get(id.slice(0, cut)) ?? []) {
-        const found = d.find === undefined ? resources.get(d.object)?.get(scope, id) : d.find(scope, id, ports)
+        const found = resources.get(d.object)?.get(scope, id)
         if (found !== undefined) return found
       }
       return undefined

@@ -1,95 +1,66 @@
-import type { Mode } from '../mode.js'
-
-/** Where a balance transaction's money sits: `pending` until `available_on`, then `available`. */
+/**
+ * Where a balance transaction's money sits: `pending` until `available_on`, then `available`.
+ *
+ * @example
+ * const status: BalanceStatus = txn.available_on > txn.created ? 'pending' : 'available' // when posted
+ */
 export type BalanceStatus = 'pending' | 'available'
 
 /**
- * A balance transaction, the provider's `txn_` object: one movement of an account's balance in one
- * currency and mode, backed by a balanced journal entry. `net = amount - fee`.
+ * One fee of a balance transaction, as the provider lists it in `fee_details`.
+ *
+ * @example
+ * const fee: FeeDetail = { amount: 88, application: null, currency: 'usd', description: 'Processing fees', type: 'stripe_fee' }
+ */
+export interface FeeDetail {
+  readonly amount: number
+  readonly application: string | null
+  readonly currency: string
+  readonly description: string
+  readonly type: 'stripe_fee'
+}
+
+/**
+ * A balance transaction as the API shows it and as the engine's `balance_transaction` store keeps
+ * it: one movement of an account's balance in one currency and mode (the scope it is stored in).
+ * `net = amount - fee`; times are unix seconds.
+ *
+ * @example
+ * const txn: BalanceTransaction = sim.service.ledger.transactions({ account, mode: 'test' })[0]
+ * txn.status // 'pending' until `available_on`, then 'available'
  */
 export interface BalanceTransaction {
   readonly id: string
-  readonly account: string
-  readonly mode: Mode
-  readonly currency: string
+  readonly object: 'balance_transaction'
   /** Gross amount in the currency's minor unit; negative for money leaving the balance. */
   readonly amount: number
+  /** Unix seconds at which the net amount moves from pending to available. */
+  readonly available_on: number
+  readonly balance_type: 'payments'
+  /** Unix seconds. */
+  readonly created: number
+  readonly currency: string
+  readonly description: string | null
+  readonly exchange_rate: number | null
   readonly fee: number
+  readonly fee_details: readonly FeeDetail[]
   readonly net: number
+  /** `charge`, `refund`, `dispute`, `payout`, ... as the provider names them. */
+  readonly reporting_category: string
+  /** The object that caused it (`ch_…`, `re_…`, `po_…`). */
+  readonly source: string | null
+  readonly status: BalanceStatus
   /** `charge`, `refund`, `payment`, `adjustment`, ... as the provider names them. */
   readonly type: string
-  readonly reportingCategory: string
-  /** The object that caused it (`ch_…`, `osp_…`). */
-  readonly source: string | null
-  readonly description: string | null
-  /** Virtual epoch ms. */
-  readonly created: number
-  /** Virtual epoch ms at which the net amount moves from pending to available. */
-  readonly availableOn: number
-  status: BalanceStatus
-  /** What the fee is for, where it is not processing (`Dispute fee`). */
-  readonly feeDescription?: string
-}
-
-/** One line of a journal entry: a signed amount on a named ledger account. Lines of an entry sum to zero. */
-export interface JournalLine {
-  readonly ledgerAccount: LedgerAccount
-  readonly amount: number
 }
 
 /**
- * The ledger accounts of one scope and currency. `balance.*` is the account holder's money; the
- * others are the counterparties that make every entry balance.
- */
-export type LedgerAccount = 'balance.pending' | 'balance.available' | 'external.customer_funds' | 'provider.fees'
-
-/** A balanced journal entry (double entry): its lines sum to zero. */
-export interface JournalEntry {
-  readonly id: number
-  readonly account: string
-  readonly mode: Mode
-  readonly currency: string
-  readonly at: number
-  /** The balance transaction it belongs to. */
-  readonly transaction: string
-  readonly memo: string
-  readonly lines: readonly JournalLine[]
-}
-
-/**
- * The v1 JSON of a balance transaction.
+ * Whether a transaction's money first went to the pending balance (it became available later, at
+ * `available_on`), rather than straight to the available balance.
  *
  * @example
- * balanceTransactionJson(txn) // { id: 'txn_…', object: 'balance_transaction', amount: 2000, fee: 88, net: 1912, ... }
+ * postedPending({ created: 100, available_on: 172_900 }) // true: a charge's 2-day wait
  */
-export function balanceTransactionJson(t: BalanceTransaction): Record<string, unknown> {
-  return {
-    id: t.id,
-    object: 'balance_transaction',
-    amount: t.amount,
-    available_on: Math.floor(t.availableOn / 1000),
-    balance_type: 'payments',
-    created: Math.floor(t.created / 1000),
-    currency: t.currency,
-    description: t.description,
-    exchange_rate: null,
-    fee: t.fee,
-    fee_details:
-      t.fee === 0
-        ? []
-        : [
-            {
-              amount: t.fee,
-              application: null,
-              currency: t.currency,
-              description: t.feeDescription ?? 'Processing fees',
-              type: 'stripe_fee',
-            },
-          ],
-    net: t.net,
-    reporting_category: t.reportingCategory,
-    source: t.source,
-    status: t.status,
-    type: t.type,
-  }
+export function postedPending(t: Pick<BalanceTransaction, 'created' | 'available_on'>): boolean {
+  return t.available_on > t.created
 }

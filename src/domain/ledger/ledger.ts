@@ -1,8 +1,10 @@
-import { fromPlain, toPlain } from '#kernel/plain.js'
 import { DAY } from '#kernel/time.js'
+import type { Json } from '../engine/list.js'
+import type { Resource } from '../engine/resource.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
-import type { BalanceTransaction, JournalEntry, JournalLine, LedgerAccount } from './balance-transaction.js'
+import type { BalanceTransaction, FeeDetail } from './balance-transaction.js'
+import { type JournalEntry, journalOf } from './journal.js'
 
 /** Days a charge's funds stay pending before they become available (the provider's standard 2-day schedule). */
 export const AVAILABLE_AFTER = 2 * DAY
@@ -22,7 +24,10 @@ export interface PostInput {
   readonly reportingCategory?: string
   readonly source: string | null
   readonly description?: string | null
-  /** Virtual ms until the net amount becomes available; default {@link AVAILABLE_AFTER}; 0 = at once. */
+  /**
+   * Virtual ms until the net amount becomes available; default {@link AVAILABLE_AFTER}; 0 = at once.
+   * Otherwise at least a second, so that `available_on` (unix seconds) comes after `created`.
+   */
   readonly availableAfter?: number
 }
 
@@ -35,11 +40,13 @@ export interface CurrencyBalance {
 
 /**
  * The double-entry ledger. Every money movement of an account (per mode and currency) is one
- * balance transaction backed by a balanced journal entry; a charge's net amount moves from
- * `balance.pending` to `balance.available` at `available_on` by a second balanced entry. Balances
- * are derived from the transactions, never stored apart, so they cannot drift. A posting is keyed by
- * `(source, type)`: posting the same source twice returns the first transaction and moves no money,
- * which backs the HTTP idempotency guarantee with a domain one.
+ * balance transaction, stored once as the API shows it in the engine's `balance_transaction`
+ * store; a charge's net amount moves from pending to available at `available_on` (its `status`
+ * changes then). The journal (a balanced entry per posting, a second one per availability) and
+ * the balances are derived from the stored transactions, never stored apart, so they cannot drift.
+ * A posting is keyed by its source, type and reporting category: posting the same movement twice
+ * returns the first transaction and moves no money, which backs the HTTP idempotency guarantee
+ * with a domain one.
  *
  * @example
  * const txn = ledger.post({ account, mode: 'test', currency: 'usd', amount: 2000, fee: 88, type: 'charge', source: 'ch_1' })
@@ -55,11 +62,11 @@ export interface Ledger {
   balance(scope: Scope): CurrencyBalance[]
   /** The same balance summed from the journal lines (a cross-check; equal to `balance` by construction). */
   journalBalance(scope: Scope): CurrencyBalance[]
-  /** Every journal entry of a scope, oldest first. */
+  /** Every journal entry of a scope, oldest first (derived from its transactions). */
   journal(scope: Scope): readonly JournalEntry[]
   /**
-   * Number of balance transactions of one account and mode created at or after `since` (virtual
-   * epoch ms, inclusive). Read allocations are computed from it: 500 GET requests per transaction
+   * Number of balance transactions of one account and mode whose `created` second starts at or
+   * after `since` (virtual epoch ms, inclusive). Read allocations are computed from it: 500 GET requests per transaction
    * over a rolling 30-day window, e.g. `transactionCount(scope, now - 30 * DAY)`. A platform's
    * allocation for reads on behalf of its connected accounts sums this over those accounts (see
    * {@link Ledger.connectedTransactionCount}). O(log n).
@@ -77,92 +84,95 @@ export interface Ledger {
   connectedTransactionCount(platform: string, mode: Scope['mode'], since: number): number
 }
 
-interface ScopeBook {
-  /** Oldest first; `created` is non-decreasing, so counts since a time are a binary search. */
-  readonly transactions: BalanceTransaction[]
-  readonly byId: Map<string, BalanceTransaction>
-  readonly bySource: Map<string, BalanceTransaction>
-  readonly journal: JournalEntry[]
+/**
+ * The object the engine stores for the declared `balance_transaction` resource.
+ *
+ * @example
+ * engine.resource(BALANCE_TRANSACTION_OBJECT).get(scope, 'txn_1')
+ */
+export const BALANCE_TRANSACTION_OBJECT = 'balance_transaction'
+
+/** What the ledger derives of one scope's stored transactions; rebuilt from them after a snapshot load. */
+interface ScopeIndex {
+  /** Each transaction's `created` (unix seconds), oldest first: non-decreasing, so counts since a time are a binary search. */
+  readonly created: number[]
+  /** Posting key to transaction id: a second posting of one movement answers the first. */
+  readonly byPosting: Map<string, string>
 }
 
-export function createLedger(kernel: Kernel, connectedOf: (platform: string) => readonly string[]): Ledger {
-  const books = new Map<string, ScopeBook>()
-  let entrySeq = 0
+/**
+ * The key that makes a posting idempotent: its source and type. Two movements of one type from one
+ * source differ by reporting category (a dispute's withdrawal and reinstatement); the key keeps
+ * its short form where they agree.
+ */
+function postingKey(type: string, category: string, source: string | null): string | undefined {
+  if (source === null) return undefined
+  return category === type ? `${type}|${source}` : `${type}|${category}|${source}`
+}
+
+/**
+ * The ledger over the engine's store of balance transactions (`resource`); `connectedOf` names a
+ * platform's connected accounts.
+ *
+ * @example
+ * const ledger = createLedger(kernel, () => engine.resource(BALANCE_TRANSACTION_OBJECT), connectedOf)
+ */
+export function createLedger(
+  kernel: Kernel,
+  resource: () => Resource,
+  connectedOf: (platform: string) => readonly string[],
+): Ledger {
+  const indexes = new Map<string, ScopeIndex>()
+
+  /** A scope's stored transactions, oldest first. */
+  function stored(scope: Scope): BalanceTransaction[] {
+    return (resource().list(scope) as unknown as BalanceTransaction[]).reverse()
+  }
+
+  function indexOf(scope: Scope): ScopeIndex {
+    const k = scopeKey(scope)
+    let ix = indexes.get(k)
+    if (ix === undefined) {
+      ix = { created: [], byPosting: new Map() }
+      for (const t of stored(scope)) add(ix, t)
+      indexes.set(k, ix)
+    }
+    return ix
+  }
+
+  function add(ix: ScopeIndex, t: BalanceTransaction): void {
+    ix.created.push(t.created)
+    const key = postingKey(t.type, t.reporting_category, t.source)
+    if (key !== undefined) ix.byPosting.set(key, t.id)
+  }
 
   const available = kernel.scheduler.define<{ key: string; id: string }>('ledger.available', ({ key, id }) => {
-    const b = books.get(key) as ScopeBook
-    const t = b.byId.get(id) as BalanceTransaction
-    t.status = 'available'
-    record(b, t, 'available', [line('balance.pending', -t.net), line('balance.available', t.net)])
-    kernel.trace.append('ledger.available', { id: t.id })
+    const cut = key.lastIndexOf('|')
+    const scope: Scope = { account: key.slice(0, cut), mode: key.slice(cut + 1) as Scope['mode'] }
+    resource().put(scope, id, { status: 'available' })
+    kernel.trace.append('ledger.available', { id })
   })
 
   kernel.state.register('ledger', {
-    save: () =>
-      toPlain({
-        entrySeq,
-        books: [...books].map(([key, b]) => ({
-          key,
-          transactions: b.transactions,
-          bySource: [...b.bySource].map(([k, t]) => [k, t.id]),
-          journal: b.journal,
-        })),
-      }),
-    load(data) {
-      const saved = fromPlain<{
-        entrySeq: number
-        books: { key: string; transactions: BalanceTransaction[]; bySource: [string, string][]; journal: JournalEntry[] }[]
-      }>(data)
-      entrySeq = saved.entrySeq
-      books.clear()
-      for (const s of saved.books) {
-        const byId = new Map(s.transactions.map((t) => [t.id, t]))
-        const bySource = new Map(s.bySource.map(([k, id]) => [k, byId.get(id) as BalanceTransaction]))
-        books.set(s.key, { transactions: s.transactions, byId, bySource, journal: s.journal })
-      }
+    // The transactions are in the engine's part; the index has nothing of its own to save and is
+    // rebuilt from them, a scope at a time, on first use after a load.
+    save: () => null,
+    load() {
+      indexes.clear()
     },
   })
 
-  function book(scope: Scope): ScopeBook {
-    const k = scopeKey(scope)
-    let b = books.get(k)
-    if (b === undefined) {
-      b = { transactions: [], byId: new Map(), bySource: new Map(), journal: [] }
-      books.set(k, b)
-    }
-    return b
-  }
-
-  function record(b: ScopeBook, t: BalanceTransaction, memo: string, lines: JournalLine[]): void {
-    const sum = lines.reduce((s, l) => s + l.amount, 0)
-    if (sum !== 0) throw new Error(`ledger: unbalanced journal entry for ${t.id} (${memo}): ${sum}`)
-    b.journal.push({
-      id: ++entrySeq,
-      account: t.account,
-      mode: t.mode,
-      currency: t.currency,
-      at: kernel.clock.now,
-      transaction: t.id,
-      memo,
-      lines,
-    })
-  }
-
-  function line(ledgerAccount: LedgerAccount, amount: number): JournalLine {
-    return { ledgerAccount, amount }
-  }
-
-  function countSince(b: ScopeBook | undefined, since: number): number {
-    if (b === undefined) return 0
-    const txns = b.transactions
+  function countSince(scope: Scope, since: number): number {
+    const created = indexOf(scope).created
     let lo = 0
-    let hi = txns.length
+    let hi = created.length
+    // A transaction counts while the window starts at or before the second it was made in.
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if ((txns[mid] as BalanceTransaction).created < since) lo = mid + 1
+      if ((created[mid] as number) * 1000 < since) lo = mid + 1
       else hi = mid
     }
-    return txns.length - lo
+    return created.length - lo
   }
 
   function sumBy(entries: Iterable<{ currency: string; available: number; pending: number }>): CurrencyBalance[] {
@@ -178,68 +188,69 @@ export function createLedger(kernel: Kernel, connectedOf: (platform: string) => 
 
   return {
     post(input) {
-      const b = book(input)
-      // Two movements of one type from one source differ by reporting category (a dispute's
-      // withdrawal and reinstatement); the key keeps its old form where they agree.
-      const category =
-        input.reportingCategory === undefined || input.reportingCategory === input.type ? '' : `${input.reportingCategory}|`
-      const dedupe = input.source === null ? undefined : `${input.type}|${category}${input.source}`
-      const existing = dedupe === undefined ? undefined : b.bySource.get(dedupe)
-      if (existing !== undefined) return existing
+      const scope: Scope = { account: input.account, mode: input.mode }
+      const ix = indexOf(scope)
+      const category = input.reportingCategory ?? input.type
+      const key = postingKey(input.type, category, input.source)
+      const existing = key === undefined ? undefined : ix.byPosting.get(key)
+      if (existing !== undefined) return resource().get(scope, existing) as unknown as BalanceTransaction
       const fee = input.fee ?? 0
       if (!Number.isSafeInteger(input.amount) || !Number.isSafeInteger(fee) || (fee < 0 && input.amount <= 0)) {
         throw new Error(`ledger: amounts must be safe integers (amount ${input.amount}, fee ${fee})`)
       }
-      const now = kernel.clock.now
       const after = input.availableAfter ?? AVAILABLE_AFTER
-      const net = input.amount - fee
+      if (after > 0 && after < 1000) throw new Error(`ledger: availableAfter must be 0 or at least a second (${after})`)
+      const now = kernel.clock.now
+      const feeDetails: FeeDetail[] =
+        fee === 0
+          ? []
+          : [
+              {
+                amount: fee,
+                application: null,
+                currency: input.currency,
+                description: input.feeDescription ?? 'Processing fees',
+                type: 'stripe_fee',
+              },
+            ]
       const t: BalanceTransaction = {
         id: kernel.ids.next('txn', 24),
-        account: input.account,
-        mode: input.mode,
-        currency: input.currency,
+        object: 'balance_transaction',
         amount: input.amount,
-        fee,
-        net,
-        type: input.type,
-        reportingCategory: input.reportingCategory ?? input.type,
-        source: input.source,
+        available_on: Math.floor((now + after) / 1000),
+        balance_type: 'payments',
+        created: Math.floor(now / 1000),
+        currency: input.currency,
         description: input.description ?? null,
-        created: now,
-        availableOn: now + after,
+        exchange_rate: null,
+        fee,
+        fee_details: feeDetails,
+        net: input.amount - fee,
+        reporting_category: category,
+        source: input.source,
         status: after <= 0 ? 'available' : 'pending',
-        ...(input.feeDescription === undefined ? {} : { feeDescription: input.feeDescription }),
+        type: input.type,
       }
-      const target: LedgerAccount = t.status === 'available' ? 'balance.available' : 'balance.pending'
-      record(b, t, input.type, [
-        line('external.customer_funds', -input.amount),
-        line(target, net),
-        ...(fee === 0 ? [] : [line('provider.fees', fee)]),
-      ])
-      b.transactions.push(t)
-      b.byId.set(t.id, t)
-      if (dedupe !== undefined) b.bySource.set(dedupe, t)
+      resource().insert(scope, t as unknown as Json)
+      add(ix, t)
       kernel.trace.append('ledger.posted', {
         id: t.id,
-        account: t.account,
-        mode: t.mode,
+        account: scope.account,
+        mode: scope.mode,
         currency: t.currency,
         amount: t.amount,
         fee,
         type: t.type,
         source: t.source,
       })
-      if (t.status === 'pending') {
-        available.at(t.availableOn, { key: scopeKey(input), id: t.id })
-      }
+      if (t.status === 'pending') available.at(now + after, { key: scopeKey(scope), id: t.id })
       return t
     },
-    transactions: (scope) => [...(books.get(scopeKey(scope))?.transactions ?? [])].reverse(),
-    get: (scope, id) => books.get(scopeKey(scope))?.byId.get(id),
+    transactions: (scope) => resource().list(scope) as unknown as BalanceTransaction[],
+    get: (scope, id) => resource().get(scope, id) as unknown as BalanceTransaction | undefined,
     balance(scope) {
-      const txns = books.get(scopeKey(scope))?.transactions ?? []
       return sumBy(
-        txns.map((t) => ({
+        stored(scope).map((t) => ({
           currency: t.currency,
           available: t.status === 'available' ? t.net : 0,
           pending: t.status === 'pending' ? t.net : 0,
@@ -247,9 +258,8 @@ export function createLedger(kernel: Kernel, connectedOf: (platform: string) => 
       )
     },
     journalBalance(scope) {
-      const entries = books.get(scopeKey(scope))?.journal ?? []
       return sumBy(
-        entries.flatMap((e) =>
+        journalOf(scope, stored(scope)).flatMap((e) =>
           e.lines.map((l) => ({
             currency: e.currency,
             available: l.ledgerAccount === 'balance.available' ? l.amount : 0,
@@ -258,11 +268,11 @@ export function createLedger(kernel: Kernel, connectedOf: (platform: string) => 
         ),
       )
     },
-    journal: (scope) => books.get(scopeKey(scope))?.journal ?? [],
-    transactionCount: (scope, since) => countSince(books.get(scopeKey(scope)), since),
+    journal: (scope): readonly JournalEntry[] => journalOf(scope, stored(scope)),
+    transactionCount: (scope, since) => countSince(scope, since),
     connectedTransactionCount(platform, mode, since) {
       let n = 0
-      for (const id of connectedOf(platform)) n += countSince(books.get(scopeKey({ account: id, mode })), since)
+      for (const id of connectedOf(platform)) n += countSince({ account: id, mode }, since)
       return n
     },
   }
