@@ -1,7 +1,7 @@
 import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { setup } from '../accounts/helpers.js'
-import { pinned } from '../versions/helpers.js'
+import { missingFields, pinned } from '../versions/helpers.js'
 import { retiredClient } from '../versions/retired-client.js'
 
 async function catalogue(stripe: Stripe) {
@@ -54,6 +54,8 @@ describe('the preview of a subscription not made yet', () => {
       [support.id, 1, 250],
     ])
     expect(preview.customer).toBe(customer.id)
+    expect(preview.parent?.subscription_details?.subscription).toBeNull()
+    expect(missingFields(preview, '2026-10-28.endive')).toEqual([])
     expect(await digest(stripe)).toBe(before)
     await expect(stripe.invoices.retrieve(preview.id)).rejects.toMatchObject({ statusCode: 404 })
   })
@@ -74,6 +76,27 @@ describe('the preview of a subscription not made yet', () => {
     expect(preview.amount_due).toBe(first.amount_due)
     expect(preview.total_discount_amounts?.map((d) => d.amount)).toEqual([450])
     expect(preview.lines.data.map((l) => l.amount)).toEqual(first.lines.data.map((l) => l.amount))
+  })
+
+  it('prorates a first period shortened by billing_cycle_anchor as the subscription then made does', async () => {
+    const { stripe } = setup()
+    const { customer, seat } = await catalogue(stripe)
+    const now = customer.created
+    const anchor = now + 10 * 86_400
+    const preview = await stripe.invoices.createPreview({
+      customer: customer.id,
+      subscription_details: { items: [{ price: seat.id }], billing_cycle_anchor: { type: 'timestamp', timestamp: anchor } },
+    })
+    const sub = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: seat.id }],
+      billing_cycle_anchor: anchor,
+    })
+    const first = await stripe.invoices.retrieve(sub.latest_invoice as string)
+    expect(preview.amount_due).toBeGreaterThan(0)
+    expect(preview.amount_due).toBeLessThan(1000)
+    expect(preview.amount_due).toBe(first.amount_due)
+    expect(preview.lines.data[0]?.period).toEqual(first.lines.data[0]?.period)
   })
 
   it('previews a price described inline without making it or its product', async () => {
@@ -98,7 +121,7 @@ describe('the preview of a subscription not made yet', () => {
   it('bills nothing now during a trial given as subscription_details.trial_end', async () => {
     const { stripe } = setup()
     const { customer, seat } = await catalogue(stripe)
-    const now = (await stripe.customers.retrieve(customer.id)).created
+    const now = customer.created
     const trialEnd = now + 14 * 86_400
     const preview = await stripe.invoices.createPreview({
       customer: customer.id,
@@ -159,6 +182,7 @@ describe('the upcoming invoice of a subscription not made yet, at 2020-08-27', (
       subscription_items: [{ price: seat.id, quantity: 2 }],
     })
     expect(upcoming.object).toBe('invoice')
+    expect(missingFields(upcoming, '2020-08-27')).toEqual([])
     expect(upcoming.amount_due).toBe(2000)
     expect(upcoming.subscription).toBeNull()
     expect(upcoming.lines.data[0].price.id).toBe(seat.id)
@@ -173,12 +197,37 @@ describe('the upcoming invoice of a subscription not made yet, at 2020-08-27', (
   it('keeps the subscription_trial_end of then', async () => {
     const { stripe } = pinned('2020-08-27')
     const { customer, seat } = await catalogue(stripe)
-    const now = (await stripe.customers.retrieve(customer.id)).created
+    const now = customer.created
     const upcoming = await retiredClient(stripe).invoices!.retrieveUpcoming!({
       customer: customer.id,
       subscription_items: [{ price: seat.id }],
       subscription_trial_end: now + 7 * 86_400,
     })
     expect(upcoming.amount_due).toBe(0)
+  })
+
+  it('takes the coupon of then as a discount of the new subscription', async () => {
+    const { stripe } = pinned('2020-08-27')
+    const { customer, seat } = await catalogue(stripe)
+    const coupon = await stripe.coupons.create({ amount_off: 300, currency: 'usd', duration: 'forever' })
+    const upcoming = await retiredClient(stripe).invoices!.retrieveUpcoming!({
+      customer: customer.id,
+      subscription_items: [{ price: seat.id }],
+      coupon: coupon.id,
+    })
+    expect(upcoming.amount_due).toBe(700)
+    expect(missingFields(upcoming, '2020-08-27')).toEqual([])
+  })
+
+  it('takes the bare subscription_billing_cycle_anchor timestamp of then', async () => {
+    const { stripe } = pinned('2020-08-27')
+    const { customer, seat } = await catalogue(stripe)
+    const upcoming = await retiredClient(stripe).invoices!.retrieveUpcoming!({
+      customer: customer.id,
+      subscription_items: [{ price: seat.id }],
+      subscription_billing_cycle_anchor: customer.created + 10 * 86_400,
+    })
+    expect(upcoming.amount_due).toBeGreaterThan(0)
+    expect(upcoming.amount_due).toBeLessThan(1000)
   })
 })

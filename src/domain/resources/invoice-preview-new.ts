@@ -37,6 +37,21 @@ function trialEndOf(value: unknown, now: number): number | 'now' | undefined {
 }
 
 /**
+ * The anchor `subscription_details.billing_cycle_anchor` asks for (unix seconds), or undefined for
+ * none: `{ type: 'timestamp', timestamp }` now, a bare timestamp in the flat params of old versions;
+ * `now` and `unchanged` start the cycle now, as no anchor does.
+ */
+function anchorOf(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null) {
+    const { type, timestamp } = value as Params
+    if (type !== 'timestamp') return undefined
+    if (timestamp === undefined) throw missing('subscription_details[billing_cycle_anchor][timestamp]')
+    return timestamp
+  }
+  return value === 'now' || value === 'unchanged' ? undefined : value
+}
+
+/**
  * `invoices.createPreview` with a customer and `subscription_details.items` but no subscription:
  * the first invoice of the subscription those items would make, checked as `subscriptions.create`
  * checks them (known recurring prices or `price_data`, one currency and interval, quantities, the
@@ -90,7 +105,7 @@ export function previewNewSubscription(engine: Engine, ports: ResourcePorts, cal
   }
   let periodEnd = trialEnd ?? boundary(now, rec.interval, rec.interval_count, 1)
   let prorate = 1
-  const anchorParam = details.billing_cycle_anchor
+  const anchorParam = anchorOf(details.billing_cycle_anchor)
   if (anchorParam !== undefined && trialEnd === null) {
     const param = 'subscription_details[billing_cycle_anchor]'
     const a = Number(anchorParam) * 1000
