@@ -157,6 +157,25 @@ describe('the preview of a subscription not made yet', () => {
     await expect(
       stripe.invoices.createPreview({ customer: customer.id, subscription_details: { items: [{ quantity: 2 }] } }),
     ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'subscription_details[items][0][price]' })
+    await expect(
+      stripe.invoices.createPreview({
+        customer: customer.id,
+        subscription_details: { items: [{ price: seat.id, quantity: -1 }] },
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'subscription_details[items][0][quantity]' })
+    expect(await digest(stripe)).toBe(before)
+  })
+
+  it('reads items given empty as none: the customer without a subscription has no upcoming invoice (404)', async () => {
+    const { stripe } = setup()
+    const { customer } = await catalogue(stripe)
+    const before = await digest(stripe)
+    await expect(
+      stripe.invoices.createPreview({ customer: customer.id, subscription_details: { items: [] } }),
+    ).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'invoice_upcoming_none',
+    })
     expect(await digest(stripe)).toBe(before)
   })
 
