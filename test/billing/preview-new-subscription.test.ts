@@ -75,6 +75,15 @@ describe('the preview of a subscription not made yet', () => {
     expect(first.amount_due).toBe(1800)
     expect(preview.amount_due).toBe(first.amount_due)
     expect(preview.total_discount_amounts?.map((d) => d.amount)).toEqual([450])
+    const expanded = await stripe.invoices.createPreview({
+      customer: customer.id,
+      subscription_details: { items },
+      discounts: [{ coupon: coupon.id }],
+      expand: ['discounts'],
+    })
+    expect(expanded.discounts.map((d) => typeof d !== 'string' && 'source' in d && d.source?.coupon)).toMatchObject([
+      { id: coupon.id },
+    ])
     expect(preview.lines.data.map((l) => l.amount)).toEqual(first.lines.data.map((l) => l.amount))
   })
 

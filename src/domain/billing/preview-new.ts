@@ -28,6 +28,8 @@ export interface UnmadeSubscription {
   readonly defaultTaxRates: readonly Json[]
   readonly collectionMethod: string
   readonly timeline: Timeline
+  /** `discounts` asked expanded: shown as objects, since no store holds them to expand from. */
+  readonly expandDiscounts?: boolean
 }
 
 /**
@@ -98,6 +100,7 @@ export function createPreviewNew(ctx: BillingContext, invoicing: Invoicing, disc
       object: 'invoice',
       created: sec(u.start),
       billing_reason: 'upcoming',
+      ...(u.expandDiscounts === true ? { discounts: unmadeDiscounts } : {}),
     })
   }
 }

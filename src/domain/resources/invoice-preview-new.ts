@@ -3,6 +3,7 @@ import { DAY } from '#kernel/time.js'
 import { boundary } from '../billing/calendar.js'
 import type { OperationCall } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
+import { expandPaths } from '../engine/expand.js'
 import type { Json } from '../engine/list.js'
 import type { ResourcePorts } from './ports.js'
 import {
@@ -134,5 +135,6 @@ export function previewNewSubscription(engine: Engine, ports: ResourcePorts, cal
     defaultTaxRates: defaultRates,
     collectionMethod: 'charge_automatically',
     timeline,
+    expandDiscounts: expandPaths(call.params).includes('discounts'),
   })
 }
