@@ -16,6 +16,7 @@ import { isMetered } from './lines.js'
 import { createPausing } from './pausing.js'
 import { createPayments } from './payments.js'
 import { createPreview } from './preview.js'
+import { createPreviewNew } from './preview-new.js'
 import { createProrations } from './prorations.js'
 import { createQuoteExpiry } from './quote-expiry.js'
 import { createSchedules } from './schedules.js'
@@ -28,6 +29,7 @@ import { createTestClocks } from './test-clocks.js'
 export type { CancelOptions } from './cancellation.js'
 export type { BillingOptions } from './context.js'
 export type { PreviewChange } from './preview.js'
+export type { UnmadeSubscription } from './preview-new.js'
 export type { ItemChange, ItemTerms, ProrationBehavior } from './prorations.js'
 export type { NewInvoice } from './types.js'
 
@@ -143,6 +145,8 @@ export function createBilling(options: BillingOptions) {
     startTrial: schedule.startTrial,
     endTrialNow: schedule.endTrialNow,
     preview,
+    /** The first invoice of a subscription not made yet (a preview; nothing stored). */
+    previewNew: createPreviewNew(ctx, invoicing, discounts),
     prorate: prorations.apply,
     /** Subscription schedules: their start, phases and end on the customer's timeline. */
     schedules,

@@ -29,8 +29,13 @@ export function createDiscounts(ctx: BillingContext) {
     /** The discounts of `ids` in force at `t` (ms); all of them when `t` is null (a draft recounted). */
     active(scope: Scope, ids: unknown, t: number | null): Json[] {
       if (!Array.isArray(ids)) return []
+      // A preview of a subscription not made yet carries its discounts as objects, never stored.
       return ids
-        .map((id) => store().get(scope, String(typeof id === 'string' ? id : (id as Json).id)))
+        .map((id) =>
+          typeof id === 'object' && id !== null && 'source' in id
+            ? (id as Json)
+            : store().get(scope, String(typeof id === 'string' ? id : (id as Json).id)),
+        )
         .filter(
           (d): d is Json =>
             d !== undefined && (t === null || (Number(d.start) * 1000 <= t && (d.end === null || t < Number(d.end) * 1000))),
@@ -78,28 +83,35 @@ export function createDiscounts(ctx: BillingContext) {
     },
   }
 
+  /** A coupon's discount fields on a subscription from `t` (ms): `repeating` ends after its months. */
+  function fieldsOf(coupon: Json, customer: string, subscription: string | null, t: number): Record<string, unknown> {
+    const start = Math.floor(t / 1000)
+    const end =
+      coupon.duration === 'repeating' ? Math.floor(boundary(t, 'month', Number(coupon.duration_in_months ?? 0), 1) / 1000) : null
+    return {
+      source: { coupon, type: 'coupon' },
+      customer,
+      subscription,
+      start,
+      end,
+      invoice: null,
+      invoice_item: null,
+      promotion_code: null,
+      checkout_session: null,
+      subscription_item: null,
+    }
+  }
+
   return {
     active: own_.active,
     apply: own_.apply,
     /** A coupon's discount on a subscription from `t` (ms): a `discount` object (not an operation of its own). */
     create(scope: Scope, coupon: Json, customer: string, subscription: string, t: number, origin: Origin): Json {
-      const start = Math.floor(t / 1000)
-      const end =
-        coupon.duration === 'repeating'
-          ? Math.floor(boundary(t, 'month', Number(coupon.duration_in_months ?? 0), 1) / 1000)
-          : null
-      return store().create(scope, {}, origin, {
-        source: { coupon, type: 'coupon' },
-        customer,
-        subscription,
-        start,
-        end,
-        invoice: null,
-        invoice_item: null,
-        promotion_code: null,
-        checkout_session: null,
-        subscription_item: null,
-      })
+      return store().create(scope, {}, origin, fieldsOf(coupon, customer, subscription, t))
+    },
+    /** The discount a coupon would be on a subscription not made yet (a preview's; not stored). */
+    unmade(scope: Scope, coupon: Json, customer: string, t: number, id: string): Json {
+      return engine.build('Discount', 'discount', scope, { ...fieldsOf(coupon, customer, null, t), id, object: 'discount' })
     },
     /** `once` discounts end with the invoice they applied to (made at `t`). */
     endOnce(scope: Scope, applied: readonly { discount: string }[], t: number): string[] {

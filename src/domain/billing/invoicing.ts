@@ -33,10 +33,11 @@ export function createInvoicing(
 
   function invoiceFields(scope: Scope, n: NewInvoice, id: string): Record<string, unknown> {
     const now = n.timeline.now()
-    const lineObjects = lines.linesJson(scope, id, n.currency, n.sub?.id ?? null, n.specs)
+    const subId = n.unmade === undefined ? (n.sub?.id ?? null) : null
+    const lineObjects = lines.linesJson(scope, id, n.currency, subId, n.specs)
     const customer = n.customer
     const automatic = n.reason === 'subscription_cycle' || n.reason === 'subscription_update'
-    const sub = n.sub === null ? undefined : r.subscription().get(scope, n.sub.id)
+    const sub = n.unmade ?? (n.sub === null ? undefined : r.subscription().get(scope, n.sub.id))
     const amounts = amountsOf(scope, lineObjects, sub?.discounts, now, n.currency, sub?.default_tax_rates)
     return {
       account_country: 'US',
@@ -67,7 +68,7 @@ export function createInvoicing(
           : {
               type: 'subscription_details',
               quote_details: null,
-              subscription_details: { metadata: {}, subscription: n.sub.id },
+              subscription_details: { metadata: {}, subscription: subId },
             },
       period_end: sec(n.period.end),
       period_start: sec(n.period.start),

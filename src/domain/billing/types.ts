@@ -86,4 +86,9 @@ export interface NewInvoice {
   readonly origin: Origin
   readonly id?: string
   readonly timeline: Timeline
+  /**
+   * A preview of a subscription not made yet: the subscription as it would be (its discount
+   * objects, tax rates and collection), read instead of the store; the invoice names no subscription.
+   */
+  readonly unmade?: Readonly<Record<string, unknown>>
 }

@@ -9,6 +9,7 @@ import type { Scope } from '../mode.js'
 import { invalidRequest, tableError } from '../service-error.js'
 import { attachPayment } from './invoice-attach-payment.js'
 import { invoiceLineBehaviours } from './invoice-lines.js'
+import { previewNewSubscription } from './invoice-preview-new.js'
 import type { ResourcePorts } from './ports.js'
 import { subList } from './sub-list.js'
 import { entriesOf, itemsAfter, planItems, prorationTiming } from './subscription-params.js'
@@ -183,6 +184,10 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
           })
         }
         engine.resource('customer').requireParam(call.scope, customer, 'customer')
+        // Items without a subscription preview creating one ("you will preview creating a
+        // subscription with those items"), whatever subscriptions the customer has.
+        const details = call.params.subscription_details as { items?: unknown } | undefined
+        if (details?.items !== undefined) return previewNewSubscription(engine, ports, call, customer)
         subId = engine
           .resource('subscription')
           .list(call.scope)

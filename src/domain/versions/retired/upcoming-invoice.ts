@@ -23,6 +23,12 @@ const SUBSCRIPTION_FIELDS = [
 /** Params the preview does not take: pagination of the lines, and a flag without a current counterpart. */
 const NOT_PREVIEW = new Set(['limit', 'starting_after', 'ending_before', 'subscription_trial_from_plan', 'expand'])
 
+/** The flat anchor of then (a timestamp, `now` or `unchanged`) as the preview's `{ type, timestamp }`. */
+function anchorParam(value: unknown): unknown {
+  if (value === 'now' || value === 'unchanged') return { type: value }
+  return typeof value === 'object' && value !== null ? value : { type: 'timestamp', timestamp: value }
+}
+
 /**
  * `GET /v1/invoices/upcoming` params as `invoices.createPreview` params: the flat subscription
  * params move under `subscription_details` (given ones there win), `coupon` becomes a discount.
@@ -36,7 +42,8 @@ export function previewParams(params: Readonly<Params>): Params {
   const details: Params = {}
   for (const [key, value] of Object.entries(params)) {
     const field = key.startsWith('subscription_') ? key.slice('subscription_'.length) : undefined
-    if (field !== undefined && (SUBSCRIPTION_FIELDS as readonly string[]).includes(field)) details[field] = value
+    if (field === 'billing_cycle_anchor') details[field] = anchorParam(value)
+    else if (field !== undefined && (SUBSCRIPTION_FIELDS as readonly string[]).includes(field)) details[field] = value
     else if (key === 'coupon') out.discounts = [{ coupon: value }]
     else if (!NOT_PREVIEW.has(key)) out[key] = value
   }

@@ -1,0 +1,140 @@
+import { SUBSCRIPTION_MAX_TRIAL_DAYS } from '#catalogue/rules.js'
+import { DAY } from '#kernel/time.js'
+import { boundary } from '../billing/calendar.js'
+import type { OperationCall } from '../engine/declaration.js'
+import type { Engine } from '../engine/engine.js'
+import { expandPaths } from '../engine/expand.js'
+import type { Json } from '../engine/list.js'
+import type { ResourcePorts } from './ports.js'
+import {
+  checkDistinctPrices,
+  checkItemCount,
+  checkQuantity,
+  couponsOf,
+  entriesOf,
+  invalid,
+  itemPrice,
+  missing,
+  type Recurring,
+  taxRatesOf,
+} from './subscription-params.js'
+
+type Params = Readonly<Record<string, unknown>>
+
+const ITEMS = 'subscription_details[items]'
+
+/** `subscription_details.trial_end` (ms), `'now'` (no trial), or undefined when not given. */
+function trialEndOf(value: unknown, now: number): number | 'now' | undefined {
+  if (value === undefined) return undefined
+  if (value === 'now') return 'now'
+  const param = 'subscription_details[trial_end]'
+  const seconds = Number(value)
+  if (!Number.isSafeInteger(seconds) || seconds * 1000 <= now)
+    throw invalid(param, 'must be an integer Unix timestamp in the future')
+  if (seconds * 1000 > now + SUBSCRIPTION_MAX_TRIAL_DAYS * DAY) {
+    throw invalid(param, `can be at most ${SUBSCRIPTION_MAX_TRIAL_DAYS} days in the future`)
+  }
+  return seconds * 1000
+}
+
+/**
+ * The anchor `subscription_details.billing_cycle_anchor` asks for (unix seconds), or undefined for
+ * none: `{ type: 'timestamp', timestamp }` now, a bare timestamp in the flat params of old versions;
+ * `now` and `unchanged` start the cycle now, as no anchor does.
+ */
+function anchorOf(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null) {
+    const { type, timestamp } = value as Params
+    if (type !== 'timestamp') return undefined
+    if (timestamp === undefined) throw missing('subscription_details[billing_cycle_anchor][timestamp]')
+    return timestamp
+  }
+  return value === 'now' || value === 'unchanged' ? undefined : value
+}
+
+/**
+ * `invoices.createPreview` with a customer and `subscription_details.items` but no subscription:
+ * the first invoice of the subscription those items would make, checked as `subscriptions.create`
+ * checks them (known recurring prices or `price_data`, one currency and interval, quantities, the
+ * customer's currency) and priced as it would bill them (trial, `billing_cycle_anchor`, coupons of
+ * `discounts`, `default_tax_rates`). Nothing is made: `price_data` stays a draft price.
+ *
+ * @example
+ * previewNewSubscription(engine, ports, call, 'cus_123')
+ * // { id: 'upcoming_in_...', object: 'invoice', billing_reason: 'upcoming', amount_due: 1000, ... }
+ */
+export function previewNewSubscription(engine: Engine, ports: ResourcePorts, call: OperationCall, customerId: string): Json {
+  const details = (call.params.subscription_details ?? {}) as Params
+  const customer = engine.resource('customer').requireParam(call.scope, customerId, 'customer')
+  const entries = entriesOf(details.items)
+  if (entries.length === 0) throw missing(ITEMS)
+  checkItemCount(entries.length, ITEMS)
+  const checked = entries.map((entry, i) => {
+    const { price } = itemPrice(engine, call, entry, `${ITEMS}[${i}]`, `price_draft_${i}`)
+    return { price, quantity: checkQuantity(price, entry.quantity, `${ITEMS}[${i}][quantity]`) }
+  })
+  checkDistinctPrices(
+    checked.map((c) => String(c.price.id)),
+    (i) => `${ITEMS}[${i}][price]`,
+  )
+  const first = (checked[0] as (typeof checked)[number]).price
+  const currency = String(first.currency)
+  const rec = first.recurring as Recurring
+  checked.forEach(({ price }, i) => {
+    const r = price.recurring as Recurring
+    if (price.currency !== currency) {
+      throw invalid(
+        `${ITEMS}[${i}][price]`,
+        `the price ${price.id} is in ${String(price.currency)}, but this subscription is in ${currency}: all prices on a subscription must have the same currency`,
+      )
+    }
+    if (r.interval !== rec.interval || r.interval_count !== rec.interval_count) {
+      throw invalid(`${ITEMS}[${i}][price]`, 'all prices on a subscription must have the same billing interval')
+    }
+  })
+  ports.billing.checkCurrency(call.scope, customerId, currency, 'subscription', `${ITEMS}[0][price]`)
+  const coupons = couponsOf(engine, call, call.params.discounts)
+  const defaultRates = taxRatesOf(engine, call, details.default_tax_rates, 'subscription_details[default_tax_rates]')
+  const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
+  const now = timeline.now()
+  const trialParam = trialEndOf(details.trial_end, now)
+  // As `subscriptions.create`: a price's own trial applies unless `trial_end` says otherwise.
+  let trialEnd: number | null = null
+  if (typeof trialParam === 'number') trialEnd = trialParam
+  else if (trialParam === undefined && rec.trial_period_days !== null && rec.trial_period_days > 0) {
+    trialEnd = now + rec.trial_period_days * DAY
+  }
+  let periodEnd = trialEnd ?? boundary(now, rec.interval, rec.interval_count, 1)
+  let prorate = 1
+  const anchorParam = anchorOf(details.billing_cycle_anchor)
+  if (anchorParam !== undefined && trialEnd === null) {
+    const param = 'subscription_details[billing_cycle_anchor]'
+    const a = Number(anchorParam) * 1000
+    if (!Number.isFinite(a) || a < now) throw invalid(param, 'must be an integer Unix timestamp in the future')
+    if (a > boundary(now, rec.interval, rec.interval_count, 1)) {
+      throw invalid(param, 'cannot be later than the end of the first full billing period')
+    }
+    if (a > now) {
+      periodEnd = a
+      // The first, shorter period is prorated by time, as the created subscription's would be.
+      const fullStart = boundary(a, rec.interval, rec.interval_count, -1)
+      prorate = (a - now) / (a - fullStart)
+    }
+  }
+  return ports.billing.previewNew(call.scope, {
+    customer,
+    currency,
+    items: checked.map((c, i) => ({ id: `si_upcoming_${i}`, price: c.price, quantity: c.quantity })),
+    interval: rec.interval,
+    count: rec.interval_count,
+    start: now,
+    periodEnd,
+    trialEnd,
+    prorate,
+    coupons,
+    defaultTaxRates: defaultRates,
+    collectionMethod: 'charge_automatically',
+    timeline,
+    expandDiscounts: expandPaths(call.params).includes('discounts'),
+  })
+}
