@@ -83,6 +83,8 @@ export function createSchedules(
 
   const itemsParam = (phase: StoredPhase) =>
     phase.items.map((i) => ({ price: i.price, ...(i.quantity === undefined ? {} : { quantity: i.quantity }) }))
+  // A phase's prices are the schedule's to use, those it made inline (inactive) included.
+  const heldPrices = (phase: StoredPhase) => phase.items.map((i) => i.price)
 
   /** Starts a schedule: its subscription made from the first phase, `active`, the next step queued. */
   function start(scope: Scope, schedule: Json, origin: Origin): Json {
@@ -92,6 +94,7 @@ export function createSchedules(
       scope,
       origin,
       path: {},
+      heldPrices: heldPrices(phase),
       params: {
         customer: schedule.customer,
         items: itemsParam(phase),
@@ -135,6 +138,7 @@ export function createSchedules(
       scope,
       origin: NO_ORIGIN,
       path: { id: subId },
+      heldPrices: heldPrices(phase),
       params: {
         items: [...items.map((i) => ({ id: i.id, deleted: true })), ...itemsParam(phase)],
         proration_behavior: 'none',

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest'
+import { openPaymentLink } from '../../src/domain/resources/payment-links.js'
+import { NO_ORIGIN } from '../../src/domain/v1-events/emit.js'
+import { setup } from './helpers.js'
+
+const monthly = (product: string, unit_amount: number) => ({
+  currency: 'usd',
+  product,
+  unit_amount,
+  recurring: { interval: 'month' as const },
+})
+
+describe('quotes take line_items[][price_data] (official client)', () => {
+  it('makes an inactive price per inline line, and the lines and amounts use it', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'q@example.com' })
+    const product = await stripe.products.create({ name: 'Seats' })
+    const quote = await stripe.quotes.create({
+      customer: customer.id,
+      line_items: [
+        { price_data: { currency: 'usd', product: product.id, unit_amount: 300 }, quantity: 2 },
+        { price_data: monthly(product.id, 500) },
+      ],
+    })
+    expect(quote.amount_total).toBe(1100)
+    const lines = (await stripe.quotes.listLineItems(quote.id)).data
+    const prices = await Promise.all(lines.map((l) => stripe.prices.retrieve(l.price?.id as string)))
+    expect(prices.map((p) => [p.product, p.unit_amount, p.type, p.active])).toEqual([
+      [product.id, 300, 'one_time', false],
+      [product.id, 500, 'recurring', false],
+    ])
+  })
+
+  it('quotes.update replaces the lines with new inline prices', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'q2@example.com' })
+    const product = await stripe.products.create({ name: 'Plan' })
+    const quote = await stripe.quotes.create({ customer: customer.id, line_items: [{ price_data: monthly(product.id, 100) }] })
+    const updated = await stripe.quotes.update(quote.id, { line_items: [{ price_data: monthly(product.id, 700), quantity: 3 }] })
+    expect(updated.amount_total).toBe(2100)
+    const [line] = (await stripe.quotes.listLineItems(quote.id)).data
+    expect((await stripe.prices.retrieve(line?.price?.id as string)).unit_amount).toBe(700)
+  })
+
+  it('refuses bad price_data with 400 and makes no price and no quote', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'q3@example.com' })
+    const product = await stripe.products.create({ name: 'Plan' })
+    await expect(
+      stripe.quotes.create({
+        customer: customer.id,
+        line_items: [{ price_data: monthly(product.id, 100) }, { price_data: { currency: 'usd', product: product.id } as never }],
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'line_items[1][price_data][unit_amount]' })
+    await expect(
+      stripe.quotes.create({ customer: customer.id, line_items: [{ price_data: monthly('prod_missing', 100) }] }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'resource_missing' })
+    expect((await stripe.prices.list()).data).toEqual([])
+    expect((await stripe.quotes.list()).data).toEqual([])
+  })
+
+  it('an accepted quote subscribes the customer to its inline recurring price', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'q4@example.com' })
+    const product = await stripe.products.create({ name: 'Plan' })
+    const quote = await stripe.quotes.create({ customer: customer.id, line_items: [{ price_data: monthly(product.id, 900) }] })
+    await stripe.quotes.finalizeQuote(quote.id)
+    const accepted = await stripe.quotes.accept(quote.id)
+    const [line] = (await stripe.quotes.listLineItems(quote.id)).data
+    const sub = await stripe.subscriptions.retrieve(accepted.subscription as string)
+    expect(sub.items.data.map((i) => i.price.id)).toEqual([line?.price?.id])
+  })
+})
+
+describe('an object holding inline prices may use them although they are inactive', () => {
+  it('a subscription-mode checkout session with an inline recurring price completes into a subscription', async () => {
+    const { sim, stripe } = setup()
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      success_url: 'https://example.com/ok',
+      customer_email: 'cs@example.com',
+      line_items: [
+        {
+          price_data: { currency: 'usd', product_data: { name: 'Pro' }, unit_amount: 1500, recurring: { interval: 'month' } },
+          quantity: 1,
+        },
+      ],
+    })
+    const done = await sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_card_visa' })
+    expect(done.status).toBe('complete')
+    const [line] = (await stripe.checkout.sessions.listLineItems(session.id)).data
+    const sub = await stripe.subscriptions.retrieve(done.subscription as string)
+    expect([sub.status, sub.items.data[0]?.price.id]).toEqual(['active', line?.price?.id])
+  })
+
+  it('a payment link with an inline price opens a checkout session', async () => {
+    const { sim, stripe } = setup()
+    const link = await stripe.paymentLinks.create({
+      line_items: [{ price_data: { currency: 'usd', product_data: { name: 'Mug' }, unit_amount: 1200 }, quantity: 2 }],
+    } as never)
+    const scope = { account: sim.platform.id, mode: 'test' as const }
+    const opened = openPaymentLink(sim.service.engine, scope, link.url, NO_ORIGIN)
+    const session = await stripe.checkout.sessions.retrieve(String(opened.id))
+    expect(session).toMatchObject({ mode: 'payment', payment_link: link.id, amount_total: 2400 })
+  })
+
+  it('a named inactive price is still refused by subscriptions.create', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'i@example.com' })
+    const product = await stripe.products.create({ name: 'Old' })
+    const price = await stripe.prices.create({ ...monthly(product.id, 100), active: false })
+    await expect(stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'items[0][price]',
+    })
+  })
+})
