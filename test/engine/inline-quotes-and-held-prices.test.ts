@@ -115,3 +115,57 @@ describe('an object holding inline prices may use them although they are inactiv
     })
   })
 })
+
+describe('subscription schedules take phases[][items][][price_data] (official client)', () => {
+  it('starting now: the subscription and the phase use the new inline price', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'ss@example.com' })
+    const product = await stripe.products.create({ name: 'Plan' })
+    const schedule = await stripe.subscriptionSchedules.create({
+      customer: customer.id,
+      start_date: 'now',
+      phases: [
+        { items: [{ price_data: monthly(product.id, 800), quantity: 2 }], duration: { interval: 'month', interval_count: 1 } },
+      ],
+    })
+    const phasePrice = schedule.phases[0]?.items[0]?.price as string
+    const price = await stripe.prices.retrieve(phasePrice)
+    expect([price.unit_amount, price.product, price.active]).toEqual([800, product.id, false])
+    const sub = await stripe.subscriptions.retrieve(schedule.subscription as string)
+    expect(sub.items.data.map((i) => [i.price.id, i.quantity])).toEqual([[phasePrice, 2]])
+  })
+
+  it('starting later: the phase holds the inline price, and the subscription starts on it', async () => {
+    const { sim, stripe } = setup()
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: 1767225600 })
+    const customer = await stripe.customers.create({ email: 'ss2@example.com', test_clock: clock.id })
+    const product = await stripe.products.create({ name: 'Plan' })
+    const schedule = await stripe.subscriptionSchedules.create({
+      customer: customer.id,
+      start_date: 1767225600 + 86400,
+      phases: [{ items: [{ price_data: monthly(product.id, 400) }] }],
+    })
+    const phasePrice = schedule.phases[0]?.items[0]?.price as string
+    expect((await stripe.prices.retrieve(phasePrice)).unit_amount).toBe(400)
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: 1767225600 + 2 * 86400 })
+    await sim.settle()
+    const started = await stripe.subscriptionSchedules.retrieve(schedule.id)
+    const sub = await stripe.subscriptions.retrieve(started.subscription as string)
+    expect(sub.items.data.map((i) => i.price.id)).toEqual([phasePrice])
+  })
+
+  it('refuses price_data without recurring with 400 and makes no price', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'ss3@example.com' })
+    const product = await stripe.products.create({ name: 'Plan' })
+    await expect(
+      stripe.subscriptionSchedules.create({
+        customer: customer.id,
+        start_date: 'now',
+        phases: [{ items: [{ price_data: { currency: 'usd', product: product.id, unit_amount: 100 } as never }] }],
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'phases[0][items][0][price_data][recurring]' })
+    expect((await stripe.prices.list()).data).toEqual([])
+    expect((await stripe.subscriptionSchedules.list()).data).toEqual([])
+  })
+})
