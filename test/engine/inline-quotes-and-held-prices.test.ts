@@ -169,3 +169,52 @@ describe('subscription schedules take phases[][items][][price_data] (official cl
     expect((await stripe.subscriptionSchedules.list()).data).toEqual([])
   })
 })
+
+describe('invoice lines take price_data when they change (official client)', () => {
+  async function draftWithLine(stripe: ReturnType<typeof setup>['stripe']) {
+    const customer = await stripe.customers.create({ email: 'il@example.com' })
+    const product = await stripe.products.create({ name: 'Setup' })
+    const invoice = await stripe.invoices.create({ customer: customer.id })
+    const added = await stripe.invoices.addLines(invoice.id, {
+      lines: [{ price_data: { currency: 'usd', product: product.id, unit_amount: 700 } }],
+    })
+    return { product, invoice: added, line: added.lines.data[0] as { id: string } }
+  }
+
+  it('invoices.updateLines bills a new inline price', async () => {
+    const { stripe } = setup()
+    const { product, invoice, line } = await draftWithLine(stripe)
+    const updated = await stripe.invoices.updateLines(invoice.id, {
+      lines: [{ id: line.id, price_data: { currency: 'usd', product: product.id, unit_amount: 1100 }, quantity: 2 }],
+    })
+    expect(updated.amount_due).toBe(2200)
+    const priceId = updated.lines.data[0]?.pricing?.price_details?.price as string
+    expect((await stripe.prices.retrieve(priceId)).unit_amount).toBe(1100)
+  })
+
+  it('invoices.updateLineItem bills a new inline price and answers the line', async () => {
+    const { stripe } = setup()
+    const { product, invoice, line } = await draftWithLine(stripe)
+    const changed = await stripe.invoices.updateLineItem(invoice.id, line.id, {
+      price_data: { currency: 'usd', product: product.id, unit_amount: 900 },
+    })
+    expect([changed.id, changed.amount]).toEqual([line.id, 900])
+    expect((await stripe.invoices.retrieve(invoice.id)).amount_due).toBe(900)
+  })
+
+  it('refuses bad price_data on a line with 400 and changes nothing', async () => {
+    const { stripe } = setup()
+    const { invoice, line } = await draftWithLine(stripe)
+    const before = (await stripe.prices.list()).data.length
+    await expect(
+      stripe.invoices.updateLines(invoice.id, {
+        lines: [{ id: line.id, price_data: { currency: 'usd', product: 'prod_missing', unit_amount: 1 } }],
+      }),
+    ).rejects.toMatchObject({ statusCode: 400 })
+    await expect(
+      stripe.invoices.updateLines(invoice.id, { lines: [{ id: line.id, price_data: { currency: 'usd' } as never }] }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_missing' })
+    expect((await stripe.prices.list()).data.length).toBe(before)
+    expect((await stripe.invoices.retrieve(invoice.id)).amount_due).toBe(700)
+  })
+})
