@@ -218,3 +218,48 @@ describe('invoice lines take price_data when they change (official client)', () 
     expect((await stripe.invoices.retrieve(invoice.id)).amount_due).toBe(700)
   })
 })
+
+describe('invoiceItems.update takes price_data (official client)', () => {
+  it('a pending item bills the new inline price at its quantity', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'iu@example.com' })
+    const product = await stripe.products.create({ name: 'Hours' })
+    const item = await stripe.invoiceItems.create({
+      customer: customer.id,
+      price_data: { currency: 'usd', product: product.id, unit_amount: 100 },
+      quantity: 3,
+    })
+    const updated = await stripe.invoiceItems.update(item.id, {
+      price_data: { currency: 'usd', product: product.id, unit_amount: 250 },
+    })
+    const priceId = updated.pricing?.price_details?.price as string
+    expect(priceId).not.toBe(item.pricing?.price_details?.price)
+    expect([updated.amount, (await stripe.prices.retrieve(priceId)).unit_amount]).toEqual([750, 250])
+  })
+
+  it("an item on a draft changes with its line and the draft's total", async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'iu2@example.com' })
+    const product = await stripe.products.create({ name: 'Hours' })
+    const invoice = await stripe.invoices.create({ customer: customer.id })
+    const item = await stripe.invoiceItems.create({ customer: customer.id, invoice: invoice.id, amount: 500, currency: 'usd' })
+    const updated = await stripe.invoiceItems.update(item.id, {
+      price_data: { currency: 'usd', product: product.id, unit_amount: 1300 },
+      description: 'Consulting',
+    })
+    expect([updated.amount, updated.description]).toEqual([1300, 'Consulting'])
+    expect((await stripe.invoices.retrieve(invoice.id)).amount_due).toBe(1300)
+  })
+
+  it('refuses price_data in another currency with 400 and makes no price', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'iu3@example.com' })
+    const product = await stripe.products.create({ name: 'Hours' })
+    const item = await stripe.invoiceItems.create({ customer: customer.id, amount: 500, currency: 'usd' })
+    await expect(
+      stripe.invoiceItems.update(item.id, { price_data: { currency: 'eur', product: product.id, unit_amount: 1 } }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'price_data[currency]' })
+    expect((await stripe.prices.list()).data).toEqual([])
+    expect((await stripe.invoiceItems.retrieve(item.id)).amount).toBe(500)
+  })
+})
