@@ -154,6 +154,25 @@ describe('subscription schedules take phases[][items][][price_data] (official cl
     expect(sub.items.data.map((i) => i.price.id)).toEqual([phasePrice])
   })
 
+  it("subscriptionSchedules.update moves an active schedule's subscription onto a new inline price", async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'ss4@example.com' })
+    const product = await stripe.products.create({ name: 'Plan' })
+    const base = await stripe.prices.create(monthly(product.id, 0))
+    const schedule = await stripe.subscriptionSchedules.create({
+      customer: customer.id,
+      start_date: 'now',
+      phases: [{ items: [{ price: base.id }] }],
+    })
+    const updated = await stripe.subscriptionSchedules.update(schedule.id, {
+      phases: [{ items: [{ price_data: monthly(product.id, 0) }], start_date: schedule.phases[0]?.start_date }],
+    })
+    const phasePrice = updated.phases[0]?.items[0]?.price as string
+    expect(phasePrice).not.toBe(base.id)
+    const sub = await stripe.subscriptions.retrieve(updated.subscription as string)
+    expect(sub.items.data.map((i) => i.price.id)).toEqual([phasePrice])
+  })
+
   it('refuses price_data without recurring with 400 and makes no price', async () => {
     const { stripe } = setup()
     const customer = await stripe.customers.create({ email: 'ss3@example.com' })
