@@ -41,143 +41,18 @@ export function createSchedules(
   const { engine } = ctx
   const schedules = () => engine.resource('subscription_schedule')
   const phasesOf = (s: Json) => s.phases as StoredPhase[]
-  const own = {
-    timelineOf(scope: Scope, schedule: Json): Timeline {
-      const customer = engine.resource('customer').require(scope, String(schedule.customer))
-      return timelineOfCustomer(scope, customer)
-    },
-    /** When the schedule's next step is due (ms), or null when it has none. */
-    nextStep(schedule: Json): number | null {
-      if (schedule.status === 'not_started') return (phasesOf(schedule)[0]?.start_date ?? 0) * 1000
-      if (schedule.status !== 'active') return null
-      const current = schedule.current_phase as { end_date: number } | null
-      return current === null ? null : current.end_date * 1000 - BEFORE_BOUNDARY_MS
-    },
-    /** Queues the schedule's next step on its customer's timeline. */
-    queue(scope: Scope, schedule: Json): void {
-      const due = own.nextStep(schedule)
-      if (due !== null) own.timelineOf(scope, schedule).at(due, step, refOf(scope, schedule.id))
-    },
-    phaseAt(schedule: Json, t: number): number {
-      const phases = phasesOf(schedule)
-      const i = phases.findIndex((p) => p.start_date * 1000 <= t && t < p.end_date * 1000)
-      return i < 0 ? 0 : i
-    },
-    /** Starts a schedule: its subscription made from the first phase, `active`, the next step queued. */
-    start(scope: Scope, schedule: Json, origin: Origin): Json {
-      const phase = phasesOf(schedule)[0] as StoredPhase
-      const defaults = schedule.default_settings as { collection_method?: unknown; default_payment_method?: unknown } | null
-      const sub = engine.run('subscriptions.create', {
-        scope,
-        origin,
-        path: {},
-        params: {
-          customer: schedule.customer,
-          items: itemsParam(phase),
-          ...(typeof defaults?.default_payment_method === 'string'
-            ? { default_payment_method: defaults.default_payment_method }
-            : {}),
-        },
-      }) as Json
-      engine.resource('subscription').put(scope, sub.id, { schedule: schedule.id })
-      const started = schedules().set(
-        scope,
-        schedule.id,
-        { status: 'active', subscription: sub.id, current_phase: { start_date: phase.start_date, end_date: phase.end_date } },
-        origin,
-      )
-      own.queue(scope, started)
-      return started
-    },
-    /** Adopts a running subscription (`from_subscription`): `active` at once, its phase ending with its period. */
-    adopt(scope: Scope, schedule: Json): void {
-      engine.resource('subscription').put(scope, String(schedule.subscription), { schedule: schedule.id })
-      own.queue(scope, schedule)
-    },
-    /** The end of the current phase: the next phase's items, or the end of the schedule. */
-    advance(scope: Scope, schedule: Json): void {
-      const phases = phasesOf(schedule)
-      const timeline = own.timelineOf(scope, schedule)
-      const boundary = timeline.now() + BEFORE_BOUNDARY_MS
-      const next = phases.findIndex((p) => p.start_date * 1000 === boundary)
-      const subId = String(schedule.subscription)
-      if (next < 0) {
-        own.end(scope, schedule, NO_ORIGIN)
-        return
-      }
-      const phase = phases[next] as StoredPhase
-      const current = engine.resource('subscription').get(scope, subId)
-      const items = (current?.items as { data: Json[] } | undefined)?.data ?? []
-      engine.run('subscriptions.update', {
-        scope,
-        origin: NO_ORIGIN,
-        path: { id: subId },
-        params: {
-          items: [...items.map((i) => ({ id: i.id, deleted: true })), ...itemsParam(phase)],
-          proration_behavior: 'none',
-        },
-      })
-      const moved = schedules().set(
-        scope,
-        schedule.id,
-        { current_phase: { start_date: phase.start_date, end_date: phase.end_date } },
-        NO_ORIGIN,
-      )
-      own.queue(scope, moved)
-    },
-    /** The last phase is over: released (the subscription runs on) or canceled with its subscription. */
-    end(scope: Scope, schedule: Json, origin: Origin): Json {
-      const subId = String(schedule.subscription)
-      const now = sec(own.timelineOf(scope, schedule).now() + BEFORE_BOUNDARY_MS)
-      if (schedule.end_behavior === 'cancel') {
-        engine.run('subscriptions.cancel', { scope, origin, path: { id: subId }, params: {} })
-        return own.close(scope, schedule, 'canceled', { canceled_at: now }, origin)
-      }
-      engine.resource('subscription').put(scope, subId, { schedule: null })
-      return own.close(
-        scope,
-        schedule,
-        'released',
-        { released_at: now, released_subscription: subId, subscription: null },
-        origin,
-      )
-    },
-    /** A final status, with its event (`subscription_schedule.released`, `.canceled`). */
-    close(scope: Scope, schedule: Json, status: string, fields: Record<string, unknown>, origin: Origin): Json {
-      const closed = schedules().put(scope, schedule.id, { ...fields, status, current_phase: null })
-      emitSnapshot(ctx.events, `subscription_schedule.${status}`, scope, closed, origin, { status: schedule.status })
-      return closed
-    },
-    /** `subscriptionSchedules.release`: the subscription runs on without the schedule. */
-    release(scope: Scope, schedule: Json, origin: Origin): Json {
-      const subId = typeof schedule.subscription === 'string' ? schedule.subscription : null
-      if (subId !== null) engine.resource('subscription').put(scope, subId, { schedule: null })
-      const now = sec(own.timelineOf(scope, schedule).now())
-      return own.close(
-        scope,
-        schedule,
-        'released',
-        { released_at: now, released_subscription: subId, subscription: null },
-        origin,
-      )
-    },
-    /** `subscriptionSchedules.cancel`: the schedule and its subscription end now. */
-    cancel(scope: Scope, schedule: Json, params: Readonly<Record<string, unknown>>, origin: Origin): Json {
-      const subId = typeof schedule.subscription === 'string' ? schedule.subscription : null
-      if (subId !== null) {
-        engine.run('subscriptions.cancel', {
-          scope,
-          origin,
-          path: { id: subId },
-          params: {
-            ...(params.invoice_now === undefined ? {} : { invoice_now: params.invoice_now }),
-            ...(params.prorate === undefined ? {} : { prorate: params.prorate }),
-          },
-        })
-      }
-      const now = sec(own.timelineOf(scope, schedule).now())
-      return own.close(scope, schedule, 'canceled', { canceled_at: now }, origin)
-    },
+
+  function timelineOf(scope: Scope, schedule: Json): Timeline {
+    const customer = engine.resource('customer').require(scope, String(schedule.customer))
+    return timelineOfCustomer(scope, customer)
+  }
+
+  /** When the schedule's next step is due (ms), or null when it has none. */
+  function nextStep(schedule: Json): number | null {
+    if (schedule.status === 'not_started') return (phasesOf(schedule)[0]?.start_date ?? 0) * 1000
+    if (schedule.status !== 'active') return null
+    const current = schedule.current_phase as { end_date: number } | null
+    return current === null ? null : current.end_date * 1000 - BEFORE_BOUNDARY_MS
   }
 
   const step = jobs.jobKind(
@@ -186,24 +61,142 @@ export function createSchedules(
       const scope = scopeOf(a)
       const schedule = schedules().get(scope, a.id)
       if (schedule === undefined) return
-      const due = own.nextStep(schedule)
-      if (due === null || own.timelineOf(scope, schedule).now() !== due) return
-      if (schedule.status === 'not_started') own.start(scope, schedule, NO_ORIGIN)
-      else own.advance(scope, schedule)
+      const due = nextStep(schedule)
+      if (due === null || timelineOf(scope, schedule).now() !== due) return
+      if (schedule.status === 'not_started') start(scope, schedule, NO_ORIGIN)
+      else advance(scope, schedule)
     },
     () => {},
   )
 
+  /** Queues the schedule's next step on its customer's timeline. */
+  function queue(scope: Scope, schedule: Json): void {
+    const due = nextStep(schedule)
+    if (due !== null) timelineOf(scope, schedule).at(due, step, refOf(scope, schedule.id))
+  }
+
+  function phaseAt(schedule: Json, t: number): number {
+    const phases = phasesOf(schedule)
+    const i = phases.findIndex((p) => p.start_date * 1000 <= t && t < p.end_date * 1000)
+    return i < 0 ? 0 : i
+  }
+
   const itemsParam = (phase: StoredPhase) =>
     phase.items.map((i) => ({ price: i.price, ...(i.quantity === undefined ? {} : { quantity: i.quantity }) }))
+  // A phase's prices are the schedule's to use, those it made inline (inactive) included.
+  const heldPrices = (phase: StoredPhase) => phase.items.map((i) => i.price)
 
-  return {
-    start: own.start,
-    adopt: own.adopt,
-    queue: own.queue,
-    release: own.release,
-    cancel: own.cancel,
-    phaseAt: own.phaseAt,
-    timelineOf: own.timelineOf,
+  /** Starts a schedule: its subscription made from the first phase, `active`, the next step queued. */
+  function start(scope: Scope, schedule: Json, origin: Origin): Json {
+    const phase = phasesOf(schedule)[0] as StoredPhase
+    const defaults = schedule.default_settings as { collection_method?: unknown; default_payment_method?: unknown } | null
+    const sub = engine.run('subscriptions.create', {
+      scope,
+      origin,
+      path: {},
+      heldPrices: heldPrices(phase),
+      params: {
+        customer: schedule.customer,
+        items: itemsParam(phase),
+        ...(typeof defaults?.default_payment_method === 'string'
+          ? { default_payment_method: defaults.default_payment_method }
+          : {}),
+      },
+    }) as Json
+    engine.resource('subscription').put(scope, sub.id, { schedule: schedule.id })
+    const started = schedules().set(
+      scope,
+      schedule.id,
+      { status: 'active', subscription: sub.id, current_phase: { start_date: phase.start_date, end_date: phase.end_date } },
+      origin,
+    )
+    queue(scope, started)
+    return started
   }
+
+  /** Adopts a running subscription (`from_subscription`): `active` at once, its phase ending with its period. */
+  function adopt(scope: Scope, schedule: Json): void {
+    engine.resource('subscription').put(scope, String(schedule.subscription), { schedule: schedule.id })
+    queue(scope, schedule)
+  }
+
+  /** The end of the current phase: the next phase's items, or the end of the schedule. */
+  function advance(scope: Scope, schedule: Json): void {
+    const phases = phasesOf(schedule)
+    const timeline = timelineOf(scope, schedule)
+    const boundary = timeline.now() + BEFORE_BOUNDARY_MS
+    const next = phases.findIndex((p) => p.start_date * 1000 === boundary)
+    const subId = String(schedule.subscription)
+    if (next < 0) {
+      end(scope, schedule, NO_ORIGIN)
+      return
+    }
+    const phase = phases[next] as StoredPhase
+    const current = engine.resource('subscription').get(scope, subId)
+    const items = (current?.items as { data: Json[] } | undefined)?.data ?? []
+    engine.run('subscriptions.update', {
+      scope,
+      origin: NO_ORIGIN,
+      path: { id: subId },
+      heldPrices: heldPrices(phase),
+      params: {
+        items: [...items.map((i) => ({ id: i.id, deleted: true })), ...itemsParam(phase)],
+        proration_behavior: 'none',
+      },
+    })
+    const moved = schedules().set(
+      scope,
+      schedule.id,
+      { current_phase: { start_date: phase.start_date, end_date: phase.end_date } },
+      NO_ORIGIN,
+    )
+    queue(scope, moved)
+  }
+
+  /** The last phase is over: released (the subscription runs on) or canceled with its subscription. */
+  function end(scope: Scope, schedule: Json, origin: Origin): Json {
+    const subId = String(schedule.subscription)
+    const now = sec(timelineOf(scope, schedule).now() + BEFORE_BOUNDARY_MS)
+    if (schedule.end_behavior === 'cancel') {
+      engine.run('subscriptions.cancel', { scope, origin, path: { id: subId }, params: {} })
+      return close(scope, schedule, 'canceled', { canceled_at: now }, origin)
+    }
+    engine.resource('subscription').put(scope, subId, { schedule: null })
+    return close(scope, schedule, 'released', { released_at: now, released_subscription: subId, subscription: null }, origin)
+  }
+
+  /** A final status, with its event (`subscription_schedule.released`, `.canceled`). */
+  function close(scope: Scope, schedule: Json, status: string, fields: Record<string, unknown>, origin: Origin): Json {
+    const closed = schedules().put(scope, schedule.id, { ...fields, status, current_phase: null })
+    emitSnapshot(ctx.events, `subscription_schedule.${status}`, scope, closed, origin, { status: schedule.status })
+    return closed
+  }
+
+  /** `subscriptionSchedules.release`: the subscription runs on without the schedule. */
+  function release(scope: Scope, schedule: Json, origin: Origin): Json {
+    const subId = typeof schedule.subscription === 'string' ? schedule.subscription : null
+    if (subId !== null) engine.resource('subscription').put(scope, subId, { schedule: null })
+    const now = sec(timelineOf(scope, schedule).now())
+    return close(scope, schedule, 'released', { released_at: now, released_subscription: subId, subscription: null }, origin)
+  }
+
+  /** `subscriptionSchedules.cancel`: the schedule and its subscription end now. */
+  function cancel(scope: Scope, schedule: Json, params: Readonly<Record<string, unknown>>, origin: Origin): Json {
+    const subId = typeof schedule.subscription === 'string' ? schedule.subscription : null
+    if (subId !== null) {
+      engine.run('subscriptions.cancel', {
+        scope,
+        origin,
+        path: { id: subId },
+        params: {
+          ...(params.invoice_now === undefined ? {} : { invoice_now: params.invoice_now }),
+          ...(params.prorate === undefined ? {} : { prorate: params.prorate }),
+        },
+      })
+    }
+    const now = sec(timelineOf(scope, schedule).now())
+    return close(scope, schedule, 'canceled', { canceled_at: now }, origin)
+  }
+
+  return { start, adopt, queue, release, cancel, phaseAt, timelineOf }
 }

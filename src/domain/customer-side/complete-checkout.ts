@@ -37,8 +37,14 @@ export interface CheckoutCompletion {
   readonly mode?: Mode
 }
 
-const run = (service: Service, scope: Scope, op: string, params: Record<string, unknown>, path: Record<string, string> = {}) =>
-  service.engine.run(op, { scope, origin: NO_ORIGIN, path, params }) as Json
+const run = (
+  service: Service,
+  scope: Scope,
+  op: string,
+  params: Record<string, unknown>,
+  path: Record<string, string> = {},
+  heldPrices: readonly string[] = [],
+) => service.engine.run(op, { scope, origin: NO_ORIGIN, path, params, heldPrices }) as Json
 
 /** The session's line items as stored (price objects and quantities). */
 function itemsOf(service: Service, scope: Scope, session: string): Json[] {
@@ -107,6 +113,8 @@ function subscribe(service: Service, scope: Scope, session: Json, customer: stri
   const recurring = (i: Json) => (i.price as Json).recurring != null
   for (const once of all.filter((i) => !recurring(i)))
     run(service, scope, 'invoiceItems.create', { customer, pricing: { price: (once.price as Json).id }, quantity: once.quantity })
+  // The session's prices are its own to use, those its `price_data` made (inactive) included.
+  const heldPrices = all.map((i) => String((i.price as Json).id))
   const data = all[0]?.[SUBSCRIPTION_DATA] as SubscriptionData | undefined
   const params: Record<string, unknown> = {
     ...subscriptionParamsAt(data, service.engine.now()),
@@ -123,8 +131,8 @@ function subscribe(service: Service, scope: Scope, session: Json, customer: stri
     ? all.filter((i) => !recurring(i)).reduce((sum, i) => sum + Number(i.amount_total ?? 0), 0)
     : Number(session.amount_total)
   const sub = service.paymentMethods.needsAuthentication(scope, pm, { offSession: false })
-    ? subscribeWithChallenge(service, scope, pm, params, firstAmount)
-    : run(service, scope, 'subscriptions.create', params)
+    ? subscribeWithChallenge(service, scope, pm, params, firstAmount, heldPrices)
+    : run(service, scope, 'subscriptions.create', params, {}, heldPrices)
   const invoice =
     typeof sub.latest_invoice === 'string' ? service.engine.resource('invoice').get(scope, sub.latest_invoice) : undefined
   const status =

@@ -5,8 +5,14 @@ import type { Service } from '../service.js'
 import { authenticateSetup } from '../setup-intents/setup-flow.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 
-const run = (service: Service, scope: Scope, op: string, params: Record<string, unknown>, path: Record<string, string> = {}) =>
-  service.engine.run(op, { scope, origin: NO_ORIGIN, path, params }) as Json
+const run = (
+  service: Service,
+  scope: Scope,
+  op: string,
+  params: Record<string, unknown>,
+  path: Record<string, string> = {},
+  heldPrices: readonly string[] = [],
+) => service.engine.run(op, { scope, origin: NO_ORIGIN, path, params, heldPrices }) as Json
 
 /**
  * Subscribes with a card whose issuer asks for 3-D Secure, the customer present on the checkout
@@ -26,6 +32,7 @@ export function subscribeWithChallenge(
   pm: PaymentMethod,
   params: Record<string, unknown>,
   firstAmount: number,
+  heldPrices: readonly string[] = [],
 ): Json {
   const customer = String(params.customer)
   if (firstAmount === 0) {
@@ -38,9 +45,9 @@ export function subscribeWithChallenge(
     if (si.status === 'requires_action') {
       authenticateSetup({ engine: service.engine, paymentMethods: service.paymentMethods }, scope, si.id, 'succeed', NO_ORIGIN)
     }
-    return run(service, scope, 'subscriptions.create', params)
+    return run(service, scope, 'subscriptions.create', params, {}, heldPrices)
   }
-  const sub = run(service, scope, 'subscriptions.create', { ...params, payment_behavior: 'default_incomplete' })
+  const sub = run(service, scope, 'subscriptions.create', { ...params, payment_behavior: 'default_incomplete' }, {}, heldPrices)
   const id = String(sub.latest_invoice)
   let invoice = service.engine.resource('invoice').require(scope, id)
   if (invoice.status === 'draft') invoice = service.billing.finalize(scope, id, NO_ORIGIN)

@@ -24,6 +24,11 @@ export interface OperationCall {
    * the version walk (`#domain/versions/change.js`): a legacy price's `aggregate_usage`.
    */
   readonly aside?: Readonly<Record<string, unknown>>
+  /**
+   * Prices an object made inline (`price_data`, so inactive) that a call made on its behalf may
+   * still use: the subscription a checkout session, a quote or a schedule's phase starts.
+   */
+  readonly heldPrices?: readonly string[]
 }
 
 /**

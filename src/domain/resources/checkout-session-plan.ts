@@ -107,7 +107,9 @@ function checkMode(call: OperationCall, prices: readonly Json[], priced: readonl
   if (mode === undefined) throw missing('mode')
   const recurring = prices.map((price) => price.recurring !== null && price.recurring !== undefined)
   prices.forEach((price, i) => {
-    if (priced[i] && price.active !== true) throw tableError('checkout_price_inactive', {}, { param: `line_items[${i}][price]` })
+    const held = call.heldPrices?.includes(String(price.id)) === true
+    if (priced[i] && price.active !== true && !held)
+      throw tableError('checkout_price_inactive', {}, { param: `line_items[${i}][price]` })
   })
   if (mode === 'setup') {
     if (prices.length > 0) throw tableError('checkout_line_items_in_setup', {}, { param: 'line_items' })

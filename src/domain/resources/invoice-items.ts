@@ -5,7 +5,7 @@ import type { Engine } from '../engine/engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest } from '../service-error.js'
-import { plannedPrice } from './inline-prices.js'
+import { type PlannedPrice, plannedPrice } from './inline-prices.js'
 import type { ResourcePorts } from './ports.js'
 
 const notTheCustomers = (param: string, id: string, customer: string) =>
@@ -48,6 +48,51 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
     period: { start: created, end: created },
   }),
   behaviours: {
+    'invoiceItems.update'(call, next, { engine }) {
+      const { price_data: priceData, ...params } = call.params
+      const named = (params.pricing as { price?: unknown } | undefined)?.price
+      if (priceData === undefined || typeof named === 'string') return next()
+      // `price_data`: a new one-time price billed by the item, made once every check has passed.
+      const item = engine.resource('invoiceitem').require(call.scope, call.path.id ?? '')
+      const planned = plannedPrice(engine, call, { price_data: priceData }, '', 'price_draft_0') as PlannedPrice
+      if (planned.price.currency !== item.currency) {
+        throw invalidRequest(
+          errorMessage('parameter_invalid', {
+            param: 'price_data[currency]',
+            detail: `the invoice item is in ${String(item.currency)}, but the price is in ${String(planned.price.currency)}`,
+          }),
+          { code: 'parameter_invalid', param: 'price_data[currency]' },
+        )
+      }
+      const { quantity: rawQuantity, ...rest } = params
+      if (typeof item.invoice === 'string') {
+        // On an invoice the item changes with its line (a draft only, its totals with it).
+        const invoice = engine.resource('invoice').require(call.scope, item.invoice)
+        const line = ((invoice.lines as { data: Json[] }).data ?? []).find(
+          (l) =>
+            (l.parent as { invoice_item_details?: { invoice_item?: unknown } | null } | null)?.invoice_item_details
+              ?.invoice_item === item.id,
+        )
+        engine.run('invoices.updateLines', {
+          ...call,
+          path: { id: item.invoice },
+          params: {
+            lines: [{ id: line?.id, price_data: priceData, ...(rawQuantity === undefined ? {} : { quantity: rawQuantity }) }],
+          },
+        })
+        return next(rest)
+      }
+      const price = planned.make()
+      const quantity = rawQuantity === undefined ? Number(item.quantity ?? 1) : Number(rawQuantity)
+      return engine.resource('invoiceitem').update(call.scope, item.id, params, call.origin, {
+        amount: lineAmount(price, quantity),
+        pricing: {
+          type: 'price_details',
+          price_details: { price: price.id, product: price.product },
+          unit_amount_decimal: price.unit_amount_decimal ?? null,
+        },
+      })
+    },
     'invoiceItems.list'(call, next, { engine }) {
       // `pending` is not a field of the item (it means `invoice: null`), so the engine cannot filter on it.
       const { pending, ...params } = call.params

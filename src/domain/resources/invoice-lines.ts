@@ -149,8 +149,9 @@ const LINE_ONLY = new Set(['id', 'description', 'metadata', 'discountable', 'tax
 
 /**
  * `invoices.updateLines`: a line of an invoice item changes with its item (`amount`, `quantity`,
- * `pricing`, `period`, `description`, `metadata`, `invoiceitem.updated`); a subscription item's line
- * takes only its `description` and `metadata`.
+ * `pricing`, `price_data` made inline once every entry is checked, `period`, `description`,
+ * `metadata`, `invoiceitem.updated`); a subscription item's line takes only its `description` and
+ * `metadata`.
  */
 const updateLines: Behaviour<ResourcePorts> = (call, _next, { engine, ports }) => {
   const invoice = draftOf(engine, call)
@@ -166,13 +167,19 @@ const updateLines: Behaviour<ResourcePorts> = (call, _next, { engine, ports }) =
     }
     const item = items.require(call.scope, itemId)
     const priceId = (entry.pricing as { price?: unknown } | undefined)?.price
+    const planned =
+      typeof priceId !== 'string' && entry.price_data !== undefined
+        ? plannedPrice(engine, call, { price_data: entry.price_data }, `lines[${i}]`, `price_draft_${i}`)
+        : undefined
     const price =
       typeof priceId === 'string'
         ? engine.resource('price').requireParam(call.scope, priceId, `lines[${i}][pricing][price]`)
-        : (() => {
-            const current = (item.pricing as { price_details?: { price?: unknown } } | null)?.price_details?.price
-            return typeof current === 'string' ? engine.resource('price').get(call.scope, current) : undefined
-          })()
+        : planned !== undefined
+          ? planned.price
+          : (() => {
+              const current = (item.pricing as { price_details?: { price?: unknown } } | null)?.price_details?.price
+              return typeof current === 'string' ? engine.resource('price').get(call.scope, current) : undefined
+            })()
     if (price !== undefined && price.currency !== invoice.currency) {
       throw invalid(
         `lines[${i}][pricing][price]`,
@@ -192,11 +199,19 @@ const updateLines: Behaviour<ResourcePorts> = (call, _next, { engine, ports }) =
     if (typeof entry.description === 'string') fields.description = entry.description
     if (isPlainObject(entry.period)) fields.period = { start: Number(entry.period.start), end: Number(entry.period.end) }
     if (entry.metadata !== undefined) fields.metadata = mergeMetadata(item.metadata, entry.metadata)
-    return { line, itemId, entry, fields }
+    return { line, itemId, entry, fields, planned }
   })
   const data = linesOf(invoice).slice()
-  for (const { line, itemId, entry, fields } of plans) {
+  for (const { line, itemId, entry, fields, planned } of plans) {
     const at = data.findIndex((l) => l.id === line.id)
+    if (planned !== undefined && entry.amount === undefined) {
+      const made = planned.make()
+      fields.pricing = {
+        type: 'price_details',
+        price_details: { price: made.id, product: made.product },
+        unit_amount_decimal: made.unit_amount_decimal ?? null,
+      }
+    }
     if (itemId !== null) {
       items.set(call.scope, itemId, fields, call.origin)
       data[at] = lineOfItem(engine, ports, call, invoice, itemId, line.id)
@@ -209,6 +224,21 @@ const updateLines: Behaviour<ResourcePorts> = (call, _next, { engine, ports }) =
     }
   }
   return finish(engine, ports, call, invoice.id, data)
+}
+
+/**
+ * `invoices.updateLineItem`: one line of a draft changed as `invoices.updateLines` changes it;
+ * answers the line.
+ */
+const updateLineItem: Behaviour<ResourcePorts> = (call, next, env) => {
+  const { expand: _expand, ...params } = call.params
+  const lineId = call.path.id ?? ''
+  const invoice = updateLines(
+    { ...call, path: { id: call.path.invoiceId ?? '' }, params: { lines: [{ ...params, id: lineId }] } },
+    next,
+    env,
+  ) as Json
+  return linesOf(invoice).find((l) => l.id === lineId) as Json
 }
 
 /**
@@ -254,5 +284,6 @@ const removeLines: Behaviour<ResourcePorts> = (call, _next, { engine, ports }) =
 export const invoiceLineBehaviours: Readonly<Record<string, Behaviour<ResourcePorts>>> = {
   'invoices.addLines': addLines,
   'invoices.updateLines': updateLines,
+  'invoices.updateLineItem': updateLineItem,
   'invoices.removeLines': removeLines,
 }

@@ -151,6 +151,8 @@ export function openPaymentLink(engine: Engine, scope: Scope, urlOrId: string, o
     scope,
     origin,
     path: {},
+    // The link's prices are its own to use, those its `price_data` made (inactive) included.
+    heldPrices: items.map((i) => String((i.price as Json).id)),
     params: {
       mode: recurring ? 'subscription' : 'payment',
       line_items: items.map((i) => ({ price: (i.price as Json).id, quantity: i.quantity })),

@@ -18,8 +18,10 @@ const isRecurring = (l: QuoteLine) => l.price.recurring !== null && l.price.recu
  */
 export function acceptQuote(call: OperationCall, env: BehaviourEnv<ResourcePorts>, quote: Json, lines: QuoteLine[]): Json {
   const { engine } = env
+  // The quote's prices are its own to use, those its `price_data` made (inactive) included.
+  const heldPrices = lines.map((l) => String(l.price.id))
   const run = (operation: string, params: Record<string, unknown>) =>
-    engine.run(operation, { scope: call.scope, origin: call.origin, path: {}, params }) as Json
+    engine.run(operation, { scope: call.scope, origin: call.origin, path: {}, params, heldPrices }) as Json
   const customer = String(quote.customer)
   const coupons = ((quote.discounts as string[] | null) ?? []).map((id) => {
     const d = engine.resource('discount').get(call.scope, id)

@@ -2,6 +2,7 @@ import { isPlainObject } from '../engine/apply-params.js'
 import type { Behaviour, OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import { type Json, pageV1 } from '../engine/list.js'
+import { type PlannedPrice, plannedPrice } from './inline-prices.js'
 import { entriesOf, integerParam, invalidParam, missingParam } from './param-checks.js'
 import type { ResourcePorts } from './ports.js'
 import { acceptQuote } from './quote-accept.js'
@@ -24,20 +25,28 @@ function requireStatus(quote: Json, status: string, action: string): void {
   if (quote.status !== status) throw invalidParam('id', `only a ${status} quote can be ${action} (this one is ${quote.status})`)
 }
 
+/** A quote line whose price may still be a draft of what its `price_data` describes. */
+interface PlannedLine extends QuoteLine {
+  readonly planned: PlannedPrice
+}
+
 /**
- * The quote's lines from `line_items` (a price and a quantity each, with the line's tax rates or
- * the quote's `default_tax_rates`), checked: prices active, of one currency, recurring ones of one
- * interval. Draws line ids for new lines.
+ * The quote's lines from `line_items` (a price, named or described by `price_data`, and a quantity
+ * each, with the line's tax rates or the quote's `default_tax_rates`), checked: named prices
+ * active, all of one currency, recurring ones of one interval. Draws line ids for new lines.
  */
-function checkedLines(engine: Engine, call: OperationCall, ports: ResourcePorts, defaults: readonly Json[]): QuoteLine[] {
+function checkedLines(engine: Engine, call: OperationCall, ports: ResourcePorts, defaults: readonly Json[]): PlannedLine[] {
   const entries = entriesOf(call.params.line_items)
   let currency: string | undefined
   let interval: string | undefined
   return entries.map((raw, i) => {
     const p = `line_items[${i}]`
-    if (!isPlainObject(raw) || typeof raw.price !== 'string') throw missingParam(`${p}[price]`)
-    const price = engine.resource('price').requireParam(call.scope, raw.price, `${p}[price]`)
-    if (price.active === false) throw invalidParam(`${p}[price]`, `the price ${price.id} is not active`)
+    const planned = isPlainObject(raw) ? plannedPrice(engine, call, raw, p, `price_draft_${i}`) : undefined
+    if (planned === undefined || !isPlainObject(raw)) throw missingParam(`${p}[price]`)
+    const price = planned.price
+    if (typeof raw.price === 'string' && price.active === false) {
+      throw invalidParam(`${p}[price]`, `the price ${price.id} is not active`)
+    }
     if (currency !== undefined && price.currency !== currency)
       throw invalidParam(`${p}[price]`, 'all prices must share a currency')
     currency = String(price.currency)
@@ -57,7 +66,17 @@ function checkedLines(engine: Engine, call: OperationCall, ports: ResourcePorts,
       quantity,
       taxRates: own ?? defaults,
       description: productName(engine, call, price),
+      planned,
     }
+  })
+}
+
+/** Makes the prices the lines' `price_data` describe (every check has passed): the lines as stored. */
+function madeLines(lines: readonly (QuoteLine | PlannedLine)[]): QuoteLine[] {
+  return lines.map((l) => {
+    if (!('planned' in l)) return l
+    const { planned, ...line } = l
+    return { ...line, price: planned.make() }
   })
 }
 
@@ -147,7 +166,8 @@ export const quotes: ResourceDeclaration<ResourcePorts> = {
   withheld: ['line_items', 'computed.upfront.line_items'],
   behaviours: {
     'quotes.create'(call, next, { engine, ports }) {
-      const { defaults, coupons, lines } = draftFields(engine, call, ports, undefined)
+      const { defaults, coupons, lines: planned } = draftFields(engine, call, ports, undefined)
+      const lines = madeLines(planned)
       const now = engine.now()
       const currency = String(lines[0]?.price.currency ?? 'usd')
       const expiresAt = call.params.expires_at === undefined ? now + QUOTE_LIFETIME : Number(call.params.expires_at)
@@ -168,7 +188,8 @@ export const quotes: ResourceDeclaration<ResourcePorts> = {
     'quotes.update'(call, _next, { engine, ports }) {
       const quote = quoteOf(engine, call)
       requireStatus(quote, 'draft', 'updated')
-      const { defaults, coupons, lines } = draftFields(engine, call, ports, quote)
+      const { defaults, coupons, lines: planned } = draftFields(engine, call, ports, quote)
+      const lines = madeLines(planned)
       const discounts =
         coupons === undefined
           ? ((quote.discounts as string[] | null) ?? []).map((id) => engine.resource('discount').require(call.scope, id))

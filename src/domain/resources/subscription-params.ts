@@ -38,7 +38,7 @@ export function recurringPrice(engine: Engine, call: OperationCall, id: unknown,
   if (price.type !== 'recurring') {
     throw invalid(param, `the price ${id} is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\``)
   }
-  if (price.active === false) throw invalid(param, `the price ${id} is not active`)
+  if (price.active === false && call.heldPrices?.includes(id) !== true) throw invalid(param, `the price ${id} is not active`)
   return price
 }
 

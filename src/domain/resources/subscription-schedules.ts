@@ -5,6 +5,7 @@ import type { OperationCall, ResourceDeclaration } from '../engine/declaration.j
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { invalidRequest, tableError } from '../service-error.js'
+import { type PlannedPrice, plannedPrice } from './inline-prices.js'
 import type { ResourcePorts } from './ports.js'
 
 const invalid = (param: string, detail: string) =>
@@ -53,12 +54,28 @@ function phaseJson(
   } as unknown as Json
 }
 
+/** A phase item's price, named or still a draft of its `price_data`, and its quantity. */
+interface PlannedItem {
+  readonly planned: PlannedPrice
+  readonly inline: boolean
+  readonly quantity?: number
+}
+
+/** A checked phase: its times and items, its inline prices not made yet. */
+interface PhasePlan {
+  readonly start: number
+  readonly end: number
+  readonly items: readonly PlannedItem[]
+  readonly proration: unknown
+}
+
 /**
  * Phases from `phases[]`, one after another from `start` (unix seconds): each ends at its
  * `end_date`, after its `duration`, or after one interval of its first price. Every price must be
- * a recurring price of the account; nothing is made here.
+ * a recurring price of the account, named (`price`) or described (`price_data`); nothing is made
+ * here ({@link makePhases} makes the inline prices).
  */
-function planPhases(engine: Engine, call: OperationCall, raw: unknown, start: number): Json[] {
+function planPhases(engine: Engine, call: OperationCall, raw: unknown, start: number): PhasePlan[] {
   const entries = listOf(raw)
   if (entries === undefined || entries.length === 0) throw missing('phases')
   let at = start
@@ -67,14 +84,17 @@ function planPhases(engine: Engine, call: OperationCall, raw: unknown, start: nu
     if (!isPlainObject(p)) throw invalid(param, 'must be an object')
     const items = listOf(p.items)
     if (items === undefined || items.length === 0) throw missing(`${param}[items]`)
-    const priced = items.map((it, j) => {
+    const priced = items.map((it, j): PlannedItem & { price: Json } => {
       const itemParam = `${param}[items][${j}]`
-      if (!isPlainObject(it) || typeof it.price !== 'string') throw missing(`${itemParam}[price]`)
-      const price = engine.resource('price').requireParam(call.scope, it.price, `${itemParam}[price]`)
+      const planned = isPlainObject(it) ? plannedPrice(engine, call, it, itemParam, `price_draft_${i}_${j}`) : undefined
+      if (planned === undefined || !isPlainObject(it)) throw missing(`${itemParam}[price]`)
+      const price = planned.price
+      const inline = typeof it.price !== 'string' || it.price === ''
       if (price.recurring === null || price.recurring === undefined) {
+        if (inline) throw missing(`${itemParam}[price_data][recurring]`)
         throw invalid(`${itemParam}[price]`, 'the price must be a recurring price')
       }
-      return { price, ...(it.quantity === undefined ? {} : { quantity: Number(it.quantity) }) }
+      return { planned, inline, price, ...(it.quantity === undefined ? {} : { quantity: Number(it.quantity) }) }
     })
     const first = priced[0]?.price.recurring as { interval: Interval; interval_count?: number }
     let end: number
@@ -84,11 +104,36 @@ function planPhases(engine: Engine, call: OperationCall, raw: unknown, start: nu
       end = boundary(at * 1000, p.duration.interval as Interval, count, 1) / 1000
     } else end = boundary(at * 1000, first.interval, Number(first.interval_count ?? 1), 1) / 1000
     if (!(end > at)) throw invalid(`${param}[end_date]`, 'must be after the start of the phase')
-    const phase = phaseJson(at, end, priced, String(priced[0]?.price.currency), p.proration_behavior)
+    const plan = { start: at, end, items: priced, proration: p.proration_behavior }
     at = end
-    return phase
+    return plan
   })
 }
+
+/**
+ * The phases as stored, every check having passed: each inline price made now, except those of the
+ * first phase when `firstPrices` gives them (made by the subscription the schedule starts).
+ */
+function makePhases(plans: readonly PhasePlan[], firstPrices?: readonly Json[]): Json[] {
+  return plans.map((plan, i) => {
+    const prices = i === 0 && firstPrices !== undefined ? firstPrices : plan.items.map((it) => it.planned.make())
+    const items = plan.items.map((it, j) => ({
+      price: prices[j] as Json,
+      ...(it.quantity === undefined ? {} : { quantity: it.quantity }),
+    }))
+    return phaseJson(plan.start, plan.end, items, String(items[0]?.price.currency), plan.proration)
+  })
+}
+
+/** A planned phase's items as `subscriptions.create` params: inline ones by their `price_data`. */
+const entriesOf = (plan: PhasePlan, raw: unknown): Record<string, unknown>[] =>
+  plan.items.map((it, j) => {
+    const entry = (listOf((listOf(raw)?.[0] as Json | undefined)?.items) ?? [])[j] as Json | undefined
+    return {
+      ...(it.inline ? { price_data: entry?.price_data } : { price: it.planned.price.id }),
+      ...(it.quantity === undefined ? {} : { quantity: it.quantity }),
+    }
+  })
 
 function scheduleOf(engine: Engine, call: OperationCall, action: string): Json {
   const schedule = engine.resource('subscription_schedule').require(call.scope, call.path.id ?? '')
@@ -177,25 +222,28 @@ export const subscriptionSchedules: ResourceDeclaration<ResourcePorts> = {
         throw invalid('start_date', "must be 'now' or a time in the future")
       }
       const start = startDate === undefined || startDate === 'now' ? now : Number(startDate)
-      const planned = planPhases(engine, call, phases, start)
+      const plans = planPhases(engine, call, phases, start)
       Object.assign(fields, {
         customer: customer.id,
         end_behavior: typeof endBehavior === 'string' ? endBehavior : 'release',
-        phases: planned,
         test_clock: customer.test_clock ?? null,
       })
       if (start > now) {
+        fields.phases = makePhases(plans)
         const created = resource.create(call.scope, { metadata }, call.origin, { ...fields, status: 'not_started' })
         ports.billing.schedules.queue(call.scope, created)
         return created
       }
-      // Starting now: the subscription first (its own checks and events), then the schedule driving it.
-      const first = planned[0] as Json
+      // Starting now: the subscription first (its own checks and events; it makes the first phase's
+      // inline prices once they pass), then the other phases' prices and the schedule driving it.
       const sub = engine.run('subscriptions.create', {
         ...call,
         path: {},
-        params: { customer: customer.id, items: itemsOf(first) },
+        params: { customer: customer.id, items: entriesOf(plans[0] as PhasePlan, phases) },
       }) as Json
+      const made = (sub.items as { data: Json[] }).data.map((item) => item.price as Json)
+      fields.phases = makePhases(plans, made)
+      const first = (fields.phases as Json[])[0] as Json
       const created = resource.create(call.scope, { metadata }, call.origin, {
         ...fields,
         status: 'active',
@@ -228,7 +276,8 @@ export const subscriptionSchedules: ResourceDeclaration<ResourcePorts> = {
         ) {
           throw invalid('phases[0][start_date]', "the current phase's start cannot change")
         }
-        const planned = planPhases(engine, call, phases, start)
+        // Every check has passed: the inline prices are made now (the subscription may use them).
+        const planned = makePhases(planPhases(engine, call, phases, start))
         fields.phases = planned
         changed = planned[0]
         if (schedule.status === 'active') fields.current_phase = { start_date: changed?.start_date, end_date: changed?.end_date }
@@ -245,6 +294,7 @@ export const subscriptionSchedules: ResourceDeclaration<ResourcePorts> = {
           engine.run('subscriptions.update', {
             ...call,
             path: { id: sub.id },
+            heldPrices: wanted.map((w) => w.price),
             params: {
               items: [...had.map((h) => ({ id: h.id, deleted: true })), ...wanted],
               ...(typeof proration === 'string' ? { proration_behavior: proration } : {}),
