@@ -13,7 +13,7 @@ import {
 import { describe, expect, it } from 'vitest'
 
 // The full sweep (seeds 1..10) is `scripts/flow-seed-sweep.ts`; here a few seeds keep the suite fast.
-const SEEDS = [1, 2, 3]
+const SEEDS = [2, 3]
 const DAY = 86_400_000
 
 /** Whether a program holds a failed cycle fixed later: the card fails, a renewal, then a fix for that customer. */

@@ -81,12 +81,14 @@ export interface FlowWorkload {
   /** The first step of every program (default a subscription). */
   readonly firstStep?: fc.Arbitrary<FlowStep>
   /**
-   * Short runs of steps drawn as one (a card starting to fail and the renewal it fails): a third of
-   * the draws are episodes, each as often as another. The program still holds single steps, each
+   * Short runs of steps drawn as one (a card starting to fail and the renewal it fails): a share
+   * of the draws (`episodeShare`) are episodes, each as often as another. The program still holds single steps, each
    * with its own faults (on an episode's first four steps), and a counterexample is shrunk step by
    * step.
    */
   readonly episodes?: readonly fc.Arbitrary<readonly FlowStep[]>[]
+  /** The share of draws that are episodes, above 0 and below 1 (default 1/3). */
+  readonly episodeShare?: number
   /** Event types (or type prefixes) delivery faults may aim at (default the subscription and invoice events). */
   readonly faultAims?: readonly string[]
 }
@@ -174,6 +176,12 @@ interface Slot {
 
 const EPISODE_FAULTED_STEPS = 4
 
+/** The weight of a single step beside `episodes` episodes of weight 1 each, for their share. */
+function singleWeight(episodes: number, share = 1 / 3): number {
+  const bounded = Math.min(0.99, Math.max(0.01, Number.isFinite(share) ? share : 1 / 3))
+  return Math.max(1, Math.round((episodes * (1 - bounded)) / bounded))
+}
+
 /** An episode's steps, each with faults drawn as a single step's are. */
 function episodeSlots(episode: fc.Arbitrary<readonly FlowStep[]>, before: fc.Arbitrary<FaultEntry[]>): fc.Arbitrary<Slot[]> {
   return fc
@@ -226,7 +234,7 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
       : fc
           .array(
             fc.oneof(
-              { weight: 2 * episodes.length, arbitrary: single.map((s) => [s]) },
+              { weight: singleWeight(episodes.length, workload.episodeShare), arbitrary: single.map((s) => [s]) },
               ...episodes.map((e) => ({ weight: 1, arbitrary: episodeSlots(e, before) })),
             ),
             lengths,
