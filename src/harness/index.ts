@@ -117,6 +117,7 @@ export { checkFulfilment, type FulfilmentOptions } from './flows/fulfilment-prop
 export {
   FULFILMENT_EVENT_TYPES,
   type FulfilmentPayment,
+  fulfilmentEpisodes,
   fulfilmentPayments,
   fulfilmentSteps,
   fulfilmentWorkload,
