@@ -85,6 +85,7 @@ export {
 } from './fast-check/arbitraries.js'
 export { type HarnessCommand, type HarnessModel, harnessCommands } from './fast-check/commands.js'
 export { checkDunning } from './flows/dunning-property.js'
+export { dunningActions, dunningEpisodes, dunningSteps, dunningWorkload } from './flows/dunning-steps.js'
 export type { DunningClient, DunningClientFactory, DunningEnv, DunningNotices } from './flows/dunning-subject.js'
 export { dunningSubject } from './flows/dunning-subject.js'
 export { type FlowAction, type FlowActionContext, flowActions } from './flows/flow-actions.js'
@@ -116,6 +117,7 @@ export { checkFulfilment, type FulfilmentOptions } from './flows/fulfilment-prop
 export {
   FULFILMENT_EVENT_TYPES,
   type FulfilmentPayment,
+  fulfilmentEpisodes,
   fulfilmentPayments,
   fulfilmentSteps,
   fulfilmentWorkload,

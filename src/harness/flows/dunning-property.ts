@@ -1,11 +1,13 @@
 import { HarnessInputError } from '../validate-input.js'
+import { dunningWorkload } from './dunning-steps.js'
 import { type DunningClientFactory, dunningSubject } from './dunning-subject.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
 
 /**
  * Ready-made property for a dunning client: over generated billing flows (renewals and trial ends
- * failing on `pm_card_chargeCustomerFail`, automatic retries, cards updated and invoices paid,
- * cancellations, months passing) under every delivery and API fault, "one notice per failed invoice
+ * failing on `pm_card_chargeCustomerFail`, the clock moved across the automatic retry schedule,
+ * cards fixed before the next retry or invoices paid at once, several subscriptions of one
+ * customer failing together, cancellations; `dunningWorkload`) under every delivery and API fault, "one notice per failed invoice
  * attempt cycle, none once the invoice is paid, restored once on `invoice.paid`". The
  * counterexample is shrunk to a 1-minimal program.
  *
@@ -15,5 +17,8 @@ import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-
  */
 export async function checkDunning(factory: DunningClientFactory, options: FlowCheckOptions = {}): Promise<FlowCheckResult> {
   if (typeof factory !== 'function') throw new HarnessInputError('checkDunning: expected a dunning factory (env) => { handler }')
-  return checkFlows('checkDunning', () => dunningSubject(factory, 'checkDunning'), options)
+  return checkFlows('checkDunning', () => dunningSubject(factory, 'checkDunning'), {
+    ...options,
+    workload: dunningWorkload(options.workload),
+  })
 }

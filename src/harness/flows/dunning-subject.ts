@@ -1,5 +1,6 @@
 import { checkDunningTrace } from '../checkers/dunning-checker.js'
 import { HarnessInputError } from '../validate-input.js'
+import { dunningActions } from './dunning-steps.js'
 import type { FlowClientEnv, FlowSubject } from './flow-run.js'
 
 /** Where a dunning client sends what it tells customers (the harness records each message). */
@@ -60,5 +61,6 @@ export function dunningSubject(factory: DunningClientFactory, api: string): Flow
     },
     checkpoint: () => undefined,
     check: (entries) => checkDunningTrace(entries),
+    actions: dunningActions,
   }
 }

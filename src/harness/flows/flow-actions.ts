@@ -65,13 +65,26 @@ async function firstItem(ctx: FlowActionContext, id: string): Promise<string | u
   return typeof item === 'string' ? item : undefined
 }
 
-async function setDefaultCard(ctx: FlowActionContext, customer: string, card: string): Promise<void> {
+/**
+ * Attaches a test card token to the customer and makes it the default for invoices (what the next
+ * charge of every subscription of the customer uses).
+ *
+ * @example
+ * await setDefaultCard(ctx, 'cus_123', 'pm_card_visa')
+ */
+export async function setDefaultCard(ctx: FlowActionContext, customer: string, card: string): Promise<void> {
   const pm = await ctx.api('POST', `/v1/payment_methods/${card}/attach`, { customer })
   if (typeof pm.body.id === 'string')
     await ctx.api('POST', `/v1/customers/${customer}`, { 'invoice_settings[default_payment_method]': pm.body.id })
 }
 
-function customerOf(ctx: FlowActionContext, n: number): string {
+/**
+ * The setup's customer a step names by number (wrapping around).
+ *
+ * @example
+ * customerOf(ctx, 0) // 'cus_...'
+ */
+export function customerOf(ctx: FlowActionContext, n: number): string {
   return ctx.setup.customers[n % ctx.setup.customers.length] as string
 }
 

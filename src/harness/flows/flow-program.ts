@@ -65,6 +65,8 @@ export const flowFaultKinds: readonly FaultKind[] = [
 export interface FlowWorkload {
   /** Most steps in a program (default 12). */
   readonly maxSteps?: number
+  /** Fewest steps in a program (default 1); a counterexample is still shrunk below it. */
+  readonly minSteps?: number
   /** Most scheduled faults (default 4). */
   readonly maxFaults?: number
   /** Fault kinds the schedule draws from (default `flowFaultKinds`). */
@@ -78,6 +80,15 @@ export interface FlowWorkload {
   readonly builtInSteps?: boolean
   /** The first step of every program (default a subscription). */
   readonly firstStep?: fc.Arbitrary<FlowStep>
+  /**
+   * Short runs of steps drawn as one (a card starting to fail and the renewal it fails): a share
+   * of the draws (`episodeShare`) are episodes, each as often as another. The program still holds single steps, each
+   * with its own faults (on an episode's first four steps), and a counterexample is shrunk step by
+   * step.
+   */
+  readonly episodes?: readonly fc.Arbitrary<readonly FlowStep[]>[]
+  /** The share of draws that are episodes, above 0 and below 1 (default 1/3). */
+  readonly episodeShare?: number
   /** Event types (or type prefixes) delivery faults may aim at (default the subscription and invoice events). */
   readonly faultAims?: readonly string[]
 }
@@ -158,6 +169,26 @@ function flowFault(kinds: readonly FaultKind[], aims: readonly string[]): fc.Arb
     })
 }
 
+interface Slot {
+  readonly step: FlowStep
+  readonly faults: FaultEntry[]
+}
+
+const EPISODE_FAULTED_STEPS = 4
+
+/** The weight of a single step beside `episodes` episodes of weight 1 each, for their share. */
+function singleWeight(episodes: number, share = 1 / 3): number {
+  const bounded = Math.min(0.99, Math.max(0.01, Number.isFinite(share) ? share : 1 / 3))
+  return Math.max(1, Math.round((episodes * (1 - bounded)) / bounded))
+}
+
+/** An episode's steps, each with faults drawn as a single step's are. */
+function episodeSlots(episode: fc.Arbitrary<readonly FlowStep[]>, before: fc.Arbitrary<FaultEntry[]>): fc.Arbitrary<Slot[]> {
+  return fc
+    .tuple(episode, fc.array(before, { minLength: EPISODE_FAULTED_STEPS, maxLength: EPISODE_FAULTED_STEPS }))
+    .map(([steps, faults]) => steps.map((step, i) => ({ step, faults: faults[i] ?? [] })))
+}
+
 /**
  * Generated billing flow programs: a seed, steps, and a fault schedule whose faults ride on the step
  * they come before (so shrinking an earlier step moves them with theirs).
@@ -193,14 +224,30 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
       quantity: fc.integer({ min: 1, max: 5 }),
       trialDays: fc.constantFrom(0, 0, 3, 14),
     })
+  const single = fc.record({ step: flowStep(workload), faults: before })
+  const lengths = { minLength: Math.min(Math.max(0, (workload.minSteps ?? 1) - 1), maxSteps - 1), maxLength: maxSteps - 1 }
+  const episodes = workload.episodes ?? []
+  // Without episodes the arbitrary is the one it always was: the same seed draws the same programs.
+  const slots =
+    episodes.length === 0
+      ? fc.array(single, lengths)
+      : fc
+          .array(
+            fc.oneof(
+              { weight: singleWeight(episodes.length, workload.episodeShare), arbitrary: single.map((s) => [s]) },
+              ...episodes.map((e) => ({ weight: 1, arbitrary: episodeSlots(e, before) })),
+            ),
+            lengths,
+          )
+          .map((runs) => runs.flat())
   return fc
     .record({
       seed: fc.integer({ min: 0, max: 1_000_000 }),
       head: fc.record({ step: first as fc.Arbitrary<FlowStep>, faults: before }),
-      slots: fc.array(fc.record({ step: flowStep(workload), faults: before }), { minLength: 0, maxLength: maxSteps - 1 }),
+      slots,
     })
     .map(({ seed, head, slots }) => {
-      const all = [head, ...slots]
+      const all = [head, ...slots].slice(0, maxSteps)
       return {
         seed,
         steps: all.map((s) => s.step),

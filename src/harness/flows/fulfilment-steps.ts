@@ -74,6 +74,26 @@ export function fulfilmentSteps(payments: number): fc.Arbitrary<FlowStep>[] {
   ]
 }
 
+const DAY = 86_400_000
+
+/**
+ * The episodes of a fulfilment flow, each drawn as one: a session paid and the app redeployed
+ * right after (what an in-memory dedupe forgets), and a session paid with the delayed bank debit
+ * and the days it takes to settle or fail.
+ *
+ * @example
+ * const workload = { episodes: fulfilmentEpisodes(fulfilmentPayments.length) }
+ */
+export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly FlowStep[]>[] {
+  const pay = (payment: fc.Arbitrary<number>) =>
+    fc.record({ kind: fc.constant('x:pay' as const), session, payment, returns: fc.boolean() })
+  const delayed = fc.constantFrom(...[4, 5].filter((i) => i < payments), Math.max(0, payments - 1))
+  return [
+    fc.tuple(pay(fc.nat({ max: Math.max(0, payments - 1) })), fc.constant({ kind: 'x:restart' as const })),
+    fc.tuple(pay(delayed), fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(DAY, 3 * DAY) })),
+  ]
+}
+
 /**
  * The shape of generated fulfilment flows: checkout steps and clock moves (from a minute to 32
  * days, past a session's 24-hour expiry), first a checkout session, delivery faults aimed at the
@@ -87,8 +107,12 @@ export function fulfilmentWorkload(payments: number, base: FlowWorkload = {}): F
   return {
     ...base,
     builtInSteps: false,
+    // A race needs a session paid and something after it (a reload, a redeploy, a replay): never one step alone.
+    minSteps: base.minSteps ?? 4,
     firstStep: steps[0] as fc.Arbitrary<FlowStep>,
     extraSteps: [...steps, ...(base.extraSteps ?? [])],
+    episodes: base.episodes ?? fulfilmentEpisodes(payments),
+    episodeShare: base.episodeShare ?? 0.15,
     faultAims: base.faultAims ?? ['checkout.session.completed', 'checkout.session.async_payment_', 'checkout.session.'],
   }
 }

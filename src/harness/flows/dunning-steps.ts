@@ -1,0 +1,134 @@
+import fc from 'fast-check'
+import type { FaultKind } from '#faults/faults-schema.js'
+import { customerOf, type FlowAction, setDefaultCard } from './flow-actions.js'
+import { type FlowStep, type FlowWorkload, flowFaultKinds } from './flow-program.js'
+
+const DAY = 86_400_000
+
+// Most steps meet the first customer, so its subscriptions fail together (several cycles at once).
+const customer = fc.constantFrom(0, 0, 0, 0, 1)
+const sub = fc.constantFrom(0, 0, 1, 2)
+
+const renewal = fc.record({ kind: fc.constant('advance' as const), ms: fc.constant(32 * DAY) })
+const retry = fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(3 * DAY, 5 * DAY, 7 * DAY) })
+const failCard = fc.record({ kind: fc.constant('fail_card' as const), customer })
+const updateCard = fc.record({ kind: fc.constant('x:update_card' as const), customer })
+const recover = fc.record({ kind: fc.constant('recover' as const), customer })
+
+const subscribe = fc.record({
+  kind: fc.constant('subscribe' as const),
+  customer,
+  plan: fc.nat({ max: 2 }),
+  quantity: fc.integer({ min: 1, max: 3 }),
+  trialDays: fc.constantFrom(0, 0, 0, 3),
+})
+
+/**
+ * The dunning steps: subscriptions (mostly without a trial), the default card switched to one
+ * whose charges fail, renewals (a billing period passing), the clock moved across the automatic
+ * retry schedule (3, 5 and 7 days apart), the card fixed so the next retry pays
+ * (`x:update_card`), the open invoices paid at once (`recover`), and the occasional trial end and
+ * cancellation. Built-in step kinds are drawn here with dunning's own weights.
+ *
+ * @example
+ * const workload = { extraSteps: dunningSteps(), builtInSteps: false }
+ */
+export function dunningSteps(): fc.Arbitrary<FlowStep>[] {
+  // Every extra step has the same weight: listed twice, a kind is drawn twice as often.
+  return [
+    subscribe,
+    subscribe,
+    failCard,
+    failCard,
+    renewal,
+    renewal,
+    retry,
+    retry,
+    updateCard,
+    recover,
+    fc.record({ kind: fc.constant('end_trial' as const), sub }),
+    fc.record({ kind: fc.constant('cancel' as const), sub, atPeriodEnd: fc.boolean() }),
+  ]
+}
+
+/**
+ * The episodes of a dunning flow, each a short story drawn as one: a card starting to fail and
+ * the renewal it fails; the card fixed and the retry it pays; the clock through the retry
+ * schedule; and a whole cycle (fails at renewal, fixed, paid by the next retry, or paid at once).
+ * Each step keeps its own faults and shrinks alone.
+ *
+ * @example
+ * const workload = { episodes: dunningEpisodes() }
+ */
+export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
+  const failsAtRenewal = fc.tuple(failCard, renewal)
+  return [
+    failsAtRenewal,
+    failsAtRenewal,
+    fc.tuple(updateCard, retry),
+    fc.tuple(retry, retry),
+    customer.chain((c) =>
+      fc.oneof(
+        fc.tuple(
+          fc.constant({ kind: 'fail_card' as const, customer: c }),
+          renewal,
+          fc.constant({ kind: 'x:update_card' as const, customer: c }),
+          retry,
+        ),
+        fc.tuple(
+          fc.constant({ kind: 'fail_card' as const, customer: c }),
+          renewal,
+          fc.constant({ kind: 'recover' as const, customer: c }),
+        ),
+      ),
+    ),
+  ]
+}
+
+/**
+ * The actions of the dunning steps' own kinds: `x:update_card` makes a card that pays the
+ * customer's default and pays nothing (the invoice's next automatic retry does).
+ *
+ * @example
+ * await dunningActions['x:update_card']?.(ctx, { kind: 'x:update_card', customer: 0 })
+ */
+export const dunningActions: Readonly<Record<string, FlowAction>> = {
+  async 'x:update_card'(ctx, step) {
+    const n = (step as { readonly customer?: unknown }).customer
+    await setDefaultCard(ctx, customerOf(ctx, typeof n === 'number' ? n : 0), 'pm_card_visa')
+    return undefined
+  },
+}
+
+// Duplicates and reorders of the invoice events are what dunning code gets wrong: drawn more often.
+const DUNNING_FAULT_KINDS: readonly FaultKind[] = [
+  ...flowFaultKinds,
+  'duplicate_delivery',
+  'duplicate_delivery',
+  'duplicate_delivery',
+  'reorder_delivery',
+  'reorder_delivery',
+]
+
+/**
+ * The shape of generated dunning flows: first a subscription, then the dunning steps and clock
+ * moves, with every flow fault kind (duplicates and reorders more often) aimed at the invoice
+ * events as often as not.
+ *
+ * @example
+ * fc.sample(flowProgram(dunningWorkload()), 1)
+ */
+export function dunningWorkload(base: FlowWorkload = {}): FlowWorkload {
+  return {
+    ...base,
+    builtInSteps: base.builtInSteps ?? false,
+    // A dunning story (subscribe, a failing card, a renewal, retries, a fix) needs several steps.
+    minSteps: base.minSteps ?? 4,
+    maxSteps: base.maxSteps ?? 16,
+    firstStep: base.firstStep ?? subscribe,
+    extraSteps: [...dunningSteps(), ...(base.extraSteps ?? [])],
+    episodes: base.episodes ?? dunningEpisodes(),
+    faultKinds: base.faultKinds ?? DUNNING_FAULT_KINDS,
+    faultAims: base.faultAims ?? ['invoice.payment_failed', 'invoice.paid', 'invoice.payment_'],
+  }
+}
