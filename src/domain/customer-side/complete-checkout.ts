@@ -16,6 +16,7 @@ import {
   isDelayedMethod,
   type PayerDetails,
 } from './checkout-payer.js'
+import { runAsCustomer } from './customer-scope.js'
 import { subscribeWithChallenge } from './subscribe-with-challenge.js'
 
 /** What the customer does on the checkout page. */
@@ -37,14 +38,7 @@ export interface CheckoutCompletion {
   readonly mode?: Mode
 }
 
-const run = (
-  service: Service,
-  scope: Scope,
-  op: string,
-  params: Record<string, unknown>,
-  path: Record<string, string> = {},
-  heldPrices: readonly string[] = [],
-) => service.engine.run(op, { scope, origin: NO_ORIGIN, path, params, heldPrices }) as Json
+const run = runAsCustomer
 
 /** The session's line items as stored (price objects and quantities). */
 function itemsOf(service: Service, scope: Scope, session: string): Json[] {

@@ -1,6 +1,8 @@
+import type { Json } from '../engine/list.js'
 import type { Mode, Scope } from '../mode.js'
 import type { Service } from '../service.js'
 import { ServiceError } from '../service-error.js'
+import { NO_ORIGIN } from '../v1-events/emit.js'
 
 /** Whose object a customer-side action acts on (default: the platform, test mode). */
 export interface CustomerScope {
@@ -42,4 +44,22 @@ export function customerStep<T>(step: () => T): { readonly value?: T; readonly e
     if (caught instanceof ServiceError && caught.type === 'card_error') return { error: caught.toJSON().error }
     throw caught
   }
+}
+
+/**
+ * Runs an operation as the customer's side does: no origin (the customer is not an API caller),
+ * with the inline prices the object holds let through (`heldPrices`).
+ *
+ * @example
+ * runAsCustomer(service, scope, 'subscriptions.create', { customer: 'cus_1', items: [{ price: 'price_1' }] })
+ */
+export function runAsCustomer(
+  service: Service,
+  scope: Scope,
+  op: string,
+  params: Record<string, unknown>,
+  path: Record<string, string> = {},
+  heldPrices: readonly string[] = [],
+): Json {
+  return service.engine.run(op, { scope, origin: NO_ORIGIN, path, params, heldPrices }) as Json
 }

@@ -4,15 +4,9 @@ import type { PaymentMethod } from '../payment-intents/payment-method.js'
 import type { Service } from '../service.js'
 import { authenticateSetup } from '../setup-intents/setup-flow.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
+import { runAsCustomer } from './customer-scope.js'
 
-const run = (
-  service: Service,
-  scope: Scope,
-  op: string,
-  params: Record<string, unknown>,
-  path: Record<string, string> = {},
-  heldPrices: readonly string[] = [],
-) => service.engine.run(op, { scope, origin: NO_ORIGIN, path, params, heldPrices }) as Json
+const run = runAsCustomer
 
 /**
  * Subscribes with a card whose issuer asks for 3-D Secure, the customer present on the checkout

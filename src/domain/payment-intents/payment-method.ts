@@ -154,22 +154,6 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
       last4: '9979',
       outcome: declined('card_declined', 'stolen_card', errorMessage('card_declined')),
     },
-    // The provider's testing page names these tokens with `visa_` beside the ones above; both work.
-    pm_card_visa_chargeDeclinedInsufficientFunds: {
-      brand: 'visa',
-      last4: '9995',
-      outcome: declined('card_declined', 'insufficient_funds', 'Your card has insufficient funds.'),
-    },
-    pm_card_visa_chargeDeclinedLostCard: {
-      brand: 'visa',
-      last4: '9987',
-      outcome: declined('card_declined', 'lost_card', errorMessage('card_declined')),
-    },
-    pm_card_visa_chargeDeclinedStolenCard: {
-      brand: 'visa',
-      last4: '9979',
-      outcome: declined('card_declined', 'stolen_card', errorMessage('card_declined')),
-    },
     pm_card_visa_chargeDeclinedVelocityLimitExceeded: {
       brand: 'visa',
       last4: '6975',
@@ -209,7 +193,13 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
  */
 export function testCard(token: string): TestCard | undefined {
   if (Object.hasOwn(TEST_CARDS, token)) return TEST_CARDS[token]
-  const name = token.startsWith('tok_') ? `pm_card_${token.slice(4)}` : undefined
+  // The provider's testing page also names the declining tokens with `visa_`
+  // (`pm_card_visa_chargeDeclinedLostCard`): the same cards.
+  const name = token.startsWith('tok_')
+    ? `pm_card_${token.slice(4)}`
+    : token.startsWith('pm_card_visa_chargeDeclined')
+      ? `pm_card_${token.slice('pm_card_visa_'.length)}`
+      : undefined
   return name !== undefined && Object.hasOwn(TEST_CARDS, name) ? TEST_CARDS[name] : undefined
 }
 
