@@ -173,6 +173,35 @@ describe('subscription schedules take phases[][items][][price_data] (official cl
     expect(sub.items.data.map((i) => i.price.id)).toEqual([phasePrice])
   })
 
+  it("refuses an active schedule's phase of mixed billing intervals with 400 and makes no inline price", async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'ss5@example.com' })
+    const product = await stripe.products.create({ name: 'Plan' })
+    const base = await stripe.prices.create(monthly(product.id, 500))
+    const schedule = await stripe.subscriptionSchedules.create({
+      customer: customer.id,
+      start_date: 'now',
+      phases: [{ items: [{ price: base.id }] }],
+    })
+    const pricesBefore = (await stripe.prices.list({ limit: 100 })).data.length
+    await expect(
+      stripe.subscriptionSchedules.update(schedule.id, {
+        phases: [
+          {
+            items: [
+              { price_data: monthly(product.id, 700) },
+              { price_data: { currency: 'usd', product: product.id, unit_amount: 900, recurring: { interval: 'year' } } },
+            ],
+            start_date: schedule.phases[0]?.start_date,
+          },
+        ],
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_invalid', param: 'phases[0][items][1][price]' })
+    expect((await stripe.prices.list({ limit: 100 })).data.length).toBe(pricesBefore)
+    const sub = await stripe.subscriptions.retrieve(schedule.subscription as string)
+    expect(sub.items.data.map((i) => i.price.id)).toEqual([base.id])
+  })
+
   it('refuses price_data without recurring with 400 and makes no price', async () => {
     const { stripe } = setup()
     const customer = await stripe.customers.create({ email: 'ss3@example.com' })
