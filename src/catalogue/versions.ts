@@ -134,7 +134,19 @@ export function subTypesAt(version: string, type: string, kind: 'objects' | 'par
 
 const subMemo = new Map<string, ReadonlyMap<string, string> | undefined>()
 
-function fieldsOf(version: string, type: string, kind: 'objects' | 'params'): Map<string, Field> | undefined {
+// `declaredAt` and `subTypesAt` read the same fields of a type (as `fieldChanges` does, for both
+// versions): the deltas are walked once per version and type, not once per reader.
+const fieldsMemo = new Map<string, ReadonlyMap<string, Field> | undefined>()
+
+function fieldsOf(version: string, type: string, kind: 'objects' | 'params'): ReadonlyMap<string, Field> | undefined {
+  const key = `${kind}\n${version}\n${type}`
+  if (fieldsMemo.has(key)) return fieldsMemo.get(key)
+  const fields = walkFields(version, type, kind)
+  fieldsMemo.set(key, fields)
+  return fields
+}
+
+function walkFields(version: string, type: string, kind: 'objects' | 'params'): Map<string, Field> | undefined {
   deltas ??= read('version-deltas.json') as DeltasFile
   let fields = baseFields(type, kind)
   for (const v of servedVersions()) {

@@ -89,13 +89,8 @@ export function createRng(seed: number | string): Rng {
 const seededAlea = (seed: string): Alea => alea(seed, { state: true }) as unknown as Alea
 
 /**
- * A stream whose generator is made on its first draw: a simulator makes its streams, a fork loads
- * their saved positions and a continued run reseeds them, one after the other, and most streams of
- * a run are never drawn from; seeding one (alea hashes its seed) is the costly part.
- */
-/**
  * One named stream: its generator made on first draw (a fork or a reseed that is never drawn from
- * costs nothing). A class, not a closure per stream: a simulator (a fork per property run) makes
+ * costs nothing; seeding, where alea hashes its seed, is the costly part). A class, not a closure per stream: a simulator (a fork per property run) makes
  * several, and a dev-time transform that keeps function names (tsx) names every closure made.
  */
 class Stream implements RandomStream {

@@ -1,3 +1,4 @@
+import { feeDetailsOf } from '#domain/ledger/balance-transaction.js'
 import { BALANCE_TRANSACTION_OBJECT } from '#domain/ledger/ledger.js'
 import { type Mode, scopeKey } from '#domain/mode.js'
 import { SESSION_OBJECT } from '#domain/sessions/sessions.js'
@@ -60,18 +61,7 @@ function balanceTransaction(t: SavedTransaction): Record<string, unknown> {
     description: t.description ?? null,
     exchange_rate: null,
     fee: t.fee,
-    fee_details:
-      t.fee === 0
-        ? []
-        : [
-            {
-              amount: t.fee,
-              application: null,
-              currency: t.currency,
-              description: t.feeDescription ?? 'Processing fees',
-              type: 'stripe_fee',
-            },
-          ],
+    fee_details: feeDetailsOf(t.fee, t.currency, t.feeDescription),
     net: t.net,
     reporting_category: t.reportingCategory,
     source: t.source,

@@ -21,6 +21,18 @@ export interface FeeDetail {
 }
 
 /**
+ * The `fee_details` of a balance transaction: none without a fee, else the one provider fee. Both
+ * the ledger's postings and upgraded version 2 snapshots build them here, so the stored objects
+ * agree key for key.
+ *
+ * @example
+ * feeDetailsOf(88, 'usd') // [{ amount: 88, application: null, currency: 'usd', description: 'Processing fees', type: 'stripe_fee' }]
+ */
+export function feeDetailsOf(fee: number, currency: string, description = 'Processing fees'): FeeDetail[] {
+  return fee === 0 ? [] : [{ amount: fee, application: null, currency, description, type: 'stripe_fee' }]
+}
+
+/**
  * A balance transaction as the API shows it and as the engine's `balance_transaction` store keeps
  * it: one movement of an account's balance in one currency and mode (the scope it is stored in).
  * `net = amount - fee`; times are unix seconds.

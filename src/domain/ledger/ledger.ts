@@ -3,7 +3,7 @@ import type { Json } from '../engine/list.js'
 import type { Resource } from '../engine/resource.js'
 import type { Kernel } from '../kernel.js'
 import { type Scope, scopeKey } from '../mode.js'
-import type { BalanceTransaction, FeeDetail } from './balance-transaction.js'
+import { type BalanceTransaction, feeDetailsOf } from './balance-transaction.js'
 import { type JournalEntry, journalOf } from './journal.js'
 
 /** Days a charge's funds stay pending before they become available (the provider's standard 2-day schedule). */
@@ -201,18 +201,6 @@ export function createLedger(
       const after = input.availableAfter ?? AVAILABLE_AFTER
       if (after > 0 && after < 1000) throw new Error(`ledger: availableAfter must be 0 or at least a second (${after})`)
       const now = kernel.clock.now
-      const feeDetails: FeeDetail[] =
-        fee === 0
-          ? []
-          : [
-              {
-                amount: fee,
-                application: null,
-                currency: input.currency,
-                description: input.feeDescription ?? 'Processing fees',
-                type: 'stripe_fee',
-              },
-            ]
       const t: BalanceTransaction = {
         id: kernel.ids.next('txn', 24),
         object: 'balance_transaction',
@@ -224,7 +212,7 @@ export function createLedger(
         description: input.description ?? null,
         exchange_rate: null,
         fee,
-        fee_details: feeDetails,
+        fee_details: feeDetailsOf(fee, input.currency, input.feeDescription),
         net: input.amount - fee,
         reporting_category: category,
         source: input.source,

@@ -22,6 +22,31 @@ export function cashAvailable(engine: Engine, scope: Scope, customer: string, cu
 }
 
 /**
+ * A customer's cash balance as the provider answers it (`customers.retrieveCashBalance`, and the
+ * customer's includable `cash_balance`): the sum of its cash balance transactions by currency
+ * (`available` null before the first one), reconciled automatically as the account's default.
+ *
+ * @example
+ * cashBalanceOf(engine, scope, customer) // { object: 'cash_balance', available: { usd: 5000 }, customer: 'cus_1', ... }
+ */
+export function cashBalanceOf(engine: Engine, scope: Scope, customer: Json): Record<string, unknown> {
+  let available: Record<string, number> | null = null
+  for (const t of engine.resource('customer_cash_balance_transaction').list(scope)) {
+    if (t.customer !== customer.id || typeof t.currency !== 'string') continue
+    available ??= {}
+    available[t.currency] = (available[t.currency] ?? 0) + Number(t.net_amount ?? 0)
+  }
+  return {
+    object: 'cash_balance',
+    available,
+    customer: customer.id,
+    customer_account: null,
+    livemode: scope.mode === 'live',
+    settings: { reconciliation_mode: 'automatic', using_merchant_default: true },
+  }
+}
+
+/**
  * Records a movement of a customer's cash balance (`funded`, `applied_to_payment`) with its
  * `ending_balance`; emits `customer_cash_balance_transaction.created`.
  *

@@ -2,7 +2,7 @@ import { checkEmail } from '../engine/checks.js'
 import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { Json } from '../engine/list.js'
 import { tableError } from '../service-error.js'
-import { cashBalanceOf, hasCashBalance } from './customer-cash-balance.js'
+import { cashBalanceOf } from './cash-balance.js'
 import { customerTax } from './customer-tax.js'
 import { deleteCustomerDiscount } from './discount-removal.js'
 import type { ResourcePorts } from './ports.js'
@@ -112,8 +112,11 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
     sources: (customer) => includedList(customer, 'sources', []),
     invoice_credit_balance: (customer, { engine, scope }) =>
       creditByCurrency(customer, engine.resource('customer_balance_transaction').list(scope)),
-    cash_balance: (customer, { engine, scope }) =>
-      hasCashBalance(engine, scope, customer.id) ? cashBalanceOf(engine, scope, customer) : null,
+    // A customer without any cash balance movement (`available` still null) answers null.
+    cash_balance: (customer, { engine, scope }) => {
+      const balance = cashBalanceOf(engine, scope, customer)
+      return balance.available === null ? null : balance
+    },
   },
   behaviours: {
     'customers.retrieveCashBalance'(call, _next, { engine }) {

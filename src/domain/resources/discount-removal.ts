@@ -28,7 +28,7 @@ const DELETED_FIELDS = [
  * @example
  * endDiscount(engine, scope, discount, origin) // { id: 'di_…', deleted: true, … }
  */
-export function endDiscount(engine: Engine, scope: Scope, discount: Json, origin: Origin): Record<string, unknown> {
+function endDiscount(engine: Engine, scope: Scope, discount: Json, origin: Origin): Record<string, unknown> {
   const ended = engine.resource('discount').put(scope, discount.id, { end: engine.now() })
   engine.emit('customer.discount.deleted', scope, ended, origin)
   const answer: Record<string, unknown> = {}

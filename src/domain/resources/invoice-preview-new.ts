@@ -1,4 +1,3 @@
-import { SUBSCRIPTION_MAX_TRIAL_DAYS } from '#catalogue/rules.js'
 import { DAY } from '#kernel/time.js'
 import { boundary } from '../billing/calendar.js'
 import type { OperationCall } from '../engine/declaration.js'
@@ -6,36 +5,23 @@ import type { Engine } from '../engine/engine.js'
 import { expandPaths } from '../engine/expand.js'
 import type { Json } from '../engine/list.js'
 import type { ResourcePorts } from './ports.js'
+import { trialEndParam } from './subscription-dates.js'
 import {
   checkDistinctPrices,
   checkItemCount,
+  checkOneCycle,
   checkQuantity,
   couponsOf,
   entriesOf,
   invalid,
   itemPrice,
   missing,
-  type Recurring,
   taxRatesOf,
 } from './subscription-params.js'
 
 type Params = Readonly<Record<string, unknown>>
 
 const ITEMS = 'subscription_details[items]'
-
-/** `subscription_details.trial_end` (ms), `'now'` (no trial), or undefined when not given. */
-function trialEndOf(value: unknown, now: number): number | 'now' | undefined {
-  if (value === undefined) return undefined
-  if (value === 'now') return 'now'
-  const param = 'subscription_details[trial_end]'
-  const seconds = Number(value)
-  if (!Number.isSafeInteger(seconds) || seconds * 1000 <= now)
-    throw invalid(param, 'must be an integer Unix timestamp in the future')
-  if (seconds * 1000 > now + SUBSCRIPTION_MAX_TRIAL_DAYS * DAY) {
-    throw invalid(param, `can be at most ${SUBSCRIPTION_MAX_TRIAL_DAYS} days in the future`)
-  }
-  return seconds * 1000
-}
 
 /**
  * The anchor `subscription_details.billing_cycle_anchor` asks for (unix seconds), or undefined for
@@ -77,27 +63,16 @@ export function previewNewSubscription(engine: Engine, ports: ResourcePorts, cal
     checked.map((c) => String(c.price.id)),
     (i) => `${ITEMS}[${i}][price]`,
   )
-  const first = (checked[0] as (typeof checked)[number]).price
-  const currency = String(first.currency)
-  const rec = first.recurring as Recurring
-  checked.forEach(({ price }, i) => {
-    const r = price.recurring as Recurring
-    if (price.currency !== currency) {
-      throw invalid(
-        `${ITEMS}[${i}][price]`,
-        `the price ${price.id} is in ${String(price.currency)}, but this subscription is in ${currency}: all prices on a subscription must have the same currency`,
-      )
-    }
-    if (r.interval !== rec.interval || r.interval_count !== rec.interval_count) {
-      throw invalid(`${ITEMS}[${i}][price]`, 'all prices on a subscription must have the same billing interval')
-    }
-  })
+  const { currency, rec } = checkOneCycle(
+    checked.map((c) => c.price),
+    ITEMS,
+  )
   ports.billing.checkCurrency(call.scope, customerId, currency, 'subscription', `${ITEMS}[0][price]`)
   const coupons = couponsOf(engine, call, call.params.discounts)
   const defaultRates = taxRatesOf(engine, call, details.default_tax_rates, 'subscription_details[default_tax_rates]')
   const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
   const now = timeline.now()
-  const trialParam = trialEndOf(details.trial_end, now)
+  const trialParam = trialEndParam(details.trial_end, now, 'subscription_details[trial_end]')
   // As `subscriptions.create`: a price's own trial applies unless `trial_end` says otherwise.
   let trialEnd: number | null = null
   if (typeof trialParam === 'number') trialEnd = trialParam

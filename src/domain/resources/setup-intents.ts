@@ -1,4 +1,5 @@
-import type { ResourceDeclaration } from '../engine/declaration.js'
+import type { OperationCall, ResourceDeclaration } from '../engine/declaration.js'
+import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { confirmSetup } from '../setup-intents/setup-flow.js'
 import { withReturnUrl } from './payment-intent-redirect.js'
@@ -32,13 +33,7 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
       if (confirm && typeof given === 'string') ports.paymentMethods.check(call.scope, given, 'payment_method')
       const created = next() as Json
       if (!confirm || typeof given !== 'string') return created
-      const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
-      if (needsMicrodeposits(engine, call.scope, pm)) {
-        return awaitMicrodeposits(engine, call.scope, created, pm, call.params.mandate_data, call.origin)
-      }
-      const deps = { engine, paymentMethods: ports.paymentMethods }
-      const done = confirmSetup(deps, call.scope, created, pm, call.params.mandate_data, call.origin)
-      return withReturnUrl(engine, call.scope, done, call.params.return_url)
+      return confirmWith(call, engine, ports, created, given)
     },
     'setupIntents.verifyMicrodeposits': verifySetupMicrodeposits,
     'setupIntents.confirm'(call, _next, { engine, ports }) {
@@ -48,13 +43,7 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
       if (typeof given !== 'string') return r.set(call.scope, si.id, { status: 'requires_payment_method' }, call.origin)
       const customer = typeof si.customer === 'string' ? si.customer : undefined
       if (customer !== undefined) ports.paymentMethods.checkAttachable(call.scope, given, customer, 'payment_method')
-      const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
-      if (needsMicrodeposits(engine, call.scope, pm)) {
-        return awaitMicrodeposits(engine, call.scope, si, pm, call.params.mandate_data, call.origin)
-      }
-      const deps = { engine, paymentMethods: ports.paymentMethods }
-      const done = confirmSetup(deps, call.scope, si, pm, call.params.mandate_data, call.origin)
-      return withReturnUrl(engine, call.scope, done, call.params.return_url)
+      return confirmWith(call, engine, ports, si, given)
     },
     'setupIntents.cancel'(call, _next, { engine }) {
       const r = engine.resource('setup_intent')
@@ -67,4 +56,19 @@ export const setupIntents: ResourceDeclaration<ResourcePorts> = {
       )
     },
   },
+}
+
+/**
+ * Confirms a setup intent with the payment method `given` (`create` with `confirm: true` and
+ * `confirm` end alike): a bank account entered by hand waits for microdeposits, anything else
+ * goes through `confirmSetup`, a 3-D Secure wait redirecting to `return_url` when one is given.
+ */
+function confirmWith(call: OperationCall, engine: Engine, ports: ResourcePorts, si: Json, given: string): unknown {
+  const pm = ports.paymentMethods.resolve(call.scope, given, 'payment_method')
+  if (needsMicrodeposits(engine, call.scope, pm)) {
+    return awaitMicrodeposits(engine, call.scope, si, pm, call.params.mandate_data, call.origin)
+  }
+  const deps = { engine, paymentMethods: ports.paymentMethods }
+  const done = confirmSetup(deps, call.scope, si, pm, call.params.mandate_data, call.origin)
+  return withReturnUrl(engine, call.scope, done, call.params.return_url)
 }

@@ -22,21 +22,22 @@ export function cancelAtParam(value: unknown, now: number, periodEnd: number): n
 }
 
 /**
- * `trial_end` on an update: `undefined` when not given, `'now'`, or a time (ms) in the future and
- * at most two years ahead (the pinned client: "Can be at most two years from `billing_cycle_anchor`").
+ * `trial_end` on an update (or a preview's `subscription_details[trial_end]`, named by `param`):
+ * `undefined` when not given, `'now'`, or a time (ms) in the future and at most two years ahead
+ * (the pinned client: "Can be at most two years from `billing_cycle_anchor`").
  *
  * @example
  * trialEndParam('now', now) // 'now'
  */
-export function trialEndParam(value: unknown, now: number): number | 'now' | undefined {
+export function trialEndParam(value: unknown, now: number, param = 'trial_end'): number | 'now' | undefined {
   if (value === undefined) return undefined
   if (value === 'now') return 'now'
   const seconds = Number(value)
   if (!Number.isSafeInteger(seconds) || seconds * 1000 <= now) {
-    throw invalid('trial_end', 'must be an integer Unix timestamp in the future')
+    throw invalid(param, 'must be an integer Unix timestamp in the future')
   }
   if (seconds * 1000 > now + SUBSCRIPTION_MAX_TRIAL_DAYS * DAY) {
-    throw invalid('trial_end', `can be at most ${SUBSCRIPTION_MAX_TRIAL_DAYS} days in the future`)
+    throw invalid(param, `can be at most ${SUBSCRIPTION_MAX_TRIAL_DAYS} days in the future`)
   }
   return seconds * 1000
 }

@@ -18,6 +18,33 @@ export const invalid = (param: string, detail: string) =>
 export const missing = (param: string) =>
   invalidRequest(errorMessage('parameter_missing', { param }), { code: 'parameter_missing', param })
 
+/**
+ * Refuses items whose prices differ from the first one's currency or billing interval, as
+ * `subscriptions.create` does (`itemsParam`: where the items sit, `items` or a preview's
+ * `subscription_details[items]`); answers the first price's currency and recurrence.
+ *
+ * @example
+ * checkOneCycle([monthlyUsd, yearlyUsd], 'items') // throws: the same billing interval
+ */
+export function checkOneCycle(prices: readonly Json[], itemsParam: string): { currency: string; rec: Recurring } {
+  const first = prices[0] as Json
+  const currency = String(first.currency)
+  const rec = first.recurring as Recurring
+  prices.forEach((price, i) => {
+    if (price.currency !== currency) {
+      throw invalid(
+        `${itemsParam}[${i}][price]`,
+        `the price ${price.id} is in ${String(price.currency)}, but this subscription is in ${currency}: all prices on a subscription must have the same currency`,
+      )
+    }
+    const r = price.recurring as Recurring
+    if (r.interval !== rec.interval || r.interval_count !== rec.interval_count) {
+      throw invalid(`${itemsParam}[${i}][price]`, 'all prices on a subscription must have the same billing interval')
+    }
+  })
+  return { currency, rec }
+}
+
 /** `items` as a list of entries (the form decoder may give an object with numeric keys). */
 export function entriesOf(items: unknown): Params[] {
   const list = Array.isArray(items) ? items : typeof items === 'object' && items !== null ? Object.values(items) : []

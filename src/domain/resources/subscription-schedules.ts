@@ -7,6 +7,7 @@ import type { Json } from '../engine/list.js'
 import { invalidRequest, tableError } from '../service-error.js'
 import { type PlannedPrice, plannedPrice } from './inline-prices.js'
 import type { ResourcePorts } from './ports.js'
+import { checkOneCycle } from './subscription-params.js'
 
 const invalid = (param: string, detail: string) =>
   invalidRequest(errorMessage('parameter_invalid', { param, detail }), { code: 'parameter_invalid', param })
@@ -96,7 +97,11 @@ function planPhases(engine: Engine, call: OperationCall, raw: unknown, start: nu
       }
       return { planned, inline, price, ...(it.quantity === undefined ? {} : { quantity: Number(it.quantity) }) }
     })
-    checkOneCurrencyAndInterval(priced, `${param}[items]`)
+    // A phase becomes the subscription's items: refused here, before any inline price is made.
+    checkOneCycle(
+      priced.map((it) => it.price),
+      `${param}[items]`,
+    )
     const first = priced[0]?.price.recurring as { interval: Interval; interval_count?: number }
     let end: number
     if (p.end_date !== undefined) end = Number(p.end_date)
@@ -108,29 +113,6 @@ function planPhases(engine: Engine, call: OperationCall, raw: unknown, start: nu
     const plan = { start: at, end, items: priced, proration: p.proration_behavior }
     at = end
     return plan
-  })
-}
-
-/**
- * A phase becomes the subscription's items, so its prices share one currency and one billing
- * interval, as a subscription's must: refused here, before any inline price is made, rather than
- * by the subscription after.
- */
-function checkOneCurrencyAndInterval(priced: readonly { readonly price: Json }[], itemsParam: string): void {
-  const first = priced[0]?.price
-  if (first === undefined) return
-  const rec = first.recurring as { interval: string; interval_count?: number }
-  priced.forEach(({ price }, j) => {
-    if (price.currency !== first.currency) {
-      throw invalid(
-        `${itemsParam}[${j}][price]`,
-        `the price ${String(price.id)} is in ${String(price.currency)}, but this phase is in ${String(first.currency)}: all prices on a subscription must have the same currency`,
-      )
-    }
-    const r = price.recurring as { interval: string; interval_count?: number }
-    if (r.interval !== rec.interval || (r.interval_count ?? 1) !== (rec.interval_count ?? 1)) {
-      throw invalid(`${itemsParam}[${j}][price]`, 'all prices on a subscription must have the same billing interval')
-    }
   })
 }
 

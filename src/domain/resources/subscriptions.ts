@@ -15,6 +15,7 @@ import {
   checkCollection,
   checkDistinctPrices,
   checkItemCount,
+  checkOneCycle,
   checkPaymentMethod,
   checkQuantity,
   couponsOf,
@@ -146,21 +147,10 @@ export const subscriptions: ResourceDeclaration<ResourcePorts> = {
         checked.map((c) => c.price.id),
         (i) => `items[${i}][price]`,
       )
-      const first = checked[0] as (typeof checked)[number]
-      const currency = String(first.price.currency)
-      const rec = first.price.recurring as Recurring
-      checked.forEach(({ price }, i) => {
-        if (price.currency !== currency) {
-          throw invalid(
-            `items[${i}][price]`,
-            `the price ${price.id} is in ${String(price.currency)}, but this subscription is in ${currency}: all prices on a subscription must have the same currency`,
-          )
-        }
-        const r = price.recurring as Recurring
-        if (r.interval !== rec.interval || r.interval_count !== rec.interval_count) {
-          throw invalid(`items[${i}][price]`, 'all prices on a subscription must have the same billing interval')
-        }
-      })
+      const { currency, rec } = checkOneCycle(
+        checked.map((c) => c.price),
+        'items',
+      )
       ports.billing.checkCurrency(call.scope, customer.id, currency, 'subscription', 'items[0][price]')
       checkPaymentMethod(call, ports, customerId, params.default_payment_method)
       const sendInvoice = checkCollection(params.collection_method, params.days_until_due)

@@ -6,7 +6,7 @@ import type { Scope } from '../mode.js'
 import { NO_ORIGIN } from '../v1-events/emit.js'
 
 /** How long a card authorisation is held before the provider releases it (an uncaptured intent). */
-export const AUTHORIZATION_HOLD_MS = 7 * DAY
+const AUTHORIZATION_HOLD_MS = 7 * DAY
 
 /** Work that money movements leave on the clock: a payout's arrival (an authorisation's expiry runs by itself). */
 export interface MoneyTimers {

@@ -6,7 +6,7 @@ import { referenceFulfilmentClient } from '../reference/fulfilment-client.js'
 import { referenceSubscriptionMirror } from '../reference/subscription-mirror.js'
 import { referenceThinEventReceiver, staleThinEventReceiver } from '../thin/thin-race-receivers.js'
 import { importUserModule } from './import-user-module.js'
-import { MissingSubjectError } from './replay-subjects.js'
+import { isModulePath, MissingSubjectError } from './replay-subjects.js'
 import type { FlowScenarioProperty } from './scenario-types.js'
 
 /** The bundled clients of each flow property by name: the reference, and the buggy variants. */
@@ -50,7 +50,7 @@ export async function flowClientOf(
   const name = named ?? 'reference'
   const bundled = BUNDLED[property][name]
   if (bundled !== undefined) return bundled as (env: never) => unknown
-  if (!/^(\.{1,2}[\\/]|[\\/]|file:)|\.[cm]?[jt]s$/.test(name))
+  if (!isModulePath(name))
     throw new MissingSubjectError(
       `the scenario names client '${name}', which is not a bundled ${property} client (${Object.keys(BUNDLED[property]).join(', ')}): pass --client <module> exporting \`client\``,
     )

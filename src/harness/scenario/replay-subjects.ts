@@ -30,8 +30,14 @@ export class MissingSubjectError extends Error {
   override readonly name = 'MissingSubjectError'
 }
 
-/** A `harness` entry that names a module to import (a path), as opposed to a subject's name. */
-function isModulePath(spec: string): boolean {
+/**
+ * A `harness` entry that names a module to import (a path), as opposed to a subject's name.
+ *
+ * @example
+ * isModulePath('./my-client.ts') // true
+ * isModulePath('memory-dedupe') // false
+ */
+export function isModulePath(spec: string): boolean {
   return /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/]|file:)/.test(spec) || /\.[cm]?[jt]s$/.test(spec)
 }
 
