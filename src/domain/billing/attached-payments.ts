@@ -79,23 +79,25 @@ export function createAttachedPayments(ctx: BillingContext, payments: Payments) 
     },
   }
 
-  // However an attached intent succeeds later (a confirm, a capture, a bank debit settling), its invoice hears of it.
-  events.subscribe((event) => {
-    if (event.type !== 'payment_intent.succeeded' || event.objectId === undefined) return
-    const scope = { account: event.account, mode: event.mode }
-    const waiting = r
-      .invoicePayment()
-      .list(scope)
-      .filter(
-        (p) =>
-          // Attached by hand only: the invoice's own intent (`is_default`) is settled by billing's payments.
-          p.status === 'open' && p.is_default === false && (p.payment as Json | undefined)?.payment_intent === event.objectId,
-      )
-    if (waiting.length === 0) return
-    const intent = ctx.engine.resource('payment_intent').get(scope, event.objectId)
-    if (intent === undefined) return
-    for (const record of waiting) own_.settle(scope, record, intent, NO_ORIGIN)
-  })
-
-  return { attach: own_.attach }
+  return {
+    attach: own_.attach,
+    /**
+     * Hears a `payment_intent.succeeded` (which billing filters for): however an attached intent
+     * succeeds later (a confirm, a capture, a bank debit settling), its invoice hears of it.
+     */
+    intentSucceeded(scope: Scope, intentId: string): void {
+      const waiting = r
+        .invoicePayment()
+        .list(scope)
+        .filter(
+          (p) =>
+            // Attached by hand only: the invoice's own intent (`is_default`) is settled by billing's payments.
+            p.status === 'open' && p.is_default === false && (p.payment as Json | undefined)?.payment_intent === intentId,
+        )
+      if (waiting.length === 0) return
+      const intent = ctx.engine.resource('payment_intent').get(scope, intentId)
+      if (intent === undefined) return
+      for (const record of waiting) own_.settle(scope, record, intent, NO_ORIGIN)
+    },
+  }
 }

@@ -68,6 +68,7 @@ export function createContext(options: BillingOptions) {
   }
   const usageRecords = createUsageRecords()
   const simLine: Timeline = simulatorTimeline(kernel.clock, kernel.scheduler)
+  let lines: Lines | undefined
   return {
     options,
     kernel,
@@ -81,7 +82,11 @@ export function createContext(options: BillingOptions) {
     /** The open invoice each invoice payment intent pays, by scope and intent id (rebuilt from the invoice states on load). */
     intentInvoices: new Map<string, string>(),
     usageRecords,
-    lines: createLines({ kernel, engine, meters: options.meters, meterEvents: options.meterEvents, usageRecords }) as Lines,
+    /** Invoice lines, made on first use: a simulation that never bills never needs them. */
+    get lines(): Lines {
+      lines ??= createLines({ kernel, engine, meters: options.meters, meterEvents: options.meterEvents, usageRecords })
+      return lines
+    },
     key(scope: Scope, id: string) {
       return `${scopeKey(scope)}|${id}`
     },

@@ -1,4 +1,5 @@
 import type { Json } from '../engine/list.js'
+import type { StoredEvent } from '../events/event.js'
 import type { Scope } from '../mode.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
@@ -91,16 +92,17 @@ export function createEntitlements(ctx: BillingContext) {
     },
   }
 
-  // Every change of a subscription (created, items changed, canceled, status moved) may change them.
-  events.subscribe((event) => {
-    if (!event.type.startsWith('customer.subscription.')) return
-    const customer = (event.body.data as { object?: { customer?: unknown } } | undefined)?.object?.customer
-    if (typeof customer !== 'string') return
-    own.sync({ account: event.account, mode: event.mode }, customer, NO_ORIGIN)
-  })
-
   return {
     sync: own.sync,
+    /**
+     * Hears a subscription event (`customer.subscription.*`, which billing filters for, so other
+     * events never build it): every change of a subscription may change its customer's entitlements.
+     */
+    subscriptionChanged(event: StoredEvent): void {
+      const customer = (event.body.data as { object?: { customer?: unknown } } | undefined)?.object?.customer
+      if (typeof customer !== 'string') return
+      own.sync({ account: event.account, mode: event.mode }, customer, NO_ORIGIN)
+    },
     of(scope: Scope, customer: string) {
       return own.of(scope, customer).map(own.answer)
     },

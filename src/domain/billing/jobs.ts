@@ -4,7 +4,11 @@ import type { BillingContext } from './context.js'
 import type { Job, JobKind } from './timelines.js'
 import { type Ref, type SubState, scopeOf } from './types.js'
 
-/** What billing's jobs do when they run (bound after the parts that do it are made). */
+/**
+ * What billing's jobs do when they run, resolved when a job runs: the kinds are defined with the
+ * area (a loaded snapshot's pending work names them) while the parts that do the work are built on
+ * first use.
+ */
 export interface JobActions {
   periodEnd(s: SubState): void
   expireIncomplete(s: SubState): void
@@ -12,6 +16,8 @@ export interface JobActions {
   finalizeAndPay(scope: Scope, id: string): void
   retry(scope: Scope, id: string): void
   overdue(scope: Scope, id: string): void
+  /** A subscription schedule's next step (its start, a phase's end). */
+  scheduleStep(a: Ref): void
 }
 
 /**
@@ -78,6 +84,12 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
   const finalize = invoiceJob('invoice.finalize', 'draft', (scope, id) => actions().finalizeAndPay(scope, id))
   const retry = invoiceJob('invoice.retry', 'open', (scope, id) => actions().retry(scope, id))
   const overdue = invoiceJob('invoice.overdue', 'open', (scope, id) => actions().overdue(scope, id))
+  // A schedule's job names the schedule only: it looks it up when it runs, so nothing holds its handle.
+  const scheduleStep = own.jobKind(
+    'subscription_schedule.step',
+    (a) => actions().scheduleStep(a),
+    () => undefined,
+  )
 
-  return { links, kinds, jobKind: own.jobKind, periodEnd, expireIncomplete, cancelAt, finalize, retry, overdue }
+  return { links, kinds, jobKind: own.jobKind, periodEnd, expireIncomplete, cancelAt, finalize, retry, overdue, scheduleStep }
 }

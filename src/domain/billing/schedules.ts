@@ -2,9 +2,8 @@ import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
 import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
-import type { BillingJobs } from './jobs.js'
-import type { Timeline } from './timelines.js'
-import { refOf, scopeOf, sec } from './types.js'
+import type { JobKind, Timeline } from './timelines.js'
+import { type Ref, refOf, scopeOf, sec } from './types.js'
 
 /** A phase as the schedule stores it (unix seconds). */
 interface StoredPhase {
@@ -28,14 +27,14 @@ const BEFORE_BOUNDARY_MS = 1
  * released, canceled since) does nothing, so changes never need to find and cancel it.
  *
  * @example
- * const schedules = createSchedules(ctx, jobs, testClocks.timelineOfCustomer)
+ * const schedules = createSchedules(ctx, jobs.scheduleStep, testClocks.timelineOfCustomer)
  * schedules.adopt(scope, schedule) // drives its subscription from now on
  */
 export type Schedules = ReturnType<typeof createSchedules>
 
 export function createSchedules(
   ctx: BillingContext,
-  jobs: BillingJobs,
+  step: JobKind<Ref>,
   timelineOfCustomer: (scope: Scope, customer: Json) => Timeline,
 ) {
   const { engine } = ctx
@@ -55,19 +54,16 @@ export function createSchedules(
     return current === null ? null : current.end_date * 1000 - BEFORE_BOUNDARY_MS
   }
 
-  const step = jobs.jobKind(
-    'subscription_schedule.step',
-    (a) => {
-      const scope = scopeOf(a)
-      const schedule = schedules().get(scope, a.id)
-      if (schedule === undefined) return
-      const due = nextStep(schedule)
-      if (due === null || timelineOf(scope, schedule).now() !== due) return
-      if (schedule.status === 'not_started') start(scope, schedule, NO_ORIGIN)
-      else advance(scope, schedule)
-    },
-    () => {},
-  )
+  /** The step job's work: it does nothing when its moment no longer matches the schedule. */
+  function runStep(a: Ref): void {
+    const scope = scopeOf(a)
+    const schedule = schedules().get(scope, a.id)
+    if (schedule === undefined) return
+    const due = nextStep(schedule)
+    if (due === null || timelineOf(scope, schedule).now() !== due) return
+    if (schedule.status === 'not_started') start(scope, schedule, NO_ORIGIN)
+    else advance(scope, schedule)
+  }
 
   /** Queues the schedule's next step on its customer's timeline. */
   function queue(scope: Scope, schedule: Json): void {
@@ -198,5 +194,5 @@ export function createSchedules(
     return close(scope, schedule, 'canceled', { canceled_at: now }, origin)
   }
 
-  return { start, adopt, queue, release, cancel, phaseAt, timelineOf }
+  return { start, adopt, queue, release, cancel, phaseAt, timelineOf, runStep }
 }
