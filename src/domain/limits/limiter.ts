@@ -2,20 +2,11 @@ import { fromPlain, toPlain } from '#kernel/plain.js'
 import type { Admission, Gate } from '../admission.js'
 import type { Kernel } from '../kernel.js'
 import type { ReadAllocationConfig } from './default-limits.js'
-import { type LimitRow, type LimitScope, reasonOf } from './limit-row.js'
-import { compileGlob, type OperationGlob } from './operation-glob.js'
+import { type LimitRow, reasonOf } from './limit-row.js'
+import { limitTableOf, type PlanShape, type Step } from './limit-table.js'
 import { ReadAllocation, type TransactionCounts } from './read-allocation.js'
 import { rateLimited, tooManyConcurrent } from './refusals.js'
 import { SlidingLog } from './sliding-log.js'
-
-/** A row as it applies to one kind of request. */
-interface Step {
-  readonly row: LimitRow
-  readonly window: number
-  readonly rank: number
-  /** Its counter is the same for every request of the plan from one account (not per object). */
-  readonly perAccount: boolean
-}
 
 /** The counters one account's requests of one plan touch, found once and kept (until a sweep). */
 interface Bound {
@@ -28,27 +19,12 @@ interface Slot {
   n: number
 }
 
-interface Plan {
-  readonly rate: readonly Step[]
-  readonly concurrency: readonly Step[]
-  readonly reads: boolean
-  readonly empty: boolean
+/** A kind of request's rows (shared by every limiter over the table) and this limiter's bindings. */
+interface Plan extends PlanShape {
   readonly bound: Map<string, Bound>
 }
 
-// Most specific first: a request refused by several rows gets the reason of the narrowest one, so
-// the 26th call to one endpoint in sandbox reads `endpoint-rate` although the global 25/s is also full.
-const SCOPE_RANK: Record<LimitScope, number> = {
-  object: 0,
-  subscription: 0,
-  customer_meter: 1,
-  resource: 2,
-  endpoint: 3,
-  account: 4,
-}
-const SINGLE_ROW_SCOPES = new Set<LimitScope>(['account', 'endpoint'])
 const SWEEP_EVERY = 4096
-const METHOD_INDEX: Record<string, number> = { GET: 0, POST: 1, DELETE: 2 }
 
 /**
  * How a request is told apart for limits: the fields of an Admission the limiter reads.
@@ -117,16 +93,9 @@ export interface LimiterOptions {
  * const limiter = createLimiter(kernel, { rows: config.rows, reads: config.reads, transactions: ledger })
  */
 export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter {
-  const compiled = options.rows.map((row) => ({
-    row,
-    operations: (row.operations ?? ['*']).map(compileGlob) as readonly OperationGlob[],
-    except: (row.except ?? []).map(compileGlob) as readonly OperationGlob[],
-    window: row.windowMs ?? 1000,
-    rank: SCOPE_RANK[row.scope],
-  }))
+  const table = limitTableOf(options.rows, options.reads)
   const readConfig = options.reads
-  const excludedReads = (readConfig?.excluded ?? []).map(compileGlob)
-  const longestWindow = Math.max(1000, ...compiled.map((c) => c.window))
+  const longestWindow = table.longestWindow
   const plans = new Map<string, (Plan | undefined)[]>()
   const logs = new Map<string, SlidingLog>()
   const inFlight = new Map<string, Slot>()
@@ -143,51 +112,17 @@ export function createLimiter(kernel: Kernel, options: LimiterOptions): Limiter 
   let admissions = 0
   let nextSweep = Number.NEGATIVE_INFINITY
 
-  function compile(r: LimitedRequest): Plan {
-    const best = new Map<string, { c: (typeof compiled)[number]; specificity: number }>()
-    const steps: Step[] = []
-    const step = (c: (typeof compiled)[number]): Step => ({
-      row: c.row,
-      window: c.window,
-      rank: c.rank,
-      perAccount: c.row.scope === 'account' || c.row.scope === 'endpoint' || c.row.scope === 'resource',
-    })
-    for (const c of compiled) {
-      const { row } = c
-      // Subscription rows are counted by billing, not at the gate.
-      if (row.scope === 'subscription') continue
-      if (row.mode !== undefined && row.mode !== r.mode) continue
-      if (row.methods !== undefined && !row.methods.includes(r.method)) continue
-      if (row.mutatesOnly === true && !r.mutates) continue
-      if (c.except.some((g) => g.test(r.operation))) continue
-      let specificity = -1
-      for (const g of c.operations) if (g.test(r.operation)) specificity = Math.max(specificity, g.specificity)
-      if (specificity < 0) continue
-      if (SINGLE_ROW_SCOPES.has(row.scope)) {
-        const slot = `${row.scope} ${row.kind}`
-        const held = best.get(slot)
-        // Later rows win ties, so a row added through the option overrides a default of equal rank.
-        if (held === undefined || specificity >= held.specificity) best.set(slot, { c, specificity })
-      } else steps.push(step(c))
-    }
-    for (const { c } of best.values()) steps.push(step(c))
-    steps.sort((a, b) => a.rank - b.rank)
-    const reads = readConfig !== undefined && r.method === 'GET' && !excludedReads.some((g) => g.test(r.operation))
-    const rate = steps.filter((s) => s.row.kind === 'rate')
-    const concurrency = steps.filter((s) => s.row.kind === 'concurrency')
-    return { rate, concurrency, reads, empty: rate.length + concurrency.length === 0 && !reads, bound: new Map() }
-  }
-
   function plan(r: LimitedRequest): Plan {
     let byKind = plans.get(r.operation)
     if (byKind === undefined) {
       byKind = []
       plans.set(r.operation, byKind)
     }
-    const index = ((METHOD_INDEX[r.method] ?? 3) * 2 + (r.mode === 'live' ? 1 : 0)) * 2 + (r.mutates ? 1 : 0)
+    const index = table.index(r)
     let p = byKind[index]
     if (p === undefined) {
-      p = compile(r)
+      const shape = table.shape(r, index)
+      p = { rate: shape.rate, concurrency: shape.concurrency, reads: shape.reads, empty: shape.empty, bound: new Map() }
       byKind[index] = p
     }
     return p

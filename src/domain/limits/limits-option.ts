@@ -173,6 +173,24 @@ export function validateLimits(option: unknown): asserts option is LimitsOption 
  */
 export function resolveLimits(option: LimitsOption | undefined): LimitsConfig {
   if (option === false) return { rows: [], reads: undefined, lockWaitMs: undefined }
+  // The defaults resolve to one frozen config, so every simulator and fork on them shares the
+  // limit table compiled from its rows (limitTableOf) instead of compiling its own.
+  if (option === undefined) {
+    defaults ??= frozen(merge(undefined))
+    return defaults
+  }
+  return merge(option)
+}
+
+let defaults: LimitsConfig | undefined
+
+function frozen(config: LimitsConfig): LimitsConfig {
+  Object.freeze(config.rows)
+  if (config.reads !== undefined) Object.freeze(config.reads)
+  return Object.freeze(config)
+}
+
+function merge(option: Exclude<LimitsOption, false> | undefined): LimitsConfig {
   const table = new Map<string, LimitRow>()
   if (option?.defaults !== false) for (const row of DEFAULT_LIMITS) table.set(row.id, row)
   for (const input of option?.rows ?? []) {
