@@ -6,7 +6,7 @@ import type { EventStore } from '../events/event-store.js'
 import { type FaultHooks, noFaultHooks } from '../faults/fault-hooks.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
-import { type AttemptSchedule, createAttemptSchedule } from './attempt-schedule.js'
+import { createAttemptSchedule } from './attempt-schedule.js'
 import { createAttempts } from './attempts.js'
 import type { DeliveryContext } from './delivery-context.js'
 import type { DeliveryAttempt, DeliveryRecord } from './delivery-record.js'
@@ -97,19 +97,12 @@ export function createDelivery(
     transport: unreachableTransport,
     captured: undefined,
   }
-  // Sending, attempts, routing, resend, ping, synchronous delivery and replay are built on the
-  // first event or call: a simulation that emits no event (a fork running usage reports) never
-  // pays for them. The attempt kinds and the snapshot part are made now: a loaded snapshot's
-  // pending attempts name them.
-  let parts: DeliveryParts | undefined
-  const partsOf = (): DeliveryParts => {
-    parts ??= buildParts(ctx, schedule)
-    return parts
-  }
-  const schedule = createAttemptSchedule(ctx, (r, event, trigger, fault) => partsOf().attempt(r, event, trigger, fault))
+  const send = createSend(ctx)
+  const attempt = createAttempts(ctx, send, () => schedule)
+  const schedule = createAttemptSchedule(ctx, attempt)
   registerDeliveryState(ctx, schedule)
-  // Every event goes through routing (and the event index) from the first one on.
-  events.subscribe((event) => partsOf().fanOut(event))
+  events.subscribe(createFanOut(ctx, schedule))
+  const replay = createReplay(ctx)
   return {
     faults: ctx.faults,
     useTransport(t) {
@@ -121,32 +114,9 @@ export function createDelivery(
     record(eventId, destinationId) {
       return ctx.book.get(eventId, destinationId)
     },
-    resend(eventId, destinationId, via, scope) {
-      return partsOf().resend(eventId, destinationId, via, scope)
-    },
-    ping(scope, destinationId) {
-      return partsOf().ping(scope, destinationId)
-    },
-    deliverSync(event) {
-      return partsOf().deliverSync(event)
-    },
-    replay(options) {
-      return partsOf().replay(options)
-    },
-  }
-}
-
-type DeliveryParts = ReturnType<typeof buildParts>
-
-/** Delivery's working parts over its context and attempt schedule. */
-function buildParts(ctx: DeliveryContext, schedule: AttemptSchedule) {
-  const send = createSend(ctx)
-  return {
-    attempt: createAttempts(ctx, send, () => schedule),
-    fanOut: createFanOut(ctx, schedule),
     resend: createResend(ctx, send),
     ping: createPing(ctx, schedule),
     deliverSync: createSynchronous(ctx, send),
-    replay: createReplay(ctx),
+    replay,
   }
 }
