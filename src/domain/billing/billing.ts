@@ -157,7 +157,7 @@ class BillingCore {
 
 /**
  * The billing area's public shape, one object per simulation: the prototype's getters (made once,
- * from the key lists) read an eager member, or build the rest on the first read of one of its.
+ * from the key lists) read an eager member, or build the rest on the first read of one of its members.
  */
 class BillingFacade {
   readonly core: BillingCore
