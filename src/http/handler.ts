@@ -126,9 +126,13 @@ export function createFetchHandler(options: HandlerOptions): {
     }
   }
 
-  async function answerAfter(flight: InFlightRequest): Promise<void> {
+  // Not async itself: the common answer (no service time) is the macrotask's own promise.
+  function answerAfter(flight: InFlightRequest): Promise<void> {
     const delay = serviceTime?.(flight) ?? 0
-    if (delay <= 0) return nextMacrotask()
+    return delay <= 0 ? nextMacrotask() : answerLater(delay)
+  }
+
+  async function answerLater(delay: number): Promise<void> {
     waiting++
     await new Promise<void>((resolve) => {
       kernel.scheduler.after(delay, 'http.respond', resolve)

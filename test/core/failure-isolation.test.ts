@@ -104,6 +104,27 @@ describe('deep JSON bodies', () => {
     expect(error.message).toBe('Request body nesting exceeds the maximum depth of 32.')
   })
 
+  it('refuses a short /v2 body nested one level past the limit, and not one at the limit', async () => {
+    const { json } = setup()
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
+    const over = await errorOf(await json('/v2/billing/meter_events', nested(33)))
+    expect(over.message).toBe('Request body nesting exceeds the maximum depth of 32.')
+    const at = await errorOf(await json('/v2/billing/meter_events', nested(32)))
+    expect(at.message).not.toContain('nesting')
+    const arrays = await errorOf(await json('/v2/billing/meter_events', `{"a":${'['.repeat(32)}1${']'.repeat(32)}}`))
+    expect(arrays.message).toBe('Request body nesting exceeds the maximum depth of 32.')
+  })
+
+  it('refuses a NUL or a __proto__ key that a short /v2 body spells with escapes', async () => {
+    const { json } = setup()
+    const nul = await errorOf(await json('/v2/billing/meter_events', '{"event_name":"a\\u0000b"}'))
+    expect(nul).toMatchObject({ code: 'parameter_invalid', param: 'event_name' })
+    const proto = await errorOf(await json('/v2/billing/meter_events', '{"payload":{"\\u005f_proto__":"x"}}'))
+    expect(proto).toMatchObject({ code: 'parameter_unknown', param: 'payload.__proto__' })
+    const plain = await errorOf(await json('/v2/billing/meter_events', '{"payload":{"__proto__":"x"}}'))
+    expect(plain).toMatchObject({ code: 'parameter_unknown', param: 'payload.__proto__' })
+  })
+
   it('counts brackets inside strings as text, not nesting', async () => {
     const { json } = setup()
     const res = await json('/v2/billing/meter_events', { event_name: '{'.repeat(100), payload: { k: '[['.repeat(50) } })

@@ -6,7 +6,7 @@ import { resourceMissing } from '../service-error.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { buildObject, emptyOf } from './build-object.js'
 import { type CatalogueView, fieldsOf, resolve } from './catalogue-view.js'
-import type { Fixed, OperationCall, ResourceDeclaration } from './declaration.js'
+import type { BehaviourEnv, Fixed, OperationCall, ResourceDeclaration } from './declaration.js'
 import { expand } from './expand.js'
 import type { Json } from './list.js'
 import { indexOperations, parentFieldOf, type Served } from './operation-index.js'
@@ -201,7 +201,7 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       // No `next` at all for an operation without behaviour: the verb runs directly.
       if (behaviour === undefined) return runVerb(s, resource, engine, call, undefined)
       const next: Next = runNext.bind(undefined, s, resource, engine, call)
-      return behaviour(call, next, { engine, ports })
+      return behaviour(call, next, env)
     },
     resource(object) {
       const r = resources.get(object) ?? make(object)
@@ -252,6 +252,8 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       return Object.assign(base, overrides)
     },
   }
+  // What every behaviour is handed besides its call: the same two members each time, made once.
+  const env: BehaviourEnv<P> = { engine, ports }
   /** The parameters of an operation that name other objects, worked out on its first call. */
   function referencesFor(s: Served): readonly Reference[] {
     const refs = referencesOf(view, declarations, s.operation.params, s.declaration.type, () => objectTypesOf(view))

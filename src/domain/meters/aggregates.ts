@@ -20,6 +20,25 @@ export interface AggregateValue {
 }
 
 /**
+ * The minute buckets of one meter and customer, naming whose they are: a snapshot saves an
+ * identifier's buckets by their owner. The names are members rather than entries of a side table,
+ * as a new customer (a workload may bring one per event) then costs one object.
+ *
+ * @example
+ * const buckets = new CustomerBuckets('mtr_1', 'cus_1')
+ * buckets.meter // 'mtr_1'
+ */
+class CustomerBuckets extends Map<number, MinuteBucket> {
+  readonly meter: string
+  readonly customer: string
+  constructor(meter: string, customer: string) {
+    super()
+    this.meter = meter
+    this.customer = customer
+  }
+}
+
+/**
  * Processed usage per meter, customer and minute. Event summaries ask for minute-aligned windows,
  * so minute buckets answer any window exactly while memory grows with distinct minutes, not with
  * events. Only processed events are added, so summaries never show pending usage.
@@ -29,13 +48,12 @@ export interface AggregateValue {
  * aggregates.window('mtr_1', 'cus_1', Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 2)) // { sum: 5, count: 1, last: 5 }
  */
 export class Aggregates {
-  private readonly meters = new Map<string, Map<string, Map<number, MinuteBucket>>>()
-  private readonly owners = new WeakMap<Map<number, MinuteBucket>, { meter: string; customer: string }>()
+  private readonly meters = new Map<string, Map<string, CustomerBuckets>>()
   private seq = 0
 
   /** The meter and customer a bucket map belongs to. */
   owner(buckets: Map<number, MinuteBucket>): { meter: string; customer: string } | undefined {
-    return this.owners.get(buckets)
+    return buckets instanceof CustomerBuckets ? buckets : undefined
   }
 
   /**
@@ -93,11 +111,11 @@ export class Aggregates {
     this.seq = saved.seq
     this.meters.clear()
     for (const [m, byCustomer] of saved.meters) {
-      const map = new Map<string, Map<number, MinuteBucket>>()
+      const map = new Map<string, CustomerBuckets>()
       for (const [c, buckets] of byCustomer) {
-        const restored = new Map(buckets.map(([minute, b]) => [minute, { ...b }] as [number, MinuteBucket]))
+        const restored = new CustomerBuckets(m, c)
+        for (const [minute, b] of buckets) restored.set(minute, { ...b })
         map.set(c, restored)
-        this.owners.set(restored, { meter: m, customer: c })
       }
       this.meters.set(m, map)
     }
@@ -111,9 +129,8 @@ export class Aggregates {
     }
     let buckets = byCustomer.get(customer)
     if (buckets === undefined) {
-      buckets = new Map()
+      buckets = new CustomerBuckets(meter, customer)
       byCustomer.set(customer, buckets)
-      this.owners.set(buckets, { meter, customer })
     }
     return buckets
   }

@@ -65,7 +65,8 @@ export function createIngestion(parts: IngestionParts): MeterEventIngestion {
 
   function ingest(scope: Scope, events: readonly StreamEvent[], timestamps?: readonly number[]): void {
     const receivedAt = kernel.clock.now
-    const idx = state.index(scope)
+    const key = scopeKey(scope)
+    const idx = state.indexByKey(key)
     idx.sweep(receivedAt)
     const n = events.length
     const slots = new Array<number>(n)
@@ -81,7 +82,7 @@ export function createIngestion(parts: IngestionParts): MeterEventIngestion {
     state.counts.pendingEvents += n
     const pending: PendingBatch = {
       scope: { account: scope.account, mode: scope.mode },
-      key: scopeKey(scope),
+      key,
       events,
       timestamps,
       slots,

@@ -104,7 +104,8 @@ function processOne(kernel: Kernel, state: MeterEventState, a: PendingSync): boo
 function processBatch(parts: ProcessingParts, a: PendingBatch): boolean {
   const { kernel, state } = parts
   const now = kernel.clock.now
-  state.index(a.scope).sweep(now)
+  // By the batch's key, made when it was accepted: no scope key is written again per lookup.
+  state.indexByKey(a.key).sweep(now)
   const tally = tallyBatch(parts, a)
   const { counts } = state
   counts.pendingEvents -= a.events.length
@@ -132,7 +133,7 @@ function processBatch(parts: ProcessingParts, a: PendingBatch): boolean {
 function tallyBatch(parts: ProcessingParts, a: PendingBatch): BatchTally {
   const { meters, state } = parts
   const { aggregates } = state
-  const idx = state.index(a.scope)
+  const idx = state.indexByKey(a.key)
   const cancels = state.pendingCancels.size === 0 ? undefined : state.pendingCancels.get(a.key)
   const checked: CheckedEvent = { problem: undefined, customer: '', value: 0 }
   const tally: BatchTally = { accepted: 0, duplicates: 0, cancelled: 0, errors: undefined }

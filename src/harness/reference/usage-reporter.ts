@@ -96,9 +96,18 @@ class StreamReporter implements UsageReporter {
     })
   }
 
+  /** The session token while it has more than a minute left (or is kept regardless, by the flaw). */
+  private current(): string | undefined {
+    const token = this.token
+    return token !== undefined && (this.flaws.noSessionRefresh || this.env.clock.now < this.expiresAt - 60_000)
+      ? token
+      : undefined
+  }
+
   private async session(): Promise<string> {
     const { env } = this
-    if (this.token !== undefined && (this.flaws.noSessionRefresh || env.clock.now < this.expiresAt - 60_000)) return this.token
+    const current = this.current()
+    if (current !== undefined) return current
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       let res: Response
       try {
@@ -139,7 +148,8 @@ class StreamReporter implements UsageReporter {
     let body = JSON.stringify({ events: this.events(units, 0) })
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (attempt > 0 && this.flaws.freshIdentifierPerRetry) body = JSON.stringify({ events: this.events(units, attempt) })
-      const token = await this.session()
+      // A token still valid is used as it is: no promise per send.
+      const token = this.current() ?? (await this.session())
       let res: Response
       try {
         res = await env.fetch(`${env.baseUrl}/v2/billing/meter_event_stream`, {
