@@ -42,70 +42,88 @@ export interface ScopedStoreCopy<T> {
 }
 
 export function createScopedStore<T extends { readonly id: string }>(): ScopedStore<T> {
-  const scopes = new Map<string, { order: T[]; byId: LayeredMap<string, T> }>()
-  return {
-    add(scope, item) {
-      const k = scopeKey(scope)
-      let s = scopes.get(k)
-      if (s === undefined) {
-        s = { order: [], byId: new LayeredMap() }
-        scopes.set(k, s)
-      }
-      s.order.push(item)
-      s.byId.set(item.id, item)
-    },
-    // Methods, not arrow properties: a store is made per resource per fork, and a dev-time
-    // transform that keeps function names (tsx) names every arrow property at each creation.
-    get(scope, id) {
-      return scopes.get(scopeKey(scope))?.byId.get(id)
-    },
-    list(scope) {
-      return [...(scopes.get(scopeKey(scope))?.order ?? [])].reverse()
-    },
-    count(scope) {
-      return scopes.get(scopeKey(scope))?.order.length ?? 0
-    },
-    isEmpty() {
-      for (const s of scopes.values()) if (s.order.length > 0) return false
-      return true
-    },
-    replace(scope, item) {
-      const s = scopes.get(scopeKey(scope))
-      const old = s?.byId.get(item.id)
-      if (s === undefined || old === undefined) return false
-      s.order[s.order.lastIndexOf(old)] = item
-      s.byId.set(item.id, item)
-      return true
-    },
-    save() {
-      const out: Record<string, T[]> = {}
-      for (const [k, s] of scopes) out[k] = s.order.slice()
-      return out
-    },
-    load(saved) {
-      scopes.clear()
-      for (const [k, items] of Object.entries(saved)) {
-        const byId = new LayeredMap<string, T>()
-        for (const item of items) byId.set(item.id, item)
-        scopes.set(k, { order: items.slice(), byId })
-      }
-    },
-    copy() {
-      const out = new Map<string, { order: T[]; byId: LayeredMap<string, T> }>()
-      for (const [k, s] of scopes) out.set(k, { order: s.order.slice(), byId: s.byId.fork() })
-      return { scopes: out }
-    },
-    loadCopy(copy) {
-      scopes.clear()
-      for (const [k, s] of copy.scopes) scopes.set(k, s)
-    },
-    remove(scope, id) {
-      const s = scopes.get(scopeKey(scope))
-      const old = s?.byId.get(id)
-      if (s === undefined || old === undefined) return false
-      s.order.splice(s.order.lastIndexOf(old), 1)
-      s.byId.delete(id)
-      return true
-    },
+  return new Scoped<T>()
+}
+
+type ScopeItems<T> = { order: T[]; byId: LayeredMap<string, T> }
+
+/**
+ * A class rather than an object of closures: a store is made per resource per fork, and its
+ * methods on the prototype cost nothing per instance (a dev-time transform that keeps function
+ * names, tsx, would also name every closure at each creation).
+ */
+class Scoped<T extends { readonly id: string }> implements ScopedStore<T> {
+  private scopes = new Map<string, ScopeItems<T>>()
+
+  add(scope: Scope, item: T): void {
+    const k = scopeKey(scope)
+    let s = this.scopes.get(k)
+    if (s === undefined) {
+      s = { order: [], byId: new LayeredMap() }
+      this.scopes.set(k, s)
+    }
+    s.order.push(item)
+    s.byId.set(item.id, item)
+  }
+
+  get(scope: Scope, id: string): T | undefined {
+    return this.scopes.get(scopeKey(scope))?.byId.get(id)
+  }
+
+  list(scope: Scope): T[] {
+    return [...(this.scopes.get(scopeKey(scope))?.order ?? [])].reverse()
+  }
+
+  count(scope: Scope): number {
+    return this.scopes.get(scopeKey(scope))?.order.length ?? 0
+  }
+
+  isEmpty(): boolean {
+    for (const s of this.scopes.values()) if (s.order.length > 0) return false
+    return true
+  }
+
+  replace(scope: Scope, item: T): boolean {
+    const s = this.scopes.get(scopeKey(scope))
+    const old = s?.byId.get(item.id)
+    if (s === undefined || old === undefined) return false
+    s.order[s.order.lastIndexOf(old)] = item
+    s.byId.set(item.id, item)
+    return true
+  }
+
+  save(): Record<string, T[]> {
+    const out: Record<string, T[]> = {}
+    for (const [k, s] of this.scopes) out[k] = s.order.slice()
+    return out
+  }
+
+  load(saved: Readonly<Record<string, readonly T[]>>): void {
+    this.scopes.clear()
+    for (const [k, items] of Object.entries(saved)) {
+      const byId = new LayeredMap<string, T>()
+      for (const item of items) byId.set(item.id, item)
+      this.scopes.set(k, { order: items.slice(), byId })
+    }
+  }
+
+  copy(): ScopedStoreCopy<T> {
+    const out = new Map<string, ScopeItems<T>>()
+    for (const [k, s] of this.scopes) out.set(k, { order: s.order.slice(), byId: s.byId.fork() })
+    return { scopes: out }
+  }
+
+  loadCopy(copy: ScopedStoreCopy<T>): void {
+    // The copy's map becomes this store's own (the copy is handed over, not shared).
+    this.scopes = copy.scopes as Map<string, ScopeItems<T>>
+  }
+
+  remove(scope: Scope, id: string): boolean {
+    const s = this.scopes.get(scopeKey(scope))
+    const old = s?.byId.get(id)
+    if (s === undefined || old === undefined) return false
+    s.order.splice(s.order.lastIndexOf(old), 1)
+    s.byId.delete(id)
+    return true
   }
 }
