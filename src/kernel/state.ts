@@ -38,38 +38,81 @@ export interface StateRegistry {
   load(parts: Readonly<Record<string, unknown>>): void
   /** Every part's data for an in-process fork (`copy` where a part has one, else `save`). */
   copy(): Record<string, unknown>
-  /** Loads what `copy()` returned (of a simulator with the same parts). */
+  /**
+   * Loads what `copy()` returned (of a simulator with the same parts). A provided part not made
+   * yet is not made now: its data is held, in its place in the order of parts, and loaded when its
+   * module registers it (on first use), or before a save or copy reads it.
+   */
   loadCopy(parts: Readonly<Record<string, unknown>>): void
+  /** True when a part of this name is registered, or held for a provided part not made yet. */
+  holds(name: string): boolean
   readonly names: readonly string[]
 }
 
+/**
+ * A provided part's copied data, waiting in the registry for its module to make the part: a fork
+ * makes only the parts its run uses (most forks touch a few of the resources their original made).
+ */
+class Held {
+  constructor(
+    readonly data: unknown,
+    readonly make: () => void,
+  ) {}
+}
+
+/**
+ * Creates the registry of a simulation's state parts.
+ *
+ * @example
+ * const state = createStateRegistry()
+ * state.register('sessions', { save: () => [], load: () => undefined })
+ * state.save() // { sessions: [] }
+ */
 export function createStateRegistry(): StateRegistry {
-  const parts = new Map<string, StatePart>()
+  // Held data sits in the place its part will take: `Map.set` of a key keeps its position, so
+  // a part made later saves in the order its data was loaded, as if made at the load.
+  const parts = new Map<string, StatePart | Held>()
   const providers: { prefix: string; make: (rest: string) => void }[] = []
+  const providerOf = (name: string) => providers.find((p) => name.startsWith(p.prefix))
   // A provided part may be missing from a snapshot taken before its first use, or left out empty.
-  const provided = (name: string) => providers.some((p) => name.startsWith(p.prefix))
+  const provided = (name: string) => providerOf(name) !== undefined
 
   /** Makes the provided parts a snapshot names, so that it loads into them. */
   function provideFor(saved: Readonly<Record<string, unknown>>): void {
     for (const name of Object.keys(saved)) {
       if (parts.has(name)) continue
-      const provider = providers.find((p) => name.startsWith(p.prefix))
+      const provider = providerOf(name)
       if (provider !== undefined) provider.make(name.slice(provider.prefix.length))
     }
   }
 
+  /** The registered part of a name, made first when its data is held. */
+  function partOf(name: string, part: StatePart | Held): StatePart {
+    if (!(part instanceof Held)) return part
+    part.make()
+    const made = parts.get(name)
+    if (made === undefined || made instanceof Held)
+      throw new Error(`state: provided part '${name}' was not registered by its maker`)
+    return made
+  }
+
   return {
     register(name, part) {
-      if (parts.has(name)) throw new Error(`state: part '${name}' is registered twice`)
+      const held = parts.get(name)
+      if (held !== undefined && !(held instanceof Held)) throw new Error(`state: part '${name}' is registered twice`)
       parts.set(name, part)
+      if (held !== undefined) {
+        if (part.loadCopy) part.loadCopy(held.data)
+        else part.load(held.data)
+      }
     },
     provide(prefix, make) {
       providers.push({ prefix, make })
     },
     save() {
       const out: Record<string, unknown> = {}
-      for (const [name, part] of parts) {
-        const data = part.save()
+      for (const [name, entry] of parts) {
+        const data = partOf(name, entry).save()
         // A provided part with nothing in it is left out, as if never made.
         if (data !== undefined || !provided(name)) out[name] = data
       }
@@ -81,25 +124,35 @@ export function createStateRegistry(): StateRegistry {
       if (unknown.length > 0) {
         throw new Error(`snapshot: state part(s) ${unknown.map((n) => `'${n}'`).join(', ')} are not known to this simulator`)
       }
-      for (const [name, part] of parts) {
+      for (const [name, entry] of parts) {
         if (!(name in saved)) {
           if (provided(name)) continue
           throw new Error(`snapshot: the snapshot has no state for part '${name}'`)
         }
-        part.load(saved[name])
+        partOf(name, entry).load(saved[name])
       }
     },
     copy() {
       const out: Record<string, unknown> = {}
-      for (const [name, part] of parts) {
+      for (const [name, entry] of parts) {
+        const part = partOf(name, entry)
         const data = part.copy ? part.copy() : part.save()
         if (data !== undefined || !provided(name)) out[name] = data
       }
       return out
     },
     loadCopy(saved) {
-      provideFor(saved)
-      for (const [name, part] of parts) {
+      for (const name of Object.keys(saved)) {
+        if (parts.has(name)) continue
+        const provider = providerOf(name)
+        if (provider === undefined) continue
+        const rest = name.slice(provider.prefix.length)
+        parts.set(name, new Held(saved[name], provider.make.bind(undefined, rest)))
+      }
+      // The parts registered before the load: one made while others load (a module reading a
+      // resource) takes its held data as it registers.
+      for (const [name, part] of [...parts]) {
+        if (part instanceof Held) continue
         if (!(name in saved)) {
           if (provided(name)) continue
           throw new Error(`snapshot: the copy has no state for part '${name}'`)
@@ -107,6 +160,9 @@ export function createStateRegistry(): StateRegistry {
         if (part.loadCopy) part.loadCopy(saved[name])
         else part.load(saved[name])
       }
+    },
+    holds(name) {
+      return parts.has(name)
     },
     get names() {
       return [...parts.keys()]
