@@ -64,3 +64,36 @@ describe('fork: resources made on first use', () => {
     expect(shown.json.name).toBe('plan')
   })
 })
+
+describe('fork: stores shared until changed', () => {
+  const names = async (sim: Simulator) =>
+    ((await call(sim, 'GET', '/v1/products?limit=100')).json.data as { name: string }[]).map((p) => p.name)
+
+  it('lists, creates and deletes on each side without the other seeing it', async () => {
+    const { sim, product } = await prepared()
+    const a = sim.fork()
+    const b = sim.fork()
+    expect((await call(a, 'POST', '/v1/products', 'name=only-a')).status).toBe(200)
+    expect((await call(b, 'DELETE', `/v1/products/${product}`)).status).toBe(200)
+    expect((await call(sim, 'POST', '/v1/products', 'name=only-original')).status).toBe(200)
+    expect(await names(a)).toEqual(['only-a', 'plan'])
+    expect(await names(b)).toEqual([])
+    expect(await names(sim)).toEqual(['only-original', 'plan'])
+    expect((await call(b, 'GET', `/v1/products/${product}`)).status).toBe(404)
+    expect((await call(a, 'GET', `/v1/products/${product}`)).status).toBe(200)
+  })
+
+  it('gives a fork of a fork the state of its parent at the fork, whatever either does next', async () => {
+    const { sim } = await prepared()
+    const a = sim.fork()
+    await call(a, 'POST', '/v1/products', 'name=first')
+    const b = a.fork()
+    await call(a, 'POST', '/v1/products', 'name=second')
+    await call(b, 'POST', '/v1/products', 'name=in-b')
+    const c = b.fork()
+    expect(await names(a)).toEqual(['second', 'first', 'plan'])
+    expect(await names(b)).toEqual(['in-b', 'first', 'plan'])
+    expect(await names(c)).toEqual(['in-b', 'first', 'plan'])
+    expect(await names(sim)).toEqual(['plan'])
+  })
+})
