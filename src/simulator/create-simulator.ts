@@ -14,7 +14,7 @@ import { routes } from '#http/routes/index.js'
 import { createTransport } from '#http/transport.js'
 import { type Clock, type ClockOptions, createClock } from '#kernel/clock.js'
 import { createIds } from '#kernel/ids.js'
-import { fromPlain } from '#kernel/plain.js'
+import { fromPlain, type Plain, toPlain } from '#kernel/plain.js'
 import { createRequestTimeline } from '#kernel/request-timeline.js'
 import { createRng } from '#kernel/rng.js'
 import { createScheduler } from '#kernel/scheduler.js'
@@ -351,7 +351,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     scheduler.load(from.tasks)
     for (const [url, handler] of from.receivers ?? []) receivers.mount(url, handler)
   }
-  let saved = captureOptions(options)
+  let saved = captureOptions(options) as Readonly<Record<string, Plain>>
   let seedNow = String(seed)
   function continueWith(next: ContinueOptions): void {
     if (typeof next?.seed !== 'string' && !(typeof next?.seed === 'number' && Number.isFinite(next.seed)))
@@ -362,7 +362,30 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     rng.reseed(next.seed)
     seedNow = String(next.seed)
     adoptFaults(service as Service, faults, input, 'continueAs')
-    saved = captureOptions({ ...fromPlain<SnapshotOptions>(saved), seed: next.seed, faults: input })
+    // The saved options with these two replaced, as `captureOptions` of the decoded ones would
+    // give them (plain data encodes member by member), without decoding and encoding the rest.
+    saved = { ...saved, seed: toPlain(next.seed, 'options.seed'), faults: toPlain(input, 'options.faults') }
+  }
+  // A simulator that is only forked from now on (`keepForForks`) makes its capture once: every
+  // fork loads the same one (the parts copy what they change as they load it), while its state is
+  // as it was when the capture was made (the trace's length, the time, the pending work and the
+  // options tell; anything else changing it would be a request, which the trace records).
+  let kept:
+    | {
+        readonly capture: Capture
+        readonly options: SimulatorOptions
+        readonly saved: Readonly<Record<string, Plain>>
+        readonly mark: string
+      }
+    | undefined
+  let keeping = false
+  function forkSource(): [SimulatorOptions, Capture] {
+    if (!keeping) return [fromPlain<SnapshotOptions>(saved), capture(false)]
+    const mark = `${trace.length}|${clock.now}|${scheduler.pending}`
+    if (kept === undefined || kept.mark !== mark || kept.saved !== saved)
+      kept = { capture: capture(false), options: fromPlain<SnapshotOptions>(saved), saved, mark }
+    // The trace's loaded arrays become the fork's own: copied per fork (a few arrays).
+    return [kept.options, { ...kept.capture, trace: traceInternals(trace).copy() }]
   }
   function capture(json: boolean): Capture {
     if (timeline.active.size > 0) {
@@ -472,7 +495,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     },
     fork(next) {
       // A fork runs on a local clock of its own, at this one's time.
-      const forked = build(fromPlain<SnapshotOptions>(saved), capture(false))
+      const forked = build(...forkSource())
       if (next !== undefined) continueAs(forked, next)
       return forked
     },
@@ -490,7 +513,28 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   }
   exchanges.set(simulator, exchangeIncoming)
   continuations.set(simulator, continueWith)
+  keepers.set(simulator, () => {
+    keeping = true
+  })
   return simulator
+}
+
+const keepers = new WeakMap<Simulator, () => void>()
+
+/**
+ * Declares a simulator that is only forked from now on (a prepared setup every property run forks):
+ * its in-process capture is made once and loaded by every fork while its state stays as it was,
+ * instead of being made again per fork. Changing it is still safe: a fork after a request, a
+ * clock move or `continueAs` captures again. Internal to the package.
+ *
+ * @example
+ * keepForForks(prepared)
+ * const run = prepared.fork({ seed: 7 })
+ */
+export function keepForForks(sim: Simulator): void {
+  const keep = keepers.get(sim)
+  if (keep === undefined) throw new TypeError('keepForForks: not a simulator made by createSimulator')
+  keep()
 }
 
 const continuations = new WeakMap<Simulator, (next: ContinueOptions) => void>()

@@ -7,7 +7,7 @@ import { createSimulator, type Simulator } from '../../src/index.js'
 
 const API = 'https://api.service.test'
 
-async function call(sim: Simulator, method: 'GET' | 'POST', path: string, body?: string) {
+async function call(sim: Simulator, method: 'GET' | 'POST' | 'DELETE', path: string, body?: string) {
   const res = await sim.fetch(`${API}${path}`, {
     method,
     headers: { Authorization: `Bearer ${sim.platform.secretKey.test}`, 'Content-Type': 'application/x-www-form-urlencoded' },
