@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { versionProblem } from '#catalogue/versions.js'
 import type { Account } from '#domain/accounts/account.js'
 import type { Kernel } from '#domain/kernel.js'
-import { type LimitsOption, resolveLimits, validateLimits } from '#domain/limits/limits-option.js'
+import { type LimitsConfig, type LimitsOption, resolveLimits, validateLimits } from '#domain/limits/limits-option.js'
 import { createService, type Service } from '#domain/service.js'
 import type { FaultController } from '#faults/fault-controller.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
@@ -257,6 +257,18 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   return build(options, undefined)
 }
 
+// The forks of a kept capture share its options object: their limits are resolved once for all
+// (read only; a user's own options object is resolved per simulator, since it may change).
+const forkLimits = new WeakMap<SimulatorOptions, LimitsConfig>()
+function forkLimitsOf(options: SimulatorOptions): LimitsConfig {
+  let limits = forkLimits.get(options)
+  if (limits === undefined) {
+    limits = resolveLimits(options.limits)
+    forkLimits.set(options, limits)
+  }
+  return limits
+}
+
 function build(options: SimulatorOptions, from: Capture | undefined): Simulator {
   // A fork's options are its original's, validated when that one was built.
   if (from?.copied !== true) {
@@ -297,7 +309,8 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     prefix: options.headerPrefix ?? 'Service',
     state: createStateRegistry(),
   }
-  trace.append('simulator.created', { seed: String(seed), start: clock.now, prefix: kernel.prefix })
+  // A loaded simulator's trace is the saved one: the entry would be replaced before anyone reads it.
+  if (from === undefined) trace.append('simulator.created', { seed: String(seed), start: clock.now, prefix: kernel.prefix })
   const timeline = createRequestTimeline()
   // The fault engine exists before the service: its hooks are the fault port the domain and the
   // HTTP layer are given (no registry); the one domain action it takes is bound here.
@@ -318,7 +331,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   )
   service = createService(kernel, timeline, {
     defaultVersion: options.apiVersion ?? DEFAULT_API_VERSION,
-    limits: resolveLimits(options.limits),
+    limits: from?.copied === true ? forkLimitsOf(options) : resolveLimits(options.limits),
     requestHoldMs: typeof options.serviceTime === 'object' ? options.serviceTime.max : (options.serviceTime ?? 0),
     faults: faults.hooks,
     restoring: from !== undefined,
