@@ -524,15 +524,32 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
         )
     },
   }
-  exchanges.set(simulator, exchangeIncoming)
-  continuations.set(simulator, continueWith)
-  keepers.set(simulator, () => {
-    keeping = true
-  })
+  // A property keyed by a symbol of this module, not three WeakMap entries per simulator: a fork
+  // is made per property run, and every entry of a WeakMap is work for each garbage collection.
+  ;(simulator as WithInternals)[INTERNALS] = {
+    exchange: exchangeIncoming,
+    continueWith,
+    keep() {
+      keeping = true
+    },
+  }
   return simulator
 }
 
-const keepers = new WeakMap<Simulator, () => void>()
+/** What the package's own modules reach in a simulator beyond its public surface. */
+interface Internals {
+  readonly exchange: IncomingExchangeHandler
+  continueWith(next: ContinueOptions): void
+  keep(): void
+}
+const INTERNALS: unique symbol = Symbol('service-sim internals')
+type WithInternals = Simulator & { [INTERNALS]?: Internals }
+
+function internalsOf(sim: Simulator, caller: string): Internals {
+  const internals = (sim as WithInternals | undefined)?.[INTERNALS]
+  if (internals === undefined) throw new TypeError(`${caller}: not a simulator made by createSimulator`)
+  return internals
+}
 
 /**
  * Declares a simulator that is only forked from now on (a prepared setup every property run forks):
@@ -545,12 +562,8 @@ const keepers = new WeakMap<Simulator, () => void>()
  * const run = prepared.fork({ seed: 7 })
  */
 export function keepForForks(sim: Simulator): void {
-  const keep = keepers.get(sim)
-  if (keep === undefined) throw new TypeError('keepForForks: not a simulator made by createSimulator')
-  keep()
+  internalsOf(sim, 'keepForForks').keep()
 }
-
-const continuations = new WeakMap<Simulator, (next: ContinueOptions) => void>()
 
 /**
  * Continues a simulator in place with another seed and fault policy: every random stream restarts
@@ -565,13 +578,10 @@ const continuations = new WeakMap<Simulator, (next: ContinueOptions) => void>()
  * continueAs(sim, { seed: 42, faults: { preset: 'realistic' } })
  */
 export function continueAs(sim: Simulator, next: ContinueOptions): void {
-  const go = continuations.get(sim)
-  if (go === undefined) throw new TypeError('continueAs: not a simulator made by createSimulator')
-  go(next)
+  internalsOf(sim, 'continueAs').continueWith(next)
 }
 
 // Servers of this package answer from plain exchanges; the public surface stays `fetch`.
-const exchanges = new WeakMap<Simulator, IncomingExchangeHandler>()
 
 /**
  * The exchange of a request its server has already read (URL, header reader, body text): how
@@ -581,7 +591,5 @@ const exchanges = new WeakMap<Simulator, IncomingExchangeHandler>()
  * const { status } = await incomingExchangeOf(sim)({ method: 'GET', url, headers: lowercaseHeaderReader(req.headers), text: '' })
  */
 export function incomingExchangeOf(sim: Simulator): IncomingExchangeHandler {
-  const exchange = exchanges.get(sim)
-  if (exchange === undefined) throw new TypeError('incomingExchangeOf: not a simulator made by createSimulator')
-  return exchange
+  return internalsOf(sim, 'incomingExchangeOf').exchange
 }
