@@ -56,8 +56,13 @@ export interface StateRegistry {
 class Held {
   constructor(
     readonly data: unknown,
-    readonly make: () => void,
+    private readonly maker: (rest: string) => void,
+    private readonly rest: string,
   ) {}
+  /** Has the part made (its module registers it, which loads the data). */
+  make(): void {
+    this.maker(this.rest)
+  }
 }
 
 /**
@@ -72,6 +77,8 @@ export function createStateRegistry(): StateRegistry {
   // Held data sits in the place its part will take: `Map.set` of a key keeps its position, so
   // a part made later saves in the order its data was loaded, as if made at the load.
   const parts = new Map<string, StatePart | Held>()
+  // During `loadCopy`: the held parts registered (and so loaded) while the other parts load.
+  let takenWhileLoading: Set<string> | undefined
   const providers: { prefix: string; make: (rest: string) => void }[] = []
   const providerOf = (name: string) => providers.find((p) => name.startsWith(p.prefix))
   // A provided part may be missing from a snapshot taken before its first use, or left out empty.
@@ -102,6 +109,7 @@ export function createStateRegistry(): StateRegistry {
       if (held !== undefined && !(held instanceof Held)) throw new Error(`state: part '${name}' is registered twice`)
       parts.set(name, part)
       if (held !== undefined) {
+        takenWhileLoading?.add(name)
         if (part.loadCopy) part.loadCopy(held.data)
         else part.load(held.data)
       }
@@ -146,19 +154,24 @@ export function createStateRegistry(): StateRegistry {
         if (parts.has(name)) continue
         const provider = providerOf(name)
         if (provider === undefined) continue
-        const rest = name.slice(provider.prefix.length)
-        parts.set(name, new Held(saved[name], provider.make.bind(undefined, rest)))
+        parts.set(name, new Held(saved[name], provider.make, name.slice(provider.prefix.length)))
       }
-      // The parts registered before the load: one made while others load (a module reading a
-      // resource) takes its held data as it registers.
-      for (const [name, part] of [...parts]) {
-        if (part instanceof Held) continue
-        if (!(name in saved)) {
-          if (provided(name)) continue
-          throw new Error(`snapshot: the copy has no state for part '${name}'`)
+      // A part made while others load (a module reading a resource) takes its held data as it
+      // registers, and is not loaded again when the loop reaches it.
+      const taken = new Set<string>()
+      takenWhileLoading = taken
+      try {
+        for (const [name, part] of parts) {
+          if (part instanceof Held || taken.has(name)) continue
+          if (!(name in saved)) {
+            if (provided(name)) continue
+            throw new Error(`snapshot: the copy has no state for part '${name}'`)
+          }
+          if (part.loadCopy) part.loadCopy(saved[name])
+          else part.load(saved[name])
         }
-        if (part.loadCopy) part.loadCopy(saved[name])
-        else part.load(saved[name])
+      } finally {
+        takenWhileLoading = undefined
       }
     },
     holds(name) {
