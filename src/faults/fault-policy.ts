@@ -84,9 +84,36 @@ export function resolveFaultPolicy(
   rng: RandomStream,
   caller = 'createSimulator',
 ): ResolvedFaultPolicy {
+  const plain = plainFaults(input)
+  // A plain policy without swarm draws nothing: its resolution depends on the preset alone, and is
+  // made once per process (every fork of a property run continues with one).
+  if (plain && input.swarm !== true) {
+    const key = input.preset ?? 'none'
+    let known = plainPolicies.get(key)
+    if (known === undefined) {
+      known = frozen(resolved(input, rng, caller, true))
+      plainPolicies.set(key, known)
+    }
+    return known
+  }
+  return resolved(input, rng, caller, plain)
+}
+
+const plainPolicies = new Map<string, ResolvedFaultPolicy>()
+
+/** A resolved policy nobody may change: shared by every simulator that resolves the same plain input. */
+function frozen(policy: ResolvedFaultPolicy): ResolvedFaultPolicy {
+  Object.freeze(policy.rates)
+  for (const p of Object.values(policy.params)) Object.freeze(p)
+  Object.freeze(policy.params)
+  Object.freeze(policy.schedule)
+  return Object.freeze(policy)
+}
+
+function resolved(input: FaultsInput | Faults, rng: RandomStream, caller: string, plain: boolean): ResolvedFaultPolicy {
   // No faults (the usual case) is the schema's empty section, without building the schema (and
   // loading zod) at a cold start.
-  const parsed = plainFaults(input)
+  const parsed = plain
     ? { success: true as const, data: { ...input, schedule: [] } as Faults }
     : faultSchemas().faultsSchema.safeParse(input)
   if (!parsed.success) {

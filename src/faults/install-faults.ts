@@ -57,8 +57,9 @@ export function adoptFaults(service: Service, controller: FaultController, input
 /** Traces a configured policy and hands its delivery rates to the delivery area's own knobs. */
 function announce(service: Service, controller: FaultController): void {
   const { policy } = controller
-  const configured = controller.configured()
-  if (configured.length > 0) {
+  // What `controller.configured()` would list is not needed, only whether it lists anything: the
+  // rates in force are the policy's own here (it was just put in force).
+  if (policy.schedule.length > 0 || Object.values(policy.rates).some((r) => (r ?? 0) > 0)) {
     service.kernel.trace.append('faults.policy', {
       origin: policy.origin,
       rates: { ...policy.rates },

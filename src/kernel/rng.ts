@@ -52,8 +52,7 @@ export function createRng(seed: number | string): Rng {
   function get(name: string) {
     let s = streams.get(name)
     if (s === undefined) {
-      const seeded = `${root}/${name}`
-      s = new Stream(() => seededAlea(seeded))
+      s = new Stream(name, root)
       streams.set(name, s)
     }
     return s
@@ -71,17 +70,11 @@ export function createRng(seed: number | string): Rng {
       return out
     },
     load(state) {
-      for (const [name, saved] of Object.entries(state)) {
-        const at = { ...saved }
-        get(name).set(() => alea('', { state: { ...at } }) as unknown as Alea, at)
-      }
+      for (const [name, saved] of Object.entries(state)) get(name).resume({ ...saved })
     },
     reseed(next) {
       root = String(next)
-      for (const [name, s] of streams) {
-        const seeded = `${root}/${name}`
-        s.set(() => seededAlea(seeded))
-      }
+      for (const s of streams.values()) s.restart(root)
     },
   }
 }
@@ -90,19 +83,29 @@ const seededAlea = (seed: string): Alea => alea(seed, { state: true }) as unknow
 
 /**
  * One named stream: its generator made on first draw (a fork or a reseed that is never drawn from
- * costs nothing; seeding, where alea hashes its seed, is the costly part). A class, not a closure per stream: a simulator (a fork per property run) makes
- * several, and a dev-time transform that keeps function names (tsx) names every closure made.
+ * costs nothing; seeding, where alea hashes its seed, is the costly part), from the root seed it
+ * was last (re)started from or the position it was last loaded at. A class, not a closure per
+ * stream: a simulator (a fork per property run) makes several, and a dev-time transform that
+ * keeps function names (tsx) names every closure made.
  */
 class Stream implements RandomStream {
   private made: Alea | undefined
-  // The position a load gave, answered by `state()` until the generator is made.
+  // The position a load gave (the generator resumes there), else undefined: seeded from `root`.
   private loaded: RngState[string] | undefined
 
-  constructor(private make: () => Alea) {}
+  constructor(
+    private readonly name: string,
+    private root: string,
+  ) {}
 
   /** This stream, as its owners see it (the public `RandomStream`). */
   get stream(): RandomStream {
     return this
+  }
+
+  private make(): Alea {
+    const at = this.loaded
+    return at === undefined ? seededAlea(`${this.root}/${this.name}`) : (alea('', { state: { ...at } }) as unknown as Alea)
   }
 
   private prng(): number {
@@ -145,9 +148,16 @@ class Stream implements RandomStream {
     return this.made.state()
   }
 
-  set(next: () => Alea, at?: RngState[string]): void {
-    this.make = next
+  /** Goes on from a saved position (taken over: the caller passes a copy). */
+  resume(at: RngState[string]): void {
     this.made = undefined
     this.loaded = at
+  }
+
+  /** Starts again from a new root seed, as if first drawn from now. */
+  restart(root: string): void {
+    this.root = root
+    this.made = undefined
+    this.loaded = undefined
   }
 }

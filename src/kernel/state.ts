@@ -38,78 +38,167 @@ export interface StateRegistry {
   load(parts: Readonly<Record<string, unknown>>): void
   /** Every part's data for an in-process fork (`copy` where a part has one, else `save`). */
   copy(): Record<string, unknown>
-  /** Loads what `copy()` returned (of a simulator with the same parts). */
+  /**
+   * Loads what `copy()` returned (of a simulator with the same parts). A provided part not made
+   * yet is not made now: its data is held, in its place in the order of parts, and loaded when its
+   * module registers it (on first use), or before a save or copy reads it.
+   */
   loadCopy(parts: Readonly<Record<string, unknown>>): void
+  /** True when a part of this name is registered, or held for a provided part not made yet. */
+  holds(name: string): boolean
   readonly names: readonly string[]
 }
 
+/**
+ * A provided part's copied data, waiting in the registry for its module to make the part: a fork
+ * makes only the parts its run uses (most forks touch a few of the resources their original made).
+ */
+class Held {
+  constructor(
+    readonly data: unknown,
+    private readonly maker: (rest: string) => void,
+    private readonly rest: string,
+  ) {}
+  /** Has the part made (its module registers it, which loads the data). */
+  make(): void {
+    this.maker(this.rest)
+  }
+}
+
+/**
+ * Creates the registry of a simulation's state parts.
+ *
+ * @example
+ * const state = createStateRegistry()
+ * state.register('sessions', { save: () => [], load: () => undefined })
+ * state.save() // { sessions: [] }
+ */
 export function createStateRegistry(): StateRegistry {
-  const parts = new Map<string, StatePart>()
-  const providers: { prefix: string; make: (rest: string) => void }[] = []
-  // A provided part may be missing from a snapshot taken before its first use, or left out empty.
-  const provided = (name: string) => providers.some((p) => name.startsWith(p.prefix))
+  return new Registry()
+}
+
+/**
+ * A class rather than an object of closures: a registry is made per simulator (a fork per property
+ * run), and its methods on the prototype cost nothing per instance.
+ */
+class Registry implements StateRegistry {
+  // Held data sits in the place its part will take: `Map.set` of a key keeps its position, so
+  // a part made later saves in the order its data was loaded, as if made at the load.
+  private readonly parts = new Map<string, StatePart | Held>()
+  // During `loadCopy`: the held parts registered (and so loaded) while the other parts load.
+  private takenWhileLoading: Set<string> | undefined
+  private readonly providers: { prefix: string; make: (rest: string) => void }[] = []
+
+  private providerOf(name: string): { prefix: string; make: (rest: string) => void } | undefined {
+    for (const p of this.providers) if (name.startsWith(p.prefix)) return p
+    return undefined
+  }
+
+  /** A provided part may be missing from a snapshot taken before its first use, or left out empty. */
+  private provided(name: string): boolean {
+    return this.providerOf(name) !== undefined
+  }
 
   /** Makes the provided parts a snapshot names, so that it loads into them. */
-  function provideFor(saved: Readonly<Record<string, unknown>>): void {
+  private provideFor(saved: Readonly<Record<string, unknown>>): void {
     for (const name of Object.keys(saved)) {
-      if (parts.has(name)) continue
-      const provider = providers.find((p) => name.startsWith(p.prefix))
+      if (this.parts.has(name)) continue
+      const provider = this.providerOf(name)
       if (provider !== undefined) provider.make(name.slice(provider.prefix.length))
     }
   }
 
-  return {
-    register(name, part) {
-      if (parts.has(name)) throw new Error(`state: part '${name}' is registered twice`)
-      parts.set(name, part)
-    },
-    provide(prefix, make) {
-      providers.push({ prefix, make })
-    },
-    save() {
-      const out: Record<string, unknown> = {}
-      for (const [name, part] of parts) {
-        const data = part.save()
-        // A provided part with nothing in it is left out, as if never made.
-        if (data !== undefined || !provided(name)) out[name] = data
+  /** The registered part of a name, made first when its data is held. */
+  private partOf(name: string, part: StatePart | Held): StatePart {
+    if (!(part instanceof Held)) return part
+    part.make()
+    const made = this.parts.get(name)
+    if (made === undefined || made instanceof Held)
+      throw new Error(`state: provided part '${name}' was not registered by its maker`)
+    return made
+  }
+
+  register(name: string, part: StatePart): void {
+    const held = this.parts.get(name)
+    if (held !== undefined && !(held instanceof Held)) throw new Error(`state: part '${name}' is registered twice`)
+    this.parts.set(name, part)
+    if (held !== undefined) {
+      this.takenWhileLoading?.add(name)
+      if (part.loadCopy) part.loadCopy(held.data)
+      else part.load(held.data)
+    }
+  }
+
+  provide(prefix: string, make: (rest: string) => void): void {
+    this.providers.push({ prefix, make })
+  }
+
+  save(): Record<string, unknown> {
+    const out: Record<string, unknown> = {}
+    for (const [name, entry] of this.parts) {
+      const data = this.partOf(name, entry).save()
+      // A provided part with nothing in it is left out, as if never made.
+      if (data !== undefined || !this.provided(name)) out[name] = data
+    }
+    return out
+  }
+
+  load(saved: Readonly<Record<string, unknown>>): void {
+    this.provideFor(saved)
+    const unknown = Object.keys(saved).filter((n) => !this.parts.has(n))
+    if (unknown.length > 0) {
+      throw new Error(`snapshot: state part(s) ${unknown.map((n) => `'${n}'`).join(', ')} are not known to this simulator`)
+    }
+    for (const [name, entry] of this.parts) {
+      if (!(name in saved)) {
+        if (this.provided(name)) continue
+        throw new Error(`snapshot: the snapshot has no state for part '${name}'`)
       }
-      return out
-    },
-    load(saved) {
-      provideFor(saved)
-      const unknown = Object.keys(saved).filter((n) => !parts.has(n))
-      if (unknown.length > 0) {
-        throw new Error(`snapshot: state part(s) ${unknown.map((n) => `'${n}'`).join(', ')} are not known to this simulator`)
-      }
-      for (const [name, part] of parts) {
+      this.partOf(name, entry).load(saved[name])
+    }
+  }
+
+  copy(): Record<string, unknown> {
+    const out: Record<string, unknown> = {}
+    for (const [name, entry] of this.parts) {
+      const part = this.partOf(name, entry)
+      const data = part.copy ? part.copy() : part.save()
+      if (data !== undefined || !this.provided(name)) out[name] = data
+    }
+    return out
+  }
+
+  loadCopy(saved: Readonly<Record<string, unknown>>): void {
+    for (const name of Object.keys(saved)) {
+      if (this.parts.has(name)) continue
+      const provider = this.providerOf(name)
+      if (provider === undefined) continue
+      this.parts.set(name, new Held(saved[name], provider.make, name.slice(provider.prefix.length)))
+    }
+    // A part made while others load (a module reading a resource) takes its held data as it
+    // registers, and is not loaded again when the loop reaches it.
+    const taken = new Set<string>()
+    this.takenWhileLoading = taken
+    try {
+      for (const [name, part] of this.parts) {
+        if (part instanceof Held || taken.has(name)) continue
         if (!(name in saved)) {
-          if (provided(name)) continue
-          throw new Error(`snapshot: the snapshot has no state for part '${name}'`)
-        }
-        part.load(saved[name])
-      }
-    },
-    copy() {
-      const out: Record<string, unknown> = {}
-      for (const [name, part] of parts) {
-        const data = part.copy ? part.copy() : part.save()
-        if (data !== undefined || !provided(name)) out[name] = data
-      }
-      return out
-    },
-    loadCopy(saved) {
-      provideFor(saved)
-      for (const [name, part] of parts) {
-        if (!(name in saved)) {
-          if (provided(name)) continue
+          if (this.provided(name)) continue
           throw new Error(`snapshot: the copy has no state for part '${name}'`)
         }
         if (part.loadCopy) part.loadCopy(saved[name])
         else part.load(saved[name])
       }
-    },
-    get names() {
-      return [...parts.keys()]
-    },
+    } finally {
+      this.takenWhileLoading = undefined
+    }
+  }
+
+  holds(name: string): boolean {
+    return this.parts.has(name)
+  }
+
+  get names(): readonly string[] {
+    return [...this.parts.keys()]
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { versionProblem } from '#catalogue/versions.js'
 import type { Account } from '#domain/accounts/account.js'
 import type { Kernel } from '#domain/kernel.js'
-import { type LimitsOption, resolveLimits, validateLimits } from '#domain/limits/limits-option.js'
+import { type LimitsConfig, type LimitsOption, resolveLimits, validateLimits } from '#domain/limits/limits-option.js'
 import { createService, type Service } from '#domain/service.js'
 import type { FaultController } from '#faults/fault-controller.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
@@ -14,7 +14,7 @@ import { routes } from '#http/routes/index.js'
 import { createTransport } from '#http/transport.js'
 import { type Clock, type ClockOptions, createClock } from '#kernel/clock.js'
 import { createIds } from '#kernel/ids.js'
-import { fromPlain } from '#kernel/plain.js'
+import { fromPlain, type Plain, toPlain } from '#kernel/plain.js'
 import { createRequestTimeline } from '#kernel/request-timeline.js'
 import { createRng } from '#kernel/rng.js'
 import { createScheduler } from '#kernel/scheduler.js'
@@ -257,6 +257,18 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   return build(options, undefined)
 }
 
+// The forks of a kept capture share its options object: their limits are resolved once for all
+// (read only; a user's own options object is resolved per simulator, since it may change).
+const forkLimits = new WeakMap<SimulatorOptions, LimitsConfig>()
+function forkLimitsOf(options: SimulatorOptions): LimitsConfig {
+  let limits = forkLimits.get(options)
+  if (limits === undefined) {
+    limits = resolveLimits(options.limits)
+    forkLimits.set(options, limits)
+  }
+  return limits
+}
+
 function build(options: SimulatorOptions, from: Capture | undefined): Simulator {
   // A fork's options are its original's, validated when that one was built.
   if (from?.copied !== true) {
@@ -297,7 +309,8 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     prefix: options.headerPrefix ?? 'Service',
     state: createStateRegistry(),
   }
-  trace.append('simulator.created', { seed: String(seed), start: clock.now, prefix: kernel.prefix })
+  // A loaded simulator's trace is the saved one: the entry would be replaced before anyone reads it.
+  if (from === undefined) trace.append('simulator.created', { seed: String(seed), start: clock.now, prefix: kernel.prefix })
   const timeline = createRequestTimeline()
   // The fault engine exists before the service: its hooks are the fault port the domain and the
   // HTTP layer are given (no registry); the one domain action it takes is bound here.
@@ -318,7 +331,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   )
   service = createService(kernel, timeline, {
     defaultVersion: options.apiVersion ?? DEFAULT_API_VERSION,
-    limits: resolveLimits(options.limits),
+    limits: from?.copied === true ? forkLimitsOf(options) : resolveLimits(options.limits),
     requestHoldMs: typeof options.serviceTime === 'object' ? options.serviceTime.max : (options.serviceTime ?? 0),
     faults: faults.hooks,
     restoring: from !== undefined,
@@ -351,7 +364,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     scheduler.load(from.tasks)
     for (const [url, handler] of from.receivers ?? []) receivers.mount(url, handler)
   }
-  let saved = captureOptions(options)
+  let saved = captureOptions(options) as Readonly<Record<string, Plain>>
   let seedNow = String(seed)
   function continueWith(next: ContinueOptions): void {
     if (typeof next?.seed !== 'string' && !(typeof next?.seed === 'number' && Number.isFinite(next.seed)))
@@ -362,7 +375,30 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     rng.reseed(next.seed)
     seedNow = String(next.seed)
     adoptFaults(service as Service, faults, input, 'continueAs')
-    saved = captureOptions({ ...fromPlain<SnapshotOptions>(saved), seed: next.seed, faults: input })
+    // The saved options with these two replaced, as `captureOptions` of the decoded ones would
+    // give them (plain data encodes member by member), without decoding and encoding the rest.
+    saved = { ...saved, seed: toPlain(next.seed, 'options.seed'), faults: toPlain(input, 'options.faults') }
+  }
+  // A simulator that is only forked from now on (`keepForForks`) makes its capture once: every
+  // fork loads the same one (the parts copy what they change as they load it), while its state is
+  // as it was when the capture was made (the trace's length, the time, the pending work and the
+  // options tell; anything else changing it would be a request, which the trace records).
+  let kept:
+    | {
+        readonly capture: Capture
+        readonly options: SimulatorOptions
+        readonly saved: Readonly<Record<string, Plain>>
+        readonly mark: string
+      }
+    | undefined
+  let keeping = false
+  function forkSource(): [SimulatorOptions, Capture] {
+    if (!keeping) return [fromPlain<SnapshotOptions>(saved), capture(false)]
+    const mark = `${trace.length}|${clock.now}|${scheduler.pending}`
+    if (kept === undefined || kept.mark !== mark || kept.saved !== saved)
+      kept = { capture: capture(false), options: fromPlain<SnapshotOptions>(saved), saved, mark }
+    // The trace's loaded arrays become the fork's own: copied per fork (a few arrays).
+    return [kept.options, { ...kept.capture, trace: traceInternals(trace).copy() }]
   }
   function capture(json: boolean): Capture {
     if (timeline.active.size > 0) {
@@ -472,7 +508,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     },
     fork(next) {
       // A fork runs on a local clock of its own, at this one's time.
-      const forked = build(fromPlain<SnapshotOptions>(saved), capture(false))
+      const forked = build(...forkSource())
       if (next !== undefined) continueAs(forked, next)
       return forked
     },
@@ -488,12 +524,46 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
         )
     },
   }
-  exchanges.set(simulator, exchangeIncoming)
-  continuations.set(simulator, continueWith)
+  // A property keyed by a symbol of this module, not three WeakMap entries per simulator: a fork
+  // is made per property run, and every entry of a WeakMap is work for each garbage collection.
+  ;(simulator as WithInternals)[INTERNALS] = {
+    exchange: exchangeIncoming,
+    continueWith,
+    keep() {
+      keeping = true
+    },
+  }
   return simulator
 }
 
-const continuations = new WeakMap<Simulator, (next: ContinueOptions) => void>()
+/** What the package's own modules reach in a simulator beyond its public surface. */
+interface Internals {
+  readonly exchange: IncomingExchangeHandler
+  continueWith(next: ContinueOptions): void
+  keep(): void
+}
+const INTERNALS: unique symbol = Symbol('service-sim internals')
+type WithInternals = Simulator & { [INTERNALS]?: Internals }
+
+function internalsOf(sim: Simulator, caller: string): Internals {
+  const internals = (sim as WithInternals | undefined)?.[INTERNALS]
+  if (internals === undefined) throw new TypeError(`${caller}: not a simulator made by createSimulator`)
+  return internals
+}
+
+/**
+ * Declares a simulator that is only forked from now on (a prepared setup every property run forks):
+ * its in-process capture is made once and loaded by every fork while its state stays as it was,
+ * instead of being made again per fork. Changing it is still safe: a fork after a request, a
+ * clock move or `continueAs` captures again. Internal to the package.
+ *
+ * @example
+ * keepForForks(prepared)
+ * const run = prepared.fork({ seed: 7 })
+ */
+export function keepForForks(sim: Simulator): void {
+  internalsOf(sim, 'keepForForks').keep()
+}
 
 /**
  * Continues a simulator in place with another seed and fault policy: every random stream restarts
@@ -508,13 +578,10 @@ const continuations = new WeakMap<Simulator, (next: ContinueOptions) => void>()
  * continueAs(sim, { seed: 42, faults: { preset: 'realistic' } })
  */
 export function continueAs(sim: Simulator, next: ContinueOptions): void {
-  const go = continuations.get(sim)
-  if (go === undefined) throw new TypeError('continueAs: not a simulator made by createSimulator')
-  go(next)
+  internalsOf(sim, 'continueAs').continueWith(next)
 }
 
 // Servers of this package answer from plain exchanges; the public surface stays `fetch`.
-const exchanges = new WeakMap<Simulator, IncomingExchangeHandler>()
 
 /**
  * The exchange of a request its server has already read (URL, header reader, body text): how
@@ -524,7 +591,5 @@ const exchanges = new WeakMap<Simulator, IncomingExchangeHandler>()
  * const { status } = await incomingExchangeOf(sim)({ method: 'GET', url, headers: lowercaseHeaderReader(req.headers), text: '' })
  */
 export function incomingExchangeOf(sim: Simulator): IncomingExchangeHandler {
-  const exchange = exchanges.get(sim)
-  if (exchange === undefined) throw new TypeError('incomingExchangeOf: not a simulator made by createSimulator')
-  return exchange
+  return internalsOf(sim, 'incomingExchangeOf').exchange
 }

@@ -145,17 +145,19 @@ export function createAccounts(kernel: Kernel, defaultVersion: string, restoring
     load(data) {
       own.apply(fromPlain<SavedAccounts>(data))
     },
-    // A fork's accounts: each record and set new (an account's version and organisation change in
-    // place), the nested readonly parts (keys, opening) shared.
+    // A fork's accounts: each record and set new as it loads them (an account's version and
+    // organisation change in place; one copy may be loaded by many forks), the nested readonly
+    // parts (keys, opening) shared.
     copy(): SavedAccounts {
-      return {
-        accounts: [...byId.values()].map((a) => ({ ...a, modes: new Set(a.modes) })),
-        orgs: [...orgs.values()].map((o) => ({ ...o, accounts: new Set(o.accounts) })),
-        platform: platformAccount().id,
-      }
+      return { accounts: [...byId.values()], orgs: [...orgs.values()], platform: platformAccount().id }
     },
     loadCopy(data) {
-      own.apply(data as SavedAccounts)
+      const copied = data as SavedAccounts
+      own.apply({
+        accounts: copied.accounts.map((a) => ({ ...a, modes: new Set(a.modes) })),
+        orgs: copied.orgs.map((o) => ({ ...o, accounts: new Set(o.accounts) })),
+        platform: copied.platform,
+      })
     },
   })
 

@@ -150,12 +150,13 @@ export function registerBillingState(ctx: BillingContext, jobs: BillingJobs, cle
       own.apply(fromPlain<SavedBilling>(data))
     },
     copy() {
-      const records = own.records()
-      // A test clock's jobs hold their args as given: only they need a copy of their own.
-      return records.timelines.length === 0 ? records : { ...records, timelines: fromPlain(toPlain(records.timelines)) }
+      return own.records()
     },
+    // One copy may be loaded by many forks. A test clock's jobs hold their args as given: only
+    // they need a copy of their own.
     loadCopy(data) {
-      own.apply(data as SavedBilling)
+      const records = data as SavedBilling
+      own.apply(records.timelines.length === 0 ? records : { ...records, timelines: fromPlain(toPlain(records.timelines)) })
     },
   })
 }

@@ -49,9 +49,10 @@ export function registerDeliveryState(ctx: DeliveryContext, schedule: AttemptSch
       const { byId, complete } = ctx.index.fork()
       return { saved: save(), eventsById: byId, indexesAll: complete }
     },
+    // One copy may be loaded by many forks: each takes its own fork of the index.
     loadCopy(data) {
       const copied = data as { saved: unknown; eventsById: LayeredMap<string, StoredEvent>; indexesAll: boolean }
-      load(copied.saved, copied.eventsById, copied.indexesAll)
+      load(copied.saved, copied.eventsById.fork(), copied.indexesAll)
     },
     load(data) {
       return load(data, new Index(), false)

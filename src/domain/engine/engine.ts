@@ -212,9 +212,10 @@ export function createEngine<P>(options: EngineOptions<P>): Engine {
       const cut = id.lastIndexOf('_')
       if (cut <= 0) return undefined
       // Several resources may share a prefix (v1 and v2 meter events; a generic one and a written one).
-      // Nothing to find in a resource not made yet.
+      // Nothing to find in a resource not made yet, unless a fork holds its objects for it.
       for (const d of byPrefix.get(id.slice(0, cut)) ?? []) {
-        const found = resources.get(d.object)?.get(scope, id)
+        const r = resources.get(d.object) ?? (kernel.state.holds(`${ENGINE_PART}${d.object}`) ? make(d.object) : undefined)
+        const found = r?.get(scope, id)
         if (found !== undefined) return found
       }
       return undefined

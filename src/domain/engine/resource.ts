@@ -3,7 +3,7 @@ import { seal, sealedAnswer } from '#kernel/sealed.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel.js'
 import type { Scope } from '../mode.js'
-import { createScopedStore, type ScopedStoreCopy } from '../scoped-store/scoped-store.js'
+import { createScopedStore, type ScopedStore, type ScopedStoreCopy } from '../scoped-store/scoped-store.js'
 import { resourceMissing, tableError } from '../service-error.js'
 import { emitSnapshot, type Origin } from '../v1-events/emit.js'
 import { applyParams } from './apply-params.js'
@@ -88,199 +88,292 @@ interface Stub {
 /** The prefix of the snapshot part of each resource (`engine.customer`). */
 export const ENGINE_PART = 'engine.'
 
+/** What a resource spells from its declaration alone: worked out once per declaration, not per simulator. */
+interface Spelled {
+  readonly touch: ReadonlySet<string>
+  readonly eventTypes: { readonly created: string; readonly updated: string; readonly deleted: string }
+  readonly createdKind: 'customer.created'
+  readonly deletedKind: 'customer.deleted'
+  readonly collection: string
+  readonly v2: boolean
+  readonly noun: string
+  readonly part: string
+}
+const spellings = new WeakMap<ResourceDeclaration, Spelled>()
+
+function spelledOf(d: ResourceDeclaration): Spelled {
+  let s = spellings.get(d)
+  if (s === undefined) {
+    // Made once: a name built per call is a new rope that every event and trace entry would keep.
+    s = {
+      touch: new Set(d.touch ?? []),
+      eventTypes: {
+        created: `${d.eventPrefix ?? d.object}.created`,
+        updated: `${d.eventPrefix ?? d.object}.updated`,
+        deleted: `${d.eventPrefix ?? d.object}.deleted`,
+      },
+      createdKind: `${d.object}.created` as 'customer.created',
+      deletedKind: `${d.object}.deleted` as 'customer.deleted',
+      collection: `/v1/${d.object.replace(/\./g, '/')}s`,
+      v2: isV2(d),
+      noun: nounOf(d),
+      part: `${ENGINE_PART}${d.object}`,
+    }
+    spellings.set(d, s)
+  }
+  return s
+}
+
+/**
+ * A resource's snapshot part. A class: a resource is made per fork (a property run), and its
+ * methods on the prototype cost nothing per instance.
+ */
+class ResourcePart {
+  constructor(
+    private readonly store: ScopedStore<Json>,
+    private readonly deleted: ScopedStore<Stub>,
+  ) {}
+  // An empty resource saves nothing: a snapshot does not depend on which resources a run
+  // touched (a refused request may make one) but only on what they hold.
+  save(): unknown {
+    return this.store.isEmpty() && this.deleted.isEmpty()
+      ? undefined
+      : { objects: this.store.save(), deleted: this.deleted.save() }
+  }
+  load(data: unknown): void {
+    const saved = data as { objects: Record<string, Json[]>; deleted: Record<string, Stub[]> }
+    for (const objects of Object.values(saved.objects)) for (const o of objects) seal(o)
+    this.store.load(saved.objects)
+    this.deleted.load(saved.deleted)
+  }
+  copy(): unknown {
+    return this.store.isEmpty() && this.deleted.isEmpty()
+      ? undefined
+      : { objects: this.store.copy(), deleted: this.deleted.copy() }
+  }
+  loadCopy(data: unknown): void {
+    const copied = data as { objects: ScopedStoreCopy<Json>; deleted: ScopedStoreCopy<Stub> }
+    this.store.loadCopy(copied.objects)
+    this.deleted.loadCopy(copied.deleted)
+  }
+}
+
+/**
+ * Creates the store and operations of one declared resource (and registers its snapshot part).
+ *
+ * @example
+ * const customers = createResource({ kernel, events, view, declaration, isEventType: (t) => known.has(t) })
+ * customers.create({ account: 'acct_1', mode: 'test' }, { email: 'a@b.c' }, origin)
+ */
 export function createResource(options: ResourceOptions): Resource {
-  const { kernel, events, view, declaration: d } = options
-  const store = createScopedStore<Json>()
-  const deleted = createScopedStore<Stub>()
-  const touch = new Set(d.touch ?? [])
-  // Objects are replaced on update, never changed in place (sealed: the test suite freezes them):
-  // a snapshot and the events share them, which keeps fork() of a large store and every event
-  // cheap, and each object's JSON text is made once for every answer that returns it.
-  // Here, methods rather than named closures: a resource is made per fork (a property run) and a
-  // dev-time transform that keeps function names (tsx) names each named closure at every creation.
-  if (!d.ephemeral) {
-    // An empty resource saves nothing: a snapshot does not depend on which resources a run
-    // touched (a refused request may make one) but only on what they hold.
-    kernel.state.register(`${ENGINE_PART}${d.object}`, {
-      save() {
-        return store.isEmpty() && deleted.isEmpty() ? undefined : { objects: store.save(), deleted: deleted.save() }
-      },
-      load(data) {
-        const saved = data as { objects: Record<string, Json[]>; deleted: Record<string, Stub[]> }
-        for (const objects of Object.values(saved.objects)) for (const o of objects) seal(o)
-        store.load(saved.objects)
-        deleted.load(saved.deleted)
-      },
-      copy() {
-        return store.isEmpty() && deleted.isEmpty() ? undefined : { objects: store.copy(), deleted: deleted.copy() }
-      },
-      loadCopy(data) {
-        const copied = data as { objects: ScopedStoreCopy<Json>; deleted: ScopedStoreCopy<Stub> }
-        store.loadCopy(copied.objects)
-        deleted.loadCopy(copied.deleted)
-      },
-    })
-  }
-  // Made once: a name built per call is a new rope that every event and trace entry would keep.
-  const eventTypes = {
-    created: `${d.eventPrefix ?? d.object}.created`,
-    updated: `${d.eventPrefix ?? d.object}.updated`,
-    deleted: `${d.eventPrefix ?? d.object}.deleted`,
-  }
-  const createdKind = `${d.object}.created` as 'customer.created'
-  const collection = `/v1/${d.object.replace(/\./g, '/')}s`
-  const v2 = isV2(d)
-  const noun = nounOf(d)
-  const own = {
-    /** `created`, `updated` and other touched fields: unix seconds on v1, ISO 8601 on v2. */
-    stamp(): number | string {
-      return timestampOf(v2, kernel.clock.now)
-    },
-    emit(verb: 'created' | 'updated' | 'deleted', scope: Scope, obj: Json, origin: Origin, previous?: Record<string, unknown>) {
-      const type = eventTypes[verb]
-      // Every object emitted here is the stored one, sealed: the event holds it without a copy.
-      if (options.isEventType(type)) emitSnapshot(events, type, scope, obj, origin, previous, true)
-    },
-    finder(scope: Scope) {
-      const find = options.find
-      return find === undefined ? undefined : (id: string) => find(scope, id)
-    },
-    /** Sets the fields that follow from the others (`ResourceDeclaration.derive`). */
-    derive(obj: Json): Json {
-      if (d.derive !== undefined) Object.assign(obj, d.derive(obj))
-      return obj
-    },
-    replaceWith(scope: Scope, current: Json, next: Json, origin: Origin): Json {
-      const previous: Record<string, unknown> = {}
-      for (const k of Object.keys(next)) {
-        if (!touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(current[k])) previous[k] = current[k]
-      }
-      if (Object.keys(previous).length === 0) return current
-      if (touch.size > 0) {
-        const at = own.stamp()
-        for (const f of touch) next[f] = at
-      }
-      store.replace(scope, seal(next))
-      own.emit('updated', scope, next, origin, previous)
-      return next
-    },
+  return new EngineResource(options)
+}
+
+/**
+ * One declared resource's objects and verbs. A class rather than an object of closures: a
+ * resource is made per fork (a property run), and a dev-time transform that keeps function names
+ * (tsx) names each closure at every creation.
+ */
+class EngineResource implements Resource {
+  readonly declaration: ResourceDeclaration
+  private readonly options: ResourceOptions
+  private readonly kernel: Kernel
+  private readonly spelled: Spelled
+  private readonly store = createScopedStore<Json>()
+  private readonly deleted = createScopedStore<Stub>()
+
+  constructor(options: ResourceOptions) {
+    this.options = options
+    this.kernel = options.kernel
+    this.declaration = options.declaration
+    this.spelled = spelledOf(options.declaration)
+    // Objects are replaced on update, never changed in place (sealed: the test suite freezes them):
+    // a snapshot and the events share them, which keeps fork() of a large store and every event
+    // cheap, and each object's JSON text is made once for every answer that returns it.
+    if (!this.declaration.ephemeral) this.kernel.state.register(this.spelled.part, new ResourcePart(this.store, this.deleted))
   }
 
-  const resource: Resource = {
-    declaration: d,
-    get(scope, id) {
-      return store.get(scope, id)
-    },
-    require(scope, id) {
-      const o = store.get(scope, id)
-      if (o === undefined) throw resourceMissing(noun, id)
-      return o
-    },
-    build(scope, id, params) {
-      const now = Math.floor(kernel.clock.now / 1000)
-      const livemode = scope.mode === 'live'
-      const ctx: BuildContext = { id, object: d.object, livemode, created: now, url: `${collection}/${id}` }
-      const obj = buildObject(view, d.type, ctx, d.defaults?.({ id, created: now, livemode, scope, params })) as Json
-      // A v2 `created` is a string in the catalogue, so the build left it empty.
-      if (v2 && 'created' in obj) obj.created = own.stamp()
-      applyParams(view, fieldsOf(view, d.type), obj, params, ctx, own.finder(scope))
-      if (touch.size > 0) {
-        const at = own.stamp()
-        for (const f of touch) obj[f] = at
-      }
-      return obj
-    },
-    retrieve(scope, id) {
-      const o = store.get(scope, id)
-      // Answered again and again: its JSON text is made once.
-      if (o !== undefined) return sealedAnswer(o)
-      const stub = d.deleted === 'stub' ? deleted.get(scope, id) : undefined
-      if (stub !== undefined) return stub as unknown as Json
-      throw resourceMissing(noun, id)
-    },
-    requireParam(scope, id, param) {
-      const o = store.get(scope, id)
-      // A body parameter naming a missing object is a 400 (a path's is the 404 of `require`).
-      if (o === undefined) throw tableError('resource_missing', { kind: noun, id }, { param, status: 400 })
-      return o
-    },
-    list(scope) {
-      return store.list(scope)
-    },
-    create(scope, params, origin, fixed = {}, chosenId = undefined) {
-      checkMetadata(params.metadata)
-      let id: string
-      if (chosenId !== undefined) id = chosenId
-      else if (d.callerId && typeof params.id === 'string' && params.id !== '') {
-        id = params.id
-        if (store.get(scope, id) !== undefined || deleted.get(scope, id) !== undefined) {
-          const kind = `${d.object[0]?.toUpperCase()}${d.object.slice(1)}`
-          throw tableError('resource_already_exists', { kind, id }, { param: 'id' })
-        }
-      } else id = kernel.ids.next(d.idPrefix, d.idLength ?? 24)
-      const obj = resource.build(scope, id, params)
-      Object.assign(obj, typeof fixed === 'function' ? fixed(obj) : fixed)
-      own.derive(obj)
-      if (d.ephemeral) return obj
-      store.add(scope, seal(obj))
-      // Every declared resource records the ObjectChange shape customers declare in the trace kinds.
-      kernel.trace.append(createdKind, { id, account: scope.account, mode: scope.mode })
-      own.emit('created', scope, obj, origin)
-      return obj
-    },
-    update(scope, id, params, origin, extra) {
-      const current = resource.require(scope, id)
-      checkMetadata(params.metadata)
-      const next = cloneData(current)
-      const ctx: BuildContext = {
-        id,
-        object: d.object,
-        livemode: scope.mode === 'live',
-        created: Math.floor(kernel.clock.now / 1000),
-        url: `${collection}/${id}`,
-      }
-      applyParams(view, fieldsOf(view, d.type), next, params, ctx, own.finder(scope))
-      if (extra !== undefined) Object.assign(next, structuredClone(typeof extra === 'function' ? extra(next) : extra))
-      own.derive(next)
-      return own.replaceWith(scope, current, next, origin)
-    },
-    put(scope, id, values) {
-      const next = { ...resource.require(scope, id) }
-      for (const [k, v] of Object.entries(values)) {
-        if (v === undefined) delete next[k]
-        else next[k] = v
-      }
-      own.derive(next)
-      store.replace(scope, seal(next))
-      return next
-    },
-    insert(scope, obj) {
-      store.add(scope, seal(obj))
-      return obj
-    },
-    set(scope, id, values, origin) {
-      const current = resource.require(scope, id)
-      return own.replaceWith(scope, current, own.derive({ ...cloneData(current), ...values }), origin)
-    },
-    delete(scope, id, origin) {
-      const current = resource.require(scope, id)
-      const stub: Stub = { id, object: d.object, deleted: true }
-      store.remove(scope, id)
-      deleted.add(scope, stub)
-      kernel.trace.append(`${d.object}.deleted` as 'customer.deleted', { id, account: scope.account, mode: scope.mode })
-      own.emit('deleted', scope, current, origin)
-      return { ...stub }
-    },
-    discard(scope, id) {
-      store.remove(scope, id)
-    },
-    each(visit) {
-      for (const [key, objects] of Object.entries(store.save())) {
-        const cut = key.lastIndexOf('|')
-        const scope: Scope = { account: key.slice(0, cut), mode: key.slice(cut + 1) as Scope['mode'] }
-        for (const o of objects) visit(scope, o)
-      }
-    },
+  /** `created`, `updated` and other touched fields: unix seconds on v1, ISO 8601 on v2. */
+  private stamp(): number | string {
+    return timestampOf(this.spelled.v2, this.kernel.clock.now)
   }
-  return resource
+
+  private emit(
+    verb: 'created' | 'updated' | 'deleted',
+    scope: Scope,
+    obj: Json,
+    origin: Origin,
+    previous?: Record<string, unknown>,
+  ) {
+    const type = this.spelled.eventTypes[verb]
+    // Every object emitted here is the stored one, sealed: the event holds it without a copy.
+    if (this.options.isEventType(type)) emitSnapshot(this.options.events, type, scope, obj, origin, previous, true)
+  }
+
+  private finder(scope: Scope) {
+    const find = this.options.find
+    return find === undefined ? undefined : (id: string) => find(scope, id)
+  }
+
+  /** Sets the fields that follow from the others (`ResourceDeclaration.derive`). */
+  private derive(obj: Json): Json {
+    const d = this.declaration
+    if (d.derive !== undefined) Object.assign(obj, d.derive(obj))
+    return obj
+  }
+
+  private replaceWith(scope: Scope, current: Json, next: Json, origin: Origin): Json {
+    const touch = this.spelled.touch
+    const previous: Record<string, unknown> = {}
+    for (const k of Object.keys(next)) {
+      if (!touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(current[k])) previous[k] = current[k]
+    }
+    if (Object.keys(previous).length === 0) return current
+    if (touch.size > 0) {
+      const at = this.stamp()
+      for (const f of touch) next[f] = at
+    }
+    this.store.replace(scope, seal(next))
+    this.emit('updated', scope, next, origin, previous)
+    return next
+  }
+
+  get(scope: Scope, id: string): Json | undefined {
+    return this.store.get(scope, id)
+  }
+
+  require(scope: Scope, id: string): Json {
+    const o = this.store.get(scope, id)
+    if (o === undefined) throw resourceMissing(this.spelled.noun, id)
+    return o
+  }
+
+  build(scope: Scope, id: string, params: Readonly<Record<string, unknown>>): Json {
+    const d = this.declaration
+    const { view } = this.options
+    const now = Math.floor(this.kernel.clock.now / 1000)
+    const livemode = scope.mode === 'live'
+    const ctx: BuildContext = { id, object: d.object, livemode, created: now, url: `${this.spelled.collection}/${id}` }
+    const obj = buildObject(view, d.type, ctx, d.defaults?.({ id, created: now, livemode, scope, params })) as Json
+    // A v2 `created` is a string in the catalogue, so the build left it empty.
+    if (this.spelled.v2 && 'created' in obj) obj.created = this.stamp()
+    applyParams(view, fieldsOf(view, d.type), obj, params, ctx, this.finder(scope))
+    const touch = this.spelled.touch
+    if (touch.size > 0) {
+      const at = this.stamp()
+      for (const f of touch) obj[f] = at
+    }
+    return obj
+  }
+
+  retrieve(scope: Scope, id: string): Json {
+    const o = this.store.get(scope, id)
+    // Answered again and again: its JSON text is made once.
+    if (o !== undefined) return sealedAnswer(o)
+    const stub = this.declaration.deleted === 'stub' ? this.deleted.get(scope, id) : undefined
+    if (stub !== undefined) return stub as unknown as Json
+    throw resourceMissing(this.spelled.noun, id)
+  }
+
+  requireParam(scope: Scope, id: string, param: string): Json {
+    const o = this.store.get(scope, id)
+    // A body parameter naming a missing object is a 400 (a path's is the 404 of `require`).
+    if (o === undefined) throw tableError('resource_missing', { kind: this.spelled.noun, id }, { param, status: 400 })
+    return o
+  }
+
+  list(scope: Scope): Json[] {
+    return this.store.list(scope)
+  }
+
+  create(
+    scope: Scope,
+    params: Readonly<Record<string, unknown>>,
+    origin: Origin,
+    fixed: Fixed = {},
+    chosenId: string | undefined = undefined,
+  ): Json {
+    const d = this.declaration
+    checkMetadata(params.metadata)
+    let id: string
+    if (chosenId !== undefined) id = chosenId
+    else if (d.callerId && typeof params.id === 'string' && params.id !== '') {
+      id = params.id
+      if (this.store.get(scope, id) !== undefined || this.deleted.get(scope, id) !== undefined) {
+        const kind = `${d.object[0]?.toUpperCase()}${d.object.slice(1)}`
+        throw tableError('resource_already_exists', { kind, id }, { param: 'id' })
+      }
+    } else id = this.kernel.ids.next(d.idPrefix, d.idLength ?? 24)
+    const obj = this.build(scope, id, params)
+    Object.assign(obj, typeof fixed === 'function' ? fixed(obj) : fixed)
+    this.derive(obj)
+    if (d.ephemeral) return obj
+    this.store.add(scope, seal(obj))
+    // Every declared resource records the ObjectChange shape customers declare in the trace kinds.
+    this.kernel.trace.append(this.spelled.createdKind, { id, account: scope.account, mode: scope.mode })
+    this.emit('created', scope, obj, origin)
+    return obj
+  }
+
+  update(scope: Scope, id: string, params: Readonly<Record<string, unknown>>, origin: Origin, extra?: Fixed): Json {
+    const d = this.declaration
+    const { view } = this.options
+    const current = this.require(scope, id)
+    checkMetadata(params.metadata)
+    const next = cloneData(current)
+    const ctx: BuildContext = {
+      id,
+      object: d.object,
+      livemode: scope.mode === 'live',
+      created: Math.floor(this.kernel.clock.now / 1000),
+      url: `${this.spelled.collection}/${id}`,
+    }
+    applyParams(view, fieldsOf(view, d.type), next, params, ctx, this.finder(scope))
+    if (extra !== undefined) Object.assign(next, structuredClone(typeof extra === 'function' ? extra(next) : extra))
+    this.derive(next)
+    return this.replaceWith(scope, current, next, origin)
+  }
+
+  put(scope: Scope, id: string, values: Readonly<Record<string, unknown>>): Json {
+    const next = { ...this.require(scope, id) }
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete next[k]
+      else next[k] = v
+    }
+    this.derive(next)
+    this.store.replace(scope, seal(next))
+    return next
+  }
+
+  insert(scope: Scope, obj: Json): Json {
+    this.store.add(scope, seal(obj))
+    return obj
+  }
+
+  set(scope: Scope, id: string, values: Readonly<Record<string, unknown>>, origin: Origin): Json {
+    const current = this.require(scope, id)
+    return this.replaceWith(scope, current, this.derive({ ...cloneData(current), ...values }), origin)
+  }
+
+  delete(scope: Scope, id: string, origin: Origin): { id: string; object: string; deleted: true } {
+    const current = this.require(scope, id)
+    const stub: Stub = { id, object: this.declaration.object, deleted: true }
+    this.store.remove(scope, id)
+    this.deleted.add(scope, stub)
+    this.kernel.trace.append(this.spelled.deletedKind, { id, account: scope.account, mode: scope.mode })
+    this.emit('deleted', scope, current, origin)
+    return { ...stub }
+  }
+
+  discard(scope: Scope, id: string): void {
+    this.store.remove(scope, id)
+  }
+
+  each(visit: (scope: Scope, obj: Json) => void): void {
+    for (const [key, objects] of Object.entries(this.store.save())) {
+      const cut = key.lastIndexOf('|')
+      const scope: Scope = { account: key.slice(0, cut), mode: key.slice(cut + 1) as Scope['mode'] }
+      for (const o of objects) visit(scope, o)
+    }
+  }
 }

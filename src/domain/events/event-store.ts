@@ -68,20 +68,17 @@ export function createEventStore(kernel: Kernel, accounts: Accounts, finder: Obj
         everything.push(event)
       }
     },
-    // A fork shares the events and copies the lists; the id indexes fork without a rebuild.
+    // A fork shares the events and copies the lists as it loads them (one copy may be loaded by
+    // many forks while this store is unchanged); the id indexes fork without a rebuild.
     copy() {
-      return {
-        everything: everything.slice(),
-        scopes: new Map(
-          [...scopes].map(([k, b]) => [k, { snapshot: b.snapshot.slice(), thin: b.thin.slice(), byId: b.byId?.fork() }]),
-        ),
-      }
+      return { everything, scopes }
     },
     loadCopy(data) {
       const copied = data as { everything: StoredEvent[]; scopes: Map<string, Bucket> }
       scopes.clear()
-      for (const [k, b] of copied.scopes) scopes.set(k, b)
-      everything = copied.everything
+      for (const [k, b] of copied.scopes)
+        scopes.set(k, { snapshot: b.snapshot.slice(), thin: b.thin.slice(), byId: b.byId?.fork() })
+      everything = copied.everything.slice()
     },
   })
   const own_ = {

@@ -9,8 +9,11 @@
  * log.admits(0, 1000, 25) // true while fewer than 25 admissions in (now - 1000, now]
  * log.add(0)
  */
+// An empty log holds no buffer of its own (a fork loads many logs, mostly short or empty).
+const NONE = new Float64Array(0)
+
 export class SlidingLog {
-  private buf: Float64Array = new Float64Array(4)
+  private buf: Float64Array = NONE
   private head = 0
   private size = 0
 
@@ -48,12 +51,18 @@ export class SlidingLog {
 
   static load(times: readonly number[]): SlidingLog {
     const log = new SlidingLog()
-    for (const t of times) log.add(t)
+    if (times.length === 0) return log
+    // One buffer of the size the adds would have grown it to, filled at once.
+    let size = 4
+    while (size < times.length) size *= 2
+    log.buf = new Float64Array(size)
+    log.buf.set(times)
+    log.size = times.length
     return log
   }
 
   private grow(): void {
-    const next = new Float64Array(this.buf.length * 2)
+    const next = new Float64Array(Math.max(4, this.buf.length * 2))
     for (let i = 0; i < this.size; i++) next[i] = this.buf[(this.head + i) % this.buf.length] as number
     this.buf = next
     this.head = 0

@@ -1,6 +1,6 @@
 import { verifySignature } from '#domain/delivery/signature.js'
 import { headerNames } from '#kernel/header-names.js'
-import { continueAs, createSimulator, type Simulator } from '../../simulator/create-simulator.js'
+import { continueAs, createSimulator, keepForForks, type Simulator } from '../../simulator/create-simulator.js'
 import { HarnessInputError } from '../validate-input.js'
 import { type SimulatorChoice, simulatorOptionsOf } from './simulator-choice.js'
 
@@ -207,5 +207,8 @@ export function setupSimulator(options: SetupSource): Simulator {
  */
 export async function prepareRun(options: SetupSource): Promise<PreparedRun> {
   const sim = setupSimulator(options)
-  return { sim, setup: await setUp(sim, needsOf(options)) }
+  const setup = await setUp(sim, needsOf(options))
+  // From now on it is only forked: its capture is made once for every run.
+  keepForForks(sim)
+  return { sim, setup }
 }
