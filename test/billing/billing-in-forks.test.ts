@@ -1,9 +1,7 @@
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { createSimulator, type Simulator } from '../../src/index.js'
-import { billingClient, payingCustomer } from './helpers.js'
-
-const DAY = 86_400_000
+import { billingClient, DAY, openInvoice, payingCustomer } from './helpers.js'
 
 /** The official client over another simulator (a fork, a loaded snapshot). */
 function clientOf(sim: Simulator): Stripe {
@@ -42,15 +40,7 @@ describe('billing in forks and loaded snapshots', () => {
 
   it('pays an invoice in a fork when a payment intent attached before the fork succeeds there, and leaves the original open', async () => {
     const { sim, stripe } = billingClient({ seed: 812 })
-    const customer = await stripe.customers.create({ email: 'buyer@example.com' })
-    await stripe.invoiceItems.create({ customer: customer.id, amount: 2500, currency: 'usd' })
-    const draft = await stripe.invoices.create({
-      customer: customer.id,
-      collection_method: 'send_invoice',
-      days_until_due: 30,
-      pending_invoice_items_behavior: 'include',
-    })
-    const invoice = await stripe.invoices.finalizeInvoice(draft.id)
+    const { customer, invoice } = await openInvoice(stripe)
     const pi = await stripe.paymentIntents.create({ amount: 2500, currency: 'usd', customer: customer.id })
     await stripe.invoices.attachPayment(invoice.id, { payment_intent: pi.id })
     const forked = sim.fork()

@@ -53,3 +53,22 @@ export async function monthlyPrice(stripe: Stripe, unitAmount: number, name = 'S
   })
   return { product, price }
 }
+
+/**
+ * An open `send_invoice` invoice of 2500 USD for a new customer.
+ *
+ * @example
+ * const { customer, invoice } = await openInvoice(stripe)
+ */
+export async function openInvoice(stripe: Stripe) {
+  const customer = await stripe.customers.create({ email: 'buyer@example.com' })
+  await stripe.invoiceItems.create({ customer: customer.id, amount: 2500, currency: 'usd' })
+  const draft = await stripe.invoices.create({
+    customer: customer.id,
+    collection_method: 'send_invoice',
+    days_until_due: 30,
+    pending_invoice_items_behavior: 'include',
+  })
+  const invoice = await stripe.invoices.finalizeInvoice(draft.id)
+  return { customer, invoice }
+}

@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { stateOf } from '../accounts/helpers.js'
-import { billingClient, caught } from './helpers.js'
-
-type Client = ReturnType<typeof billingClient>['stripe']
-
-/** An open `send_invoice` invoice of 2500 USD for a new customer. */
-async function openInvoice(stripe: Client) {
-  const customer = await stripe.customers.create({ email: 'buyer@example.com' })
-  await stripe.invoiceItems.create({ customer: customer.id, amount: 2500, currency: 'usd' })
-  const draft = await stripe.invoices.create({
-    customer: customer.id,
-    collection_method: 'send_invoice',
-    days_until_due: 30,
-    pending_invoice_items_behavior: 'include',
-  })
-  const invoice = await stripe.invoices.finalizeInvoice(draft.id)
-  return { customer, invoice }
-}
+import { billingClient, caught, openInvoice } from './helpers.js'
 
 describe('invoices.attachPayment', () => {
   it('attaches a payment intent, and pays the invoice when the intent succeeds later', async () => {
