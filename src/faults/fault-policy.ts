@@ -103,11 +103,13 @@ const plainPolicies = new Map<string, ResolvedFaultPolicy>()
 
 /** A resolved policy nobody may change: shared by every simulator that resolves the same plain input. */
 function frozen(policy: ResolvedFaultPolicy): ResolvedFaultPolicy {
+  // Each kind's params are frozen as copies: the resolution shares them with the exported
+  // `defaultFaultParams`, which freezing in place would freeze for the caller too.
+  const params: Partial<Record<FaultKind, FaultParams>> = {}
+  for (const [k, p] of Object.entries(policy.params)) params[k as FaultKind] = Object.freeze({ ...p })
   Object.freeze(policy.rates)
-  for (const p of Object.values(policy.params)) Object.freeze(p)
-  Object.freeze(policy.params)
   Object.freeze(policy.schedule)
-  return Object.freeze(policy)
+  return Object.freeze({ ...policy, params: Object.freeze(params) })
 }
 
 function resolved(input: FaultsInput | Faults, rng: RandomStream, caller: string, plain: boolean): ResolvedFaultPolicy {
