@@ -38,6 +38,8 @@ export interface StateRegistry {
   load(parts: Readonly<Record<string, unknown>>): void
   /** Every part's data for an in-process fork (`copy` where a part has one, else `save`). */
   copy(): Record<string, unknown>
+  /** One registered part's data as `copy()` gives it (a part whose changes a kept copy cannot see). */
+  copyOf(name: string): unknown
   /**
    * Loads what `copy()` returned (of a simulator with the same parts). A provided part not made
    * yet is not made now: its data is held, in its place in the order of parts, and loaded when its
@@ -166,6 +168,13 @@ class Registry implements StateRegistry {
       if (data !== undefined || !this.provided(name)) out[name] = data
     }
     return out
+  }
+
+  copyOf(name: string): unknown {
+    const entry = this.parts.get(name)
+    if (entry === undefined) throw new Error(`state: no part '${name}'`)
+    const part = this.partOf(name, entry)
+    return part.copy ? part.copy() : part.save()
   }
 
   loadCopy(saved: Readonly<Record<string, unknown>>): void {

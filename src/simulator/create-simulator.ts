@@ -287,6 +287,8 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   if (from !== undefined && clock.now !== from.now) clock.setSystemTime(from.now)
   const rng = createRng(seed)
   const scheduler = createScheduler(clock, {
+    // A clock passed in may be shared with other simulations; one made here is this one's own.
+    ownsClock: typeof options.clock !== 'object',
     onTaskFailed(label, error) {
       return trace.append('scheduler.task_failed', {
         label,
@@ -382,7 +384,8 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
   // A simulator that is only forked from now on (`keepForForks`) makes its capture once: every
   // fork loads the same one (the parts copy what they change as they load it), while its state is
   // as it was when the capture was made (the trace's length, the time, the pending work and the
-  // options tell; anything else changing it would be a request, which the trace records).
+  // options tell; a request changes the trace). What changes without a trace entry is taken anew
+  // per fork: the receivers mounted and the fault controller's part (a step, an injected fault).
   let kept:
     | {
         readonly capture: Capture
@@ -398,7 +401,8 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     if (kept === undefined || kept.mark !== mark || kept.saved !== saved)
       kept = { capture: capture(false), options: fromPlain<SnapshotOptions>(saved), saved, mark }
     // The trace's loaded arrays become the fork's own: copied per fork (a few arrays).
-    return [kept.options, { ...kept.capture, trace: traceInternals(trace).copy() }]
+    const state = { ...kept.capture.state, faults: kernel.state.copyOf('faults') }
+    return [kept.options, { ...kept.capture, trace: traceInternals(trace).copy(), state, receivers: mounted() }]
   }
   function capture(json: boolean): Capture {
     if (timeline.active.size > 0) {
@@ -416,10 +420,11 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
       copied: !json,
       ...(json ? {} : { policy: faults.policy }),
       tasks,
-      receivers: json
-        ? undefined
-        : receivers.urls().map((url) => [url, receivers.get(url) as NonNullable<ReturnType<Receivers['get']>>]),
+      receivers: json ? undefined : mounted(),
     }
+  }
+  function mounted(): NonNullable<Capture['receivers']> {
+    return receivers.urls().map((url) => [url, receivers.get(url) as NonNullable<ReturnType<Receivers['get']>>])
   }
   const p = service.accounts.platform
   let admin: Simulator['admin'] | undefined
@@ -431,6 +436,11 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
     // Made on first use: many simulators (property runs, forks) never touch it.
     get admin() {
+      // The admin surface changes state without trace entries (delivery fault knobs, certificates,
+      // held locks...), which a kept capture cannot see: a kept simulator touched through it goes
+      // back to a capture per fork, for good (a caller may hold the admin object).
+      keeping = false
+      kept = undefined
       const base = createAdmin(service)
       const loadFixtures = (json: unknown, options?: FixtureOptions) =>
         runFixtures({ fetch, secretKey: p.keys.secret.test, prefix: kernel.prefix }, json, options)
@@ -555,7 +565,8 @@ function internalsOf(sim: Simulator, caller: string): Internals {
  * Declares a simulator that is only forked from now on (a prepared setup every property run forks):
  * its in-process capture is made once and loaded by every fork while its state stays as it was,
  * instead of being made again per fork. Changing it is still safe: a fork after a request, a
- * clock move or `continueAs` captures again. Internal to the package.
+ * clock move or `continueAs` captures again, the receivers and the fault controller's part are
+ * taken per fork, and reading `sim.admin` ends the keeping. Internal to the package.
  *
  * @example
  * keepForForks(prepared)
@@ -581,11 +592,10 @@ export function continueAs(sim: Simulator, next: ContinueOptions): void {
   internalsOf(sim, 'continueAs').continueWith(next)
 }
 
-// Servers of this package answer from plain exchanges; the public surface stays `fetch`.
-
 /**
  * The exchange of a request its server has already read (URL, header reader, body text): how
- * `service-sim serve` and `replay --served` answer. Internal to the package.
+ * `service-sim serve` and `replay --served` answer (from plain exchanges; the public surface stays
+ * `fetch`). Internal to the package.
  *
  * @example
  * const { status } = await incomingExchangeOf(sim)({ method: 'GET', url, headers: lowercaseHeaderReader(req.headers), text: '' })
