@@ -140,13 +140,16 @@ function clampDelay(delay: number): number {
 // `runToLast(Async)` of fake-timers ticks to the last timer armed when it is called; with waits
 // longer than MAX_TIMER_DELAY the scheduler's horizon timer is only a stepping stone. A clock's
 // two methods are wrapped once, and repeat while the horizon of a scheduler on it lies ahead
-// (schedulers are held weakly: a clock shared by many simulations does not keep them alive).
+// (a clock shared by many simulations holds their schedulers weakly, so it does not keep them
+// alive; a simulation's own clock holds its one scheduler strongly: a WeakRef keeps its target
+// alive until the current job ends, so forks made in one synchronous loop would all stay alive).
 interface HorizonProbe {
   ahead(): boolean
 }
-const probesOf = new WeakMap<Clock, Set<WeakRef<HorizonProbe>>>()
+type ProbeRef = Pick<WeakRef<HorizonProbe>, 'deref'>
+const probesOf = new WeakMap<Clock, Set<ProbeRef>>()
 
-function anyAhead(probes: Set<WeakRef<HorizonProbe>>): boolean {
+function anyAhead(probes: Set<ProbeRef>): boolean {
   let ahead = false
   for (const ref of probes) {
     const probe = ref.deref()
@@ -156,10 +159,10 @@ function anyAhead(probes: Set<WeakRef<HorizonProbe>>): boolean {
   return ahead
 }
 
-function watchHorizon(clock: Clock, probe: HorizonProbe): void {
+function watchHorizon(clock: Clock, probe: HorizonProbe, owned: boolean): void {
   let probes = probesOf.get(clock)
   if (probes === undefined) {
-    const set = new Set<WeakRef<HorizonProbe>>()
+    const set = new Set<ProbeRef>()
     probes = set
     probesOf.set(clock, set)
     const runToLastAsync = clock.runToLastAsync
@@ -179,7 +182,15 @@ function watchHorizon(clock: Clock, probe: HorizonProbe): void {
       }
     }
   }
-  probes.add(new WeakRef(probe))
+  probes.add(
+    owned
+      ? {
+          deref() {
+            return probe
+          },
+        }
+      : new WeakRef(probe),
+  )
 }
 
 /**
@@ -194,6 +205,8 @@ export interface SchedulerOptions {
    * traces it as `scheduler.task_failed`) instead of breaking the queue, the clock or `settle()`.
    */
   readonly onTaskFailed?: (label: string, error: unknown) => void
+  /** The clock is this simulation's own (no other scheduler runs on it). Default false. */
+  readonly ownsClock?: boolean
 }
 
 export function createScheduler(clock: Clock, options: SchedulerOptions = {}): Scheduler {
@@ -222,7 +235,7 @@ export function createScheduler(clock: Clock, options: SchedulerOptions = {}): S
       fire()
     },
   }
-  watchHorizon(clock, probe)
+  watchHorizon(clock, probe, options.ownsClock === true)
 
   // Run and cancelled tasks leave `latest` only when they reach its top, which the newest task
   // may never let them do: rebuild it whenever most of it is dead, so memory follows live work.
