@@ -255,7 +255,17 @@ function eagerMembers(core: BillingCore) {
 
 /** The rest of billing, built on first use. */
 function buildArea(ctx: BillingContext, jobs: BillingJobs, testClocks: TestClocks) {
-  const { lines } = ctx
+  const parts = buildParts(ctx, jobs, testClocks)
+  return {
+    api: apiOf(ctx, parts),
+    actions: actionsOf(parts),
+    attachedPayments: parts.attachedPayments,
+    intentOutcome: parts.payments.intentOutcome,
+  }
+}
+
+/** Billing's behaviours, each made from the ones it calls. */
+function buildParts(ctx: BillingContext, jobs: BillingJobs, testClocks: TestClocks) {
   const limits = createLimits(ctx)
   const discounts = createDiscounts(ctx)
   const credits = createCredits(ctx)
@@ -270,7 +280,29 @@ function buildArea(ctx: BillingContext, jobs: BillingJobs, testClocks: TestClock
   const entitlements = createEntitlements(ctx)
   const pausing = createPausing(ctx, cycles)
   const attachedPayments = createAttachedPayments(ctx, payments)
-  const actions: JobActions = {
+  return {
+    limits,
+    discounts,
+    credits,
+    invoicing,
+    payments,
+    cycles,
+    schedule,
+    schedules,
+    prorations,
+    preview,
+    cancel,
+    entitlements,
+    pausing,
+    attachedPayments,
+  }
+}
+
+type Parts = ReturnType<typeof buildParts>
+
+/** What billing's job kinds do, once the parts that do it exist. */
+function actionsOf({ cycles, schedule, payments, invoicing, schedules }: Parts): JobActions {
+  return {
     periodEnd: cycles.periodEnd,
     expireIncomplete: cycles.expireIncomplete,
     cancelAt(s) {
@@ -287,7 +319,14 @@ function buildArea(ctx: BillingContext, jobs: BillingJobs, testClocks: TestClock
     },
     scheduleStep: schedules.runStep,
   }
-  const api = {
+}
+
+/** The built members of the billing area. */
+function apiOf(ctx: BillingContext, parts: Parts) {
+  const { lines } = ctx
+  const { limits, discounts, credits, invoicing, payments, cycles, schedule, schedules } = parts
+  const { prorations, preview, cancel, entitlements, pausing, attachedPayments } = parts
+  return {
     voidInvoice: invoicing.voidInvoice,
     markUncollectible: invoicing.markUncollectible,
     resendInvoice: invoicing.resend,
@@ -334,5 +373,4 @@ function buildArea(ctx: BillingContext, jobs: BillingJobs, testClocks: TestClock
     /** Pausing a subscription's cycle and resuming it. */
     pausing,
   }
-  return { api, actions, attachedPayments, intentOutcome: payments.intentOutcome }
 }

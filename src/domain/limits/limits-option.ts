@@ -166,6 +166,7 @@ export function validateLimits(option: unknown): asserts option is LimitsOption 
 /**
  * Merges the option into the default table. Throws a TypeError naming `createSimulator` when a new
  * row lacks `scope`, `kind` or `max`.
+ * Without an option it answers the one frozen default config every simulator of the process shares.
  *
  * @example
  * resolveLimits(undefined).rows.length // the defaults
@@ -184,6 +185,8 @@ export function resolveLimits(option: LimitsOption | undefined): LimitsConfig {
 
 let defaults: LimitsConfig | undefined
 
+// Shared by every simulator of the process: frozen, so no one of them can change another's table.
+// The rows themselves are DEFAULT_LIMITS' own objects, shared before any freezing.
 function frozen(config: LimitsConfig): LimitsConfig {
   Object.freeze(config.rows)
   if (config.reads !== undefined) Object.freeze(config.reads)

@@ -92,7 +92,6 @@ export class Aggregates {
     }
   }
 
-  /** The bucket map of one meter and customer, for callers that add many events to it. */
   /** Every bucket as plain data, for a snapshot. */
   save(): { seq: number; meters: [string, [string, [number, MinuteBucket][]][]][] } {
     return {
@@ -121,6 +120,7 @@ export class Aggregates {
     }
   }
 
+  /** The bucket map of one meter and customer, for callers that add many events to it. */
   customer(meter: string, customer: string): Map<number, MinuteBucket> {
     let byCustomer = this.meters.get(meter)
     if (byCustomer === undefined) {
