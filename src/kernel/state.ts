@@ -67,6 +67,17 @@ class Held {
   }
 }
 
+/** A part's data for a fork: its `copy` where it has one, else its `save`. */
+function copied(part: StatePart): unknown {
+  return part.copy ? part.copy() : part.save()
+}
+
+/** Loads what `copied` gave: by `loadCopy` where the part has one, else by `load`. */
+function loadCopied(part: StatePart, data: unknown): void {
+  if (part.loadCopy) part.loadCopy(data)
+  else part.load(data)
+}
+
 /**
  * Creates the registry of a simulation's state parts.
  *
@@ -126,8 +137,7 @@ class Registry implements StateRegistry {
     this.parts.set(name, part)
     if (held !== undefined) {
       this.takenWhileLoading?.add(name)
-      if (part.loadCopy) part.loadCopy(held.data)
-      else part.load(held.data)
+      loadCopied(part, held.data)
     }
   }
 
@@ -163,8 +173,7 @@ class Registry implements StateRegistry {
   copy(): Record<string, unknown> {
     const out: Record<string, unknown> = {}
     for (const [name, entry] of this.parts) {
-      const part = this.partOf(name, entry)
-      const data = part.copy ? part.copy() : part.save()
+      const data = copied(this.partOf(name, entry))
       if (data !== undefined || !this.provided(name)) out[name] = data
     }
     return out
@@ -173,8 +182,7 @@ class Registry implements StateRegistry {
   copyOf(name: string): unknown {
     const entry = this.parts.get(name)
     if (entry === undefined) throw new Error(`state: no part '${name}'`)
-    const part = this.partOf(name, entry)
-    return part.copy ? part.copy() : part.save()
+    return copied(this.partOf(name, entry))
   }
 
   loadCopy(saved: Readonly<Record<string, unknown>>): void {
@@ -195,8 +203,7 @@ class Registry implements StateRegistry {
           if (this.provided(name)) continue
           throw new Error(`snapshot: the copy has no state for part '${name}'`)
         }
-        if (part.loadCopy) part.loadCopy(saved[name])
-        else part.load(saved[name])
+        loadCopied(part, saved[name])
       }
     } finally {
       this.takenWhileLoading = undefined

@@ -436,15 +436,17 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     platform: { id: p.id, secretKey: p.keys.secret, publishableKey: p.keys.publishable, account: p },
     // Made on first use: many simulators (property runs, forks) never touch it.
     get admin() {
+      if (admin !== undefined) return admin
       // The admin surface changes state without trace entries (delivery fault knobs, certificates,
       // held locks...), which a kept capture cannot see: a kept simulator touched through it goes
-      // back to a capture per fork, for good (a caller may hold the admin object).
+      // back to a capture per fork, for good (a caller may hold the admin object), and one whose
+      // admin exists is never kept (see `keep`).
       keeping = false
       kept = undefined
       const base = createAdmin(service)
       const loadFixtures = (json: unknown, options?: FixtureOptions) =>
         runFixtures({ fetch, secretKey: p.keys.secret.test, prefix: kernel.prefix }, json, options)
-      admin ??= Object.assign(base, {
+      admin = Object.assign(base, {
         trigger: createCausingTrigger({
           generate: base.trigger,
           loadFixtures,
@@ -540,7 +542,7 @@ function build(options: SimulatorOptions, from: Capture | undefined): Simulator 
     exchange: exchangeIncoming,
     continueWith,
     keep() {
-      keeping = true
+      keeping = admin === undefined
     },
   }
   return simulator
@@ -566,7 +568,8 @@ function internalsOf(sim: Simulator, caller: string): Internals {
  * its in-process capture is made once and loaded by every fork while its state stays as it was,
  * instead of being made again per fork. Changing it is still safe: a fork after a request, a
  * clock move or `continueAs` captures again, the receivers and the fault controller's part are
- * taken per fork, and reading `sim.admin` ends the keeping. Internal to the package.
+ * taken per fork, and reading `sim.admin` ends the keeping (a simulator whose admin was read
+ * before is not kept). Internal to the package.
  *
  * @example
  * keepForForks(prepared)

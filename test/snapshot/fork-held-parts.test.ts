@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { createSimulator, type Simulator } from '../../src/index.js'
+import { call } from './helpers.js'
 
 // A fork makes an engine resource only when its run first uses it; until then the fork holds the
 // resource's objects for it. Nothing of that may show: lookups, expansion, snapshots and forks of
 // forks see every object the original had.
-
-const API = 'https://api.service.test'
-
-async function call(sim: Simulator, method: 'GET' | 'POST' | 'DELETE', path: string, body?: string) {
-  const res = await sim.fetch(`${API}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${sim.platform.secretKey.test}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    ...(body === undefined ? {} : { body }),
-  })
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> }
-}
 
 async function prepared() {
   const sim = createSimulator({ seed: 5 })

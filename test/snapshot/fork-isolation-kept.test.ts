@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { createSimulator, type Simulator } from '../../src/index.js'
 import { keepForForks } from '../../src/simulator/create-simulator.js'
+import { call } from './helpers.js'
 
 // Forks, forks of forks, kept captures and the original stay apart in both directions, whether or
 // not a resource was made in a fork before the other side changed it.
-
-const API = 'https://api.service.test'
-
-async function call(sim: Simulator, method: 'GET' | 'POST' | 'DELETE', path: string, body?: string) {
-  const res = await sim.fetch(`${API}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${sim.platform.secretKey.test}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    ...(body === undefined ? {} : { body }),
-  })
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> }
-}
 
 async function prepared(keep: boolean) {
   const sim = createSimulator({ seed: 11 })

@@ -145,3 +145,18 @@ export async function run(sim: Simulator, step: Step): Promise<string> {
       return ''
   }
 }
+
+/**
+ * A form request with the platform's test key; its status and JSON body.
+ *
+ * @example
+ * const { status, json } = await call(sim, 'POST', '/v1/customers', 'name=ann')
+ */
+export async function call(sim: Simulator, method: 'GET' | 'POST' | 'DELETE', path: string, body?: string) {
+  const res = await sim.fetch(`https://api.service.test${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${sim.platform.secretKey.test}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    ...(body === undefined ? {} : { body }),
+  })
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> }
+}

@@ -198,6 +198,13 @@ class EngineResource implements Resource {
     return timestampOf(this.spelled.v2, this.kernel.clock.now)
   }
 
+  /** Sets the declaration's touched fields (`updated` and the like) to now. */
+  private touch(obj: Json): void {
+    if (this.spelled.touch.size === 0) return
+    const at = this.stamp()
+    for (const f of this.spelled.touch) obj[f] = at
+  }
+
   private emit(
     verb: 'created' | 'updated' | 'deleted',
     scope: Scope,
@@ -229,10 +236,7 @@ class EngineResource implements Resource {
       if (!touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(current[k])) previous[k] = current[k]
     }
     if (Object.keys(previous).length === 0) return current
-    if (touch.size > 0) {
-      const at = this.stamp()
-      for (const f of touch) next[f] = at
-    }
+    this.touch(next)
     this.store.replace(scope, seal(next))
     this.emit('updated', scope, next, origin, previous)
     return next
@@ -258,11 +262,7 @@ class EngineResource implements Resource {
     // A v2 `created` is a string in the catalogue, so the build left it empty.
     if (this.spelled.v2 && 'created' in obj) obj.created = this.stamp()
     applyParams(view, fieldsOf(view, d.type), obj, params, ctx, this.finder(scope))
-    const touch = this.spelled.touch
-    if (touch.size > 0) {
-      const at = this.stamp()
-      for (const f of touch) obj[f] = at
-    }
+    this.touch(obj)
     return obj
   }
 
