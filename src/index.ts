@@ -1,25 +1,25 @@
 export type { InterceptOptions } from './adapters/hosts.js'
 export type { Interception } from './adapters/intercept.js'
 export { type ClockDriven, type RunOnClockOptions, runOnClock } from './adapters/run-on-clock.js'
-export type { DeliveryAdmin } from './domain/delivery/delivery-admin.js'
+export type { DeliveryAdmin } from './domain/events/delivery/delivery-admin.js'
 export type {
   AttemptOutcome,
   AttemptTrigger,
   DeliveryAttempt,
   DeliveryRecord,
   DeliveryStatus,
-} from './domain/delivery/delivery-record.js'
-export type { DeliveryFaults } from './domain/delivery/faults.js'
+} from './domain/events/delivery/delivery-record.js'
+export type { DeliveryTransport, TransportRequest, TransportResult } from './domain/events/delivery/delivery-transport.js'
+export type { DeliveryFaults } from './domain/events/delivery/receiver-failures.js'
 export {
   type SignatureErrorCode,
   SignatureVerificationError,
   signatureHeader,
   type VerifyOptions,
   verifySignature,
-} from './domain/delivery/signature.js'
-export type { DeliveryTransport, TransportRequest, TransportResult } from './domain/delivery/transport.js'
-export type { TriggerOverrides } from './domain/delivery/trigger.js'
-export type { Destination } from './domain/destinations/destination.js'
+} from './domain/events/delivery/signature.js'
+export type { TriggerOverrides } from './domain/events/delivery/trigger.js'
+export type { Destination } from './domain/events/destinations/destination.js'
 export type { BalanceTransaction } from './domain/ledger/balance-transaction.js'
 export type { CurrencyBalance, Ledger } from './domain/ledger/ledger.js'
 export {
@@ -34,10 +34,10 @@ export type { LimitRowInput, LimitsOption } from './domain/limits/limits-option.
 export type { InternalLock, LockManager } from './domain/locks/lock-manager.js'
 export type { AdminMeterInput, MeterAdmin, MeterSummary } from './domain/meters/meter-admin.js'
 export { METER_PROCESSING_DELAY, type MeterEventStats } from './domain/meters/meter-events.js'
-export type { OffSessionPaymentStatus } from './domain/off-session-payments/off-session-payment.js'
-export type { PaymentIntentStatus } from './domain/payment-intents/payment-intent.js'
-export type { AuthenticationCompletion, PaymentIntentAdmin } from './domain/payment-intents/payment-intent-admin.js'
-export { TEST_CARDS } from './domain/payment-intents/payment-method.js'
+export type { OffSessionPaymentStatus } from './domain/payments/off-session/off-session-payment.js'
+export type { PaymentIntentStatus } from './domain/payments/payment-intent.js'
+export type { AuthenticationCompletion, PaymentIntentAdmin } from './domain/payments/payment-intent-admin.js'
+export { TEST_CARDS } from './domain/payments/payment-method.js'
 export { ServiceError } from './domain/service-error.js'
 export type { FaultController } from './faults/fault-controller.js'
 export type { FaultsInput } from './faults/fault-policy.js'

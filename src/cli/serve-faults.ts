@@ -1,4 +1,4 @@
-import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/delivery/transport.js'
+import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/events/delivery/delivery-transport.js'
 import { createTransport } from '#http/transport.js'
 import type { Simulator } from '../simulator/create-simulator.js'
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { DeliveryTransport, TransportResult } from '#domain/delivery/transport.js'
+import type { DeliveryTransport, TransportResult } from '#domain/events/delivery/delivery-transport.js'
 import { lowercaseHeaderReader } from '../http/incoming.js'
 import { createSimulator, incomingExchangeOf, type Simulator } from '../simulator/create-simulator.js'
 import { type AdminHost, withAdminApi } from './admin-api.js'

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
-import type { DeliveryTransport, TransportResult } from '#domain/delivery/transport.js'
+import type { DeliveryTransport, TransportResult } from '#domain/events/delivery/delivery-transport.js'
 import type { Simulator } from '../simulator/create-simulator.js'
 import type { Arrival } from './http-server.js'
 import type { ForwardSpec } from './serve-forwarding.js'

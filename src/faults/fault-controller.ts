@@ -1,5 +1,5 @@
-import type { FaultHooks } from '#domain/faults/fault-hooks.js'
-import type { Kernel } from '#domain/kernel.js'
+import type { FaultHooks } from '#domain/fault-hooks.js'
+import type { Kernel } from '#domain/kernel-parts.js'
 import type { Admission, Gate } from '#domain/service.js'
 import type { ServiceError } from '#domain/service-error.js'
 import { fromPlain, toPlain } from '#kernel/plain.js'

@@ -1,4 +1,4 @@
-import type { Account } from '#domain/accounts/account.js'
+import type { Account } from '#domain/connect/account.js'
 import type { Service } from '#domain/service.js'
 import { type ServiceError, tableError } from '#domain/service-error.js'
 import type { HeaderNames } from './header-names.js'

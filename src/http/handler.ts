@@ -1,6 +1,6 @@
 import { operations } from '#catalogue/index.js'
 import { DocumentAnswer } from '#domain/document.js'
-import type { FaultHooks } from '#domain/faults/fault-hooks.js'
+import type { FaultHooks } from '#domain/fault-hooks.js'
 import { scopeKey } from '#domain/mode.js'
 import type { Admission, Service } from '#domain/service.js'
 import { ServiceError, tableError } from '#domain/service-error.js'

@@ -1,4 +1,4 @@
-import type { Kernel } from '#domain/kernel.js'
+import type { Kernel } from '#domain/kernel-parts.js'
 import { tableError } from '#domain/service-error.js'
 import { DAY } from '#kernel/time.js'
 

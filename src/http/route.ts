@@ -1,4 +1,4 @@
-import type { Account } from '#domain/accounts/account.js'
+import type { Account } from '#domain/connect/account.js'
 import type { Mode } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 import type { InFlightRequest } from '#kernel/request-timeline.js'

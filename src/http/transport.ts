@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { errorMessage } from '#catalogue/errors.js'
-import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/delivery/transport.js'
-import { isLoopback } from '#domain/destinations/rules.js'
+import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/events/delivery/delivery-transport.js'
+import { isLoopback } from '#domain/events/destinations/destination-rules.js'
 import type { Receivers } from './receivers.js'
 
 /**

@@ -1,13 +1,13 @@
 import { versionProblem } from '#catalogue/versions.js'
-import type { Account, Organisation } from '#domain/accounts/account.js'
-import type { CreateAccountInput } from '#domain/accounts/accounts.js'
-import { createDeliveryAdmin, type DeliveryAdmin } from '#domain/delivery/delivery-admin.js'
+import type { Account, Organisation } from '#domain/connect/account.js'
+import type { CreateAccountInput } from '#domain/connect/accounts.js'
+import { createDeliveryAdmin, type DeliveryAdmin } from '#domain/events/delivery/delivery-admin.js'
 import type { StoredEvent } from '#domain/events/event.js'
 import type { CurrencyBalance } from '#domain/ledger/ledger.js'
 import { createLimitsAdmin, type LimitsAdmin } from '#domain/limits/limits-admin.js'
 import { createMeterAdmin, type MeterAdmin } from '#domain/meters/meter-admin.js'
 import type { Mode } from '#domain/mode.js'
-import { createPaymentIntentAdmin, type PaymentIntentAdmin } from '#domain/payment-intents/payment-intent-admin.js'
+import { createPaymentIntentAdmin, type PaymentIntentAdmin } from '#domain/payments/payment-intent-admin.js'
 import type { Service } from '#domain/service.js'
 
 /**

@@ -1,5 +1,5 @@
-import type { CheckoutCompletion } from '#domain/customer-side/complete-checkout.js'
-import type { TriggerOverrides } from '#domain/delivery/trigger.js'
+import type { CheckoutCompletion } from '#domain/checkout/complete-checkout.js'
+import type { TriggerOverrides } from '#domain/events/delivery/trigger.js'
 import type { StoredEvent } from '#domain/events/event.js'
 import { type FixtureOptions, type FixtureResult, type FixtureStep, fixtureFailure } from './fixtures.js'
 import { CHECKOUT_COMPLETIONS, triggerRecipe } from './trigger-recipes.js'

@@ -1,14 +1,14 @@
-import { type AuthenticateInput, authenticate } from '#domain/customer-side/authenticate.js'
-import { type CheckoutCompletion, completeCheckout } from '#domain/customer-side/complete-checkout.js'
-import { type ConfirmInput, type ConfirmResult, confirmIntent } from '#domain/customer-side/confirm-intent.js'
-import type { CustomerScope } from '#domain/customer-side/customer-scope.js'
-import { type PayInvoiceInput, type PayInvoiceResult, payInvoice } from '#domain/customer-side/pay-invoice.js'
-import { type PortalActions, portalActions } from '#domain/customer-side/portal-actions.js'
+import { type PayInvoiceInput, type PayInvoiceResult, payInvoice } from '#domain/billing/invoices/pay-invoice.js'
+import { type PortalActions, portalActions } from '#domain/billing/portal/portal-actions.js'
+import { type CheckoutCompletion, completeCheckout } from '#domain/checkout/complete-checkout.js'
+import type { CustomerScope } from '#domain/customer-scope.js'
 import type { Json } from '#domain/engine/list.js'
+import { type AuthenticateInput, authenticate } from '#domain/payments/authenticate.js'
+import { type ConfirmInput, type ConfirmResult, confirmIntent } from '#domain/payments/confirm-intent.js'
 import type { Service } from '#domain/service.js'
 import { ServiceError } from '#domain/service-error.js'
 
-export type { CheckoutCompletion } from '#domain/customer-side/complete-checkout.js'
+export type { CheckoutCompletion } from '#domain/checkout/complete-checkout.js'
 
 /** An object as the API shows it (a checkout session...). */
 export type ApiObject = Readonly<Record<string, unknown>> & { readonly id: string }

@@ -1,7 +1,7 @@
 import { feeDetailsOf } from '#domain/ledger/balance-transaction.js'
 import { BALANCE_TRANSACTION_OBJECT } from '#domain/ledger/ledger.js'
+import { SESSION_OBJECT } from '#domain/meters/stream-sessions.js'
 import { type Mode, scopeKey } from '#domain/mode.js'
-import { SESSION_OBJECT } from '#domain/sessions/sessions.js'
 import { isoTime } from '#kernel/time.js'
 import type { Snapshot } from './snapshot.js'
 

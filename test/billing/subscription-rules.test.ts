@@ -3,7 +3,7 @@ import { billingClient, caught, payingCustomer } from './helpers.js'
 
 /**
  * Regression tests for the subscription defects found by the outside-in review (issue 15), fixed
- * in src/domain/resources/subscriptions.ts, subscription-items.ts and src/domain/billing/.
+ * in src/domain/billing/subscriptions/ and src/domain/billing/.
  */
 
 async function subscribed() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { openPaymentLink } from '../../src/domain/resources/payment-links.js'
-import { NO_ORIGIN } from '../../src/domain/v1-events/emit.js'
+import { openPaymentLink } from '../../src/domain/checkout/payment-links-resource.js'
+import { NO_ORIGIN } from '../../src/domain/events/emit-snapshot.js'
 import { setup } from '../accounts/helpers.js'
 
 async function priced(stripe: ReturnType<typeof setup>['stripe'], recurring = false) {

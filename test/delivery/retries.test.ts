@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LIVE_RETRY_WINDOW_MS } from '../../src/domain/delivery/retry-policy.js'
+import { LIVE_RETRY_WINDOW_MS } from '../../src/domain/events/delivery/retry-policy.js'
 import { collect, ENDPOINT_KINDS, setup } from './helpers.js'
 
 const HOUR = 3_600_000

@@ -1,29 +1,28 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildObject } from '../../src/domain/engine/build-object.js'
 import { catalogueView } from '../../src/domain/engine/catalogue.js'
 import { fieldsOf } from '../../src/domain/engine/catalogue-view.js'
-import { declarations } from '../../src/domain/resources/index.js'
+import { declarations } from '../../src/domain/resource-declarations.js'
 
 /**
  * Declarations stay small and spell a field only where it has a real default: the catalogue
  * spells every field once, and the engine builds `null`, `0`, `false`, `[]`, the first enum value
  * without being told.
  */
-const DIR = new URL('../../src/domain/resources/', import.meta.url)
-const files = Object.fromEntries(
-  declarations.map((d) => {
-    const file = readFileSync(new URL(fileOf(d.object), DIR), 'utf8')
-    return [d.object, file]
-  }),
-)
+const DOMAIN = join(import.meta.dirname, '..', '..', 'src', 'domain')
+/** Every resource declaration file: each concept folder names them `<resource>-resource.ts`. */
+const declarationFiles = (readdirSync(DOMAIN, { recursive: true }) as string[])
+  .filter((name) => name.endsWith('-resource.ts'))
+  .map((name) => readFileSync(join(DOMAIN, name), 'utf8'))
+const files = Object.fromEntries(declarations.map((d) => [d.object, fileOf(d.object)]))
 
-/** The file of `src/domain/resources/` that declares an object type. */
+/** The text of the declaration file that declares an object type. */
 function fileOf(object: string): string {
-  for (const name of readdirSync(DIR)) {
-    if (readFileSync(new URL(name, DIR), 'utf8').includes(`object: '${object}'`)) return name
-  }
-  throw new Error(`no file declares ${object}`)
+  const file = declarationFiles.find((text) => text.includes(`object: '${object}'`))
+  if (file === undefined) throw new Error(`no file declares ${object}`)
+  return file
 }
 
 /** Values the engine builds by itself for a field that is nullable, boolean, numeric or a list. */

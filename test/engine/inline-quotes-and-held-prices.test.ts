@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { openPaymentLink } from '../../src/domain/resources/payment-links.js'
-import { NO_ORIGIN } from '../../src/domain/v1-events/emit.js'
+import { openPaymentLink } from '../../src/domain/checkout/payment-links-resource.js'
+import { NO_ORIGIN } from '../../src/domain/events/emit-snapshot.js'
 import { setup } from './helpers.js'
 
 const monthly = (product: string, unit_amount: number) => ({

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type Operation, operations, typeShape } from '../../src/catalogue/index.js'
-import { servedDeclarations as declarations } from '../../src/domain/resources/served.js'
+import { servedDeclarations as declarations } from '../../src/domain/served-declarations.js'
 import { type Hints, hasParam, requiredParams } from '../params/generate.js'
 import { CREATE_PARAMS, CREATE_VERSION, methodOf, parentOf, setup, withIds } from './helpers.js'
 import { shapeProblems } from './shape-check.js'

@@ -1,6 +1,6 @@
 import { clearTimeout as realClearTimeout, setTimeout as realSetTimeout } from 'node:timers'
 import { operations } from '../../src/catalogue/index.js'
-import { declarations } from '../../src/domain/resources/index.js'
+import { declarations } from '../../src/domain/resource-declarations.js'
 import { routes } from '../../src/http/routes/index.js'
 import { createSimulator, type Simulator } from '../../src/index.js'
 import { createRng, type RandomStream } from '../../src/kernel/rng.js'

@@ -1,6 +1,6 @@
+import { openPaymentLink } from '#domain/checkout/payment-links-resource.js'
 import type { Json } from '#domain/engine/list.js'
-import { openPaymentLink } from '#domain/resources/payment-links.js'
-import { NO_ORIGIN } from '#domain/v1-events/emit.js'
+import { NO_ORIGIN } from '#domain/events/emit-snapshot.js'
 import type { Simulator } from '../../simulator/create-simulator.js'
 import { cardChoices, esc, jsValue, money, page } from './html.js'
 import { locate, locateBy } from './locate.js'

@@ -1,5 +1,5 @@
 import { HOSTED_INVOICE_BASE } from '#domain/billing/hosted-invoice-url.js'
-import { AUTHENTICATE_REDIRECT_BASE } from '#domain/resources/payment-intent-redirect.js'
+import { AUTHENTICATE_REDIRECT_BASE } from '#domain/payments/payment-intent-redirect.js'
 
 /** Where serve's own customer pages live. */
 export const CUSTOMER_PREFIX = '/__customer/'

@@ -1,8 +1,8 @@
 import type { Json } from '../engine/list.js'
+import { emitSnapshot, NO_ORIGIN } from '../events/emit-snapshot.js'
 import { formulaValue } from '../meters/aggregates.js'
 import type { ProcessedUsage } from '../meters/meter-event-types.js'
 import type { Mode, Scope } from '../mode.js'
-import { emitSnapshot, NO_ORIGIN } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
 
 const TRIGGERED = 'billing.alert.triggered'

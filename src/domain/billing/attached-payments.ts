@@ -1,10 +1,10 @@
 import type { Json } from '../engine/list.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import { sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import { paymentsList } from './invoice-intents.js'
 import type { Payments } from './payments.js'
-import { sec } from './types.js'
 
 /**
  * Payments attached to an invoice by hand (`invoices.attachPayment`): each is an `open`

@@ -1,6 +1,6 @@
 import type { Json } from '../engine/list.js'
+import { NO_ORIGIN, type Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import { createAlerts } from './alerts.js'
 import { createAttachedPayments } from './attached-payments.js'
 import { createCancellation } from './cancellation.js'
@@ -27,12 +27,12 @@ import { createSubSchedule } from './sub-schedule.js'
 import { createTaxes } from './taxes.js'
 import { createTestClocks, type TestClocks } from './test-clocks.js'
 
+export type { NewInvoice } from './billing-types.js'
 export type { CancelOptions } from './cancellation.js'
 export type { BillingOptions } from './context.js'
 export type { PreviewChange } from './preview.js'
 export type { UnmadeSubscription } from './preview-new.js'
 export type { ItemChange, ItemTerms, ProrationBehavior } from './prorations.js'
-export type { NewInvoice } from './types.js'
 
 /**
  * The billing loop: subscriptions with billing periods on the due-time queue (or a test clock's

@@ -1,13 +1,13 @@
 import type { Json } from '../engine/list.js'
+import type { Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import type { Origin } from '../v1-events/emit.js'
+import type { LineSpec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
 import type { Invoicing } from './invoicing.js'
 import { isMetered } from './lines.js'
 import type { Payments } from './payments.js'
 import type { Prorations } from './prorations.js'
-import type { LineSpec } from './types.js'
 
 /** `subscriptions.cancel`'s billing options (both default to false, as the provider's). */
 export interface CancelOptions {

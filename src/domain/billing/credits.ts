@@ -1,9 +1,9 @@
 import type { Json } from '../engine/list.js'
+import type { Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import type { Origin } from '../v1-events/emit.js'
+import { sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import { isMetered } from './lines.js'
-import { sec } from './types.js'
 
 /** The priority of a grant without one (the provider's default). */
 const DEFAULT_PRIORITY = 50

@@ -1,8 +1,9 @@
 import { SUBSCRIPTION_INCOMPLETE_EXPIRY_MS } from '#catalogue/rules.js'
 import type { Json } from '../engine/list.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../events/emit-snapshot.js'
 import { SlidingLog } from '../limits/sliding-log.js'
 import type { Scope } from '../mode.js'
-import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import { type LineSpec, refOf, type SubState, sec } from './billing-types.js'
 import { boundary, type Interval } from './calendar.js'
 import type { BillingContext } from './context.js'
 import type { Invoicing } from './invoicing.js'
@@ -11,7 +12,6 @@ import type { BillingLimits } from './limits.js'
 import { isMetered } from './lines.js'
 import type { Payments } from './payments.js'
 import type { Timeline } from './timelines.js'
-import { type LineSpec, refOf, type SubState, sec } from './types.js'
 
 /**
  * A subscription's billing cycle: its first invoice, each period end (the next period starts on

@@ -1,6 +1,6 @@
 import type { Json } from '../engine/list.js'
+import type { Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import type { Origin } from '../v1-events/emit.js'
 import { boundary } from './calendar.js'
 import type { BillingContext } from './context.js'
 

@@ -1,7 +1,7 @@
 import type { Json } from '../engine/list.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../events/emit-snapshot.js'
 import type { StoredEvent } from '../events/event.js'
 import type { Scope } from '../mode.js'
-import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
 
 /** Subscriptions whose products' features the customer is entitled to. */

@@ -1,9 +1,9 @@
 import type { Json } from '../engine/list.js'
+import type { Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { CANCELABLE } from '../payment-intents/payment-intent.js'
-import type { Origin } from '../v1-events/emit.js'
+import { CANCELABLE } from '../payments/payment-intent.js'
+import { sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
-import { sec } from './types.js'
 
 /**
  * The payment intent an open invoice waits on: made when a `charge_automatically` invoice is not

@@ -1,8 +1,9 @@
 import { INVOICE_FINALIZATION_GRACE_MS } from '#catalogue/rules.js'
 import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import { type InvoiceState, type NewInvoice, refOf, sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { Credits } from './credits.js'
 import type { Discounts } from './discounts.js'
@@ -12,7 +13,6 @@ import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
 import { isMetered } from './lines.js'
 import type { Taxes } from './taxes.js'
-import { type InvoiceState, type NewInvoice, refOf, sec } from './types.js'
 
 /**
  * Invoices' life before payment: a new invoice from line specs (`draft`), its finalization after

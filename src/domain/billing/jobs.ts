@@ -1,8 +1,8 @@
 import type { Task } from '#kernel/scheduler.js'
 import type { Scope } from '../mode.js'
+import { type Ref, type SubState, scopeOf } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { Job, JobKind } from './timelines.js'
-import { type Ref, type SubState, scopeOf } from './types.js'
 
 /**
  * What billing's jobs do when they run, resolved when a job runs: the kinds are defined with the

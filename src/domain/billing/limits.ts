@@ -3,8 +3,8 @@ import type { LimitRow } from '../limits/limit-row.js'
 import { rateLimited } from '../limits/refusals.js'
 import type { SlidingLog } from '../limits/sliding-log.js'
 import type { Scope } from '../mode.js'
+import type { SubState } from './billing-types.js'
 import type { BillingContext } from './context.js'
-import type { SubState } from './types.js'
 
 /**
  * The subscription rows of the limit table, counted by billing (not by the request gate):

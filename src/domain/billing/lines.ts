@@ -1,12 +1,12 @@
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
-import type { Kernel } from '../kernel.js'
+import type { Kernel } from '../kernel-parts.js'
 import { formulaValue } from '../meters/aggregates.js'
 import type { MeterEvents } from '../meters/meter-events.js'
 import type { Meters } from '../meters/meters.js'
 import type { Scope } from '../mode.js'
+import { type CreditedLines, type LineSpec, type SubState, sec } from './billing-types.js'
 import { lineAmount, lineUnitDecimal } from './pricing.js'
-import { type CreditedLines, type LineSpec, type SubState, sec } from './types.js'
 import type { AggregateUsage, UsageRecords } from './usage-records.js'
 
 /** A pending invoice item's line spec also names the invoice item a credit proration applies to. */

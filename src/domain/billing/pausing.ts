@@ -1,10 +1,10 @@
 import type { Json } from '../engine/list.js'
+import { emitSnapshot, type Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { emitSnapshot, type Origin } from '../v1-events/emit.js'
+import { sec } from './billing-types.js'
 import { boundary } from './calendar.js'
 import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
-import { sec } from './types.js'
 
 /** Where a resumed subscription's billing cycle starts: now (a new period, invoiced) or where it was. */
 export type ResumeAnchor = 'now' | 'unchanged'

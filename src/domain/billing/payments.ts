@@ -2,15 +2,15 @@ import { errorMessage } from '#catalogue/errors.js'
 import { INVOICE_PAYMENT_RETRY_DAYS } from '#catalogue/rules.js'
 import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
+import { emitSnapshot, type Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { CONFIRMABLE } from '../payment-intents/payment-intent.js'
+import { CONFIRMABLE } from '../payments/payment-intent.js'
 import { invalidRequest, ServiceError, tableError } from '../service-error.js'
-import { emitSnapshot, type Origin } from '../v1-events/emit.js'
+import { refOf, sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import { intentDescription, paymentsList } from './invoice-intents.js'
 import type { Invoicing } from './invoicing.js'
 import type { BillingJobs } from './jobs.js'
-import { refOf, sec } from './types.js'
 
 /**
  * Paying invoices: an off-session payment intent through the same charges and ledger as any

@@ -1,14 +1,14 @@
 import type { Json } from '../engine/list.js'
+import { NO_ORIGIN } from '../events/emit-snapshot.js'
 import { SlidingLog } from '../limits/sliding-log.js'
 import type { Scope } from '../mode.js'
-import { NO_ORIGIN } from '../v1-events/emit.js'
+import { type LineSpec, type SubState, sec } from './billing-types.js'
 import type { Interval } from './calendar.js'
 import type { BillingContext } from './context.js'
 import type { Discounts } from './discounts.js'
 import type { Invoicing } from './invoicing.js'
 import { isMetered } from './lines.js'
 import type { Timeline } from './timelines.js'
-import { type LineSpec, type SubState, sec } from './types.js'
 
 /** A subscription as `subscriptions.create` would make it, checked but not made. */
 export interface UnmadeSubscription {

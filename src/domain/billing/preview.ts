@@ -1,16 +1,16 @@
 import { errorMessage } from '#catalogue/errors.js'
 import { INVOICE_FINALIZATION_GRACE_MS } from '#catalogue/rules.js'
 import type { Json } from '../engine/list.js'
+import { NO_ORIGIN } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest } from '../service-error.js'
-import { NO_ORIGIN } from '../v1-events/emit.js'
+import { type LineSpec, sec } from './billing-types.js'
 import { boundary } from './calendar.js'
 import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
 import type { Invoicing } from './invoicing.js'
 import { isMetered } from './lines.js'
 import type { ItemChange, ProrationBehavior, Prorations } from './prorations.js'
-import { type LineSpec, sec } from './types.js'
 
 /** Item changes a preview applies without making them. */
 export interface PreviewChange {

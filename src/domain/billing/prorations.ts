@@ -1,14 +1,14 @@
 import type { Json } from '../engine/list.js'
+import type { Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import type { Origin } from '../v1-events/emit.js'
+import type { LineSpec, SubState } from './billing-types.js'
+import { sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
 import type { Invoicing } from './invoicing.js'
 import { isMetered } from './lines.js'
 import type { Payments } from './payments.js'
 import { lineAmount, lineUnitDecimal } from './pricing.js'
-import type { LineSpec, SubState } from './types.js'
-import { sec } from './types.js'
 
 /** `proration_behavior` as the client's types spell it (`create_prorations` is the default). */
 export type ProrationBehavior = 'create_prorations' | 'none' | 'always_invoice'

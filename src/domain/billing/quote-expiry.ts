@@ -1,10 +1,10 @@
 import type { Json } from '../engine/list.js'
+import { NO_ORIGIN } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { NO_ORIGIN } from '../v1-events/emit.js'
+import { type Ref, scopeOf, sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { BillingJobs } from './jobs.js'
 import type { Timeline } from './timelines.js'
-import { type Ref, scopeOf, sec } from './types.js'
 
 /**
  * Quotes that expire: an open quote not accepted by its `expires_at` is canceled then, with

@@ -1,9 +1,9 @@
 import type { Json } from '../engine/list.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import { type Ref, refOf, scopeOf, sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { JobKind, Timeline } from './timelines.js'
-import { type Ref, refOf, scopeOf, sec } from './types.js'
 
 /** A phase as the schedule stores it (unix seconds). */
 interface StoredPhase {

@@ -1,11 +1,11 @@
 import { fromPlain, toPlain } from '#kernel/plain.js'
 import { SlidingLog } from '../limits/sliding-log.js'
 import type { Scope } from '../mode.js'
+import type { Ref } from './billing-types.js'
 import type { Interval } from './calendar.js'
 import type { BillingContext } from './context.js'
 import type { BillingJobs } from './jobs.js'
 import { type Job, type SavedClockTimeline, TestClockTimeline, type Timeline } from './timelines.js'
-import type { Ref } from './types.js'
 
 /** A subscription's billing state as plain data: its timeline by index in the saved timelines (-1: the simulator clock). */
 interface SavedSub {

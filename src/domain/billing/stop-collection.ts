@@ -1,5 +1,5 @@
+import type { Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import type { Origin } from '../v1-events/emit.js'
 import type { BillingContext } from './context.js'
 
 /**

@@ -1,9 +1,9 @@
+import { NO_ORIGIN } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { NO_ORIGIN } from '../v1-events/emit.js'
+import { refOf, type SubState, sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
 import type { BillingJobs } from './jobs.js'
-import { refOf, type SubState, sec } from './types.js'
 
 /**
  * Changes to a subscription's schedule asked for by `subscriptions.create`/`update`: a `cancel_at`

@@ -1,10 +1,10 @@
 import type { Task } from '#kernel/scheduler.js'
 import type { Json } from '../engine/list.js'
+import { emitSnapshot, NO_ORIGIN, type Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { emitSnapshot, NO_ORIGIN, type Origin } from '../v1-events/emit.js'
+import { type Ref, refOf, scopeOf } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import { TestClockTimeline, type Timeline } from './timelines.js'
-import { type Ref, refOf, scopeOf } from './types.js'
 
 interface Advance extends Ref {
   readonly frozenTime: number

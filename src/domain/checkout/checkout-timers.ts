@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine.js'
-import type { Kernel } from '../kernel.js'
+import { NO_ORIGIN } from '../events/emit-snapshot.js'
+import type { Kernel } from '../kernel-parts.js'
 import type { Scope } from '../mode.js'
-import { NO_ORIGIN } from '../v1-events/emit.js'
 
 /** Work a checkout session leaves on the clock: its expiry, and the outcome of a delayed payment. */
 export interface CheckoutTimers {

@@ -1,6 +1,6 @@
 import type { InFlightRequest } from '#kernel/request-timeline.js'
+import type { Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import type { Origin } from '../v1-events/emit.js'
 import type { Engine } from './engine.js'
 import type { Json } from './list.js'
 
@@ -162,7 +162,7 @@ export interface ResourceDeclaration<P = any> {
    */
   readonly behaviours?: Readonly<Record<string, Behaviour<P>>>
   /**
-   * Made from catalogue data for a type nobody declared by hand (`resources/generic.ts`): its
+   * Made from catalogue data for a type nobody declared by hand (`engine/generic.ts`): its
    * lists under other names (`creditNotes.listLineItems` at `/lines`) are served as lists too.
    */
   readonly generic?: true

@@ -1,7 +1,7 @@
 import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
 import type { Resource } from '../engine/resource.js'
-import type { Kernel } from '../kernel.js'
+import type { Kernel } from '../kernel-parts.js'
 import { type Scope, scopeKey } from '../mode.js'
 import { type BalanceTransaction, feeDetailsOf } from './balance-transaction.js'
 import { type JournalEntry, journalOf } from './journal.js'

@@ -1,6 +1,6 @@
 import { fromPlain, toPlain } from '#kernel/plain.js'
-import type { Admission, Gate } from '../admission.js'
-import type { Kernel } from '../kernel.js'
+import type { Kernel } from '../kernel-parts.js'
+import type { Admission, Gate } from './admission.js'
 import type { ReadAllocationConfig } from './default-limits.js'
 import { type LimitRow, reasonOf } from './limit-row.js'
 import { limitTableOf, type PlanShape, type Step } from './limit-table.js'

@@ -1,5 +1,5 @@
-import type { Admission, Gate } from '../admission.js'
-import type { Kernel } from '../kernel.js'
+import type { Kernel } from '../kernel-parts.js'
+import type { Admission, Gate } from '../limits/admission.js'
 import { lockTimeout } from './lock-timeout.js'
 
 interface Lock {

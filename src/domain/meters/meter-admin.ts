@@ -1,6 +1,6 @@
+import { NO_ORIGIN } from '../events/emit-snapshot.js'
 import type { Mode, Scope } from '../mode.js'
 import type { Service } from '../service.js'
-import { NO_ORIGIN } from '../v1-events/emit.js'
 import { formulaValue } from './aggregates.js'
 import { type BilledUsage, type BilledUsageInput, billedUsage, engineBillingSource } from './billed-usage.js'
 import type { Meter, MeterFormula } from './meter.js'

@@ -1,6 +1,6 @@
 import { createIds, type Ids } from '#kernel/ids.js'
 import type { TaskKind } from '#kernel/scheduler.js'
-import type { Kernel } from '../kernel.js'
+import type { Kernel } from '../kernel-parts.js'
 import { type Scope, scopeKey } from '../mode.js'
 import { tableError } from '../service-error.js'
 import { pendingEvents } from './meter-event-pending.js'

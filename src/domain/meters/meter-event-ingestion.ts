@@ -1,7 +1,7 @@
 import { METER_EVENTS_CONCURRENCY_PER_CUSTOMER_METER } from '#catalogue/rules.js'
 import type { Ids } from '#kernel/ids.js'
 import type { InFlightRequest, RequestTimeline } from '#kernel/request-timeline.js'
-import type { Kernel } from '../kernel.js'
+import type { Kernel } from '../kernel-parts.js'
 import { type Scope, scopeKey } from '../mode.js'
 import type { MeterProcessing } from './meter-event-processing.js'
 import type { MeterEventSchedule } from './meter-event-schedule.js'

@@ -1,7 +1,7 @@
 import type { Ids } from '#kernel/ids.js'
 import type { TaskKind } from '#kernel/scheduler.js'
 import type { EventStore } from '../events/event-store.js'
-import type { Kernel } from '../kernel.js'
+import type { Kernel } from '../kernel-parts.js'
 import type { Aggregates } from './aggregates.js'
 import type { Meter } from './meter.js'
 import { type BatchError, reportBatchErrors } from './meter-error-reports.js'

@@ -1,5 +1,5 @@
-import type { FaultHooks } from '../faults/fault-hooks.js'
-import type { Kernel } from '../kernel.js'
+import type { FaultHooks } from '../fault-hooks.js'
+import type { Kernel } from '../kernel-parts.js'
 import { IDENTIFIER_WINDOW } from './identifier-index.js'
 import type { MeterEventState } from './meter-event-state.js'
 

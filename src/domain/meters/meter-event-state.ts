@@ -1,5 +1,5 @@
 import { fromPlain, toPlain } from '#kernel/plain.js'
-import type { Kernel } from '../kernel.js'
+import type { Kernel } from '../kernel-parts.js'
 import { type Scope, scopeKey } from '../mode.js'
 import { Aggregates } from './aggregates.js'
 import { IdentifierIndex, type SavedIdentifierIndex } from './identifier-index.js'

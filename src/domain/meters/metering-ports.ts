@@ -1,7 +1,7 @@
 import type { Mode } from '../mode.js'
-import type { Sessions } from '../sessions/sessions.js'
 import type { MeterEvents } from './meter-event-types.js'
 import type { Meters } from './meters.js'
+import type { Sessions } from './stream-sessions.js'
 
 /**
  * What the metering behaviours (meters, meter events, the stream and its sessions, adjustments)

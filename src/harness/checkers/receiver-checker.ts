@@ -1,4 +1,4 @@
-import { DELIVERY_TIMEOUT_MS } from '#domain/delivery/delivery.js'
+import { DELIVERY_TIMEOUT_MS } from '#domain/events/delivery/delivery.js'
 import type { TraceEntry } from '#kernel/trace.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'

@@ -1,4 +1,4 @@
-import { verifySignature } from '#domain/delivery/signature.js'
+import { verifySignature } from '#domain/events/delivery/signature.js'
 import type { FlowClientEnv } from '../flows/flow-run.js'
 import type { SubscriptionMirror, SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
 import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from '../flows/subscription-fields.js'

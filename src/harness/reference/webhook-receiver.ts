@@ -1,4 +1,4 @@
-import { SignatureVerificationError, verifySignature } from '#domain/delivery/signature.js'
+import { SignatureVerificationError, verifySignature } from '#domain/events/delivery/signature.js'
 import { headerNames } from '../../index.js'
 import { sleep, type WebhookReceiver, type WebhookReceiverEnv, type WebhookReceiverFactory } from '../subjects.js'
 

@@ -1,4 +1,4 @@
-import { REPLAY_MIN_AGE_MS } from '#domain/delivery/delivery.js'
+import { REPLAY_MIN_AGE_MS } from '#domain/events/delivery/delivery.js'
 import type { FaultEntry } from '#faults/faults-schema.js'
 import { headerNames } from '#kernel/header-names.js'
 import type { Simulator } from '../../simulator/create-simulator.js'

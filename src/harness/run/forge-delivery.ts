@@ -1,4 +1,4 @@
-import { signatureHeader } from '#domain/delivery/signature.js'
+import { signatureHeader } from '#domain/events/delivery/signature.js'
 import { headerNames } from '#kernel/header-names.js'
 import { drive } from './drive.js'
 import type { Forgery } from './program.js'

@@ -1,4 +1,4 @@
-import { verifySignature } from '#domain/delivery/signature.js'
+import { verifySignature } from '#domain/events/delivery/signature.js'
 import { headerNames } from '#kernel/header-names.js'
 import { continueAs, createSimulator, keepForForks, type Simulator } from '../../simulator/create-simulator.js'
 import { HarnessInputError } from '../validate-input.js'

@@ -1,5 +1,5 @@
 import { parseDuration } from '#kernel/duration.js'
-import { SignatureVerificationError, verifySignature } from '../../domain/delivery/signature.js'
+import { SignatureVerificationError, verifySignature } from '../../domain/events/delivery/signature.js'
 import { headerNames } from '../../index.js'
 import type { ClientContext, ClientRequest, ClientResponse, ReceiverContext, ScenarioClient } from './client.js'
 

@@ -1,4 +1,4 @@
-import { SignatureVerificationError, verifySignature } from '#domain/delivery/signature.js'
+import { SignatureVerificationError, verifySignature } from '#domain/events/delivery/signature.js'
 import { headerNames } from '../../index.js'
 import type { WebhookReceiver } from '../subjects.js'
 import type { ThinEventReceiverEnv, ThinEventReceiverFactory } from './thin-race-run.js'

@@ -1,6 +1,6 @@
 import { typeShape } from '#catalogue/index.js'
-import type { OffSessionPaymentCreate } from '#domain/off-session-payments/off-session-payment.js'
-import { OFF_SESSION_PAYMENT_PARAMS } from '#domain/off-session-payments/params.js'
+import type { OffSessionPaymentCreate } from '#domain/payments/off-session/off-session-payment.js'
+import { OFF_SESSION_PAYMENT_PARAMS } from '#domain/payments/off-session/params.js'
 import { type ParamSource, ParamsCompiler } from '../catalogue-params.js'
 import type { RequestContext, Route } from '../route.js'
 import { originOf, scopeOf } from './resource-helpers.js'

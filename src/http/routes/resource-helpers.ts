@@ -1,5 +1,5 @@
+import type { Origin } from '#domain/events/emit-snapshot.js'
 import type { Scope } from '#domain/mode.js'
-import type { Origin } from '#domain/v1-events/emit.js'
 import type { RequestContext } from '../route.js'
 
 /**

@@ -1,6 +1,6 @@
 import { errorMessage } from '#catalogue/errors.js'
-import { DESTINATION_OBJECT } from '#domain/destinations/destinations.js'
-import { includesOf, renderDestination } from '#domain/destinations/render.js'
+import { DESTINATION_OBJECT } from '#domain/events/destinations/destinations.js'
+import { includesOf, renderDestination } from '#domain/events/destinations/render.js'
 import { invalidRequest, tableError } from '#domain/service-error.js'
 import type { Route } from '../route.js'
 import { scopeOf } from './resource-helpers.js'

@@ -1,6 +1,6 @@
 import type { RetiredBehaviour } from './retired-call.js'
+import { CREATE_USAGE_RECORD, LIST_USAGE_RECORD_SUMMARIES } from './retired-usage-records.js'
 import { LIST_UPCOMING_LINES, RETRIEVE_UPCOMING } from './upcoming-invoice.js'
-import { CREATE_USAGE_RECORD, LIST_USAGE_RECORD_SUMMARIES } from './usage-records.js'
 
 export type { RetiredBehaviour, RetiredCall } from './retired-call.js'
 

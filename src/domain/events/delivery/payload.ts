@@ -1,0 +1,73 @@
+import type { StoredEvent } from '../event.js'
+
+const cache = new WeakMap<StoredEvent, { snapshot?: string; thin?: string }>()
+const pinned = new WeakMap<StoredEvent, Map<string, string>>()
+
+/**
+ * The exact JSON a destination receives for an event, serialised once per event and kind (events
+ * are immutable), pretty-printed with two-space indentation as the real provider sends it: a
+ * receiver that verifies a re-serialised body instead of the raw bytes fails. Snapshot: the full event. Thin: the notification `{ id, object, type, created,
+ * livemode, context, related_object }` without `data`; the receiver fetches the rest.
+ *
+ * @example
+ * deliveryBody(event, 'thin') // '{\n  "id": "evt_test_…",\n  "object": "v2.core.event",…'
+ */
+export function deliveryBody(
+  event: StoredEvent,
+  kind: 'snapshot' | 'thin',
+  version?: string,
+  bodyAt?: (event: StoredEvent, version: string) => Readonly<Record<string, unknown>>,
+): string {
+  if (version !== undefined && kind === 'snapshot' && event.kind === 'snapshot' && version !== event.apiVersion) {
+    return pinnedBody(event, version, bodyAt)
+  }
+  let entry = cache.get(event)
+  if (entry === undefined) {
+    entry = {}
+    cache.set(event, entry)
+  }
+  const hit = entry[kind]
+  if (hit !== undefined) return hit
+  const b = event.body
+  const text =
+    kind === 'snapshot' || event.kind === 'snapshot'
+      ? JSON.stringify(b, null, 2)
+      : JSON.stringify(
+          {
+            id: b.id,
+            object: 'v2.core.event',
+            type: b.type,
+            created: b.created,
+            livemode: b.livemode,
+            context: b.context ?? null,
+            ...(b.related_object ? { related_object: b.related_object } : {}),
+          },
+          null,
+          2,
+        )
+  entry[kind] = text
+  return text
+}
+
+/**
+ * A snapshot event as sent to a destination pinned to another API version: structured for that
+ * version (by `bodyAt`, the event store's rendering), rendered once per event and version and kept;
+ * the stored event (what `/v1/events` returns) is unchanged.
+ */
+function pinnedBody(
+  event: StoredEvent,
+  version: string,
+  bodyAt?: (event: StoredEvent, version: string) => Readonly<Record<string, unknown>>,
+): string {
+  let byVersion = pinned.get(event)
+  if (byVersion === undefined) {
+    byVersion = new Map()
+    pinned.set(event, byVersion)
+  }
+  let text = byVersion.get(version)
+  if (text === undefined) {
+    text = JSON.stringify(bodyAt === undefined ? { ...event.body, api_version: version } : bodyAt(event, version), null, 2)
+    byVersion.set(version, text)
+  }
+  return text
+}

@@ -1,0 +1,50 @@
+import type { StoredEvent } from '../event.js'
+import type { DeliveryContext } from './delivery-context.js'
+
+/**
+ * The redundant-event fault: a second, distinct event (new id) for the same change, as the spec
+ * warns can happen. A twin is itself never twinned, so one change yields at most two events.
+ *
+ * @example
+ * const twins = createRedundantEvents(ctx)
+ * if (twins.rolls(event)) queueMicrotask(() => twins.emit(event))
+ */
+export function createRedundantEvents(ctx: DeliveryContext) {
+  let emittingTwin = false
+
+  function emitTwin(event: StoredEvent): StoredEvent {
+    const body = event.body as Record<string, any>
+    return event.kind === 'snapshot'
+      ? ctx.events.snapshot({
+          type: event.type,
+          account: event.account,
+          mode: event.mode,
+          object: body.data?.object ?? {},
+          ...(body.data?.previous_attributes ? { previousAttributes: body.data.previous_attributes } : {}),
+        })
+      : ctx.events.thin({
+          type: event.type,
+          account: event.account,
+          mode: event.mode,
+          ...(body.related_object ? { relatedObject: body.related_object } : {}),
+          data: body.data ?? {},
+        })
+  }
+
+  return {
+    /** True when this event gets a twin (draws only when the knob is on and it is no twin itself). */
+    rolls(_event: StoredEvent): boolean {
+      return ctx.faults.redundantEventRate > 0 && !emittingTwin && ctx.faultRng().chance(ctx.faults.redundantEventRate)
+    },
+    emit(event: StoredEvent): void {
+      emittingTwin = true
+      let twin: StoredEvent
+      try {
+        twin = emitTwin(event)
+      } finally {
+        emittingTwin = false
+      }
+      ctx.kernel.trace.append('delivery.fault', { kind: 'redundant_event', event: event.id, twin: twin.id })
+    },
+  }
+}
