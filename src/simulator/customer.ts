@@ -5,8 +5,11 @@ import type { CustomerScope } from '#domain/customer-side/customer-scope.js'
 import { type PayInvoiceInput, type PayInvoiceResult, payInvoice } from '#domain/customer-side/pay-invoice.js'
 import { type PortalActions, portalActions } from '#domain/customer-side/portal-actions.js'
 import type { Json } from '#domain/engine/list.js'
+import type { Scope } from '#domain/mode.js'
+import { openPaymentLink } from '#domain/resources/payment-links.js'
 import type { Service } from '#domain/service.js'
 import { ServiceError } from '#domain/service-error.js'
+import { NO_ORIGIN } from '#domain/v1-events/emit.js'
 
 export type { CheckoutCompletion } from '#domain/customer-side/complete-checkout.js'
 
@@ -43,6 +46,14 @@ export interface Customer {
   payInvoice(invoiceId: string, input: PayInvoiceInput): PayInvoiceResult
   /** The customer's actions in a billing portal session. */
   portal(sessionId: string, where?: CustomerScope): PortalActions
+  /**
+   * Visits a payment link (by id or its `url`): opens a checkout session of the link, as the
+   * provider does when a customer follows it. Refuses an inactive or unknown link.
+   *
+   * @example
+   * sim.customer.openPaymentLink('plink_1', { account: sim.platform.id, mode: 'test' }).id // 'cs_test_…'
+   */
+  openPaymentLink(link: string, scope: Scope): ApiObject
 }
 
 /**
@@ -77,5 +88,7 @@ export function createCustomer(service: Service): Customer {
     authenticate: (id, input) => act('authenticate', id, () => authenticate(service, id, input)),
     payInvoice: (id, input) => act('payInvoice', id, () => payInvoice(service, id, input)),
     portal: (id, where) => portalActions(service, id, where),
+    // Not wrapped in `act`: a visit only opens the session; what the customer then does there is the action traced.
+    openPaymentLink: (link, scope) => openPaymentLink(service.engine, scope, link, NO_ORIGIN) as ApiObject,
   }
 }
