@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { type IncomingUrl, lowercaseHeaderReader } from '#http/incoming.js'
 import { incomingExchangeOf, type Simulator } from '#simulator/create-simulator.js'
-import { type AdminHost, MAX_BODY_BYTES, serveAdmin } from './admin-api.js'
+import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, serveAdmin } from './admin-api.js'
 import { preflightHeaders } from './customer-pages/cors.js'
 import { customerSide, isCustomerPath } from './customer-pages/customer-side.js'
 import { rewriteProviderUrls } from './customer-pages/provider-urls.js'
@@ -179,7 +179,7 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
   // jump may be waiting for a webhook whose receiver calls back into the API before it answers.
   if (driver !== undefined && !driver.trySync() && !driver.jumping) await driver.sync().catch(reportCatchUp)
   const arrived = arrival(context.sim, req.method ?? 'GET', req.headers, url.pathname + url.search, admin, text)
-  if (admin) return answerAdmin(context, res, method, url, text, arrived)
+  if (admin) return answerAdmin(context, req, res, method, url, text, arrived)
   return answerApi(context, req, res, url, text, origin, arrived)
 }
 
@@ -200,16 +200,40 @@ async function answerCustomer(
   res.end(answer.text)
 }
 
+/**
+ * The answer of an admin request: its declared route's, or, for `/__sim` itself (no route is
+ * the bare prefix), the service's own 404 through its `fetch`.
+ */
+function adminResponse(
+  host: AdminHost,
+  method: string,
+  url: IncomingUrl,
+  contentType: string | undefined,
+  text: string,
+): Promise<Response> {
+  if (url.pathname.startsWith(ADMIN_PREFIX)) return serveAdmin(host, method, new URL(url.href), () => text)
+  const hasBody = method !== 'GET' && method !== 'HEAD' && text !== ''
+  // Only the header the admin API reads: whatever else a client sent cannot make `Request` throw.
+  return host.sim.fetch(
+    new Request(url.href, {
+      method,
+      headers: contentType === undefined ? {} : { 'content-type': contentType },
+      ...(hasBody ? { body: text } : {}),
+    }),
+  )
+}
+
 /** An admin request, answered from the admin API's declared routes and recorded. */
 async function answerAdmin(
   context: Context,
+  req: IncomingMessage,
   res: ServerResponse,
   method: string,
   url: IncomingUrl,
   text: string,
   arrived: Arrival,
 ): Promise<void> {
-  const response = await serveAdmin(context.host, method, new URL(url.href), () => text)
+  const response = await adminResponse(context.host, method, url, req.headers['content-type'], text)
   const out: Record<string, string> = {}
   response.headers.forEach((value, name) => {
     out[name] = value
