@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { type IncomingUrl, lowercaseHeaderReader } from '#http/incoming.js'
 import { incomingExchangeOf, type Simulator } from '#simulator/create-simulator.js'
-import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, serveAdmin } from './admin-api.js'
+import { type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
 import { preflightHeaders } from './customer-pages/cors.js'
 import { customerSide, isCustomerPath } from './customer-pages/customer-side.js'
 import { rewriteProviderUrls } from './customer-pages/provider-urls.js'
@@ -75,6 +75,8 @@ export interface SimServer extends Server {
 
 interface Context extends AdmissionRules, Served {
   readonly host: AdminHost
+  /** The admin API under `/__sim/` (its declared routes; anything else there goes to the service). */
+  readonly admin: (req: Request) => Promise<Response>
   readonly driver: WallDriver | undefined
   readonly recorder: SessionRecorder | undefined
   origin: string
@@ -135,6 +137,7 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
   })
   const context: Context = Object.assign(served, {
     host,
+    admin: withAdminApi(host),
     driver,
     token: options.adminToken,
     allowed: allowedHostSet(options.allowedHosts),
@@ -200,29 +203,6 @@ async function answerCustomer(
   res.end(answer.text)
 }
 
-/**
- * The answer of an admin request: its declared route's, or, for `/__sim` itself (no route is
- * the bare prefix), the service's own 404 through its `fetch`.
- */
-function adminResponse(
-  host: AdminHost,
-  method: string,
-  url: IncomingUrl,
-  contentType: string | undefined,
-  text: string,
-): Promise<Response> {
-  if (url.pathname.startsWith(ADMIN_PREFIX)) return serveAdmin(host, method, new URL(url.href), () => text)
-  const hasBody = method !== 'GET' && method !== 'HEAD' && text !== ''
-  // Only the header the admin API reads: whatever else a client sent cannot make `Request` throw.
-  return host.sim.fetch(
-    new Request(url.href, {
-      method,
-      headers: contentType === undefined ? {} : { 'content-type': contentType },
-      ...(hasBody ? { body: text } : {}),
-    }),
-  )
-}
-
 /** An admin request, answered from the admin API's declared routes and recorded. */
 async function answerAdmin(
   context: Context,
@@ -233,7 +213,17 @@ async function answerAdmin(
   text: string,
   arrived: Arrival,
 ): Promise<void> {
-  const response = await adminResponse(context.host, method, url, req.headers['content-type'], text)
+  const hasBody = method !== 'GET' && method !== 'HEAD' && text !== ''
+  // Only the header the admin API reads: whatever else a client sent cannot make `Request` throw.
+  // A real `Request`, read as `replay --served` reads it, so a replay awaits as the served run did.
+  const contentType = req.headers['content-type']
+  const response = await context.admin(
+    new Request(url.href, {
+      method,
+      headers: contentType === undefined ? {} : { 'content-type': contentType },
+      ...(hasBody ? { body: text } : {}),
+    }),
+  )
   const out: Record<string, string> = {}
   response.headers.forEach((value, name) => {
     out[name] = value
