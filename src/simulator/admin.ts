@@ -1,14 +1,36 @@
 import { versionProblem } from '#catalogue/versions.js'
 import type { Account, Organisation } from '#domain/connect/account.js'
 import type { CreateAccountInput } from '#domain/connect/accounts.js'
+import type { Json } from '#domain/engine/list.js'
 import { createDeliveryAdmin, type DeliveryAdmin } from '#domain/events/delivery/delivery-admin.js'
 import type { StoredEvent } from '#domain/events/event.js'
 import type { CurrencyBalance } from '#domain/ledger/ledger.js'
 import { createLimitsAdmin, type LimitsAdmin } from '#domain/limits/limits-admin.js'
 import { createMeterAdmin, type MeterAdmin } from '#domain/meters/meter-admin.js'
-import type { Mode } from '#domain/mode.js'
+import type { Mode, Scope } from '#domain/mode.js'
 import { createPaymentIntentAdmin, type PaymentIntentAdmin } from '#domain/payments/payment-intent-admin.js'
 import type { Service } from '#domain/service.js'
+
+/** A stored object found by id or field, with whose it is. */
+export interface Located {
+  readonly scope: Scope
+  readonly object: Json
+}
+
+const MODES: readonly Mode[] = ['test', 'live']
+
+/** The first object `pick` finds in a scope, trying every account and mode it has in turn. */
+function locateIn(service: Service, pick: (scope: Scope) => Json | undefined): Located | undefined {
+  for (const account of service.accounts.list()) {
+    for (const mode of MODES) {
+      if (!account.modes.has(mode)) continue
+      const scope = { account: account.id, mode }
+      const found = pick(scope)
+      if (found !== undefined) return { scope, object: found }
+    }
+  }
+  return undefined
+}
 
 /**
  * Typed setup and inspection without HTTP. Setup calls are recorded in the trace like requests, so
@@ -44,6 +66,35 @@ export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin, PaymentIn
    * sim.admin.transactionCount(acct.id, 'live')
    */
   transactionCount(account: string, mode?: Mode, since?: number): number
+  /**
+   * A stored object by id (of kind `object` when given) in any account and mode, with whose it
+   * is: a hosted page's URL names the object, not its account.
+   *
+   * @example
+   * sim.admin.locate('in_1', 'invoice')?.scope // { account: 'acct_…', mode: 'test' }
+   */
+  locate(id: string, object?: string): Located | undefined
+  /**
+   * A stored object of a kind by a field's value, in any account and mode.
+   *
+   * @example
+   * sim.admin.locateBy('payment_link', 'url', 'https://buy.stripe.com/test_…')?.object.id // 'plink_…'
+   */
+  locateBy(object: string, field: string, value: unknown): Located | undefined
+  /**
+   * A stored object by id in a scope, as the API shows it.
+   *
+   * @example
+   * sim.admin.find({ account: sim.platform.id, mode: 'test' }, 'bpc_1')?.features
+   */
+  find(scope: Scope, id: string): Json | undefined
+  /**
+   * The stored objects of a kind in a scope, as the API shows them.
+   *
+   * @example
+   * sim.admin.objects('subscription', { account: sim.platform.id, mode: 'test' }).length
+   */
+  objects(object: string, scope: Scope): Json[]
 }
 
 export function createAdmin(service: Service): Admin {
@@ -77,5 +128,19 @@ export function createAdmin(service: Service): Admin {
     expireSession: (id) => service.sessions.expire(id),
     balance: (account, mode = 'test') => service.ledger.balance({ account, mode }),
     transactionCount: (account, mode = 'test', since = 0) => service.ledger.transactionCount({ account, mode }, since),
+    locate: (id, object) =>
+      locateIn(service, (scope) => {
+        const found = service.engine.find(scope, id)
+        return found !== undefined && (object === undefined || found.object === object) ? (found as Json) : undefined
+      }),
+    locateBy: (object, field, value) =>
+      locateIn(service, (scope) =>
+        service.engine
+          .resource(object)
+          .list(scope)
+          .find((o) => o[field] === value),
+      ),
+    find: (scope, id) => service.engine.find(scope, id) as Json | undefined,
+    objects: (object, scope) => service.engine.resource(object).list(scope),
   }
 }

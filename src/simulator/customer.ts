@@ -1,8 +1,11 @@
 import { type PayInvoiceInput, type PayInvoiceResult, payInvoice } from '#domain/billing/invoices/pay-invoice.js'
 import { type PortalActions, portalActions } from '#domain/billing/portal/portal-actions.js'
 import { type CheckoutCompletion, completeCheckout } from '#domain/checkout/complete-checkout.js'
+import { openPaymentLink } from '#domain/checkout/payment-links-resource.js'
 import type { CustomerScope } from '#domain/customer-scope.js'
 import type { Json } from '#domain/engine/list.js'
+import { NO_ORIGIN } from '#domain/events/emit-snapshot.js'
+import type { Scope } from '#domain/mode.js'
 import { type AuthenticateInput, authenticate } from '#domain/payments/authenticate.js'
 import { type ConfirmInput, type ConfirmResult, confirmIntent } from '#domain/payments/confirm-intent.js'
 import type { Service } from '#domain/service.js'
@@ -43,6 +46,14 @@ export interface Customer {
   payInvoice(invoiceId: string, input: PayInvoiceInput): PayInvoiceResult
   /** The customer's actions in a billing portal session. */
   portal(sessionId: string, where?: CustomerScope): PortalActions
+  /**
+   * Visits a payment link (by id or its `url`): opens a checkout session of the link, as the
+   * provider does when a customer follows it. Refuses an inactive or unknown link.
+   *
+   * @example
+   * sim.customer.openPaymentLink('plink_1', { account: sim.platform.id, mode: 'test' }).id // 'cs_test_…'
+   */
+  openPaymentLink(link: string, scope: Scope): ApiObject
 }
 
 /**
@@ -77,5 +88,7 @@ export function createCustomer(service: Service): Customer {
     authenticate: (id, input) => act('authenticate', id, () => authenticate(service, id, input)),
     payInvoice: (id, input) => act('payInvoice', id, () => payInvoice(service, id, input)),
     portal: (id, where) => portalActions(service, id, where),
+    // Not wrapped in `act`: a visit only opens the session; what the customer then does there is the action traced.
+    openPaymentLink: (link, scope) => openPaymentLink(service.engine, scope, link, NO_ORIGIN) as ApiObject,
   }
 }

@@ -1,9 +1,6 @@
-import { openPaymentLink } from '#domain/checkout/payment-links-resource.js'
 import type { Json } from '#domain/engine/list.js'
-import { NO_ORIGIN } from '#domain/events/emit-snapshot.js'
-import type { Simulator } from '../../simulator/create-simulator.js'
+import type { Simulator } from '#simulator/create-simulator.js'
 import { cardChoices, esc, jsValue, money, page } from './html.js'
-import { locate, locateBy } from './locate.js'
 
 /** A page's answer: its status, HTML, or a redirect. */
 export interface PageAnswer {
@@ -27,7 +24,7 @@ const missing = (what: string): PageAnswer => ({
  * checkoutPage(sim, 'cs_test_1').html // '<!doctype html>… Pay …'
  */
 export function checkoutPage(sim: Simulator, id: string): PageAnswer {
-  const found = locate(sim, id, 'checkout.session')
+  const found = sim.admin.locate(id, 'checkout.session')
   if (found === undefined) return missing('checkout session')
   const s = found.object
   if (s.status !== 'open') {
@@ -79,7 +76,7 @@ document.getElementById('pay').onclick = async () => {
  */
 export function invoicePage(sim: Simulator, account: string, token: string): PageAnswer {
   const id = token.replace(/^(test|live)_/, '')
-  const found = locate(sim, id, 'invoice')
+  const found = sim.admin.locate(id, 'invoice')
   if (found === undefined || found.scope.account !== account) return missing('invoice')
   const inv = found.object
   const pay = inv.status === 'open' ? `${cardChoices('card')}<button id="pay">Pay</button>` : ''
@@ -107,7 +104,7 @@ if (button) button.onclick = async () => {
  */
 export function authenticatePage(sim: Simulator, intent: string): PageAnswer {
   const kind = intent.startsWith('seti_') ? 'setup_intent' : 'payment_intent'
-  const found = locate(sim, intent, kind)
+  const found = sim.admin.locate(intent, kind)
   if (found === undefined) return missing(kind === 'setup_intent' ? 'setup intent' : 'payment intent')
   const pi = found.object
   const action = pi.next_action as { redirect_to_url?: { return_url?: string } } | null
@@ -142,14 +139,13 @@ document.getElementById('fail').onclick = () => finish('fail')`
  */
 export function portalPage(sim: Simulator, token: string): PageAnswer {
   const id = `bps_${token.replace(/^(test|live)_/, '')}`
-  const found = locate(sim, id, 'billing_portal.session')
+  const found = sim.admin.locate(id, 'billing_portal.session')
   if (found === undefined) return missing('billing portal session')
   const session = found.object
-  const config = sim.service.engine.find(found.scope, String(session.configuration)) as Json | undefined
+  const config = sim.admin.find(found.scope, String(session.configuration))
   const features = (config?.features ?? {}) as Record<string, Record<string, unknown> | undefined>
-  const subs = sim.service.engine
-    .resource('subscription')
-    .list(found.scope)
+  const subs = sim.admin
+    .objects('subscription', found.scope)
     .filter((s) => s.customer === session.customer && s.status !== 'canceled')
   const update = features.subscription_update
   const prices = ((update?.products ?? []) as { prices?: string[] }[]).flatMap((p) => p.prices ?? [])
@@ -195,10 +191,10 @@ if (card) card.onclick = () => run('portal/update_payment_method', { payment_met
  * paymentLinkPage(sim, 'https://buy.stripe.com/test_abc').location // '/__customer/checkout/cs_…'
  */
 export function paymentLinkPage(sim: Simulator, providerUrl: string): PageAnswer {
-  const found = locateBy(sim, 'payment_link', 'url', providerUrl)
+  const found = sim.admin.locateBy('payment_link', 'url', providerUrl)
   if (found === undefined) return missing('payment link')
   try {
-    const session = openPaymentLink(sim.service.engine, found.scope, String(found.object.id), NO_ORIGIN)
+    const session = sim.customer.openPaymentLink(String(found.object.id), found.scope)
     return { status: 303, location: `/__customer/checkout/${String(session.id)}` }
   } catch (error) {
     return { status: 400, html: page('Payment link', `<p>${esc((error as Error).message)}</p>`) }

@@ -10,13 +10,12 @@ export const STRIPE_JS_PATH = '/v3/stripe.js'
  * `handleCardAction`, `retrievePaymentIntent`, `retrieveSetupIntent` and `redirectToCheckout`.
  * Each calls serve's API with the publishable key and the client secret, as the real one does;
  * a 3-D Secure challenge opens a small in-page dialog (`#service-sim-3ds`) with buttons to
- * complete or fail it. Plain script, no build step: the cards are written in at serve time.
+ * complete or fail it. Plain script, no build step: the cards are written in once, when the module loads.
  *
  * @example
- * const js = stripeJs() // served as application/javascript
+ * STRIPE_JS.includes('window.Stripe = Stripe') // true; served as application/javascript
  */
-export function stripeJs(): string {
-  return `/* service-sim stand-in for the provider's browser library: test cards only, no real payment. */
+export const STRIPE_JS: string = `/* service-sim stand-in for the provider's browser library: test cards only, no real payment. */
 (function () {
   'use strict'
   var script = document.currentScript
@@ -200,4 +199,3 @@ export function stripeJs(): string {
   window.Stripe = Stripe
 })()
 `
-}

@@ -1,24 +1,11 @@
 import { z } from 'zod'
-import { ServiceError } from '../../../domain/service-error.js'
-import type { Simulator } from '../../../simulator/create-simulator.js'
+import { ServiceError } from '#domain/service-error.js'
+import type { Simulator } from '#simulator/create-simulator.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok } from '../openapi-components.js'
 
 const id = z.string().min(1).max(255)
-
-/** A refusal of the customer's step in the provider's envelope (a decline keeps its 402 and codes). */
-function refusal(error: ServiceError): Response {
-  return json(error.status, {
-    error: {
-      type: error.type,
-      code: error.code,
-      message: error.message,
-      ...(error.param === undefined ? {} : { param: error.param }),
-      ...(error.extra ?? {}),
-    },
-  })
-}
 
 /** Runs one customer action, answering its refusal in the provider's envelope. */
 async function acting(sim: Simulator, act: () => Promise<unknown>): Promise<Response> {
@@ -27,7 +14,8 @@ async function acting(sim: Simulator, act: () => Promise<unknown>): Promise<Resp
     await sim.settle()
     return json(200, result)
   } catch (error) {
-    if (error instanceof ServiceError) return refusal(error)
+    // A decline keeps the provider's 402 and codes, in the API's own envelope.
+    if (error instanceof ServiceError) return json(error.status, error.toJSON())
     return fail(400, error instanceof Error ? error.message : String(error))
   }
 }

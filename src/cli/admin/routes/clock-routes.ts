@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { parseDuration } from '../../../kernel/duration.js'
-import { isoTime } from '../../../kernel/time.js'
+import { parseDuration } from '#kernel/duration.js'
+import { isoTime } from '#kernel/time.js'
 import { json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { MAX_ADVANCE_MS } from '../host.js'
