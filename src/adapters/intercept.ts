@@ -48,6 +48,56 @@ function headerList(raw: Record<string, string | string[] | number | undefined>)
   return out
 }
 
+/** Answers one intercepted request by `target`, with the raw body nock saw for it. */
+async function answer(
+  target: RouteTarget,
+  url: string,
+  method: (typeof METHODS)[number],
+  req: Nock.ReplyFnContext['req'],
+  body: string | undefined,
+) {
+  const headers = new Headers(headerList(req.headers as Record<string, string | string[]>))
+  const hasBody = method !== 'GET' && method !== 'HEAD' && body !== undefined && body !== ''
+  const response = await target(url, {
+    method,
+    headers,
+    ...(hasBody ? { body } : {}),
+  })
+  // Null prototype: a receiver may answer with any header name, `__proto__` included.
+  const replyHeaders: Record<string, string> = Object.create(null)
+  response.headers.forEach((value, name) => {
+    replyHeaders[name] = value
+  })
+  return [response.status, await response.text(), replyHeaders] as const
+}
+
+/**
+ * Routes every method of one origin (`https://host`) to `target`: a persistent nock scope whose
+ * interceptors are added to `installed`. nock hands reply functions a JSON-parsed body; the
+ * simulator must see the raw bytes (idempotency fingerprints, signatures), so they are taken from
+ * the scope's `request` event into `rawBodies`.
+ */
+function routeOrigin(
+  nock: typeof Nock,
+  target: RouteTarget,
+  origin: string,
+  rawBodies: WeakMap<object, string>,
+  installed: Nock.Interceptor[],
+): Nock.Scope {
+  const scope = nock(origin).persist()
+  scope.on('request', (req: object, _interceptor: unknown, body: string) => {
+    rawBodies.set(req, body)
+  })
+  for (const method of METHODS) {
+    const interceptor = scope.intercept(() => true, method)
+    interceptor.reply(async function (this: Nock.ReplyFnContext, path: string) {
+      return answer(target, `${origin}${path}`, method, this.req, rawBodies.get(this.req))
+    })
+    installed.push(interceptor)
+  }
+  return scope
+}
+
 /**
  * Routes the global `fetch` and node's `http`/`https` for `hosts` to `target`, through nock 14
  * (which intercepts both paths). Requests to other hosts fail with nock's
@@ -73,40 +123,12 @@ export async function interceptHosts(
   }
   for (const h of hosts) claimed.add(h)
   if (!nock.isActive()) nock.activate()
-  // nock hands reply functions a JSON-parsed body; the simulator must see the raw bytes
-  // (idempotency fingerprints, signatures), so they are taken from the `request` event.
   const rawBodies = new WeakMap<object, string>()
   const installed: Nock.Interceptor[] = []
   const scopes: Nock.Scope[] = []
   for (const host of hosts) {
-    for (const protocol of ['https', 'http']) {
-      const scope = nock(`${protocol}://${host}`).persist()
-      scope.on('request', (req: object, _interceptor: unknown, body: string) => {
-        rawBodies.set(req, body)
-      })
-      scopes.push(scope)
-      for (const method of METHODS) {
-        const interceptor = scope.intercept(() => true, method)
-        interceptor.reply(async function (this: Nock.ReplyFnContext, path: string) {
-          const req = this.req
-          const headers = new Headers(headerList(req.headers as Record<string, string | string[]>))
-          const body = rawBodies.get(req)
-          const hasBody = method !== 'GET' && method !== 'HEAD' && body !== undefined && body !== ''
-          const response = await target(`${protocol}://${host}${path}`, {
-            method,
-            headers,
-            ...(hasBody ? { body } : {}),
-          })
-          // Null prototype: a receiver may answer with any header name, `__proto__` included.
-          const replyHeaders: Record<string, string> = Object.create(null)
-          response.headers.forEach((value, name) => {
-            replyHeaders[name] = value
-          })
-          return [response.status, await response.text(), replyHeaders] as const
-        })
-        installed.push(interceptor)
-      }
-    }
+    for (const protocol of ['https', 'http'])
+      scopes.push(routeOrigin(nock, target, `${protocol}://${host}`, rawBodies, installed))
   }
   const failUnmatched = (options.unmatched ?? 'error') === 'error'
   if (failUnmatched) {

@@ -221,9 +221,9 @@ type _EntryInputPinned = Assert<Equal<FaultEntry<number | string>, z.input<Built
 type _FaultsPinned = Assert<Equal<Faults, z.output<Built['faultsSchema']>>>
 type _FaultsInputPinned = Assert<Equal<FaultsInput, z.input<Built['faultsSchema']>>>
 
-function buildFaultSchemas() {
-  /** Parameters a fault can carry; each kind reads the ones it needs. */
-  const faultParams = {
+/** Parameters a fault can carry; each kind reads the ones it needs. */
+function faultParamShape() {
+  return {
     /** Receiver (by name) a receiver fault targets; default every receiver. */
     receiver: z.string().optional(),
     /** For `rate_limit`: which 429 reason. */
@@ -245,7 +245,12 @@ function buildFaultSchemas() {
       })
       .optional(),
   }
+}
 
+type FaultParamShape = ReturnType<typeof faultParamShape>
+
+/** The schemas of one fault: a schedule entry's fields, the entry, and an injection (no step). */
+function faultEntrySchemas(faultParams: FaultParamShape) {
   const faultEntryFields = z
     .object({
       step: z.number().int().positive().meta({ description: 'Executed step number (1-based) before which the fault applies.' }),
@@ -273,15 +278,18 @@ function buildFaultSchemas() {
   const faultInjectionSchema = faultEntryFields
     .omit({ step: true })
     .superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
+  return { faultEntryFields, faultEntrySchema, faultInjectionSchema }
+}
 
-  /**
-   * A random fault policy: before every executed step, each kind fires with its rate (0..1), drawn
-   * from the simulation's seeded `harness.faults` stream, so the same seed makes the same decisions.
-   *
-   * @example
-   * faultSchemas().faultPolicySchema.parse({ rates: { session_expiry: 0.05 } })
-   */
-  const faultPolicySchema = z
+/**
+ * A random fault policy: before every executed step, each kind fires with its rate (0..1), drawn
+ * from the simulation's seeded `harness.faults` stream, so the same seed makes the same decisions.
+ *
+ * @example
+ * faultSchemas().faultPolicySchema.parse({ rates: { session_expiry: 0.05 } })
+ */
+function faultPolicySchemaOf(faultParams: FaultParamShape) {
+  return z
     .object({
       rates: z.partialRecord(z.enum(faultKinds), z.number().min(0).max(1)).default({}),
       /** Defaults for the parameters of policy-drawn faults, per kind. */
@@ -293,6 +301,12 @@ function buildFaultSchemas() {
         .optional(),
     })
     .strict()
+}
+
+function buildFaultSchemas() {
+  const faultParams = faultParamShape()
+  const { faultEntryFields, faultEntrySchema, faultInjectionSchema } = faultEntrySchemas(faultParams)
+  const faultPolicySchema = faultPolicySchemaOf(faultParams)
 
   /**
    * The `faults` section of a scenario: a seeded policy, an explicit schedule, or both.

@@ -4,7 +4,7 @@ import { type Plain, toPlain } from '#kernel/plain.js'
 import type { RngState } from '#kernel/rng.js'
 import type { SavedTask } from '#kernel/scheduler.js'
 import type { TraceCopy, TraceState } from '#kernel/trace.js'
-import type { SimulatorOptions } from './create-simulator.js'
+import type { SimulatorOptions } from './simulator-options.js'
 import { type SnapshotV2, upgradeSnapshot } from './upgrade-snapshot.js'
 
 export const SNAPSHOT_FORMAT = 'service-sim/snapshot'

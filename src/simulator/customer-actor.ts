@@ -29,7 +29,7 @@ export type ApiObject = Readonly<Record<string, unknown>> & { readonly id: strin
  * const { intent } = sim.customer.confirmPaymentIntent(pi.client_secret, { paymentMethod: 'pm_card_threeDSecure2Required' })
  * sim.customer.authenticate(intent.id, { outcome: 'fail' }).status // 'requires_payment_method'
  */
-export interface Customer {
+export interface CustomerActor {
   /**
    * Completes a checkout session as the customer would on its page (see `completeCheckout` in the
    * domain): pays, subscribes or saves the payment method, then `checkout.session.completed`. A
@@ -57,13 +57,13 @@ export interface Customer {
 }
 
 /**
- * Builds `sim.customer` over a service.
+ * Builds `sim.customer` over a service: the paying person's actions, not a customer object of the API.
  *
  * @example
- * const customer = createCustomer(service)
+ * const customer = createCustomerActor(service)
  * customer.payInvoice('in_1', { paymentMethod: 'pm_card_visa' }).invoice.status // 'paid'
  */
-export function createCustomer(service: Service): Customer {
+export function createCustomerActor(service: Service): CustomerActor {
   /** Runs one action, tracing what it did and how it ended. */
   function act<T>(action: string, target: string, run: () => T): T {
     try {
