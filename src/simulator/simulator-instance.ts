@@ -58,6 +58,13 @@ export class SimulatorInstance implements Simulator {
     this.trace = parts.trace
     this.service = parts.service
     this.faults = parts.faults
+    // Users take methods off the simulator (`const { settle } = sim`, `afterEach(sim.restore)`);
+    // they work detached, as they did when the simulator was an object of closures.
+    this.settle = this.settle.bind(this)
+    this.intercept = this.intercept.bind(this)
+    this.restore = this.restore.bind(this)
+    this.snapshot = this.snapshot.bind(this)
+    this.fork = this.fork.bind(this)
   }
 
   /** The internals of a simulator made by `createSimulator`; a `TypeError` naming `caller` otherwise. */
