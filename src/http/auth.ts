@@ -1,7 +1,7 @@
 import type { Account } from '#domain/accounts/account.js'
 import type { Service } from '#domain/service.js'
 import { type ServiceError, tableError } from '#domain/service-error.js'
-import type { HeaderNames } from './header-names.js'
+import type { HeaderNames } from './prefixed-headers.js'
 import type { HeaderReader } from './incoming.js'
 import { publishableAllowed } from './publishable.js'
 import type { Principal, Route } from './route.js'
