@@ -93,6 +93,7 @@ class RequestHandler {
     this.#dropAnswer = options.dropAnswer
   }
 
+  /** Answers one request once every request that arrived before it has been answered. */
   async answer(reading: Promise<Incoming>): Promise<Exchange> {
     const host = this.#host
     const { kernel, timeline } = host.service
@@ -131,6 +132,7 @@ class RequestHandler {
       timeline.finish(flight)
     }
     ctx.headers['Content-Type'] ??= 'application/json'
+    // The context is the exchange (its status, text and headers): no answer object of its own.
     return ctx
   }
 }
