@@ -53,8 +53,9 @@ export const requestPipeline: readonly Step[] = [
  */
 export async function runPipeline(ctx: PipelineContext, steps: readonly Step[]): Promise<void> {
   try {
-    for (const step of steps) {
-      if (step(ctx) === AWAIT_ANSWER) ctx.answer = await ctx.answer
+    // Indexed, not `for…of`: an iterator held across the await would be one more object per request.
+    for (let i = 0; i < steps.length; i++) {
+      if (steps[i]!(ctx) === AWAIT_ANSWER) ctx.answer = await ctx.answer
       if (ctx.answered) return
     }
   } catch (caught) {
