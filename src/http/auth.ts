@@ -1,8 +1,8 @@
 import type { Account } from '#domain/connect/account.js'
 import type { Service } from '#domain/service.js'
 import { type ServiceError, tableError } from '#domain/service-error.js'
-import type { HeaderNames } from './header-names.js'
 import type { HeaderReader } from './incoming.js'
+import type { HeaderNames } from './prefixed-headers.js'
 import { publishableAllowed } from './publishable.js'
 import type { Principal, Route } from './route.js'
 

@@ -7,7 +7,7 @@ import { expandPaths } from '#domain/engine/expand.js'
 import { servingsOf } from '#domain/engine/operation-index.js'
 import { servedDeclarations as declarations } from '#domain/served-declarations.js'
 import { ServiceError } from '#domain/service-error.js'
-import { headerNames } from '../header-names.js'
+import { headerNames } from '../prefixed-headers.js'
 import type { RequestContext, Route } from '../route.js'
 import { originOf, scopeOf } from './resource-helpers.js'
 
