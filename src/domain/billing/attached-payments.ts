@@ -3,7 +3,7 @@ import { emitSnapshot, NO_ORIGIN, type Origin } from '../events/emit-snapshot.js
 import type { Scope } from '../mode.js'
 import { sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
-import { paymentsList } from './invoice-intents.js'
+import { paymentsList } from './invoice-payment-records.js'
 import type { Payments } from './payments.js'
 
 /**

@@ -8,7 +8,7 @@ import { CONFIRMABLE } from '../payments/payment-intent.js'
 import { invalidRequest, ServiceError, tableError } from '../service-error.js'
 import { refOf, sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
-import { intentDescription, paymentsList } from './invoice-intents.js'
+import { intentDescription, paymentsList } from './invoice-payment-records.js'
 import type { Invoicing } from './invoicing.js'
 import type { BillingJobs } from './jobs.js'
 
