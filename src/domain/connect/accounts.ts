@@ -69,153 +69,175 @@ export interface Accounts {
  * accounts.platform.keys.secret.test // 'sk_test_...'
  */
 export function createAccounts(kernel: Kernel, defaultVersion: string, restoring = false): Accounts {
-  const byId = new Map<string, Account>()
-  const keys = new Map<string, KeyInfo>()
-  const orgs = new Map<string, Organisation>()
-  const own = {
-    apply(saved: SavedAccounts): void {
-      byId.clear()
-      keys.clear()
-      orgs.clear()
-      for (const account of saved.accounts) {
-        byId.set(account.id, account)
-        for (const mode of ['test', 'live'] as const) {
-          keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
-          keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
-        }
-      }
-      for (const org of saved.orgs) orgs.set(org.id, org)
-      loaded = byId.get(saved.platform) as Account
-    },
+  return new AccountRegistry(kernel, defaultVersion, restoring)
+}
+
+/** What the accounts area saves: every account and organisation, and which account is the platform. */
+interface SavedAccounts {
+  accounts: Account[]
+  orgs: Organisation[]
+  platform: string
+}
+
+/**
+ * The accounts area's state and operations. A class: it is made per simulation (every fork), and
+ * its methods on the prototype cost nothing per instance.
+ */
+class AccountRegistry implements Accounts {
+  readonly defaultVersion: string
+  private readonly kernel: Kernel
+  private readonly byId = new Map<string, Account>()
+  private readonly keys = new Map<string, KeyInfo>()
+  private readonly orgs = new Map<string, Organisation>()
+  private loaded: Account | undefined
+
+  constructor(kernel: Kernel, defaultVersion: string, restoring: boolean) {
+    this.kernel = kernel
+    this.defaultVersion = defaultVersion
+    this.loaded = restoring ? undefined : this.create()
+    kernel.state.register('accounts', {
+      save: () => toPlain(this.copy()),
+      load: (data) => this.apply(fromPlain<SavedAccounts>(data)),
+      // A fork's accounts: each record and set new as it loads them (an account's version and
+      // organisation change in place; one copy may be loaded by many forks), the nested readonly
+      // parts (keys, opening) shared.
+      copy: (): SavedAccounts => this.copy(),
+      loadCopy: (data) => {
+        const copied = data as SavedAccounts
+        this.apply({
+          accounts: copied.accounts.map((a) => ({ ...a, modes: new Set(a.modes) })),
+          orgs: copied.orgs.map((o) => ({ ...o, accounts: new Set(o.accounts) })),
+          platform: copied.platform,
+        })
+      },
+    })
   }
 
-  function create(input: CreateAccountInput = {}): Account {
+  get platform(): Account {
+    if (this.loaded === undefined) throw new Error('accounts: the platform account is read before the state is loaded')
+    return this.loaded
+  }
+
+  create(input: CreateAccountInput = {}): Account {
     const problem = input.apiVersion === undefined ? undefined : versionProblem(input.apiVersion)
     if (problem !== undefined) throw new TypeError(`createAccount: ${problem}`)
-    if (input.platform !== undefined && !byId.has(input.platform)) {
+    if (input.platform !== undefined && !this.byId.has(input.platform)) {
       throw tableError('resource_missing', { kind: 'platform account', id: input.platform }, { param: 'platform', status: 400 })
     }
-    const id = kernel.ids.next('acct', 16)
-    const token = (kind: string, mode: Mode) => kernel.ids.next(`${kind}_${mode}`, 24)
-    const account: Account = {
-      id,
-      object: 'account',
-      platform: input.platform,
-      keys: {
-        secret: { test: token('sk', 'test'), live: token('sk', 'live') },
-        publishable: { test: token('pk', 'test'), live: token('pk', 'live') },
-      },
-      created: kernel.clock.now,
-      apiVersion: input.apiVersion ?? defaultVersion,
-      organisation: undefined,
-      opening: {
-        onboarded: input.onboarded ?? true,
-        ...(input.email === undefined ? {} : { email: input.email }),
-        ...(input.country === undefined ? {} : { country: input.country }),
-        ...(input.type === undefined ? {} : { type: input.type }),
-        ...(input.metadata === undefined ? {} : { metadata: { ...input.metadata } }),
-      },
-      modes: new Set(input.modes ?? ['test', 'live']),
-    }
-    byId.set(id, account)
-    for (const mode of ['test', 'live'] as const) {
-      keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
-      keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
-    }
-    kernel.trace.append('account.created', { id, platform: input.platform })
+    const account = newAccount(this.kernel, input, this.defaultVersion)
+    this.byId.set(account.id, account)
+    indexKeys(this.keys, account)
+    this.kernel.trace.append('account.created', { id: account.id, platform: input.platform })
     return account
   }
 
-  let loaded: Account | undefined = restoring ? undefined : create()
-  const platformAccount = (): Account => {
-    if (loaded === undefined) throw new Error('accounts: the platform account is read before the state is loaded')
-    return loaded
+  get(id: string): Account | undefined {
+    return this.byId.get(id)
   }
 
-  interface SavedAccounts {
-    accounts: Account[]
-    orgs: Organisation[]
-    platform: string
+  close(id: string): void {
+    const account = this.byId.get(id)
+    if (account === undefined) return
+    this.byId.delete(id)
+    for (const mode of ['test', 'live'] as const) {
+      this.keys.delete(account.keys.secret[mode])
+      this.keys.delete(account.keys.publishable[mode])
+    }
+    if (account.organisation !== undefined) this.orgs.get(account.organisation)?.accounts.delete(id)
+    this.kernel.trace.append('account.closed', { id })
   }
 
-  kernel.state.register('accounts', {
-    save() {
-      return toPlain({ accounts: [...byId.values()], orgs: [...orgs.values()], platform: platformAccount().id })
-    },
-    load(data) {
-      own.apply(fromPlain<SavedAccounts>(data))
-    },
-    // A fork's accounts: each record and set new as it loads them (an account's version and
-    // organisation change in place; one copy may be loaded by many forks), the nested readonly
-    // parts (keys, opening) shared.
-    copy(): SavedAccounts {
-      return { accounts: [...byId.values()], orgs: [...orgs.values()], platform: platformAccount().id }
-    },
-    loadCopy(data) {
-      const copied = data as SavedAccounts
-      own.apply({
-        accounts: copied.accounts.map((a) => ({ ...a, modes: new Set(a.modes) })),
-        orgs: copied.orgs.map((o) => ({ ...o, accounts: new Set(o.accounts) })),
-        platform: copied.platform,
-      })
-    },
-  })
+  byKey(key: string): KeyInfo | undefined {
+    return this.keys.get(key)
+  }
 
+  list(): Account[] {
+    return [...this.byId.values()]
+  }
+
+  createOrganisation(input: { name?: string; accounts: string[] }): Organisation {
+    for (const id of input.accounts) {
+      const account = this.byId.get(id)
+      if (account === undefined) throw tableError('resource_missing', { kind: 'account', id }, { param: 'accounts', status: 400 })
+      if (account.organisation !== undefined) {
+        throw invalidRequest(`Account '${id}' already belongs to organisation '${account.organisation}'`, {
+          param: 'accounts',
+        })
+      }
+    }
+    const id = this.kernel.ids.next('org', 16)
+    const org: Organisation = { id, name: input.name ?? id, accounts: new Set(input.accounts) }
+    for (const a of input.accounts) (this.byId.get(a) as Account).organisation = id
+    this.orgs.set(id, org)
+    this.kernel.trace.append('organisation.created', { id, accounts: input.accounts })
+    return org
+  }
+
+  organisation(id: string): Organisation | undefined {
+    return this.orgs.get(id)
+  }
+
+  organisations(): Organisation[] {
+    return [...this.orgs.values()]
+  }
+
+  controls(actor: Account, target: Account): boolean {
+    return actor.id === target.id || target.platform === actor.id
+  }
+
+  sameOrganisation(a: Account, b: Account): boolean {
+    return a.organisation !== undefined && a.organisation === b.organisation
+  }
+
+  /** The saved form, its records shared with the live maps (a save turns it to plain data at once). */
+  private copy(): SavedAccounts {
+    return { accounts: [...this.byId.values()], orgs: [...this.orgs.values()], platform: this.platform.id }
+  }
+
+  /** Replaces every account, key and organisation with the saved ones. */
+  private apply(saved: SavedAccounts): void {
+    this.byId.clear()
+    this.keys.clear()
+    this.orgs.clear()
+    for (const account of saved.accounts) {
+      this.byId.set(account.id, account)
+      indexKeys(this.keys, account)
+    }
+    for (const org of saved.orgs) this.orgs.set(org.id, org)
+    this.loaded = this.byId.get(saved.platform) as Account
+  }
+}
+
+/** A new account: its id, then its four keys of each mode, drawn in that order. */
+function newAccount(kernel: Kernel, input: CreateAccountInput, defaultVersion: string): Account {
+  const id = kernel.ids.next('acct', 16)
+  const token = (kind: string, mode: Mode) => kernel.ids.next(`${kind}_${mode}`, 24)
   return {
-    get platform() {
-      return platformAccount()
+    id,
+    object: 'account',
+    platform: input.platform,
+    keys: {
+      secret: { test: token('sk', 'test'), live: token('sk', 'live') },
+      publishable: { test: token('pk', 'test'), live: token('pk', 'live') },
     },
-    create,
-    defaultVersion,
-    get(id) {
-      return byId.get(id)
+    created: kernel.clock.now,
+    apiVersion: input.apiVersion ?? defaultVersion,
+    organisation: undefined,
+    opening: {
+      onboarded: input.onboarded ?? true,
+      ...(input.email === undefined ? {} : { email: input.email }),
+      ...(input.country === undefined ? {} : { country: input.country }),
+      ...(input.type === undefined ? {} : { type: input.type }),
+      ...(input.metadata === undefined ? {} : { metadata: { ...input.metadata } }),
     },
-    close(id) {
-      const account = byId.get(id)
-      if (account === undefined) return
-      byId.delete(id)
-      for (const mode of ['test', 'live'] as const) {
-        keys.delete(account.keys.secret[mode])
-        keys.delete(account.keys.publishable[mode])
-      }
-      if (account.organisation !== undefined) orgs.get(account.organisation)?.accounts.delete(id)
-      kernel.trace.append('account.closed', { id })
-    },
-    byKey(key) {
-      return keys.get(key)
-    },
-    list() {
-      return [...byId.values()]
-    },
-    createOrganisation(input) {
-      for (const id of input.accounts) {
-        const account = byId.get(id)
-        if (account === undefined)
-          throw tableError('resource_missing', { kind: 'account', id }, { param: 'accounts', status: 400 })
-        if (account.organisation !== undefined) {
-          throw invalidRequest(`Account '${id}' already belongs to organisation '${account.organisation}'`, {
-            param: 'accounts',
-          })
-        }
-      }
-      const id = kernel.ids.next('org', 16)
-      const org: Organisation = { id, name: input.name ?? id, accounts: new Set(input.accounts) }
-      for (const a of input.accounts) (byId.get(a) as Account).organisation = id
-      orgs.set(id, org)
-      kernel.trace.append('organisation.created', { id, accounts: input.accounts })
-      return org
-    },
-    organisation(id) {
-      return orgs.get(id)
-    },
-    organisations() {
-      return [...orgs.values()]
-    },
-    controls(actor, target) {
-      return actor.id === target.id || target.platform === actor.id
-    },
-    sameOrganisation(a, b) {
-      return a.organisation !== undefined && a.organisation === b.organisation
-    },
+    modes: new Set(input.modes ?? ['test', 'live']),
+  }
+}
+
+/** Indexes an account's secret and publishable keys of both modes. */
+function indexKeys(keys: Map<string, KeyInfo>, account: Account): void {
+  for (const mode of ['test', 'live'] as const) {
+    keys.set(account.keys.secret[mode], { account, mode, kind: 'secret' })
+    keys.set(account.keys.publishable[mode], { account, mode, kind: 'publishable' })
   }
 }

@@ -1,3 +1,4 @@
+import type { TaskKind } from '#kernel/scheduler.js'
 import { DAY } from '#kernel/time.js'
 import type { Json } from '../engine/list.js'
 import type { Resource } from '../engine/resource.js'
@@ -5,6 +6,7 @@ import type { Kernel } from '../kernel-parts.js'
 import { type Scope, scopeKey } from '../mode.js'
 import { type BalanceTransaction, feeDetailsOf } from './balance-transaction.js'
 import { type JournalEntry, journalOf } from './journal.js'
+import { addToIndex, PostingIndex, postingKey, storedOldestFirst } from './posting-index.js'
 
 /** Days a charge's funds stay pending before they become available (the provider's standard 2-day schedule). */
 export const AVAILABLE_AFTER = 2 * DAY
@@ -92,24 +94,6 @@ export interface Ledger {
  */
 export const BALANCE_TRANSACTION_OBJECT = 'balance_transaction'
 
-/** What the ledger derives of one scope's stored transactions; rebuilt from them after a snapshot load. */
-interface ScopeIndex {
-  /** Each transaction's `created` (unix seconds), oldest first: non-decreasing, so counts since a time are a binary search. */
-  readonly created: number[]
-  /** Posting key to transaction id: a second posting of one movement answers the first. */
-  readonly byPosting: Map<string, string>
-}
-
-/**
- * The key that makes a posting idempotent: its source and type. Two movements of one type from one
- * source differ by reporting category (a dispute's withdrawal and reinstatement); the key keeps
- * its short form where they agree.
- */
-function postingKey(type: string, category: string, source: string | null): string | undefined {
-  if (source === null) return undefined
-  return category === type ? `${type}|${source}` : `${type}|${category}|${source}`
-}
-
 /**
  * The ledger over the engine's store of balance transactions (`resource`); `connectedOf` names a
  * platform's connected accounts.
@@ -122,146 +106,152 @@ export function createLedger(
   resource: () => Resource,
   connectedOf: (platform: string) => readonly string[],
 ): Ledger {
-  const indexes = new Map<string, ScopeIndex>()
+  return new BalanceLedger(kernel, resource, connectedOf)
+}
 
-  /** A scope's stored transactions, oldest first. */
-  function stored(scope: Scope): BalanceTransaction[] {
-    return (resource().list(scope) as unknown as BalanceTransaction[]).reverse()
+/**
+ * The ledger's state and operations. A class: it is made per simulation (every fork), and its
+ * methods on the prototype cost nothing per instance; a posting is on every payment's path.
+ */
+class BalanceLedger implements Ledger {
+  private readonly kernel: Kernel
+  private readonly resource: () => Resource
+  private readonly connectedOf: (platform: string) => readonly string[]
+  private readonly index: PostingIndex
+  private readonly available: TaskKind<{ key: string; id: string }>
+
+  constructor(kernel: Kernel, resource: () => Resource, connectedOf: (platform: string) => readonly string[]) {
+    this.kernel = kernel
+    this.resource = resource
+    this.connectedOf = connectedOf
+    const index = new PostingIndex(resource)
+    this.index = index
+    this.available = kernel.scheduler.define<{ key: string; id: string }>('ledger.available', ({ key, id }) => {
+      const cut = key.lastIndexOf('|')
+      const scope: Scope = { account: key.slice(0, cut), mode: key.slice(cut + 1) as Scope['mode'] }
+      resource().put(scope, id, { status: 'available' })
+      kernel.trace.append('ledger.available', { id })
+    })
+    kernel.state.register('ledger', {
+      // The transactions are in the engine's part; the index has nothing of its own to save and is
+      // rebuilt from them, a scope at a time, on first use after a load.
+      save: () => null,
+      load() {
+        index.clear()
+      },
+    })
   }
 
-  function indexOf(scope: Scope): ScopeIndex {
-    const k = scopeKey(scope)
-    let ix = indexes.get(k)
-    if (ix === undefined) {
-      ix = { created: [], byPosting: new Map() }
-      for (const t of stored(scope)) add(ix, t)
-      indexes.set(k, ix)
-    }
-    return ix
+  post(input: PostInput): BalanceTransaction {
+    const scope: Scope = { account: input.account, mode: input.mode }
+    const ix = this.index.of(scope)
+    const category = input.reportingCategory ?? input.type
+    const key = postingKey(input.type, category, input.source)
+    const existing = key === undefined ? undefined : ix.byPosting.get(key)
+    if (existing !== undefined) return this.resource().get(scope, existing) as unknown as BalanceTransaction
+    const kernel = this.kernel
+    const after = input.availableAfter ?? AVAILABLE_AFTER
+    const now = kernel.clock.now
+    const t = newTransaction(kernel, input, category, now, after)
+    this.resource().insert(scope, t as unknown as Json)
+    addToIndex(ix, t)
+    kernel.trace.append('ledger.posted', {
+      id: t.id,
+      account: scope.account,
+      mode: scope.mode,
+      currency: t.currency,
+      amount: t.amount,
+      fee: t.fee,
+      type: t.type,
+      source: t.source,
+    })
+    if (t.status === 'pending') this.available.at(now + after, { key: scopeKey(scope), id: t.id })
+    return t
   }
 
-  function add(ix: ScopeIndex, t: BalanceTransaction): void {
-    ix.created.push(t.created)
-    const key = postingKey(t.type, t.reporting_category, t.source)
-    if (key !== undefined) ix.byPosting.set(key, t.id)
+  transactions(scope: Scope): readonly BalanceTransaction[] {
+    return this.resource().list(scope) as unknown as BalanceTransaction[]
   }
 
-  const available = kernel.scheduler.define<{ key: string; id: string }>('ledger.available', ({ key, id }) => {
-    const cut = key.lastIndexOf('|')
-    const scope: Scope = { account: key.slice(0, cut), mode: key.slice(cut + 1) as Scope['mode'] }
-    resource().put(scope, id, { status: 'available' })
-    kernel.trace.append('ledger.available', { id })
-  })
-
-  kernel.state.register('ledger', {
-    // The transactions are in the engine's part; the index has nothing of its own to save and is
-    // rebuilt from them, a scope at a time, on first use after a load.
-    save: () => null,
-    load() {
-      indexes.clear()
-    },
-  })
-
-  function countSince(scope: Scope, since: number): number {
-    const created = indexOf(scope).created
-    let lo = 0
-    let hi = created.length
-    // A transaction counts while the window starts at or before the second it was made in.
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((created[mid] as number) * 1000 < since) lo = mid + 1
-      else hi = mid
-    }
-    return created.length - lo
+  get(scope: Scope, id: string): BalanceTransaction | undefined {
+    return this.resource().get(scope, id) as unknown as BalanceTransaction | undefined
   }
 
-  function sumBy(entries: Iterable<{ currency: string; available: number; pending: number }>): CurrencyBalance[] {
-    const m = new Map<string, { available: number; pending: number }>()
-    for (const e of entries) {
-      const c = m.get(e.currency) ?? { available: 0, pending: 0 }
-      c.available += e.available
-      c.pending += e.pending
-      m.set(e.currency, c)
-    }
-    return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, v]) => ({ currency, ...v }))
-  }
-
-  return {
-    post(input) {
-      const scope: Scope = { account: input.account, mode: input.mode }
-      const ix = indexOf(scope)
-      const category = input.reportingCategory ?? input.type
-      const key = postingKey(input.type, category, input.source)
-      const existing = key === undefined ? undefined : ix.byPosting.get(key)
-      if (existing !== undefined) return resource().get(scope, existing) as unknown as BalanceTransaction
-      const fee = input.fee ?? 0
-      if (!Number.isSafeInteger(input.amount) || !Number.isSafeInteger(fee) || (fee < 0 && input.amount <= 0)) {
-        throw new Error(`ledger: amounts must be safe integers (amount ${input.amount}, fee ${fee})`)
-      }
-      const after = input.availableAfter ?? AVAILABLE_AFTER
-      if (after > 0 && after < 1000) throw new Error(`ledger: availableAfter must be 0 or at least a second (${after})`)
-      const now = kernel.clock.now
-      const t: BalanceTransaction = {
-        id: kernel.ids.next('txn', 24),
-        object: 'balance_transaction',
-        amount: input.amount,
-        available_on: Math.floor((now + after) / 1000),
-        balance_type: 'payments',
-        created: Math.floor(now / 1000),
-        currency: input.currency,
-        description: input.description ?? null,
-        exchange_rate: null,
-        fee,
-        fee_details: feeDetailsOf(fee, input.currency, input.feeDescription),
-        net: input.amount - fee,
-        reporting_category: category,
-        source: input.source,
-        status: after <= 0 ? 'available' : 'pending',
-        type: input.type,
-      }
-      resource().insert(scope, t as unknown as Json)
-      add(ix, t)
-      kernel.trace.append('ledger.posted', {
-        id: t.id,
-        account: scope.account,
-        mode: scope.mode,
+  balance(scope: Scope): CurrencyBalance[] {
+    return sumByCurrency(
+      storedOldestFirst(this.resource(), scope).map((t) => ({
         currency: t.currency,
-        amount: t.amount,
-        fee,
-        type: t.type,
-        source: t.source,
-      })
-      if (t.status === 'pending') available.at(now + after, { key: scopeKey(scope), id: t.id })
-      return t
-    },
-    transactions: (scope) => resource().list(scope) as unknown as BalanceTransaction[],
-    get: (scope, id) => resource().get(scope, id) as unknown as BalanceTransaction | undefined,
-    balance(scope) {
-      return sumBy(
-        stored(scope).map((t) => ({
-          currency: t.currency,
-          available: t.status === 'available' ? t.net : 0,
-          pending: t.status === 'pending' ? t.net : 0,
-        })),
-      )
-    },
-    journalBalance(scope) {
-      return sumBy(
-        journalOf(scope, stored(scope)).flatMap((e) =>
-          e.lines.map((l) => ({
-            currency: e.currency,
-            available: l.ledgerAccount === 'balance.available' ? l.amount : 0,
-            pending: l.ledgerAccount === 'balance.pending' ? l.amount : 0,
-          })),
-        ),
-      )
-    },
-    journal: (scope): readonly JournalEntry[] => journalOf(scope, stored(scope)),
-    transactionCount: (scope, since) => countSince(scope, since),
-    connectedTransactionCount(platform, mode, since) {
-      let n = 0
-      for (const id of connectedOf(platform)) n += countSince({ account: id, mode }, since)
-      return n
-    },
+        available: t.status === 'available' ? t.net : 0,
+        pending: t.status === 'pending' ? t.net : 0,
+      })),
+    )
   }
+
+  journalBalance(scope: Scope): CurrencyBalance[] {
+    return sumByCurrency(
+      this.journal(scope).flatMap((e) =>
+        e.lines.map((l) => ({
+          currency: e.currency,
+          available: l.ledgerAccount === 'balance.available' ? l.amount : 0,
+          pending: l.ledgerAccount === 'balance.pending' ? l.amount : 0,
+        })),
+      ),
+    )
+  }
+
+  journal(scope: Scope): readonly JournalEntry[] {
+    return journalOf(scope, storedOldestFirst(this.resource(), scope))
+  }
+
+  transactionCount(scope: Scope, since: number): number {
+    return this.index.countSince(scope, since)
+  }
+
+  connectedTransactionCount(platform: string, mode: Scope['mode'], since: number): number {
+    let n = 0
+    for (const id of this.connectedOf(platform)) n += this.index.countSince({ account: id, mode }, since)
+    return n
+  }
+}
+
+/**
+ * A new balance transaction of a posting (checked first; then its id is drawn), not yet stored.
+ * `now` is the posting's instant and `after` its wait until available, ms.
+ */
+function newTransaction(kernel: Kernel, input: PostInput, category: string, now: number, after: number): BalanceTransaction {
+  const fee = input.fee ?? 0
+  if (!Number.isSafeInteger(input.amount) || !Number.isSafeInteger(fee) || (fee < 0 && input.amount <= 0)) {
+    throw new Error(`ledger: amounts must be safe integers (amount ${input.amount}, fee ${fee})`)
+  }
+  if (after > 0 && after < 1000) throw new Error(`ledger: availableAfter must be 0 or at least a second (${after})`)
+  return {
+    id: kernel.ids.next('txn', 24),
+    object: 'balance_transaction',
+    amount: input.amount,
+    available_on: Math.floor((now + after) / 1000),
+    balance_type: 'payments',
+    created: Math.floor(now / 1000),
+    currency: input.currency,
+    description: input.description ?? null,
+    exchange_rate: null,
+    fee,
+    fee_details: feeDetailsOf(fee, input.currency, input.feeDescription),
+    net: input.amount - fee,
+    reporting_category: category,
+    source: input.source,
+    status: after <= 0 ? 'available' : 'pending',
+    type: input.type,
+  }
+}
+
+/** Available and pending summed per currency, currencies sorted. */
+function sumByCurrency(entries: Iterable<{ currency: string; available: number; pending: number }>): CurrencyBalance[] {
+  const m = new Map<string, { available: number; pending: number }>()
+  for (const e of entries) {
+    const c = m.get(e.currency) ?? { available: 0, pending: 0 }
+    c.available += e.available
+    c.pending += e.pending
+    m.set(e.currency, c)
+  }
+  return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, v]) => ({ currency, ...v }))
 }

@@ -111,16 +111,158 @@ export interface ChargesOptions {
  * const charges = createCharges({ kernel, events, ledger, resource: () => engine.resource('charge'), paymentMethods })
  */
 export function createCharges(options: ChargesOptions): Charges {
-  const { kernel, events, ledger, resource, paymentMethods, disputes, onCaptured } = options
+  return new ChargeBook(options)
+}
 
-  /** Funds of a charge are available at once with the test card that bypasses the pending balance. */
-  function bypassesPending(c: Charge): boolean {
-    const card = (c.payment_method_details as { card?: unknown } | null)?.card
-    return cardOf({ id: c.id, card }).bypassPending === true
+/**
+ * The charges area's operations. A class: it is made per simulation (every fork), and its methods
+ * on the prototype cost nothing per instance.
+ */
+class ChargeBook implements Charges {
+  private readonly options: ChargesOptions
+
+  constructor(options: ChargesOptions) {
+    this.options = options
   }
 
-  function post(scope: Scope, c: Charge, amount: number, fee = cardFee(amount, c.currency as string)): string {
-    const txn = ledger.post({
+  attempt(scope: Scope, input: ChargeAttempt, origin: Origin): AttemptResult {
+    const { kernel, events, resource, paymentMethods, disputes, onCaptured } = this.options
+    const authenticated = input.authenticated === true
+    const outcome =
+      input.outcome ??
+      paymentMethods.outcome(scope, input.paymentMethod, {
+        offSession: input.offSession ?? true,
+        authenticated,
+      })
+    const ok = outcome.kind === 'succeed'
+    const r = resource()
+    let c = createCharge(r, scope, input, outcome, authenticated, origin)
+    if (ok && input.capture) {
+      const txn = this.post(scope, c, c.amount as number, input.fee)
+      c = r.put(scope, c.id, { amount_captured: c.amount, balance_transaction: txn, captured: true })
+      disputes.scheduleFor(scope, c)
+    }
+    emitSnapshot(events, 'charge.created', scope, c, origin, undefined, true)
+    emitSnapshot(events, ok ? 'charge.succeeded' : 'charge.failed', scope, c, origin, undefined, true)
+    kernel.trace.append('charge.attempted', {
+      id: c.id,
+      account: scope.account,
+      mode: scope.mode,
+      status: ok ? 'succeeded' : 'failed',
+    })
+    if (ok && input.capture) onCaptured?.(scope, c, origin)
+    const decline = outcome.kind === 'decline' ? outcome : undefined
+    return {
+      id: c.id,
+      status: ok ? 'succeeded' : 'failed',
+      failureCode: decline?.code ?? null,
+      failureMessage: decline?.message ?? null,
+      declineCode: decline?.declineCode ?? null,
+      charge: c,
+    }
+  }
+
+  capture(scope: Scope, id: string, amount: number, origin: Origin): Charge {
+    const { events, resource, disputes, onCaptured } = this.options
+    const r = resource()
+    const c = r.get(scope, id)
+    if (c === undefined || c.status !== 'succeeded' || c.captured === true) {
+      throw new Error(`charges.capture: ${id} is not an uncaptured successful charge`)
+    }
+    const txn = this.post(scope, c, amount)
+    const captured = r.put(scope, id, { amount_captured: amount, balance_transaction: txn, captured: true })
+    disputes.scheduleFor(scope, captured)
+    emitSnapshot(
+      events,
+      'charge.captured',
+      scope,
+      captured,
+      origin,
+      { amount_captured: 0, captured: false, balance_transaction: null },
+      true,
+    )
+    onCaptured?.(scope, captured, origin)
+    return captured
+  }
+
+  refund(scope: Scope, id: string, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): string {
+    const c = this.options.resource().get(scope, id)
+    if (c === undefined || refundableAmount(c) < amount) {
+      throw new Error(`charges.refund: ${id} cannot refund ${amount}`)
+    }
+    const txn = this.options.ledger.post({
+      account: scope.account,
+      mode: scope.mode,
+      currency: c.currency as string,
+      amount: -amount,
+      type: 'refund',
+      reportingCategory: 'refund',
+      source: refund.id as string,
+      description: 'REFUND FOR CHARGE',
+      availableAfter: 0,
+    })
+    this.record(scope, c, amount, { ...refund, balance_transaction: txn.id }, origin)
+    return txn.id
+  }
+
+  release(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>, origin: Origin): void {
+    const c = this.options.resource().get(scope, id)
+    if (c === undefined || c.status !== 'succeeded' || c.captured === true) {
+      throw new Error(`charges.release: ${id} is not an uncaptured successful charge`)
+    }
+    this.record(scope, c, c.amount as number, refund, origin)
+  }
+
+  unrefund(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>): string {
+    const r = this.options.resource()
+    const c = r.get(scope, id)
+    if (c === undefined) throw new Error(`charges.unrefund: no charge ${id}`)
+    const amount = Number(refund.amount)
+    const txn = this.options.ledger.post({
+      account: scope.account,
+      mode: scope.mode,
+      currency: c.currency as string,
+      amount,
+      type: 'refund_failure',
+      reportingCategory: 'refund_failure',
+      source: refund.id as string,
+      description: 'REFUND FAILURE',
+      availableAfter: 0,
+    })
+    const list = c.refunds as { data: { id: string }[] }
+    r.put(scope, id, {
+      amount_refunded: (c.amount_refunded as number) - amount,
+      refunded: false,
+      refunds: { ...list, data: list.data.map((x) => (x.id === refund.id ? refund : x)) },
+    })
+    return txn.id
+  }
+
+  releaseRemainder(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>, origin: Origin): void {
+    const c = this.options.resource().get(scope, id)
+    if (c === undefined || c.captured !== true) throw new Error(`charges.releaseRemainder: ${id} is not captured`)
+    this.record(scope, c, Number(refund.amount), refund, origin)
+  }
+
+  showRefund(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>): void {
+    const r = this.options.resource()
+    const c = r.get(scope, id)
+    const list = c?.refunds as { data: { id: string }[] } | undefined
+    if (c === undefined || list === undefined || !list.data.some((x) => x.id === refund.id)) return
+    r.put(scope, id, { refunds: { ...list, data: list.data.map((x) => (x.id === refund.id ? refund : x)) } })
+  }
+
+  get(scope: Scope, id: string): Charge | undefined {
+    return this.options.resource().get(scope, id)
+  }
+
+  list(scope: Scope): Charge[] {
+    return this.options.resource().list(scope)
+  }
+
+  /** Posts a captured amount of a charge (its fee, the card's unless given); answers the transaction id. */
+  private post(scope: Scope, c: Charge, amount: number, fee = cardFee(amount, c.currency as string)): string {
+    const txn = this.options.ledger.post({
       account: scope.account,
       mode: scope.mode,
       currency: c.currency as string,
@@ -136,7 +278,8 @@ export function createCharges(options: ChargesOptions): Charges {
   }
 
   /** A refund on its charge: `amount_refunded`, `refunded`, the `refunds` list, `charge.refunded`. */
-  function record(scope: Scope, c: Charge, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): void {
+  private record(scope: Scope, c: Charge, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): void {
+    const { kernel, events, resource, disputes } = this.options
     const refunded = (c.amount_refunded as number) + amount
     const list = c.refunds as { data: unknown[]; total_count: number }
     // Refunded means the whole authorised amount is back: what was captured and refunded, and what
@@ -158,149 +301,39 @@ export function createCharges(options: ChargesOptions): Charges {
       refund: refund.id as string,
     })
   }
+}
 
-  return {
-    attempt(scope, input, origin) {
-      const authenticated = input.authenticated === true
-      const outcome =
-        input.outcome ??
-        paymentMethods.outcome(scope, input.paymentMethod, {
-          offSession: input.offSession ?? true,
-          authenticated,
-        })
-      const ok = outcome.kind === 'succeed'
-      const r = resource()
-      // `charge.created` is no catalogue event type, so the engine emits nothing; it is emitted below.
-      let c = r.create(scope, {}, origin, (o) =>
-        chargeFields({
-          id: o.id,
-          amount: input.amount,
-          currency: input.currency,
-          customer: input.customer,
-          paymentIntent: input.paymentIntent,
-          paymentMethod: input.paymentMethod,
-          description: input.description,
-          metadata: input.metadata,
-          outcome,
-          authenticated,
-          incremental: input.incremental === true && !input.capture,
-          ...(input.details === undefined ? {} : { details: input.details }),
-        }),
-      )
-      if (input.fields !== undefined) c = r.put(scope, c.id, input.fields)
-      if (ok && input.capture) {
-        const txn = post(scope, c, c.amount as number, input.fee)
-        c = r.put(scope, c.id, { amount_captured: c.amount, balance_transaction: txn, captured: true })
-        disputes.scheduleFor(scope, c)
-      }
-      emitSnapshot(events, 'charge.created', scope, c, origin, undefined, true)
-      emitSnapshot(events, ok ? 'charge.succeeded' : 'charge.failed', scope, c, origin, undefined, true)
-      kernel.trace.append('charge.attempted', {
-        id: c.id,
-        account: scope.account,
-        mode: scope.mode,
-        status: ok ? 'succeeded' : 'failed',
-      })
-      if (ok && input.capture) onCaptured?.(scope, c, origin)
-      const decline = outcome.kind === 'decline' ? outcome : undefined
-      return {
-        id: c.id,
-        status: ok ? 'succeeded' : 'failed',
-        failureCode: decline?.code ?? null,
-        failureMessage: decline?.message ?? null,
-        declineCode: decline?.declineCode ?? null,
-        charge: c,
-      }
-    },
-    capture(scope, id, amount, origin) {
-      const r = resource()
-      const c = r.get(scope, id)
-      if (c === undefined || c.status !== 'succeeded' || c.captured === true) {
-        throw new Error(`charges.capture: ${id} is not an uncaptured successful charge`)
-      }
-      const txn = post(scope, c, amount)
-      const captured = r.put(scope, id, { amount_captured: amount, balance_transaction: txn, captured: true })
-      disputes.scheduleFor(scope, captured)
-      emitSnapshot(
-        events,
-        'charge.captured',
-        scope,
-        captured,
-        origin,
-        { amount_captured: 0, captured: false, balance_transaction: null },
-        true,
-      )
-      onCaptured?.(scope, captured, origin)
-      return captured
-    },
-    refund(scope, id, amount, refund, origin) {
-      const r = resource()
-      const c = r.get(scope, id)
-      if (c === undefined || refundableAmount(c) < amount) {
-        throw new Error(`charges.refund: ${id} cannot refund ${amount}`)
-      }
-      const txn = ledger.post({
-        account: scope.account,
-        mode: scope.mode,
-        currency: c.currency as string,
-        amount: -amount,
-        type: 'refund',
-        reportingCategory: 'refund',
-        source: refund.id as string,
-        description: 'REFUND FOR CHARGE',
-        availableAfter: 0,
-      })
-      record(scope, c, amount, { ...refund, balance_transaction: txn.id }, origin)
-      return txn.id
-    },
-    release(scope, id, refund, origin) {
-      const c = resource().get(scope, id)
-      if (c === undefined || c.status !== 'succeeded' || c.captured === true) {
-        throw new Error(`charges.release: ${id} is not an uncaptured successful charge`)
-      }
-      record(scope, c, c.amount as number, refund, origin)
-    },
-    unrefund(scope, id, refund) {
-      const r = resource()
-      const c = r.get(scope, id)
-      if (c === undefined) throw new Error(`charges.unrefund: no charge ${id}`)
-      const amount = Number(refund.amount)
-      const txn = ledger.post({
-        account: scope.account,
-        mode: scope.mode,
-        currency: c.currency as string,
-        amount,
-        type: 'refund_failure',
-        reportingCategory: 'refund_failure',
-        source: refund.id as string,
-        description: 'REFUND FAILURE',
-        availableAfter: 0,
-      })
-      const list = c.refunds as { data: { id: string }[] }
-      r.put(scope, id, {
-        amount_refunded: (c.amount_refunded as number) - amount,
-        refunded: false,
-        refunds: { ...list, data: list.data.map((x) => (x.id === refund.id ? refund : x)) },
-      })
-      return txn.id
-    },
-    releaseRemainder(scope, id, refund, origin) {
-      const c = resource().get(scope, id)
-      if (c === undefined || c.captured !== true) throw new Error(`charges.releaseRemainder: ${id} is not captured`)
-      record(scope, c, Number(refund.amount), refund, origin)
-    },
-    showRefund(scope, id, refund) {
-      const r = resource()
-      const c = r.get(scope, id)
-      const list = c?.refunds as { data: { id: string }[] } | undefined
-      if (c === undefined || list === undefined || !list.data.some((x) => x.id === refund.id)) return
-      r.put(scope, id, { refunds: { ...list, data: list.data.map((x) => (x.id === refund.id ? refund : x)) } })
-    },
-    get(scope, id) {
-      return resource().get(scope, id)
-    },
-    list(scope) {
-      return resource().list(scope)
-    },
-  }
+/** Funds of a charge are available at once with the test card that bypasses the pending balance. */
+function bypassesPending(c: Charge): boolean {
+  const card = (c.payment_method_details as { card?: unknown } | null)?.card
+  return cardOf({ id: c.id, card }).bypassPending === true
+}
+
+/** Stores the charge of an attempt, with the fields the request set. */
+function createCharge(
+  r: Resource,
+  scope: Scope,
+  input: ChargeAttempt,
+  outcome: CardOutcome,
+  authenticated: boolean,
+  origin: Origin,
+): Charge {
+  // `charge.created` is no catalogue event type, so the engine emits nothing; the attempt emits it.
+  const c = r.create(scope, {}, origin, (o) =>
+    chargeFields({
+      id: o.id,
+      amount: input.amount,
+      currency: input.currency,
+      customer: input.customer,
+      paymentIntent: input.paymentIntent,
+      paymentMethod: input.paymentMethod,
+      description: input.description,
+      metadata: input.metadata,
+      outcome,
+      authenticated,
+      incremental: input.incremental === true && !input.capture,
+      ...(input.details === undefined ? {} : { details: input.details }),
+    }),
+  )
+  return input.fields === undefined ? c : r.put(scope, c.id, input.fields)
 }

@@ -1,16 +1,17 @@
-import { errorDocUrl, errorMessage } from '#catalogue/errors.js'
+import type { TaskKind } from '#kernel/scheduler.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
-import { emitSnapshot, NO_ORIGIN, type Origin } from '../events/emit-snapshot.js'
+import type { Resource } from '../engine/resource.js'
+import { emitSnapshot, type Origin } from '../events/emit-snapshot.js'
 import type { EventStore } from '../events/event-store.js'
 import type { Kernel } from '../kernel-parts.js'
 import type { Scope } from '../mode.js'
-import { resourceMissing, ServiceError, tableError } from '../service-error.js'
-import { achFee, bankDebitOutcome, bankDetails, microdepositAction, microdepositsMatch, transferAction } from './bank-debit.js'
+import { resourceMissing, tableError } from '../service-error.js'
 import { wasAuthenticated } from './charge.js'
 import type { Charges } from './charges.js'
-import { createMandate, mandateOf } from './mandates.js'
-import { type PaymentIntent, threeDSecureAction, unexpectedState } from './payment-intent.js'
+import { type PaymentIntent, unexpectedState } from './payment-intent.js'
+import { attemptIntent, authenticateIntent } from './payment-intent-attempt.js'
+import { completeDebit, verifyDeposits } from './payment-intent-debit.js'
 import type { PaymentMethod } from './payment-method.js'
 import type { PaymentMethods } from './payment-methods.js'
 
@@ -112,298 +113,140 @@ export interface PaymentIntentsOptions {
 }
 
 /**
+ * What the payment intent flow's steps (attempt, authentication, bank debit) use of it: the
+ * service parts, the intent store, the debit settling task, and `emit`.
+ *
+ * @example
+ * attemptIntent(ctx, scope, intent, origin, how) // ctx: the flow itself
+ */
+export interface PaymentIntentContext {
+  readonly kernel: Kernel
+  readonly engine: () => Engine
+  readonly paymentMethods: PaymentMethods
+  readonly charges: Charges
+  /** Completes a verified bank account's debit later at this instant. */
+  readonly settling: TaskKind<DebitArgs>
+  /** The engine's `payment_intent` store. */
+  resource(): Resource
+  emit(type: string, scope: Scope, p: PaymentIntent, origin: Origin): void
+}
+
+type DebitArgs = { account: string; mode: Scope['mode']; id: string }
+
+/**
  * Builds the payment intent flow over the engine (read on use: the flow is one of the engine's ports).
  *
  * @example
  * const paymentIntents = createPaymentIntents({ kernel, events, engine: () => engine, paymentMethods, charges })
  */
 export function createPaymentIntents(options: PaymentIntentsOptions): PaymentIntents {
-  const { kernel, events, engine, paymentMethods, charges } = options
-  const resource = () => engine().resource('payment_intent')
+  return new PaymentIntentFlow(options)
+}
 
-  // The debit of a verified bank account completes at the same instant, asynchronously.
-  const settling = kernel.scheduler.define<{ account: string; mode: Scope['mode']; id: string }>(
-    'payment_intent.bank_debit',
-    ({ account, mode, id }) => completeDebit({ account, mode }, id),
-  )
+/**
+ * The payment intent flow; also the context its steps take. A class: it is made per simulation
+ * (every fork), and its methods on the prototype cost nothing per instance.
+ */
+class PaymentIntentFlow implements PaymentIntents, PaymentIntentContext {
+  readonly kernel: Kernel
+  readonly engine: () => Engine
+  readonly paymentMethods: PaymentMethods
+  readonly charges: Charges
+  readonly settling: TaskKind<DebitArgs>
+  private readonly events: EventStore
+  private readonly listeners: IntentOutcomeListener[] = []
 
-  function completeDebit(scope: Scope, id: string): void {
-    const p = resource().get(scope, id)
-    const pm = p === undefined ? undefined : paymentMethods.get(scope, p.payment_method as string)
-    if (p === undefined || pm === undefined || p.status !== 'processing') return
-    const amount = p.amount as number
-    const outcome = bankDebitOutcome(pm)
-    const result = charges.attempt(
-      scope,
-      {
-        amount,
-        currency: p.currency as string,
-        customer: p.customer as string | null,
-        paymentMethod: pm,
-        paymentIntent: p.id,
-        description: p.description as string | null,
-        metadata: p.metadata as Record<string, string>,
-        capture: true,
-        details: bankDetails(pm, mandateOf(engine(), scope, pm.id)?.id ?? null),
-        fee: achFee(amount),
-        outcome,
-      },
-      NO_ORIGIN,
+  constructor(options: PaymentIntentsOptions) {
+    this.kernel = options.kernel
+    this.events = options.events
+    this.engine = options.engine
+    this.paymentMethods = options.paymentMethods
+    this.charges = options.charges
+    // The debit of a verified bank account completes at the same instant, asynchronously.
+    this.settling = options.kernel.scheduler.define<DebitArgs>('payment_intent.bank_debit', ({ account, mode, id }) =>
+      completeDebit(this, { account, mode }, id),
     )
-    if (outcome.kind === 'decline') {
-      // The bank returned the debit: the customer must give another payment method.
-      const failed = resource().put(scope, p.id, {
-        last_payment_error: {
-          code: outcome.code,
-          message: outcome.message,
-          payment_method: pm,
-          type: 'invalid_request_error',
-        },
-        latest_charge: result.id,
-        payment_method: null,
-        status: 'requires_payment_method',
-      })
-      emit('payment_intent.payment_failed', scope, failed, NO_ORIGIN)
-      return
+  }
+
+  resource(): Resource {
+    return this.engine().resource('payment_intent')
+  }
+
+  create(scope: Scope, input: PaymentIntentCreate, origin: Origin): PaymentIntent {
+    return this.engine().run('paymentIntents.create', { scope, origin, path: {}, params: params(input) }) as PaymentIntent
+  }
+
+  get(scope: Scope, id: string): PaymentIntent | undefined {
+    return this.resource().get(scope, id)
+  }
+
+  list(scope: Scope, filter: { customer?: string } = {}): PaymentIntent[] {
+    return this.resource()
+      .list(scope)
+      .filter((p) => filter.customer === undefined || p.customer === filter.customer)
+  }
+
+  attempt(scope: Scope, p: PaymentIntent, origin: Origin, how: AttemptHow): PaymentIntent {
+    return attemptIntent(this, scope, p, origin, how)
+  }
+
+  authenticate(scope: Scope, id: string, outcome: 'succeed' | 'fail', origin: Origin): PaymentIntent {
+    return authenticateIntent(this, scope, id, outcome, origin)
+  }
+
+  verifyMicrodeposits(scope: Scope, id: string, params: Readonly<Record<string, unknown>>, origin: Origin): PaymentIntent {
+    const p = this.resource().get(scope, id)
+    if (p === undefined) throw resourceMissing('payment_intent', id)
+    const action = p.next_action as { type?: unknown } | null
+    if (p.status !== 'requires_action' || action?.type !== 'verify_with_microdeposits') {
+      throw unexpectedState(p, 'verify microdeposits on', ['requires_action'])
     }
-    const done = resource().put(scope, p.id, { amount_received: amount, latest_charge: result.id, status: 'succeeded' })
-    emit('payment_intent.succeeded', scope, done, NO_ORIGIN)
+    return verifyDeposits(this, scope, p, params, origin)
   }
 
-  /** Starts the debit of a verified bank account: `processing` until it completes. */
-  function startDebit(scope: Scope, p: PaymentIntent, origin: Origin): PaymentIntent {
-    const processing = resource().put(scope, p.id, { next_action: null, last_payment_error: null, status: 'processing' })
-    emit('payment_intent.processing', scope, processing, origin)
-    settling.at(kernel.clock.now, { account: scope.account, mode: scope.mode, id: p.id })
-    return processing
+  checkPaymentMethod(scope: Scope, value: unknown, customer: unknown): void {
+    if (typeof value !== 'string') return
+    this.paymentMethods.check(scope, value, 'payment_method')
+    const pm = this.paymentMethods.get(scope, value)
+    if (pm?.customer != null && pm.customer !== customer) {
+      throw tableError('payment_method_other_customer', { id: value, customer: String(pm.customer) }, { param: 'payment_method' })
+    }
   }
 
-  /** A bank debit: with an active mandate it starts at once, else it waits for microdeposits. */
-  function bankDebit(scope: Scope, p: PaymentIntent, pm: PaymentMethod, origin: Origin, how: AttemptHow): PaymentIntent {
-    if (mandateOf(engine(), scope, pm.id)?.status === 'active') return startDebit(scope, p, origin)
-    createMandate(engine(), scope, pm, how.mandateData, 'pending')
-    const waiting = resource().put(scope, p.id, { next_action: microdepositAction(p, engine().now()), status: 'requires_action' })
-    emit('payment_intent.requires_action', scope, waiting, origin)
-    return waiting
-  }
-
-  const listeners: IntentOutcomeListener[] = []
-  function emit(type: string, scope: Scope, p: PaymentIntent, origin: Origin): void {
-    emitSnapshot(events, type, scope, p, origin, undefined, true)
+  emit(type: string, scope: Scope, p: PaymentIntent, origin: Origin): void {
+    emitSnapshot(this.events, type, scope, p, origin, undefined, true)
     const outcome = OUTCOMES[type]
-    if (outcome !== undefined) for (const listener of listeners) listener(outcome, scope, p, origin)
+    if (outcome !== undefined) for (const listener of this.listeners) listener(outcome, scope, p, origin)
   }
 
-  function decline(scope: Scope, p: PaymentIntent, pm: PaymentMethod, chargeId: string, failure: Failure, origin: Origin): never {
-    const docUrl = `https://docs.stripe.com/error-codes/${failure.code}`
-    const failed = resource().put(scope, p.id, {
-      latest_charge: chargeId,
-      last_payment_error: {
-        charge: chargeId,
-        code: failure.code,
-        decline_code: failure.declineCode,
-        doc_url: docUrl,
-        message: failure.message,
-        payment_method: pm,
-        type: 'card_error',
-      },
-      payment_method: null,
-      status: 'requires_payment_method',
-    })
-    emit('payment_intent.payment_failed', scope, failed, origin)
-    throw new ServiceError({
-      status: 402,
-      type: 'card_error',
-      code: failure.code,
-      message: failure.message,
-      extra: {
-        charge: chargeId,
-        decline_code: failure.declineCode,
-        doc_url: docUrl,
-        payment_intent: failed,
-        payment_method: pm,
-        request_log_url: null,
-      },
-    })
+  onOutcome(listener: IntentOutcomeListener): void {
+    this.listeners.push(listener)
   }
+}
 
-  function attempt(scope: Scope, p: PaymentIntent, origin: Origin, how: AttemptHow): PaymentIntent {
-    const r = resource()
-    const pm = paymentMethods.get(scope, p.payment_method as string)
-    if (pm === undefined) throw new Error(`payment intent ${p.id}: payment method vanished`)
-    if (pm.type === 'us_bank_account') return bankDebit(scope, p, pm, origin, how)
-    if (pm.type === 'customer_balance') {
-      // Paid by bank transfer into the customer's cash balance: it waits for the funds.
-      const waiting = r.put(scope, p.id, { next_action: transferAction(p, p.amount as number), status: 'requires_action' })
-      emit('payment_intent.requires_action', scope, waiting, origin)
-      return waiting
-    }
-    if (!how.authenticated && !how.offSession && paymentMethods.needsAuthentication(scope, pm, { offSession: false })) {
-      const brand = (pm.card as { brand?: unknown } | null)?.brand
-      const waiting = r.put(scope, p.id, { next_action: threeDSecureAction(p, scope.account, brand), status: 'requires_action' })
-      kernel.trace.append('payment_intent.requires_action', { id: p.id, account: scope.account, mode: scope.mode })
-      emit('payment_intent.requires_action', scope, waiting, origin)
-      return waiting
-    }
-    const manual = p.capture_method === 'manual'
-    const result = charges.attempt(
-      scope,
-      {
-        amount: p.amount as number,
-        currency: p.currency as string,
-        customer: p.customer as string | null,
-        paymentMethod: pm,
-        paymentIntent: p.id,
-        description: p.description as string | null,
-        metadata: p.metadata as Record<string, string>,
-        capture: !manual,
-        incremental: asksIncrements(p),
-        authenticated: how.authenticated,
-        offSession: how.offSession,
-      },
-      origin,
-    )
-    if (result.status === 'failed') {
-      decline(
-        scope,
-        p,
-        pm,
-        result.id,
-        {
-          code: result.failureCode ?? 'card_declined',
-          declineCode: result.declineCode,
-          message: result.failureMessage ?? errorMessage('card_declined'),
-        },
-        origin,
-      )
-    }
-    if (p.setup_future_usage !== null && typeof p.customer === 'string') {
-      paymentMethods.attach(scope, pm.id, p.customer, origin)
-    }
-    const amount = p.amount as number
-    const done = r.put(scope, p.id, {
-      latest_charge: result.id,
-      last_payment_error: null,
-      next_action: null,
-      ...(manual ? { amount_capturable: amount, status: 'requires_capture' } : { amount_received: amount, status: 'succeeded' }),
-    })
-    emit(manual ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded', scope, done, origin)
-    return done
+/** The engine's create parameters of a domain create. */
+function params(input: PaymentIntentCreate): Record<string, unknown> {
+  const out: Record<string, unknown> = { amount: input.amount, currency: input.currency }
+  const optional: Record<string, unknown> = {
+    customer: input.customer,
+    payment_method: input.paymentMethod,
+    confirm: input.confirm,
+    off_session: input.offSession,
+    capture_method: input.captureMethod,
+    description: input.description,
+    metadata: input.metadata,
+    receipt_email: input.receiptEmail,
+    setup_future_usage: input.setupFutureUsage,
+    statement_descriptor: input.statementDescriptor,
   }
-
-  function params(input: PaymentIntentCreate): Record<string, unknown> {
-    const out: Record<string, unknown> = { amount: input.amount, currency: input.currency }
-    const optional: Record<string, unknown> = {
-      customer: input.customer,
-      payment_method: input.paymentMethod,
-      confirm: input.confirm,
-      off_session: input.offSession,
-      capture_method: input.captureMethod,
-      description: input.description,
-      metadata: input.metadata,
-      receipt_email: input.receiptEmail,
-      setup_future_usage: input.setupFutureUsage,
-      statement_descriptor: input.statementDescriptor,
-    }
-    for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v
-    return out
-  }
-
-  return {
-    create(scope, input, origin) {
-      return engine().run('paymentIntents.create', { scope, origin, path: {}, params: params(input) }) as PaymentIntent
-    },
-    get(scope, id) {
-      return resource().get(scope, id)
-    },
-    list(scope, filter = {}) {
-      return resource()
-        .list(scope)
-        .filter((p) => filter.customer === undefined || p.customer === filter.customer)
-    },
-    attempt,
-    authenticate(scope, id, outcome, origin) {
-      const r = resource()
-      const p = r.get(scope, id)
-      if (p === undefined) throw resourceMissing('payment_intent', id)
-      if (p.status !== 'requires_action') throw unexpectedState(p, 'authenticate', ['requires_action'])
-      kernel.trace.append('payment_intent.authenticated', { id, account: scope.account, mode: scope.mode, outcome })
-      const cleared = r.put(scope, id, { next_action: null })
-      if (outcome === 'succeed') return attempt(scope, cleared, origin, { offSession: false, authenticated: true })
-      const pm = paymentMethods.get(scope, p.payment_method as string)
-      const failed = r.put(scope, id, {
-        last_payment_error: {
-          code: 'payment_intent_authentication_failure',
-          doc_url: errorDocUrl('payment_intent_authentication_failure'),
-          message: errorMessage('payment_intent_authentication_failure'),
-          payment_method: pm ?? null,
-          type: 'invalid_request_error',
-        },
-        payment_method: null,
-        status: 'requires_payment_method',
-      })
-      emit('payment_intent.payment_failed', scope, failed, origin)
-      return failed
-    },
-    verifyMicrodeposits(scope, id, params, origin) {
-      const r = resource()
-      const p = r.get(scope, id)
-      if (p === undefined) throw resourceMissing('payment_intent', id)
-      const action = p.next_action as { type?: unknown } | null
-      if (p.status !== 'requires_action' || action?.type !== 'verify_with_microdeposits') {
-        throw unexpectedState(p, 'verify microdeposits on', ['requires_action'])
-      }
-      const match = microdepositsMatch(params)
-      if (match === undefined) throw tableError('microdeposit_amounts_invalid', {}, { param: 'amounts' })
-      if (!match) {
-        const byCode = typeof params.descriptor_code === 'string'
-        throw tableError(
-          byCode ? 'microdeposit_descriptor_mismatch' : 'microdeposit_amounts_mismatch',
-          {},
-          {
-            param: byCode ? 'descriptor_code' : 'amounts',
-          },
-        )
-      }
-      const mandate = mandateOf(engine(), scope, p.payment_method as string)
-      if (mandate !== undefined) engine().resource('mandate').set(scope, mandate.id, { status: 'active' }, origin)
-      return startDebit(scope, p, origin)
-    },
-    checkPaymentMethod(scope, value, customer) {
-      if (typeof value !== 'string') return
-      paymentMethods.check(scope, value, 'payment_method')
-      const pm = paymentMethods.get(scope, value)
-      if (pm?.customer != null && pm.customer !== customer) {
-        throw tableError(
-          'payment_method_other_customer',
-          { id: value, customer: String(pm.customer) },
-          { param: 'payment_method' },
-        )
-      }
-    },
-    emit,
-    onOutcome(listener) {
-      listeners.push(listener)
-    },
-  }
+  for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v
+  return out
 }
 
 const OUTCOMES: Readonly<Record<string, Parameters<IntentOutcomeListener>[0]>> = {
   'payment_intent.succeeded': 'succeeded',
   'payment_intent.payment_failed': 'failed',
   'payment_intent.requires_action': 'requires_action',
-}
-
-/** Whether a card intent asked that its authorisation may be raised (`request_incremental_authorization`). */
-function asksIncrements(p: PaymentIntent): boolean {
-  const options = p.payment_method_options as { card?: { request_incremental_authorization?: unknown } } | null
-  return options?.card?.request_incremental_authorization === 'if_available'
-}
-
-interface Failure {
-  readonly code: string
-  readonly declineCode: string | null
-  readonly message: string
 }
 
 /**

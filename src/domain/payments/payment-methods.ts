@@ -60,70 +60,88 @@ export interface PaymentMethodsOptions {
  * const paymentMethods = createPaymentMethods({ resource: () => engine.resource('payment_method'), events, setUp })
  */
 export function createPaymentMethods(options: PaymentMethodsOptions): PaymentMethods {
-  const { resource, events, setUp } = options
+  return new PaymentMethodBook(options)
+}
 
-  function check(scope: Scope, value: string, param: string): void {
+/**
+ * The payment methods area's operations. A class: it is made per simulation (every fork), and its
+ * methods on the prototype cost nothing per instance.
+ */
+class PaymentMethodBook implements PaymentMethods {
+  private readonly options: PaymentMethodsOptions
+
+  constructor(options: PaymentMethodsOptions) {
+    this.options = options
+  }
+
+  check(scope: Scope, value: string, param: string): void {
     if (testCard(value) !== undefined) return
-    if (resource().get(scope, value) === undefined) {
+    if (this.options.resource().get(scope, value) === undefined) {
       throw tableError('resource_missing', { kind: 'PaymentMethod', id: value }, { param, status: 400 })
     }
   }
 
-  function needs(scope: Scope, pm: PaymentMethod, at: { offSession: boolean }): boolean {
-    const card = cardOf(pm)
-    if (card.authentication === undefined || card.authentication === 'never') return false
-    return needsAuthentication(card, { offSession: at.offSession, setUp: at.offSession && setUp(scope, pm) })
+  resolve(scope: Scope, value: string, param: string): PaymentMethod {
+    this.check(scope, value, param)
+    const card = testCard(value)
+    if (card === undefined) return this.options.resource().get(scope, value) as PaymentMethod
+    // No `payment_method.created` event exists: making one from a token is silent, as at the provider.
+    return this.options.resource().create(scope, {}, NO_ORIGIN, (o) => cardFields(o.id, card))
   }
 
-  return {
-    check,
-    resolve(scope, value, param) {
-      check(scope, value, param)
-      const card = testCard(value)
-      if (card === undefined) return resource().get(scope, value) as PaymentMethod
-      // No `payment_method.created` event exists: making one from a token is silent, as at the provider.
-      return resource().create(scope, {}, NO_ORIGIN, (o) => cardFields(o.id, card))
-    },
-    get(scope, id) {
-      return resource().get(scope, id)
-    },
-    checkAttachable(scope, value, customer, param) {
-      check(scope, value, param)
-      const pm = resource().get(scope, value)
-      if (pm?.customer != null && pm.customer !== customer) {
-        throw tableError('payment_method_already_attached', { customer: String(pm.customer) }, { param })
-      }
-    },
-    attach(scope, id, customer, origin) {
-      const pm = resource().get(scope, id)
-      if (pm === undefined) throw resourceMissing('payment_method', id)
-      if (pm.customer === customer) return pm
-      const attached = resource().put(scope, id, { customer })
-      emitSnapshot(events, 'payment_method.attached', scope, attached, origin, undefined, true)
-      return attached
-    },
-    detach(scope, id, origin) {
-      const pm = resource().get(scope, id)
-      if (pm === undefined) throw resourceMissing('payment_method', id)
-      if (pm.customer === null) {
-        throw tableError('payment_method_unexpected_state', { id })
-      }
-      const detached = resource().put(scope, id, { customer: null })
-      emitSnapshot(events, 'payment_method.detached', scope, detached, origin, { customer: pm.customer }, true)
-      return detached
-    },
-    list(scope) {
-      return resource().list(scope)
-    },
-    ofCustomer(scope, customer) {
-      return resource()
-        .list(scope)
-        .filter((pm) => pm.customer === customer)
-    },
-    needsAuthentication: needs,
-    outcome(scope, pm, at) {
-      if (!at.authenticated && needs(scope, pm, { offSession: at.offSession })) return AUTHENTICATION_REQUIRED
-      return cardOf(pm).outcome
-    },
+  get(scope: Scope, id: string): PaymentMethod | undefined {
+    return this.options.resource().get(scope, id)
+  }
+
+  checkAttachable(scope: Scope, value: string, customer: string, param: string): void {
+    this.check(scope, value, param)
+    const pm = this.options.resource().get(scope, value)
+    if (pm?.customer != null && pm.customer !== customer) {
+      throw tableError('payment_method_already_attached', { customer: String(pm.customer) }, { param })
+    }
+  }
+
+  attach(scope: Scope, id: string, customer: string, origin: Origin): PaymentMethod {
+    const { resource, events } = this.options
+    const pm = resource().get(scope, id)
+    if (pm === undefined) throw resourceMissing('payment_method', id)
+    if (pm.customer === customer) return pm
+    const attached = resource().put(scope, id, { customer })
+    emitSnapshot(events, 'payment_method.attached', scope, attached, origin, undefined, true)
+    return attached
+  }
+
+  detach(scope: Scope, id: string, origin: Origin): PaymentMethod {
+    const { resource, events } = this.options
+    const pm = resource().get(scope, id)
+    if (pm === undefined) throw resourceMissing('payment_method', id)
+    if (pm.customer === null) {
+      throw tableError('payment_method_unexpected_state', { id })
+    }
+    const detached = resource().put(scope, id, { customer: null })
+    emitSnapshot(events, 'payment_method.detached', scope, detached, origin, { customer: pm.customer }, true)
+    return detached
+  }
+
+  list(scope: Scope): PaymentMethod[] {
+    return this.options.resource().list(scope)
+  }
+
+  ofCustomer(scope: Scope, customer: string): PaymentMethod[] {
+    return this.options
+      .resource()
+      .list(scope)
+      .filter((pm) => pm.customer === customer)
+  }
+
+  needsAuthentication(scope: Scope, pm: PaymentMethod, at: { offSession: boolean }): boolean {
+    const card = cardOf(pm)
+    if (card.authentication === undefined || card.authentication === 'never') return false
+    return needsAuthentication(card, { offSession: at.offSession, setUp: at.offSession && this.options.setUp(scope, pm) })
+  }
+
+  outcome(scope: Scope, pm: PaymentMethod, at: { offSession: boolean; authenticated: boolean }): CardOutcome {
+    if (!at.authenticated && this.needsAuthentication(scope, pm, { offSession: at.offSession })) return AUTHENTICATION_REQUIRED
+    return cardOf(pm).outcome
   }
 }

@@ -1,3 +1,4 @@
+import type { TaskKind } from '#kernel/scheduler.js'
 import { DAY } from '#kernel/time.js'
 import type { Engine } from '../../engine/engine.js'
 import type { Json } from '../../engine/list.js'
@@ -68,93 +69,54 @@ export interface DisputesOptions {
  * const disputes = createDisputes({ kernel, events, ledger, engine: engineOf })
  */
 export function createDisputes(options: DisputesOptions): Disputes {
-  const { kernel, events, ledger, engine } = options
-  const warnings = createEarlyFraudWarnings({ kernel, engine })
+  return new DisputeDesk(options)
+}
 
-  const opening = kernel.scheduler.define<{ account: string; mode: Scope['mode']; charge: string }>(
-    'charge.dispute.open',
-    ({ account, mode, charge }) => open({ account, mode }, charge),
-  )
+type DisputeTrigger = NonNullable<ReturnType<typeof cardOf>['dispute']>
 
-  const deciding = kernel.scheduler.define<{ account: string; mode: Scope['mode']; dispute: string; outcome: DisputeOutcome }>(
-    'charge.dispute.decide',
-    ({ account, mode, dispute, outcome }) => {
-      const scope = { account, mode }
-      const d = engine().resource('dispute').get(scope, dispute)
-      if (d !== undefined && UNDER_REVIEW.has(String(d.status))) close(scope, dispute, outcome, NO_ORIGIN)
-    },
-  )
+/**
+ * The disputes area's operations. A class: it is made per simulation (every fork), and its methods
+ * on the prototype cost nothing per instance.
+ */
+class DisputeDesk implements Disputes {
+  readonly refunded: EarlyFraudWarnings['refunded']
+  private readonly options: DisputesOptions
+  private readonly warnings: EarlyFraudWarnings
+  private readonly opening: TaskKind<{ account: string; mode: Scope['mode']; charge: string }>
+  private readonly deciding: TaskKind<{ account: string; mode: Scope['mode']; dispute: string; outcome: DisputeOutcome }>
 
-  function open(scope: Scope, chargeId: string): void {
-    const e = engine()
-    const charge = e.resource('charge').get(scope, chargeId)
-    const details = charge?.payment_method_details as { card?: Record<string, unknown> } | undefined
-    const trigger = details?.card === undefined ? undefined : cardOf({ id: chargeId, card: details.card }).dispute
-    if (charge === undefined || trigger === undefined) return
-    const amount = charge.amount_captured as number
-    const currency = charge.currency as string
-    e.resource('charge').put(scope, charge.id, { disputed: true })
-    const status = trigger.inquiry ? 'warning_needs_response' : 'needs_response'
-    const now = e.now()
-    const dispute = e.resource('dispute').create(scope, {}, NO_ORIGIN, {
-      amount,
-      balance_transactions: [],
-      charge: charge.id,
-      currency,
-      evidence_details: {
-        due_by: now + (RESPONSE_DAYS * DAY) / 1000,
-        enhanced_eligibility: {},
-        has_evidence: false,
-        past_due: false,
-        submission_count: 0,
-        submission_method: null,
+  constructor(options: DisputesOptions) {
+    const { kernel, engine } = options
+    this.options = options
+    this.warnings = createEarlyFraudWarnings({ kernel, engine })
+    this.refunded = this.warnings.refunded
+    this.opening = kernel.scheduler.define<{ account: string; mode: Scope['mode']; charge: string }>(
+      'charge.dispute.open',
+      ({ account, mode, charge }) => this.open({ account, mode }, charge),
+    )
+    this.deciding = kernel.scheduler.define<{ account: string; mode: Scope['mode']; dispute: string; outcome: DisputeOutcome }>(
+      'charge.dispute.decide',
+      ({ account, mode, dispute, outcome }) => {
+        const scope = { account, mode }
+        const d = engine().resource('dispute').get(scope, dispute)
+        if (d !== undefined && UNDER_REVIEW.has(String(d.status))) this.close(scope, dispute, outcome, NO_ORIGIN)
       },
-      is_charge_refundable: false,
-      payment_intent: charge.payment_intent ?? null,
-      payment_method_details: {
-        card: {
-          brand: details?.card?.brand ?? 'visa',
-          case_type: trigger.inquiry ? 'inquiry' : 'chargeback',
-          network_reason_code: trigger.reason === 'fraudulent' ? '10.4' : '13.1',
-        },
-        type: 'card',
-      },
-      reason: trigger.reason,
-      status,
-    })
-    if (trigger.inquiry) return
-    const txn = ledger.post({
-      account: scope.account,
-      mode: scope.mode,
-      currency,
-      amount: -amount,
-      fee: DISPUTE_FEE,
-      feeDescription: 'Dispute fee',
-      type: 'adjustment',
-      reportingCategory: 'dispute',
-      source: dispute.id,
-      description: `Chargeback withdrawal for ${charge.id}`,
-      availableAfter: 0,
-    })
-    const withdrawn = e.resource('dispute').put(scope, dispute.id, { balance_transactions: [txn] })
-    emitSnapshot(events, 'charge.dispute.funds_withdrawn', scope, withdrawn, NO_ORIGIN, undefined, true)
+    )
   }
 
-  return {
-    scheduleFor(scope, charge) {
-      warnings.scheduleFor(scope, charge)
-      const details = charge.payment_method_details as { card?: Record<string, unknown> } | undefined
-      if (details?.card === undefined || cardOf({ id: charge.id, card: details.card }).dispute === undefined) return
-      opening.at(kernel.clock.now, { account: scope.account, mode: scope.mode, charge: charge.id })
-    },
-    refunded: warnings.refunded,
-    close,
-    decideLater(scope, id, outcome) {
-      deciding.at(kernel.clock.now, { account: scope.account, mode: scope.mode, dispute: id, outcome })
-    },
+  scheduleFor(scope: Scope, charge: Json): void {
+    this.warnings.scheduleFor(scope, charge)
+    const details = charge.payment_method_details as { card?: Record<string, unknown> } | undefined
+    if (details?.card === undefined || cardOf({ id: charge.id, card: details.card }).dispute === undefined) return
+    this.opening.at(this.options.kernel.clock.now, { account: scope.account, mode: scope.mode, charge: charge.id })
   }
 
-  function close(scope: Scope, id: string, outcome: DisputeOutcome, origin: Origin): Json {
+  decideLater(scope: Scope, id: string, outcome: DisputeOutcome): void {
+    this.deciding.at(this.options.kernel.clock.now, { account: scope.account, mode: scope.mode, dispute: id, outcome })
+  }
+
+  close(scope: Scope, id: string, outcome: DisputeOutcome, origin: Origin): Json {
+    const { events, ledger, engine } = this.options
     const r = engine().resource('dispute')
     const d = r.require(scope, id)
     const inquiry = String(d.status).startsWith('warning_')
@@ -182,5 +144,75 @@ export function createDisputes(options: DisputesOptions): Disputes {
     }
     emitSnapshot(events, 'charge.dispute.closed', scope, closed, origin, { status: d.status }, true)
     return closed
+  }
+
+  /** Opens the dispute a captured charge's test card asks for; unless an inquiry, its funds leave. */
+  private open(scope: Scope, chargeId: string): void {
+    const e = this.options.engine()
+    const charge = e.resource('charge').get(scope, chargeId)
+    const details = charge?.payment_method_details as { card?: Record<string, unknown> } | undefined
+    const trigger = details?.card === undefined ? undefined : cardOf({ id: chargeId, card: details.card }).dispute
+    if (charge === undefined || trigger === undefined) return
+    e.resource('charge').put(scope, charge.id, { disputed: true })
+    const fields = disputeFields(charge, details?.card, trigger, e.now())
+    const dispute = e.resource('dispute').create(scope, {}, NO_ORIGIN, fields)
+    if (!trigger.inquiry) this.withdraw(scope, charge, dispute)
+  }
+
+  /** The disputed amount and the dispute fee leave the balance (`charge.dispute.funds_withdrawn`). */
+  private withdraw(scope: Scope, charge: Json, dispute: Json): void {
+    const { events, ledger, engine } = this.options
+    const txn = ledger.post({
+      account: scope.account,
+      mode: scope.mode,
+      currency: charge.currency as string,
+      amount: -(charge.amount_captured as number),
+      fee: DISPUTE_FEE,
+      feeDescription: 'Dispute fee',
+      type: 'adjustment',
+      reportingCategory: 'dispute',
+      source: dispute.id,
+      description: `Chargeback withdrawal for ${charge.id}`,
+      availableAfter: 0,
+    })
+    const withdrawn = engine()
+      .resource('dispute')
+      .put(scope, dispute.id, { balance_transactions: [txn] })
+    emitSnapshot(events, 'charge.dispute.funds_withdrawn', scope, withdrawn, NO_ORIGIN, undefined, true)
+  }
+}
+
+/** The fields of a new dispute on `charge`, opened at `now` (unix seconds). */
+function disputeFields(
+  charge: Json,
+  card: Record<string, unknown> | undefined,
+  trigger: DisputeTrigger,
+  now: number,
+): Record<string, unknown> {
+  return {
+    amount: charge.amount_captured as number,
+    balance_transactions: [],
+    charge: charge.id,
+    currency: charge.currency as string,
+    evidence_details: {
+      due_by: now + (RESPONSE_DAYS * DAY) / 1000,
+      enhanced_eligibility: {},
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+      submission_method: null,
+    },
+    is_charge_refundable: false,
+    payment_intent: charge.payment_intent ?? null,
+    payment_method_details: {
+      card: {
+        brand: card?.brand ?? 'visa',
+        case_type: trigger.inquiry ? 'inquiry' : 'chargeback',
+        network_reason_code: trigger.reason === 'fraudulent' ? '10.4' : '13.1',
+      },
+      type: 'card',
+    },
+    reason: trigger.reason,
+    status: trigger.inquiry ? 'warning_needs_response' : 'needs_response',
   }
 }
