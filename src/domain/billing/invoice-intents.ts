@@ -79,7 +79,7 @@ function openIntent(ctx: BillingContext, scope: Scope, invoiceId: string, origin
       customer: String(invoice.customer),
       description: intentDescription(invoice),
       metadata: {},
-      ...(sub === undefined ? {} : { setupFutureUsage: 'off_session' as const }),
+      ...(sub === undefined ? {} : { setup_future_usage: 'off_session' as const }),
     },
     origin,
   )

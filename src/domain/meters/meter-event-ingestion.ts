@@ -42,8 +42,8 @@ export function createIngestion(parts: IngestionParts): MeterEventIngestion {
   function create(scope: Scope, input: MeterEventInput, flight?: InFlightRequest): AcceptedMeterEvent {
     const now = kernel.clock.now
     const timestamp = input.timestamp ?? now
-    const found = meters.byEventName(scope, input.eventName)
-    const { meter, customer, value } = validateSyncEvent(found, input.eventName, input.payload, timestamp, now)
+    const found = meters.byEventName(scope, input.event_name)
+    const { meter, customer, value } = validateSyncEvent(found, input.event_name, input.payload, timestamp, now)
     const idx = state.index(scope)
     idx.sweep(now)
     if (input.identifier !== undefined && idx.has(input.identifier, now)) throw duplicateEvent(input.identifier)
@@ -60,7 +60,7 @@ export function createIngestion(parts: IngestionParts): MeterEventIngestion {
     const pending: PendingSync = { key, meter: meter.id, customer, identifier, slot, timestamp, value }
     state.pendingSync.add(pending)
     processing.one.after(schedule.delay(), pending)
-    return { eventName: input.eventName, identifier, payload: input.payload, timestamp, created: now, mode: scope.mode }
+    return { eventName: input.event_name, identifier, payload: input.payload, timestamp, created: now, mode: scope.mode }
   }
 
   function ingest(scope: Scope, events: readonly StreamEvent[], timestamps?: readonly number[]): void {

@@ -5,7 +5,7 @@ import type { Meter } from './meter.js'
 
 /** A meter event as the synchronous endpoints take it, after the catalogue checked its types. */
 export interface MeterEventInput {
-  readonly eventName: string
+  readonly event_name: string
   readonly payload: Record<string, unknown>
   readonly identifier?: string | undefined
   /** Epoch ms; defaults to now. */

@@ -19,7 +19,7 @@ function commonInput(call: OperationCall): Omit<MeterEventInput, 'timestamp'> {
   checkNotEmpty(identifier, 'identifier')
   checkLength(identifier, 'identifier', MAX_IDENTIFIER_LENGTH)
   if (!isPlainObject(payload)) throw invalid('payload', 'expected a map of keys to values')
-  return { eventName: String(eventName), payload, identifier: identifier as string | undefined }
+  return { event_name: String(eventName), payload, identifier: identifier as string | undefined }
 }
 
 /** The v2 timestamp: an ISO 8601 time with a zone, as epoch ms. */

@@ -20,16 +20,16 @@ export interface PaymentIntentCreate {
   amount: number
   currency: string
   customer?: string
-  paymentMethod?: string
+  payment_method?: string
   confirm?: boolean
   /** The customer is not present: a card that asks for authentication declines instead of `requires_action`. */
-  offSession?: boolean
-  captureMethod?: 'automatic' | 'automatic_async' | 'manual'
+  off_session?: boolean
+  capture_method?: 'automatic' | 'automatic_async' | 'manual'
   description?: string
   metadata?: Record<string, string>
-  receiptEmail?: string
-  setupFutureUsage?: 'on_session' | 'off_session'
-  statementDescriptor?: string
+  receipt_email?: string
+  setup_future_usage?: 'on_session' | 'off_session'
+  statement_descriptor?: string
 }
 
 /** How a card attempt runs: is the customer away, and did they complete 3-D Secure. */
@@ -229,15 +229,15 @@ function params(input: PaymentIntentCreate): Record<string, unknown> {
   const out: Record<string, unknown> = { amount: input.amount, currency: input.currency }
   const optional: Record<string, unknown> = {
     customer: input.customer,
-    payment_method: input.paymentMethod,
+    payment_method: input.payment_method,
     confirm: input.confirm,
-    off_session: input.offSession,
-    capture_method: input.captureMethod,
+    off_session: input.off_session,
+    capture_method: input.capture_method,
     description: input.description,
     metadata: input.metadata,
-    receipt_email: input.receiptEmail,
-    setup_future_usage: input.setupFutureUsage,
-    statement_descriptor: input.statementDescriptor,
+    receipt_email: input.receipt_email,
+    setup_future_usage: input.setup_future_usage,
+    statement_descriptor: input.statement_descriptor,
   }
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v
   return out
