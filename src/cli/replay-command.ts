@@ -1,16 +1,16 @@
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { writeReport } from '../harness/report/write-report.js'
+import { writeReport } from '#harness/report/write-report.js'
 import {
   isHarnessScenario,
   MissingSubjectError,
   replayHarnessScenario,
   type SubjectModule,
-} from '../harness/scenario/harness-replay.js'
-import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
-import type { RunResult } from '../harness/scenario/run-result.js'
-import { loadClientModule, type RunOptions, runScenario } from '../harness/scenario/run-scenario.js'
-import type { TraceEntry } from '../kernel/trace.js'
+} from '#harness/scenario/harness-replay.js'
+import { loadScenarioFile } from '#harness/scenario/load-scenario.js'
+import type { RunResult } from '#harness/scenario/run-result.js'
+import { loadClientModule, type RunOptions, runScenario } from '#harness/scenario/run-scenario.js'
+import type { TraceEntry } from '#kernel/trace.js'
 import { DEFAULT_REPORT_DIR, resolveScenarioArg } from './bundled-scenarios.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'

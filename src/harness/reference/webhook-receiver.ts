@@ -1,5 +1,5 @@
 import { SignatureVerificationError, verifySignature } from '#domain/delivery/signature.js'
-import { headerNames } from '../../index.js'
+import { headerNames } from '#kernel/header-names.js'
 import { sleep, type WebhookReceiver, type WebhookReceiverEnv, type WebhookReceiverFactory } from '../subjects.js'
 
 /** The mistakes a webhook receiver can make; the correct receiver makes none. */

@@ -1,9 +1,9 @@
 import type { FaultEntry } from '#faults/faults-schema.js'
 import type { TraceEntry } from '#kernel/trace.js'
-import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
+import { createSimulator, type Simulator } from '#simulator/create-simulator.js'
 import { type Violation, violation } from '../checkers/violation.js'
 import { createDurableStore } from '../durable-store.js'
-import { createEngine, type EngineOptions } from '../run/engine.js'
+import { createStepRunner, type StepRunnerOptions } from '../run/step-runner.js'
 import type { WebhookReceiver, WebhookReceiverEnv } from '../subjects.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { ThinRaceProgram, ThinRaceStep } from './thin-race-program.js'
@@ -43,7 +43,7 @@ export type ThinEventReceiverFactory = (env: ThinEventReceiverEnv) => WebhookRec
 /** How to run a thin-event race (a replay's listeners). */
 export interface ThinRaceOptions {
   /** Called after every step with its record and fault decisions. */
-  readonly onStep?: EngineOptions['onStep']
+  readonly onStep?: StepRunnerOptions['onStep']
   /** Gets the run's whole trace at the end. */
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
 }
@@ -112,7 +112,7 @@ export async function runThinRace(
   options: ThinRaceOptions = {},
 ): Promise<ThinRaceReport> {
   const sim = createSimulator({ seed: program.seed, faults: { schedule: program.faults.map((f: FaultEntry) => ({ ...f })) } })
-  const engine = createEngine(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
+  const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const trace = sim.service.kernel.trace
   const form = (path: string, fields: Record<string, string>) =>
     api(sim, path, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded')
@@ -167,7 +167,7 @@ export async function runThinRace(
   })
   if (typeof receiver?.handler !== 'function')
     throw new HarnessInputError('runThinRace: receiver factory must return { handler, state }')
-  engine.mount({ name: 'thin', url: THIN_RECEIVER_URL, handler: (req) => receiver.handler(req) })
+  runner.mount({ name: 'thin', url: THIN_RECEIVER_URL, handler: (req) => receiver.handler(req) })
   const perform = async (step: ThinRaceStep): Promise<void> => {
     switch (step.kind) {
       case 'error_report':
@@ -176,7 +176,7 @@ export async function runThinRace(
           sim.admin.trigger(THIN_TYPE, {
             relatedObject: { id: meter, type: 'billing.meter', url: `/v1/billing/meters/${meter}` },
           })
-        return engine.advance(0)
+        return runner.advance(0)
       case 'deactivate':
       case 'reactivate': {
         const body = await form(`/v1/billing/meters/${meter}/${step.kind}`, {})
@@ -185,7 +185,7 @@ export async function runThinRace(
         return
       }
       case 'advance':
-        return engine.advance(step.ms)
+        return runner.advance(step.ms)
       case 'pay': {
         const body = JSON.stringify({
           amount: { value: 2000, currency: 'usd' },
@@ -195,7 +195,7 @@ export async function runThinRace(
           retry_details: { retry_strategy: 'smart' },
         })
         payments.push(String((await api(sim, '/v2/payments/off_session_payments', body, 'application/json')).id))
-        return engine.advance(0)
+        return runner.advance(0)
       }
       case 'cancel_payment': {
         const last = payments.at(-1)
@@ -205,12 +205,12 @@ export async function runThinRace(
             method: 'POST',
             headers: { Authorization: `Bearer ${sim.platform.secretKey.test}` },
           })
-        return engine.advance(0)
+        return runner.advance(0)
       }
     }
   }
-  for (const step of program.steps) await engine.run('client', `thin ${step.kind}`, () => perform(step))
-  await engine.advance(4 * 3_600_000)
+  for (const step of program.steps) await runner.run('client', `thin ${step.kind}`, () => perform(step))
+  await runner.advance(4 * 3_600_000)
   await sim.settle()
   options.onTrace?.(trace.entries())
   return { violations: checkDecisions(sim), traceHash: trace.hash() }
