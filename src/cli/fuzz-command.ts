@@ -4,7 +4,6 @@ import { type FuzzSettings, parseFuzzOptions } from './fuzz-options.js'
 import { saveFailures, writeFuzzReport } from './fuzz-report.js'
 import { type FuzzOutcome, runFuzzTask } from './fuzz-worker.js'
 
-
 /** Seeds that failed before, from their saved files: they run first, so a fix is confirmed before new ground is searched. */
 function previousFailures(s: FuzzSettings): number[] {
   if (!existsSync(s.failuresDir)) return []
