@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, extname, join, resolve } from 'node:path'
 import { parse } from 'yaml'
-import { ScenarioError } from '../harness/scenario/scenario-error.js'
+import { ScenarioError } from '#harness/scenario/scenario-error.js'
 import { packageRoot } from './paths.js'
 
 /** Where replay and fuzz reports go when no `--out`/`--report` is given (named in docs/cli.md). */

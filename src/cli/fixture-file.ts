@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import type { Simulator } from '../simulator/create-simulator.js'
-import { fixtureFailure } from '../simulator/fixtures.js'
+import type { Simulator } from '#simulator/create-simulator.js'
+import { fixtureFailure } from '#simulator/fixtures.js'
 import { UsageError } from './usage-error.js'
 
 /**

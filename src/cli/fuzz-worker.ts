@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path'
-import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
-import { loadClientModule, runScenario } from '../harness/scenario/run-scenario.js'
+import { loadScenarioFile } from '#harness/scenario/load-scenario.js'
+import { loadClientModule, runScenario } from '#harness/scenario/run-scenario.js'
 
 /** One fuzz task: a scenario file and a seed. */
 export interface FuzzTask {

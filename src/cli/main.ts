@@ -1,5 +1,5 @@
-import { MissingOptionalPackageError } from '../harness/optional-package.js'
-import { ScenarioError } from '../harness/scenario/scenario-error.js'
+import { MissingOptionalPackageError } from '#harness/optional-package.js'
+import { ScenarioError } from '#harness/scenario/scenario-error.js'
 import { HELP } from './help.js'
 import { UsageError } from './usage-error.js'
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { canonicalJson } from '../kernel/canonical-json.js'
-import type { FuzzReport } from './fuzz-command.js'
+import { canonicalJson } from '#kernel/canonical-json.js'
+import type { FuzzReport } from './fuzz-report.js'
 import { HELP } from './help.js'
 import { UsageError } from './usage-error.js'
 

@@ -1,16 +1,17 @@
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { writeReport } from '../harness/report/write-report.js'
+import { writeReport } from '#harness/report/write-report.js'
 import {
   isHarnessScenario,
   MissingSubjectError,
   replayHarnessScenario,
   type SubjectModule,
-} from '../harness/scenario/harness-replay.js'
-import { loadScenarioFile } from '../harness/scenario/load-scenario.js'
-import type { RunResult } from '../harness/scenario/run-result.js'
-import { loadClientModule, type RunOptions, runScenario } from '../harness/scenario/run-scenario.js'
-import type { TraceEntry } from '../kernel/trace.js'
+} from '#harness/scenario/harness-replay.js'
+import { loadScenarioFile } from '#harness/scenario/load-scenario.js'
+import type { RunResult } from '#harness/scenario/run-result.js'
+import { loadClientModule, type RunOptions, runScenario } from '#harness/scenario/run-scenario.js'
+import type { Scenario } from '#harness/scenario/schema.js'
+import type { TraceEntry } from '#kernel/trace.js'
 import { DEFAULT_REPORT_DIR, resolveScenarioArg } from './bundled-scenarios.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
@@ -18,14 +19,8 @@ import { readSessionRecord, replayServedSession } from './served-replay.js'
 import { timelineLines } from './timeline.js'
 import { headerPrefixOption, UsageError } from './usage-error.js'
 
-/**
- * `service-sim replay [file] [--seed N] [--client module] [--report dir] [--quiet]`.
- *
- * @example
- * const code = await replayCommand(['scenarios/default.yaml', '--seed', '7'])
- */
-export async function replayCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+function parseReplayArgs(args: string[]) {
+  return parseArgs({
     args,
     allowPositionals: true,
     options: {
@@ -40,46 +35,46 @@ export async function replayCommand(args: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   })
-  if (values.help) {
-    process.stdout.write(HELP.replay ?? '')
-    return 0
-  }
-  if (values.served !== undefined) {
-    const other = ['seed', 'header-prefix', 'client', 'report', 'out', 'no-report'].find(
-      (k) => values[k as keyof typeof values] !== undefined,
-    )
-    if (positionals.length > 0 || other !== undefined)
-      throw new UsageError(
-        `--served replays a session record on its own (its seed, start and header prefix are in the file); drop ${other === undefined ? `'${positionals[0]}'` : `--${other}`}`,
-      )
-    return servedCommand(values.served, values.quiet === true)
-  }
-  if (positionals.length > 1)
-    throw new UsageError(`expected one scenario file, got ${positionals.length}: ${positionals.join(' ')}`)
-  if (values.out !== undefined && values.report !== undefined)
-    throw new UsageError('--out and --report name the same directory: give one')
-  const file =
-    positionals[0] === undefined ? join(packageRoot(), 'scenarios', 'default.yaml') : resolveScenarioArg(positionals[0])
-  if (values.seed !== undefined && !/^-?\d+$|^[A-Za-z0-9_-]+$/.test(values.seed))
-    throw new UsageError(`--seed: expected an integer or a word, got '${values.seed}'`)
-  const seed = values.seed === undefined ? undefined : /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed
-  // Beyond 2^53 Number() rounds silently, and a rounded seed would replay another run.
+}
+
+type ReplayValues = ReturnType<typeof parseReplayArgs>['values']
+
+/** `--seed`: an integer (a safe one: beyond 2^53 Number() rounds silently, and a rounded seed would replay another run) or a word. */
+function seedOption(text: string | undefined): number | string | undefined {
+  if (text !== undefined && !/^-?\d+$|^[A-Za-z0-9_-]+$/.test(text))
+    throw new UsageError(`--seed: expected an integer or a word, got '${text}'`)
+  const seed = text === undefined ? undefined : /^-?\d+$/.test(text) ? Number(text) : text
   if (typeof seed === 'number' && !Number.isSafeInteger(seed))
-    throw new UsageError(`--seed: expected an integer within +-${Number.MAX_SAFE_INTEGER} (or a word), got '${values.seed}'`)
-  const prefix = headerPrefixOption(values['header-prefix'])
-  const loaded = loadScenarioFile(file)
-  const scenario = prefix === undefined ? loaded : { ...loaded, header_prefix: prefix }
-  let client: Awaited<ReturnType<typeof loadClientModule>> | undefined
-  if (values.client !== undefined) {
-    try {
-      client = await loadClientModule(values.client, process.cwd())
-    } catch (error) {
-      throw new UsageError(
-        `--client ${values.client}: cannot load it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-      )
-    }
+    throw new UsageError(`--seed: expected an integer within +-${Number.MAX_SAFE_INTEGER} (or a word), got '${text}'`)
+  return seed
+}
+
+type ClientModule = Awaited<ReturnType<typeof loadClientModule>>
+
+/** `--client`: the user's client module, or a usage error naming why it cannot be loaded. */
+async function clientOption(path: string | undefined): Promise<ClientModule | undefined> {
+  if (path === undefined) return undefined
+  try {
+    return await loadClientModule(path, process.cwd())
+  } catch (error) {
+    throw new UsageError(
+      `--client ${path}: cannot load it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    )
   }
-  const quiet = values.quiet === true
+}
+
+/** What a replay runs: the scenario and its file, the seed, the client, and whether to print the timeline. */
+interface ReplayRun {
+  readonly file: string
+  readonly scenario: Scenario
+  readonly seed: number | string | undefined
+  readonly client: ClientModule | undefined
+  readonly quiet: boolean
+}
+
+/** Runs the scenario (a harness counterexample on the harness's runner), printing its timeline; answers the result and its trace. */
+async function runReplay(run: ReplayRun): Promise<{ result: RunResult; trace: readonly TraceEntry[] | undefined }> {
+  const { file, scenario, seed, client, quiet } = run
   const harness = isHarnessScenario(scenario)
   let start: number | undefined
   const onStep: RunOptions['onStep'] = (step, requests, faults) => {
@@ -91,30 +86,35 @@ export async function replayCommand(args: string[]): Promise<number> {
   const onTrace = (entries: readonly TraceEntry[]) => {
     trace = entries
   }
-  let result: RunResult
-  if (harness) {
-    // A property-harness counterexample: replayed by the harness's own runner, to the same trace hash.
-    try {
-      result = await replayHarnessScenario(scenario, {
-        seed,
-        subjects: client as SubjectModule | undefined,
-        baseDir,
-        onStep,
-        onTrace,
-      })
-    } catch (error) {
-      if (error instanceof MissingSubjectError) throw new UsageError(`${file}: ${error.message}`)
-      throw error
-    }
-  } else {
-    result = await runScenario(scenario, {
+  if (!harness) {
+    const result = await runScenario(scenario, {
       ...(seed === undefined ? {} : { seed }),
       ...(client ? { client } : {}),
       baseDir,
       onStep,
       onTrace,
     })
+    return { result, trace }
   }
+  // A property-harness counterexample: replayed by the harness's own runner, to the same trace hash.
+  try {
+    const result = await replayHarnessScenario(scenario, {
+      seed,
+      subjects: client as SubjectModule | undefined,
+      baseDir,
+      onStep,
+      onTrace,
+    })
+    return { result, trace }
+  } catch (error) {
+    if (error instanceof MissingSubjectError) throw new UsageError(`${file}: ${error.message}`)
+    throw error
+  }
+}
+
+/** Prints the verdicts and the summary line; answers the exit code (1 when an expectation was violated). */
+async function reportReplay(values: ReplayValues, result: RunResult, trace: readonly TraceEntry[] | undefined): Promise<number> {
+  const quiet = values.quiet === true
   if (!quiet) process.stdout.write('\n')
   const violated = result.verdicts.filter((v) => !v.ok)
   if (!quiet) {
@@ -130,6 +130,48 @@ export async function replayCommand(args: string[]): Promise<number> {
       `${head}${violated.length} violated: ${violated.map((v) => v.name).join('; ')}${where ? `; report in ${where}` : ''}\n`,
     )
   return violated.length === 0 ? 0 : 1
+}
+
+/** `--served` replays a session record on its own: any other argument is refused. */
+function checkServedAlone(values: ReplayValues, positionals: string[]): void {
+  const other = ['seed', 'header-prefix', 'client', 'report', 'out', 'no-report'].find(
+    (k) => values[k as keyof typeof values] !== undefined,
+  )
+  if (positionals.length > 0 || other !== undefined)
+    throw new UsageError(
+      `--served replays a session record on its own (its seed, start and header prefix are in the file); drop ${other === undefined ? `'${positionals[0]}'` : `--${other}`}`,
+    )
+}
+
+/**
+ * `service-sim replay [file] [--seed N] [--client module] [--report dir] [--quiet]`.
+ *
+ * @example
+ * const code = await replayCommand(['scenarios/default.yaml', '--seed', '7'])
+ */
+export async function replayCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseReplayArgs(args)
+  if (values.help) {
+    process.stdout.write(HELP.replay ?? '')
+    return 0
+  }
+  if (values.served !== undefined) {
+    checkServedAlone(values, positionals)
+    return servedCommand(values.served, values.quiet === true)
+  }
+  if (positionals.length > 1)
+    throw new UsageError(`expected one scenario file, got ${positionals.length}: ${positionals.join(' ')}`)
+  if (values.out !== undefined && values.report !== undefined)
+    throw new UsageError('--out and --report name the same directory: give one')
+  const file =
+    positionals[0] === undefined ? join(packageRoot(), 'scenarios', 'default.yaml') : resolveScenarioArg(positionals[0])
+  const seed = seedOption(values.seed)
+  const prefix = headerPrefixOption(values['header-prefix'])
+  const loaded = loadScenarioFile(file)
+  const scenario = prefix === undefined ? loaded : { ...loaded, header_prefix: prefix }
+  const client = await clientOption(values.client)
+  const { result, trace } = await runReplay({ file, scenario, seed, client, quiet: values.quiet === true })
+  return reportReplay(values, result, trace)
 }
 
 /** `replay --served <file>`: exit 0 when the replay answered and traced as the served session did, 1 at a divergence. */

@@ -1,7 +1,7 @@
 import type { EventsFrom } from '#domain/events/destinations/destination.js'
 import { isLoopback, isThinType } from '#domain/events/destinations/destination-rules.js'
 import { ServiceError } from '#domain/service-error.js'
-import type { Simulator } from '../simulator/create-simulator.js'
+import type { Simulator } from '#simulator/create-simulator.js'
 import { UsageError } from './usage-error.js'
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { DeliveryTransport, TransportResult } from '#domain/events/delivery/delivery-transport.js'
-import { lowercaseHeaderReader } from '../http/incoming.js'
-import { createSimulator, incomingExchangeOf, type Simulator } from '../simulator/create-simulator.js'
+import { lowercaseHeaderReader } from '#http/incoming.js'
+import { createSimulator, incomingExchangeOf, type Simulator } from '#simulator/create-simulator.js'
 import { type AdminHost, withAdminApi } from './admin-api.js'
 import { arrival } from './http-server.js'
 import { installServeReceiverFaults } from './serve-faults.js'
@@ -98,6 +98,191 @@ export interface ServedReplayResult {
   readonly sim: Simulator
 }
 
+/** An answer due by time but not yet by place: the trace length it waits for, and its release. */
+interface HeldAnswer {
+  readonly len: number
+  readonly release: () => void
+}
+
+/** One request's answer as the replay got it. */
+interface Answer {
+  readonly status: number
+  readonly text: string
+}
+
+/** A replay in progress: the simulator served now (a reset replaces it) and what the replay found so far. */
+class ServedReplay {
+  readonly divergences: Divergence[] = []
+  matched = 0
+  sim: Simulator
+  private posts = 0
+  private resets = 0
+  // Answers due by time but not yet by place: released before the request they preceded.
+  private held: HeldAnswer[] = []
+  readonly host: AdminHost
+  readonly admin: (req: Request) => Promise<Response>
+
+  constructor(readonly record: SessionRecord) {
+    this.sim = this.build(record.header.start)
+    this.host = this.adminHost()
+    this.admin = withAdminApi(this.host)
+  }
+
+  /** A fresh simulator as serve built it, its webhook posts answered from the record. */
+  build(start: number): Simulator {
+    const { header } = this.record
+    const sim = createSimulator({
+      seed: header.seed,
+      start,
+      headerPrefix: header.header_prefix,
+      ...(header.limits ? {} : { limits: false as const }),
+    })
+    if (header.forward !== undefined) setUpForwarding(sim, header.forward)
+    installServeReceiverFaults(sim, this.transport(sim))
+    return sim
+  }
+
+  /** The host the admin API is served on: it moves time and resets as serve's did. */
+  private adminHost(): AdminHost {
+    const replay = this
+    return {
+      get sim() {
+        return replay.sim
+      },
+      clock: this.record.header.clock,
+      // As serve moves time (its host's `advance`): due work in order of its virtual time, each step
+      // settled before the next, so a replay takes the same path through a jump as the session did.
+      async advance(ms) {
+        await replay.sim.service.kernel.scheduler.advance(replay.sim.clock.now + ms)
+        await replay.sim.settle()
+      },
+      async reset() {
+        const next = replay.record.resets[replay.resets++]
+        if (next === undefined) throw new Error('replay: the record has no start for this reset')
+        replay.sim = replay.build(next.start)
+        return replay.sim
+      },
+      async snapshot() {
+        await replay.sim.settle()
+        return { snapshot: replay.sim.snapshot(), file: undefined }
+      },
+    }
+  }
+
+  /** Webhook posts answered with the recorded answers, in the order the simulator posts them. */
+  private transport(sim: Simulator): DeliveryTransport {
+    return {
+      post: (request) => {
+        const recorded = this.record.receivers[this.posts++]
+        if (recorded === undefined || recorded.url !== request.url) {
+          this.divergences.push({
+            seq: undefined,
+            request: `webhook POST ${request.url}`,
+            what: 'receiver',
+            recorded: recorded === undefined ? 'no such post' : `POST ${recorded.url}`,
+            replayed: `POST ${request.url}`,
+          })
+          return { kind: 'connect_error', message: 'replay: the served session made no such post' }
+        }
+        return this.answerWhenDue(sim, recorded)
+      },
+      waitsOnClock: () => true,
+    }
+  }
+
+  /**
+   * Answered once the virtual clock reaches the recorded answer time and the trace has as many
+   * entries as when the answer came in (its place among requests of the same instant).
+   */
+  private answerWhenDue(sim: Simulator, recorded: RecordedReceiver): Promise<TransportResult> {
+    return new Promise<TransportResult>((resolve) => {
+      const answer = { len: recorded.trace_length, release: () => resolve(recorded.result) }
+      const due = () => {
+        if (sim.trace.length >= answer.len) answer.release()
+        else this.held.push(answer)
+      }
+      const wait = recorded.answered - sim.clock.now
+      if (wait > 0) sim.clock.setTimeout(due, wait)
+      else due()
+    })
+  }
+
+  /** Releases the held answers whose place has come, until none is left to release. */
+  async release(): Promise<void> {
+    for (;;) {
+      const length = this.sim.trace.length
+      const ready = this.held.filter((a) => a.len <= length)
+      if (ready.length === 0) return
+      this.held = this.held.filter((a) => a.len > length)
+      for (const a of ready) a.release()
+      // A real macrotask: the delivery records the attempt in the promise callbacks of the answer.
+      await new Promise<void>((done) => setImmediate(done))
+    }
+  }
+
+  /** The wall driver's catch-up: the clock ticks to the target, firing due work in order on the way. */
+  async toward(at: number): Promise<void> {
+    if (at > this.sim.clock.now) await this.sim.clock.tickAsync(at - this.sim.clock.now)
+  }
+
+  /** Sends one recorded request again: admin ones through the admin API, the rest through the exchange. */
+  async send(r: RecordedRequest): Promise<Answer> {
+    const hasBody = r.method !== 'GET' && r.method !== 'HEAD' && r.body !== ''
+    const url = `http://127.0.0.1${r.path}`
+    if (r.admin) {
+      const type = r.headers['content-type']
+      const response = await this.admin(
+        new Request(url, {
+          method: r.method,
+          headers: type === undefined ? {} : { 'content-type': type },
+          ...(hasBody ? { body: r.body } : {}),
+        }),
+      )
+      return { status: response.status, text: await response.text() }
+    }
+    try {
+      // As serve answered it: the URL parsed once, the headers read as node gave them.
+      const answer = await incomingExchangeOf(this.sim)({
+        method: r.method,
+        url: new URL(url),
+        headers: lowercaseHeaderReader(r.headers),
+        text: hasBody ? r.body : '',
+      })
+      return { status: answer.status, text: answer.text }
+    } catch (error) {
+      // An indeterminate answer (a fault): serve recorded it as status 0 with the error's message.
+      return { status: 0, text: String((error as Error)?.message ?? error) }
+    }
+  }
+
+  /** Compares an answer with the recorded one. */
+  compare(r: RecordedRequest, { status, text }: Answer): void {
+    const name = `${r.method} ${r.path}`
+    if (status !== r.status)
+      this.divergences.push({ seq: r.seq, request: name, what: 'status', recorded: String(r.status), replayed: String(status) })
+    // Admin answers describe the server (clock mode, files); only their status is compared.
+    else if (!r.admin && text !== r.response)
+      this.divergences.push({ seq: r.seq, request: name, what: 'body', recorded: r.response, replayed: text })
+    else this.matched++
+  }
+
+  /** Runs to the recorded end, as serve did before writing it, and compares the trace length. */
+  async finish(end: RecordedEnd): Promise<void> {
+    await this.toward(end.at)
+    await this.release()
+    await this.host.advance(0)
+    await this.release()
+    if (this.sim.trace.length !== end.trace_length)
+      this.divergences.push({
+        seq: undefined,
+        request: 'end of session',
+        what: 'trace length',
+        recorded: String(end.trace_length),
+        replayed: String(this.sim.trace.length),
+      })
+  }
+}
+
 /**
  * Replays a served session: a fresh simulator with the record's seed, start, header prefix, limits
  * and forwarding, on a manual clock moved to each request's recorded arrival (due work fires on the
@@ -111,158 +296,25 @@ export interface ServedReplayResult {
  * result.ok // true when every answer and the trace hash are the recorded ones
  */
 export async function replayServedSession(record: SessionRecord): Promise<ServedReplayResult> {
-  const { header } = record
-  const divergences: Divergence[] = []
-  let posts = 0
-  let resets = 0
-  // Answers due by time but not yet by place: released by the loop below, before the request they preceded.
-  let held: { len: number; release: () => void }[] = []
-  const release = async () => {
-    for (;;) {
-      const ready = held.filter((a) => a.len <= sim.trace.length)
-      if (ready.length === 0) return
-      held = held.filter((a) => a.len > sim.trace.length)
-      for (const a of ready) a.release()
-      // A real macrotask: the delivery records the attempt in the promise callbacks of the answer.
-      await new Promise<void>((done) => setImmediate(done))
-    }
-  }
-  const replayTransport = (sim: Simulator): DeliveryTransport => ({
-    post(request) {
-      const n = posts++
-      const recorded = record.receivers[n]
-      if (recorded === undefined || recorded.url !== request.url) {
-        divergences.push({
-          seq: undefined,
-          request: `webhook POST ${request.url}`,
-          what: 'receiver',
-          recorded: recorded === undefined ? 'no such post' : `POST ${recorded.url}`,
-          replayed: `POST ${request.url}`,
-        })
-        return { kind: 'connect_error', message: 'replay: the served session made no such post' }
-      }
-      // Answered once the virtual clock reaches the recorded answer time and the trace has as
-      // many entries as when the answer came in (its place among requests of the same instant).
-      return new Promise<TransportResult>((resolve) => {
-        const answer = { len: recorded.trace_length, release: () => resolve(recorded.result) }
-        const due = () => {
-          if (sim.trace.length >= answer.len) answer.release()
-          else held.push(answer)
-        }
-        const wait = recorded.answered - sim.clock.now
-        if (wait > 0) sim.clock.setTimeout(due, wait)
-        else due()
-      })
-    },
-    waitsOnClock: () => true,
-  })
-  const build = (start: number): Simulator => {
-    const sim = createSimulator({
-      seed: header.seed,
-      start,
-      headerPrefix: header.header_prefix,
-      ...(header.limits ? {} : { limits: false as const }),
-    })
-    if (header.forward !== undefined) setUpForwarding(sim, header.forward)
-    installServeReceiverFaults(sim, replayTransport(sim))
-    return sim
-  }
-  let sim = build(header.start)
-  const host: AdminHost = {
-    get sim() {
-      return sim
-    },
-    clock: header.clock,
-    // As serve moves time (its host's `advance`): due work in order of its virtual time, each step
-    // settled before the next, so a replay takes the same path through a jump as the session did.
-    async advance(ms) {
-      await sim.service.kernel.scheduler.advance(sim.clock.now + ms)
-      await sim.settle()
-    },
-    async reset() {
-      const next = record.resets[resets++]
-      if (next === undefined) throw new Error('replay: the record has no start for this reset')
-      sim = build(next.start)
-      return sim
-    },
-    async snapshot() {
-      await sim.settle()
-      return { snapshot: sim.snapshot(), file: undefined }
-    },
-  }
-  const admin = withAdminApi(host)
-  // The wall driver's catch-up: the clock ticks to the target, firing due work in order on the way.
-  const toward = async (at: number) => {
-    if (at > sim.clock.now) await sim.clock.tickAsync(at - sim.clock.now)
-  }
-  let matched = 0
+  const replay = new ServedReplay(record)
   for (const r of record.requests) {
-    await toward(r.at)
-    await release()
-    arrival(sim, r.method, r.headers, r.path, r.admin, r.body, r.wall)
-    const hasBody = r.method !== 'GET' && r.method !== 'HEAD' && r.body !== ''
-    const url = `http://127.0.0.1${r.path}`
-    let status: number
-    let text: string
-    if (r.admin) {
-      const type = r.headers['content-type']
-      const response = await admin(
-        new Request(url, {
-          method: r.method,
-          headers: type === undefined ? {} : { 'content-type': type },
-          ...(hasBody ? { body: r.body } : {}),
-        }),
-      )
-      status = response.status
-      text = await response.text()
-    } else {
-      try {
-        // As serve answered it: the URL parsed once, the headers read as node gave them.
-        const answer = await incomingExchangeOf(sim)({
-          method: r.method,
-          url: new URL(url),
-          headers: lowercaseHeaderReader(r.headers),
-          text: hasBody ? r.body : '',
-        })
-        status = answer.status
-        text = answer.text
-      } catch (error) {
-        // An indeterminate answer (a fault): serve recorded it as status 0 with the error's message.
-        status = 0
-        text = String((error as Error)?.message ?? error)
-      }
-    }
+    await replay.toward(r.at)
+    await replay.release()
+    arrival(replay.sim, r.method, r.headers, r.path, r.admin, r.body, r.wall)
+    const answer = await replay.send(r)
     // Answers that came in right after this request in the session come in now.
-    await release()
-    const name = `${r.method} ${r.path}`
-    if (status !== r.status)
-      divergences.push({ seq: r.seq, request: name, what: 'status', recorded: String(r.status), replayed: String(status) })
-    // Admin answers describe the server (clock mode, files); only their status is compared.
-    else if (!r.admin && text !== r.response)
-      divergences.push({ seq: r.seq, request: name, what: 'body', recorded: r.response, replayed: text })
-    else matched++
+    await replay.release()
+    replay.compare(r, answer)
   }
   const end = record.end
-  if (end !== undefined) {
-    await toward(end.at)
-    await release()
-    await host.advance(0)
-    await release()
-    if (sim.trace.length !== end.trace_length)
-      divergences.push({
-        seq: undefined,
-        request: 'end of session',
-        what: 'trace length',
-        recorded: String(end.trace_length),
-        replayed: String(sim.trace.length),
-      })
-  }
+  if (end !== undefined) await replay.finish(end)
+  const { sim, divergences } = replay
   const replayed = sim.trace.hash()
   if (end !== undefined && replayed !== end.trace_hash)
     divergences.push({ seq: undefined, request: 'end of session', what: 'trace hash', recorded: end.trace_hash, replayed })
   return {
     requests: record.requests.length,
-    matched,
+    matched: replay.matched,
     divergences,
     traceHash: { recorded: end?.trace_hash, replayed },
     ok: divergences.length === 0,

@@ -1,5 +1,5 @@
-import { callerNow } from '../kernel/wall-clock.js'
-import type { Simulator } from '../simulator/create-simulator.js'
+import { callerNow } from '#kernel/wall-clock.js'
+import type { Simulator } from '#simulator/create-simulator.js'
 
 /** How `serve` moves virtual time: with the wall clock (at `speed`), or only when asked. */
 export type ServeClock = { readonly mode: 'manual' } | { readonly mode: 'wall'; readonly speed: number }
@@ -48,53 +48,70 @@ export interface WallDriver {
   stop(): void
 }
 
-export function createWallDriver(sim: Simulator, options: WallDriverOptions = {}): WallDriver {
-  const speed = options.speed ?? 1
-  if (!(speed > 0 && Number.isFinite(speed))) throw new TypeError(`wall driver: speed must be a positive number, got ${speed}`)
-  const realNow = options.realNow ?? callerNow
-  const intervalMs = options.intervalMs ?? 50
-  let current = sim
-  let realBase = realNow()
-  let virtualBase = sim.clock.now
-  let timer: ReturnType<typeof setInterval> | undefined
+/** The driver of one served simulator (replaced by `attach` after a reset). */
+class WallClockDriver implements WallDriver {
+  readonly speed: number
+  private readonly realNow: () => number
+  private readonly intervalMs: number
+  private current: Simulator
+  private realBase: number
+  private virtualBase: number
+  private timer: ReturnType<typeof setInterval> | undefined
   // The tail of the chain of clock moves: every move starts after the previous one ended.
-  let tail: Promise<unknown> = Promise.resolve()
-  let catchingUp: Promise<void> | undefined
+  private tail: Promise<unknown> = Promise.resolve()
+  private catchingUp: Promise<void> | undefined
   // Clock moves queued or running; `trySync` only acts when there are none.
-  let busy = 0
-  let jumps = 0
+  private busy = 0
+  private jumps = 0
 
-  const target = () => virtualBase + Math.floor((realNow() - realBase) * speed)
+  constructor(sim: Simulator, options: WallDriverOptions) {
+    const speed = options.speed ?? 1
+    if (!(speed > 0 && Number.isFinite(speed))) throw new TypeError(`wall driver: speed must be a positive number, got ${speed}`)
+    this.speed = speed
+    this.realNow = options.realNow ?? callerNow
+    this.intervalMs = options.intervalMs ?? 50
+    this.current = sim
+    this.realBase = this.realNow()
+    this.virtualBase = sim.clock.now
+  }
 
-  async function catchUp(): Promise<void> {
-    const { clock } = current
+  get jumping(): boolean {
+    return this.jumps > 0
+  }
+
+  private target(): number {
+    return this.virtualBase + Math.floor((this.realNow() - this.realBase) * this.speed)
+  }
+
+  private async catchUp(): Promise<void> {
+    const { clock } = this.current
     // Bounded: each round either ends or fires at least one timer.
     for (let round = 0; round < 10_000; round++) {
       // Ahead already (time travel, or the wall clock stepped back: the lead is kept), or nothing
       // but the scheduler's own two timers and nothing due on the way: a plain jump, no real-time yield.
-      if (plainCatchUp()) return
-      await clock.tickAsync(Math.max(0, target() - clock.now))
+      if (this.plainCatchUp()) return
+      await clock.tickAsync(Math.max(0, this.target() - clock.now))
     }
   }
 
-  function serial<T>(work: () => Promise<T>): Promise<T> {
-    busy++
-    const run = tail.then(work, work).finally(() => {
-      busy--
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    this.busy++
+    const run = this.tail.then(work, work).finally(() => {
+      this.busy--
     })
-    tail = run.catch(() => undefined)
+    this.tail = run.catch(() => undefined)
     return run
   }
 
   /** The catch-up without timers: true when the clock is now at (or ahead of) wall time. */
-  function plainCatchUp(): boolean {
-    const { clock } = current
-    const goal = target()
+  private plainCatchUp(): boolean {
+    const { clock } = this.current
+    const goal = this.target()
     if (goal <= clock.now) {
-      if (goal < clock.now) virtualBase += clock.now - goal
+      if (goal < clock.now) this.virtualBase += clock.now - goal
       return true
     }
-    const next = current.service.kernel.scheduler.nextDue()
+    const next = this.current.service.kernel.scheduler.nextDue()
     if ((next === undefined || next > goal) && clock.countTimers() <= 2) {
       // A synchronous tick, not `clock.now = goal`: a timer the scheduler armed for a task since
       // cancelled (a delivery's time-out once answered) must fire on the way and re-arm for the next
@@ -106,52 +123,62 @@ export function createWallDriver(sim: Simulator, options: WallDriverOptions = {}
     return false
   }
 
-  const driver: WallDriver = {
-    speed,
-    get jumping() {
-      return jumps > 0
-    },
-    trySync: () => busy === 0 && plainCatchUp(),
-    sync() {
-      catchingUp ??= serial(catchUp).finally(() => {
-        catchingUp = undefined
-      })
-      return catchingUp
-    },
-    jump(move) {
-      return serial(async () => {
-        await catchUp()
-        jumps++
-        let result: Awaited<ReturnType<typeof move>>
-        try {
-          result = await move()
-        } finally {
-          jumps--
-        }
-        // Whatever the jump did, virtual time now runs on from here.
-        const goal = target()
-        if (current.clock.now > goal) virtualBase += current.clock.now - goal
-        return result
-      })
-    },
-    attach(next) {
-      current = next
-      realBase = realNow()
-      virtualBase = next.clock.now
-    },
-    start() {
-      if (timer !== undefined) return
-      timer = setInterval(() => {
-        driver.sync().catch((error: unknown) => {
-          process.stderr.write(`service-sim: wall clock catch-up failed: ${(error as Error)?.stack ?? String(error)}\n`)
-        })
-      }, intervalMs)
-      timer.unref()
-    },
-    stop() {
-      if (timer !== undefined) clearInterval(timer)
-      timer = undefined
-    },
+  trySync(): boolean {
+    return this.busy === 0 && this.plainCatchUp()
   }
-  return driver
+
+  sync(): Promise<void> {
+    this.catchingUp ??= this.serial(() => this.catchUp()).finally(() => {
+      this.catchingUp = undefined
+    })
+    return this.catchingUp
+  }
+
+  jump<T>(move: () => Promise<T>): Promise<T> {
+    return this.serial(async () => {
+      await this.catchUp()
+      this.jumps++
+      let result: Awaited<ReturnType<typeof move>>
+      try {
+        result = await move()
+      } finally {
+        this.jumps--
+      }
+      // Whatever the jump did, virtual time now runs on from here.
+      const goal = this.target()
+      if (this.current.clock.now > goal) this.virtualBase += this.current.clock.now - goal
+      return result
+    })
+  }
+
+  attach(next: Simulator): void {
+    this.current = next
+    this.realBase = this.realNow()
+    this.virtualBase = next.clock.now
+  }
+
+  start(): void {
+    if (this.timer !== undefined) return
+    this.timer = setInterval(() => {
+      this.sync().catch((error: unknown) => {
+        process.stderr.write(`service-sim: wall clock catch-up failed: ${(error as Error)?.stack ?? String(error)}\n`)
+      })
+    }, this.intervalMs)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer)
+    this.timer = undefined
+  }
+}
+
+/**
+ * Creates the driver that moves `sim`'s virtual clock along with real time (see `WallDriver`).
+ *
+ * @example
+ * const driver = createWallDriver(sim, { speed: 60 })
+ */
+export function createWallDriver(sim: Simulator, options: WallDriverOptions = {}): WallDriver {
+  return new WallClockDriver(sim, options)
 }

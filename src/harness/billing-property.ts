@@ -1,6 +1,6 @@
 import { engineBillingSource } from '#domain/meters/billed-usage.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
-import { continueAs, createSimulator, type Simulator } from '../simulator/create-simulator.js'
+import { continueAs, createSimulator, type Simulator } from '#simulator/create-simulator.js'
 import { checkBilling } from './checkers/billing-checker.js'
 import type { Violation } from './checkers/violation.js'
 import { createDurableStore } from './durable-store.js'

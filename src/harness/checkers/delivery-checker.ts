@@ -1,4 +1,4 @@
-import { TEST_RETRY_OFFSETS_MS } from '#domain/events/delivery/retry-policy.js'
+import { TEST_RETRY_OFFSETS_MS } from '#domain/events/delivery/delivery.js'
 import type { TraceEntry } from '#kernel/trace.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'

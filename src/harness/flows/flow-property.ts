@@ -47,7 +47,7 @@ export const minimiseFlow: (program: FlowProgram, fails: (p: FlowProgram) => Pro
 
 /**
  * Runs generated billing flows against a subject, shrinks a failure and answers the result: the
- * engine of every billing flow property.
+ * loop every billing flow property runs on.
  *
  * @example
  * const result = await checkFlows('checkDunning', () => dunningSubject(factory, 'checkDunning'), { numRuns: 20 })

@@ -1,10 +1,10 @@
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { Clock } from '#kernel/clock.js'
 import type { TraceEntry } from '#kernel/trace.js'
-import type { Simulator } from '../../simulator/create-simulator.js'
+import type { Simulator } from '#simulator/create-simulator.js'
 import type { Violation } from '../checkers/violation.js'
-import { createEngine, type EngineOptions } from '../run/engine.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
+import { createStepRunner, type StepRunnerOptions } from '../run/step-runner.js'
 import { type FlowAction, type FlowActionContext, flowActions, flowApi } from './flow-actions.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
@@ -13,7 +13,7 @@ import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } fro
 export const FLOW_STEP_SETTLE_MS = 30_000
 /** Virtual time the run ends with, the receiver up: past the test-mode retry window of its deliveries. */
 export const FLOW_FINAL_SETTLE_MS = 6 * 3_600_000
-/** Name of the client's receiver on the step engine (what `receiver_down` faults take down). */
+/** Name of the client's receiver on the step runner (what `receiver_down` faults take down). */
 export const FLOW_RECEIVER = 'client'
 
 /** What a billing client under test is given (a webhook receiver that may also read the API). */
@@ -72,7 +72,7 @@ export interface FlowRunOptions extends SimulatorChoice {
   /** Actions for step kinds another property adds (`x:...`), by kind. */
   readonly actions?: Readonly<Record<string, FlowAction>>
   /** Called after every step with its record and fault decisions (a replay's timeline). */
-  readonly onStep?: EngineOptions['onStep']
+  readonly onStep?: StepRunnerOptions['onStep']
   /** Gets the run's whole trace at the end (a replay's report reads it). */
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
 }
@@ -113,7 +113,7 @@ function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>,
 
 /**
  * Runs one billing flow program against a subject on a fork of the prepared setup: each step
- * through the step engine (its faults armed), then `FLOW_STEP_SETTLE_MS` of deliveries and the
+ * through the step runner (its faults armed), then `FLOW_STEP_SETTLE_MS` of deliveries and the
  * subject's checkpoint; at the end the receiver is brought up, `FLOW_FINAL_SETTLE_MS` pass, the
  * final checkpoint is taken and the subject's checkers judge the trace. Same program: same hash.
  *
@@ -123,7 +123,7 @@ function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>,
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
   const prepared = await preparedFlow(options, subject.eventTypes)
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
-  const engine = createEngine(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
+  const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()
   const subscriptions: string[] = []
   const d = prepared.setup.destination
@@ -142,27 +142,27 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   })
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   const client = subject.start(run)
-  const control = engine.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: ackingHandler(sim, client, acked) })
+  const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: ackingHandler(sim, client, acked) })
   let n = 0
   const ctx: FlowActionContext = { sim, setup: prepared.setup, subscriptions, api: flowApi(sim, () => `flow-${++n}`) }
   const labels: string[] = []
   for (const step of program.steps) {
-    const record = await engine.run(step.kind, flowStepLabel(step), async () => {
+    const record = await runner.run(step.kind, flowStepLabel(step), async () => {
       let note: string | undefined
-      if (step.kind === 'advance') await engine.advance(step.ms)
+      if (step.kind === 'advance') await runner.advance(step.ms)
       else {
         const action = subject.actions?.[step.kind] ?? options.actions?.[step.kind] ?? flowActions[step.kind]
         if (action === undefined) throw new TypeError(`runFlow: no action for step kind '${step.kind}'`)
         note = await action(ctx, step)
       }
-      await engine.advance(FLOW_STEP_SETTLE_MS)
+      await runner.advance(FLOW_STEP_SETTLE_MS)
       subject.checkpoint(run, false)
       return note === undefined ? undefined : `${flowStepLabel(step)} (${note})`
     })
     labels.push(record.label)
   }
   control.set(false)
-  await engine.advance(FLOW_FINAL_SETTLE_MS)
+  await runner.advance(FLOW_FINAL_SETTLE_MS)
   subject.checkpoint(run, true)
   options.onTrace?.(sim.trace.entries())
   return { violations: subject.check(sim.trace.entries()), traceHash: sim.trace.hash(), steps: labels }

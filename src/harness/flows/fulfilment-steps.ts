@@ -1,6 +1,9 @@
 import fc from 'fast-check'
 import type { FlowStep, FlowWorkload } from './flow-program.js'
 
+/** The success URL of the shop: the provider puts the session id in place of the template. */
+export const FULFILMENT_SUCCESS_URL = 'https://shop.harness.test/success?session_id={CHECKOUT_SESSION_ID}'
+
 /**
  * How the customer pays on the checkout page in a generated fulfilment flow: a test payment method
  * token and, for a 3-D Secure card, how the challenge ends.

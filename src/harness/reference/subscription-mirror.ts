@@ -1,4 +1,5 @@
 import { verifySignature } from '#domain/events/delivery/signature.js'
+import { headerNames } from '#kernel/header-names.js'
 import type { FlowClientEnv } from '../flows/flow-run.js'
 import type { SubscriptionMirror, SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
 import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from '../flows/subscription-fields.js'
@@ -40,6 +41,110 @@ function firstQuantity(items: unknown): number | undefined {
   return typeof q === 'number' ? q : undefined
 }
 
+/** What one mirror keeps: its table of subscriptions and the events it has processed. */
+interface MirrorState {
+  readonly env: FlowClientEnv
+  readonly flaws: SubscriptionMirrorFlaws
+  readonly rows: Record<string, MirroredSubscription>
+  /** The newest `created` stored per subscription (for the flaws that store the payload). */
+  readonly created: Record<string, number>
+  readonly seen: Set<string>
+}
+
+/** The fields the mirror stores, as its flaws read them. */
+function fields(flaws: SubscriptionMirrorFlaws, sub: Json): MirroredSubscription {
+  const f = mirroredFields(sub)
+  const withEnd = flaws.topLevelPeriodEnd
+    ? { ...f, currentPeriodEnd: typeof sub.current_period_end === 'number' ? sub.current_period_end : null }
+    : f
+  return flaws.ignoreCancelAtPeriodEnd ? { ...withEnd, cancelAtPeriodEnd: false } : withEnd
+}
+
+/** Reads the subscription from the API; undefined when the read fails. */
+async function read(env: FlowClientEnv, id: string): Promise<Json | undefined> {
+  try {
+    const res = await env.fetch(`${env.baseUrl}/v1/subscriptions/${id}`, {
+      headers: { Authorization: `Bearer ${env.secretKey}` },
+    })
+    if (res.status !== 200) return undefined
+    return (await res.json()) as Json
+  } catch {
+    return undefined
+  }
+}
+
+/** Stores a subscription in the table (the flawed mirrors apply seat deltas or copy the status only). */
+function store(state: MirrorState, event: Event, sub: Json): void {
+  const { flaws, rows } = state
+  const id = String(sub.id)
+  const prior = rows[id]
+  const update = prior !== undefined && event.type === 'customer.subscription.updated'
+  if (flaws.seatDeltas && update) {
+    const before = firstQuantity(event.data.previous_attributes?.items)
+    const after = firstQuantity(sub.items)
+    const next = fields(flaws, sub)
+    rows[id] = {
+      ...next,
+      quantity: before === undefined || after === undefined ? prior.quantity : prior.quantity + after - before,
+    }
+    return
+  }
+  if (flaws.statusOnly && update) {
+    rows[id] = { ...prior, status: String(sub.status) }
+    return
+  }
+  rows[id] = fields(flaws, sub)
+}
+
+/** Applies a subscription event; false when the subscription could not be read (answer 500: it comes again). */
+async function apply(state: MirrorState, event: Event): Promise<boolean> {
+  const { flaws, created } = state
+  if (!event.type.startsWith('customer.subscription.')) return true
+  if (event.type === 'customer.subscription.deleted' && flaws.ignoreDeleted) return true
+  const object = event.data.object
+  const id = String(object.id)
+  const fromPayload = flaws.lastDeliveredWins === true || flaws.createdTies === true || flaws.seatDeltas === true
+  if (fromPayload) {
+    if (flaws.createdTies && event.created < (created[id] ?? 0)) return true
+    created[id] = Math.max(created[id] ?? 0, event.created)
+    store(state, event, object)
+    return true
+  }
+  // The reference: whatever order the events came in, the subscription as it is now.
+  const current = await read(state.env, id)
+  if (current === undefined) return false
+  store(state, event, current)
+  return true
+}
+
+/** Access: a subscription of the customer in an entitled status. */
+function hasAccess({ flaws, rows }: MirrorState, customerId: string): boolean {
+  const entitled = flaws.trialDenied
+    ? ['active']
+    : flaws.pastDueKeepsAccess
+      ? [...ENTITLED_STATUSES, 'past_due']
+      : ENTITLED_STATUSES
+  return Object.values(rows).some(
+    (r) => r.customer === customerId && entitled.includes(r.status) && !(flaws.revokeAtPeriodEndFlag && r.cancelAtPeriodEnd),
+  )
+}
+
+/** Verifies the delivery on its raw body, skips an event already processed, and applies it. */
+async function handle(state: MirrorState, req: Request): Promise<Response> {
+  const { env, flaws, seen } = state
+  const raw = await req.text()
+  try {
+    verifySignature(raw, req.headers.get(headerNames(env.prefix).signature), env.secrets(), { now: env.clock.now })
+  } catch {
+    return new Response('bad signature', { status: 400 })
+  }
+  const event = JSON.parse(raw) as Event
+  if (seen.has(event.id) && !flaws.seatDeltas) return new Response('duplicate')
+  if (!(await apply(state, event))) return new Response('could not read the subscription', { status: 500 })
+  seen.add(event.id)
+  return new Response('ok')
+}
+
 /**
  * A subscription mirror with the given flaws (none: the reference). The reference verifies the
  * signature on the raw body, ignores an event it already processed, and on every subscription event
@@ -52,89 +157,11 @@ function firstQuantity(items: unknown): number | undefined {
  */
 export function makeSubscriptionMirror(flaws: SubscriptionMirrorFlaws = {}): SubscriptionMirrorFactory {
   return (env: FlowClientEnv): SubscriptionMirror => {
-    const rows: Record<string, MirroredSubscription> = {}
-    const created: Record<string, number> = {}
-    const seen = new Set<string>()
-    const fromPayload = flaws.lastDeliveredWins === true || flaws.createdTies === true || flaws.seatDeltas === true
-    const fields = (sub: Json): MirroredSubscription => {
-      const f = mirroredFields(sub)
-      const withEnd = flaws.topLevelPeriodEnd
-        ? { ...f, currentPeriodEnd: typeof sub.current_period_end === 'number' ? sub.current_period_end : null }
-        : f
-      return flaws.ignoreCancelAtPeriodEnd ? { ...withEnd, cancelAtPeriodEnd: false } : withEnd
-    }
-    async function read(id: string): Promise<Json | undefined> {
-      try {
-        const res = await env.fetch(`${env.baseUrl}/v1/subscriptions/${id}`, {
-          headers: { Authorization: `Bearer ${env.secretKey}` },
-        })
-        if (res.status !== 200) return undefined
-        return (await res.json()) as Json
-      } catch {
-        return undefined
-      }
-    }
-    function store(event: Event, sub: Json): void {
-      const id = String(sub.id)
-      const prior = rows[id]
-      if (flaws.seatDeltas && prior !== undefined && event.type === 'customer.subscription.updated') {
-        const before = firstQuantity(event.data.previous_attributes?.items)
-        const after = firstQuantity(sub.items)
-        const next = fields(sub)
-        rows[id] = {
-          ...next,
-          quantity: before === undefined || after === undefined ? prior.quantity : prior.quantity + after - before,
-        }
-        return
-      }
-      if (flaws.statusOnly && prior !== undefined && event.type === 'customer.subscription.updated') {
-        rows[id] = { ...prior, status: String(sub.status) }
-        return
-      }
-      rows[id] = fields(sub)
-    }
-    async function apply(event: Event): Promise<boolean> {
-      if (!event.type.startsWith('customer.subscription.')) return true
-      if (event.type === 'customer.subscription.deleted' && flaws.ignoreDeleted) return true
-      const object = event.data.object
-      const id = String(object.id)
-      if (fromPayload) {
-        if (flaws.createdTies && event.created < (created[id] ?? 0)) return true
-        created[id] = Math.max(created[id] ?? 0, event.created)
-        store(event, object)
-        return true
-      }
-      const current = await read(id)
-      if (current === undefined) return false
-      store(event, current)
-      return true
-    }
+    const state: MirrorState = { env, flaws, rows: {}, created: {}, seen: new Set() }
     return {
-      subscriptions: () => rows,
-      hasAccess(customerId) {
-        const entitled = flaws.trialDenied
-          ? ['active']
-          : flaws.pastDueKeepsAccess
-            ? [...ENTITLED_STATUSES, 'past_due']
-            : ENTITLED_STATUSES
-        return Object.values(rows).some(
-          (r) =>
-            r.customer === customerId && entitled.includes(r.status) && !(flaws.revokeAtPeriodEndFlag && r.cancelAtPeriodEnd),
-        )
-      },
-      async handler(req) {
-        const raw = await req.text()
-        try {
-          verifySignature(raw, req.headers.get(`${env.prefix}-Signature`), env.secrets(), { now: env.clock.now })
-        } catch {
-          return new Response('bad signature', { status: 400 })
-        }
-        const event = JSON.parse(raw) as Event
-        if (seen.has(event.id) && !flaws.seatDeltas) return new Response('duplicate')
-        if (!(await apply(event))) return new Response('could not read the subscription', { status: 500 })
-        seen.add(event.id)
-        return new Response('ok')
-      },
+      subscriptions: () => state.rows,
+      hasAccess: (customerId) => hasAccess(state, customerId),
+      handler: (req) => handle(state, req),
     }
   }
 }

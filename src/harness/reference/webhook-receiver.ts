@@ -1,5 +1,5 @@
 import { SignatureVerificationError, verifySignature } from '#domain/events/delivery/signature.js'
-import { headerNames } from '../../index.js'
+import { headerNames } from '#kernel/header-names.js'
 import { sleep, type WebhookReceiver, type WebhookReceiverEnv, type WebhookReceiverFactory } from '../subjects.js'
 
 /** The mistakes a webhook receiver can make; the correct receiver makes none. */
@@ -56,94 +56,130 @@ export function makeWebhookReceiver(flaws: WebhookReceiverFlaws = {}): WebhookRe
 /** A row of the receiver's object table: the status held and the `created` of the event it came from. */
 type Row = { status: string; created: number }
 
-function receiver(env: WebhookReceiverEnv, flaws: WebhookReceiverFlaws): WebhookReceiver {
-  // The processed event ids live in the durable store (the app's database), as they must to
-  // survive a redeploy; the flawed memories keep them in a Map (insertion order: the oldest first).
-  const memory = flaws.dedupMemory !== undefined || flaws.dedupInMemory === true
-  const seen = new Map<string, number>()
-  const expired = (at: number | undefined): boolean =>
-    at === undefined || (flaws.dedupTtlMs !== undefined && env.clock.now - at > flaws.dedupTtlMs)
-  const remembered = async (id: string): Promise<boolean> => {
-    const at = memory ? seen.get(id) : ((await env.store.get(`seen:${id}`)) as number | undefined)
-    return !expired(at)
+/**
+ * The event ids processed so far. They live in the durable store (the app's database), as they
+ * must to survive a redeploy; the flawed memories keep them in a Map (insertion order: the oldest first).
+ */
+class ProcessedEvents {
+  private readonly memory: boolean
+  private readonly seen = new Map<string, number>()
+
+  constructor(
+    private readonly env: WebhookReceiverEnv,
+    private readonly flaws: WebhookReceiverFlaws,
+  ) {
+    this.memory = flaws.dedupMemory !== undefined || flaws.dedupInMemory === true
   }
-  const remember = async (id: string): Promise<void> => {
-    if (!memory) return env.store.set(`seen:${id}`, env.clock.now)
-    seen.delete(id)
-    seen.set(id, env.clock.now)
-    if (flaws.dedupMemory !== undefined && seen.size > flaws.dedupMemory) seen.delete(seen.keys().next().value as string)
+
+  private expired(at: number | undefined): boolean {
+    return at === undefined || (this.flaws.dedupTtlMs !== undefined && this.env.clock.now - at > this.flaws.dedupTtlMs)
   }
+
+  async remembered(id: string): Promise<boolean> {
+    const at = this.memory ? this.seen.get(id) : ((await this.env.store.get(`seen:${id}`)) as number | undefined)
+    return !this.expired(at)
+  }
+
+  async remember(id: string): Promise<void> {
+    if (!this.memory) return this.env.store.set(`seen:${id}`, this.env.clock.now)
+    this.seen.delete(id)
+    this.seen.set(id, this.env.clock.now)
+    const limit = this.flaws.dedupMemory
+    if (limit !== undefined && this.seen.size > limit) this.seen.delete(this.seen.keys().next().value as string)
+  }
+
   /** Remembers `id` unless it is remembered already; `true` the first time (atomic in the store). */
-  const claim = async (id: string): Promise<boolean> => {
-    if (memory) {
-      if (await remembered(id)) return false
-      await remember(id)
+  async claim(id: string): Promise<boolean> {
+    if (this.memory) {
+      if (await this.remembered(id)) return false
+      await this.remember(id)
       return true
     }
-    const before = await env.store.update(`seen:${id}`, (at) => (expired(at as number | undefined) ? env.clock.now : at))
-    return expired(before as number | undefined)
+    const { clock, store } = this.env
+    const before = await store.update(`seen:${id}`, (at) => (this.expired(at as number | undefined) ? clock.now : at))
+    return this.expired(before as number | undefined)
   }
+}
 
-  function work(event: Incoming): Promise<unknown> {
-    const obj = event.data.object
-    env.effects.record(event.id, `${event.type}:${obj.id}`)
-    const next: Row = { status: obj.status, created: event.created }
-    // One conditional update (an `UPDATE ... WHERE`): never back to an earlier state.
-    return env.store.update(`state:${obj.id}`, (held) => {
-      const row = held as Row | undefined
-      if (row === undefined) return next
-      if (flaws.trustsCreated) return event.created >= row.created ? next : row
-      return (RANK[obj.status] ?? 0) > (RANK[row.status] ?? 0) ? next : row
-    })
+/** The real work for one event: its side effect, then one conditional update of the object's row. */
+function work(env: WebhookReceiverEnv, flaws: WebhookReceiverFlaws, event: Incoming): Promise<unknown> {
+  const obj = event.data.object
+  env.effects.record(event.id, `${event.type}:${obj.id}`)
+  const next: Row = { status: obj.status, created: event.created }
+  // One conditional update (an `UPDATE ... WHERE`): never back to an earlier state.
+  return env.store.update(`state:${obj.id}`, (held) => {
+    const row = held as Row | undefined
+    if (row === undefined) return next
+    if (flaws.trustsCreated) return event.created >= row.created ? next : row
+    return (RANK[obj.status] ?? 0) > (RANK[row.status] ?? 0) ? next : row
+  })
+}
+
+/** The object table: each object's status held. */
+async function objectStates(env: WebhookReceiverEnv): Promise<Record<string, string>> {
+  const out: Record<string, string> = Object.create(null)
+  for (const key of await env.store.keys('state:')) {
+    const row = (await env.store.get(key)) as Row | undefined
+    if (row !== undefined) out[key.slice('state:'.length)] = row.status
   }
+  return out
+}
 
-  async function state(): Promise<Record<string, string>> {
-    const out: Record<string, string> = Object.create(null)
-    for (const key of await env.store.keys('state:')) {
-      const row = (await env.store.get(key)) as Row | undefined
-      if (row !== undefined) out[key.slice('state:'.length)] = row.status
-    }
-    return out
+/** Verifies the delivery's signature over `signed`: undefined when it holds, else the 400 to answer. */
+function refusal(env: WebhookReceiverEnv, req: Request, signed: string, tolerance?: number): Response | undefined {
+  try {
+    const header = req.headers.get(headerNames(env.prefix).signature)
+    verifySignature(
+      signed,
+      header,
+      env.secrets(),
+      tolerance === undefined ? { now: env.clock.now } : { now: env.clock.now, tolerance },
+    )
+    return undefined
+  } catch (error) {
+    if (error instanceof SignatureVerificationError) return new Response(error.message, { status: 400 })
+    throw error
   }
+}
 
+/** The `effectBeforeVerification` flaw: the work is done first, and only then is the signature checked. */
+async function effectFirst(
+  env: WebhookReceiverEnv,
+  flaws: WebhookReceiverFlaws,
+  processed: ProcessedEvents,
+  req: Request,
+  raw: string,
+) {
+  const early = JSON.parse(raw) as Incoming
+  if (await processed.remembered(early.id)) return new Response('duplicate', { status: 200 })
+  await work(env, flaws, early)
+  const refused = refusal(env, req, raw)
+  if (refused !== undefined) return refused
+  await processed.remember(early.id)
+  return new Response('done', { status: 200 })
+}
+
+function receiver(env: WebhookReceiverEnv, flaws: WebhookReceiverFlaws): WebhookReceiver {
+  const processed = new ProcessedEvents(env, flaws)
   return {
-    state,
+    state: () => objectStates(env),
     async handler(req) {
       const raw = await req.text()
-      if (flaws.effectBeforeVerification) {
-        const early = JSON.parse(raw) as Incoming
-        if (await remembered(early.id)) return new Response('duplicate', { status: 200 })
-        await work(early)
-        try {
-          verifySignature(raw, req.headers.get(headerNames(env.prefix).signature), env.secrets(), { now: env.clock.now })
-        } catch (error) {
-          if (error instanceof SignatureVerificationError) return new Response(error.message, { status: 400 })
-          throw error
-        }
-        await remember(early.id)
-        return new Response('done', { status: 200 })
-      }
+      if (flaws.effectBeforeVerification) return effectFirst(env, flaws, processed, req, raw)
       if (!flaws.noVerification) {
-        let signed = raw
-        if (flaws.reserialisesBody) signed = JSON.stringify(JSON.parse(raw))
-        try {
-          verifySignature(signed, req.headers.get(headerNames(env.prefix).signature), env.secrets(), {
-            now: env.clock.now,
-            tolerance: flaws.ignoresTolerance ? 0 : 300,
-          })
-        } catch (error) {
-          if (error instanceof SignatureVerificationError) return new Response(error.message, { status: 400 })
-          throw error
-        }
+        const signed = flaws.reserialisesBody ? JSON.stringify(JSON.parse(raw)) : raw
+        const refused = refusal(env, req, signed, flaws.ignoresTolerance ? 0 : 300)
+        if (refused !== undefined) return refused
       }
       const event = JSON.parse(raw) as Incoming
-      if (!flaws.noDedup && !(await claim(event.id))) return new Response('duplicate', { status: 200 })
+      if (!flaws.noDedup && !(await processed.claim(event.id))) return new Response('duplicate', { status: 200 })
       if (flaws.slowWorkBeforeAnswer) {
         await sleep(env.clock, RECEIVER_WORK_MS)
-        await work(event)
+        await work(env, flaws, event)
         return new Response('done', { status: 200 })
       }
-      env.clock.setTimeout(() => void work(event), RECEIVER_WORK_MS)
+      // Answer first, work later: the service's delivery timeout never waits on the real work.
+      env.clock.setTimeout(() => void work(env, flaws, event), RECEIVER_WORK_MS)
       return new Response('queued', { status: 202 })
     },
   }

@@ -1,6 +1,6 @@
 import type { Clock } from '#kernel/clock.js'
 import { nextMacrotask } from '#kernel/macrotask.js'
-import type { Simulator } from '../../simulator/create-simulator.js'
+import type { Simulator } from '#simulator/create-simulator.js'
 
 /** How a driven promise ended. */
 export type Driven<T> =

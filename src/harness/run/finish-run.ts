@@ -58,8 +58,8 @@ function checkersOf(state: RunState): Checker[] {
  * const report = await finishRun(state)
  */
 export async function finishRun(state: RunState): Promise<RunReport> {
-  const { sim, engine } = state
-  await engine.advance(state.options.drainMs ?? 4 * 3_600_000)
+  const { sim, runner } = state
+  await runner.advance(state.options.drainMs ?? 4 * 3_600_000)
   await sim.settle()
   traceUsageTotals(state)
   await traceReceiverState(state)

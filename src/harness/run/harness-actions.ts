@@ -54,7 +54,7 @@ async function report(state: RunState, step: Extract<Step, { kind: 'report' }>):
 
 async function emit(state: RunState, object: number): Promise<void> {
   if (!state.destination) return
-  if (emitOne(state, `pi_h${object}`, 1000 + object)) await state.engine.advance(0)
+  if (emitOne(state, `pi_h${object}`, 1000 + object)) await state.runner.advance(0)
 }
 
 async function burst(state: RunState, events: number): Promise<void> {
@@ -64,13 +64,13 @@ async function burst(state: RunState, events: number): Promise<void> {
   const base = state.burstObjects
   state.burstObjects += n
   for (let i = 0; i < events; i++) emitOne(state, `pi_b${base + (i % n)}`, 2000 + base + (i % n))
-  await state.engine.advance(0)
+  await state.runner.advance(0)
 }
 
 async function resend(state: RunState, event: number, afterMs: number): Promise<void> {
-  const { destination, engine, emitted, sim } = state
+  const { destination, runner, emitted, sim } = state
   if (!destination) return
-  await engine.advance(afterMs)
+  await runner.advance(afterMs)
   if (emitted.length === 0) return
   const e = emitted[event % emitted.length] as { event: string }
   try {
@@ -79,7 +79,7 @@ async function resend(state: RunState, event: number, afterMs: number): Promise<
     // Older than the dashboard's window: refused at once, nothing sent.
     return
   }
-  await engine.advance(0)
+  await runner.advance(0)
 }
 
 function rollSecret(state: RunState): void {

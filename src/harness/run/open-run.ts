@@ -1,5 +1,5 @@
 import type { FaultEntry } from '#faults/faults-schema.js'
-import { continueAs, type Simulator } from '../../simulator/create-simulator.js'
+import { continueAs, type Simulator } from '#simulator/create-simulator.js'
 import type { StepSpec } from '../scenario/schema.js'
 import { eachStep, executeStep } from '../steps/execute-step.js'
 import { SUBJECT_RECEIVER, toStepSpec } from '../steps/program-steps.js'
@@ -7,13 +7,13 @@ import type { StepContext } from '../steps/step-context.js'
 import { StepFailure } from '../steps/step-context.js'
 import { stepKindOf } from '../steps/step-kinds.js'
 import { labelOf } from '../steps/step-label.js'
-import { createEngine, type EngineOptions, type EngineReceiver, type StepEngine } from './engine.js'
 import { finishRun } from './finish-run.js'
 import { harnessAction } from './harness-actions.js'
 import { type Step, stepLabel } from './program.js'
 import type { RunOptions, RunReport } from './run-options.js'
 import { newRunState, type RunState } from './run-state.js'
 import { needsOf, type PreparedRun, type Setup, setUp, setupSimulator } from './setup.js'
+import { createStepRunner, type MountedReceiver, type StepRunner, type StepRunnerOptions } from './step-runner.js'
 import { wireSubjects } from './wire-subjects.js'
 
 /**
@@ -27,8 +27,10 @@ import { wireSubjects } from './wire-subjects.js'
  */
 export interface HarnessRun {
   readonly sim: Simulator
-  /** The step engine the run executes on (its step records and fault decisions). */
-  readonly engine: StepEngine
+  /** The step runner the run executes on (its step records and fault decisions). */
+  readonly runner: StepRunner
+  /** @deprecated The old name of `runner`. */
+  readonly engine: StepRunner
   /** Number of steps executed. */
   readonly steps: number
   /** Settles once the setup is made and the subjects are wired (`exec` and `finish` wait for it). */
@@ -41,13 +43,13 @@ export interface HarnessRun {
 }
 
 /** A receiver that is not there: a `receiver` step in a run without a webhook subject does nothing. */
-const absent: EngineReceiver = { name: SUBJECT_RECEIVER, url: '', down: false, set: () => undefined }
+const absent: MountedReceiver = { name: SUBJECT_RECEIVER, url: '', down: false, set: () => undefined }
 
 /** The step context of a property run: requests are not part of a program; actions act on the subjects. */
 function contextOf(state: RunState): StepContext {
   return {
     sim: state.sim,
-    engine: state.engine,
+    runner: state.runner,
     vars: { platform: { id: state.sim.platform.id } },
     send() {
       return Promise.reject(new StepFailure('a property run sends no request steps: its subjects send them'))
@@ -56,7 +58,7 @@ function contextOf(state: RunState): StepContext {
       return harnessAction(state, action, args)
     },
     receiver(name) {
-      return state.engine.receiver(name) ?? (name === SUBJECT_RECEIVER ? absent : undefined)
+      return state.runner.receiver(name) ?? (name === SUBJECT_RECEIVER ? absent : undefined)
     },
     adminArg(value) {
       return value
@@ -86,12 +88,12 @@ export function openRun(
   seed: number,
   options: RunOptions,
   schedule: readonly FaultEntry[] = [],
-  engineOptions: EngineOptions = {},
+  runnerOptions: StepRunnerOptions = {},
   start?: PreparedRun,
 ): HarnessRun {
   const { sim, made } = simulatorOf(options, { seed, faults: { ...options.faults, schedule: [...schedule] } }, start)
-  const engine = createEngine(sim, engineOptions)
-  const state = newRunState(api, sim, engine, options)
+  const runner = createStepRunner(sim, runnerOptions)
+  const state = newRunState(api, sim, runner, options)
   const ready = made.then((setup) => {
     state.setup = setup
     wireSubjects(state)
@@ -99,13 +101,14 @@ export function openRun(
   // Awaited by every step and by `finish`; a caller that never steps gets no unhandled rejection.
   ready.catch(() => undefined)
   const context = contextOf(state)
-  const run = (spec: StepSpec, label: string) => engine.run(stepKindOf(spec), label, () => executeStep(context, spec))
+  const run = (spec: StepSpec, label: string) => runner.run(stepKindOf(spec), label, () => executeStep(context, spec))
   return {
     sim,
-    engine,
+    runner,
+    engine: runner,
     ready,
     get steps() {
-      return engine.count
+      return runner.count
     },
     async exec(step) {
       await ready

@@ -1,9 +1,9 @@
-import type { Simulator } from '../../simulator/create-simulator.js'
+import type { Simulator } from '#simulator/create-simulator.js'
 import { createDurableStore, type DurableStore } from '../durable-store.js'
 import type { UsageReporter, WebhookReceiver } from '../subjects.js'
-import type { EngineReceiver, StepEngine } from './engine.js'
 import type { RunOptions } from './run-options.js'
 import type { Setup } from './setup.js'
+import type { MountedReceiver, StepRunner } from './step-runner.js'
 
 /**
  * One usage unit a reporter was asked to report.
@@ -30,17 +30,17 @@ export interface EmittedEvent {
 }
 
 /**
- * What a property run keeps between its steps: the simulator and engine, the subjects once wired,
+ * What a property run keeps between its steps: the simulator and step runner, the subjects once wired,
  * and what the steps did (units, emitted events, forged objects, secrets seen).
  *
  * @example
- * const state = newRunState('startRun', sim, engine, options)
+ * const state = newRunState('startRun', sim, runner, options)
  */
 export interface RunState {
   /** The public API that opened the run, named when a subject misbehaves. */
   readonly api: string
   readonly sim: Simulator
-  readonly engine: StepEngine
+  readonly runner: StepRunner
   readonly options: RunOptions
   /** The seeded `harness.client` stream (jitter, forged secrets). */
   readonly clientRng: { next(): number }
@@ -50,7 +50,7 @@ export interface RunState {
   // scheduler and transport, with the user's receiver mounted in process.
   receiver?: WebhookReceiver | undefined
   destination?: string | undefined
-  control?: EngineReceiver | undefined
+  control?: MountedReceiver | undefined
   /** Events the receiver said it acknowledged without caring (no effect, no state expected of them). */
   readonly skipped: Set<string>
   readonly units: ReportedUnit[]
@@ -72,13 +72,13 @@ export interface RunState {
  * A run's state before its setup is made.
  *
  * @example
- * const state = newRunState('runProgram', sim, createEngine(sim), options)
+ * const state = newRunState('runProgram', sim, createStepRunner(sim), options)
  */
-export function newRunState(api: string, sim: Simulator, engine: StepEngine, options: RunOptions): RunState {
+export function newRunState(api: string, sim: Simulator, runner: StepRunner, options: RunOptions): RunState {
   return {
     api,
     sim,
-    engine,
+    runner,
     options,
     clientRng: sim.service.kernel.rng.stream('harness.client'),
     setup: { customers: [] },

@@ -29,7 +29,7 @@ function wireReporter(state: RunState): void {
 }
 
 // Delivery faults reach the receiver through the fault hooks (per attempt: slow network, transport
-// failures, duplicates, reordering) and the step engine (receiver down/up, an attacker's replay).
+// failures, duplicates, reordering) and the step runner (receiver down/up, an attacker's replay).
 function wireReceiver(state: RunState): void {
   const { sim, options } = state
   const d = state.setup.destination
@@ -38,7 +38,7 @@ function wireReceiver(state: RunState): void {
   state.destination = d
   state.receiver = buildReceiver(state)
   // Through the run's state: a restart swaps the receiver behind the mounted URL.
-  state.control = state.engine.mount({
+  state.control = state.runner.mount({
     name: SUBJECT_RECEIVER,
     url: HARNESS_RECEIVER_URL,
     handler(req) {
@@ -89,7 +89,7 @@ export function buildReceiver(state: RunState): WebhookReceiver {
 /**
  * Makes the subjects of a run once the simulator goes on with the run's seed (what they draw at
  * construction is then the same whether the simulator was forked or built), and mounts the
- * receiver on the engine.
+ * receiver on the step runner.
  *
  * @example
  * wireSubjects(state)

@@ -7,7 +7,7 @@ import type { FlowStep } from '../flows/flow-program.js'
 import { type FlowSubject, runFlow } from '../flows/flow-run.js'
 import { type FulfilmentClientFactory, fulfilmentSubject } from '../flows/fulfilment-subject.js'
 import { mirrorSubject, type SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
-import type { EngineOptions } from '../run/engine.js'
+import type { StepRunnerOptions } from '../run/step-runner.js'
 import type { ThinRaceStep } from '../thin/thin-race-program.js'
 import { runThinRace, type ThinEventReceiverFactory } from '../thin/thin-race-run.js'
 import { countHolds, showCount } from './expectations.js'
@@ -66,7 +66,7 @@ function runOnce(
   scenario: Scenario,
   factory: unknown,
   seed: number,
-  listen: { onStep?: EngineOptions['onStep']; onTrace?: (entries: readonly TraceEntry[]) => void },
+  listen: { onStep?: StepRunnerOptions['onStep']; onTrace?: (entries: readonly TraceEntry[]) => void },
 ): Promise<OneRun> {
   const property = scenario.harness?.flow as FlowScenarioProperty
   const { schedule, ...rates } = scenario.faults

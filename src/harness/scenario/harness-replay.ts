@@ -1,5 +1,5 @@
 import type { FaultsInput } from '#faults/fault-policy.js'
-import type { TraceEntry } from '../../kernel/trace.js'
+import type { TraceEntry } from '#kernel/trace.js'
 import { openRun } from '../run/open-run.js'
 import type { RunReport } from '../run/run-options.js'
 import { programOf } from '../run/scenario-file.js'
@@ -13,7 +13,7 @@ import type { Scenario } from './schema.js'
 export { MissingSubjectError, type SubjectModule } from './replay-subjects.js'
 /**
  * True for a scenario written by the property harness (`writeScenarioFile`): its workload is
- * harness steps (`report_usage`, `emit_event`, `roll_secret`), replayed by `runProgram`'s engine.
+ * harness steps (`report_usage`, `emit_event`, `roll_secret`), replayed by `runProgram`'s step runner.
  *
  * @example
  * if (isHarnessScenario(scenario)) await replayHarnessScenario(scenario, { baseDir })
@@ -79,7 +79,7 @@ function programFor(scenario: Scenario, seed: number | string | undefined) {
 
 /**
  * Replays a property-harness counterexample through the harness's own runner (`startRun`, the
- * engine of `runProgram`), so it reaches the same trace hash as the failing run, and turns the
+ * step runner of `runProgram`), so it reaches the same trace hash as the failing run, and turns the
  * run into the `RunResult` the CLI prints and reports. The checker violations become verdicts;
  * a `Replays to trace hash ...` note in the description becomes one more verdict.
  *
@@ -97,7 +97,7 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   }
   validateRunOptions('replay', { ...subjects, ...chosen, faults })
   validateProgram('replay', program)
-  // The same engine as the failing run: its step records and fault decisions are the timeline.
+  // The same step runner as the failing run: its step records and fault decisions are the timeline.
   const requests: RequestRecord[] = []
   let from = 0
   const run = openRun('replay', program.seed, { ...subjects, ...chosen, faults }, program.faults, {
@@ -107,7 +107,7 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
       options.onStep?.(record, mine, decided)
     },
   })
-  const { sim, engine } = run
+  const { sim, runner } = run
   const trace = sim.service.kernel.trace
   const start = sim.clock.now
   for (const step of program.steps) {
@@ -116,7 +116,7 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   }
   const report = await run.finish()
   options.onTrace?.(trace.entries())
-  engine.takeFaults()
+  runner.takeFaults()
   const verdicts = verdictsOf(scenario, report, options.seed !== undefined)
   return {
     scenario: scenario.name,
@@ -124,9 +124,9 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
     seed: String(program.seed),
     start,
     end: sim.clock.now,
-    steps: [...engine.steps],
+    steps: [...runner.steps],
     requests,
-    faults: [...engine.faults],
+    faults: [...runner.faults],
     // Delivery attempts are the service's own `delivery.attempt` entries: the report reads them
     // from the trace (`traceRecords`), labelled by destination.
     deliveries: [],

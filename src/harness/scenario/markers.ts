@@ -1,5 +1,5 @@
 import { deliveryTraceKinds } from '#kernel/trace-kinds.js'
-import type { Simulator } from '../../simulator/create-simulator.js'
+import type { Simulator } from '#simulator/create-simulator.js'
 import type { Marker } from './run-result.js'
 
 /**

@@ -1,6 +1,6 @@
 import type { TraceEntry } from '#kernel/trace.js'
-import { createSimulator, type Simulator, type SimulatorOptions } from '../../simulator/create-simulator.js'
-import { createEngine } from '../run/engine.js'
+import { createSimulator, type Simulator, type SimulatorOptions } from '#simulator/create-simulator.js'
+import { createStepRunner } from '../run/step-runner.js'
 import { StepFailure } from '../steps/step-context.js'
 import type { ScenarioClient } from './client.js'
 import { isFlowScenario, runFlowScenario } from './flow-scenario.js'
@@ -96,7 +96,7 @@ async function play(run: ScenarioRun, rerun: () => Promise<string>): Promise<voi
 }
 
 function resultOf(run: ScenarioRun, seed: number | string, start: number): RunResult {
-  const { scenario, sim, engine, verdicts } = run
+  const { scenario, sim, runner, verdicts } = run
   const end = sim.clock.now
   return {
     scenario: scenario.name,
@@ -104,9 +104,9 @@ function resultOf(run: ScenarioRun, seed: number | string, start: number): RunRe
     seed: String(seed),
     start,
     end,
-    steps: [...engine.steps],
+    steps: [...runner.steps],
     requests: run.requests,
-    faults: [...engine.faults],
+    faults: [...runner.faults],
     deliveries: run.deliveries,
     markers: markersOf(sim, end),
     verdicts,
@@ -121,11 +121,11 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
   const sim = simulatorOf(scenario, seed)
   const start = sim.clock.now
   let run: ScenarioRun | undefined
-  // The one step engine (shared with property programs): steps, fault decisions, receivers, replays.
-  const engine = createEngine(sim, {
+  // The one step runner (shared with property programs): steps, fault decisions, receivers, replays.
+  const runner = createStepRunner(sim, {
     onStep: (record, decided) => options.onStep?.(record, run?.requests.slice(run.stepFirst) ?? [], decided),
   })
-  run = newScenarioRun(scenario, sim, engine, options.client ?? referenceClient, options.baseDir ?? process.cwd())
+  run = newScenarioRun(scenario, sim, runner, options.client ?? referenceClient, options.baseDir ?? process.cwd())
   const rerun = async () => {
     const again = { ...scenario, expectations: { ...scenario.expectations, checkers: [] } }
     return (await execute(again, { ...options, onStep: undefined })).sim.trace.hash()

@@ -1,5 +1,5 @@
-import { verifySignature } from '../../domain/events/delivery/signature.js'
-import type { ReceivedDelivery } from '../run/engine.js'
+import { verifySignature } from '#domain/events/delivery/signature.js'
+import type { ReceivedDelivery } from '../run/step-runner.js'
 import { StepFailure } from '../steps/step-context.js'
 import { loadClientModule } from './client-module.js'
 import { referenceClient } from './reference-client.js'
@@ -59,7 +59,7 @@ function recorder(run: ScenarioRun, r: ReceiverSetup, secrets: () => string[]): 
 }
 
 /**
- * Mounts a receiver of the scenario's setup on the engine: the client module's (or the reference)
+ * Mounts a receiver of the scenario's setup on the step runner: the client module's (or the reference)
  * receiver, verifying with the secrets its destination was seen with, every delivery recorded.
  *
  * @example
@@ -81,7 +81,7 @@ export async function mountReceiver(run: ScenarioRun, r: ReceiverSetup): Promise
     processed: (id) => run.processed.push({ receiver: r.name, eventId: id }),
   })
   if (inner === undefined) throw new StepFailure(`receiver '${r.name}': no receiver factory`)
-  run.engine.mount({
+  run.runner.mount({
     name: r.name,
     url: r.url,
     handler: (req) => inner(req),

@@ -1,6 +1,6 @@
 import { ACCOUNT_ID_PREFIX } from '#catalogue/rules.js'
-import type { Simulator } from '../../simulator/create-simulator.js'
-import type { StepEngine } from '../run/engine.js'
+import type { Simulator } from '#simulator/create-simulator.js'
+import type { StepRunner } from '../run/step-runner.js'
 import { StepFailure } from '../steps/step-context.js'
 import type { ScenarioClient } from './client.js'
 import type { DeliveryRecord, RequestRecord, Verdict } from './run-result.js'
@@ -8,17 +8,17 @@ import type { Scenario } from './schema.js'
 import { fill } from './template.js'
 
 /**
- * What a scenario run keeps while it runs: the simulator and engine, the names it gave (accounts,
+ * What a scenario run keeps while it runs: the simulator and step runner, the names it gave (accounts,
  * destinations, `save`d values), what it recorded (requests, deliveries, side effects) and its
  * verdicts so far.
  *
  * @example
- * const run = newScenarioRun(scenario, sim, engine, client, baseDir)
+ * const run = newScenarioRun(scenario, sim, runner, client, baseDir)
  */
 export interface ScenarioRun {
   readonly scenario: Scenario
   readonly sim: Simulator
-  readonly engine: StepEngine
+  readonly runner: StepRunner
   readonly client: ScenarioClient
   readonly baseDir: string
   /** `{{name.field}}` template values. */
@@ -41,19 +41,19 @@ export interface ScenarioRun {
  * A scenario run before its setup.
  *
  * @example
- * const run = newScenarioRun(scenario, sim, engine, referenceClient, process.cwd())
+ * const run = newScenarioRun(scenario, sim, runner, referenceClient, process.cwd())
  */
 export function newScenarioRun(
   scenario: Scenario,
   sim: Simulator,
-  engine: StepEngine,
+  runner: StepRunner,
   client: ScenarioClient,
   baseDir: string,
 ): ScenarioRun {
   return {
     scenario,
     sim,
-    engine,
+    runner,
     client,
     baseDir,
     vars: { platform: { id: sim.platform.id } },

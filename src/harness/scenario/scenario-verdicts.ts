@@ -43,8 +43,8 @@ async function checkerVerdicts(run: ScenarioRun, rerun: () => Promise<string>): 
  */
 export async function judgeScenario(run: ScenarioRun, rerun: () => Promise<string>): Promise<void> {
   const { scenario, sim, requests, deliveries, processed } = run
-  run.engine.takeFaults()
-  const fired = faultsFiredVerdict(sim, run.engine.faults)
+  run.runner.takeFaults()
+  const fired = faultsFiredVerdict(sim, run.runner.faults)
   if (fired) run.verdicts.push(fired)
   run.verdicts.push(
     ...evaluateExpectations({

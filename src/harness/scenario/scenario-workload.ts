@@ -1,4 +1,4 @@
-import { StepError } from '../run/engine.js'
+import { StepError } from '../run/step-runner.js'
 import { eachStep, executeStep } from '../steps/execute-step.js'
 import { type StepContext, StepFailure } from '../steps/step-context.js'
 import { stepKindOf } from '../steps/step-kinds.js'
@@ -9,14 +9,14 @@ import type { RequestSpec, StepSpec } from './schema.js'
 import { sendRequest } from './send-request.js'
 import { checkStepExpectation } from './step-expectation.js'
 
-/** What a client action gets: requests recorded as the client's, sleep on the engine, seeded jitter. */
+/** What a client action gets: requests recorded as the client's, sleep on the step runner, seeded jitter. */
 function clientContextOf(run: ScenarioRun): ClientContext {
   const clientRng = run.sim.service.kernel.rng.stream('harness.client')
   return {
     sim: run.sim,
     vars: run.vars,
     request: (r) => sendRequest(run, r, 'client'),
-    sleep: (ms) => run.engine.advance(ms),
+    sleep: (ms) => run.runner.advance(ms),
     random: () => clientRng.next(),
     prefix: run.sim.service.kernel.prefix,
   }
@@ -34,7 +34,7 @@ export function scenarioContext(run: ScenarioRun): StepContext {
   const actions = run.client.actions ?? {}
   return {
     sim: run.sim,
-    engine: run.engine,
+    runner: run.runner,
     vars: run.vars,
     send: (r: RequestSpec) => sendRequest(run, r, 'workload'),
     act: async (name, args) => {
@@ -43,7 +43,7 @@ export function scenarioContext(run: ScenarioRun): StepContext {
         throw new StepFailure(`the client has no action '${name}' (has: ${Object.keys(actions).join(', ') || 'none'})`)
       return action(client, args)
     },
-    receiver: (name) => run.engine.receiver(name),
+    receiver: (name) => run.runner.receiver(name),
     adminArg: (v) => (typeof v === 'string' && run.accounts.has(v) ? run.accounts.get(v) : v),
   }
 }
@@ -64,7 +64,7 @@ async function act(run: ScenarioRun, context: StepContext, step: StepSpec): Prom
 }
 
 /**
- * Runs the scenario's workload step by step on the engine; the first failing step ends it (a
+ * Runs the scenario's workload step by step on the step runner; the first failing step ends it (a
  * `StepFailure`, its verdict already recorded).
  *
  * @example
@@ -73,11 +73,11 @@ async function act(run: ScenarioRun, context: StepContext, step: StepSpec): Prom
 export async function runWorkload(run: ScenarioRun): Promise<void> {
   const context = scenarioContext(run)
   await eachStep(run.scenario.workload, async (step) => {
-    run.stepNo = run.engine.count + 1
+    run.stepNo = run.runner.count + 1
     run.stepFirst = run.requests.length
     const kind = stepKindOf(step)
     try {
-      await run.engine.run(kind, step.label ?? kind, () => act(run, context, step))
+      await run.runner.run(kind, step.label ?? kind, () => act(run, context, step))
     } catch (error) {
       throw new StepFailure(error instanceof Error ? error.message : String(error))
     }

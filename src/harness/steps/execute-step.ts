@@ -49,7 +49,7 @@ async function admin(ctx: StepContext, step: StepSpec): Promise<void> {
 const actions: Readonly<Record<Exclude<StepKind, 'repeat'>, Action>> = {
   request,
   parallel,
-  advance: (ctx, step) => ctx.engine.advance(step.advance as number),
+  advance: (ctx, step) => ctx.runner.advance(step.advance as number),
   settle: (ctx) => ctx.sim.settle(),
   client,
   receiver,

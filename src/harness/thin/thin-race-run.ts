@@ -1,9 +1,9 @@
 import type { FaultEntry } from '#faults/faults-schema.js'
 import type { TraceEntry } from '#kernel/trace.js'
-import { createSimulator, type Simulator } from '../../simulator/create-simulator.js'
+import { createSimulator, type Simulator } from '#simulator/create-simulator.js'
 import { type Violation, violation } from '../checkers/violation.js'
 import { createDurableStore } from '../durable-store.js'
-import { createEngine, type EngineOptions } from '../run/engine.js'
+import { createStepRunner, type StepRunner, type StepRunnerOptions } from '../run/step-runner.js'
 import type { WebhookReceiver, WebhookReceiverEnv } from '../subjects.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { ThinRaceProgram, ThinRaceStep } from './thin-race-program.js'
@@ -43,7 +43,7 @@ export type ThinEventReceiverFactory = (env: ThinEventReceiverEnv) => WebhookRec
 /** How to run a thin-event race (a replay's listeners). */
 export interface ThinRaceOptions {
   /** Called after every step with its record and fault decisions. */
-  readonly onStep?: EngineOptions['onStep']
+  readonly onStep?: StepRunnerOptions['onStep']
   /** Gets the run's whole trace at the end. */
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
 }
@@ -98,27 +98,29 @@ function checkDecisions(sim: Simulator): Violation[] {
   return out
 }
 
-/**
- * Runs one thin-event race program: a meter, a thin event destination delivering
- * `v1.billing.meter.error_report_triggered` to the receiver, the program's steps under its delivery
- * faults, then every delivery settled; checks `thin.fetched_state`.
- *
- * @example
- * const report = await runThinRace({ seed: 1, steps: [{ kind: 'error_report' }, { kind: 'deactivate' }], faults: [{ step: 1, fault: 'delay_delivery' }] }, referenceThinEventReceiver)
- */
-export async function runThinRace(
-  program: ThinRaceProgram,
-  factory: ThinEventReceiverFactory,
-  options: ThinRaceOptions = {},
-): Promise<ThinRaceReport> {
-  const sim = createSimulator({ seed: program.seed, faults: { schedule: program.faults.map((f: FaultEntry) => ({ ...f })) } })
-  const engine = createEngine(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
-  const trace = sim.service.kernel.trace
-  const form = (path: string, fields: Record<string, string>) =>
-    api(sim, path, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded')
+/** Posts a form to the API as the platform. */
+function form(sim: Simulator, path: string, fields: Record<string, string>): Promise<Record<string, unknown>> {
+  return api(sim, path, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded')
+}
+
+/** A race in progress: the simulator, its step runner, and the objects the steps act on. */
+interface ThinRace {
+  readonly sim: Simulator
+  readonly runner: StepRunner
+  readonly meter: string
+  readonly destination: string
+  readonly customer: string
+  /** Whether the meter is active now (errors are reported only for an active meter). */
+  active: boolean
+  /** The off-session payments made so far, oldest first. */
+  readonly payments: string[]
+}
+
+/** The race's objects: a meter (traced active), the thin destination delivering to the receiver, a paying customer. */
+async function setUpRace(sim: Simulator, runner: StepRunner): Promise<ThinRace> {
   const meter = String(
     (
-      await form('/v1/billing/meters', {
+      await form(sim, '/v1/billing/meters', {
         display_name: 'Thin race',
         event_name: 'thin_race',
         'default_aggregation[formula]': 'sum',
@@ -144,19 +146,27 @@ export async function runThinRace(
       )
     ).id,
   )
-  let active = true
-  trace.append('harness.thin.status', { object: meter, status: 'active' })
-  const customer = String((await form('/v1/customers', { email: 'payer@example.com' })).id)
-  const payments: string[] = []
+  sim.service.kernel.trace.append('harness.thin.status', { object: meter, status: 'active' })
+  const customer = String((await form(sim, '/v1/customers', { email: 'payer@example.com' })).id)
+  return { sim, runner, meter, destination, customer, active: true, payments: [] }
+}
+
+/** Every change of a payment emits its event: the payment's status then is the object's, traced. */
+function tracePaymentStatuses(sim: Simulator): void {
   const scope = { account: sim.platform.id, mode: 'test' as const }
-  // Every change of a payment emits its event: the payment's status then is the object's.
   sim.service.events.subscribe((e) => {
     if (!e.type.startsWith(PAYMENT_EVENT) || e.objectId === undefined) return
     const status = sim.service.offSessionPayments.get(scope, e.objectId)?.status
-    if (status !== undefined) trace.append('harness.thin.status', { object: e.objectId, status })
+    if (status !== undefined) sim.service.kernel.trace.append('harness.thin.status', { object: e.objectId, status })
   })
+}
+
+/** Builds the receiver under test and mounts it on the step runner. */
+function mountReceiver(race: ThinRace, factory: ThinEventReceiverFactory): void {
+  const { sim } = race
+  const trace = sim.service.kernel.trace
   const receiver = factory({
-    secrets: () => sim.admin.signingSecrets(destination).reverse(),
+    secrets: () => sim.admin.signingSecrets(race.destination).reverse(),
     clock: sim.clock,
     prefix: sim.service.kernel.prefix,
     effects: { record: (event, effect) => void trace.append('harness.effect', { event, effect }), skip: () => undefined },
@@ -167,51 +177,81 @@ export async function runThinRace(
   })
   if (typeof receiver?.handler !== 'function')
     throw new HarnessInputError('runThinRace: receiver factory must return { handler, state }')
-  engine.mount({ name: 'thin', url: THIN_RECEIVER_URL, handler: (req) => receiver.handler(req) })
-  const perform = async (step: ThinRaceStep): Promise<void> => {
-    switch (step.kind) {
-      case 'error_report':
-        // Errors are reported for an active meter: that is the state at the event's moment.
-        if (active)
-          sim.admin.trigger(THIN_TYPE, {
-            relatedObject: { id: meter, type: 'billing.meter', url: `/v1/billing/meters/${meter}` },
-          })
-        return engine.advance(0)
-      case 'deactivate':
-      case 'reactivate': {
-        const body = await form(`/v1/billing/meters/${meter}/${step.kind}`, {})
-        active = body.status === 'active'
-        trace.append('harness.thin.status', { object: meter, status: String(body.status) })
-        return
-      }
-      case 'advance':
-        return engine.advance(step.ms)
-      case 'pay': {
-        const body = JSON.stringify({
-          amount: { value: 2000, currency: 'usd' },
-          cadence: 'unscheduled',
-          customer,
-          payment_method: PAYMENT_CARDS[step.card % PAYMENT_CARDS.length],
-          retry_details: { retry_strategy: 'smart' },
+  race.runner.mount({ name: 'thin', url: THIN_RECEIVER_URL, handler: (req) => receiver.handler(req) })
+}
+
+/** `pay`: an off-session payment of the customer with the step's card, smart retries on. */
+async function pay(race: ThinRace, card: number): Promise<void> {
+  const body = JSON.stringify({
+    amount: { value: 2000, currency: 'usd' },
+    cadence: 'unscheduled',
+    customer: race.customer,
+    payment_method: PAYMENT_CARDS[card % PAYMENT_CARDS.length],
+    retry_details: { retry_strategy: 'smart' },
+  })
+  race.payments.push(String((await api(race.sim, '/v2/payments/off_session_payments', body, 'application/json')).id))
+  return race.runner.advance(0)
+}
+
+/** `cancel_payment`: cancels the latest payment; refused (400) once it has succeeded or was cancelled, and the race goes on. */
+async function cancelLatest(race: ThinRace): Promise<void> {
+  const last = race.payments.at(-1)
+  if (last !== undefined)
+    await race.sim.fetch(`${BASE_URL}/v2/payments/off_session_payments/${last}/cancel`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${race.sim.platform.secretKey.test}` },
+    })
+  return race.runner.advance(0)
+}
+
+/** Performs one step of the race. */
+async function perform(race: ThinRace, step: ThinRaceStep): Promise<void> {
+  const { sim, meter } = race
+  switch (step.kind) {
+    case 'error_report':
+      // Errors are reported for an active meter: that is the state at the event's moment.
+      if (race.active)
+        sim.admin.trigger(THIN_TYPE, {
+          relatedObject: { id: meter, type: 'billing.meter', url: `/v1/billing/meters/${meter}` },
         })
-        payments.push(String((await api(sim, '/v2/payments/off_session_payments', body, 'application/json')).id))
-        return engine.advance(0)
-      }
-      case 'cancel_payment': {
-        const last = payments.at(-1)
-        // Refused (400) once it has succeeded or was cancelled: the race goes on.
-        if (last !== undefined)
-          await sim.fetch(`${BASE_URL}/v2/payments/off_session_payments/${last}/cancel`, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${sim.platform.secretKey.test}` },
-          })
-        return engine.advance(0)
-      }
+      return race.runner.advance(0)
+    case 'deactivate':
+    case 'reactivate': {
+      const body = await form(sim, `/v1/billing/meters/${meter}/${step.kind}`, {})
+      race.active = body.status === 'active'
+      sim.service.kernel.trace.append('harness.thin.status', { object: meter, status: String(body.status) })
+      return
     }
+    case 'advance':
+      return race.runner.advance(step.ms)
+    case 'pay':
+      return pay(race, step.card)
+    case 'cancel_payment':
+      return cancelLatest(race)
   }
-  for (const step of program.steps) await engine.run('client', `thin ${step.kind}`, () => perform(step))
-  await engine.advance(4 * 3_600_000)
+}
+
+/**
+ * Runs one thin-event race program: a meter, a thin event destination delivering
+ * `v1.billing.meter.error_report_triggered` to the receiver, the program's steps under its delivery
+ * faults, then every delivery settled; checks `thin.fetched_state`.
+ *
+ * @example
+ * const report = await runThinRace({ seed: 1, steps: [{ kind: 'error_report' }, { kind: 'deactivate' }], faults: [{ step: 1, fault: 'delay_delivery' }] }, referenceThinEventReceiver)
+ */
+export async function runThinRace(
+  program: ThinRaceProgram,
+  factory: ThinEventReceiverFactory,
+  options: ThinRaceOptions = {},
+): Promise<ThinRaceReport> {
+  const sim = createSimulator({ seed: program.seed, faults: { schedule: program.faults.map((f: FaultEntry) => ({ ...f })) } })
+  const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
+  const race = await setUpRace(sim, runner)
+  tracePaymentStatuses(sim)
+  mountReceiver(race, factory)
+  for (const step of program.steps) await runner.run('client', `thin ${step.kind}`, () => perform(race, step))
+  await runner.advance(4 * 3_600_000)
   await sim.settle()
-  options.onTrace?.(trace.entries())
-  return { violations: checkDecisions(sim), traceHash: trace.hash() }
+  options.onTrace?.(sim.service.kernel.trace.entries())
+  return { violations: checkDecisions(sim), traceHash: sim.service.kernel.trace.hash() }
 }

@@ -29,6 +29,7 @@ export {
   RESEND_WINDOW_MS,
   SYNC_TIMEOUT_MS,
 } from './constants.js'
+export { TEST_RETRY_OFFSETS_MS } from './retry-policy.js'
 export type { DeliveryFilter, SyncOutcome }
 
 /**

@@ -1,11 +1,11 @@
 import type { TraceEntry } from '#kernel/trace.js'
-import type { Simulator } from '../../simulator/create-simulator.js'
+import type { Simulator } from '#simulator/create-simulator.js'
 import type { FaultDecision, StepRecord } from '../scenario/run-result.js'
 import { faultDecisions } from '../scenario/scenario-faults.js'
 import { advance } from './drive.js'
-import { engineReceivers, wireReceiverFaults } from './engine-receivers.js'
+import { runReceivers, wireReceiverFaults } from './run-receivers.js'
 
-/** A step that failed, with the label it had reached (the engine records that label). */
+/** A step that failed, with the label it had reached (the step runner records that label). */
 export class StepError extends Error {
   constructor(
     message: string,
@@ -16,7 +16,7 @@ export class StepError extends Error {
   }
 }
 
-/** A request a mounted receiver got, as the engine hands it to the runner that mounted it. */
+/** A request a mounted receiver got, as the step runner hands it to the runner that mounted it. */
 export interface ReceivedDelivery {
   /** When it arrived (virtual ms). */
   readonly at: number
@@ -28,8 +28,8 @@ export interface ReceivedDelivery {
   readonly replay: boolean
 }
 
-/** One receiver mounted by the engine, which faults and steps take down and bring up. */
-export interface EngineReceiver {
+/** One receiver mounted by the step runner, which faults and steps take down and bring up. */
+export interface MountedReceiver {
   readonly name: string
   readonly url: string
   readonly down: boolean
@@ -37,7 +37,7 @@ export interface EngineReceiver {
   set(down: boolean, status?: number): void
 }
 
-/** How to mount a receiver on the engine. */
+/** How to mount a receiver on the step runner. */
 export interface MountOptions {
   readonly name: string
   readonly url: string
@@ -51,28 +51,28 @@ export interface MountOptions {
   readonly onSwitch?: (down: boolean) => void
 }
 
-/** The engine's settings. */
-export interface EngineOptions {
+/** The step runner's settings. */
+export interface StepRunnerOptions {
   /** Called after every step with its record and the fault decisions made during it. */
   readonly onStep?: (step: StepRecord, faults: readonly FaultDecision[]) => void
 }
 
 /**
- * The one step engine under both runners, scenarios (`runScenario`) and property programs
+ * The one step runner under both front ends, scenarios (`runScenario`) and property programs
  * (`runProgram`, `startRun`, the harness replay of a counterexample): it numbers the steps and moves
  * the fault schedule with them, collects the fault decisions made during each step, records each
  * step (`StepRecord`: when, how long, label, ok), moves the clock, and mounts the run's receivers.
  * Faults that act outside the service are wired here once: a scheduled `receiver_down` takes the
  * named receiver (or every one) down until `receiver_up`, and `replay_delivery` asks the service's
  * delivery area to re-POST its oldest signed delivery once it is `REPLAY_MIN_AGE_MS` old (the one
- * implementation and the one constant). The runners keep only their step vocabulary (requests and
+ * implementation and the one constant). The front ends keep only their step vocabulary (requests and
  * client actions; reports, emits, forgeries), their setup and their checks.
  *
  * @example
- * const engine = createEngine(sim)
- * await engine.run('advance', 'advance 1m', () => engine.advance(60_000))
+ * const runner = createStepRunner(sim)
+ * await runner.run('advance', 'advance 1m', () => runner.advance(60_000))
  */
-export interface StepEngine {
+export interface StepRunner {
   readonly sim: Simulator
   /** Steps executed so far. */
   readonly count: number
@@ -86,8 +86,8 @@ export interface StepEngine {
   run(kind: string, label: string, body: () => Promise<string | undefined | void>): Promise<StepRecord>
   /** Moves the clock `ms`, firing every timer and letting the work they start finish on the way. */
   advance(ms: number): Promise<void>
-  mount(options: MountOptions): EngineReceiver
-  receiver(name: string): EngineReceiver | undefined
+  mount(options: MountOptions): MountedReceiver
+  receiver(name: string): MountedReceiver | undefined
   /** The fault decisions made since the last call (the runner's own bookkeeping between steps). */
   takeFaults(): FaultDecision[]
 }
@@ -125,15 +125,15 @@ async function attempt(
 }
 
 /**
- * Creates the engine of one run on `sim`.
+ * Creates the step runner of one run on `sim`.
  *
  * @example
- * const engine = createEngine(sim, { onStep: (s) => console.log(s.label) })
+ * const runner = createStepRunner(sim, { onStep: (s) => console.log(s.label) })
  */
-export function createEngine(sim: Simulator, options: EngineOptions = {}): StepEngine {
+export function createStepRunner(sim: Simulator, options: StepRunnerOptions = {}): StepRunner {
   const steps: StepRecord[] = []
   const faults = faultCollector(sim)
-  const receivers = engineReceivers(sim)
+  const receivers = runReceivers(sim)
   wireReceiverFaults(sim, receivers)
   let count = 0
   return {

@@ -1,8 +1,8 @@
 import { REPLAY_MIN_AGE_MS } from '#domain/events/delivery/delivery.js'
 import type { FaultEntry } from '#faults/faults-schema.js'
 import { headerNames } from '#kernel/header-names.js'
-import type { Simulator } from '../../simulator/create-simulator.js'
-import type { EngineReceiver, MountOptions } from './engine.js'
+import type { Simulator } from '#simulator/create-simulator.js'
+import type { MountedReceiver, MountOptions } from './step-runner.js'
 
 /**
  * The receivers of one run and what the attacker saw of them: the first signed request any
@@ -10,14 +10,14 @@ import type { EngineReceiver, MountOptions } from './engine.js'
  * request with that very header, once it is old enough, is the replay).
  *
  * @example
- * const receivers = engineReceivers(sim)
+ * const receivers = runReceivers(sim)
  * receivers.mount({ name: 'shop', url, handler })
  */
-export interface EngineReceivers {
-  mount(options: MountOptions): EngineReceiver
-  get(name: string): EngineReceiver | undefined
+export interface RunReceivers {
+  mount(options: MountOptions): MountedReceiver
+  get(name: string): MountedReceiver | undefined
   /** The receiver a receiver fault names, or every one when it names none. */
-  pick(entry: FaultEntry): EngineReceiver[]
+  pick(entry: FaultEntry): MountedReceiver[]
   /** One more replay of the captured delivery is due. */
   replayScheduled(): void
 }
@@ -54,7 +54,7 @@ function attackerCapture(): AttackerCapture {
 }
 
 /** Mounts one receiver in `sim.receivers`; it answers, or refuses (or answers `downStatus`) while down. */
-function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture): EngineReceiver {
+function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture): MountedReceiver {
   const signature = headerNames(sim.service.kernel.prefix).signature
   let down = m.down ?? false
   let downStatus = m.downStatus
@@ -94,10 +94,10 @@ function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture): En
  * The receivers of a run on `sim` (mounted in `sim.receivers`, switched down and up by steps and faults).
  *
  * @example
- * const receivers = engineReceivers(sim)
+ * const receivers = runReceivers(sim)
  */
-export function engineReceivers(sim: Simulator): EngineReceivers {
-  const receivers = new Map<string, EngineReceiver>()
+export function runReceivers(sim: Simulator): RunReceivers {
+  const receivers = new Map<string, MountedReceiver>()
   const capture = attackerCapture()
   return {
     mount(m) {
@@ -125,9 +125,9 @@ export function engineReceivers(sim: Simulator): EngineReceivers {
  * delivery area to re-POST its oldest signed delivery once it is `REPLAY_MIN_AGE_MS` old.
  *
  * @example
- * wireReceiverFaults(sim, engineReceivers(sim))
+ * wireReceiverFaults(sim, runReceivers(sim))
  */
-export function wireReceiverFaults(sim: Simulator, receivers: EngineReceivers): void {
+export function wireReceiverFaults(sim: Simulator, receivers: RunReceivers): void {
   sim.faults.on('receiver_down', (entry) => {
     const rs = receivers.pick(entry)
     for (const r of rs) r.set(true, entry.status)

@@ -1,0 +1,55 @@
+import type { Simulator } from '#simulator/create-simulator.js'
+import type { ForwardDestination } from './serve-forwarding.js'
+import { allowedHostSet } from './serve-guard.js'
+import { ADMIN_TOKEN_ENV, type ServeOptions } from './serve-options.js'
+
+/** How to use the admin token; a token the user chose is not echoed into logs, a generated one has to be, or nobody knows it. */
+function tokenLine(o: ServeOptions): string {
+  if (o.token === null) return `  admin token none (${o.tokenSource}): any local process can use the admin API`
+  return o.tokenSource === 'generated'
+    ? `  admin token ${o.token} (send 'Authorization: Bearer <token>'; fix one with --admin-token or ${ADMIN_TOKEN_ENV})`
+    : `  admin token from ${o.tokenSource} (send 'Authorization: Bearer <token>')`
+}
+
+function clockLine(o: ServeOptions, sim: Simulator): string {
+  const now = new Date(sim.clock.now).toISOString()
+  return o.clock.mode === 'wall'
+    ? `  clock wall${o.clock.speed === 1 ? '' : ` x${o.clock.speed}`}: virtual time ${now} follows real time; work falls due by itself`
+    : `  clock manual: virtual time ${now} moves only through POST /__sim/clock/advance`
+}
+
+function forwardLine(f: ForwardDestination): string {
+  return `  forwarding ${f.event_payload} events (${f.enabled_events.join(', ')}) from ${f.events_from.join(', ')} to ${f.url} (${f.option}): destination ${f.destination}\n  webhook signing secret ${f.signing_secret}\n`
+}
+
+/** What `serveBanner` prints besides the options. */
+export interface BannerFacts {
+  readonly sim: Simulator
+  /** The port listened on (the one the system picked for `--port 0`). */
+  readonly port: number
+  readonly forwarded: readonly ForwardDestination[]
+  /** The file `--record` writes, when recording. */
+  readonly recordFile: string | undefined
+}
+
+/**
+ * The start banner of `serve`: where it serves, the platform's keys, the admin API and its token,
+ * the clock, the forwarding destinations, the files written, and the hosts allowed.
+ *
+ * @example
+ * process.stdout.write(serveBanner(options, { sim, port: 12111, forwarded: [], recordFile: undefined }))
+ */
+export function serveBanner(o: ServeOptions, facts: BannerFacts): string {
+  const { sim, port, forwarded, recordFile } = facts
+  const url = `http://127.0.0.1:${port}`
+  return `service-sim serving on ${url} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})
+  platform ${sim.platform.id}
+  secret key ${sim.platform.secretKey.test}
+  publishable key ${sim.platform.publishableKey.test}
+  admin API ${url}/__sim/state
+${tokenLine(o)}
+${clockLine(o, sim)}
+${forwarded.map(forwardLine).join('')}${o.envFile === undefined ? '' : `  keys and signing secret written to ${o.envFile}\n`}${recordFile === undefined ? '' : `  recording the session to ${recordFile}\n`}  hosts ${[...allowedHostSet(o.allowedHosts)].join(', ')} (any port)
+Press Ctrl-C to stop.
+`
+}

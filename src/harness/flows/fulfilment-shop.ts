@@ -1,0 +1,247 @@
+import type { Json } from '#domain/engine/list.js'
+import { sessionPaid } from '../checkers/fulfilment-checker.js'
+import { createDurableStore } from '../durable-store.js'
+import { HarnessInputError } from '../validate-input.js'
+import type { FlowAction, FlowActionContext } from './flow-actions.js'
+import type { FlowStep } from './flow-program.js'
+import type { FlowRun } from './flow-run.js'
+import { FULFILMENT_SUCCESS_URL, type FulfilmentPayment } from './fulfilment-steps.js'
+import type { FulfilmentClient, FulfilmentClientFactory, FulfilmentEnv } from './fulfilment-subject.js'
+
+type OrderKind = 'harness.fulfil.fulfil' | 'harness.fulfil.reverse'
+
+/** A checkout session as the engine stores it, with the fields the property reads. */
+type StoredSession = Json & { status?: unknown; payment_status?: unknown }
+
+function validClient(made: unknown, api: string): FulfilmentClient {
+  const c = made as Partial<FulfilmentClient> | undefined
+  if (typeof c?.handler !== 'function' || typeof c.successPage !== 'function')
+    throw new HarnessInputError(`${api}: fulfilment factory must return { handler, successPage }`)
+  return c as FulfilmentClient
+}
+
+function paidState(state: StoredSession | undefined): boolean {
+  return state !== undefined && sessionPaid({ status: state.status, payment_status: state.payment_status })
+}
+
+/**
+ * The shop the fulfilment property runs: the sessions it made, the client deployed now, and what
+ * could tell that client a session is paid. Its steps and the client's calls are traced for the
+ * fulfilment checker.
+ *
+ * @example
+ * const shop = new FulfilmentShop(referenceFulfilmentClient, 'checkFulfilment')
+ * const receiver = shop.start(run)
+ */
+export class FulfilmentShop {
+  readonly sessions: string[] = []
+  private readonly asyncFailed = new Set<string>()
+  // What could tell the client a session is paid: events saying so (by event id), a success page shown paid.
+  private readonly paidEvents = new Map<string, string>()
+  private readonly shownPaid = new Set<string>()
+  // Sessions an event being handled right now says are unpaid: fulfilling one then acts on that.
+  private readonly toldUnpaid = new Map<string, number>()
+  private run: FlowRun | undefined
+  private env: FulfilmentEnv | undefined
+  private current: FulfilmentClient | undefined
+  private restarts = 0
+
+  constructor(
+    private readonly factory: FulfilmentClientFactory,
+    private readonly api: string,
+  ) {}
+
+  private sessionOf(r: FlowRun, id: string): StoredSession | undefined {
+    return r.sim.service.engine.resource('checkout.session').get({ account: r.sim.platform.id, mode: 'test' }, id)
+  }
+
+  /** Traces an `orders` call with the session's state then (unpaid while an event being handled says so). */
+  private order(kind: OrderKind, session: string, source?: string): void {
+    if (this.run === undefined) return
+    const state = this.sessionOf(this.run, String(session))
+    const shown = (this.toldUnpaid.get(String(session)) ?? 0) > 0
+    this.run.sim.service.kernel.trace.append(kind, {
+      session: String(session),
+      source: source ?? null,
+      status: state?.status ?? null,
+      payment_status: state?.payment_status ?? null,
+      paid: paidState(state) && !shown,
+      shown_unpaid: shown,
+    })
+  }
+
+  /** The customer's browser lands on the success page (the client's own handler, reading its URL). */
+  async visit(ctx: FlowActionContext, id: string): Promise<string> {
+    const url = FULFILMENT_SUCCESS_URL.replace('{CHECKOUT_SESSION_ID}', id)
+    const paid = paidState(this.run === undefined ? undefined : this.sessionOf(this.run, id))
+    let status = 500
+    try {
+      const res = await (this.current as FulfilmentClient).successPage(url)
+      status = res instanceof Response ? res.status : 500
+    } catch {
+      // A page that throws shows the customer an error: 500.
+    }
+    if (paid && status >= 200 && status < 300) this.shownPaid.add(id)
+    ctx.sim.service.kernel.trace.append('harness.fulfil.return', { session: id, status, paid })
+    return `success page ${status}`
+  }
+
+  /** Hands a delivery to the client deployed now, noting the session it shows unpaid while it is handled. */
+  private async deliver(request: Request): Promise<Response> {
+    let unpaid: string | undefined
+    try {
+      const object = (JSON.parse(await request.clone().text()) as { data?: { object?: Json } }).data?.object
+      if (object !== undefined && !sessionPaid({ status: object.status, payment_status: object.payment_status }))
+        unpaid = String(object.id)
+    } catch {
+      // Not an event (a forgery's body): it tells nothing.
+    }
+    const told = this.toldUnpaid
+    if (unpaid !== undefined) told.set(unpaid, (told.get(unpaid) ?? 0) + 1)
+    try {
+      return await (this.current as FulfilmentClient).handler(request)
+    } finally {
+      if (unpaid !== undefined) told.set(unpaid, (told.get(unpaid) ?? 1) - 1)
+    }
+  }
+
+  /** Notes the events that say a session is paid, or that its delayed payment failed. */
+  private watchEvents(r: FlowRun): void {
+    r.sim.service.events.subscribe((e) => {
+      if (e.objectId === undefined) return
+      if (e.type === 'checkout.session.async_payment_failed') this.asyncFailed.add(e.objectId)
+      const object = (e.body.data as { object?: Json } | undefined)?.object
+      const saysPaid =
+        e.type === 'checkout.session.async_payment_succeeded' ||
+        (e.type === 'checkout.session.completed' &&
+          object !== undefined &&
+          sessionPaid({ status: object.status, payment_status: object.payment_status }))
+      if (saysPaid) this.paidEvents.set(e.id, e.objectId)
+    })
+  }
+
+  /** Deploys the client for run `r`; its receiver hands each delivery to whichever instance is current. */
+  start(r: FlowRun): { handler(request: Request): Promise<Response> } {
+    this.run = r
+    this.watchEvents(r)
+    this.env = {
+      ...r.env,
+      store: createDurableStore(),
+      orders: {
+        fulfil: (session, source) => this.order('harness.fulfil.fulfil', session, source),
+        reverse: (session, source) => this.order('harness.fulfil.reverse', session, source),
+      },
+    }
+    this.current = validClient(this.factory(this.env), this.api)
+    // A redeploy keeps the endpoint: deliveries reach whichever instance is current.
+    return { handler: (request: Request) => this.deliver(request) }
+  }
+
+  /** Redeploys the client from its factory (its `env.store` kept); false when none was deployed. */
+  restart(ctx: FlowActionContext): boolean {
+    if (this.env === undefined) return false
+    this.restarts += 1
+    ctx.sim.service.kernel.trace.append('harness.restart', { subject: 'fulfilment', reason: 'deploy', restart: this.restarts })
+    this.current = validClient(this.factory(this.env), this.api)
+    return true
+  }
+
+  /** Traces each session's state at the end, and whether anything told the client it was paid. */
+  traceSessions(r: FlowRun): void {
+    for (const id of this.sessions) {
+      const s = this.sessionOf(r, id)
+      r.sim.service.kernel.trace.append('harness.fulfil.session', {
+        id,
+        mode: s?.mode ?? null,
+        status: s?.status ?? null,
+        payment_status: s?.payment_status ?? null,
+        async_failed: this.asyncFailed.has(id),
+        known: this.shownPaid.has(id) || [...this.paidEvents].some(([event, session]) => session === id && r.acked.has(event)),
+      })
+    }
+  }
+
+  /** The session a step's number picks among those made so far. */
+  pick(n: unknown): string | undefined {
+    return this.sessions.length === 0 ? undefined : this.sessions[Number(n) % this.sessions.length]
+  }
+}
+
+/** A step of this property's own kinds, as the data it is. */
+const fieldsOf = (step: FlowStep) => step as Readonly<Record<string, unknown>>
+
+/** `x:checkout`: a session through the API, for a plan's price or an ad-hoc one-off item. */
+async function checkout(ctx: FlowActionContext, shop: FulfilmentShop, step: Readonly<Record<string, unknown>>) {
+  const customer = Number(step.customer)
+  const plan = Number(step.plan) % ctx.setup.prices.length
+  const who: Record<string, string> =
+    customer < 0 ? {} : { customer: ctx.setup.customers[customer % ctx.setup.customers.length] as string }
+  const lines: Record<string, string> =
+    step.mode === 'subscription'
+      ? { 'line_items[0][price]': ctx.setup.prices[plan] as string }
+      : {
+          'line_items[0][price_data][currency]': 'usd',
+          'line_items[0][price_data][unit_amount]': String(1500 * (plan + 1)),
+          'line_items[0][price_data][product_data][name]': `Order item ${plan}`,
+        }
+  const made = await ctx.api('POST', '/v1/checkout/sessions', {
+    mode: String(step.mode),
+    success_url: FULFILMENT_SUCCESS_URL,
+    ...lines,
+    'line_items[0][quantity]': '1',
+    ...who,
+  })
+  if (typeof made.body.id !== 'string') return `checkout refused (${made.status})`
+  shop.sessions.push(made.body.id)
+  return made.body.id
+}
+
+/** `x:pay`: the customer pays a session on the checkout page, and with `returns` lands on the success page. */
+async function pay(
+  ctx: FlowActionContext,
+  shop: FulfilmentShop,
+  step: Readonly<Record<string, unknown>>,
+  payments: readonly FulfilmentPayment[],
+) {
+  const id = shop.pick(step.session)
+  if (id === undefined) return 'no session'
+  const payment = payments[Number(step.payment) % payments.length] as FulfilmentPayment
+  const how = `${payment.paymentMethod}${payment.authentication === undefined ? '' : ` 3DS ${payment.authentication}`}`
+  try {
+    await ctx.sim.customer.completeCheckout(id, {
+      paymentMethod: payment.paymentMethod,
+      ...(payment.authentication === undefined ? {} : { authentication: payment.authentication }),
+    })
+  } catch (error) {
+    return `${id} with ${how}: refused (${error instanceof Error ? error.message : String(error)})`
+  }
+  if (step.returns !== true) return `${id} with ${how}`
+  return `${id} with ${how}, ${await shop.visit(ctx, id)}`
+}
+
+/**
+ * The actions of the fulfilment property's steps (`x:checkout`, `x:pay`, `x:return`, `x:expire`,
+ * `x:restart`) on `shop`, paying with `payments`.
+ *
+ * @example
+ * const actions = fulfilmentActions(shop, fulfilmentPayments)
+ */
+export function fulfilmentActions(shop: FulfilmentShop, payments: readonly FulfilmentPayment[]): Record<string, FlowAction> {
+  return {
+    'x:checkout': (ctx, step) => checkout(ctx, shop, fieldsOf(step)),
+    'x:pay': (ctx, step) => pay(ctx, shop, fieldsOf(step), payments),
+    async 'x:return'(ctx, step) {
+      const id = shop.pick(fieldsOf(step).session)
+      return id === undefined ? 'no session' : `${id}: ${await shop.visit(ctx, id)}`
+    },
+    async 'x:expire'(ctx, step) {
+      const id = shop.pick(fieldsOf(step).session)
+      if (id === undefined) return 'no session'
+      const done = await ctx.api('POST', `/v1/checkout/sessions/${id}/expire`)
+      return `${id}: ${done.status === 200 ? 'expired' : `refused (${done.status})`}`
+    },
+    async 'x:restart'(ctx) {
+      return shop.restart(ctx) ? undefined : 'no client'
+    },
+  }
+}
