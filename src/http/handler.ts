@@ -34,12 +34,6 @@ export type IncomingExchangeHandler = (incoming: Incoming) => Promise<Exchange>
 export interface HandlerOptions {
   readonly service: Service
   readonly routes: readonly Route[]
-  /**
-   * Routes declared beyond the service's own, served by the same pipeline (authentication, limits,
-   * the envelope, the trace); looked up after `routes`. Pass the same array to every handler, so
-   * its router is compiled once.
-   */
-  readonly extraRoutes?: readonly Route[]
   /** Ids for `req_…` request ids, from their own random stream so faults never shift object ids. */
   readonly requestIds: Ids
   /** Virtual milliseconds a request stays in flight; 0 (default) answers at the next macrotask. */
@@ -86,7 +80,7 @@ class RequestHandler {
       service,
       names: headerNames(service.kernel.prefix),
       idempotency: createIdempotencyStore(service.kernel),
-      routes: new RouteTable(options.routes, options.extraRoutes),
+      routes: new RouteTable(options.routes),
       requestIds: options.requestIds,
     }
     this.#delay = new AnswerDelay(service.kernel, options.serviceTime)

@@ -27,34 +27,30 @@ export function offMeterEventsHost(path: string, href: string): boolean {
 
 /**
  * Every route one handler serves, in the order a request is looked up: the service's own routes,
- * then any extra declared routes (served by the same pipeline: auth, limits, the envelope), then
- * the operations only older versions had. Built once per handler; each router is compiled once per
- * routes array and shared by every handler given the same array.
+ * then the operations only older versions had. Built once per handler; each router is compiled
+ * once per routes array and shared by every handler given the same array.
  *
  * @example
- * const table = new RouteTable(routes, extraRoutes)
+ * const table = new RouteTable(routes)
  * table.match('GET', '/v1/customers/cus_1')?.route.operation // 'customers.retrieve'
  */
 export class RouteTable {
   readonly #own: Router
-  readonly #extra: Router | undefined
 
-  constructor(routes: readonly Route[], extra?: readonly Route[]) {
+  constructor(routes: readonly Route[]) {
     this.#own = createRouter(routes)
-    this.#extra = extra === undefined || extra.length === 0 ? undefined : createRouter(extra)
   }
 
   /** The route of a request, or `undefined` when nothing serves it. */
   match(method: string, path: string): RouteMatch | undefined {
     // An operation of older versions only is looked up once no other route matches, so the
     // current version never reads its facts.
-    return this.#own.match(method, path) ?? this.#extra?.match(method, path) ?? retiredRouter().match(method, path)
+    return this.#own.match(method, path) ?? retiredRouter().match(method, path)
   }
 
   /** The methods served at a path, to tell 405 from 404. */
   allows(path: string): string[] {
-    const own = this.#own.allows(path)
-    return own.length > 0 || this.#extra === undefined ? own : this.#extra.allows(path)
+    return this.#own.allows(path)
   }
 
   /**

@@ -74,18 +74,6 @@ describe('routeStep', () => {
     expect(error.headers).toEqual({ Allow: 'GET, POST' })
   })
 
-  it("finds an extra declared route after the handler's own, and tells its 405 the same way", () => {
-    const extra: Route[] = [{ method: 'POST', path: '/__sim/settle', operation: 'sim.settle', handle: () => ({}) }]
-    const ctx = new PipelineContext(
-      { ...host, routes: new RouteTable(routes, extra) },
-      { method: 'POST', url: new URL('https://api.service.test/__sim/settle'), headers: new Headers(), text: '' },
-      contextOf('POST', '/__sim/settle').flight,
-    )
-    routeStep(ctx)
-    expect(ctx.route?.operation).toBe('sim.settle')
-    expect(new RouteTable(routes, extra).allows('/__sim/settle')).toEqual(['POST'])
-  })
-
   it('refuses an unknown path with 404 url_unrecognized', () => {
     const error = refusalOf(() => routeStep(contextOf('GET', '/v1/gadgets')))
     expect([error.status, error.code]).toEqual([404, 'url_unrecognized'])
