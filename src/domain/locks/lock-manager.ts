@@ -71,97 +71,114 @@ const SWEEP_EVERY = 1024
  * const locks = createLockManager(kernel, { waitMs: DEFAULT_LOCK_WAIT_MS, requestHoldMs: 0 })
  */
 export function createLockManager(kernel: Kernel, options: LockManagerOptions): LockManager {
-  const locks = new Map<string, Lock>()
-  let touches = 0
+  return new ObjectLocks(kernel, options)
+}
 
-  kernel.state.register('locks', {
-    save() {
-      return { touches, locks: [...locks].map(([id, l]) => [id, l.freeAt, l.holders]) }
-    },
-    load(data) {
-      const saved = data as { touches: number; locks: [string, number, number][] }
-      touches = saved.touches
-      locks.clear()
-      for (const [id, freeAt, holders] of saved.locks) locks.set(id, { freeAt, holders })
-    },
-  })
-  const own = {
-    sweep(now: number): void {
-      for (const [id, lock] of locks) if (lock.freeAt <= now) locks.delete(id)
-    },
-    take(objectId: string, now: number, duration: number): { lock: Lock; start: number; end: number } {
-      if (++touches % SWEEP_EVERY === 0) own.sweep(now)
-      let lock = locks.get(objectId)
-      if (lock === undefined) {
-        lock = { freeAt: now, holders: 0 }
-        locks.set(objectId, lock)
-      }
-      const start = Math.max(now, lock.freeAt)
-      const end = start + duration
-      lock.freeAt = end
-      lock.holders++
-      return { lock, start, end }
-    },
-    letGo(objectId: string, lock: Lock, end: number): void {
-      const now = kernel.clock.now
-      lock.holders--
-      // The last holder in the queue leaving early frees the lock now, not at its planned end.
-      if (lock.freeAt === end && end > now) lock.freeAt = now
-      if (lock.holders <= 0 && lock.freeAt <= now && locks.get(objectId) === lock) locks.delete(objectId)
-    },
-    gate(admission: Admission): void | (() => void) {
-      const objectId = admission.objectId
-      if (!admission.mutates || objectId === undefined) return
-      const now = kernel.clock.now
-      const freeAt = locks.get(objectId)?.freeAt ?? now
-      if (freeAt - now > options.waitMs) {
-        kernel.trace.append('lock.timeout', { object: objectId, operation: admission.operation, free_at: freeAt })
-        throw lockTimeout(objectId, kernel.prefix)
-      }
-      const { lock, end } = own.take(objectId, now, options.requestHoldMs)
-      let released = false
-      return () => {
-        if (released) return
-        released = true
-        own.letGo(objectId, lock, end)
-      }
-    },
+/** The locks held or queued on, by object id. */
+class ObjectLocks implements LockManager {
+  readonly waitMs: number
+  /** Handed on alone (the service's gate list), so bound once here. */
+  readonly gate: Gate = (admission) => this.#admit(admission)
+  readonly #kernel: Kernel
+  readonly #requestHoldMs: number
+  readonly #locks = new Map<string, Lock>()
+  #touches = 0
+
+  constructor(kernel: Kernel, options: LockManagerOptions) {
+    this.#kernel = kernel
+    this.waitMs = options.waitMs
+    this.#requestHoldMs = options.requestHoldMs
+    const locks = this.#locks
+    kernel.state.register('locks', {
+      save: () => {
+        return { touches: this.#touches, locks: [...locks].map(([id, l]) => [id, l.freeAt, l.holders]) }
+      },
+      load: (data) => {
+        const saved = data as { touches: number; locks: [string, number, number][] }
+        this.#touches = saved.touches
+        locks.clear()
+        for (const [id, freeAt, holders] of saved.locks) locks.set(id, { freeAt, holders })
+      },
+    })
   }
 
-  return {
-    gate: own.gate,
-    waitMs: options.waitMs,
-    acquire(objectId, holder, durationMs) {
-      const { lock, start, end } = own.take(objectId, kernel.clock.now, Math.max(0, durationMs))
-      kernel.trace.append('lock.acquired', { object: objectId, holder, start, end })
-      let released = false
-      return {
-        objectId,
-        start,
-        end,
-        release() {
-          if (released) return
-          released = true
-          own.letGo(objectId, lock, end)
-        },
-      }
-    },
-    holdInternally(objectId, durationMs) {
-      const now = kernel.clock.now
-      let lock = locks.get(objectId)
-      if (lock === undefined) {
-        lock = { freeAt: now, holders: 0 }
-        locks.set(objectId, lock)
-      }
-      lock.freeAt = Math.max(lock.freeAt, now + Math.max(0, durationMs))
-      kernel.trace.append('lock.held', { object: objectId, until: lock.freeAt })
-    },
-    heldUntil(objectId) {
-      const freeAt = locks.get(objectId)?.freeAt
-      return freeAt === undefined || freeAt <= kernel.clock.now ? undefined : freeAt
-    },
-    get size() {
-      return locks.size
-    },
+  get size(): number {
+    return this.#locks.size
+  }
+
+  acquire(objectId: string, holder: string, durationMs: number): InternalLock {
+    const { lock, start, end } = this.#take(objectId, this.#kernel.clock.now, Math.max(0, durationMs))
+    this.#kernel.trace.append('lock.acquired', { object: objectId, holder, start, end })
+    let released = false
+    return {
+      objectId,
+      start,
+      end,
+      release: () => {
+        if (released) return
+        released = true
+        this.#letGo(objectId, lock, end)
+      },
+    }
+  }
+
+  holdInternally(objectId: string, durationMs: number): void {
+    const now = this.#kernel.clock.now
+    let lock = this.#locks.get(objectId)
+    if (lock === undefined) {
+      lock = { freeAt: now, holders: 0 }
+      this.#locks.set(objectId, lock)
+    }
+    lock.freeAt = Math.max(lock.freeAt, now + Math.max(0, durationMs))
+    this.#kernel.trace.append('lock.held', { object: objectId, until: lock.freeAt })
+  }
+
+  heldUntil(objectId: string): number | undefined {
+    const freeAt = this.#locks.get(objectId)?.freeAt
+    return freeAt === undefined || freeAt <= this.#kernel.clock.now ? undefined : freeAt
+  }
+
+  #admit(admission: Admission): void | (() => void) {
+    const objectId = admission.objectId
+    if (!admission.mutates || objectId === undefined) return
+    const kernel = this.#kernel
+    const now = kernel.clock.now
+    const freeAt = this.#locks.get(objectId)?.freeAt ?? now
+    if (freeAt - now > this.waitMs) {
+      kernel.trace.append('lock.timeout', { object: objectId, operation: admission.operation, free_at: freeAt })
+      throw lockTimeout(objectId, kernel.prefix)
+    }
+    const { lock, end } = this.#take(objectId, now, this.#requestHoldMs)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.#letGo(objectId, lock, end)
+    }
+  }
+
+  #take(objectId: string, now: number, duration: number): { lock: Lock; start: number; end: number } {
+    const locks = this.#locks
+    if (++this.#touches % SWEEP_EVERY === 0) {
+      for (const [id, lock] of locks) if (lock.freeAt <= now) locks.delete(id)
+    }
+    let lock = locks.get(objectId)
+    if (lock === undefined) {
+      lock = { freeAt: now, holders: 0 }
+      locks.set(objectId, lock)
+    }
+    const start = Math.max(now, lock.freeAt)
+    const end = start + duration
+    lock.freeAt = end
+    lock.holders++
+    return { lock, start, end }
+  }
+
+  #letGo(objectId: string, lock: Lock, end: number): void {
+    const now = this.#kernel.clock.now
+    lock.holders--
+    // The last holder in the queue leaving early frees the lock now, not at its planned end.
+    if (lock.freeAt === end && end > now) lock.freeAt = now
+    if (lock.holders <= 0 && lock.freeAt <= now && this.#locks.get(objectId) === lock) this.#locks.delete(objectId)
   }
 }
