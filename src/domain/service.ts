@@ -94,64 +94,156 @@ export interface ServiceOptions {
   restoring?: boolean
 }
 
+/**
+ * Builds the domain over one kernel (see {@link Service}); the parts are made in a fixed order,
+ * since each may register snapshot state, draw ids or subscribe to events as it is made.
+ *
+ * @example
+ * const service = createService(kernel, timeline, { defaultVersion: '2025-03-31.basil' })
+ */
 export function createService(kernel: Kernel, timeline: RequestTimeline, options: ServiceOptions): Service {
-  const accounts = createAccounts(kernel, options.defaultVersion, options.restoring === true)
-  const events = createEventStore(kernel, accounts, () => built)
-  const sessions = createSessions(kernel, () => engineOf().resource(SESSION_OBJECT))
-  const destinations = createDestinations(kernel, accounts, () => engine)
-  const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)
-  // Meters, payment methods, charges and payment intents are engine objects; the engine is made
-  // after its ports, so the areas read it on use.
-  let built: Engine | undefined
-  const engineOf = (): Engine => {
-    if (built === undefined) throw new Error('service: the engine is not built yet')
-    return built
-  }
-  const meters = createMeters(() => engineOf().resource(METER_OBJECT))
-  const meterEvents = createMeterEvents(kernel, timeline, meters, events, options.faults)
-  const ledger = createLedger(
+  const late: LateParts = { engine: undefined, billing: undefined, ports: undefined }
+  const eventing = buildEventing(kernel, options, late)
+  const metering = buildMetering(kernel, timeline, options, eventing, late)
+  const ledger = buildLedger(kernel, eventing.accounts, late)
+  const payments = buildPayments(kernel, eventing, ledger, late)
+  const checkoutTimers = createCheckoutTimers(kernel, () => engineOf(late))
+  const moneyTimers = createMoneyTimers(kernel, eventing.events, () => engineOf(late))
+  const ports = portsOf(kernel, eventing, metering, ledger, payments, { checkoutTimers, moneyTimers }, late)
+  const served = buildEngine(kernel, eventing, payments, ports, late)
+  const limitsConfig = options.limits ?? resolveLimits(undefined)
+  const billing = buildBilling(kernel, eventing, metering, payments, served.engine, limitsConfig, late)
+  const admission = buildAdmission(kernel, options, limitsConfig, ledger, metering)
+  return {
     kernel,
-    () => engineOf().resource(BALANCE_TRANSACTION_OBJECT),
+    timeline,
+    accounts: eventing.accounts,
+    events: eventing.events,
+    sessions: metering.sessions,
+    destinations: eventing.destinations,
+    delivery: eventing.delivery,
+    trigger: served.trigger,
+    meters: metering.meters,
+    meterEvents: metering.meterEvents,
+    ledger,
+    engine: served.engine,
+    customers: served.customers,
+    paymentMethods: payments.paymentMethods,
+    charges: payments.charges,
+    paymentIntents: payments.paymentIntents,
+    products: served.products,
+    offSessionPayments: served.offSessionPayments,
+    billing,
+    checkoutTimers,
+    limits: admission.limits,
+    locks: admission.locks,
+    gates: admission.gates,
+  }
+}
+
+/**
+ * Parts made after the ones that use them: meters, payment methods, charges and payment intents
+ * are engine objects, and the engine is made after its ports, so the areas read it on use.
+ */
+interface LateParts {
+  engine: Engine | undefined
+  billing: Billing | undefined
+  ports: ResourcePorts | undefined
+}
+
+function engineOf(late: LateParts): Engine {
+  if (late.engine === undefined) throw new Error('service: the engine is not built yet')
+  return late.engine
+}
+
+type Eventing = Pick<Service, 'accounts' | 'events' | 'sessions' | 'destinations' | 'delivery'>
+
+/** Accounts, the event store, stream sessions, destinations and delivery. */
+function buildEventing(kernel: Kernel, options: ServiceOptions, late: LateParts): Eventing {
+  const accounts = createAccounts(kernel, options.defaultVersion, options.restoring === true)
+  const events = createEventStore(kernel, accounts, () => late.engine)
+  const sessions = createSessions(kernel, () => engineOf(late).resource(SESSION_OBJECT))
+  const destinations = createDestinations(kernel, accounts, () => engineOf(late))
+  const delivery = createDelivery(kernel, events, destinations, accounts, options.faults)
+  return { accounts, events, sessions, destinations, delivery }
+}
+
+type Metering = Pick<Service, 'meters' | 'meterEvents' | 'sessions'>
+
+function buildMetering(
+  kernel: Kernel,
+  timeline: RequestTimeline,
+  options: ServiceOptions,
+  eventing: Eventing,
+  late: LateParts,
+): Metering {
+  const meters = createMeters(() => engineOf(late).resource(METER_OBJECT))
+  const meterEvents = createMeterEvents(kernel, timeline, meters, eventing.events, options.faults)
+  return { meters, meterEvents, sessions: eventing.sessions }
+}
+
+function buildLedger(kernel: Kernel, accounts: Accounts, late: LateParts): Ledger {
+  return createLedger(
+    kernel,
+    () => engineOf(late).resource(BALANCE_TRANSACTION_OBJECT),
     (platform) =>
       accounts
         .list()
         .filter((a) => a.platform === platform)
         .map((a) => a.id),
   )
+}
+
+type Payments = Pick<ResourcePorts, 'paymentMethods' | 'charges' | 'disputes' | 'paymentIntents'>
+
+/** Payment methods, disputes, charges and payment intents, over the engine's stores. */
+function buildPayments(kernel: Kernel, { events }: Eventing, ledger: Ledger, late: LateParts): Payments {
+  const engine = (): Engine => engineOf(late)
   const paymentMethods = createPaymentMethods({
     resource() {
-      return engineOf().resource('payment_method')
+      return engineOf(late).resource('payment_method')
     },
     events,
-    setUp: savedForOffSession(engineOf),
+    setUp: savedForOffSession(engine),
   })
-  const disputes = createDisputes({ kernel, events, ledger, engine: engineOf })
+  const disputes = createDisputes({ kernel, events, ledger, engine })
   const charges = createCharges({
     kernel,
     events,
     ledger,
     resource() {
-      return engineOf().resource('charge')
+      return engineOf(late).resource('charge')
     },
     paymentMethods,
     disputes,
     onCaptured(scope, charge, origin) {
-      return collectConnect({ engine: engineOf(), ports }, scope, charge, origin)
+      return collectConnect({ engine: engineOf(late), ports: late.ports as ResourcePorts }, scope, charge, origin)
     },
   })
-  const paymentIntents = createPaymentIntents({ kernel, events, engine: engineOf, paymentMethods, charges })
-  const checkoutTimers = createCheckoutTimers(kernel, engineOf)
-  const moneyTimers = createMoneyTimers(kernel, events, engineOf)
-  let billingArea: Billing | undefined
+  const paymentIntents = createPaymentIntents({ kernel, events, engine, paymentMethods, charges })
+  return { paymentMethods, disputes, charges, paymentIntents }
+}
+
+/** What behaviours are handed: the service's other areas (billing read once it is built). */
+function portsOf(
+  kernel: Kernel,
+  eventing: Eventing,
+  metering: Metering,
+  ledger: Ledger,
+  payments: Payments,
+  timers: Pick<ResourcePorts, 'checkoutTimers' | 'moneyTimers'>,
+  late: LateParts,
+): ResourcePorts {
+  const { accounts, events, destinations, delivery } = eventing
   const ports: ResourcePorts = {
-    paymentMethods,
-    charges,
-    disputes,
-    paymentIntents,
+    paymentMethods: payments.paymentMethods,
+    charges: payments.charges,
+    disputes: payments.disputes,
+    paymentIntents: payments.paymentIntents,
     metering: {
-      meters,
-      meterEvents,
-      sessions,
+      meters: metering.meters,
+      meterEvents: metering.meterEvents,
+      sessions: metering.sessions,
       meterId(mode) {
         return kernel.ids.next(`mtr_${mode}`, 24)
       },
@@ -162,34 +254,68 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     events,
     destinations,
     delivery,
-    checkoutTimers,
-    moneyTimers,
+    checkoutTimers: timers.checkoutTimers,
+    moneyTimers: timers.moneyTimers,
     get billing(): Billing {
-      if (billingArea === undefined) throw new Error('service: billing is not built yet')
-      return billingArea
+      if (late.billing === undefined) throw new Error('service: billing is not built yet')
+      return late.billing
     },
   }
+  late.ports = ports
+  return ports
+}
+
+type EngineParts = Pick<Service, 'engine' | 'trigger' | 'customers' | 'products' | 'offSessionPayments'>
+
+/** The engine over the served declarations, and the parts that read its resources by name. */
+function buildEngine(kernel: Kernel, eventing: Eventing, payments: Payments, ports: ResourcePorts, late: LateParts): EngineParts {
+  const { events, accounts } = eventing
   const engine = createEngine({ kernel, events, view: catalogueView, declarations, ports })
-  built = engine
+  late.engine = engine
   const trigger = createTrigger(kernel, events, accounts, engine)
   const customers = engine.resource('customer')
   const products = engine.resource('product')
-  const offSessionPayments = createOffSessionPayments(kernel, events, customers, paymentMethods, charges)
-  const limitsConfig = options.limits ?? resolveLimits(undefined)
+  const offSessionPayments = createOffSessionPayments(kernel, events, customers, payments.paymentMethods, payments.charges)
+  return { engine, trigger, customers, products, offSessionPayments }
+}
+
+function buildBilling(
+  kernel: Kernel,
+  { events }: Eventing,
+  metering: Metering,
+  payments: Payments,
+  engine: Engine,
+  limitsConfig: LimitsConfig,
+  late: LateParts,
+): Billing {
+  const { paymentIntents } = payments
   const billing = createBilling({
     kernel,
     events,
     engine,
-    meters,
-    meterEvents,
-    paymentMethods,
+    meters: metering.meters,
+    meterEvents: metering.meterEvents,
+    paymentMethods: payments.paymentMethods,
     paymentIntents() {
       return paymentIntents
     },
     limitRows: limitsConfig.rows,
   })
-  billingArea = billing
+  late.billing = billing
   paymentIntents.onOutcome(billing.intentOutcome)
+  return billing
+}
+
+type Admitting = Pick<Service, 'limits' | 'locks' | 'gates'>
+
+/** The limiter and the lock manager (each off when configured so) and the gates they add. */
+function buildAdmission(
+  kernel: Kernel,
+  options: ServiceOptions,
+  limitsConfig: LimitsConfig,
+  ledger: Ledger,
+  metering: Metering,
+): Admitting {
   const limits =
     limitsConfig.rows.length === 0 && limitsConfig.reads === undefined
       ? undefined
@@ -198,33 +324,9 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
     limitsConfig.lockWaitMs === undefined
       ? undefined
       : createLockManager(kernel, { waitMs: limitsConfig.lockWaitMs, requestHoldMs: options.requestHoldMs ?? 0 })
-  if (locks) meterEvents.useLocks(locks)
+  if (locks) metering.meterEvents.useLocks(locks)
   const gates: Gate[] = []
   if (limits) gates.push(limits.gate)
   if (locks) gates.push(locks.gate)
-  return {
-    kernel,
-    timeline,
-    accounts,
-    events,
-    sessions,
-    destinations,
-    delivery,
-    trigger,
-    meters,
-    meterEvents,
-    ledger,
-    engine,
-    customers,
-    paymentMethods,
-    charges,
-    paymentIntents,
-    products,
-    offSessionPayments,
-    billing,
-    checkoutTimers,
-    limits,
-    locks,
-    gates,
-  }
+  return { limits, locks, gates }
 }

@@ -1,4 +1,4 @@
-import type { Field, Shape } from '../../catalogue/types.js'
+import type { Field, Shape } from '#catalogue/types.js'
 import type { BuildContext } from './build-object.js'
 import { emptyOf } from './build-object.js'
 import { type CatalogueView, isListShape, objectShape, resolve } from './catalogue-view.js'

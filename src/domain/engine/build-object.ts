@@ -1,4 +1,4 @@
-import type { Field, Shape } from '../../catalogue/types.js'
+import type { Field, Shape } from '#catalogue/types.js'
 import { type CatalogueView, isListShape, resolve } from './catalogue-view.js'
 
 /** What a new object's defaults are made from. */

@@ -1,4 +1,4 @@
-import type { Field, Operation, Shape } from '../../catalogue/types.js'
+import type { Field, Operation, Shape } from '#catalogue/types.js'
 
 /**
  * What the engine reads from the operation catalogue: its operations and its named types. The

@@ -1,5 +1,5 @@
-import { errorMessage } from '../../catalogue/errors.js'
-import { METADATA_LIMITS } from '../../catalogue/rules.js'
+import { errorMessage } from '#catalogue/errors.js'
+import { METADATA_LIMITS } from '#catalogue/rules.js'
 import { invalidRequest, tableError } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'
 

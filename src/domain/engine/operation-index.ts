@@ -1,4 +1,4 @@
-import type { Operation } from '../../catalogue/types.js'
+import type { Operation } from '#catalogue/types.js'
 import { type CatalogueView, fieldsOf } from './catalogue-view.js'
 import type { ResourceDeclaration, Verb } from './declaration.js'
 import { isV2 } from './v2-object.js'

@@ -1,4 +1,4 @@
-import type { Shape } from '../../catalogue/types.js'
+import type { Shape } from '#catalogue/types.js'
 import type { Scope } from '../mode.js'
 import { tableError } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'

@@ -71,97 +71,121 @@ const SWEEP_EVERY = 1024
  * const locks = createLockManager(kernel, { waitMs: DEFAULT_LOCK_WAIT_MS, requestHoldMs: 0 })
  */
 export function createLockManager(kernel: Kernel, options: LockManagerOptions): LockManager {
-  const locks = new Map<string, Lock>()
-  let touches = 0
+  const t: LockTable = {
+    kernel,
+    waitMs: options.waitMs,
+    requestHoldMs: options.requestHoldMs,
+    locks: new Map(),
+    touches: 0,
+  }
+  registerLockTable(t)
+  return {
+    gate: (admission) => admitMutation(t, admission),
+    waitMs: options.waitMs,
+    acquire: (objectId, holder, durationMs) => acquireLock(t, objectId, holder, durationMs),
+    holdInternally: (objectId, durationMs) => holdInternally(t, objectId, durationMs),
+    heldUntil(objectId) {
+      const freeAt = t.locks.get(objectId)?.freeAt
+      return freeAt === undefined || freeAt <= kernel.clock.now ? undefined : freeAt
+    },
+    get size() {
+      return t.locks.size
+    },
+  }
+}
 
-  kernel.state.register('locks', {
+/** The locks held or queued on, by object id, and what a lock manager runs on. */
+interface LockTable {
+  readonly kernel: Kernel
+  readonly waitMs: number
+  readonly requestHoldMs: number
+  readonly locks: Map<string, Lock>
+  touches: number
+}
+
+function registerLockTable(t: LockTable): void {
+  const { locks } = t
+  t.kernel.state.register('locks', {
     save() {
-      return { touches, locks: [...locks].map(([id, l]) => [id, l.freeAt, l.holders]) }
+      return { touches: t.touches, locks: [...locks].map(([id, l]) => [id, l.freeAt, l.holders]) }
     },
     load(data) {
       const saved = data as { touches: number; locks: [string, number, number][] }
-      touches = saved.touches
+      t.touches = saved.touches
       locks.clear()
       for (const [id, freeAt, holders] of saved.locks) locks.set(id, { freeAt, holders })
     },
   })
-  const own = {
-    sweep(now: number): void {
-      for (const [id, lock] of locks) if (lock.freeAt <= now) locks.delete(id)
-    },
-    take(objectId: string, now: number, duration: number): { lock: Lock; start: number; end: number } {
-      if (++touches % SWEEP_EVERY === 0) own.sweep(now)
-      let lock = locks.get(objectId)
-      if (lock === undefined) {
-        lock = { freeAt: now, holders: 0 }
-        locks.set(objectId, lock)
-      }
-      const start = Math.max(now, lock.freeAt)
-      const end = start + duration
-      lock.freeAt = end
-      lock.holders++
-      return { lock, start, end }
-    },
-    letGo(objectId: string, lock: Lock, end: number): void {
-      const now = kernel.clock.now
-      lock.holders--
-      // The last holder in the queue leaving early frees the lock now, not at its planned end.
-      if (lock.freeAt === end && end > now) lock.freeAt = now
-      if (lock.holders <= 0 && lock.freeAt <= now && locks.get(objectId) === lock) locks.delete(objectId)
-    },
-    gate(admission: Admission): void | (() => void) {
-      const objectId = admission.objectId
-      if (!admission.mutates || objectId === undefined) return
-      const now = kernel.clock.now
-      const freeAt = locks.get(objectId)?.freeAt ?? now
-      if (freeAt - now > options.waitMs) {
-        kernel.trace.append('lock.timeout', { object: objectId, operation: admission.operation, free_at: freeAt })
-        throw lockTimeout(objectId, kernel.prefix)
-      }
-      const { lock, end } = own.take(objectId, now, options.requestHoldMs)
-      let released = false
-      return () => {
-        if (released) return
-        released = true
-        own.letGo(objectId, lock, end)
-      }
-    },
-  }
+}
 
+/** A mutation's admission: refused when its object's lock is not free within the wait, else queued. */
+function admitMutation(t: LockTable, admission: Admission): void | (() => void) {
+  const objectId = admission.objectId
+  if (!admission.mutates || objectId === undefined) return
+  const { kernel } = t
+  const now = kernel.clock.now
+  const freeAt = t.locks.get(objectId)?.freeAt ?? now
+  if (freeAt - now > t.waitMs) {
+    kernel.trace.append('lock.timeout', { object: objectId, operation: admission.operation, free_at: freeAt })
+    throw lockTimeout(objectId, kernel.prefix)
+  }
+  const { lock, end } = take(t, objectId, now, t.requestHoldMs)
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    letGo(t, objectId, lock, end)
+  }
+}
+
+function acquireLock(t: LockTable, objectId: string, holder: string, durationMs: number): InternalLock {
+  const { lock, start, end } = take(t, objectId, t.kernel.clock.now, Math.max(0, durationMs))
+  t.kernel.trace.append('lock.acquired', { object: objectId, holder, start, end })
+  let released = false
   return {
-    gate: own.gate,
-    waitMs: options.waitMs,
-    acquire(objectId, holder, durationMs) {
-      const { lock, start, end } = own.take(objectId, kernel.clock.now, Math.max(0, durationMs))
-      kernel.trace.append('lock.acquired', { object: objectId, holder, start, end })
-      let released = false
-      return {
-        objectId,
-        start,
-        end,
-        release() {
-          if (released) return
-          released = true
-          own.letGo(objectId, lock, end)
-        },
-      }
-    },
-    holdInternally(objectId, durationMs) {
-      const now = kernel.clock.now
-      let lock = locks.get(objectId)
-      if (lock === undefined) {
-        lock = { freeAt: now, holders: 0 }
-        locks.set(objectId, lock)
-      }
-      lock.freeAt = Math.max(lock.freeAt, now + Math.max(0, durationMs))
-      kernel.trace.append('lock.held', { object: objectId, until: lock.freeAt })
-    },
-    heldUntil(objectId) {
-      const freeAt = locks.get(objectId)?.freeAt
-      return freeAt === undefined || freeAt <= kernel.clock.now ? undefined : freeAt
-    },
-    get size() {
-      return locks.size
+    objectId,
+    start,
+    end,
+    release() {
+      if (released) return
+      released = true
+      letGo(t, objectId, lock, end)
     },
   }
+}
+
+function holdInternally(t: LockTable, objectId: string, durationMs: number): void {
+  const now = t.kernel.clock.now
+  let lock = t.locks.get(objectId)
+  if (lock === undefined) {
+    lock = { freeAt: now, holders: 0 }
+    t.locks.set(objectId, lock)
+  }
+  lock.freeAt = Math.max(lock.freeAt, now + Math.max(0, durationMs))
+  t.kernel.trace.append('lock.held', { object: objectId, until: lock.freeAt })
+}
+
+function take(t: LockTable, objectId: string, now: number, duration: number): { lock: Lock; start: number; end: number } {
+  const locks = t.locks
+  if (++t.touches % SWEEP_EVERY === 0) {
+    for (const [id, lock] of locks) if (lock.freeAt <= now) locks.delete(id)
+  }
+  let lock = locks.get(objectId)
+  if (lock === undefined) {
+    lock = { freeAt: now, holders: 0 }
+    locks.set(objectId, lock)
+  }
+  const start = Math.max(now, lock.freeAt)
+  const end = start + duration
+  lock.freeAt = end
+  lock.holders++
+  return { lock, start, end }
+}
+
+function letGo(t: LockTable, objectId: string, lock: Lock, end: number): void {
+  const now = t.kernel.clock.now
+  lock.holders--
+  // The last holder in the queue leaving early frees the lock now, not at its planned end.
+  if (lock.freeAt === end && end > now) lock.freeAt = now
+  if (lock.holders <= 0 && lock.freeAt <= now && t.locks.get(objectId) === lock) t.locks.delete(objectId)
 }

@@ -1,4 +1,5 @@
 import { SESSION_VALIDITY_MS } from '#catalogue/rules.js'
+import type { TaskKind } from '#kernel/scheduler.js'
 import { DAY, isoTime } from '#kernel/time.js'
 import type { Resource } from '../engine/resource.js'
 import type { Kernel } from '../kernel-parts.js'
@@ -57,18 +58,114 @@ export interface Sessions {
  * const sessions = createSessions(kernel, () => engine.resource(SESSION_OBJECT))
  */
 export function createSessions(kernel: Kernel, resource: () => Resource): Sessions {
-  const byToken = new Map<string, SessionKey>()
-  const byId = new Map<string, SessionKey>()
-  // A snapshot carries the objects once (in the engine's part); the index follows them on first use.
-  let stale = false
+  return new SessionBook(kernel, resource)
+}
 
-  function index(): void {
-    if (!stale) return
-    stale = false
-    byToken.clear()
-    byId.clear()
+/** The token and id indexes of the stored sessions, and the task that forgets an expired one. */
+class SessionBook implements Sessions {
+  readonly #kernel: Kernel
+  readonly #resource: () => Resource
+  readonly #byToken = new Map<string, SessionKey>()
+  readonly #byId = new Map<string, SessionKey>()
+  // A snapshot carries the objects once (in the engine's part); the index follows them on first use.
+  #stale = false
+  readonly #forgetTask: TaskKind<{ id: string }>
+
+  constructor(kernel: Kernel, resource: () => Resource) {
+    this.#kernel = kernel
+    this.#resource = resource
+    this.#forgetTask = kernel.scheduler.define<{ id: string }>('session.forget', ({ id }) => {
+      this.#index()
+      const key = this.#byId.get(id)
+      if (key === undefined) return
+      this.#byToken.delete(key.token)
+      this.#byId.delete(id)
+      resource().discard(key, id)
+    })
+    kernel.state.register('sessions', {
+      // The index has nothing of its own to save.
+      save() {
+        return null
+      },
+      load: () => {
+        this.#stale = true
+      },
+    })
+  }
+
+  create(scope: Scope): Record<string, unknown> {
+    this.#index()
+    const kernel = this.#kernel
+    const now = kernel.clock.now
+    const id = kernel.ids.next('mes', 24)
+    const token = kernel.ids.next(`ek_${scope.mode}`, 48)
+    const expiresAt = now + SESSION_TTL
+    const session = this.#resource().insert(scope, {
+      id,
+      object: SESSION_OBJECT,
+      authentication_token: token,
+      created: isoTime(now),
+      expires_at: isoTime(expiresAt),
+      livemode: scope.mode === 'live',
+    })
+    const key: SessionKey = { id, account: scope.account, mode: scope.mode, token, expiresAt }
+    this.#byToken.set(token, key)
+    this.#byId.set(id, key)
+    // Expired tokens are remembered for a day so they keep answering "expired", then forgotten.
+    this.#forgetTask.at(expiresAt + DAY, { id })
+    kernel.trace.append('session.created', { id, account: scope.account, mode: scope.mode, expires_at: expiresAt })
+    return session
+  }
+
+  authenticate(token: string): SessionKey {
+    this.#index()
+    const key = this.#byToken.get(token)
+    if (key === undefined) {
+      throw tableError('session_token_invalid')
+    }
+    if (this.#kernel.clock.now >= key.expiresAt) {
+      throw tableError('billing_meter_event_session_expired', { id: key.id, expires_at: isoTime(key.expiresAt) })
+    }
+    return key
+  }
+
+  isToken(credential: string): boolean {
+    return credential.startsWith('ek_')
+  }
+
+  get(id: string): SessionKey | undefined {
+    this.#index()
+    return this.#byId.get(id)
+  }
+
+  expire(id: string): void {
+    this.#index()
+    const key = this.#byId.get(id)
+    const now = this.#kernel.clock.now
+    if (key !== undefined && key.expiresAt > now) {
+      key.expiresAt = now
+      this.#resource().put(key, id, { expires_at: isoTime(key.expiresAt) })
+      this.#kernel.trace.append('session.expired', { id })
+    }
+  }
+
+  live(account?: string): string[] {
+    this.#index()
+    const now = this.#kernel.clock.now
+    const ids: string[] = []
+    for (const key of this.#byId.values()) {
+      if (key.expiresAt > now && (account === undefined || key.account === account)) ids.push(key.id)
+    }
+    return ids
+  }
+
+  #index(): void {
+    if (!this.#stale) return
+    this.#stale = false
+    this.#byToken.clear()
+    this.#byId.clear()
     const keys: { key: SessionKey; created: number }[] = []
-    resource().each((scope, o) => {
+    this.#resource().each((scope, o) => {
       const key: SessionKey = {
         id: String(o.id),
         account: scope.account,
@@ -82,88 +179,8 @@ export function createSessions(kernel: Kernel, resource: () => Resource): Sessio
     // order `live` answers in (a stable sort keeps the store's order within one instant).
     keys.sort((a, b) => a.created - b.created)
     for (const { key } of keys) {
-      byToken.set(key.token, key)
-      byId.set(key.id, key)
+      this.#byToken.set(key.token, key)
+      this.#byId.set(key.id, key)
     }
-  }
-
-  const forgetTask = kernel.scheduler.define<{ id: string }>('session.forget', ({ id }) => {
-    index()
-    const key = byId.get(id)
-    if (key === undefined) return
-    byToken.delete(key.token)
-    byId.delete(id)
-    resource().discard(key, id)
-  })
-
-  kernel.state.register('sessions', {
-    // The index has nothing of its own to save.
-    save() {
-      return null
-    },
-    load() {
-      stale = true
-    },
-  })
-
-  return {
-    create(scope) {
-      index()
-      const now = kernel.clock.now
-      const id = kernel.ids.next('mes', 24)
-      const token = kernel.ids.next(`ek_${scope.mode}`, 48)
-      const expiresAt = now + SESSION_TTL
-      const session = resource().insert(scope, {
-        id,
-        object: SESSION_OBJECT,
-        authentication_token: token,
-        created: isoTime(now),
-        expires_at: isoTime(expiresAt),
-        livemode: scope.mode === 'live',
-      })
-      const key: SessionKey = { id, account: scope.account, mode: scope.mode, token, expiresAt }
-      byToken.set(token, key)
-      byId.set(id, key)
-      // Expired tokens are remembered for a day so they keep answering "expired", then forgotten.
-      forgetTask.at(expiresAt + DAY, { id })
-      kernel.trace.append('session.created', { id, account: scope.account, mode: scope.mode, expires_at: expiresAt })
-      return session
-    },
-    authenticate(token) {
-      index()
-      const key = byToken.get(token)
-      if (key === undefined) {
-        throw tableError('session_token_invalid')
-      }
-      if (kernel.clock.now >= key.expiresAt) {
-        throw tableError('billing_meter_event_session_expired', { id: key.id, expires_at: isoTime(key.expiresAt) })
-      }
-      return key
-    },
-    isToken(credential) {
-      return credential.startsWith('ek_')
-    },
-    get(id) {
-      index()
-      return byId.get(id)
-    },
-    expire(id) {
-      index()
-      const key = byId.get(id)
-      if (key !== undefined && key.expiresAt > kernel.clock.now) {
-        key.expiresAt = kernel.clock.now
-        resource().put(key, id, { expires_at: isoTime(key.expiresAt) })
-        kernel.trace.append('session.expired', { id })
-      }
-    },
-    live(account) {
-      index()
-      const now = kernel.clock.now
-      const ids: string[] = []
-      for (const key of byId.values()) {
-        if (key.expiresAt > now && (account === undefined || key.account === account)) ids.push(key.id)
-      }
-      return ids
-    },
   }
 }

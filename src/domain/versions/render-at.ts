@@ -50,79 +50,107 @@ export function renderAt(
   expand: readonly string[] = [],
   invoiceOf: (paymentIntent: string) => string | null = noInvoices,
 ): unknown {
-  const changes = changesAfter(version)
-  const ctx: WalkContext = { version, find, render: (o) => walk(o) as Obj, invoiceOf }
-  // A subtree nothing changes is answered as it is (no copy): most of an answer at a recent
-  // version, and the garbage of a walk is most of its cost. `held` is how the sub-object a parent's
-  // field holds differs at the version (from the generated facts), for a node without `object`.
-  function walk(node: unknown, held?: FieldChanges): unknown {
-    if (Array.isArray(node)) {
-      let copy: unknown[] | undefined
-      for (let i = 0; i < node.length; i++) {
-        const walked = walk(node[i], held)
-        if (walked !== node[i]) {
-          copy ??= node.slice()
-          copy[i] = walked
-        }
-      }
-      return copy ?? node
-    }
-    if (node === null || typeof node !== 'object') return node
-    const source = node as Obj
-    const kind = source.object
-    if (kind === 'event' || kind === 'v2.core.event') return node
-    let out: Obj | undefined
-    let facts = held
-    if (typeof kind === 'string') {
-      for (const change of changes) {
-        const back = change.back?.[kind]
-        if (back === undefined) continue
-        out ??= { ...source }
-        back(out, ctx)
-      }
-      const type = objectType(kind)
-      facts = type === undefined ? undefined : fieldChanges(version, type, 'objects')
-    }
-    // Changes read the object as it is now (its children unwalked); the children they did not
-    // replace are walked next: an object a change put there is already rendered, and a sub-object
-    // it rewrote (a price's `recurring`) gets the generated facts only.
-    for (const key in source) {
-      const value = source[key]
-      if (value === null || typeof value !== 'object') continue
-      if (out !== undefined && out[key] !== value) {
-        const put = out[key]
-        const inner = facts?.sub(key)
-        if (inner !== undefined && put !== null && typeof put === 'object' && typeof (put as Obj).object !== 'string') {
-          out[key] = walk(put, inner)
-        }
-        continue
-      }
-      const walked = walk(value, facts?.sub(key))
-      if (walked !== value) {
-        out ??= { ...source }
-        out[key] = walked
-      }
-    }
-    if (facts !== undefined) {
-      for (const key of facts.dropped) {
-        if (!(key in (out ?? source))) continue
-        out ??= { ...source }
-        delete out[key]
-      }
-      for (const [key, presence] of facts.restored) {
-        if (presence !== 'required' || key in (out ?? source)) continue
-        out ??= { ...source }
-        out[key] = null
-      }
-      for (const key of facts.required) {
-        if (key in (out ?? source)) continue
-        out ??= { ...source }
-        out[key] = null
-      }
-    }
-    return out ?? source
+  const ctx: WalkContext = { version, find, render: (o) => walkNode(w, o) as Obj, invoiceOf }
+  const w: Walk = { changes: changesAfter(version), version, ctx }
+  return expand.reduce<unknown>((result, path) => expandAt(result, path.split('.'), ctx), walkNode(w, answer))
+}
+
+/** One walk: the changes it goes back through, its version, and what changes are handed. */
+interface Walk {
+  readonly changes: readonly VersionChange[]
+  readonly version: string
+  readonly ctx: WalkContext
+}
+
+// A subtree nothing changes is answered as it is (no copy): most of an answer at a recent
+// version, and the garbage of a walk is most of its cost. `held` is how the sub-object a parent's
+// field holds differs at the version (from the generated facts), for a node without `object`.
+function walkNode(w: Walk, node: unknown, held?: FieldChanges): unknown {
+  if (Array.isArray(node)) return walkArray(w, node, held)
+  if (node === null || typeof node !== 'object') return node
+  const source = node as Obj
+  const kind = source.object
+  if (kind === 'event' || kind === 'v2.core.event') return node
+  let out: Obj | undefined
+  let facts = held
+  if (typeof kind === 'string') {
+    out = applyChanges(w, kind, source)
+    const type = objectType(kind)
+    facts = type === undefined ? undefined : fieldChanges(w.version, type, 'objects')
   }
-  return expand.reduce<unknown>((result, path) => expandAt(result, path.split('.'), ctx), walk(answer))
+  out = walkChildren(w, source, out, facts)
+  if (facts !== undefined) out = applyFacts(facts, source, out)
+  return out ?? source
+}
+
+function walkArray(w: Walk, node: readonly unknown[], held: FieldChanges | undefined): unknown {
+  let copy: unknown[] | undefined
+  for (let i = 0; i < node.length; i++) {
+    const walked = walkNode(w, node[i], held)
+    if (walked !== node[i]) {
+      copy ??= node.slice()
+      copy[i] = walked
+    }
+  }
+  return copy ?? node
+}
+
+/** The hand-written changes of an object kind, applied to a copy made only when one applies. */
+function applyChanges(w: Walk, kind: string, source: Obj): Obj | undefined {
+  let out: Obj | undefined
+  for (const change of w.changes) {
+    const back = change.back?.[kind]
+    if (back === undefined) continue
+    out ??= { ...source }
+    back(out, w.ctx)
+  }
+  return out
+}
+
+// Changes read the object as it is now (its children unwalked); the children they did not
+// replace are walked next: an object a change put there is already rendered, and a sub-object
+// it rewrote (a price's `recurring`) gets the generated facts only.
+function walkChildren(w: Walk, source: Obj, changed: Obj | undefined, facts: FieldChanges | undefined): Obj | undefined {
+  let out = changed
+  for (const key in source) {
+    const value = source[key]
+    if (value === null || typeof value !== 'object') continue
+    if (out !== undefined && out[key] !== value) {
+      const put = out[key]
+      const inner = facts?.sub(key)
+      if (inner !== undefined && put !== null && typeof put === 'object' && typeof (put as Obj).object !== 'string') {
+        out[key] = walkNode(w, put, inner)
+      }
+      continue
+    }
+    const walked = walkNode(w, value, facts?.sub(key))
+    if (walked !== value) {
+      out ??= { ...source }
+      out[key] = walked
+    }
+  }
+  return out
+}
+
+/** The generated facts: fields the version did not have dropped, fields it required given as `null`. */
+function applyFacts(facts: FieldChanges, source: Obj, changed: Obj | undefined): Obj | undefined {
+  let out = changed
+  for (const key of facts.dropped) {
+    if (!(key in (out ?? source))) continue
+    out ??= { ...source }
+    delete out[key]
+  }
+  for (const [key, presence] of facts.restored) {
+    if (presence !== 'required' || key in (out ?? source)) continue
+    out ??= { ...source }
+    out[key] = null
+  }
+  for (const key of facts.required) {
+    if (key in (out ?? source)) continue
+    out ??= { ...source }
+    out[key] = null
+  }
+  return out
 }
 
 /** The node with the id at `segs` replaced by its object rendered at the walk's version (a copy where it changes). */

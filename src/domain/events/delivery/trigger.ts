@@ -1,4 +1,4 @@
-import { ERRORS, errorMessage } from '#catalogue/errors.js'
+import { errorMessage } from '#catalogue/errors.js'
 import { objectType } from '#catalogue/index.js'
 import type { Accounts } from '../../connect/accounts.js'
 import type { Engine } from '../../engine/engine.js'
@@ -7,6 +7,7 @@ import type { Mode } from '../../mode.js'
 import { isThinType } from '../destinations/destination-rules.js'
 import type { StoredEvent } from '../event.js'
 import type { EventStore } from '../event-store.js'
+import { fixture } from './trigger-fixture.js'
 
 /** What `trigger` may change in the generated event. */
 export interface TriggerOverrides {
@@ -98,107 +99,5 @@ function meterErrorData(type: string, now: number, prefix: string, request: stri
     },
     validation_start: new Date(now - 60_000).toISOString(),
     validation_end: new Date(now).toISOString(),
-  }
-}
-
-function fixture(
-  type: string,
-  id: (prefix: string, n?: number) => string,
-  created: number,
-  livemode: boolean,
-  prefix: string,
-): Record<string, unknown> {
-  const resource = type.slice(0, type.lastIndexOf('.'))
-  const customer = id('cus', 14)
-  const base = { created, livemode, metadata: {} }
-  switch (resource) {
-    case 'payment_intent': {
-      const failed = type === 'payment_intent.payment_failed'
-      return {
-        id: id('pi'),
-        object: 'payment_intent',
-        amount: 2000,
-        amount_received: failed ? 0 : 2000,
-        currency: 'usd',
-        customer: null,
-        payment_method: id('pm'),
-        status: failed ? 'requires_payment_method' : 'succeeded',
-        last_payment_error: failed
-          ? {
-              code: 'card_declined',
-              decline_code: 'generic_decline',
-              message: errorMessage('card_declined'),
-              type: ERRORS.card_declined.type,
-            }
-          : null,
-        ...base,
-      }
-    }
-    case 'payment_method':
-      return {
-        id: id('pm'),
-        object: 'payment_method',
-        type: 'card',
-        card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 },
-        customer,
-        ...base,
-      }
-    case 'customer':
-      return { id: customer, object: 'customer', email: 'jenny.rosen@example.com', name: 'Jenny Rosen', ...base }
-    case 'customer.subscription':
-      return {
-        id: id('sub'),
-        object: 'subscription',
-        customer,
-        status: 'active',
-        items: { object: 'list', data: [], has_more: false },
-        ...base,
-      }
-    case 'invoice': {
-      const paid = type === 'invoice.paid'
-      return {
-        id: id('in'),
-        object: 'invoice',
-        customer,
-        amount_due: 1500,
-        amount_paid: paid ? 1500 : 0,
-        currency: 'usd',
-        status: paid ? 'paid' : 'draft',
-        ...base,
-      }
-    }
-    case 'charge':
-      return { id: id('ch'), object: 'charge', amount: 2000, currency: 'usd', paid: true, status: 'succeeded', ...base }
-    case 'checkout_sessions':
-      return {
-        id: id(livemode ? 'cs_live' : 'cs_test', 32),
-        object: 'checkout.session',
-        mode: 'payment',
-        status: 'complete',
-        payment_status: 'paid',
-        amount_total: 2000,
-        currency: 'usd',
-        ...base,
-      }
-    case 'issuing_authorization':
-      return {
-        id: id('iauth'),
-        object: 'issuing.authorization',
-        amount: 0,
-        approved: false,
-        currency: 'usd',
-        status: 'pending',
-        card: { id: id('ic'), object: 'issuing.card', last4: '0005' },
-        merchant_data: { category: 'computer_software_stores', name: 'Rocket Rides', country: 'US' },
-        pending_request: { amount: 1000, currency: 'usd', is_amount_controllable: false },
-        ...base,
-      }
-    default:
-      return {
-        id: id(resource.replace(/[^a-z]/g, '').slice(0, 6) || 'obj'),
-        object: resource,
-        [`${prefix}_note`]: 'triggered',
-        ...base,
-      }
   }
 }

@@ -107,161 +107,196 @@ export interface Destinations {
  * const destinations = createDestinations(kernel, accounts, () => engine)
  */
 export function createDestinations(kernel: Kernel, accounts: Accounts, engine: () => Engine): Destinations {
-  const byId = new Map<string, DestinationKeys>()
-  const ordered: DestinationKeys[] = []
-  const views = new WeakMap<Json, Destination>()
-  const resource = (): Resource => engine().resource(DESTINATION_OBJECT)
-  const resourceOf = (k: Pick<DestinationKeys, 'object'>): Resource => engine().resource(k.object ?? DESTINATION_OBJECT)
-  // One cap across both kinds: the spec counts endpoints, however they were made.
-  const count = (scope: Scope): number => ordered.filter((k) => k.account === scope.account && k.mode === scope.mode).length
-  const own_ = {
-    checkCap(scope: Scope, param?: string): void {
-      if (count(scope) >= MAX_ENDPOINTS) {
-        throw tableError(
-          'webhook_endpoint_limit_reached',
-          { max: MAX_ENDPOINTS, mode: scope.mode },
-          param === undefined ? {} : { param },
-        )
-      }
-    },
-    view(keys: DestinationKeys): Destination | undefined {
-      const json = resourceOf(keys).get(keys, keys.id)
-      if (json === undefined) return undefined
-      let v = views.get(json)
-      if (v === undefined) {
-        v = keys.object === ENDPOINT_OBJECT ? endpointViewOf(json, keys) : viewOf(json, keys)
-        views.set(json, v)
-      }
-      return v
-    },
-    keysOf(scope: Scope, id: string): DestinationKeys {
-      const k = byId.get(id)
-      if (k === undefined || k.account !== scope.account || k.mode !== scope.mode) {
-        resourceOf(k ?? {}).require(scope, id)
-        throw new Error(`destinations: no keys for ${id}`)
-      }
-      return k
-    },
-    trace(k: DestinationKeys, what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'secret_rolled') {
-      const status = (resourceOf(k).get(k, k.id)?.status ?? 'enabled') as string
-      kernel.trace.append(`destination.${what}` as const, { id: k.id, account: k.account, mode: k.mode, status })
-    },
+  return new DestinationRegistry(kernel, accounts, engine)
+}
+
+type Traced = 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'secret_rolled'
+
+/** The keys of a service's destinations, in creation order, and the views of their objects. */
+class DestinationRegistry implements Destinations {
+  readonly #kernel: Kernel
+  readonly #accounts: Accounts
+  readonly #engine: () => Engine
+  readonly #byId = new Map<string, DestinationKeys>()
+  readonly #ordered: DestinationKeys[] = []
+  readonly #views = new WeakMap<Json, Destination>()
+
+  constructor(kernel: Kernel, accounts: Accounts, engine: () => Engine) {
+    this.#kernel = kernel
+    this.#accounts = accounts
+    this.#engine = engine
+    const byId = this.#byId
+    const ordered = this.#ordered
+    kernel.state.register('destinations', {
+      save() {
+        return toPlain(ordered)
+      },
+      load(data) {
+        byId.clear()
+        ordered.length = 0
+        for (const k of fromPlain<DestinationKeys[]>(data)) {
+          byId.set(k.id, k)
+          ordered.push(k)
+        }
+      },
+    })
   }
 
-  kernel.state.register('destinations', {
-    save() {
-      return toPlain(ordered)
-    },
-    load(data) {
-      byId.clear()
-      ordered.length = 0
-      for (const k of fromPlain<DestinationKeys[]>(data)) {
-        byId.set(k.id, k)
-        ordered.push(k)
-      }
-    },
-  })
+  create(scope: Scope, input: CreateDestinationInput): Destination {
+    const created = this.#engine().run('v2.core.eventDestinations.create', {
+      scope,
+      origin: NO_ORIGIN,
+      path: {},
+      params: input as unknown as Record<string, unknown>,
+    }) as Json
+    return this.#view(this.#byId.get(created.id) as DestinationKeys) as Destination
+  }
+
+  get(scope: Scope, id: string): Destination {
+    return this.#view(this.#keysOf(scope, id)) as Destination
+  }
+
+  find(id: string): Destination | undefined {
+    const k = this.#byId.get(id)
+    return k === undefined ? undefined : this.#view(k)
+  }
+
+  list(scope: Scope): Destination[] {
+    return this.#engine()
+      .resource(DESTINATION_OBJECT)
+      .list(scope)
+      .flatMap((json) => {
+        const k = this.#byId.get(json.id)
+        return k === undefined ? [] : [this.#view(k) as Destination]
+      })
+  }
+
+  all(): readonly Destination[] {
+    return this.#ordered.map((k) => this.#view(k) as Destination)
+  }
+
+  checkCreate(scope: Scope, params: Readonly<Record<string, unknown>>): void {
+    checkCreate(this.#accounts, scope, params)
+    this.#checkCap(scope, 'webhook_endpoint')
+  }
+
+  checkEndpoint(scope: Scope, params: Readonly<Record<string, unknown>>, creating: boolean): void {
+    if (typeof params.url === 'string') checkUrl(params.url, scope.mode, 'url')
+    if (creating) this.#checkCap(scope)
+  }
+
+  checkUpdate(scope: Scope, id: string, params: Readonly<Record<string, unknown>>): void {
+    const current = this.#view(this.#keysOf(scope, id)) as Destination
+    if (Array.isArray(params.enabled_events)) {
+      const organisation = current.eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
+      checkEnabledEvents(params.enabled_events as string[], current.eventPayload, organisation, 'enabled_events')
+    }
+    const endpoint = params.webhook_endpoint as { url?: string } | undefined
+    if (endpoint?.url !== undefined) checkUrl(endpoint.url, current.mode, 'webhook_endpoint.url')
+  }
+
+  register(created: Json, scope: Scope, endpoint?: { connect: boolean }): string {
+    const k: DestinationKeys = {
+      id: created.id,
+      ...(endpoint === undefined ? {} : { object: ENDPOINT_OBJECT, connect: endpoint.connect }),
+      account: scope.account,
+      mode: scope.mode,
+      secrets: [{ secret: this.#newSecret(), expiresAt: undefined }],
+      badCertificate: false,
+    }
+    this.#byId.set(k.id, k)
+    this.#ordered.push(k)
+    this.#trace(k, 'created')
+    return k.secrets[0]?.secret as string
+  }
+
+  unregister(id: string): void {
+    const k = this.#byId.get(id)
+    if (k === undefined) return
+    this.#byId.delete(id)
+    this.#ordered.splice(this.#ordered.indexOf(k), 1)
+    this.#kernel.trace.append('destination.deleted', { id, account: k.account, mode: k.mode, status: 'deleted' })
+  }
+
+  traced(id: string, what: 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled'): void {
+    const k = this.#byId.get(id)
+    if (k !== undefined) this.#trace(k, what)
+  }
+
+  rollSecret(scope: Scope, id: string, overlapMs: number): string {
+    const k = this.#keysOf(scope, id)
+    if (!Number.isFinite(overlapMs) || overlapMs < 0 || overlapMs > MAX_ROLL_OVERLAP_MS) {
+      throw invalidRequest('The old secret can stay active for 0 to 24 hours (expires_in 0..86400 seconds).', {
+        param: 'expires_in',
+      })
+    }
+    const now = this.#kernel.clock.now
+    const secret = this.#newSecret()
+    const old = k.secrets.filter((s) => s.expiresAt === undefined || s.expiresAt > now)
+    k.secrets = [
+      { secret, expiresAt: undefined },
+      ...old.map((s) => ({ secret: s.secret, expiresAt: Math.min(s.expiresAt ?? Infinity, now + overlapMs) })),
+    ].filter((s) => s.expiresAt === undefined || s.expiresAt > now)
+    this.#trace(k, 'secret_rolled')
+    return secret
+  }
+
+  activeSecrets(d: Destination): string[] {
+    const now = this.#kernel.clock.now
+    return d.secrets.filter((s) => s.expiresAt === undefined || s.expiresAt > now).map((s) => s.secret)
+  }
+
+  setBadCertificate(id: string, bad: boolean): void {
+    const k = this.#byId.get(id)
+    if (k === undefined) throw new TypeError(errorMessage('resource_missing', { kind: 'event destination', id }))
+    k.badCertificate = bad
+    this.#kernel.trace.append('destination.bad_certificate', { id, bad })
+  }
 
   // Each destination (so each endpoint and each mode) draws its own secret.
-  const newSecret = (): string => kernel.ids.next('whsec', 32)
+  #newSecret(): string {
+    return this.#kernel.ids.next('whsec', 32)
+  }
 
-  return {
-    create(scope, input) {
-      const created = engine().run('v2.core.eventDestinations.create', {
-        scope,
-        origin: NO_ORIGIN,
-        path: {},
-        params: input as unknown as Record<string, unknown>,
-      }) as Json
-      return own_.view(byId.get(created.id) as DestinationKeys) as Destination
-    },
-    get(scope, id) {
-      return own_.view(own_.keysOf(scope, id)) as Destination
-    },
-    find(id) {
-      const k = byId.get(id)
-      return k === undefined ? undefined : own_.view(k)
-    },
-    list(scope) {
-      return resource()
-        .list(scope)
-        .flatMap((json) => {
-          const k = byId.get(json.id)
-          return k === undefined ? [] : [own_.view(k) as Destination]
-        })
-    },
-    all() {
-      return ordered.map((k) => own_.view(k) as Destination)
-    },
-    checkCreate(scope, params) {
-      checkCreate(accounts, scope, params)
-      own_.checkCap(scope, 'webhook_endpoint')
-    },
-    checkEndpoint(scope, params, creating) {
-      if (typeof params.url === 'string') checkUrl(params.url, scope.mode, 'url')
-      if (creating) own_.checkCap(scope)
-    },
-    checkUpdate(scope, id, params) {
-      const current = own_.view(own_.keysOf(scope, id)) as Destination
-      if (Array.isArray(params.enabled_events)) {
-        const organisation = current.eventsFrom.some((s) => ORGANISATION_SCOPES.includes(s))
-        checkEnabledEvents(params.enabled_events as string[], current.eventPayload, organisation, 'enabled_events')
-      }
-      const endpoint = params.webhook_endpoint as { url?: string } | undefined
-      if (endpoint?.url !== undefined) checkUrl(endpoint.url, current.mode, 'webhook_endpoint.url')
-    },
-    register(created, scope, endpoint) {
-      const k: DestinationKeys = {
-        id: created.id,
-        ...(endpoint === undefined ? {} : { object: ENDPOINT_OBJECT, connect: endpoint.connect }),
-        account: scope.account,
-        mode: scope.mode,
-        secrets: [{ secret: newSecret(), expiresAt: undefined }],
-        badCertificate: false,
-      }
-      byId.set(k.id, k)
-      ordered.push(k)
-      own_.trace(k, 'created')
-      return k.secrets[0]?.secret as string
-    },
-    unregister(id) {
-      const k = byId.get(id)
-      if (k === undefined) return
-      byId.delete(id)
-      ordered.splice(ordered.indexOf(k), 1)
-      kernel.trace.append('destination.deleted', { id, account: k.account, mode: k.mode, status: 'deleted' })
-    },
-    traced(id, what) {
-      const k = byId.get(id)
-      if (k !== undefined) own_.trace(k, what)
-    },
-    rollSecret(scope, id, overlapMs) {
-      const k = own_.keysOf(scope, id)
-      if (!Number.isFinite(overlapMs) || overlapMs < 0 || overlapMs > MAX_ROLL_OVERLAP_MS) {
-        throw invalidRequest('The old secret can stay active for 0 to 24 hours (expires_in 0..86400 seconds).', {
-          param: 'expires_in',
-        })
-      }
-      const now = kernel.clock.now
-      const secret = newSecret()
-      const old = k.secrets.filter((s) => s.expiresAt === undefined || s.expiresAt > now)
-      k.secrets = [
-        { secret, expiresAt: undefined },
-        ...old.map((s) => ({ secret: s.secret, expiresAt: Math.min(s.expiresAt ?? Infinity, now + overlapMs) })),
-      ].filter((s) => s.expiresAt === undefined || s.expiresAt > now)
-      own_.trace(k, 'secret_rolled')
-      return secret
-    },
-    activeSecrets(d) {
-      const now = kernel.clock.now
-      return d.secrets.filter((s) => s.expiresAt === undefined || s.expiresAt > now).map((s) => s.secret)
-    },
-    setBadCertificate(id, bad) {
-      const k = byId.get(id)
-      if (k === undefined) throw new TypeError(errorMessage('resource_missing', { kind: 'event destination', id }))
-      k.badCertificate = bad
-      kernel.trace.append('destination.bad_certificate', { id, bad })
-    },
+  #resourceOf(k: Pick<DestinationKeys, 'object'>): Resource {
+    return this.#engine().resource(k.object ?? DESTINATION_OBJECT)
+  }
+
+  // One cap across both kinds: the spec counts endpoints, however they were made.
+  #checkCap(scope: Scope, param?: string): void {
+    const count = this.#ordered.filter((k) => k.account === scope.account && k.mode === scope.mode).length
+    if (count >= MAX_ENDPOINTS) {
+      throw tableError(
+        'webhook_endpoint_limit_reached',
+        { max: MAX_ENDPOINTS, mode: scope.mode },
+        param === undefined ? {} : { param },
+      )
+    }
+  }
+
+  #view(keys: DestinationKeys): Destination | undefined {
+    const json = this.#resourceOf(keys).get(keys, keys.id)
+    if (json === undefined) return undefined
+    let v = this.#views.get(json)
+    if (v === undefined) {
+      v = keys.object === ENDPOINT_OBJECT ? endpointViewOf(json, keys) : viewOf(json, keys)
+      this.#views.set(json, v)
+    }
+    return v
+  }
+
+  #keysOf(scope: Scope, id: string): DestinationKeys {
+    const k = this.#byId.get(id)
+    if (k === undefined || k.account !== scope.account || k.mode !== scope.mode) {
+      this.#resourceOf(k ?? {}).require(scope, id)
+      throw new Error(`destinations: no keys for ${id}`)
+    }
+    return k
+  }
+
+  #trace(k: DestinationKeys, what: Traced): void {
+    const status = (this.#resourceOf(k).get(k, k.id)?.status ?? 'enabled') as string
+    this.#kernel.trace.append(`destination.${what}` as const, { id: k.id, account: k.account, mode: k.mode, status })
   }
 }
 
