@@ -17,7 +17,7 @@ import type { Timeline } from './timelines.js'
  * What a subscription's cycle works with: billing's shared records, its lines, its job kinds, its
  * limits and the parts that invoice and charge.
  */
-export interface CycleParts {
+interface CycleParts {
   readonly ctx: BillingContext
   readonly lines: Lines
   readonly jobs: BillingJobs
@@ -60,13 +60,8 @@ export function createCycles(
   }
 }
 
-/**
- * A subscription's items, oldest first.
- *
- * @example
- * itemsOf(ctx, scope, 'sub_1').map((i) => i.id) // ['si_…']
- */
-export function itemsOf(ctx: BillingContext, scope: Scope, subId: string): Json[] {
+/** A subscription's items, oldest first. */
+function itemsOf(ctx: BillingContext, scope: Scope, subId: string): Json[] {
   return ctx.r
     .item()
     .list(scope)
@@ -74,13 +69,8 @@ export function itemsOf(ctx: BillingContext, scope: Scope, subId: string): Json[
     .reverse()
 }
 
-/**
- * A subscription's `items` field: the list object of its items.
- *
- * @example
- * itemList(ctx, scope, 'sub_1').total_count // 1
- */
-export function itemList(ctx: BillingContext, scope: Scope, subId: string): Record<string, unknown> {
+/** A subscription's `items` field: the list object of its items. */
+function itemList(ctx: BillingContext, scope: Scope, subId: string): Record<string, unknown> {
   const data = itemsOf(ctx, scope, subId)
   return {
     object: 'list',
@@ -91,13 +81,8 @@ export function itemList(ctx: BillingContext, scope: Scope, subId: string): Reco
   }
 }
 
-/**
- * Queues the subscription's period end on its timeline, replacing the one pending.
- *
- * @example
- * schedulePeriodEnd(jobs, s) // s.job is the new period end
- */
-export function schedulePeriodEnd(jobs: BillingJobs, s: SubState): void {
+/** Queues the subscription's period end on its timeline, replacing the one pending. */
+function schedulePeriodEnd(jobs: BillingJobs, s: SubState): void {
   if (s.job !== undefined) s.timeline.cancel(s.job)
   s.job = s.timeline.at(s.periodEnd, jobs.periodEnd, refOf(s.scope, s.id))
 }
@@ -114,11 +99,8 @@ interface EndingPeriod {
 /**
  * A period end: the subscription renews (the next period and its invoice) or, when it is set to
  * cancel by now, cancels after billing the metered usage of the period.
- *
- * @example
- * periodEnd(p, s) // a `subscription_cycle` invoice, finalized after the grace hour
  */
-export function periodEnd(p: CycleParts, s: SubState): void {
+function periodEnd(p: CycleParts, s: SubState): void {
   const { r } = p.ctx
   const { scope } = s
   const sub = r.subscription().get(scope, s.id)
@@ -201,11 +183,8 @@ function cycleInvoice(p: CycleParts, s: SubState, ending: EndingPeriod, specs: L
 /**
  * The first invoice was not paid in time: the subscription is `incomplete_expired` (terminal: no
  * more periods) and its open invoice is voided, as the provider does.
- *
- * @example
- * expireIncomplete(p, s) // the subscription is `incomplete_expired`
  */
-export function expireIncomplete(p: CycleParts, s: SubState): void {
+function expireIncomplete(p: CycleParts, s: SubState): void {
   const { r } = p.ctx
   const { scope } = s
   const sub = r.subscription().get(scope, s.id)
@@ -217,13 +196,8 @@ export function expireIncomplete(p: CycleParts, s: SubState): void {
   if (invoice?.status === 'open') p.invoicing.voidInvoice(scope, String(invoice.id), NO_ORIGIN)
 }
 
-/**
- * Cancels a subscription now: its pending jobs dropped, `canceled`, `customer.subscription.deleted`.
- *
- * @example
- * cancelNow(ctx, scope, 'sub_1', origin).status // 'canceled'
- */
-export function cancelNow(ctx: BillingContext, scope: Scope, id: string, origin: Origin): Json {
+/** Cancels a subscription now: its pending jobs dropped, `canceled`, `customer.subscription.deleted`. */
+function cancelNow(ctx: BillingContext, scope: Scope, id: string, origin: Origin): Json {
   const s = ctx.subs.get(ctx.key(scope, id))
   const timeline = s?.timeline ?? ctx.simLine
   if (s?.job !== undefined) timeline.cancel(s.job)
@@ -265,11 +239,8 @@ export interface CycleStart {
 /**
  * Starts billing a created subscription: remembers its cycle, creates and (unless
  * `default_incomplete`) finalizes and pays its first invoice, and queues its period end.
- *
- * @example
- * startCycle(p, scope, created, cycle, origin).status // 'active', 'incomplete' or 'trialing'
  */
-export function startCycle(p: CycleParts, scope: Scope, sub: Json, cycle: CycleStart, origin: Origin): Json {
+function startCycle(p: CycleParts, scope: Scope, sub: Json, cycle: CycleStart, origin: Origin): Json {
   const { r, subs, key } = p.ctx
   const s = newSubState(p, scope, sub, cycle)
   subs.set(key(scope, s.id), s)

@@ -51,7 +51,7 @@ function day(ms: number): string {
 export type Prorations = ReturnType<typeof createProrations>
 
 /** What prorating works with: billing's shared records, its lines, and the parts that invoice and charge. */
-export interface ProrationParts {
+interface ProrationParts {
   readonly ctx: BillingContext
   readonly lines: Lines
   readonly invoicing: Invoicing
@@ -222,11 +222,8 @@ function createItems(ctx: BillingContext, scope: Scope, s: SubState, planned: re
  * Prorates `changes` made at `at` (ms): nothing for `none`; pending invoice items for
  * `create_prorations`; for `always_invoice` those items invoiced at once (`subscription_update`,
  * finalized and paid like the first invoice), with the customer's other pending items.
- *
- * @example
- * applyProrations(p, scope, s, changes, 'always_invoice', now, origin) // an invoice, paid at once
  */
-export function applyProrations(
+function applyProrations(
   p: ProrationParts,
   scope: Scope,
   s: SubState,

@@ -33,7 +33,7 @@ const BEFORE_BOUNDARY_MS = 1
 export type Schedules = ReturnType<typeof createSchedules>
 
 /** What driving schedules works with: billing's shared records, the step job kind, and customers' timelines. */
-export interface ScheduleParts {
+interface ScheduleParts {
   readonly ctx: BillingContext
   readonly step: JobKind<Ref>
   readonly timelineOfCustomer: (scope: Scope, customer: Json) => Timeline

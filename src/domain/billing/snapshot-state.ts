@@ -101,6 +101,7 @@ function billingRecords(ctx: BillingContext): SavedBilling {
   return saved
 }
 
+/** A subscription's billing state as plain data (its timeline by index). */
 function savedSub(s: SubState, timeline: number): SavedSub {
   return {
     scope: { account: s.scope.account, mode: s.scope.mode },
@@ -119,6 +120,7 @@ function savedSub(s: SubState, timeline: number): SavedSub {
   }
 }
 
+/** An invoice's billing state as plain data (its timeline by index). */
 function savedInvoice(st: InvoiceState, timeline: number): SavedInvoice {
   return {
     scope: { account: st.scope.account, mode: st.scope.mode },
@@ -153,6 +155,7 @@ function applyRecords(ctx: BillingContext, jobs: BillingJobs, clearAdvancing: ()
   for (const [job, label, args] of relink) jobs.links.get(label)?.(job, args)
 }
 
+/** A saved subscription's billing state on its loaded timeline, its job handles linked later. */
 function loadedSub(s: SavedSub, timeline: Timeline): SubState {
   return {
     scope: s.scope,
@@ -173,6 +176,7 @@ function loadedSub(s: SavedSub, timeline: Timeline): SubState {
   }
 }
 
+/** A saved invoice's billing state on its loaded timeline, its job handle linked later. */
 function loadedInvoice(st: SavedInvoice, timeline: Timeline): InvoiceState {
   return {
     scope: st.scope,
