@@ -32,167 +32,196 @@ const BEFORE_BOUNDARY_MS = 1
  */
 export type Schedules = ReturnType<typeof createSchedules>
 
+/** What driving schedules works with: billing's shared records, the step job kind, and customers' timelines. */
+interface ScheduleParts {
+  readonly ctx: BillingContext
+  readonly step: JobKind<Ref>
+  readonly timelineOfCustomer: (scope: Scope, customer: Json) => Timeline
+}
+
 export function createSchedules(
   ctx: BillingContext,
   step: JobKind<Ref>,
   timelineOfCustomer: (scope: Scope, customer: Json) => Timeline,
 ) {
-  const { engine } = ctx
-  const schedules = () => engine.resource('subscription_schedule')
-  const phasesOf = (s: Json) => s.phases as StoredPhase[]
-
-  function timelineOf(scope: Scope, schedule: Json): Timeline {
-    const customer = engine.resource('customer').require(scope, String(schedule.customer))
-    return timelineOfCustomer(scope, customer)
+  const p: ScheduleParts = { ctx, step, timelineOfCustomer }
+  return {
+    start: (scope: Scope, schedule: Json, origin: Origin): Json => start(p, scope, schedule, origin),
+    adopt: (scope: Scope, schedule: Json): void => adopt(p, scope, schedule),
+    queue: (scope: Scope, schedule: Json): void => queue(p, scope, schedule),
+    release: (scope: Scope, schedule: Json, origin: Origin): Json => release(p, scope, schedule, origin),
+    cancel: (scope: Scope, schedule: Json, params: Readonly<Record<string, unknown>>, origin: Origin): Json =>
+      cancel(p, scope, schedule, params, origin),
+    phaseAt,
+    timelineOf: (scope: Scope, schedule: Json): Timeline => timelineOf(p, scope, schedule),
+    runStep: (a: Ref): void => runStep(p, a),
   }
+}
 
-  /** When the schedule's next step is due (ms), or null when it has none. */
-  function nextStep(schedule: Json): number | null {
-    if (schedule.status === 'not_started') return (phasesOf(schedule)[0]?.start_date ?? 0) * 1000
-    if (schedule.status !== 'active') return null
-    const current = schedule.current_phase as { end_date: number } | null
-    return current === null ? null : current.end_date * 1000 - BEFORE_BOUNDARY_MS
+const schedulesOf = (ctx: BillingContext) => ctx.engine.resource('subscription_schedule')
+const phasesOf = (s: Json) => s.phases as StoredPhase[]
+
+/** The timeline of the schedule's customer (its test clock's, or the simulator's). */
+function timelineOf(p: ScheduleParts, scope: Scope, schedule: Json): Timeline {
+  const customer = p.ctx.engine.resource('customer').require(scope, String(schedule.customer))
+  return p.timelineOfCustomer(scope, customer)
+}
+
+/** When the schedule's next step is due (ms), or null when it has none. */
+function nextStep(schedule: Json): number | null {
+  if (schedule.status === 'not_started') return (phasesOf(schedule)[0]?.start_date ?? 0) * 1000
+  if (schedule.status !== 'active') return null
+  const current = schedule.current_phase as { end_date: number } | null
+  return current === null ? null : current.end_date * 1000 - BEFORE_BOUNDARY_MS
+}
+
+/** The step job's work: it does nothing when its moment no longer matches the schedule. */
+function runStep(p: ScheduleParts, a: Ref): void {
+  const scope = scopeOf(a)
+  const schedule = schedulesOf(p.ctx).get(scope, a.id)
+  if (schedule === undefined) return
+  const due = nextStep(schedule)
+  if (due === null || timelineOf(p, scope, schedule).now() !== due) return
+  if (schedule.status === 'not_started') start(p, scope, schedule, NO_ORIGIN)
+  else advance(p, scope, schedule)
+}
+
+/** Queues the schedule's next step on its customer's timeline. */
+function queue(p: ScheduleParts, scope: Scope, schedule: Json): void {
+  const due = nextStep(schedule)
+  if (due !== null) timelineOf(p, scope, schedule).at(due, p.step, refOf(scope, schedule.id))
+}
+
+/** The index of the phase in force at `t` (ms); the first when none is. */
+function phaseAt(schedule: Json, t: number): number {
+  const phases = phasesOf(schedule)
+  const i = phases.findIndex((p) => p.start_date * 1000 <= t && t < p.end_date * 1000)
+  return i < 0 ? 0 : i
+}
+
+const itemsParam = (phase: StoredPhase) =>
+  phase.items.map((i) => ({ price: i.price, ...(i.quantity === undefined ? {} : { quantity: i.quantity }) }))
+// A phase's prices are the schedule's to use, those it made inline (inactive) included.
+const heldPrices = (phase: StoredPhase) => phase.items.map((i) => i.price)
+
+/** Starts a schedule: its subscription made from the first phase, `active`, the next step queued. */
+function start(p: ScheduleParts, scope: Scope, schedule: Json, origin: Origin): Json {
+  const { engine } = p.ctx
+  const phase = phasesOf(schedule)[0] as StoredPhase
+  const defaults = schedule.default_settings as { collection_method?: unknown; default_payment_method?: unknown } | null
+  const sub = engine.run('subscriptions.create', {
+    scope,
+    origin,
+    path: {},
+    heldPrices: heldPrices(phase),
+    params: {
+      customer: schedule.customer,
+      items: itemsParam(phase),
+      ...(typeof defaults?.default_payment_method === 'string'
+        ? { default_payment_method: defaults.default_payment_method }
+        : {}),
+    },
+  }) as Json
+  engine.resource('subscription').put(scope, sub.id, { schedule: schedule.id })
+  const started = schedulesOf(p.ctx).set(
+    scope,
+    schedule.id,
+    { status: 'active', subscription: sub.id, current_phase: { start_date: phase.start_date, end_date: phase.end_date } },
+    origin,
+  )
+  queue(p, scope, started)
+  return started
+}
+
+/** Adopts a running subscription (`from_subscription`): `active` at once, its phase ending with its period. */
+function adopt(p: ScheduleParts, scope: Scope, schedule: Json): void {
+  p.ctx.engine.resource('subscription').put(scope, String(schedule.subscription), { schedule: schedule.id })
+  queue(p, scope, schedule)
+}
+
+/** The end of the current phase: the next phase's items, or the end of the schedule. */
+function advance(p: ScheduleParts, scope: Scope, schedule: Json): void {
+  const { engine } = p.ctx
+  const phases = phasesOf(schedule)
+  const timeline = timelineOf(p, scope, schedule)
+  const boundary = timeline.now() + BEFORE_BOUNDARY_MS
+  const next = phases.findIndex((x) => x.start_date * 1000 === boundary)
+  const subId = String(schedule.subscription)
+  if (next < 0) {
+    end(p, scope, schedule, NO_ORIGIN)
+    return
   }
+  const phase = phases[next] as StoredPhase
+  const current = engine.resource('subscription').get(scope, subId)
+  const items = (current?.items as { data: Json[] } | undefined)?.data ?? []
+  engine.run('subscriptions.update', {
+    scope,
+    origin: NO_ORIGIN,
+    path: { id: subId },
+    heldPrices: heldPrices(phase),
+    params: {
+      items: [...items.map((i) => ({ id: i.id, deleted: true })), ...itemsParam(phase)],
+      proration_behavior: 'none',
+    },
+  })
+  const moved = schedulesOf(p.ctx).set(
+    scope,
+    schedule.id,
+    { current_phase: { start_date: phase.start_date, end_date: phase.end_date } },
+    NO_ORIGIN,
+  )
+  queue(p, scope, moved)
+}
 
-  /** The step job's work: it does nothing when its moment no longer matches the schedule. */
-  function runStep(a: Ref): void {
-    const scope = scopeOf(a)
-    const schedule = schedules().get(scope, a.id)
-    if (schedule === undefined) return
-    const due = nextStep(schedule)
-    if (due === null || timelineOf(scope, schedule).now() !== due) return
-    if (schedule.status === 'not_started') start(scope, schedule, NO_ORIGIN)
-    else advance(scope, schedule)
+/** The last phase is over: released (the subscription runs on) or canceled with its subscription. */
+function end(p: ScheduleParts, scope: Scope, schedule: Json, origin: Origin): Json {
+  const { engine } = p.ctx
+  const subId = String(schedule.subscription)
+  const now = sec(timelineOf(p, scope, schedule).now() + BEFORE_BOUNDARY_MS)
+  if (schedule.end_behavior === 'cancel') {
+    engine.run('subscriptions.cancel', { scope, origin, path: { id: subId }, params: {} })
+    return close(p.ctx, scope, schedule, 'canceled', { canceled_at: now }, origin)
   }
+  engine.resource('subscription').put(scope, subId, { schedule: null })
+  return close(p.ctx, scope, schedule, 'released', { released_at: now, released_subscription: subId, subscription: null }, origin)
+}
 
-  /** Queues the schedule's next step on its customer's timeline. */
-  function queue(scope: Scope, schedule: Json): void {
-    const due = nextStep(schedule)
-    if (due !== null) timelineOf(scope, schedule).at(due, step, refOf(scope, schedule.id))
-  }
+/** A final status, with its event (`subscription_schedule.released`, `.canceled`). */
+function close(
+  ctx: BillingContext,
+  scope: Scope,
+  schedule: Json,
+  status: string,
+  fields: Record<string, unknown>,
+  origin: Origin,
+): Json {
+  const closed = schedulesOf(ctx).put(scope, schedule.id, { ...fields, status, current_phase: null })
+  emitSnapshot(ctx.events, `subscription_schedule.${status}`, scope, closed, origin, { status: schedule.status })
+  return closed
+}
 
-  function phaseAt(schedule: Json, t: number): number {
-    const phases = phasesOf(schedule)
-    const i = phases.findIndex((p) => p.start_date * 1000 <= t && t < p.end_date * 1000)
-    return i < 0 ? 0 : i
-  }
+/** `subscriptionSchedules.release`: the subscription runs on without the schedule. */
+function release(p: ScheduleParts, scope: Scope, schedule: Json, origin: Origin): Json {
+  const subId = typeof schedule.subscription === 'string' ? schedule.subscription : null
+  if (subId !== null) p.ctx.engine.resource('subscription').put(scope, subId, { schedule: null })
+  const now = sec(timelineOf(p, scope, schedule).now())
+  return close(p.ctx, scope, schedule, 'released', { released_at: now, released_subscription: subId, subscription: null }, origin)
+}
 
-  const itemsParam = (phase: StoredPhase) =>
-    phase.items.map((i) => ({ price: i.price, ...(i.quantity === undefined ? {} : { quantity: i.quantity }) }))
-  // A phase's prices are the schedule's to use, those it made inline (inactive) included.
-  const heldPrices = (phase: StoredPhase) => phase.items.map((i) => i.price)
-
-  /** Starts a schedule: its subscription made from the first phase, `active`, the next step queued. */
-  function start(scope: Scope, schedule: Json, origin: Origin): Json {
-    const phase = phasesOf(schedule)[0] as StoredPhase
-    const defaults = schedule.default_settings as { collection_method?: unknown; default_payment_method?: unknown } | null
-    const sub = engine.run('subscriptions.create', {
+/** `subscriptionSchedules.cancel`: the schedule and its subscription end now. */
+function cancel(p: ScheduleParts, scope: Scope, schedule: Json, params: Readonly<Record<string, unknown>>, origin: Origin): Json {
+  const subId = typeof schedule.subscription === 'string' ? schedule.subscription : null
+  if (subId !== null) {
+    p.ctx.engine.run('subscriptions.cancel', {
       scope,
       origin,
-      path: {},
-      heldPrices: heldPrices(phase),
-      params: {
-        customer: schedule.customer,
-        items: itemsParam(phase),
-        ...(typeof defaults?.default_payment_method === 'string'
-          ? { default_payment_method: defaults.default_payment_method }
-          : {}),
-      },
-    }) as Json
-    engine.resource('subscription').put(scope, sub.id, { schedule: schedule.id })
-    const started = schedules().set(
-      scope,
-      schedule.id,
-      { status: 'active', subscription: sub.id, current_phase: { start_date: phase.start_date, end_date: phase.end_date } },
-      origin,
-    )
-    queue(scope, started)
-    return started
-  }
-
-  /** Adopts a running subscription (`from_subscription`): `active` at once, its phase ending with its period. */
-  function adopt(scope: Scope, schedule: Json): void {
-    engine.resource('subscription').put(scope, String(schedule.subscription), { schedule: schedule.id })
-    queue(scope, schedule)
-  }
-
-  /** The end of the current phase: the next phase's items, or the end of the schedule. */
-  function advance(scope: Scope, schedule: Json): void {
-    const phases = phasesOf(schedule)
-    const timeline = timelineOf(scope, schedule)
-    const boundary = timeline.now() + BEFORE_BOUNDARY_MS
-    const next = phases.findIndex((p) => p.start_date * 1000 === boundary)
-    const subId = String(schedule.subscription)
-    if (next < 0) {
-      end(scope, schedule, NO_ORIGIN)
-      return
-    }
-    const phase = phases[next] as StoredPhase
-    const current = engine.resource('subscription').get(scope, subId)
-    const items = (current?.items as { data: Json[] } | undefined)?.data ?? []
-    engine.run('subscriptions.update', {
-      scope,
-      origin: NO_ORIGIN,
       path: { id: subId },
-      heldPrices: heldPrices(phase),
       params: {
-        items: [...items.map((i) => ({ id: i.id, deleted: true })), ...itemsParam(phase)],
-        proration_behavior: 'none',
+        ...(params.invoice_now === undefined ? {} : { invoice_now: params.invoice_now }),
+        ...(params.prorate === undefined ? {} : { prorate: params.prorate }),
       },
     })
-    const moved = schedules().set(
-      scope,
-      schedule.id,
-      { current_phase: { start_date: phase.start_date, end_date: phase.end_date } },
-      NO_ORIGIN,
-    )
-    queue(scope, moved)
   }
-
-  /** The last phase is over: released (the subscription runs on) or canceled with its subscription. */
-  function end(scope: Scope, schedule: Json, origin: Origin): Json {
-    const subId = String(schedule.subscription)
-    const now = sec(timelineOf(scope, schedule).now() + BEFORE_BOUNDARY_MS)
-    if (schedule.end_behavior === 'cancel') {
-      engine.run('subscriptions.cancel', { scope, origin, path: { id: subId }, params: {} })
-      return close(scope, schedule, 'canceled', { canceled_at: now }, origin)
-    }
-    engine.resource('subscription').put(scope, subId, { schedule: null })
-    return close(scope, schedule, 'released', { released_at: now, released_subscription: subId, subscription: null }, origin)
-  }
-
-  /** A final status, with its event (`subscription_schedule.released`, `.canceled`). */
-  function close(scope: Scope, schedule: Json, status: string, fields: Record<string, unknown>, origin: Origin): Json {
-    const closed = schedules().put(scope, schedule.id, { ...fields, status, current_phase: null })
-    emitSnapshot(ctx.events, `subscription_schedule.${status}`, scope, closed, origin, { status: schedule.status })
-    return closed
-  }
-
-  /** `subscriptionSchedules.release`: the subscription runs on without the schedule. */
-  function release(scope: Scope, schedule: Json, origin: Origin): Json {
-    const subId = typeof schedule.subscription === 'string' ? schedule.subscription : null
-    if (subId !== null) engine.resource('subscription').put(scope, subId, { schedule: null })
-    const now = sec(timelineOf(scope, schedule).now())
-    return close(scope, schedule, 'released', { released_at: now, released_subscription: subId, subscription: null }, origin)
-  }
-
-  /** `subscriptionSchedules.cancel`: the schedule and its subscription end now. */
-  function cancel(scope: Scope, schedule: Json, params: Readonly<Record<string, unknown>>, origin: Origin): Json {
-    const subId = typeof schedule.subscription === 'string' ? schedule.subscription : null
-    if (subId !== null) {
-      engine.run('subscriptions.cancel', {
-        scope,
-        origin,
-        path: { id: subId },
-        params: {
-          ...(params.invoice_now === undefined ? {} : { invoice_now: params.invoice_now }),
-          ...(params.prorate === undefined ? {} : { prorate: params.prorate }),
-        },
-      })
-    }
-    const now = sec(timelineOf(scope, schedule).now())
-    return close(scope, schedule, 'canceled', { canceled_at: now }, origin)
-  }
-
-  return { start, adopt, queue, release, cancel, phaseAt, timelineOf, runStep }
+  const now = sec(timelineOf(p, scope, schedule).now())
+  return close(p.ctx, scope, schedule, 'canceled', { canceled_at: now }, origin)
 }

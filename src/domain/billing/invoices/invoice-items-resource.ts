@@ -7,6 +7,7 @@ import type { ResourcePorts } from '../../resource-ports.js'
 import { invalidRequest } from '../../service-error.js'
 import { type PlannedPrice, plannedPrice } from '../catalog/inline-prices.js'
 import { lineAmount } from '../pricing.js'
+import type { Timeline } from '../timelines.js'
 
 const notTheCustomers = (param: string, id: string, customer: string) =>
   invalidRequest(errorMessage('parameter_invalid', { param, detail: `${id} does not belong to customer ${customer}` }), {
@@ -30,6 +31,64 @@ function addLine(engine: Engine, ports: ResourcePorts, scope: Scope, invoiceId: 
   // The line of an invoice item carries the item's metadata.
   const data = [...list.data, { ...line, metadata: item.metadata ?? {} }]
   invoices.put(scope, invoiceId, { lines: { ...list, data, total_count: data.length }, ...ports.billing.totals(data) })
+}
+
+/**
+ * Where a new item goes: a draft of the customer's own in its currency, or (pending) the currency
+ * the customer is billed in, or no invoice would take it (`currencyParam` names the param at fault).
+ */
+function checkTarget(
+  ports: ResourcePorts,
+  scope: Scope,
+  customer: Json,
+  invoice: Json | undefined,
+  currency: string,
+  currencyParam: string,
+): void {
+  if (invoice === undefined) {
+    ports.billing.checkCurrency(scope, customer.id, currency, 'invoice item', currencyParam)
+    return
+  }
+  if (invoice.customer !== customer.id) throw notTheCustomers('invoice', invoice.id, customer.id)
+  if (invoice.status !== 'draft') {
+    throw invalidRequest(errorMessage('invoice_unexpected_state', { status: String(invoice.status), action: 'edited' }), {
+      code: 'invoice_unexpected_state',
+      param: 'invoice',
+    })
+  }
+  if (currency !== invoice.currency) {
+    throw invalidRequest(
+      errorMessage('parameter_invalid', {
+        param: 'currency',
+        detail: `the invoice item is in ${currency}, but invoice ${invoice.id} is in ${String(invoice.currency)}`,
+      }),
+      { code: 'parameter_invalid', param: 'currency' },
+    )
+  }
+}
+
+/** A new item's fields the params do not set: its date and period on the customer's timeline, and its amount and pricing from its price. */
+function fixedFields(
+  params: Readonly<Record<string, unknown>>,
+  price: Json | undefined,
+  quantity: number,
+  timeline: Timeline,
+): Record<string, unknown> {
+  const now = Math.floor(timeline.now() / 1000)
+  const fixed: Record<string, unknown> = { test_clock: timeline.clock, date: now }
+  if (params.period === undefined) fixed.period = { start: now, end: now }
+  if (price !== undefined) {
+    fixed.currency = price.currency
+    fixed.amount = lineAmount(price, quantity)
+    fixed.pricing = {
+      type: 'price_details',
+      price_details: { price: price.id, product: price.product },
+      unit_amount_decimal: price.unit_amount_decimal ?? null,
+    }
+  } else if (params.unit_amount_decimal !== undefined) {
+    fixed.amount = lineAmount({ unit_amount_decimal: params.unit_amount_decimal }, quantity)
+  }
+  return fixed
 }
 
 /**
@@ -139,34 +198,7 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
           ? engine.resource('invoice').requireParam(call.scope, params.invoice, 'invoice')
           : undefined
       const currency = String(price?.currency ?? params.currency ?? 'usd').toLowerCase()
-      if (invoice !== undefined) {
-        // Only a draft takes new items, and only the customer's own, in its currency.
-        if (invoice.customer !== customer.id) throw notTheCustomers('invoice', invoice.id, customer.id)
-        if (invoice.status !== 'draft') {
-          throw invalidRequest(errorMessage('invoice_unexpected_state', { status: String(invoice.status), action: 'edited' }), {
-            code: 'invoice_unexpected_state',
-            param: 'invoice',
-          })
-        }
-        if (currency !== invoice.currency) {
-          throw invalidRequest(
-            errorMessage('parameter_invalid', {
-              param: 'currency',
-              detail: `the invoice item is in ${currency}, but invoice ${invoice.id} is in ${String(invoice.currency)}`,
-            }),
-            { code: 'parameter_invalid', param: 'currency' },
-          )
-        }
-      } else {
-        // A pending item must be in the currency the customer is billed in, or no invoice takes it.
-        ports.billing.checkCurrency(
-          call.scope,
-          customer.id,
-          currency,
-          'invoice item',
-          price === undefined ? 'currency' : 'pricing[price]',
-        )
-      }
+      checkTarget(ports, call.scope, customer, invoice, currency, price === undefined ? 'currency' : 'pricing[price]')
       if (typeof params.subscription === 'string') {
         const sub = engine.resource('subscription').requireParam(call.scope, params.subscription, 'subscription')
         if (sub.customer !== customer.id) throw notTheCustomers('subscription', sub.id, customer.id)
@@ -174,20 +206,7 @@ export const invoiceItems: ResourceDeclaration<ResourcePorts> = {
       if (planned !== undefined) price = planned.make()
       const quantity = params.quantity === undefined ? 1 : Number(params.quantity)
       const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
-      const now = Math.floor(timeline.now() / 1000)
-      const fixed: Record<string, unknown> = { test_clock: timeline.clock, date: now }
-      if (params.period === undefined) fixed.period = { start: now, end: now }
-      if (price !== undefined) {
-        fixed.currency = price.currency
-        fixed.amount = lineAmount(price, quantity)
-        fixed.pricing = {
-          type: 'price_details',
-          price_details: { price: price.id, product: price.product },
-          unit_amount_decimal: price.unit_amount_decimal ?? null,
-        }
-      } else if (params.unit_amount_decimal !== undefined) {
-        fixed.amount = lineAmount({ unit_amount_decimal: params.unit_amount_decimal }, quantity)
-      }
+      const fixed = fixedFields(params, price, quantity, timeline)
       const created = next(params, fixed) as Json
       if (invoice !== undefined) addLine(engine, ports, call.scope, invoice.id, created)
       return created

@@ -162,6 +162,45 @@ const itemsOf = (phase: Json) =>
   }))
 
 /**
+ * `from_subscription`: a schedule of one phase, the running subscription's current period and
+ * items, `active` at once (no other way to name its customer, phases or start).
+ */
+function fromSubscription(engine: Engine, ports: ResourcePorts, call: OperationCall, from: string): Json {
+  const { end_behavior: endBehavior, metadata } = call.params
+  for (const param of ['customer', 'phases', 'start_date'] as const) {
+    if (call.params[param] !== undefined) {
+      throw tableError('parameters_exclusive', { params: `from_subscription, ${param}` }, { param })
+    }
+  }
+  const sub = engine.resource('subscription').requireParam(call.scope, from, 'from_subscription')
+  if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
+    throw invalid('from_subscription', `the subscription is ${String(sub.status)}`)
+  }
+  if (typeof sub.schedule === 'string')
+    throw invalid('from_subscription', `the subscription is already managed by ${sub.schedule}`)
+  const items = (sub.items as { data: Json[] }).data
+  const period = items[0] as { current_period_start: number; current_period_end: number } | undefined
+  const phase = phaseJson(
+    period?.current_period_start ?? engine.now(),
+    period?.current_period_end ?? engine.now(),
+    items.map((i) => ({ price: i.price as Json, ...(typeof i.quantity === 'number' ? { quantity: i.quantity } : {}) })),
+    String(sub.currency),
+    undefined,
+  )
+  const created = engine.resource('subscription_schedule').create(call.scope, { metadata }, call.origin, {
+    customer: sub.customer,
+    end_behavior: typeof endBehavior === 'string' ? endBehavior : 'release',
+    phases: [phase],
+    status: 'active',
+    subscription: sub.id,
+    test_clock: sub.test_clock ?? null,
+    current_phase: { start_date: phase.start_date, end_date: phase.end_date },
+  })
+  ports.billing.schedules.adopt(call.scope, created)
+  return created
+}
+
+/**
  * Subscription schedules: phases of a subscription over time, on the customer's timeline (its
  * test clock included). Created from a running subscription (`from_subscription`) or from a
  * customer and phases (started now, making its subscription, or later); each phase end moves the
@@ -188,39 +227,7 @@ export const subscriptionSchedules: ResourceDeclaration<ResourcePorts> = {
       } = call.params
       const resource = engine.resource('subscription_schedule')
       const fields: Record<string, unknown> = {}
-      if (typeof from === 'string') {
-        for (const param of ['customer', 'phases', 'start_date'] as const) {
-          if (call.params[param] !== undefined) {
-            throw tableError('parameters_exclusive', { params: `from_subscription, ${param}` }, { param })
-          }
-        }
-        const sub = engine.resource('subscription').requireParam(call.scope, from, 'from_subscription')
-        if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
-          throw invalid('from_subscription', `the subscription is ${String(sub.status)}`)
-        }
-        if (typeof sub.schedule === 'string')
-          throw invalid('from_subscription', `the subscription is already managed by ${sub.schedule}`)
-        const items = (sub.items as { data: Json[] }).data
-        const period = items[0] as { current_period_start: number; current_period_end: number } | undefined
-        const phase = phaseJson(
-          period?.current_period_start ?? engine.now(),
-          period?.current_period_end ?? engine.now(),
-          items.map((i) => ({ price: i.price as Json, ...(typeof i.quantity === 'number' ? { quantity: i.quantity } : {}) })),
-          String(sub.currency),
-          undefined,
-        )
-        const created = resource.create(call.scope, { metadata }, call.origin, {
-          customer: sub.customer,
-          end_behavior: typeof endBehavior === 'string' ? endBehavior : 'release',
-          phases: [phase],
-          status: 'active',
-          subscription: sub.id,
-          test_clock: sub.test_clock ?? null,
-          current_phase: { start_date: phase.start_date, end_date: phase.end_date },
-        })
-        ports.billing.schedules.adopt(call.scope, created)
-        return created
-      }
+      if (typeof from === 'string') return fromSubscription(engine, ports, call, from)
       if (typeof customerId !== 'string') throw missing('customer')
       const customer = engine.resource('customer').requireParam(call.scope, customerId, 'customer')
       const now = nowOf(ports, call, customer)
