@@ -220,3 +220,15 @@ export function catalogue(): Catalogue {
   }
   return { clientVersion, apiVersion, operations, objects, types: wholeTable }
 }
+
+// What the harness, the fixture and the CLI use of this layer.
+export {
+  ACCOUNT_ID_PREFIX,
+  CUSTOMER_ID_PREFIX,
+  DELIVERY_STATUSES,
+  EVENT_PAYLOADS,
+  EVENTS_FROM,
+  METER_EVENT_STREAM_MAX_EVENTS,
+  SIGNING_SECRET_PREFIX,
+} from './rules.js'
+export { versionProblem } from './versions.js'

@@ -1,13 +1,13 @@
 import {
+  DeclaredInputError,
   type DeclaredRequest,
+  DeclaredRouter,
   type DeclaredTable,
   declaredRefusal,
+  declaredRouteKey,
   serveDeclared,
-} from '#http/declared-routes/declared-dispatch.js'
-import { DeclaredInputError } from '#http/declared-routes/declared-input.js'
-import { declaredRouteKey } from '#http/declared-routes/declared-route.js'
-import { DeclaredRouter } from '#http/declared-routes/declared-router.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+} from '#http/index.js'
+import type { Simulator } from '#simulator/index.js'
 import { fail, json, readLimited } from './admin/admin-io.js'
 import type { AdminCall } from './admin/admin-route.js'
 import { adminRoutes } from './admin/admin-routes.js'

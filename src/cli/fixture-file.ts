@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { Simulator } from '#simulator/create-simulator.js'
-import { fixtureFailure } from '#simulator/fixtures.js'
+import { fixtureFailure, type Simulator } from '#simulator/index.js'
 import { UsageError } from './usage-error.js'
 
 /**

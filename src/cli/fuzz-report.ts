@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { stringify } from 'yaml'
-import { canonicalJson } from '#kernel/canonical-json.js'
+import { canonicalJson } from '#kernel/index.js'
 import type { FuzzSettings } from './fuzz-options.js'
 import type { FuzzOutcome } from './fuzz-worker.js'
 

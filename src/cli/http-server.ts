@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { type IncomingUrl, lowercaseHeaderReader } from '#http/incoming.js'
-import { incomingExchangeOf, type Simulator } from '#simulator/create-simulator.js'
+import { type IncomingUrl, lowercaseHeaderReader } from '#http/index.js'
+import { incomingExchangeOf, type Simulator } from '#simulator/index.js'
 import { type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
 import { preflightHeaders } from './customer-pages/cors.js'
 import { customerSide, isCustomerPath } from './customer-pages/customer-side.js'

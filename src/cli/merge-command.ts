@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { canonicalJson } from '#kernel/canonical-json.js'
+import { canonicalJson } from '#kernel/index.js'
 import type { FuzzReport } from './fuzz-report.js'
 import { HELP } from './help.js'
 import { UsageError } from './usage-error.js'

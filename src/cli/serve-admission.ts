@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { IncomingUrl } from '#http/incoming.js'
+import type { IncomingUrl } from '#http/index.js'
 import { ADMIN_PREFIX } from './admin/host.js'
 import { checkAdminToken, hostnameOf, isAllowedOrigin, isJsonContentType, type Refusal } from './serve-guard.js'
 import { targetUrl } from './target-url.js'

@@ -1,5 +1,5 @@
-import { callerNow } from '#kernel/wall-clock.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { callerNow } from '#kernel/index.js'
+import type { Simulator } from '#simulator/index.js'
 
 // Hop-by-hop and framing headers say nothing about the request; admin credentials stay out of the trace.
 const UNRECORDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'])

@@ -1,4 +1,4 @@
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { Simulator } from '#simulator/index.js'
 import type { ForwardDestination } from './serve-forwarding.js'
 import { allowedHostSet } from './serve-guard.js'
 import { ADMIN_TOKEN_ENV, type ServeOptions } from './serve-options.js'

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { Simulator } from '#simulator/index.js'
 import { writeEnvFile } from './env-file.js'
 import { type HttpServerOptions, startHttpServer } from './http-server.js'
 import { serveBanner } from './serve-banner.js'

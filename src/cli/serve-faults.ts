@@ -1,6 +1,6 @@
-import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/events/delivery/delivery-transport.js'
-import { createTransport } from '#http/transport.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/index.js'
+import { createTransport } from '#http/index.js'
+import type { Simulator } from '#simulator/index.js'
 
 /**
  * The receiver faults of a served simulator. In a scenario the run's receivers are named ones the

@@ -1,7 +1,5 @@
-import type { EventsFrom } from '#domain/events/destinations/destination.js'
-import { isLoopback, isThinType } from '#domain/events/destinations/destination-rules.js'
-import { ServiceError } from '#domain/service-error.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { type EventsFrom, isLoopback, isThinType, ServiceError } from '#domain/index.js'
+import type { Simulator } from '#simulator/index.js'
 import { UsageError } from './usage-error.js'
 
 /**

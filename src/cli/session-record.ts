@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
-import type { DeliveryTransport, TransportResult } from '#domain/events/delivery/delivery-transport.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { DeliveryTransport, TransportResult } from '#domain/index.js'
+import type { Simulator } from '#simulator/index.js'
 import type { Arrival } from './http-server.js'
 import type { ForwardSpec } from './serve-forwarding.js'
 import type { ServeClock } from './wall-driver.js'

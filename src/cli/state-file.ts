@@ -1,6 +1,6 @@
 import { existsSync, linkSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import type { Snapshot } from '#simulator/snapshot.js'
+import type { Snapshot } from '#simulator/index.js'
 import { writeFileAtomically } from './atomic-write.js'
 import { UsageError } from './usage-error.js'
 

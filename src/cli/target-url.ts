@@ -1,4 +1,4 @@
-import type { IncomingUrl } from '#http/incoming.js'
+import type { IncomingUrl } from '#http/index.js'
 
 // A path and query of characters the WHATWG URL parser keeps as they are (no dot segments, no
 // percent sign, nothing it would escape or normalise): their parts are read off the text, as

@@ -1,5 +1,5 @@
 import type { FaultDecision, RequestRecord, StepRecord } from '#harness/scenario/run-result.js'
-import { formatDuration } from '#kernel/duration.js'
+import { formatDuration } from '#kernel/index.js'
 
 /**
  * One line per executed step, in virtual time from the start: `+15m  #4 POST /v2/... -> 401 ...`.

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { triggerTypes } from '#simulator/trigger-recipes.js'
+import { triggerTypes } from '#simulator/index.js'
 import { HELP } from './help.js'
 import { ADMIN_TOKEN_ENV } from './serve-options.js'
 import { UsageError } from './usage-error.js'

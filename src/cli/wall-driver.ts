@@ -1,5 +1,5 @@
-import { callerNow } from '#kernel/wall-clock.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { callerNow } from '#kernel/index.js'
+import type { Simulator } from '#simulator/index.js'
 
 /** How `serve` moves virtual time: with the wall clock (at `speed`), or only when asked. */
 export type ServeClock = { readonly mode: 'manual' } | { readonly mode: 'wall'; readonly speed: number }

@@ -1,6 +1,5 @@
 import fc from 'fast-check'
-import type { FaultsInput } from '#faults/fault-policy.js'
-import type { FaultKind } from '#faults/faults-schema.js'
+import type { FaultKind, FaultsInput } from '#faults/index.js'
 import { program } from './fast-check/arbitraries.js'
 import type { Step } from './run/program.js'
 import { type RunOptions, runProgram } from './run/run-program.js'

@@ -26,17 +26,22 @@
  * const replay = await runScenario(loadScenarioFile('node_modules/service-sim/scenarios/default.yaml'))
  */
 
-export type { FaultController, FaultSource } from '#faults/fault-controller.js'
-export { type FaultLogLine, faultLog } from '#faults/fault-log.js'
 export {
   defaultFaultParams,
+  type FaultController,
+  type FaultEntry,
+  type FaultKind,
+  type FaultLogLine,
   type FaultParams,
+  type FaultSource,
   type FaultsInput,
+  faultKinds,
+  faultLog,
   type ResolvedFaultPolicy,
+  rateLimitReasons,
   realisticRates,
   resolveFaultPolicy,
-} from '#faults/fault-policy.js'
-export { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/faults-schema.js'
+} from '#faults/index.js'
 export { checkUsageBilling, type UsageBillingOptions, type UsageBillingResult } from './billing-property.js'
 export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
 export { billingChecker, checkBilling } from './checkers/billing-checker.js'

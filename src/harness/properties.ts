@@ -1,6 +1,5 @@
 import fc from 'fast-check'
-import type { FaultsInput } from '#faults/fault-policy.js'
-import type { FaultKind } from '#faults/faults-schema.js'
+import type { FaultKind, FaultsInput } from '#faults/index.js'
 import type { Violation } from './checkers/violation.js'
 import {
   type UsageWorkload,

@@ -1,4 +1,4 @@
-import type { Clock } from '#kernel/clock.js'
+import type { Clock } from '#kernel/index.js'
 import type { DurableStore } from './durable-store.js'
 
 /** One unit of usage the harness asks a reporter to send. Customers and values repeat (as in real

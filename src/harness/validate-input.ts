@@ -1,6 +1,6 @@
 import type fc from 'fast-check'
 import { z } from 'zod'
-import { faultKinds, faultSchemas } from '#faults/faults-schema.js'
+import { faultKinds, faultSchemas } from '#faults/index.js'
 import { forgeries } from './run/program.js'
 import { harnessOwnedSimOptions, type SimulatorChoice } from './run/simulator-choice.js'
 

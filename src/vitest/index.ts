@@ -1,6 +1,6 @@
 import { relative } from 'node:path'
 import { test as base } from 'vitest'
-import { createSimulator, type Simulator, type SimulatorOptions } from '../simulator/create-simulator.js'
+import { createSimulator, type Simulator, type SimulatorOptions } from '#simulator/index.js'
 import { seedFromName } from './seed-from-name.js'
 
 export { seedFromName } from './seed-from-name.js'

@@ -181,6 +181,38 @@ describe('the one-way layering', () => {
     ])
   })
 
+  it('reaches another layer only through its alias, never a relative path', () => {
+    const relative = all.flatMap((f) =>
+      edges
+        .get(f)!
+        .filter((e) => e.spec.startsWith('.') && layerOf(e.to) !== layerOf(f))
+        .map((e) => `${f} -> ${e.spec}`),
+    )
+    expect(relative).toEqual([])
+  })
+
+  it('lets the harness, the fixture and the CLI use a lower layer only through its index', () => {
+    const upper: Record<string, readonly string[]> = { harness: ['harness'], vitest: ['vitest'], cli: ['cli', 'harness'] }
+    const reaching = all.flatMap((f) => {
+      const own = upper[layerOf(f)]
+      if (own === undefined) return []
+      return edges
+        .get(f)!
+        .filter((e) => !e.to.startsWith('pkg:') && !own.includes(layerOf(e.to)) && e.to !== `${layerOf(e.to)}/index.ts`)
+        .map((e) => `${f} -> ${e.spec}`)
+    })
+    expect(reaching).toEqual([])
+  })
+
+  it('keeps each folder of the domain a concept, not a room of one file', () => {
+    const folders = new Map<string, number>()
+    for (const f of all.filter((f) => f.startsWith('domain/') && f.split('/').length > 2)) {
+      const dir = dirname(f)
+      folders.set(dir, (folders.get(dir) ?? 0) + 1)
+    }
+    expect([...folders].filter(([, count]) => count < 2).map(([dir]) => dir)).toEqual([])
+  })
+
   it('keeps nock, msw and vitest out of the static import graph of the main entry', () => {
     const seen = new Set<string>()
     const packages = new Set<string>()

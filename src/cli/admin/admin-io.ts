@@ -1,5 +1,5 @@
-import { declaredError } from '#http/declared-routes/declared-input.js'
-import { isoTime } from '#kernel/time.js'
+import { declaredError } from '#http/index.js'
+import { isoTime } from '#kernel/index.js'
 
 /**
  * A JSON answer of the admin API (pretty-printed: people read it with curl).

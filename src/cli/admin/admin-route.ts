@@ -1,5 +1,5 @@
-import type { DeclaredInput, DeclaredRoute } from '#http/declared-routes/declared-route.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { DeclaredInput, DeclaredRoute } from '#http/index.js'
+import type { Simulator } from '#simulator/index.js'
 import type { AdminHost } from './host.js'
 
 /**

@@ -1,5 +1,4 @@
-import { createSimulator, type Simulator } from '#simulator/create-simulator.js'
-import type { Snapshot } from '#simulator/snapshot.js'
+import { createSimulator, type Simulator, type Snapshot } from '#simulator/index.js'
 import type { ServeClock } from '../wall-driver.js'
 
 /**

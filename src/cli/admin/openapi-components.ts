@@ -1,5 +1,5 @@
-import { DELIVERY_STATUSES } from '#catalogue/rules.js'
-import { faultKinds } from '#faults/faults-schema.js'
+import { DELIVERY_STATUSES } from '#catalogue/index.js'
+import { faultKinds } from '#faults/index.js'
 import type { OpenApiFragment } from './admin-route.js'
 
 /**

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml'
 import { z } from 'zod'
-import { declaredPathNames as pathNames } from '#http/declared-routes/declared-route.js'
+import { declaredPathNames as pathNames } from '#http/index.js'
 import type { AdminRoute, OpenApiFragment } from './admin-route.js'
 import { adminRoutes } from './admin-routes.js'
 import { adminComponents, ERROR, ref } from './openapi-components.js'

@@ -1,5 +1,5 @@
-import type { Json } from '#domain/engine/list.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { Json } from '#domain/index.js'
+import type { Simulator } from '#simulator/index.js'
 import { cardChoices, esc, jsValue, money, page } from './html.js'
 
 /** A page's answer: its status, HTML, or a redirect. */

@@ -1,5 +1,4 @@
-import { HOSTED_INVOICE_BASE } from '#domain/billing/hosted-invoice-url.js'
-import { AUTHENTICATE_REDIRECT_BASE } from '#domain/payments/payment-intent-redirect.js'
+import { AUTHENTICATE_REDIRECT_BASE, HOSTED_INVOICE_BASE } from '#domain/index.js'
 
 /** Where serve's own customer pages live. */
 export const CUSTOMER_PREFIX = '/__customer/'

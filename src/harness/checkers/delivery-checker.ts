@@ -1,5 +1,5 @@
-import { TEST_RETRY_OFFSETS_MS } from '#domain/events/delivery/delivery.js'
-import type { TraceEntry } from '#kernel/trace.js'
+import { TEST_RETRY_OFFSETS_MS } from '#domain/index.js'
+import type { TraceEntry } from '#kernel/index.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 

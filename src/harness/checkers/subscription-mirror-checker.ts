@@ -1,4 +1,4 @@
-import type { TraceEntry } from '#kernel/trace.js'
+import type { TraceEntry } from '#kernel/index.js'
 import type { MirroredSubscription } from '../flows/subscription-fields.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'

@@ -1,4 +1,4 @@
-import type { TraceEntry } from '#kernel/trace.js'
+import type { TraceEntry } from '#kernel/index.js'
 
 /**
  * A property violation: which checker, what went wrong, and the minimal trace entries that witness

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/faults-schema.js'
+import { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/index.js'
 import { type Forgery, forgeries, type Program, type Step } from '../run/program.js'
 import { HarnessInputError, validateProgramOptions } from '../validate-input.js'
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { type FaultKind, rateLimitReasons } from '#faults/faults-schema.js'
+import { type FaultKind, rateLimitReasons } from '#faults/index.js'
 import { forgeries, type Step } from '../run/program.js'
 import type { HarnessRun } from '../run/run-program.js'
 import { checkKinds } from './arbitraries.js'

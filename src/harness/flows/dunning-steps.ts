@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import type { FaultKind } from '#faults/faults-schema.js'
+import type { FaultKind } from '#faults/index.js'
 import { customerOf, type FlowAction, setDefaultCard } from './flow-actions.js'
 import { type FlowStep, type FlowWorkload, flowFaultKinds } from './flow-program.js'
 

@@ -1,4 +1,4 @@
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { Simulator } from '#simulator/index.js'
 import type { FlowStep } from './flow-program.js'
 import type { FlowSetup } from './flow-setup.js'
 

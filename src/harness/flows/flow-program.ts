@@ -1,6 +1,5 @@
 import fc from 'fast-check'
-import type { FaultEntry, FaultKind } from '#faults/faults-schema.js'
-import { rateLimitReasons } from '#faults/faults-schema.js'
+import { type FaultEntry, type FaultKind, rateLimitReasons } from '#faults/index.js'
 
 /**
  * One step of a billing flow program: what a subscription business's customers and operators do

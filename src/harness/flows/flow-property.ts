@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import type { FaultsInput } from '#faults/fault-policy.js'
+import type { FaultsInput } from '#faults/index.js'
 import type { Violation } from '../checkers/violation.js'
 import { minimiseProgram } from '../properties.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'

@@ -1,4 +1,4 @@
-import { continueAs, createSimulator, type Simulator } from '#simulator/create-simulator.js'
+import { continueAs, createSimulator, type Simulator } from '#simulator/index.js'
 import { type SimulatorChoice, simulatorKeyOf, simulatorOptionsOf } from '../run/simulator-choice.js'
 import { HarnessInputError } from '../validate-input.js'
 import { FLOW_CUSTOMERS, FLOW_PLANS } from './flow-program.js'

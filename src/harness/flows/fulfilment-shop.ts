@@ -1,4 +1,4 @@
-import type { Json } from '#domain/engine/list.js'
+import type { Json } from '#domain/index.js'
 import { sessionPaid } from '../checkers/fulfilment-checker.js'
 import { createDurableStore } from '../durable-store.js'
 import { HarnessInputError } from '../validate-input.js'

@@ -1,4 +1,4 @@
-import type { Json } from '#domain/engine/list.js'
+import type { Json } from '#domain/index.js'
 import { checkSubscriptionMirrorTrace, type MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowClientEnv, FlowSubject } from './flow-run.js'

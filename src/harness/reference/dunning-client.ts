@@ -1,4 +1,4 @@
-import { verifySignature } from '#domain/events/delivery/signature.js'
+import { verifySignature } from '#domain/index.js'
 import type { DunningClient, DunningClientFactory, DunningEnv } from '../flows/dunning-subject.js'
 
 /** Mistakes a dunning client can make, each off in the reference. */

@@ -1,4 +1,4 @@
-import { verifySignature } from '#domain/events/delivery/signature.js'
+import { verifySignature } from '#domain/index.js'
 import type { FulfilmentClient, FulfilmentClientFactory, FulfilmentEnv } from '../flows/fulfilment-subject.js'
 
 /** Mistakes a fulfilment client can make, each off in the reference. */

@@ -1,5 +1,5 @@
-import { verifySignature } from '#domain/events/delivery/signature.js'
-import { headerNames } from '#kernel/header-names.js'
+import { verifySignature } from '#domain/index.js'
+import { headerNames } from '#kernel/index.js'
 import type { FlowClientEnv } from '../flows/flow-run.js'
 import type { SubscriptionMirror, SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
 import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from '../flows/subscription-fields.js'

@@ -1,5 +1,5 @@
-import { METER_EVENT_STREAM_MAX_EVENTS } from '#catalogue/rules.js'
-import { headerNames } from '#kernel/header-names.js'
+import { METER_EVENT_STREAM_MAX_EVENTS } from '#catalogue/index.js'
+import { headerNames } from '#kernel/index.js'
 import { sleep, type Usage, type UsageReporter, type UsageReporterEnv, type UsageReporterFactory } from '../subjects.js'
 
 /** The mistakes a usage reporter can make; the correct reporter makes none. */

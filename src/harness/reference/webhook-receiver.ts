@@ -1,5 +1,5 @@
-import { SignatureVerificationError, verifySignature } from '#domain/events/delivery/signature.js'
-import { headerNames } from '#kernel/header-names.js'
+import { SignatureVerificationError, verifySignature } from '#domain/index.js'
+import { headerNames } from '#kernel/index.js'
 import { sleep, type WebhookReceiver, type WebhookReceiverEnv, type WebhookReceiverFactory } from '../subjects.js'
 
 /** The mistakes a webhook receiver can make; the correct receiver makes none. */

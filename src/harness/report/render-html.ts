@@ -1,4 +1,4 @@
-import { formatDuration } from '#kernel/duration.js'
+import { formatDuration } from '#kernel/index.js'
 import { MissingOptionalPackageError } from '../optional-package.js'
 import { timelineSvg } from './chart.js'
 import { deliveryRows } from './delivery-table.js'

@@ -1,5 +1,4 @@
-import { canonicalJson } from '#kernel/canonical-json.js'
-import type { TraceEntry } from '#kernel/trace.js'
+import { canonicalJson, type TraceEntry } from '#kernel/index.js'
 import { tallyOutcomes } from '../scenario/expectations.js'
 import type { RunResult } from '../scenario/run-result.js'
 import { traceRecords } from './trace-records.js'

@@ -1,4 +1,4 @@
-import type { TraceEntry } from '#kernel/trace.js'
+import type { TraceEntry } from '#kernel/index.js'
 import type { DeliveryRecord, Marker, RequestRecord, StepRecord } from '../scenario/run-result.js'
 
 /** What a report can read from a run's trace alone. */

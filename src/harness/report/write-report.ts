@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { TraceEntry } from '#kernel/trace.js'
+import type { TraceEntry } from '#kernel/index.js'
 import type { RunResult } from '../scenario/run-result.js'
 import { renderHtml } from './render-html.js'
 import { renderMarkdown } from './render-markdown.js'

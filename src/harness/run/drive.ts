@@ -1,6 +1,5 @@
-import type { Clock } from '#kernel/clock.js'
-import { nextMacrotask } from '#kernel/macrotask.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { type Clock, nextMacrotask } from '#kernel/index.js'
+import type { Simulator } from '#simulator/index.js'
 
 /** How a driven promise ended. */
 export type Driven<T> =

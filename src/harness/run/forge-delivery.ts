@@ -1,5 +1,5 @@
-import { signatureHeader } from '#domain/events/delivery/signature.js'
-import { headerNames } from '#kernel/header-names.js'
+import { signatureHeader } from '#domain/index.js'
+import { headerNames } from '#kernel/index.js'
 import { drive } from './drive.js'
 import type { Forgery } from './program.js'
 import type { RunState } from './run-state.js'

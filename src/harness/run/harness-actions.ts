@@ -1,4 +1,4 @@
-import { CUSTOMER_ID_PREFIX } from '#catalogue/rules.js'
+import { CUSTOMER_ID_PREFIX } from '#catalogue/index.js'
 import { actionStep } from '../steps/program-steps.js'
 import { StepFailure } from '../steps/step-context.js'
 import type { Usage } from '../subjects.js'

@@ -1,5 +1,5 @@
-import type { FaultEntry } from '#faults/faults-schema.js'
-import { continueAs, type Simulator } from '#simulator/create-simulator.js'
+import type { FaultEntry } from '#faults/index.js'
+import { continueAs, type Simulator } from '#simulator/index.js'
 import type { StepSpec } from '../scenario/schema.js'
 import { eachStep, executeStep } from '../steps/execute-step.js'
 import { SUBJECT_RECEIVER, toStepSpec } from '../steps/program-steps.js'

@@ -1,4 +1,4 @@
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { Simulator } from '#simulator/index.js'
 import type { RunOptions } from './run-options.js'
 import { needsOf, type PreparedRun, prepareRun } from './setup.js'
 import { simulatorKeyOf } from './simulator-choice.js'

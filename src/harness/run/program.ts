@@ -1,4 +1,4 @@
-import type { FaultEntry } from '#faults/faults-schema.js'
+import type { FaultEntry } from '#faults/index.js'
 
 /** How a forged delivery is made (none is genuine; each carries a new event id and a forged object). */
 export const forgeries = [

@@ -1,5 +1,5 @@
-import type { FaultsInput } from '#faults/fault-policy.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { FaultsInput } from '#faults/index.js'
+import type { Simulator } from '#simulator/index.js'
 import type { Violation } from '../checkers/violation.js'
 import type { UsageReporterFactory, WebhookReceiverFactory } from '../subjects.js'
 import type { SimulatorChoice } from './simulator-choice.js'

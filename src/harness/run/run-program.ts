@@ -1,4 +1,4 @@
-import type { FaultEntry } from '#faults/faults-schema.js'
+import type { FaultEntry } from '#faults/index.js'
 import { validateProgram, validateRunOptions } from '../validate-input.js'
 import { type HarnessRun, openRun } from './open-run.js'
 import { preparedFor } from './prepared-runs.js'

@@ -1,7 +1,7 @@
-import { REPLAY_MIN_AGE_MS } from '#domain/events/delivery/delivery.js'
-import type { FaultEntry } from '#faults/faults-schema.js'
-import { headerNames } from '#kernel/header-names.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { REPLAY_MIN_AGE_MS } from '#domain/index.js'
+import type { FaultEntry } from '#faults/index.js'
+import { headerNames } from '#kernel/index.js'
+import type { Simulator } from '#simulator/index.js'
 import type { MountedReceiver, MountOptions } from './step-runner.js'
 
 /**

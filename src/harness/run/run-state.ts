@@ -1,4 +1,4 @@
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { Simulator } from '#simulator/index.js'
 import { createDurableStore, type DurableStore } from '../durable-store.js'
 import type { UsageReporter, WebhookReceiver } from '../subjects.js'
 import type { RunOptions } from './run-options.js'

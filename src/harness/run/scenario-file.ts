@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { FaultsInput } from '#faults/fault-policy.js'
+import type { FaultsInput } from '#faults/index.js'
 import type { ScenarioInput } from '../scenario/schema.js'
 import { scenarioSchema } from '../scenario/schema.js'
 import { fromStepSpec, toStepSpec } from '../steps/program-steps.js'

@@ -1,6 +1,6 @@
-import { verifySignature } from '#domain/events/delivery/signature.js'
-import { headerNames } from '#kernel/header-names.js'
-import { continueAs, createSimulator, keepForForks, type Simulator } from '#simulator/create-simulator.js'
+import { verifySignature } from '#domain/index.js'
+import { headerNames } from '#kernel/index.js'
+import { continueAs, createSimulator, keepForForks, type Simulator } from '#simulator/index.js'
 import { HarnessInputError } from '../validate-input.js'
 import { type SimulatorChoice, simulatorOptionsOf } from './simulator-choice.js'
 

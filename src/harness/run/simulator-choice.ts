@@ -1,4 +1,4 @@
-import type { Simulator, SimulatorOptions } from '#simulator/create-simulator.js'
+import type { Simulator, SimulatorOptions } from '#simulator/index.js'
 
 /**
  * Options of the simulators a harness check or run makes, as a user's tests make theirs: every

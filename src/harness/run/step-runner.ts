@@ -1,5 +1,5 @@
-import type { TraceEntry } from '#kernel/trace.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { TraceEntry } from '#kernel/index.js'
+import type { Simulator } from '#simulator/index.js'
 import type { FaultDecision, StepRecord } from '../scenario/run-result.js'
 import { faultDecisions } from '../scenario/scenario-faults.js'
 import { advance } from './drive.js'

@@ -1,5 +1,5 @@
-import type { ReceiverHandler } from '#http/receivers.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { ReceiverHandler } from '#http/index.js'
+import type { Simulator } from '#simulator/index.js'
 
 /** A response as a client action sees it. */
 export interface ClientResponse {

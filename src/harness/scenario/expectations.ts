@@ -1,4 +1,4 @@
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { Simulator } from '#simulator/index.js'
 import type { DeliveryRecord, RequestRecord, Verdict } from './run-result.js'
 import type { CountExpectation, Scenario } from './schema.js'
 

@@ -1,5 +1,5 @@
-import type { FaultsInput } from '#faults/fault-policy.js'
-import type { TraceEntry } from '#kernel/trace.js'
+import type { FaultsInput } from '#faults/index.js'
+import type { TraceEntry } from '#kernel/index.js'
 import { checkerRegistry, verdictOf } from '../checkers/checker-registry.js'
 import type { Violation } from '../checkers/violation.js'
 import { type DunningClientFactory, dunningSubject } from '../flows/dunning-subject.js'

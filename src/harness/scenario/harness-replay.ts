@@ -1,5 +1,5 @@
-import type { FaultsInput } from '#faults/fault-policy.js'
-import type { TraceEntry } from '#kernel/trace.js'
+import type { FaultsInput } from '#faults/index.js'
+import type { TraceEntry } from '#kernel/index.js'
 import { openRun } from '../run/open-run.js'
 import type { RunReport } from '../run/run-options.js'
 import { programOf } from '../run/scenario-file.js'

@@ -1,5 +1,5 @@
-import { deliveryTraceKinds } from '#kernel/trace-kinds.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { deliveryTraceKinds } from '#kernel/index.js'
+import type { Simulator } from '#simulator/index.js'
 import type { Marker } from './run-result.js'
 
 /**

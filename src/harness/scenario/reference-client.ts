@@ -1,6 +1,5 @@
-import { SignatureVerificationError, verifySignature } from '#domain/events/delivery/signature.js'
-import { parseDuration } from '#kernel/duration.js'
-import { headerNames } from '#kernel/header-names.js'
+import { SignatureVerificationError, verifySignature } from '#domain/index.js'
+import { headerNames, parseDuration } from '#kernel/index.js'
 import type { ClientContext, ClientRequest, ClientResponse, ReceiverContext, ScenarioClient } from './client.js'
 
 const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback)

@@ -1,4 +1,4 @@
-import type { FaultKind } from '#faults/faults-schema.js'
+import type { FaultKind } from '#faults/index.js'
 
 /** One request the run sent, and how it ended. */
 export interface RequestRecord {

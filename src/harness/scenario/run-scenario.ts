@@ -1,5 +1,5 @@
-import type { TraceEntry } from '#kernel/trace.js'
-import { createSimulator, type Simulator, type SimulatorOptions } from '#simulator/create-simulator.js'
+import type { TraceEntry } from '#kernel/index.js'
+import { createSimulator, type Simulator, type SimulatorOptions } from '#simulator/index.js'
 import { createStepRunner } from '../run/step-runner.js'
 import { StepFailure } from '../steps/step-context.js'
 import type { ScenarioClient } from './client.js'

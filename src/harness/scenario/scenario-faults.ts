@@ -1,7 +1,6 @@
-import { faultLog } from '#faults/fault-log.js'
-import type { FaultKind } from '#faults/faults-schema.js'
-import type { TraceEntry } from '#kernel/trace.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { type FaultKind, faultLog } from '#faults/index.js'
+import type { TraceEntry } from '#kernel/index.js'
+import type { Simulator } from '#simulator/index.js'
 import type { FaultDecision, Verdict } from './run-result.js'
 
 /** Switches for one receiver of the run. */

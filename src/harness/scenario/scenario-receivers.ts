@@ -1,4 +1,4 @@
-import { verifySignature } from '#domain/events/delivery/signature.js'
+import { verifySignature } from '#domain/index.js'
 import type { ReceivedDelivery } from '../run/step-runner.js'
 import { StepFailure } from '../steps/step-context.js'
 import { loadClientModule } from './client-module.js'

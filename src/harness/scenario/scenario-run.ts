@@ -1,5 +1,5 @@
-import { ACCOUNT_ID_PREFIX } from '#catalogue/rules.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { ACCOUNT_ID_PREFIX } from '#catalogue/index.js'
+import type { Simulator } from '#simulator/index.js'
 import type { StepRunner } from '../run/step-runner.js'
 import { StepFailure } from '../steps/step-context.js'
 import type { ScenarioClient } from './client.js'

@@ -1,7 +1,7 @@
 // The public shape of a scenario, written by hand so that the declarations a user installs need no
 // zod; schema.ts pins each of these to what its schema parses, so they cannot drift.
-import type { LimitRowSpec } from '#domain/limits/limits-option.js'
-import type { Faults, FaultsInput } from '#faults/faults-schema.js'
+import type { LimitRowSpec } from '#domain/index.js'
+import type { Faults, FaultsInput } from '#faults/index.js'
 
 /**
  * A count expectation: exactly `n`, or a range `{ min, max }` (either end open).

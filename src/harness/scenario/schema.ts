@@ -1,9 +1,8 @@
 import { z } from 'zod'
-import { EVENT_PAYLOADS, EVENTS_FROM } from '#catalogue/rules.js'
-import { limitsSchemas } from '#domain/limits/limits-option.js'
-import { faultSchemas } from '#faults/faults-schema.js'
-import { durationSchema } from '#kernel/duration.js'
-import type { Assert, Equal } from '#kernel/type-equality.js'
+import { EVENT_PAYLOADS, EVENTS_FROM } from '#catalogue/index.js'
+import { limitsSchemas } from '#domain/index.js'
+import { faultSchemas } from '#faults/index.js'
+import { type Assert, durationSchema, type Equal } from '#kernel/index.js'
 import type * as T from './scenario-types.js'
 import { FLOW_SCENARIO_PROPERTIES } from './scenario-types.js'
 

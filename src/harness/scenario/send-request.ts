@@ -1,6 +1,6 @@
 import qs from 'qs'
-import { SIGNING_SECRET_PREFIX } from '#catalogue/rules.js'
-import { headerNames } from '#kernel/header-names.js'
+import { SIGNING_SECRET_PREFIX } from '#catalogue/index.js'
+import { headerNames } from '#kernel/index.js'
 import { StepFailure } from '../steps/step-context.js'
 import type { ClientRequest, ClientResponse } from './client.js'
 import type { RequestRecord } from './run-result.js'

@@ -1,4 +1,4 @@
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { Simulator } from '#simulator/index.js'
 import type { MountedReceiver, StepRunner } from '../run/step-runner.js'
 import type { ClientResponse } from '../scenario/client.js'
 import type { RequestSpec } from '../scenario/schema.js'

@@ -1,4 +1,4 @@
-import { formatDuration } from '#kernel/duration.js'
+import { formatDuration } from '#kernel/index.js'
 import type { StepSpec } from '../scenario/schema.js'
 import { fill } from '../scenario/template.js'
 import { stepKindOf } from './step-kinds.js'

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import type { FaultEntry } from '#faults/faults-schema.js'
+import type { FaultEntry } from '#faults/index.js'
 
 /**
  * One step of a thin-event race program: the meter has an error report (a thin

@@ -1,5 +1,5 @@
-import { SignatureVerificationError, verifySignature } from '#domain/events/delivery/signature.js'
-import { headerNames } from '#kernel/header-names.js'
+import { SignatureVerificationError, verifySignature } from '#domain/index.js'
+import { headerNames } from '#kernel/index.js'
 import type { WebhookReceiver } from '../subjects.js'
 import type { ThinEventReceiverEnv, ThinEventReceiverFactory } from './thin-race-run.js'
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { ServiceError } from '#domain/service-error.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { ServiceError } from '#domain/index.js'
+import type { Simulator } from '#simulator/index.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok } from '../openapi-components.js'

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { parseDuration } from '#kernel/duration.js'
-import { isoTime } from '#kernel/time.js'
+import { isoTime, parseDuration } from '#kernel/index.js'
 import { json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { MAX_ADVANCE_MS } from '../host.js'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Simulator } from '#simulator/create-simulator.js'
+import type { Simulator } from '#simulator/index.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok } from '../openapi-components.js'

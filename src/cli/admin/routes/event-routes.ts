@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { DELIVERY_STATUSES } from '#catalogue/rules.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { DELIVERY_STATUSES } from '#catalogue/index.js'
+import type { Simulator } from '#simulator/index.js'
 import { fail, iso, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok, ref } from '../openapi-components.js'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { checkTarget, faultInjectionFields, faultKinds } from '#faults/faults-schema.js'
-import type { Simulator } from '#simulator/create-simulator.js'
+import { checkTarget, faultInjectionFields, faultKinds } from '#faults/index.js'
+import type { Simulator } from '#simulator/index.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { FAULTS } from '../openapi-components.js'

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the description names the reference syntax literally
 import { z } from 'zod'
-import { fixtureFailure } from '#simulator/fixtures.js'
+import { fixtureFailure } from '#simulator/index.js'
 import { json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ERROR, ok } from '../openapi-components.js'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isoTime } from '#kernel/time.js'
+import { isoTime } from '#kernel/index.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import type { AdminHost } from '../host.js'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { versionProblem } from '#catalogue/versions.js'
+import { versionProblem } from '#catalogue/index.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { ok, ref } from '../openapi-components.js'

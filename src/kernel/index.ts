@@ -1,0 +1,18 @@
+/**
+ * The kernel as the layers above the simulator see it: the clock, randomness, ids, the trace and header names. The harness, the
+ * fixture and the CLI import a lower layer only through its index (checked by the layering test),
+ * so what they rely on is listed here, in one place.
+ *
+ * @example
+ * import { isoTime } from '#kernel/index.js'
+ */
+export { canonicalJson } from './canonical-json.js'
+export type { Clock } from './clock.js'
+export { durationSchema, formatDuration, parseDuration } from './duration.js'
+export { headerNames } from './header-names.js'
+export { nextMacrotask } from './macrotask.js'
+export { isoTime } from './time.js'
+export type { TraceEntry } from './trace.js'
+export { deliveryTraceKinds } from './trace-kinds.js'
+export type { Assert, Equal } from './type-equality.js'
+export { callerNow } from './wall-clock.js'
