@@ -1,7 +1,10 @@
+// biome-ignore-all assist/source/organizeImports: the internal-only re-exports stay statements of their own, so the build strips them
 /**
- * The domain as the layers above the simulator see it: what the harness and the CLI may use of the service's concepts. The harness, the
- * fixture and the CLI import a lower layer only through its index (checked by the layering test),
- * so what they rely on is listed here, in one place.
+ * The domain as the layers above the simulator see it: the few service facts the harness and
+ * the CLI read (signatures, retry offsets, delivery timing, refusals).
+ *
+ * The harness, the fixture and the CLI import a lower layer only through its index (checked by the
+ * layering test), so what they rely on is listed here, in one place.
  *
  * @example
  * import { ServiceError } from '#domain/index.js'
@@ -14,7 +17,9 @@ export { TEST_RETRY_OFFSETS_MS } from './events/delivery/retry-policy.js'
 export { SignatureVerificationError, signatureHeader, verifySignature } from './events/delivery/signature.js'
 export type { EventsFrom } from './events/destinations/destination.js'
 export { isLoopback, isThinType } from './events/destinations/destination-rules.js'
-export { type LimitRowSpec, limitsSchemas } from './limits/limits-option.js'
+export type { LimitRowSpec } from './limits/limits-option.js'
+/** @internal */
+export { limitsSchemas } from './limits/limits-option.js'
 export { engineBillingSource } from './meters/billed-usage.js'
 export { AUTHENTICATE_REDIRECT_BASE } from './payments/payment-intent-redirect.js'
 export { ServiceError } from './service-error.js'

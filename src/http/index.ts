@@ -1,7 +1,9 @@
 /**
- * The HTTP layer as the layers above the simulator see it. The harness, the
- * fixture and the CLI import a lower layer only through its index (checked by the layering test),
- * so what they rely on is listed here, in one place.
+ * The HTTP layer as the layers above the simulator see it: declared routes and the exchange types
+ * `serve` uses.
+ *
+ * The harness, the fixture and the CLI import a lower layer only through its index (checked by the
+ * layering test), so what they rely on is listed here, in one place.
  *
  * @example
  * import { declaredError } from '#http/index.js'
@@ -12,5 +14,4 @@ export { type DeclaredInput, type DeclaredRoute, declaredPathNames, declaredRout
 export { DeclaredRouter } from './declared-routes/declared-router.js'
 export type { IncomingExchangeHandler } from './handler.js'
 export { type IncomingUrl, lowercaseHeaderReader } from './incoming.js'
-export type { ReceiverHandler } from './receivers.js'
 export { createTransport } from './transport.js'

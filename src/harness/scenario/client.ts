@@ -1,5 +1,4 @@
-import type { ReceiverHandler } from '#http/index.js'
-import type { Simulator } from '#simulator/index.js'
+import type { ReceiverHandler, Simulator } from '#simulator/index.js'
 
 /** A response as a client action sees it. */
 export interface ClientResponse {
