@@ -115,7 +115,7 @@ export const CUSTOMER_ID_PREFIX = 'cus_'
  */
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const
 
-// Billing (not in the spec: the provider's documented behaviour, see docs/decisions.md "Billing") --
+// Billing (not in the spec: the provider's documented behaviour, see the docs/decisions/billing-*.md files) --
 
 /**
  * A subscription invoice with automatic collection stays `draft` this long before it is finalized

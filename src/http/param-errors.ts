@@ -2,8 +2,8 @@ import { ERRORS, type ErrorCode, errorDocUrl } from '#catalogue/errors.js'
 import { type ServiceError, tableError } from '#domain/service-error.js'
 
 /**
- * The provider's refusals of a request's parameters, in its own words (docs/decisions.md,
- * "Parameter errors"): the catalogue's error table where it has the code, the provider's known
+ * The provider's refusals of a request's parameters, in its own words (docs/decisions/parameters.md):
+ * the catalogue's error table where it has the code, the provider's known
  * messages otherwise (`Invalid boolean: x`, `Invalid array`, enum violations, which the provider
  * sends under no documented code: here the table's generic `parameter_invalid`). Every refusal
  * carries its code's `doc_url`.

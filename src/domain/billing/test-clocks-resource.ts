@@ -54,7 +54,7 @@ function advanceLimit(engine: Engine, call: OperationCall, clockId: string, froz
  * subscriptions, invoices and retries) are billed on it. `advance` answers `advancing` and queues
  * the work on the simulator's due-time queue at the current instant; it runs the clock's billing
  * work due up to the new `frozen_time` in order, then the clock is `ready`
- * (`test_helpers.test_clock.advancing` / `.ready`). See docs/decisions.md "Test clocks".
+ * (`test_helpers.test_clock.advancing` / `.ready`). See "Test clocks" in docs/decisions/billing-subscriptions.md.
  */
 export const testClocks: ResourceDeclaration<ResourcePorts> = {
   type: 'TestHelpers.TestClock',
