@@ -73,6 +73,9 @@ export interface FaultTarget {
   expireSession(id: string): void
 }
 
+/** The controller's methods a user may take off `sim.faults`. */
+const BOUND = ['step', 'inject', 'on', 'fired', 'configured', 'rates', 'setRates', 'clear', 'adopt'] as const
+
 /**
  * The controller `createFaultController` makes: its methods on the prototype, its state and
  * decisions in a `FaultState` shared with the gate and the hooks.
@@ -86,6 +89,9 @@ class PolicyFaultController implements FaultController {
     this.#state = state
     this.gate = faultGate(state)
     this.hooks = controllerHooks(state)
+    // `sim.faults` methods work taken off it (`[...].forEach(sim.faults.inject)`), as they did when
+    // the controller was an object of closures.
+    for (const name of BOUND) (this as Record<string, unknown>)[name] = this[name].bind(this)
   }
 
   get policy(): ResolvedFaultPolicy {

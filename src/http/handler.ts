@@ -44,7 +44,8 @@ export interface HandlerOptions {
 
 /**
  * Builds the fetch handler: each request runs the steps of {@link requestPipeline} (route,
- * authenticate, version, decode, scope, limits, params, idempotency, dispatch, render), answers in
+ * authenticate, version, idempotency key, decode, walk forward, scope, limits, params, idempotency,
+ * dispatch, render), answers in
  * the JSON envelope and is recorded in the trace. Requests are processed in arrival order; each
  * stays in flight until it is answered.
  *
@@ -160,10 +161,15 @@ function leave(ctx: PipelineContext): void {
     }
   }
   if (ctx.saveOnLeave) {
-    ctx.host.idempotency.complete(ctx.idempotencyScope!, ctx.idempotencyKey!, {
-      status: ctx.status,
-      text: ctx.text,
-      requestId: ctx.headers['Request-Id'] ?? '',
-    })
+    // Guarded like a release: whatever happens here, the request still leaves the timeline.
+    try {
+      ctx.host.idempotency.complete(ctx.idempotencyScope!, ctx.idempotencyKey!, {
+        status: ctx.status,
+        text: ctx.text,
+        requestId: ctx.headers['Request-Id'] ?? '',
+      })
+    } catch (error) {
+      internalError(ctx.host, error, ctx.flight)
+    }
   }
 }

@@ -58,6 +58,14 @@ export class TraceLog implements TraceInternals {
   constructor(options: TraceOptions) {
     this.#options = options
     this.#limit = options.limit ?? Number.POSITIVE_INFINITY
+    // Users take methods off `sim.trace` (`const { hash } = sim.trace`, `entries` as a callback);
+    // they work detached, as they did when the trace was an object of closures.
+    this.append = this.append.bind(this)
+    this.entries = this.entries.bind(this)
+    this.filter = this.filter.bind(this)
+    this.hash = this.hash.bind(this)
+    this.toJsonl = this.toJsonl.bind(this)
+    this.subscribe = this.subscribe.bind(this)
   }
 
   append(kind: string, data: Record<string, unknown>, raw?: Readonly<Record<string, string>>): Entry {

@@ -24,8 +24,8 @@ interface InterceptionEntry {
 }
 
 /**
- * The simulator `createSimulator` returns: its methods on the prototype, so a fork (one per
- * property run) makes no closures for them; its parts and internals held privately.
+ * The simulator `createSimulator` returns: its methods on the prototype (the five users take off
+ * it are bound once when it is made), its parts and internals held privately.
  *
  * @example
  * const sim = new SimulatorInstance(parts, internals, build)

@@ -5,7 +5,6 @@ import { cancelOpenIntents, cancelOwnIntent, settleIntent } from './invoice-inte
 import { defaultPaymentRecord, intentDescription, paymentsList, paymentsOf } from './invoice-payment-records.js'
 
 /** The invoice's `payments` list, where the invoice resources read it. */
-export { paymentsList } from './invoice-payment-records.js'
 
 /**
  * The payment intent an open invoice waits on: made when a `charge_automatically` invoice is not

@@ -93,7 +93,7 @@ export interface MeterLocks {
  * `meter-processing` stream; only processed events reach the aggregates.
  *
  * @example
- * meterEvents.create(scope, { eventName: 'api_call', payload: { service_customer_id: 'cus_1', value: '3' } }, flight)
+ * meterEvents.create(scope, { event_name: 'api_call', payload: { service_customer_id: 'cus_1', value: '3' } }, flight)
  * meterEvents.ingest(scope, [{ identifier: 'e1', event_name: 'api_call', payload }])
  * await clock.tickAsync(METER_PROCESSING_DELAY.max) // now both count
  */

@@ -48,7 +48,7 @@ export interface AttemptHow {
  * itself.
  *
  * @example
- * const pi = paymentIntents.create(scope, { amount: 2000, currency: 'usd', paymentMethod: 'pm_card_visa', confirm: true }, origin)
+ * const pi = paymentIntents.create(scope, { amount: 2000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true }, origin)
  * pi.status // 'succeeded'
  */
 export interface PaymentIntents {

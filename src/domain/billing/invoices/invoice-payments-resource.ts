@@ -5,7 +5,7 @@ import type { ResourcePorts } from '../../resource-ports.js'
 /**
  * Invoice payments: one record per payment that paid an invoice, linking the invoice and the
  * payment intent (whose `latest_charge` is the charge). Billing makes them when an invoice is paid
- * (src/domain/billing/payments.ts); the client only reads them, by id or by invoice.
+ * (`../invoice-payment-records.ts`); the client only reads them, by id or by invoice.
  *
  * @example
  * await stripe.invoicePayments.list({ invoice: invoice.id }) // [{ payment: { type: 'payment_intent', payment_intent: 'pi_…' }, status: 'paid' }]

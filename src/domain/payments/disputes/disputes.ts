@@ -7,7 +7,7 @@ import type { EventStore } from '../../events/event-store.js'
 import type { Kernel } from '../../kernel-parts.js'
 import type { Ledger } from '../../ledger/ledger.js'
 import type { Scope } from '../../mode.js'
-import { cardOf } from '../payment-method.js'
+import { cardOf, type DisputeTrigger } from '../payment-method.js'
 import { createEarlyFraudWarnings, type EarlyFraudWarnings } from './early-fraud-warnings.js'
 
 /** The provider's dispute fee, in the charge's minor units (15.00). */
@@ -71,8 +71,6 @@ export interface DisputesOptions {
 export function createDisputes(options: DisputesOptions): Disputes {
   return new DisputeDesk(options)
 }
-
-type DisputeTrigger = NonNullable<ReturnType<typeof cardOf>['dispute']>
 
 /**
  * The disputes area's operations. A class: it is made per simulation (every fork), and its methods

@@ -22,16 +22,16 @@ const HARD_DECLINES = new Set(['lost_card', 'stolen_card', 'expired_card', 'inco
  * What an attempt uses of the service, and how it reports.
  *
  * @example
- * authorise({ kernel, paymentMethods, charges, emit, retryAfter }, payment, scope)
+ * authorise(book, payment, scope) // the off-session payments book is its own ports
  */
 export interface AuthorisationPorts {
   readonly kernel: Kernel
   readonly paymentMethods: PaymentMethods
   readonly charges: Charges
   /** Emits `v2.payments.off_session_payment.<what>` for the payment. */
-  readonly emit: (o: OffSessionPayment, scope: Scope, what: string) => void
+  emit(o: OffSessionPayment, scope: Scope, what: string): void
   /** Schedules the next attempt after `delay` ms. */
-  readonly retryAfter: (o: OffSessionPayment, scope: Scope, delay: number) => void
+  retryAfter(o: OffSessionPayment, scope: Scope, delay: number): void
 }
 
 /**
