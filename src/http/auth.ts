@@ -5,6 +5,7 @@ import type { HeaderReader } from './incoming.js'
 import type { HeaderNames } from './prefixed-headers.js'
 import { publishableAllowed } from './publishable.js'
 import type { Principal, Route } from './route.js'
+import { scopedHeader } from './scoped-header.js'
 
 function noAccess(key: string, account: string): ServiceError {
   return tableError('account_invalid', { key: redact(key), account })
@@ -77,8 +78,8 @@ export function authenticate(
   }
   const authenticated = info.account
   const mode = info.mode
-  const accountHeader = headers.get(names.account) ?? undefined
-  const contextHeader = headers.get(names.context) ?? undefined
+  const accountHeader = scopedHeader(headers, names, 'account')?.value
+  const contextHeader = scopedHeader(headers, names, 'context')?.value
   // The account's own path and the paths below it (`/v1/accounts/:accountId/capabilities/:id`).
   const pathAccount = route.path.startsWith('/v1/accounts/:id')
     ? params.id

@@ -1,7 +1,9 @@
 import type { Service } from '#domain/service.js'
 import type { InFlightRequest } from '#kernel/request-timeline.js'
 import type { HeaderReader } from './incoming.js'
+import { headerNames } from './prefixed-headers.js'
 import type { Principal, RequestContext } from './route.js'
+import { type ScopedHeader, scopedHeader } from './scoped-header.js'
 
 /**
  * What the handler knows of a request when its route runs.
@@ -69,6 +71,11 @@ export class HandlerContext implements RequestContext {
 
   header(name: string): string | undefined {
     return this.#headers.get(name.replace('{prefix}', this.service.kernel.prefix)) ?? undefined
+  }
+
+  /** A scoped header the request sent, under this simulator's prefix or the other known one. */
+  scoped(which: 'account' | 'context' | 'version'): ScopedHeader | undefined {
+    return scopedHeader(this.#headers, headerNames(this.service.kernel.prefix), which)
   }
 
   status(code: number): void {

@@ -2,6 +2,7 @@ import type { Account } from '#domain/connect/account.js'
 import type { Mode } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 import type { InFlightRequest } from '#kernel/request-timeline.js'
+import type { ScopedHeader } from './scoped-header.js'
 
 /** Who a request acts as, after authentication and `Service-Account`/`Service-Context`. */
 export interface Principal {
@@ -36,6 +37,8 @@ export interface RequestContext<B = unknown, Q = unknown> {
   readonly inflight: InFlightRequest
   /** A request header by name, with the configured prefix applied to `{prefix}` in the name. */
   header(name: string): string | undefined
+  /** A scoped header the request sent (`account`, `context`, `version`), under either known prefix. */
+  scoped(which: 'account' | 'context' | 'version'): ScopedHeader | undefined
   /** Sets a response status other than 200. */
   status(code: number): void
 }

@@ -12,6 +12,12 @@ export interface HeaderNames {
   readonly account: string
   readonly context: string
   readonly version: string
+  /**
+   * The same scoped headers under the other known prefixes (`Stripe-Account` to a `Service`
+   * simulator, `Service-Account` to a `Stripe` one): the provider's official clients send only
+   * their own names, so a request's scoped headers are honoured under either, never ignored.
+   */
+  readonly foreign: readonly ScopedHeaderNames[]
   readonly signature: string
   readonly rateLimitedReason: string
   readonly shouldRetry: string
@@ -19,11 +25,37 @@ export interface HeaderNames {
   readonly webhookUserAgent: string
 }
 
+/** The request headers that scope a request: who it acts for, in which context, at which version. */
+export interface ScopedHeaderNames {
+  readonly account: string
+  readonly context: string
+  readonly version: string
+}
+
+/** The prefixes whose scoped headers every simulator honours: the spec's neutral one and the provider's. */
+const KNOWN_PREFIXES = ['Service', 'Stripe'] as const
+
+/** Names by prefix: a simulator asks for its own on every request that reads a scoped header. */
+const byPrefix = new Map<string, HeaderNames>()
+
 export function headerNames(prefix: string): HeaderNames {
+  const known = byPrefix.get(prefix)
+  if (known !== undefined) return known
+  const names = namesOf(prefix)
+  byPrefix.set(prefix, names)
+  return names
+}
+
+function namesOf(prefix: string): HeaderNames {
   return {
     account: `${prefix}-Account`,
     context: `${prefix}-Context`,
     version: `${prefix}-Version`,
+    foreign: KNOWN_PREFIXES.filter((p) => p.toLowerCase() !== prefix.toLowerCase()).map((p) => ({
+      account: `${p}-Account`,
+      context: `${p}-Context`,
+      version: `${p}-Version`,
+    })),
     signature: `${prefix}-Signature`,
     rateLimitedReason: `${prefix}-Rate-Limited-Reason`,
     shouldRetry: `${prefix}-Should-Retry`,

@@ -37,6 +37,13 @@ export const REQUEST_ERRORS = {
     'idempotency_error',
     "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '{key}' if you meant to execute a different request.",
   ),
+  /** A scoped header sent under both prefixes with different values (decision: refused, never one silently chosen). */
+  scoped_header_conflict: row(
+    400,
+    INVALID,
+    'The headers {first} and {second} name different values ({firstValue} and {secondValue}); send one of them.',
+    'simulator',
+  ),
   idempotency_key_invalid: row(400, INVALID, 'Invalid Idempotency-Key: it must be 1 to 255 characters long.', 'simulator'),
   /** A key `Headers` could not echo back (decision: refused as invalid, before anything runs). */
   idempotency_key_unprintable: row(

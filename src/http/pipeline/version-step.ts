@@ -1,5 +1,6 @@
 import { parseApiVersion } from '../api-version.js'
 import { checkRetiredAt } from '../routes/retired-routes.js'
+import { scopedHeader } from '../scoped-header.js'
 import { checkServedVersion, needsWalk } from '../version-edge.js'
 import type { PipelineContext } from './pipeline-context.js'
 
@@ -13,10 +14,10 @@ import type { PipelineContext } from './pipeline-context.js'
  */
 export function versionStep(ctx: PipelineContext): void {
   const { names } = ctx.host
-  const header = ctx.incoming.headers.get(names.version)
-  const version = header === null ? ctx.principal!.account.apiVersion : parseApiVersion(header, names.version)
+  const header = scopedHeader(ctx.incoming.headers, names, 'version')
+  const version = header === undefined ? ctx.principal!.account.apiVersion : parseApiVersion(header.value, header.name)
   ctx.version = version
-  if (header !== null) checkServedVersion(version, names.version)
+  if (header !== undefined) checkServedVersion(version, header.name)
   // At the current version nothing below walks: a string comparison is the whole cost.
   const walk = needsWalk(version)
   ctx.walk = walk
