@@ -84,13 +84,13 @@ describe('authentication', () => {
     expect((await res.json()).id).toBe(connected.id)
   })
 
-  it('uses the prefix for provider-named headers', async () => {
+  it('uses the prefix for provider-named headers, and honours the other prefix rather than ignore it', async () => {
     const { sim, auth } = setup({ headerPrefix: 'Stripe' })
     const connected = sim.admin.createAccount()
     const res = await sim.fetch(`${API}/v1/account`, { headers: { ...auth, 'Stripe-Account': connected.id } })
     expect((await res.json()).id).toBe(connected.id)
-    const ignored = await sim.fetch(`${API}/v1/account`, { headers: { ...auth, 'Service-Account': connected.id } })
-    expect((await ignored.json()).id).toBe(sim.platform.id)
+    const other = await sim.fetch(`${API}/v1/account`, { headers: { ...auth, 'Service-Account': connected.id } })
+    expect((await other.json()).id).toBe(connected.id)
   })
 
   it('acts for an organisation member named in Service-Context', async () => {
