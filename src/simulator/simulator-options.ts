@@ -3,6 +3,7 @@ import { versionProblem } from '#catalogue/versions.js'
 import { type LimitsOption, validateLimits } from '#domain/limits/limits-option.js'
 import type { FaultsInput } from '#faults/fault-policy.js'
 import type { ClockOptions } from '#kernel/clock.js'
+import { closestName } from '#kernel/closest-name.js'
 import type { Snapshot } from './snapshot.js'
 
 /** The API version accounts default to: the one the official client of this generation pins. */
@@ -129,6 +130,39 @@ function plainlyValid(options: SimulatorOptions): boolean {
   })
 }
 
+/** Every option `createSimulator` takes: a key outside it is a typo, refused rather than ignored. */
+const OPTION_NAMES: readonly (keyof SimulatorOptions)[] = [
+  'seed',
+  'start',
+  'clock',
+  'headerPrefix',
+  'apiVersion',
+  'serviceTime',
+  'traceLimit',
+  'resumableTrace',
+  'faults',
+  'limits',
+  'from',
+]
+
+/**
+ * Refuses an option name `createSimulator` does not know, naming the closest one it does
+ * (`headerPerfix` would otherwise run silently with the default prefix).
+ *
+ * @example
+ * checkOptionNames({ headerPerfix: 'Stripe' }) // throws: unknown option 'headerPerfix'; did you mean 'headerPrefix'?
+ */
+function checkOptionNames(options: SimulatorOptions): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError('createSimulator: options must be an object')
+  for (const key of Object.keys(options)) {
+    if ((OPTION_NAMES as readonly string[]).includes(key)) continue
+    const near = closestName(key, OPTION_NAMES)
+    const hint =
+      near === undefined ? `; the options are ${OPTION_NAMES.map((n) => `'${n}'`).join(', ')}` : `; did you mean '${near}'?`
+    throw new TypeError(`createSimulator: unknown option '${key}'${hint}`)
+  }
+}
+
 /**
  * Refuses, with a `TypeError` naming the option, options `createSimulator` cannot run with.
  *
@@ -136,6 +170,7 @@ function plainlyValid(options: SimulatorOptions): boolean {
  * checkSimulatorOptions({ seed: 1, serviceTime: -1 }) // throws: option 'serviceTime' ...
  */
 export function checkSimulatorOptions(options: SimulatorOptions): void {
+  checkOptionNames(options)
   if (!plainlyValid(options)) {
     optionsSchema ??= simulatorOptionsSchema()
     const parsed = optionsSchema.safeParse(options)
