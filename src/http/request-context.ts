@@ -1,15 +1,13 @@
 import type { Service } from '#domain/service.js'
 import type { InFlightRequest } from '#kernel/request-timeline.js'
 import type { HeaderReader } from './incoming.js'
-import { headerNames } from './prefixed-headers.js'
 import type { Principal, RequestContext } from './route.js'
-import { type ScopedHeader, scopedHeader } from './scoped-header.js'
 
 /**
  * What the handler knows of a request when its route runs.
  *
  * @example
- * const facts: RequestFacts = { service, principal, params, body, query, method: 'POST', path, requestId, idempotencyKey: undefined, version, aside: undefined, inflight, headers }
+ * const facts: RequestFacts = { service, principal, params, body, query, method: 'POST', path, requestId, idempotencyKey: undefined, version, versionSent: false, aside: undefined, inflight, headers }
  */
 export interface RequestFacts {
   readonly service: Service
@@ -22,6 +20,7 @@ export interface RequestFacts {
   readonly requestId: string
   readonly idempotencyKey: string | undefined
   readonly version: string
+  readonly versionSent: boolean
   readonly aside: Readonly<Record<string, unknown>> | undefined
   readonly inflight: InFlightRequest
   readonly headers: HeaderReader
@@ -47,6 +46,7 @@ export class HandlerContext implements RequestContext {
   readonly requestId: string
   readonly idempotencyKey: string | undefined
   readonly version: string
+  readonly versionSent: boolean
   readonly aside: Readonly<Record<string, unknown>> | undefined
   readonly inflight: InFlightRequest
   /** The status the answer goes out with. */
@@ -64,6 +64,7 @@ export class HandlerContext implements RequestContext {
     this.requestId = facts.requestId
     this.idempotencyKey = facts.idempotencyKey
     this.version = facts.version
+    this.versionSent = facts.versionSent
     this.aside = facts.aside
     this.inflight = facts.inflight
     this.#headers = facts.headers
@@ -71,11 +72,6 @@ export class HandlerContext implements RequestContext {
 
   header(name: string): string | undefined {
     return this.#headers.get(name.replace('{prefix}', this.service.kernel.prefix)) ?? undefined
-  }
-
-  /** A scoped header the request sent, under this simulator's prefix or the other known one. */
-  scoped(which: 'account' | 'context' | 'version'): ScopedHeader | undefined {
-    return scopedHeader(this.#headers, headerNames(this.service.kernel.prefix), which)
   }
 
   status(code: number): void {

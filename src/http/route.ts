@@ -2,7 +2,6 @@ import type { Account } from '#domain/connect/account.js'
 import type { Mode } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 import type { InFlightRequest } from '#kernel/request-timeline.js'
-import type { ScopedHeader } from './scoped-header.js'
 
 /** Who a request acts as, after authentication and `Service-Account`/`Service-Context`. */
 export interface Principal {
@@ -32,13 +31,13 @@ export interface RequestContext<B = unknown, Q = unknown> {
   readonly idempotencyKey: string | undefined
   /** The API version in force: the `Service-Version` header, else the account default. */
   readonly version: string
+  /** The request named its version in a header (under either known prefix). */
+  readonly versionSent: boolean
   /** Values an older version's params had that the current params have no place for (walked forward). */
   readonly aside?: Readonly<Record<string, unknown>>
   readonly inflight: InFlightRequest
   /** A request header by name, with the configured prefix applied to `{prefix}` in the name. */
   header(name: string): string | undefined
-  /** A scoped header the request sent (`account`, `context`, `version`), under either known prefix. */
-  scoped(which: 'account' | 'context' | 'version'): ScopedHeader | undefined
   /** Sets a response status other than 200. */
   status(code: number): void
 }

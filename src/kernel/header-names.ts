@@ -35,18 +35,7 @@ export interface ScopedHeaderNames {
 /** The prefixes whose scoped headers every simulator honours: the spec's neutral one and the provider's. */
 const KNOWN_PREFIXES = ['Service', 'Stripe'] as const
 
-/** Names by prefix: a simulator asks for its own on every request that reads a scoped header. */
-const byPrefix = new Map<string, HeaderNames>()
-
 export function headerNames(prefix: string): HeaderNames {
-  const known = byPrefix.get(prefix)
-  if (known !== undefined) return known
-  const names = namesOf(prefix)
-  byPrefix.set(prefix, names)
-  return names
-}
-
-function namesOf(prefix: string): HeaderNames {
   return {
     account: `${prefix}-Account`,
     context: `${prefix}-Context`,

@@ -24,6 +24,7 @@ export function dispatchStep(ctx: PipelineContext): typeof AWAIT_ANSWER {
     requestId: host.requestIds.next('req'),
     idempotencyKey: ctx.idempotencyKey,
     version: ctx.version!,
+    versionSent: ctx.versionSent,
     aside: ctx.aside,
     inflight: ctx.flight,
     headers: incoming.headers,

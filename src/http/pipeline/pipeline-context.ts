@@ -56,6 +56,8 @@ export class PipelineContext {
   // version
   /** Set as soon as it is read, so a refusal of an unserved version still names it. */
   version: string | undefined = undefined
+  /** The request named its version in a header (else the account's default is in force). */
+  versionSent = false
   /** True at a version other than the current: params walk forward and the answer back. */
   walk = false
   // idempotency key

@@ -17,6 +17,7 @@ export function versionStep(ctx: PipelineContext): void {
   const header = scopedHeader(ctx.incoming.headers, names, 'version')
   const version = header === undefined ? ctx.principal!.account.apiVersion : parseApiVersion(header.value, header.name)
   ctx.version = version
+  ctx.versionSent = header !== undefined
   if (header !== undefined) checkServedVersion(version, header.name)
   // At the current version nothing below walks: a string comparison is the whole cost.
   const walk = needsWalk(version)

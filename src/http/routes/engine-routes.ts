@@ -30,7 +30,7 @@ export function engineHandle(operation: string): (ctx: RequestContext) => unknow
       flight: ctx.inflight,
     }
     // The version header's value when the request sent one (the version in force otherwise comes from the account).
-    if (ctx.scoped('version') !== undefined) call.versionHeader = ctx.version
+    if (ctx.versionSent) call.versionHeader = ctx.version
     if (ctx.aside !== undefined) call.aside = ctx.aside
     return ctx.service.engine.run(operation, call)
   }
