@@ -140,6 +140,14 @@ export const BILLING_ERRORS = {
     'provider',
     { code: 'invalid_request' },
   ),
+  /** provider: one request schedules or clears a cancellation by one of the two parameters (no code given; ours generic). */
+  subscription_cancel_params_exclusive: row(
+    400,
+    INVALID,
+    'Received both cancel_at_period_end and cancel_at parameters. Please pass in only one.',
+    'provider',
+    { code: 'invalid_request' },
+  ),
   subscription_last_item: row(
     400,
     INVALID,

@@ -2,6 +2,7 @@ import type { Behaviour, OperationCall } from '../../engine/declaration.js'
 import type { Engine } from '../../engine/engine.js'
 import type { Json } from '../../engine/list.js'
 import type { ResourcePorts } from '../../resource-ports.js'
+import { tableError } from '../../service-error.js'
 import { type SubState, sec } from '../billing-types.js'
 import type { ItemChange } from '../prorations.js'
 import { itemFields } from './subscription-create.js'
@@ -61,6 +62,8 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
     ...params
   } = call.params
   if (sub.status === 'canceled') return updateCanceled(engine, call, id, params)
+  if (cancelAtValue !== undefined && params.cancel_at_period_end !== undefined)
+    throw tableError('subscription_cancel_params_exclusive')
   checkPaymentMethod(call, ports, String(sub.customer), params.default_payment_method)
   const coupons = couponsOf(engine, call, discountsParam)
   const defaultRates =
@@ -177,7 +180,11 @@ function updateFields(ports: ResourcePorts, call: OperationCall, t: UpdateTerms)
     if (cancelAt === undefined) ports.billing.scheduleCancel(call.scope, id, null)
   }
   if (cancelAt !== undefined) {
+    // `cancel_at` replaces the scheduled cancellation, one at the period end included: cleared
+    // (`''`) nothing is scheduled, and a date is not "at the period end" (the provider's flag
+    // follows `cancel_at`, which it sets itself for `cancel_at_period_end`).
     fields.cancel_at = cancelAt === null ? null : sec(cancelAt)
+    fields.cancel_at_period_end = false
     fields.canceled_at = cancelAt === null ? null : sec(now)
     ports.billing.scheduleCancel(call.scope, id, cancelAt)
   }
