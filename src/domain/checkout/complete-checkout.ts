@@ -23,7 +23,8 @@ import { type SubscriptionData, subscriptionParamsAt } from './checkout-subscrip
 export interface CheckoutCompletion {
   /**
    * A test payment method token (`pm_card_visa`, `pm_card_chargeDeclined`, `pm_usBankAccount`, the
-   * failing bank account `pm_usBankAccount_accountClosed`...) or a `pm_` id of the account. Default `pm_card_visa`.
+   * failing bank account `pm_usBankAccount_accountClosed`, the SEPA IBAN that settles three minutes
+   * later `pm_sepaDebit_successDelayed_at`...) or a `pm_` id of the account. Default `pm_card_visa`.
    */
   readonly paymentMethod?: string
   /** The email typed on the page (default: the session's `customer_email`, else the customer's). */
@@ -49,18 +50,34 @@ function itemsOf(service: Service, scope: Scope, session: string): Json[] {
     .reverse()
 }
 
-/** A bank debit the customer authorises online: the account, and its active mandate. */
+/** A bank debit the customer authorises online: the account (a US account or an IBAN), and its active mandate. */
 function bankMethod(service: Service, scope: Scope, token: string, payer: PayerDetails): Json {
-  const account = TEST_BANK_ACCOUNTS[token]?.accountNumber ?? '000123456789'
-  const pm = run(service, scope, 'paymentMethods.create', {
-    type: 'us_bank_account',
-    us_bank_account: { account_number: account, routing_number: '110000000' },
-    billing_details: { name: payer.name ?? 'Jenny Rosen', ...(payer.email === null ? {} : { email: payer.email }) },
-  })
+  const test = TEST_BANK_ACCOUNTS[token]
+  const name = payer.name ?? 'Jenny Rosen'
+  const pm = run(
+    service,
+    scope,
+    'paymentMethods.create',
+    test?.iban === undefined
+      ? {
+          type: 'us_bank_account',
+          us_bank_account: { account_number: test?.accountNumber ?? '000123456789', routing_number: '110000000' },
+          billing_details: { name, ...(payer.email === null ? {} : { email: payer.email }) },
+        }
+      : // The provider asks a SEPA payer for an email; a guest who gave none pays as the test payer.
+        {
+          type: 'sepa_debit',
+          sepa_debit: { iban: test.iban },
+          billing_details: { name, email: payer.email ?? 'jenny@example.com' },
+        },
+  )
   const acceptance = { customer_acceptance: { type: 'online', online: { ip_address: '127.0.0.1', user_agent: 'service-sim' } } }
   createMandate(service.engine, scope, pm, acceptance, 'active')
   return pm
 }
+
+/** The payment method type of a test bank account token. */
+const debitType = (token: string) => (TEST_BANK_ACCOUNTS[token]?.iban === undefined ? 'us_bank_account' : 'sepa_debit')
 
 /** Pays a `payment` session: its payment intent (reused after a decline), confirmed with the method. */
 function pay(
@@ -80,7 +97,7 @@ function pay(
     run(service, scope, 'paymentIntents.create', {
       amount: session.amount_total,
       currency: session.currency,
-      payment_method_types: [delayed ? 'us_bank_account' : 'card'],
+      payment_method_types: [delayed ? debitType(method) : 'card'],
       ...(customer === null ? {} : { customer }),
       metadata: {},
     }).id
@@ -175,7 +192,9 @@ function setUp(
  * the session stays open). Then the session is `complete` and
  * `checkout.session.completed` is emitted, last. A delayed method completes `unpaid` and
  * `checkout.session.async_payment_succeeded` follows on the clock (`async_payment_failed`, with the
- * payment intent back in `requires_payment_method`, for a failing test bank account). A declining card refuses with
+ * payment intent back in `requires_payment_method`, for a failing test bank account): at once, or,
+ * for the provider's "delayed" SEPA test IBANs, when the clock passes three minutes later (the
+ * payment intent `processing` until then). A declining card refuses with
  * the provider's 402 `card_error` and the session stays open (in `payment` mode its payment intent
  * has the failed attempt, as the provider's does). A session that is not open is refused (400).
  *
@@ -218,7 +237,11 @@ export function completeCheckout(service: Service, sessionId: string, input: Che
     status: 'complete',
   })
   service.engine.emit('checkout.session.completed', scope, completed, NO_ORIGIN)
-  if (outcome.payment_status === 'unpaid' && session.mode === 'payment')
-    service.checkoutTimers.settleAt(scope, sessionId, service.kernel.clock.now)
+  // The session hears of its debit's outcome when the debit settles (at once, or after the delay
+  // of a "delayed" test IBAN); the debit's own task, queued first, has run by then.
+  if (outcome.payment_status === 'unpaid' && session.mode === 'payment') {
+    const delay = (TEST_BANK_ACCOUNTS[method]?.settleAfter ?? 0) * 1000
+    service.checkoutTimers.settleAt(scope, sessionId, service.kernel.clock.now + delay)
+  }
   return completed
 }

@@ -33,7 +33,7 @@ export function attemptIntent(
   const r = ctx.resource()
   const pm = ctx.paymentMethods.get(scope, p.payment_method as string)
   if (pm === undefined) throw new Error(`payment intent ${p.id}: payment method vanished`)
-  if (pm.type === 'us_bank_account') return bankDebit(ctx, scope, p, pm, origin, how)
+  if (pm.type === 'us_bank_account' || pm.type === 'sepa_debit') return bankDebit(ctx, scope, p, pm, origin, how)
   if (pm.type === 'customer_balance') {
     // Paid by bank transfer into the customer's cash balance: it waits for the funds.
     const waiting = r.put(scope, p.id, { next_action: transferAction(p, p.amount as number), status: 'requires_action' })

@@ -1,7 +1,7 @@
 import { NO_ORIGIN, type Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
 import { tableError } from '../service-error.js'
-import { achFee, bankDebitOutcome, bankDetails, microdepositAction, microdepositsMatch } from './bank-debit.js'
+import { bankDebitOutcome, bankDetails, debitDelay, debitFee, microdepositAction, microdepositsMatch } from './bank-debit.js'
 import type { AttemptResult } from './charges.js'
 import { createMandate, mandateOf } from './mandates.js'
 import type { PaymentIntent } from './payment-intent.js'
@@ -9,8 +9,9 @@ import type { AttemptHow, PaymentIntentContext } from './payment-intents.js'
 import type { PaymentMethod } from './payment-method.js'
 
 /**
- * A bank debit of an intent: with an active mandate it starts at once, else a pending mandate is
- * made and the intent waits for microdeposits (`requires_action`).
+ * A bank debit of an intent: with an active mandate it starts at once; a SEPA debit's mandate is
+ * active from the confirmation; else a pending mandate is made and the intent waits for
+ * microdeposits (`requires_action`).
  *
  * @example
  * bankDebit(ctx, scope, intent, usBankAccount, origin, { offSession: false, authenticated: false })
@@ -25,6 +26,11 @@ export function bankDebit(
 ): PaymentIntent {
   const engine = ctx.engine
   if (mandateOf(engine(), scope, pm.id)?.status === 'active') return startDebit(ctx, scope, p, origin)
+  // A SEPA mandate needs no verification: accepted with the confirmation, it is active at once.
+  if (pm.type === 'sepa_debit') {
+    createMandate(engine(), scope, pm, how.mandateData, 'active')
+    return startDebit(ctx, scope, p, origin)
+  }
   createMandate(engine(), scope, pm, how.mandateData, 'pending')
   const waiting = ctx
     .resource()
@@ -34,8 +40,9 @@ export function bankDebit(
 }
 
 /**
- * Starts the debit of a verified bank account: `processing` until it completes, later at this
- * instant ({@link completeDebit}).
+ * Starts the debit of a verified bank account: `processing` until it completes
+ * ({@link completeDebit}), later at this instant, or when the clock passes the delay of the
+ * provider's "delayed" test IBANs.
  *
  * @example
  * startDebit(ctx, scope, intent, origin).status // 'processing'
@@ -43,7 +50,9 @@ export function bankDebit(
 export function startDebit(ctx: PaymentIntentContext, scope: Scope, p: PaymentIntent, origin: Origin): PaymentIntent {
   const processing = ctx.resource().put(scope, p.id, { next_action: null, last_payment_error: null, status: 'processing' })
   ctx.emit('payment_intent.processing', scope, processing, origin)
-  ctx.settling.at(ctx.kernel.clock.now, { account: scope.account, mode: scope.mode, id: p.id })
+  const pm = ctx.paymentMethods.get(scope, p.payment_method as string)
+  const delay = pm === undefined ? 0 : debitDelay(pm)
+  ctx.settling.at(ctx.kernel.clock.now + delay, { account: scope.account, mode: scope.mode, id: p.id })
   return processing
 }
 
@@ -101,7 +110,7 @@ function debitCharge(
       metadata: p.metadata as Record<string, string>,
       capture: true,
       details: bankDetails(pm, mandateOf(ctx.engine(), scope, pm.id)?.id ?? null),
-      fee: achFee(amount),
+      fee: debitFee(pm, amount),
       outcome,
     },
     NO_ORIGIN,

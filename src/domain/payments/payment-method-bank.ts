@@ -38,3 +38,37 @@ export function bankAccountFields(p: Params): Record<string, unknown> {
     },
   }
 }
+
+/**
+ * The fields of a new `sepa_debit` payment method from `paymentMethods.create`'s params, refusing
+ * (before anything changes) what the provider requires: the IBAN, the holder's name and email.
+ * Its fingerprint is the IBAN's last 16 characters, which tells the test IBANs apart.
+ *
+ * @example
+ * sepaDebitFields({ type: 'sepa_debit', sepa_debit: { iban: 'AT321904300235473204' }, billing_details: { name: 'J', email: 'j@example.com' } })
+ */
+export function sepaDebitFields(p: Params): Record<string, unknown> {
+  const iban = (p.sepa_debit as { iban?: unknown } | undefined)?.iban
+  if (typeof iban !== 'string' || iban.trim() === '') {
+    throw tableError('parameter_missing', { param: 'sepa_debit[iban]' }, { param: 'sepa_debit[iban]' })
+  }
+  const billing = (p.billing_details ?? {}) as { name?: unknown; email?: unknown }
+  for (const field of ['name', 'email'] as const) {
+    if (typeof billing[field] !== 'string' || billing[field] === '') {
+      const param = `billing_details[${field}]`
+      throw tableError('parameter_missing', { param }, { param })
+    }
+  }
+  const compact = iban.replace(/\s+/g, '').toUpperCase()
+  return {
+    type: 'sepa_debit',
+    sepa_debit: {
+      bank_code: compact.slice(4, 9),
+      branch_code: '',
+      country: compact.slice(0, 2),
+      fingerprint: compact.slice(-16),
+      generated_from: { charge: null, setup_attempt: null },
+      last4: compact.slice(-4),
+    },
+  }
+}

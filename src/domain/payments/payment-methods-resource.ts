@@ -3,7 +3,7 @@ import type { ResourceDeclaration } from '../engine/declaration.js'
 import type { ResourcePorts } from '../resource-ports.js'
 import { invalidRequest, tableError } from '../service-error.js'
 import { testCard } from './payment-method.js'
-import { bankAccountFields } from './payment-method-bank.js'
+import { bankAccountFields, sepaDebitFields } from './payment-method-bank.js'
 import { paymentMethodCard } from './payment-method-card.js'
 import { clockMonth } from './tokens-resource.js'
 
@@ -33,6 +33,7 @@ export const paymentMethods: ResourceDeclaration<ResourcePorts> = {
       const type = p.type ?? (p.card === undefined ? undefined : 'card')
       if (type === undefined) throw tableError('parameter_missing', { param: 'type' }, { param: 'type' })
       if (type === 'us_bank_account') return next({ ...p, us_bank_account: undefined }, bankAccountFields(p))
+      if (type === 'sepa_debit') return next({ ...p, sepa_debit: undefined }, sepaDebitFields(p))
       if (type !== 'card') return next({ ...p, type })
       const make = paymentMethodCard(engine, call.scope, p.card)
       const { card, used } = make()
