@@ -1,7 +1,8 @@
 import { type DeclaredInput, type DeclaredRoute, DeclaredRouter, type DeclaredTable, serveDeclared } from '#http/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { type AdminHost, serveAdmin } from '../admin-api.js'
-import { authenticatePage, checkoutPage, invoicePage, type PageAnswer, paymentLinkPage, portalPage } from './hosted-pages.js'
+import { checkoutPage } from './checkout-page.js'
+import { authenticatePage, invoicePage, type PageAnswer, paymentLinkPage, portalPage } from './hosted-pages.js'
 import { CUSTOMER_PREFIX, providerUrlOf } from './provider-urls.js'
 import { STRIPE_JS, STRIPE_JS_PATH } from './stripe-js.js'
 

@@ -1,6 +1,7 @@
 import type { Json } from '#domain/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { cardChoices, esc, jsValue, money, page } from './html.js'
+import { priceLabel, productName } from './order-summary.js'
 
 /** A page's answer: its status, HTML, or a redirect. */
 export interface PageAnswer {
@@ -9,63 +10,16 @@ export interface PageAnswer {
   readonly location?: string
 }
 
-const missing = (what: string): PageAnswer => ({
+/**
+ * The answer of a link to nothing the run holds.
+ *
+ * @example
+ * missing('invoice').status // 404
+ */
+export const missing = (what: string): PageAnswer => ({
   status: 404,
   html: page('Not found', `<p>No such ${esc(what)} here: it may belong to another run, or the link is wrong.</p>`),
 })
-
-/**
- * The Checkout page of a session: the customer picks a test card (or, in `payment` mode, a test
- * bank account) and pays; a card that asks for 3-D Secure first shows the challenge, which the
- * customer completes or fails (`#service-sim-3ds`). The page posts to the checkout completion (`POST /__sim/customer/checkout/{id}/complete`, through serve's customer
- * actions) and goes on to the session's `success_url`.
- *
- * @example
- * checkoutPage(sim, 'cs_test_1').html // '<!doctype html>… Pay …'
- */
-export function checkoutPage(sim: Simulator, id: string): PageAnswer {
-  const found = sim.admin.locate(id, 'checkout.session')
-  if (found === undefined) return missing('checkout session')
-  const s = found.object
-  if (s.status !== 'open') {
-    return { status: 200, html: page('Checkout', `<p id="state">This checkout session is ${esc(s.status)}.</p>`) }
-  }
-  const success = typeof s.success_url === 'string' ? s.success_url.replaceAll('{CHECKOUT_SESSION_ID}', id) : null
-  const amount =
-    s.amount_total === null || s.amount_total === undefined ? '' : `<p id="amount">${esc(money(s.amount_total, s.currency))}</p>`
-  const cancel = typeof s.cancel_url === 'string' ? `<p><a id="cancel" href="${esc(s.cancel_url)}">Cancel</a></p>` : ''
-  const body = `<p>Mode: ${esc(s.mode)}</p>${amount}${cardChoices('card', s.mode === 'payment')}<button id="pay">Pay</button>${cancel}`
-  // The platform's test mode is the completion's default: only another scope is named.
-  const platform = found.scope.account === sim.platform.id && found.scope.mode === 'test'
-  const scope = platform ? {} : found.scope
-  const script = `
-const scope = ${jsValue(scope)}; const success = ${jsValue(success)}
-// The issuer's challenge of a card that asks for 3-D Secure: the customer completes or fails it.
-function challenge() {
-  return new Promise((resolve) => {
-    const d = document.createElement('dialog')
-    d.id = 'service-sim-3ds'
-    d.innerHTML = '<p>3-D Secure test challenge</p><p>Authenticate this payment?</p>' +
-      '<button type="button" id="service-sim-3ds-complete">Complete</button> <button type="button" id="service-sim-3ds-fail">Fail</button>'
-    document.body.appendChild(d)
-    const done = (outcome) => { d.close(); d.remove(); resolve(outcome) }
-    d.querySelector('#service-sim-3ds-complete').onclick = () => done('succeed')
-    d.querySelector('#service-sim-3ds-fail').onclick = () => done('fail')
-    d.showModal()
-  })
-}
-document.getElementById('pay').onclick = async () => {
-  try {
-    const card = document.querySelector('#cards input:checked')
-    const asked = card && card.hasAttribute('data-challenge') ? { authentication: await challenge() } : {}
-    const r = await act('checkout/' + ${jsValue(id)} + '/complete', Object.assign({ payment_method: picked() }, asked, scope))
-    if (r.error) return say('Declined: ' + r.error.message)
-    say('Paid')
-    if (success) location.href = success
-  } catch (e) { say('Refused: ' + e.message) }
-}`
-  return { status: 200, html: page('Checkout', body, script) }
-}
 
 /**
  * The hosted page of an invoice (`hosted_invoice_url`): its amount and status, and, while it is
@@ -87,7 +41,7 @@ const button = document.getElementById('pay')
 if (button) button.onclick = async () => {
   try {
     const r = await act('invoices/pay', { invoice: ${jsValue(id)}, payment_method: picked(), account: scope.account, mode: scope.mode })
-    if (r.error) return say('Declined: ' + r.error.message)
+    if (r.error) return declined(r.error)
     document.getElementById('state').textContent = r.invoice.status
     say('Paid')
   } catch (e) { say('Refused: ' + e.message) }
@@ -131,8 +85,9 @@ document.getElementById('fail').onclick = () => finish('fail')`
 }
 
 /**
- * The billing portal of a session: the customer's subscriptions with the actions its
- * configuration allows (cancel, change price or quantity) and a card update.
+ * The billing portal of a session: the customer's subscriptions (each item's product name, price
+ * and quantity) with the actions its configuration allows (cancel, change to another of its
+ * prices, named by product and price) and a card update.
  *
  * @example
  * portalPage(sim, 'test_abc').html // '… Cancel …'
@@ -149,21 +104,29 @@ export function portalPage(sim: Simulator, token: string): PageAnswer {
     .filter((s) => s.customer === session.customer && s.status !== 'canceled')
   const update = features.subscription_update
   const prices = ((update?.products ?? []) as { prices?: string[] }[]).flatMap((p) => p.prices ?? [])
+  const choice = (id: string) => {
+    const price = sim.admin.find(found.scope, id)
+    return `${productName(sim, found.scope, price) || id} (${priceLabel(price) || id})`
+  }
   const rows = subs.map((s) => {
-    const item = ((s.items as { data?: Json[] })?.data ?? [])[0]
-    const price = (item?.price as Json | undefined)?.id
+    const items = (s.items as { data?: Json[] })?.data ?? []
+    const price = (items[0]?.price as Json | undefined)?.id
     const controls: string[] = []
     if (features.subscription_cancel?.enabled === true) {
       controls.push(`<button data-cancel="${esc(s.id)}">Cancel</button>`)
     }
     if (update?.enabled === true && prices.length > 0) {
-      const options = prices.map((p) => `<option value="${esc(p)}"${p === price ? ' selected' : ''}>${esc(p)}</option>`)
+      const options = prices.map((p) => `<option value="${esc(p)}"${p === price ? ' selected' : ''}>${esc(choice(p))}</option>`)
       controls.push(
         `<select data-price-of="${esc(s.id)}">${options.join('')}</select><button data-update="${esc(s.id)}">Change plan</button>`,
       )
     }
     const ends = s.cancel_at_period_end === true ? ' (cancels at the period end)' : ''
-    return `<li id="${esc(s.id)}">${esc(price ?? s.id)} × ${esc(item?.quantity ?? 1)}: ${esc(s.status)}${esc(ends)} ${controls.join(' ')}</li>`
+    const lines = items.map((item) => {
+      const held = item.price as Json | undefined
+      return `<span class="item" data-price="${esc(held?.id)}"><span class="product">${esc(productName(sim, found.scope, held))}</span> <span class="price">${esc(priceLabel(held))}</span> × <span class="quantity">${esc(item.quantity ?? 1)}</span></span>`
+    })
+    return `<li id="${esc(s.id)}">${lines.join(', ')}: <span class="status">${esc(s.status)}${esc(ends)}</span> ${controls.join(' ')}</li>`
   })
   const card =
     features.payment_method_update?.enabled === true ? `${cardChoices('card')}<button id="card">Save card</button>` : ''

@@ -1,4 +1,4 @@
-import { BANK_CHOICES, CARD_CHOICES } from './test-cards.js'
+import { CARD_CHOICES, type CardChoice } from './test-cards.js'
 
 /**
  * Text made safe inside HTML (element content and quoted attributes).
@@ -37,14 +37,14 @@ export function money(amount: unknown, currency: unknown): string {
 
 /**
  * The test-card radio buttons every page offers (the first checked), and the test bank accounts
- * when `banks` (a checkout page in `payment` mode). A card whose issuer challenges is marked
- * `data-challenge`, so the page can show the 3-D Secure step.
+ * given (a checkout page in `payment` mode offers those of its currency). A card whose issuer
+ * challenges is marked `data-challenge`, so the page can show the 3-D Secure step.
  *
  * @example
  * cardChoices('card') // '<fieldset ...><label><input type="radio" name="card" value="pm_card_visa" checked> ...'
  */
-export function cardChoices(name: string, banks = false): string {
-  const choices = banks ? [...CARD_CHOICES, ...BANK_CHOICES] : CARD_CHOICES
+export function cardChoices(name: string, banks: readonly CardChoice[] = []): string {
+  const choices = [...CARD_CHOICES, ...banks]
   const rows = choices.map(
     (c, i) =>
       `<label><input type="radio" name="${esc(name)}" value="${esc(c.token)}"${c.challenge === true ? ' data-challenge' : ''}${i === 0 ? ' checked' : ''}> ${esc(c.label)}</label><br>`,
@@ -69,13 +69,21 @@ fieldset{border:1px solid #ccc;margin:1rem 0}button{font:inherit;padding:.4rem 1
 <body><p class="note">service-sim test page: no real payment is made.</p><h1>${esc(title)}</h1>${body}
 <p id="message" role="status"></p>
 <script>
+// A decline (402) is the provider's answer to show the customer: returned with its error, as any
+// other refusal is thrown.
 async function act(path, body) {
   const res = await fetch('/__customer/actions/' + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
   const json = await res.json()
-  if (!res.ok) throw new Error(json.error ? json.error.message : 'refused')
+  if (!res.ok && !(res.status === 402 && json.error)) throw new Error(json.error ? json.error.message : 'refused')
   return json
 }
-function say(text) { document.getElementById('message').textContent = text }
+function say(text, code) {
+  const m = document.getElementById('message')
+  m.textContent = text
+  if (code) m.dataset.code = code; else delete m.dataset.code
+}
+// A decline as the provider's page words it: its own message, its code kept for tests.
+function declined(error) { say(error.message, error.decline_code || error.code) }
 function picked() { const c = document.querySelector('#cards input:checked'); return c ? c.value : 'pm_card_visa' }
 ${script}
 </script></body></html>

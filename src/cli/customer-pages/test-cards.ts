@@ -23,13 +23,28 @@ export const CARD_CHOICES: readonly CardChoice[] = [
 ]
 
 /**
- * The test bank accounts the checkout page offers in `payment` mode: a delayed debit that
- * succeeds, and one that fails (`checkout.session.async_payment_failed`), on the clock.
+ * The US test bank accounts the checkout page offers in `payment` mode: a debit that succeeds and
+ * one the bank returns (`checkout.session.async_payment_failed`). Each is `processing` when the
+ * customer is sent on, and settles at that same instant of the clock, as soon as the work due then runs.
  *
  * @example
- * BANK_CHOICES[1] // { token: 'pm_usBankAccount_accountClosed', label: 'US bank account 000111111113: fails later' }
+ * BANK_CHOICES[1] // { token: 'pm_usBankAccount_accountClosed', label: 'US bank account 000111111113: processing, then fails' }
  */
 export const BANK_CHOICES: readonly CardChoice[] = [
-  { token: 'pm_usBankAccount', label: 'US bank account 000123456789: pays later' },
-  { token: 'pm_usBankAccount_accountClosed', label: 'US bank account 000111111113: fails later' },
+  { token: 'pm_usBankAccount', label: 'US bank account 000123456789: processing, then pays' },
+  { token: 'pm_usBankAccount_accountClosed', label: 'US bank account 000111111113: processing, then fails' },
+]
+
+/**
+ * The SEPA Direct Debit test IBANs the checkout page offers on a `payment` session in euros: the
+ * provider's delayed ones stay `processing` until the clock passes three minutes (or the admin
+ * API advances it), so an app's "payment pending" page can be seen and tested.
+ *
+ * @example
+ * SEPA_CHOICES[0].token // 'pm_sepaDebit_successDelayed_at'
+ */
+export const SEPA_CHOICES: readonly CardChoice[] = [
+  { token: 'pm_sepaDebit_successDelayed_at', label: 'SEPA Direct Debit AT32 1904 3002 3547 3204: pays three minutes later' },
+  { token: 'pm_sepaDebit_failedDelayed_at', label: 'SEPA Direct Debit AT05 1904 3002 3547 3205: fails three minutes later' },
+  { token: 'pm_sepaDebit_success_at', label: 'SEPA Direct Debit AT61 1904 3002 3457 3201: processing, then pays' },
 ]
