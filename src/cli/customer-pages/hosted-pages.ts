@@ -135,7 +135,11 @@ export function portalPage(sim: Simulator, token: string): PageAnswer {
   const script = `
 const base = { session: ${jsValue(id)}, account: ${jsValue(found.scope.account)}, mode: ${jsValue(found.scope.mode)} }
 async function run(path, extra) {
-  try { await act(path, Object.assign({}, base, extra)); say('Saved'); location.reload() } catch (e) { say('Refused: ' + e.message) }
+  try {
+    const r = await act(path, Object.assign({}, base, extra))
+    if (r.error) return declined(r.error)
+    say('Saved'); location.reload()
+  } catch (e) { say('Refused: ' + e.message) }
 }
 document.querySelectorAll('[data-cancel]').forEach((b) => { b.onclick = () => run('portal/cancel_subscription', { subscription: b.dataset.cancel }) })
 document.querySelectorAll('[data-update]').forEach((b) => {
