@@ -162,9 +162,12 @@ describe("serve's checkout and portal pages, as a person reads them", () => {
       payment_method: 'pm_card_visa',
       invoice_settings: { default_payment_method: 'pm_card_visa' },
     })
-    await stripe.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id, quantity: 2 }] })
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id, quantity: 2 }] })
+    const cancelAt = Math.floor(sim.clock.now / 1000) + 10 * 86_400
+    await stripe.subscriptions.update(sub.id, { cancel_at: cancelAt })
     const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: config.id })
     const body = await page(portal.url)
+    expect(body).toContain(`(cancels on ${new Date(cancelAt * 1000).toISOString().slice(0, 10)})`)
     expect(body).toContain(
       '<span class="product">Basic</span> <span class="price">9.00 USD / month</span> × <span class="quantity">2</span>',
     )

@@ -121,7 +121,13 @@ export function portalPage(sim: Simulator, token: string): PageAnswer {
         `<select data-price-of="${esc(s.id)}">${options.join('')}</select><button data-update="${esc(s.id)}">Change plan</button>`,
       )
     }
-    const ends = s.cancel_at_period_end === true ? ' (cancels at the period end)' : ''
+    // A dated cancellation is shown by its day (UTC), as the portal tells the customer when it ends.
+    const ends =
+      s.cancel_at_period_end === true
+        ? ' (cancels at the period end)'
+        : typeof s.cancel_at === 'number'
+          ? ` (cancels on ${new Date(s.cancel_at * 1000).toISOString().slice(0, 10)})`
+          : ''
     const lines = items.map((item) => {
       const held = item.price as Json | undefined
       return `<span class="item" data-price="${esc(held?.id)}"><span class="product">${esc(productName(sim, found.scope, held))}</span> <span class="price">${esc(priceLabel(held))}</span> × <span class="quantity">${esc(item.quantity ?? 1)}</span></span>`
