@@ -64,6 +64,26 @@ describe('SEPA Direct Debit test IBANs', () => {
     expect(failed.last_payment_error?.code).toBe('generic_decline')
   })
 
+  it('completes a euro checkout session paid from the delayed IBAN unpaid, and pays it when the clock passes three minutes', async () => {
+    const { sim, stripe } = setup(314)
+    const price = await stripe.prices.create({ currency: 'eur', unit_amount: 4000, product_data: { name: 'Grinder' } })
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [{ price: price.id, quantity: 1 }],
+      success_url: 'https://shop.example/ok',
+    })
+    const done = await sim.customer.completeCheckout(session.id, { paymentMethod: 'pm_sepaDebit_successDelayed_at' })
+    expect(done).toMatchObject({ status: 'complete', payment_status: 'unpaid' })
+    await sim.settle()
+    const pending = await stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent'] })
+    expect(pending.payment_status).toBe('unpaid')
+    expect(pending.payment_intent).toMatchObject({ status: 'processing', payment_method_types: ['sepa_debit'] })
+    expect(sim.admin.events({ type: 'checkout.session.async_payment_succeeded' })).toHaveLength(0)
+    await sim.clock.tickAsync(3 * MINUTE)
+    expect((await stripe.checkout.sessions.retrieve(session.id)).payment_status).toBe('paid')
+    expect(sim.admin.events({ type: 'checkout.session.async_payment_succeeded' })).toHaveLength(1)
+  })
+
   it('refuses a SEPA payment method without an IBAN or an email with 400', async () => {
     const { stripe } = setup(313)
     const noIban = await caught(stripe.paymentMethods.create({ type: 'sepa_debit', billing_details: { name: 'J' } }))
