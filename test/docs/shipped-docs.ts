@@ -48,9 +48,14 @@ export function packedFiles(): string[] {
   return packed.files.map((f) => f.path).filter((p) => !Object.keys(GENERATED).some((g) => p.startsWith(g)))
 }
 
-/** The markdown a user gets with the package: the README, the guides, the examples' notes. */
+/** The markdown a user gets with the package: the README, the changelog, the guides. */
 export function shippedDocs(files: readonly string[]): string[] {
   return files.filter((f) => f.endsWith('.md') && !Object.keys(GENERATED).some((g) => f.startsWith(g)))
+}
+
+/** What a user reads with the package: its markdown, and the documents under docs/ (the admin API's OpenAPI). */
+export function shippedReading(files: readonly string[]): string[] {
+  return [...shippedDocs(files), ...files.filter((f) => f.startsWith('docs/') && f.endsWith('.yaml'))]
 }
 
 /** Every file the repository tracks. */
