@@ -1,9 +1,13 @@
+import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   describeMention,
   mentionsIn,
   packedFiles,
   REPO_BLOB,
+  root,
   shippedDocs,
   shippedReading,
   trackedFiles,
@@ -51,4 +55,31 @@ describe('the shipped docs', () => {
       "docs/example.md:2 runs a script of the repository's package.json: npm run bench",
     ])
   })
+
+  it('include the API reference, generated from the TSDoc with no warning, naming only what ships', () => {
+    // As the package's prepack makes it (`npm run docs`), into a folder of the tests' own.
+    const out = join(root, 'test', '.generated', 'api')
+    rmSync(out, { recursive: true, force: true })
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--out', out], {
+      cwd: root,
+      stdio: 'pipe',
+    })
+    const pages = readdirSync(out, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/api/${f}`)
+    expect(pages).toEqual(
+      expect.arrayContaining([
+        'docs/api/index.md',
+        'docs/api/service-sim.md',
+        'docs/api/service-sim/harness.md',
+        'docs/api/service-sim/vitest.md',
+        'docs/api/service-sim/msw.md',
+      ]),
+    )
+    const tracked = trackedFiles()
+    const mentions = pages.flatMap((page) =>
+      mentionsIn(page, readFileSync(join(out, relative('docs/api', page)), 'utf8'), [...files, ...pages], tracked),
+    )
+    expect(mentions.map(describeMention)).toEqual([])
+  }, 120_000)
 })

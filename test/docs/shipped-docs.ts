@@ -89,10 +89,10 @@ function matcher(path: string): (file: string) => boolean {
 }
 
 function isShipped(path: string, shipped: readonly string[]): boolean {
-  const generated = Object.entries(GENERATED).find(([dir]) => path.startsWith(dir))
-  if (generated) return path === generated[0] || generated[1].includes(path)
   const test = matcher(path)
-  return shipped.some(test)
+  if (shipped.some(test)) return true
+  const generated = Object.entries(GENERATED).find(([dir]) => path.startsWith(dir))
+  return generated !== undefined && (path === generated[0] || generated[1].includes(path))
 }
 
 /** Links: relative ones must reach a shipped file, links to the repository a tracked one. */
