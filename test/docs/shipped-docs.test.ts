@@ -32,9 +32,10 @@ describe('the shipped docs', () => {
     ).toEqual([])
   })
 
-  it('name no path, page or script that does not ship, and link only to shipped files or tracked ones in the repository', () => {
+  it('name no path, page or script that does not ship, and link only to shipped files or tracked ones in the repository (the examples and scenarios too)', () => {
     const reading = shippedReading(files)
-    expect(reading).toContain('docs/admin-api.openapi.yaml')
+    expect(reading).toEqual(expect.arrayContaining(['docs/admin-api.openapi.yaml', 'scenarios/default.yaml']))
+    expect(reading.filter((f) => f.startsWith('examples/')).length).toBeGreaterThan(3)
     expect(unshippedMentions(reading, files).map(describeMention)).toEqual([])
   })
 

@@ -53,9 +53,14 @@ export function shippedDocs(files: readonly string[]): string[] {
   return files.filter((f) => f.endsWith('.md') && !Object.keys(GENERATED).some((g) => f.startsWith(g)))
 }
 
-/** What a user reads with the package: its markdown, and the documents under docs/ (the admin API's OpenAPI). */
+/**
+ * What a user reads with the package: its markdown, the documents under docs/ (the admin API's
+ * OpenAPI), and the examples and bundled scenarios they copy from.
+ */
 export function shippedReading(files: readonly string[]): string[] {
-  return [...shippedDocs(files), ...files.filter((f) => f.startsWith('docs/') && f.endsWith('.yaml'))]
+  const read = (f: string) =>
+    (f.startsWith('docs/') && f.endsWith('.yaml')) || /^(examples|scenarios)\/.*\.(ts|ya?ml|md)$/.test(f)
+  return [...new Set([...shippedDocs(files), ...files.filter(read)])]
 }
 
 /** Every file the repository tracks. */
