@@ -32,6 +32,12 @@ describe('the shipped docs', () => {
     ).toEqual([])
   })
 
+  it('are every one named in the README', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const guides = docs.filter((d) => /^docs\/[\w-]+\.md$/.test(d))
+    expect(guides.filter((g) => !readme.includes(`\`${g}\``))).toEqual([])
+  })
+
   it('name no path, page or script that does not ship, and link only to shipped files or tracked ones in the repository (the examples and scenarios too)', () => {
     const reading = shippedReading(files)
     expect(reading).toEqual(expect.arrayContaining(['docs/admin-api.openapi.yaml', 'scenarios/default.yaml']))
