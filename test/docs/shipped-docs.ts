@@ -139,10 +139,10 @@ function codeMentions(doc: string, text: string, shipped: readonly string[], tra
       found.push({ doc, line, text: path, why: 'names a repository file that does not ship' })
     } else if (path.includes('/') && ['docs', 'examples', 'scenarios', 'bin', 'dist'].includes(first)) {
       if (!isShipped(path, shipped)) found.push({ doc, line, text: path, why: 'names a path that does not ship' })
-    } else if (/^[\w-]+\.md$/.test(path)) {
-      // A bare page name is a sibling of the page that names it.
-      const sibling = posix.join(dirname(doc), path)
-      if (tracked.has(sibling) && !shipped.includes(sibling))
+    } else if (/^[\w./-]+\.md$/.test(path)) {
+      // A page named by itself is the sibling of the page that names it (or a file at the root).
+      const candidates = [posix.normalize(posix.join(dirname(doc), path)), path]
+      if (candidates.some((c) => tracked.has(c)) && !candidates.some((c) => shipped.includes(c)))
         found.push({ doc, line, text: path, why: 'names a page that does not ship' })
     }
   }
