@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -71,4 +73,59 @@ describe('the command lines of the shipped docs', () => {
     )
     expect(curlProblem(`curl -X POST -H 'Authorization: Bearer t' http://127.0.0.1:12111/__sim/settle`, api)).toMatch(/415/)
   })
+})
+
+/**
+ * The lines that finish on their own (`scenarios` and `replay` of a bundled scenario) run as
+ * written in a fresh folder, as a user's shell would run them (the package's bin for `npx
+ * service-sim`), and leave their reports where the docs say. The others start a server or a
+ * campaign of hundreds of seeds: the checks above and the CLI's own tests cover them.
+ */
+describe('the finite command lines of the shipped docs', () => {
+  const finite = [
+    ...new Set(
+      lines
+        .flatMap(segments)
+        .map((s) => s.text.replace(/^npx /, ''))
+        .filter((t) => /^service-sim (scenarios|replay)( [\w.-]+)*$/.test(t) && !t.includes('--served')),
+    ),
+  ]
+
+  it('include the scenario list and replays by name, with and without --out', () => {
+    expect(finite).toEqual(
+      expect.arrayContaining([
+        'service-sim scenarios',
+        'service-sim replay usage-to-invoice',
+        'service-sim replay usage-to-invoice --out reports',
+        'service-sim replay',
+      ]),
+    )
+  })
+
+  for (const line of finite) {
+    it(`runs ${line} as written`, () => {
+      const work = mkdtempSync(join(tmpdir(), 'service-sim-docs-cli-'))
+      try {
+        const args = line.replace(/^service-sim /, '').split(' ')
+        const r = spawnSync(process.execPath, [join(root, 'bin', 'service-sim.js'), ...args], {
+          cwd: work,
+          encoding: 'utf8',
+          env: { ...process.env, CI: '1' },
+          timeout: 120_000,
+        })
+        expect(r.status, `${r.stdout}${r.stderr}`).toBe(0)
+        if (args[0] !== 'replay') return
+        // The report goes where the docs say: .service-sim/reports/<scenario>/<seed>/, or under --out.
+        const scenario = args[1] !== undefined && !args[1].startsWith('-') ? args[1] : 'default'
+        const out = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '.service-sim/reports'
+        const seed = /seed (\d+)/.exec(r.stdout)?.[1]
+        expect(seed, r.stdout).toBeDefined()
+        for (const file of ['report.json', 'report.md', 'report.html'])
+          expect(existsSync(join(work, out, scenario, seed!, file)), `${out}/${scenario}/${seed}/${file}`).toBe(true)
+        if (scenario === 'default') expect(seed).toBe('42')
+      } finally {
+        rmSync(work, { recursive: true, force: true })
+      }
+    }, 180_000)
+  }
 })
