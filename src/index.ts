@@ -1,3 +1,9 @@
+/**
+ * `service-sim`: the simulator (`createSimulator`), its clock, trace, faults, admin and snapshots,
+ * and the webhook signature helpers.
+ *
+ * @module service-sim
+ */
 export type { InterceptOptions } from '#adapters/hosts.js'
 export type { Interception } from '#adapters/intercept.js'
 export { type ClockDriven, type RunOnClockOptions, runOnClock } from '#adapters/run-on-clock.js'

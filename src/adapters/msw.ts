@@ -1,3 +1,8 @@
+/**
+ * `service-sim/msw`: request handlers that route the simulator's hosts to it in an msw server.
+ *
+ * @module service-sim/msw
+ */
 import { http, type RequestHandler } from 'msw'
 import { hostsFor } from './hosts.js'
 

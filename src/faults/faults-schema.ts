@@ -5,7 +5,7 @@ import { durationSchema } from '#kernel/duration.js'
 import type { Assert, Equal } from '#kernel/type-equality.js'
 
 /**
- * Every kind of fault a scenario can name. The fault engine (`src/faults`) applies each
+ * Every kind of fault a scenario can name. The fault engine applies each
  * kind; the scenario runner hands it the run's receivers (see `scenario-faults.ts`).
  *
  * - `session_expiry`: every open meter event session ends now (token expiry mid-stream).

@@ -24,6 +24,8 @@
  * import { checkUsageReporter, loadScenarioFile, referenceUsageReporter, runScenario } from 'service-sim/harness'
  * const result = await checkUsageReporter(referenceUsageReporter, { numRuns: 50, headerPrefix: 'Stripe' })
  * const replay = await runScenario(loadScenarioFile('node_modules/service-sim/scenarios/default.yaml'))
+ *
+ * @module service-sim/harness
  */
 
 export {

@@ -37,9 +37,10 @@ type KindOrGroup<M, K extends string> = Extract<keyof M, K | `${K}.${string}`> &
 
 /**
  * The append-only record of everything a simulation did. Every entry's record is folded into a
- * chain of SHA-256 digests as it is appended (see {@link traceDigest}), so `hash()` is cheap at any
- * point and stays exact even when `limit` lets old entries fall out of memory on long runs; the
- * chain's state is two strings, so a snapshot carries it and a fork copies it for nothing.
+ * chain of SHA-256 digests as it is appended (each the digest of the previous one and a batch of
+ * records), so `hash()` is cheap at any point and stays exact even when `limit` lets old entries
+ * fall out of memory on long runs; the chain's state is two strings, so a snapshot carries it and
+ * a fork copies it for nothing.
  *
  * @example
  * const trace = createTrace({ now: () => clock.now })

@@ -1,3 +1,8 @@
+/**
+ * `service-sim/vitest`: a `test` with a fresh simulator per test, seeded from the test's name.
+ *
+ * @module service-sim/vitest
+ */
 import { relative } from 'node:path'
 import { test as base } from 'vitest'
 import { createSimulator, type Simulator, type SimulatorOptions } from '#simulator/index.js'

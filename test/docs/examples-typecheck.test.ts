@@ -2,12 +2,13 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join, relative } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { packedFiles, shippedDocs } from './shipped-docs.js'
 
 const root = join(import.meta.dirname, '..', '..')
 const out = join(root, 'test', '.generated', 'typecheck')
 
-/** The guides whose every ```ts block is a complete module (the tour's blocks continue one another). */
-const GUIDES = ['metering', 'delivery', 'limits', 'accounts-and-payments', 'resource-engine', 'billing', 'faults-and-properties']
+/** Every doc the package ships: each of its TypeScript blocks is a complete module a reader copies. */
+const DOCS = shippedDocs(packedFiles())
 
 interface Example {
   readonly name: string
@@ -15,11 +16,10 @@ interface Example {
   readonly source: string
 }
 
-/** The ```ts blocks of a page (they also run), and its ```typescript blocks (type-checked only: they declare tests of their own). */
+/** The ```ts blocks of a page (most also run), and its ```typescript blocks (type-checked only: they declare tests of their own). */
 function markdownBlocks(file: string, name: string): Example[] {
   const text = readFileSync(join(root, file), 'utf8')
-  const fence = file.endsWith('resource-engine.md') ? /```ts\n([\s\S]*?)```/g : /```(?:ts|typescript)\n([\s\S]*?)```/g
-  return [...text.matchAll(fence)].map((m, i) => ({
+  return [...text.matchAll(/```(?:ts|typescript|tsx)\n([\s\S]*?)```/g)].map((m, i) => ({
     name: `${name}-${i + 1}`,
     where: `${file} block ${i + 1} (line ${text.slice(0, m.index).split('\n').length})`,
     source: m[1] ?? '',
@@ -52,8 +52,8 @@ function tsdocExamples(): Example[] {
   return found
 }
 
-function readmeExamples(): Example[] {
-  return markdownBlocks('README.md', 'readme')
+function docExamples(): Example[] {
+  return DOCS.flatMap((doc) => markdownBlocks(doc, doc.replace(/[/.]/g, '_')))
 }
 
 function diagnose(examples: readonly Example[]): string[] {
@@ -79,9 +79,10 @@ function diagnose(examples: readonly Example[]): string[] {
 }
 
 describe('documented examples type-check as written', () => {
-  it('finds the examples: every guide, the README and the public TSDoc examples', () => {
-    expect(GUIDES.flatMap((g) => markdownBlocks(`docs/${g}.md`, g)).length).toBeGreaterThan(20)
-    expect(readmeExamples().length).toBeGreaterThanOrEqual(4)
+  it('finds the examples: every shipped doc (the README and the guides) and the public TSDoc examples', () => {
+    expect(DOCS).toEqual(expect.arrayContaining(['README.md', 'docs/serve.md', 'docs/getting-started.md']))
+    expect(docExamples().length).toBeGreaterThan(40)
+    expect(docExamples().filter((e) => e.name.startsWith('README')).length).toBeGreaterThanOrEqual(4)
     expect(tsdocExamples().map((e) => e.where)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^src\/vitest\/index\.ts/),
@@ -90,7 +91,7 @@ describe('documented examples type-check as written', () => {
     )
   })
 
-  it('compiles every ```ts block of the guides and the README, and every public TSDoc example, under strict TypeScript', () => {
+  it('compiles every TypeScript block of the shipped docs, and every public TSDoc example, under strict TypeScript', () => {
     // The sleep the guides describe in prose ("sleep with env.clock.setTimeout"), with a promise's resolve.
     const sleep: Example = {
       name: 'clock-sleep',
@@ -98,7 +99,7 @@ describe('documented examples type-check as written', () => {
       source:
         "import { createSimulator } from 'service-sim'\nconst sim = createSimulator()\nawait new Promise<void>((resolve) => sim.clock.setTimeout(resolve, 1_000))\n",
     }
-    const examples = [...GUIDES.flatMap((g) => markdownBlocks(`docs/${g}.md`, g)), ...readmeExamples(), ...tsdocExamples(), sleep]
+    const examples = [...docExamples(), ...tsdocExamples(), sleep]
     expect(diagnose(examples)).toEqual([])
   }, 120_000)
 

@@ -98,7 +98,9 @@ describe('the packed package', () => {
         'tsconfig.json',
         'tsconfig.build.json',
         'README.md',
+        'CHANGELOG.md',
         'LICENSE',
+        'typedoc.json',
         'src',
         'scripts',
         'bin',
@@ -120,7 +122,10 @@ describe('the packed package', () => {
       const shipped = readdirSync(installed)
       expect(shipped).toContain('dist')
       expect(shipped).not.toContain('src')
-      expect(shipped).toEqual(expect.arrayContaining(['docs', 'examples', 'LICENSE', 'README.md', 'scenarios']))
+      expect(shipped).toEqual(expect.arrayContaining(['docs', 'examples', 'LICENSE', 'README.md', 'CHANGELOG.md', 'scenarios']))
+      // The API reference prepack generates from the TSDoc ships beside the guides.
+      expect(existsSync(join(installed, 'docs', 'api', 'index.md'))).toBe(true)
+      expect(existsSync(join(installed, 'docs', 'api', 'service-sim', 'harness.md'))).toBe(true)
       expect(machinePathLines(installed, walk(installed))).toEqual([])
 
       // What the install brings: the package and its runtime dependencies only, zod not among

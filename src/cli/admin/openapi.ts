@@ -11,8 +11,8 @@ and reset. Every route needs the admin token (\`Authorization: Bearer <token>\` 
 \`X-Sim-Admin-Token\`), a loopback \`Host\` (or one given with \`--allowed-host\`), no foreign
 \`Origin\`, and \`Content-Type: application/json\` on writes. Inputs are validated whole before
 anything changes; unknown fields and query parameters are refused. Every refusal is answered in
-the error envelope. Generated from the route declarations in \`src/cli/admin/\`
-(\`npm run admin-openapi\`); a test holds this file and the declarations together.
+the error envelope. Generated from the route declarations the server runs, so this document and
+the server cannot disagree.
 `
 
 /** JSON Schema of what a client sends (a coerced or transformed field documents its input). */
@@ -91,6 +91,7 @@ export function adminOpenApi(): { openapi: string; paths: Record<string, Record<
  * writeFileSync('docs/admin-api.openapi.yaml', adminOpenApiText())
  */
 export function adminOpenApiText(): string {
-  const header = '# Generated from the admin route declarations (src/cli/admin/) by `npm run admin-openapi`: do not edit.\n'
+  // The file ships: its header names no repository path (the generator is `npm run admin-openapi`).
+  const header = '# Generated from the admin route declarations of service-sim serve: do not edit.\n'
   return header + stringify(adminOpenApi(), { lineWidth: 0, aliasDuplicateObjects: false })
 }

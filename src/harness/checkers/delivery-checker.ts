@@ -18,7 +18,7 @@ export interface DeliveryKinds {
 }
 
 /**
- * The kinds the service's delivery domain writes (`src/domain/delivery`), for test-mode
+ * The kinds the service's delivery domain writes, for test-mode
  * destinations: a first attempt and three retries.
  *
  * @example

@@ -168,7 +168,7 @@ function checkAcknowledged(seen: Seen): void {
 
 /**
  * Webhook receiver checker over the service's own delivery trace (`delivery.attempt` and the
- * attacker's `delivery.replay`, from `src/domain/delivery`) and the harness's records: side effects
+ * attacker's `delivery.replay`, from the service's delivery domain) and the harness's records: side effects
  * unique per event id (`harness.effect`), a final state equal to the latest delivered state of each
  * object (`harness.state`, so no regression to an older state whatever the order), genuine signed
  * deliveries accepted (the signature verified on the raw body) and acknowledged with a 2xx within the

@@ -7,7 +7,7 @@ import { fromStepSpec, toStepSpec } from '../steps/program-steps.js'
 import type { Program } from './program.js'
 
 /**
- * The scenario (format of `src/harness/scenario/schema.ts`) of a harness program: seed, fault
+ * The scenario (the format of `scenarios/scenario.schema.json`) of a harness program: seed, fault
  * rates and schedule, and the steps as workload steps (`client` actions `report_usage`,
  * `emit_event`, `emit_burst`, `resend_event`, `forge_delivery`, `roll_secret`; `advance`; `receiver`). `programOf` reads it back.
  *
@@ -65,7 +65,7 @@ export function programOf(input: unknown): { program: Program; faults: Omit<Faul
  * Writes a scenario file for a failing program; returns its path.
  *
  * @example
- * writeScenarioFile('reports/counterexamples', scenarioOf(program, { name: 'x' }))
+ * writeScenarioFile('.service-sim/counterexamples', scenarioOf(program, { name: 'x' }))
  */
 export function writeScenarioFile(dir: string, scenario: ScenarioInput): string {
   mkdirSync(dir, { recursive: true })

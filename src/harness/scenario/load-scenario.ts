@@ -11,7 +11,7 @@ import { type Scenario, scenarioSchema } from './schema.js'
  * `ScenarioError` naming the file, the path inside it, the line when known, and what was expected.
  *
  * @example
- * const scenario = loadScenarioFile('scenarios/stream-across-token-expiry.yaml')
+ * const scenario = loadScenarioFile('node_modules/service-sim/scenarios/default.yaml')
  */
 export function loadScenarioFile(file: string): Scenario {
   let text: string

@@ -38,7 +38,7 @@ export type RunOptions = ScenarioRunOptions
  * same scenario, seed and client give the same result and trace hash in any process.
  *
  * @example
- * const result = await runScenario(loadScenarioFile('scenarios/hello.yaml'))
+ * const result = await runScenario(loadScenarioFile('node_modules/service-sim/scenarios/usage-to-invoice.yaml'))
  * result.ok // every expectation held
  */
 export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunResult> {

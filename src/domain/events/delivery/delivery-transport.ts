@@ -21,7 +21,7 @@ export type TransportResult =
 
 /**
  * How the delivery domain reaches receivers, without knowing HTTP. The simulator fills it with an
- * implementation in `src/http/transport.ts` (in-process receivers, loopback HTTP, connection
+ * implementation in the HTTP layer (in-process receivers, loopback HTTP, connection
  * failures); tests and the harness can fill it with their own.
  *
  * @example
