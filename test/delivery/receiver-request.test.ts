@@ -77,3 +77,14 @@ describe('the request an in-process receiver gets', () => {
     expect(aborted).toBe(true)
   })
 })
+
+describe('a copy of the request an in-process receiver gets', () => {
+  it('keeps the body and the headers when wrapped in a new Request (as frameworks do)', async () => {
+    const { seen } = await deliverOne(async (req) => {
+      const copy = new Request(req)
+      return { text: await copy.text(), signed: copy.headers.get('Stripe-Signature') !== null, method: copy.method }
+    })
+    expect(seen.text).toContain('"customer.created"')
+    expect(seen).toMatchObject({ signed: true, method: 'POST' })
+  })
+})
