@@ -20,9 +20,9 @@ type Harness = typeof current
 const base = (await import(pathToFileURL(join(baselineTree(BASELINE_REV), 'src/harness/index.ts')).href)) as Harness
 
 type Kind = 'mirror' | 'dunning' | 'fulfilment'
-const PROGRAMS = quick ? 40 : 200
+const PROGRAMS = quick ? 40 : 100
 const CHECKED = quick ? 8 : 40
-const ROUNDS = quick ? 2 : 6
+const ROUNDS = quick ? 2 : 4
 
 function subjectOf(h: Harness, kind: Kind): current.FlowSubject {
   if (kind === 'mirror') return h.mirrorSubject(h.referenceSubscriptionMirror, {}, 'bench')
