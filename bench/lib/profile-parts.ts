@@ -7,7 +7,12 @@ interface CpuProfile {
   timeDeltas: number[]
 }
 
-/** One part of a run: a name and a test on a stack frame (its function name and file URL). */
+/**
+ * One part of a run: a name and a test on a stack frame (its file URL and function name).
+ *
+ * @example
+ * const signing: PartRule = { name: 'signing', test: (url) => url.includes('/delivery/signature') }
+ */
 export interface PartRule {
   readonly name: string
   readonly test: (url: string, fn: string) => boolean

@@ -1,4 +1,9 @@
-/** What a delivery's request is made of: the signal is read only when asked for. */
+/**
+ * What a delivery's request is made of: the signal is read only when asked for.
+ *
+ * @example
+ * const init: TextRequestInit = { url: 'https://app.test/hooks', body: '{}', headers: {}, signal: AbortSignal.abort() }
+ */
 export interface TextRequestInit {
   readonly url: string
   readonly body: string
