@@ -24,6 +24,7 @@ const SHELL = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>service-sim dashboard</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/__dashboard/app.css">
 </head>
 <body>

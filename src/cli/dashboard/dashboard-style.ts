@@ -35,8 +35,15 @@ pre { background: var(--panel); padding: .5rem; overflow: auto; max-height: 24re
 .status-ok { color: var(--ok); font-weight: 600; }
 .status-bad { color: var(--bad); font-weight: 600; }
 .status-wait { color: var(--warn); font-weight: 600; }
-.split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; }
-.detail { border-left: 1px solid var(--line); padding-left: 1rem; }
+.split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
+.list { overflow-x: auto; }
+td.clip { max-width: 12rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+td.time, td.time + td { white-space: nowrap; }
+dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .15rem .75rem; margin: 0 0 .75rem; }
+dt { color: var(--muted); }
+dd { margin: 0; overflow-wrap: anywhere; }
+.detail { border-left: 1px solid var(--line); padding-left: 1rem; position: sticky; top: 0; }
+.detail h3 { font-size: .95rem; margin: .5rem 0 0; }
 .event { border: 1px solid var(--line); border-radius: 6px; margin-bottom: .75rem; padding: .5rem .75rem; }
 .event h3 { font-size: 1rem; margin: 0; display: flex; gap: .75rem; flex-wrap: wrap; align-items: baseline; }
 .destination { margin-top: .5rem; padding-top: .5rem; border-top: 1px dashed var(--line); }

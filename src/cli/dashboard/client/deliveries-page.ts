@@ -68,7 +68,7 @@ function Delivery({ d, resend }: { d: DeliveryJson; resend: (d: DeliveryJson) =>
   }
   return html`<section class="destination" aria-label=${`Delivery of ${d.event} to ${d.destination}`}>
     <p><strong>${d.destination}</strong> <code>${d.url}</code> <span class=${`delivery-status ${statusClass(d.status)}`}>${d.status}</span></p>
-    <p>Next retry: <span class="next-retry">${d.next_attempt_at === null ? 'none scheduled' : virtualTime(d.next_attempt_at)}</span>
+    <p>Next automatic attempt: <span class="next-retry">${d.next_attempt_at === null ? 'none scheduled' : virtualTime(d.next_attempt_at)}</span>
       ${d.cancelled === null ? null : html` <span class="muted">(stopped: ${d.cancelled})</span>`}</p>
     <${Attempts} attempts=${d.attempts} />
     <p><button type="button" disabled=${busy} onClick=${click} aria-label=${`Resend ${d.event} to ${d.destination}`}>

@@ -44,8 +44,8 @@ function Row({ row, selected, select }: { row: RequestRow; selected: boolean; se
     <td class=${statusClass(row.status)}>${row.status}</td>
     <td>${row.account ?? '—'} ${row.mode ?? ''}</td>
     <td>${row.version ?? '—'}</td>
-    <td>${row.idempotencyKey ?? ''}</td>
-    <td>${virtualTime(row.at)}</td>
+    <td class="clip" title=${row.idempotencyKey}>${row.idempotencyKey ?? ''}</td>
+    <td class="time">${virtualTime(row.at)}</td>
   </tr>`
 }
 
@@ -103,13 +103,13 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
     </form>
     ${error === undefined ? null : html`<p role="alert" class="status-bad">${error}</p>`}
     <div class=${chosen === undefined ? '' : 'split'}>
-      <table>
+      <div class="list"><table>
         <thead><tr><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Account</th>
           <th scope="col">Version</th><th scope="col">Idempotency key</th><th scope="col">Virtual time</th></tr></thead>
         <tbody>
           ${shown.map((row) => html`<${Row} key=${row.seq} row=${row} selected=${row.seq === selected} select=${setSelected} />`)}
         </tbody>
-      </table>
+      </table></div>
       ${chosen === undefined ? null : html`<${Detail} row=${chosen} />`}
     </div>
     ${rows.length === 0 ? html`<p class="empty">No API requests yet.</p>` : null}
