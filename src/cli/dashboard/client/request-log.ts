@@ -36,6 +36,9 @@ interface Arrived {
   readonly body: string
 }
 
+/** Arrivals waiting for their answer at most: far more than requests in flight at once. */
+const MAX_WAITING = 1000
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
 
 /**
@@ -98,7 +101,9 @@ export function requestLog() {
         if (line.kind === 'simulator.created' && typeof d.prefix === 'string') prefix = d.prefix.toLowerCase()
         else if (line.kind === 'account.version' && typeof d.id === 'string' && typeof d.version === 'string')
           versions.set(d.id, d.version)
-        else if (line.kind === 'serve.request' && d.admin === false)
+        else if (line.kind === 'serve.request' && d.admin === false) {
+          // An arrival never answered (its connection dropped) must not be kept for ever.
+          if (waiting.length >= MAX_WAITING) waiting.shift()
           waiting.push({
             at: line.at,
             wall: text(d.wall) ?? '',
@@ -107,7 +112,7 @@ export function requestLog() {
             headers: (d.headers ?? {}) as Record<string, string>,
             body: text(d.body) ?? '',
           })
-        else if (line.kind === 'http') rows.push(answered(line))
+        } else if (line.kind === 'http') rows.push(answered(line))
       }
     },
   }
