@@ -161,4 +161,19 @@ describe("serve's dashboard behind the admin token", () => {
     const changes = [...text.matchAll(/event: change\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1] ?? '{}') as { kinds: string[] })
     expect(changes.flatMap((c) => c.kinds)).toContain('http')
   })
+
+  it('tells a live page when the admin API resets the simulation, and follows the fresh simulator', async () => {
+    const admin = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }
+    const text = await readStream(
+      port,
+      cookie,
+      (t) => t.includes('event: reset') && t.includes('"http"'),
+      async () => {
+        expect((await call(port, '/__sim/reset', { method: 'POST', headers: admin, body: '{}' })).status).toBe(200)
+        const key = sim.platform.secretKey.test
+        await call(port, '/v1/balance', { headers: { Authorization: `Bearer ${key}` } })
+      },
+    )
+    expect(text.indexOf('event: reset')).toBeLessThan(text.lastIndexOf('"http"'))
+  })
 })

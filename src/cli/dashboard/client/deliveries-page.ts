@@ -37,6 +37,7 @@ interface DeliveryJson {
 }
 
 function Attempts({ attempts }: { attempts: readonly AttemptJson[] }): VNode {
+  if (attempts.length === 0) return html`<p class="empty">No attempt yet.</p>`
   return html`<table>
     <thead><tr><th scope="col">#</th><th scope="col">Virtual time</th><th scope="col">Trigger</th><th scope="col">Outcome</th>
       <th scope="col">Status</th><th scope="col">Took</th><th scope="col">Answer</th></tr></thead>
