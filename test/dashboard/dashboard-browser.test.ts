@@ -109,7 +109,9 @@ describe("a developer reading serve's dashboard in a real browser", () => {
 
         // The app is fixed: a resend from the dashboard reaches it and is delivered.
         answer = { status: 200, body: '{"received":true}' }
-        await delivery.getByRole('button', { name: `Resend ${eventId} to ${endpoint.id}` }).click()
+        // By keyboard, as anyone not using a mouse would.
+        await delivery.getByRole('button', { name: `Resend ${eventId} to ${endpoint.id}` }).focus()
+        await page.keyboard.press('Enter')
         await expect.poll(() => delivery.locator('tbody tr').count()).toBe(2)
         const resent = delivery.locator('tbody tr').nth(1)
         expect(await resent.locator('td').nth(2).textContent()).toBe('dashboard')
