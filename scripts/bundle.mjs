@@ -18,10 +18,15 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { basename, dirname, join, relative } from 'node:path'
 import { build } from 'esbuild'
+import { DASHBOARD_MODULE, dashboardModule } from './bundle-dashboard.mjs'
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..')
 // A module bundled away must not stay answerable at its old path from an earlier build.
 rmSync(join(root, 'dist'), { recursive: true, force: true })
+// The dashboard's browser code (with its UI library) first: serve's bundle below takes it in as text.
+writeFileSync(DASHBOARD_MODULE, await dashboardModule())
+/** The packages inside the dashboard's browser bundle, for the notices. */
+const dashboardPackages = ['htm', 'preact']
 
 /**
  * Every file the package loads by path: the exports map's targets, the CLI's entry
@@ -190,6 +195,7 @@ for (const input of [...Object.keys(result.metafile.inputs), ...Object.keys(zodB
   const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)
   if (match && !bundled.has(match[1])) bundled.set(match[1], join(root, input.slice(0, match.index + match[0].length)))
 }
+for (const name of dashboardPackages) bundled.set(name, join(root, 'node_modules', name))
 const notices = [...bundled]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([name, dir]) => {

@@ -152,6 +152,10 @@ tested, plus an admin API under /__sim/ (OpenAPI 3.1: docs/admin-api.openapi.yam
   GET  /__sim/trace               the trace as JSON lines; ?since=<seq>
 With --scenario, the scenario's setup and workload run first. Stops cleanly on SIGINT.
 
+Dashboard: /__dashboard in a browser shows the requests, events and deliveries (every attempt, the
+endpoint's answer, the next retry, a resend), live. Open the link the banner prints: it carries the
+token, which the page keeps in a cookie; the token, Host and Origin checks apply (docs/dashboard.md).
+
 State: with --state file, serve loads the file at start when it exists (the saved run goes on: its
 seed, limits, header prefix, objects, pending work and virtual time; --seed, --scenario,
 --no-limits and --header-prefix then do not apply), writes it on POST /__sim/snapshot and on exit

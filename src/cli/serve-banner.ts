@@ -11,6 +11,13 @@ function tokenLine(o: ServeOptions): string {
     : `  admin token from ${o.tokenSource} (send 'Authorization: Bearer <token>')`
 }
 
+/** The dashboard's link: with a generated token it carries it (opening it sets the page's cookie). */
+function dashboardLine(o: ServeOptions, url: string): string {
+  const link = `${url}/__dashboard`
+  if (o.token === null) return `  dashboard ${link}`
+  return o.tokenSource === 'generated' ? `  dashboard ${link}?token=${o.token}` : `  dashboard ${link}?token=<admin token>`
+}
+
 function clockLine(o: ServeOptions, sim: Simulator): string {
   const now = new Date(sim.clock.now).toISOString()
   return o.clock.mode === 'wall'
@@ -34,7 +41,7 @@ export interface BannerFacts {
 
 /**
  * The start banner of `serve`: where it serves, the platform's keys, the admin API and its token,
- * the clock, the forwarding destinations, the files written, and the hosts allowed.
+ * the dashboard's link, the clock, the forwarding destinations, the files written, and the hosts allowed.
  *
  * @example
  * process.stdout.write(serveBanner(options, { sim, port: 12111, forwarded: [], recordFile: undefined }))
@@ -48,6 +55,7 @@ export function serveBanner(o: ServeOptions, facts: BannerFacts): string {
   publishable key ${sim.platform.publishableKey.test}
   admin API ${url}/__sim/state
 ${tokenLine(o)}
+${dashboardLine(o, url)}
 ${clockLine(o, sim)}
 ${forwarded.map(forwardLine).join('')}${o.envFile === undefined ? '' : `  keys and signing secret written to ${o.envFile}\n`}${recordFile === undefined ? '' : `  recording the session to ${recordFile}\n`}  hosts ${[...allowedHostSet(o.allowedHosts)].join(', ')} (any port)
 Press Ctrl-C to stop.
