@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { HarnessInputError } from '../validate-input.js'
 import { lookahead } from './lookahead-arbitrary.js'
 import type { SubjectRecipe } from './subject-recipe.js'
-import { type LaneOutcome, WorkerLanes } from './worker-lanes.js'
+import type { LaneOutcome, WorkerLanes } from './worker-lanes.js'
 import { assertTransferable, workerPlanOf } from './workers-option.js'
 
 /** What a check's subject is, for a worker thread to make it: the user's factory and the property's kind. */
@@ -57,10 +57,15 @@ function runsOn(lanes: WorkerLanes, depth: number): ParallelRuns {
       // The values fast-check will generate, in its order (fc.sample draws them as fc.check does).
       lanes.ahead(fc.sample(arb, { numRuns, seed }))
       const walked = lookahead(arb, depth, (next) => lanes.ahead(next))
-      return fc.check(
+      const details = await fc.check(
         fc.asyncProperty(walked, (p: P) => holds(p)),
         { numRuns, seed, endOnFailure: false },
       )
+      // A worker that cannot start is the caller's error, not a counterexample, even when this
+      // thread made every run before the worker said so.
+      await lanes.started()
+      if (lanes.failure !== undefined) throw lanes.failure
+      return details
     },
     async fails(p) {
       const outcome = await lanes.outcome(p)
@@ -96,5 +101,7 @@ export async function parallelRunsFor(
   assertTransferable(api, run)
   const recipe = { api, subject: remote.subject, run } as SubjectRecipe
   const local = (p: unknown) => answer(holds as (program: unknown) => Promise<boolean>, p)
-  return runsOn(WorkerLanes.open(api, plan.count, plan.factory, recipe, local), plan.count)
+  // Imported when asked for: the package's build keeps the lanes beside the worker file they start.
+  const { WorkerLanes: Lanes } = await import('./worker-lanes.js')
+  return runsOn(Lanes.open(api, plan.count, plan.factory, recipe, local), plan.count)
 }

@@ -128,6 +128,11 @@ export class WorkerLanes {
     return pool
   }
 
+  /** Settles once every worker thread has joined or failed to start. */
+  async started(): Promise<void> {
+    await Promise.all(this.starting)
+  }
+
   /** Why the lanes stopped, when a worker could not start or died. */
   get failure(): Error | undefined {
     return this.broken
