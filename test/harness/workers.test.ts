@@ -2,12 +2,14 @@ import { createSimulator } from 'service-sim'
 import {
   checkDunning,
   checkSubscriptionMirror,
+  checkThinEventReceiver,
   checkUsageReporter,
   checkWebhookReceiver,
   HarnessInputError,
   makeSubscriptionMirror,
   referenceDunningClient,
   referenceUsageReporter,
+  staleThinEventReceiver,
 } from 'service-sim/harness'
 import { describe, expect, it } from 'vitest'
 import { duplicatingReceiver, lastDeliveredWinsMirror } from './fixtures/worker-subjects.js'
@@ -34,6 +36,17 @@ describe('workers: N on the property checks', () => {
       const three = await checkWebhookReceiver(duplicatingReceiver, { numRuns: 30, workers: { count: 3, module } })
       expect(one.ok).toBe(false)
       expect(three).toEqual(one)
+    },
+    SLOW,
+  )
+
+  it(
+    'shrinks a thin-event race to the same counterexample on two threads, a harness receiver needing no module',
+    async () => {
+      const one = await checkThinEventReceiver(staleThinEventReceiver, { numRuns: 30, seed: 3 })
+      const two = await checkThinEventReceiver(staleThinEventReceiver, { numRuns: 30, seed: 3, workers: 2 })
+      expect(one.ok).toBe(false)
+      expect(two).toEqual(one)
     },
     SLOW,
   )

@@ -10,6 +10,8 @@ import type { Program } from '../run/program.js'
 import { executeProgram } from '../run/run-program.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import type { UsageReporterFactory, WebhookReceiverFactory } from '../subjects.js'
+import type { ThinRaceProgram } from '../thin/thin-race-program.js'
+import { runThinRace, type ThinEventReceiverFactory } from '../thin/thin-race-run.js'
 
 /**
  * What a worker thread needs to run a check's programs itself, as plain data: which property
@@ -28,6 +30,7 @@ export interface SubjectRecipe {
     | { readonly kind: 'fulfilment'; readonly options: FulfilmentSubjectOptions }
     | { readonly kind: 'usage' }
     | { readonly kind: 'webhook' }
+    | { readonly kind: 'thin' }
   /** The runs' simulator choice (without `base`) and fault rates. */
   readonly run: Omit<SimulatorChoice, 'base'> & { readonly faults?: Omit<FaultsInput, 'schedule'> }
 }
@@ -59,6 +62,8 @@ function flowSubjectOf(recipe: SubjectRecipe, factory: AnyFactory): () => FlowSu
  */
 export function recipePredicate(recipe: SubjectRecipe, factory: AnyFactory): (program: unknown) => Promise<boolean> {
   const kind = recipe.subject.kind
+  if (kind === 'thin')
+    return async (p) => (await runThinRace(p as ThinRaceProgram, factory as ThinEventReceiverFactory)).violations.length === 0
   if (kind === 'usage' || kind === 'webhook') {
     const subjects =
       kind === 'usage' ? { reporter: factory as UsageReporterFactory } : { webhook: factory as WebhookReceiverFactory }
