@@ -77,13 +77,29 @@ export async function checkFlows(
   const { numRuns: _n, seed, workload, workers, ...run } = options
   const runOne = (p: FlowProgram) => runFlow(p, subject(), run)
   const holds = async (p: FlowProgram) => (await runOne(p)).violations.length === 0
+  const found = await search(api, { numRuns, seed: seed ?? 42 }, flowProgram(workload), runOne, holds, workers, remote, run)
+  if (found.program === undefined) return { ok: true, numRuns: found.numRuns }
+  // After the lanes are closed: no run of theirs is still under way in this thread.
+  return { ok: false, numRuns: found.numRuns, counterexample: found.program, ...(await reportOf(runOne, found.program)) }
+}
+
+/** Runs the property (in this thread or on `workers`) and shrinks a failure to a 1-minimal program. */
+async function search(
+  api: string,
+  params: { readonly numRuns: number; readonly seed: number },
+  arb: fc.Arbitrary<FlowProgram>,
+  runOne: (p: FlowProgram) => Promise<FlowReport>,
+  holds: (p: FlowProgram) => Promise<boolean>,
+  workers: unknown,
+  remote: RemoteSubject | undefined,
+  run: Readonly<Record<string, unknown>>,
+): Promise<{ numRuns: number; program?: FlowProgram }> {
   const lanes = await parallelRunsFor(api, workers, remote, run, holds)
   try {
-    const params = { numRuns, seed: seed ?? 42 }
     const details = lanes
-      ? await lanes.check(flowProgram(workload), params)
-      : await fc.check(fc.asyncProperty(flowProgram(workload), holds), { ...params, endOnFailure: false })
-    if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
+      ? await lanes.check(arb, params)
+      : await fc.check(fc.asyncProperty(arb, holds), { ...params, endOnFailure: false })
+    if (!details.failed || details.counterexample === null) return { numRuns: details.numRuns }
     if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
     const fails = async (p: FlowProgram) => {
       try {
@@ -92,8 +108,10 @@ export async function checkFlows(
         return false
       }
     }
-    const program = await minimiseFlow(details.counterexample[0], lanes?.fails ?? fails, lanes?.ahead)
-    return { ok: false, numRuns: details.numRuns, counterexample: program, ...(await reportOf(runOne, program)) }
+    return {
+      numRuns: details.numRuns,
+      program: await minimiseFlow(details.counterexample[0], lanes?.fails ?? fails, lanes?.ahead),
+    }
   } finally {
     await lanes?.close()
   }
