@@ -31,6 +31,8 @@ const dashboardPackages = ['htm', 'preact']
 /**
  * Every file the package loads by path: the exports map's targets, the CLI's entry
  * (bin/service-sim.js imports dist/cli/main.js), the fuzz worker that tinypool loads by file name,
+ * the property checks' worker thread and the lanes that start it from beside it (imported when a
+ * check asks for workers),
  * and the CLI's commands, which main.ts imports when one runs (as entries they stay in dist/cli,
  * where the fuzz command finds its worker beside itself).
  */
@@ -41,6 +43,8 @@ const entryPoints = [
   'src/adapters/msw.ts',
   'src/cli/main.ts',
   'src/cli/fuzz-worker.ts',
+  'src/harness/workers/worker-lanes.ts',
+  'src/harness/workers/worker-thread.ts',
   'src/cli/replay-command.ts',
   'src/cli/fuzz-command.ts',
   'src/cli/merge-command.ts',
@@ -55,6 +59,7 @@ const entryPoints = [
 const placed = {
   'src/cli/paths.ts': ['dist/cli', 'dist/chunks'],
   'src/cli/fuzz-command.ts': ['dist/cli'],
+  'src/harness/workers/worker-lanes.ts': ['dist/harness/workers'],
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))

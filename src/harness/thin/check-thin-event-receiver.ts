@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import type { Violation } from '../checkers/violation.js'
 import { HarnessInputError } from '../validate-input.js'
+import { parallelRunsFor } from '../workers/parallel-runs.js'
+import type { WorkersOption } from '../workers/workers-option.js'
 import { type ThinRaceProgram, thinRaceProgram } from './thin-race-program.js'
 import { runThinRace, type ThinEventReceiverFactory } from './thin-race-run.js'
 
@@ -31,19 +33,36 @@ export interface ThinCheckResult {
  */
 export async function checkThinEventReceiver(
   receiver: ThinEventReceiverFactory,
-  options: { readonly numRuns?: number; readonly seed?: number; readonly maxSteps?: number } = {},
+  options: {
+    readonly numRuns?: number
+    readonly seed?: number
+    readonly maxSteps?: number
+    /** Worker threads that share the runs, with the one-thread answer for the same seed (see the workers guide). */
+    readonly workers?: WorkersOption
+  } = {},
 ): Promise<ThinCheckResult> {
   if (typeof receiver !== 'function') throw new HarnessInputError('checkThinEventReceiver: receiver must be a factory function')
   const numRuns = options.numRuns ?? 100
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new HarnessInputError(`checkThinEventReceiver: option 'numRuns' must be a positive integer, got ${String(numRuns)}`)
-  const details = await fc.check(
-    fc.asyncProperty(
-      thinRaceProgram(options.maxSteps),
-      async (program) => (await runThinRace(program, receiver)).violations.length === 0,
-    ),
-    { numRuns, ...(options.seed === undefined ? {} : { seed: options.seed }) },
-  )
+  const holds = async (program: ThinRaceProgram) => (await runThinRace(program, receiver)).violations.length === 0
+  const remote = { factory: receiver, subject: { kind: 'thin' as const } }
+  const lanes = await parallelRunsFor('checkThinEventReceiver', options.workers, remote, {}, holds)
+  let details: fc.RunDetails<[ThinRaceProgram]>
+  try {
+    // The lanes draw the values ahead, so they need the seed fast-check would otherwise pick.
+    details = lanes
+      ? await lanes.check(thinRaceProgram(options.maxSteps), {
+          numRuns,
+          seed: options.seed ?? fc.readConfigureGlobal().seed ?? 42,
+        })
+      : await fc.check(fc.asyncProperty(thinRaceProgram(options.maxSteps), holds), {
+          numRuns,
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+        })
+  } finally {
+    await lanes?.close()
+  }
   if (details.errorInstance !== null && details.errorInstance instanceof HarnessInputError) throw details.errorInstance
   if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
   const [counterexample] = details.counterexample
