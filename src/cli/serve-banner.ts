@@ -1,6 +1,7 @@
 import type { Simulator } from '#simulator/index.js'
 import type { ForwardDestination } from './serve-forwarding.js'
 import { allowedHostSet } from './serve-guard.js'
+import { SERVE_URL_ENV } from './admin-connection.js'
 import { ADMIN_TOKEN_ENV, type ServeOptions } from './serve-options.js'
 
 /** How to use the admin token; a token the user chose is not echoed into logs, a generated one has to be, or nobody knows it. */
@@ -9,6 +10,14 @@ function tokenLine(o: ServeOptions): string {
   return o.tokenSource === 'generated'
     ? `  admin token ${o.token} (send 'Authorization: Bearer <token>'; fix one with --admin-token or ${ADMIN_TOKEN_ENV})`
     : `  admin token from ${o.tokenSource} (send 'Authorization: Bearer <token>')`
+}
+
+/** Which header names are in force, and how to have the other set. */
+function prefixLine(prefix: string): string {
+  const other = prefix === 'Stripe' ? 'Service' : 'Stripe'
+  const whose = (p: string) => (p === 'Stripe' ? "the official clients' names" : "the seed's names")
+  const scoped = ['Account', 'Version', 'Context'].map((n) => `${prefix}-${n}`).join(', ')
+  return `  header prefix ${prefix} (${whose(prefix)}): webhooks signed with ${prefix}-Signature; ${scoped} honoured, and under ${other}- too; --header-prefix ${other} for ${whose(other)}`
 }
 
 function clockLine(o: ServeOptions, sim: Simulator): string {
@@ -42,14 +51,15 @@ export interface BannerFacts {
 export function serveBanner(o: ServeOptions, facts: BannerFacts): string {
   const { sim, port, forwarded, recordFile } = facts
   const url = `http://127.0.0.1:${port}`
-  return `service-sim serving on ${url} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})
+  return `service-sim serving on ${url} (seed ${sim.seed})
+${prefixLine(sim.service.kernel.prefix)}
   platform ${sim.platform.id}
   secret key ${sim.platform.secretKey.test}
   publishable key ${sim.platform.publishableKey.test}
   admin API ${url}/__sim/state
 ${tokenLine(o)}
 ${clockLine(o, sim)}
-${forwarded.map(forwardLine).join('')}${o.envFile === undefined ? '' : `  keys and signing secret written to ${o.envFile}\n`}${recordFile === undefined ? '' : `  recording the session to ${recordFile}\n`}  hosts ${[...allowedHostSet(o.allowedHosts)].join(', ')} (any port)
+${forwarded.map(forwardLine).join('')}${o.envFile === undefined ? '' : `  keys, signing secret, ${SERVE_URL_ENV} and ${ADMIN_TOKEN_ENV} written to ${o.envFile}\n`}${recordFile === undefined ? '' : `  recording the session to ${recordFile}\n`}  hosts ${[...allowedHostSet(o.allowedHosts)].join(', ')} (any port)
 Press Ctrl-C to stop.
 `
 }
