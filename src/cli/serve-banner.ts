@@ -1,7 +1,7 @@
 import type { Simulator } from '#simulator/index.js'
+import { SERVE_URL_ENV } from './admin-connection.js'
 import type { ForwardDestination } from './serve-forwarding.js'
 import { allowedHostSet } from './serve-guard.js'
-import { SERVE_URL_ENV } from './admin-connection.js'
 import { ADMIN_TOKEN_ENV, type ServeOptions } from './serve-options.js'
 
 /** How to use the admin token; a token the user chose is not echoed into logs, a generated one has to be, or nobody knows it. */

@@ -61,7 +61,11 @@ export async function triggerCommand(args: string[]): Promise<number> {
   if (url.protocol !== 'http:') throw new UsageError(`--url: serve speaks http://, got '${base}'`)
   let response: AdminAnswer
   try {
-    response = await postAdmin(url, { type, ...(values.account === undefined ? {} : { account: values.account }) }, connection.token)
+    response = await postAdmin(
+      url,
+      { type, ...(values.account === undefined ? {} : { account: values.account }) },
+      connection.token,
+    )
   } catch (error) {
     process.stderr.write(
       `service-sim trigger: no serve at ${base} (${(error as Error).message}); start one with 'service-sim serve'\n`,

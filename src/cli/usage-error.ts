@@ -48,7 +48,9 @@ export class UnknownNameError extends UsageError {
    */
   explain(near: string | undefined): string {
     if (near !== undefined) return `${this.message}; did you mean '${near}'?`
-    return this.known.length <= 12 ? `${this.message}; expected one of ${this.known.map((k) => `'${k}'`).join(', ')}` : this.message
+    return this.known.length <= 12
+      ? `${this.message}; expected one of ${this.known.map((k) => `'${k}'`).join(', ')}`
+      : this.message
   }
 }
 
