@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FaultKind, FaultsInput } from '#faults/index.js'
 import type { Violation } from './checkers/violation.js'
+import { type ReplayHint, replayCommand, replayHint, reportFailure } from './failure-report.js'
 import {
   type UsageWorkload,
   usageFaultKinds,
@@ -22,20 +23,28 @@ import {
   validateRunOptions,
 } from './validate-input.js'
 
-/** A property run found violations; `message` lists the program and the witnesses. */
+/**
+ * A property run found violations; `message` lists the program and the witnesses, and the command
+ * that runs the failing test again (`replay`; the property's own seed and path are printed by
+ * fast-check beside it).
+ */
 export class PropertyViolation extends Error {
+  /** The one-line command that runs the failing test again. */
+  readonly replay: string
   constructor(
     readonly program: Program,
     readonly violations: readonly Violation[],
     readonly traceHash: string,
   ) {
+    const replay = replayCommand()
     super(
       `${violations.length} violation(s):\n${violations
         .slice(0, 5)
         .map((v) => `  [${v.checker}] ${v.message} (trace entries ${v.witness.join(', ')})`)
-        .join('\n')}\nprogram:\n${describeProgram(program)}\ntrace hash ${traceHash}`,
+        .join('\n')}\nprogram:\n${describeProgram(program)}\ntrace hash ${traceHash}\nreplay: ${replay}`,
     )
     this.name = 'PropertyViolation'
+    this.replay = replay
   }
 }
 
@@ -92,6 +101,10 @@ export interface CheckOptions extends SimulatorChoice {
 export interface CheckResult {
   readonly ok: boolean
   readonly numRuns: number
+  /** The fast-check seed the programs were drawn with. */
+  readonly seed?: number
+  /** How to run the failure again (seed, one-line command, counterexample file); printed too. */
+  readonly replay?: ReplayHint
   /** The shrunk counterexample, its violations and scenario file, when the property failed. */
   readonly counterexample?: Program
   readonly violations?: readonly Violation[]
@@ -113,7 +126,7 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
     }),
     { numRuns, seed: options.seed ?? 42, endOnFailure: false },
   )
-  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
+  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns, seed: details.seed }
   // A subject that broke its contract (a bad factory result) is a usage error, not a counterexample.
   if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
   const program = await minimiseProgram(details.counterexample[0], async (p) => {
@@ -138,14 +151,18 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
       }),
     )
   }
-  return {
+  const result: CheckResult = {
     ok: false,
     numRuns: details.numRuns,
+    seed: details.seed,
     counterexample: program,
     violations: report.violations,
     traceHash: report.traceHash,
+    replay: replayHint(details.seed, scenarioFile),
     ...(scenarioFile ? { scenarioFile } : {}),
   }
+  reportFailure(result, api)
+  return result
 }
 
 /** What minimisation needs of a program: its steps, and faults that name the step they come before. */
