@@ -234,8 +234,8 @@ Examples:
   service-sim serve --clock manual --state sim-state.json   # stop and start again where it was
   service-sim serve --record session.jsonl   # then: service-sim replay --served session.jsonl
   curl -u sk_test_...: http://127.0.0.1:12111/v1/account
-  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:12111/__sim/state
-  curl -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+  curl -H "Authorization: Bearer $SERVICE_SIM_ADMIN_TOKEN" http://127.0.0.1:12111/__sim/state
+  curl -H "Authorization: Bearer $SERVICE_SIM_ADMIN_TOKEN" -H 'Content-Type: application/json' \\
        -d '{"duration":"15m"}' http://127.0.0.1:12111/__sim/clock/advance
   SERVICE_SIM_ADMIN_TOKEN=dev-token service-sim serve
   service-sim serve --admin-token none
