@@ -33,7 +33,7 @@ describe("the docs' curl lines to the admin API carry the admin token", () => {
   it('every curl to /__sim/ sends Authorization: Bearer, unless its block starts serve with --admin-token none', () => {
     const missing = texts.flatMap(({ where, text }) =>
       curls(text)
-        .filter(({ command, block }) => command.includes('/__sim/') && !/Authorization: Bearer|X-Sim-Admin-Token/.test(command))
+        .filter(({ command }) => command.includes('/__sim/') && !/Authorization: Bearer|X-Sim-Admin-Token/.test(command))
         .filter(({ block }) => !block.includes('--admin-token none'))
         .map(({ command }) => `${where}: ${command.trim()}`),
     )
