@@ -4,7 +4,7 @@ import { continueAs, createSimulator, type Simulator } from '#simulator/index.js
 import { checkBilling } from './checkers/billing-checker.js'
 import type { Violation } from './checkers/violation.js'
 import { createDurableStore } from './durable-store.js'
-import { type ReplayHint, replayHint, reportFailure } from './failure-report.js'
+import { type ReplayHint, replayReported } from './failure-report.js'
 import { advance, drive } from './run/drive.js'
 import { type SimulatorChoice, simulatorOptionsOf } from './run/simulator-choice.js'
 import type { Usage, UsageReporter, UsageReporterFactory } from './subjects.js'
@@ -243,10 +243,6 @@ export async function checkUsageBilling(
   await advance(sim, Math.max(0, end - sim.clock.now) + 3 * DAY)
   const lines = traceLines(sim, customers, meter.id, end, unitAmount)
   const violations = checkBilling(sim.trace.entries())
-  const ok = violations.length === 0
-  const result = { ok, violations, batches, acked, lines, traceHash: sim.trace.hash() }
-  if (ok) return result
-  const failed = { ...result, replay: replayHint(options.seed ?? 1) }
-  reportFailure(failed, 'checkUsageBilling')
-  return failed
+  const result = { ok: violations.length === 0, violations, batches, acked, lines, traceHash: sim.trace.hash() }
+  return result.ok ? result : { ...result, replay: replayReported('checkUsageBilling', options.seed ?? 1, result).replay }
 }

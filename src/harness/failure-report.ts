@@ -92,6 +92,23 @@ export function formatFailure(result: FailedCheck, api = 'property'): string {
 }
 
 /**
+ * The `seed` and `replay` fields of a failing check's result, its report printed (see
+ * {@link reportFailure}): what each check adds to the result it answers when it fails.
+ *
+ * @example
+ * return { ok: false, ...replayReported('checkDunning', 42, { violations, traceHash }), violations, traceHash }
+ */
+export function replayReported(
+  api: string,
+  seed: number,
+  facts: { readonly violations: readonly Violation[]; readonly traceHash?: string | undefined; readonly scenarioFile?: string },
+): { seed: number; replay: ReplayHint } {
+  const replay = replayHint(seed, facts.scenarioFile)
+  reportFailure({ ok: false, violations: facts.violations, traceHash: facts.traceHash, replay }, api)
+  return { seed, replay }
+}
+
+/**
  * Prints a failing check's report (see {@link formatFailure}) with `console.error`, which vitest
  * shows beside the test; nothing for a check that passed.
  *

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import type { FaultKind, FaultsInput } from '#faults/index.js'
 import type { Violation } from './checkers/violation.js'
-import { type ReplayHint, replayCommand, replayHint, reportFailure } from './failure-report.js'
+import { type ReplayHint, replayCommand, replayReported } from './failure-report.js'
 import {
   type UsageWorkload,
   usageFaultKinds,
@@ -101,9 +101,8 @@ export interface CheckOptions extends SimulatorChoice {
 export interface CheckResult {
   readonly ok: boolean
   readonly numRuns: number
-  /** The fast-check seed the programs were drawn with. */
+  /** When the property failed: the seed and the command that runs the failing test again, and the counterexample file (also printed). */
   readonly seed?: number
-  /** How to run the failure again (seed, one-line command, counterexample file); printed too. */
   readonly replay?: ReplayHint
   /** The shrunk counterexample, its violations and scenario file, when the property failed. */
   readonly counterexample?: Program
@@ -126,7 +125,7 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
     }),
     { numRuns, seed: options.seed ?? 42, endOnFailure: false },
   )
-  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns, seed: details.seed }
+  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
   // A subject that broke its contract (a bad factory result) is a usage error, not a counterexample.
   if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
   const program = await minimiseProgram(details.counterexample[0], async (p) => {
@@ -151,18 +150,15 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
       }),
     )
   }
-  const result: CheckResult = {
+  return {
     ok: false,
+    ...replayReported(api, options.seed ?? 42, { ...report, ...(scenarioFile ? { scenarioFile } : {}) }),
     numRuns: details.numRuns,
-    seed: details.seed,
     counterexample: program,
     violations: report.violations,
     traceHash: report.traceHash,
-    replay: replayHint(details.seed, scenarioFile),
     ...(scenarioFile ? { scenarioFile } : {}),
   }
-  reportFailure(result, api)
-  return result
 }
 
 /** What minimisation needs of a program: its steps, and faults that name the step they come before. */

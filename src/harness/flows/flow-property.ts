@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import type { FaultsInput } from '#faults/index.js'
 import type { Violation } from '../checkers/violation.js'
-import { type ReplayHint, replayHint, reportFailure } from '../failure-report.js'
+import { type ReplayHint, replayReported } from '../failure-report.js'
 import { minimiseProgram } from '../properties.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { HarnessInputError } from '../validate-input.js'
@@ -27,9 +27,8 @@ export interface FlowCheckOptions extends SimulatorChoice {
 export interface FlowCheckResult {
   readonly ok: boolean
   readonly numRuns: number
-  /** The fast-check seed the flows were drawn with. */
+  /** When the property failed: the seed and the command that runs the failing test again (also printed). */
   readonly seed?: number
-  /** How to run the failure again (seed, one-line command); printed too. */
   readonly replay?: ReplayHint
   /** The shrunk (1-minimal) counterexample, when the property failed. */
   readonly counterexample?: FlowProgram
@@ -67,7 +66,7 @@ export async function checkFlows(api: string, subject: () => FlowSubject, option
     fc.asyncProperty(flowProgram(workload), async (p) => (await runOne(p)).violations.length === 0),
     { numRuns, seed: seed ?? 42, endOnFailure: false },
   )
-  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns, seed: details.seed }
+  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
   if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
   const program = await minimiseFlow(details.counterexample[0], async (p) => {
     try {
@@ -77,10 +76,13 @@ export async function checkFlows(api: string, subject: () => FlowSubject, option
     }
   })
   const report = await runOne(program)
-  const result: FlowCheckResult = {
-    ...{ ok: false, numRuns: details.numRuns, seed: details.seed, counterexample: program },
-    ...{ violations: report.violations, traceHash: report.traceHash, steps: report.steps, replay: replayHint(details.seed) },
+  return {
+    ok: false,
+    ...replayReported(api, details.seed, report),
+    numRuns: details.numRuns,
+    counterexample: program,
+    violations: report.violations,
+    traceHash: report.traceHash,
+    steps: report.steps,
   }
-  reportFailure(result, api)
-  return result
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { Violation } from '../checkers/violation.js'
-import { type ReplayHint, replayHint, reportFailure } from '../failure-report.js'
+import { type ReplayHint, replayReported } from '../failure-report.js'
 import { HarnessInputError } from '../validate-input.js'
 import { type ThinRaceProgram, thinRaceProgram } from './thin-race-program.js'
 import { runThinRace, type ThinEventReceiverFactory } from './thin-race-run.js'
@@ -15,9 +15,8 @@ import { runThinRace, type ThinEventReceiverFactory } from './thin-race-run.js'
 export interface ThinCheckResult {
   readonly ok: boolean
   readonly numRuns: number
-  /** The fast-check seed the programs were drawn with (random unless given: pass it to run them again). */
+  /** When the property failed: the seed (random unless given: pass it to run the same programs) and the command that runs the failing test again (also printed). */
   readonly seed?: number
-  /** How to run the failure again (seed, one-line command); printed too. */
   readonly replay?: ReplayHint
   readonly counterexample?: ThinRaceProgram
   readonly violations?: readonly Violation[]
@@ -50,17 +49,9 @@ export async function checkThinEventReceiver(
     { numRuns, ...(options.seed === undefined ? {} : { seed: options.seed }) },
   )
   if (details.errorInstance !== null && details.errorInstance instanceof HarnessInputError) throw details.errorInstance
-  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns, seed: details.seed }
+  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
   const [counterexample] = details.counterexample
   const { violations } = await runThinRace(counterexample, receiver)
-  const result = {
-    ok: false,
-    numRuns: details.numRuns,
-    seed: details.seed,
-    counterexample,
-    violations,
-    replay: replayHint(details.seed),
-  }
-  reportFailure(result, 'checkThinEventReceiver')
-  return result
+  const replay = replayReported('checkThinEventReceiver', details.seed, { violations })
+  return { ok: false, ...replay, numRuns: details.numRuns, counterexample, violations }
 }
