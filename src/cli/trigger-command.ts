@@ -82,5 +82,17 @@ export async function triggerCommand(args: string[]): Promise<number> {
     return 1
   }
   printTriggered(answer)
+  if (answer.synthetic) await hintRecipe(type)
   return 0
+}
+
+/**
+ * A generated event for a type near one with a recipe is most likely a typo: say which type was
+ * meant. Loaded only then, as the recipes live with the simulator.
+ */
+async function hintRecipe(type: string): Promise<void> {
+  const [{ triggerTypes }, { closestName }] = await Promise.all([import('#simulator/index.js'), import('#kernel/index.js')])
+  const near = closestName(type, triggerTypes())
+  if (near !== undefined && near !== type)
+    process.stderr.write(`service-sim trigger: '${type}' has no recipe; did you mean '${near}'? (--list names them)\n`)
 }

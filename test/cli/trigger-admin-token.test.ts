@@ -78,6 +78,13 @@ describe('the admin token a user types: serve writes it, trigger reads it', () =
     expect(wrong.stderr).toContain('the admin token from SERVICE_SIM_ADMIN_TOKEN was refused')
   })
 
+  it('names the type meant when a misspelt one gets a generated event', async () => {
+    const r = await withEnv({}, ['trigger', 'customer.craeted', '--env-file', envFile])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain('(generated: no API calls cause this type yet')
+    expect(r.stderr).toContain("'customer.craeted' has no recipe; did you mean 'customer.created'?")
+  })
+
   it('refuses an --env-file that does not exist', async () => {
     const r = await withEnv({}, ['trigger', 'customer.created', '--env-file', join(tmpdir(), 'no-such-dir-x', '.env')])
     expect(r.code).toBe(2)
