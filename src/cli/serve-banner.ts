@@ -1,4 +1,5 @@
 import type { Simulator } from '#simulator/index.js'
+import { SERVE_URL_ENV } from './admin-connection.js'
 import type { ForwardDestination } from './serve-forwarding.js'
 import { allowedHostSet } from './serve-guard.js'
 import { ADMIN_TOKEN_ENV, type ServeOptions } from './serve-options.js'
@@ -16,6 +17,14 @@ function dashboardLine(o: ServeOptions, url: string): string {
   const link = `${url}/__dashboard`
   if (o.token === null) return `  dashboard ${link}`
   return o.tokenSource === 'generated' ? `  dashboard ${link}?token=${o.token}` : `  dashboard ${link}?token=<admin token>`
+}
+
+/** Which header names are in force, and how to have the other set. */
+function prefixLine(prefix: string): string {
+  const other = prefix === 'Stripe' ? 'Service' : 'Stripe'
+  const whose = (p: string) => (p === 'Stripe' ? "the official clients' names" : "the seed's names")
+  const scoped = ['Account', 'Version', 'Context'].map((n) => `${prefix}-${n}`).join(', ')
+  return `  header prefix ${prefix} (${whose(prefix)}): webhooks signed with ${prefix}-Signature; ${scoped} honoured, and under ${other}- too; --header-prefix ${other} for ${whose(other)}`
 }
 
 function clockLine(o: ServeOptions, sim: Simulator): string {
@@ -49,7 +58,8 @@ export interface BannerFacts {
 export function serveBanner(o: ServeOptions, facts: BannerFacts): string {
   const { sim, port, forwarded, recordFile } = facts
   const url = `http://127.0.0.1:${port}`
-  return `service-sim serving on ${url} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})
+  return `service-sim serving on ${url} (seed ${sim.seed})
+${prefixLine(sim.service.kernel.prefix)}
   platform ${sim.platform.id}
   secret key ${sim.platform.secretKey.test}
   publishable key ${sim.platform.publishableKey.test}
@@ -57,7 +67,7 @@ export function serveBanner(o: ServeOptions, facts: BannerFacts): string {
 ${tokenLine(o)}
 ${dashboardLine(o, url)}
 ${clockLine(o, sim)}
-${forwarded.map(forwardLine).join('')}${o.envFile === undefined ? '' : `  keys and signing secret written to ${o.envFile}\n`}${recordFile === undefined ? '' : `  recording the session to ${recordFile}\n`}  hosts ${[...allowedHostSet(o.allowedHosts)].join(', ')} (any port)
+${forwarded.map(forwardLine).join('')}${o.envFile === undefined ? '' : `  keys, signing secret, ${SERVE_URL_ENV} and ${ADMIN_TOKEN_ENV} written to ${o.envFile}\n`}${recordFile === undefined ? '' : `  recording the session to ${recordFile}\n`}  hosts ${[...allowedHostSet(o.allowedHosts)].join(', ')} (any port)
 Press Ctrl-C to stop.
 `
 }

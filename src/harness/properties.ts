@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FaultKind, FaultsInput } from '#faults/index.js'
 import type { Violation } from './checkers/violation.js'
+import { type ReplayHint, replayCommand, replayReported } from './failure-report.js'
 import {
   type UsageWorkload,
   usageFaultKinds,
@@ -24,20 +25,28 @@ import {
 import { parallelRunsFor } from './workers/parallel-runs.js'
 import type { WorkersOption } from './workers/workers-option.js'
 
-/** A property run found violations; `message` lists the program and the witnesses. */
+/**
+ * A property run found violations; `message` lists the program and the witnesses, and the command
+ * that runs the failing test again (`replay`; the property's own seed and path are printed by
+ * fast-check beside it).
+ */
 export class PropertyViolation extends Error {
+  /** The one-line command that runs the failing test again. */
+  readonly replay: string
   constructor(
     readonly program: Program,
     readonly violations: readonly Violation[],
     readonly traceHash: string,
   ) {
+    const replay = replayCommand()
     super(
       `${violations.length} violation(s):\n${violations
         .slice(0, 5)
         .map((v) => `  [${v.checker}] ${v.message} (trace entries ${v.witness.join(', ')})`)
-        .join('\n')}\nprogram:\n${describeProgram(program)}\ntrace hash ${traceHash}`,
+        .join('\n')}\nprogram:\n${describeProgram(program)}\ntrace hash ${traceHash}\nreplay: ${replay}`,
     )
     this.name = 'PropertyViolation'
+    this.replay = replay
   }
 }
 
@@ -100,6 +109,9 @@ export interface CheckOptions extends SimulatorChoice {
 export interface CheckResult {
   readonly ok: boolean
   readonly numRuns: number
+  /** When the property failed: the seed and the command that runs the failing test again, and the counterexample file (also printed). */
+  readonly seed?: number
+  readonly replay?: ReplayHint
   /** The shrunk counterexample, its violations and scenario file, when the property failed. */
   readonly counterexample?: Program
   readonly violations?: readonly Violation[]
@@ -167,6 +179,7 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
   }
   return {
     ok: false,
+    ...replayReported(api, options.seed ?? 42, { ...report, ...(scenarioFile ? { scenarioFile } : {}) }),
     numRuns,
     counterexample: program,
     violations: report.violations,

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FaultsInput } from '#faults/index.js'
 import type { Violation } from '../checkers/violation.js'
+import { type ReplayHint, replayReported } from '../failure-report.js'
 import { minimiseProgram } from '../properties.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { HarnessInputError } from '../validate-input.js'
@@ -35,6 +36,9 @@ export interface FlowCheckOptions extends SimulatorChoice {
 export interface FlowCheckResult {
   readonly ok: boolean
   readonly numRuns: number
+  /** When the property failed: the seed and the command that runs the failing test again (also printed). */
+  readonly seed?: number
+  readonly replay?: ReplayHint
   /** The shrunk (1-minimal) counterexample, when the property failed. */
   readonly counterexample?: FlowProgram
   readonly violations?: readonly Violation[]
@@ -80,7 +84,14 @@ export async function checkFlows(
   const found = await search(api, { numRuns, seed: seed ?? 42 }, flowProgram(workload), runOne, holds, workers, remote, run)
   if (found.program === undefined) return { ok: true, numRuns: found.numRuns }
   // After the lanes are closed: no run of theirs is still under way in this thread.
-  return { ok: false, numRuns: found.numRuns, counterexample: found.program, ...(await reportOf(runOne, found.program)) }
+  const report = await reportOf(runOne, found.program)
+  return {
+    ok: false,
+    ...replayReported(api, seed ?? 42, report),
+    numRuns: found.numRuns,
+    counterexample: found.program,
+    ...report,
+  }
 }
 
 /** Runs the property (in this thread or on `workers`) and shrinks a failure to a 1-minimal program. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import type { Violation } from '../checkers/violation.js'
+import { type ReplayHint, replayReported } from '../failure-report.js'
 import { HarnessInputError } from '../validate-input.js'
 import { parallelRunsFor } from '../workers/parallel-runs.js'
 import type { WorkersOption } from '../workers/workers-option.js'
@@ -16,6 +17,9 @@ import { runThinRace, type ThinEventReceiverFactory } from './thin-race-run.js'
 export interface ThinCheckResult {
   readonly ok: boolean
   readonly numRuns: number
+  /** When the property failed: the seed (random unless given: pass it to run the same programs) and the command that runs the failing test again (also printed). */
+  readonly seed?: number
+  readonly replay?: ReplayHint
   readonly counterexample?: ThinRaceProgram
   readonly violations?: readonly Violation[]
 }
@@ -67,5 +71,6 @@ export async function checkThinEventReceiver(
   if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
   const [counterexample] = details.counterexample
   const { violations } = await runThinRace(counterexample, receiver)
-  return { ok: false, numRuns: details.numRuns, counterexample, violations }
+  const replay = replayReported('checkThinEventReceiver', details.seed, { violations })
+  return { ok: false, ...replay, numRuns: details.numRuns, counterexample, violations }
 }
