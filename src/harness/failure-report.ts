@@ -40,7 +40,7 @@ function vitestTest(): { file: string; name: string } | undefined {
  * `npx vitest run <file> -t '<full test name>'`; otherwise the command this process was started with.
  *
  * @example
- * replayCommand() // "npx vitest run test/webhooks.test.ts -t 'handles every event once'"
+ * replayCommand() // "npx vitest run webhooks.test.ts -t 'handles every event once'"
  */
 export function replayCommand(): string {
   const test = vitestTest()
@@ -60,7 +60,7 @@ export function replayCommand(): string {
  * again (the check is deterministic for a seed) and the counterexample file, when written.
  *
  * @example
- * replayHint(42) // { seed: 42, command: "npx vitest run test/webhooks.test.ts -t 'handles every event once'" }
+ * replayHint(42) // { seed: 42, command: "npx vitest run webhooks.test.ts -t 'handles every event once'" }
  */
 export function replayHint(seed: number, scenarioFile?: string): ReplayHint {
   return { seed, command: replayCommand(), ...(scenarioFile === undefined ? {} : { scenarioFile }) }
