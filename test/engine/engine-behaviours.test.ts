@@ -90,17 +90,13 @@ describe('resource engine through the public surface', () => {
     expect((await call(sim, key, 'GET', `/v1/prices/${price.id}`)).status).toBe(404)
   })
 
-  it('answers 501 not_implemented naming an operation nobody serves', async () => {
+  it('serves the legacy sources (no 501 left); an unknown path is 404 url_unrecognized, a wrong verb 405', async () => {
     const { sim, key, stripe } = setup()
     const res = await call(sim, key, 'GET', '/v1/customers/cus_x/sources')
-    expect(res.status).toBe(501)
-    expect(res.body.error).toMatchObject({ code: 'not_implemented' })
-    expect(res.body.error.message).toContain('customers.listSources')
-    expect(res.body.error.message).toContain('GET /v1/customers/:id/sources')
-    await expect(stripe.customers.listSources('cus_x')).rejects.toMatchObject({
-      statusCode: 501,
-      code: 'not_implemented',
-    })
+    expect(res.status).toBe(404)
+    expect(res.body.error).toMatchObject({ code: 'resource_missing', message: "No such customer: 'cus_x'" })
+    const customer = await stripe.customers.create({ email: 'src@example.com' })
+    await expect(stripe.customers.listSources(customer.id)).resolves.toMatchObject({ object: 'list', data: [] })
     expect((await call(sim, key, 'GET', '/v1/nothing_here')).body.error.code).toBe('url_unrecognized')
     expect((await call(sim, key, 'DELETE', '/v1/balance')).status).toBe(405)
   })
