@@ -101,6 +101,16 @@ describe('resource engine through the public surface', () => {
     expect((await call(sim, key, 'DELETE', '/v1/balance')).status).toBe(405)
   })
 
+  it('answers 501 not_implemented naming an operation on the not-served list', async () => {
+    const { stripe } = setup()
+    const account = await stripe.accounts.create({ type: 'custom', country: 'US' })
+    await expect(stripe.accounts.reject(account.id, { reason: 'other' })).rejects.toMatchObject({
+      statusCode: 501,
+      code: 'not_implemented',
+      message: expect.stringContaining('accounts.reject (POST /v1/accounts/:id/reject)'),
+    })
+  })
+
   it('creates a subscription with its items and emits customer.subscription.created', async () => {
     const { sim, stripe } = setup()
     const c = await stripe.customers.create({ email: 's@example.com' })
