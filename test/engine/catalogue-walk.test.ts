@@ -70,6 +70,7 @@ describe('every catalogue operation answers through the official client', () => 
     const served = operations().filter((op) => servedShapes.has(shape(op.method, op.path))).length
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ')
     expect(readme).toContain(`${operations().length} operations) answers: ${served} are served`)
-    expect(readme).toContain(`the other ${operations().length - served} answer 501`)
+    const left = operations().length - served
+    expect(readme).toContain(left === 0 ? 'none answers 501' : `the other ${left} answer 501`)
   }, 60_000)
 })

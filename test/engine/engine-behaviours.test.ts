@@ -101,14 +101,25 @@ describe('resource engine through the public surface', () => {
     expect((await call(sim, key, 'DELETE', '/v1/balance')).status).toBe(405)
   })
 
-  it('answers 501 not_implemented naming an operation on the not-served list', async () => {
-    const { stripe } = setup()
-    const account = await stripe.accounts.create({ type: 'custom', country: 'US' })
-    await expect(stripe.accounts.reject(account.id, { reason: 'other' })).rejects.toMatchObject({
-      statusCode: 501,
-      code: 'not_implemented',
-      message: expect.stringContaining('accounts.reject (POST /v1/accounts/:id/reject)'),
+  it('rejects a connected account: charges and payouts off until unrejected, with account.updated', async () => {
+    const { sim, stripe } = setup()
+    const account = await stripe.accounts.create({
+      type: 'custom',
+      country: 'US',
+      capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
     })
+    const rejected = await stripe.accounts.reject(account.id, { reason: 'fraud_other' })
+    expect(rejected).toMatchObject({ charges_enabled: false, payouts_enabled: false })
+    expect(rejected.requirements?.disabled_reason).toBe('rejected.platform_fraud')
+    // A later change keeps the rejection.
+    const updated = await stripe.accounts.update(account.id, { metadata: { k: 'v' } })
+    expect(updated.requirements?.disabled_reason).toBe('rejected.platform_fraud')
+    await expect(stripe.accounts.reject(account.id, { reason: 'other' })).rejects.toMatchObject({ statusCode: 400 })
+    const back = await stripe.accounts.unreject(account.id)
+    expect(back.requirements?.disabled_reason).not.toMatch(/^rejected\./)
+    expect(sim.admin.events({ type: 'account.updated' }).length).toBeGreaterThanOrEqual(3)
+    const standard = await stripe.accounts.create({ type: 'standard', country: 'US' })
+    await expect(stripe.accounts.reject(standard.id, { reason: 'other' })).rejects.toMatchObject({ statusCode: 400 })
   })
 
   it('creates a subscription with its items and emits customer.subscription.created', async () => {
