@@ -18,14 +18,21 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { basename, dirname, join, relative } from 'node:path'
 import { build } from 'esbuild'
+import { DASHBOARD_MODULE, dashboardModule } from './bundle-dashboard.mjs'
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..')
 // A module bundled away must not stay answerable at its old path from an earlier build.
 rmSync(join(root, 'dist'), { recursive: true, force: true })
+// The dashboard's browser code (with its UI library) first: serve's bundle below takes it in as text.
+writeFileSync(DASHBOARD_MODULE, await dashboardModule())
+/** The packages inside the dashboard's browser bundle, for the notices. */
+const dashboardPackages = ['htm', 'preact']
 
 /**
  * Every file the package loads by path: the exports map's targets, the CLI's entry
  * (bin/service-sim.js imports dist/cli/main.js), the fuzz worker that tinypool loads by file name,
+ * the property checks' worker thread and the lanes that start it from beside it (imported when a
+ * check asks for workers),
  * and the CLI's commands, which main.ts imports when one runs (as entries they stay in dist/cli,
  * where the fuzz command finds its worker beside itself).
  */
@@ -36,6 +43,8 @@ const entryPoints = [
   'src/adapters/msw.ts',
   'src/cli/main.ts',
   'src/cli/fuzz-worker.ts',
+  'src/harness/workers/worker-lanes.ts',
+  'src/harness/workers/worker-thread.ts',
   'src/cli/replay-command.ts',
   'src/cli/fuzz-command.ts',
   'src/cli/merge-command.ts',
@@ -50,6 +59,7 @@ const entryPoints = [
 const placed = {
   'src/cli/paths.ts': ['dist/cli', 'dist/chunks'],
   'src/cli/fuzz-command.ts': ['dist/cli'],
+  'src/harness/workers/worker-lanes.ts': ['dist/harness/workers'],
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -190,6 +200,7 @@ for (const input of [...Object.keys(result.metafile.inputs), ...Object.keys(zodB
   const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)
   if (match && !bundled.has(match[1])) bundled.set(match[1], join(root, input.slice(0, match.index + match[0].length)))
 }
+for (const name of dashboardPackages) bundled.set(name, join(root, 'node_modules', name))
 const notices = [...bundled]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([name, dir]) => {

@@ -34,6 +34,24 @@ export function mergeEnv(text: string, vars: ServeEnv): string {
 }
 
 /**
+ * The variables a `.env` text sets (`NAME=value`, an optional `export`, quotes around the value
+ * dropped); comments and other lines are skipped.
+ *
+ * @example
+ * readEnv('# keys\nSERVICE_SIM_ADMIN_TOKEN=abc\n') // { SERVICE_SIM_ADMIN_TOKEN: 'abc' }
+ */
+export function readEnv(text: string): Record<string, string> {
+  const vars: Record<string, string> = {}
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line)
+    if (m === null) continue
+    const raw = m[2] as string
+    vars[m[1] as string] = /^(['"]).*\1$/.test(raw) ? raw.slice(1, -1) : raw
+  }
+  return vars
+}
+
+/**
  * Writes `vars` into the `.env` file at `path` (created when missing), atomically.
  *
  * @example

@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { loadScenarioFile } from '#harness/scenario/load-scenario.js'
 import type { Scenario } from '#harness/scenario/schema.js'
 import { parseDuration } from '#kernel/index.js'
 import { DEFAULT_REPORT_DIR, resolveScenarioArg } from './bundled-scenarios.js'
+import { parseCommandArgs } from './command-flags.js'
 import { HELP } from './help.js'
 import { packageRoot } from './paths.js'
 import { headerPrefixOption, intOption, UsageError } from './usage-error.js'
@@ -49,27 +49,6 @@ function workerCount(workers: string | undefined, runs: number): number {
   return capped
 }
 
-function parseFuzzArgs(args: string[]) {
-  return parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      scenario: { type: 'string' },
-      runs: { type: 'string' },
-      time: { type: 'string' },
-      seed: { type: 'string' },
-      workers: { type: 'string' },
-      shard: { type: 'string' },
-      client: { type: 'string' },
-      'header-prefix': { type: 'string' },
-      report: { type: 'string' },
-      out: { type: 'string', short: 'o' },
-      failures: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
-}
-
 /**
  * Parses and checks `fuzz`'s arguments, in the order their refusals are reported; `undefined` when
  * `--help` was asked (and printed).
@@ -78,7 +57,7 @@ function parseFuzzArgs(args: string[]) {
  * parseFuzzOptions(['--runs', '20']) // { runs: 20, first: 1, workers: 1, ... }
  */
 export function parseFuzzOptions(args: string[]): FuzzSettings | undefined {
-  const { values, positionals } = parseFuzzArgs(args)
+  const { values, positionals } = parseCommandArgs('fuzz', args)
   if (values.help) {
     process.stdout.write(HELP.fuzz ?? '')
     return undefined

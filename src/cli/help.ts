@@ -29,8 +29,8 @@ name (usage-to-invoice) or as scenarios/<name>.yaml when no such local file exis
 scenarios' lists them.
 
 Options:
-  --seed N          Seed instead of the scenario's own
-  --header-prefix P Header prefix instead of the scenario's header_prefix (e.g. Stripe)
+  --seed N          Seed (an integer) instead of the scenario's own
+  --header-prefix P Header prefix instead of the scenario's header_prefix: Stripe or Service
   --client module   Your client module (actions and/or receiver; reporter and/or webhook for a
                     property-harness counterexample). A .ts/.mts module loads directly through
                     tsx (optional: npm i -D tsx), with no build and no package.json beside it.
@@ -74,7 +74,7 @@ Options:
   --runs N          Number of seeds (default 100)
   --time budget     Wall-clock budget instead of --runs, e.g. 30s, 5m
   --seed N          First seed (default 1)
-  --header-prefix P Header prefix instead of the scenario's header_prefix (saved with failing seeds)
+  --header-prefix P Stripe or Service instead of the scenario's header_prefix (saved with failing seeds)
   --workers N       Worker threads (tinypool); default 1 (in process)
   --shard i/n       Run only seeds whose index is i-1 modulo n (CI matrix)
   --client module   Client module, as for replay
@@ -100,7 +100,7 @@ Example:
   service-sim merge .service-sim/reports/fuzz/default/shard-1-of-2.json .service-sim/reports/fuzz/default/shard-2-of-2.json --out merged.json
 `,
   trigger: `Usage: service-sim trigger <event type> [--url http://127.0.0.1:12111] [--admin-token T]
-                                        [--account acct_...]
+                                        [--env-file .env] [--account acct_...]
        service-sim trigger --list
 
 Against a running 'service-sim serve', causes an event by the API calls that make it, as the
@@ -115,15 +115,20 @@ checkout.session.completed makes a checkout session and completes it as the cust
 failing test bank account, whose debit fails on the clock. Types without a recipe get a
 generated event (said so).
 
+The serve to call and its admin token come from --url and --admin-token, else the variables
+SERVICE_SIM_URL and SERVICE_SIM_ADMIN_TOKEN, else the env file 'serve --env-file' wrote (both
+variables are in it): --env-file PATH, or ./.env when there is one.
+
 Options:
-  --url URL           The serve to call (default http://127.0.0.1:12111)
+  --url URL           The serve to call (default SERVICE_SIM_URL, else http://127.0.0.1:12111)
   --admin-token T     Its admin token (default SERVICE_SIM_ADMIN_TOKEN)
+  --env-file PATH     Read SERVICE_SIM_URL and SERVICE_SIM_ADMIN_TOKEN from PATH (default ./.env)
   --account acct_...  Make the calls on a connected account
   --list              The event types with a recipe
   -h, --help          This help
 `,
   serve: `Usage: service-sim serve [--port P] [--seed N] [--scenario file] [--no-limits]
-                         [--header-prefix Stripe] [--api-version V] [--clock wall|manual] [--speed N]
+                         [--header-prefix Stripe|Service] [--api-version V] [--clock wall|manual] [--speed N]
                          [--forward-to URL] [--events a,b] [--forward-thin-to URL]
                          [--thin-events a,b] [--forward-connect-to URL] [--env-file .env]
                          [--fixtures file.json]... [--state file] [--record file]
@@ -151,6 +156,10 @@ tested, plus an admin API under /__sim/ (OpenAPI 3.1: docs/admin-api.openapi.yam
   POST /__sim/snapshot            the simulator's snapshot as JSON (with --state: also written to the file)
   GET  /__sim/trace               the trace as JSON lines; ?since=<seq>
 With --scenario, the scenario's setup and workload run first. Stops cleanly on SIGINT.
+
+Dashboard: /__dashboard in a browser shows the requests, events and deliveries (every attempt, the
+endpoint's answer, the next retry, a resend), live. Open the link the banner prints: it carries the
+token, which the page keeps in a cookie; the token, Host and Origin checks apply (docs/dashboard.md).
 
 State: with --state file, serve loads the file at start when it exists (the saved run goes on: its
 seed, limits, header prefix, objects, pending work and virtual time; --seed, --scenario,
@@ -188,8 +197,10 @@ Options:
   --no-limits         No rate, concurrency or read limits and no object locks (load tests: the
                       sandbox allows 25 requests per virtual second, and with --clock manual a
                       virtual second never ends)
-  --header-prefix P   Prefix of the provider-named headers (default Service); Stripe makes the
-                      official clients of any language work unchanged, signatures included
+  --header-prefix P   Stripe (default: the official clients' names, so a client of any language
+                      works unchanged, its webhook signatures included) or Service (the seed's
+                      names: Service-Signature, Service-Account...); either way the scoped
+                      headers of the other prefix are honoured too
   --api-version V     The accounts' default API version (default the current one), for clients
                       that send none; any served version from 2020-08-27 on (docs/versions.md)
   --clock wall|manual Virtual time follows the wall clock (default) or moves only when asked
@@ -202,9 +213,10 @@ Options:
                       destination and secret
   --thin-events a,b   With --forward-thin-to: only these thin event types (default all: *)
   --forward-connect-to URL  Forward connected accounts' snapshot events to URL instead
-  --env-file PATH     Write STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET
-                      (--forward-to's) into PATH, keeping its other lines (on Node 20
-                      the file must exist: node itself reads an --env-file argument)
+  --env-file PATH     Write STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET
+                      (--forward-to's), SERVICE_SIM_URL and SERVICE_SIM_ADMIN_TOKEN (which
+                      'service-sim trigger' reads) into PATH, keeping its other lines (on
+                      Node 20 the file must exist: node itself reads an --env-file argument)
   --fixtures file     Run a fixture file (the provider CLI's format: _meta, fixtures[] with
                       name, path, method, params, \${name:path} references) at start (repeatable)
   --state file        Load the simulator from file at start if it exists; save it there on exit
@@ -219,14 +231,15 @@ Options:
 
 Examples:
   service-sim serve --port 12111 --seed 42
-  service-sim serve --header-prefix Stripe --forward-to http://localhost:4242/webhook --env-file .env
+  service-sim serve --forward-to http://localhost:4242/webhook --env-file .env
+  service-sim serve --header-prefix Service   # the seed's header names
   service-sim serve --clock manual --seed 7
   service-sim serve --speed 60   # an hour of virtual time a minute
   service-sim serve --clock manual --state sim-state.json   # stop and start again where it was
   service-sim serve --record session.jsonl   # then: service-sim replay --served session.jsonl
   curl -u sk_test_...: http://127.0.0.1:12111/v1/account
-  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:12111/__sim/state
-  curl -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+  curl -H "Authorization: Bearer $SERVICE_SIM_ADMIN_TOKEN" http://127.0.0.1:12111/__sim/state
+  curl -H "Authorization: Bearer $SERVICE_SIM_ADMIN_TOKEN" -H 'Content-Type: application/json' \\
        -d '{"duration":"15m"}' http://127.0.0.1:12111/__sim/clock/advance
   SERVICE_SIM_ADMIN_TOKEN=dev-token service-sim serve
   service-sim serve --admin-token none
@@ -235,6 +248,9 @@ Examples:
 
 Lists the scenarios bundled with the package: the name replay and fuzz --scenario take, and the
 first sentence of each description. A local file of the same name wins over a bundled one.
+
+Options:
+  -h, --help   This help
 
 Examples:
   service-sim scenarios

@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { type IncomingUrl, lowercaseHeaderReader } from '#http/index.js'
 import { incomingExchangeOf, type Simulator } from '#simulator/index.js'
-import { type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
+import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
 import { preflightHeaders } from './customer-pages/cors.js'
 import { customerSide, isCustomerPath } from './customer-pages/customer-side.js'
 import { rewriteProviderUrls } from './customer-pages/provider-urls.js'
+import { DASHBOARD_PREFIX, dashboardCookie } from './dashboard/dashboard-auth.js'
+import { dashboardFile } from './dashboard/dashboard-page.js'
+import { DashboardStreams } from './dashboard/dashboard-streams.js'
 import { type AdmissionRules, admit } from './serve-admission.js'
 import { type Arrival, arrival } from './serve-arrival.js'
 import { readNodeBody } from './serve-body.js'
@@ -79,6 +82,8 @@ interface Context extends AdmissionRules, Served {
   readonly admin: (req: Request) => Promise<Response>
   readonly driver: WallDriver | undefined
   readonly recorder: SessionRecorder | undefined
+  /** The dashboard's open live streams. */
+  readonly streams: DashboardStreams
   origin: string
 }
 
@@ -142,6 +147,7 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
     token: options.adminToken,
     allowed: allowedHostSet(options.allowedHosts),
     recorder,
+    streams: new DashboardStreams(sim),
     origin: 'http://127.0.0.1',
     hostnames: new Map<string, string | undefined>(),
   })
@@ -161,12 +167,13 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
 async function handle(context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const admitted = admit(context, req)
   if (!('url' in admitted)) return refuse(req, res, admitted)
-  const { url, admin } = admitted
+  const { url, admin, dashboard } = admitted
   const read = readNodeBody(req)
   const text = read instanceof Promise ? await read : read
   if (text === undefined)
     return refuse(req, res, { status: 413, code: 'body_too_large', message: `request body over ${MAX_BODY_BYTES} bytes` })
   const method = req.method ?? 'GET'
+  if (dashboard) return answerDashboard(context, req, res, method, new URL(url.href), text)
   // A page of the app's (another port) calls the API and the customer side through the browser
   // library stand-in: its preflight is answered here; the admin API answers none.
   const origin = admin ? undefined : req.headers.origin
@@ -203,7 +210,46 @@ async function answerCustomer(
   res.end(answer.text)
 }
 
-/** An admin request, answered from the admin API's declared routes and recorded. */
+/**
+ * A request of the dashboard: its page and files, its live stream, and its calls of the admin API
+ * (`/__dashboard/api/<route>` is `/__sim/<route>`, authenticated by the dashboard's cookie). The
+ * page's reads are not recorded, or a page rereading on each change would record its own reads;
+ * its actions (a resend) are, as the admin API's are.
+ */
+async function answerDashboard(
+  context: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  url: URL,
+  text: string,
+): Promise<void> {
+  const api = `${DASHBOARD_PREFIX}/api/`
+  if (url.pathname.startsWith(api)) {
+    const target = new URL(`${ADMIN_PREFIX}${url.pathname.slice(api.length)}${url.search}`, context.origin)
+    const read = method === 'GET' || method === 'HEAD'
+    const headers = { 'content-type': req.headers['content-type'] }
+    const arrived = read ? undefined : arrival(context.sim, method, headers, target.pathname + target.search, true, text)
+    return answerAdmin(context, req, res, method, target, text, arrived)
+  }
+  if (url.pathname === DASHBOARD_PREFIX && url.searchParams.has('token') && context.token !== null) {
+    // The banner's link: the token goes into the cookie and out of the address bar.
+    res.writeHead(303, { Location: DASHBOARD_PREFIX, 'Set-Cookie': dashboardCookie(Number(url.port), context.token) })
+    return void res.end()
+  }
+  if (url.pathname === `${DASHBOARD_PREFIX}/live` && method === 'GET') return context.streams.open(res)
+  const file = method === 'GET' || method === 'HEAD' ? dashboardFile(url.pathname) : undefined
+  if (file === undefined)
+    return refuse(req, res, {
+      status: 404,
+      code: 'resource_missing',
+      message: `the dashboard serves no ${method} ${url.pathname}`,
+    })
+  res.writeHead(file.status, file.headers)
+  res.end(method === 'HEAD' ? undefined : file.text)
+}
+
+/** An admin request, answered from the admin API's declared routes and recorded (when `arrived` is given). */
 async function answerAdmin(
   context: Context,
   req: IncomingMessage,
@@ -211,7 +257,7 @@ async function answerAdmin(
   method: string,
   url: IncomingUrl,
   text: string,
-  arrived: Arrival,
+  arrived: Arrival | undefined,
 ): Promise<void> {
   const hasBody = method !== 'GET' && method !== 'HEAD' && text !== ''
   // Only the header the admin API reads: whatever else a client sent cannot make `Request` throw.
@@ -229,7 +275,9 @@ async function answerAdmin(
     out[name] = value
   })
   const body = await response.text()
-  context.recorder?.request({ ...arrived, status: response.status, response: body })
+  if (arrived !== undefined) context.recorder?.request({ ...arrived, status: response.status, response: body })
+  // A reset serves a fresh simulator: the dashboard's live pages follow it.
+  context.streams.retarget(context.host.sim)
   res.writeHead(response.status, out)
   res.end(body)
 }

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { canonicalJson } from '#kernel/index.js'
+import { parseCommandArgs } from './command-flags.js'
 import type { FuzzReport } from './fuzz-report.js'
 import { HELP } from './help.js'
 import { UsageError } from './usage-error.js'
@@ -42,11 +42,7 @@ export function mergeFuzzReports(reports: readonly FuzzReport[]): FuzzReport {
  * await mergeCommand(['a.json', 'b.json', '--out', 'merged.json'])
  */
 export async function mergeCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  })
+  const { values, positionals } = parseCommandArgs('merge', args)
   if (values.help) {
     process.stdout.write(HELP.merge ?? '')
     return 0

@@ -1,5 +1,6 @@
 import { relative } from 'node:path'
 import { bundledScenarios } from './bundled-scenarios.js'
+import { parseCommandArgs } from './command-flags.js'
 import { HELP } from './help.js'
 import { UsageError } from './usage-error.js'
 
@@ -11,11 +12,12 @@ import { UsageError } from './usage-error.js'
  * const code = await scenariosCommand([])
  */
 export async function scenariosCommand(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
+  const { values, positionals } = parseCommandArgs('scenarios', args)
+  if (values.help) {
     process.stdout.write(HELP.scenarios ?? '')
     return 0
   }
-  if (args.length > 0) throw new UsageError(`unexpected argument '${args[0]}'`)
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`)
   const list = bundledScenarios()
   const width = Math.max(0, ...list.map((s) => s.name.length))
   for (const s of list) process.stdout.write(`${s.name.padEnd(width)}  ${s.summary}\n`)

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { IncomingUrl } from '#http/index.js'
 import { ADMIN_PREFIX } from './admin/host.js'
+import { checkDashboardToken, isDashboardPath } from './dashboard/dashboard-auth.js'
 import { checkAdminToken, hostnameOf, isAllowedOrigin, isJsonContentType, type Refusal } from './serve-guard.js'
 import { targetUrl } from './target-url.js'
 
@@ -86,10 +87,13 @@ function checkHosts(rules: AdmissionRules, req: IncomingMessage, authority: stri
   return undefined
 }
 
-/** The admin API's own checks: the token, and a JSON content type on writes. */
-function checkAdmin(rules: AdmissionRules, req: IncomingMessage, method: string): Refusal | undefined {
+/** The admin API's own checks (the dashboard's too): the token, and a JSON content type on writes. */
+function checkAdmin(rules: AdmissionRules, req: IncomingMessage, method: string, dashboard?: URL): Refusal | undefined {
   if (rules.token !== null) {
-    const refused = checkAdminToken(req.headers, rules.token)
+    const refused =
+      dashboard === undefined
+        ? checkAdminToken(req.headers, rules.token)
+        : checkDashboardToken(req, dashboard, rules.token, Number(new URL(rules.origin).port))
     if (refused !== undefined) return refused
   }
   if (method !== 'GET' && method !== 'HEAD' && !isJsonContentType(req.headers['content-type']))
@@ -103,14 +107,18 @@ function checkAdmin(rules: AdmissionRules, req: IncomingMessage, method: string)
 
 /**
  * The checks every request passes before its body is read: method, request target, `Host`,
- * `Origin`, and for the admin API the token and a JSON content type on writes. Returns the URL to
- * serve (the fixed origin plus the target's path and query) or the refusal.
+ * `Origin`, and for the admin API and the dashboard the token and a JSON content type on writes.
+ * Returns the URL to serve (the fixed origin plus the target's path and query) and which surface
+ * it is for, or the refusal.
  *
  * @example
  * const admitted = admit(rules, req)
  * if (!('url' in admitted)) refuse(req, res, admitted)
  */
-export function admit(rules: AdmissionRules, req: IncomingMessage): { url: IncomingUrl; admin: boolean } | Refusal {
+export function admit(
+  rules: AdmissionRules,
+  req: IncomingMessage,
+): { url: IncomingUrl; admin: boolean; dashboard: boolean } | Refusal {
   const method = req.method ?? ''
   if (!SERVED_METHODS.includes(method))
     return {
@@ -132,9 +140,10 @@ export function admit(rules: AdmissionRules, req: IncomingMessage): { url: Incom
       message: `request target ${JSON.stringify(target.slice(0, 200))} is not a valid path`,
     }
   const admin = url.pathname === ADMIN_PREFIX.slice(0, -1) || url.pathname.startsWith(ADMIN_PREFIX)
-  if (admin) {
-    const refusedAdmin = checkAdmin(rules, req, method)
+  const dashboard = !admin && isDashboardPath(url.pathname)
+  if (admin || dashboard) {
+    const refusedAdmin = checkAdmin(rules, req, method, dashboard ? new URL(url.href) : undefined)
     if (refusedAdmin !== undefined) return refusedAdmin
   }
-  return { url, admin }
+  return { url, admin, dashboard }
 }

@@ -1,4 +1,5 @@
 import type { Simulator } from '#simulator/index.js'
+import { SERVE_URL_ENV } from './admin-connection.js'
 import type { ForwardDestination } from './serve-forwarding.js'
 import { allowedHostSet } from './serve-guard.js'
 import { ADMIN_TOKEN_ENV, type ServeOptions } from './serve-options.js'
@@ -9,6 +10,21 @@ function tokenLine(o: ServeOptions): string {
   return o.tokenSource === 'generated'
     ? `  admin token ${o.token} (send 'Authorization: Bearer <token>'; fix one with --admin-token or ${ADMIN_TOKEN_ENV})`
     : `  admin token from ${o.tokenSource} (send 'Authorization: Bearer <token>')`
+}
+
+/** The dashboard's link: with a generated token it carries it (opening it sets the page's cookie). */
+function dashboardLine(o: ServeOptions, url: string): string {
+  const link = `${url}/__dashboard`
+  if (o.token === null) return `  dashboard ${link}`
+  return o.tokenSource === 'generated' ? `  dashboard ${link}?token=${o.token}` : `  dashboard ${link}?token=<admin token>`
+}
+
+/** Which header names are in force, and how to have the other set. */
+function prefixLine(prefix: string): string {
+  const other = prefix === 'Stripe' ? 'Service' : 'Stripe'
+  const whose = (p: string) => (p === 'Stripe' ? "the official clients' names" : "the seed's names")
+  const scoped = ['Account', 'Version', 'Context'].map((n) => `${prefix}-${n}`).join(', ')
+  return `  header prefix ${prefix} (${whose(prefix)}): webhooks signed with ${prefix}-Signature; ${scoped} honoured, and under ${other}- too; --header-prefix ${other} for ${whose(other)}`
 }
 
 function clockLine(o: ServeOptions, sim: Simulator): string {
@@ -34,7 +50,7 @@ export interface BannerFacts {
 
 /**
  * The start banner of `serve`: where it serves, the platform's keys, the admin API and its token,
- * the clock, the forwarding destinations, the files written, and the hosts allowed.
+ * the dashboard's link, the clock, the forwarding destinations, the files written, and the hosts allowed.
  *
  * @example
  * process.stdout.write(serveBanner(options, { sim, port: 12111, forwarded: [], recordFile: undefined }))
@@ -42,14 +58,16 @@ export interface BannerFacts {
 export function serveBanner(o: ServeOptions, facts: BannerFacts): string {
   const { sim, port, forwarded, recordFile } = facts
   const url = `http://127.0.0.1:${port}`
-  return `service-sim serving on ${url} (seed ${sim.seed}, header prefix ${sim.service.kernel.prefix})
+  return `service-sim serving on ${url} (seed ${sim.seed})
+${prefixLine(sim.service.kernel.prefix)}
   platform ${sim.platform.id}
   secret key ${sim.platform.secretKey.test}
   publishable key ${sim.platform.publishableKey.test}
   admin API ${url}/__sim/state
 ${tokenLine(o)}
+${dashboardLine(o, url)}
 ${clockLine(o, sim)}
-${forwarded.map(forwardLine).join('')}${o.envFile === undefined ? '' : `  keys and signing secret written to ${o.envFile}\n`}${recordFile === undefined ? '' : `  recording the session to ${recordFile}\n`}  hosts ${[...allowedHostSet(o.allowedHosts)].join(', ')} (any port)
+${forwarded.map(forwardLine).join('')}${o.envFile === undefined ? '' : `  keys, signing secret, ${SERVE_URL_ENV} and ${ADMIN_TOKEN_ENV} written to ${o.envFile}\n`}${recordFile === undefined ? '' : `  recording the session to ${recordFile}\n`}  hosts ${[...allowedHostSet(o.allowedHosts)].join(', ')} (any port)
 Press Ctrl-C to stop.
 `
 }

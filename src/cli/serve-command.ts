@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { Simulator } from '#simulator/index.js'
+import { ADMIN_TOKEN_ENV, SERVE_URL_ENV } from './admin-connection.js'
 import { writeEnvFile } from './env-file.js'
 import { type HttpServerOptions, startHttpServer } from './http-server.js'
 import { serveBanner } from './serve-banner.js'
@@ -10,7 +11,8 @@ import { createSessionRecorder, type SessionRecorder } from './session-record.js
 import { stopOnSignal } from './stop-on-signal.js'
 import { UsageError } from './usage-error.js'
 
-export { ADMIN_TOKEN_ENV, clockOption, MAX_SPEED, resolveAdminToken } from './serve-options.js'
+export { ADMIN_TOKEN_ENV } from './admin-connection.js'
+export { clockOption, MAX_SPEED, resolveAdminToken } from './serve-options.js'
 
 /** Starts recording the session served, for `replay --served`. */
 function startRecording(o: ServeOptions, file: string, sim: Simulator): SessionRecorder {
@@ -71,7 +73,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const banner = serveBanner(o, { sim, port, forwarded: forwarding.forwarded, recordFile: recorder?.file })
   if (o.envFile !== undefined) {
     try {
-      writeEnvFile(o.envFile, serveEnv(sim, forwarding.forwarded))
+      writeEnvFile(o.envFile, serveEnv(sim, forwarding.forwarded, { url: `http://127.0.0.1:${port}`, token: o.token }))
     } catch (error) {
       throw new UsageError(`--env-file: cannot write ${o.envFile}: ${(error as Error).message}`)
     }
@@ -85,16 +87,24 @@ export async function serveCommand(args: string[]): Promise<number> {
 /**
  * What `--env-file` writes: the platform's test keys and the signing secret of the forwarding
  * destination an app verifies with (`--forward-to`'s, else the first made), under the names the
- * provider's sample apps read.
+ * provider's sample apps read; and serve's address and admin token (`none` when off), which
+ * `service-sim trigger` reads from the file.
  *
  * @example
- * serveEnv(sim, forwarded) // { STRIPE_SECRET_KEY: 'sk_test_...', STRIPE_PUBLISHABLE_KEY: 'pk_test_...', STRIPE_WEBHOOK_SECRET: 'whsec_...' }
+ * serveEnv(sim, forwarded, { url: 'http://127.0.0.1:12111', token: 'q3X0...' })
+ * // { STRIPE_SECRET_KEY: 'sk_test_...', ..., SERVICE_SIM_URL: 'http://127.0.0.1:12111', SERVICE_SIM_ADMIN_TOKEN: 'q3X0...' }
  */
-export function serveEnv(sim: Simulator, forwarded: readonly ForwardDestination[]): Record<string, string> {
+export function serveEnv(
+  sim: Simulator,
+  forwarded: readonly ForwardDestination[],
+  admin: { readonly url: string; readonly token: string | null },
+): Record<string, string> {
   const hook = forwarded.find((f) => f.option === '--forward-to') ?? forwarded[0]
   return {
     STRIPE_SECRET_KEY: sim.platform.secretKey.test,
     STRIPE_PUBLISHABLE_KEY: sim.platform.publishableKey.test,
     ...(hook === undefined ? {} : { STRIPE_WEBHOOK_SECRET: hook.signing_secret }),
+    [SERVE_URL_ENV]: admin.url,
+    [ADMIN_TOKEN_ENV]: admin.token ?? 'none',
   }
 }

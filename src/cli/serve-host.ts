@@ -1,6 +1,7 @@
 import { createTransport, type IncomingExchangeHandler } from '#http/index.js'
 import { callerNow } from '#kernel/index.js'
 import { createSimulator, incomingExchangeOf, type Simulator } from '#simulator/index.js'
+import { keepDeliveryAnswers } from './admin/delivery-answers.js'
 import type { AdminHost } from './admin/host.js'
 import { installServeReceiverFaults } from './serve-faults.js'
 import type { SessionRecorder } from './session-record.js'
@@ -24,16 +25,17 @@ export interface ServeHostOptions {
 }
 
 /**
- * Gets a simulator ready to be served: serve's receiver faults, and the recorder's transport when
- * recording.
+ * Gets a simulator ready to be served: serve's receiver faults, the receivers' answers kept for
+ * the admin API, and the recorder's transport when recording.
  *
  * @example
  * installServed(sim, undefined)
  */
 export function installServed(target: Simulator, recorder: SessionRecorder | undefined): void {
+  const base = createTransport(target.receivers)
   installServeReceiverFaults(
     target,
-    recorder === undefined ? undefined : recorder.transport(createTransport(target.receivers), target),
+    keepDeliveryAnswers(target, recorder === undefined ? base : recorder.transport(base, target)),
   )
 }
 

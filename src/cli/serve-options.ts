@@ -1,7 +1,8 @@
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { versionProblem } from '#catalogue/index.js'
 import type { Snapshot } from '#simulator/index.js'
+import { ADMIN_TOKEN_ENV } from './admin-connection.js'
+import { parseCommandArgs } from './command-flags.js'
 import { HELP } from './help.js'
 import { type ForwardSpec, forwardOptions } from './serve-forwarding.js'
 import { adminTokenProblem, allowedHostSet, generateAdminToken } from './serve-guard.js'
@@ -9,8 +10,7 @@ import { readStateFile } from './state-file.js'
 import { headerPrefixOption, intOption, UsageError } from './usage-error.js'
 import type { ServeClock } from './wall-driver.js'
 
-/** The environment variable that gives the admin token when `--admin-token` does not. */
-export const ADMIN_TOKEN_ENV = 'SERVICE_SIM_ADMIN_TOKEN'
+export { ADMIN_TOKEN_ENV } from './admin-connection.js'
 
 /** Where a `serve` run's admin token came from, for the start banner. */
 export type AdminTokenSource = 'generated' | '--admin-token' | typeof ADMIN_TOKEN_ENV
@@ -39,6 +39,13 @@ export function resolveAdminToken(
   if (problem !== undefined) throw new UsageError(`${source}: ${problem}`)
   return { token: given, source }
 }
+
+/**
+ * The header prefix `serve` speaks when `--header-prefix` does not say (nor a scenario, nor a
+ * saved run): the official clients' own, so a client of any language works as started, its
+ * webhooks' signatures included.
+ */
+export const SERVE_HEADER_PREFIX = 'Stripe'
 
 /** Largest `--speed`: a million virtual milliseconds per real one (11.6 days a second). */
 export const MAX_SPEED = 1_000_000
@@ -87,34 +94,7 @@ export interface ServeOptions {
   readonly fixtureFiles: string[]
 }
 
-const serveArgs = {
-  port: { type: 'string' },
-  seed: { type: 'string' },
-  scenario: { type: 'string' },
-  'no-limits': { type: 'boolean' },
-  'admin-token': { type: 'string' },
-  'allowed-host': { type: 'string', multiple: true },
-  'header-prefix': { type: 'string' },
-  'api-version': { type: 'string' },
-  clock: { type: 'string' },
-  speed: { type: 'string' },
-  'forward-to': { type: 'string' },
-  events: { type: 'string' },
-  'forward-thin-to': { type: 'string' },
-  'thin-events': { type: 'string' },
-  'forward-connect-to': { type: 'string' },
-  'env-file': { type: 'string' },
-  fixtures: { type: 'string', multiple: true },
-  state: { type: 'string' },
-  record: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const
-
-function parseServeArgs(args: string[]) {
-  return parseArgs({ args, allowPositionals: true, options: serveArgs })
-}
-
-type ServeValues = ReturnType<typeof parseServeArgs>['values']
+type ServeValues = ReturnType<typeof parseCommandArgs<'serve'>>['values']
 
 /** `--record` replays from a fresh simulator: nothing may start it from elsewhere. */
 function checkRecord(values: ServeValues, stateFile: string | undefined): void {
@@ -173,7 +153,7 @@ function checkServeValues(values: ServeValues): ServeOptions {
  * parseServeOptions(['--port', '0', '--clock', 'manual']) // { port: 0, clock: { mode: 'manual' }, ... }
  */
 export function parseServeOptions(args: string[]): ServeOptions | undefined {
-  const { values, positionals } = parseServeArgs(args)
+  const { values, positionals } = parseCommandArgs('serve', args)
   if (values.help) {
     process.stdout.write(HELP.serve ?? '')
     return undefined

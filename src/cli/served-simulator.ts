@@ -5,7 +5,7 @@ import { callerNow } from '#kernel/index.js'
 import { createSimulator, type Simulator } from '#simulator/index.js'
 import { loadFixtureFile } from './fixture-file.js'
 import { type ForwardDestination, setUpForwarding } from './serve-forwarding.js'
-import type { ServeOptions } from './serve-options.js'
+import { SERVE_HEADER_PREFIX, type ServeOptions } from './serve-options.js'
 import { backupPath } from './state-file.js'
 import { UsageError } from './usage-error.js'
 
@@ -35,7 +35,7 @@ async function fromScenario(o: ServeOptions, file: string, announce: boolean): P
   const loaded = loadScenarioFile(file)
   const scenario = {
     ...loaded,
-    ...(o.headerPrefix === undefined ? {} : { header_prefix: o.headerPrefix }),
+    header_prefix: o.headerPrefix ?? loaded.header_prefix ?? SERVE_HEADER_PREFIX,
     ...(o.clock.mode === 'wall' && loaded.start === undefined ? { start: new Date(callerNow()).toISOString() } : {}),
   }
   const run = await runScenarioOn(scenario, {
@@ -57,7 +57,7 @@ function fresh(o: ServeOptions): Simulator {
     seed: o.seed ?? 0,
     traceLimit: 100_000,
     ...(o.clock.mode === 'wall' ? { start: callerNow() } : {}),
-    ...(o.headerPrefix === undefined ? {} : { headerPrefix: o.headerPrefix }),
+    headerPrefix: o.headerPrefix ?? SERVE_HEADER_PREFIX,
     ...(o.noLimits ? { limits: false as const } : {}),
     ...(o.apiVersion === undefined ? {} : { apiVersion: o.apiVersion }),
   })

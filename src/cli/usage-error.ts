@@ -23,15 +23,51 @@ export function intOption(name: string, value: string | undefined, min = 0): num
 }
 
 /**
- * Parses `--header-prefix`: a header token (a letter, then letters and digits) such as `Service`
- * (the default) or `Stripe`, with which the official clients of any language work unchanged.
+ * A name the CLI does not know: a command, a flag, or a value outside a flag's closed set. It
+ * carries the names known, so the one place that prints refusals (the CLI's `main`) adds the one
+ * meant ("did you mean") or lists them.
+ *
+ * @example
+ * throw new UnknownNameError('command', 'replya', ['replay', 'fuzz'])
+ */
+export class UnknownNameError extends UsageError {
+  constructor(
+    readonly kind: string,
+    readonly given: string,
+    readonly known: readonly string[],
+  ) {
+    super(`unknown ${kind} '${given}'`)
+  }
+
+  /**
+   * The message with the name meant (`near`, when one is close), else the names known when they
+   * are few.
+   *
+   * @example
+   * new UnknownNameError('command', 'replya', ['replay']).explain('replay') // "unknown command 'replya'; did you mean 'replay'?"
+   */
+  explain(near: string | undefined): string {
+    if (near !== undefined) return `${this.message}; did you mean '${near}'?`
+    return this.known.length <= 12
+      ? `${this.message}; expected one of ${this.known.map((k) => `'${k}'`).join(', ')}`
+      : this.message
+  }
+}
+
+/** The header prefixes the CLI takes: the official clients' names and the seed's. */
+export const HEADER_PREFIXES = ['Stripe', 'Service'] as const
+
+/**
+ * Parses `--header-prefix`: `Stripe` (the official clients' names) or `Service` (the seed's),
+ * exactly as written; anything else is an {@link UnknownNameError}, so a misspelling such as `Strpe` is
+ * never taken for a prefix of its own.
  *
  * @example
  * headerPrefixOption('Stripe') // 'Stripe'
  */
 export function headerPrefixOption(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
-  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(value))
-    throw new UsageError(`--header-prefix: expected a header token such as Service or Stripe, got '${value}'`)
-  return value
+  const known = HEADER_PREFIXES.find((p) => p === value)
+  if (known === undefined) throw new UnknownNameError('--header-prefix value', value, HEADER_PREFIXES)
+  return known
 }

@@ -4,6 +4,7 @@ import { continueAs, createSimulator, type Simulator } from '#simulator/index.js
 import { checkBilling } from './checkers/billing-checker.js'
 import type { Violation } from './checkers/violation.js'
 import { createDurableStore } from './durable-store.js'
+import { type ReplayHint, replayReported } from './failure-report.js'
 import { advance, drive } from './run/drive.js'
 import { type SimulatorChoice, simulatorOptionsOf } from './run/simulator-choice.js'
 import type { Usage, UsageReporter, UsageReporterFactory } from './subjects.js'
@@ -43,6 +44,8 @@ export interface UsageBillingResult {
   /** Invoice lines that billed metered usage. */
   readonly lines: number
   readonly traceHash: string
+  /** How to run the failure again (the simulation seed, one-line command); printed too. */
+  readonly replay?: ReplayHint
 }
 
 type Meter = { id: string; customer_mapping: { event_payload_key: string }; value_settings: { event_payload_key: string } }
@@ -240,5 +243,6 @@ export async function checkUsageBilling(
   await advance(sim, Math.max(0, end - sim.clock.now) + 3 * DAY)
   const lines = traceLines(sim, customers, meter.id, end, unitAmount)
   const violations = checkBilling(sim.trace.entries())
-  return { ok: violations.length === 0, violations, batches, acked, lines, traceHash: sim.trace.hash() }
+  const result = { ok: violations.length === 0, violations, batches, acked, lines, traceHash: sim.trace.hash() }
+  return result.ok ? result : { ...result, replay: replayReported('checkUsageBilling', options.seed ?? 1, result).replay }
 }

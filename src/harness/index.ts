@@ -72,6 +72,7 @@ export {
 export { checkUsage, usageChecker } from './checkers/usage-checker.js'
 export { recordViolation, type Violation } from './checkers/violation.js'
 export { createDurableStore, type DurableStore, type StoredValue } from './durable-store.js'
+export { type FailedCheck, formatFailure, type ReplayHint, replayCommand } from './failure-report.js'
 export {
   DEFAULT_MAX_FAULTS,
   faultEntry,

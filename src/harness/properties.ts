@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FaultKind, FaultsInput } from '#faults/index.js'
 import type { Violation } from './checkers/violation.js'
+import { type ReplayHint, replayCommand, replayReported } from './failure-report.js'
 import {
   type UsageWorkload,
   usageFaultKinds,
@@ -21,21 +22,31 @@ import {
   validateProgram,
   validateRunOptions,
 } from './validate-input.js'
+import { parallelRunsFor } from './workers/parallel-runs.js'
+import type { WorkersOption } from './workers/workers-option.js'
 
-/** A property run found violations; `message` lists the program and the witnesses. */
+/**
+ * A property run found violations; `message` lists the program and the witnesses, and the command
+ * that runs the failing test again (`replay`; the property's own seed and path are printed by
+ * fast-check beside it).
+ */
 export class PropertyViolation extends Error {
+  /** The one-line command that runs the failing test again. */
+  readonly replay: string
   constructor(
     readonly program: Program,
     readonly violations: readonly Violation[],
     readonly traceHash: string,
   ) {
+    const replay = replayCommand()
     super(
       `${violations.length} violation(s):\n${violations
         .slice(0, 5)
         .map((v) => `  [${v.checker}] ${v.message} (trace entries ${v.witness.join(', ')})`)
-        .join('\n')}\nprogram:\n${describeProgram(program)}\ntrace hash ${traceHash}`,
+        .join('\n')}\nprogram:\n${describeProgram(program)}\ntrace hash ${traceHash}\nreplay: ${replay}`,
     )
     this.name = 'PropertyViolation'
+    this.replay = replay
   }
 }
 
@@ -86,12 +97,21 @@ export interface CheckOptions extends SimulatorChoice {
   readonly maxSteps?: number
   /** The shape of the generated workloads (sizes, customers, run length, attackers). */
   readonly workload?: WorkloadOptions
+  /**
+   * Worker threads that share the runs (default one: this thread), with the same first failing
+   * run, shrunk counterexample and report as in one thread. A factory of your own is reached
+   * through the module that exports it: `{ count: 2, module: new URL('./my-receiver.ts', import.meta.url) }`.
+   */
+  readonly workers?: WorkersOption
 }
 
 /** The outcome of a ready-made property check. */
 export interface CheckResult {
   readonly ok: boolean
   readonly numRuns: number
+  /** When the property failed: the seed and the command that runs the failing test again, and the counterexample file (also printed). */
+  readonly seed?: number
+  readonly replay?: ReplayHint
   /** The shrunk counterexample, its violations and scenario file, when the property failed. */
   readonly counterexample?: Program
   readonly violations?: readonly Violation[]
@@ -99,30 +119,49 @@ export interface CheckResult {
   readonly traceHash?: string
 }
 
+/** Runs the property (in this thread or on `workers`) and shrinks a failure: the run count and the 1-minimal program. */
+async function search(
+  api: string,
+  arb: fc.Arbitrary<Program>,
+  run: RunOptions,
+  options: CheckOptions,
+): Promise<{ numRuns: number; program?: Program }> {
+  const { reporter, webhook, ...shared } = run
+  const remote = { factory: reporter ?? webhook, subject: { kind: reporter ? ('usage' as const) : ('webhook' as const) } }
+  const holds = async (p: Program) => (await executeProgram(api, p, run)).violations.length === 0
+  const lanes = await parallelRunsFor(api, options.workers, remote, shared, holds)
+  try {
+    const params = { numRuns: options.numRuns ?? 50, seed: options.seed ?? 42 }
+    const details = lanes
+      ? await lanes.check(arb, params)
+      : await fc.check(fc.asyncProperty(arb, holds), { ...params, endOnFailure: false })
+    if (!details.failed || details.counterexample === null) return { numRuns: details.numRuns }
+    // A subject that broke its contract (a bad factory result) is a usage error, not a counterexample.
+    if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
+    const fails = async (p: Program) => {
+      try {
+        return (await executeProgram(api, p, run)).violations.length > 0
+      } catch {
+        return false
+      }
+    }
+    return {
+      numRuns: details.numRuns,
+      program: await minimiseProgram(details.counterexample[0], lanes?.fails ?? fails, lanes?.ahead),
+    }
+  } finally {
+    await lanes?.close()
+  }
+}
+
 async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptions, options: CheckOptions): Promise<CheckResult> {
-  const numRuns = options.numRuns ?? 50
   const run: RunOptions = {
     ...subjects,
     ...simulatorChoiceOf(options),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
   }
-  const details = await fc.check(
-    fc.asyncProperty(arb, async (p) => {
-      const report = await executeProgram(api, p, run)
-      return report.violations.length === 0
-    }),
-    { numRuns, seed: options.seed ?? 42, endOnFailure: false },
-  )
-  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
-  // A subject that broke its contract (a bad factory result) is a usage error, not a counterexample.
-  if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
-  const program = await minimiseProgram(details.counterexample[0], async (p) => {
-    try {
-      return (await executeProgram(api, p, run)).violations.length > 0
-    } catch {
-      return false
-    }
-  })
+  const { numRuns, program } = await search(api, arb, run, options)
+  if (program === undefined) return { ok: true, numRuns }
   const report = await executeProgram(api, program, run)
   let scenarioFile: string | undefined
   if (options.scenarioDir !== undefined) {
@@ -140,7 +179,8 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
   }
   return {
     ok: false,
-    numRuns: details.numRuns,
+    ...replayReported(api, options.seed ?? 42, { ...report, ...(scenarioFile ? { scenarioFile } : {}) }),
+    numRuns,
     counterexample: program,
     violations: report.violations,
     traceHash: report.traceHash,
@@ -161,20 +201,36 @@ function dropStep<P extends MinimisableProgram>(p: P, i: number): P {
   return { ...p, steps, faults }
 }
 
+const dropFault = <P extends MinimisableProgram>(p: P, j: number): P => ({ ...p, faults: p.faults.filter((_, k) => k !== j) })
+
+/** The candidates still to try in this pass if none of them fails, from index `from` down. */
+function upcoming<P extends MinimisableProgram>(best: P, from: number, drop: (p: P, i: number) => P): P[] {
+  const next: P[] = []
+  for (let i = from; i >= 0; i--) next.push(drop(best, i))
+  return next
+}
+
 /**
  * Greedy one-at-a-time minimisation after fast-check's shrinking: drops any step (the last one
  * included, which an array shrinker with a minimum length cannot) and any fault whose removal keeps
- * the program failing, until no single removal does. Deterministic.
+ * the program failing, until no single removal does. Deterministic. `ahead`, when given, is told
+ * the candidates about to be tried, in order, so they can run meanwhile (worker threads); the
+ * walk is the same.
  *
  * @example
  * const smaller = await minimiseProgram(program, async (p) => (await runProgram(p, opts)).violations.length > 0)
  */
-export async function minimiseProgram<P extends MinimisableProgram>(program: P, fails: (p: P) => Promise<boolean>): Promise<P> {
+export async function minimiseProgram<P extends MinimisableProgram>(
+  program: P,
+  fails: (p: P) => Promise<boolean>,
+  ahead?: (next: readonly P[]) => void,
+): Promise<P> {
   let best = program
   for (let changed = true; changed; ) {
     changed = false
     for (let i = best.steps.length - 1; i >= 0 && best.steps.length > 1; i--) {
       if (i >= best.steps.length) continue
+      ahead?.(upcoming(best, i, dropStep))
       const candidate = dropStep(best, i)
       if (await fails(candidate)) {
         best = candidate
@@ -182,7 +238,8 @@ export async function minimiseProgram<P extends MinimisableProgram>(program: P, 
       }
     }
     for (let j = best.faults.length - 1; j >= 0; j--) {
-      const candidate = { ...best, faults: best.faults.filter((_, k) => k !== j) }
+      ahead?.(upcoming(best, j, dropFault))
+      const candidate = dropFault(best, j)
       if (await fails(candidate)) {
         best = candidate
         changed = true

@@ -89,6 +89,7 @@ const checkOptionsSchema = z.strictObject({
     .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a name of letters, digits, dots, dashes or underscores' })
     .optional(),
   maxSteps: positiveInt().optional(),
+  workers: z.unknown().optional(),
   workload: z
     .strictObject({
       maxSteps: positiveInt().optional(),

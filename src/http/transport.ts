@@ -4,6 +4,7 @@ import { errorMessage } from '#catalogue/errors.js'
 import type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/events/delivery/delivery-transport.js'
 import { isLoopback } from '#domain/events/destinations/destination-rules.js'
 import type { Receivers } from './receivers.js'
+import { TextRequest } from './text-request.js'
 
 /**
  * The HTTP side of webhook delivery. A URL mounted in `sim.receivers` is called in process with a
@@ -86,12 +87,7 @@ function callReceiver(
   try {
     // A handler that declares no parameter cannot read the request: building a Request (tens of
     // microseconds) and signing it would be wasted, which matters for long retry runs.
-    answer =
-      handler.length === 0
-        ? (handler as () => Response | Promise<Response>)()
-        : handler(
-            new Request(request.url, { method: 'POST', headers: request.headers, body: request.body, signal: request.signal }),
-          )
+    answer = handler.length === 0 ? (handler as () => Response | Promise<Response>)() : handler(new TextRequest(request))
   } catch (error) {
     return crashed(error)
   }

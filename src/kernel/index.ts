@@ -11,6 +11,7 @@
  */
 export { canonicalJson } from './canonical-json.js'
 export type { Clock } from './clock.js'
+export { closestName } from './closest-name.js'
 export { formatDuration, parseDuration } from './duration.js'
 /** @internal */
 export { durationSchema } from './duration.js'

@@ -12,6 +12,8 @@ const DOCS = shippedDocs(packedFiles())
 
 interface Example {
   readonly name: string
+  /** The module's file under its page's folder, when a block names it (`// my-mirror.ts`) so another block can import it. */
+  readonly file?: string
   readonly where: string
   readonly source: string
 }
@@ -19,11 +21,16 @@ interface Example {
 /** The ```ts blocks of a page (most also run), and its ```typescript blocks (type-checked only: they declare tests of their own). */
 function markdownBlocks(file: string, name: string): Example[] {
   const text = readFileSync(join(root, file), 'utf8')
-  return [...text.matchAll(/```(?:ts|typescript|tsx)\n([\s\S]*?)```/g)].map((m, i) => ({
-    name: `${name}-${i + 1}`,
-    where: `${file} block ${i + 1} (line ${text.slice(0, m.index).split('\n').length})`,
-    source: m[1] ?? '',
-  }))
+  return [...text.matchAll(/```(?:ts|typescript|tsx)\n([\s\S]*?)```/g)].map((m, i) => {
+    const source = m[1] ?? ''
+    const named = /^\/\/ ([a-z0-9-]+(?:\.test)?\.ts)\b/.exec(source)?.[1]
+    return {
+      name: `${name}-${i + 1}`,
+      where: `${file} block ${i + 1} (line ${text.slice(0, m.index).split('\n').length})`,
+      source,
+      ...(named === undefined ? {} : { file: join(name, named) }),
+    }
+  })
 }
 
 function sourceFiles(dir: string): string[] {
@@ -61,7 +68,8 @@ function diagnose(examples: readonly Example[]): string[] {
   mkdirSync(out, { recursive: true })
   const files = new Map<string, Example>()
   for (const e of examples) {
-    const file = join(out, `${e.name}.ts`)
+    const file = join(out, e.file ?? `${e.name}.ts`)
+    mkdirSync(join(file, '..'), { recursive: true })
     writeFileSync(file, `${e.source}\nexport {}\n`)
     files.set(file, e)
   }

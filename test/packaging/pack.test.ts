@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import {
   cpSync,
   existsSync,
@@ -14,7 +14,9 @@ import {
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Stripe from 'stripe'
 import { describe, expect, it, vi } from 'vitest'
+import { startOneSecretApp } from '../serve/one-secret-app.js'
 import { machinePathLines } from './machine-paths.js'
 
 const repo = join(import.meta.dirname, '..', '..')
@@ -60,6 +62,41 @@ function run(command: string, args: string[], cwd: string): string {
   }
 }
 
+/**
+ * The installed `service-sim serve` with no flags but a free port, as a user starts it: the
+ * official client makes a webhook endpoint and a customer, and the forwarded event must pass
+ * `Stripe.webhooks.constructEvent` with the endpoint's secret.
+ */
+async function servedWebhookVerifies(
+  bin: string,
+  cwd: string,
+): Promise<{ banner: string; verified: string[]; refused: string[] }> {
+  const child = spawn(bin, ['serve', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  const app = await startOneSecretApp({ path: '/webhook' })
+  try {
+    let banner = ''
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        banner += d.toString()
+        const m = /127\.0\.0\.1:(\d+)[\s\S]*Press Ctrl-C/.exec(banner)
+        if (m) resolve(Number(m[1]))
+      })
+      child.on('exit', () => reject(new Error(banner)))
+    })
+    const key = /secret key (\S+)/.exec(banner)?.[1] ?? ''
+    const stripe = new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 })
+    const endpoint = await stripe.webhookEndpoints.create({ url: app.url, enabled_events: ['customer.created'] })
+    app.useSecret(endpoint.secret ?? '')
+    await stripe.customers.create({ email: 'packed@example.com' })
+    for (let waited = 0; app.verified.length + app.refused.length === 0 && waited < 10_000; waited += 25)
+      await new Promise((r) => setTimeout(r, 25))
+    return { banner, verified: app.verified.map((e) => e.type), refused: app.refused }
+  } finally {
+    child.kill('SIGINT')
+    await app.close()
+  }
+}
+
 const consumerTs = `import { createSimulator, type FaultsInput, type Simulator, verifySignature } from 'service-sim'
 import { checkWebhookReceiver, type FaultEntry, referenceWebhookReceiver, runScenario, type Scenario } from 'service-sim/harness'
 // The types that mirror the package's schemas, as a user writes them.
@@ -86,7 +123,7 @@ console.log(await sim.intercept().then(() => 'intercepted', (e) => e.message))
 `
 
 describe('the packed package', () => {
-  it('installs from its tarball into a fresh app that follows the README: quickstart, first test, property test, bundled replay by name', async () => {
+  it('installs from its tarball into a fresh app that follows the README: quickstart, first test, property test, bundled replay by name, serve as started with a verified webhook', async () => {
     const work = mkdtempSync(join(tmpdir(), 'service-sim-pack-'))
     try {
       // Pack from a copy of the sources: npm pack runs prepack, which builds dist with tsc there,
@@ -177,6 +214,12 @@ describe('the packed package', () => {
       )
       expect(existsSync(join(app, '.service-sim', 'reports', 'usage-to-invoice', '7', 'report.html'))).toBe(true)
       expect(existsSync(join(app, 'reports'))).toBe(false)
+
+      // serve as installed and started with no flags: the official client verifies its webhooks.
+      const served = await servedWebhookVerifies(bin, app)
+      expect(served.banner).toMatch(/header prefix Stripe/)
+      expect(served.refused).toEqual([])
+      expect(served.verified).toEqual(['customer.created'])
 
       writeFileSync(join(app, 'quickstart.mjs'), quickstart())
       const [status, hash] = run(process.execPath, ['quickstart.mjs'], app).trim().split('\n')

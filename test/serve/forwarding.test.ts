@@ -82,6 +82,9 @@ describe('serve forwarding as the provider CLI does it: one destination and one 
       STRIPE_SECRET_KEY: served.key,
       STRIPE_PUBLISHABLE_KEY: publishable,
       STRIPE_WEBHOOK_SECRET: secrets[0],
+      // What 'service-sim trigger' reads: serve's address and admin token (none here).
+      SERVICE_SIM_URL: `http://127.0.0.1:${served.port}`,
+      SERVICE_SIM_ADMIN_TOKEN: 'none',
     })
     // The snapshot app reads its one secret from the .env file, as the samples do.
     snapshotApp.useSecret(env.STRIPE_WEBHOOK_SECRET as string)

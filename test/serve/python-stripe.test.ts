@@ -11,6 +11,7 @@ import { BIN, ROOT } from '../cli/run-cli.js'
 const PYTHON = '/usr/bin/python3'
 const SCRIPT = fileURLToPath(new URL('./stripe_python_client.py', import.meta.url))
 const ONE_SECRET_APP = fileURLToPath(new URL('./stripe_python_one_secret_app.py', import.meta.url))
+const NO_FLAGS = fileURLToPath(new URL('./stripe_python_no_flags.py', import.meta.url))
 const probe = spawnSync(PYTHON, ['-c', 'import stripe'], { encoding: 'utf8' })
 const missing =
   probe.error !== undefined || probe.status !== 0
@@ -53,15 +54,29 @@ async function serve(args: string[]): Promise<{ child: ChildProcess; out: string
   return { child, out, port }
 }
 
-describe.skipIf(missing !== undefined)("Debian's python3-stripe against serve --header-prefix Stripe --clock wall", () => {
+describe.skipIf(missing !== undefined)("Debian's python3-stripe against serve as started (no --header-prefix)", () => {
+  it('serve with no flags: stripe_account creates and lists on the connected account, and construct_event verifies a webhook', async () => {
+    const { out, port } = await serve([])
+    expect(out).toContain('header prefix Stripe')
+    const key = /secret key (\S+)/.exec(out)?.[1] ?? ''
+    const python = spawnSync(PYTHON, [NO_FLAGS], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, API_BASE: `http://127.0.0.1:${port}`, API_KEY: key },
+    })
+    expect(python.status, python.stderr).toBe(0)
+    const seen = JSON.parse(python.stdout.trim().split('\n').pop() ?? '{}')
+    expect(seen.connected_list).toEqual([seen.connected_customer])
+    expect(seen.on_platform).toBe(false)
+    expect(seen.refused).toEqual([])
+    expect(seen.received).toEqual(['customer.created'])
+  }, 90_000)
+
   it('connected accounts, a confirmed payment, idempotent repeats, whole account and balance objects and a verified webhook with no admin call', async () => {
     const receiverPort = await freePort()
     const token = 'python-suite-token'
+    // No --header-prefix, no --clock: the official client works against serve as started.
     const { out, port } = await serve([
-      '--header-prefix',
-      'Stripe',
-      '--clock',
-      'wall',
       '--admin-token',
       token,
       '--forward-to',
@@ -119,8 +134,6 @@ describe.skipIf(missing !== undefined)("Debian's python3-stripe against serve --
     // Node 20 itself reads an --env-file argument, even after the script, and exits when the file is missing.
     writeFileSync(envFile, '')
     const { port } = await serve([
-      '--header-prefix',
-      'Stripe',
       '--admin-token',
       'none',
       '--forward-to',

@@ -1,4 +1,4 @@
-"""Drives `service-sim serve --header-prefix Stripe --clock wall` with Debian's python3-stripe, the
+"""Drives `service-sim serve` as started (no --header-prefix, no --clock) with Debian's python3-stripe, the
 way an app does, and prints what it saw as one JSON line. Run by test/serve/python-stripe.test.ts."""
 import json
 import os

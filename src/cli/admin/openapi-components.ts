@@ -140,6 +140,7 @@ export const adminComponents: OpenApiFragment = {
         status: { type: ['integer', 'null'] },
         duration_ms: { type: 'number' },
         message: { type: 'string' },
+        answer: { type: 'string', description: "The receiver's answer body (its first 4 KiB), when serve kept it" },
       },
     },
     Delivery: {

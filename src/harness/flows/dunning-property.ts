@@ -17,8 +17,10 @@ import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-
  */
 export async function checkDunning(factory: DunningClientFactory, options: FlowCheckOptions = {}): Promise<FlowCheckResult> {
   if (typeof factory !== 'function') throw new HarnessInputError('checkDunning: expected a dunning factory (env) => { handler }')
-  return checkFlows('checkDunning', () => dunningSubject(factory, 'checkDunning'), {
-    ...options,
-    workload: dunningWorkload(options.workload),
-  })
+  return checkFlows(
+    'checkDunning',
+    () => dunningSubject(factory, 'checkDunning'),
+    { ...options, workload: dunningWorkload(options.workload) },
+    { factory, subject: { kind: 'dunning' } },
+  )
 }

@@ -1,12 +1,15 @@
 import fc from 'fast-check'
 import type { FaultsInput } from '#faults/index.js'
 import type { Violation } from '../checkers/violation.js'
+import { type ReplayHint, replayReported } from '../failure-report.js'
 import { minimiseProgram } from '../properties.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { HarnessInputError } from '../validate-input.js'
+import { parallelRunsFor, type RemoteSubject } from '../workers/parallel-runs.js'
+import type { WorkersOption } from '../workers/workers-option.js'
 import type { FlowAction } from './flow-actions.js'
 import { type FlowProgram, type FlowWorkload, flowProgram } from './flow-program.js'
-import { type FlowSubject, runFlow } from './flow-run.js'
+import { type FlowReport, type FlowSubject, runFlow } from './flow-run.js'
 
 /** Settings of a ready-made billing flow check (`checkSubscriptionMirror`, `checkDunning`). */
 export interface FlowCheckOptions extends SimulatorChoice {
@@ -20,12 +23,22 @@ export interface FlowCheckOptions extends SimulatorChoice {
   readonly workload?: FlowWorkload
   /** Actions of the extra step kinds of `workload.extraSteps`. */
   readonly actions?: Readonly<Record<string, FlowAction>>
+  /**
+   * Worker threads that share the runs (default one: this thread). The first failing run, the
+   * shrunk counterexample and the report are those of a run in one thread with the same seed. A
+   * factory of your own is reached through the module that exports it: `{ count: 2, module:
+   * new URL('./my-client.ts', import.meta.url) }` (see the workers guide).
+   */
+  readonly workers?: WorkersOption
 }
 
 /** The outcome of a ready-made billing flow check. */
 export interface FlowCheckResult {
   readonly ok: boolean
   readonly numRuns: number
+  /** When the property failed: the seed and the command that runs the failing test again (also printed). */
+  readonly seed?: number
+  readonly replay?: ReplayHint
   /** The shrunk (1-minimal) counterexample, when the property failed. */
   readonly counterexample?: FlowProgram
   readonly violations?: readonly Violation[]
@@ -42,42 +55,80 @@ export interface FlowCheckResult {
  * @example
  * const smaller = await minimiseFlow(program, async (p) => (await runFlow(p, subject())).violations.length > 0)
  */
-export const minimiseFlow: (program: FlowProgram, fails: (p: FlowProgram) => Promise<boolean>) => Promise<FlowProgram> =
-  minimiseProgram
+export const minimiseFlow: (
+  program: FlowProgram,
+  fails: (p: FlowProgram) => Promise<boolean>,
+  ahead?: (next: readonly FlowProgram[]) => void,
+) => Promise<FlowProgram> = minimiseProgram
 
 /**
  * Runs generated billing flows against a subject, shrinks a failure and answers the result: the
- * loop every billing flow property runs on.
+ * loop every billing flow property runs on. `remote` says how a worker thread makes the same
+ * subject (what `workers` needs).
  *
  * @example
  * const result = await checkFlows('checkDunning', () => dunningSubject(factory, 'checkDunning'), { numRuns: 20 })
  */
-export async function checkFlows(api: string, subject: () => FlowSubject, options: FlowCheckOptions): Promise<FlowCheckResult> {
+export async function checkFlows(
+  api: string,
+  subject: () => FlowSubject,
+  options: FlowCheckOptions,
+  remote?: RemoteSubject,
+): Promise<FlowCheckResult> {
   const numRuns = options.numRuns ?? 50
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new HarnessInputError(`${api}: option 'numRuns' must be a positive integer`)
-  const { numRuns: _n, seed, workload, ...run } = options
+  const { numRuns: _n, seed, workload, workers, ...run } = options
   const runOne = (p: FlowProgram) => runFlow(p, subject(), run)
-  const details = await fc.check(
-    fc.asyncProperty(flowProgram(workload), async (p) => (await runOne(p)).violations.length === 0),
-    { numRuns, seed: seed ?? 42, endOnFailure: false },
-  )
-  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
-  if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
-  const program = await minimiseFlow(details.counterexample[0], async (p) => {
-    try {
-      return (await runOne(p)).violations.length > 0
-    } catch {
-      return false
-    }
-  })
-  const report = await runOne(program)
+  const holds = async (p: FlowProgram) => (await runOne(p)).violations.length === 0
+  const found = await search(api, { numRuns, seed: seed ?? 42 }, flowProgram(workload), runOne, holds, workers, remote, run)
+  if (found.program === undefined) return { ok: true, numRuns: found.numRuns }
+  // After the lanes are closed: no run of theirs is still under way in this thread.
+  const report = await reportOf(runOne, found.program)
   return {
     ok: false,
-    numRuns: details.numRuns,
-    counterexample: program,
-    violations: report.violations,
-    traceHash: report.traceHash,
-    steps: report.steps,
+    ...replayReported(api, seed ?? 42, report),
+    numRuns: found.numRuns,
+    counterexample: found.program,
+    ...report,
   }
+}
+
+/** Runs the property (in this thread or on `workers`) and shrinks a failure to a 1-minimal program. */
+async function search(
+  api: string,
+  params: { readonly numRuns: number; readonly seed: number },
+  arb: fc.Arbitrary<FlowProgram>,
+  runOne: (p: FlowProgram) => Promise<FlowReport>,
+  holds: (p: FlowProgram) => Promise<boolean>,
+  workers: unknown,
+  remote: RemoteSubject | undefined,
+  run: Readonly<Record<string, unknown>>,
+): Promise<{ numRuns: number; program?: FlowProgram }> {
+  const lanes = await parallelRunsFor(api, workers, remote, run, holds)
+  try {
+    const details = lanes
+      ? await lanes.check(arb, params)
+      : await fc.check(fc.asyncProperty(arb, holds), { ...params, endOnFailure: false })
+    if (!details.failed || details.counterexample === null) return { numRuns: details.numRuns }
+    if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
+    const fails = async (p: FlowProgram) => {
+      try {
+        return (await runOne(p)).violations.length > 0
+      } catch {
+        return false
+      }
+    }
+    return {
+      numRuns: details.numRuns,
+      program: await minimiseFlow(details.counterexample[0], lanes?.fails ?? fails, lanes?.ahead),
+    }
+  } finally {
+    await lanes?.close()
+  }
+}
+
+async function reportOf(runOne: (p: FlowProgram) => Promise<FlowReport>, program: FlowProgram) {
+  const report = await runOne(program)
+  return { violations: report.violations, traceHash: report.traceHash, steps: report.steps }
 }

@@ -30,8 +30,10 @@ export async function checkFulfilment(
     ...(payments === undefined ? {} : { payments }),
     ...(provisional === undefined ? {} : { provisional }),
   }
-  return checkFlows('checkFulfilment', () => fulfilmentSubject(factory, 'checkFulfilment', subject), {
-    ...rest,
-    workload: fulfilmentWorkload((payments ?? fulfilmentPayments).length, workload),
-  })
+  return checkFlows(
+    'checkFulfilment',
+    () => fulfilmentSubject(factory, 'checkFulfilment', subject),
+    { ...rest, workload: fulfilmentWorkload((payments ?? fulfilmentPayments).length, workload) },
+    { factory, subject: { kind: 'fulfilment', options: subject } },
+  )
 }

@@ -31,10 +31,12 @@ export async function checkSubscriptionMirror(
     )
   const { pastDueGraceMs, ...rest } = options
   const check = pastDueGraceMs === undefined ? {} : { pastDueGraceMs }
-  return checkFlows('checkSubscriptionMirror', () => mirrorSubject(factory, check, 'checkSubscriptionMirror'), {
-    ...rest,
-    workload: { episodes: [failingRenewal], episodeShare: 0.1, ...rest.workload },
-  })
+  return checkFlows(
+    'checkSubscriptionMirror',
+    () => mirrorSubject(factory, check, 'checkSubscriptionMirror'),
+    { ...rest, workload: { episodes: [failingRenewal], episodeShare: 0.1, ...rest.workload } },
+    { factory, subject: { kind: 'mirror', check } },
+  )
 }
 
 // A renewal failing (a subscription turning past_due) needs the card to fail before a period ends:

@@ -1,6 +1,9 @@
 import fc from 'fast-check'
 import type { Violation } from '../checkers/violation.js'
+import { type ReplayHint, replayReported } from '../failure-report.js'
 import { HarnessInputError } from '../validate-input.js'
+import { parallelRunsFor } from '../workers/parallel-runs.js'
+import type { WorkersOption } from '../workers/workers-option.js'
 import { type ThinRaceProgram, thinRaceProgram } from './thin-race-program.js'
 import { runThinRace, type ThinEventReceiverFactory } from './thin-race-run.js'
 
@@ -14,6 +17,9 @@ import { runThinRace, type ThinEventReceiverFactory } from './thin-race-run.js'
 export interface ThinCheckResult {
   readonly ok: boolean
   readonly numRuns: number
+  /** When the property failed: the seed (random unless given: pass it to run the same programs) and the command that runs the failing test again (also printed). */
+  readonly seed?: number
+  readonly replay?: ReplayHint
   readonly counterexample?: ThinRaceProgram
   readonly violations?: readonly Violation[]
 }
@@ -31,22 +37,40 @@ export interface ThinCheckResult {
  */
 export async function checkThinEventReceiver(
   receiver: ThinEventReceiverFactory,
-  options: { readonly numRuns?: number; readonly seed?: number; readonly maxSteps?: number } = {},
+  options: {
+    readonly numRuns?: number
+    readonly seed?: number
+    readonly maxSteps?: number
+    /** Worker threads that share the runs, with the one-thread answer for the same seed (see the workers guide). */
+    readonly workers?: WorkersOption
+  } = {},
 ): Promise<ThinCheckResult> {
   if (typeof receiver !== 'function') throw new HarnessInputError('checkThinEventReceiver: receiver must be a factory function')
   const numRuns = options.numRuns ?? 100
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new HarnessInputError(`checkThinEventReceiver: option 'numRuns' must be a positive integer, got ${String(numRuns)}`)
-  const details = await fc.check(
-    fc.asyncProperty(
-      thinRaceProgram(options.maxSteps),
-      async (program) => (await runThinRace(program, receiver)).violations.length === 0,
-    ),
-    { numRuns, ...(options.seed === undefined ? {} : { seed: options.seed }) },
-  )
+  const holds = async (program: ThinRaceProgram) => (await runThinRace(program, receiver)).violations.length === 0
+  const remote = { factory: receiver, subject: { kind: 'thin' as const } }
+  const lanes = await parallelRunsFor('checkThinEventReceiver', options.workers, remote, {}, holds)
+  let details: fc.RunDetails<[ThinRaceProgram]>
+  try {
+    // The lanes draw the values ahead, so they need the seed fast-check would otherwise pick.
+    details = lanes
+      ? await lanes.check(thinRaceProgram(options.maxSteps), {
+          numRuns,
+          seed: options.seed ?? fc.readConfigureGlobal().seed ?? 42,
+        })
+      : await fc.check(fc.asyncProperty(thinRaceProgram(options.maxSteps), holds), {
+          numRuns,
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+        })
+  } finally {
+    await lanes?.close()
+  }
   if (details.errorInstance !== null && details.errorInstance instanceof HarnessInputError) throw details.errorInstance
   if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
   const [counterexample] = details.counterexample
   const { violations } = await runThinRace(counterexample, receiver)
-  return { ok: false, numRuns: details.numRuns, counterexample, violations }
+  const replay = replayReported('checkThinEventReceiver', details.seed, { violations })
+  return { ok: false, ...replay, numRuns: details.numRuns, counterexample, violations }
 }

@@ -3,6 +3,7 @@ import { DELIVERY_STATUSES } from '#catalogue/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { fail, iso, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
+import { deliveryAnswer } from '../delivery-answers.js'
 import { ERROR, ok, ref } from '../openapi-components.js'
 
 type DeliveryRow = ReturnType<Simulator['admin']['deliveries']>[number]
@@ -10,8 +11,8 @@ type EventRow = ReturnType<Simulator['admin']['events']>[number]
 
 const id = z.string().min(1).max(255)
 
-/** The JSON of one attempt of a delivery. */
-function attemptJson(a: DeliveryRow['attempts'][number]) {
+/** The JSON of one attempt of a delivery; `answer` is the receiver's body, when serve kept it. */
+function attemptJson(a: DeliveryRow['attempts'][number], answer?: string) {
   return {
     at: iso(a.at),
     trigger: a.trigger,
@@ -19,11 +20,12 @@ function attemptJson(a: DeliveryRow['attempts'][number]) {
     status: a.status,
     duration_ms: a.durationMs,
     ...(a.message === undefined ? {} : { message: a.message }),
+    ...(answer === undefined ? {} : { answer }),
   }
 }
 
-/** The JSON of a delivery: every attempt, and the next automatic one. */
-function deliveryJson(r: DeliveryRow) {
+/** The JSON of a delivery: every attempt (with the receiver's answer), and the next automatic one. */
+function deliveryJson(sim: Simulator, r: DeliveryRow) {
   return {
     event: r.eventId,
     event_type: r.eventType,
@@ -34,7 +36,7 @@ function deliveryJson(r: DeliveryRow) {
     retries: r.retries,
     next_attempt_at: iso(r.nextAttemptAt),
     cancelled: r.cancelled ?? null,
-    attempts: r.attempts.map(attemptJson),
+    attempts: r.attempts.map((a) => attemptJson(a, deliveryAnswer(sim, r.eventId, r.url, a.at, a.durationMs))),
   }
 }
 
@@ -132,7 +134,7 @@ const deliveries = adminRoute({
     status: z.enum(DELIVERY_STATUSES).optional(),
   }),
   responses: { '200': ok('Deliveries', list(ref('schemas', 'Delivery'))) },
-  handler: ({ sim, query }) => json(200, { data: sim.admin.deliveries(query).map(deliveryJson) }),
+  handler: ({ sim, query }) => json(200, { data: sim.admin.deliveries(query).map((r) => deliveryJson(sim, r)) }),
 })
 
 const resend = adminRoute({
@@ -145,8 +147,11 @@ const resend = adminRoute({
     via: z.enum(['dashboard', 'cli']).optional().meta({ default: 'dashboard' }),
   }),
   responses: { '200': ok('The attempt', ref('schemas', 'Attempt')), '404': ERROR },
-  handler: async ({ sim, body: b }) =>
-    json(200, attemptJson(await sim.admin.resend(b.event, b.destination, b.via === undefined ? {} : { via: b.via }))),
+  handler: async ({ sim, body: b }) => {
+    const attempt = await sim.admin.resend(b.event, b.destination, b.via === undefined ? {} : { via: b.via })
+    const url = sim.admin.destinations().find((d) => d.id === b.destination)?.url ?? ''
+    return json(200, attemptJson(attempt, deliveryAnswer(sim, b.event, url, attempt.at, attempt.durationMs)))
+  },
 })
 
 const destinations = adminRoute({

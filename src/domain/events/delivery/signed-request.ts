@@ -3,6 +3,28 @@ import type { TransportRequest } from './delivery-transport.js'
 import { signatureHeader } from './signature.js'
 
 /**
+ * An abort signal made when first read (an `AbortController` costs microseconds, and most receivers
+ * never look): read after `abort()`, it is already aborted, as it would have been if made at once.
+ */
+function lazySignal(): { get(): AbortSignal; abort(): void } {
+  let controller: AbortController | undefined
+  let aborted = false
+  return {
+    get() {
+      if (controller === undefined) {
+        controller = new AbortController()
+        if (aborted) controller.abort()
+      }
+      return controller.signal
+    },
+    abort() {
+      aborted = true
+      controller?.abort()
+    },
+  }
+}
+
+/**
  * A webhook POST with its signature, and what the sender needs to know of it afterwards.
  *
  * @example
@@ -44,7 +66,7 @@ export interface SignedRequestInit {
  */
 export function signedRequest(names: HeaderNames, init: SignedRequestInit): SignedRequest {
   let headers: Record<string, string> | undefined
-  let controller: AbortController | undefined
+  const signal = lazySignal()
   const request: TransportRequest = {
     url: init.url,
     body: init.body,
@@ -59,11 +81,10 @@ export function signedRequest(names: HeaderNames, init: SignedRequestInit): Sign
       return headers
     },
     get signal() {
-      controller ??= new AbortController()
-      return controller.signal
+      return signal.get()
     },
   }
-  return { request, headersRead: () => headers, abort: () => controller?.abort() }
+  return { request, headersRead: () => headers, abort: signal.abort }
 }
 
 /**
@@ -78,7 +99,7 @@ export function replayedRequest(
   headers: Record<string, string>,
   timeoutMs: number,
 ): Omit<SignedRequest, 'headersRead'> {
-  let controller: AbortController | undefined
+  const signal = lazySignal()
   const request: TransportRequest = {
     url,
     body,
@@ -86,9 +107,8 @@ export function replayedRequest(
     timeoutMs,
     badCertificate: false,
     get signal() {
-      controller ??= new AbortController()
-      return controller.signal
+      return signal.get()
     },
   }
-  return { request, abort: () => controller?.abort() }
+  return { request, abort: signal.abort }
 }

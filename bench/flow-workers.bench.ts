@@ -1,0 +1,140 @@
+/**
+ * A property's runs on worker threads: `checkSubscriptionMirror` and `checkDunning` with their
+ * reference clients (passing: every run is made), `workers: 2` against one thread, in one process,
+ * in alternating rounds; the ratio of the round with the median ratio is kept. The worker thread is
+ * started by a warm-up check first (its start, importing the harness in a fresh thread, is printed
+ * apart: a suite pays it once, the threads serve every later check).
+ *
+ * Run: npx tsx bench/flow-workers.bench.ts
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
+import {
+  checkDunning,
+  checkSubscriptionMirror,
+  referenceDunningClient,
+  referenceSubscriptionMirror,
+} from '../src/harness/index.js'
+import { type Figure, rateFigure, writeBenchReport } from './lib/bench-report.js'
+
+const QUICK = process.env.BENCH_QUICK === '1'
+const RUNS = QUICK ? 30 : 120
+const ROUNDS = QUICK ? 1 : 3
+
+type Check = (workers: number | undefined, numRuns: number) => Promise<{ ok: boolean; numRuns: number }>
+const checks: Record<string, Check> = {
+  'subscription mirror': (workers, numRuns) =>
+    checkSubscriptionMirror(referenceSubscriptionMirror, { numRuns, seed: 2026, ...(workers ? { workers } : {}) }),
+  dunning: (workers, numRuns) => checkDunning(referenceDunningClient, { numRuns, seed: 2026, ...(workers ? { workers } : {}) }),
+}
+
+/** CPU time (ms) of each thread of this process, by thread id, from Linux's counters; undefined elsewhere. */
+function threadCpu(): Map<string, number> | undefined {
+  const dir = '/proc/self/task'
+  if (!existsSync(dir)) return undefined
+  const tick = 10
+  const cpu = new Map<string, number>()
+  for (const tid of readdirSync(dir)) {
+    try {
+      const fields = readFileSync(`${dir}/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+      cpu.set(tid, (Number(fields[11]) + Number(fields[12])) * tick)
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return cpu
+}
+
+interface Measured {
+  rate: number
+  /**
+   * CPU ms over the check of this thread (`main`), of the busiest other thread (`lane`: the worker
+   * thread, when there is one) and of all the others (node's GC and I/O helpers included).
+   */
+  cpu?: { main: number; lane: number; others: number }
+}
+
+function cpuBetween(before: Map<string, number>, after: Map<string, number>): Measured['cpu'] {
+  let lane = 0
+  let others = 0
+  for (const [tid, ms] of after) {
+    if (tid === String(process.pid)) continue
+    const used = ms - (before.get(tid) ?? 0)
+    others += used
+    lane = Math.max(lane, used)
+  }
+  const main = (after.get(String(process.pid)) ?? 0) - (before.get(String(process.pid)) ?? 0)
+  return { main, lane, others }
+}
+
+async function rate(check: Check, workers: number | undefined): Promise<Measured> {
+  const before = threadCpu()
+  const t0 = performance.now()
+  const result = await check(workers, RUNS)
+  const wall = performance.now() - t0
+  const after = threadCpu()
+  if (!result.ok || result.numRuns !== RUNS) throw new Error(`the reference failed or stopped early: ${JSON.stringify(result)}`)
+  const cpu = before && after ? cpuBetween(before, after) : undefined
+  return { rate: RUNS / (wall / 1000), ...(cpu ? { cpu } : {}) }
+}
+
+/**
+ * What the two lanes would give on two free cores: the one-thread check's CPU time on its thread
+ * over the busier lane's (this thread, or the worker thread); node's helper threads are left out
+ * on both sides (they run beside the JavaScript either way).
+ */
+function projected(one: Measured, two: Measured): number | undefined {
+  if (!one.cpu || !two.cpu) return undefined
+  return one.cpu.main / Math.max(two.cpu.main, two.cpu.lane)
+}
+
+const figures: Figure[] = []
+const notes: string[] = []
+const loads: number[] = [loadavg()[0] ?? 0]
+const t0 = performance.now()
+await checks.dunning?.(2, 4)
+notes.push(
+  `Starting the worker thread (a warm-up check of 4 runs, from the TypeScript sources through tsx): ${Math.round(performance.now() - t0)} ms.`,
+)
+for (const [name, check] of Object.entries(checks)) {
+  await check(undefined, 10)
+  const rounds: { one: Measured; two: Measured }[] = []
+  for (let r = 0; r < ROUNDS; r++) {
+    const first = r % 2 === 0
+    const a = await rate(check, first ? undefined : 2)
+    const b = await rate(check, first ? 2 : undefined)
+    rounds.push(first ? { one: a, two: b } : { one: b, two: a })
+    loads.push(loadavg()[0] ?? 0)
+  }
+  const ratio = (r: { one: Measured; two: Measured }) => r.two.rate / r.one.rate
+  const median = [...rounds].sort((x, y) => ratio(x) - ratio(y))[Math.floor(rounds.length / 2)] as (typeof rounds)[number]
+  notes.push(`${name}: workers: 2 / one thread per round: ${rounds.map((r) => `${ratio(r).toFixed(2)}x`).join(', ')}`)
+  const cpuNotes = rounds.map((r) =>
+    r.one.cpu && r.two.cpu
+      ? `one thread ${r.one.cpu.main} ms (helpers ${r.one.cpu.others} ms); two lanes: this thread ${r.two.cpu.main} ms, the worker ${r.two.cpu.lane} ms (helpers ${r.two.cpu.others - r.two.cpu.lane} ms)`
+      : 'no per-thread counters here',
+  )
+  notes.push(`${name}: CPU time per round: ${cpuNotes.join('; ')}`)
+  figures.push(rateFigure(`${name} check, one thread`, median.one.rate, 'runs/s'))
+  figures.push(
+    rateFigure(`${name} check, workers: 2`, median.two.rate, 'runs/s', { name: 'one thread', value: median.one.rate }, 1.7),
+  )
+  const onFreeCores = rounds.map((r) => projected(r.one, r.two)).filter((x): x is number => x !== undefined)
+  if (onFreeCores.length > 0) {
+    const m = [...onFreeCores].sort((x, y) => x - y)[Math.floor(onFreeCores.length / 2)] as number
+    figures.push({
+      name: `${name} check, workers: 2 on two free cores (from CPU time)`,
+      value: m,
+      unit: 'x',
+      target: '>= 1.7x',
+      pass: m >= 1.7,
+    })
+  }
+}
+console.table(figures.map((f) => ({ figure: f.name, value: f.value.toFixed(1), ratio: f.ratio?.toFixed(2) ?? '' })))
+writeBenchReport('flow-workers', figures, [
+  ...notes,
+  `${RUNS} runs per check (seed 2026, the default workload), ${ROUNDS} rounds alternating which goes first; the ratio rows are the round with the median ratio.`,
+  "The \"on two free cores\" rows are computed, not timed: the one-thread check's CPU time on its thread over the busier lane's (this thread, or the worker thread: the busiest other thread), node's GC and I/O helper threads left out on both sides, i.e. the speed-up if each lane had a core of its own; they show what the parallel split costs in CPU, which the wall-clock ratio cannot on a machine whose cores are taken.",
+  `Load average (1 min) over the bench: ${loads.map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores. Two lanes need two free cores: on a shared machine the ratio moves with the load.`,
+])

@@ -1,0 +1,53 @@
+/**
+ * The dashboard's style sheet: system fonts, the platform's light or dark scheme, a visible focus
+ * ring, and status colours that keep a 4.5:1 contrast on either background.
+ *
+ * @example
+ * dashboardFile('/__dashboard/app.css')?.text === DASHBOARD_STYLE // true
+ */
+export const DASHBOARD_STYLE = `:root { color-scheme: light dark; --fg: #1a1a1a; --bg: #fff; --muted: #5a5a5a; --line: #d0d0d0;
+  --ok: #0b6b2f; --bad: #a3111d; --warn: #7a4b00; --accent: #2445a8; --panel: #f5f6f8; }
+@media (prefers-color-scheme: dark) { :root { --fg: #ececec; --bg: #161719; --muted: #a6a6a6; --line: #3a3b3f;
+  --ok: #6fd28f; --bad: #ff8a8a; --warn: #f0c060; --accent: #9bb4ff; --panel: #202226; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+header { display: flex; align-items: center; gap: 1.5rem; padding: .5rem 1rem; border-bottom: 1px solid var(--line); }
+header h1 { font-size: 1rem; margin: 0; }
+nav ul { display: flex; gap: .25rem; list-style: none; margin: 0; padding: 0; }
+nav a { display: inline-block; padding: .35rem .75rem; border-radius: 4px; color: var(--fg); text-decoration: none; }
+nav a[aria-current="page"] { background: var(--panel); font-weight: 600; box-shadow: inset 0 -2px 0 var(--accent); }
+.live { margin-left: auto; color: var(--muted); font-size: .85rem; }
+main { padding: 1rem; }
+h2 { font-size: 1.1rem; margin: 0 0 .75rem; }
+.filters { display: flex; flex-wrap: wrap; gap: 1rem; align-items: end; margin-bottom: .75rem; }
+.filters label { display: flex; flex-direction: column; gap: .2rem; font-size: .85rem; color: var(--muted); }
+input, select, button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: .3rem .5rem; }
+button { cursor: pointer; background: var(--panel); }
+button:disabled { cursor: default; opacity: .6; }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-weight: 600; color: var(--muted); font-size: .85rem; }
+tr.selectable { cursor: pointer; }
+tr[aria-selected="true"] { background: var(--panel); }
+code, pre { font: 12px/1.4 ui-monospace, monospace; }
+pre { background: var(--panel); padding: .5rem; overflow: auto; max-height: 24rem; margin: .25rem 0 .75rem; white-space: pre-wrap; word-break: break-all; }
+.status-ok { color: var(--ok); font-weight: 600; }
+.status-bad { color: var(--bad); font-weight: 600; }
+.status-wait { color: var(--warn); font-weight: 600; }
+.split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
+.list { overflow-x: auto; }
+td.clip { max-width: 12rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+td.time, td.time + td { white-space: nowrap; }
+dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .15rem .75rem; margin: 0 0 .75rem; }
+dt { color: var(--muted); }
+dd { margin: 0; overflow-wrap: anywhere; }
+.detail { border-left: 1px solid var(--line); padding-left: 1rem; position: sticky; top: 0; }
+.detail h3 { font-size: .95rem; margin: .5rem 0 0; }
+.event { border: 1px solid var(--line); border-radius: 6px; margin-bottom: .75rem; padding: .5rem .75rem; }
+.event h3 { font-size: 1rem; margin: 0; display: flex; gap: .75rem; flex-wrap: wrap; align-items: baseline; }
+.destination { margin-top: .5rem; padding-top: .5rem; border-top: 1px dashed var(--line); }
+.destination p { margin: .25rem 0; }
+.muted { color: var(--muted); }
+.empty { color: var(--muted); font-style: italic; }
+`

@@ -1,0 +1,102 @@
+import { createSimulator } from 'service-sim'
+import {
+  checkDunning,
+  checkSubscriptionMirror,
+  checkThinEventReceiver,
+  checkUsageReporter,
+  checkWebhookReceiver,
+  HarnessInputError,
+  makeSubscriptionMirror,
+  referenceDunningClient,
+  referenceUsageReporter,
+  staleThinEventReceiver,
+} from 'service-sim/harness'
+import { describe, expect, it } from 'vitest'
+import { duplicatingReceiver, lastDeliveredWinsMirror } from './fixtures/worker-subjects.js'
+
+const module = new URL('./fixtures/worker-subjects.ts', import.meta.url)
+const SLOW = 240_000
+
+describe('workers: N on the property checks', () => {
+  it(
+    'finds, shrinks and reports the same mirror counterexample on two threads as on one',
+    async () => {
+      const one = await checkSubscriptionMirror(lastDeliveredWinsMirror, { numRuns: 30, seed: 7 })
+      const two = await checkSubscriptionMirror(lastDeliveredWinsMirror, { numRuns: 30, seed: 7, workers: { count: 2, module } })
+      expect(one.ok).toBe(false)
+      expect(two).toEqual(one)
+    },
+    SLOW,
+  )
+
+  it(
+    'finds, shrinks and reports the same receiver counterexample on three threads as on one',
+    async () => {
+      const one = await checkWebhookReceiver(duplicatingReceiver, { numRuns: 30 })
+      const three = await checkWebhookReceiver(duplicatingReceiver, { numRuns: 30, workers: { count: 3, module } })
+      expect(one.ok).toBe(false)
+      expect(three).toEqual(one)
+    },
+    SLOW,
+  )
+
+  it(
+    'shrinks a thin-event race to the same counterexample on two threads, a harness receiver needing no module',
+    async () => {
+      const one = await checkThinEventReceiver(staleThinEventReceiver, { numRuns: 30, seed: 3 })
+      const two = await checkThinEventReceiver(staleThinEventReceiver, { numRuns: 30, seed: 3, workers: 2 })
+      expect(one.ok).toBe(false)
+      expect(two).toEqual(one)
+    },
+    SLOW,
+  )
+
+  it(
+    'runs every run of a passing property, with a harness reference client and no module',
+    async () => {
+      const result = await checkDunning(referenceDunningClient, { numRuns: 12, workers: 2 })
+      expect(result).toEqual({ ok: true, numRuns: 12 })
+    },
+    SLOW,
+  )
+
+  it('refuses a count that is not a whole number of threads, naming the option', async () => {
+    for (const workers of [0, 1.5, -2, 'two', { count: 0 }, { count: 2, modules: 'x' }]) {
+      await expect(checkDunning(referenceDunningClient, { numRuns: 1, workers: workers as never })).rejects.toThrow(
+        /checkDunning: option 'workers'/,
+      )
+    }
+    await expect(checkUsageReporter(referenceUsageReporter, { numRuns: 1, workers: -1 as never })).rejects.toThrow(
+      HarnessInputError,
+    )
+  })
+
+  it('refuses a factory of this thread alone, saying to name its module', async () => {
+    const mine = makeSubscriptionMirror({})
+    await expect(checkSubscriptionMirror(mine, { numRuns: 1, workers: 2 })).rejects.toThrow(
+      /option 'workers': the factory is a function of this thread.*module: new URL/,
+    )
+  })
+
+  it('refuses a module that is not a file, and a base simulator, which cannot cross threads', async () => {
+    await expect(
+      checkDunning(referenceDunningClient, { numRuns: 1, workers: { count: 2, module: 'https://example.test/m.js' } }),
+    ).rejects.toThrow(/option 'workers.module' must be a file URL or path/)
+    await expect(
+      checkDunning(referenceDunningClient, { numRuns: 1, workers: 2, base: createSimulator({ seed: 1 }) }),
+    ).rejects.toThrow(/option 'base' is a simulator of this thread/)
+  })
+
+  it(
+    'refuses an export the module does not have, or that is not a function',
+    async () => {
+      await expect(
+        checkSubscriptionMirror(lastDeliveredWinsMirror, { numRuns: 2, workers: { count: 2, module, export: 'missing' } }),
+      ).rejects.toThrow(/option 'workers': .*has no function export 'missing'/)
+      await expect(
+        checkSubscriptionMirror(lastDeliveredWinsMirror, { numRuns: 2, workers: { count: 2, module, export: 'notAFactory' } }),
+      ).rejects.toThrow(HarnessInputError)
+    },
+    SLOW,
+  )
+})
