@@ -36,6 +36,7 @@ import { transfers } from './connect/transfers-resource.js'
 import { customerCashBalanceTransactions } from './customers/cash-balance-resource.js'
 import { customerBalanceTransactions } from './customers/customer-balance-transactions-resource.js'
 import { customerSessions } from './customers/customer-sessions-resource.js'
+import { customerSources } from './customers/customer-sources-resource.js'
 import { customers } from './customers/customers-resource.js'
 import { ephemeralKeys } from './customers/ephemeral-keys-resource.js'
 import type { ResourceDeclaration } from './engine/declaration.js'
@@ -89,6 +90,7 @@ export const declarations: readonly ResourceDeclaration<ResourcePorts>[] = [
   billingPortalConfigurations,
   billingPortalSessions,
   customerSessions,
+  customerSources,
   ephemeralKeys,
   paymentLinks,
   payouts,

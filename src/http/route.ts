@@ -42,7 +42,8 @@ export interface RequestContext<B = unknown, Q = unknown> {
   status(code: number): void
 }
 
-export type RouteAuth = 'secret' | 'session'
+/** `none`: a page a browser opens without a key (the connect host's OAuth authorize page), acting as the platform in test mode. */
+export type RouteAuth = 'secret' | 'session' | 'none'
 
 /**
  * One operation of the service. Each operation is one endpoint for the limiters, whatever the id in

@@ -90,19 +90,36 @@ describe('resource engine through the public surface', () => {
     expect((await call(sim, key, 'GET', `/v1/prices/${price.id}`)).status).toBe(404)
   })
 
-  it('answers 501 not_implemented naming an operation nobody serves', async () => {
+  it('serves the legacy sources (no 501 left); an unknown path is 404 url_unrecognized, a wrong verb 405', async () => {
     const { sim, key, stripe } = setup()
     const res = await call(sim, key, 'GET', '/v1/customers/cus_x/sources')
-    expect(res.status).toBe(501)
-    expect(res.body.error).toMatchObject({ code: 'not_implemented' })
-    expect(res.body.error.message).toContain('customers.listSources')
-    expect(res.body.error.message).toContain('GET /v1/customers/:id/sources')
-    await expect(stripe.customers.listSources('cus_x')).rejects.toMatchObject({
-      statusCode: 501,
-      code: 'not_implemented',
-    })
+    expect(res.status).toBe(404)
+    expect(res.body.error).toMatchObject({ code: 'resource_missing', message: "No such customer: 'cus_x'" })
+    const customer = await stripe.customers.create({ email: 'src@example.com' })
+    await expect(stripe.customers.listSources(customer.id)).resolves.toMatchObject({ object: 'list', data: [] })
     expect((await call(sim, key, 'GET', '/v1/nothing_here')).body.error.code).toBe('url_unrecognized')
     expect((await call(sim, key, 'DELETE', '/v1/balance')).status).toBe(405)
+  })
+
+  it('rejects a connected account: charges and payouts off until unrejected, with account.updated', async () => {
+    const { sim, stripe } = setup()
+    const account = await stripe.accounts.create({
+      type: 'custom',
+      country: 'US',
+      capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+    })
+    const rejected = await stripe.accounts.reject(account.id, { reason: 'fraud_other' })
+    expect(rejected).toMatchObject({ charges_enabled: false, payouts_enabled: false })
+    expect(rejected.requirements?.disabled_reason).toBe('rejected.platform_fraud')
+    // A later change keeps the rejection.
+    const updated = await stripe.accounts.update(account.id, { metadata: { k: 'v' } })
+    expect(updated.requirements?.disabled_reason).toBe('rejected.platform_fraud')
+    await expect(stripe.accounts.reject(account.id, { reason: 'other' })).rejects.toMatchObject({ statusCode: 400 })
+    const back = await stripe.accounts.unreject(account.id)
+    expect(back.requirements?.disabled_reason).not.toMatch(/^rejected\./)
+    expect(sim.admin.events({ type: 'account.updated' }).length).toBeGreaterThanOrEqual(3)
+    const standard = await stripe.accounts.create({ type: 'standard', country: 'US' })
+    await expect(stripe.accounts.reject(standard.id, { reason: 'other' })).rejects.toMatchObject({ statusCode: 400 })
   })
 
   it('creates a subscription with its items and emits customer.subscription.created', async () => {

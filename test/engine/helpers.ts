@@ -73,6 +73,8 @@ export const CREATE_PARAMS: Readonly<Record<string, Readonly<Record<string, unkn
   payment_intent: { amount: 2000 },
   // A card from a test token, saved to the customer so its own retrieve and list find it (and update takes it).
   payment_method: { type: 'card', card: { token: 'tok_visa' }, customer: '{customer}' },
+  // A customer's legacy card from a test card token.
+  card: { source: 'tok_visa' },
   plan: { product: '{product}' },
   account_link: { account: '{destination}' },
   // One of customer or customer_account (or, for ephemeral keys, an issuing card, nonce or verification session).

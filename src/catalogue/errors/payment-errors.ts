@@ -40,6 +40,15 @@ export const PAYMENT_ERRORS = {
     'provider',
     { code: 'amount_too_large' },
   ),
+  /** A customer's bank account source verified a second time. */
+  bank_account_already_verified: row(400, INVALID, 'This bank account has already been verified.'),
+  /** Micro-deposit amounts that are not the ones sent to a customer's bank account source. */
+  bank_account_verification_failed: row(
+    400,
+    INVALID,
+    'The amounts provided do not match the amounts that were sent to the bank account.',
+    'provider',
+  ),
   /** A charge naming a customer with nothing to charge (the provider's wording, under `missing`). */
   charge_customer_no_source: row(400, INVALID, 'Cannot charge a customer that has no active card', 'provider', {
     code: 'missing',
@@ -309,6 +318,8 @@ export const PAYMENT_ERRORS = {
     INVALID,
     'You cannot {action} this SetupIntent because it has a status of {status}. Only a SetupIntent with one of the following statuses may be {past}: {allowed}.',
   ),
+  /** Verifying a customer's source that is not a bank account (cards are checked when attached). */
+  source_not_verifiable: row(400, INVALID, 'The source {id} is not a bank account and cannot be verified.'),
   token_already_used: row(400, INVALID, 'You cannot use a Stripe token more than once: {id}.'),
   /** A reversal of a transfer already reversed whole. */
   transfer_already_reversed: row(400, INVALID, 'Transfer {transfer} has already been fully reversed.'),

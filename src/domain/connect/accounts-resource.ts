@@ -7,6 +7,7 @@ import type { ResourcePorts } from '../resource-ports.js'
 import { invalidRequest, resourceMissing, tableError } from '../service-error.js'
 import { capabilityBehaviours } from './account-capabilities.js'
 import { accountDefaults, controllerOf, externalAccountOf, providedFlags, requestedAfter } from './account-object.js'
+import { rejectionBehaviours, rejectionOver } from './account-rejection.js'
 import { derived } from './account-requirements.js'
 
 type Params = Readonly<Record<string, unknown>>
@@ -84,7 +85,8 @@ function following(obj: Json, params: Params, onboarded: boolean, env: Env, scop
     view.company = companyOf(view, params)
     if ('individual' in view) view.individual = undefined
   }
-  return { ...view, ...derived(view, { onboarded }) }
+  // A platform's rejection outlasts every later change (`account-rejection.ts`).
+  return rejectionOver(obj, { ...view, ...derived(view, { onboarded }) })
 }
 
 /**
@@ -142,6 +144,10 @@ export const accounts: ResourceDeclaration<ResourcePorts> = {
   defaults: accountDefaults,
   behaviours: {
     ...capabilityBehaviours((call, env, id) => named(env, call.scope, id)),
+    ...rejectionBehaviours({
+      named: (env, call, id) => named(env, call.scope, id),
+      following: (env, call, account) => following(account, {}, onboarded(env, String(account.id)), env, call.scope),
+    }),
     'accounts.create'(call, _next, env) {
       const params = call.params
       checkEmail(params.email, 'email')

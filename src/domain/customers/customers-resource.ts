@@ -6,6 +6,8 @@ import type { ResourcePorts } from '../resource-ports.js'
 import { tableError } from '../service-error.js'
 import { customerTax } from '../tax/customer-tax.js'
 import { cashBalanceOf } from './cash-balance-resource.js'
+import { attachSource, detachSource, SOURCE_STORE, sourceFrom, sourcesOf } from './customer-source-book.js'
+import { verifySource } from './customer-sources-resource.js'
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -108,8 +110,7 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
           .list(scope)
           .filter((t) => t.customer === customer.id),
       ),
-    // The simulator keeps payment methods, not legacy sources: a customer has none.
-    sources: (customer) => includedList(customer, 'sources', []),
+    sources: (customer, { engine, scope }) => includedList(customer, 'sources', sourcesOf(engine, scope, String(customer.id))),
     invoice_credit_balance: (customer, { engine, scope }) =>
       creditByCurrency(customer, engine.resource('customer_balance_transaction').list(scope)),
     // A customer without any cash balance movement (`available` still null) answers null.
@@ -123,6 +124,7 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
       return cashBalanceOf(engine, call.scope, engine.resource('customer').require(call.scope, call.path.id ?? ''))
     },
     'customers.deleteDiscount': deleteCustomerDiscount,
+    'customers.verifySource': verifySource,
     'customers.create'(call, next, { engine, ports }) {
       const pm = call.params.payment_method
       const params = withoutPaymentMethod(call.params)
@@ -139,21 +141,43 @@ export const customers: ResourceDeclaration<ResourcePorts> = {
           ? { ...(params.invoice_settings as Params), default_payment_method: resolved }
           : params.invoice_settings
       const clock = typeof params.test_clock === 'string' ? ports.billing.clockTimeline(call.scope, params.test_clock) : undefined
+      // A `source` (a card token) becomes the new customer's card and its `default_source`.
+      const source = params.source === undefined ? undefined : sourceFrom(engine, call.scope, params.source, 'source')()
       const created = next(
         settings === params.invoice_settings ? params : Object.assign({}, params, { invoice_settings: settings }),
-        clock === undefined ? undefined : { created: Math.floor(clock.now() / 1000), test_clock: params.test_clock },
+        {
+          ...(clock === undefined ? {} : { created: Math.floor(clock.now() / 1000), test_clock: params.test_clock }),
+          ...(source === undefined ? {} : { default_source: source.object.id }),
+        },
       ) as { id: string }
+      if (source !== undefined) attachSource(engine, call.scope, created.id, source, call.origin)
       if (resolved !== undefined) ports.paymentMethods.attach(call.scope, resolved, created.id, call.origin)
       return created
     },
-    'customers.update'(call, next, { ports }) {
+    'customers.update'(call, next, { engine, ports }) {
       checkEmail(call.params.email, 'email')
       const dpm = defaultPm(call.params)
       if (typeof dpm === 'string' && dpm !== '') {
         const found = ports.paymentMethods.get(call.scope, dpm)
         if (found === undefined || found.customer !== call.path.id) throw missingPm(dpm)
       }
-      return next()
+      const chosen = call.params.default_source
+      if (
+        typeof chosen === 'string' &&
+        chosen !== '' &&
+        engine.resource(SOURCE_STORE).get(call.scope, chosen)?.customer !== call.path.id
+      ) {
+        throw tableError('resource_missing', { kind: 'source', id: chosen }, { param: 'default_source', status: 400 })
+      }
+      if (call.params.source === undefined) return next()
+      // A new `source` replaces the default one: made, made the default, the old default deleted.
+      const customer = engine.resource('customer').require(call.scope, call.path.id ?? '')
+      const made = sourceFrom(engine, call.scope, call.params.source, 'source')()
+      const old = sourcesOf(engine, call.scope, String(customer.id)).find((s) => s.id === customer.default_source)
+      const source = attachSource(engine, call.scope, String(customer.id), made, call.origin)
+      const updated = next({ ...call.params, default_source: source.id }) as Json
+      if (old !== undefined) detachSource(engine, call.scope, updated, old, call.origin)
+      return engine.resource('customer').require(call.scope, String(customer.id))
     },
     'customers.del'(call, next, { engine, ports }) {
       // "Also immediately cancels any active subscriptions on the customer": a deleted customer

@@ -1,3 +1,4 @@
+import { SOURCE_STORE } from '../customers/customer-source-book.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import type { Scope } from '../mode.js'
@@ -40,8 +41,10 @@ export function chargeSource(
     const fallback = customer.default_source ?? settings?.default_payment_method
     const pm = typeof fallback === 'string' ? ports.paymentMethods.get(scope, fallback) : undefined
     if (pm === undefined) throw tableError('charge_customer_no_source', {}, { param: 'card' })
-    return () => ({ paymentMethod: pm, source: null })
+    const card = engine.resource(SOURCE_STORE).get(scope, pm.id)
+    return () => ({ paymentMethod: pm, source: card ?? null })
   }
+  if (source.startsWith('card_')) return savedCard(engine, ports, scope, source, customer)
   const test = testCard(source)
   if (test !== undefined && isCardToken(source)) {
     return () => {
@@ -72,4 +75,23 @@ export function chargeSource(
     throw tableError('payment_method_other_customer', { id: pm.id, customer: String(pm.customer) }, { param: 'source' })
   }
   return () => ({ paymentMethod: pm, source: null })
+}
+
+/**
+ * A card a customer keeps (`card_…`, a legacy source): charged as its payment method twin, shown
+ * as the charge's `source`. Only with the customer that keeps it, as the provider requires.
+ */
+function savedCard(
+  engine: Engine,
+  ports: ResourcePorts,
+  scope: Scope,
+  id: string,
+  customer: Json | undefined,
+): () => ChargeSource {
+  const card = engine.resource(SOURCE_STORE).get(scope, id)
+  const pm = ports.paymentMethods.get(scope, id)
+  if (card === undefined || pm === undefined || card.customer !== customer?.id) {
+    throw tableError('resource_missing', { kind: 'source', id }, { param: 'source', status: 400 })
+  }
+  return () => ({ paymentMethod: pm, source: card })
 }
