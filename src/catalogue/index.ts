@@ -16,6 +16,7 @@
  * typeShape('Customer')?.t                                      // 'object'
  */
 import { readFileSync } from 'node:fs'
+import { type EventTypes, eventTypesIn } from './event-types.js'
 import { type TypeTable, typeTable } from './type-table.js'
 import type { Catalogue, Operation, Shape } from './types.js'
 
@@ -46,6 +47,19 @@ function ops(): OperationsFile {
 function typesTable(): TypeTable {
   types ??= typeTable(read('types.json'))
   return types
+}
+
+let eventTypeSets: EventTypes | undefined
+
+/**
+ * The event types the official client declares (snapshot and thin), read on first call.
+ *
+ * @example
+ * eventTypes().snapshot.has('customer.subscription.updated') // true
+ */
+export function eventTypes(): EventTypes {
+  eventTypeSets ??= eventTypesIn(read('types.json').toString('utf8'))
+  return eventTypeSets
 }
 
 /**
@@ -221,6 +235,7 @@ export function catalogue(): Catalogue {
   return { clientVersion, apiVersion, operations, objects, types: wholeTable }
 }
 
+export type { EventTypes } from './event-types.js'
 // What the harness, the fixture and the CLI use of this layer.
 export {
   ACCOUNT_ID_PREFIX,

@@ -1,4 +1,6 @@
+import { eventTypes } from '#catalogue/index.js'
 import { type EventsFrom, isLoopback, isThinType, ServiceError } from '#domain/index.js'
+import { closestName } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { UsageError } from './usage-error.js'
 
@@ -78,6 +80,14 @@ export function eventList(option: string, text: string, payload: 'snapshot' | 't
         ? `${option}: '${wrong}' is a thin event type; thin events go to their own URL: --forward-thin-to <url> --thin-events ${wrong}`
         : `${option}: '${wrong}' is a snapshot event type; choose snapshot events with --events`,
     )
+  const known = eventTypes()[payload]
+  const unknown = list.find((e) => e !== '*' && !known.has(e))
+  if (unknown !== undefined) {
+    const near = closestName(unknown, [...known])
+    throw new UsageError(
+      `${option}: '${unknown}' is not an event type the provider sends${near === undefined ? '' : `; did you mean '${near}'?`}`,
+    )
+  }
   return list
 }
 
