@@ -130,7 +130,7 @@ describe('serve: an error names its request record', () => {
   it('resolves request_log_url with the admin token, and refuses it without', async () => {
     const stripe = new Stripe(sim.platform.secretKey.test, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 })
     const error = await refusal(stripe.customers.retrieve('cus_missing'))
-    const url = new URL(String(error.raw.request_log_url))
+    const url = new URL(String((error.raw as Record<string, unknown>).request_log_url))
     expect(url.origin).toBe(`http://127.0.0.1:${port}`)
     expect(url.pathname).toBe(`/__sim/requests/${error.requestId}`)
     const read = await call(port, url.pathname, { headers: { Authorization: `Bearer ${token}` } })
