@@ -49,7 +49,10 @@ function checkEventBridge(value: unknown): void {
 
 /** A destination's own configuration: a webhook endpoint's, or an EventBridge event source's. */
 function checkTarget(params: Readonly<Record<string, unknown>>): void {
-  if (params.type === 'amazon_eventbridge') return checkEventBridge(params.amazon_eventbridge)
+  if (params.type === 'amazon_eventbridge') {
+    checkEventBridge(params.amazon_eventbridge)
+    return
+  }
   if (params.type !== 'webhook_endpoint') {
     throw tableError(
       'parameter_invalid',
