@@ -38,7 +38,11 @@ export function checkCardSucceeds(service: Service, scope: Scope, paymentMethod:
     type: 'card_error',
     code: outcome.code,
     message: outcome.message,
-    extra: { decline_code: outcome.declineCode, doc_url: errorDocUrl(outcome.code) },
+    // A bank debit's refusal has no issuer decline code: the member is absent, never null.
+    extra: {
+      ...(outcome.declineCode === null ? {} : { decline_code: outcome.declineCode }),
+      doc_url: errorDocUrl(outcome.code),
+    },
   })
 }
 
