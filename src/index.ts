@@ -16,6 +16,7 @@ export type {
   DeliveryStatus,
 } from '#domain/events/delivery/delivery-record.js'
 export type { DeliveryTransport, TransportRequest, TransportResult } from '#domain/events/delivery/delivery-transport.js'
+export type { EventBusEntry } from '#domain/events/delivery/event-bus.js'
 export type { DeliveryFaults } from '#domain/events/delivery/receiver-failures.js'
 export {
   type SignatureErrorCode,

@@ -40,14 +40,31 @@ export const ERRORS = sortedByCode(byTopic)
 /** Every code of the table. */
 export type ErrorCode = keyof typeof ERRORS
 
+/** Codes only the simulator answers with (every row of theirs is the simulator's own). */
+let simulatorOnly: ReadonlySet<string> | undefined
+function simulatorOnlyCodes(): ReadonlySet<string> {
+  if (simulatorOnly !== undefined) return simulatorOnly
+  const byCode = new Map<string, boolean>()
+  for (const [key, row] of Object.entries(ERRORS) as [string, ErrorRow][]) {
+    const code = row.code ?? key
+    byCode.set(code, (byCode.get(code) ?? true) && row.source === 'simulator')
+  }
+  simulatorOnly = new Set([...byCode].filter(([, only]) => only).map(([code]) => code))
+  return simulatorOnly
+}
+
 /**
  * The provider's documentation address for a code: `https://docs.stripe.com/error-codes/` and the
- * code with dashes for underscores (decision: the provider's `doc_url` format).
+ * code with dashes for underscores (decision: the provider's `doc_url` format). A code only the
+ * simulator answers with has no page there: it gets the list of codes itself, an address that
+ * resolves, rather than one that would not.
  *
  * @example
  * errorDocUrl('resource_missing') // 'https://docs.stripe.com/error-codes/resource-missing'
+ * errorDocUrl('invalid_json')     // 'https://docs.stripe.com/error-codes'
  */
 export function errorDocUrl(code: string): string {
+  if (simulatorOnlyCodes().has(code)) return 'https://docs.stripe.com/error-codes'
   return `https://docs.stripe.com/error-codes/${code.replaceAll('_', '-')}`
 }
 

@@ -69,6 +69,8 @@ export interface TraceKinds {
   'destination.secret_rolled': DestinationChange
   'destination.bad_certificate': { id: string; bad: boolean }
   'delivery.scheduled': { event: string; destination: string; due: number }
+  /** An event put on an `amazon_eventbridge` destination's virtual event bus (no HTTP attempt). */
+  'eventbridge.put': { event: string; destination: string; account: string; mode: string }
   'delivery.attempt': {
     event: string
     destination: string

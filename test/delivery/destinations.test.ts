@@ -155,7 +155,7 @@ describe('event destinations', () => {
     const cases: [unknown, string][] = [
       [{ ...base, colour: 'red' }, 'colour'],
       [{ ...base, name: undefined }, 'name'],
-      [{ ...base, type: 'amazon_eventbridge' }, 'type'],
+      [{ ...base, type: 'azure_event_grid' }, 'type'],
       [{ ...base, event_payload: 'fat' }, 'event_payload'],
       [{ ...base, enabled_events: [] }, 'enabled_events'],
       [{ ...base, enabled_events: ['Not A Type'] }, 'enabled_events[0]'],

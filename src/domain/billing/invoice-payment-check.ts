@@ -1,4 +1,4 @@
-import { errorMessage } from '#catalogue/errors.js'
+import { errorDocUrl, errorMessage } from '#catalogue/errors.js'
 import type { Scope } from '../mode.js'
 import { invalidRequest, ServiceError } from '../service-error.js'
 import type { BillingContext } from './context.js'
@@ -26,6 +26,10 @@ export function checkPayable(ctx: BillingContext, scope: Scope, customerId: stri
     type: 'card_error',
     code: outcome.code,
     message: outcome.message,
-    extra: { decline_code: outcome.declineCode, doc_url: `https://docs.stripe.com/error-codes/${outcome.code}` },
+    // A bank debit's refusal has no issuer decline code: the member is absent, never null.
+    extra: {
+      ...(outcome.declineCode === null ? {} : { decline_code: outcome.declineCode }),
+      doc_url: errorDocUrl(outcome.code),
+    },
   })
 }

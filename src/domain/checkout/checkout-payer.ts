@@ -1,3 +1,4 @@
+import { errorDocUrl } from '#catalogue/errors.js'
 import type { Json } from '../engine/list.js'
 import { NO_ORIGIN } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
@@ -37,7 +38,11 @@ export function checkCardSucceeds(service: Service, scope: Scope, paymentMethod:
     type: 'card_error',
     code: outcome.code,
     message: outcome.message,
-    extra: { decline_code: outcome.declineCode, doc_url: `https://docs.stripe.com/error-codes/${outcome.code}` },
+    // A bank debit's refusal has no issuer decline code: the member is absent, never null.
+    extra: {
+      ...(outcome.declineCode === null ? {} : { decline_code: outcome.declineCode }),
+      doc_url: errorDocUrl(outcome.code),
+    },
   })
 }
 

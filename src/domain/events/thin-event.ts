@@ -19,7 +19,8 @@ export function emitThinEvent(log: EventLog, input: EmitThin): StoredEvent {
     type: input.type,
     created: new Date(kernel.clock.now).toISOString(),
     livemode: input.mode === 'live',
-    context: account?.platform !== undefined || contextOf(log, input.account) !== undefined ? input.account : null,
+    // The platform's own events carry no context at all: the client declares a string or its absence.
+    ...(account?.platform !== undefined || contextOf(log, input.account) !== undefined ? { context: input.account } : {}),
     ...(input.relatedObject ? { related_object: { ...input.relatedObject } } : {}),
     data: cloneData(input.data ?? {}),
     ...(input.reason ? { reason: cloneData(input.reason) } : {}),

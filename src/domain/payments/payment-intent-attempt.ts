@@ -111,7 +111,7 @@ function decline(
   failure: Failure,
   origin: Origin,
 ): never {
-  const docUrl = `https://docs.stripe.com/error-codes/${failure.code}`
+  const docUrl = errorDocUrl(failure.code)
   const failed = r.put(scope, p.id, {
     latest_charge: chargeId,
     last_payment_error: {
@@ -138,7 +138,6 @@ function decline(
       doc_url: docUrl,
       payment_intent: failed,
       payment_method: pm,
-      request_log_url: null,
     },
   })
 }

@@ -1,5 +1,7 @@
+import { errorDocUrl } from '#catalogue/errors.js'
 import { ServiceError } from '#domain/service-error.js'
 import { jsonOf } from '#kernel/sealed.js'
+import { requestLogUrl } from '../request-log-url.js'
 import { retiredShadow } from '../routes/retired-routes.js'
 import { internalError } from './internal-error.js'
 import type { PipelineContext } from './pipeline-context.js'
@@ -30,7 +32,9 @@ export function renderRefusal(ctx: PipelineContext, caught: unknown): void {
 
 /**
  * The error envelope of a refusal, with a request id (unless the error says it has none) and the
- * version when one was read.
+ * version when one was read. A `/v1` envelope carries what the provider's own carries: the code's
+ * `doc_url` and, with a request id, the `request_log_url` of the request's record; `/v2` errors
+ * have neither in their schema.
  *
  * @example
  * replyWithError(ctx, error, undefined) // ctx.status error.status, ctx.text '{"error":{…}}'
@@ -38,7 +42,14 @@ export function renderRefusal(ctx: PipelineContext, caught: unknown): void {
 export function replyWithError(ctx: PipelineContext, error: ServiceError, version: string | undefined): void {
   const { host } = ctx
   const headers: Record<string, string> = { ...error.headers }
-  if (!error.noRequestId) headers['Request-Id'] = host.requestIds.next('req')
+  const requestId = error.noRequestId ? undefined : host.requestIds.next('req')
+  if (requestId !== undefined) headers['Request-Id'] = requestId
   if (version !== undefined) headers[host.names.version] = version
-  ctx.reply(error.status, jsonOf(error.toJSON()), headers)
+  const envelope = error.toJSON()
+  if (ctx.style === 'v1') {
+    const body = envelope.error
+    body.doc_url ??= errorDocUrl(error.code)
+    if (requestId !== undefined) body.request_log_url = requestLogUrl(ctx.incoming.url.href, requestId)
+  }
+  ctx.reply(error.status, jsonOf(envelope), headers)
 }

@@ -167,6 +167,7 @@ const destinations = adminRoute({
           id: { type: 'string' },
           account: { type: 'string' },
           mode: ref('schemas', 'Mode'),
+          type: { type: 'string', enum: ['webhook_endpoint', 'amazon_eventbridge'] },
           url: { type: 'string' },
           status: { type: 'string', enum: ['enabled', 'disabled'] },
           event_payload: { type: 'string', enum: ['snapshot', 'thin'] },
@@ -183,6 +184,7 @@ const destinations = adminRoute({
         id: d.id,
         account: d.account,
         mode: d.mode,
+        type: d.type,
         url: d.url,
         status: d.status,
         event_payload: d.eventPayload,
@@ -193,11 +195,42 @@ const destinations = adminRoute({
     }),
 })
 
+const eventBus = adminRoute({
+  method: 'GET',
+  path: '/destinations/{id}/event_bus',
+  summary: "The events put on an amazon_eventbridge destination's virtual event bus, oldest first (sim.admin.eventBus)",
+  responses: {
+    '200': ok(
+      'The bus',
+      list({
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          source: { type: 'string' },
+          detailType: { type: 'string' },
+          time: { type: 'string', format: 'date-time' },
+          detail: { type: 'object', description: "The event as the destination's payload kind and version render it" },
+        },
+      }),
+    ),
+    '400': ERROR,
+    '404': ERROR,
+  },
+  handler: ({ sim, path }) => {
+    const destination = sim.admin.destinations().find((d) => d.id === path.id)
+    if (destination === undefined) return fail(404, `destination: no such destination '${path.id}'`, 'id')
+    if (destination.type !== 'amazon_eventbridge') {
+      return fail(400, `destination: '${path.id}' is a ${destination.type} destination, not amazon_eventbridge`, 'id')
+    }
+    return json(200, { data: sim.admin.eventBus(destination.id) })
+  },
+})
+
 /**
  * Events and their delivery: emitted events, a trigger, deliveries and their attempts, a manual
- * resend, the destinations.
+ * resend, the destinations and an EventBridge destination's virtual bus.
  *
  * @example
- * eventRoutes.map((r) => r.path) // ['/events', '/events/trigger', '/deliveries', '/deliveries/resend', '/destinations']
+ * eventRoutes.map((r) => r.path) // ['/events', …, '/destinations', '/destinations/{id}/event_bus']
  */
-export const eventRoutes: readonly AdminRoute[] = [events, trigger, deliveries, resend, destinations]
+export const eventRoutes: readonly AdminRoute[] = [events, trigger, deliveries, resend, destinations, eventBus]

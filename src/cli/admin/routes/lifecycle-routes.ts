@@ -3,7 +3,7 @@ import { isoTime } from '#kernel/index.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import type { AdminHost } from '../host.js'
-import { ok } from '../openapi-components.js'
+import { ERROR, ok } from '../openapi-components.js'
 
 const sequence = 'expected a non-negative integer sequence number'
 
@@ -81,10 +81,36 @@ const trace = adminRoute({
   },
 })
 
+const request = adminRoute({
+  method: 'GET',
+  path: '/requests/{id}',
+  summary: "One request's record: its http trace entry (what an error's request_log_url names)",
+  description:
+    'The `http` entry of the trace whose `request_id` is the id: method, path, operation, account, mode, status and both bodies, with its sequence number and virtual time. A request answered again from its idempotency key is the first one.',
+  responses: {
+    '200': ok('The request record', {
+      type: 'object',
+      properties: {
+        seq: { type: 'integer' },
+        at: { type: 'number', description: 'Virtual time (epoch ms)' },
+        kind: { type: 'string', const: 'http' },
+        data: { type: 'object', additionalProperties: true },
+      },
+    }),
+    '404': ERROR,
+  },
+  handler: ({ sim, path }) => {
+    const id = path.id ?? ''
+    const entry = sim.trace.filter('http').find((e) => e.data.request_id === id)
+    if (entry === undefined) return fail(404, `request: no such request '${id}'`, 'id')
+    return json(200, entry)
+  },
+})
+
 /**
- * The simulation's life: start over, save it, read its trace.
+ * The simulation's life: start over, save it, read its trace and the record of one request.
  *
  * @example
- * lifecycleRoutes.map((r) => r.path) // ['/reset', '/snapshot', '/trace']
+ * lifecycleRoutes.map((r) => r.path) // ['/reset', '/snapshot', '/trace', '/requests/{id}']
  */
-export const lifecycleRoutes: readonly AdminRoute[] = [reset, snapshot, trace]
+export const lifecycleRoutes: readonly AdminRoute[] = [reset, snapshot, trace, request]

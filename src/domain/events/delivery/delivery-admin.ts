@@ -4,6 +4,7 @@ import type { Destination } from '../destinations/destination.js'
 import type { StoredEvent } from '../event.js'
 import type { SyncOutcome } from './delivery.js'
 import type { DeliveryAttempt, DeliveryRecord } from './delivery-record.js'
+import { type EventBusEntry, eventBusOf } from './event-bus.js'
 import type { DeliveryFaults } from './receiver-failures.js'
 import type { TriggerOverrides } from './trigger.js'
 
@@ -34,6 +35,11 @@ export interface DeliveryAdmin {
   signingSecrets(destinationId: string): string[]
   /** Makes a destination present an invalid TLS certificate (every attempt fails with a TLS error). */
   setBadCertificate(destinationId: string, bad?: boolean): void
+  /**
+   * The events put on an `amazon_eventbridge` destination's virtual event bus, oldest first, each
+   * with its detail as the destination's payload kind and version render it.
+   */
+  eventBus(destinationId: string): EventBusEntry[]
   /** Destinations not deleted, in creation order. */
   destinations(): readonly Destination[]
   /** The live delivery fault knobs (duplicates, reordering, redundant events). */
@@ -65,6 +71,13 @@ export function createDeliveryAdmin(service: Service): DeliveryAdmin {
     },
     signingSecrets: (id) => destinations.activeSecrets(find(id)),
     setBadCertificate: (id, bad = true) => destinations.setBadCertificate(id, bad),
+    eventBus(id) {
+      const d = find(id)
+      if (d.type !== 'amazon_eventbridge') {
+        throw new TypeError(`eventBus: destination '${id}' is a ${d.type} destination, not amazon_eventbridge`)
+      }
+      return eventBusOf(service, d)
+    },
     destinations: () => destinations.all(),
     deliveryFaults: delivery.faults,
   }

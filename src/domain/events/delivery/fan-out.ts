@@ -12,7 +12,8 @@ import { createRedundantEvents } from './redundant-events.js'
 /**
  * Routing of every new event: a delivery record and a first attempt for each destination that
  * takes it (see `routes`), with the fault knobs' reordering delay and duplicate and the fault
- * hooks' decision for attempt 1. Pings and synchronous events are delivered by their callers.
+ * hooks' decision for attempt 1; an EventBridge destination's event is put on its virtual bus
+ * (traced as `eventbridge.put`). Pings and synchronous events are delivered by their callers.
  *
  * @example
  * events.subscribe(createFanOut(ctx, schedule))
@@ -43,7 +44,11 @@ export function createFanOut(ctx: DeliveryContext, schedule: AttemptSchedule): (
     if (event.type === PING_TYPE || SYNCHRONOUS_TYPES.has(event.type)) return
     if (twins.rolls(event)) queueMicrotask(() => twins.emit(event))
     for (const d of ctx.destinations.all()) {
-      if (routes(d, event, ctx.accounts)) first(event, openRecord(ctx, event, d))
+      if (!routes(d, event, ctx.accounts)) continue
+      // An EventBridge destination has no receiver to attempt: the event goes on its bus at once.
+      if (d.type === 'amazon_eventbridge') {
+        trace.append('eventbridge.put', { event: event.id, destination: d.id, account: event.account, mode: event.mode })
+      } else first(event, openRecord(ctx, event, d))
     }
   }
 }

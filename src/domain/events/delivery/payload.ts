@@ -7,7 +7,8 @@ const pinned = new WeakMap<StoredEvent, Map<string, string>>()
  * The exact JSON a destination receives for an event, serialised once per event and kind (events
  * are immutable), pretty-printed with two-space indentation as the real provider sends it: a
  * receiver that verifies a re-serialised body instead of the raw bytes fails. Snapshot: the full event. Thin: the notification `{ id, object, type, created,
- * livemode, context, related_object }` without `data`; the receiver fetches the rest.
+ * livemode, context, related_object }` without `data` (`context` only for an event of
+ * another account); the receiver fetches the rest.
  *
  * @example
  * deliveryBody(event, 'thin') // '{\n  "id": "evt_test_…",\n  "object": "v2.core.event",…'
@@ -39,7 +40,7 @@ export function deliveryBody(
             type: b.type,
             created: b.created,
             livemode: b.livemode,
-            context: b.context ?? null,
+            ...(b.context === undefined || b.context === null ? {} : { context: b.context }),
             ...(b.related_object ? { related_object: b.related_object } : {}),
           },
           null,

@@ -21,26 +21,62 @@ function checkEnabledEventsCount(value: unknown): void {
   }
 }
 
-/**
- * What the catalogue's params type cannot say of a create: the simulator serves
- * `webhook_endpoint` destinations (their `webhook_endpoint` required), `events_from` takes the
- * spec's four scopes, texts have their lengths.
- *
- * @example
- * checkCreateParams({ name: 'h', type: 'amazon_eventbridge', ... }) // throws 400 on type
- */
-export function checkCreateParams(params: Readonly<Record<string, unknown>>): void {
-  checkName(params.name)
+/** The AWS account and region of an `amazon_eventbridge` destination: 12 digits, a region name. */
+function checkEventBridge(value: unknown): void {
+  if (value === undefined || value === null || typeof value !== 'object') {
+    throw tableError('parameter_missing', { param: 'amazon_eventbridge' }, { param: 'amazon_eventbridge' })
+  }
+  const { aws_account_id: account, aws_region: region } = value as Record<string, unknown>
+  if (account === undefined) {
+    throw tableError(
+      'parameter_missing',
+      { param: 'amazon_eventbridge.aws_account_id' },
+      { param: 'amazon_eventbridge.aws_account_id' },
+    )
+  }
+  if (typeof account !== 'string' || !/^\d{12}$/.test(account)) {
+    const param = 'amazon_eventbridge.aws_account_id'
+    throw tableError('parameter_invalid', { param, detail: 'an AWS account id is 12 digits' }, { param })
+  }
+  if (region === undefined) {
+    throw tableError('parameter_missing', { param: 'amazon_eventbridge.aws_region' }, { param: 'amazon_eventbridge.aws_region' })
+  }
+  if (typeof region !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) {
+    const param = 'amazon_eventbridge.aws_region'
+    throw tableError('parameter_invalid', { param, detail: 'an AWS region such as us-east-1' }, { param })
+  }
+}
+
+/** A destination's own configuration: a webhook endpoint's, or an EventBridge event source's. */
+function checkTarget(params: Readonly<Record<string, unknown>>): void {
+  if (params.type === 'amazon_eventbridge') {
+    checkEventBridge(params.amazon_eventbridge)
+    return
+  }
   if (params.type !== 'webhook_endpoint') {
     throw tableError(
       'parameter_invalid',
-      { param: 'type', detail: 'only webhook_endpoint destinations are served (param: type)' },
+      { param: 'type', detail: 'webhook_endpoint and amazon_eventbridge destinations are served (param: type)' },
       { param: 'type' },
     )
   }
   if (params.webhook_endpoint === undefined) {
     throw tableError('parameter_missing', { param: 'webhook_endpoint' }, { param: 'webhook_endpoint' })
   }
+}
+
+/**
+ * What the catalogue's params type cannot say of a create: the simulator serves
+ * `webhook_endpoint` destinations (their `webhook_endpoint` required) and `amazon_eventbridge`
+ * ones (their AWS account and region required), `events_from` takes the spec's four scopes,
+ * texts have their lengths.
+ *
+ * @example
+ * checkCreateParams({ name: 'h', type: 'azure_event_grid', ... }) // throws 400 on type
+ */
+export function checkCreateParams(params: Readonly<Record<string, unknown>>): void {
+  checkName(params.name)
+  checkTarget(params)
   const from = params.events_from
   if (Array.isArray(from)) {
     if (from.length === 0) throw invalidRequest('events_from must name at least one scope.', { param: 'events_from' })

@@ -78,7 +78,7 @@ export interface DestinationKeys {
 }
 
 /**
- * An event destination (`v2.core.event_destination`) of type `webhook_endpoint` as delivery reads
+ * An event destination (`v2.core.event_destination`) as delivery reads
  * it: which events it takes (mode, `events_from`, payload kind, `enabled_events`), where they go
  * and how they are signed. A read-only view of the stored API object and its keys.
  *
@@ -96,7 +96,8 @@ export interface Destination {
   readonly updated: number
   readonly name: string
   readonly description: string
-  readonly type: 'webhook_endpoint'
+  /** A webhook endpoint is sent HTTP requests; an EventBridge destination puts events on its virtual bus. */
+  readonly type: 'webhook_endpoint' | 'amazon_eventbridge'
   readonly eventsFrom: readonly EventsFrom[]
   readonly eventPayload: 'snapshot' | 'thin'
   readonly enabledEvents: readonly string[]
@@ -128,7 +129,7 @@ export function viewOf(json: Readonly<Record<string, unknown>>, keys: Destinatio
     updated: Date.parse(json.updated as string),
     name: json.name as string,
     description: json.description as string,
-    type: 'webhook_endpoint',
+    type: json.type === 'amazon_eventbridge' ? 'amazon_eventbridge' : 'webhook_endpoint',
     eventsFrom: (json.events_from ?? ['@self']) as EventsFrom[],
     eventPayload: json.event_payload as 'snapshot' | 'thin',
     enabledEvents: json.enabled_events as string[],

@@ -312,7 +312,9 @@ function checkCreate(accounts: Accounts, scope: Scope, params: Readonly<Record<s
     )
   }
   checkEnabledEvents(params.enabled_events as string[], payload, organisation, 'enabled_events')
-  checkUrl((params.webhook_endpoint as { url: string }).url, scope.mode, 'webhook_endpoint.url')
+  if (params.type === 'webhook_endpoint') {
+    checkUrl((params.webhook_endpoint as { url: string }).url, scope.mode, 'webhook_endpoint.url')
+  }
   if (params.snapshot_api_version !== undefined && payload === 'thin') {
     throw invalidRequest('snapshot_api_version can only be set on destinations with event_payload snapshot.', {
       param: 'snapshot_api_version',

@@ -27,7 +27,24 @@ function setStatus(call: OperationCall, env: Env, status: 'enabled' | 'disabled'
 }
 
 /**
- * Event destinations (`/v2/core/event_destinations`), type `webhook_endpoint`. The engine stores
+ * An EventBridge destination's partner event source, as the provider names it; `active` at once,
+ * since the simulator's virtual bus is associated with it as it is made (at the provider it stays
+ * `pending` until the AWS account associates it with a bus).
+ */
+function withEventSource(call: OperationCall, env: Env, created: Json): Json {
+  const given = call.params.amazon_eventbridge as { aws_account_id: string; aws_region: string }
+  return env.engine.resource(DESTINATION_OBJECT).put(call.scope, created.id, {
+    amazon_eventbridge: {
+      aws_account_id: given.aws_account_id,
+      aws_event_source_arn: `arn:aws:events:${given.aws_region}::event-source/aws.partner/stripe.com/${created.id}`,
+      aws_event_source_status: 'active',
+    },
+  }) as Json
+}
+
+/**
+ * Event destinations (`/v2/core/event_destinations`), type `webhook_endpoint` or
+ * `amazon_eventbridge` (delivered to a virtual event bus, `sim.admin.eventBus`). The engine stores
  * and serves them; the behaviours add the spec's registration rules (scopes, separate snapshot
  * and thin destinations, HTTPS, 16 per account and mode), the signing secret (shown once, on a
  * create that includes it), `include` on every answer, enable, disable and ping.
@@ -51,7 +68,8 @@ export const eventDestinations: ResourceDeclaration<ResourcePorts> = {
         events_from: [...new Set((params.events_from as string[] | undefined) ?? ['@self'])],
         enabled_events: [...new Set(params.enabled_events as string[])],
       }
-      const created = next(undefined, fixed) as Json
+      let created = next(undefined, fixed) as Json
+      if (params.type === 'amazon_eventbridge') created = withEventSource(call, env, created)
       const secret = env.ports.destinations.register(created, call.scope)
       return shown(call, env, created, secret)
     },

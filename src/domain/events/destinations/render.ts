@@ -26,6 +26,8 @@ export function renderDestination(
   if (secret !== undefined && includes.includes('webhook_endpoint.signing_secret')) shown.signing_secret = secret
   if (includes.includes('webhook_endpoint.url')) shown.url = endpoint.url
   const out: Record<string, unknown> = { ...stored, webhook_endpoint: shown }
+  // An EventBridge destination has no webhook endpoint to show.
+  if (stored.type === 'amazon_eventbridge') delete out.webhook_endpoint
   if (stored.event_payload === 'snapshot' && stored.snapshot_api_version === undefined && accountVersion !== undefined) {
     out.snapshot_api_version = accountVersion
   }
