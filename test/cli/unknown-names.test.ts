@@ -76,4 +76,19 @@ describe('every public entry of the CLI refuses what it does not know', () => {
     const other = await run(['serve', '--header-prefix', 'Acme'])
     expect(other.stderr).toContain("unknown --header-prefix value 'Acme'; expected one of 'Stripe', 'Service'")
   })
+
+  it('refuses a misspelt event type of serve --events and --thin-events, naming the type meant', async () => {
+    const snapshot = await run(['serve', '--forward-to', 'http://127.0.0.1:9/hook', '--events', 'customer.created,invoice.payed'])
+    expect(snapshot.code).toBe(2)
+    expect(snapshot.stderr).toContain("--events: 'invoice.payed' is not an event type the provider sends; did you mean 'invoice.paid'?")
+    const thin = await run([
+      'serve',
+      '--forward-thin-to',
+      'http://127.0.0.1:9/thin',
+      '--thin-events',
+      'v1.billing.meter.error_report_trigered',
+    ])
+    expect(thin.code).toBe(2)
+    expect(thin.stderr).toContain("did you mean 'v1.billing.meter.error_report_triggered'?")
+  })
 })
