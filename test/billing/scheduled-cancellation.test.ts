@@ -70,6 +70,25 @@ describe('clearing a scheduled cancellation', () => {
     expect(sim.admin.events({ type: 'customer.subscription.updated' })).toHaveLength(events)
   })
 
+  it('refuses a new subscription given both cancel_at and cancel_at_period_end with 400, making nothing', async () => {
+    const { sim, stripe, sub } = await subscribed()
+    const price = sub.items.data[0]?.price.id ?? ''
+    const made = (await stripe.subscriptions.list({ customer: String(sub.customer) })).data.length
+    const refused = await caught(
+      stripe.subscriptions.create({
+        customer: String(sub.customer),
+        items: [{ price }],
+        cancel_at: Math.floor(sim.clock.now / 1000) + 40 * 86_400,
+        cancel_at_period_end: true,
+      }),
+    )
+    expect(refused).toMatchObject({
+      statusCode: 400,
+      message: 'Received both cancel_at_period_end and cancel_at parameters. Please pass in only one.',
+    })
+    expect((await stripe.subscriptions.list({ customer: String(sub.customer) })).data).toHaveLength(made)
+  })
+
   it('still restores with cancel_at_period_end: false, clearing cancel_at', async () => {
     const { stripe, sub } = await subscribed()
     await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true })

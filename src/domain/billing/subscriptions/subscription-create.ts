@@ -4,6 +4,7 @@ import type { Engine } from '../../engine/engine.js'
 import type { Json } from '../../engine/list.js'
 import { subList } from '../../engine/sub-list.js'
 import type { ResourcePorts } from '../../resource-ports.js'
+import { tableError } from '../../service-error.js'
 import { sec } from '../billing-types.js'
 import { boundary } from '../calendar.js'
 import type { PlannedPrice } from '../catalog/inline-prices.js'
@@ -140,6 +141,8 @@ function checkNew(engine: Engine, ports: ResourcePorts, call: OperationCall): Ne
     ...params
   } = call.params
   if (typeof customerId !== 'string' || customerId === '') throw missing('customer')
+  if (cancelAtValue !== undefined && params.cancel_at_period_end !== undefined)
+    throw tableError('subscription_cancel_params_exclusive')
   const customer = engine.resource('customer').requireParam(call.scope, customerId, 'customer')
   const entries = entriesOf(items)
   const checked = checkItems(engine, call, entries)
