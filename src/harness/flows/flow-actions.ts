@@ -12,6 +12,10 @@ export interface FlowActionContext {
   readonly subscriptions: string[]
   /** Sends one API request as the business's back office does: retried through faults with one idempotency key. */
   api(method: 'GET' | 'POST' | 'DELETE', path: string, fields?: Record<string, string>): Promise<{ status: number; body: Json }>
+  /** Moves the run's clock, delivering what falls due on the way (a step that races the deliveries). */
+  readonly advance?: (ms: number) => Promise<void>
+  /** Redeploys the app under test (its memory lost, its durable store kept). */
+  readonly redeploy?: () => void
 }
 
 /** Runs one step kind; returns a better label when it has one (a no-op says why). */

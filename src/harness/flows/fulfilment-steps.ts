@@ -63,7 +63,7 @@ export function fulfilmentSteps(payments: number): fc.Arbitrary<FlowStep>[] {
     kind: fc.constant('x:pay' as const),
     session,
     payment: fc.nat({ max: Math.max(0, payments - 1) }),
-    returns: fc.boolean(),
+    returns: fc.constantFrom<boolean | 'page_first' | 'webhook_first'>(false, true, 'page_first', 'webhook_first'),
   })
   // Every extra step has the same weight: listed twice, sessions are made and paid twice as often.
   return [
@@ -89,7 +89,12 @@ const DAY = 86_400_000
  */
 export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly FlowStep[]>[] {
   const pay = (payment: fc.Arbitrary<number>) =>
-    fc.record({ kind: fc.constant('x:pay' as const), session, payment, returns: fc.boolean() })
+    fc.record({
+      kind: fc.constant('x:pay' as const),
+      session,
+      payment,
+      returns: fc.constantFrom<boolean | 'page_first' | 'webhook_first'>(false, true, 'page_first', 'webhook_first'),
+    })
   const delayed = fc.constantFrom(...[4, 5].filter((i) => i < payments), Math.max(0, payments - 1))
   return [
     fc.tuple(pay(fc.nat({ max: Math.max(0, payments - 1) })), fc.constant({ kind: 'x:restart' as const })),

@@ -26,6 +26,8 @@ export interface SubscriptionMirrorFlaws {
   readonly statusOnly?: boolean
   /** Reads the period end from the subscription's top level, where older API versions kept it. */
   readonly topLevelPeriodEnd?: boolean
+  /** Keeps its table and the events it processed in memory only: a redeploy forgets them. */
+  readonly memoryOnly?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -49,6 +51,29 @@ interface MirrorState {
   /** The newest `created` stored per subscription (for the flaws that store the payload). */
   readonly created: Record<string, number>
   readonly seen: Set<string>
+}
+
+const ROW = 'mirror:row:'
+const CREATED = 'mirror:created:'
+const SEEN = 'mirror:seen:'
+
+/** Writes a subscription's row (and newest `created`) to the app's database, unless it keeps memory only. */
+function persist(state: MirrorState, id: string): void {
+  if (state.flaws.memoryOnly) return
+  const row = state.rows[id]
+  if (row !== undefined) void state.env.store.set(`${ROW}${id}`, { ...row })
+  const created = state.created[id]
+  if (created !== undefined) void state.env.store.set(`${CREATED}${id}`, created)
+}
+
+/** Loads what an earlier deploy wrote to the database into the new instance's memory. */
+async function load(state: MirrorState): Promise<void> {
+  if (state.flaws.memoryOnly) return
+  const { store } = state.env
+  for (const key of await store.keys(ROW))
+    state.rows[key.slice(ROW.length)] = (await store.get(key)) as unknown as MirroredSubscription
+  for (const key of await store.keys(CREATED)) state.created[key.slice(CREATED.length)] = Number(await store.get(key))
+  for (const key of await store.keys(SEEN)) state.seen.add(key.slice(SEEN.length))
 }
 
 /** The fields the mirror stores, as its flaws read them. */
@@ -87,13 +112,9 @@ function store(state: MirrorState, event: Event, sub: Json): void {
       ...next,
       quantity: before === undefined || after === undefined ? prior.quantity : prior.quantity + after - before,
     }
-    return
-  }
-  if (flaws.statusOnly && update) {
-    rows[id] = { ...prior, status: String(sub.status) }
-    return
-  }
-  rows[id] = fields(flaws, sub)
+  } else if (flaws.statusOnly && update) rows[id] = { ...prior, status: String(sub.status) }
+  else rows[id] = fields(flaws, sub)
+  persist(state, id)
 }
 
 /** Applies a subscription event; false when the subscription could not be read (answer 500: it comes again). */
@@ -130,9 +151,10 @@ function hasAccess({ flaws, rows }: MirrorState, customerId: string): boolean {
 }
 
 /** Verifies the delivery on its raw body, skips an event already processed, and applies it. */
-async function handle(state: MirrorState, req: Request): Promise<Response> {
+async function handle(state: MirrorState, ready: Promise<void>, req: Request): Promise<Response> {
   const { env, flaws, seen } = state
   const raw = await req.text()
+  await ready
   try {
     verifySignature(raw, req.headers.get(headerNames(env.prefix).signature), env.secrets(), { now: env.clock.now })
   } catch {
@@ -142,6 +164,7 @@ async function handle(state: MirrorState, req: Request): Promise<Response> {
   if (seen.has(event.id) && !flaws.seatDeltas) return new Response('duplicate')
   if (!(await apply(state, event))) return new Response('could not read the subscription', { status: 500 })
   seen.add(event.id)
+  if (!flaws.memoryOnly) await env.store.set(`${SEEN}${event.id}`, true)
   return new Response('ok')
 }
 
@@ -150,7 +173,8 @@ async function handle(state: MirrorState, req: Request): Promise<Response> {
  * signature on the raw body, ignores an event it already processed, and on every subscription event
  * reads the subscription from the API and stores that (the latest state, whatever order the events
  * came in); a failed read answers 500 so the delivery comes again. Access: an `active` or
- * `trialing` subscription.
+ * `trialing` subscription. Its table and the events it processed live in `env.store` (its database),
+ * loaded into memory when it starts, so a redeploy forgets nothing.
  *
  * @example
  * const noDeleted = makeSubscriptionMirror({ ignoreDeleted: true })
@@ -158,10 +182,11 @@ async function handle(state: MirrorState, req: Request): Promise<Response> {
 export function makeSubscriptionMirror(flaws: SubscriptionMirrorFlaws = {}): SubscriptionMirrorFactory {
   return (env: FlowClientEnv): SubscriptionMirror => {
     const state: MirrorState = { env, flaws, rows: {}, created: {}, seen: new Set() }
+    const ready = load(state)
     return {
       subscriptions: () => state.rows,
       hasAccess: (customerId) => hasAccess(state, customerId),
-      handler: (req) => handle(state, req),
+      handler: (req) => handle(state, ready, req),
     }
   }
 }
