@@ -34,7 +34,7 @@ function forgeryEffects(entries: readonly TraceEntry[], out: Violation[]): void 
     } else if (EFFECT_KINDS.has(e.kind)) {
       const cause = causeOf(e)
       if (open !== undefined && (cause === undefined || cause === open)) add(open, e)
-      else if (cause !== undefined && cause.startsWith('evt_forged')) add(cause, e)
+      else if (cause?.startsWith('evt_forged')) add(cause, e)
     }
   }
   for (const [event, effects] of caused) {
@@ -70,7 +70,10 @@ export function checkFlowAdversity(entries: readonly TraceEntry[]): Violation[] 
   forgeryEffects(entries, out)
   const refused = entries.filter(
     (e) =>
-      e.kind === 'delivery.attempt' && e.data.outcome === 'http_error' && Number(e.data.status) >= 400 && Number(e.data.status) < 500,
+      e.kind === 'delivery.attempt' &&
+      e.data.outcome === 'http_error' &&
+      Number(e.data.status) >= 400 &&
+      Number(e.data.status) < 500,
   )
   const first = refused[0]
   if (first !== undefined)

@@ -145,9 +145,12 @@ export const flowActions: Readonly<Record<string, FlowAction>> = {
     if (step.kind !== 'recover') return undefined
     const customer = customerOf(ctx, step.customer)
     await setDefaultCard(ctx, customer, 'pm_card_visa')
-    const open = await ctx.api('GET', `/v1/invoices?customer=${customer}&status=open&limit=100`)
-    for (const inv of ((open.body.data as Json[] | undefined) ?? []).slice().reverse()) {
-      await ctx.api('POST', `/v1/invoices/${String(inv.id)}/pay`)
+    // Written-off invoices too: a customer who comes back pays what was given up on.
+    for (const status of ['open', 'uncollectible']) {
+      const unpaid = await ctx.api('GET', `/v1/invoices?customer=${customer}&status=${status}&limit=100`)
+      for (const inv of ((unpaid.body.data as Json[] | undefined) ?? []).slice().reverse()) {
+        await ctx.api('POST', `/v1/invoices/${String(inv.id)}/pay`)
+      }
     }
     return undefined
   },

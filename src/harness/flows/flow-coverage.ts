@@ -25,9 +25,9 @@ const TOLERANCE_S = 300
 function stateOf(sim: Simulator, object: Json): string {
   let found: Json | undefined
   try {
-    found = sim.service.engine.resource(String(object.object)).get({ account: sim.platform.id, mode: 'test' }, String(object.id)) as
-      | Json
-      | undefined
+    found = sim.service.engine
+      .resource(String(object.object))
+      .get({ account: sim.platform.id, mode: 'test' }, String(object.id)) as Json | undefined
   } catch {
     found = undefined
   }

@@ -21,9 +21,9 @@ const FORGE_BUDGET_MS = 60_000
 function currentObject(sim: Simulator, object: Json): Json {
   const name = String(object.object)
   try {
-    const found = sim.service.engine
-      .resource(name)
-      .get({ account: sim.platform.id, mode: 'test' }, String(object.id)) as Json | undefined
+    const found = sim.service.engine.resource(name).get({ account: sim.platform.id, mode: 'test' }, String(object.id)) as
+      | Json
+      | undefined
     return found ?? object
   } catch {
     // An object kind the engine does not store by that name: the event's own copy.

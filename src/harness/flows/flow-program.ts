@@ -163,12 +163,7 @@ export function flowStep(workload: FlowWorkload = {}): fc.Arbitrary<FlowStep> {
   )
   const kept = workload.builtInSteps === false ? [] : built
   const adverse = adversityStep(workload)
-  return fc.oneof(
-    ...kept,
-    clock,
-    ...(workload.extraSteps ?? []).map((a) => w(1, a)),
-    ...(adverse === undefined ? [] : [adverse]),
-  )
+  return fc.oneof(...kept, clock, ...(workload.extraSteps ?? []).map((a) => w(1, a)), ...(adverse === undefined ? [] : [adverse]))
 }
 
 /**
@@ -204,7 +199,6 @@ const DELIVERY_AIMED: ReadonlySet<FaultKind> = new Set<FaultKind>([
   'delay_delivery',
   'receiver_slow',
 ])
-
 
 function flowFault(kinds: readonly FaultKind[], aims: readonly string[]): fc.Arbitrary<FaultEntry> {
   return fc

@@ -178,7 +178,11 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
   let n = 0
   const advance = (ms: number) => runner.advance(ms)
-  const ctx: FlowActionContext = { sim, setup: prepared.setup, subscriptions, api: flowApi(sim, () => `flow-${++n}`),
+  const ctx: FlowActionContext = {
+    sim,
+    setup: prepared.setup,
+    subscriptions,
+    api: flowApi(sim, () => `flow-${++n}`),
     advance,
     redeploy: () => deployment.deploy('deploy'),
   }

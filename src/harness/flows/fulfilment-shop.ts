@@ -105,7 +105,8 @@ export class FulfilmentShop {
     if (unpaid !== undefined) told.set(unpaid, (told.get(unpaid) ?? 0) + 1)
     const race = session === undefined ? undefined : this.races.get(session)
     try {
-      if (race === undefined || race.visit !== undefined || this.ctx === undefined) return await (this.current as FulfilmentClient).handler(request)
+      if (race === undefined || race.visit !== undefined || this.ctx === undefined)
+        return await (this.current as FulfilmentClient).handler(request)
       // The page and the handler both start now, in the race's order, and run interleaved.
       const ctx = this.ctx
       if (race.order === 'page_first') race.visit = this.visit(ctx, session as string)

@@ -32,13 +32,12 @@ export const fulfilmentPayments: readonly FulfilmentPayment[] = [
   { paymentMethod: 'pm_usBankAccount_accountClosed' },
 ]
 
-/** Event types a fulfilment client is sent (what a shop's checkout webhook subscribes to). */
-export const FULFILMENT_EVENT_TYPES = [
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'checkout.session.async_payment_failed',
-  'checkout.session.expired',
-] as const
+/**
+ * Event types a fulfilment client is sent: every type (`*`), so an app that fulfils on
+ * `payment_intent.succeeded` or `charge.succeeded` gets them, and one that answers 5xx to a type it
+ * does not handle is seen doing so.
+ */
+export const FULFILMENT_EVENT_TYPES: readonly string[] = ['*']
 
 const session = fc.constantFrom(0, 0, 1, 2)
 
@@ -121,6 +120,11 @@ export function fulfilmentWorkload(payments: number, base: FlowWorkload = {}): F
     extraSteps: [...steps, ...(base.extraSteps ?? [])],
     episodes: base.episodes ?? fulfilmentEpisodes(payments),
     episodeShare: base.episodeShare ?? 0.15,
-    faultAims: base.faultAims ?? ['checkout.session.completed', 'checkout.session.async_payment_', 'checkout.session.'],
+    faultAims: base.faultAims ?? [
+      'checkout.session.completed',
+      'checkout.session.async_payment_',
+      'checkout.session.',
+      'payment_intent.succeeded',
+    ],
   }
 }

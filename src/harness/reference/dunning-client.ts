@@ -111,7 +111,8 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
         else if (event.type === 'invoice.paid') await onPaid(event.id, event.data.object)
         else if (event.type === 'invoice.payment_succeeded' && flaws.restoreOnSucceededToo) {
           const id = String(event.data.object.id)
-          if ((await row(`invoice:${id}`, (r) => r)).noticed) env.notices.restored(id, String(event.data.object.customer), event.id)
+          if ((await row(`invoice:${id}`, (r) => r)).noticed)
+            env.notices.restored(id, String(event.data.object.customer), event.id)
         }
         return new Response('ok')
       },
