@@ -180,6 +180,7 @@ export {
   referenceWebhookReceiver,
   type WebhookReceiverFlaws,
 } from './reference/webhook-receiver.js'
+export { coverageTable } from './report/coverage-table.js'
 export { advance, type Driven, drive } from './run/drive.js'
 export { describeProgram, type Forgery, forgeries, type Program, type Step } from './run/program.js'
 export {

@@ -43,7 +43,7 @@ function stateOf(sim: Simulator, object: Json): string {
  * notice delivered after the invoice was paid is `invoice.payment_failed|paid|...`.
  *
  * @example
- * const coverage = new FlowCoverage(sim, deployment, acked)
+ * const coverage = new FlowCoverage(sim, deployment, 'Stripe-Signature')
  * coverage.observe(raw, headers, false)
  * coverage.keys() // ['invoice.paid|paid|in_order|none', ...]
  */
@@ -51,38 +51,48 @@ export class FlowCoverage {
   private readonly seen = new Set<string>()
   // Per object, the latest `created` of the events about it that reached the app.
   private readonly newest = new Map<string, number>()
-  private readonly arrived = new Set<string>()
+  // Per event, how its latest arrival went: still being handled, acknowledged, or not.
+  private readonly arrived = new Map<string, 'handling' | 'acked' | 'failed'>()
 
   constructor(
     private readonly sim: Simulator,
     private readonly deployment: FlowDeployment,
-    private readonly acked: ReadonlySet<string>,
     private readonly signatureHeader: string,
   ) {}
 
-  /** Notes one request the app was handed (`forged` when the harness's attacker sent it). */
-  observe(raw: string, headers: Headers, forged: boolean): void {
+  /** Notes one request the app was handed (`forged` when the harness's attacker sent it); its event id. */
+  observe(raw: string, headers: Headers, forged: boolean): string | undefined {
     let event: { id?: unknown; type?: unknown; created?: unknown; data?: { object?: Json } }
     try {
       event = JSON.parse(raw) as typeof event
     } catch {
-      return
+      return undefined
     }
     const object = event.data?.object
-    if (typeof event.id !== 'string' || typeof event.type !== 'string' || object === undefined) return
+    if (typeof event.id !== 'string' || typeof event.type !== 'string' || object === undefined) return undefined
     const created = Number(event.created ?? 0)
     const fault = forged ? 'forged' : this.faultOf(event.id, String(object.id), created, headers)
     const d = this.deployment
     const deploy: DeliveryDeploy =
       d.rolledAt !== undefined ? 'in_roll' : d.deploys > 0 && created * 1000 < d.deployedAt ? 'redeployed' : 'none'
     this.seen.add(`${event.type}|${stateOf(this.sim, object)}|${fault}|${deploy}`)
+    return event.id
+  }
+
+  /** Notes how the app answered a request about event `id`. */
+  answered(id: string | undefined, ok: boolean): void {
+    if (id !== undefined && this.arrived.has(id)) this.arrived.set(id, ok ? 'acked' : 'failed')
   }
 
   private faultOf(id: string, object: string, created: number, headers: Headers): DeliveryFault {
     const t = /(?:^|,)t=(\d+)/.exec(headers.get(this.signatureHeader) ?? '')?.[1]
     if (t !== undefined && this.sim.clock.now / 1000 - Number(t) > TOLERANCE_S) return 'replayed'
-    if (this.arrived.has(id)) return this.acked.has(id) ? 'duplicate' : 'retry'
-    this.arrived.add(id)
+    const before = this.arrived.get(id)
+    if (before !== undefined) {
+      if (before === 'failed') return 'retry'
+      return 'duplicate'
+    }
+    this.arrived.set(id, 'handling')
     const newest = this.newest.get(object)
     if (newest !== undefined && newest > created) return 'out_of_order'
     this.newest.set(object, created)

@@ -112,14 +112,15 @@ function ackingHandler(sim: Simulator, client: FlowDeployment, acked: Set<string
   return async (request: Request): Promise<Response> => {
     const raw = await request.clone().text()
     const forged = watch.forged.has(/"id":\s*"([^"]*)"/.exec(raw)?.[1] ?? '')
-    watch.coverage.observe(raw, request.headers, forged)
+    const id = watch.coverage.observe(raw, request.headers, forged)
     let res: Response
     try {
       res = await client.handle(request)
     } catch {
       res = new Response('thrown', { status: 500 })
     }
-    if (!(res instanceof Response)) return new Response('not a Response', { status: 500 })
+    if (!(res instanceof Response)) res = new Response('not a Response', { status: 500 })
+    watch.coverage.answered(id, res.status >= 200 && res.status < 300)
     if (res.status >= 200 && res.status < 300 && !forged) {
       try {
         const event = JSON.parse(raw) as { id?: unknown; type?: unknown; data?: { object?: { id?: unknown } } }
@@ -172,7 +173,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   })
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   const forged = new Set<string>()
-  const coverage = new FlowCoverage(sim, deployment, acked, `${sim.service.kernel.prefix}-Signature`)
+  const coverage = new FlowCoverage(sim, deployment, `${sim.service.kernel.prefix}-Signature`)
   deployment.deploy('start')
   const receive = ackingHandler(sim, deployment, acked, { forged, coverage })
   const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
