@@ -21,17 +21,8 @@ export type DeliveryDeploy = 'none' | 'redeployed' | 'in_roll'
 /** Signatures older than this are replays (the official libraries' default tolerance). */
 const TOLERANCE_S = 300
 
-/** The provider's state of an object now: its status (a checkout session's with its payment status). */
-function stateOf(sim: Simulator, object: Json): string {
-  let found: Json | undefined
-  try {
-    found = sim.service.engine
-      .resource(String(object.object))
-      .get({ account: sim.platform.id, mode: 'test' }, String(object.id)) as Json | undefined
-  } catch {
-    found = undefined
-  }
-  const o = found ?? object
+/** An object's state as the combinations name it: its status (a checkout session's with its payment status). */
+function stateName(o: Readonly<Json>): string {
   const status = o.status === undefined ? 'none' : String(o.status)
   return o.object === 'checkout.session' ? `${status}/${String(o.payment_status)}` : status
 }
@@ -44,7 +35,7 @@ function stateOf(sim: Simulator, object: Json): string {
  *
  * @example
  * const coverage = new FlowCoverage(sim, deployment, 'Stripe-Signature')
- * coverage.observe(raw, headers, false)
+ * coverage.observe(JSON.parse(raw), request.headers, false)
  * coverage.keys() // ['invoice.paid|paid|in_order|none', ...]
  */
 export class FlowCoverage {
@@ -53,21 +44,31 @@ export class FlowCoverage {
   private readonly newest = new Map<string, number>()
   // Per event, how its latest arrival went: still being handled, acknowledged, or not.
   private readonly arrived = new Map<string, 'handling' | 'acked' | 'failed'>()
+  // The provider's state of each object now, as its latest event (of any type) shows it.
+  private readonly states = new Map<string, string>()
 
   constructor(
     private readonly sim: Simulator,
     private readonly deployment: FlowDeployment,
     private readonly signatureHeader: string,
-  ) {}
+  ) {
+    sim.service.events.subscribe((e) => {
+      const object = (e.body.data as { object?: Json } | undefined)?.object
+      if (e.objectId !== undefined && object !== undefined) this.states.set(e.objectId, stateName(object))
+    })
+  }
 
   /** Notes one request the app was handed (`forged` when the harness's attacker sent it); its event id. */
-  observe(raw: string, headers: Headers, forged: boolean): string | undefined {
-    let event: { id?: unknown; type?: unknown; created?: unknown; data?: { object?: Json } }
-    try {
-      event = JSON.parse(raw) as typeof event
-    } catch {
-      return undefined
-    }
+  observe(
+    event: {
+      readonly id?: unknown
+      readonly type?: unknown
+      readonly created?: unknown
+      readonly data?: { readonly object?: Json }
+    },
+    headers: Headers,
+    forged: boolean,
+  ): string | undefined {
     const object = event.data?.object
     if (typeof event.id !== 'string' || typeof event.type !== 'string' || object === undefined) return undefined
     const created = Number(event.created ?? 0)
@@ -75,7 +76,7 @@ export class FlowCoverage {
     const d = this.deployment
     const deploy: DeliveryDeploy =
       d.rolledAt !== undefined ? 'in_roll' : d.deploys > 0 && created * 1000 < d.deployedAt ? 'redeployed' : 'none'
-    this.seen.add(`${event.type}|${stateOf(this.sim, object)}|${fault}|${deploy}`)
+    this.seen.add(`${event.type}|${this.states.get(String(object.id)) ?? stateName(object)}|${fault}|${deploy}`)
     return event.id
   }
 

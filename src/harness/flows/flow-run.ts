@@ -107,12 +107,30 @@ interface Watch {
   readonly coverage: FlowCoverage
 }
 
+/** A delivery's body as the receiver reads it (nothing for a body that is not an event). */
+interface Incoming {
+  readonly id?: unknown
+  readonly type?: unknown
+  readonly created?: unknown
+  readonly data?: { readonly object?: Record<string, unknown> }
+}
+
+function parsed(raw: string): Incoming | undefined {
+  try {
+    const event = JSON.parse(raw) as unknown
+    return typeof event === 'object' && event !== null ? (event as Incoming) : undefined
+  } catch {
+    // Not an event (a forgery's body): nothing acknowledged.
+    return undefined
+  }
+}
+
 function ackingHandler(sim: Simulator, client: FlowDeployment, acked: Set<string>, watch: Watch) {
   const trace = sim.service.kernel.trace
   return async (request: Request): Promise<Response> => {
-    const raw = await request.clone().text()
-    const forged = watch.forged.has(/"id":\s*"([^"]*)"/.exec(raw)?.[1] ?? '')
-    const id = watch.coverage.observe(raw, request.headers, forged)
+    const event = parsed(await request.clone().text())
+    const forged = typeof event?.id === 'string' && watch.forged.has(event.id)
+    const id = event === undefined ? undefined : watch.coverage.observe(event, request.headers, forged)
     let res: Response
     try {
       res = await client.handle(request)
@@ -121,16 +139,9 @@ function ackingHandler(sim: Simulator, client: FlowDeployment, acked: Set<string
     }
     if (!(res instanceof Response)) res = new Response('not a Response', { status: 500 })
     watch.coverage.answered(id, res.status >= 200 && res.status < 300)
-    if (res.status >= 200 && res.status < 300 && !forged) {
-      try {
-        const event = JSON.parse(raw) as { id?: unknown; type?: unknown; data?: { object?: { id?: unknown } } }
-        if (typeof event.id === 'string') {
-          acked.add(event.id)
-          trace.append('harness.flow.ack', { event: event.id, type: event.type, object: event.data?.object?.id })
-        }
-      } catch {
-        // Not an event (a forgery's body): nothing acknowledged.
-      }
+    if (res.status >= 200 && res.status < 300 && !forged && typeof event?.id === 'string') {
+      acked.add(event.id)
+      trace.append('harness.flow.ack', { event: event.id, type: event.type, object: event.data?.object?.id })
     }
     return res
   }
@@ -171,9 +182,9 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     latest.set(e.objectId, e.id)
     sent.push({ id: e.id, type: e.type, objectId: e.objectId, body: e.body })
   })
+  const coverage = new FlowCoverage(sim, deployment, `${sim.service.kernel.prefix}-Signature`)
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   const forged = new Set<string>()
-  const coverage = new FlowCoverage(sim, deployment, `${sim.service.kernel.prefix}-Signature`)
   deployment.deploy('start')
   const receive = ackingHandler(sim, deployment, acked, { forged, coverage })
   const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
