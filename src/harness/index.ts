@@ -172,6 +172,7 @@ export {
   referenceWebhookReceiver,
   type WebhookReceiverFlaws,
 } from './reference/webhook-receiver.js'
+export { type EffectDetail, type EffectRecorder, traceEffectRecorder } from './rules/effect-recorder.js'
 export { advance, type Driven, drive } from './run/drive.js'
 export { describeProgram, type Forgery, forgeries, type Program, type Step } from './run/program.js'
 export {

@@ -166,6 +166,8 @@ export interface TraceKinds {
   'harness.state': { object: string; expected: string | null; actual: unknown }
   /** A billing flow's client answered an event's delivery with a 2xx (it accepted the event). */
   'harness.flow.ack': { event: string; type: unknown; object: unknown }
+  /** An effect the app under test recorded (`env.effects.record`), with its causal context once known. */
+  'harness.rule.effect': { kind: string; key: string; detail: unknown } & Readonly<Record<string, unknown>>
   /** A subscription mirror's access answer for a customer whose subscription events it all accepted. */
   'harness.mirror.access': {
     customer: string

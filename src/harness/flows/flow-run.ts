@@ -2,6 +2,7 @@ import type { FaultsInput } from '#faults/index.js'
 import type { Clock, TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import type { Violation } from '../checkers/violation.js'
+import { type EffectRecorder, traceEffectRecorder } from '../rules/effect-recorder.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { createStepRunner, type StepRunnerOptions } from '../run/step-runner.js'
 import { type FlowAction, type FlowActionContext, flowActions, flowApi } from './flow-actions.js'
@@ -28,6 +29,8 @@ export interface FlowClientEnv {
   readonly baseUrl: string
   /** Secret key of the account. */
   readonly secretKey: string
+  /** Where the app records what it did (an email, a shipment, a grant): what effect rules judge. */
+  readonly effects: EffectRecorder
 }
 
 /** One run of a billing flow as a subject sees it. */
@@ -133,6 +136,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     fetch: sim.fetch,
     baseUrl: 'https://api.service.test',
     secretKey: sim.platform.secretKey.test,
+    effects: traceEffectRecorder(sim.service.kernel.trace),
   }
   const latest = new Map<string, string>()
   const types = new Set<string>(subject.eventTypes ?? FLOW_EVENT_TYPES)
