@@ -165,7 +165,9 @@ export interface TraceKinds {
   'harness.emitted': { event: string; object: string; status: string }
   'harness.state': { object: string; expected: string | null; actual: unknown }
   /** A billing flow's client answered an event's delivery with a 2xx (it accepted the event). */
-  'harness.flow.ack': { event: string; type: unknown; object: unknown }
+  'harness.flow.ack': { event: string; type: unknown; object: unknown; state: unknown }
+  /** A billing flow's client refused a genuine delivery (non-2xx); `failedReads`: its API reads that failed meanwhile. */
+  'harness.rule.refused': { event: string; type: string; status: number; failedReads: number }
   /** An effect the app under test recorded (`env.effects.record`), with its causal context once known. */
   'harness.rule.effect': { kind: string; key: string; detail: unknown } & Readonly<Record<string, unknown>>
   /** A subscription mirror's access answer for a customer whose subscription events it all accepted. */

@@ -1,8 +1,11 @@
+import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import type { Clock, TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import type { Violation } from '../checkers/violation.js'
-import { type EffectRecorder, traceEffectRecorder } from '../rules/effect-recorder.js'
+import { CausalRecorder } from '../rules/causal-recorder.js'
+import type { EffectRecorder } from '../rules/effect-recorder.js'
+import { objectState } from '../rules/object-state.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { createStepRunner, type StepRunnerOptions } from '../run/step-runner.js'
 import { type FlowAction, type FlowActionContext, flowActions, flowApi } from './flow-actions.js'
@@ -87,29 +90,47 @@ export interface FlowReport {
   readonly steps: readonly string[]
 }
 
-function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>, acked: Set<string>) {
-  const trace = sim.service.kernel.trace
+function ackingHandler(run: FlowRun, client: ReturnType<FlowSubject['start']>, causal: CausalRecorder) {
+  const trace = run.sim.service.kernel.trace
   return async (request: Request): Promise<Response> => {
     const raw = await request.clone().text()
-    let res: Response
-    try {
-      res = await client.handler(request)
-    } catch {
-      res = new Response('thrown', { status: 500 })
-    }
-    if (!(res instanceof Response)) return new Response('not a Response', { status: 500 })
-    if (res.status >= 200 && res.status < 300) {
+    const { result: res, failedReads } = await causal.handling(raw, async () => {
       try {
-        const event = JSON.parse(raw) as { id?: unknown; type?: unknown; data?: { object?: { id?: unknown } } }
-        if (typeof event.id === 'string') {
-          acked.add(event.id)
-          trace.append('harness.flow.ack', { event: event.id, type: event.type, object: event.data?.object?.id })
-        }
+        return await client.handler(request)
       } catch {
-        // Not an event (a forgery's body): nothing acknowledged.
+        return new Response('thrown', { status: 500 })
       }
+    })
+    if (!(res instanceof Response)) return new Response('not a Response', { status: 500 })
+    const ok = res.status >= 200 && res.status < 300
+    if (!ok && !genuine(run, request, raw)) return res
+    try {
+      const event = JSON.parse(raw) as { id?: unknown; type?: unknown; data?: { object?: unknown } }
+      if (typeof event.id !== 'string') return res
+      if (ok) {
+        ;(run.acked as Set<string>).add(event.id)
+        const object = event.data?.object as { id?: unknown } | undefined
+        trace.append('harness.flow.ack', {
+          event: event.id,
+          type: event.type,
+          object: object?.id,
+          state: objectState(object) ?? null,
+        })
+      } else trace.append('harness.rule.refused', { event: event.id, type: String(event.type), status: res.status, failedReads })
+    } catch {
+      // Not an event (a forgery's body): nothing acknowledged.
     }
     return res
+  }
+}
+
+/** A delivery signed by the provider with a secret of the destination, within the tolerance. */
+function genuine(run: FlowRun, request: Request, raw: string): boolean {
+  try {
+    verifySignature(raw, request.headers.get(`${run.env.prefix}-Signature`), run.env.secrets(), { now: run.sim.clock.now })
+    return true
+  } catch {
+    return false
   }
 }
 
@@ -129,14 +150,15 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const acked = new Set<string>()
   const subscriptions: string[] = []
   const d = prepared.setup.destination
+  const causal = new CausalRecorder(sim)
   const env: FlowClientEnv = {
     secrets: () => sim.admin.signingSecrets(d).reverse(),
     clock: sim.clock,
     prefix: sim.service.kernel.prefix,
-    fetch: sim.fetch,
+    fetch: causal.wrapFetch(sim.fetch),
     baseUrl: 'https://api.service.test',
     secretKey: sim.platform.secretKey.test,
-    effects: traceEffectRecorder(sim.service.kernel.trace),
+    effects: causal,
   }
   const latest = new Map<string, string>()
   const types = new Set<string>(subject.eventTypes ?? FLOW_EVENT_TYPES)
@@ -145,7 +167,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   })
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   const client = subject.start(run)
-  const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: ackingHandler(sim, client, acked) })
+  const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: ackingHandler(run, client, causal) })
   let n = 0
   const ctx: FlowActionContext = { sim, setup: prepared.setup, subscriptions, api: flowApi(sim, () => `flow-${++n}`) }
   const labels: string[] = []
