@@ -170,6 +170,10 @@ export interface TraceKinds {
   'harness.rule.refused': { event: string; type: string; status: number; failedReads: number }
   /** An effect the app under test recorded (`env.effects.record`), with its causal context once known. */
   'harness.rule.effect': { kind: string; key: string; detail: unknown } & Readonly<Record<string, unknown>>
+  /** An object's state at the end of a rule set's run (the provider's truth its rules compare with). */
+  'harness.rule.final': { id: string; state: unknown }
+  /** What a rule's probe recorded at a checkpoint (the app's observable state beside the provider's). */
+  'harness.rule.state': { rule: string } & Readonly<Record<string, unknown>>
   /** A subscription mirror's access answer for a customer whose subscription events it all accepted. */
   'harness.mirror.access': {
     customer: string
@@ -221,9 +225,8 @@ interface FulfilmentCall {
   source: string | null
   status: unknown
   payment_status: unknown
+  /** The provider's session was paid then (what the app could know is in the order's `harness.rule.effect`). */
   paid: boolean
-  /** Made while handling an event that showed the session unpaid. */
-  shown_unpaid: boolean
 }
 
 /** An object created, changed or removed in one account and mode. */

@@ -39,8 +39,6 @@ export class FulfilmentShop {
   // What could tell the client a session is paid: events saying so (by event id), a success page shown paid.
   private readonly paidEvents = new Map<string, string>()
   private readonly shownPaid = new Set<string>()
-  // Sessions an event being handled right now says are unpaid: fulfilling one then acts on that.
-  private readonly toldUnpaid = new Map<string, number>()
   private run: FlowRun | undefined
   private env: FulfilmentEnv | undefined
   private current: FulfilmentClient | undefined
@@ -55,18 +53,20 @@ export class FulfilmentShop {
     return r.sim.service.engine.resource('checkout.session').get({ account: r.sim.platform.id, mode: 'test' }, id)
   }
 
-  /** Traces an `orders` call with the session's state then (unpaid while an event being handled says so). */
+  /** Records an `orders` call as the app's effect (with its causal context), and traces it with the session's state then. */
   private order(kind: OrderKind, session: string, source?: string): void {
     if (this.run === undefined) return
-    const state = this.sessionOf(this.run, String(session))
-    const shown = (this.toldUnpaid.get(String(session)) ?? 0) > 0
+    const id = String(session)
+    this.run.env.effects.record(kind === 'harness.fulfil.fulfil' ? 'order.fulfil' : 'order.reverse', id, {
+      source: source ?? null,
+    })
+    const state = this.sessionOf(this.run, id)
     this.run.sim.service.kernel.trace.append(kind, {
-      session: String(session),
+      session: id,
       source: source ?? null,
       status: state?.status ?? null,
       payment_status: state?.payment_status ?? null,
-      paid: paidState(state) && !shown,
-      shown_unpaid: shown,
+      paid: paidState(state),
     })
   }
 
@@ -86,23 +86,9 @@ export class FulfilmentShop {
     return `success page ${status}`
   }
 
-  /** Hands a delivery to the client deployed now, noting the session it shows unpaid while it is handled. */
+  /** Hands a delivery to the client deployed now. */
   private async deliver(request: Request): Promise<Response> {
-    let unpaid: string | undefined
-    try {
-      const object = (JSON.parse(await request.clone().text()) as { data?: { object?: Json } }).data?.object
-      if (object !== undefined && !sessionPaid({ status: object.status, payment_status: object.payment_status }))
-        unpaid = String(object.id)
-    } catch {
-      // Not an event (a forgery's body): it tells nothing.
-    }
-    const told = this.toldUnpaid
-    if (unpaid !== undefined) told.set(unpaid, (told.get(unpaid) ?? 0) + 1)
-    try {
-      return await (this.current as FulfilmentClient).handler(request)
-    } finally {
-      if (unpaid !== undefined) told.set(unpaid, (told.get(unpaid) ?? 1) - 1)
-    }
+    return await (this.current as FulfilmentClient).handler(request)
   }
 
   /** Notes the events that say a session is paid, or that its delayed payment failed. */
