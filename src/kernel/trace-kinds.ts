@@ -179,8 +179,14 @@ export interface TraceKinds {
     customer: string
     at: number
     granted: boolean
-    entitled: boolean
-    pastDue: readonly { id: string; since: number }[]
+    /** The customer's subscriptions then: status, since when `past_due`, cancelling at period end, period start. */
+    subscriptions: readonly {
+      id: string
+      status: string
+      since: number | null
+      cancelAtPeriodEnd: boolean
+      periodStart: number | null
+    }[]
   }
   /** A mirrored subscription beside the provider's, once its deliveries settled. */
   'harness.mirror.subscription': { id: string; provider: unknown; mirror: unknown }

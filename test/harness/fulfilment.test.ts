@@ -36,7 +36,7 @@ describe('checkFulfilment', () => {
 
   for (const variant of buggyFulfilmentClients) {
     it(`catches the ${variant.name} client with a counterexample of at most 10 steps`, async () => {
-      const result = await checkFulfilment(variant.factory, { numRuns: 150 })
+      const result = await checkFulfilment(variant.factory, { ...variant.options, numRuns: 150 })
       expect(result.ok).toBe(false)
       expect(result.counterexample?.steps.length).toBeLessThanOrEqual(10)
       expect(result.violations?.[0]?.checker).toMatch(/^fulfilment\./)

@@ -19,6 +19,10 @@ export interface DunningFlaws {
   readonly perCustomer?: boolean
   /** Tells the customer only once retries are exhausted (`next_payment_attempt` null). */
   readonly onlyFinalAttempt?: boolean
+  /** Never checks whether the invoice is paid before noticing: a failure delivered late notifies a paid invoice. */
+  readonly forgetsPaid?: boolean
+  /** Answers 400 to event types it does not handle (the provider retries them for days). */
+  readonly refusesUnhandled?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -46,7 +50,7 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
     function onFailed(event: string, invoice: Json): void {
       const id = String(invoice.id)
       const customer = String(invoice.customer)
-      if (paid.has(id)) return
+      if (paid.has(id) && !flaws.forgetsPaid) return
       if (flaws.onlyFinalAttempt && invoice.next_payment_attempt !== null) return
       if (flaws.noDedup) {
         if (invoice.attempt_count !== 1) return
@@ -93,7 +97,7 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
         else if (event.type === 'invoice.payment_succeeded' && flaws.restoreOnSucceededToo) {
           const id = String(event.data.object.id)
           if (noticed.has(id)) env.notices.restored(id, String(event.data.object.customer), event.id)
-        }
+        } else if (flaws.refusesUnhandled) return new Response('unhandled event type', { status: 400 })
         return new Response('ok')
       },
     }

@@ -26,6 +26,16 @@ export interface SubscriptionMirrorFlaws {
   readonly statusOnly?: boolean
   /** Reads the period end from the subscription's top level, where older API versions kept it. */
   readonly topLevelPeriodEnd?: boolean
+  /** Sends the welcome email again whenever a subscription turns `active` (a trial converting, a renewal recovering). */
+  readonly welcomeOnActivation?: boolean
+  /** Answers 400 to the events it does not handle (the invoice events), so the provider retries them for days. */
+  readonly refusesOtherEvents?: boolean
+}
+
+/** What a mirror promises beyond the default access (`active`, `trialing`). */
+export interface SubscriptionMirrorPolicy {
+  /** How long after its current period started a `past_due` subscription keeps access. */
+  readonly pastDueGraceMs?: number
 }
 
 type Json = Record<string, unknown>
@@ -45,7 +55,10 @@ function firstQuantity(items: unknown): number | undefined {
 interface MirrorState {
   readonly env: FlowClientEnv
   readonly flaws: SubscriptionMirrorFlaws
+  readonly policy: SubscriptionMirrorPolicy
   readonly rows: Record<string, MirroredSubscription>
+  /** Start of each subscription's current period (Unix seconds), for a past_due grace. */
+  readonly periodStart: Record<string, number>
   /** The newest `created` stored per subscription (for the flaws that store the payload). */
   readonly created: Record<string, number>
   readonly seen: Set<string>
@@ -78,6 +91,9 @@ function store(state: MirrorState, event: Event, sub: Json): void {
   const { flaws, rows } = state
   const id = String(sub.id)
   const prior = rows[id]
+  if (prior === undefined) state.env.effects.record('email.welcome', id)
+  const start = ((sub.items as { data?: Json[] } | undefined)?.data ?? [])[0]?.current_period_start
+  if (typeof start === 'number') state.periodStart[id] = start
   const update = prior !== undefined && event.type === 'customer.subscription.updated'
   if (flaws.seatDeltas && update) {
     const before = firstQuantity(event.data.previous_attributes?.items)
@@ -118,14 +134,19 @@ async function apply(state: MirrorState, event: Event): Promise<boolean> {
 }
 
 /** Access: a subscription of the customer in an entitled status. */
-function hasAccess({ flaws, rows }: MirrorState, customerId: string): boolean {
+function hasAccess({ env, flaws, policy, rows, periodStart }: MirrorState, customerId: string): boolean {
+  const grace = policy.pastDueGraceMs
+  const graced = (id: string, r: MirroredSubscription) =>
+    r.status === 'past_due' && grace !== undefined && env.clock.now < (periodStart[id] ?? 0) * 1000 + grace
   const entitled = flaws.trialDenied
     ? ['active']
     : flaws.pastDueKeepsAccess
       ? [...ENTITLED_STATUSES, 'past_due']
       : ENTITLED_STATUSES
-  return Object.values(rows).some(
-    (r) => r.customer === customerId && entitled.includes(r.status) && !(flaws.revokeAtPeriodEndFlag && r.cancelAtPeriodEnd),
+  return Object.entries(rows).some(
+    ([id, r]) =>
+      r.customer === customerId &&
+      (graced(id, r) || (entitled.includes(r.status) && !(flaws.revokeAtPeriodEndFlag && r.cancelAtPeriodEnd))),
   )
 }
 
@@ -139,9 +160,13 @@ async function handle(state: MirrorState, req: Request): Promise<Response> {
     return new Response('bad signature', { status: 400 })
   }
   const event = JSON.parse(raw) as Event
+  if (flaws.refusesOtherEvents && !event.type.startsWith('customer.subscription.'))
+    return new Response('unhandled event type', { status: 400 })
   if (seen.has(event.id) && !flaws.seatDeltas) return new Response('duplicate')
   if (!(await apply(state, event))) return new Response('could not read the subscription', { status: 500 })
   seen.add(event.id)
+  const turned = event.data.previous_attributes?.status !== undefined && event.data.object.status === 'active'
+  if (flaws.welcomeOnActivation && turned) env.effects.record('email.welcome', String(event.data.object.id))
   return new Response('ok')
 }
 
@@ -150,14 +175,18 @@ async function handle(state: MirrorState, req: Request): Promise<Response> {
  * signature on the raw body, ignores an event it already processed, and on every subscription event
  * reads the subscription from the API and stores that (the latest state, whatever order the events
  * came in); a failed read answers 500 so the delivery comes again. Access: an `active` or
- * `trialing` subscription.
+ * `trialing` subscription, or a `past_due` one within `policy.pastDueGraceMs` of its period's
+ * start. A subscription new to its table gets the welcome email (`env.effects`, `email.welcome`).
  *
  * @example
  * const noDeleted = makeSubscriptionMirror({ ignoreDeleted: true })
  */
-export function makeSubscriptionMirror(flaws: SubscriptionMirrorFlaws = {}): SubscriptionMirrorFactory {
+export function makeSubscriptionMirror(
+  flaws: SubscriptionMirrorFlaws = {},
+  policy: SubscriptionMirrorPolicy = {},
+): SubscriptionMirrorFactory {
   return (env: FlowClientEnv): SubscriptionMirror => {
-    const state: MirrorState = { env, flaws, rows: {}, created: {}, seen: new Set() }
+    const state: MirrorState = { env, flaws, policy, rows: {}, periodStart: {}, created: {}, seen: new Set() }
     return {
       subscriptions: () => state.rows,
       hasAccess: (customerId) => hasAccess(state, customerId),

@@ -7,7 +7,7 @@ export const ACK_GENUINE_REFUSED = 'ack.genuine_refused'
 /**
  * The acknowledgement rule: a genuine delivery (signed by the provider with a secret of the
  * destination, within the tolerance) answered with anything but a 2xx while the app was up is a
- * violation, unless one of the app's own API reads failed while it handled it (then a retry is
+ * violation (named once per event type), unless one of the app's own API reads failed while it handled it (then a retry is
  * what it needs). An app that answers 500 to `checkout.session.expired` or to a type it does not
  * handle makes the provider retry for days and finally disable the endpoint.
  *
@@ -20,8 +20,11 @@ export function acknowledgesGenuine(): Rule {
     description: 'every genuine delivery answered 2xx (unless an API read failed meanwhile)',
     check(history) {
       const out: Violation[] = []
+      const types = new Set<string>()
       for (const e of history.entries) {
-        if (e.kind !== 'harness.rule.refused' || e.data.failedReads > 0) continue
+        // One verdict per event type: the same refusal repeats on every retry and every event of the type.
+        if (e.kind !== 'harness.rule.refused' || e.data.failedReads > 0 || types.has(e.data.type)) continue
+        types.add(e.data.type)
         out.push(
           violation(
             ACK_GENUINE_REFUSED,
