@@ -52,6 +52,7 @@ export { deliveriesAcknowledgedChecker } from './checkers/deliveries-acknowledge
 export { checkDeliveries, type DeliveryKinds, deliveryChecker, deliveryKinds } from './checkers/delivery-checker.js'
 export { deterministicChecker } from './checkers/deterministic-checker.js'
 export { checkDunningTrace, dunningChecker, dunningRules } from './checkers/dunning-checker.js'
+export { checkFlowAdversity } from './checkers/flow-adversity-checker.js'
 export {
   checkFulfilmentTrace,
   type FulfilmentCheckOptions,
@@ -92,15 +93,22 @@ export {
   webhookStep,
 } from './fast-check/arbitraries.js'
 export { type HarnessCommand, type HarnessModel, harnessCommands } from './fast-check/commands.js'
+export { type FlowCampaignOptions, type FlowCampaignReport, runFlowCampaign } from './flow-campaign.js'
 export { checkDunning } from './flows/dunning-property.js'
 export { dunningActions, dunningEpisodes, dunningSteps, dunningWorkload } from './flows/dunning-steps.js'
 export type { DunningClient, DunningClientFactory, DunningEnv, DunningNotices } from './flows/dunning-subject.js'
 export { dunningSubject } from './flows/dunning-subject.js'
 export { type FlowAction, type FlowActionContext, flowActions } from './flows/flow-actions.js'
+export { type DeliveryDeploy, type DeliveryFault, FlowCoverage } from './flows/flow-coverage.js'
+export { FLOW_ROLL_OVERLAP_MS } from './flows/flow-deploy.js'
 export {
+  adversityStep,
   describeFlowProgram,
   FLOW_CUSTOMERS,
+  FLOW_FORGERIES,
   FLOW_PLANS,
+  type FlowAdversity,
+  type FlowForgery,
   type FlowProgram,
   type FlowStep,
   type FlowWorkload,

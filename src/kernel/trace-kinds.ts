@@ -135,7 +135,11 @@ export interface TraceKinds {
   'harness.restart': { subject: string; reason: string; restart: number }
   /** The status of the object a thin-event race program changes, after each change. */
   'harness.thin.status': { object: string; status: string }
-  'harness.forged': { forgery: string; event: string; object: string; outcome: string; status: number | null }
+  'harness.forged': { forgery: string; event: string; object: string; outcome: string; status: number | null; type?: string }
+  /** An attacker's delivery is being handed to a flow's app: what it records until `harness.forged` is caused by it. */
+  'harness.forging': { event: string }
+  /** A flow's endpoint signing secret was rolled (the app holds the old one until its next redeploy). */
+  'harness.flow.roll': { destination: string }
   'harness.usage': {
     units: readonly { id: string; customer: string; value: number }[]
     outcome: 'acked' | 'failed' | 'hung'

@@ -99,7 +99,7 @@ function refundsApp(flaws: { noDedupe?: boolean; refusesOther?: boolean; dollars
         }
         const event = JSON.parse(raw) as { type: string; data: { object: Refund } }
         if (event.type !== 'refund.created')
-          return flaws.refusesOther ? new Response('unhandled', { status: 400 }) : new Response('ok')
+          return flaws.refusesOther ? new Response('unhandled', { status: 500 }) : new Response('ok')
         const r = event.data.object
         if (!flaws.noDedupe && (await env.store.update(`refund:${r.id}`, (p) => p ?? true)) !== undefined)
           return new Response('ok')
@@ -131,10 +131,10 @@ describe('a user-written rule set (refunds)', () => {
     expect(result.violations?.map((v) => v.checker)).toEqual(['refunds.wallet'])
   }, 120_000)
 
-  it('catches an app that answers 400 to a genuine event type it does not handle', async () => {
+  it('catches an app that answers 500 to a genuine event type it does not handle', async () => {
     const result = await checkRules(refundsApp({ refusesOther: true }), refunds, { numRuns: 20 })
     expect(result.violations?.map((v) => v.checker)).toEqual(['ack.genuine_refused'])
-    expect(result.violations?.[0]?.message).toMatch(/^evt_\w+ \(charge\.refunded\): a genuine delivery answered 400/)
+    expect(result.violations?.[0]?.message).toMatch(/^evt_\w+ \(charge\.refunded\): a genuine delivery answered 500/)
   }, 120_000)
 
   it('refuses a rule set without a name or with a rule that is not one', () => {

@@ -79,7 +79,7 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
   },
   {
     name: 'refuses-other-events',
-    mistake: 'answers 400 to the invoice events it does not handle, so the provider retries them for days',
+    mistake: 'throws on the invoice events it has no handler for: answered 500, so the provider retries them for days',
     factory: makeSubscriptionMirror({ refusesOtherEvents: true }),
     breaks: 'ack.genuine_refused',
   },
@@ -133,10 +133,12 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     name: 'forgets-paid',
     mistake: 'never checks whether the invoice was paid: a failure delivered after invoice.paid notifies a paid invoice',
     factory: makeDunningClient({ forgetsPaid: true }),
+    breaks: 'dunning.notice_once',
   },
   {
     name: 'refuses-unhandled',
-    mistake: 'answers 400 to event types it does not handle, so the provider retries them for days',
+    mistake: 'throws on event types it has no handler for: answered 500, so the provider retries them for days',
+    breaks: 'ack.genuine_refused',
     factory: makeDunningClient({ refusesUnhandled: true }),
   },
 ]
@@ -204,6 +206,6 @@ export const buggyFulfilmentClients: readonly Variant<FulfilmentClientFactory>[]
     name: 'conflict-on-duplicate',
     mistake: 'answers 409 to an event it already processed instead of a 2xx that stops the retries',
     factory: makeFulfilmentClient({ conflictOnDuplicate: true }),
-    breaks: 'ack.genuine_refused',
+    breaks: 'flow.genuine_refused',
   },
 ]

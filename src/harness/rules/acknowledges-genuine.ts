@@ -17,13 +17,15 @@ export const ACK_GENUINE_REFUSED = 'ack.genuine_refused'
 export function acknowledgesGenuine(): Rule {
   return {
     name: ACK_GENUINE_REFUSED,
-    description: 'every genuine delivery answered 2xx (unless an API read failed meanwhile)',
+    description: 'no genuine delivery answered 5xx (unless an API read failed meanwhile)',
     check(history) {
       const out: Violation[] = []
       const types = new Set<string>()
       for (const e of history.entries) {
         // One verdict per event type: the same refusal repeats on every retry and every event of the type.
         if (e.kind !== 'harness.rule.refused' || e.data.failedReads > 0 || types.has(e.data.type)) continue
+        // A 4xx to a genuine delivery is `flow.genuine_refused`'s (every flow run judges it): one verdict per mistake.
+        if (e.data.status >= 400 && e.data.status < 500) continue
         types.add(e.data.type)
         out.push(
           violation(

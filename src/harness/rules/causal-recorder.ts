@@ -76,6 +76,11 @@ export class CausalRecorder implements EffectRecorder {
     return { result, failedReads: frame.failedReads }
   }
 
+  /** Runs `act` in a context of its own outside any delivery (a page the customer opens): its reads are its own. */
+  elsewhere<T>(act: () => T): T {
+    return this.context.run({ reads: new Map(), failedReads: 0 }, act)
+  }
+
   /** `fetch` that notes, in the caller's context, what the app reads and which reads fail. */
   wrapFetch(fetch: Fetch): Fetch {
     return async (input, init) => {
