@@ -87,10 +87,15 @@ const refunds = defineRuleSet<RefundsApp>({
 /** The refunds app: verifies, credits each refund once (by an atomic insert keyed by the refund), ignores other types. */
 function refundsApp(flaws: { noDedupe?: boolean; refusesOther?: boolean; dollars?: boolean } = {}) {
   return (env: RuleEnv): RefundsApp => {
+    // The wallet lives in the app's database; memory is a cache loaded when the app starts (a redeploy keeps it).
     const wallet: Record<string, number> = {}
+    const ready = env.store.keys('refund:').then(async (keys) => {
+      for (const k of keys) wallet[k.slice('refund:'.length)] = Number(await env.store.get(k))
+    })
     return {
       credited: () => ({ ...wallet }),
       async handler(req) {
+        await ready
         const raw = await req.text()
         try {
           verifySignature(raw, req.headers.get(`${env.prefix}-Signature`), env.secrets(), { now: env.clock.now })
@@ -101,9 +106,10 @@ function refundsApp(flaws: { noDedupe?: boolean; refusesOther?: boolean; dollars
         if (event.type !== 'refund.created')
           return flaws.refusesOther ? new Response('unhandled', { status: 500 }) : new Response('ok')
         const r = event.data.object
-        if (!flaws.noDedupe && (await env.store.update(`refund:${r.id}`, (p) => p ?? true)) !== undefined)
-          return new Response('ok')
-        wallet[r.id] = (wallet[r.id] ?? 0) + (flaws.dollars ? r.amount / 100 : r.amount)
+        const credit = flaws.dollars ? r.amount / 100 : r.amount
+        const before = await env.store.update(`refund:${r.id}`, (p) => (flaws.noDedupe ? Number(p ?? 0) + credit : (p ?? credit)))
+        if (before !== undefined && !flaws.noDedupe) return new Response('ok')
+        wallet[r.id] = (wallet[r.id] ?? 0) + credit
         env.effects.record('wallet.credit', r.id, { amount: r.amount })
         return new Response('ok')
       },

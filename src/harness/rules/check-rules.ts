@@ -1,6 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
 import type { Violation } from '../checkers/violation.js'
-import { createDurableStore, type DurableStore } from '../durable-store.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from '../flows/flow-property.js'
 import type { FlowClientEnv, FlowRun, FlowSubject } from '../flows/flow-run.js'
 import { HarnessInputError } from '../validate-input.js'
@@ -10,10 +9,8 @@ import { ruleHistory } from './rule-history.js'
 import type { RuleSet } from './rule-set.js'
 import { providerView } from './state-matches.js'
 
-/** What an app under a rule set is given: a billing client's env and a store that outlives its memory. */
-export interface RuleEnv extends FlowClientEnv {
-  readonly store: DurableStore
-}
+/** What an app under a rule set is given: a billing client's env (with `store`, which outlives a redeploy, and `effects`). */
+export type RuleEnv = FlowClientEnv
 
 /** The least an app under a rule set is: a webhook handler (its other members are for its rules' probes). */
 export interface RuleApp {
@@ -49,7 +46,7 @@ function traceFinals(run: FlowRun, resources: readonly string[]): void {
 }
 
 /**
- * A rule set as a billing flow subject: the app made from `factory` (with `env.store`), its rules'
+ * A rule set as a billing flow subject: the app made from `factory` (again on each redeploy), its rules'
  * probes after every step and at the end, the end state of the rule set's `objects`, and the rules
  * judging the trace.
  *
@@ -66,7 +63,7 @@ export function ruleSetSubject<App extends RuleApp>(
     ...(ruleSet.eventTypes === undefined ? {} : { eventTypes: ruleSet.eventTypes }),
     ...(ruleSet.actions === undefined ? {} : { actions: ruleSet.actions }),
     start(run) {
-      const made = factory({ ...run.env, store: createDurableStore() }) as Partial<App> | undefined
+      const made = factory(run.env) as Partial<App> | undefined
       if (typeof made?.handler !== 'function') throw new HarnessInputError(`${api}: the app factory must return { handler }`)
       app = made as App
       return app
