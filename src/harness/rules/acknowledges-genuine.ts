@@ -1,4 +1,4 @@
-import { type Violation, violation } from '../checkers/violation.js'
+import { violation } from '../checkers/violation.js'
 import type { Rule } from './rule.js'
 
 /** Checker name of a genuine delivery refused. */
@@ -19,23 +19,20 @@ export function acknowledgesGenuine(): Rule {
     name: ACK_GENUINE_REFUSED,
     description: 'no genuine delivery answered 5xx (unless an API read failed meanwhile)',
     check(history) {
-      const out: Violation[] = []
-      const types = new Set<string>()
-      for (const e of history.entries) {
-        // One verdict per event type: the same refusal repeats on every retry and every event of the type.
-        if (e.kind !== 'harness.rule.refused' || e.data.failedReads > 0 || types.has(e.data.type)) continue
+      const refused = history.entries.filter(
         // A 4xx to a genuine delivery is `flow.genuine_refused`'s (every flow run judges it): one verdict per mistake.
-        if (e.data.status >= 400 && e.data.status < 500) continue
-        types.add(e.data.type)
-        out.push(
-          violation(
-            ACK_GENUINE_REFUSED,
-            `${e.data.event} (${e.data.type}): a genuine delivery answered ${e.data.status} while the app was up and none of its API reads failed (the provider retries it for days, then disables the endpoint)`,
-            [e],
-          ),
-        )
-      }
-      return out
+        (e) => e.kind === 'harness.rule.refused' && e.data.failedReads === 0 && !(e.data.status >= 400 && e.data.status < 500),
+      )
+      const first = refused[0]
+      if (first === undefined) return []
+      const types = [...new Set(refused.map((e) => String(e.data.type)))]
+      return [
+        violation(
+          ACK_GENUINE_REFUSED,
+          `${String(first.data.event)} (${String(first.data.type)}): a genuine delivery answered ${String(first.data.status)} while the app was up and none of its API reads failed; ${refused.length} such answer(s) to ${types.join(', ')} (the provider retries them for days, then disables the endpoint)`,
+          refused.slice(0, 5),
+        ),
+      ]
     },
   }
 }
