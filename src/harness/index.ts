@@ -51,12 +51,13 @@ export { checkClient, clientChecker, MIN_BACKOFF_MS } from './checkers/client-ch
 export { deliveriesAcknowledgedChecker } from './checkers/deliveries-acknowledged-checker.js'
 export { checkDeliveries, type DeliveryKinds, deliveryChecker, deliveryKinds } from './checkers/delivery-checker.js'
 export { deterministicChecker } from './checkers/deterministic-checker.js'
-export { checkDunningTrace, dunningChecker } from './checkers/dunning-checker.js'
+export { checkDunningTrace, dunningChecker, dunningRules } from './checkers/dunning-checker.js'
 export { checkFlowAdversity } from './checkers/flow-adversity-checker.js'
 export {
   checkFulfilmentTrace,
   type FulfilmentCheckOptions,
   fulfilmentChecker,
+  fulfilmentRules,
   sessionPaid,
 } from './checkers/fulfilment-checker.js'
 export { noDuplicateDeliveriesChecker } from './checkers/no-duplicate-deliveries-checker.js'
@@ -64,9 +65,11 @@ export { noServerErrorsChecker } from './checkers/no-server-errors-checker.js'
 export { checkReceiver, RECEIVER_ANSWER_BUDGET_MS, receiverChecker } from './checkers/receiver-checker.js'
 export { signaturesValidChecker } from './checkers/signatures-valid-checker.js'
 export {
+  type AccessPolicy,
   checkSubscriptionMirrorTrace,
   type MirrorCheckOptions,
   subscriptionMirrorChecker,
+  subscriptionMirrorRules,
 } from './checkers/subscription-mirror-checker.js'
 export { checkUsage, usageChecker } from './checkers/usage-checker.js'
 export { recordViolation, type Violation } from './checkers/violation.js'
@@ -165,6 +168,7 @@ export {
   makeSubscriptionMirror,
   referenceSubscriptionMirror,
   type SubscriptionMirrorFlaws,
+  type SubscriptionMirrorPolicy,
 } from './reference/subscription-mirror.js'
 export {
   makeUsageReporter,
@@ -181,6 +185,25 @@ export {
   type WebhookReceiverFlaws,
 } from './reference/webhook-receiver.js'
 export { coverageTable } from './report/coverage-table.js'
+export { ACK_GENUINE_REFUSED, acknowledgesGenuine } from './rules/acknowledges-genuine.js'
+export { type AtMostOnceOptions, atMostOnce } from './rules/at-most-once.js'
+export { CausalRecorder, type HandledEvent } from './rules/causal-recorder.js'
+export { checkRules, checkRuleTrace, probeRules, type RuleApp, type RuleEnv, ruleSetSubject } from './rules/check-rules.js'
+export { type EffectDetail, type EffectRecorder, traceEffectRecorder } from './rules/effect-recorder.js'
+export { type ExactlyOnceOptions, exactlyOnce, type FinalStates } from './rules/exactly-once.js'
+export { type NeverAfterOptions, neverAfter } from './rules/never-after.js'
+export { type ObjectState, objectState, providerState } from './rules/object-state.js'
+export { type OnlyWhileOptions, onlyWhile } from './rules/only-while.js'
+export type { ProbeContext, Rule } from './rules/rule.js'
+export { type AcceptedEvent, describeEffect, type EffectRecord, type RuleHistory, ruleHistory } from './rules/rule-history.js'
+export { defineRuleSet, type RuleSet, type RuleSetSpec } from './rules/rule-set.js'
+export {
+  type ProviderView,
+  providerView,
+  type StateMatchesOptions,
+  type StateProjection,
+  stateMatches,
+} from './rules/state-matches.js'
 export { advance, type Driven, drive } from './run/drive.js'
 export { describeProgram, type Forgery, forgeries, type Program, type Step } from './run/program.js'
 export {

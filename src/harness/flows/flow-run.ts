@@ -1,9 +1,13 @@
+import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import type { Clock, TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
 import type { Violation } from '../checkers/violation.js'
 import { createDurableStore, type DurableStore } from '../durable-store.js'
+import { CausalRecorder } from '../rules/causal-recorder.js'
+import type { EffectRecorder } from '../rules/effect-recorder.js'
+import { objectState } from '../rules/object-state.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { createStepRunner, type StepRunnerOptions } from '../run/step-runner.js'
 import { type FlowAction, type FlowActionContext, flowActions, flowApi } from './flow-actions.js'
@@ -39,6 +43,8 @@ export interface FlowClientEnv {
   readonly secretKey: string
   /** What the app keeps in its database: survives a redeploy, unlike the client's memory. */
   readonly store: DurableStore
+  /** Where the app records what it did (an email, a shipment, a grant): what effect rules judge. */
+  readonly effects: EffectRecorder
 }
 
 /** One run of a billing flow as a subject sees it. */
@@ -103,6 +109,7 @@ export interface FlowReport {
 
 /** What the receiver notes of each request besides acknowledgements: forgeries, coverage. */
 interface Watch {
+  readonly destination: string
   readonly forged: ReadonlySet<string>
   readonly coverage: FlowCoverage
 }
@@ -125,25 +132,46 @@ function parsed(raw: string): Incoming | undefined {
   }
 }
 
-function ackingHandler(sim: Simulator, client: FlowDeployment, acked: Set<string>, watch: Watch) {
-  const trace = sim.service.kernel.trace
+function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecorder, watch: Watch) {
+  const trace = run.sim.service.kernel.trace
   return async (request: Request): Promise<Response> => {
-    const event = parsed(await request.clone().text())
+    const raw = await request.clone().text()
+    const event = parsed(raw)
     const forged = typeof event?.id === 'string' && watch.forged.has(event.id)
     const id = event === undefined ? undefined : watch.coverage.observe(event, request.headers, forged)
-    let res: Response
-    try {
-      res = await client.handle(request)
-    } catch {
-      res = new Response('thrown', { status: 500 })
-    }
-    if (!(res instanceof Response)) res = new Response('not a Response', { status: 500 })
-    watch.coverage.answered(id, res.status >= 200 && res.status < 300)
-    if (res.status >= 200 && res.status < 300 && !forged && typeof event?.id === 'string') {
-      acked.add(event.id)
-      trace.append('harness.flow.ack', { event: event.id, type: event.type, object: event.data?.object?.id })
-    }
+    const { result: res, failedReads } = await causal.handling(raw, async () => {
+      try {
+        return await client.handle(request)
+      } catch {
+        return new Response('thrown', { status: 500 })
+      }
+    })
+    if (!(res instanceof Response)) return new Response('not a Response', { status: 500 })
+    const ok = res.status >= 200 && res.status < 300
+    watch.coverage.answered(id, ok)
+    if (forged || typeof event?.id !== 'string' || (!ok && !genuine(run, watch.destination, request, raw))) return res
+    if (ok) {
+      ;(run.acked as Set<string>).add(event.id)
+      const object = event.data?.object
+      trace.append('harness.flow.ack', {
+        event: event.id,
+        type: event.type,
+        object: object?.id,
+        state: objectState(object) ?? null,
+      })
+    } else trace.append('harness.rule.refused', { event: event.id, type: String(event.type), status: res.status, failedReads })
     return res
+  }
+}
+
+/** A delivery signed by the provider with a secret the destination has now, within the tolerance. */
+function genuine(run: FlowRun, destination: string, request: Request, raw: string): boolean {
+  try {
+    const secrets = run.sim.admin.signingSecrets(destination)
+    verifySignature(raw, request.headers.get(`${run.env.prefix}-Signature`), secrets, { now: run.sim.clock.now })
+    return true
+  } catch {
+    return false
   }
 }
 
@@ -164,14 +192,16 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const subscriptions: string[] = []
   const d = prepared.setup.destination
   const deployment: FlowDeployment = new FlowDeployment(sim, d, () => subject.start(run))
+  const causal = new CausalRecorder(sim)
   const env: FlowClientEnv = {
     secrets: () => deployment.deployedSecrets(),
     clock: sim.clock,
     prefix: sim.service.kernel.prefix,
-    fetch: sim.fetch,
+    fetch: causal.wrapFetch(sim.fetch),
     baseUrl: 'https://api.service.test',
     secretKey: sim.platform.secretKey.test,
     store: createDurableStore(),
+    effects: causal,
   }
   const latest = new Map<string, string>()
   const sent: SentEvent[] = []
@@ -186,7 +216,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   const forged = new Set<string>()
   deployment.deploy('start')
-  const receive = ackingHandler(sim, deployment, acked, { forged, coverage })
+  const receive = ackingHandler(run, deployment, causal, { destination: d, forged, coverage })
   const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
   let n = 0
   const advance = (ms: number) => runner.advance(ms)

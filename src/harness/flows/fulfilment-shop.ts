@@ -1,5 +1,6 @@
 import type { Json } from '#domain/index.js'
 import { sessionPaid } from '../checkers/fulfilment-checker.js'
+import { CausalRecorder } from '../rules/causal-recorder.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowAction, FlowActionContext } from './flow-actions.js'
 import type { FlowStep } from './flow-program.js'
@@ -41,8 +42,6 @@ export class FulfilmentShop {
   // What could tell the client a session is paid: events saying so (by event id), a success page shown paid.
   private readonly paidEvents = new Map<string, string>()
   private readonly shownPaid = new Set<string>()
-  // Sessions an event being handled right now says are unpaid: fulfilling one then acts on that.
-  private readonly toldUnpaid = new Map<string, number>()
   // Success pages to open the moment the session's own webhook arrives, before or after its handler starts.
   private readonly races = new Map<string, { order: Race; visit?: Promise<string> }>()
   private readonly gate = new RaceGate()
@@ -60,18 +59,20 @@ export class FulfilmentShop {
     return r.sim.service.engine.resource('checkout.session').get({ account: r.sim.platform.id, mode: 'test' }, id)
   }
 
-  /** Traces an `orders` call with the session's state then (unpaid while an event being handled says so). */
+  /** Records an `orders` call as the app's effect (with its causal context), and traces it with the session's state then. */
   private order(kind: OrderKind, session: string, source?: string): void {
     if (this.run === undefined) return
-    const state = this.sessionOf(this.run, String(session))
-    const shown = (this.toldUnpaid.get(String(session)) ?? 0) > 0
+    const id = String(session)
+    this.run.env.effects.record(kind === 'harness.fulfil.fulfil' ? 'order.fulfil' : 'order.reverse', id, {
+      source: source ?? null,
+    })
+    const state = this.sessionOf(this.run, id)
     this.run.sim.service.kernel.trace.append(kind, {
-      session: String(session),
+      session: id,
       source: source ?? null,
       status: state?.status ?? null,
       payment_status: state?.payment_status ?? null,
-      paid: paidState(state) && !shown,
-      shown_unpaid: shown,
+      paid: paidState(state),
     })
   }
 
@@ -81,7 +82,10 @@ export class FulfilmentShop {
     const paid = paidState(this.run === undefined ? undefined : this.sessionOf(this.run, id))
     let status = 500
     try {
-      const res = await (this.current as FulfilmentClient).successPage(url)
+      // The page is its own context, even when a delivery's handling opened it (a race): what it reads is its own.
+      const page = () => (this.current as FulfilmentClient).successPage(url)
+      const effects = this.run?.env.effects
+      const res = await (effects instanceof CausalRecorder ? effects.elsewhere(page) : page())
       status = res instanceof Response ? res.status : 500
     } catch {
       // A page that throws shows the customer an error: 500.
@@ -91,43 +95,34 @@ export class FulfilmentShop {
     return `success page ${status}`
   }
 
-  /** Hands a delivery to the client deployed now, noting the session it shows unpaid while it is handled. */
+  /** Hands a delivery to the client deployed now; the session's own webhook opens a racing page. */
   private async deliver(request: Request): Promise<Response> {
-    let unpaid: string | undefined
     let session: string | undefined
     try {
       const object = (JSON.parse(await request.clone().text()) as { data?: { object?: Json } }).data?.object
       if (object?.object === 'checkout.session') session = String(object.id)
-      if (object !== undefined && !sessionPaid({ status: object.status, payment_status: object.payment_status }))
-        unpaid = String(object.id)
     } catch {
-      // Not an event (a forgery's body): it tells nothing.
+      // Not an event (a forgery's body): it opens no page.
     }
-    const told = this.toldUnpaid
-    if (unpaid !== undefined) told.set(unpaid, (told.get(unpaid) ?? 0) + 1)
     const race = session === undefined ? undefined : this.races.get(session)
     const client = this.current as FulfilmentClient
+    if (race === undefined || this.ctx === undefined) return await client.handler(request)
+    const ctx = this.ctx
+    if (race.order === 'page_first') {
+      // The page is held at its first database access: this handler's first one lets it go on.
+      if (this.gate.held) this.gate.follow()
+      return await client.handler(request)
+    }
+    if (race.visit !== undefined) return await client.handler(request)
+    // The handler leads: held at its first database access, the page opens then and lets it go on at its own.
+    this.gate.lead(() => {
+      this.gate.follow()
+      race.visit = this.visit(ctx, session as string)
+    })
     try {
-      if (race === undefined || this.ctx === undefined) return await client.handler(request)
-      const ctx = this.ctx
-      if (race.order === 'page_first') {
-        // The page is held at its first database access: this handler's first one lets it go on.
-        if (this.gate.held) this.gate.follow()
-        return await client.handler(request)
-      }
-      if (race.visit !== undefined) return await client.handler(request)
-      // The handler leads: held at its first database access, the page opens then and lets it go on at its own.
-      this.gate.lead(() => {
-        this.gate.follow()
-        race.visit = this.visit(ctx, session as string)
-      })
-      try {
-        return await client.handler(request)
-      } finally {
-        this.gate.open()
-      }
+      return await client.handler(request)
     } finally {
-      if (unpaid !== undefined) told.set(unpaid, (told.get(unpaid) ?? 1) - 1)
+      this.gate.open()
     }
   }
 

@@ -21,6 +21,10 @@ export interface DunningFlaws {
   readonly onlyFinalAttempt?: boolean
   /** Keeps what it knows in memory only: a redeploy forgets the events it processed and the notices it sent. */
   readonly memoryOnly?: boolean
+  /** Never checks whether the invoice is paid before noticing: a failure delivered late notifies a paid invoice. */
+  readonly forgetsPaid?: boolean
+  /** Throws on event types it has no handler for: answered 500, the provider retries them for days. */
+  readonly refusesUnhandled?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -72,8 +76,9 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
         return
       }
       const every = flaws.noticeEveryAttempt === true || flaws.noDedup === true
-      const before = await row(`invoice:${id}`, (r) => (r.paid ? r : { ...r, noticed: true }))
-      if (before.paid || (before.noticed && !every)) return
+      const paid = (r: { paid?: boolean }) => r.paid === true && !flaws.forgetsPaid
+      const before = await row(`invoice:${id}`, (r) => (paid(r) ? r : { ...r, noticed: true }))
+      if (paid(before) || (before.noticed && !every)) return
       if (flaws.noDedup && invoice.attempt_count !== 1) return
       env.notices.paymentFailed(id, customer, event)
     }
@@ -113,7 +118,7 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
           const id = String(event.data.object.id)
           if ((await row(`invoice:${id}`, (r) => r)).noticed)
             env.notices.restored(id, String(event.data.object.customer), event.id)
-        }
+        } else if (flaws.refusesUnhandled) throw new TypeError(`no handler for ${event.type}`)
         return new Response('ok')
       },
     }
