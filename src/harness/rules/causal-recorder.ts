@@ -92,7 +92,8 @@ export class CausalRecorder implements EffectRecorder {
         frame.failedReads += 1
         throw error
       }
-      if (res.status >= 500 || res.status === 429) frame.failedReads += 1
+      // A 409 (a lock held by a concurrent request) is transient too: the read is worth retrying.
+      if (res.status >= 500 || res.status === 429 || res.status === 409) frame.failedReads += 1
       else if (res.ok) {
         const json = res.json.bind(res)
         const text = res.text.bind(res)
