@@ -14,6 +14,8 @@ const GUIDES = [
   'resource-engine',
   'billing',
   'faults-and-properties',
+  'rules',
+  'flow-adversity',
   'customer',
   'clock',
 ] as const

@@ -45,6 +45,12 @@ export interface FlowCheckResult {
   readonly traceHash?: string
   /** The counterexample's steps as executed. */
   readonly steps?: readonly string[]
+  /**
+   * Runs of the check that reached each (event type, the provider's object state on arrival, how
+   * the delivery arrived, where the app stood) combination, as `type|state|fault|deploy` keys
+   * (`FlowReport.coverage`); shrinking runs are not counted.
+   */
+  readonly coverage: Readonly<Record<string, number>>
 }
 
 /**
@@ -80,9 +86,18 @@ export async function checkFlows(
     throw new HarnessInputError(`${api}: option 'numRuns' must be a positive integer`)
   const { numRuns: _n, seed, workload, workers, ...run } = options
   const runOne = (p: FlowProgram) => runFlow(p, subject(), run)
-  const holds = async (p: FlowProgram) => (await runOne(p)).violations.length === 0
+  const counts = new Map<string, number>()
+  let counting = true
+  const holds = async (p: FlowProgram) => {
+    const report = await runOne(p)
+    if (counting) for (const key of report.coverage) counts.set(key, (counts.get(key) ?? 0) + 1)
+    // Once a run fails, fast-check shrinks: those runs are not the generation's.
+    if (report.violations.length > 0) counting = false
+    return report.violations.length === 0
+  }
   const found = await search(api, { numRuns, seed: seed ?? 42 }, flowProgram(workload), runOne, holds, workers, remote, run)
-  if (found.program === undefined) return { ok: true, numRuns: found.numRuns }
+  const coverage = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  if (found.program === undefined) return { ok: true, numRuns: found.numRuns, coverage }
   // After the lanes are closed: no run of theirs is still under way in this thread.
   const report = await reportOf(runOne, found.program)
   return {
@@ -91,6 +106,7 @@ export async function checkFlows(
     numRuns: found.numRuns,
     counterexample: found.program,
     ...report,
+    coverage,
   }
 }
 
