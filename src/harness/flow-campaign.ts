@@ -22,6 +22,11 @@ export interface FlowCampaignOptions extends SimulatorChoice {
    * its adversity steps the missing redeploy or forgery. Without: plain generation, as a check runs.
    */
   readonly steer?: boolean
+  /**
+   * Event types (or prefixes) the steering aims at: the ones the property's rules read (default
+   * the workload's `faultAims`, else every type reached).
+   */
+  readonly focus?: readonly string[]
   /** Called after each run with its index and what it reached (a progress line, a chart). */
   readonly onRun?: (run: number, coverage: readonly string[], program: FlowProgram) => void
 }
@@ -50,14 +55,16 @@ const KINDS_FOR: Readonly<Record<string, readonly FaultKind[]>> = {
   replayed: ['replay_delivery'],
 }
 
-/** The adversity steps that put the app where each way of arriving needs it. */
+const ALL_ADVERSITY: readonly FlowAdversity[] = ['redeploy', 'roll_secret', 'forge', 'redeliver']
+
+/** The adversity steps that put the app where each way of arriving needs it, the target's drawn most. */
 function adversityFor(fault: string, deploy: string, stale: boolean): FlowWorkload['adversity'] {
   const kinds: FlowAdversity[] = []
-  if (fault === 'forged') kinds.push('forge')
-  if (deploy === 'redeployed') kinds.push('redeploy')
-  if (deploy === 'in_roll') kinds.push('roll_secret')
-  if (stale || fault === 'duplicate' || fault === 'retry') kinds.push('redeliver')
-  return kinds.length === 0 ? undefined : { kinds, weight: 3 }
+  if (fault === 'forged') kinds.push('forge', 'forge')
+  if (deploy === 'redeployed') kinds.push('redeploy', 'redeploy')
+  if (deploy === 'in_roll') kinds.push('roll_secret', 'roll_secret')
+  if (stale || fault === 'duplicate') kinds.push('redeliver', 'redeliver')
+  return kinds.length === 0 ? undefined : { kinds: [...kinds, ...ALL_ADVERSITY], weight: 2 }
 }
 
 interface Target {
@@ -68,7 +75,7 @@ interface Target {
 }
 
 /** The least reached (type, fault, deploy) triple, or (every third run) a state the type was never delivered in. */
-function target(counts: ReadonlyMap<string, number>, run: number): Target | undefined {
+function target(counts: ReadonlyMap<string, number>, run: number, focus: readonly string[]): Target | undefined {
   const types = new Set<string>()
   const states = new Map<string, Set<string>>()
   const triples = new Map<string, number>()
@@ -82,9 +89,11 @@ function target(counts: ReadonlyMap<string, number>, run: number): Target | unde
     const t = `${type}|${fault}|${deploy}`
     triples.set(t, (triples.get(t) ?? 0) + n)
   }
-  const sorted = [...types].sort()
+  const all = [...types].sort()
+  const focused = all.filter((t) => focus.some((f) => t.startsWith(f)))
+  const sorted = focused.length > 0 ? focused : all
   if (sorted.length === 0) return undefined
-  if (run % 3 === 0) {
+  if (run % 3 === 1) {
     const missing = sorted.filter((t) =>
       [...(states.get(t.slice(0, t.lastIndexOf('.'))) ?? [])].some((s) => !pairs.has(`${t}|${s}`)),
     )
@@ -94,11 +103,11 @@ function target(counts: ReadonlyMap<string, number>, run: number): Target | unde
   let best: Target | undefined
   let fewest = Number.POSITIVE_INFINITY
   const offset = run % (sorted.length * FAULTS.length * DEPLOYS.length)
-  const all = sorted.flatMap((type) =>
+  const candidates = sorted.flatMap((type) =>
     FAULTS.flatMap((fault) => DEPLOYS.map((deploy) => ({ type, fault, deploy, stale: false }))),
   )
-  for (let i = 0; i < all.length; i++) {
-    const c = all[(i + offset) % all.length] as Target
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[(i + offset) % candidates.length] as Target
     const n = triples.get(`${c.type}|${c.fault}|${c.deploy}`) ?? 0
     if (n < fewest) {
       fewest = n
@@ -111,10 +120,14 @@ function target(counts: ReadonlyMap<string, number>, run: number): Target | unde
 /** The workload of one steered run: the property's, aimed at the target. */
 function steered(base: FlowWorkload, t: Target): FlowWorkload {
   const adversity = adversityFor(t.fault, t.deploy, t.stale)
+  const kinds = base.faultKinds ?? flowFaultKinds
+  const aimed = KINDS_FOR[t.fault] ?? []
+  // The target's fault kinds and its event type drawn as often as all the others together: the
+  // rest of the run stays as varied as the property's own generation.
   return {
     ...base,
-    faultAims: [t.type],
-    faultKinds: KINDS_FOR[t.fault] ?? base.faultKinds ?? flowFaultKinds,
+    faultAims: [...Array<string>(3).fill(t.type), ...(base.faultAims ?? [])],
+    faultKinds: [...aimed.flatMap((k) => Array<FaultKind>(Math.ceil(kinds.length / aimed.length)).fill(k)), ...kinds],
     maxFaults: Math.max(4, base.maxFaults ?? 4),
     ...(adversity === undefined ? {} : { adversity }),
   }
@@ -139,14 +152,16 @@ export async function runFlowCampaign(
   const runs = options.runs ?? 500
   if (!Number.isInteger(runs) || runs < 1)
     throw new HarnessInputError("runFlowCampaign: option 'runs' must be a positive integer")
-  const { runs: _r, seed = 1, workload = {}, steer = true, onRun, ...choice } = options
+  const { runs: _r, seed = 1, workload = {}, steer = true, onRun, focus, ...choice } = options
+  const aims = focus ?? workload.faultAims ?? []
   const counts = new Map<string, number>()
   const firstReached: Record<string, number> = {}
   let violations = 0
   let saturatedAt = 0
   const plain = flowProgram(workload)
   for (let i = 0; i < runs; i++) {
-    const t = steer && i >= 10 ? target(counts, i) : undefined
+    // Every other run is the property's own generation: steering narrows, plain runs find new types.
+    const t = steer && i >= 10 && i % 2 === 1 ? target(counts, i, aims) : undefined
     const arbitrary = t === undefined ? plain : flowProgram(steered(workload, t))
     const [program] = fc.sample(arbitrary, { seed: seed * 100_003 + i, numRuns: 1 }) as [FlowProgram]
     const report = await runFlow(program, subject(), choice)

@@ -184,6 +184,7 @@ export {
   referenceWebhookReceiver,
   type WebhookReceiverFlaws,
 } from './reference/webhook-receiver.js'
+export { coverageTable } from './report/coverage-table.js'
 export { ACK_GENUINE_REFUSED, acknowledgesGenuine } from './rules/acknowledges-genuine.js'
 export { type AtMostOnceOptions, atMostOnce } from './rules/at-most-once.js'
 export { CausalRecorder, type HandledEvent } from './rules/causal-recorder.js'

@@ -32,11 +32,9 @@ export async function runAdversityStep(tools: AdversityTools, step: FlowStep): P
       deployment.deploy('deploy')
       return ''
     case 'roll_secret':
-      // The operator rolls the secret, then redeploys with it after a while, inside the overlap: in
-      // between the app holds the old secret while deliveries are signed with both.
-      deployment.roll()
-      await tools.advance(step.redeployAfterMs)
-      deployment.deploy('secret_rolled')
+      // The operator rolls the secret, then redeploys with it after a while, inside the overlap: the
+      // steps in between meet an app holding the old secret while deliveries are signed with both.
+      deployment.roll(step.redeployAfterMs)
       return ''
     case 'forge': {
       const template = latestAimed(tools.sent, step.aim)

@@ -21,17 +21,8 @@ export type DeliveryDeploy = 'none' | 'redeployed' | 'in_roll'
 /** Signatures older than this are replays (the official libraries' default tolerance). */
 const TOLERANCE_S = 300
 
-/** The provider's state of an object now: its status (a checkout session's with its payment status). */
-function stateOf(sim: Simulator, object: Json): string {
-  let found: Json | undefined
-  try {
-    found = sim.service.engine
-      .resource(String(object.object))
-      .get({ account: sim.platform.id, mode: 'test' }, String(object.id)) as Json | undefined
-  } catch {
-    found = undefined
-  }
-  const o = found ?? object
+/** An object's state as the combinations name it: its status (a checkout session's with its payment status). */
+function stateName(o: Readonly<Json>): string {
   const status = o.status === undefined ? 'none' : String(o.status)
   return o.object === 'checkout.session' ? `${status}/${String(o.payment_status)}` : status
 }
@@ -43,46 +34,66 @@ function stateOf(sim: Simulator, object: Json): string {
  * notice delivered after the invoice was paid is `invoice.payment_failed|paid|...`.
  *
  * @example
- * const coverage = new FlowCoverage(sim, deployment, acked)
- * coverage.observe(raw, headers, false)
+ * const coverage = new FlowCoverage(sim, deployment, 'Stripe-Signature')
+ * coverage.observe(JSON.parse(raw), request.headers, false)
  * coverage.keys() // ['invoice.paid|paid|in_order|none', ...]
  */
 export class FlowCoverage {
   private readonly seen = new Set<string>()
   // Per object, the latest `created` of the events about it that reached the app.
   private readonly newest = new Map<string, number>()
-  private readonly arrived = new Set<string>()
+  // Per event, how its latest arrival went: still being handled, acknowledged, or not.
+  private readonly arrived = new Map<string, 'handling' | 'acked' | 'failed'>()
+  // The provider's state of each object now, as its latest event (of any type) shows it.
+  private readonly states = new Map<string, string>()
 
   constructor(
     private readonly sim: Simulator,
     private readonly deployment: FlowDeployment,
-    private readonly acked: ReadonlySet<string>,
     private readonly signatureHeader: string,
-  ) {}
+  ) {
+    sim.service.events.subscribe((e) => {
+      const object = (e.body.data as { object?: Json } | undefined)?.object
+      if (e.objectId !== undefined && object !== undefined) this.states.set(e.objectId, stateName(object))
+    })
+  }
 
-  /** Notes one request the app was handed (`forged` when the harness's attacker sent it). */
-  observe(raw: string, headers: Headers, forged: boolean): void {
-    let event: { id?: unknown; type?: unknown; created?: unknown; data?: { object?: Json } }
-    try {
-      event = JSON.parse(raw) as typeof event
-    } catch {
-      return
-    }
+  /** Notes one request the app was handed (`forged` when the harness's attacker sent it); its event id. */
+  observe(
+    event: {
+      readonly id?: unknown
+      readonly type?: unknown
+      readonly created?: unknown
+      readonly data?: { readonly object?: Json }
+    },
+    headers: Headers,
+    forged: boolean,
+  ): string | undefined {
     const object = event.data?.object
-    if (typeof event.id !== 'string' || typeof event.type !== 'string' || object === undefined) return
+    if (typeof event.id !== 'string' || typeof event.type !== 'string' || object === undefined) return undefined
     const created = Number(event.created ?? 0)
     const fault = forged ? 'forged' : this.faultOf(event.id, String(object.id), created, headers)
     const d = this.deployment
     const deploy: DeliveryDeploy =
       d.rolledAt !== undefined ? 'in_roll' : d.deploys > 0 && created * 1000 < d.deployedAt ? 'redeployed' : 'none'
-    this.seen.add(`${event.type}|${stateOf(this.sim, object)}|${fault}|${deploy}`)
+    this.seen.add(`${event.type}|${this.states.get(String(object.id)) ?? stateName(object)}|${fault}|${deploy}`)
+    return event.id
+  }
+
+  /** Notes how the app answered a request about event `id`. */
+  answered(id: string | undefined, ok: boolean): void {
+    if (id !== undefined && this.arrived.has(id)) this.arrived.set(id, ok ? 'acked' : 'failed')
   }
 
   private faultOf(id: string, object: string, created: number, headers: Headers): DeliveryFault {
     const t = /(?:^|,)t=(\d+)/.exec(headers.get(this.signatureHeader) ?? '')?.[1]
     if (t !== undefined && this.sim.clock.now / 1000 - Number(t) > TOLERANCE_S) return 'replayed'
-    if (this.arrived.has(id)) return this.acked.has(id) ? 'duplicate' : 'retry'
-    this.arrived.add(id)
+    const before = this.arrived.get(id)
+    if (before !== undefined) {
+      if (before === 'failed') return 'retry'
+      return 'duplicate'
+    }
+    this.arrived.set(id, 'handling')
     const newest = this.newest.get(object)
     if (newest !== undefined && newest > created) return 'out_of_order'
     this.newest.set(object, created)

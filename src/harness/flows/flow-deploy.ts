@@ -52,11 +52,17 @@ export class FlowDeployment {
     this.client = this.build()
   }
 
-  /** Rolls the endpoint's signing secret (the old one signs beside the new for `FLOW_ROLL_OVERLAP_MS`). */
-  roll(): void {
+  /**
+   * Rolls the endpoint's signing secret (the old one signs beside the new for
+   * `FLOW_ROLL_OVERLAP_MS`) and redeploys the app with the new one `redeployAfterMs` of virtual time
+   * later, inside the overlap: whatever the steps in between cause is delivered to an app holding
+   * the old secret only, under a header signed with both.
+   */
+  roll(redeployAfterMs: number): void {
     this.sim.admin.rollSecret(this.destination, { overlapMs: FLOW_ROLL_OVERLAP_MS })
-    this.rolledAt = this.sim.clock.now
+    this.rolledAt ??= this.sim.clock.now
     this.sim.service.kernel.trace.append('harness.flow.roll', { destination: this.destination })
+    this.sim.clock.setTimeout(() => this.deploy('secret_rolled'), Math.min(redeployAfterMs, FLOW_ROLL_OVERLAP_MS - 60_000))
   }
 
   /** Hands a request to the instance deployed now. */

@@ -25,7 +25,7 @@ export type FlowStep =
   | { readonly kind: 'advance'; readonly ms: number }
   /** The app redeployed: its factory called again, its memory lost, `env.store` kept. */
   | { readonly kind: 'redeploy' }
-  /** The endpoint's signing secret rolled; the app redeployed with the new one `redeployAfterMs` later (inside the overlap). */
+  /** The endpoint's signing secret rolled; the app redeployed with the new one `redeployAfterMs` later (inside the overlap), while later steps run. */
   | { readonly kind: 'roll_secret'; readonly redeployAfterMs: number }
   /** An attacker POSTs a forged or tampered delivery (`FlowForgery`) about the object of the latest event whose type starts with `aim`. */
   | { readonly kind: 'forge'; readonly forgery: FlowForgery; readonly aim: string }
@@ -183,7 +183,7 @@ export function adversityStep(workload: FlowWorkload): fc.WeightedArbitrary<Flow
     redeploy: fc.constant({ kind: 'redeploy' as const }),
     roll_secret: fc.record({
       kind: fc.constant('roll_secret' as const),
-      redeployAfterMs: fc.constantFrom(5 * SECOND, 10 * 60 * SECOND, 3_600_000, 20 * 3_600_000),
+      redeployAfterMs: fc.constantFrom(2 * 60 * SECOND, 10 * 60 * SECOND, 3_600_000, 20 * 3_600_000),
     }),
     forge: fc.record({ kind: fc.constant('forge' as const), forgery: fc.constantFrom(...FLOW_FORGERIES), aim }),
     redeliver: fc.record({ kind: fc.constant('redeliver' as const), aim }),

@@ -114,38 +114,54 @@ interface Watch {
   readonly coverage: FlowCoverage
 }
 
+/** A delivery's body as the receiver reads it (nothing for a body that is not an event). */
+interface Incoming {
+  readonly id?: unknown
+  readonly type?: unknown
+  readonly created?: unknown
+  readonly data?: { readonly object?: Record<string, unknown> }
+}
+
+function parsed(raw: string): Incoming | undefined {
+  try {
+    const event = JSON.parse(raw) as unknown
+    return typeof event === 'object' && event !== null ? (event as Incoming) : undefined
+  } catch {
+    // Not an event (a forgery's body): nothing acknowledged.
+    return undefined
+  }
+}
+
 function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecorder, watch: Watch) {
   const trace = run.sim.service.kernel.trace
   return async (request: Request): Promise<Response> => {
     const raw = await request.clone().text()
-    const forged = watch.forged.has(/"id":\s*"([^"]*)"/.exec(raw)?.[1] ?? '')
-    watch.coverage.observe(raw, request.headers, forged)
-    const { result: res, failedReads } = await causal.handling(raw, async () => {
+    const event = parsed(raw)
+    const forged = typeof event?.id === 'string' && watch.forged.has(event.id)
+    const id = event === undefined ? undefined : watch.coverage.observe(event, request.headers, forged)
+    const handled = await causal.handling(raw, async () => {
       try {
         return await client.handle(request)
       } catch {
         return new Response('thrown', { status: 500 })
       }
     })
-    if (!(res instanceof Response)) return new Response('not a Response', { status: 500 })
+    const { failedReads } = handled
+    const res = handled.result instanceof Response ? handled.result : new Response('not a Response', { status: 500 })
     const ok = res.status >= 200 && res.status < 300
-    if (forged || (!ok && !genuine(run, watch.destination, request, raw))) return res
-    try {
-      const event = JSON.parse(raw) as { id?: unknown; type?: unknown; data?: { object?: unknown } }
-      if (typeof event.id !== 'string') return res
-      if (ok) {
-        ;(run.acked as Set<string>).add(event.id)
-        const object = event.data?.object as { id?: unknown } | undefined
-        trace.append('harness.flow.ack', {
-          event: event.id,
-          type: event.type,
-          object: object?.id,
-          state: objectState(object) ?? null,
-        })
-      } else trace.append('harness.rule.refused', { event: event.id, type: String(event.type), status: res.status, failedReads })
-    } catch {
-      // Not an event (a forgery's body): nothing acknowledged.
-    }
+    watch.coverage.answered(id, ok)
+    if (forged || typeof event?.id !== 'string') return res
+    if (ok) {
+      ;(run.acked as Set<string>).add(event.id)
+      const object = event.data?.object
+      trace.append('harness.flow.ack', {
+        event: event.id,
+        type: event.type,
+        object: object?.id,
+        state: objectState(object) ?? null,
+      })
+    } else if (genuine(run, watch.destination, request, raw))
+      trace.append('harness.rule.refused', { event: event.id, type: String(event.type), status: res.status, failedReads })
     return res
   }
 }
@@ -198,9 +214,9 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     latest.set(e.objectId, e.id)
     sent.push({ id: e.id, type: e.type, objectId: e.objectId, body: e.body })
   })
+  const coverage = new FlowCoverage(sim, deployment, `${sim.service.kernel.prefix}-Signature`)
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   const forged = new Set<string>()
-  const coverage = new FlowCoverage(sim, deployment, acked, `${sim.service.kernel.prefix}-Signature`)
   deployment.deploy('start')
   const receive = ackingHandler(run, deployment, causal, { destination: d, forged, coverage })
   const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })

@@ -7,6 +7,7 @@ import type { FlowStep } from './flow-program.js'
 import type { FlowRun } from './flow-run.js'
 import { FULFILMENT_SUCCESS_URL, type FulfilmentPayment } from './fulfilment-steps.js'
 import type { FulfilmentClient, FulfilmentClientFactory, FulfilmentEnv } from './fulfilment-subject.js'
+import { RaceGate } from './race-gate.js'
 
 type OrderKind = 'harness.fulfil.fulfil' | 'harness.fulfil.reverse'
 /** Which starts first when the success page races the session's webhook. */
@@ -43,6 +44,7 @@ export class FulfilmentShop {
   private readonly shownPaid = new Set<string>()
   // Success pages to open the moment the session's own webhook arrives, before or after its handler starts.
   private readonly races = new Map<string, { order: Race; visit?: Promise<string> }>()
+  private readonly gate = new RaceGate()
   private run: FlowRun | undefined
   private env: FulfilmentEnv | undefined
   private current: FulfilmentClient | undefined
@@ -103,14 +105,25 @@ export class FulfilmentShop {
       // Not an event (a forgery's body): it opens no page.
     }
     const race = session === undefined ? undefined : this.races.get(session)
-    if (race === undefined || race.visit !== undefined || this.ctx === undefined)
-      return await (this.current as FulfilmentClient).handler(request)
-    // The page and the handler both start now, in the race's order, and run interleaved.
+    const client = this.current as FulfilmentClient
+    if (race === undefined || this.ctx === undefined) return await client.handler(request)
     const ctx = this.ctx
-    if (race.order === 'page_first') race.visit = this.visit(ctx, session as string)
-    const handled = Promise.resolve((this.current as FulfilmentClient).handler(request))
-    if (race.order === 'webhook_first') race.visit = this.visit(ctx, session as string)
-    return await handled
+    if (race.order === 'page_first') {
+      // The page is held at its first database access: this handler's first one lets it go on.
+      if (this.gate.held) this.gate.follow()
+      return await client.handler(request)
+    }
+    if (race.visit !== undefined) return await client.handler(request)
+    // The handler leads: held at its first database access, the page opens then and lets it go on at its own.
+    this.gate.lead(() => {
+      this.gate.follow()
+      race.visit = this.visit(ctx, session as string)
+    })
+    try {
+      return await client.handler(request)
+    } finally {
+      this.gate.open()
+    }
   }
 
   /** Notes the events that say a session is paid, or that its delayed payment failed. */
@@ -139,6 +152,7 @@ export class FulfilmentShop {
     }
     this.env = {
       ...r.env,
+      store: this.gate.wrap(r.env.store),
       orders: {
         fulfil: (session, source) => this.order('harness.fulfil.fulfil', session, source),
         reverse: (session, source) => this.order('harness.fulfil.reverse', session, source),
@@ -150,18 +164,28 @@ export class FulfilmentShop {
   }
 
   /**
-   * `x:pay`'s success page raced against the session's webhook: opened the moment the webhook
-   * arrives, just before its handler starts (`page_first`) or just after (`webhook_first`), both
-   * then running interleaved; opened after the step's deliveries when none came.
+   * `x:pay`'s success page raced against the session's webhook (`RaceGate`): the page opened at
+   * once and held at its first database access until the session's webhook reaches its own
+   * (`page_first`), or the webhook's handler held at its first until the page, opened then,
+   * reaches its own (`webhook_first`); both then run interleaved. Without a webhook within the
+   * step, the page goes on (or opens) at its end.
    */
   async race(ctx: FlowActionContext, id: string, order: Race, settleMs: number): Promise<string> {
     const race: { order: Race; visit?: Promise<string> } = { order }
     this.races.set(id, race)
     this.ctx = ctx
+    if (order === 'page_first') {
+      this.gate.lead()
+      race.visit = this.visit(ctx, id).finally(() => {
+        if (!this.gate.held) this.gate.open()
+      })
+    }
     await ctx.advance?.(settleMs)
     this.races.delete(id)
+    this.gate.open()
+    const raced = race.visit !== undefined
     const shown = await (race.visit ?? this.visit(ctx, id))
-    return `${race.visit === undefined ? 'no webhook came, ' : `${order.replace('_', ' ')}, `}${shown}`
+    return `${raced ? `${order.replace('_', ' ')}, ` : 'no webhook came, '}${shown}`
   }
 
   /** Traces each session's state at the end, and whether anything told the client it was paid. */
