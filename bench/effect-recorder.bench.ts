@@ -46,7 +46,9 @@ if (!plain || !inContext || !read || !wrappedRead || !effect) throw new Error('b
 console.table(rows.map((r) => ({ task: r.name, 'ops/s': r.hz.toFixed(0), 'us/op': r.us.toFixed(2) })))
 const handlingRatio = inContext.us / plain.us
 const readRatio = wrappedRead.us / read.us
-console.log(`handling: x${handlingRatio.toFixed(2)} (+${(inContext.us - plain.us).toFixed(2)} us); read: x${readRatio.toFixed(3)}`)
+console.log(
+  `handling: x${handlingRatio.toFixed(2)} (+${(inContext.us - plain.us).toFixed(2)} us); read: x${readRatio.toFixed(3)}`,
+)
 writeBenchReport(
   'effect-recorder',
   rows.map((r) => ({ name: r.name, value: r.hz, unit: 'ops/s' })),

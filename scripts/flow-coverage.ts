@@ -1,6 +1,6 @@
 // Measures how many runs the flow properties take to reach every (event type, object state on
 // arrival, how it arrived, where the app stood) combination, plain generation beside the steered
-// campaign, and writes reports/flow-coverage.md and .html. Usage: npx tsx scripts/flow-coverage.ts [runs]
+// campaign, and writes reports/bench/flow-coverage-<property>.md and .html. Usage: npx tsx scripts/flow-coverage.ts [runs]
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import {
@@ -89,11 +89,11 @@ lines.push(
   '',
   `Load average at the end: ${(loadavg()[0] ?? 0).toFixed(1)} on ${cpus().length} cores. Regenerate with \`npx tsx scripts/flow-coverage.ts ${runs} [property]\`.`,
 )
-mkdirSync('reports', { recursive: true })
+mkdirSync('reports/bench', { recursive: true })
 const suffix = only === undefined ? '' : `-${only}`
-writeFileSync(`reports/flow-coverage${suffix}.md`, `${lines.join('\n')}\n`)
+writeFileSync(`reports/bench/flow-coverage${suffix}.md`, `${lines.join('\n')}\n`)
 writeFileSync(
-  `reports/flow-coverage${suffix}.html`,
+  `reports/bench/flow-coverage${suffix}.html`,
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Flow coverage</title><style>body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;padding:0 16px}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;padding:3px 6px;text-align:left}td.unreached{background:#fafafa}</style></head><body><h1>Flow coverage</h1>${pages.join('\n')}</body></html>\n`,
 )
 console.log(lines.join('\n'))

@@ -15,6 +15,7 @@ const GUIDES = [
   'billing',
   'faults-and-properties',
   'rules',
+  'flow-adversity',
   'customer',
 ] as const
 

@@ -1,12 +1,15 @@
+import { join } from 'node:path'
 import { verifySignature } from 'service-sim'
 import {
   checkDunning,
+  coverageTable,
   type DunningClientFactory,
   dunningSubject,
   dunningWorkload,
   type FlowProgram,
   type FulfilmentClientFactory,
   fulfilmentSubject,
+  loadScenarioFile,
   makeDunningClient,
   makeSubscriptionMirror,
   mirrorSubject,
@@ -15,6 +18,7 @@ import {
   referenceSubscriptionMirror,
   runFlow,
   runFlowCampaign,
+  runScenario,
   type SubscriptionMirrorFactory,
 } from 'service-sim/harness'
 import { describe, expect, it } from 'vitest'
@@ -292,6 +296,14 @@ describe('coverage and steering', () => {
     expect(keys.length).toBeGreaterThan(5)
     for (const k of keys) expect(k).toMatch(/^[a-z_.]+\|[a-z_/]+\|[a-z_]+\|(none|redeployed|in_roll)$/)
   })
+
+  it("carries a flow scenario's coverage into its run result, as the HTML report's coverage table", async () => {
+    const result = await runScenario(loadScenarioFile(join(import.meta.dirname, '../../scenarios/dunning.yaml')))
+    expect(result.coverage?.length ?? 0).toBeGreaterThan(0)
+    const table = coverageTable(result.coverage ?? [])
+    expect(table).toContain('<table id="coverage">')
+    expect(table).toContain('invoice.payment_failed')
+  }, 60_000)
 
   it('reaches more combinations steered than plain generation in the same runs', async () => {
     const subject = () => dunningSubject(referenceDunningClient, 'test')
