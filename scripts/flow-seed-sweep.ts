@@ -18,7 +18,7 @@ import {
  * writes the table as Markdown too; `--variant a,b` sweeps only those.
  *
  * @example
- * // npx tsx scripts/flow-seed-sweep.ts --property all --seeds 20 --runs 50 --out reports/flow-variants.md
+ * // npx tsx scripts/flow-seed-sweep.ts --property all --seeds 20 --runs 50 --out reports/bench/flow-variants.md
  */
 const { values } = parseArgs({
   options: {
