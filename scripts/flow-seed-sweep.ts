@@ -18,7 +18,7 @@ import {
  * writes the table as Markdown too; `--variant a,b` sweeps only those.
  *
  * @example
- * // npx tsx scripts/flow-seed-sweep.ts --property all --seeds 20 --runs 50 --out reports/flow-variants.md
+ * // npx tsx scripts/flow-seed-sweep.ts --property all --seeds 20 --runs 50 --out reports/bench/flow-variants.md
  */
 const { values } = parseArgs({
   options: {
@@ -73,11 +73,15 @@ for (const property of names) {
     const row = `| ${property} | ${variant.name} | ${seeds - missed.length}/${seeds} | ${[...rules].sort().join(', ')} | ${longest} | ${secs}s | ${missed.join(',')} |`
     rows.push(row)
     console.log(row)
+    write(`(partial: ${rows.length} variant(s) so far)`)
   }
+}
+function write(footer: string): void {
+  if (values.out === '') return
+  const head = '| property | variant | caught | rules named | longest | time | missed seeds |\n|---|---|---|---|---|---|---|'
+  const command = `npx tsx scripts/flow-seed-sweep.ts --seeds ${seeds} --runs ${numRuns}${values.variant === '' ? '' : ` --variant ${values.variant}`}`
+  writeFileSync(values.out, `# Bundled buggy variants x seeds\n\n\`${command}\`\n\n${head}\n${rows.join('\n')}\n\n${footer}\n`)
 }
 const total = `${escaped} escape(s) over seeds 1..${seeds} at ${numRuns} runs, ${((performance.now() - started) / 1000).toFixed(1)}s`
 console.log(total)
-if (values.out !== '') {
-  const head = '| property | variant | caught | rules named | longest | time | missed seeds |\n|---|---|---|---|---|---|---|'
-  writeFileSync(values.out, `# Bundled buggy variants x seeds\n\n\`npx tsx scripts/flow-seed-sweep.ts --seeds ${seeds} --runs ${numRuns}\`\n\n${head}\n${rows.join('\n')}\n\n${total}\n`)
-}
+write(total)

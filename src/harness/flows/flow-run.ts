@@ -139,17 +139,18 @@ function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecor
     const event = parsed(raw)
     const forged = typeof event?.id === 'string' && watch.forged.has(event.id)
     const id = event === undefined ? undefined : watch.coverage.observe(event, request.headers, forged)
-    const { result: res, failedReads } = await causal.handling(raw, async () => {
+    const handled = await causal.handling(raw, async () => {
       try {
         return await client.handle(request)
       } catch {
         return new Response('thrown', { status: 500 })
       }
     })
-    if (!(res instanceof Response)) return new Response('not a Response', { status: 500 })
+    const { failedReads } = handled
+    const res = handled.result instanceof Response ? handled.result : new Response('not a Response', { status: 500 })
     const ok = res.status >= 200 && res.status < 300
     watch.coverage.answered(id, ok)
-    if (forged || typeof event?.id !== 'string' || (!ok && !genuine(run, watch.destination, request, raw))) return res
+    if (forged || typeof event?.id !== 'string') return res
     if (ok) {
       ;(run.acked as Set<string>).add(event.id)
       const object = event.data?.object
@@ -159,7 +160,8 @@ function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecor
         object: object?.id,
         state: objectState(object) ?? null,
       })
-    } else trace.append('harness.rule.refused', { event: event.id, type: String(event.type), status: res.status, failedReads })
+    } else if (genuine(run, watch.destination, request, raw))
+      trace.append('harness.rule.refused', { event: event.id, type: String(event.type), status: res.status, failedReads })
     return res
   }
 }

@@ -32,9 +32,10 @@ function periodStart(s: Json): number | null {
 
 /**
  * The subscription mirror property as a billing flow subject: after each step it asks `hasAccess`
- * of every customer whose subscription events the mirror has all accepted, beside what the
- * provider's objects entitle (`harness.mirror.access`); at the end it sets each such subscription
- * of the mirror beside the provider's (`harness.mirror.subscription`).
+ * of every customer whose subscription events the mirror has all accepted, beside the customer's
+ * subscriptions then (status, since when `past_due`, cancelling at period end, period start), which
+ * the access policy judges (`harness.mirror.access`); at the end it sets each such subscription of
+ * the mirror beside the provider's (`harness.mirror.subscription`).
  *
  * @example
  * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}, 'checkSubscriptionMirror'))

@@ -130,10 +130,9 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     factory: makeDunningClient({ onlyFinalAttempt: true }),
   },
   {
-    name: 'forgets-paid',
-    mistake: 'never checks whether the invoice was paid: a failure delivered after invoice.paid notifies a paid invoice',
-    factory: makeDunningClient({ forgetsPaid: true }),
-    breaks: 'dunning.notice_once',
+    name: 'memory-only',
+    mistake: 'remembers processed events and sent notices in memory only: after a redeploy a retried failure notifies again',
+    factory: makeDunningClient({ memoryOnly: true }),
   },
   {
     name: 'refuses-unhandled',

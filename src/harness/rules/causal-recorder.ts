@@ -17,7 +17,7 @@ interface Frame {
   event?: HandledEvent | null
   /** What the app last read from the API in this context, by object id. */
   readonly reads: Map<string, ObjectState>
-  /** API reads of this context that failed (5xx, 429, no answer): a refusal then is the dependency's. */
+  /** API reads of this context that failed (no 2xx, no answer, no readable body): a refusal then is the dependency's. */
   failedReads: number
 }
 
@@ -92,25 +92,32 @@ export class CausalRecorder implements EffectRecorder {
         frame.failedReads += 1
         throw error
       }
-      // A 409 (a lock held by a concurrent request) is transient too: the read is worth retrying.
-      if (res.status >= 500 || res.status === 429 || res.status === 409) frame.failedReads += 1
-      else if (res.ok) {
-        const json = res.json.bind(res)
-        const text = res.text.bind(res)
-        res.json = async () => {
-          const body: unknown = await json()
-          noteRead(frame, body)
-          return body
+      // Any answer but a 2xx, or a body that cannot be read, is a read that failed: the app could not know.
+      if (!res.ok) {
+        frame.failedReads += 1
+        return res
+      }
+      const json = res.json.bind(res)
+      const text = res.text.bind(res)
+      res.json = async () => {
+        const body: unknown = await json().catch((error: unknown) => {
+          frame.failedReads += 1
+          throw error
+        })
+        noteRead(frame, body)
+        return body
+      }
+      res.text = async () => {
+        const body = await text().catch((error: unknown) => {
+          frame.failedReads += 1
+          throw error
+        })
+        try {
+          noteRead(frame, JSON.parse(body))
+        } catch {
+          // Not JSON: it names no object.
         }
-        res.text = async () => {
-          const body = await text()
-          try {
-            noteRead(frame, JSON.parse(body))
-          } catch {
-            // Not JSON: it names no object.
-          }
-          return body
-        }
+        return body
       }
       return res
     }
