@@ -54,8 +54,11 @@ export interface FlowRun {
 export interface FlowSubject {
   /** Makes the client of one run; its `handler` answers the deliveries. */
   start(run: FlowRun): { handler(request: Request): Response | Promise<Response> }
-  /** Records what the checkers read, after each step has settled and at the end (`final`). */
-  checkpoint(run: FlowRun, final: boolean): void
+  /**
+   * Records what the checkers read, after each step has settled and at the end (`final`); awaited,
+   * so an app's state can be read through its own database or an HTTP endpoint.
+   */
+  checkpoint(run: FlowRun, final: boolean): void | Promise<void>
   /** The checkers of the property over the run's trace. */
   check(entries: readonly TraceEntry[]): Violation[]
   /** Event types the destination sends the client (default `FLOW_EVENT_TYPES`). */
@@ -110,6 +113,21 @@ function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>,
   }
 }
 
+// Runs by the `fetch` of their simulator, which every env made for the run carries (a redeploy's
+// env and a property's wider env are copies): how an adapter of an app outside the process finds
+// the run its deliveries belong to, without widening the env.
+const runsByFetch = new WeakMap<FlowClientEnv['fetch'], FlowRun>()
+
+/**
+ * The run an env was made for (undefined for an env not made by `runFlow`).
+ *
+ * @example
+ * const run = flowRunOf(env) // its simulator, its setup, what the client acknowledged
+ */
+export function flowRunOf(env: Pick<FlowClientEnv, 'fetch'>): FlowRun | undefined {
+  return runsByFetch.get(env.fetch)
+}
+
 /**
  * Runs one billing flow program against a subject on a fork of the prepared setup: each step
  * through the step runner (its faults armed), then `FLOW_STEP_SETTLE_MS` of deliveries and the
@@ -140,6 +158,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     if (types.has(e.type) && e.objectId !== undefined) latest.set(e.objectId, e.id)
   })
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
+  runsByFetch.set(env.fetch, run)
   const client = subject.start(run)
   const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: ackingHandler(sim, client, acked) })
   let n = 0
@@ -155,14 +174,14 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
         note = await action(ctx, step)
       }
       await runner.advance(FLOW_STEP_SETTLE_MS)
-      subject.checkpoint(run, false)
+      await subject.checkpoint(run, false)
       return note === undefined ? undefined : `${flowStepLabel(step)} (${note})`
     })
     labels.push(record.label)
   }
   control.set(false)
   await runner.advance(FLOW_FINAL_SETTLE_MS)
-  subject.checkpoint(run, true)
+  await subject.checkpoint(run, true)
   options.onTrace?.(sim.trace.entries())
   return { violations: subject.check(sim.trace.entries()), traceHash: sim.trace.hash(), steps: labels }
 }

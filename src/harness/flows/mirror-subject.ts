@@ -7,7 +7,8 @@ import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from './
 /**
  * The user's subscription mirror: a webhook `handler` that keeps a local copy of the customers'
  * subscriptions (from the events, and from API reads it may make), the copy itself, and the access
- * gate the app answers from it.
+ * gate the app answers from it. The readers may answer a promise (an app's database query, an HTTP
+ * endpoint of an app on a port): the harness awaits them after each step has settled.
  *
  * @example
  * const mirror: SubscriptionMirror = { handler: async (req) => new Response('ok'), subscriptions: () => ({}), hasAccess: () => false }
@@ -15,9 +16,9 @@ import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from './
 export interface SubscriptionMirror {
   handler(request: Request): Response | Promise<Response>
   /** The mirrored subscriptions by id. */
-  subscriptions(): Readonly<Record<string, MirroredSubscription>>
+  subscriptions(): Readonly<Record<string, MirroredSubscription>> | Promise<Readonly<Record<string, MirroredSubscription>>>
   /** Whether the customer may use the product now. */
-  hasAccess(customerId: string): boolean
+  hasAccess(customerId: string): boolean | Promise<boolean>
 }
 
 /** Builds a subscription mirror for one run. */
@@ -49,7 +50,7 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
       mirror = made as SubscriptionMirror
       return mirror
     },
-    checkpoint(run, final) {
+    async checkpoint(run, final) {
       if (mirror === undefined) return
       const scope = { account: run.sim.platform.id, mode: 'test' as const }
       const all = run.sim.service.engine.resource('subscription').list(scope) as Json[]
@@ -69,13 +70,13 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
         trace.append('harness.mirror.access', {
           customer,
           at: run.sim.clock.now,
-          granted: mirror.hasAccess(customer) === true,
+          granted: (await mirror.hasAccess(customer)) === true,
           entitled,
           pastDue,
         })
       }
       if (!final) return
-      const copy = mirror.subscriptions()
+      const copy = await mirror.subscriptions()
       for (const s of all) {
         const id = String(s.id)
         if (!settled(id) || run.latest.get(id) === undefined) continue

@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { HarnessInputError } from '../validate-input.js'
+import { fromNodeListener } from './from-node-listener.js'
+
+/** A Node `http` request listener: what `http.createServer` takes, an Express app, Fastify's `routing`. */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
+
+/** A handler of WHATWG requests: what `app.fetch` of Hono (or itty, Elysia, a Worker) is. */
+export type RequestHandler = (request: Request) => Response | Promise<Response>
+
+/** An app with a `fetch(request)` method: a Hono app, any Workers-style app. */
+export interface FetchApp {
+  fetch(request: Request): Response | Promise<Response>
+}
+
+/**
+ * An app as users have it. A function with two or more parameters is a Node listener (an Express
+ * app declares three), one with fewer a `Request` handler; `{ listener }` and `{ handler }` say it
+ * outright when the parameter count misleads (rest or default parameters).
+ *
+ * @example
+ * const app: AppLike = express() // or new Hono(), (req, res) => res.end('ok'), (request) => new Response('ok')
+ */
+export type AppLike =
+  | NodeListener
+  | RequestHandler
+  | FetchApp
+  | { readonly listener: NodeListener }
+  | { readonly handler: RequestHandler }
+
+/** An app reduced to one shape: a `Request` in, a `Response` out, in process. */
+export type AppFetch = (request: Request) => Promise<Response>
+
+/**
+ * Reduces any {@link AppLike} to an {@link AppFetch}. A Node listener is served in memory (no
+ * socket, no port; see {@link fromNodeListener}); a `Request` handler or a `fetch` app is called as
+ * it is. `api` names the caller in the error a value of no known shape gets.
+ *
+ * @example
+ * const call = toAppFetch(express().post('/webhook', (req, res) => res.sendStatus(200)))
+ * const res = await call(new Request('http://app.test/webhook', { method: 'POST', body: '{}' }))
+ */
+export function toAppFetch(app: AppLike, api = 'toAppFetch'): AppFetch {
+  if (typeof app === 'function') {
+    if (app.length >= 2) return fromNodeListener(app as NodeListener)
+    const handler = app as RequestHandler
+    return async (request) => handler(request)
+  }
+  if (app !== null && typeof app === 'object') {
+    if ('listener' in app && typeof app.listener === 'function') return fromNodeListener(app.listener)
+    if ('handler' in app && typeof app.handler === 'function') {
+      const handler = app.handler
+      return async (request) => handler(request)
+    }
+    if ('fetch' in app && typeof app.fetch === 'function') {
+      const fetchApp = app as FetchApp
+      return async (request) => fetchApp.fetch(request)
+    }
+  }
+  throw new HarnessInputError(
+    `${api}: expected an app: a Node request listener (req, res), an Express app, a Request handler, an object with fetch(request) (a Hono app), or { listener } / { handler }`,
+  )
+}
