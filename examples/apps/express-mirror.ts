@@ -35,36 +35,45 @@ export interface MirrorAppConfig {
 }
 
 /**
- * An Express subscription mirror as apps write it: `POST /webhook` verifies `Stripe-Signature`
- * on the raw body, and on any `customer.subscription.*` event reads the subscription as it is now
- * (so late or repeated deliveries change nothing) and stores it; access is an active or trialing
- * subscription. A failed read answers 500, so the provider delivers the event again.
+ * The mirror's webhook, whatever the framework: verifies `Stripe-Signature` on the raw body, and
+ * on any `customer.subscription.*` event reads the subscription as it is now (so late or repeated
+ * deliveries change nothing) and stores it. A failed read answers 500, so the provider delivers
+ * the event again. Answers the status to send.
+ */
+export async function mirrorWebhook(config: MirrorAppConfig, raw: Buffer, signature: string): Promise<number> {
+  const { stripe, db } = config
+  let event: Stripe.Event | undefined
+  for (const secret of config.secrets()) {
+    try {
+      event = stripe.webhooks.constructEvent(raw, signature, secret, 300, undefined, config.now?.())
+      break
+    } catch {
+      // Try the next secret.
+    }
+  }
+  if (event === undefined) return 400
+  if (!event.type.startsWith('customer.subscription.')) return 200
+  if (event.type === 'customer.subscription.deleted' && config.ignoresDeleted) return 200
+  const { id } = event.data.object as Stripe.Subscription
+  try {
+    const current = await stripe.subscriptions.retrieve(id)
+    await db.upsert(id, mirroredFields(current as unknown as Record<string, unknown>))
+    return 200
+  } catch {
+    return 500
+  }
+}
+
+/**
+ * An Express subscription mirror as apps write it: `POST /webhook` (raw body) runs
+ * {@link mirrorWebhook}; access is an active or trialing subscription. With `testRoutes`, a test
+ * reads its state and resets it over HTTP.
  */
 export function expressMirrorApp(config: MirrorAppConfig): express.Express {
-  const { stripe, db } = config
+  const { db } = config
   const app = express()
   app.post('/webhook', express.raw({ type: '*/*' }), async (req, res) => {
-    let event: Stripe.Event | undefined
-    for (const secret of config.secrets()) {
-      try {
-        const at = config.now?.()
-        event = stripe.webhooks.constructEvent(req.body, req.headers['stripe-signature'] ?? '', secret, 300, undefined, at)
-        break
-      } catch {
-        // Try the next secret.
-      }
-    }
-    if (event === undefined) return void res.status(400).send('bad signature')
-    if (!event.type.startsWith('customer.subscription.')) return void res.sendStatus(200)
-    if (event.type === 'customer.subscription.deleted' && config.ignoresDeleted) return void res.sendStatus(200)
-    const { id } = event.data.object as Stripe.Subscription
-    try {
-      const current = await stripe.subscriptions.retrieve(id)
-      await db.upsert(id, mirroredFields(current as unknown as Record<string, unknown>))
-      res.sendStatus(200)
-    } catch {
-      res.status(500).send('try again')
-    }
+    res.sendStatus(await mirrorWebhook(config, req.body as Buffer, String(req.headers['stripe-signature'] ?? '')))
   })
   if (config.testRoutes) {
     app.get('/test/subscriptions', async (_req, res) => void res.json(await db.all()))

@@ -45,6 +45,7 @@ export {
 export {
   type AppFetch,
   type AppLike,
+  type FastifyLike,
   type FetchApp,
   type NodeListener,
   type RequestHandler,

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import express from 'express'
 import { signatureHeader, verifySignature } from 'service-sim'
 import {
   checkDunning,
@@ -19,6 +20,7 @@ import {
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { expressMirrorApp, SubscriptionTable } from '../../examples/apps/express-mirror.js'
+import { fastifyMirrorApp } from '../../examples/apps/fastify-mirror.js'
 import { honoShop } from '../../examples/apps/hono-shop.js'
 import { dunningListener } from '../../examples/apps/node-dunning.js'
 
@@ -45,6 +47,30 @@ describe('an Express app mounted in process', () => {
   it('catches the mirror that ignores customer.subscription.deleted, naming the access it kept', async () => {
     const result = await checkSubscriptionMirror(expressMirror(true), { headerPrefix: 'Stripe', numRuns: 40 })
     expect(result.ok).toBe(false)
+    expect(result.violations?.map((v) => v.checker)).toContain('mirror.access_granted')
+  })
+})
+
+describe('a Fastify app mounted in process', () => {
+  const mirror = (ignoresDeleted: boolean) =>
+    mountApp((env: FlowClientEnv) => {
+      const stripe = new Stripe(env.secretKey, { httpClient: Stripe.createFetchHttpClient(env.fetch), maxNetworkRetries: 0 })
+      const db = new SubscriptionTable()
+      return {
+        app: fastifyMirrorApp({ stripe, secrets: env.secrets, db, now: () => env.clock.now, ignoresDeleted }),
+        subscriptions: () => db.all(),
+        hasAccess: (customer: string) => db.hasAccess(customer),
+      }
+    })
+
+  it('passes the mirror on Fastify, booted and routed in memory', async () => {
+    const result = await checkSubscriptionMirror(mirror(false), { headerPrefix: 'Stripe', numRuns: 10 })
+    expect(result.violations ?? []).toEqual([])
+    expect(result.ok).toBe(true)
+  })
+
+  it('catches the Fastify mirror that ignores customer.subscription.deleted', async () => {
+    const result = await checkSubscriptionMirror(mirror(true), { headerPrefix: 'Stripe', numRuns: 40 })
     expect(result.violations?.map((v) => v.checker)).toContain('mirror.access_granted')
   })
 })
@@ -157,6 +183,46 @@ describe('the shapes an app comes in', () => {
       shapes.map(async (app) => (await toAppFetch(app as never)(new Request('http://app.test/'))).text()),
     )
     expect(texts).toEqual(['listener', 'handler', 'fetch app'])
+  })
+})
+
+describe('a Node listener served in memory', () => {
+  it('leaves the framework intact for real sockets in the same process', async () => {
+    const app = express().get('/', (_req, res) => void res.send('hello'))
+    const inMemory = await toAppFetch(app)(new Request('http://app.test/'))
+    expect(await inMemory.text()).toBe('hello')
+    const server = createServer(express().get('/', (_req, res) => void res.send('real')))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const real = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+      expect(await real.text()).toBe('real')
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+
+  it('hands the raw body, method, query and headers over, and the status, headers and body back', async () => {
+    const call = toAppFetch({
+      listener: (req, res) => {
+        const chunks: Buffer[] = []
+        req.on('data', (c: Buffer) => chunks.push(c))
+        req.on('end', () =>
+          res
+            .writeHead(201, { 'x-seen': `${req.method} ${req.url} ${req.headers['stripe-signature']}` })
+            .end(Buffer.concat(chunks)),
+        )
+      },
+    })
+    const res = await call(
+      new Request('http://app.test/webhook?x=1', {
+        method: 'POST',
+        headers: { 'Stripe-Signature': 't=1,v1=ab' },
+        body: 'raw body',
+      }),
+    )
+    expect(res.status).toBe(201)
+    expect(res.headers.get('x-seen')).toBe('POST /webhook?x=1 t=1,v1=ab')
+    expect(await res.text()).toBe('raw body')
   })
 })
 

@@ -13,18 +13,25 @@ export interface FetchApp {
   fetch(request: Request): Response | Promise<Response>
 }
 
+/** A Fastify instance, as far as mounting it goes: booted by `ready()`, served by its `routing` listener. */
+export interface FastifyLike {
+  ready(): PromiseLike<unknown>
+  routing(req: IncomingMessage, res: ServerResponse): void
+}
+
 /**
  * An app as users have it. A function with two or more parameters is a Node listener (an Express
  * app declares three), one with fewer a `Request` handler; `{ listener }` and `{ handler }` say it
  * outright when the parameter count misleads (rest or default parameters).
  *
  * @example
- * const app: AppLike = express() // or new Hono(), (req, res) => res.end('ok'), (request) => new Response('ok')
+ * const app: AppLike = express() // or Fastify(), new Hono(), (req, res) => res.end('ok'), (request) => new Response('ok')
  */
 export type AppLike =
   | NodeListener
   | RequestHandler
   | FetchApp
+  | FastifyLike
   | { readonly listener: NodeListener }
   | { readonly handler: RequestHandler }
 
@@ -33,8 +40,8 @@ export type AppFetch = (request: Request) => Promise<Response>
 
 /**
  * Reduces any {@link AppLike} to an {@link AppFetch}. A Node listener is served in memory (no
- * socket, no port; see {@link fromNodeListener}); a `Request` handler or a `fetch` app is called as
- * it is. `api` names the caller in the error a value of no known shape gets.
+ * socket, no port; see {@link fromNodeListener}), a Fastify instance too once `ready()` has booted
+ * it (its `routing` is its listener); a `Request` handler or a `fetch` app is called as it is. `api` names the caller in the error a value of no known shape gets.
  *
  * @example
  * const call = toAppFetch(express().post('/webhook', (req, res) => res.sendStatus(200)))
@@ -48,6 +55,14 @@ export function toAppFetch(app: AppLike, api = 'toAppFetch'): AppFetch {
   }
   if (app !== null && typeof app === 'object') {
     if ('listener' in app && typeof app.listener === 'function') return fromNodeListener(app.listener)
+    if ('routing' in app && typeof app.routing === 'function' && 'ready' in app && typeof app.ready === 'function') {
+      const fastify = app as FastifyLike
+      const call = fromNodeListener((req, res) => fastify.routing(req, res))
+      return async (request) => {
+        await fastify.ready()
+        return call(request)
+      }
+    }
     if ('handler' in app && typeof app.handler === 'function') {
       const handler = app.handler
       return async (request) => handler(request)

@@ -1,26 +1,18 @@
-import { importOptional } from '../optional-package.js'
 import type { AppFetch, NodeListener } from './app-fetch.js'
+import { exchangeInMemory } from './memory-exchange.js'
 
 // Statuses whose response has no body (a WHATWG Response refuses one).
 const NULL_BODY = new Set([101, 204, 205, 304])
-
-type Inject = typeof import('light-my-request')['default']
-let loaded: Promise<Inject> | undefined
-
-function inject(): Promise<Inject> {
-  loaded ??= importOptional('light-my-request', () => import('light-my-request'), 'Mounting a Node request listener').then(
-    (m) => m.default,
-  )
-  return loaded
-}
+// Framing of the in-memory exchange, not of the answer.
+const FRAMING = new Set(['connection', 'transfer-encoding', 'keep-alive'])
 
 /**
  * Serves a Node `http` request listener (an Express app, `(req, res) => ...`, Fastify's
- * `routing` after `ready()`) in memory: each WHATWG `Request` becomes an `IncomingMessage` and
- * `ServerResponse` pair without a socket, through `light-my-request` (the injector Fastify's own
- * `inject` is built on; an optional peer package), and the listener's answer comes back as a
- * `Response`. No port is opened, so nothing waits on the network and the virtual clock keeps
- * its hold on the run.
+ * `routing`) in memory: each WHATWG `Request` becomes a real `IncomingMessage` and
+ * `ServerResponse` pair over a socket that only records what is written, and the listener's answer
+ * comes back as a `Response`. No port is opened, so nothing waits on the network and the virtual
+ * clock keeps its hold on the run; nothing outside the exchange is changed, so the same framework
+ * can serve real sockets in the same process. A listener that throws answers 500.
  *
  * @example
  * const call = fromNodeListener((req, res) => res.writeHead(200).end('ok'))
@@ -28,25 +20,22 @@ function inject(): Promise<Inject> {
  */
 export function fromNodeListener(listener: NodeListener): AppFetch {
   return async (request) => {
-    const run = await inject()
     const url = new URL(request.url)
-    const headers: Record<string, string> = { host: url.host }
+    const headers: [string, string][] = [['host', url.host]]
     request.headers.forEach((value, name) => {
-      headers[name] = value
+      if (name !== 'host') headers.push([name, value])
     })
     const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer())
-    const res = await run(listener, {
-      method: request.method as 'GET',
-      url: url.pathname + url.search,
-      headers,
-      ...(body === undefined ? {} : { payload: body }),
-    })
-    const out = new Headers()
-    for (const [name, value] of Object.entries(res.headers)) {
-      if (value === undefined) continue
-      for (const one of Array.isArray(value) ? value : [value]) out.append(name, String(one))
+    if (body !== undefined && !request.headers.has('content-length')) headers.push(['content-length', String(body.length)])
+    let answer: Awaited<ReturnType<typeof exchangeInMemory>>
+    try {
+      answer = await exchangeInMemory(listener, { method: request.method, url: url.pathname + url.search, headers, body })
+    } catch (error) {
+      return new Response(String((error as Error)?.message ?? error), { status: 500 })
     }
-    const status = res.statusCode
-    return new Response(NULL_BODY.has(status) ? null : new Uint8Array(res.rawPayload), { status, headers: out })
+    const out = new Headers()
+    for (const [name, value] of answer.headers) if (!FRAMING.has(name)) out.append(name, value)
+    const status = answer.status
+    return new Response(NULL_BODY.has(status) ? null : new Uint8Array(answer.body), { status, headers: out })
   }
 }
