@@ -15,6 +15,7 @@ const GUIDES = [
   'billing',
   'faults-and-properties',
   'customer',
+  'apps',
 ] as const
 
 /**
