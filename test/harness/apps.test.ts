@@ -283,4 +283,55 @@ describe('an app already running on a port, with serveRuns', () => {
       await api.close()
     }
   })
+
+  it('passes a running shop that ships through recordUrl, its success page visited over HTTP', async () => {
+    const api = await serveRuns()
+    const { hostname, port } = new URL(api.apiUrl)
+    const stripe = new Stripe(api.secretKey, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0 })
+    const shipped = new Set<string>()
+    const pages: number[] = []
+    let dedupe = true
+    const paid = (s: Stripe.Checkout.Session) => s.status === 'complete' && s.payment_status !== 'unpaid'
+    const ship = async (session: string, source: string) => {
+      if (dedupe && shipped.has(session)) return
+      shipped.add(session)
+      await fetch(api.recordUrl, { method: 'POST', body: JSON.stringify({ call: 'orders.fulfil', args: [session, source] }) })
+    }
+    const app = express()
+    app.post('/webhook', express.raw({ type: '*/*' }), async (req, res) => {
+      let event: Stripe.Event
+      try {
+        event = stripe.webhooks.constructEvent(req.body, String(req.headers['stripe-signature']), api.webhookSecret)
+      } catch {
+        return void res.sendStatus(400)
+      }
+      if (event.type === 'checkout.session.completed' && paid(event.data.object)) await ship(event.data.object.id, event.id)
+      if (event.type === 'checkout.session.async_payment_succeeded') await ship(event.data.object.id, event.id)
+      res.sendStatus(200)
+    })
+    app.get('/success', async (req, res) => {
+      const session = await stripe.checkout.sessions.retrieve(String(req.query.session_id)).catch(() => undefined)
+      if (session === undefined) return void res.sendStatus(503)
+      if (paid(session)) await ship(session.id, 'success_page')
+      pages.push(200)
+      res.send('thanks')
+    })
+    const server = createServer(app)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      const shop = api.app({ url, reset: () => shipped.clear() })
+      const cards = fulfilmentPayments.filter((p) => p.paymentMethod.startsWith('pm_card'))
+      const result = await checkFulfilment(shop, { headerPrefix: 'Stripe', numRuns: 6, payments: cards })
+      expect(result.violations ?? []).toEqual([])
+      expect(pages.length).toBeGreaterThan(0)
+      // The shipments the app recorded are judged: shipping every time is caught.
+      dedupe = false
+      const twice = await checkFulfilment(shop, { headerPrefix: 'Stripe', numRuns: 20, payments: cards })
+      expect(twice.violations?.map((v) => v.checker)).toContain('fulfilment.once')
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await api.close()
+    }
+  })
 })

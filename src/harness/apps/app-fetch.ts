@@ -2,18 +2,38 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HarnessInputError } from '../validate-input.js'
 import { fromNodeListener } from './from-node-listener.js'
 
-/** A Node `http` request listener: what `http.createServer` takes, an Express app, Fastify's `routing`. */
+/**
+ * A Node `http` request listener: what `http.createServer` takes, an Express app, Fastify's `routing`.
+ *
+ * @example
+ * const listener: NodeListener = (req, res) => res.writeHead(200).end('ok')
+ */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
 
-/** A handler of WHATWG requests: what `app.fetch` of Hono (or itty, Elysia, a Worker) is. */
+/**
+ * A handler of WHATWG requests: what `app.fetch` of Hono (or itty, Elysia, a Worker) is.
+ *
+ * @example
+ * const handler: RequestHandler = (request) => new Response(request.method)
+ */
 export type RequestHandler = (request: Request) => Response | Promise<Response>
 
-/** An app with a `fetch(request)` method: a Hono app, any Workers-style app. */
+/**
+ * An app with a `fetch(request)` method: a Hono app, any Workers-style app.
+ *
+ * @example
+ * const app: FetchApp = new Hono().post('/webhook', (c) => c.text('ok'))
+ */
 export interface FetchApp {
   fetch(request: Request): Response | Promise<Response>
 }
 
-/** A Fastify instance, as far as mounting it goes: booted by `ready()`, served by its `routing` listener. */
+/**
+ * A Fastify instance, as far as mounting it goes: booted by `ready()`, served by its `routing` listener.
+ *
+ * @example
+ * const app: FastifyLike = Fastify()
+ */
 export interface FastifyLike {
   ready(): PromiseLike<unknown>
   routing(req: IncomingMessage, res: ServerResponse): void
@@ -35,7 +55,12 @@ export type AppLike =
   | { readonly listener: NodeListener }
   | { readonly handler: RequestHandler }
 
-/** An app reduced to one shape: a `Request` in, a `Response` out, in process. */
+/**
+ * An app reduced to one shape: a `Request` in, a `Response` out, in process.
+ *
+ * @example
+ * const call: AppFetch = toAppFetch(app)
+ */
 export type AppFetch = (request: Request) => Promise<Response>
 
 /**

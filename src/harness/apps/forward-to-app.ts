@@ -1,11 +1,14 @@
-import { createTransport } from '#http/index.js'
-import type { FlowClientEnv, FlowRun } from '../flows/flow-run.js'
-import { FLOW_RECEIVER_URL } from '../flows/flow-setup.js'
+import type { FlowClientEnv } from '../flows/flow-run.js'
 import { resignDelivery } from './resign-delivery.js'
 
 const NULL_BODY = new Set([101, 204, 205, 304])
 
-/** How deliveries and page visits reach an app outside the process. */
+/**
+ * How deliveries and page visits reach an app outside the process.
+ *
+ * @example
+ * const how: Forwarding = { appUrl: 'http://127.0.0.1:4242', appSecret: 'whsec_app', answerMs: 10_000, now: () => Date.now() }
+ */
 export interface Forwarding {
   /** The app's base URL, e.g. `http://127.0.0.1:4242`. */
   readonly appUrl: string
@@ -15,22 +18,6 @@ export interface Forwarding {
   readonly answerMs: number
   /** The app's clock (epoch ms): what a delivery's timestamp is moved onto. */
   readonly now: () => number
-}
-
-/**
- * Makes the run's clock wait for the app: its receiver's deliveries count as answered from
- * outside the process, so the scheduler waits for each answer (in real time) before the virtual
- * clock moves, instead of timing it out on the virtual clock while the app is still reading it.
- *
- * @example
- * waitForAppAnswers(run)
- */
-export function waitForAppAnswers(run: FlowRun): void {
-  const base = createTransport(run.sim.receivers)
-  run.sim.service.delivery.useTransport({
-    post: (request) => base.post(request),
-    waitsOnClock: (url) => (url === FLOW_RECEIVER_URL ? false : base.waitsOnClock(url)),
-  })
 }
 
 /** The app's answer as a `Response` (its body read whole; only its content type kept). */

@@ -1,5 +1,5 @@
 import type { AppFetch, NodeListener } from './app-fetch.js'
-import { exchangeInMemory } from './memory-exchange.js'
+import { exchangeInMemory } from './exchange-in-memory.js'
 
 // Statuses whose response has no body (a WHATWG Response refuses one).
 const NULL_BODY = new Set([101, 204, 205, 304])

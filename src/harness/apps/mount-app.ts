@@ -2,7 +2,12 @@ import type { FlowClientEnv } from '../flows/flow-run.js'
 import { HarnessInputError } from '../validate-input.js'
 import { type AppFetch, type AppLike, toAppFetch } from './app-fetch.js'
 
-/** Where the provider posts webhooks in an app, unless told otherwise. */
+/**
+ * Where the provider posts webhooks in an app, unless told otherwise.
+ *
+ * @example
+ * mountApp(build, { webhookPath: DEFAULT_WEBHOOK_PATH })
+ */
 export const DEFAULT_WEBHOOK_PATH = '/webhook'
 
 /**
@@ -18,10 +23,20 @@ export interface MountedApp {
   successPage(url: string): Promise<Response>
 }
 
-/** What the app of one run is built as: the app, and the readers of its state the property asks for. */
+/**
+ * What the app of one run is built as: the app, and the readers of its state the property asks for.
+ *
+ * @example
+ * const built: BuiltApp<{ hasAccess(c: string): boolean }> = { app: express(), hasAccess: () => false }
+ */
 export type BuiltApp<R> = { readonly app: AppLike | Promise<AppLike> } & R
 
-/** Settings of {@link mountApp}. */
+/**
+ * Settings of {@link mountApp}.
+ *
+ * @example
+ * mountApp(build, { webhookPath: '/stripe/webhook' })
+ */
 export interface MountAppOptions {
   /** Path of the app's webhook route (default `/webhook`). */
   readonly webhookPath?: string

@@ -4,7 +4,12 @@ function hmac(secret: string, timestamp: string, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')
 }
 
-/** How a delivery's signature is carried over to an app outside the process. */
+/**
+ * How a delivery's signature is carried over to an app outside the process.
+ *
+ * @example
+ * const how: Resigning = { runSecrets: env.secrets(), appSecret: 'whsec_app', shiftSeconds: 0 }
+ */
 export interface Resigning {
   /** The secrets the run signed with (the destination's, oldest first). */
   readonly runSecrets: readonly string[]

@@ -2,11 +2,17 @@ import type { AddressInfo } from 'node:net'
 import { callerNow } from '#kernel/index.js'
 import { type FlowClientEnv, flowRunOf } from '../flows/flow-run.js'
 import { HarnessInputError } from '../validate-input.js'
-import { forwardToApp, waitForAppAnswers } from './forward-to-app.js'
+import { forwardToApp } from './forward-to-app.js'
+import { listenForApp, RECORD_PATH, type ServedRun } from './listen-for-app.js'
 import { DEFAULT_WEBHOOK_PATH, type MountedApp } from './mount-app.js'
-import { listenForApp, RECORD_PATH, type ServedRun } from './run-api-server.js'
+import { waitForAppAnswers } from './wait-for-app-answers.js'
 
-/** Settings of {@link serveRuns}. */
+/**
+ * Settings of {@link serveRuns}.
+ *
+ * @example
+ * const server = await serveRuns({ port: 12112, answerMs: 5_000 })
+ */
 export interface ServeRunsOptions {
   /** Port on 127.0.0.1 (default 0: a free one). */
   readonly port?: number
@@ -20,7 +26,12 @@ export interface ServeRunsOptions {
   readonly now?: () => number
 }
 
-/** How the harness reaches an app already running. */
+/**
+ * How the harness reaches an app already running.
+ *
+ * @example
+ * server.app({ url: 'http://127.0.0.1:4242', webhookPath: '/stripe/webhook', reset: () => resetDatabase() })
+ */
 export interface RunningAppOptions<E extends FlowClientEnv, R extends object> {
   /** The app's base URL, e.g. `http://127.0.0.1:4242`. */
   readonly url: string
@@ -34,7 +45,13 @@ export interface RunningAppOptions<E extends FlowClientEnv, R extends object> {
   readonly state?: (env: E) => R
 }
 
-/** The harness's server for an app on a port: start the app with its URL, key and secret. */
+/**
+ * The harness's server for an app on a port: start the app with its URL, key and secret.
+ *
+ * @example
+ * const server: RunServer = await serveRuns()
+ * console.log(server.apiUrl, server.secretKey, server.webhookSecret)
+ */
 export interface RunServer {
   /** Base URL of the API to start the app with (the official client's host, port and protocol). */
   readonly apiUrl: string

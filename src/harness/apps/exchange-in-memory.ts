@@ -31,7 +31,7 @@ class MemorySocket extends Duplex {
 }
 
 /** What a listener answered, read off the bytes it wrote. */
-export interface WrittenAnswer {
+interface WrittenAnswer {
   readonly status: number
   readonly headers: readonly (readonly [string, string])[]
   readonly body: Buffer
@@ -52,7 +52,7 @@ function unchunk(body: Buffer): Buffer {
 }
 
 /** Parses the status line, the header lines and the body of a written HTTP/1.1 response. */
-export function parseWritten(bytes: Buffer): WrittenAnswer {
+function parseWritten(bytes: Buffer): WrittenAnswer {
   const end = bytes.indexOf('\r\n\r\n')
   const head = (end < 0 ? bytes : bytes.subarray(0, end)).toString('latin1').split('\r\n')
   const status = Number((head[0] ?? '').split(' ')[1] ?? 500)
@@ -65,7 +65,12 @@ export function parseWritten(bytes: Buffer): WrittenAnswer {
   return { status, headers, body: chunked ? unchunk(raw) : raw }
 }
 
-/** One request as a Node server would hand it to its listener. */
+/**
+ * One request as a Node server would hand it to its listener.
+ *
+ * @example
+ * const request: MemoryRequest = { method: 'POST', url: '/webhook', headers: [['content-type', 'application/json']], body: Buffer.from('{}') }
+ */
 export interface MemoryRequest {
   readonly method: string
   /** Path and query. */

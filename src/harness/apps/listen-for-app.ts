@@ -4,10 +4,20 @@ import type { FlowClientEnv } from '../flows/flow-run.js'
 // Headers of one hop: the served request is a new one, its length and framing its own.
 const HOP = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'expect'])
 
-/** The path an app outside the process records its effects at (`POST`, JSON `{ call, args }`). */
+/**
+ * The path an app outside the process records its effects at (`POST`, JSON `{ call, args }`).
+ *
+ * @example
+ * await fetch(apiUrl + RECORD_PATH, { method: 'POST', body: JSON.stringify({ call: 'orders.fulfil', args: ['cs_test_1'] }) })
+ */
 export const RECORD_PATH = '/__harness/record'
 
-/** What the server serves now: the env of the current run (undefined between runs). */
+/**
+ * What the server serves now: the env of the current run (undefined between runs).
+ *
+ * @example
+ * const served: ServedRun = { current: undefined, appKey: 'sk_test_harness_app' }
+ */
 export interface ServedRun {
   current: FlowClientEnv | undefined
   /** The secret key the app was started with, swapped for the run's own. */
