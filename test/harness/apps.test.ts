@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
@@ -320,14 +321,30 @@ describe('an app already running on a port, with serveRuns', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     try {
-      const shop = api.app({ url, reset: () => shipped.clear() })
+      const running = api.app<FulfilmentEnv>({ url, reset: () => shipped.clear() })
+      // What the harness keeps per delivery (an async context) must follow the app's calls back.
+      const delivery = new AsyncLocalStorage<string>()
+      const contexts: [string, string | undefined][] = []
+      const shop = (env: FulfilmentEnv) => {
+        const orders = {
+          fulfil: (session: string, source?: string) => {
+            contexts.push([source ?? '', delivery.getStore()])
+            env.orders.fulfil(session, source)
+          },
+          reverse: env.orders.reverse,
+        }
+        const app = running({ ...env, orders })
+        return { ...app, handler: (request: Request) => delivery.run('delivery', () => app.handler(request)) }
+      }
       const cards = fulfilmentPayments.filter((p) => p.paymentMethod.startsWith('pm_card'))
       const result = await checkFulfilment(shop, { headerPrefix: 'Stripe', numRuns: 6, payments: cards })
       expect(result.violations ?? []).toEqual([])
       expect(pages.length).toBeGreaterThan(0)
+      expect(contexts.filter(([source]) => source.startsWith('evt_')).map(([, c]) => c)).toContain('delivery')
+      expect(contexts.filter(([source]) => source === 'success_page').every(([, c]) => c === undefined)).toBe(true)
       // The shipments the app recorded are judged: shipping every time is caught.
       dedupe = false
-      const twice = await checkFulfilment(shop, { headerPrefix: 'Stripe', numRuns: 20, payments: cards })
+      const twice = await checkFulfilment(running, { headerPrefix: 'Stripe', numRuns: 20, payments: cards })
       expect(twice.violations?.map((v) => v.checker)).toContain('fulfilment.once')
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()))

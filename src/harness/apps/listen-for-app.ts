@@ -12,14 +12,31 @@ const HOP = new Set(['host', 'connection', 'keep-alive', 'content-length', 'tran
  */
 export const RECORD_PATH = '/__harness/record'
 
+/** Runs a function in a captured async context (`AsyncLocalStorage.snapshot()`). */
+export type ContextRunner = <T>(fn: () => T) => T
+
+function within<T>(served: ServedRun, fn: () => T): T {
+  if (served.inFlight.size !== 1) return fn()
+  const [run] = served.inFlight
+  return (run as ContextRunner)(fn)
+}
+
 /**
  * What the server serves now: the env of the current run (undefined between runs).
  *
  * @example
- * const served: ServedRun = { current: undefined, appKey: 'sk_test_harness_app' }
+ * const served: ServedRun = { current: undefined, appKey: 'sk_test_harness_app', inFlight: new Set() }
  */
 export interface ServedRun {
   current: FlowClientEnv | undefined
+  /**
+   * The async contexts of the deliveries and page visits being forwarded to the app now: a call of
+   * the app that arrives while exactly one is in flight is served inside it, so what the harness
+   * tracks per delivery (which event the app was handling when it read or recorded) follows the
+   * app across the process boundary. With several in flight, the call cannot be told apart and is
+   * served outside any.
+   */
+  readonly inFlight: Set<ContextRunner>
   /** The secret key the app was started with, swapped for the run's own. */
   readonly appKey: string
 }
@@ -71,7 +88,7 @@ async function answer(served: ServedRun, req: IncomingMessage, res: ServerRespon
   if (env === undefined) return json(res, 503, { error: { type: 'api_error', message: 'No harness run is in progress.' } })
   const path = req.url ?? '/'
   if (path === RECORD_PATH && req.method === 'POST') {
-    const done = record(env, body)
+    const done = within(served, () => record(env, body))
     return done.error === undefined ? void res.writeHead(done.status).end() : json(res, done.status, { error: done.error })
   }
   const headers = new Headers()
@@ -83,9 +100,8 @@ async function answer(served: ServedRun, req: IncomingMessage, res: ServerRespon
   }
   const method = req.method ?? 'GET'
   const hasBody = method !== 'GET' && method !== 'HEAD'
-  const answered = await env.fetch(
-    new Request(env.baseUrl + path, { method, headers, ...(hasBody ? { body: new Uint8Array(body) } : {}) }),
-  )
+  const request = new Request(env.baseUrl + path, { method, headers, ...(hasBody ? { body: new Uint8Array(body) } : {}) })
+  const answered = await within(served, () => env.fetch(request))
   const out: Record<string, string> = {}
   answered.headers.forEach((value, name) => {
     if (!HOP.has(name)) out[name] = value
@@ -100,7 +116,7 @@ async function answer(served: ServedRun, req: IncomingMessage, res: ServerRespon
  * recorder of the run's env. Listens on 127.0.0.1.
  *
  * @example
- * const server = await listenForApp({ current: undefined, appKey: 'sk_test_app' }, 0)
+ * const server = await listenForApp({ current: undefined, appKey: 'sk_test_app', inFlight: new Set() }, 0)
  */
 export async function listenForApp(served: ServedRun, port: number): Promise<Server> {
   const server = createServer((req, res) => {

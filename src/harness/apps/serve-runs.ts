@@ -1,11 +1,23 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { AddressInfo } from 'node:net'
 import { callerNow } from '#kernel/index.js'
 import { type FlowClientEnv, flowRunOf } from '../flows/flow-run.js'
 import { HarnessInputError } from '../validate-input.js'
 import { forwardToApp } from './forward-to-app.js'
-import { listenForApp, RECORD_PATH, type ServedRun } from './listen-for-app.js'
+import { type ContextRunner, listenForApp, RECORD_PATH, type ServedRun } from './listen-for-app.js'
 import { DEFAULT_WEBHOOK_PATH, type MountedApp } from './mount-app.js'
 import { waitForAppAnswers } from './wait-for-app-answers.js'
+
+/** Forwards with the caller's async context registered, for the app's calls that arrive meanwhile. */
+async function inContext(served: ServedRun, forward: () => Promise<Response>): Promise<Response> {
+  const run: ContextRunner = AsyncLocalStorage.snapshot()
+  served.inFlight.add(run)
+  try {
+    return await forward()
+  } finally {
+    served.inFlight.delete(run)
+  }
+}
 
 /**
  * Settings of {@link serveRuns}.
@@ -84,7 +96,7 @@ export interface RunServer {
 export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServer> {
   const secretKey = options.secretKey ?? 'sk_test_harness_app'
   const webhookSecret = options.webhookSecret ?? 'whsec_harness_app'
-  const served: ServedRun = { current: undefined, appKey: secretKey }
+  const served: ServedRun = { current: undefined, appKey: secretKey, inFlight: new Set() }
   const server = await listenForApp(served, options.port ?? 0)
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const answerMs = options.answerMs ?? 10_000
@@ -117,12 +129,14 @@ export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServ
           ...readers,
           handler: async (request: Request) => {
             await ready
-            return forwardToApp(request, webhookPath, env, how)
+            return inContext(served, () => forwardToApp(request, webhookPath, env, how))
           },
           successPage: async (url: string) => {
             await ready
             const page = new URL(url)
-            return forwardToApp(new Request(url, { method: 'GET' }), page.pathname + page.search, env, how)
+            return inContext(served, () =>
+              forwardToApp(new Request(url, { method: 'GET' }), page.pathname + page.search, env, how),
+            )
           },
         }
       }
