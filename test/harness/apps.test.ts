@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
+import { Hono } from 'hono'
 import { signatureHeader, verifySignature } from 'service-sim'
 import {
   checkDunning,
@@ -17,6 +18,7 @@ import {
   resignDelivery,
   serveRuns,
   toAppFetch,
+  type WebhookReceiverEnv,
 } from 'service-sim/harness'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
@@ -73,6 +75,40 @@ describe('a Fastify app mounted in process', () => {
   it('catches the Fastify mirror that ignores customer.subscription.deleted', async () => {
     const result = await checkSubscriptionMirror(mirror(true), { headerPrefix: 'Stripe', numRuns: 40 })
     expect(result.violations?.map((v) => v.checker)).toContain('mirror.access_granted')
+  })
+})
+
+describe('mountApp under checkWebhookReceiver', () => {
+  const RANK: Record<string, number> = { requires_payment_method: 0, processing: 1, succeeded: 2 }
+
+  it('passes a Hono receiver that deduplicates through its store and keeps states moving forward', async () => {
+    const receiver = mountApp((env: WebhookReceiverEnv) => {
+      const app = new Hono().post('/webhook', async (c) => {
+        const raw = await c.req.text()
+        try {
+          verifySignature(raw, c.req.header('stripe-signature') ?? null, env.secrets(), { now: env.clock.now })
+        } catch {
+          return c.text('bad signature', 400)
+        }
+        const event = JSON.parse(raw) as { id: string; type: string; data: { object: { id: string; status: string } } }
+        if ((await env.store.update(`event:${event.id}`, (p) => p ?? true)) !== undefined) return c.text('duplicate')
+        const intent = event.data.object
+        env.effects.record(event.id, `${event.type}:${intent.id}`)
+        await env.store.update(`payment:${intent.id}`, (held) =>
+          held === undefined || (RANK[intent.status] ?? 0) > (RANK[String(held)] ?? 0) ? intent.status : held,
+        )
+        return c.text('ok')
+      })
+      const state = async () => {
+        const rows: Record<string, string> = {}
+        for (const key of await env.store.keys('payment:')) rows[key.slice('payment:'.length)] = String(await env.store.get(key))
+        return rows
+      }
+      return { app, state }
+    })
+    const result = await checkWebhookReceiver(receiver, { headerPrefix: 'Stripe', numRuns: 10 })
+    expect(result.violations ?? []).toEqual([])
+    expect(result.ok).toBe(true)
   })
 })
 

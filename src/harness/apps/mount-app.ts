@@ -1,4 +1,3 @@
-import type { FlowClientEnv } from '../flows/flow-run.js'
 import { HarnessInputError } from '../validate-input.js'
 import { type AppFetch, type AppLike, toAppFetch } from './app-fetch.js'
 
@@ -66,7 +65,7 @@ async function atPath(request: Request, path: string): Promise<Request> {
  * })
  * const result = await checkSubscriptionMirror(mirror, { headerPrefix: 'Stripe', numRuns: 20 })
  */
-export function mountApp<E extends FlowClientEnv, R extends object>(
+export function mountApp<E extends object, R extends object>(
   build: (env: E) => BuiltApp<R>,
   options: MountAppOptions = {},
 ): (env: E) => Omit<R, 'app'> & MountedApp {
