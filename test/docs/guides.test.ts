@@ -14,6 +14,7 @@ const GUIDES = [
   'resource-engine',
   'billing',
   'faults-and-properties',
+  'rules',
   'customer',
   'apps',
 ] as const

@@ -21,11 +21,14 @@ import {
   type WebhookReceiverEnv,
 } from 'service-sim/harness'
 import Stripe from 'stripe'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { expressMirrorApp, SubscriptionTable } from '../../examples/apps/express-mirror.js'
 import { fastifyMirrorApp } from '../../examples/apps/fastify-mirror.js'
 import { honoShop } from '../../examples/apps/hono-shop.js'
 import { dunningListener } from '../../examples/apps/node-dunning.js'
+
+// Flow runs with every kind of adversity, some over real sockets: minutes on a loaded machine.
+vi.setConfig({ testTimeout: 240_000 })
 
 /** The Express mirror mounted in process, built per run from its env, its state read from its table. */
 function expressMirror(ignoresDeleted = false) {
@@ -131,21 +134,16 @@ describe('an app whose state is read through an async callback', () => {
 
 describe('a Hono app mounted in process', () => {
   const shop = (dedupe: boolean) => mountApp((env: FulfilmentEnv) => ({ app: honoShop(env, { dedupe }) }))
-  // Cards only: with a delayed bank debit, the unpaid rule blames a correct app whose paid-event
-  // handler fulfils while its handler of the earlier unpaid event is still returning through
-  // Hono (the verdict follows which handler runs, not what the app knew), pinned below.
-  const cards = { payments: fulfilmentPayments.filter((p) => p.paymentMethod.startsWith('pm_card')) }
-
+  // The ready-made payments include the delayed bank debit, whose unpaid `completed` event the
+  // app's paid-event handler may overlap: a correct app must pass with them.
   it('passes a fulfilment app whose webhook and success page are Hono routes', async () => {
-    const result = await checkFulfilment(shop(true), { headerPrefix: 'Stripe', numRuns: 15, ...cards })
+    const result = await checkFulfilment(shop(true), { headerPrefix: 'Stripe', numRuns: 15 })
     expect(result.violations ?? []).toEqual([])
     expect(result.ok).toBe(true)
   })
 
-  it.fails('passes it with delayed bank debits too (today the unpaid rule blames the concurrent handler)', async () => {
-    const result = await checkFulfilment(shop(true), { headerPrefix: 'Stripe', numRuns: 15 })
-    expect(result.violations ?? []).toEqual([])
-  })
+  // Cards only, so each counterexample is a card paid once and shipped twice.
+  const cards = { payments: fulfilmentPayments.filter((p) => p.paymentMethod.startsWith('pm_card')) }
 
   it('catches the same app fulfilling without deduplicating, from its orders', async () => {
     const result = await checkFulfilment(shop(false), { headerPrefix: 'Stripe', numRuns: 30, ...cards })
@@ -312,7 +310,7 @@ describe('an app already running on a port, with serveRuns', () => {
     const api = await serveRuns()
     const app = await startMirrorServer(api, true)
     try {
-      const result = await checkSubscriptionMirror(attach(api, app.url), { headerPrefix: 'Stripe', numRuns: 20 })
+      const result = await checkSubscriptionMirror(attach(api, app.url), { headerPrefix: 'Stripe', numRuns: 40 })
       expect(result.ok).toBe(false)
       expect(result.violations?.map((v) => v.checker)).toContain('mirror.access_granted')
     } finally {
@@ -373,7 +371,7 @@ describe('an app already running on a port, with serveRuns', () => {
         return { ...app, handler: (request: Request) => delivery.run('delivery', () => app.handler(request)) }
       }
       const cards = fulfilmentPayments.filter((p) => p.paymentMethod.startsWith('pm_card'))
-      const result = await checkFulfilment(shop, { headerPrefix: 'Stripe', numRuns: 6, payments: cards })
+      const result = await checkFulfilment(shop, { headerPrefix: 'Stripe', numRuns: 15, payments: cards })
       expect(result.violations ?? []).toEqual([])
       expect(pages.length).toBeGreaterThan(0)
       expect(contexts.filter(([source]) => source.startsWith('evt_')).map(([, c]) => c)).toContain('delivery')

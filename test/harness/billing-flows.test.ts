@@ -48,7 +48,7 @@ describe('checkSubscriptionMirror', () => {
 
   for (const variant of buggySubscriptionMirrors) {
     it(`catches the ${variant.name} mirror with a counterexample of at most 10 steps`, async () => {
-      const result = await checkSubscriptionMirror(variant.factory, { numRuns: 150 })
+      const result = await checkSubscriptionMirror(variant.factory, { ...variant.options, numRuns: 150 })
       expect(result.ok).toBe(false)
       expect(result.counterexample?.steps.length).toBeLessThanOrEqual(10)
       expect(result.violations?.[0]?.checker).toMatch(/^mirror\./)
@@ -86,7 +86,7 @@ describe('checkDunning', () => {
 
   for (const variant of buggyDunningClients) {
     it(`catches the ${variant.name} dunning client with a counterexample of at most 10 steps`, async () => {
-      const result = await checkDunning(variant.factory, { numRuns: 150 })
+      const result = await checkDunning(variant.factory, { ...variant.options, numRuns: 150 })
       expect(result.ok).toBe(false)
       expect(result.counterexample?.steps.length).toBeLessThanOrEqual(10)
       expect(result.violations?.[0]?.checker).toMatch(/^dunning\./)

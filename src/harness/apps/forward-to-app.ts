@@ -7,7 +7,7 @@ const NULL_BODY = new Set([101, 204, 205, 304])
  * How deliveries and page visits reach an app outside the process.
  *
  * @example
- * const how: Forwarding = { appUrl: 'http://127.0.0.1:4242', appSecret: 'whsec_app', answerMs: 10_000, now: () => Date.now() }
+ * const how: Forwarding = { appUrl: 'http://127.0.0.1:4242', appSecret: 'whsec_app', answerMs: 10_000, now: () => Date.now(), runSecrets: () => ['whsec_run'] }
  */
 export interface Forwarding {
   /** The app's base URL, e.g. `http://127.0.0.1:4242`. */
@@ -18,6 +18,8 @@ export interface Forwarding {
   readonly answerMs: number
   /** The app's clock (epoch ms): what a delivery's timestamp is moved onto. */
   readonly now: () => number
+  /** The provider's signing secrets of the destination now (what makes a delivery genuine). */
+  readonly runSecrets: () => readonly string[]
 }
 
 /** The app's answer as a `Response` (its body read whole; only its content type kept). */
@@ -47,7 +49,7 @@ export async function forwardToApp(request: Request, path: string, env: FlowClie
   const header = headers.get(name)
   if (header !== null && body !== undefined) {
     const shiftSeconds = Math.floor(how.now() / 1000) - Math.floor(env.clock.now / 1000)
-    headers.set(name, resignDelivery(header, body, { runSecrets: env.secrets(), appSecret: how.appSecret, shiftSeconds }))
+    headers.set(name, resignDelivery(header, body, { runSecrets: how.runSecrets(), appSecret: how.appSecret, shiftSeconds }))
   }
   try {
     const res = await fetch(target, {

@@ -8,10 +8,10 @@ function hmac(secret: string, timestamp: string, body: string): string {
  * How a delivery's signature is carried over to an app outside the process.
  *
  * @example
- * const how: Resigning = { runSecrets: env.secrets(), appSecret: 'whsec_app', shiftSeconds: 0 }
+ * const how: Resigning = { runSecrets: sim.admin.signingSecrets(destination), appSecret: 'whsec_app', shiftSeconds: 0 }
  */
 export interface Resigning {
-  /** The secrets the run signed with (the destination's, oldest first). */
+  /** The secrets the provider signs the destination's deliveries with now. */
   readonly runSecrets: readonly string[]
   /** The one secret the app was started with. */
   readonly appSecret: string

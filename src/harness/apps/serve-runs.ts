@@ -8,15 +8,27 @@ import { type ContextRunner, listenForApp, RECORD_PATH, type ServedRun } from '.
 import { DEFAULT_WEBHOOK_PATH, type MountedApp } from './mount-app.js'
 import { waitForAppAnswers } from './wait-for-app-answers.js'
 
-/** Forwards with the caller's async context registered, for the app's calls that arrive meanwhile. */
-async function inContext(served: ServedRun, forward: () => Promise<Response>): Promise<Response> {
+/** One forward at a time: the app's calls that arrive meanwhile can then only be that one's. */
+interface Queue {
+  queue: Promise<unknown>
+}
+
+/**
+ * Forwards one delivery or page visit after those before it, with the caller's async context
+ * registered for the app's calls that arrive meanwhile.
+ */
+function inContext(served: ServedRun & Queue, forward: () => Promise<Response>): Promise<Response> {
   const run: ContextRunner = AsyncLocalStorage.snapshot()
-  served.inFlight.add(run)
-  try {
-    return await forward()
-  } finally {
-    served.inFlight.delete(run)
-  }
+  const turn = served.queue.then(async () => {
+    served.inFlight.add(run)
+    try {
+      return await forward()
+    } finally {
+      served.inFlight.delete(run)
+    }
+  })
+  served.queue = turn.catch(() => undefined)
+  return turn
 }
 
 /**
@@ -96,7 +108,7 @@ export interface RunServer {
 export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServer> {
   const secretKey = options.secretKey ?? 'sk_test_harness_app'
   const webhookSecret = options.webhookSecret ?? 'whsec_harness_app'
-  const served: ServedRun = { current: undefined, appKey: secretKey, inFlight: new Set() }
+  const served: ServedRun & Queue = { current: undefined, appKey: secretKey, inFlight: new Set(), queue: Promise.resolve() }
   const server = await listenForApp(served, options.port ?? 0)
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const answerMs = options.answerMs ?? 10_000
@@ -109,7 +121,6 @@ export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServ
     recordUrl: apiUrl + RECORD_PATH,
     app<E extends FlowClientEnv, R extends object = object>(app: RunningAppOptions<E, R>) {
       if (typeof app?.url !== 'string') throw new HarnessInputError("serveRuns: app() needs the app's base URL: { url }")
-      const how = { appUrl: app.url, appSecret: webhookSecret, answerMs, now }
       const webhookPath = app.webhookPath ?? DEFAULT_WEBHOOK_PATH
       return (env: E) => {
         const run = flowRunOf(env)
@@ -122,6 +133,9 @@ export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServ
         seen.add(env.fetch)
         served.current = env
         if (first) waitForAppAnswers(run)
+        // Genuine is what the provider signed with, whatever secrets the deployed app was given.
+        const runSecrets = () => run.sim.admin.signingSecrets(run.setup.destination)
+        const how = { appUrl: app.url, appSecret: webhookSecret, answerMs, now, runSecrets }
         const ready = Promise.resolve(first ? app.reset?.(env) : app.redeploy?.(env))
         ready.catch(() => undefined)
         const readers = app.state?.(env) ?? ({} as R)

@@ -41,19 +41,14 @@ export function dunningSubject(factory: DunningClientFactory, api: string): Flow
   return {
     start(run) {
       const trace = run.sim.service.kernel.trace
+      // Each message is the app's effect (with its causal context) and a line of the outbox.
+      const send = (kind: 'notice' | 'restore', invoice: string, customer: string, event?: string) => {
+        run.env.effects.record(`dunning.${kind}`, String(invoice), { customer: String(customer) })
+        trace.append(`harness.dunning.${kind}`, { invoice: String(invoice), customer: String(customer), event: event ?? null })
+      }
       const notices: DunningNotices = {
-        paymentFailed: (invoice, customer, event) =>
-          void trace.append('harness.dunning.notice', {
-            invoice: String(invoice),
-            customer: String(customer),
-            event: event ?? null,
-          }),
-        restored: (invoice, customer, event) =>
-          void trace.append('harness.dunning.restore', {
-            invoice: String(invoice),
-            customer: String(customer),
-            event: event ?? null,
-          }),
+        paymentFailed: (invoice, customer, event) => send('notice', invoice, customer, event),
+        restored: (invoice, customer, event) => send('restore', invoice, customer, event),
       }
       const made = factory({ ...run.env, notices }) as Partial<DunningClient> | undefined
       if (typeof made?.handler !== 'function') throw new HarnessInputError(`${api}: dunning factory must return { handler }`)

@@ -32,6 +32,12 @@ export interface FlowCheckResult {
   readonly traceHash?: string
   /** The counterexample's steps as executed. */
   readonly steps?: readonly string[]
+  /**
+   * Runs of the check that reached each (event type, the provider's object state on arrival, how
+   * the delivery arrived, where the app stood) combination, as `type|state|fault|deploy` keys
+   * (`FlowReport.coverage`); shrinking runs are not counted.
+   */
+  readonly coverage: Readonly<Record<string, number>>
 }
 
 /**
@@ -58,11 +64,20 @@ export async function checkFlows(api: string, subject: () => FlowSubject, option
     throw new HarnessInputError(`${api}: option 'numRuns' must be a positive integer`)
   const { numRuns: _n, seed, workload, ...run } = options
   const runOne = (p: FlowProgram) => runFlow(p, subject(), run)
+  const counts = new Map<string, number>()
+  let counting = true
   const details = await fc.check(
-    fc.asyncProperty(flowProgram(workload), async (p) => (await runOne(p)).violations.length === 0),
+    fc.asyncProperty(flowProgram(workload), async (p) => {
+      const report = await runOne(p)
+      if (counting) for (const key of report.coverage) counts.set(key, (counts.get(key) ?? 0) + 1)
+      // Once a run fails, fast-check shrinks: those runs are not the generation's.
+      if (report.violations.length > 0) counting = false
+      return report.violations.length === 0
+    }),
     { numRuns, seed: seed ?? 42, endOnFailure: false },
   )
-  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
+  const coverage = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns, coverage }
   if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance
   const program = await minimiseFlow(details.counterexample[0], async (p) => {
     try {
@@ -79,5 +94,6 @@ export async function checkFlows(api: string, subject: () => FlowSubject, option
     violations: report.violations,
     traceHash: report.traceHash,
     steps: report.steps,
+    coverage,
   }
 }

@@ -5,16 +5,12 @@ import { FLOW_CUSTOMERS, FLOW_PLANS } from './flow-program.js'
 
 /** URL the client under test of a billing flow is mounted at. */
 export const FLOW_RECEIVER_URL = 'https://hooks.harness.test/billing'
-/** Event types a billing flow's client is sent (snapshot events, as a subscription app subscribes to). */
-export const FLOW_EVENT_TYPES = [
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-  'customer.subscription.trial_will_end',
-  'invoice.paid',
-  'invoice.payment_succeeded',
-  'invoice.payment_failed',
-] as const
+/**
+ * Event types a billing flow's client is sent: every type (`*`), as an endpoint subscribed to all
+ * events gets them (`payment_intent.*`, `charge.*`, `invoice.created`, ...); the app must answer
+ * 2xx to what it does not handle. A subject may name a narrower list (`FlowSubject.eventTypes`).
+ */
+export const FLOW_EVENT_TYPES: readonly string[] = ['*']
 
 /** What the setup of a billing flow made, as ids (the same in every fork). */
 export interface FlowSetup {

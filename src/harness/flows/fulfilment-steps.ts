@@ -32,13 +32,12 @@ export const fulfilmentPayments: readonly FulfilmentPayment[] = [
   { paymentMethod: 'pm_usBankAccount_accountClosed' },
 ]
 
-/** Event types a fulfilment client is sent (what a shop's checkout webhook subscribes to). */
-export const FULFILMENT_EVENT_TYPES = [
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'checkout.session.async_payment_failed',
-  'checkout.session.expired',
-] as const
+/**
+ * Event types a fulfilment client is sent: every type (`*`), so an app that fulfils on
+ * `payment_intent.succeeded` or `charge.succeeded` gets them, and one that answers 5xx to a type it
+ * does not handle is seen doing so.
+ */
+export const FULFILMENT_EVENT_TYPES: readonly string[] = ['*']
 
 const session = fc.constantFrom(0, 0, 1, 2)
 
@@ -63,7 +62,7 @@ export function fulfilmentSteps(payments: number): fc.Arbitrary<FlowStep>[] {
     kind: fc.constant('x:pay' as const),
     session,
     payment: fc.nat({ max: Math.max(0, payments - 1) }),
-    returns: fc.boolean(),
+    returns: fc.constantFrom<boolean | 'page_first' | 'webhook_first'>(false, true, 'page_first', 'webhook_first'),
   })
   // Every extra step has the same weight: listed twice, sessions are made and paid twice as often.
   return [
@@ -89,7 +88,12 @@ const DAY = 86_400_000
  */
 export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly FlowStep[]>[] {
   const pay = (payment: fc.Arbitrary<number>) =>
-    fc.record({ kind: fc.constant('x:pay' as const), session, payment, returns: fc.boolean() })
+    fc.record({
+      kind: fc.constant('x:pay' as const),
+      session,
+      payment,
+      returns: fc.constantFrom<boolean | 'page_first' | 'webhook_first'>(false, true, 'page_first', 'webhook_first'),
+    })
   const delayed = fc.constantFrom(...[4, 5].filter((i) => i < payments), Math.max(0, payments - 1))
   return [
     fc.tuple(pay(fc.nat({ max: Math.max(0, payments - 1) })), fc.constant({ kind: 'x:restart' as const })),
@@ -116,6 +120,11 @@ export function fulfilmentWorkload(payments: number, base: FlowWorkload = {}): F
     extraSteps: [...steps, ...(base.extraSteps ?? [])],
     episodes: base.episodes ?? fulfilmentEpisodes(payments),
     episodeShare: base.episodeShare ?? 0.15,
-    faultAims: base.faultAims ?? ['checkout.session.completed', 'checkout.session.async_payment_', 'checkout.session.'],
+    faultAims: base.faultAims ?? [
+      'checkout.session.completed',
+      'checkout.session.async_payment_',
+      'checkout.session.',
+      'payment_intent.succeeded',
+    ],
   }
 }

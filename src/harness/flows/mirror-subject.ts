@@ -2,7 +2,7 @@ import type { Json } from '#domain/index.js'
 import { checkSubscriptionMirrorTrace, type MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowClientEnv, FlowSubject } from './flow-run.js'
-import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from './subscription-fields.js'
+import { type MirroredSubscription, mirroredFields } from './subscription-fields.js'
 
 /**
  * The user's subscription mirror: a webhook `handler` that keeps a local copy of the customers'
@@ -23,6 +23,13 @@ export interface SubscriptionMirror {
 
 /** Builds a subscription mirror for one run. */
 export type SubscriptionMirrorFactory = (env: FlowClientEnv) => SubscriptionMirror
+
+/** Start of a subscription's current period (Unix seconds), from its first item where current versions keep it. */
+function periodStart(s: Json): number | null {
+  const item = ((s.items as { data?: Json[] } | undefined)?.data ?? [])[0]
+  const start = item?.current_period_start ?? s.current_period_start
+  return typeof start === 'number' ? start : null
+}
 
 /**
  * The subscription mirror property as a billing flow subject: after each step it asks `hasAccess`
@@ -63,16 +70,17 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
       for (const customer of run.setup.customers) {
         const subs = all.filter((s) => s.customer === customer)
         if (!subs.every((s) => settled(String(s.id)))) continue
-        const entitled = subs.some((s) => ENTITLED_STATUSES.includes(String(s.status)))
-        const pastDue = subs
-          .filter((s) => s.status === 'past_due')
-          .map((s) => ({ id: String(s.id), since: pastDueSince.get(String(s.id)) ?? run.sim.clock.now }))
         trace.append('harness.mirror.access', {
           customer,
           at: run.sim.clock.now,
           granted: (await mirror.hasAccess(customer)) === true,
-          entitled,
-          pastDue,
+          subscriptions: subs.map((s) => ({
+            id: String(s.id),
+            status: String(s.status),
+            since: s.status === 'past_due' ? (pastDueSince.get(String(s.id)) ?? run.sim.clock.now) : null,
+            cancelAtPeriodEnd: s.cancel_at_period_end === true,
+            periodStart: periodStart(s),
+          })),
         })
       }
       if (!final) return
