@@ -7,7 +7,17 @@ const root = join(import.meta.dirname, '..', '..')
 const out = join(root, 'test', '.generated', 'typecheck')
 
 /** The guides whose every ```ts block is a complete module (the tour's blocks continue one another). */
-const GUIDES = ['metering', 'delivery', 'limits', 'accounts-and-payments', 'resource-engine', 'billing', 'faults-and-properties', 'rules', 'apps']
+const GUIDES = [
+  'metering',
+  'delivery',
+  'limits',
+  'accounts-and-payments',
+  'resource-engine',
+  'billing',
+  'faults-and-properties',
+  'rules',
+  'apps',
+]
 
 interface Example {
   readonly name: string
