@@ -248,14 +248,17 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
         }
       }
       await runner.advance(FLOW_STEP_SETTLE_MS)
-      await subject.checkpoint(run, false)
+      const checked = subject.checkpoint(run, false)
+      if (checked !== undefined) await checked
       return note === undefined || note === '' ? undefined : `${flowStepLabel(step)} (${note})`
     })
     labels.push(record.label)
   }
   control.set(false)
   await runner.advance(FLOW_FINAL_SETTLE_MS)
-  await subject.checkpoint(run, true)
+  const checked = subject.checkpoint(run, true)
+  // A subject that reads at once is not awaited: no microtask turn, the trace as it was.
+  if (checked !== undefined) await checked
   const entries = sim.trace.entries()
   options.onTrace?.(entries)
   return {
