@@ -73,7 +73,7 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
         .filter(({ subs }) => subs.every((s) => settled(String(s.id))))
       const granted = asked.map(({ customer }) => app.hasAccess(customer))
       const record = (answers: readonly unknown[]) =>
-        asked.forEach(({ customer, subs }, i) =>
+        asked.forEach(({ customer, subs }, i) => {
           trace.append('harness.mirror.access', {
             customer,
             at: run.sim.clock.now,
@@ -85,8 +85,8 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
               cancelAtPeriodEnd: s.cancel_at_period_end === true,
               periodStart: periodStart(s),
             })),
-          }),
-        )
+          })
+        })
       const compare = (copy: Readonly<Record<string, MirroredSubscription>>) => {
         for (const s of all) {
           const id = String(s.id)
