@@ -44,6 +44,25 @@ export {
   realisticRates,
   resolveFaultPolicy,
 } from '#faults/index.js'
+export {
+  type AppFetch,
+  type AppLike,
+  type FastifyLike,
+  type FetchApp,
+  type NodeListener,
+  type RequestHandler,
+  toAppFetch,
+} from './apps/app-fetch.js'
+export { fromNodeListener } from './apps/from-node-listener.js'
+export {
+  type BuiltApp,
+  DEFAULT_WEBHOOK_PATH,
+  type MountAppOptions,
+  type MountedApp,
+  mountApp,
+} from './apps/mount-app.js'
+export { type Resigning, resignDelivery } from './apps/resign-delivery.js'
+export { type RunningAppOptions, type RunServer, type ServeRunsOptions, serveRuns } from './apps/serve-runs.js'
 export { checkUsageBilling, type UsageBillingOptions, type UsageBillingResult } from './billing-property.js'
 export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
 export { billingChecker, checkBilling } from './checkers/billing-checker.js'
@@ -129,6 +148,7 @@ export {
   type FlowRun,
   type FlowRunOptions,
   type FlowSubject,
+  flowRunOf,
   runFlow,
 } from './flows/flow-run.js'
 export { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup } from './flows/flow-setup.js'

@@ -18,6 +18,7 @@ const GUIDES = [
   'flow-adversity',
   'customer',
   'clock',
+  'apps',
 ] as const
 
 /**

@@ -75,8 +75,11 @@ export interface FlowSubject {
    * old, `run.env.store` is kept.
    */
   start(run: FlowRun): { handler(request: Request): Response | Promise<Response> }
-  /** Records what the checkers read, after each step has settled and at the end (`final`). */
-  checkpoint(run: FlowRun, final: boolean): void
+  /**
+   * Records what the checkers read, after each step has settled and at the end (`final`); awaited,
+   * so an app's state can be read through its own database or an HTTP endpoint.
+   */
+  checkpoint(run: FlowRun, final: boolean): void | Promise<void>
   /** The checkers of the property over the run's trace. */
   check(entries: readonly TraceEntry[]): Violation[]
   /** Event types the destination sends the client (default `FLOW_EVENT_TYPES`). */
@@ -166,6 +169,21 @@ function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecor
   }
 }
 
+// Runs by the `fetch` of their simulator, which every env made for the run carries (a redeploy's
+// env and a property's wider env are copies): how an adapter of an app outside the process finds
+// the run its deliveries belong to, without widening the env.
+const runsByFetch = new WeakMap<FlowClientEnv['fetch'], FlowRun>()
+
+/**
+ * The run an env was made for (undefined for an env not made by `runFlow`).
+ *
+ * @example
+ * const run = flowRunOf(env) // its simulator, its setup, what the client acknowledged
+ */
+export function flowRunOf(env: Pick<FlowClientEnv, 'fetch'>): FlowRun | undefined {
+  return runsByFetch.get(env.fetch)
+}
+
 /** A delivery signed by the provider with a secret the destination has now, within the tolerance. */
 function genuine(run: FlowRun, destination: string, request: Request, raw: string): boolean {
   try {
@@ -216,6 +234,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   })
   const coverage = new FlowCoverage(sim, deployment, `${sim.service.kernel.prefix}-Signature`)
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
+  runsByFetch.set(env.fetch, run)
   const forged = new Set<string>()
   deployment.deploy('start')
   const receive = ackingHandler(run, deployment, causal, { destination: d, forged, coverage })
@@ -245,14 +264,17 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
         }
       }
       await runner.advance(FLOW_STEP_SETTLE_MS)
-      subject.checkpoint(run, false)
+      const checked = subject.checkpoint(run, false)
+      if (checked !== undefined) await checked
       return note === undefined || note === '' ? undefined : `${flowStepLabel(step)} (${note})`
     })
     labels.push(record.label)
   }
   control.set(false)
   await runner.advance(FLOW_FINAL_SETTLE_MS)
-  subject.checkpoint(run, true)
+  const checked = subject.checkpoint(run, true)
+  // A subject that reads at once is not awaited: no microtask turn, the trace as it was.
+  if (checked !== undefined) await checked
   const entries = sim.trace.entries()
   options.onTrace?.(entries)
   return {
