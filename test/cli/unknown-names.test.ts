@@ -80,7 +80,9 @@ describe('every public entry of the CLI refuses what it does not know', () => {
   it('refuses a misspelt event type of serve --events and --thin-events, naming the type meant', async () => {
     const snapshot = await run(['serve', '--forward-to', 'http://127.0.0.1:9/hook', '--events', 'customer.created,invoice.payed'])
     expect(snapshot.code).toBe(2)
-    expect(snapshot.stderr).toContain("--events: 'invoice.payed' is not an event type the provider sends; did you mean 'invoice.paid'?")
+    expect(snapshot.stderr).toContain(
+      "--events: 'invoice.payed' is not an event type the provider sends; did you mean 'invoice.paid'?",
+    )
     const thin = await run([
       'serve',
       '--forward-thin-to',
