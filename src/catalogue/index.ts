@@ -16,7 +16,7 @@
  * typeShape('Customer')?.t                                      // 'object'
  */
 import { readFileSync } from 'node:fs'
-import { type EventTypes, eventTypesIn } from './event-types.js'
+import { type EventTypes, eventTypesIn } from './client-event-types.js'
 import { type TypeTable, typeTable } from './type-table.js'
 import type { Catalogue, Operation, Shape } from './types.js'
 
@@ -235,7 +235,7 @@ export function catalogue(): Catalogue {
   return { clientVersion, apiVersion, operations, objects, types: wholeTable }
 }
 
-export type { EventTypes } from './event-types.js'
+export type { EventTypes } from './client-event-types.js'
 // What the harness, the fixture and the CLI use of this layer.
 export {
   ACCOUNT_ID_PREFIX,

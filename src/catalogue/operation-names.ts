@@ -13,13 +13,18 @@ import { operations } from './index.js'
 
 /**
  * Operations the simulator serves that the official client does not have: the spec's off-session
- * payments, and the dashboard's secret roll and manual event retry. Named in the catalogue's style.
+ * payments, the dashboard's secret roll and manual event retry, and Connect OAuth on the connect
+ * host (the client's hand-written `oauth` resource, outside its generated operations). Named in the
+ * catalogue's style.
  *
  * @example
  * OWN_OPERATIONS.includes('v2.payments.offSessionPayments.create') // true
  */
 export const OWN_OPERATIONS: readonly string[] = [
   'events.retry',
+  'oauth.authorize',
+  'oauth.deauthorize',
+  'oauth.token',
   'v2.core.eventDestinations.rollSecret',
   'v2.payments.offSessionPayments.cancel',
   'v2.payments.offSessionPayments.create',

@@ -2,7 +2,8 @@ import { callerNow } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 
 // Hop-by-hop and framing headers say nothing about the request; admin credentials stay out of the trace.
-const UNRECORDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'])
+// The host is kept: answers that name the server (an error's `request_log_url`) replay with it.
+const UNRECORDED = new Set(['connection', 'keep-alive', 'content-length', 'transfer-encoding'])
 const ADMIN_SECRETS = new Set(['authorization', 'x-sim-admin-token'])
 
 // Requests arrive many to a millisecond under load: its ISO text is made once.

@@ -228,7 +228,8 @@ class ServedReplay {
   /** Sends one recorded request again: admin ones through the admin API, the rest through the exchange. */
   async send(r: RecordedRequest): Promise<Answer> {
     const hasBody = r.method !== 'GET' && r.method !== 'HEAD' && r.body !== ''
-    const url = `http://127.0.0.1${r.path}`
+    // The host serve was addressed by: answers that name it (an error's `request_log_url`) replay byte for byte.
+    const url = `http://${r.headers.host ?? '127.0.0.1'}${r.path}`
     if (r.admin) {
       const type = r.headers['content-type']
       const response = await this.admin(

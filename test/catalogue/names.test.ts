@@ -28,7 +28,11 @@ function filesUnder(dir: string): string[] {
   })
 }
 
-const sources = filesUnder(src).map((path) => ({ file: relative(repo, path), text: readFileSync(path, 'utf8') }))
+// Generated modules (the dashboard's bundled script, one 26 KB literal) are no one's spelling of a name,
+// and the message patterns' lazy repeats would backtrack over them for minutes.
+const sources = filesUnder(src)
+  .filter((path) => !relative(repo, path).includes('/generated/'))
+  .map((path) => ({ file: relative(repo, path), text: readFileSync(path, 'utf8') }))
 const served = [...new Set(routes.map((r) => r.operation))]
 
 /**
@@ -39,6 +43,11 @@ const REWRITTEN: readonly string[] = []
 const rewritten = (file: string) => REWRITTEN.some((room) => file.startsWith(room))
 /** The error table: `catalogue/errors.ts` and its rows by topic under `catalogue/errors/`. */
 const errorTable = (file: string) => file === 'src/catalogue/errors.ts' || file.startsWith('src/catalogue/errors/')
+/**
+ * Connect OAuth answers its own envelope (`{ error, error_description }`, codes such as
+ * `invalid_grant`), which the error table does not hold: its descriptions are worded where they are thrown.
+ */
+const OAUTH_ENVELOPE = ['src/domain/connect/oauth-grants.ts', 'src/http/routes/oauth-routes.ts']
 
 describe('operation names', () => {
   it('serves every catalogue operation under its catalogue name, and its own operations under theirs', () => {
@@ -169,7 +178,7 @@ interface Inline {
 function inlineMessages(): Inline[] {
   const out: Inline[] = []
   for (const { file, text } of sources) {
-    if (errorTable(file)) continue
+    if (errorTable(file) || OAUTH_ENVELOPE.includes(file)) continue
     for (const { value, line } of literals(text)) {
       if (value.length < 8) continue
       const row = rows.find((r) => r.pattern.test(value))

@@ -48,7 +48,8 @@ const STATIC_PEERS: Record<string, readonly string[]> = {
   'fast-check': ['src/harness/'],
   msw: ['src/adapters/msw.ts'],
   vitest: ['src/vitest/'],
-  tsx: ['src/cli/fuzz-worker-tsx.mjs'],
+  // Worker entries used only when the harness runs from its TypeScript sources.
+  tsx: ['src/cli/fuzz-worker-tsx.mjs', 'src/harness/workers/worker-thread-tsx.mjs'],
 }
 
 function sources(dir: string): string[] {

@@ -110,20 +110,28 @@ function metadataAfter(current: unknown, given: unknown): Record<string, unknown
   return out
 }
 
+/**
+ * Fields of a card an update may set, on an account's external card and on a customer's card alike.
+ *
+ * @example
+ * UPDATABLE_CARD_FIELDS.includes('exp_month') // true
+ */
+export const UPDATABLE_CARD_FIELDS: readonly string[] = [
+  'address_city',
+  'address_country',
+  'address_line1',
+  'address_line2',
+  'address_state',
+  'address_zip',
+  'exp_month',
+  'exp_year',
+  'name',
+]
+
 /** Fields of a bank account and of a card an update may set (the others are the provider's). */
 const UPDATABLE: Readonly<Record<string, readonly string[]>> = {
   bank_account: ['account_holder_name', 'account_holder_type', 'account_type'],
-  card: [
-    'address_city',
-    'address_country',
-    'address_line1',
-    'address_line2',
-    'address_state',
-    'address_zip',
-    'exp_month',
-    'exp_year',
-    'name',
-  ],
+  card: UPDATABLE_CARD_FIELDS,
 }
 
 const create: Behaviour<ResourcePorts> = (call, _next, env) => {

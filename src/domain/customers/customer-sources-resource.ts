@@ -1,3 +1,4 @@
+import { UPDATABLE_CARD_FIELDS } from '../connect/external-accounts-resource.js'
 import type { Behaviour, BehaviourEnv, OperationCall, ResourceDeclaration } from '../engine/declaration.js'
 import { type Json, pageV1 } from '../engine/list.js'
 import { emitSnapshot } from '../events/emit-snapshot.js'
@@ -14,17 +15,7 @@ const VERIFYING_AMOUNTS = [32, 45]
 /** Fields of a card and of a bank account an update may set (the others are the provider's). */
 const UPDATABLE: Readonly<Record<string, readonly string[]>> = {
   bank_account: ['account_holder_name', 'account_holder_type'],
-  card: [
-    'address_city',
-    'address_country',
-    'address_line1',
-    'address_line2',
-    'address_state',
-    'address_zip',
-    'exp_month',
-    'exp_year',
-    'name',
-  ],
+  card: UPDATABLE_CARD_FIELDS,
 }
 
 function customerOf(env: Env, call: OperationCall, id: string): Json {
