@@ -12,6 +12,8 @@ export interface HandledEvent {
 
 /** One context the app acts in: a delivery it handles, or everything outside deliveries. */
 interface Frame {
+  /** The recorder whose run this context belongs to. */
+  readonly owner: CausalRecorder
   /** The delivery's raw body (none outside deliveries); parsed only when an effect asks. */
   readonly raw?: string
   event?: HandledEvent | null
@@ -46,6 +48,13 @@ function noteRead(frame: Frame, body: unknown): void {
 }
 
 /**
+ * One storage for every recorder: Node propagates each enabled `AsyncLocalStorage` into every new
+ * promise, so a storage per run would make each later run pay for all earlier ones. A frame names
+ * its recorder, so one run never sees another's.
+ */
+const CONTEXT = new AsyncLocalStorage<Frame>()
+
+/**
  * The effect recorder a flow run gives the app, with causal context: which delivery the app was
  * handling when it recorded an effect (tracked with `AsyncLocalStorage` around the handler call),
  * what it last read from the API in that context (its `env.fetch` is wrapped to note the objects a
@@ -58,27 +67,28 @@ function noteRead(frame: Frame, body: unknown): void {
  * const { response } = await causal.handling(raw, () => client.handler(request))
  */
 export class CausalRecorder implements EffectRecorder {
-  private readonly context = new AsyncLocalStorage<Frame>()
-  private readonly outside: Frame = { reads: new Map(), failedReads: 0 }
+  private readonly context = CONTEXT
+  private readonly outside: Frame = { owner: this, reads: new Map(), failedReads: 0 }
 
   constructor(private readonly sim: Simulator) {
     this.record = this.record.bind(this)
   }
 
   private frame(): Frame {
-    return this.context.getStore() ?? this.outside
+    const store = this.context.getStore()
+    return store !== undefined && store.owner === this ? store : this.outside
   }
 
   /** Runs the app's handling of one delivery in its own context; answers how many of its API reads failed. */
   async handling<T>(raw: string, handle: () => Promise<T>): Promise<{ readonly result: T; readonly failedReads: number }> {
-    const frame: Frame = { raw, reads: new Map(), failedReads: 0 }
+    const frame: Frame = { owner: this, raw, reads: new Map(), failedReads: 0 }
     const result = await this.context.run(frame, handle)
     return { result, failedReads: frame.failedReads }
   }
 
   /** Runs `act` in a context of its own outside any delivery (a page the customer opens): its reads are its own. */
   elsewhere<T>(act: () => T): T {
-    return this.context.run({ reads: new Map(), failedReads: 0 }, act)
+    return this.context.run({ owner: this, reads: new Map(), failedReads: 0 }, act)
   }
 
   /** `fetch` that notes, in the caller's context, what the app reads and which reads fail. */
