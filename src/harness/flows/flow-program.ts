@@ -49,6 +49,14 @@ export interface FlowProgram {
   readonly seed: number
   readonly steps: readonly FlowStep[]
   readonly faults: readonly FaultEntry[]
+  /**
+   * The app's endpoint is subscribed to every event type (`*`), so it is also sent what it does not
+   * handle (`payment_intent.*`, `charge.*`, `invoice.created`, ...) and must answer 2xx to it;
+   * otherwise it gets the types its subject handles. Drawn in a third of the programs: most runs
+   * stay as cheap as the events the rules read, and shrinking drops it when the failure does not
+   * need it.
+   */
+  readonly everyEvent?: boolean
 }
 
 /** Plans of the setup, cheapest first: a change to a higher number is an upgrade. */
@@ -82,6 +90,11 @@ export const flowFaultKinds: readonly FaultKind[] = [
 
 /** The shape of generated billing flows. */
 export interface FlowWorkload {
+  /**
+   * Whether the app's endpoint is subscribed to every event type (`true`), only to the ones its
+   * subject handles (`false`), or drawn per program (default: a third of the programs get `*`).
+   */
+  readonly everyEvent?: boolean
   /** Most steps in a program (default 12). */
   readonly maxSteps?: number
   /** Fewest steps in a program (default 1); a counterexample is still shrunk below it. */
@@ -296,13 +309,15 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
       seed: fc.integer({ min: 0, max: 1_000_000 }),
       head: fc.record({ step: first as fc.Arbitrary<FlowStep>, faults: before }),
       slots,
+      everyEvent: workload.everyEvent === undefined ? fc.constantFrom(false, false, true) : fc.constant(workload.everyEvent),
     })
-    .map(({ seed, head, slots }) => {
+    .map(({ seed, head, slots, everyEvent }) => {
       const all = [head, ...slots].slice(0, maxSteps)
       return {
         seed,
         steps: all.map((s) => s.step),
         faults: all.flatMap((s, i) => s.faults.map((f) => ({ ...f, step: i + 1 }))).slice(0, maxFaults),
+        ...(everyEvent ? { everyEvent } : {}),
       }
     })
 }

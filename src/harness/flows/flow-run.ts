@@ -82,7 +82,7 @@ export interface FlowSubject {
   checkpoint(run: FlowRun, final: boolean): void | Promise<void>
   /** The checkers of the property over the run's trace. */
   check(entries: readonly TraceEntry[]): Violation[]
-  /** Event types the destination sends the client (default `FLOW_EVENT_TYPES`). */
+  /** Event types the destination sends the client (default `FLOW_EVENT_TYPES`); a program with `everyEvent` sends every type. */
   readonly eventTypes?: readonly string[]
   /** Actions of the property's own step kinds (`x:...`), made with the subject (so they reach its client). */
   readonly actions?: Readonly<Record<string, FlowAction>>
@@ -205,7 +205,8 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
  * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}), {})
  */
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
-  const prepared = await preparedFlow(options, subject.eventTypes)
+  const eventTypes = program.everyEvent === true ? ['*'] : (subject.eventTypes ?? FLOW_EVENT_TYPES)
+  const prepared = await preparedFlow(options, eventTypes)
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
   const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()
@@ -225,7 +226,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   }
   const latest = new Map<string, string>()
   const sent: SentEvent[] = []
-  const types = new Set<string>(subject.eventTypes ?? FLOW_EVENT_TYPES)
+  const types = new Set<string>(eventTypes)
   const all = types.has('*')
   sim.service.events.subscribe((e) => {
     if ((!all && !types.has(e.type)) || e.objectId === undefined) return

@@ -33,11 +33,23 @@ export const fulfilmentPayments: readonly FulfilmentPayment[] = [
 ]
 
 /**
- * Event types a fulfilment client is sent: every type (`*`), so an app that fulfils on
- * `payment_intent.succeeded` or `charge.succeeded` gets them, and one that answers 5xx to a type it
- * does not handle is seen doing so.
+ * Event types a fulfilment client is sent when its program does not subscribe it to every type
+ * (`FlowProgram.everyEvent`, a third of the programs, where one that answers 5xx to a type it does
+ * not handle is seen doing so): the session's outcomes and the payment's, so an app that fulfils
+ * on `payment_intent.succeeded` or `charge.succeeded` gets them in every run.
  */
-export const FULFILMENT_EVENT_TYPES: readonly string[] = ['*']
+export const FULFILMENT_EVENT_TYPES: readonly string[] = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'payment_intent.processing',
+  'charge.succeeded',
+  'charge.failed',
+  'charge.refunded',
+]
 
 const session = fc.constantFrom(0, 0, 1, 2)
 
