@@ -208,6 +208,7 @@ export {
   type WebhookReceiverFlaws,
 } from './reference/webhook-receiver.js'
 export { coverageTable } from './report/coverage-table.js'
+export { ACK_BEFORE_DURABLE, acknowledgesDurably } from './rules/acknowledges-durably.js'
 export { ACK_GENUINE_REFUSED, acknowledgesGenuine } from './rules/acknowledges-genuine.js'
 export { type AtMostOnceOptions, atMostOnce } from './rules/at-most-once.js'
 export { CausalRecorder, type HandledEvent } from './rules/causal-recorder.js'

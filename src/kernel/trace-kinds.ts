@@ -199,6 +199,9 @@ export interface TraceKinds {
   /** A dunning client told a customer that an invoice's payment failed, or that it is restored. */
   'harness.dunning.notice': { invoice: string; customer: string; event: string | null }
   'harness.dunning.restore': { invoice: string; customer: string; event: string | null }
+  'harness.dunning.restrict': { customer: string; event: string | null }
+  'harness.dunning.reinstate': { customer: string; event: string | null }
+  'harness.dunning.standing': { customer: string; uncollectible: string[]; settled: string[] }
   /** A fulfilment client shipped, or took back, a checkout session's order; the session's state at that moment. */
   'harness.fulfil.fulfil': FulfilmentCall
   'harness.fulfil.reverse': FulfilmentCall

@@ -1,9 +1,10 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
 import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
 import { checkRuleTrace } from '../rules/check-rules.js'
 import { neverAfter } from '../rules/never-after.js'
 import type { Rule } from '../rules/rule.js'
-import type { EffectRecord, RuleHistory } from '../rules/rule-history.js'
+import { describeEffect, type EffectRecord, type RuleHistory } from '../rules/rule-history.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
@@ -84,6 +85,49 @@ const restoredOnce: Rule = {
   },
 }
 
+const standing: Rule = {
+  name: 'dunning.standing',
+  description: "a customer's account restricted at the end exactly when collection gave up on one of its invoices",
+  check(history) {
+    const out: Violation[] = []
+    const last = new Map<string, EffectRecord>()
+    for (const f of [...history.effects('dunning.restrict'), ...history.effects('dunning.reinstate')])
+      if ((last.get(f.key)?.entry.seq ?? -1) < f.entry.seq) last.set(f.key, f)
+    const accepted = new Set(history.accepted().map((a) => `${a.type} ${a.object}`))
+    for (const e of history.entries) {
+      if (e.kind !== 'harness.dunning.standing') continue
+      const customer = String(e.data.customer)
+      const off = (e.data.uncollectible as string[]) ?? []
+      // Judged once the app could know: it accepted every write-off still standing and the end of each one lifted.
+      const known =
+        off.every((i) => accepted.has(`invoice.marked_uncollectible ${i}`)) &&
+        ((e.data.settled as string[]) ?? []).every(
+          (i) => accepted.has(`invoice.paid ${i}`) || accepted.has(`invoice.voided ${i}`),
+        )
+      if (!known) continue
+      const f = last.get(customer)
+      const restricted = f?.kind === 'dunning.restrict'
+      if (off.length > 0 && !restricted)
+        out.push(
+          violation(
+            'dunning.standing',
+            `${customer}: collection gave up on ${off.join(', ')} (uncollectible at the end) but the app ${f === undefined ? 'never restricted the account' : 'had reinstated it'}`,
+            [e, ...(f ? [f.entry] : [])],
+          ),
+        )
+      else if (off.length === 0 && restricted)
+        out.push(
+          violation(
+            'dunning.standing',
+            `${customer}: still restricted at the end though none of its invoices is uncollectible (restricted ${describeEffect(f)})`,
+            [f.entry, e],
+          ),
+        )
+    }
+    return out
+  },
+}
+
 /**
  * The dunning rule set's rules, over the `dunning.notice` and `dunning.restore` effects the
  * client's outbox records and the events it accepted. An invoice's attempt cycle starts with the
@@ -94,7 +138,10 @@ const restoredOnce: Rule = {
  *   never one once the client accepted the invoice's `invoice.paid` (a `neverAfter` rule).
  * - `dunning.restored_once`: exactly one restore per cycle whose `invoice.paid` the client
  *   accepted; none otherwise.
+ * - `dunning.standing`: at the end, a customer's account is restricted (`dunning.restrict`, lifted
+ *   by `dunning.reinstate`) exactly when one of its invoices is uncollectible (written off, not paid).
  * - `ack.genuine_refused`: every genuine delivery answered 2xx.
+ * - `ack.before_durable`: no notice or restore sent after the delivery was answered.
  *
  * @example
  * checkRuleTrace(sim.trace.entries(), dunningRules())
@@ -104,7 +151,9 @@ export function dunningRules(): Rule[] {
     noticeCount,
     neverAfter('dunning.notice', ['invoice.paid'], { name: 'dunning.notice_once' }),
     restoredOnce,
+    standing,
     acknowledgesGenuine(),
+    acknowledgesDurably(),
   ]
 }
 

@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
 import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
 import { checkRuleTrace } from '../rules/check-rules.js'
 import { exactlyOnce, type FinalStates } from '../rules/exactly-once.js'
@@ -64,9 +65,9 @@ export function fulfilmentRules(options: FulfilmentCheckOptions = {}): Rule[] {
     known: (key, h) => sessionFinals(h).get(key)?.state.known === true,
     leftoverName: (final) => (final?.async_failed === true ? 'fulfilment.reversed' : 'fulfilment.unpaid'),
   })
-  const ack = acknowledgesGenuine()
-  if (options.provisional) return [once, ack]
-  return [onlyWhile('order.fulfil', paid, { name: 'fulfilment.unpaid', what: 'paid' }), once, ack]
+  const ack = [acknowledgesGenuine(), acknowledgesDurably()]
+  if (options.provisional) return [once, ...ack]
+  return [onlyWhile('order.fulfil', paid, { name: 'fulfilment.unpaid', what: 'paid' }), once, ...ack]
 }
 
 /**

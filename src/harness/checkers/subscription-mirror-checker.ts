@@ -1,5 +1,6 @@
 import type { TraceEntry } from '#kernel/index.js'
 import type { MirroredSubscription } from '../flows/subscription-fields.js'
+import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
 import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
 import { atMostOnce } from '../rules/at-most-once.js'
 import { checkRuleTrace } from '../rules/check-rules.js'
@@ -154,7 +155,13 @@ const converged: Rule = {
  * checkRuleTrace(sim.trace.entries(), subscriptionMirrorRules({ access: { pastDueGraceMs: 7 * 86_400_000 } }))
  */
 export function subscriptionMirrorRules(options: MirrorCheckOptions = {}): Rule[] {
-  return [converged, accessRule(options), atMostOnce('email.welcome', { name: 'mirror.welcome_once' }), acknowledgesGenuine()]
+  return [
+    converged,
+    accessRule(options),
+    atMostOnce('email.welcome', { name: 'mirror.welcome_once' }),
+    acknowledgesGenuine(),
+    acknowledgesDurably(),
+  ]
 }
 
 /**

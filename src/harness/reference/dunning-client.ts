@@ -25,6 +25,12 @@ export interface DunningFlaws {
   readonly forgetsPaid?: boolean
   /** Throws on event types it has no handler for: answered 500, the provider retries them for days. */
   readonly refusesUnhandled?: boolean
+  /** Answers 2xx at once and does the work afterwards: what a crash in between loses is never resent. */
+  readonly answersFirst?: boolean
+  /** Never restricts an account whose invoice collection gave up on. */
+  readonly neverRestricts?: boolean
+  /** Reinstates on any paid invoice of the customer, though another is still written off. */
+  readonly reinstatesOnAnyPaid?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -100,6 +106,50 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
       const restore = every || (before.noticed === true && (!before.restored || flaws.noDedup === true))
       if (restore) env.notices.restored(id, customer, event)
     }
+    // The customer's invoices written off and not yet paid, as one row: restricted while it is not empty.
+    async function writtenOff(customer: string, change: (off: Record<string, boolean>) => Record<string, boolean>) {
+      const before = ((await env.store.update(`standing:${customer}`, (p) =>
+        change({ ...((p ?? {}) as Record<string, boolean>) }),
+      )) ?? {}) as Record<string, boolean>
+      return Object.keys(before).length
+    }
+    async function onUncollectible(event: string, invoice: Json): Promise<void> {
+      if (flaws.neverRestricts) return
+      // Delivered late, after the invoice was paid: the write-off is over already.
+      if ((await row(`invoice:${String(invoice.id)}`, (r) => r)).paid) return
+      const customer = String(invoice.customer)
+      const before = await writtenOff(customer, (off) => ({ ...off, [String(invoice.id)]: true }))
+      if (before === 0) env.notices.restricted(customer, event)
+    }
+    async function liftOnPaid(event: string, invoice: Json): Promise<void> {
+      const customer = String(invoice.customer)
+      const id = String(invoice.id)
+      let had = false
+      let left = 0
+      await writtenOff(customer, (off) => {
+        had = off[id] === true || (flaws.reinstatesOnAnyPaid === true && Object.keys(off).length > 0)
+        const next = flaws.reinstatesOnAnyPaid ? {} : { ...off }
+        delete next[id]
+        left = Object.keys(next).length
+        return next
+      })
+      if (had && left === 0) env.notices.reinstated(customer, event)
+    }
+    async function dispatch(event: { id: string; type: string; data: { object: Json } }): Promise<void> {
+      if (flaws.noticeOnPastDue) {
+        if (event.type === 'customer.subscription.updated') await pastDue(event as unknown as SubscriptionEvent)
+      } else if (event.type === 'invoice.payment_failed') await onFailed(event.id, event.data.object)
+      if (event.type === 'invoice.paid') {
+        if (!flaws.noticeOnPastDue) await onPaid(event.id, event.data.object)
+        else await row(`invoice:${String(event.data.object.id)}`, (r) => ({ ...r, paid: true }))
+        await liftOnPaid(event.id, event.data.object)
+      } else if (event.type === 'invoice.marked_uncollectible') await onUncollectible(event.id, event.data.object)
+      else if (event.type === 'invoice.payment_succeeded' && flaws.restoreOnSucceededToo) {
+        const id = String(event.data.object.id)
+        if ((await row(`invoice:${id}`, (r) => r)).noticed) env.notices.restored(id, String(event.data.object.customer), event.id)
+      } else if (flaws.refusesUnhandled && event.type !== 'invoice.payment_failed')
+        throw new TypeError(`no handler for ${event.type}`)
+    }
     return {
       async handler(req) {
         const raw = await req.text()
@@ -110,15 +160,12 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
         }
         const event = JSON.parse(raw) as { id: string; type: string; data: { object: Json } }
         if (!flaws.noDedup && (await row(`event:${event.id}`, () => ({ seen: true }))).seen) return new Response('duplicate')
-        if (flaws.noticeOnPastDue) {
-          if (event.type === 'customer.subscription.updated') await pastDue(event as unknown as SubscriptionEvent)
-        } else if (event.type === 'invoice.payment_failed') await onFailed(event.id, event.data.object)
-        else if (event.type === 'invoice.paid') await onPaid(event.id, event.data.object)
-        else if (event.type === 'invoice.payment_succeeded' && flaws.restoreOnSucceededToo) {
-          const id = String(event.data.object.id)
-          if ((await row(`invoice:${id}`, (r) => r)).noticed)
-            env.notices.restored(id, String(event.data.object.customer), event.id)
-        } else if (flaws.refusesUnhandled) throw new TypeError(`no handler for ${event.type}`)
+        if (flaws.answersFirst) {
+          // The work outlives the answer: nothing holds the provider back from counting it done.
+          void dispatch(event).catch(() => undefined)
+          return new Response('ok')
+        }
+        await dispatch(event)
         return new Response('ok')
       },
     }

@@ -140,6 +140,18 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     breaks: 'ack.genuine_refused',
     factory: makeDunningClient({ refusesUnhandled: true }),
   },
+  {
+    name: 'answers-first',
+    mistake: 'answers 200 at once and sends the notice afterwards: a crash in between loses it, and the provider never resends',
+    breaks: 'ack.before_durable',
+    factory: makeDunningClient({ answersFirst: true }),
+  },
+  {
+    name: 'never-restricts',
+    mistake: 'keeps serving a customer whose invoice collection gave up on (invoice.marked_uncollectible ignored)',
+    breaks: 'dunning.standing',
+    factory: makeDunningClient({ neverRestricts: true }),
+  },
 ]
 
 /**

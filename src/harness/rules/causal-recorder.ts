@@ -21,6 +21,8 @@ interface Frame {
   readonly reads: Map<string, ObjectState>
   /** API reads of this context that failed (no 2xx, no answer, no readable body): a refusal then is the dependency's. */
   failedReads: number
+  /** The status the app answered the delivery with, once it has: work of the delivery after it is not durable. */
+  answered?: number
 }
 
 type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
@@ -83,6 +85,7 @@ export class CausalRecorder implements EffectRecorder {
   async handling<T>(raw: string, handle: () => Promise<T>): Promise<{ readonly result: T; readonly failedReads: number }> {
     const frame: Frame = { owner: this, raw, reads: new Map(), failedReads: 0 }
     const result = await this.context.run(frame, handle)
+    frame.answered = result instanceof Response ? result.status : 500
     return { result, failedReads: frame.failedReads }
   }
 
@@ -149,6 +152,8 @@ export class CausalRecorder implements EffectRecorder {
       read,
       basis,
       provider: providerState(this.sim, k) ?? null,
+      // Only when it happened, so the entries of apps that finish before answering stay as they were.
+      ...(frame.answered === undefined ? {} : { answeredBefore: frame.answered }),
     })
   }
 }

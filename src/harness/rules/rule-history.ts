@@ -16,6 +16,8 @@ export interface EffectRecord {
   readonly basis: ObjectState | null
   /** The provider's true state of the object at that instant. */
   readonly provider: ObjectState | null
+  /** The status the app had already answered the delivery with when it recorded this (absent: before). */
+  readonly answeredBefore?: number
   readonly entry: TraceEntry
 }
 

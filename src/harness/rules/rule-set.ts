@@ -1,6 +1,7 @@
 import type { FlowAction } from '../flows/flow-actions.js'
 import type { FlowWorkload } from '../flows/flow-program.js'
 import { HarnessInputError } from '../validate-input.js'
+import { acknowledgesDurably } from './acknowledges-durably.js'
 import { acknowledgesGenuine } from './acknowledges-genuine.js'
 import type { Rule } from './rule.js'
 
@@ -18,7 +19,7 @@ export interface RuleSetSpec<App> {
   readonly eventTypes?: readonly string[]
   /** Resources whose objects' end state is traced for the rules (`harness.rule.final`), e.g. `['refund']`. */
   readonly objects?: readonly string[]
-  /** Whether the acknowledgement rule (`ack.genuine_refused`) is added (default true). */
+  /** Whether the acknowledgement rules (`ack.genuine_refused`, `ack.before_durable`) are added (default true). */
   readonly acknowledgement?: boolean
 }
 
@@ -52,6 +53,6 @@ export function defineRuleSet<App>(spec: RuleSetSpec<App>): RuleSet<App> {
       throw new HarnessInputError(`defineRuleSet(${spec.name}): rules[${i}] must be a rule ({ name, check })`)
   })
   const { acknowledgement, ...rest } = spec
-  const ack = acknowledgement === false ? [] : [acknowledgesGenuine() as Rule<App>]
+  const ack = acknowledgement === false ? [] : [acknowledgesGenuine() as Rule<App>, acknowledgesDurably() as Rule<App>]
   return { ...rest, rules: [...spec.rules, ...ack], objects: spec.objects ?? [] }
 }
