@@ -152,6 +152,25 @@ const pins: readonly Pin[] = [
     ]),
   },
   { rule: 'ack.genuine_refused', variant: 'refuses-unhandled', subject: dunning, program: program([subscribe()]) },
+  {
+    rule: 'dunning.standing',
+    variant: 'never-restricts',
+    subject: dunning,
+    program: program([
+      subscribe(),
+      { kind: 'fail_card', customer: 0 },
+      { kind: 'advance', ms: 32 * DAY },
+      { kind: 'x:write_off', customer: 0 },
+    ]),
+    says: /collection gave up on in_\w+ .* never restricted the account/,
+  },
+  {
+    rule: 'ack.before_durable',
+    variant: 'answers-first',
+    subject: dunning,
+    program: failedRenewal,
+    says: /recorded after the app had answered 200/,
+  },
 ]
 
 describe('every rule is pinned by a variant that breaks it alone', () => {

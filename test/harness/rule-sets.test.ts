@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { verifySignature } from 'service-sim'
 import {
+  acknowledgesDurably,
   acknowledgesGenuine,
   atMostOnce,
   checkRules,
@@ -140,13 +141,13 @@ describe('a user-written rule set (refunds)', () => {
   it('catches an app that answers 500 to a genuine event type it does not handle', async () => {
     const result = await checkRules(refundsApp({ refusesOther: true }), refunds, { numRuns: 20 })
     expect(result.violations?.map((v) => v.checker)).toEqual(['ack.genuine_refused'])
-    expect(result.violations?.[0]?.message).toMatch(/^evt_\w+ \(charge\.refunded\): a genuine delivery answered 500/)
+    expect(result.violations?.[0]?.message).toMatch(/^evt_\w+ \([a-z_.]+\): a genuine delivery answered 500/)
   }, 120_000)
 
   it('refuses a rule set without a name or with a rule that is not one', () => {
     expect(() => defineRuleSet({ name: '', rules: [] })).toThrow(HarnessInputError)
     expect(() => defineRuleSet({ name: 'x', rules: [{ name: 'r' } as never] })).toThrow(/rules\[0\] must be a rule/)
-    expect(defineRuleSet({ name: 'x', rules: [] }).rules.map((r) => r.name)).toEqual([acknowledgesGenuine().name])
+    expect(defineRuleSet({ name: 'x', rules: [] }).rules.map((r) => r.name)).toEqual([acknowledgesGenuine().name, acknowledgesDurably().name])
     expect(defineRuleSet({ name: 'x', rules: [], acknowledgement: false }).rules).toEqual([])
   })
 })

@@ -81,6 +81,15 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
         fc.constant({ kind: 'redeliver' as const, aim: 'invoice.payment_failed' }),
       ),
     ),
+    // The app redeployed while a failure is retried: what it remembers must outlive the process.
+    customer.chain((c) =>
+      fc.tuple(
+        fc.constant({ kind: 'fail_card' as const, customer: c }),
+        renewal,
+        fc.constant({ kind: 'redeploy' as const }),
+        fc.constant({ kind: 'redeliver' as const, aim: 'invoice.payment_failed' }),
+      ),
+    ),
     // Collection gives up: the invoice written off, later paid.
     customer.chain((c) =>
       fc.tuple(
