@@ -44,6 +44,25 @@ export {
   realisticRates,
   resolveFaultPolicy,
 } from '#faults/index.js'
+export {
+  type AppFetch,
+  type AppLike,
+  type FastifyLike,
+  type FetchApp,
+  type NodeListener,
+  type RequestHandler,
+  toAppFetch,
+} from './apps/app-fetch.js'
+export { fromNodeListener } from './apps/from-node-listener.js'
+export {
+  type BuiltApp,
+  DEFAULT_WEBHOOK_PATH,
+  type MountAppOptions,
+  type MountedApp,
+  mountApp,
+} from './apps/mount-app.js'
+export { type Resigning, resignDelivery } from './apps/resign-delivery.js'
+export { type RunningAppOptions, type RunServer, type ServeRunsOptions, serveRuns } from './apps/serve-runs.js'
 export { checkUsageBilling, type UsageBillingOptions, type UsageBillingResult } from './billing-property.js'
 export { type CampaignOptions, type CampaignReport, runCampaign } from './campaign.js'
 export { billingChecker, checkBilling } from './checkers/billing-checker.js'
@@ -53,11 +72,13 @@ export { checkClient, clientChecker, MIN_BACKOFF_MS } from './checkers/client-ch
 export { deliveriesAcknowledgedChecker } from './checkers/deliveries-acknowledged-checker.js'
 export { checkDeliveries, type DeliveryKinds, deliveryChecker, deliveryKinds } from './checkers/delivery-checker.js'
 export { deterministicChecker } from './checkers/deterministic-checker.js'
-export { checkDunningTrace, dunningChecker } from './checkers/dunning-checker.js'
+export { checkDunningTrace, dunningChecker, dunningRules } from './checkers/dunning-checker.js'
+export { checkFlowAdversity } from './checkers/flow-adversity-checker.js'
 export {
   checkFulfilmentTrace,
   type FulfilmentCheckOptions,
   fulfilmentChecker,
+  fulfilmentRules,
   sessionPaid,
 } from './checkers/fulfilment-checker.js'
 export { noDuplicateDeliveriesChecker } from './checkers/no-duplicate-deliveries-checker.js'
@@ -65,9 +86,11 @@ export { noServerErrorsChecker } from './checkers/no-server-errors-checker.js'
 export { checkReceiver, RECEIVER_ANSWER_BUDGET_MS, receiverChecker } from './checkers/receiver-checker.js'
 export { signaturesValidChecker } from './checkers/signatures-valid-checker.js'
 export {
+  type AccessPolicy,
   checkSubscriptionMirrorTrace,
   type MirrorCheckOptions,
   subscriptionMirrorChecker,
+  subscriptionMirrorRules,
 } from './checkers/subscription-mirror-checker.js'
 export { checkUsage, usageChecker } from './checkers/usage-checker.js'
 export { recordViolation, type Violation } from './checkers/violation.js'
@@ -92,15 +115,22 @@ export {
   webhookStep,
 } from './fast-check/arbitraries.js'
 export { type HarnessCommand, type HarnessModel, harnessCommands } from './fast-check/commands.js'
+export { type FlowCampaignOptions, type FlowCampaignReport, runFlowCampaign } from './flow-campaign.js'
 export { checkDunning } from './flows/dunning-property.js'
 export { dunningActions, dunningEpisodes, dunningSteps, dunningWorkload } from './flows/dunning-steps.js'
 export type { DunningClient, DunningClientFactory, DunningEnv, DunningNotices } from './flows/dunning-subject.js'
 export { dunningSubject } from './flows/dunning-subject.js'
 export { type FlowAction, type FlowActionContext, flowActions } from './flows/flow-actions.js'
+export { type DeliveryDeploy, type DeliveryFault, FlowCoverage } from './flows/flow-coverage.js'
+export { FLOW_ROLL_OVERLAP_MS } from './flows/flow-deploy.js'
 export {
+  adversityStep,
   describeFlowProgram,
   FLOW_CUSTOMERS,
+  FLOW_FORGERIES,
   FLOW_PLANS,
+  type FlowAdversity,
+  type FlowForgery,
   type FlowProgram,
   type FlowStep,
   type FlowWorkload,
@@ -118,6 +148,7 @@ export {
   type FlowRun,
   type FlowRunOptions,
   type FlowSubject,
+  flowRunOf,
   runFlow,
 } from './flows/flow-run.js'
 export { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup } from './flows/flow-setup.js'
@@ -160,6 +191,7 @@ export {
   makeSubscriptionMirror,
   referenceSubscriptionMirror,
   type SubscriptionMirrorFlaws,
+  type SubscriptionMirrorPolicy,
 } from './reference/subscription-mirror.js'
 export {
   makeUsageReporter,
@@ -175,6 +207,27 @@ export {
   referenceWebhookReceiver,
   type WebhookReceiverFlaws,
 } from './reference/webhook-receiver.js'
+export { coverageTable } from './report/coverage-table.js'
+export { ACK_BEFORE_DURABLE, acknowledgesDurably } from './rules/acknowledges-durably.js'
+export { ACK_GENUINE_REFUSED, acknowledgesGenuine } from './rules/acknowledges-genuine.js'
+export { type AtMostOnceOptions, atMostOnce } from './rules/at-most-once.js'
+export { CausalRecorder, type HandledEvent } from './rules/causal-recorder.js'
+export { checkRules, checkRuleTrace, probeRules, type RuleApp, type RuleEnv, ruleSetSubject } from './rules/check-rules.js'
+export { type EffectDetail, type EffectRecorder, traceEffectRecorder } from './rules/effect-recorder.js'
+export { type ExactlyOnceOptions, exactlyOnce, type FinalStates } from './rules/exactly-once.js'
+export { type NeverAfterOptions, neverAfter } from './rules/never-after.js'
+export { type ObjectState, objectState, providerState } from './rules/object-state.js'
+export { type OnlyWhileOptions, onlyWhile } from './rules/only-while.js'
+export type { ProbeContext, Rule } from './rules/rule.js'
+export { type AcceptedEvent, describeEffect, type EffectRecord, type RuleHistory, ruleHistory } from './rules/rule-history.js'
+export { defineRuleSet, type RuleSet, type RuleSetSpec } from './rules/rule-set.js'
+export {
+  type ProviderView,
+  providerView,
+  type StateMatchesOptions,
+  type StateProjection,
+  stateMatches,
+} from './rules/state-matches.js'
 export { advance, type Driven, drive } from './run/drive.js'
 export { describeProgram, type Forgery, forgeries, type Program, type Step } from './run/program.js'
 export {

@@ -137,7 +137,11 @@ export interface TraceKinds {
   'harness.restart': { subject: string; reason: string; restart: number }
   /** The status of the object a thin-event race program changes, after each change. */
   'harness.thin.status': { object: string; status: string }
-  'harness.forged': { forgery: string; event: string; object: string; outcome: string; status: number | null }
+  'harness.forged': { forgery: string; event: string; object: string; outcome: string; status: number | null; type?: string }
+  /** An attacker's delivery is being handed to a flow's app: what it records until `harness.forged` is caused by it. */
+  'harness.forging': { event: string }
+  /** A flow's endpoint signing secret was rolled (the app holds the old one until its next redeploy). */
+  'harness.flow.roll': { destination: string }
   'harness.usage': {
     units: readonly { id: string; customer: string; value: number }[]
     outcome: 'acked' | 'failed' | 'hung'
@@ -167,20 +171,37 @@ export interface TraceKinds {
   'harness.emitted': { event: string; object: string; status: string }
   'harness.state': { object: string; expected: string | null; actual: unknown }
   /** A billing flow's client answered an event's delivery with a 2xx (it accepted the event). */
-  'harness.flow.ack': { event: string; type: unknown; object: unknown }
+  'harness.flow.ack': { event: string; type: unknown; object: unknown; state: unknown }
+  /** A billing flow's client refused a genuine delivery (non-2xx); `failedReads`: its API reads that failed meanwhile. */
+  'harness.rule.refused': { event: string; type: string; status: number; failedReads: number }
+  /** An effect the app under test recorded (`env.effects.record`), with its causal context once known. */
+  'harness.rule.effect': { kind: string; key: string; detail: unknown } & Readonly<Record<string, unknown>>
+  /** An object's state at the end of a rule set's run (the provider's truth its rules compare with). */
+  'harness.rule.final': { id: string; state: unknown }
+  /** What a rule's probe recorded at a checkpoint (the app's observable state beside the provider's). */
+  'harness.rule.state': { rule: string } & Readonly<Record<string, unknown>>
   /** A subscription mirror's access answer for a customer whose subscription events it all accepted. */
   'harness.mirror.access': {
     customer: string
     at: number
     granted: boolean
-    entitled: boolean
-    pastDue: readonly { id: string; since: number }[]
+    /** The customer's subscriptions then: status, since when `past_due`, cancelling at period end, period start. */
+    subscriptions: readonly {
+      id: string
+      status: string
+      since: number | null
+      cancelAtPeriodEnd: boolean
+      periodStart: number | null
+    }[]
   }
   /** A mirrored subscription beside the provider's, once its deliveries settled. */
   'harness.mirror.subscription': { id: string; provider: unknown; mirror: unknown }
   /** A dunning client told a customer that an invoice's payment failed, or that it is restored. */
   'harness.dunning.notice': { invoice: string; customer: string; event: string | null }
   'harness.dunning.restore': { invoice: string; customer: string; event: string | null }
+  'harness.dunning.restrict': { customer: string; event: string | null }
+  'harness.dunning.reinstate': { customer: string; event: string | null }
+  'harness.dunning.standing': { customer: string; uncollectible: string[]; settled: string[] }
   /** A fulfilment client shipped, or took back, a checkout session's order; the session's state at that moment. */
   'harness.fulfil.fulfil': FulfilmentCall
   'harness.fulfil.reverse': FulfilmentCall
@@ -219,9 +240,8 @@ interface FulfilmentCall {
   source: string | null
   status: unknown
   payment_status: unknown
+  /** The provider's session was paid then (what the app could know is in the order's `harness.rule.effect`). */
   paid: boolean
-  /** Made while handling an event that showed the session unpaid. */
-  shown_unpaid: boolean
 }
 
 /** An object created, changed or removed in one account and mode. */

@@ -14,8 +14,11 @@ const GUIDES = [
   'resource-engine',
   'billing',
   'faults-and-properties',
+  'rules',
+  'flow-adversity',
   'customer',
   'clock',
+  'apps',
 ] as const
 
 /**

@@ -1,92 +1,170 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
+import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
+import { checkRuleTrace } from '../rules/check-rules.js'
+import { neverAfter } from '../rules/never-after.js'
+import type { Rule } from '../rules/rule.js'
+import { describeEffect, type EffectRecord, type RuleHistory } from '../rules/rule-history.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
 interface Cycle {
-  /** The first accepted `invoice.payment_failed` of the invoice, and whether it came before any accepted `invoice.paid`. */
+  /** The first accepted `invoice.payment_failed` of the invoice before any accepted `invoice.paid`. */
   failed?: TraceEntry
   paid?: TraceEntry
-  customer?: string
-  notices: TraceEntry[]
-  restores: TraceEntry[]
+  notices: EffectRecord[]
+  restores: EffectRecord[]
+}
+
+/** Each invoice's attempt cycle, as the app could know it: the events it accepted and what it told customers. */
+function cycles(history: RuleHistory): Map<string, Cycle> {
+  const out = new Map<string, Cycle>()
+  const cycle = (invoice: string) => {
+    let c = out.get(invoice)
+    if (c === undefined) {
+      c = { notices: [], restores: [] }
+      out.set(invoice, c)
+    }
+    return c
+  }
+  for (const a of history.accepted()) {
+    if (a.object === null) continue
+    if (a.type === 'invoice.payment_failed') {
+      const c = cycle(a.object)
+      if (c.paid === undefined) c.failed ??= a.entry
+    } else if (a.type === 'invoice.paid') cycle(a.object).paid ??= a.entry
+  }
+  for (const f of history.effects('dunning.notice')) cycle(f.key).notices.push(f)
+  for (const f of history.effects('dunning.restore')) cycle(f.key).restores.push(f)
+  return out
+}
+
+const noticeCount: Rule = {
+  name: 'dunning.notice_once',
+  description: 'exactly one failure notice per failed attempt cycle the app accepted',
+  check(history) {
+    const out: Violation[] = []
+    for (const [invoice, c] of cycles(history)) {
+      // Notices after the app accepted `invoice.paid` are `neverAfter`'s: counted here, one would be blamed twice.
+      const before = c.notices.filter((n) => c.paid === undefined || n.entry.seq < c.paid.seq)
+      const expected = c.failed === undefined ? 0 : 1
+      if (before.length === expected) continue
+      out.push(
+        violation(
+          'dunning.notice_once',
+          expected === 0
+            ? `${invoice}: ${before.length} notice(s) for an invoice whose payment never failed`
+            : `${invoice}: ${before.length} notice(s) for one failed attempt cycle (expected 1)`,
+          [...(c.failed ? [c.failed] : []), ...before.map((n) => n.entry)],
+        ),
+      )
+    }
+    return out
+  },
+}
+
+const restoredOnce: Rule = {
+  name: 'dunning.restored_once',
+  description: 'one restore per failed cycle whose invoice.paid the app accepted, none otherwise',
+  check(history) {
+    const out: Violation[] = []
+    for (const [invoice, c] of cycles(history)) {
+      const expected = c.failed !== undefined && c.paid !== undefined ? 1 : 0
+      if (c.restores.length === expected) continue
+      out.push(
+        violation(
+          'dunning.restored_once',
+          expected === 0
+            ? `${invoice}: ${c.restores.length} restore(s) ${c.failed === undefined ? 'for an invoice that never failed' : 'before the invoice was paid'}`
+            : `${invoice}: restored ${c.restores.length} time(s) after it was paid (expected 1)`,
+          [...(c.paid ? [c.paid] : []), ...c.restores.map((r) => r.entry)],
+        ),
+      )
+    }
+    return out
+  },
+}
+
+const standing: Rule = {
+  name: 'dunning.standing',
+  description: "a customer's account restricted at the end exactly when collection gave up on one of its invoices",
+  check(history) {
+    const out: Violation[] = []
+    const last = new Map<string, EffectRecord>()
+    for (const f of [...history.effects('dunning.restrict'), ...history.effects('dunning.reinstate')])
+      if ((last.get(f.key)?.entry.seq ?? -1) < f.entry.seq) last.set(f.key, f)
+    const accepted = new Set(history.accepted().map((a) => `${a.type} ${a.object}`))
+    for (const e of history.entries) {
+      if (e.kind !== 'harness.dunning.standing') continue
+      const customer = String(e.data.customer)
+      const off = (e.data.uncollectible as string[]) ?? []
+      // Judged once the app could know: it accepted every write-off still standing and the end of each one lifted.
+      const known =
+        off.every((i) => accepted.has(`invoice.marked_uncollectible ${i}`)) &&
+        ((e.data.settled as string[]) ?? []).every(
+          (i) => accepted.has(`invoice.paid ${i}`) || accepted.has(`invoice.voided ${i}`),
+        )
+      if (!known) continue
+      const f = last.get(customer)
+      const restricted = f?.kind === 'dunning.restrict'
+      if (off.length > 0 && !restricted)
+        out.push(
+          violation(
+            'dunning.standing',
+            `${customer}: collection gave up on ${off.join(', ')} (uncollectible at the end) but the app ${f === undefined ? 'never restricted the account' : 'had reinstated it'}`,
+            [e, ...(f ? [f.entry] : [])],
+          ),
+        )
+      else if (off.length === 0 && restricted)
+        out.push(
+          violation(
+            'dunning.standing',
+            `${customer}: still restricted at the end though none of its invoices is uncollectible (restricted ${describeEffect(f)})`,
+            [f.entry, e],
+          ),
+        )
+    }
+    return out
+  },
 }
 
 /**
- * Judges a dunning client over its run's trace: the events it accepted (`harness.flow.ack`) and what
- * it told customers (`harness.dunning.notice`, `harness.dunning.restore`). An invoice's attempt
- * cycle starts with the first `invoice.payment_failed` the client accepted while it had not yet
- * accepted the invoice's `invoice.paid`.
+ * The dunning rule set's rules, over the `dunning.notice` and `dunning.restore` effects the
+ * client's outbox records and the events it accepted. An invoice's attempt cycle starts with the
+ * first `invoice.payment_failed` the client accepted while it had not yet accepted the invoice's
+ * `invoice.paid`.
  *
- * - `dunning.notice_once`: exactly one notice per cycle (none for an invoice with no cycle, none
- *   once the client accepted the invoice's `invoice.paid`).
- * - `dunning.restored_once`: exactly one restore per cycle whose `invoice.paid` the client accepted;
- *   none otherwise (a message sent while handling an event is recorded before the event's acceptance).
+ * - `dunning.notice_once`: exactly one notice per cycle (none for an invoice with no cycle), and
+ *   never one once the client accepted the invoice's `invoice.paid` (a `neverAfter` rule).
+ * - `dunning.restored_once`: exactly one restore per cycle whose `invoice.paid` the client
+ *   accepted; none otherwise.
+ * - `dunning.standing`: at the end, a customer's account is restricted (`dunning.restrict`, lifted
+ *   by `dunning.reinstate`) exactly when one of its invoices is uncollectible (written off, not paid).
+ * - `ack.genuine_refused`: every genuine delivery answered 2xx.
+ * - `ack.before_durable`: no notice or restore sent after the delivery was answered.
+ *
+ * @example
+ * checkRuleTrace(sim.trace.entries(), dunningRules())
+ */
+export function dunningRules(): Rule[] {
+  return [
+    noticeCount,
+    neverAfter('dunning.notice', ['invoice.paid'], { name: 'dunning.notice_once' }),
+    restoredOnce,
+    standing,
+    acknowledgesGenuine(),
+    acknowledgesDurably(),
+  ]
+}
+
+/**
+ * Judges a dunning client over its run's trace by {@link dunningRules}.
  *
  * @example
  * checkDunningTrace(sim.trace.entries()) // []
  */
 export function checkDunningTrace(entries: readonly TraceEntry[]): Violation[] {
-  const cycles = new Map<string, Cycle>()
-  const cycle = (invoice: string) => {
-    let c = cycles.get(invoice)
-    if (c === undefined) {
-      c = { notices: [], restores: [] }
-      cycles.set(invoice, c)
-    }
-    return c
-  }
-  for (const e of entries) {
-    if (e.kind === 'harness.flow.ack') {
-      const object = String(e.data.object)
-      if (e.data.type === 'invoice.payment_failed') {
-        const c = cycle(object)
-        if (c.paid === undefined) c.failed ??= e
-      } else if (e.data.type === 'invoice.paid') {
-        const c = cycle(object)
-        c.paid ??= e
-      }
-    } else if (e.kind === 'harness.dunning.notice') {
-      cycle(e.data.invoice).notices.push(e)
-    } else if (e.kind === 'harness.dunning.restore') {
-      cycle(e.data.invoice).restores.push(e)
-    }
-  }
-  const out: Violation[] = []
-  for (const [invoice, c] of cycles) {
-    const expected = c.failed === undefined ? 0 : 1
-    const late = c.paid === undefined ? [] : c.notices.filter((n) => n.seq > (c.paid?.seq ?? 0))
-    if (late.length > 0) {
-      out.push(
-        violation('dunning.notice_once', `${invoice}: a payment failure notice after the invoice was paid`, [
-          c.paid as TraceEntry,
-          ...late,
-        ]),
-      )
-    } else if (c.notices.length !== expected) {
-      out.push(
-        violation(
-          'dunning.notice_once',
-          expected === 0
-            ? `${invoice}: ${c.notices.length} notice(s) for an invoice whose payment never failed`
-            : `${invoice}: ${c.notices.length} notice(s) for one failed attempt cycle (expected 1)`,
-          [...(c.failed ? [c.failed] : []), ...c.notices],
-        ),
-      )
-    }
-    const restoresExpected = c.failed !== undefined && c.paid !== undefined ? 1 : 0
-    if (c.restores.length !== restoresExpected) {
-      out.push(
-        violation(
-          'dunning.restored_once',
-          restoresExpected === 0
-            ? `${invoice}: ${c.restores.length} restore(s) ${c.failed === undefined ? 'for an invoice that never failed' : 'before the invoice was paid'}`
-            : `${invoice}: restored ${c.restores.length} time(s) after it was paid (expected 1)`,
-          [...(c.paid ? [c.paid] : []), ...c.restores],
-        ),
-      )
-    }
-  }
-  return out
+  return checkRuleTrace(entries, dunningRules())
 }
 
 /**
@@ -98,5 +176,5 @@ export function checkDunningTrace(entries: readonly TraceEntry[]): Violation[] {
 export const dunningChecker = traceChecker(
   'dunning',
   checkDunningTrace,
-  'one notice per failed attempt cycle, restored once when paid',
+  'one notice per failed attempt cycle, none once paid, restored once when paid',
 )

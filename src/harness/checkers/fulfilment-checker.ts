@@ -1,6 +1,14 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
+import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
+import { checkRuleTrace } from '../rules/check-rules.js'
+import { exactlyOnce, type FinalStates } from '../rules/exactly-once.js'
+import type { ObjectState } from '../rules/object-state.js'
+import { onlyWhile } from '../rules/only-while.js'
+import type { Rule } from '../rules/rule.js'
+import type { RuleHistory } from '../rules/rule-history.js'
 import { traceChecker } from './checker.js'
-import { type Violation, violation } from './violation.js'
+import type { Violation } from './violation.js'
 
 /** Options of the fulfilment checks. */
 export interface FulfilmentCheckOptions {
@@ -10,17 +18,6 @@ export interface FulfilmentCheckOptions {
    * `payment_status` is `paid` (the provider's own fulfilment guide).
    */
   readonly provisional?: boolean
-}
-
-interface SessionState {
-  readonly id: string
-  readonly mode: string
-  readonly status: string
-  readonly payment_status: string
-  /** `checkout.session.async_payment_failed` was sent for it. */
-  readonly async_failed: boolean
-  /** The client could know it is paid (accepted an event saying so, or showed the success page then). */
-  readonly known: boolean
 }
 
 /**
@@ -34,86 +31,53 @@ export function sessionPaid(state: { readonly status: unknown; readonly payment_
   return state.status === 'complete' && (state.payment_status === 'paid' || state.payment_status === 'no_payment_required')
 }
 
-interface Tally {
-  fulfils: TraceEntry[]
-  reverses: TraceEntry[]
-  final?: TraceEntry
+/** Each session's end state (`harness.fulfil.session`: its status, whether its delayed payment failed, whether the app could know it was paid). */
+function sessionFinals(history: RuleHistory): FinalStates {
+  const out = new Map<string, { state: ObjectState; entry: TraceEntry }>()
+  for (const e of history.entries)
+    if (e.kind === 'harness.fulfil.session') out.set(String(e.data.id), { state: e.data as unknown as ObjectState, entry: e })
+  return out
 }
 
 /**
- * Judges a fulfilment client over its run's trace: what it fulfilled and reversed
- * (`harness.fulfil.fulfil`, with the session's state at that moment, and `harness.fulfil.reverse`)
- * beside each checkout session's state at the end (`harness.fulfil.session`).
+ * The fulfilment rule set's rules, over the `order.fulfil` and `order.reverse` effects the shop's
+ * order desk records (with their causal context) and each session's end state:
  *
- * - `fulfilment.once`: a session paid at the end was fulfilled exactly once and never reversed
- *   (the webhook's duplicates, a late event and the success-page return racing it included); at
- *   most once when nothing told the client it was paid (every such delivery failed, no page shown).
- * - `fulfilment.unpaid`: nothing fulfilled while its session was unpaid (unless `provisional`),
- *   and nothing left fulfilled of a session unpaid at the end (open, expired, still pending).
+ * - `fulfilment.unpaid` (unless `provisional`): nothing fulfilled unless the provider's session is
+ *   paid then and what the app acted on (its own API read of the session, else the event it
+ *   handled when that is the session) shows it paid; nothing left fulfilled of a session unpaid
+ *   at the end. Fulfilling on `payment_intent.succeeded` after looking the session up is allowed.
+ * - `fulfilment.once`: a session paid at the end fulfilled exactly once and never reversed; at
+ *   most once when nothing told the app it was paid (every such delivery failed, no page shown).
  * - `fulfilment.reversed`: a session whose delayed payment failed is not left fulfilled.
+ * - `ack.genuine_refused`: every genuine delivery answered 2xx.
+ *
+ * @example
+ * checkRuleTrace(sim.trace.entries(), fulfilmentRules({ provisional: true }))
+ */
+export function fulfilmentRules(options: FulfilmentCheckOptions = {}): Rule[] {
+  const paid = (s: ObjectState) => sessionPaid({ status: s.status, payment_status: s.payment_status })
+  const once = exactlyOnce('order.fulfil', {
+    name: 'fulfilment.once',
+    when: paid,
+    reversal: 'order.reverse',
+    finals: sessionFinals,
+    known: (key, h) => sessionFinals(h).get(key)?.state.known === true,
+    leftoverName: (final) => (final?.async_failed === true ? 'fulfilment.reversed' : 'fulfilment.unpaid'),
+  })
+  const ack = [acknowledgesGenuine(), acknowledgesDurably()]
+  if (options.provisional) return [once, ...ack]
+  return [onlyWhile('order.fulfil', paid, { name: 'fulfilment.unpaid', what: 'paid' }), once, ...ack]
+}
+
+/**
+ * Judges a fulfilment client over its run's trace by {@link fulfilmentRules}.
  *
  * @example
  * checkFulfilmentTrace(sim.trace.entries()) // []
  */
 export function checkFulfilmentTrace(entries: readonly TraceEntry[], options: FulfilmentCheckOptions = {}): Violation[] {
-  const sessions = new Map<string, Tally>()
-  const tally = (id: string) => {
-    let t = sessions.get(id)
-    if (t === undefined) {
-      t = { fulfils: [], reverses: [] }
-      sessions.set(id, t)
-    }
-    return t
-  }
-  for (const e of entries) {
-    if (e.kind === 'harness.fulfil.fulfil') tally(String(e.data.session)).fulfils.push(e)
-    else if (e.kind === 'harness.fulfil.reverse') tally(String(e.data.session)).reverses.push(e)
-    else if (e.kind === 'harness.fulfil.session') tally(String(e.data.id)).final = e
-  }
-  const out: Violation[] = []
-  for (const [id, t] of sessions) {
-    const early = t.fulfils.find((f) => f.data.paid !== true)
-    if (early !== undefined && !options.provisional) {
-      out.push(
-        violation(
-          'fulfilment.unpaid',
-          early.data.shown_unpaid === true
-            ? `${id}: fulfilled while handling an event that showed it unpaid`
-            : `${id}: fulfilled while the session was ${String(early.data.status)} and ${String(early.data.payment_status)}`,
-          [early],
-        ),
-      )
-      continue
-    }
-    const state = t.final?.data as SessionState | undefined
-    const net = t.fulfils.length - t.reverses.length
-    if (state === undefined) {
-      if (net !== 0)
-        out.push(violation('fulfilment.unpaid', `${id}: fulfilled, but no checkout session of the run has this id`, t.fulfils))
-    } else if (sessionPaid(state)) {
-      // Every event saying it is paid may have failed delivery: then nothing told the client.
-      const expected = state.known ? 1 : t.fulfils.length === 0 ? 0 : 1
-      if (t.fulfils.length !== expected || t.reverses.length > 0)
-        out.push(
-          violation(
-            'fulfilment.once',
-            `${id}: paid, fulfilled ${t.fulfils.length} time(s) and reversed ${t.reverses.length} time(s) (expected ${state.known ? 'once' : 'at most once'}, never reversed)`,
-            [t.final as TraceEntry, ...t.fulfils, ...t.reverses],
-          ),
-        )
-    } else if (net !== 0) {
-      out.push(
-        violation(
-          state.async_failed ? 'fulfilment.reversed' : 'fulfilment.unpaid',
-          state.async_failed
-            ? `${id}: its delayed payment failed, and it is still fulfilled (${t.fulfils.length} fulfilment(s), ${t.reverses.length} reversal(s))`
-            : `${id}: ${state.status} and ${state.payment_status} at the end, and left fulfilled ${net} time(s)`,
-          [...t.fulfils, ...t.reverses, t.final as TraceEntry],
-        ),
-      )
-    }
-  }
-  return out
+  return checkRuleTrace(entries, fulfilmentRules(options))
 }
 
 /**

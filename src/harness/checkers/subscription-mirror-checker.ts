@@ -1,25 +1,53 @@
 import type { TraceEntry } from '#kernel/index.js'
 import type { MirroredSubscription } from '../flows/subscription-fields.js'
+import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
+import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
+import { atMostOnce } from '../rules/at-most-once.js'
+import { checkRuleTrace } from '../rules/check-rules.js'
+import type { Rule } from '../rules/rule.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
+
+/**
+ * What the app promises about access, status by status: access is REQUIRED for what the policy
+ * grants (an app that revokes earlier fails), and refused for the rest.
+ */
+export interface AccessPolicy {
+  /** Statuses whose subscriptions grant access (default `['active', 'trialing']`; add `past_due`, `incomplete`). */
+  readonly grants?: readonly string[]
+  /** How long after its current period started a `past_due` subscription keeps access (a grace the app promises). */
+  readonly pastDueGraceMs?: number
+  /** Whether a subscription set to cancel at period end keeps access until then (default true). */
+  readonly cancelAtPeriodEndKeepsAccess?: boolean
+}
 
 /** Options of the subscription mirror checks. */
 export interface MirrorCheckOptions {
   /**
    * How long after a subscription turned `past_due` the client may still grant access (a grace
-   * period). Default 0: a `past_due` subscription entitles to nothing. Access is never required for it.
+   * it is allowed, not required, to give). Default 0. For a grace the app promises, `access.pastDueGraceMs`.
    */
   readonly pastDueGraceMs?: number
+  /** The app's access policy (default: `active` and `trialing` grant access, nothing else does). */
+  readonly access?: AccessPolicy
+}
+
+/** A subscription of a customer at an access checkpoint. */
+interface SubscriptionAt {
+  readonly id: string
+  readonly status: string
+  /** When it turned `past_due` (virtual ms), null otherwise. */
+  readonly since: number | null
+  readonly cancelAtPeriodEnd: boolean
+  /** Start of its current period (Unix seconds). */
+  readonly periodStart: number | null
 }
 
 interface AccessData {
   readonly customer: string
   readonly at: number
   readonly granted: boolean
-  /** The customer has an `active` or `trialing` subscription. */
-  readonly entitled: boolean
-  /** Its `past_due` subscriptions and since when (virtual ms). */
-  readonly pastDue: readonly { readonly id: string; readonly since: number }[]
+  readonly subscriptions: readonly SubscriptionAt[]
 }
 
 interface CompareData {
@@ -30,61 +58,123 @@ interface CompareData {
 
 const FIELDS: readonly (keyof MirroredSubscription)[] = ['status', 'price', 'quantity', 'currentPeriodEnd', 'cancelAtPeriodEnd']
 
+/** Whether the policy requires access for this subscription now. */
+function required(s: SubscriptionAt, at: number, policy: AccessPolicy): boolean {
+  const grace = policy.pastDueGraceMs
+  if (s.status === 'past_due' && grace !== undefined && s.periodStart !== null && at < s.periodStart * 1000 + grace) return true
+  if (!(policy.grants ?? ['active', 'trialing']).includes(s.status)) return false
+  return !(s.cancelAtPeriodEnd && policy.cancelAtPeriodEndKeepsAccess === false)
+}
+
+/** `mirror.access_granted` and `mirror.access_withheld`: the gate follows the policy at every settled checkpoint. */
+function accessRule(options: MirrorCheckOptions): Rule {
+  const policy = options.access ?? {}
+  const tolerance = options.pastDueGraceMs ?? 0
+  return {
+    name: 'mirror.access',
+    description: 'access granted exactly where the policy grants it',
+    check(history) {
+      const out: Violation[] = []
+      const reported = new Set<string>()
+      for (const e of history.entries) {
+        if (e.kind !== 'harness.mirror.access') continue
+        const a = e.data as unknown as AccessData
+        const must = a.subscriptions.filter((s) => required(s, a.at, policy))
+        const may = (s: SubscriptionAt) =>
+          required(s, a.at, policy) || (s.status === 'past_due' && s.since !== null && a.at - s.since < tolerance)
+        const list = a.subscriptions
+          .map((s) => `${s.id} ${s.status}${s.cancelAtPeriodEnd ? ' (cancels at period end)' : ''}`)
+          .join(', ')
+        if (a.granted && !a.subscriptions.some(may) && !reported.has(`granted:${a.customer}`)) {
+          reported.add(`granted:${a.customer}`)
+          out.push(
+            violation(
+              'mirror.access_granted',
+              `${a.customer} was granted access, which the policy does not give to ${list || 'no subscription'}`,
+              [e],
+            ),
+          )
+        }
+        if (!a.granted && must.length > 0 && !reported.has(`withheld:${a.customer}`)) {
+          reported.add(`withheld:${a.customer}`)
+          out.push(
+            violation(
+              'mirror.access_withheld',
+              `${a.customer} was refused access, which the policy grants to ${must.map((s) => `${s.id} ${s.status}`).join(', ')}`,
+              [e],
+            ),
+          )
+        }
+      }
+      return out
+    },
+  }
+}
+
+const converged: Rule = {
+  name: 'mirror.converged',
+  description: 'the mirror equals the provider once the deliveries settled',
+  check(history) {
+    const out: Violation[] = []
+    const reported = new Set<string>()
+    for (const e of history.entries) {
+      if (e.kind !== 'harness.mirror.subscription') continue
+      const c = e.data as unknown as CompareData
+      if (reported.has(c.id)) continue
+      const wrong = c.mirror === null ? [] : FIELDS.filter((f) => c.mirror?.[f] !== c.provider[f])
+      if (c.mirror !== null && wrong.length === 0) continue
+      reported.add(c.id)
+      const what = wrong
+        .map((f) => `${f} ${JSON.stringify(c.mirror?.[f])} (provider: ${JSON.stringify(c.provider[f])})`)
+        .join(', ')
+      out.push(
+        violation(
+          'mirror.converged',
+          c.mirror === null ? `${c.id} is missing from the mirror` : `${c.id} mirrored with ${what}`,
+          [e],
+        ),
+      )
+    }
+    return out
+  },
+}
+
 /**
- * Judges a subscription mirror over its run's trace: `harness.mirror.access` entries (the client's
- * `hasAccess` answer for a customer whose subscription events it has all accepted, and what the
- * provider's objects entitle) and `harness.mirror.subscription` entries (the mirror beside the
- * provider's object once the deliveries settled).
+ * The subscription mirror rule set's rules:
  *
- * - `mirror.converged`: the mirror equals the provider's object (status, price, quantity, current
- *   period end, cancel at period end).
- * - `mirror.access_granted`: access granted with no active or trialing subscription (past a
- *   `past_due` grace).
- * - `mirror.access_withheld`: access refused with an active or trialing subscription.
+ * - `mirror.converged`: the mirror equals the provider's object once its deliveries settled
+ *   (status, price, quantity, current period end, cancel at period end).
+ * - `mirror.access_granted`: access granted where the `access` policy gives none (past the
+ *   tolerated `pastDueGraceMs` of `past_due`).
+ * - `mirror.access_withheld`: access refused where the policy grants it (`active`, `trialing` by
+ *   default; `past_due` within a promised grace; a subscription cancelling at period end).
+ * - `mirror.welcome_once`: the `email.welcome` effect at most once per subscription.
+ * - `ack.genuine_refused`: every genuine delivery answered 2xx.
+ *
+ * @example
+ * checkRuleTrace(sim.trace.entries(), subscriptionMirrorRules({ access: { pastDueGraceMs: 7 * 86_400_000 } }))
+ */
+export function subscriptionMirrorRules(options: MirrorCheckOptions = {}): Rule[] {
+  return [
+    converged,
+    accessRule(options),
+    atMostOnce('email.welcome', { name: 'mirror.welcome_once' }),
+    acknowledgesGenuine(),
+    acknowledgesDurably(),
+  ]
+}
+
+/**
+ * Judges a subscription mirror over its run's trace by {@link subscriptionMirrorRules}:
+ * `harness.mirror.access` entries (the client's `hasAccess` answer for a customer whose
+ * subscription events it has all accepted, with the customer's subscriptions then) and
+ * `harness.mirror.subscription` entries (the mirror beside the provider's object).
  *
  * @example
  * checkSubscriptionMirrorTrace(sim.trace.entries(), { pastDueGraceMs: 3 * 86_400_000 }) // []
  */
 export function checkSubscriptionMirrorTrace(entries: readonly TraceEntry[], options: MirrorCheckOptions = {}): Violation[] {
-  const grace = options.pastDueGraceMs ?? 0
-  const out: Violation[] = []
-  const reported = new Set<string>()
-  const once = (key: string, v: Violation) => {
-    if (reported.has(key)) return
-    reported.add(key)
-    out.push(v)
-  }
-  for (const e of entries) {
-    if (e.kind === 'harness.mirror.access') {
-      const a = e.data as unknown as AccessData
-      if (a.granted && !a.entitled && !a.pastDue.some((p) => a.at - p.since < grace)) {
-        once(
-          `granted:${a.customer}`,
-          violation('mirror.access_granted', `${a.customer} was granted access with no active or trialing subscription`, [e]),
-        )
-      }
-      if (!a.granted && a.entitled) {
-        once(
-          `withheld:${a.customer}`,
-          violation('mirror.access_withheld', `${a.customer} was refused access with an active or trialing subscription`, [e]),
-        )
-      }
-    } else if (e.kind === 'harness.mirror.subscription') {
-      const c = e.data as unknown as CompareData
-      if (c.mirror === null) {
-        once(`converged:${c.id}`, violation('mirror.converged', `${c.id} is missing from the mirror`, [e]))
-        continue
-      }
-      const wrong = FIELDS.filter((f) => c.mirror?.[f] !== c.provider[f])
-      if (wrong.length > 0) {
-        const what = wrong
-          .map((f) => `${f} ${JSON.stringify(c.mirror?.[f])} (provider: ${JSON.stringify(c.provider[f])})`)
-          .join(', ')
-        once(`converged:${c.id}`, violation('mirror.converged', `${c.id} mirrored with ${what}`, [e]))
-      }
-    }
-  }
-  return out
+  return checkRuleTrace(entries, subscriptionMirrorRules(options))
 }
 
 /**

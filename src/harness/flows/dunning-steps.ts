@@ -14,6 +14,7 @@ const retry = fc.record({ kind: fc.constant('advance' as const), ms: fc.constant
 const failCard = fc.record({ kind: fc.constant('fail_card' as const), customer })
 const updateCard = fc.record({ kind: fc.constant('x:update_card' as const), customer })
 const recover = fc.record({ kind: fc.constant('recover' as const), customer })
+const writeOff = fc.record({ kind: fc.constant('x:write_off' as const), customer })
 
 const subscribe = fc.record({
   kind: fc.constant('subscribe' as const),
@@ -27,8 +28,9 @@ const subscribe = fc.record({
  * The dunning steps: subscriptions (mostly without a trial), the default card switched to one
  * whose charges fail, renewals (a billing period passing), the clock moved across the automatic
  * retry schedule (3, 5 and 7 days apart), the card fixed so the next retry pays
- * (`x:update_card`), the open invoices paid at once (`recover`), and the occasional trial end and
- * cancellation. Built-in step kinds are drawn here with dunning's own weights.
+ * (`x:update_card`), the open invoices paid at once (`recover`), the business writing a
+ * customer's open invoices off (`x:write_off`, `invoice.marked_uncollectible`), and the occasional
+ * trial end and cancellation. Built-in step kinds are drawn here with dunning's own weights.
  *
  * @example
  * const workload = { extraSteps: dunningSteps(), builtInSteps: false }
@@ -46,6 +48,7 @@ export function dunningSteps(): fc.Arbitrary<FlowStep>[] {
     retry,
     updateCard,
     recover,
+    writeOff,
     fc.record({ kind: fc.constant('end_trial' as const), sub }),
     fc.record({ kind: fc.constant('cancel' as const), sub, atPeriodEnd: fc.boolean() }),
   ]
@@ -67,6 +70,35 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
     failsAtRenewal,
     fc.tuple(updateCard, retry),
     fc.tuple(retry, retry),
+    // A second invoice failing while the first is still open (two periods on a failing card).
+    customer.chain((c) => fc.tuple(fc.constant({ kind: 'fail_card' as const, customer: c }), renewal, renewal)),
+    // Paid while its failure is still on its way: the failure's notice arrives after the payment.
+    customer.chain((c) =>
+      fc.tuple(
+        fc.constant({ kind: 'fail_card' as const, customer: c }),
+        renewal,
+        fc.constant({ kind: 'recover' as const, customer: c }),
+        fc.constant({ kind: 'redeliver' as const, aim: 'invoice.payment_failed' }),
+      ),
+    ),
+    // The app redeployed while a failure is retried: what it remembers must outlive the process.
+    customer.chain((c) =>
+      fc.tuple(
+        fc.constant({ kind: 'fail_card' as const, customer: c }),
+        renewal,
+        fc.constant({ kind: 'redeploy' as const }),
+        fc.constant({ kind: 'redeliver' as const, aim: 'invoice.payment_failed' }),
+      ),
+    ),
+    // Collection gives up: the invoice written off, later paid.
+    customer.chain((c) =>
+      fc.tuple(
+        fc.constant({ kind: 'fail_card' as const, customer: c }),
+        renewal,
+        fc.constant({ kind: 'x:write_off' as const, customer: c }),
+        fc.constant({ kind: 'recover' as const, customer: c }),
+      ),
+    ),
     customer.chain((c) =>
       fc.oneof(
         fc.tuple(
@@ -87,7 +119,8 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
 
 /**
  * The actions of the dunning steps' own kinds: `x:update_card` makes a card that pays the
- * customer's default and pays nothing (the invoice's next automatic retry does).
+ * customer's default and pays nothing (the invoice's next automatic retry does); `x:write_off`
+ * marks the customer's open invoices uncollectible (the business giving up on collection).
  *
  * @example
  * await dunningActions['x:update_card']?.(ctx, { kind: 'x:update_card', customer: 0 })
@@ -97,6 +130,16 @@ export const dunningActions: Readonly<Record<string, FlowAction>> = {
     const n = (step as { readonly customer?: unknown }).customer
     await setDefaultCard(ctx, customerOf(ctx, typeof n === 'number' ? n : 0), 'pm_card_visa')
     return undefined
+  },
+  async 'x:write_off'(ctx, step) {
+    const n = (step as { readonly customer?: unknown }).customer
+    const open = await ctx.api(
+      'GET',
+      `/v1/invoices?customer=${customerOf(ctx, typeof n === 'number' ? n : 0)}&status=open&limit=100`,
+    )
+    const invoices = (open.body.data as { id?: unknown }[] | undefined) ?? []
+    for (const inv of invoices) await ctx.api('POST', `/v1/invoices/${String(inv.id)}/mark_uncollectible`)
+    return invoices.length === 0 ? 'no open invoice' : undefined
   },
 }
 
@@ -129,6 +172,6 @@ export function dunningWorkload(base: FlowWorkload = {}): FlowWorkload {
     extraSteps: [...dunningSteps(), ...(base.extraSteps ?? [])],
     episodes: base.episodes ?? dunningEpisodes(),
     faultKinds: base.faultKinds ?? DUNNING_FAULT_KINDS,
-    faultAims: base.faultAims ?? ['invoice.payment_failed', 'invoice.paid', 'invoice.payment_'],
+    faultAims: base.faultAims ?? ['invoice.payment_failed', 'invoice.paid', 'invoice.payment_', 'invoice.marked_uncollectible'],
   }
 }

@@ -1,7 +1,8 @@
 import { checkDunningTrace } from '../checkers/dunning-checker.js'
+import { providerView } from '../rules/state-matches.js'
 import { HarnessInputError } from '../validate-input.js'
 import { dunningActions } from './dunning-steps.js'
-import type { FlowClientEnv, FlowSubject } from './flow-run.js'
+import type { FlowClientEnv, FlowRun, FlowSubject } from './flow-run.js'
 
 /** Where a dunning client sends what it tells customers (the harness records each message). */
 export interface DunningNotices {
@@ -9,6 +10,10 @@ export interface DunningNotices {
   paymentFailed(invoice: string, customer: string, event?: string): void
   /** Tells the customer that the invoice is paid and the account restored. */
   restored(invoice: string, customer: string, event?: string): void
+  /** Restricts the customer's account: collection gave up on an invoice (`invoice.marked_uncollectible`). */
+  restricted(customer: string, event?: string): void
+  /** Lifts the restriction: no invoice of the customer is left written off. */
+  reinstated(customer: string, event?: string): void
 }
 
 /** What a dunning client is given: a billing client's env and its outbox. */
@@ -31,6 +36,23 @@ export interface DunningClient {
 export type DunningClientFactory = (env: DunningEnv) => DunningClient
 
 /**
+ * The provider's truth the standing rule reads, at the end: each customer's invoices written off
+ * and still unpaid, and those written off once and since paid or voided.
+ */
+function traceStanding(run: FlowRun): void {
+  const view = providerView(run)
+  const off = new Map(run.setup.customers.map((c) => [c, { uncollectible: [] as string[], settled: [] as string[] }]))
+  for (const inv of view.list('invoice')) {
+    const c = off.get(String(inv.customer))
+    const once = (inv.status_transitions as { marked_uncollectible_at?: unknown } | undefined)?.marked_uncollectible_at
+    if (inv.status === 'uncollectible') c?.uncollectible.push(String(inv.id))
+    else if (typeof once === 'number') c?.settled.push(String(inv.id))
+  }
+  for (const [customer, invoices] of off)
+    run.sim.service.kernel.trace.append('harness.dunning.standing', { customer, ...invoices })
+}
+
+/**
  * The dunning property as a billing flow subject: the client's messages are trace entries the
  * dunning checker sets beside the invoice events it accepted.
  *
@@ -41,25 +63,28 @@ export function dunningSubject(factory: DunningClientFactory, api: string): Flow
   return {
     start(run) {
       const trace = run.sim.service.kernel.trace
+      // Each message is the app's effect (with its causal context) and a line of the outbox.
+      const send = (kind: 'notice' | 'restore', invoice: string, customer: string, event?: string) => {
+        run.env.effects.record(`dunning.${kind}`, String(invoice), { customer: String(customer) })
+        trace.append(`harness.dunning.${kind}`, { invoice: String(invoice), customer: String(customer), event: event ?? null })
+      }
+      const standing = (kind: 'restrict' | 'reinstate', customer: string, event?: string) => {
+        run.env.effects.record(`dunning.${kind}`, String(customer))
+        trace.append(`harness.dunning.${kind}`, { customer: String(customer), event: event ?? null })
+      }
       const notices: DunningNotices = {
-        paymentFailed: (invoice, customer, event) =>
-          void trace.append('harness.dunning.notice', {
-            invoice: String(invoice),
-            customer: String(customer),
-            event: event ?? null,
-          }),
-        restored: (invoice, customer, event) =>
-          void trace.append('harness.dunning.restore', {
-            invoice: String(invoice),
-            customer: String(customer),
-            event: event ?? null,
-          }),
+        paymentFailed: (invoice, customer, event) => send('notice', invoice, customer, event),
+        restored: (invoice, customer, event) => send('restore', invoice, customer, event),
+        restricted: (customer, event) => standing('restrict', customer, event),
+        reinstated: (customer, event) => standing('reinstate', customer, event),
       }
       const made = factory({ ...run.env, notices }) as Partial<DunningClient> | undefined
       if (typeof made?.handler !== 'function') throw new HarnessInputError(`${api}: dunning factory must return { handler }`)
       return made as DunningClient
     },
-    checkpoint: () => undefined,
+    checkpoint: (run, final) => {
+      if (final) traceStanding(run)
+    },
     check: (entries) => checkDunningTrace(entries),
     actions: dunningActions,
   }

@@ -12,6 +12,10 @@ export interface FlowActionContext {
   readonly subscriptions: string[]
   /** Sends one API request as the business's back office does: retried through faults with one idempotency key. */
   api(method: 'GET' | 'POST' | 'DELETE', path: string, fields?: Record<string, string>): Promise<{ status: number; body: Json }>
+  /** Moves the run's clock, delivering what falls due on the way (a step that races the deliveries). */
+  readonly advance?: (ms: number) => Promise<void>
+  /** Redeploys the app under test (its memory lost, its durable store kept). */
+  readonly redeploy?: () => void
 }
 
 /** Runs one step kind; returns a better label when it has one (a no-op says why). */
@@ -141,9 +145,12 @@ export const flowActions: Readonly<Record<string, FlowAction>> = {
     if (step.kind !== 'recover') return undefined
     const customer = customerOf(ctx, step.customer)
     await setDefaultCard(ctx, customer, 'pm_card_visa')
-    const open = await ctx.api('GET', `/v1/invoices?customer=${customer}&status=open&limit=100`)
-    for (const inv of ((open.body.data as Json[] | undefined) ?? []).slice().reverse()) {
-      await ctx.api('POST', `/v1/invoices/${String(inv.id)}/pay`)
+    // Written-off invoices too: a customer who comes back pays what was given up on.
+    for (const status of ['open', 'uncollectible']) {
+      const unpaid = await ctx.api('GET', `/v1/invoices?customer=${customer}&status=${status}&limit=100`)
+      for (const inv of ((unpaid.body.data as Json[] | undefined) ?? []).slice().reverse()) {
+        await ctx.api('POST', `/v1/invoices/${String(inv.id)}/pay`)
+      }
     }
     return undefined
   },

@@ -23,14 +23,40 @@ export type FlowStep =
   | { readonly kind: 'cancel'; readonly sub: number; readonly atPeriodEnd: boolean }
   | { readonly kind: 'resume'; readonly sub: number }
   | { readonly kind: 'advance'; readonly ms: number }
+  /** The app redeployed: its factory called again, its memory lost, `env.store` kept. */
+  | { readonly kind: 'redeploy' }
+  /** The endpoint's signing secret rolled; the app redeployed with the new one `redeployAfterMs` later (inside the overlap), while later steps run. */
+  | { readonly kind: 'roll_secret'; readonly redeployAfterMs: number }
+  /** An attacker POSTs a forged or tampered delivery (`FlowForgery`) about the object of the latest event whose type starts with `aim`. */
+  | { readonly kind: 'forge'; readonly forgery: FlowForgery; readonly aim: string }
+  /** The provider sends the latest event whose type starts with `aim` again (a dashboard resend, a late retry). */
+  | { readonly kind: 'redeliver'; readonly aim: string }
   /** A step another property brings (for instance a checkout completed by the customer): run by its `FlowAction`. */
   | { readonly kind: `x:${string}`; readonly [field: string]: unknown }
+
+/**
+ * How an attacker forges a delivery: signed with a secret of its own, a genuine signature over
+ * other bytes (the body tampered after signing), or no signature at all.
+ */
+export type FlowForgery = 'wrong_secret' | 'altered_body' | 'unsigned'
+/** The forgeries a flow draws from. */
+export const FLOW_FORGERIES: readonly FlowForgery[] = ['wrong_secret', 'altered_body', 'unsigned']
+/** The adversity steps a flow draws (besides its faults): redeploys, secret rolls, forgeries, redeliveries. */
+export type FlowAdversity = 'redeploy' | 'roll_secret' | 'forge' | 'redeliver'
 
 /** A billing flow program: data, as fast-check shrinks it; faults name 1-based step numbers. */
 export interface FlowProgram {
   readonly seed: number
   readonly steps: readonly FlowStep[]
   readonly faults: readonly FaultEntry[]
+  /**
+   * The app's endpoint is subscribed to every event type (`*`), so it is also sent what it does not
+   * handle (`payment_intent.*`, `charge.*`, `invoice.created`, ...) and must answer 2xx to it;
+   * otherwise it gets the types its subject handles. Drawn in a third of the programs: most runs
+   * stay as cheap as the events the rules read, and shrinking drops it when the failure does not
+   * need it.
+   */
+  readonly everyEvent?: boolean
 }
 
 /** Plans of the setup, cheapest first: a change to a higher number is an upgrade. */
@@ -39,6 +65,8 @@ export const FLOW_PLANS = ['basic', 'pro', 'team'] as const
 export const FLOW_CUSTOMERS = 3
 
 const DAY = 86_400_000
+const SECOND = 1000
+const SUBSCRIPTION_AIMS = ['invoice.payment_failed', 'invoice.paid', 'customer.subscription.']
 
 /**
  * Every fault kind that acts on a billing flow: the delivery faults (duplicates, reorders, delays,
@@ -62,6 +90,11 @@ export const flowFaultKinds: readonly FaultKind[] = [
 
 /** The shape of generated billing flows. */
 export interface FlowWorkload {
+  /**
+   * Whether the app's endpoint is subscribed to every event type (`true`), only to the ones its
+   * subject handles (`false`), or drawn per program (default: a third of the programs get `*`).
+   */
+  readonly everyEvent?: boolean
   /** Most steps in a program (default 12). */
   readonly maxSteps?: number
   /** Fewest steps in a program (default 1); a counterexample is still shrunk below it. */
@@ -90,6 +123,12 @@ export interface FlowWorkload {
   readonly episodeShare?: number
   /** Event types (or type prefixes) delivery faults may aim at (default the subscription and invoice events). */
   readonly faultAims?: readonly string[]
+  /**
+   * Adversity steps drawn among the others (redeploys, secret rolls with a redeploy inside the
+   * overlap, forged deliveries, redeliveries of the events `faultAims` names): which kinds, and
+   * their weight beside one other step kind (default every kind, weight 1; `false`: none).
+   */
+  readonly adversity?: false | { readonly kinds?: readonly FlowAdversity[]; readonly weight?: number }
 }
 
 const sub = fc.constantFrom(0, 0, 1, 2)
@@ -136,7 +175,35 @@ export function flowStep(workload: FlowWorkload = {}): fc.Arbitrary<FlowStep> {
     }),
   )
   const kept = workload.builtInSteps === false ? [] : built
-  return fc.oneof(...kept, clock, ...(workload.extraSteps ?? []).map((a) => w(1, a)))
+  const adverse = adversityStep(workload)
+  return fc.oneof(...kept, clock, ...(workload.extraSteps ?? []).map((a) => w(1, a)), ...(adverse === undefined ? [] : [adverse]))
+}
+
+/**
+ * The adversity steps of a workload, as one weighted choice: a redeploy, a secret roll and the
+ * redeploy a drawn delay later (from seconds to most of the overlap), a forged delivery, a
+ * redelivery of an aimed event type.
+ *
+ * @example
+ * adversityStep({ adversity: { kinds: ['redeploy'] } })
+ */
+export function adversityStep(workload: FlowWorkload): fc.WeightedArbitrary<FlowStep> | undefined {
+  if (workload.adversity === false) return undefined
+  const kinds = workload.adversity?.kinds ?? (['redeploy', 'roll_secret', 'forge', 'redeliver'] as const)
+  const aims = workload.faultAims ?? SUBSCRIPTION_AIMS
+  const aim = fc.constantFrom(...(aims.length === 0 ? [''] : aims))
+  const byKind: Record<FlowAdversity, fc.Arbitrary<FlowStep>> = {
+    redeploy: fc.constant({ kind: 'redeploy' as const }),
+    roll_secret: fc.record({
+      kind: fc.constant('roll_secret' as const),
+      redeployAfterMs: fc.constantFrom(2 * 60 * SECOND, 10 * 60 * SECOND, 3_600_000, 20 * 3_600_000),
+    }),
+    forge: fc.record({ kind: fc.constant('forge' as const), forgery: fc.constantFrom(...FLOW_FORGERIES), aim }),
+    redeliver: fc.record({ kind: fc.constant('redeliver' as const), aim }),
+  }
+  const chosen = kinds.map((k) => byKind[k])
+  if (chosen.length === 0) return undefined
+  return { weight: workload.adversity?.weight ?? 1, arbitrary: fc.oneof(...chosen) }
 }
 
 const DELIVERY_AIMED: ReadonlySet<FaultKind> = new Set<FaultKind>([
@@ -145,8 +212,6 @@ const DELIVERY_AIMED: ReadonlySet<FaultKind> = new Set<FaultKind>([
   'delay_delivery',
   'receiver_slow',
 ])
-
-const SUBSCRIPTION_AIMS = ['invoice.payment_failed', 'invoice.paid', 'customer.subscription.']
 
 function flowFault(kinds: readonly FaultKind[], aims: readonly string[]): fc.Arbitrary<FaultEntry> {
   return fc
@@ -244,13 +309,15 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
       seed: fc.integer({ min: 0, max: 1_000_000 }),
       head: fc.record({ step: first as fc.Arbitrary<FlowStep>, faults: before }),
       slots,
+      everyEvent: workload.everyEvent === undefined ? fc.constantFrom(false, false, true) : fc.constant(workload.everyEvent),
     })
-    .map(({ seed, head, slots }) => {
+    .map(({ seed, head, slots, everyEvent }) => {
       const all = [head, ...slots].slice(0, maxSteps)
       return {
         seed,
         steps: all.map((s) => s.step),
         faults: all.flatMap((s, i) => s.faults.map((f) => ({ ...f, step: i + 1 }))).slice(0, maxFaults),
+        ...(everyEvent ? { everyEvent } : {}),
       }
     })
 }
@@ -281,6 +348,14 @@ export function flowStepLabel(step: FlowStep): string {
       return `undo the cancellation of sub#${step.sub}`
     case 'advance':
       return `advance ${step.ms >= DAY ? `${step.ms / DAY}d` : `${step.ms / 60_000}m`}`
+    case 'redeploy':
+      return 'redeploy the app'
+    case 'roll_secret':
+      return `roll the signing secret, redeploy ${step.redeployAfterMs / SECOND}s later`
+    case 'forge':
+      return `forged delivery (${step.forgery}) about ${step.aim || 'any'} event`
+    case 'redeliver':
+      return `redeliver the latest ${step.aim || 'any'} event`
     default: {
       // Another property's step: its kind and fields, as data.
       const fields = Object.entries(step)

@@ -45,6 +45,12 @@ export interface FlowCheckResult {
   readonly traceHash?: string
   /** The counterexample's steps as executed. */
   readonly steps?: readonly string[]
+  /**
+   * Runs of the check that reached each (event type, the provider's object state on arrival, how
+   * the delivery arrived, where the app stood) combination, as `type|state|fault|deploy` keys
+   * (`FlowReport.coverage`); shrinking runs are not counted.
+   */
+  readonly coverage: Readonly<Record<string, number>>
 }
 
 /**
@@ -80,9 +86,21 @@ export async function checkFlows(
     throw new HarnessInputError(`${api}: option 'numRuns' must be a positive integer`)
   const { numRuns: _n, seed, workload, workers, ...run } = options
   const runOne = (p: FlowProgram) => runFlow(p, subject(), run)
-  const holds = async (p: FlowProgram) => (await runOne(p)).violations.length === 0
-  const found = await search(api, { numRuns, seed: seed ?? 42 }, flowProgram(workload), runOne, holds, workers, remote, run)
-  if (found.program === undefined) return { ok: true, numRuns: found.numRuns }
+  const counts = new Map<string, number>()
+  let counting = true
+  const observe = (v: { readonly ok: boolean; readonly coverage?: readonly string[] }) => {
+    if (counting) for (const key of v.coverage ?? []) counts.set(key, (counts.get(key) ?? 0) + 1)
+    // Once a run fails, fast-check shrinks: those runs are not the generation's.
+    if (!v.ok) counting = false
+  }
+  const verdict = async (p: FlowProgram) => {
+    const report = await runOne(p)
+    return { ok: report.violations.length === 0, coverage: report.coverage }
+  }
+  const judge = { verdict, observe }
+  const found = await search(api, { numRuns, seed: seed ?? 42 }, flowProgram(workload), runOne, judge, workers, remote, run)
+  const coverage = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  if (found.program === undefined) return { ok: true, numRuns: found.numRuns, coverage }
   // After the lanes are closed: no run of theirs is still under way in this thread.
   const report = await reportOf(runOne, found.program)
   return {
@@ -91,6 +109,7 @@ export async function checkFlows(
     numRuns: found.numRuns,
     counterexample: found.program,
     ...report,
+    coverage,
   }
 }
 
@@ -100,15 +119,23 @@ async function search(
   params: { readonly numRuns: number; readonly seed: number },
   arb: fc.Arbitrary<FlowProgram>,
   runOne: (p: FlowProgram) => Promise<FlowReport>,
-  holds: (p: FlowProgram) => Promise<boolean>,
+  judge: {
+    readonly verdict: (p: FlowProgram) => Promise<{ readonly ok: boolean; readonly coverage: readonly string[] }>
+    readonly observe: (v: { readonly ok: boolean; readonly coverage?: readonly string[] }) => void
+  },
   workers: unknown,
   remote: RemoteSubject | undefined,
   run: Readonly<Record<string, unknown>>,
 ): Promise<{ numRuns: number; program?: FlowProgram }> {
-  const lanes = await parallelRunsFor(api, workers, remote, run, holds)
+  const lanes = await parallelRunsFor(api, workers, remote, run, judge.verdict)
+  const holds = async (p: FlowProgram) => {
+    const v = await judge.verdict(p)
+    judge.observe(v)
+    return v.ok
+  }
   try {
     const details = lanes
-      ? await lanes.check(arb, params)
+      ? await lanes.check(arb, params, judge.observe)
       : await fc.check(fc.asyncProperty(arb, holds), { ...params, endOnFailure: false })
     if (!details.failed || details.counterexample === null) return { numRuns: details.numRuns }
     if (details.errorInstance instanceof HarnessInputError) throw details.errorInstance

@@ -1,10 +1,20 @@
+import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import type { Clock, TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
+import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
 import type { Violation } from '../checkers/violation.js'
+import { createDurableStore, type DurableStore } from '../durable-store.js'
+import { CausalRecorder } from '../rules/causal-recorder.js'
+import type { EffectRecorder } from '../rules/effect-recorder.js'
+import { objectState } from '../rules/object-state.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { createStepRunner, type StepRunnerOptions } from '../run/step-runner.js'
 import { type FlowAction, type FlowActionContext, flowActions, flowApi } from './flow-actions.js'
+import { runAdversityStep } from './flow-adversity.js'
+import { FlowCoverage } from './flow-coverage.js'
+import { FlowDeployment } from './flow-deploy.js'
+import type { SentEvent } from './flow-forgery.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
 
@@ -17,7 +27,10 @@ export const FLOW_RECEIVER = 'client'
 
 /** What a billing client under test is given (a webhook receiver that may also read the API). */
 export interface FlowClientEnv {
-  /** Signing secrets of the destination, oldest first, newest last. */
+  /**
+   * Signing secrets of the destination as the app's environment had them when it was deployed,
+   * oldest first, newest last (after a roll, the new one arrives with the next redeploy).
+   */
   secrets(): readonly string[]
   readonly clock: Clock
   /** Header prefix (`Service` or `Stripe`). */
@@ -28,6 +41,10 @@ export interface FlowClientEnv {
   readonly baseUrl: string
   /** Secret key of the account. */
   readonly secretKey: string
+  /** What the app keeps in its database: survives a redeploy, unlike the client's memory. */
+  readonly store: DurableStore
+  /** Where the app records what it did (an email, a shipment, a grant): what effect rules judge. */
+  readonly effects: EffectRecorder
 }
 
 /** One run of a billing flow as a subject sees it. */
@@ -52,13 +69,20 @@ export interface FlowRun {
  * const subject: FlowSubject = { start: (run) => myClient(run.env), checkpoint: () => undefined, check: () => [] }
  */
 export interface FlowSubject {
-  /** Makes the client of one run; its `handler` answers the deliveries. */
+  /**
+   * Makes the client of one run; its `handler` answers the deliveries. Called again on each
+   * redeploy (a `redeploy` or `roll_secret` step) with the same run: the new client replaces the
+   * old, `run.env.store` is kept.
+   */
   start(run: FlowRun): { handler(request: Request): Response | Promise<Response> }
-  /** Records what the checkers read, after each step has settled and at the end (`final`). */
-  checkpoint(run: FlowRun, final: boolean): void
+  /**
+   * Records what the checkers read, after each step has settled and at the end (`final`); awaited,
+   * so an app's state can be read through its own database or an HTTP endpoint.
+   */
+  checkpoint(run: FlowRun, final: boolean): void | Promise<void>
   /** The checkers of the property over the run's trace. */
   check(entries: readonly TraceEntry[]): Violation[]
-  /** Event types the destination sends the client (default `FLOW_EVENT_TYPES`). */
+  /** Event types the destination sends the client (default `FLOW_EVENT_TYPES`); a program with `everyEvent` sends every type. */
   readonly eventTypes?: readonly string[]
   /** Actions of the property's own step kinds (`x:...`), made with the subject (so they reach its client). */
   readonly actions?: Readonly<Record<string, FlowAction>>
@@ -82,31 +106,92 @@ export interface FlowReport {
   readonly traceHash: string
   /** Step labels as executed (a no-op says why). */
   readonly steps: readonly string[]
+  /** The (event type, object state, fault, deploy) combinations the run produced (`FlowCoverage`). */
+  readonly coverage: readonly string[]
 }
 
-function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>, acked: Set<string>) {
-  const trace = sim.service.kernel.trace
+/** What the receiver notes of each request besides acknowledgements: forgeries, coverage. */
+interface Watch {
+  readonly destination: string
+  readonly forged: ReadonlySet<string>
+  readonly coverage: FlowCoverage
+}
+
+/** A delivery's body as the receiver reads it (nothing for a body that is not an event). */
+interface Incoming {
+  readonly id?: unknown
+  readonly type?: unknown
+  readonly created?: unknown
+  readonly data?: { readonly object?: Record<string, unknown> }
+}
+
+function parsed(raw: string): Incoming | undefined {
+  try {
+    const event = JSON.parse(raw) as unknown
+    return typeof event === 'object' && event !== null ? (event as Incoming) : undefined
+  } catch {
+    // Not an event (a forgery's body): nothing acknowledged.
+    return undefined
+  }
+}
+
+function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecorder, watch: Watch) {
+  const trace = run.sim.service.kernel.trace
   return async (request: Request): Promise<Response> => {
     const raw = await request.clone().text()
-    let res: Response
-    try {
-      res = await client.handler(request)
-    } catch {
-      res = new Response('thrown', { status: 500 })
-    }
-    if (!(res instanceof Response)) return new Response('not a Response', { status: 500 })
-    if (res.status >= 200 && res.status < 300) {
+    const event = parsed(raw)
+    const forged = typeof event?.id === 'string' && watch.forged.has(event.id)
+    const id = event === undefined ? undefined : watch.coverage.observe(event, request.headers, forged)
+    const handled = await causal.handling(raw, async () => {
       try {
-        const event = JSON.parse(raw) as { id?: unknown; type?: unknown; data?: { object?: { id?: unknown } } }
-        if (typeof event.id === 'string') {
-          acked.add(event.id)
-          trace.append('harness.flow.ack', { event: event.id, type: event.type, object: event.data?.object?.id })
-        }
+        return await client.handle(request)
       } catch {
-        // Not an event (a forgery's body): nothing acknowledged.
+        return new Response('thrown', { status: 500 })
       }
-    }
+    })
+    const { failedReads } = handled
+    const res = handled.result instanceof Response ? handled.result : new Response('not a Response', { status: 500 })
+    const ok = res.status >= 200 && res.status < 300
+    watch.coverage.answered(id, ok)
+    if (forged || typeof event?.id !== 'string') return res
+    if (ok) {
+      ;(run.acked as Set<string>).add(event.id)
+      const object = event.data?.object
+      trace.append('harness.flow.ack', {
+        event: event.id,
+        type: event.type,
+        object: object?.id,
+        state: objectState(object) ?? null,
+      })
+    } else if (genuine(run, watch.destination, request, raw))
+      trace.append('harness.rule.refused', { event: event.id, type: String(event.type), status: res.status, failedReads })
     return res
+  }
+}
+
+// Runs by the `fetch` of their simulator, which every env made for the run carries (a redeploy's
+// env and a property's wider env are copies): how an adapter of an app outside the process finds
+// the run its deliveries belong to, without widening the env.
+const runsByFetch = new WeakMap<FlowClientEnv['fetch'], FlowRun>()
+
+/**
+ * The run an env was made for (undefined for an env not made by `runFlow`).
+ *
+ * @example
+ * const run = flowRunOf(env) // its simulator, its setup, what the client acknowledged
+ */
+export function flowRunOf(env: Pick<FlowClientEnv, 'fetch'>): FlowRun | undefined {
+  return runsByFetch.get(env.fetch)
+}
+
+/** A delivery signed by the provider with a secret the destination has now, within the tolerance. */
+function genuine(run: FlowRun, destination: string, request: Request, raw: string): boolean {
+  try {
+    const secrets = run.sim.admin.signingSecrets(destination)
+    verifySignature(raw, request.headers.get(`${run.env.prefix}-Signature`), secrets, { now: run.sim.clock.now })
+    return true
+  } catch {
+    return false
   }
 }
 
@@ -120,49 +205,83 @@ function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>,
  * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}), {})
  */
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
-  const prepared = await preparedFlow(options, subject.eventTypes)
+  const eventTypes = program.everyEvent === true ? ['*'] : (subject.eventTypes ?? FLOW_EVENT_TYPES)
+  const prepared = await preparedFlow(options, eventTypes)
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
   const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()
   const subscriptions: string[] = []
   const d = prepared.setup.destination
+  const deployment: FlowDeployment = new FlowDeployment(sim, d, () => subject.start(run))
+  const causal = new CausalRecorder(sim)
   const env: FlowClientEnv = {
-    secrets: () => sim.admin.signingSecrets(d).reverse(),
+    secrets: () => deployment.deployedSecrets(),
     clock: sim.clock,
     prefix: sim.service.kernel.prefix,
-    fetch: sim.fetch,
+    fetch: causal.wrapFetch(sim.fetch),
     baseUrl: 'https://api.service.test',
     secretKey: sim.platform.secretKey.test,
+    store: createDurableStore(),
+    effects: causal,
   }
   const latest = new Map<string, string>()
-  const types = new Set<string>(subject.eventTypes ?? FLOW_EVENT_TYPES)
+  const sent: SentEvent[] = []
+  const types = new Set<string>(eventTypes)
+  const all = types.has('*')
   sim.service.events.subscribe((e) => {
-    if (types.has(e.type) && e.objectId !== undefined) latest.set(e.objectId, e.id)
+    if ((!all && !types.has(e.type)) || e.objectId === undefined) return
+    latest.set(e.objectId, e.id)
+    sent.push({ id: e.id, type: e.type, objectId: e.objectId, body: e.body })
   })
+  const coverage = new FlowCoverage(sim, deployment, `${sim.service.kernel.prefix}-Signature`)
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
-  const client = subject.start(run)
-  const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: ackingHandler(sim, client, acked) })
+  runsByFetch.set(env.fetch, run)
+  const forged = new Set<string>()
+  deployment.deploy('start')
+  const receive = ackingHandler(run, deployment, causal, { destination: d, forged, coverage })
+  const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
   let n = 0
-  const ctx: FlowActionContext = { sim, setup: prepared.setup, subscriptions, api: flowApi(sim, () => `flow-${++n}`) }
+  const advance = (ms: number) => runner.advance(ms)
+  const ctx: FlowActionContext = {
+    sim,
+    setup: prepared.setup,
+    subscriptions,
+    api: flowApi(sim, () => `flow-${++n}`),
+    advance,
+    redeploy: () => deployment.deploy('deploy'),
+  }
+  const tools = { sim, destination: d, url: FLOW_RECEIVER_URL, deployment, sent, forged, receive, advance }
   const labels: string[] = []
   for (const step of program.steps) {
     const record = await runner.run(step.kind, flowStepLabel(step), async () => {
       let note: string | undefined
       if (step.kind === 'advance') await runner.advance(step.ms)
       else {
-        const action = subject.actions?.[step.kind] ?? options.actions?.[step.kind] ?? flowActions[step.kind]
-        if (action === undefined) throw new TypeError(`runFlow: no action for step kind '${step.kind}'`)
-        note = await action(ctx, step)
+        note = await runAdversityStep(tools, step)
+        if (note === undefined) {
+          const action = subject.actions?.[step.kind] ?? options.actions?.[step.kind] ?? flowActions[step.kind]
+          if (action === undefined) throw new TypeError(`runFlow: no action for step kind '${step.kind}'`)
+          note = await action(ctx, step)
+        }
       }
       await runner.advance(FLOW_STEP_SETTLE_MS)
-      subject.checkpoint(run, false)
-      return note === undefined ? undefined : `${flowStepLabel(step)} (${note})`
+      const checked = subject.checkpoint(run, false)
+      if (checked !== undefined) await checked
+      return note === undefined || note === '' ? undefined : `${flowStepLabel(step)} (${note})`
     })
     labels.push(record.label)
   }
   control.set(false)
   await runner.advance(FLOW_FINAL_SETTLE_MS)
-  subject.checkpoint(run, true)
-  options.onTrace?.(sim.trace.entries())
-  return { violations: subject.check(sim.trace.entries()), traceHash: sim.trace.hash(), steps: labels }
+  const checked = subject.checkpoint(run, true)
+  // A subject that reads at once is not awaited: no microtask turn, the trace as it was.
+  if (checked !== undefined) await checked
+  const entries = sim.trace.entries()
+  options.onTrace?.(entries)
+  return {
+    violations: [...subject.check(entries), ...checkFlowAdversity(entries)],
+    traceHash: sim.trace.hash(),
+    steps: labels,
+    coverage: coverage.keys(),
+  }
 }

@@ -5,16 +5,25 @@ import { FLOW_CUSTOMERS, FLOW_PLANS } from './flow-program.js'
 
 /** URL the client under test of a billing flow is mounted at. */
 export const FLOW_RECEIVER_URL = 'https://hooks.harness.test/billing'
-/** Event types a billing flow's client is sent (snapshot events, as a subscription app subscribes to). */
-export const FLOW_EVENT_TYPES = [
+/**
+ * Event types a billing flow's client handles and is sent when its program does not subscribe it
+ * to every type (`FlowProgram.everyEvent`): the subscription's life, its invoices' payment and
+ * collection. A subject may name its own list (`FlowSubject.eventTypes`).
+ */
+export const FLOW_EVENT_TYPES: readonly string[] = [
   'customer.subscription.created',
   'customer.subscription.updated',
   'customer.subscription.deleted',
   'customer.subscription.trial_will_end',
+  'customer.subscription.paused',
+  'customer.subscription.resumed',
   'invoice.paid',
   'invoice.payment_succeeded',
   'invoice.payment_failed',
-] as const
+  'invoice.payment_action_required',
+  'invoice.marked_uncollectible',
+  'invoice.voided',
+]
 
 /** What the setup of a billing flow made, as ids (the same in every fork). */
 export interface FlowSetup {

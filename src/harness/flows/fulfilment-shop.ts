@@ -1,14 +1,17 @@
 import type { Json } from '#domain/index.js'
 import { sessionPaid } from '../checkers/fulfilment-checker.js'
-import { createDurableStore } from '../durable-store.js'
+import { CausalRecorder } from '../rules/causal-recorder.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowAction, FlowActionContext } from './flow-actions.js'
 import type { FlowStep } from './flow-program.js'
 import type { FlowRun } from './flow-run.js'
 import { FULFILMENT_SUCCESS_URL, type FulfilmentPayment } from './fulfilment-steps.js'
 import type { FulfilmentClient, FulfilmentClientFactory, FulfilmentEnv } from './fulfilment-subject.js'
+import { RaceGate } from './race-gate.js'
 
 type OrderKind = 'harness.fulfil.fulfil' | 'harness.fulfil.reverse'
+/** Which starts first when the success page races the session's webhook. */
+export type Race = 'page_first' | 'webhook_first'
 
 /** A checkout session as the engine stores it, with the fields the property reads. */
 type StoredSession = Json & { status?: unknown; payment_status?: unknown }
@@ -39,12 +42,13 @@ export class FulfilmentShop {
   // What could tell the client a session is paid: events saying so (by event id), a success page shown paid.
   private readonly paidEvents = new Map<string, string>()
   private readonly shownPaid = new Set<string>()
-  // Sessions an event being handled right now says are unpaid: fulfilling one then acts on that.
-  private readonly toldUnpaid = new Map<string, number>()
+  // Success pages to open the moment the session's own webhook arrives, before or after its handler starts.
+  private readonly races = new Map<string, { order: Race; visit?: Promise<string> }>()
+  private readonly gate = new RaceGate()
   private run: FlowRun | undefined
   private env: FulfilmentEnv | undefined
   private current: FulfilmentClient | undefined
-  private restarts = 0
+  private ctx: FlowActionContext | undefined
 
   constructor(
     private readonly factory: FulfilmentClientFactory,
@@ -55,18 +59,20 @@ export class FulfilmentShop {
     return r.sim.service.engine.resource('checkout.session').get({ account: r.sim.platform.id, mode: 'test' }, id)
   }
 
-  /** Traces an `orders` call with the session's state then (unpaid while an event being handled says so). */
+  /** Records an `orders` call as the app's effect (with its causal context), and traces it with the session's state then. */
   private order(kind: OrderKind, session: string, source?: string): void {
     if (this.run === undefined) return
-    const state = this.sessionOf(this.run, String(session))
-    const shown = (this.toldUnpaid.get(String(session)) ?? 0) > 0
+    const id = String(session)
+    this.run.env.effects.record(kind === 'harness.fulfil.fulfil' ? 'order.fulfil' : 'order.reverse', id, {
+      source: source ?? null,
+    })
+    const state = this.sessionOf(this.run, id)
     this.run.sim.service.kernel.trace.append(kind, {
-      session: String(session),
+      session: id,
       source: source ?? null,
       status: state?.status ?? null,
       payment_status: state?.payment_status ?? null,
-      paid: paidState(state) && !shown,
-      shown_unpaid: shown,
+      paid: paidState(state),
     })
   }
 
@@ -76,7 +82,10 @@ export class FulfilmentShop {
     const paid = paidState(this.run === undefined ? undefined : this.sessionOf(this.run, id))
     let status = 500
     try {
-      const res = await (this.current as FulfilmentClient).successPage(url)
+      // The page is its own context, even when a delivery's handling opened it (a race): what it reads is its own.
+      const page = () => (this.current as FulfilmentClient).successPage(url)
+      const effects = this.run?.env.effects
+      const res = await (effects instanceof CausalRecorder ? effects.elsewhere(page) : page())
       status = res instanceof Response ? res.status : 500
     } catch {
       // A page that throws shows the customer an error: 500.
@@ -86,22 +95,34 @@ export class FulfilmentShop {
     return `success page ${status}`
   }
 
-  /** Hands a delivery to the client deployed now, noting the session it shows unpaid while it is handled. */
+  /** Hands a delivery to the client deployed now; the session's own webhook opens a racing page. */
   private async deliver(request: Request): Promise<Response> {
-    let unpaid: string | undefined
+    let session: string | undefined
     try {
       const object = (JSON.parse(await request.clone().text()) as { data?: { object?: Json } }).data?.object
-      if (object !== undefined && !sessionPaid({ status: object.status, payment_status: object.payment_status }))
-        unpaid = String(object.id)
+      if (object?.object === 'checkout.session') session = String(object.id)
     } catch {
-      // Not an event (a forgery's body): it tells nothing.
+      // Not an event (a forgery's body): it opens no page.
     }
-    const told = this.toldUnpaid
-    if (unpaid !== undefined) told.set(unpaid, (told.get(unpaid) ?? 0) + 1)
+    const race = session === undefined ? undefined : this.races.get(session)
+    const client = this.current as FulfilmentClient
+    if (race === undefined || this.ctx === undefined) return await client.handler(request)
+    const ctx = this.ctx
+    if (race.order === 'page_first') {
+      // The page is held at its first database access: this handler's first one lets it go on.
+      if (this.gate.held) this.gate.follow()
+      return await client.handler(request)
+    }
+    if (race.visit !== undefined) return await client.handler(request)
+    // The handler leads: held at its first database access, the page opens then and lets it go on at its own.
+    this.gate.lead(() => {
+      this.gate.follow()
+      race.visit = this.visit(ctx, session as string)
+    })
     try {
-      return await (this.current as FulfilmentClient).handler(request)
+      return await client.handler(request)
     } finally {
-      if (unpaid !== undefined) told.set(unpaid, (told.get(unpaid) ?? 1) - 1)
+      this.gate.open()
     }
   }
 
@@ -120,13 +141,18 @@ export class FulfilmentShop {
     })
   }
 
-  /** Deploys the client for run `r`; its receiver hands each delivery to whichever instance is current. */
+  /**
+   * Deploys the client for run `r` (again on each redeploy: a new instance from the factory, the
+   * run's `env.store` kept); its receiver hands each delivery to whichever instance is current.
+   */
   start(r: FlowRun): { handler(request: Request): Promise<Response> } {
-    this.run = r
-    this.watchEvents(r)
+    if (this.run !== r) {
+      this.run = r
+      this.watchEvents(r)
+    }
     this.env = {
       ...r.env,
-      store: createDurableStore(),
+      store: this.gate.wrap(r.env.store),
       orders: {
         fulfil: (session, source) => this.order('harness.fulfil.fulfil', session, source),
         reverse: (session, source) => this.order('harness.fulfil.reverse', session, source),
@@ -137,13 +163,29 @@ export class FulfilmentShop {
     return { handler: (request: Request) => this.deliver(request) }
   }
 
-  /** Redeploys the client from its factory (its `env.store` kept); false when none was deployed. */
-  restart(ctx: FlowActionContext): boolean {
-    if (this.env === undefined) return false
-    this.restarts += 1
-    ctx.sim.service.kernel.trace.append('harness.restart', { subject: 'fulfilment', reason: 'deploy', restart: this.restarts })
-    this.current = validClient(this.factory(this.env), this.api)
-    return true
+  /**
+   * `x:pay`'s success page raced against the session's webhook (`RaceGate`): the page opened at
+   * once and held at its first database access until the session's webhook reaches its own
+   * (`page_first`), or the webhook's handler held at its first until the page, opened then,
+   * reaches its own (`webhook_first`); both then run interleaved. Without a webhook within the
+   * step, the page goes on (or opens) at its end.
+   */
+  async race(ctx: FlowActionContext, id: string, order: Race, settleMs: number): Promise<string> {
+    const race: { order: Race; visit?: Promise<string> } = { order }
+    this.races.set(id, race)
+    this.ctx = ctx
+    if (order === 'page_first') {
+      this.gate.lead()
+      race.visit = this.visit(ctx, id).finally(() => {
+        if (!this.gate.held) this.gate.open()
+      })
+    }
+    await ctx.advance?.(settleMs)
+    this.races.delete(id)
+    this.gate.open()
+    const raced = race.visit !== undefined
+    const shown = await (race.visit ?? this.visit(ctx, id))
+    return `${raced ? `${order.replace('_', ' ')}, ` : 'no webhook came, '}${shown}`
   }
 
   /** Traces each session's state at the end, and whether anything told the client it was paid. */
@@ -166,6 +208,9 @@ export class FulfilmentShop {
     return this.sessions.length === 0 ? undefined : this.sessions[Number(n) % this.sessions.length]
   }
 }
+
+/** How long a racing `x:pay` waits for the session's webhook (the settle time of a step). */
+const RACE_SETTLE_MS = 30_000
 
 /** A step of this property's own kinds, as the data it is. */
 const fieldsOf = (step: FlowStep) => step as Readonly<Record<string, unknown>>
@@ -215,6 +260,8 @@ async function pay(
   } catch (error) {
     return `${id} with ${how}: refused (${error instanceof Error ? error.message : String(error)})`
   }
+  if (step.returns === 'page_first' || step.returns === 'webhook_first')
+    return `${id} with ${how}, ${await shop.race(ctx, id, step.returns, RACE_SETTLE_MS)}`
   if (step.returns !== true) return `${id} with ${how}`
   return `${id} with ${how}, ${await shop.visit(ctx, id)}`
 }
@@ -241,7 +288,9 @@ export function fulfilmentActions(shop: FulfilmentShop, payments: readonly Fulfi
       return `${id}: ${done.status === 200 ? 'expired' : `refused (${done.status})`}`
     },
     async 'x:restart'(ctx) {
-      return shop.restart(ctx) ? undefined : 'no client'
+      if (ctx.redeploy === undefined) return 'no deployment'
+      ctx.redeploy()
+      return undefined
     },
   }
 }

@@ -32,13 +32,24 @@ export const fulfilmentPayments: readonly FulfilmentPayment[] = [
   { paymentMethod: 'pm_usBankAccount_accountClosed' },
 ]
 
-/** Event types a fulfilment client is sent (what a shop's checkout webhook subscribes to). */
-export const FULFILMENT_EVENT_TYPES = [
+/**
+ * Event types a fulfilment client is sent when its program does not subscribe it to every type
+ * (`FlowProgram.everyEvent`, a third of the programs, where one that answers 5xx to a type it does
+ * not handle is seen doing so): the session's outcomes and the payment's, so an app that fulfils
+ * on `payment_intent.succeeded` or `charge.succeeded` gets them in every run.
+ */
+export const FULFILMENT_EVENT_TYPES: readonly string[] = [
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
-] as const
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'payment_intent.processing',
+  'charge.succeeded',
+  'charge.failed',
+  'charge.refunded',
+]
 
 const session = fc.constantFrom(0, 0, 1, 2)
 
@@ -63,7 +74,7 @@ export function fulfilmentSteps(payments: number): fc.Arbitrary<FlowStep>[] {
     kind: fc.constant('x:pay' as const),
     session,
     payment: fc.nat({ max: Math.max(0, payments - 1) }),
-    returns: fc.boolean(),
+    returns: fc.constantFrom<boolean | 'page_first' | 'webhook_first'>(false, true, 'page_first', 'webhook_first'),
   })
   // Every extra step has the same weight: listed twice, sessions are made and paid twice as often.
   return [
@@ -89,7 +100,12 @@ const DAY = 86_400_000
  */
 export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly FlowStep[]>[] {
   const pay = (payment: fc.Arbitrary<number>) =>
-    fc.record({ kind: fc.constant('x:pay' as const), session, payment, returns: fc.boolean() })
+    fc.record({
+      kind: fc.constant('x:pay' as const),
+      session,
+      payment,
+      returns: fc.constantFrom<boolean | 'page_first' | 'webhook_first'>(false, true, 'page_first', 'webhook_first'),
+    })
   const delayed = fc.constantFrom(...[4, 5].filter((i) => i < payments), Math.max(0, payments - 1))
   return [
     fc.tuple(pay(fc.nat({ max: Math.max(0, payments - 1) })), fc.constant({ kind: 'x:restart' as const })),
@@ -116,6 +132,11 @@ export function fulfilmentWorkload(payments: number, base: FlowWorkload = {}): F
     extraSteps: [...steps, ...(base.extraSteps ?? [])],
     episodes: base.episodes ?? fulfilmentEpisodes(payments),
     episodeShare: base.episodeShare ?? 0.15,
-    faultAims: base.faultAims ?? ['checkout.session.completed', 'checkout.session.async_payment_', 'checkout.session.'],
+    faultAims: base.faultAims ?? [
+      'checkout.session.completed',
+      'checkout.session.async_payment_',
+      'checkout.session.',
+      'payment_intent.succeeded',
+    ],
   }
 }

@@ -47,10 +47,11 @@ export interface FulfilmentSubjectOptions extends FulfilmentCheckOptions {
  * The fulfilment property as a billing flow subject. Its steps (`x:checkout`, `x:pay`, `x:return`,
  * `x:expire`, `x:restart`) make sessions through the API, pay them through the customer surface
  * (`sim.customer.completeCheckout`), send the customer to the client's success page, and redeploy
- * the client from its factory (its `env.store` kept). Each `orders` call is traced with the
- * session's state at that moment, counted unpaid while the client handles an event showing the
- * session unpaid (it acts on that) (`harness.fulfil.fulfil`, `harness.fulfil.reverse`); at the end
- * each session's state is traced (`harness.fulfil.session`) for the fulfilment checker.
+ * the client from its factory (its `env.store` kept). Each `orders` call is the app's effect
+ * (`order.fulfil`, `order.reverse`, with the event it handled, its own read of the session and the
+ * provider's state then) and is traced with the session's state (`harness.fulfil.fulfil`,
+ * `harness.fulfil.reverse`); at the end each session's state is traced (`harness.fulfil.session`)
+ * for the fulfilment rules (`fulfilmentRules`).
  *
  * @example
  * const report = await runFlow(program, fulfilmentSubject(referenceFulfilmentClient, 'checkFulfilment'))

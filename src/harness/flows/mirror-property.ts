@@ -14,7 +14,9 @@ export interface SubscriptionMirrorOptions extends FlowCheckOptions, MirrorCheck
  * ended, renewals failing on `pm_card_chargeCustomerFail` and recovering, cancellations now and at
  * period end, months passing) under every delivery and API fault, "once the deliveries settle the
  * mirror equals the provider's objects; access is never granted without an active or trialing
- * subscription (past `pastDueGraceMs` of `past_due`) and never withheld from one who has it".
+ * subscription (past `pastDueGraceMs` of `past_due`) and never withheld from one who has it";
+ * `access` states the app's own policy (statuses that grant access, a promised grace), under
+ * which access is required where the policy grants it (see `AccessPolicy`).
  * The counterexample is shrunk to a 1-minimal program.
  *
  * @example
@@ -29,8 +31,8 @@ export async function checkSubscriptionMirror(
     throw new HarnessInputError(
       'checkSubscriptionMirror: expected a mirror factory (env) => { handler, subscriptions, hasAccess }',
     )
-  const { pastDueGraceMs, ...rest } = options
-  const check = pastDueGraceMs === undefined ? {} : { pastDueGraceMs }
+  const { pastDueGraceMs, access, ...rest } = options
+  const check = { ...(pastDueGraceMs === undefined ? {} : { pastDueGraceMs }), ...(access === undefined ? {} : { access }) }
   return checkFlows(
     'checkSubscriptionMirror',
     () => mirrorSubject(factory, check, 'checkSubscriptionMirror'),

@@ -2,12 +2,13 @@ import type { Json } from '#domain/index.js'
 import { checkSubscriptionMirrorTrace, type MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowClientEnv, FlowSubject } from './flow-run.js'
-import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from './subscription-fields.js'
+import { type MirroredSubscription, mirroredFields } from './subscription-fields.js'
 
 /**
  * The user's subscription mirror: a webhook `handler` that keeps a local copy of the customers'
  * subscriptions (from the events, and from API reads it may make), the copy itself, and the access
- * gate the app answers from it.
+ * gate the app answers from it. The readers may answer a promise (an app's database query, an HTTP
+ * endpoint of an app on a port): the harness awaits them after each step has settled.
  *
  * @example
  * const mirror: SubscriptionMirror = { handler: async (req) => new Response('ok'), subscriptions: () => ({}), hasAccess: () => false }
@@ -15,19 +16,27 @@ import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from './
 export interface SubscriptionMirror {
   handler(request: Request): Response | Promise<Response>
   /** The mirrored subscriptions by id. */
-  subscriptions(): Readonly<Record<string, MirroredSubscription>>
+  subscriptions(): Readonly<Record<string, MirroredSubscription>> | Promise<Readonly<Record<string, MirroredSubscription>>>
   /** Whether the customer may use the product now. */
-  hasAccess(customerId: string): boolean
+  hasAccess(customerId: string): boolean | Promise<boolean>
 }
 
 /** Builds a subscription mirror for one run. */
 export type SubscriptionMirrorFactory = (env: FlowClientEnv) => SubscriptionMirror
 
+/** Start of a subscription's current period (Unix seconds), from its first item where current versions keep it. */
+function periodStart(s: Json): number | null {
+  const item = ((s.items as { data?: Json[] } | undefined)?.data ?? [])[0]
+  const start = item?.current_period_start ?? s.current_period_start
+  return typeof start === 'number' ? start : null
+}
+
 /**
  * The subscription mirror property as a billing flow subject: after each step it asks `hasAccess`
- * of every customer whose subscription events the mirror has all accepted, beside what the
- * provider's objects entitle (`harness.mirror.access`); at the end it sets each such subscription
- * of the mirror beside the provider's (`harness.mirror.subscription`).
+ * of every customer whose subscription events the mirror has all accepted, beside the customer's
+ * subscriptions then (status, since when `past_due`, cancelling at period end, period start), which
+ * the access policy judges (`harness.mirror.access`); at the end it sets each such subscription of
+ * the mirror beside the provider's (`harness.mirror.subscription`).
  *
  * @example
  * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}, 'checkSubscriptionMirror'))
@@ -51,6 +60,7 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
     },
     checkpoint(run, final) {
       if (mirror === undefined) return
+      const app = mirror
       const scope = { account: run.sim.platform.id, mode: 'test' as const }
       const all = run.sim.service.engine.resource('subscription').list(scope) as Json[]
       const trace = run.sim.service.kernel.trace
@@ -59,28 +69,43 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
         const last = run.latest.get(id)
         return last === undefined || run.acked.has(last)
       }
-      for (const customer of run.setup.customers) {
-        const subs = all.filter((s) => s.customer === customer)
-        if (!subs.every((s) => settled(String(s.id)))) continue
-        const entitled = subs.some((s) => ENTITLED_STATUSES.includes(String(s.status)))
-        const pastDue = subs
-          .filter((s) => s.status === 'past_due')
-          .map((s) => ({ id: String(s.id), since: pastDueSince.get(String(s.id)) ?? run.sim.clock.now }))
-        trace.append('harness.mirror.access', {
-          customer,
-          at: run.sim.clock.now,
-          granted: mirror.hasAccess(customer) === true,
-          entitled,
-          pastDue,
+      const asked = run.setup.customers
+        .map((customer) => ({ customer, subs: all.filter((s) => s.customer === customer) }))
+        .filter(({ subs }) => subs.every((s) => settled(String(s.id))))
+      const granted = asked.map(({ customer }) => app.hasAccess(customer))
+      const record = (answers: readonly unknown[]) =>
+        asked.forEach(({ customer, subs }, i) => {
+          trace.append('harness.mirror.access', {
+            customer,
+            at: run.sim.clock.now,
+            granted: answers[i] === true,
+            subscriptions: subs.map((s) => ({
+              id: String(s.id),
+              status: String(s.status),
+              since: s.status === 'past_due' ? (pastDueSince.get(String(s.id)) ?? run.sim.clock.now) : null,
+              cancelAtPeriodEnd: s.cancel_at_period_end === true,
+              periodStart: periodStart(s),
+            })),
+          })
         })
+      const compare = (copy: Readonly<Record<string, MirroredSubscription>>) => {
+        for (const s of all) {
+          const id = String(s.id)
+          if (!settled(id) || run.latest.get(id) === undefined) continue
+          trace.append('harness.mirror.subscription', { id, provider: mirroredFields(s), mirror: copy[id] ?? null })
+        }
       }
-      if (!final) return
-      const copy = mirror.subscriptions()
-      for (const s of all) {
-        const id = String(s.id)
-        if (!settled(id) || run.latest.get(id) === undefined) continue
-        trace.append('harness.mirror.subscription', { id, provider: mirroredFields(s), mirror: copy[id] ?? null })
+      // Readers that answer at once are read at once: no await, so the run's trace is as it was.
+      if (!granted.some((g) => g instanceof Promise)) {
+        record(granted)
+        if (!final) return
+        const copy = app.subscriptions()
+        return copy instanceof Promise ? copy.then(compare) : compare(copy)
       }
+      return Promise.all(granted).then(async (answers) => {
+        record(answers)
+        if (final) compare(await app.subscriptions())
+      })
     },
     check: (entries) => checkSubscriptionMirrorTrace(entries, options),
   }

@@ -19,61 +19,136 @@ export interface DunningFlaws {
   readonly perCustomer?: boolean
   /** Tells the customer only once retries are exhausted (`next_payment_attempt` null). */
   readonly onlyFinalAttempt?: boolean
+  /** Keeps what it knows in memory only: a redeploy forgets the events it processed and the notices it sent. */
+  readonly memoryOnly?: boolean
+  /** Never checks whether the invoice is paid before noticing: a failure delivered late notifies a paid invoice. */
+  readonly forgetsPaid?: boolean
+  /** Throws on event types it has no handler for: answered 500, the provider retries them for days. */
+  readonly refusesUnhandled?: boolean
+  /** Answers 2xx at once and does the work afterwards: what a crash in between loses is never resent. */
+  readonly answersFirst?: boolean
+  /** Never restricts an account whose invoice collection gave up on. */
+  readonly neverRestricts?: boolean
+  /** Reinstates on any paid invoice of the customer, though another is still written off. */
+  readonly reinstatesOnAnyPaid?: boolean
 }
 
 type Json = Record<string, unknown>
+type Row = { seen?: boolean; paid?: boolean; noticed?: boolean; restored?: boolean }
 interface SubscriptionEvent {
   readonly id: string
   readonly data: { readonly object: Json; readonly previous_attributes?: Json }
 }
 
 /**
+ * The app's table of invoices (and of customers, events): each change one atomic read-modify-write,
+ * in `env.store` or, for the memory-only flaw, in the instance's memory.
+ */
+function table(env: DunningEnv, memoryOnly: boolean) {
+  const memory = new Map<string, Row>()
+  return async (key: string, change: (row: Row) => Row): Promise<Row> => {
+    if (memoryOnly) {
+      const before = memory.get(key) ?? {}
+      memory.set(key, change(before))
+      return before
+    }
+    const before = await env.store.update(key, (p) => change((p ?? {}) as Row) as Record<string, boolean>)
+    return (before ?? {}) as Row
+  }
+}
+
+/**
  * A dunning client with the given flaws (none: the reference). The reference verifies the
  * signature, ignores events it already processed, remembers per invoice whether it is paid, was
  * noticed and was restored: a failure of an unpaid, not yet noticed invoice sends one notice;
- * `invoice.paid` marks it paid and restores a noticed invoice once.
+ * `invoice.paid` marks it paid and restores a noticed invoice once. What it remembers lives in
+ * `env.store` (its database), each decision one atomic update, so a redeploy and concurrent
+ * deliveries change nothing.
  *
  * @example
  * const everyRetry = makeDunningClient({ noticeEveryAttempt: true })
  */
 export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactory {
   return (env: DunningEnv): DunningClient => {
-    const seen = new Set<string>()
-    const paid = new Set<string>()
-    const noticed = new Set<string>()
-    const restored = new Set<string>()
-    const dunningCustomers = new Set<string>()
-    function onFailed(event: string, invoice: Json): void {
+    const row = table(env, flaws.memoryOnly === true)
+    async function onFailed(event: string, invoice: Json): Promise<void> {
       const id = String(invoice.id)
       const customer = String(invoice.customer)
-      if (paid.has(id)) return
       if (flaws.onlyFinalAttempt && invoice.next_payment_attempt !== null) return
-      if (flaws.noDedup) {
-        if (invoice.attempt_count !== 1) return
-      } else if (flaws.perCustomer) {
-        if (dunningCustomers.has(customer)) return
-        dunningCustomers.add(customer)
-      } else if (noticed.has(id) && !flaws.noticeEveryAttempt) return
-      noticed.add(id)
+      if (flaws.perCustomer) {
+        if ((await row(`invoice:${id}`, (r) => r)).paid) return
+        const c = await row(`customer:${customer}`, (r) => ({ ...r, noticed: true }))
+        if (!c.noticed) env.notices.paymentFailed(id, customer, event)
+        return
+      }
+      const every = flaws.noticeEveryAttempt === true || flaws.noDedup === true
+      const paid = (r: { paid?: boolean }) => r.paid === true && !flaws.forgetsPaid
+      const before = await row(`invoice:${id}`, (r) => (paid(r) ? r : { ...r, noticed: true }))
+      if (paid(before) || (before.noticed && !every)) return
+      if (flaws.noDedup && invoice.attempt_count !== 1) return
       env.notices.paymentFailed(id, customer, event)
     }
-    function pastDue(event: SubscriptionEvent): void {
+    async function pastDue(event: SubscriptionEvent): Promise<void> {
       const sub = event.data.object
       if (sub.status !== 'past_due' || event.data.previous_attributes?.status === undefined) return
       const invoice = String(sub.latest_invoice)
-      if (paid.has(invoice) || noticed.has(invoice)) return
-      noticed.add(invoice)
+      const before = await row(`invoice:${invoice}`, (r) => (r.paid ? r : { ...r, noticed: true }))
+      if (before.paid || before.noticed) return
       env.notices.paymentFailed(invoice, String(sub.customer), event.id)
     }
-    function onPaid(event: string, invoice: Json): void {
+    async function onPaid(event: string, invoice: Json): Promise<void> {
       const id = String(invoice.id)
       const customer = String(invoice.customer)
-      paid.add(id)
+      const every = flaws.restoreEveryPaid === true
+      const before = await row(`invoice:${id}`, (r) => ({ ...r, paid: true, restored: r.restored || r.noticed || every }))
+      if (flaws.perCustomer) await row(`customer:${customer}`, () => ({}))
       if (flaws.neverRestores) return
-      if (flaws.perCustomer) dunningCustomers.delete(customer)
-      if (!flaws.restoreEveryPaid && (!noticed.has(id) || (restored.has(id) && !flaws.noDedup))) return
-      restored.add(id)
-      env.notices.restored(id, customer, event)
+      const restore = every || (before.noticed === true && (!before.restored || flaws.noDedup === true))
+      if (restore) env.notices.restored(id, customer, event)
+    }
+    // The customer's invoices written off and not yet paid, as one row: restricted while it is not empty.
+    async function writtenOff(customer: string, change: (off: Record<string, boolean>) => Record<string, boolean>) {
+      const before = ((await env.store.update(`standing:${customer}`, (p) =>
+        change({ ...((p ?? {}) as Record<string, boolean>) }),
+      )) ?? {}) as Record<string, boolean>
+      return Object.keys(before).length
+    }
+    async function onUncollectible(event: string, invoice: Json): Promise<void> {
+      if (flaws.neverRestricts) return
+      // Delivered late, after the invoice was paid: the write-off is over already.
+      if ((await row(`invoice:${String(invoice.id)}`, (r) => r)).paid) return
+      const customer = String(invoice.customer)
+      const before = await writtenOff(customer, (off) => ({ ...off, [String(invoice.id)]: true }))
+      if (before === 0) env.notices.restricted(customer, event)
+    }
+    async function liftOnPaid(event: string, invoice: Json): Promise<void> {
+      const customer = String(invoice.customer)
+      const id = String(invoice.id)
+      let had = false
+      let left = 0
+      await writtenOff(customer, (off) => {
+        had = off[id] === true || (flaws.reinstatesOnAnyPaid === true && Object.keys(off).length > 0)
+        const next = flaws.reinstatesOnAnyPaid ? {} : { ...off }
+        delete next[id]
+        left = Object.keys(next).length
+        return next
+      })
+      if (had && left === 0) env.notices.reinstated(customer, event)
+    }
+    async function dispatch(event: { id: string; type: string; data: { object: Json } }): Promise<void> {
+      if (flaws.noticeOnPastDue) {
+        if (event.type === 'customer.subscription.updated') await pastDue(event as unknown as SubscriptionEvent)
+      } else if (event.type === 'invoice.payment_failed') await onFailed(event.id, event.data.object)
+      if (event.type === 'invoice.paid') {
+        if (!flaws.noticeOnPastDue) await onPaid(event.id, event.data.object)
+        else await row(`invoice:${String(event.data.object.id)}`, (r) => ({ ...r, paid: true }))
+        await liftOnPaid(event.id, event.data.object)
+      } else if (event.type === 'invoice.marked_uncollectible') await onUncollectible(event.id, event.data.object)
+      else if (event.type === 'invoice.payment_succeeded' && flaws.restoreOnSucceededToo) {
+        const id = String(event.data.object.id)
+        if ((await row(`invoice:${id}`, (r) => r)).noticed) env.notices.restored(id, String(event.data.object.customer), event.id)
+      } else if (flaws.refusesUnhandled && event.type !== 'invoice.payment_failed')
+        throw new TypeError(`no handler for ${event.type}`)
     }
     return {
       async handler(req) {
@@ -84,16 +159,18 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
           return new Response('bad signature', { status: 400 })
         }
         const event = JSON.parse(raw) as { id: string; type: string; data: { object: Json } }
-        if (seen.has(event.id) && !flaws.noDedup) return new Response('duplicate')
-        seen.add(event.id)
-        if (flaws.noticeOnPastDue) {
-          if (event.type === 'customer.subscription.updated') pastDue(event as unknown as SubscriptionEvent)
-        } else if (event.type === 'invoice.payment_failed') onFailed(event.id, event.data.object)
-        else if (event.type === 'invoice.paid') onPaid(event.id, event.data.object)
-        else if (event.type === 'invoice.payment_succeeded' && flaws.restoreOnSucceededToo) {
-          const id = String(event.data.object.id)
-          if (noticed.has(id)) env.notices.restored(id, String(event.data.object.customer), event.id)
+        if (!flaws.noDedup && (await row(`event:${event.id}`, () => ({ seen: true }))).seen) return new Response('duplicate')
+        if (flaws.answersFirst) {
+          // Answer fast, then process (fetching the event again first): the work outlives the answer,
+          // and nothing holds the provider back from counting it done.
+          const later = async () => {
+            await env.fetch(`${env.baseUrl}/v1/events/${event.id}`, { headers: { Authorization: `Bearer ${env.secretKey}` } })
+            await dispatch(event)
+          }
+          void later().catch(() => undefined)
+          return new Response('ok')
         }
+        await dispatch(event)
         return new Response('ok')
       },
     }

@@ -64,6 +64,25 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
     mistake: "reads current_period_end from the subscription's top level, where older versions kept it",
     factory: makeSubscriptionMirror({ topLevelPeriodEnd: true }),
   },
+  {
+    name: 'revokes-on-first-failure',
+    mistake: 'promises a week of grace on a failed renewal, and revokes access at the first failure',
+    factory: makeSubscriptionMirror(),
+    options: { access: { pastDueGraceMs: 7 * 86_400_000 } },
+    breaks: 'mirror.access_withheld',
+  },
+  {
+    name: 'welcome-on-activation',
+    mistake: 'sends the welcome email whenever a subscription turns active: a converted trial is welcomed twice',
+    factory: makeSubscriptionMirror({ welcomeOnActivation: true }),
+    breaks: 'mirror.welcome_once',
+  },
+  {
+    name: 'refuses-other-events',
+    mistake: 'throws on the invoice events it has no handler for: answered 500, so the provider retries them for days',
+    factory: makeSubscriptionMirror({ refusesOtherEvents: true }),
+    breaks: 'ack.genuine_refused',
+  },
 ]
 
 /**
@@ -109,6 +128,29 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     name: 'only-final-attempt',
     mistake: 'tells the customer only once retries are exhausted',
     factory: makeDunningClient({ onlyFinalAttempt: true }),
+  },
+  {
+    name: 'memory-only',
+    mistake: 'remembers processed events and sent notices in memory only: after a redeploy a retried failure notifies again',
+    factory: makeDunningClient({ memoryOnly: true }),
+  },
+  {
+    name: 'refuses-unhandled',
+    mistake: 'throws on event types it has no handler for: answered 500, so the provider retries them for days',
+    breaks: 'ack.genuine_refused',
+    factory: makeDunningClient({ refusesUnhandled: true }),
+  },
+  {
+    name: 'answers-first',
+    mistake: 'answers 200 at once and sends the notice afterwards: a crash in between loses it, and the provider never resends',
+    breaks: 'ack.before_durable',
+    factory: makeDunningClient({ answersFirst: true }),
+  },
+  {
+    name: 'never-restricts',
+    mistake: 'keeps serving a customer whose invoice collection gave up on (invoice.marked_uncollectible ignored)',
+    breaks: 'dunning.standing',
+    factory: makeDunningClient({ neverRestricts: true }),
   },
 ]
 
@@ -164,5 +206,17 @@ export const buggyFulfilmentClients: readonly Variant<FulfilmentClientFactory>[]
     name: 'payment-mode-only',
     mistake: 'fulfils payment-mode sessions only: a subscription bought through checkout is never provisioned',
     factory: makeFulfilmentClient({ paymentModeOnly: true }),
+  },
+  {
+    name: 'refuses-expired',
+    mistake: 'throws on checkout.session.expired, a type it has no code for: answered 500 and retried for days',
+    factory: makeFulfilmentClient({ refusesExpired: true }),
+    breaks: 'ack.genuine_refused',
+  },
+  {
+    name: 'conflict-on-duplicate',
+    mistake: 'answers 409 to an event it already processed instead of a 2xx that stops the retries',
+    factory: makeFulfilmentClient({ conflictOnDuplicate: true }),
+    breaks: 'flow.genuine_refused',
   },
 ]

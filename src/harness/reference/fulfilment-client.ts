@@ -21,6 +21,10 @@ export interface FulfilmentFlaws {
   readonly trustsRedirect?: boolean
   /** Fulfils `payment`-mode sessions only: a subscription bought through checkout is never provisioned. */
   readonly paymentModeOnly?: boolean
+  /** Throws on `checkout.session.expired`, a type it has no code for: answered 500, retried for days. */
+  readonly refusesExpired?: boolean
+  /** Answers 409 to an event it already processed, instead of a 2xx that stops the retries. */
+  readonly conflictOnDuplicate?: boolean
 }
 
 interface Session {
@@ -80,6 +84,9 @@ export function makeFulfilmentClient(flaws: FulfilmentFlaws = {}): FulfilmentCli
         const event = JSON.parse(raw) as { id: string; type: string; data: { object: Session } }
         if (flaws.eventIdDedupe && (await env.store.update(`event:${event.id}`, (p) => p ?? true)) !== undefined)
           return new Response('duplicate')
+        if (flaws.conflictOnDuplicate && (await env.store.update(`event:${event.id}`, (p) => p ?? true)) !== undefined)
+          return new Response('already processed', { status: 409 })
+        if (flaws.refusesExpired && event.type === 'checkout.session.expired') throw new TypeError(`no handler for ${event.type}`)
         const session = event.data.object
         if (event.type === 'checkout.session.completed') {
           if (paidNow(session) || flaws.completedRegardless || flaws.neverReverses) await fulfilOnce(session, event.id)

@@ -26,6 +26,18 @@ export interface SubscriptionMirrorFlaws {
   readonly statusOnly?: boolean
   /** Reads the period end from the subscription's top level, where older API versions kept it. */
   readonly topLevelPeriodEnd?: boolean
+  /** Keeps its table and the events it processed in memory only: a redeploy forgets them. */
+  readonly memoryOnly?: boolean
+  /** Sends the welcome email again whenever a subscription turns `active` (a trial converting, a renewal recovering). */
+  readonly welcomeOnActivation?: boolean
+  /** Throws on the events it has no handler for (the invoice events): answered 500, retried for days. */
+  readonly refusesOtherEvents?: boolean
+}
+
+/** What a mirror promises beyond the default access (`active`, `trialing`). */
+export interface SubscriptionMirrorPolicy {
+  /** How long after its current period started a `past_due` subscription keeps access. */
+  readonly pastDueGraceMs?: number
 }
 
 type Json = Record<string, unknown>
@@ -45,10 +57,40 @@ function firstQuantity(items: unknown): number | undefined {
 interface MirrorState {
   readonly env: FlowClientEnv
   readonly flaws: SubscriptionMirrorFlaws
+  readonly policy: SubscriptionMirrorPolicy
   readonly rows: Record<string, MirroredSubscription>
+  /** Start of each subscription's current period (Unix seconds), for a past_due grace. */
+  readonly periodStart: Record<string, number>
   /** The newest `created` stored per subscription (for the flaws that store the payload). */
   readonly created: Record<string, number>
   readonly seen: Set<string>
+}
+
+const ROW = 'mirror:row:'
+const CREATED = 'mirror:created:'
+const SEEN = 'mirror:seen:'
+const PERIOD = 'mirror:period:'
+
+/** Writes a subscription's row (and newest `created`) to the app's database, unless it keeps memory only. */
+function persist(state: MirrorState, id: string): void {
+  if (state.flaws.memoryOnly) return
+  const row = state.rows[id]
+  if (row !== undefined) void state.env.store.set(`${ROW}${id}`, { ...row })
+  const created = state.created[id]
+  if (created !== undefined) void state.env.store.set(`${CREATED}${id}`, created)
+  const start = state.periodStart[id]
+  if (start !== undefined) void state.env.store.set(`${PERIOD}${id}`, start)
+}
+
+/** Loads what an earlier deploy wrote to the database into the new instance's memory. */
+async function load(state: MirrorState): Promise<void> {
+  if (state.flaws.memoryOnly) return
+  const { store } = state.env
+  for (const key of await store.keys(ROW))
+    state.rows[key.slice(ROW.length)] = (await store.get(key)) as unknown as MirroredSubscription
+  for (const key of await store.keys(CREATED)) state.created[key.slice(CREATED.length)] = Number(await store.get(key))
+  for (const key of await store.keys(SEEN)) state.seen.add(key.slice(SEEN.length))
+  for (const key of await store.keys(PERIOD)) state.periodStart[key.slice(PERIOD.length)] = Number(await store.get(key))
 }
 
 /** The fields the mirror stores, as its flaws read them. */
@@ -78,6 +120,9 @@ function store(state: MirrorState, event: Event, sub: Json): void {
   const { flaws, rows } = state
   const id = String(sub.id)
   const prior = rows[id]
+  if (prior === undefined) state.env.effects.record('email.welcome', id)
+  const start = ((sub.items as { data?: Json[] } | undefined)?.data ?? [])[0]?.current_period_start
+  if (typeof start === 'number') state.periodStart[id] = start
   const update = prior !== undefined && event.type === 'customer.subscription.updated'
   if (flaws.seatDeltas && update) {
     const before = firstQuantity(event.data.previous_attributes?.items)
@@ -87,13 +132,9 @@ function store(state: MirrorState, event: Event, sub: Json): void {
       ...next,
       quantity: before === undefined || after === undefined ? prior.quantity : prior.quantity + after - before,
     }
-    return
-  }
-  if (flaws.statusOnly && update) {
-    rows[id] = { ...prior, status: String(sub.status) }
-    return
-  }
-  rows[id] = fields(flaws, sub)
+  } else if (flaws.statusOnly && update) rows[id] = { ...prior, status: String(sub.status) }
+  else rows[id] = fields(flaws, sub)
+  persist(state, id)
 }
 
 /** Applies a subscription event; false when the subscription could not be read (answer 500: it comes again). */
@@ -118,30 +159,41 @@ async function apply(state: MirrorState, event: Event): Promise<boolean> {
 }
 
 /** Access: a subscription of the customer in an entitled status. */
-function hasAccess({ flaws, rows }: MirrorState, customerId: string): boolean {
+function hasAccess({ env, flaws, policy, rows, periodStart }: MirrorState, customerId: string): boolean {
+  const grace = policy.pastDueGraceMs
+  const graced = (id: string, r: MirroredSubscription) =>
+    r.status === 'past_due' && grace !== undefined && env.clock.now < (periodStart[id] ?? 0) * 1000 + grace
   const entitled = flaws.trialDenied
     ? ['active']
     : flaws.pastDueKeepsAccess
       ? [...ENTITLED_STATUSES, 'past_due']
       : ENTITLED_STATUSES
-  return Object.values(rows).some(
-    (r) => r.customer === customerId && entitled.includes(r.status) && !(flaws.revokeAtPeriodEndFlag && r.cancelAtPeriodEnd),
+  return Object.entries(rows).some(
+    ([id, r]) =>
+      r.customer === customerId &&
+      (graced(id, r) || (entitled.includes(r.status) && !(flaws.revokeAtPeriodEndFlag && r.cancelAtPeriodEnd))),
   )
 }
 
 /** Verifies the delivery on its raw body, skips an event already processed, and applies it. */
-async function handle(state: MirrorState, req: Request): Promise<Response> {
+async function handle(state: MirrorState, ready: Promise<void>, req: Request): Promise<Response> {
   const { env, flaws, seen } = state
   const raw = await req.text()
+  await ready
   try {
     verifySignature(raw, req.headers.get(headerNames(env.prefix).signature), env.secrets(), { now: env.clock.now })
   } catch {
     return new Response('bad signature', { status: 400 })
   }
   const event = JSON.parse(raw) as Event
+  if (flaws.refusesOtherEvents && !event.type.startsWith('customer.subscription.'))
+    throw new TypeError(`no handler for ${event.type}`)
   if (seen.has(event.id) && !flaws.seatDeltas) return new Response('duplicate')
   if (!(await apply(state, event))) return new Response('could not read the subscription', { status: 500 })
   seen.add(event.id)
+  if (!flaws.memoryOnly) await env.store.set(`${SEEN}${event.id}`, true)
+  const turned = event.data.previous_attributes?.status !== undefined && event.data.object.status === 'active'
+  if (flaws.welcomeOnActivation && turned) env.effects.record('email.welcome', String(event.data.object.id))
   return new Response('ok')
 }
 
@@ -150,18 +202,25 @@ async function handle(state: MirrorState, req: Request): Promise<Response> {
  * signature on the raw body, ignores an event it already processed, and on every subscription event
  * reads the subscription from the API and stores that (the latest state, whatever order the events
  * came in); a failed read answers 500 so the delivery comes again. Access: an `active` or
- * `trialing` subscription.
+ * `trialing` subscription, or a `past_due` one within `policy.pastDueGraceMs` of its period's
+ * start. A subscription new to its table gets the welcome email (`env.effects`, `email.welcome`).
+ * Its table and the events it processed live in `env.store` (its database), loaded into memory
+ * when it starts, so a redeploy forgets nothing (and welcomes no one twice).
  *
  * @example
  * const noDeleted = makeSubscriptionMirror({ ignoreDeleted: true })
  */
-export function makeSubscriptionMirror(flaws: SubscriptionMirrorFlaws = {}): SubscriptionMirrorFactory {
+export function makeSubscriptionMirror(
+  flaws: SubscriptionMirrorFlaws = {},
+  policy: SubscriptionMirrorPolicy = {},
+): SubscriptionMirrorFactory {
   return (env: FlowClientEnv): SubscriptionMirror => {
-    const state: MirrorState = { env, flaws, rows: {}, created: {}, seen: new Set() }
+    const state: MirrorState = { env, flaws, policy, rows: {}, periodStart: {}, created: {}, seen: new Set() }
+    const ready = load(state)
     return {
       subscriptions: () => state.rows,
       hasAccess: (customerId) => hasAccess(state, customerId),
-      handler: (req) => handle(state, req),
+      handler: (req) => handle(state, ready, req),
     }
   }
 }

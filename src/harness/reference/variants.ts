@@ -7,6 +7,10 @@ export interface Variant<F> {
   readonly name: string
   readonly mistake: string
   readonly factory: F
+  /** The policy the app promises, as options of its check (a grace it fails to give, say); none: the defaults. */
+  readonly options?: Readonly<Record<string, unknown>>
+  /** The rule the mistake breaks (the checker name its first violation carries). */
+  readonly breaks?: string
 }
 
 /**

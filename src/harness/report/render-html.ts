@@ -1,6 +1,7 @@
 import { formatDuration } from '#kernel/index.js'
 import { MissingOptionalPackageError } from '../optional-package.js'
 import { timelineSvg } from './chart.js'
+import { coverageTable } from './coverage-table.js'
 import { deliveryRows } from './delivery-table.js'
 import type { Report } from './report.js'
 
@@ -78,7 +79,7 @@ table{border-collapse:collapse;width:100%} td,th{border-bottom:1px solid #eee;pa
 tr.violated td{background:#fdecea;color:#8a1c13} tr.held td:first-child{color:#2e7d32}
 .badge{display:inline-block;padding:2px 10px;border-radius:10px;color:#fff;background:${report.ok ? '#2e7d32' : '#c62828'}}
 pre{background:#f6f8fa;padding:10px;overflow:auto;font-size:12px} figure{margin:0;overflow-x:auto}
-code{background:#f6f8fa;padding:1px 4px}
+code{background:#f6f8fa;padding:1px 4px} td.unreached{background:#fafafa}
 </style>
 </head>
 <body>
@@ -95,6 +96,7 @@ ${verdicts}
 </tbody></table>
 ${witnesses ? `<h2>Witnesses</h2>\n<div id="witnesses">${witnesses}</div>` : ''}
 ${faults ? `<h2>Fault decisions</h2>\n<table id="faults"><thead><tr><th>Step</th><th>At</th><th>Fault</th><th>Source</th><th>Applied</th><th>Note</th></tr></thead><tbody>${faults}</tbody></table>` : ''}
+${report.coverage === undefined ? '' : `<h2>Coverage</h2>\n${coverageTable(report.coverage)}`}
 <h2>Steps</h2>
 <table id="steps"><thead><tr><th>#</th><th>At</th><th>Step</th><th>Outcomes</th><th></th></tr></thead><tbody>
 ${steps}

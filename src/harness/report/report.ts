@@ -32,6 +32,8 @@ export interface Report {
   /** Usage processed, invoice events and payments read from the trace; absent when there were none. */
   readonly billing?: RunResult['markers']
   readonly trace: { readonly hash: string; readonly length: number }
+  /** A flow run's (event type, object state, fault, deploy) combinations (`FlowReport.coverage`); absent for other runs. */
+  readonly coverage?: readonly string[]
 }
 
 /**
@@ -80,6 +82,7 @@ export function buildReport(input: RunResult, trace?: readonly TraceEntry[]): Re
     markers: result.markers,
     ...(billing.length > 0 ? { billing } : {}),
     trace: { hash: result.traceHash, length: result.traceLength },
+    ...(result.coverage === undefined ? {} : { coverage: result.coverage }),
   }
 }
 

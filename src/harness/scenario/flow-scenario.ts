@@ -53,6 +53,7 @@ function stepsOf(scenario: Scenario): FlowStep[] {
 interface OneRun {
   readonly violations: readonly Violation[]
   readonly traceHash: string
+  readonly coverage?: readonly string[]
 }
 
 function subjectOf(property: Exclude<FlowScenarioProperty, 'thin_events'>, factory: unknown): FlowSubject {
@@ -173,5 +174,6 @@ export async function runFlowScenario(scenario: Scenario, options: FlowScenarioO
     traceHash: report.traceHash,
     traceLength: entries.length,
     ok: verdicts.every((v) => v.ok),
+    ...(report.coverage === undefined ? {} : { coverage: report.coverage }),
   }
 }

@@ -88,4 +88,6 @@ export interface RunResult {
   readonly traceHash: string
   readonly traceLength: number
   readonly ok: boolean
+  /** A flow run's (event type, object state, fault, deploy) combinations (`FlowReport.coverage`). */
+  readonly coverage?: readonly string[]
 }

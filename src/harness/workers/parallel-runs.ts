@@ -22,7 +22,11 @@ export interface RemoteSubject {
  * const runs = await parallelRunsFor('checkDunning', 2, { factory: referenceDunningClient, subject: { kind: 'dunning' } }, {})
  */
 export interface ParallelRuns {
-  check<P>(arb: fc.Arbitrary<P>, params: { readonly numRuns: number; readonly seed: number }): Promise<fc.RunDetails<[P]>>
+  check<P>(
+    arb: fc.Arbitrary<P>,
+    params: { readonly numRuns: number; readonly seed: number },
+    observe?: (outcome: { readonly ok: boolean; readonly coverage?: readonly string[] }) => void,
+  ): Promise<fc.RunDetails<[P]>>
   /** The minimisation's predicate: the run found violations (a run that throws does not count). */
   fails(program: unknown): Promise<boolean>
   /** The minimisation's next candidates, in order. */
@@ -35,10 +39,18 @@ function thrown(outcome: LaneOutcome): Error | undefined {
   return outcome.error.harnessInput ? new HarnessInputError(outcome.error.message) : new Error(outcome.error.message)
 }
 
+/**
+ * What a run answers: whether the property held, and for a flow run the combinations it reached
+ * (counted in the calling thread, in fast-check's order, so a check's coverage is the same on any
+ * number of threads).
+ */
+export type RunVerdict = boolean | { readonly ok: boolean; readonly coverage?: readonly string[] }
+
 /** This thread's answer for a run, as a worker gives it. */
-async function answer(holds: (program: unknown) => Promise<boolean>, program: unknown): Promise<LaneOutcome> {
+async function answer(holds: (program: unknown) => Promise<RunVerdict>, program: unknown): Promise<LaneOutcome> {
   try {
-    return { ok: await holds(program) }
+    const verdict = await holds(program)
+    return typeof verdict === 'boolean' ? { ok: verdict } : verdict
   } catch (error) {
     const e = error as Error
     return { error: { message: String(e?.message ?? e), harnessInput: e instanceof HarnessInputError } }
@@ -46,14 +58,20 @@ async function answer(holds: (program: unknown) => Promise<boolean>, program: un
 }
 
 function runsOn(lanes: WorkerLanes, depth: number): ParallelRuns {
-  const holds = async (p: unknown): Promise<boolean> => {
-    const outcome = await lanes.outcome(p)
-    const error = thrown(outcome)
-    if (error !== undefined) throw error
-    return (outcome as { ok: boolean }).ok
-  }
   return {
-    async check<P>(arb: fc.Arbitrary<P>, { numRuns, seed }: { readonly numRuns: number; readonly seed: number }) {
+    async check<P>(
+      arb: fc.Arbitrary<P>,
+      { numRuns, seed }: { readonly numRuns: number; readonly seed: number },
+      observe?: (outcome: { readonly ok: boolean; readonly coverage?: readonly string[] }) => void,
+    ) {
+      const holds = async (p: unknown): Promise<boolean> => {
+        const outcome = await lanes.outcome(p)
+        const error = thrown(outcome)
+        if (error !== undefined) throw error
+        const judged = outcome as { readonly ok: boolean; readonly coverage?: readonly string[] }
+        observe?.(judged)
+        return judged.ok
+      }
       // The values fast-check will generate, in its order (fc.sample draws them as fc.check does).
       lanes.ahead(fc.sample(arb, { numRuns, seed }))
       const walked = lookahead(arb, depth, (next) => lanes.ahead(next))
@@ -89,7 +107,7 @@ export async function parallelRunsFor(
   workers: unknown,
   remote: RemoteSubject | undefined,
   run: Readonly<Record<string, unknown>>,
-  holds: (program: never) => Promise<boolean>,
+  holds: (program: never) => Promise<RunVerdict>,
 ): Promise<ParallelRuns | undefined> {
   if (workers === undefined) return undefined
   const plan = await workerPlanOf(api, workers, remote?.factory)
@@ -100,7 +118,7 @@ export async function parallelRunsFor(
     )
   assertTransferable(api, run)
   const recipe = { api, subject: remote.subject, run } as SubjectRecipe
-  const local = (p: unknown) => answer(holds as (program: unknown) => Promise<boolean>, p)
+  const local = (p: unknown) => answer(holds as (program: unknown) => Promise<RunVerdict>, p)
   // Imported when asked for: the package's build keeps the lanes beside the worker file they start.
   const { WorkerLanes: Lanes } = await import('./worker-lanes.js')
   return runsOn(Lanes.open(api, plan.count, plan.factory, recipe, local), plan.count)

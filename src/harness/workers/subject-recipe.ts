@@ -12,6 +12,7 @@ import type { SimulatorChoice } from '../run/simulator-choice.js'
 import type { UsageReporterFactory, WebhookReceiverFactory } from '../subjects.js'
 import type { ThinRaceProgram } from '../thin/thin-race-program.js'
 import { runThinRace, type ThinEventReceiverFactory } from '../thin/thin-race-run.js'
+import type { RunVerdict } from './parallel-runs.js'
 
 /**
  * What a worker thread needs to run a check's programs itself, as plain data: which property
@@ -60,7 +61,7 @@ function flowSubjectOf(recipe: SubjectRecipe, factory: AnyFactory): () => FlowSu
  * const holds = recipePredicate({ api: 'checkDunning', subject: { kind: 'dunning' }, run: {} }, referenceDunningClient)
  * await holds(program) // true
  */
-export function recipePredicate(recipe: SubjectRecipe, factory: AnyFactory): (program: unknown) => Promise<boolean> {
+export function recipePredicate(recipe: SubjectRecipe, factory: AnyFactory): (program: unknown) => Promise<RunVerdict> {
   const kind = recipe.subject.kind
   if (kind === 'thin')
     return async (p) => (await runThinRace(p as ThinRaceProgram, factory as ThinEventReceiverFactory)).violations.length === 0
@@ -71,5 +72,8 @@ export function recipePredicate(recipe: SubjectRecipe, factory: AnyFactory): (pr
     return async (p) => (await executeProgram(recipe.api, p as Program, run)).violations.length === 0
   }
   const subject = flowSubjectOf(recipe, factory)
-  return async (p) => (await runFlow(p as FlowProgram, subject(), recipe.run)).violations.length === 0
+  return async (p) => {
+    const report = await runFlow(p as FlowProgram, subject(), recipe.run)
+    return { ok: report.violations.length === 0, coverage: report.coverage }
+  }
 }

@@ -6,7 +6,7 @@ import type { FactoryRef } from './workers-option.js'
 
 /** A run's answer: the property held or not, or what the run threw. */
 export type LaneOutcome =
-  | { readonly ok: boolean }
+  | { readonly ok: boolean; readonly coverage?: readonly string[] }
   | { readonly error: { readonly message: string; readonly harnessInput: boolean } }
 
 interface Job {

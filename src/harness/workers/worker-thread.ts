@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { importOptional } from '../optional-package.js'
+import type { RunVerdict } from './parallel-runs.js'
 import { recipePredicate, type SubjectRecipe } from './subject-recipe.js'
 import type { FactoryRef } from './workers-option.js'
 
@@ -37,9 +38,10 @@ async function factoryOf(init: WorkerInit): Promise<Factory> {
 }
 
 /** A run's answer: the property held or not, or what the run threw. */
-async function answer(holds: (program: unknown) => Promise<boolean>, program: unknown) {
+async function answer(holds: (program: unknown) => Promise<RunVerdict>, program: unknown) {
   try {
-    return { ok: await holds(program) }
+    const verdict = await holds(program)
+    return typeof verdict === 'boolean' ? { ok: verdict } : verdict
   } catch (error) {
     const e = error as Error
     return { error: { message: String(e?.message ?? e), harnessInput: e?.name === 'HarnessInputError' } }
@@ -59,7 +61,7 @@ export function serveRuns(): void {
   const port = parentPort
   if (port === null) return
   const fromSources = (workerData as { fromSources?: boolean } | undefined)?.fromSources === true
-  let holds: (program: unknown) => Promise<boolean> = async () => {
+  let holds: (program: unknown) => Promise<RunVerdict> = async () => {
     throw new Error('no check is set up in this worker thread')
   }
   port.on('message', async (message: { init?: Omit<WorkerInit, 'fromSources'>; program?: unknown }) => {

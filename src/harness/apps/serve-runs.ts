@@ -1,0 +1,165 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { AddressInfo } from 'node:net'
+import { callerNow } from '#kernel/index.js'
+import { type FlowClientEnv, flowRunOf } from '../flows/flow-run.js'
+import { HarnessInputError } from '../validate-input.js'
+import { forwardToApp } from './forward-to-app.js'
+import { type ContextRunner, listenForApp, RECORD_PATH, type ServedRun } from './listen-for-app.js'
+import { DEFAULT_WEBHOOK_PATH, type MountedApp } from './mount-app.js'
+import { waitForAppAnswers } from './wait-for-app-answers.js'
+
+/** One forward at a time: the app's calls that arrive meanwhile can then only be that one's. */
+interface Queue {
+  queue: Promise<unknown>
+}
+
+/**
+ * Forwards one delivery or page visit after those before it, with the caller's async context
+ * registered for the app's calls that arrive meanwhile.
+ */
+function inContext(served: ServedRun & Queue, forward: () => Promise<Response>): Promise<Response> {
+  const run: ContextRunner = AsyncLocalStorage.snapshot()
+  const turn = served.queue.then(async () => {
+    served.inFlight.add(run)
+    try {
+      return await forward()
+    } finally {
+      served.inFlight.delete(run)
+    }
+  })
+  served.queue = turn.catch(() => undefined)
+  return turn
+}
+
+/**
+ * Settings of {@link serveRuns}.
+ *
+ * @example
+ * const server = await serveRuns({ port: 12112, answerMs: 5_000 })
+ */
+export interface ServeRunsOptions {
+  /** Port on 127.0.0.1 (default 0: a free one). */
+  readonly port?: number
+  /** The secret key to start the app with (default `sk_test_harness_app`); each run swaps in its own. */
+  readonly secretKey?: string
+  /** The webhook signing secret to start the app with (default `whsec_harness_app`). */
+  readonly webhookSecret?: string
+  /** Real milliseconds the app has to answer a delivery or a page visit (default 10,000). */
+  readonly answerMs?: number
+  /** The app's clock, epoch ms (default the wall clock): delivery timestamps are moved onto it. */
+  readonly now?: () => number
+}
+
+/**
+ * How the harness reaches an app already running.
+ *
+ * @example
+ * server.app({ url: 'http://127.0.0.1:4242', webhookPath: '/stripe/webhook', reset: () => resetDatabase() })
+ */
+export interface RunningAppOptions<E extends FlowClientEnv, R extends object> {
+  /** The app's base URL, e.g. `http://127.0.0.1:4242`. */
+  readonly url: string
+  /** Path of its webhook route (default `/webhook`). */
+  readonly webhookPath?: string
+  /** Empties the app's database before each run (e.g. `POST /test/reset`); awaited before the first delivery. */
+  readonly reset?: (env: E) => void | Promise<void>
+  /** Restarts the app when a property redeploys it (`x:restart`); without it the app keeps running as it is. */
+  readonly redeploy?: (env: E) => void | Promise<void>
+  /** The readers of the app's state the property asks for (e.g. `subscriptions`, `hasAccess`), usually over HTTP. */
+  readonly state?: (env: E) => R
+}
+
+/**
+ * The harness's server for an app on a port: start the app with its URL, key and secret.
+ *
+ * @example
+ * const server: RunServer = await serveRuns()
+ * console.log(server.apiUrl, server.secretKey, server.webhookSecret)
+ */
+export interface RunServer {
+  /** Base URL of the API to start the app with (the official client's host, port and protocol). */
+  readonly apiUrl: string
+  readonly secretKey: string
+  readonly webhookSecret: string
+  /** `POST` here (JSON `{ call, args }`) records an effect through the run's env, e.g. `orders.fulfil`. */
+  readonly recordUrl: string
+  /** The factory a flow property takes, for the app at `options.url`. */
+  app<E extends FlowClientEnv, R extends object = object>(options: RunningAppOptions<E, R>): (env: E) => R & MountedApp
+  close(): Promise<void>
+}
+
+/**
+ * Serves each run of a flow property over HTTP to an app that is already running, in any
+ * language: the app's API calls reach the current run's simulator (its faults included), the
+ * run's deliveries are forwarded to the app's webhook URL, re-signed with the app's one secret at
+ * the app's clock (keeping their age, so a replay stays stale), the success page is a GET of the
+ * app, the app's effects come back through `recordUrl`, its state through the readers given to
+ * `app()`, and `reset` empties it between runs. The virtual clock waits for each of the app's
+ * answers. The limits of a real process and a real clock are in docs/apps.md.
+ *
+ * @example
+ * const server = await serveRuns()
+ * // start the app with STRIPE_API_BASE=server.apiUrl, server.secretKey, server.webhookSecret
+ * const mirror = server.app({ url: 'http://127.0.0.1:4242', reset: () => fetch('http://127.0.0.1:4242/test/reset', { method: 'POST' }).then(() => undefined),
+ *   state: () => ({ subscriptions: () => getJson('/test/subscriptions'), hasAccess: (c: string) => getJson(`/test/access/${c}`) }) })
+ * const result = await checkSubscriptionMirror(mirror, { headerPrefix: 'Stripe', numRuns: 10 })
+ * await server.close()
+ */
+export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServer> {
+  const secretKey = options.secretKey ?? 'sk_test_harness_app'
+  const webhookSecret = options.webhookSecret ?? 'whsec_harness_app'
+  const served: ServedRun & Queue = { current: undefined, appKey: secretKey, inFlight: new Set(), queue: Promise.resolve() }
+  const server = await listenForApp(served, options.port ?? 0)
+  const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const answerMs = options.answerMs ?? 10_000
+  const now = options.now ?? callerNow
+  const seen = new WeakSet<FlowClientEnv['fetch']>()
+  return {
+    apiUrl,
+    secretKey,
+    webhookSecret,
+    recordUrl: apiUrl + RECORD_PATH,
+    app<E extends FlowClientEnv, R extends object = object>(app: RunningAppOptions<E, R>) {
+      if (typeof app?.url !== 'string') throw new HarnessInputError("serveRuns: app() needs the app's base URL: { url }")
+      const webhookPath = app.webhookPath ?? DEFAULT_WEBHOOK_PATH
+      return (env: E) => {
+        const run = flowRunOf(env)
+        if (run === undefined)
+          throw new HarnessInputError(
+            'serveRuns: an app on a port runs under the flow properties (checkSubscriptionMirror, checkFulfilment, checkDunning)',
+          )
+        // A new simulator is a new run; the same one again is a redeploy within the run.
+        const first = !seen.has(env.fetch)
+        seen.add(env.fetch)
+        served.current = env
+        if (first) waitForAppAnswers(run)
+        // Genuine is what the provider signed with, whatever secrets the deployed app was given.
+        const runSecrets = () => run.sim.admin.signingSecrets(run.setup.destination)
+        const how = { appUrl: app.url, appSecret: webhookSecret, answerMs, now, runSecrets }
+        const ready = Promise.resolve(first ? app.reset?.(env) : app.redeploy?.(env))
+        ready.catch(() => undefined)
+        const readers = app.state?.(env) ?? ({} as R)
+        return {
+          ...readers,
+          handler: async (request: Request) => {
+            await ready
+            return inContext(served, () => forwardToApp(request, webhookPath, env, how))
+          },
+          successPage: async (url: string) => {
+            await ready
+            const page = new URL(url)
+            return inContext(served, () =>
+              forwardToApp(new Request(url, { method: 'GET' }), page.pathname + page.search, env, how),
+            )
+          },
+        }
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        served.current = undefined
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}

@@ -1,0 +1,98 @@
+import type { TraceEntry } from '#kernel/index.js'
+import { type Violation, violation } from './violation.js'
+
+/** Trace kinds that record what an app did (its effects), whichever property traced them. */
+const EFFECT_KINDS: ReadonlySet<string> = new Set([
+  'harness.effect',
+  'harness.fulfil.fulfil',
+  'harness.fulfil.reverse',
+  'harness.dunning.notice',
+  'harness.dunning.restore',
+])
+
+const str = (v: unknown) => String(v)
+
+/** The event an effect names as its cause, whichever field the property uses for it. */
+function causeOf(e: TraceEntry): string | undefined {
+  for (const field of ['cause', 'event', 'source']) {
+    const v = e.data[field]
+    if (typeof v === 'string') return v
+  }
+  return undefined
+}
+
+function forgeryEffects(entries: readonly TraceEntry[], out: Violation[]): void {
+  const forged = new Map<string, TraceEntry>()
+  let open: string | undefined
+  const caused = new Map<string, TraceEntry[]>()
+  const add = (event: string, e: TraceEntry) => caused.set(event, [...(caused.get(event) ?? []), e])
+  for (const e of entries) {
+    if (e.kind === 'harness.forging') open = str(e.data.event)
+    else if (e.kind === 'harness.forged') {
+      forged.set(str(e.data.event), e)
+      open = undefined
+    } else if (EFFECT_KINDS.has(e.kind)) {
+      const cause = causeOf(e)
+      if (open !== undefined && (cause === undefined || cause === open)) add(open, e)
+      else if (cause?.startsWith('evt_forged')) add(cause, e)
+    }
+  }
+  for (const [event, effects] of caused) {
+    const f = forged.get(event)
+    if (f === undefined) continue
+    out.push(
+      violation(
+        'flow.forgery_ignored',
+        `a forged delivery (${str(f.data.forgery)}: ${str(f.data.type)} about ${str(f.data.object)}, answered ${str(f.data.status ?? f.data.outcome)}) caused ${effects.length} effect(s): verify the signature on the raw body before acting`,
+        [f, ...effects],
+      ),
+    )
+  }
+}
+
+/**
+ * The rules every billing flow property adds over what can happen to a real app, judged on the
+ * run's trace:
+ *
+ * - `flow.forgery_ignored`: a forged or tampered delivery (`harness.forged`) caused no effect (an
+ *   effect recorded while the app handled it, or naming its event).
+ * - `flow.genuine_refused`: no genuine delivery, signed by the provider with the secrets active
+ *   then, was refused with a 4xx (an app holding one secret across a roll while the header carries
+ *   two signatures must find its own among them).
+ * - `flow.replay_refused`: no replayed delivery (a genuine one sent again with its old signature,
+ *   past the tolerance) was accepted with a 2xx.
+ *
+ * @example
+ * checkFlowAdversity(sim.trace.entries()) // []
+ */
+export function checkFlowAdversity(entries: readonly TraceEntry[]): Violation[] {
+  const out: Violation[] = []
+  forgeryEffects(entries, out)
+  const refused = entries.filter(
+    (e) =>
+      e.kind === 'delivery.attempt' &&
+      e.data.outcome === 'http_error' &&
+      Number(e.data.status) >= 400 &&
+      Number(e.data.status) < 500,
+  )
+  const first = refused[0]
+  if (first !== undefined)
+    out.push(
+      violation(
+        'flow.genuine_refused',
+        `a genuine delivery of ${str(first.data.event)}, signed with the destination's secrets active then, was refused with ${str(first.data.status)} (${refused.length} such attempt(s)): verify the header's every v1 signature against every secret in env.secrets(), on the raw body`,
+        refused.slice(0, 2),
+      ),
+    )
+  const replays = entries.filter((e) => e.kind === 'delivery.replay' && e.data.outcome === 'delivered')
+  const replay = replays[0]
+  if (replay !== undefined)
+    out.push(
+      violation(
+        'flow.replay_refused',
+        `a replayed delivery of ${str(replay.data.event)} (${str(replay.data.age)} ms old) was accepted: check the signature's timestamp against env.clock.now`,
+        replays.slice(0, 2),
+      ),
+    )
+  return out
+}

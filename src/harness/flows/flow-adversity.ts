@@ -1,0 +1,61 @@
+import type { Simulator } from '#simulator/index.js'
+import type { FlowDeployment } from './flow-deploy.js'
+import { forgeFlowDelivery, latestAimed, type SentEvent, sendForged } from './flow-forgery.js'
+import type { FlowStep } from './flow-program.js'
+
+/** What the adversity steps act with in a flow run. */
+export interface AdversityTools {
+  readonly sim: Simulator
+  readonly destination: string
+  readonly url: string
+  readonly deployment: FlowDeployment
+  /** Events the destination was sent, oldest first. */
+  readonly sent: readonly SentEvent[]
+  /** Event ids the harness's attacker made (never counted as the provider's). */
+  readonly forged: Set<string>
+  /** The app's receiver (the one genuine deliveries reach). */
+  readonly receive: (request: Request) => Promise<Response>
+  readonly advance: (ms: number) => Promise<void>
+}
+
+/**
+ * Runs a step of the adversity kinds (`redeploy`, `roll_secret`, `forge`, `redeliver`); undefined
+ * for any other kind, else the step's note ('' when there is nothing to say).
+ *
+ * @example
+ * const note = await runAdversityStep(tools, { kind: 'roll_secret', redeployAfterMs: 5_000 })
+ */
+export async function runAdversityStep(tools: AdversityTools, step: FlowStep): Promise<string | undefined> {
+  const { sim, deployment } = tools
+  switch (step.kind) {
+    case 'redeploy':
+      deployment.deploy('deploy')
+      return ''
+    case 'roll_secret':
+      // The operator rolls the secret, then redeploys with it after a while, inside the overlap: the
+      // steps in between meet an app holding the old secret while deliveries are signed with both.
+      deployment.roll(step.redeployAfterMs)
+      return ''
+    case 'forge': {
+      const template = latestAimed(tools.sent, step.aim)
+      if (template === undefined) return 'nothing to forge yet'
+      const n = tools.forged.size + 1
+      const forged = forgeFlowDelivery(sim, tools.url, sim.admin.signingSecrets(tools.destination), template, step.forgery, n)
+      tools.forged.add(forged.event)
+      return sendForged(sim, tools.receive, forged, step.forgery)
+    }
+    case 'redeliver': {
+      const e = latestAimed(tools.sent, step.aim)
+      if (e === undefined) return 'nothing sent yet'
+      try {
+        void sim.admin.resend(e.id, tools.destination).catch(() => undefined)
+      } catch {
+        return `${e.id} too old to resend`
+      }
+      await tools.advance(0)
+      return `${e.type} ${e.id}`
+    }
+    default:
+      return undefined
+  }
+}

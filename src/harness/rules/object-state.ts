@@ -1,0 +1,59 @@
+import { resourceData } from '#catalogue/index.js'
+import type { Simulator } from '#simulator/index.js'
+
+/** The fields of an object that say what state it is in (only those it has). */
+export type ObjectState = Readonly<Record<string, string | number | boolean | null>>
+
+/** Fields that carry an object's state across the provider's resources. */
+const STATE_FIELDS = [
+  'object',
+  'status',
+  'payment_status',
+  'paid',
+  'refunded',
+  'amount_refunded',
+  'cancel_at_period_end',
+  'attempt_count',
+  'charges_enabled',
+  'details_submitted',
+] as const
+
+/**
+ * The state fields of an object as an event, an API read or the provider's store has it:
+ * its id, `object`, `status`, `payment_status` and the like; undefined when it is no object.
+ *
+ * @example
+ * objectState({ id: 'cs_1', object: 'checkout.session', status: 'complete', payment_status: 'paid', url: null })
+ * // { id: 'cs_1', object: 'checkout.session', status: 'complete', payment_status: 'paid' }
+ */
+export function objectState(value: unknown): ObjectState | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const o = value as Record<string, unknown>
+  if (typeof o.id !== 'string') return undefined
+  const out: Record<string, string | number | boolean | null> = { id: o.id }
+  for (const f of STATE_FIELDS) {
+    const v = o[f]
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v === null) out[f] = v
+  }
+  return out
+}
+
+let byPrefix: ReadonlyMap<string, string> | undefined
+
+/**
+ * The provider's true state of the object an id names (by its id prefix: `cs_`, `sub_`, `in_`,
+ * `cus_`, ...), in the platform account's test mode; undefined for an id of no stored object.
+ *
+ * @example
+ * providerState(sim, 'cs_test_a1') // { id: 'cs_test_a1', object: 'checkout.session', status: 'complete', ... }
+ */
+export function providerState(sim: Simulator, id: string): ObjectState | undefined {
+  byPrefix ??= new Map(Object.entries(resourceData().idPrefixes).map(([resource, prefix]) => [prefix, resource]))
+  const resource = byPrefix.get(id.slice(0, id.indexOf('_')))
+  if (resource === undefined) return undefined
+  try {
+    return objectState(sim.service.engine.resource(resource).get({ account: sim.platform.id, mode: 'test' }, id))
+  } catch {
+    return undefined
+  }
+}

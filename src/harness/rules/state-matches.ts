@@ -1,0 +1,94 @@
+import type { Json } from '#domain/index.js'
+import { canonicalJson } from '#kernel/index.js'
+import { type Violation, violation } from '../checkers/violation.js'
+import type { FlowRun } from '../flows/flow-run.js'
+import type { Rule } from './rule.js'
+
+/** The provider's objects as a projection reads them (the platform account, test mode). */
+export interface ProviderView {
+  /** Every object of a resource (`subscription`, `checkout.session`, `refund`, ...). */
+  list(resource: string): readonly Json[]
+  get(resource: string, id: string): Json | undefined
+  /** Virtual time now (epoch ms). */
+  readonly now: number
+}
+
+/** How to set the app's observable state beside the provider's: both as records by key. */
+export interface StateProjection<App> {
+  /** The app's observable state by key (what its database holds, what its gate answers). */
+  app(app: App): Readonly<Record<string, unknown>>
+  /** The provider's truth by the same keys. */
+  provider(view: ProviderView): Readonly<Record<string, unknown>>
+}
+
+/** Settings of {@link stateMatches}. */
+export interface StateMatchesOptions {
+  /**
+   * When to compare: `final` (once, after the deliveries settled at the end; default) or `settled`
+   * (also after every step, for each key whose object's latest event the app accepted).
+   */
+  readonly when?: 'final' | 'settled'
+}
+
+/**
+ * Builds the provider view of a run.
+ *
+ * @example
+ * providerView(run).list('subscription')
+ */
+export function providerView(run: FlowRun): ProviderView {
+  const scope = { account: run.sim.platform.id, mode: 'test' as const }
+  const engine = run.sim.service.engine
+  return {
+    list: (resource) => engine.resource(resource).list(scope) as Json[],
+    get: (resource, id) => engine.resource(resource).get(scope, id) as Json | undefined,
+    now: run.sim.clock.now,
+  }
+}
+
+/**
+ * A state rule: the app's observable state equals the provider's through a projection the user
+ * gives (the keys both name, compared as canonical JSON), at the end of the run or whenever a
+ * key's deliveries have settled. A key is settled when its object's latest event (the key is
+ * taken as an object id) was accepted, or when no event named it.
+ *
+ * @example
+ * stateMatches('refunds.mirrored', {
+ *   app: (app) => app.refunds(),
+ *   provider: (view) => Object.fromEntries(view.list('refund').map((r) => [r.id, r.status])),
+ * })
+ */
+export function stateMatches<App>(name: string, projection: StateProjection<App>, options: StateMatchesOptions = {}): Rule<App> {
+  return {
+    name,
+    description: 'the app state equals the provider state through the projection',
+    probe(context, final) {
+      if (!final && options.when !== 'settled') return
+      const { run } = context
+      const settled = (key: string) => {
+        const last = run.latest.get(key)
+        return last === undefined || run.acked.has(last)
+      }
+      const app = projection.app(context.app)
+      const truth = projection.provider(providerView(run))
+      const keys = [...new Set([...Object.keys(truth), ...Object.keys(app)])].filter((k) => settled(k)).sort()
+      const pairs = keys.map((key) => ({ key, app: app[key] ?? null, provider: truth[key] ?? null }))
+      context.note({ rule: name, final, pairs: JSON.parse(canonicalJson(pairs)) })
+    },
+    check(history) {
+      const out: Violation[] = []
+      const reported = new Set<string>()
+      for (const e of history.entries) {
+        if (e.kind !== 'harness.rule.state' || e.data.rule !== name) continue
+        for (const p of e.data.pairs as { key: string; app: unknown; provider: unknown }[]) {
+          if (reported.has(p.key) || canonicalJson(p.app) === canonicalJson(p.provider)) continue
+          reported.add(p.key)
+          out.push(
+            violation(name, `${p.key}: the app has ${canonicalJson(p.app)}, the provider ${canonicalJson(p.provider)}`, [e]),
+          )
+        }
+      }
+      return out
+    },
+  }
+}

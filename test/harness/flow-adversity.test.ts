@@ -1,0 +1,315 @@
+import { join } from 'node:path'
+import { verifySignature } from 'service-sim'
+import {
+  checkDunning,
+  coverageTable,
+  type DunningClientFactory,
+  dunningSubject,
+  dunningWorkload,
+  type FlowProgram,
+  type FulfilmentClientFactory,
+  fulfilmentSubject,
+  loadScenarioFile,
+  makeDunningClient,
+  makeSubscriptionMirror,
+  mirrorSubject,
+  referenceDunningClient,
+  referenceFulfilmentClient,
+  referenceSubscriptionMirror,
+  runFlow,
+  runFlowCampaign,
+  runScenario,
+  type SubscriptionMirrorFactory,
+} from 'service-sim/harness'
+import { describe, expect, it } from 'vitest'
+
+const DAY = 86_400_000
+const program = (steps: unknown[], faults: unknown[] = []): FlowProgram => ({ seed: 7, steps, faults }) as FlowProgram
+const checkers = (violations: readonly { checker: string }[]) => [...new Set(violations.map((v) => v.checker))]
+
+/**
+ * A mirror as many apps verify: the newest secret read from the environment at start-up, and only
+ * the header's first `v1` compared. Right until a roll: then the header carries the new secret's
+ * signature first while the app still holds the old one.
+ */
+const firstV1Only: SubscriptionMirrorFactory = (env) => {
+  const inner = referenceSubscriptionMirror(env)
+  const secret = env.secrets()[env.secrets().length - 1] as string
+  return {
+    ...inner,
+    async handler(req) {
+      const raw = await req.clone().text()
+      const header = req.headers.get(`${env.prefix}-Signature`) ?? ''
+      const t = /t=(\d+)/.exec(header)?.[1] ?? '0'
+      const first = /v1=([0-9a-f]+)/.exec(header)?.[1]
+      try {
+        verifySignature(raw, `t=${t},v1=${first}`, [secret], { now: env.clock.now })
+      } catch {
+        return new Response('bad signature', { status: 400 })
+      }
+      return inner.handler(req)
+    },
+  }
+}
+
+describe('a redeploy at a drawn delay after a secret roll', () => {
+  const rolled = program([
+    { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+    { kind: 'roll_secret', redeployAfterMs: 3_600_000 },
+    { kind: 'subscribe', customer: 1, plan: 1, quantity: 2, trialDays: 0 },
+    { kind: 'advance', ms: 2 * 3_600_000 },
+    { kind: 'change_quantity', sub: 0, quantity: 3 },
+  ])
+
+  it('catches an app that checks only the first v1 while it holds the old secret inside the overlap', async () => {
+    const report = await runFlow(rolled, mirrorSubject(firstV1Only, {}, 'test'))
+    expect(checkers(report.violations)).toContain('flow.genuine_refused')
+    expect(report.coverage.some((k) => k.endsWith('|in_roll'))).toBe(true)
+  })
+
+  it('passes the reference mirror, which checks every v1 against every secret it holds', async () => {
+    const report = await runFlow(rolled, mirrorSubject(referenceSubscriptionMirror, {}, 'test'))
+    expect(report.violations).toEqual([])
+  })
+
+  it('passes the first-v1 app when no roll happens (the window is what catches it)', async () => {
+    const plain = program([
+      { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+      { kind: 'subscribe', customer: 1, plan: 1, quantity: 2, trialDays: 0 },
+    ])
+    expect((await runFlow(plain, mirrorSubject(firstV1Only, {}, 'test'))).violations).toEqual([])
+  })
+})
+
+/** A shop whose success page and webhook each check, then await, then record: both can fulfil. */
+const checkThenSet: FulfilmentClientFactory = (env) => {
+  const fulfilOnce = async (id: string, source: string) => {
+    if (await env.store.has(`done:${id}`)) return
+    await env.store.get(`order:${id}`)
+    env.orders.fulfil(id, source)
+    await env.store.set(`done:${id}`, true)
+  }
+  return {
+    async handler(req) {
+      const raw = await req.text()
+      try {
+        verifySignature(raw, req.headers.get(`${env.prefix}-Signature`), env.secrets(), { now: env.clock.now })
+      } catch {
+        return new Response('bad signature', { status: 400 })
+      }
+      const event = JSON.parse(raw) as { id: string; type: string; data: { object: { id: string; payment_status: string } } }
+      if (event.type === 'checkout.session.completed' && event.data.object.payment_status === 'paid')
+        await fulfilOnce(event.data.object.id, event.id)
+      return new Response('ok')
+    },
+    async successPage(url) {
+      const id = new URL(url).searchParams.get('session_id') as string
+      const res = await env.fetch(`${env.baseUrl}/v1/checkout/sessions/${id}`, {
+        headers: { Authorization: `Bearer ${env.secretKey}` },
+      })
+      const session = (await res.json()) as { payment_status?: string }
+      if (session.payment_status === 'paid') await fulfilOnce(id, 'success_page')
+      return new Response('thanks')
+    },
+  }
+}
+
+describe('the success page racing the webhook', () => {
+  const race = (returns: string) =>
+    program([
+      { kind: 'x:checkout', mode: 'payment', customer: 0, plan: 0 },
+      { kind: 'x:pay', session: 0, payment: 0, returns },
+    ])
+
+  for (const order of ['page_first', 'webhook_first']) {
+    it(`opens the page the moment the webhook arrives (${order.replace('_', ' ')}) and catches a check-then-set shop`, async () => {
+      const report = await runFlow(race(order), fulfilmentSubject(checkThenSet, 'test'))
+      expect(report.steps[1]).toContain(order.replace('_', ' '))
+      expect(checkers(report.violations)).toContain('fulfilment.once')
+    })
+
+    it(`passes the reference shop, which claims each session atomically (${order.replace('_', ' ')})`, async () => {
+      const report = await runFlow(race(order), fulfilmentSubject(referenceFulfilmentClient, 'test'))
+      expect(report.steps[1]).toContain(order.replace('_', ' '))
+      expect(report.violations).toEqual([])
+    })
+  }
+
+  it('does not catch the check-then-set shop when the page opens before any delivery', async () => {
+    const report = await runFlow(race(true as never), fulfilmentSubject(checkThenSet, 'test'))
+    expect(report.violations).toEqual([])
+  })
+})
+
+/** A dunning app that tells the customer before it verifies the delivery (and refuses it after). */
+const noticeBeforeVerify: DunningClientFactory = (env) => {
+  const inner = referenceDunningClient(env)
+  return {
+    async handler(req) {
+      const event = JSON.parse(await req.clone().text()) as {
+        id: string
+        type: string
+        data: { object: Record<string, unknown> }
+      }
+      if (event.type === 'invoice.payment_failed')
+        env.notices.paymentFailed(String(event.data.object.id), String(event.data.object.customer), event.id)
+      return inner.handler(req)
+    },
+  }
+}
+
+describe('forged and tampered deliveries in the flows', () => {
+  const paid = (forgery: string) =>
+    program([
+      { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+      { kind: 'forge', forgery, aim: 'invoice.paid' },
+    ])
+
+  for (const forgery of ['wrong_secret', 'altered_body', 'unsigned']) {
+    it(`catches an app that acts before verifying a forged delivery (${forgery})`, async () => {
+      const report = await runFlow(paid(forgery), dunningSubject(noticeBeforeVerify, 'test'))
+      expect(report.steps[1]).toContain('invoice.payment_failed')
+      expect(checkers(report.violations)).toContain('flow.forgery_ignored')
+    })
+  }
+
+  it('passes the reference dunning client, which refuses every forgery before acting', async () => {
+    const report = await runFlow(paid('altered_body'), dunningSubject(referenceDunningClient, 'test'))
+    expect(report.steps[1]).toContain('refused (400)')
+    expect(report.violations).toEqual([])
+  })
+
+  it('catches a shop that fulfils before verifying a forged completion of an expired session', async () => {
+    const eager: FulfilmentClientFactory = (env) => {
+      const inner = referenceFulfilmentClient(env)
+      return {
+        ...inner,
+        async handler(req) {
+          const event = JSON.parse(await req.clone().text()) as { id: string; type: string; data: { object: { id: string } } }
+          if (event.type === 'checkout.session.completed') env.orders.fulfil(event.data.object.id, event.id)
+          return inner.handler(req)
+        },
+      }
+    }
+    const forged = program([
+      { kind: 'x:checkout', mode: 'payment', customer: 0, plan: 0 },
+      { kind: 'x:expire', session: 0 },
+      { kind: 'forge', forgery: 'wrong_secret', aim: 'checkout.session' },
+    ])
+    const report = await runFlow(forged, fulfilmentSubject(eager, 'test'))
+    expect(checkers(report.violations)).toContain('flow.forgery_ignored')
+    expect((await runFlow(forged, fulfilmentSubject(referenceFulfilmentClient, 'test'))).violations).toEqual([])
+  })
+})
+
+describe('duplicates and redeliveries aimed at the events the rules depend on', () => {
+  const failing = [
+    { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+    { kind: 'fail_card', customer: 0 },
+    { kind: 'advance', ms: 32 * DAY },
+  ]
+
+  it('duplicates the aimed invoice.payment_failed and catches the no-dedup client on it', async () => {
+    const aimed = program(failing, [{ step: 3, fault: 'duplicate_delivery', count: 1, operation: 'invoice.payment_failed' }])
+    const report = await runFlow(aimed, dunningSubject(referenceDunningClient, 'test'))
+    expect(report.violations).toEqual([])
+    expect(report.coverage.some((k) => k.startsWith('invoice.payment_failed|') && k.includes('|duplicate|'))).toBe(true)
+    const noDedup = await runFlow(aimed, dunningSubject(makeDunningClient({ noDedup: true }), 'test'))
+    expect(checkers(noDedup.violations)).toContain('dunning.notice_once')
+  })
+
+  it('redelivers the failure after a redeploy: a client remembering in memory only notices twice', async () => {
+    const again = program([...failing, { kind: 'redeploy' }, { kind: 'redeliver', aim: 'invoice.payment_failed' }])
+    const memory = await runFlow(again, dunningSubject(makeDunningClient({ memoryOnly: true }), 'test'))
+    expect(checkers(memory.violations)).toContain('dunning.notice_once')
+    const stored = await runFlow(again, dunningSubject(referenceDunningClient, 'test'))
+    expect(stored.violations).toEqual([])
+    expect(stored.coverage.some((k) => k.startsWith('invoice.payment_failed|') && k.endsWith('|redeployed'))).toBe(true)
+  })
+
+  it('delivers a failure notice after the invoice was paid, and the reference sends none', async () => {
+    const late = program([...failing, { kind: 'recover', customer: 0 }, { kind: 'redeliver', aim: 'invoice.payment_failed' }])
+    const report = await runFlow(late, dunningSubject(referenceDunningClient, 'test'))
+    expect(report.coverage.some((k) => k.startsWith('invoice.payment_failed|paid|'))).toBe(true)
+    expect(report.violations).toEqual([])
+  })
+
+  it('forgets nothing across a redeploy in the reference mirror, and catches the memory-only mirror', async () => {
+    const redeployed = program([
+      { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+      { kind: 'redeploy' },
+      { kind: 'change_quantity', sub: 0, quantity: 2 },
+    ])
+    expect((await runFlow(redeployed, mirrorSubject(referenceSubscriptionMirror, {}, 'test'))).violations).toEqual([])
+    const memory = await runFlow(redeployed, mirrorSubject(makeSubscriptionMirror({ memoryOnly: true }), {}, 'test'))
+    expect(memory.violations.length).toBeGreaterThan(0)
+  })
+})
+
+describe('every event type the flows cause, to an app subscribed to *', () => {
+  it('sends payment_intent.*, charge.* and checkout.session.expired to the fulfilment client', async () => {
+    const types = new Set<string>()
+    const recording: FulfilmentClientFactory = (env) => {
+      const inner = referenceFulfilmentClient(env)
+      return {
+        ...inner,
+        async handler(req) {
+          types.add((JSON.parse(await req.clone().text()) as { type: string }).type)
+          return inner.handler(req)
+        },
+      }
+    }
+    await runFlow(
+      program([
+        { kind: 'x:checkout', mode: 'payment', customer: 0, plan: 0 },
+        { kind: 'x:pay', session: 0, payment: 0, returns: false },
+        { kind: 'x:checkout', mode: 'payment', customer: 1, plan: 1 },
+        { kind: 'x:expire', session: 1 },
+      ]),
+      fulfilmentSubject(recording, 'test'),
+    )
+    for (const t of ['payment_intent.succeeded', 'charge.succeeded', 'checkout.session.completed', 'checkout.session.expired'])
+      expect(types).toContain(t)
+  })
+
+  it('sends invoice.marked_uncollectible when the business writes an invoice off', async () => {
+    const report = await runFlow(
+      program([
+        { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+        { kind: 'fail_card', customer: 0 },
+        { kind: 'advance', ms: 32 * DAY },
+        { kind: 'x:write_off', customer: 0 },
+        { kind: 'recover', customer: 0 },
+      ]),
+      dunningSubject(referenceDunningClient, 'test'),
+    )
+    expect(report.coverage.some((k) => k.startsWith('invoice.marked_uncollectible|'))).toBe(true)
+    expect(report.violations).toEqual([])
+  })
+})
+
+describe('coverage and steering', () => {
+  it('reports the combinations each check reached', async () => {
+    const result = await checkDunning(referenceDunningClient, { numRuns: 5 })
+    expect(result.ok).toBe(true)
+    const keys = Object.keys(result.coverage)
+    expect(keys.length).toBeGreaterThan(5)
+    for (const k of keys) expect(k).toMatch(/^[a-z_.]+\|[a-z_/]+\|[a-z_]+\|(none|redeployed|in_roll)$/)
+  })
+
+  it("carries a flow scenario's coverage into its run result, as the HTML report's coverage table", async () => {
+    const result = await runScenario(loadScenarioFile(join(import.meta.dirname, '../../scenarios/dunning.yaml')))
+    expect(result.coverage?.length ?? 0).toBeGreaterThan(0)
+    const table = coverageTable(result.coverage ?? [])
+    expect(table).toContain('<table id="coverage">')
+    expect(table).toContain('invoice.payment_failed')
+  }, 60_000)
+
+  it('reaches more combinations steered than plain generation in the same runs', async () => {
+    const subject = () => dunningSubject(referenceDunningClient, 'test')
+    const plain = await runFlowCampaign(subject, { runs: 30, workload: dunningWorkload(), steer: false })
+    const steered = await runFlowCampaign(subject, { runs: 30, workload: dunningWorkload() })
+    expect(steered.violations).toBe(0)
+    expect(Object.keys(steered.coverage).length).toBeGreaterThan(Object.keys(plain.coverage).length)
+  }, 120_000)
+})
