@@ -123,4 +123,17 @@ export class TextRequest extends Request {
     if (this.#streamed) return super.clone()
     return new TextRequest(this.#init)
   }
+
+  /**
+   * What `req.clone().text()` answers, without making the clone when `req` is a delivery's request
+   * whose body nobody took (an observer that logs the raw body before the receiver reads it).
+   *
+   * @example
+   * const raw = await TextRequest.textOf(req) // the body, and req can still be read
+   */
+  static textOf(req: Request): Promise<string> {
+    if (!(req instanceof TextRequest) || req.#streamed) return req.clone().text()
+    if (req.bodyUsed) return Promise.reject(new TypeError('Request.clone: Body has already been consumed.'))
+    return Promise.resolve(req.#init.body)
+  }
 }

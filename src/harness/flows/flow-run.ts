@@ -1,4 +1,5 @@
 import type { FaultsInput } from '#faults/index.js'
+import { TextRequest } from '#http/index.js'
 import type { Clock, TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import type { Violation } from '../checkers/violation.js'
@@ -87,7 +88,7 @@ export interface FlowReport {
 function ackingHandler(sim: Simulator, client: ReturnType<FlowSubject['start']>, acked: Set<string>) {
   const trace = sim.service.kernel.trace
   return async (request: Request): Promise<Response> => {
-    const raw = await request.clone().text()
+    const raw = await TextRequest.textOf(request)
     let res: Response
     try {
       res = await client.handler(request)
