@@ -128,7 +128,13 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const subscriptions: string[] = []
   const d = prepared.setup.destination
   const env: FlowClientEnv = {
-    secrets: () => sim.admin.signingSecrets(d).reverse(),
+    // Read off the destinations, not `sim.admin`: building the admin surface costs a run more.
+    secrets: () => {
+      const destination = sim.service.destinations.find(d)
+      return destination === undefined
+        ? sim.admin.signingSecrets(d).reverse()
+        : sim.service.destinations.activeSecrets(destination).reverse()
+    },
     clock: sim.clock,
     prefix: sim.service.kernel.prefix,
     fetch: sim.fetch,
