@@ -14,4 +14,5 @@ export { type DeclaredInput, type DeclaredRoute, declaredPathNames, declaredRout
 export { DeclaredRouter } from './declared-routes/declared-router.js'
 export type { IncomingExchangeHandler } from './handler.js'
 export { type IncomingUrl, lowercaseHeaderReader } from './incoming.js'
+export { TextRequest } from './text-request.js'
 export { createTransport } from './transport.js'

@@ -1,3 +1,10 @@
+import { canDeferRequestBody, deferRequestBody, type FetchBody, fetchBody } from './fetch-state.js'
+
+function hasContentType(headers: Readonly<Record<string, string>>): boolean {
+  for (const name in headers) if (name.length === 12 && name.toLowerCase() === 'content-type') return true
+  return false
+}
+
 /**
  * What a delivery's request is made of: the signal is read only when asked for.
  *
@@ -34,8 +41,28 @@ export class TextRequest extends Request {
   #streamed = false
 
   constructor(init: TextRequestInit) {
-    super(init.url, { method: 'POST', headers: init.headers, body: init.body })
+    // Where the runtime allows, the body stream is made only when fetch's own code reads it: a
+    // receiver that takes `text()` or `json()` never pays for one.
+    super(
+      init.url,
+      canDeferRequestBody
+        ? { method: 'POST', headers: init.headers }
+        : { method: 'POST', headers: init.headers, body: init.body },
+    )
     this.#init = init
+    if (canDeferRequestBody && deferRequestBody(this, () => this.#realBody())) {
+      // What fetch adds for a string body when the caller set no type.
+      if (!hasContentType(init.headers)) this.headers.append('content-type', 'text/plain;charset=UTF-8')
+    }
+  }
+
+  /** The body stream, as a Request built with the body would hold it; from now on reads go through it. */
+  #realBody(): FetchBody | null {
+    this.#streamed = true
+    const body = fetchBody(new Request(this.#init.url, { method: 'POST', body: this.#init.body })) ?? null
+    // Read already through text(): the stream is spent, as it would have been.
+    if (this.#used && body !== null) void body.stream.getReader().read()
+    return body
   }
 
   override get signal(): AbortSignal {
@@ -48,7 +75,9 @@ export class TextRequest extends Request {
   }
 
   override get bodyUsed(): boolean {
-    return this.#used || super.bodyUsed
+    if (this.#used) return true
+    // Not streamed: the deferred body is not made just to say it is unused.
+    return canDeferRequestBody && !this.#streamed ? false : super.bodyUsed
   }
 
   #take(): string {
@@ -93,5 +122,18 @@ export class TextRequest extends Request {
     if (this.bodyUsed) throw new TypeError('Request.clone: Body has already been consumed.')
     if (this.#streamed) return super.clone()
     return new TextRequest(this.#init)
+  }
+
+  /**
+   * What `req.clone().text()` answers, without making the clone when `req` is a delivery's request
+   * whose body nobody took (an observer that logs the raw body before the receiver reads it).
+   *
+   * @example
+   * const raw = await TextRequest.textOf(req) // the body, and req can still be read
+   */
+  static textOf(req: Request): Promise<string> {
+    if (!(req instanceof TextRequest) || req.#streamed) return req.clone().text()
+    if (req.bodyUsed) return Promise.reject(new TypeError('Request.clone: Body has already been consumed.'))
+    return Promise.resolve(req.#init.body)
   }
 }

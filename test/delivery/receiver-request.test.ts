@@ -87,4 +87,26 @@ describe('a copy of the request an in-process receiver gets', () => {
     expect(seen.text).toContain('"customer.created"')
     expect(seen).toMatchObject({ signed: true, method: 'POST' })
   })
+
+  it('refuses to copy a request whose body was already read, as fetch does', async () => {
+    const { seen } = await deliverOne(async (req) => {
+      await req.text()
+      try {
+        new Request(req)
+        return 'copied'
+      } catch (e) {
+        return e instanceof TypeError ? 'refused' : 'other error'
+      }
+    })
+    expect(seen).toBe('refused')
+  })
+
+  it('gives the copy the body even after the original was cloned', async () => {
+    const { seen } = await deliverOne(async (req) => {
+      const first = await req.clone().text()
+      const copy = new Request(req)
+      return { same: (await copy.text()) === first, used: req.bodyUsed }
+    })
+    expect(seen).toEqual({ same: true, used: true })
+  })
 })

@@ -1,5 +1,6 @@
 import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
+import { TextRequest } from '#http/index.js'
 import type { Clock, TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
@@ -138,7 +139,7 @@ function parsed(raw: string): Incoming | undefined {
 function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecorder, watch: Watch) {
   const trace = run.sim.service.kernel.trace
   return async (request: Request): Promise<Response> => {
-    const raw = await request.clone().text()
+    const raw = await TextRequest.textOf(request)
     const event = parsed(raw)
     const forged = typeof event?.id === 'string' && watch.forged.has(event.id)
     const id = event === undefined ? undefined : watch.coverage.observe(event, request.headers, forged)

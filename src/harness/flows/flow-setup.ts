@@ -1,4 +1,4 @@
-import { continueAs, createSimulator, type Simulator } from '#simulator/index.js'
+import { continueAs, createSimulator, keepForForks, type Simulator } from '#simulator/index.js'
 import { type SimulatorChoice, simulatorKeyOf, simulatorOptionsOf } from '../run/simulator-choice.js'
 import { HarnessInputError } from '../validate-input.js'
 import { FLOW_CUSTOMERS, FLOW_PLANS } from './flow-program.js'
@@ -111,6 +111,8 @@ export async function prepareFlow(
     true,
   )
   await sim.settle()
+  // From now on it is only forked: its capture is made once for every run.
+  keepForForks(sim)
   return { sim, setup: { prices, customers, destination: String(d.id) } }
 }
 

@@ -1,5 +1,6 @@
 import { REPLAY_MIN_AGE_MS } from '#domain/index.js'
 import type { FaultEntry } from '#faults/index.js'
+import { TextRequest } from '#http/index.js'
 import { headerNames } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import type { MountedReceiver, MountOptions } from './step-runner.js'
@@ -63,7 +64,7 @@ function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture): Mo
     down ? (downStatus === undefined ? refuse(m.url) : new Response('receiver down', { status: downStatus })) : m.handler(req)
   const observed = async (req: Request): Promise<Response> => {
     const header = req.headers.get(signature)
-    const raw = await req.clone().text()
+    const raw = await TextRequest.textOf(req)
     const now = sim.clock.now
     const replay = capture.isReplay(header, now)
     if (down) {
