@@ -40,6 +40,11 @@ export function withhold(answer: unknown, paths: readonly string[], withheld: Wi
   if (paths.length > 0 || typeof answer !== 'object' || answer === null || !isSealedAnswer(answer)) {
     return walk(answer, [], paths, withheld, 0)
   }
+  let shownOf = shownBy.get(withheld)
+  if (shownOf === undefined) {
+    shownOf = new WeakMap()
+    shownBy.set(withheld, shownOf)
+  }
   let shown = shownOf.get(answer)
   if (shown === undefined) {
     const walked = walk(answer, [], paths, withheld, 0)
@@ -49,8 +54,9 @@ export function withhold(answer: unknown, paths: readonly string[], withheld: Wi
   return shown
 }
 
-// What a sealed answer shows without `expand[]`, by the answer: weak, so collected with it.
-const shownOf = new WeakMap<object, unknown>()
+// What a sealed answer shows without `expand[]`, by the withheld fields in force and the answer:
+// weak, so collected with either.
+const shownBy = new WeakMap<WithheldFields, WeakMap<object, unknown>>()
 
 function walk(value: unknown, at: readonly string[], paths: readonly string[], withheld: WithheldFields, depth: number): unknown {
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value
