@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { type IncomingUrl, lowercaseHeaderReader } from '#http/index.js'
+import { type Exchange, type IncomingUrl, lowercaseHeaderReader } from '#http/index.js'
 import { incomingExchangeOf, type Simulator } from '#simulator/index.js'
 import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
 import { preflightHeaders } from './customer-pages/cors.js'
@@ -99,7 +99,13 @@ function createNodeServer(context: Context, timeouts: ServeTimeouts): Server {
       requireHostHeader: false,
     },
     (req, res) => {
-      handle(context, req, res).catch((error: unknown) => failed(req, res, error))
+      // Most requests of the API are answered without an async function of serve's own: a
+      // rejection or a throw is answered the same way.
+      try {
+        handle(context, req, res)?.catch((error: unknown) => failed(req, res, error))
+      } catch (error) {
+        failed(req, res, error)
+      }
     },
   )
   server.keepAliveTimeout = timeouts.keepAliveMs
@@ -164,14 +170,26 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
   })
 }
 
-async function handle(context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Admits a request, then serves it once its body is read (at once when it has none). */
+function handle(context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   const admitted = admit(context, req)
-  if (!('url' in admitted)) return refuse(req, res, admitted)
-  const { url, admin, dashboard } = admitted
+  if (!('url' in admitted)) return void refuse(req, res, admitted)
   const read = readNodeBody(req)
-  const text = read instanceof Promise ? await read : read
+  if (read instanceof Promise) return read.then((text) => serve(context, req, res, admitted, text))
+  return serve(context, req, res, admitted, read)
+}
+
+/** A request admitted, with its body: not an async function, so a request of the API awaits only its answer. */
+function serve(
+  context: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  admitted: { url: IncomingUrl; admin: boolean; dashboard: boolean },
+  text: string | undefined,
+): Promise<void> | undefined {
+  const { url, admin, dashboard } = admitted
   if (text === undefined)
-    return refuse(req, res, { status: 413, code: 'body_too_large', message: `request body over ${MAX_BODY_BYTES} bytes` })
+    return void refuse(req, res, { status: 413, code: 'body_too_large', message: `request body over ${MAX_BODY_BYTES} bytes` })
   const method = req.method ?? 'GET'
   if (dashboard) return answerDashboard(context, req, res, method, new URL(url.href), text)
   // A page of the app's (another port) calls the API and the customer side through the browser
@@ -187,8 +205,26 @@ async function handle(context: Context, req: IncomingMessage, res: ServerRespons
   const driver = context.driver
   // During a jump the request is served at the jump's current time without waiting for it: the
   // jump may be waiting for a webhook whose receiver calls back into the API before it answers.
-  if (driver !== undefined && !driver.trySync() && !driver.jumping) await driver.sync().catch(reportCatchUp)
-  const arrived = arrival(context.sim, req.method ?? 'GET', req.headers, url.pathname + url.search, admin, text)
+  if (driver !== undefined && !driver.trySync() && !driver.jumping)
+    return driver
+      .sync()
+      .catch(reportCatchUp)
+      .then(() => answer(context, req, res, url, admin, text, origin))
+  return answer(context, req, res, url, admin, text, origin)
+}
+
+/** A request of the API or the admin API at the current time: its arrival recorded, then answered. */
+function answer(
+  context: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: IncomingUrl,
+  admin: boolean,
+  text: string,
+  origin: string | undefined,
+): Promise<void> {
+  const method = req.method ?? 'GET'
+  const arrived = arrival(context.sim, method, req.headers, url.pathname + url.search, admin, text)
   if (admin) return answerAdmin(context, req, res, method, url, text, arrived)
   return answerApi(context, req, res, url, text, origin, arrived)
 }
@@ -283,7 +319,7 @@ async function answerAdmin(
 }
 
 /** A request of the API: the simulator's raw exchange, its answer's provider URLs pointed at serve's pages. */
-async function answerApi(
+function answerApi(
   context: Context,
   req: IncomingMessage,
   res: ServerResponse,
@@ -304,14 +340,18 @@ async function answerApi(
       (a) => recorder.request({ ...arrived, status: a.status, response: a.text }),
       (error: unknown) => recorder.request({ ...arrived, status: 0, response: String((error as Error)?.message ?? error) }),
     )
-  const answer = await answering
+  return answering.then((answer) => writeAnswer(res, answer, origin, context.origin))
+}
+
+/** The exchange's answer on node's response, its provider URLs pointed at serve's pages at `served`. */
+function writeAnswer(res: ServerResponse, answer: Exchange, origin: string | undefined, served: string): void {
   // Headers as one flat array and the length given: node then sends the head and the body in one
   // write, where without a length it frames the body as chunks (one writev of several buffers).
   const head: string[] = []
   const headers = answer.headers
   for (const name in headers) head.push(name, headers[name] as string)
   if (origin !== undefined) head.push('Access-Control-Allow-Origin', origin, 'Vary', 'Origin')
-  const body = rewriteProviderUrls(answer.text, context.origin)
+  const body = rewriteProviderUrls(answer.text, served)
   if (answer.status >= 200 && answer.status !== 204 && answer.status !== 304)
     head.push('Content-Length', String(Buffer.byteLength(body)))
   res.writeHead(answer.status, head)

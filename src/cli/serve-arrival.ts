@@ -84,7 +84,8 @@ function recordedHeaders(raw: Readonly<Record<string, string | string[] | undefi
     headers[name] = value
     names.push(name)
   }
-  lastHeaders = headers
+  // Frozen: entries are never changed, and the trace writes a frozen object's members once.
+  lastHeaders = Object.freeze(headers)
   lastNames = names
-  return headers
+  return lastHeaders
 }

@@ -59,7 +59,7 @@ export function createFetchHandler(options: HandlerOptions): {
 } {
   const handler = new RequestHandler(options)
   return {
-    exchangeIncoming: (incoming) => handler.answer(Promise.resolve(incoming)),
+    exchangeIncoming: (incoming) => handler.answer(incoming),
     async fetch(input, init) {
       // Reading a fetch call has no effect on the service, so it may start before the arrival.
       const outcome = await handler.answer(readIncoming(input, init))
@@ -88,8 +88,11 @@ class RequestHandler {
     this.#dropAnswer = options.dropAnswer
   }
 
-  /** Answers one request once every request that arrived before it has been answered. */
-  async answer(reading: Promise<Incoming>): Promise<Exchange> {
+  /**
+   * Answers one request once every request that arrived before it has been answered. A request a
+   * server has read already (`exchangeIncoming`) is given as it is: no promise to wait for.
+   */
+  async answer(reading: Promise<Incoming> | Incoming): Promise<Exchange> {
     const host = this.#host
     const { kernel, timeline } = host.service
     const flight = timeline.arrive(kernel.clock.now)
@@ -102,7 +105,7 @@ class RequestHandler {
     try {
       let incoming: Incoming
       try {
-        incoming = await reading
+        incoming = reading instanceof Promise ? await reading : reading
       } finally {
         await previous
       }

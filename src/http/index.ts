@@ -12,7 +12,7 @@ export { type DeclaredRequest, type DeclaredTable, declaredRefusal, serveDeclare
 export { DeclaredInputError, declaredError } from './declared-routes/declared-input.js'
 export { type DeclaredInput, type DeclaredRoute, declaredPathNames, declaredRouteKey } from './declared-routes/declared-route.js'
 export { DeclaredRouter } from './declared-routes/declared-router.js'
-export type { IncomingExchangeHandler } from './handler.js'
+export type { Exchange, IncomingExchangeHandler } from './handler.js'
 export { type IncomingUrl, lowercaseHeaderReader } from './incoming.js'
 export { TextRequest } from './text-request.js'
 export { createTransport } from './transport.js'

@@ -101,18 +101,19 @@ function compile(routes: readonly Route[]): Router {
     return undefined
   }
 
-  // A path without placeholders matches the same way every time (a usage reporter calls two such
-  // paths over and over): its match is kept, with frozen empty params. Bounded, as paths are input.
-  const literalMatches = new Map<string, RouteMatch>()
+  // A path matches the same way every time (a usage reporter calls two paths over and over, a
+  // client retrieves the same object again and again): its match is kept, its params frozen.
+  // Bounded, as paths are input.
+  const matches = new Map<string, RouteMatch>()
 
   function match(method: string, path: string): RouteMatch | undefined {
     const key = `${method} ${path}`
-    const known = literalMatches.get(key)
+    const known = matches.get(key)
     if (known !== undefined) return known
     const found = walkMatch(method, path)
-    if (found !== undefined && found.route.path === path) {
-      if (literalMatches.size >= 1024) literalMatches.clear()
-      literalMatches.set(key, found)
+    if (found !== undefined) {
+      if (matches.size >= 1024) matches.clear()
+      matches.set(key, found)
     }
     return found
   }
@@ -128,7 +129,7 @@ function compile(routes: readonly Route[]): Router {
     leaf.names.forEach((name, i) => {
       params[name] = decodeParam(values[i] ?? '')
     })
-    return { route: leaf.route, params }
+    return { route: leaf.route, params: Object.freeze(params) }
   }
 
   return {

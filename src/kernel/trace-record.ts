@@ -68,9 +68,18 @@ function lengthPrefixed(name: string): string {
   return text
 }
 
+// The text of frozen objects of strings already written: a frozen object cannot change, and a
+// server records the same frozen headers object for request after request. Weak: collected with it.
+const frozenTexts = new WeakMap<object, string>()
+
 /** A plain object whose members are all strings (request headers), length-prefixed; else undefined. */
 function stringMembers(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const frozen = Object.isFrozen(value)
+  if (frozen) {
+    const known = frozenTexts.get(value)
+    if (known !== undefined) return known
+  }
   const proto = Object.getPrototypeOf(value)
   if (proto !== Object.prototype && proto !== null) return undefined
   let out = ''
@@ -79,5 +88,6 @@ function stringMembers(value: unknown): string | undefined {
     if (typeof member !== 'string') return undefined
     out += `${name.length}:${name}s${member.length}:${member}`
   }
+  if (frozen) frozenTexts.set(value, out)
   return out
 }

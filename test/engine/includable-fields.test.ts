@@ -177,3 +177,21 @@ describe('a subscription item shows its price as plan', () => {
     expect([item.plan.id, item.plan.amount]).toEqual([b.id, 200])
   })
 })
+
+describe('a retrieve answered again and again (the shown fields made once per stored object)', () => {
+  it('answers the same bytes each time, shows a withheld field only when expanded, and shows a change at once', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({ email: 'jenny@example.com', tax: { ip_address: '8.8.8.8' } })
+    const plain = async () => JSON.stringify(await stripe.customers.retrieve(customer.id))
+    const first = await plain()
+    expect(await plain()).toBe(first)
+    expect(JSON.parse(first)).not.toHaveProperty('tax')
+    const expanded = await stripe.customers.retrieve(customer.id, { expand: ['tax'] })
+    expect(expanded).toHaveProperty('tax')
+    expect(await plain()).toBe(first)
+    await stripe.customers.update(customer.id, { name: 'Jenny Rosen' })
+    const changed = JSON.parse(await plain())
+    expect(changed.name).toBe('Jenny Rosen')
+    expect(changed).not.toHaveProperty('tax')
+  })
+})

@@ -1,3 +1,4 @@
+import { isSealedAnswer, seal, sealedAnswer } from '#kernel/sealed.js'
 import { isPlainObject } from './apply-params.js'
 import type { ResourceDeclaration } from './declaration.js'
 
@@ -34,8 +35,28 @@ const MAX_DEPTH = 8
  */
 export function withhold(answer: unknown, paths: readonly string[], withheld: WithheldFields): unknown {
   if (withheld.size === 0) return answer
-  return walk(answer, [], paths, withheld, 0)
+  // An answer given again and again (a retrieve) shows the same fields each time it is shown
+  // without `expand[]`: what it shows is made once, and marked so its JSON text is made once too.
+  if (paths.length > 0 || typeof answer !== 'object' || answer === null || !isSealedAnswer(answer)) {
+    return walk(answer, [], paths, withheld, 0)
+  }
+  let shownOf = shownBy.get(withheld)
+  if (shownOf === undefined) {
+    shownOf = new WeakMap()
+    shownBy.set(withheld, shownOf)
+  }
+  let shown = shownOf.get(answer)
+  if (shown === undefined) {
+    const walked = walk(answer, [], paths, withheld, 0)
+    shown = walked === answer || typeof walked !== 'object' || walked === null ? answer : sealedAnswer(seal(walked))
+    shownOf.set(answer, shown)
+  }
+  return shown
 }
+
+// What a sealed answer shows without `expand[]`, by the withheld fields in force and the answer:
+// weak, so collected with either.
+const shownBy = new WeakMap<WithheldFields, WeakMap<object, unknown>>()
 
 function walk(value: unknown, at: readonly string[], paths: readonly string[], withheld: WithheldFields, depth: number): unknown {
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value
@@ -109,9 +130,11 @@ function rewrite(
   if (rest.length === 0) {
     const next = change(child)
     if (next === child) return undefined
-    const out = { ...object }
-    if (next === REMOVED) delete out[head]
-    else out[head] = next
+    if (next !== REMOVED) return { ...object, [head]: next }
+    // Copied without the field rather than deleted from a copy: a delete turns the copy into a
+    // dictionary, which every later read and its JSON rendering pay for.
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(object)) if (key !== head) out[key] = object[key]
     return out
   }
   if (!isPlainObject(child)) return undefined
