@@ -11,6 +11,7 @@ import type { PlannedPrice } from '../catalog/inline-prices.js'
 import { type Redemption, redeem } from '../catalog/promotion-redemption.js'
 import { lineAmount } from '../pricing.js'
 import type { Timeline } from '../timelines.js'
+import { addInvoiceItems, checkAddInvoiceItems, type PlannedInvoiceItem } from './add-invoice-items.js'
 import { hasPaymentMethod, startWithoutPayment } from './pending-setup-intent.js'
 import { cancelAtParam } from './subscription-dates.js'
 import {
@@ -58,6 +59,8 @@ interface NewSubscription {
   readonly itemRates: readonly Json[][]
   readonly defaultRates: Json[]
   readonly redemptions: readonly Redemption[]
+  /** `add_invoice_items`, checked: one-time items the first invoice bills. */
+  readonly addItems: readonly PlannedInvoiceItem[]
   readonly currency: string
   readonly rec: Recurring
   readonly sendInvoice: boolean
@@ -114,6 +117,7 @@ export const createSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
     engine.resource('subscription').put(call.scope, created.id, { discounts: ids })
     redeem(engine, call.scope, plan.redemptions)
   }
+  addInvoiceItems(engine, call, plan.customerId, created.id, plan.addItems)
   const started = startBilling(ports, call, plan, created, invoiceId)
   if (plan.paymentBehavior === 'default_incomplete' && !plan.sendInvoice) {
     return startWithoutPayment(engine, ports, call, started, invoiceId)
@@ -140,6 +144,7 @@ function checkNew(engine: Engine, ports: ResourcePorts, call: OperationCall): Ne
     off_session: _offSession,
     discounts: discountsParam,
     default_tax_rates: defaultRatesParam,
+    add_invoice_items: addItemsParam,
     expand: _expand,
     ...params
   } = call.params
@@ -166,6 +171,7 @@ function checkNew(engine: Engine, ports: ResourcePorts, call: OperationCall): Ne
     currency,
     now: Math.floor(now / 1000),
   })
+  const addItems = checkAddInvoiceItems(engine, call, addItemsParam, 'add_invoice_items', currency)
   const first = firstPeriod(anchorValue, trialEndOf(trialEndValue, trialDaysValue, rec, now), rec, now)
   const cancelAt = cancelAtParam(cancelAtValue, now, first.periodEnd) ?? null
   const status = statusOf(checked, first, sendInvoice)
@@ -180,6 +186,7 @@ function checkNew(engine: Engine, ports: ResourcePorts, call: OperationCall): Ne
     itemRates,
     defaultRates,
     redemptions,
+    addItems,
     currency,
     rec,
     sendInvoice,

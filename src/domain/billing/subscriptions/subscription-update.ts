@@ -6,6 +6,7 @@ import { tableError } from '../../service-error.js'
 import { type SubState, sec } from '../billing-types.js'
 import { type Redemption, redeem } from '../catalog/promotion-redemption.js'
 import type { ItemChange } from '../prorations.js'
+import { addInvoiceItems, checkAddInvoiceItems } from './add-invoice-items.js'
 import { itemFields } from './subscription-create.js'
 import { cancelAtParam, trialEndParam } from './subscription-dates.js'
 import {
@@ -58,6 +59,7 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
     payment_behavior: _pb,
     discounts: discountsParam,
     default_tax_rates: defaultRatesParam,
+    add_invoice_items: addItemsParam,
     expand: _e,
     cancel_at: cancelAtValue,
     trial_end: trialEndValue,
@@ -75,6 +77,7 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
   })
   const defaultRates =
     defaultRatesParam === undefined ? undefined : taxRatesOf(engine, call, defaultRatesParam, 'default_tax_rates')
+  const addItems = checkAddInvoiceItems(engine, call, addItemsParam, 'add_invoice_items', String(sub.currency))
   const entries = entriesOf(items)
   checkItemCount(entries.length, 'items')
   const current = ports.billing.itemsOf(call.scope, id)
@@ -105,6 +108,8 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
   const fresh = redemptions.filter((r) => !alreadyApplied(engine, call, sub, r))
   const updated = subs.update(call.scope, id, params, call.origin, fields)
   if (discountsParam !== undefined) redeem(engine, call.scope, fresh)
+  // Pending before the proration invoice is made, so the next invoice bills them.
+  addInvoiceItems(engine, call, String(sub.customer), id, addItems)
   if (state !== undefined && made.length > 0) {
     ports.billing.prorate(call.scope, state, made, timing.behavior, timing.at, call.origin)
   }
