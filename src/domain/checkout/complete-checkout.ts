@@ -9,6 +9,7 @@ import { createMandate } from '../payments/mandates.js'
 import { authenticateSetup } from '../payments/setup-intents/setup-flow.js'
 import type { Service } from '../service.js'
 import { resourceMissing, tableError } from '../service-error.js'
+import { SUBSCRIPTION_DATA } from './checkout-line-items.js'
 import {
   asksChallenge,
   checkCardSucceeds,
@@ -17,7 +18,6 @@ import {
   isDelayedMethod,
   type PayerDetails,
 } from './checkout-payer.js'
-import { SUBSCRIPTION_DATA } from './checkout-sessions-resource.js'
 import { type SubscriptionData, subscriptionParamsAt } from './checkout-subscription-data.js'
 
 /** What the customer does on the checkout page. */
