@@ -88,6 +88,10 @@ describe("search accepts only the provider's documented query fields per resourc
       payment_behavior: 'default_incomplete',
     })
     expect(await ids(stripe.subscriptions.search({ query: `status:'${sub.status}' AND created>0` }))).toEqual([sub.id])
+    // The period is read where the current subscription keeps it: on its items.
+    const end = sub.items.data[0]?.current_period_end as number
+    expect(await ids(stripe.subscriptions.search({ query: `current_period_end:${end}` }))).toEqual([sub.id])
+    expect(await ids(stripe.subscriptions.search({ query: `current_period_end>${end}` }))).toEqual([])
     const pi = await stripe.paymentIntents.create({ amount: 700, currency: 'usd', customer: customer.id })
     expect(
       await ids(
