@@ -241,3 +241,34 @@ describe('promotion codes on checkout sessions', () => {
     expect((await stripe.promotionCodes.retrieve(promo.id)).times_redeemed).toBe(1)
   })
 })
+
+describe('promotion codes on manual invoices', () => {
+  it("discounts the invoice by the code's coupon and counts the redemption", async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({})
+    await stripe.invoiceItems.create({ customer: customer.id, amount: 4000, currency: 'usd' })
+    const promo = await code(stripe)
+    const invoice = await stripe.invoices.create({
+      customer: customer.id,
+      pending_invoice_items_behavior: 'include',
+      discounts: [{ promotion_code: promo.id }],
+      expand: ['discounts'],
+    })
+    expect(invoice.subtotal).toBe(4000)
+    expect(invoice.total).toBe(2000)
+    expect((invoice.discounts[0] as Stripe.Discount).promotion_code).toBe(promo.id)
+    expect((await stripe.promotionCodes.retrieve(promo.id)).times_redeemed).toBe(1)
+    const finalized = await stripe.invoices.finalizeInvoice(invoice.id as string)
+    expect(finalized.amount_due).toBe(2000)
+  })
+
+  it('refuses a code restricted to another customer, creating no invoice', async () => {
+    const { stripe } = setup()
+    const customer = await stripe.customers.create({})
+    const other = await stripe.customers.create({})
+    const promo = await code(stripe, { customer: other.id })
+    const error = await refusal(stripe.invoices.create({ customer: customer.id, discounts: [{ promotion_code: promo.id }] }))
+    expect(error).toMatchObject({ statusCode: 400, param: PARAM })
+    expect((await stripe.invoices.list({ customer: customer.id })).data).toEqual([])
+  })
+})

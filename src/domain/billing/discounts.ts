@@ -79,6 +79,14 @@ export class Discounts {
     return this.#engine.resource('discount').create(scope, {}, origin, fields)
   }
 
+  /** A coupon's discount on a manual invoice (`invoices.create` `discounts`), applying to it alone. */
+  createOnInvoice(scope: Scope, r: Redemption, customer: string, invoice: string, t: number, origin: Origin): Json {
+    const fields = fieldsOf(r.coupon, customer, null, t)
+    fields.invoice = invoice
+    fields.promotion_code = r.promotionCode === undefined ? null : String(r.promotionCode.id)
+    return this.#engine.resource('discount').create(scope, {}, origin, fields)
+  }
+
   /** The discount a coupon would be on a subscription not made yet (a preview's; not stored). */
   unmade(scope: Scope, coupon: Json, customer: string, t: number, id: string): Json {
     return this.#engine.build('Discount', 'discount', scope, { ...fieldsOf(coupon, customer, null, t), id, object: 'discount' })
