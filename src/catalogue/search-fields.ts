@@ -51,7 +51,6 @@ export const SEARCH_FIELDS: Readonly<Record<string, Readonly<Record<string, Sear
     ...cardFields('card'),
     ...cardFields('card_present'),
     ...cardFields('interac_present'),
-    payment_intent: text,
     refunded: flag,
     status: token,
   },
