@@ -7,7 +7,8 @@
  * checkServedVersion('2021-01-01', 'Stripe-Version') // throws 400 "Invalid Stripe API version: 2021-01-01"
  */
 import { operation, typeShape } from '#catalogue/index.js'
-import { CURRENT_VERSION, isServedVersion } from '#catalogue/versions.js'
+import { CURRENT_VERSION, isServedVersion, walksBack } from '#catalogue/versions.js'
+import { expandPaths } from '#domain/engine/expand.js'
 import type { Scope } from '#domain/mode.js'
 import type { Service } from '#domain/service.js'
 import { tableError } from '#domain/service-error.js'
@@ -18,6 +19,7 @@ export { needsWalk }
 
 import { requestAt } from '#domain/versions/request-at.js'
 import { isSealedAnswer, sealedAnswer } from '#kernel/sealed.js'
+import { checkExpandAt } from './expand-at-version.js'
 import { checkExpand } from './expand-paths.js'
 
 /**
@@ -55,7 +57,10 @@ export function requestParamsAt(
       return false
     }
   }
-  return requestAt(name, op?.params, params, version, expandableNow)
+  const walked = requestAt(name, op?.params, params, version, expandableNow)
+  // The paths left to expand on the current answer must name fields the pinned version had.
+  if (op !== undefined && walksBack(version)) checkExpandAt(op, expandPaths(walked.params), typeShape, version)
+  return walked
 }
 
 /**

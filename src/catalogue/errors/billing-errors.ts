@@ -76,6 +76,13 @@ export const BILLING_ERRORS = {
     'This Checkout Session is {status}; only an open Checkout Session can be expired.',
     'simulator',
   ),
+  /** `checkout.sessions.update` with `line_items` on a session that is no longer open. */
+  checkout_session_not_updatable: row(
+    400,
+    INVALID,
+    'This Checkout Session is {status}; only an open Checkout Session can have its line items updated.',
+    'simulator',
+  ),
   /** `setup` mode without line items: the currency of the payment methods it offers. */
   checkout_setup_currency: row(
     400,

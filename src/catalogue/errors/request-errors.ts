@@ -174,11 +174,21 @@ export const REQUEST_ERRORS = {
   search_field_unsupported: row(
     400,
     INVALID,
-    'Field `{field}` is an unsupported search field for resource `{resource}`.',
+    'Field `{field}` is an unsupported search field for resource `{resource}`. See https://stripe.com/docs/search#query-fields-for-{anchor} for a list of supported fields.',
     'provider',
     { code: 'parameter_invalid' },
   ),
+  /** A query the search grammar cannot read (`{detail}`: where and what it expected). */
+  search_query_invalid: row(400, INVALID, 'Invalid search query: {detail}', 'simulator', { code: 'parameter_invalid' }),
   search_query_mixed: row(400, INVALID, 'Search queries cannot mix AND and OR.', 'provider', { code: 'parameter_invalid' }),
+  /** A clause whose operator or value the field's type does not take (`~` on a token, `>` on a string). */
+  search_value_unsupported: row(
+    400,
+    INVALID,
+    'Field `{field}` of resource `{resource}` is a {type} field and does not support {what}.',
+    'simulator',
+    { code: 'parameter_invalid' },
+  ),
   secret_key_required: row(401, INVALID, 'This API call cannot be made with a publishable API key. Please use a secret API key.'),
   server_error: row(500, 'api_error', 'An unknown error occurred on the server.', 'provider', { shouldRetry: true }),
   /** spec: "409 too_many_concurrent_requests: Concurrent usage events for the same customer and meter." */

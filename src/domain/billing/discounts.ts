@@ -3,6 +3,7 @@ import type { Json } from '../engine/list.js'
 import type { Origin } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
 import { boundary } from './calendar.js'
+import type { Redemption } from './catalog/promotion-redemption.js'
 import type { BillingContext } from './context.js'
 
 /** What discounts take off one invoice: per line, and in total per discount. */
@@ -68,9 +69,22 @@ export class Discounts {
     }
   }
 
-  /** A coupon's discount on a subscription from `t` (ms): a `discount` object (not an operation of its own). */
-  create(scope: Scope, coupon: Json, customer: string, subscription: string, t: number, origin: Origin): Json {
-    return this.#engine.resource('discount').create(scope, {}, origin, fieldsOf(coupon, customer, subscription, t))
+  /**
+   * A coupon's discount on a subscription from `t` (ms): a `discount` object (not an operation of
+   * its own), naming the promotion code it was redeemed through.
+   */
+  create(scope: Scope, r: Redemption, customer: string, subscription: string, t: number, origin: Origin): Json {
+    const fields = fieldsOf(r.coupon, customer, subscription, t)
+    fields.promotion_code = r.promotionCode === undefined ? null : String(r.promotionCode.id)
+    return this.#engine.resource('discount').create(scope, {}, origin, fields)
+  }
+
+  /** A coupon's discount on a manual invoice (`invoices.create` `discounts`), applying to it alone. */
+  createOnInvoice(scope: Scope, r: Redemption, customer: string, invoice: string, t: number, origin: Origin): Json {
+    const fields = fieldsOf(r.coupon, customer, null, t)
+    fields.invoice = invoice
+    fields.promotion_code = r.promotionCode === undefined ? null : String(r.promotionCode.id)
+    return this.#engine.resource('discount').create(scope, {}, origin, fields)
   }
 
   /** The discount a coupon would be on a subscription not made yet (a preview's; not stored). */

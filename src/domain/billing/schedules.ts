@@ -3,6 +3,7 @@ import { emitSnapshot, NO_ORIGIN, type Origin } from '../events/emit-snapshot.js
 import type { Scope } from '../mode.js'
 import { type Ref, refOf, scopeOf, sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
+import { phaseAddParams } from './subscriptions/add-invoice-items.js'
 import type { JobKind, Timeline } from './timelines.js'
 
 /** A phase as the schedule stores it (unix seconds). */
@@ -102,7 +103,15 @@ function phaseAt(schedule: Json, t: number): number {
 const itemsParam = (phase: StoredPhase) =>
   phase.items.map((i) => ({ price: i.price, ...(i.quantity === undefined ? {} : { quantity: i.quantity }) }))
 // A phase's prices are the schedule's to use, those it made inline (inactive) included.
-const heldPrices = (phase: StoredPhase) => phase.items.map((i) => i.price)
+const heldPrices = (phase: StoredPhase) => [
+  ...phase.items.map((i) => i.price),
+  ...phaseAddParams(phase as unknown as Json).map((a) => String(a.price)),
+]
+/** The phase's `add_invoice_items` as the param of the call that starts it (none: no param). */
+const addParam = (phase: StoredPhase) => {
+  const adds = phaseAddParams(phase as unknown as Json)
+  return adds.length === 0 ? {} : { add_invoice_items: adds }
+}
 
 /** Starts a schedule: its subscription made from the first phase, `active`, the next step queued. */
 function start(p: ScheduleParts, scope: Scope, schedule: Json, origin: Origin): Json {
@@ -117,6 +126,7 @@ function start(p: ScheduleParts, scope: Scope, schedule: Json, origin: Origin): 
     params: {
       customer: schedule.customer,
       items: itemsParam(phase),
+      ...addParam(phase),
       ...(typeof defaults?.default_payment_method === 'string'
         ? { default_payment_method: defaults.default_payment_method }
         : {}),
@@ -162,6 +172,7 @@ function advance(p: ScheduleParts, scope: Scope, schedule: Json): void {
     params: {
       items: [...items.map((i) => ({ id: i.id, deleted: true })), ...itemsParam(phase)],
       proration_behavior: 'none',
+      ...addParam(phase),
     },
   })
   const moved = schedulesOf(p.ctx).set(

@@ -1,4 +1,5 @@
 import { type PlannedPrice, plannedPrice } from '../billing/catalog/inline-prices.js'
+import { checkCoupon, checkPromotionCode, type RedemptionContext } from '../billing/catalog/promotion-redemption.js'
 import { lineAmount } from '../billing/pricing.js'
 import { entriesOf } from '../billing/subscriptions/subscription-params.js'
 import type { OperationCall } from '../engine/declaration.js'
@@ -41,19 +42,26 @@ function quantityOf(entry: Params, param: string): number {
   return q
 }
 
-/** The coupon of the session's first discount (a coupon id or a promotion code's), if any. */
-function couponOf(engine: Engine, call: OperationCall): Json | undefined {
+/**
+ * The coupon of the session's first discount (a coupon id or a promotion code's), if any, checked
+ * against its terms for the session's customer and subtotal.
+ */
+function couponOf(engine: Engine, call: OperationCall, ctx: RedemptionContext): Json | undefined {
   const first = entriesOf(call.params.discounts)[0]
   if (first === undefined) return undefined
-  if (typeof first.coupon === 'string')
-    return engine.resource('coupon').requireParam(call.scope, first.coupon, 'discounts[0][coupon]')
+  let param = 'discounts[0][coupon]'
+  let id = first.coupon
   if (typeof first.promotion_code === 'string') {
-    const promo = engine.resource('promotion_code').requireParam(call.scope, first.promotion_code, 'discounts[0][promotion_code]')
-    const coupon = promo.coupon as Json | string | undefined
-    if (typeof coupon === 'string') return engine.resource('coupon').get(call.scope, coupon)
-    return coupon ?? (promo.promotion as { coupon?: Json } | undefined)?.coupon
+    param = 'discounts[0][promotion_code]'
+    const promo = engine.resource('promotion_code').requireParam(call.scope, first.promotion_code, param)
+    checkPromotionCode(engine, call.scope, promo, param, ctx)
+    const of = (c: unknown) => (typeof c === 'object' && c !== null ? (c as Json).id : c)
+    id = of((promo.promotion as { coupon?: unknown } | undefined)?.coupon ?? promo.coupon)
   }
-  return undefined
+  if (typeof id !== 'string') return undefined
+  const coupon = engine.resource('coupon').requireParam(call.scope, id, param)
+  checkCoupon(coupon, param, ctx.now)
+  return coupon
 }
 
 /** Each line's share of the coupon: a percentage of each, or a fixed amount shared pro rata (the last line takes the rounding). */
@@ -165,9 +173,11 @@ export function planCheckoutSession(engine: Engine, call: OperationCall): Checko
   const subscriptionData = subscriptionDataOf(engine, call, mode, recurring ?? undefined)
   const expiresAt = expiresAtOf(call, engine.now())
   const currency = (priced[0]?.price.price.currency as string | undefined) ?? (call.params.currency as string | undefined)
-  const coupon = couponOf(engine, call)
-  const shipping = shippingOf(engine, call)
   const subtotals = priced.map((p) => lineAmount(p.price.price as never, p.quantity))
+  const customer = typeof call.params.customer === 'string' ? call.params.customer : undefined
+  const amount = subtotals.reduce((a, b) => a + b, 0)
+  const coupon = couponOf(engine, call, { customer, amount, currency, now: engine.now() })
+  const shipping = shippingOf(engine, call)
   const discounts = discountsOf(coupon, subtotals, currency)
   const lines = priced.map((p, i) => {
     const subtotal = subtotals[i] ?? 0

@@ -2,32 +2,13 @@ import { operation } from '#catalogue/index.js'
 import type { Operation } from '#catalogue/types.js'
 import { checkMetadata } from '../engine/checks.js'
 import type { Behaviour, ResourceDeclaration } from '../engine/declaration.js'
-import type { Engine } from '../engine/engine.js'
 import { actionBehaviour } from '../engine/generic-actions.js'
 import { type Json, pageV1 } from '../engine/list.js'
-import type { Scope } from '../mode.js'
 import type { ResourcePorts } from '../resource-ports.js'
 import { tableError } from '../service-error.js'
+import { lineItemsOf, makeLines, storeLineItems } from './checkout-line-items.js'
 import { planCheckoutSession } from './checkout-session-plan.js'
-
-/** The field a stored line item names its session by (not a field of the API's `item`). */
-const SESSION = 'session'
-
-/**
- * The field the session's first stored line item keeps its `subscription_data` in: the session
- * object has no such field, and a line item is never answered with its stored fields.
- */
-export const SUBSCRIPTION_DATA = 'subscription_data'
-
-/** A session's line items, in the order they were given, as the API shows them. */
-function lineItemsOf(engine: Engine, scope: Scope, session: string): Json[] {
-  return engine
-    .resource('item')
-    .list(scope)
-    .filter((i) => i[SESSION] === session)
-    .reverse()
-    .map(({ [SESSION]: _, [SUBSCRIPTION_DATA]: _data, ...item }) => item as Json)
-}
+import { updateLineItems } from './checkout-session-update.js'
 
 /**
  * Checkout sessions (plain: `open` until something completes or expires them). `line_items` name a
@@ -56,27 +37,14 @@ export const checkoutSessions: ResourceDeclaration<ResourcePorts> = {
       checkMetadata(params.metadata)
       const plan = planCheckoutSession(engine, call)
       // Checked: the inline products and prices are made, then the session and its items.
-      const lines = plan.lines.map((line) => ({ ...line, made: line.price.make() }))
+      const lines = makeLines(plan)
       const session = next(params, plan.fixed) as Json
-      const products = engine.resource('product')
-      for (const [i, line] of lines.entries()) {
-        const product = typeof line.made.product === 'string' ? products.get(call.scope, line.made.product) : undefined
-        engine.resource('item').create(call.scope, { metadata: line.entry.metadata ?? {} }, call.origin, {
-          [SESSION]: session.id,
-          price: line.made,
-          quantity: line.quantity,
-          currency: line.made.currency,
-          description: typeof product?.name === 'string' ? product.name : null,
-          amount_subtotal: line.subtotal,
-          amount_total: line.subtotal - line.discount + line.tax,
-          amount_discount: line.discount,
-          amount_tax: line.tax,
-          ...(line.taxes.length === 0 ? {} : { taxes: line.taxes }),
-          ...(i === 0 && plan.subscriptionData !== undefined ? { [SUBSCRIPTION_DATA]: plan.subscriptionData } : {}),
-        })
-      }
+      storeLineItems(engine, call, session.id, lines, plan.subscriptionData, [])
       ports.checkoutTimers.expireAt(call.scope, session.id, plan.expiresAt)
       return session
+    },
+    'checkout.sessions.update'(call, next, { engine }) {
+      return call.params.line_items === undefined ? next() : updateLineItems(engine, call)
     },
     // Only an open session expires; it becomes `expired` with `checkout.session.expired`.
     'checkout.sessions.expire'(call, next, env) {

@@ -1,3 +1,4 @@
+import { redeem } from '../billing/catalog/promotion-redemption.js'
 import { subscribeWithChallenge } from '../billing/subscriptions/subscribe-with-challenge.js'
 import { runAsCustomer } from '../customer-scope.js'
 import type { Json } from '../engine/list.js'
@@ -8,6 +9,7 @@ import { createMandate } from '../payments/mandates.js'
 import { authenticateSetup } from '../payments/setup-intents/setup-flow.js'
 import type { Service } from '../service.js'
 import { resourceMissing, tableError } from '../service-error.js'
+import { SUBSCRIPTION_DATA } from './checkout-line-items.js'
 import {
   asksChallenge,
   checkCardSucceeds,
@@ -16,7 +18,6 @@ import {
   isDelayedMethod,
   type PayerDetails,
 } from './checkout-payer.js'
-import { SUBSCRIPTION_DATA } from './checkout-sessions-resource.js'
 import { type SubscriptionData, subscriptionParamsAt } from './checkout-subscription-data.js'
 
 /** What the customer does on the checkout page. */
@@ -111,6 +112,25 @@ function pay(
   return { payment_intent: intent, payment_status: paid.status === 'succeeded' ? 'paid' : 'unpaid' } as unknown as Json
 }
 
+/** The session's `discounts` as given (`[{ coupon }]` or `[{ promotion_code }]`). */
+function discountsOf(session: Json): Json[] {
+  return Array.isArray(session.discounts) ? (session.discounts as Json[]) : []
+}
+
+/** Counts the redemption of the session's coupon or promotion code once its payment is made. */
+function redeemSession(service: Service, scope: Scope, session: Json): void {
+  const { engine } = service
+  const redemptions = discountsOf(session).flatMap((d) => {
+    const promo =
+      typeof d.promotion_code === 'string' ? engine.resource('promotion_code').get(scope, d.promotion_code) : undefined
+    const of = (c: unknown) => (typeof c === 'object' && c !== null ? (c as Json).id : c)
+    const id = promo === undefined ? d.coupon : of((promo.promotion as Json | undefined)?.coupon ?? promo.coupon)
+    const coupon = typeof id === 'string' ? engine.resource('coupon').get(scope, id) : undefined
+    return coupon === undefined ? [] : [{ coupon, promotionCode: promo }]
+  })
+  redeem(engine, scope, redemptions)
+}
+
 /**
  * Subscribes the customer: the session's one-time prices as invoice items (so they go on the first
  * invoice), the subscription of its recurring prices with what `subscription_data` asked (trial,
@@ -132,6 +152,8 @@ function subscribe(service: Service, scope: Scope, session: Json, customer: stri
     customer,
     items: all.filter(recurring).map((i) => ({ price: (i.price as Json).id, quantity: i.quantity })),
     default_payment_method: pm.id,
+    // The session's coupon or code discounts the subscription, which redeems it.
+    ...(discountsOf(session).length === 0 ? {} : { discounts: discountsOf(session) }),
   }
   // In a trial the first invoice charges only the one-time items.
   const trial =
@@ -230,6 +252,7 @@ export function completeCheckout(service: Service, sessionId: string, input: Che
       : session.mode === 'setup'
         ? setUp(service, scope, session, customer, method, input)
         : pay(service, scope, session, customer, method, input, payer)
+  if (session.mode !== 'subscription') redeemSession(service, scope, session)
   const completed = sessions.put(scope, sessionId, {
     ...outcome,
     customer,

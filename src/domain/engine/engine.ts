@@ -130,8 +130,8 @@ class ResourceEngine<P> implements Engine {
     const resource = this.resource(s.declaration.object)
     const behaviour = s.declaration.behaviours?.[operation]
     // No `next` at all for an operation without behaviour: the verb runs directly.
-    if (behaviour === undefined) return runVerb(s, resource, this, call, undefined)
-    const next: Next = runNext.bind(undefined, s, resource, this, call)
+    if (behaviour === undefined) return runVerb(s, resource, call, undefined)
+    const next: Next = runNext.bind(undefined, s, resource, call)
     return behaviour(call, next, this.#env)
   }
 
@@ -252,12 +252,11 @@ type Next = (params?: Readonly<Record<string, unknown>>, fixed?: Fixed) => unkno
 function runNext(
   s: Served,
   resource: Resource,
-  engine: Engine,
   call: OperationCall,
   params?: Readonly<Record<string, unknown>>,
   fixed?: Fixed,
 ): unknown {
-  return runVerb(s, resource, engine, params === undefined ? call : { ...call, params }, fixed)
+  return runVerb(s, resource, params === undefined ? call : { ...call, params }, fixed)
 }
 
 /** An id prefix for an object value without a declaration (`issuing.authorization` → `issuin`). */

@@ -1,163 +1,159 @@
+import { SEARCH_FIELDS, SEARCH_SUBSTRING_MIN, type SearchField } from '#catalogue/search-fields.js'
 import { tableError } from '../service-error.js'
 import { isPlainObject } from './apply-params.js'
 import { type Json, listLimit } from './list.js'
+import { type Clause, type ClauseValue, parseQuery, type Query } from './search-query.js'
 
-/** One clause of a search query: `email:'a@b.c'`, `name~'jen'`, `metadata['k']:'v'`, `created>100`, `-status:'x'`. */
-export interface Clause {
-  readonly negated: boolean
-  /** Field path (`email`, `status`), or the metadata key. */
-  readonly field: string
-  readonly metadata: boolean
-  readonly op: ':' | '~' | '>' | '<' | '>=' | '<='
-  readonly value: string | number | null
+/** A clause checked against its field: where the object keeps the value and how it compares. */
+interface Checked {
+  readonly clause: Clause
+  readonly path: readonly string[]
+  readonly field: SearchField
 }
 
-export interface Query {
-  readonly clauses: readonly Clause[]
-  readonly join: 'AND' | 'OR'
+const METADATA: SearchField = { type: 'token' }
+
+/** Whether an object matches the checked clauses (all of them, or any for `OR`). */
+function matches(item: Json, clauses: readonly Checked[], join: Query['join']): boolean {
+  const test = (c: Checked) => clauseMatches(item, c) !== c.clause.negated
+  return join === 'AND' ? clauses.every(test) : clauses.some(test)
 }
 
-const CLAUSE =
-  /\s*(-?)(?:metadata\[(?:'([^']*)'|"([^"]*)")\]|([A-Za-z_][\w.]*))\s*(:|~|>=|<=|>|<)\s*(?:'([^']*)'|"([^"]*)"|(-?\d+(?:\.\d+)?)|(null))\s*/y
-const JOIN = /(AND|OR)\s+/y
-
-/**
- * Parses the documented subset of the search query language: clauses joined by `AND` (or all by
- * `OR`), exact `:`, substring `~`, numeric `>`, `<`, `>=`, `<=`, `metadata['key']`, `-` negation.
- *
- * @example
- * parseQuery("metadata['plan']:'pro' AND email:'a@b.c'").clauses.length // 2
- */
-export function parseQuery(text: string): Query {
-  const clauses: Clause[] = []
-  const joins = new Set<'AND' | 'OR'>()
-  let at = 0
-  for (;;) {
-    CLAUSE.lastIndex = at
-    const m = CLAUSE.exec(text)
-    if (m === null) throw badQuery(text)
-    const metaKey = m[2] ?? m[3]
-    const num = m[8]
-    clauses.push({
-      negated: m[1] === '-',
-      field: metaKey ?? (m[4] as string),
-      metadata: metaKey !== undefined,
-      op: m[5] as Clause['op'],
-      value: m[9] !== undefined ? null : num !== undefined ? Number(num) : (m[6] ?? m[7] ?? ''),
-    })
-    at = CLAUSE.lastIndex
-    if (at >= text.length) break
-    JOIN.lastIndex = at
-    const j = JOIN.exec(text)
-    if (j === null) throw badQuery(text)
-    joins.add(j[1] as 'AND' | 'OR')
-    at = JOIN.lastIndex
+function read(item: Json, path: readonly string[]): unknown {
+  let value: unknown = item
+  for (const seg of path) {
+    if (Array.isArray(value)) value = value[Number(seg)]
+    else value = isPlainObject(value) ? value[seg] : undefined
   }
-  if (joins.size > 1) throw tableError('search_query_mixed', {}, { param: 'query' })
-  return { clauses, join: joins.has('OR') ? 'OR' : 'AND' }
+  return isPlainObject(value) && typeof value.id === 'string' ? value.id : value
 }
 
-function badQuery(text: string) {
-  return tableError('parameter_invalid', { param: 'search query', detail: `'${text}'.` }, { param: 'query' })
-}
-
-/** Whether an object matches a parsed query. */
-export function matches(item: Json, query: Query): boolean {
-  const test = (c: Clause) => clauseMatches(item, c) !== c.negated
-  return query.join === 'AND' ? query.clauses.every(test) : query.clauses.some(test)
-}
-
-function clauseMatches(item: Json, c: Clause): boolean {
-  let value: unknown
-  if (c.metadata) value = isPlainObject(item.metadata) ? item.metadata[c.field] : undefined
-  else {
-    value = item
-    for (const seg of c.field.split('.')) value = isPlainObject(value) ? value[seg] : undefined
-  }
-  if (isPlainObject(value) && typeof value.id === 'string') value = value.id
-  if (c.value === null) return value === null || value === undefined
-  switch (c.op) {
-    case ':':
-      return typeof c.value === 'number' ? value === c.value : String(value ?? '').toLowerCase() === c.value.toLowerCase()
-    case '~':
-      return typeof value === 'string' && value.toLowerCase().includes(String(c.value).toLowerCase())
+function clauseMatches(item: Json, c: Checked): boolean {
+  const value = read(item, c.path)
+  const want = c.clause.value
+  if (want.kind === 'null') return value === null || value === undefined
+  switch (c.field.type) {
+    case 'numeric':
+      return compare(value, numberOf(want), c.clause.op)
+    case 'boolean':
+      return value === (want.kind === 'boolean' ? want.flag : String(textOf(want)).toLowerCase() === 'true')
+    case 'token':
+      return typeof value === 'string' && value === textOf(want)
     default: {
-      if (typeof value !== 'number' || typeof c.value !== 'number') return false
-      if (c.op === '>') return value > c.value
-      if (c.op === '<') return value < c.value
-      if (c.op === '>=') return value >= c.value
-      return value <= c.value
+      if (typeof value !== 'string') return false
+      const [have, wanted] = [value.toLowerCase(), textOf(want).toLowerCase()]
+      return c.clause.op === '~' ? have.includes(wanted) : have === wanted
     }
   }
 }
 
-/**
- * Search fields the provider documents that are not fields of the object in the current version,
- * by resource, each with the path where the object keeps it (the invoice's flattened error fields,
- * its subscription under `parent`, its receipt number, which it does not show).
- */
-const EXTRA_SEARCH_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  invoices: {
-    last_finalization_error_code: 'last_finalization_error.code',
-    last_finalization_error_type: 'last_finalization_error.type',
-    receipt_number: 'receipt_number',
-    subscription: 'parent.subscription_details.subscription',
-  },
+function compare(value: unknown, want: number, op: Clause['op']): boolean {
+  if (typeof value !== 'number') return false
+  if (op === '>') return value > want
+  if (op === '<') return value < want
+  if (op === '>=') return value >= want
+  if (op === '<=') return value <= want
+  return value === want
+}
+
+function textOf(v: ClauseValue): string {
+  if (v.kind === 'string') return v.text
+  if (v.kind === 'number') return String(v.number)
+  if (v.kind === 'boolean') return String(v.flag)
+  return ''
+}
+
+function numberOf(v: ClauseValue): number {
+  return v.kind === 'number' ? v.number : Number(textOf(v))
+}
+
+/** The anchor of the provider's list of a resource's query fields (`payment_intents`: `payment-intents`). */
+function anchorOf(resource: string): string {
+  return resource.replaceAll('_', '-')
 }
 
 /**
- * Refuses a clause on a field the searched objects do not have (`known`: the object type's fields),
- * as the provider does, so a misspelt field is an error rather than an empty result; answers the
- * query with each documented extra field read where the object keeps it.
+ * Checks each clause against the resource's documented query fields, as the provider does: a field
+ * it does not list is refused (a misspelt query is an error, not "no results"), and so is an
+ * operator or value the field's type does not take (`~` only on text fields that allow it, with at
+ * least three characters; `>`, `<`, `>=`, `<=` only on numeric ones; a number or boolean where it
+ * compares one). Each clause is answered with the path where the current object keeps the field.
  */
-function checkFields(query: Query, url: string, known: ReadonlySet<string>): Query {
-  const resource = /\/([a-z_]+)\/search$/.exec(url)?.[1] ?? 'objects'
-  const extra = EXTRA_SEARCH_FIELDS[resource] ?? {}
-  const clauses = query.clauses.map((c) => {
-    if (c.metadata) return c
-    if (Object.hasOwn(extra, c.field)) return { ...c, field: extra[c.field] as string }
-    if (known.size === 0 || known.has(c.field.split('.')[0] ?? '')) return c
-    throw tableError('search_field_unsupported', { field: c.field, resource }, { param: 'query' })
+function checkClauses(query: Query, resource: string): Checked[] {
+  const fields = SEARCH_FIELDS[resource]
+  return query.clauses.map((clause) => {
+    if (clause.metadata) {
+      checkValue(clause, METADATA, resource, `metadata['${clause.field}']`)
+      return { clause, path: ['metadata', clause.field], field: METADATA }
+    }
+    const field = fields?.[clause.field]
+    if (fields === undefined) return { clause, path: clause.field.split('.'), field: { type: 'string', substring: true } }
+    if (field === undefined) {
+      throw tableError(
+        'search_field_unsupported',
+        { field: clause.field, resource, anchor: anchorOf(resource) },
+        { param: 'query' },
+      )
+    }
+    checkValue(clause, field, resource, clause.field)
+    return { clause, path: (field.path ?? clause.field).split('.'), field }
   })
-  return { ...query, clauses }
+}
+
+function checkValue(clause: Clause, field: SearchField, resource: string, name: string): void {
+  const refuse = (what: string) =>
+    tableError('search_value_unsupported', { field: name, resource, type: field.type, what }, { param: 'query' })
+  const { op, value } = clause
+  if (op === '~') {
+    if (field.substring !== true) throw refuse('substring matching (`~`)')
+    if (value.kind !== 'string' || value.text.length < SEARCH_SUBSTRING_MIN) {
+      throw refuse(`a substring shorter than ${SEARCH_SUBSTRING_MIN} characters`)
+    }
+    return
+  }
+  if (op !== ':' && field.type !== 'numeric') throw refuse(`the \`${op}\` comparison`)
+  if (value.kind === 'null') return
+  if (field.type === 'numeric' && !Number.isFinite(numberOf(value))) throw refuse(`the non-numeric value \`${textOf(value)}\``)
+  if (field.type === 'boolean' && !/^(true|false)$/i.test(textOf(value))) {
+    throw refuse(`the value \`${textOf(value)}\` (true or false)`)
+  }
 }
 
 /**
  * A search over `items` (newest first): `query` required, `limit` (1 to 100, default 10), `page`
- * (the opaque `next_page` of a previous answer). `fields`, the object type's fields, are the ones a
- * clause may name (none given: any).
+ * (the opaque `next_page` of a previous answer to the same query). The resource (read off `url`)
+ * decides which fields a clause may name.
  *
  * @example
- * searchPage(customers, { query: "email:'a@b.c'" }, '/v1/customers/search', new Set(['email', 'name']))
+ * searchPage(customers, { query: "email:'a@b.c'" }, '/v1/customers/search')
  * // { object: 'search_result', data: [...], has_more: false, next_page: null, url: '/v1/customers/search' }
  */
-export function searchPage(
-  items: readonly Json[],
-  params: Readonly<Record<string, unknown>>,
-  url: string,
-  fields: ReadonlySet<string> = new Set(),
-) {
+export function searchPage(items: readonly Json[], params: Readonly<Record<string, unknown>>, url: string) {
   if (typeof params.query !== 'string' || params.query === '') {
     throw tableError('parameter_missing', { param: 'query' }, { param: 'query' })
   }
-  const query = checkFields(parseQuery(params.query), url, fields)
+  const query = parseQuery(params.query)
+  const clauses = checkClauses(query, /\/([a-z_]+)\/search$/.exec(url)?.[1] ?? 'objects')
   const limit = listLimit(params.limit)
-  const start = params.page === undefined ? 0 : decodePage(params.page)
-  const hits = items.filter((i) => matches(i, query))
+  const start = params.page === undefined ? 0 : decodePage(params.page, params.query)
+  const hits = items.filter((i) => matches(i, clauses, query.join))
   const data = hits.slice(start, start + limit)
   const more = start + limit < hits.length
   return {
     object: 'search_result' as const,
     data,
     has_more: more,
-    next_page: more ? Buffer.from(`o:${start + limit}`, 'utf8').toString('base64url') : null,
+    next_page: more ? Buffer.from(`o:${start + limit}:${params.query}`, 'utf8').toString('base64url') : null,
     url,
   }
 }
 
-function decodePage(page: unknown): number {
+/** A page token's offset; the token is bound to its query, so a page of another query is refused. */
+function decodePage(page: unknown, query: string): number {
   const text = typeof page === 'string' ? Buffer.from(page, 'base64url').toString('utf8') : ''
-  const m = /^o:(\d+)$/.exec(text)
-  if (m === null) throw tableError('parameter_invalid', { param: 'page', detail: `'${String(page)}'.` }, { param: 'page' })
+  const m = /^o:(\d+):([\s\S]*)$/.exec(text)
+  if (m === null || m[2] !== query) {
+    throw tableError('parameter_invalid', { param: 'page', detail: `'${String(page)}'.` }, { param: 'page' })
+  }
   return Number(m[1])
 }

@@ -1,7 +1,5 @@
 import { resourceMissing } from '../service-error.js'
-import { fieldsOf } from './catalogue-view.js'
 import type { Fixed, OperationCall } from './declaration.js'
-import type { Engine } from './engine.js'
 import { fieldEquals, type Json, pageV1, passesRange } from './list.js'
 import type { Served } from './operation-index.js'
 import type { Resource } from './resource.js'
@@ -49,24 +47,13 @@ function listed(s: Served, resource: Resource, call: OperationCall): Json[] {
   })
 }
 
-/** The fields of a resource's object type, which its search clauses may name (read once per type). */
-const SEARCH_FIELDS = new WeakMap<Resource, ReadonlySet<string>>()
-function searchFields(engine: Engine, resource: Resource): ReadonlySet<string> {
-  let fields = SEARCH_FIELDS.get(resource)
-  if (fields === undefined) {
-    fields = new Set(Object.keys(fieldsOf(engine.view, resource.declaration.type)))
-    SEARCH_FIELDS.set(resource, fields)
-  }
-  return fields
-}
-
 /**
  * Runs the engine's own implementation of a served operation.
  *
  * @example
- * runVerb(served, resource, engine, { scope, origin, path: { id: 'cus_1' }, params: {} })
+ * runVerb(served, resource, { scope, origin, path: { id: 'cus_1' }, params: {} })
  */
-export function runVerb(s: Served, resource: Resource, engine: Engine, call: OperationCall, fixed?: Fixed): unknown {
+export function runVerb(s: Served, resource: Resource, call: OperationCall, fixed?: Fixed): unknown {
   const { scope, origin, params } = call
   const id = s.idParam === undefined ? '' : (call.path[s.idParam] ?? '')
   switch (s.verb) {
@@ -100,7 +87,7 @@ export function runVerb(s: Served, resource: Resource, engine: Engine, call: Ope
       return pageV1(items, params, urlOf(s, call), resource.declaration.object)
     }
     case 'search':
-      return searchPage(resource.list(scope), params, urlOf(s, call), searchFields(engine, resource))
+      return searchPage(resource.list(scope), params, urlOf(s, call))
     case 'action':
       throw new Error(`engine: ${s.operation.name} has no engine implementation (its behaviour must not call next)`)
   }

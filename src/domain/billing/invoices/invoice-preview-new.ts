@@ -15,6 +15,7 @@ import {
   entriesOf,
   invalid,
   itemPrice,
+  itemsAmount,
   missing,
   taxRatesOf,
 } from '../subscriptions/subscription-params.js'
@@ -68,10 +69,15 @@ export function previewNewSubscription(engine: Engine, ports: ResourcePorts, cal
     ITEMS,
   )
   ports.billing.checkCurrency(call.scope, customerId, currency, 'subscription', `${ITEMS}[0][price]`)
-  const coupons = couponsOf(engine, call, call.params.discounts)
-  const defaultRates = taxRatesOf(engine, call, details.default_tax_rates, 'subscription_details[default_tax_rates]')
   const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
   const now = timeline.now()
+  const coupons = couponsOf(engine, call, call.params.discounts, {
+    customer: customerId,
+    amount: itemsAmount(checked.map((c) => ({ price: c.price, quantity: c.quantity }))),
+    currency,
+    now: Math.floor(now / 1000),
+  })
+  const defaultRates = taxRatesOf(engine, call, details.default_tax_rates, 'subscription_details[default_tax_rates]')
   const trialParam = trialEndParam(details.trial_end, now, 'subscription_details[trial_end]')
   // As `subscriptions.create`: a price's own trial applies unless `trial_end` says otherwise.
   let trialEnd: number | null = null

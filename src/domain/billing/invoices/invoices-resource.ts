@@ -8,8 +8,9 @@ import type { Scope } from '../../mode.js'
 import type { ResourcePorts } from '../../resource-ports.js'
 import { invalidRequest, tableError } from '../../service-error.js'
 import type { PreviewChange } from '../billing.js'
+import { type Redemption, redeem } from '../catalog/promotion-redemption.js'
 import { paymentsList } from '../invoice-payment-records.js'
-import { entriesOf, itemsAfter, planItems, prorationTiming } from '../subscriptions/subscription-params.js'
+import { entriesOf, itemsAfter, planItems, prorationTiming, redemptionsOf } from '../subscriptions/subscription-params.js'
 import { attachPayment } from './invoice-attach-payment.js'
 import { invoiceLineBehaviours } from './invoice-lines.js'
 import { previewNewSubscription } from './invoice-preview-new.js'
@@ -151,6 +152,10 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
           : []
       const now = timeline.now()
       const collection = manualCollection(params, now)
+      const redemptions =
+        params.discounts === undefined
+          ? []
+          : redemptionsOf(engine, call, params.discounts, { customer, currency, now: Math.floor(now / 1000) })
       void next
       const invoice = ports.billing.createInvoice({
         scope: call.scope,
@@ -165,6 +170,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
       })
       const extra = { ...params, currency } as Record<string, unknown>
       delete extra.expand
+      if (redemptions.length > 0) applyInvoiceDiscounts(engine, ports, call, invoice, redemptions, now)
       return engine.resource('invoice').put(call.scope, invoice.id, {
         auto_advance: params.auto_advance === true,
         ...collection,
@@ -289,4 +295,26 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
       return ports.billing.voidInvoice(call.scope, invoice.id, call.origin)
     },
   },
+}
+
+/**
+ * A manual invoice's own `discounts`: a discount object per coupon or promotion code, naming the
+ * invoice, its amounts counted again with them, and each redemption counted.
+ */
+function applyInvoiceDiscounts(
+  engine: Engine,
+  ports: ResourcePorts,
+  call: OperationCall,
+  invoice: Json,
+  redemptions: readonly Redemption[],
+  now: number,
+): void {
+  const customer = String(invoice.customer)
+  const ids = redemptions.map(
+    (r) => ports.billing.discounts.createOnInvoice(call.scope, r, customer, String(invoice.id), now, call.origin).id,
+  )
+  const withIds = engine.resource('invoice').put(call.scope, String(invoice.id), { discounts: ids })
+  const data = ((withIds.lines as { data?: Json[] } | undefined)?.data ?? []) as Json[]
+  engine.resource('invoice').put(call.scope, String(invoice.id), ports.billing.draftLines(call.scope, withIds, data))
+  redeem(engine, call.scope, redemptions)
 }

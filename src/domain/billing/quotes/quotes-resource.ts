@@ -132,7 +132,9 @@ function draftFields(engine: Engine, call: OperationCall, ports: ResourcePorts, 
           engine.resource('tax_rate').require(call.scope, idOf(id)),
         )
       : taxRatesOf(engine, call, rawDefaults, 'default_tax_rates')
-  const coupons = rawDiscounts === undefined ? undefined : couponsOf(engine, call, rawDiscounts)
+  const owner = typeof customer === 'string' ? customer : typeof before?.customer === 'string' ? before.customer : undefined
+  const coupons =
+    rawDiscounts === undefined ? undefined : couponsOf(engine, call, rawDiscounts, { customer: owner, now: engine.now() })
   const lines =
     rawLines === undefined && before !== undefined
       ? storedLines(engine, call, before)

@@ -8,8 +8,10 @@ import { tableError } from '../../service-error.js'
 import { sec } from '../billing-types.js'
 import { boundary } from '../calendar.js'
 import type { PlannedPrice } from '../catalog/inline-prices.js'
+import { type Redemption, redeem } from '../catalog/promotion-redemption.js'
 import { lineAmount } from '../pricing.js'
 import type { Timeline } from '../timelines.js'
+import { addInvoiceItems, checkAddInvoiceItems, type PlannedInvoiceItem } from './add-invoice-items.js'
 import { hasPaymentMethod, startWithoutPayment } from './pending-setup-intent.js'
 import { cancelAtParam } from './subscription-dates.js'
 import {
@@ -19,12 +21,13 @@ import {
   checkOneCycle,
   checkPaymentMethod,
   checkQuantity,
-  couponsOf,
   entriesOf,
   invalid,
   itemPrice,
+  itemsAmount,
   missing,
   type Recurring,
+  redemptionsOf,
   taxRatesOf,
 } from './subscription-params.js'
 
@@ -55,7 +58,9 @@ interface NewSubscription {
   readonly checked: readonly CheckedItem[]
   readonly itemRates: readonly Json[][]
   readonly defaultRates: Json[]
-  readonly coupons: readonly Json[]
+  readonly redemptions: readonly Redemption[]
+  /** `add_invoice_items`, checked: one-time items the first invoice bills. */
+  readonly addItems: readonly PlannedInvoiceItem[]
   readonly currency: string
   readonly rec: Recurring
   readonly sendInvoice: boolean
@@ -105,12 +110,14 @@ export const createSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
   for (const c of plan.checked) c.price = c.planned.make()
   const invoiceId = ports.billing.newInvoiceId()
   const created = makeSubscription(engine, call, plan, invoiceId)
-  if (plan.coupons.length > 0) {
-    const ids = plan.coupons.map(
-      (c) => ports.billing.discounts.create(call.scope, c, plan.customerId, created.id, plan.now, call.origin).id,
+  if (plan.redemptions.length > 0) {
+    const ids = plan.redemptions.map(
+      (r) => ports.billing.discounts.create(call.scope, r, plan.customerId, created.id, plan.now, call.origin).id,
     )
     engine.resource('subscription').put(call.scope, created.id, { discounts: ids })
+    redeem(engine, call.scope, plan.redemptions)
   }
+  addInvoiceItems(engine, call, plan.customerId, created.id, plan.addItems)
   const started = startBilling(ports, call, plan, created, invoiceId)
   if (plan.paymentBehavior === 'default_incomplete' && !plan.sendInvoice) {
     return startWithoutPayment(engine, ports, call, started, invoiceId)
@@ -137,6 +144,7 @@ function checkNew(engine: Engine, ports: ResourcePorts, call: OperationCall): Ne
     off_session: _offSession,
     discounts: discountsParam,
     default_tax_rates: defaultRatesParam,
+    add_invoice_items: addItemsParam,
     expand: _expand,
     ...params
   } = call.params
@@ -153,11 +161,17 @@ function checkNew(engine: Engine, ports: ResourcePorts, call: OperationCall): Ne
   ports.billing.checkCurrency(call.scope, customer.id, currency, 'subscription', 'items[0][price]')
   checkPaymentMethod(call, ports, customerId, params.default_payment_method)
   const sendInvoice = checkCollection(params.collection_method, params.days_until_due)
-  const coupons = couponsOf(engine, call, discountsParam)
   const defaultRates = taxRatesOf(engine, call, defaultRatesParam, 'default_tax_rates')
   const itemRates = entries.map((entry, i) => taxRatesOf(engine, call, entry.tax_rates, `items[${i}][tax_rates]`))
   const timeline = ports.billing.timelineOfCustomer(call.scope, customer)
   const now = timeline.now()
+  const redemptions = redemptionsOf(engine, call, discountsParam, {
+    customer: customerId,
+    amount: itemsAmount(checked.map((c) => ({ price: c.price, quantity: c.quantity }))),
+    currency,
+    now: Math.floor(now / 1000),
+  })
+  const addItems = checkAddInvoiceItems(engine, call, addItemsParam, 'add_invoice_items', currency)
   const first = firstPeriod(anchorValue, trialEndOf(trialEndValue, trialDaysValue, rec, now), rec, now)
   const cancelAt = cancelAtParam(cancelAtValue, now, first.periodEnd) ?? null
   const status = statusOf(checked, first, sendInvoice)
@@ -171,7 +185,8 @@ function checkNew(engine: Engine, ports: ResourcePorts, call: OperationCall): Ne
     checked,
     itemRates,
     defaultRates,
-    coupons,
+    redemptions,
+    addItems,
     currency,
     rec,
     sendInvoice,

@@ -8,6 +8,7 @@ import { invalidRequest, tableError } from '../../service-error.js'
 import type { SubState } from '../billing-types.js'
 import type { Interval } from '../calendar.js'
 import { type PlannedPrice, plannedPrice } from '../catalog/inline-prices.js'
+import { checkCoupon, checkPromotionCode, type Redemption, type RedemptionContext } from '../catalog/promotion-redemption.js'
 import { lineAmount } from '../pricing.js'
 import type { ItemChange, ItemTerms, ProrationBehavior } from '../prorations.js'
 
@@ -261,24 +262,42 @@ export function taxRatesOf(engine: Engine, call: OperationCall, ids: unknown, pa
 }
 
 /**
- * The coupons of `discounts: [{ coupon }]` or `[{ promotion_code }]` (the code's coupon; an inactive
- * code is refused), each checked (`''` or `[]` clears: none).
+ * The redemptions of `discounts: [{ coupon }]` or `[{ promotion_code }]` (the code's coupon), each
+ * checked against its terms for `ctx` (a coupon past `redeem_by` or used up, a code inactive,
+ * expired, used up, for another customer, for first-time customers, or below its minimum amount
+ * are refused); `''` or `[]` clears: none.
  */
-export function couponsOf(engine: Engine, call: OperationCall, discounts: unknown): Json[] {
+export function redemptionsOf(engine: Engine, call: OperationCall, discounts: unknown, ctx: RedemptionContext): Redemption[] {
   return entriesOf(discounts).map((entry, i) => {
     const promoParam = `discounts[${i}][promotion_code]`
     const promo =
       typeof entry.promotion_code === 'string' && entry.coupon === undefined
         ? engine.resource('promotion_code').requireParam(call.scope, entry.promotion_code, promoParam)
         : undefined
-    if (promo?.active === false) throw invalid(promoParam, `the promotion code ${promo.id} is not active`)
+    if (promo !== undefined) checkPromotionCode(engine, call.scope, promo, promoParam, ctx)
     const id = promo === undefined ? entry.coupon : promotionCoupon(promo)
     const param = promo === undefined ? `discounts[${i}][coupon]` : promoParam
     if (typeof id !== 'string') throw missing(param)
     const coupon = engine.resource('coupon').requireParam(call.scope, id, param)
-    if (coupon.valid === false) throw invalid(param, `the coupon ${id} is no longer valid`)
-    return coupon
+    checkCoupon(coupon, param, ctx.now)
+    return { coupon, promotionCode: promo }
   })
+}
+
+/** The coupons of {@link redemptionsOf}. */
+export function couponsOf(engine: Engine, call: OperationCall, discounts: unknown, ctx: RedemptionContext): Json[] {
+  return redemptionsOf(engine, call, discounts, ctx).map((r) => r.coupon)
+}
+
+/**
+ * The amount of items before discounts (each price's `unit_amount` times its quantity), what a
+ * promotion code's minimum amount is checked against.
+ */
+export function itemsAmount(items: readonly Readonly<Record<string, unknown>>[]): number {
+  return items.reduce((n, { price, quantity }) => {
+    const unit = typeof price === 'object' && price !== null ? Number((price as Json).unit_amount ?? 0) : 0
+    return n + unit * (typeof quantity === 'number' ? quantity : 1)
+  }, 0)
 }
 
 /** The coupon id a promotion code stands for (`promotion.coupon`, or `coupon` in older versions' shape). */

@@ -7,6 +7,7 @@ import type { ResourcePorts } from '../../resource-ports.js'
 import { invalidRequest, tableError } from '../../service-error.js'
 import { boundary, type Interval } from '../calendar.js'
 import { type PlannedPrice, plannedPrice } from '../catalog/inline-prices.js'
+import { checkAddInvoiceItems, type PlannedInvoiceItem, phaseAddParams, phaseInvoiceItems } from './add-invoice-items.js'
 import { checkOneCycle } from './subscription-params.js'
 
 const invalid = (param: string, detail: string) =>
@@ -23,9 +24,10 @@ function phaseJson(
   items: readonly { price: Json; quantity?: number }[],
   currency: string,
   proration: unknown,
+  addInvoiceItems: readonly Record<string, unknown>[] = [],
 ): Json {
   return {
-    add_invoice_items: [],
+    add_invoice_items: addInvoiceItems,
     application_fee_percent: null,
     billing_cycle_anchor: null,
     billing_thresholds: null,
@@ -68,6 +70,8 @@ interface PhasePlan {
   readonly end: number
   readonly items: readonly PlannedItem[]
   readonly proration: unknown
+  /** `add_invoice_items`, checked: what the phase's first invoice bills besides its items. */
+  readonly addItems: readonly PlannedInvoiceItem[]
 }
 
 /**
@@ -110,7 +114,9 @@ function planPhases(engine: Engine, call: OperationCall, raw: unknown, start: nu
       end = boundary(at * 1000, p.duration.interval as Interval, count, 1) / 1000
     } else end = boundary(at * 1000, first.interval, Number(first.interval_count ?? 1), 1) / 1000
     if (!(end > at)) throw invalid(`${param}[end_date]`, 'must be after the start of the phase')
-    const plan = { start: at, end, items: priced, proration: p.proration_behavior }
+    const addParam = `${param}[add_invoice_items]`
+    const addItems = checkAddInvoiceItems(engine, call, p.add_invoice_items, addParam, String(priced[0]?.price.currency))
+    const plan = { start: at, end, items: priced, proration: p.proration_behavior, addItems }
     at = end
     return plan
   })
@@ -120,14 +126,19 @@ function planPhases(engine: Engine, call: OperationCall, raw: unknown, start: nu
  * The phases as stored, every check having passed: each inline price made now, except those of the
  * first phase when `firstPrices` gives them (made by the subscription the schedule starts).
  */
-function makePhases(plans: readonly PhasePlan[], firstPrices?: readonly Json[]): Json[] {
+function makePhases(
+  plans: readonly PhasePlan[],
+  firstPrices?: readonly Json[],
+  firstAdds?: readonly Record<string, unknown>[],
+): Json[] {
   return plans.map((plan, i) => {
     const prices = i === 0 && firstPrices !== undefined ? firstPrices : plan.items.map((it) => it.planned.make())
     const items = plan.items.map((it, j) => ({
       price: prices[j] as Json,
       ...(it.quantity === undefined ? {} : { quantity: it.quantity }),
     }))
-    return phaseJson(plan.start, plan.end, items, String(items[0]?.price.currency), plan.proration)
+    const adds = i === 0 && firstAdds !== undefined ? firstAdds : phaseInvoiceItems(plan.addItems)
+    return phaseJson(plan.start, plan.end, items, String(items[0]?.price.currency), plan.proration, adds)
   })
 }
 
@@ -249,13 +260,20 @@ export const subscriptionSchedules: ResourceDeclaration<ResourcePorts> = {
       }
       // Starting now: the subscription first (its own checks and events; it makes the first phase's
       // inline prices once they pass), then the other phases' prices and the schedule driving it.
+      const firstAdds = phaseInvoiceItems((plans[0] as PhasePlan).addItems)
+      const addParams = phaseAddParams({ add_invoice_items: firstAdds })
       const sub = engine.run('subscriptions.create', {
         ...call,
         path: {},
-        params: { customer: customer.id, items: entriesOf(plans[0] as PhasePlan, phases) },
+        heldPrices: addParams.map((a) => String(a.price)),
+        params: {
+          customer: customer.id,
+          items: entriesOf(plans[0] as PhasePlan, phases),
+          ...(addParams.length === 0 ? {} : { add_invoice_items: addParams }),
+        },
       }) as Json
       const made = (sub.items as { data: Json[] }).data.map((item) => item.price as Json)
-      fields.phases = makePhases(plans, made)
+      fields.phases = makePhases(plans, made, firstAdds)
       const first = (fields.phases as Json[])[0] as Json
       const created = resource.create(call.scope, { metadata }, call.origin, {
         ...fields,

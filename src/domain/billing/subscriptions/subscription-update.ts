@@ -4,7 +4,9 @@ import type { Json } from '../../engine/list.js'
 import type { ResourcePorts } from '../../resource-ports.js'
 import { tableError } from '../../service-error.js'
 import { type SubState, sec } from '../billing-types.js'
+import { type Redemption, redeem } from '../catalog/promotion-redemption.js'
 import type { ItemChange } from '../prorations.js'
+import { addInvoiceItems, checkAddInvoiceItems } from './add-invoice-items.js'
 import { itemFields } from './subscription-create.js'
 import { cancelAtParam, trialEndParam } from './subscription-dates.js'
 import {
@@ -12,12 +14,13 @@ import {
   checkDistinctPrices,
   checkItemCount,
   checkPaymentMethod,
-  couponsOf,
   entriesOf,
+  itemsAmount,
   type PlannedItem,
   planItems,
   plannedQuantity,
   prorationTiming,
+  redemptionsOf,
   taxRatesOf,
   termsOf,
 } from './subscription-params.js'
@@ -30,8 +33,8 @@ interface UpdateTerms {
   readonly now: number
   readonly itemsGiven: boolean
   readonly defaultRates: Json[] | undefined
-  /** The coupons of `discounts`, when given (`undefined` leaves the discounts as they are). */
-  readonly coupons: Json[] | undefined
+  /** The redemptions of `discounts`, when given (`undefined` leaves the discounts as they are). */
+  readonly redemptions: Redemption[] | undefined
   readonly cancelAtPeriodEnd: unknown
   readonly cancelAt: number | null | undefined
   readonly trialEnd: number | 'now' | undefined
@@ -56,6 +59,7 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
     payment_behavior: _pb,
     discounts: discountsParam,
     default_tax_rates: defaultRatesParam,
+    add_invoice_items: addItemsParam,
     expand: _e,
     cancel_at: cancelAtValue,
     trial_end: trialEndValue,
@@ -65,9 +69,15 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
   if (cancelAtValue !== undefined && params.cancel_at_period_end !== undefined)
     throw tableError('subscription_cancel_params_exclusive')
   checkPaymentMethod(call, ports, String(sub.customer), params.default_payment_method)
-  const coupons = couponsOf(engine, call, discountsParam)
+  const redemptions = redemptionsOf(engine, call, discountsParam, {
+    customer: String(sub.customer),
+    amount: itemsAmount(ports.billing.itemsOf(call.scope, id)),
+    currency: String(sub.currency),
+    now: Math.floor((ports.billing.subState(call.scope, id)?.timeline.now() ?? engine.now() * 1000) / 1000),
+  })
   const defaultRates =
     defaultRatesParam === undefined ? undefined : taxRatesOf(engine, call, defaultRatesParam, 'default_tax_rates')
+  const addItems = checkAddInvoiceItems(engine, call, addItemsParam, 'add_invoice_items', String(sub.currency))
   const entries = entriesOf(items)
   checkItemCount(entries.length, 'items')
   const current = ports.billing.itemsOf(call.scope, id)
@@ -89,12 +99,17 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
     now,
     itemsGiven: entries.length > 0,
     defaultRates,
-    coupons: discountsParam === undefined ? undefined : coupons,
+    redemptions: discountsParam === undefined ? undefined : redemptions,
     cancelAtPeriodEnd: params.cancel_at_period_end,
     cancelAt,
     trialEnd,
   })
+  // Only a coupon or code the subscription did not already have is a new redemption.
+  const fresh = redemptions.filter((r) => !alreadyApplied(engine, call, sub, r))
   const updated = subs.update(call.scope, id, params, call.origin, fields)
+  if (discountsParam !== undefined) redeem(engine, call.scope, fresh)
+  // Pending before the proration invoice is made, so the next invoice bills them.
+  addInvoiceItems(engine, call, String(sub.customer), id, addItems)
   if (state !== undefined && made.length > 0) {
     ports.billing.prorate(call.scope, state, made, timing.behavior, timing.at, call.origin)
   }
@@ -167,10 +182,10 @@ function updateFields(ports: ResourcePorts, call: OperationCall, t: UpdateTerms)
   const fields: Record<string, unknown> = {}
   if (t.itemsGiven) fields.items = ports.billing.itemList(call.scope, id)
   if (t.defaultRates !== undefined) fields.default_tax_rates = t.defaultRates
-  if (t.coupons !== undefined) {
+  if (t.redemptions !== undefined) {
     const at = state?.timeline.now() ?? 0
-    fields.discounts = t.coupons.map(
-      (c) => ports.billing.discounts.create(call.scope, c, String(t.sub.customer), id, at, call.origin).id,
+    fields.discounts = t.redemptions.map(
+      (r) => ports.billing.discounts.create(call.scope, r, String(t.sub.customer), id, at, call.origin).id,
     )
   }
   if (t.cancelAtPeriodEnd !== undefined && state !== undefined) {
@@ -191,4 +206,14 @@ function updateFields(ports: ResourcePorts, call: OperationCall, t: UpdateTerms)
   if (typeof t.trialEnd === 'number') Object.assign(fields, ports.billing.startTrial(call.scope, id, t.trialEnd))
   if (t.trialEnd === 'now' && t.sub.status === 'trialing') fields.trial_end = sec(now)
   return fields
+}
+
+/** Whether the subscription already has a discount of this coupon through the same promotion code. */
+function alreadyApplied(engine: Engine, call: OperationCall, sub: Json, r: Redemption): boolean {
+  const ids = Array.isArray(sub.discounts) ? sub.discounts : []
+  return ids.some((d) => {
+    const found = engine.resource('discount').get(call.scope, typeof d === 'string' ? d : String((d as Json).id))
+    const coupon = (found?.source as { coupon?: Json } | undefined)?.coupon
+    return coupon?.id === r.coupon.id && (found?.promotion_code ?? null) === (r.promotionCode?.id ?? null)
+  })
 }
