@@ -278,7 +278,7 @@ function buildParts(ctx: BillingContext, jobs: BillingJobs, testClocks: TestCloc
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
   const entitlements = createEntitlements(ctx)
-  const pausing = createPausing(ctx, cycles)
+  const pausing = createPausing(ctx, cycles, jobs)
   const attachedPayments = createAttachedPayments(ctx, payments)
   return {
     limits,
@@ -301,7 +301,7 @@ function buildParts(ctx: BillingContext, jobs: BillingJobs, testClocks: TestCloc
 type Parts = ReturnType<typeof buildParts>
 
 /** What billing's job kinds do, once the parts that do it exist. */
-function actionsOf({ cycles, schedule, payments, invoicing, schedules }: Parts): JobActions {
+function actionsOf({ cycles, schedule, payments, invoicing, schedules, pausing }: Parts): JobActions {
   return {
     periodEnd: cycles.periodEnd,
     expireIncomplete: cycles.expireIncomplete,
@@ -318,6 +318,7 @@ function actionsOf({ cycles, schedule, payments, invoicing, schedules }: Parts):
       return invoicing.overdue(scope, id)
     },
     scheduleStep: schedules.runStep,
+    resumeCollection: pausing.collectionResumes,
   }
 }
 

@@ -5,6 +5,8 @@ import { sec } from './billing-types.js'
 import { boundary } from './calendar.js'
 import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
+import type { BillingJobs } from './jobs.js'
+import { resumeCollection } from './pause-collection.js'
 
 /** Where a resumed subscription's billing cycle starts: now (a new period, invoiced) or where it was. */
 export type ResumeAnchor = 'now' | 'unchanged'
@@ -20,7 +22,7 @@ export type ResumeAnchor = 'now' | 'unchanged'
  */
 export type Pausing = ReturnType<typeof createPausing>
 
-export function createPausing(ctx: BillingContext, cycles: Cycles) {
+export function createPausing(ctx: BillingContext, cycles: Cycles, jobs: BillingJobs) {
   const { r, subs, key, events, simLine } = ctx
 
   /** Stops the cycle and marks the subscription `paused` (`customer.subscription.paused`). */
@@ -83,5 +85,17 @@ export function createPausing(ctx: BillingContext, cycles: Cycles) {
     return resumed
   }
 
-  return { pause, resume }
+  /** Queues the end of a collection pause at `resumesAt` (unix seconds) on the subscription's timeline. */
+  function resumeCollectionAt(scope: Scope, id: string, resumesAt: number): void {
+    const timeline = subs.get(key(scope, id))?.timeline ?? simLine
+    timeline.at(resumesAt * 1000, jobs.resumeCollection, { account: scope.account, mode: scope.mode, id })
+  }
+
+  /** The `resumes_at` job: collection resumes unless it already did. */
+  function collectionResumes(a: { account: string; mode: Scope['mode']; id: string }): void {
+    const timeline = subs.get(key({ account: a.account, mode: a.mode }, a.id))?.timeline ?? simLine
+    resumeCollection(ctx, a, timeline.now())
+  }
+
+  return { pause, resume, resumeCollectionAt, collectionResumes }
 }

@@ -4,6 +4,7 @@ import type { Json } from '../../engine/list.js'
 import type { ResourcePorts } from '../../resource-ports.js'
 import { tableError } from '../../service-error.js'
 import { type SubState, sec } from '../billing-types.js'
+import { pauseCollectionField } from '../pause-collection.js'
 import type { ItemChange } from '../prorations.js'
 import { itemFields } from './subscription-create.js'
 import { cancelAtParam, trialEndParam } from './subscription-dates.js'
@@ -59,6 +60,7 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
     expand: _e,
     cancel_at: cancelAtValue,
     trial_end: trialEndValue,
+    pause_collection: pauseParam,
     ...params
   } = call.params
   if (sub.status === 'canceled') return updateCanceled(engine, call, id, params)
@@ -78,6 +80,7 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
   const now = state?.timeline.now() ?? engine.now() * 1000
   const cancelAt = cancelAtParam(cancelAtValue, now, state?.periodEnd ?? now)
   const trialEnd = trialEndParam(trialEndValue, now)
+  const pauseCollection = pauseCollectionField(pauseParam, now)
   if (planned.some(changesQuantity)) ports.billing.countQuantityUpdate(call.scope, id)
   // Every check has passed: the prices `price_data` describes are made now.
   const changes = planned.map((c) => (c.make === undefined ? c : { ...c, price: c.make() }))
@@ -94,7 +97,15 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
     cancelAt,
     trialEnd,
   })
-  const updated = subs.update(call.scope, id, params, call.origin, fields)
+  const updated = subs.update(
+    call.scope,
+    id,
+    params,
+    call.origin,
+    pauseCollection === undefined ? fields : { ...fields, pause_collection: pauseCollection },
+  )
+  const resumesAt = pauseCollection?.resumes_at
+  if (typeof resumesAt === 'number') ports.billing.pausing.resumeCollectionAt(call.scope, id, resumesAt)
   if (state !== undefined && made.length > 0) {
     ports.billing.prorate(call.scope, state, made, timing.behavior, timing.at, call.origin)
   }
