@@ -278,7 +278,7 @@ function buildParts(ctx: BillingContext, jobs: BillingJobs, testClocks: TestCloc
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
   const entitlements = createEntitlements(ctx)
-  const pausing = createPausing(ctx, cycles, jobs)
+  const pausing = createPausing(ctx, cycles, jobs, prorations)
   const attachedPayments = createAttachedPayments(ctx, payments)
   return {
     limits,

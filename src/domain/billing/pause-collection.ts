@@ -5,6 +5,7 @@ import { invalidRequest } from '../service-error.js'
 import { type Ref, scopeOf } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { Invoicing } from './invoicing.js'
+import type { BillingJobs } from './jobs.js'
 
 /** What happens to the invoices a subscription makes while its payment collection is paused. */
 export type CollectionPause = 'keep_as_draft' | 'mark_uncollectible' | 'void'
@@ -84,6 +85,29 @@ export function holdCycleInvoice(
   if (pause === 'mark_uncollectible') invoicing.markUncollectible(scope, id, NO_ORIGIN)
   else invoicing.voidInvoice(scope, id, NO_ORIGIN)
   return true
+}
+
+/**
+ * Queuing and running the end of a collection pause, on the subscription's timeline (the sim
+ * clock or its test clock).
+ *
+ * @example
+ * const { resumeCollectionAt } = collectionResumption(ctx, jobs)
+ * resumeCollectionAt(scope, 'sub_1', resumesAt)
+ */
+export function collectionResumption(ctx: BillingContext, jobs: BillingJobs) {
+  const { subs, key, simLine } = ctx
+  const timelineOf = (scope: Scope, id: string) => subs.get(key(scope, id))?.timeline ?? simLine
+  return {
+    /** Queues the end of a collection pause at `resumesAt` (unix seconds). */
+    resumeCollectionAt(scope: Scope, id: string, resumesAt: number): void {
+      timelineOf(scope, id).at(resumesAt * 1000, jobs.resumeCollection, { account: scope.account, mode: scope.mode, id })
+    },
+    /** The `resumes_at` job: collection resumes unless it already did. */
+    collectionResumes(a: Ref): void {
+      resumeCollection(ctx, a, timelineOf(scopeOf(a), a.id).now())
+    },
+  }
 }
 
 /**

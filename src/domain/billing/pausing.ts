@@ -6,7 +6,9 @@ import { boundary } from './calendar.js'
 import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
 import type { BillingJobs } from './jobs.js'
-import { resumeCollection } from './pause-collection.js'
+import { billPause, type PauseBilling } from './pause-billing.js'
+import { collectionResumption } from './pause-collection.js'
+import type { Prorations } from './prorations.js'
 
 /** Where a resumed subscription's billing cycle starts: now (a new period, invoiced) or where it was. */
 export type ResumeAnchor = 'now' | 'unchanged'
@@ -22,12 +24,16 @@ export type ResumeAnchor = 'now' | 'unchanged'
  */
 export type Pausing = ReturnType<typeof createPausing>
 
-export function createPausing(ctx: BillingContext, cycles: Cycles, jobs: BillingJobs) {
+export function createPausing(ctx: BillingContext, cycles: Cycles, jobs: BillingJobs, prorations: Prorations) {
   const { r, subs, key, events, simLine } = ctx
 
-  /** Stops the cycle and marks the subscription `paused` (`customer.subscription.paused`). */
-  function pause(scope: Scope, id: string, origin: Origin): Json {
+  /**
+   * Stops the cycle and marks the subscription `paused` (`customer.subscription.paused`), after
+   * billing the pause as `bill` says (usage so far, unused time: {@link billPause}).
+   */
+  function pause(scope: Scope, id: string, origin: Origin, bill?: PauseBilling): Json {
     const s = subs.get(key(scope, id))
+    if (s !== undefined && bill !== undefined) billPause(ctx, prorations, cycles.itemsOf(scope, id), s, bill, origin)
     if (s?.job !== undefined) s.timeline.cancel(s.job)
     if (s !== undefined) s.job = undefined
     const now = sec((s?.timeline ?? simLine).now())
@@ -85,17 +91,5 @@ export function createPausing(ctx: BillingContext, cycles: Cycles, jobs: Billing
     return resumed
   }
 
-  /** Queues the end of a collection pause at `resumesAt` (unix seconds) on the subscription's timeline. */
-  function resumeCollectionAt(scope: Scope, id: string, resumesAt: number): void {
-    const timeline = subs.get(key(scope, id))?.timeline ?? simLine
-    timeline.at(resumesAt * 1000, jobs.resumeCollection, { account: scope.account, mode: scope.mode, id })
-  }
-
-  /** The `resumes_at` job: collection resumes unless it already did. */
-  function collectionResumes(a: { account: string; mode: Scope['mode']; id: string }): void {
-    const timeline = subs.get(key({ account: a.account, mode: a.mode }, a.id))?.timeline ?? simLine
-    resumeCollection(ctx, a, timeline.now())
-  }
-
-  return { pause, resume, resumeCollectionAt, collectionResumes }
+  return { pause, resume, ...collectionResumption(ctx, jobs) }
 }
