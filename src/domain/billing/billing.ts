@@ -30,7 +30,7 @@ import { createTestClocks, type TestClocks } from './test-clocks.js'
 export type { NewInvoice } from './billing-types.js'
 export type { CancelOptions } from './cancellation.js'
 export type { BillingOptions } from './context.js'
-export type { PreviewChange } from './preview.js'
+export type { PreviewChange, PreviewExtras } from './preview.js'
 export type { UnmadeSubscription } from './preview-new.js'
 export type { ItemChange, ItemTerms, ProrationBehavior } from './prorations.js'
 
