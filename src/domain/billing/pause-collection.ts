@@ -1,11 +1,11 @@
 import type { Json } from '../engine/list.js'
 import { NO_ORIGIN } from '../events/emit-snapshot.js'
 import type { Scope } from '../mode.js'
-import { invalidRequest } from '../service-error.js'
 import { type Ref, scopeOf } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { Invoicing } from './invoicing.js'
 import type { BillingJobs } from './jobs.js'
+import { invalid, missing } from './subscriptions/subscription-params.js'
 
 /** What happens to the invoices a subscription makes while its payment collection is paused. */
 export type CollectionPause = 'keep_as_draft' | 'mark_uncollectible' | 'void'
@@ -42,18 +42,12 @@ export function pauseCollectionField(value: unknown, now: number): PauseCollecti
   if (value === undefined) return undefined
   if (value === '' || value === null) return null
   const { behavior, resumes_at: resumesAt } = value as { behavior?: unknown; resumes_at?: unknown }
+  if (behavior === undefined) throw missing('pause_collection[behavior]')
   if (typeof behavior !== 'string' || !BEHAVIORS.has(behavior)) {
-    throw invalidRequest(
-      behavior === undefined
-        ? 'Missing required param: pause_collection[behavior].'
-        : `Invalid pause_collection[behavior]: must be one of keep_as_draft, mark_uncollectible, or void`,
-      { param: 'pause_collection[behavior]', code: behavior === undefined ? 'parameter_missing' : 'parameter_invalid_string' },
-    )
+    throw invalid('pause_collection[behavior]', 'must be one of keep_as_draft, mark_uncollectible, or void')
   }
   if (resumesAt !== undefined && (typeof resumesAt !== 'number' || resumesAt * 1000 <= now)) {
-    throw invalidRequest('Invalid pause_collection[resumes_at]: must be a Unix timestamp in the future', {
-      param: 'pause_collection[resumes_at]',
-    })
+    throw invalid('pause_collection[resumes_at]', 'must be a Unix timestamp in the future')
   }
   return { behavior: behavior as CollectionPause, resumes_at: (resumesAt as number | undefined) ?? null }
 }
