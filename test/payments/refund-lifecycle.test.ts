@@ -76,6 +76,10 @@ describe('refunds that complete by themselves on the clock', () => {
     const { sim, stripe, pi } = await sepaPayment(502, 'AT321904300235473204')
     const refund = await stripe.refunds.create({ payment_intent: pi.id })
     expect(refund.status).toBe('pending')
+    // A fork carries the refund's step on its own clock.
+    const fork = sim.fork()
+    await fork.clock.tickAsync(3 * MINUTE)
+    expect((await client(fork, sim.platform.secretKey.test).refunds.retrieve(refund.id)).status).toBe('succeeded')
     await sim.settle()
     await sim.clock.tickAsync(2 * MINUTE)
     expect((await stripe.refunds.retrieve(refund.id)).status).toBe('pending')
