@@ -11,6 +11,7 @@ import type { Charges } from './payments/charges.js'
 import type { Disputes } from './payments/disputes/disputes.js'
 import type { PaymentIntents } from './payments/payment-intents.js'
 import type { PaymentMethods } from './payments/payment-methods.js'
+import type { RefundTimers } from './payments/refunds/refund-timers.js'
 
 /** The service areas outside the engine that resource behaviours use. */
 export interface ResourcePorts {
@@ -30,6 +31,8 @@ export interface ResourcePorts {
   readonly checkoutTimers: CheckoutTimers
   /** Money movements' work on the clock: a payout's arrival, an uncaptured authorisation's expiry. */
   readonly moneyTimers: MoneyTimers
+  /** Refunds' work on the clock: a pending refund's success, a failing card's refund failure, an unanswered wait's expiry. */
+  readonly refundTimers: RefundTimers
   /** The billing loop (made after the engine, so read when a behaviour runs). */
   readonly billing: Billing
   /** Every emitted event: `/v1/events` and `/v2/core/events` read it; behaviours emit their own (a new account's `account.updated`). */

@@ -27,6 +27,7 @@ import { createDisputes } from './payments/disputes/disputes.js'
 import { createOffSessionPayments, type OffSessionPayments } from './payments/off-session/off-session-payments.js'
 import { createPaymentIntents, type PaymentIntents, savedForOffSession } from './payments/payment-intents.js'
 import { createPaymentMethods, type PaymentMethods } from './payments/payment-methods.js'
+import { createRefundTimers } from './payments/refunds/refund-timers.js'
 import type { ResourcePorts } from './resource-ports.js'
 import { servedDeclarations as declarations } from './served-declarations.js'
 
@@ -109,7 +110,8 @@ export function createService(kernel: Kernel, timeline: RequestTimeline, options
   const payments = buildPayments(kernel, eventing, ledger, late)
   const checkoutTimers = createCheckoutTimers(kernel, () => engineOf(late))
   const moneyTimers = createMoneyTimers(kernel, eventing.events, () => engineOf(late))
-  const ports = portsOf(kernel, eventing, metering, ledger, payments, { checkoutTimers, moneyTimers }, late)
+  const refundTimers = createRefundTimers(kernel, () => engineOf(late), payments.charges)
+  const ports = portsOf(kernel, eventing, metering, ledger, payments, { checkoutTimers, moneyTimers, refundTimers }, late)
   const served = buildEngine(kernel, eventing, payments, ports, late)
   const limitsConfig = options.limits ?? resolveLimits(undefined)
   const billing = buildBilling(kernel, eventing, metering, payments, served.engine, limitsConfig, late)
@@ -231,7 +233,7 @@ function portsOf(
   metering: Metering,
   ledger: Ledger,
   payments: Payments,
-  timers: Pick<ResourcePorts, 'checkoutTimers' | 'moneyTimers'>,
+  timers: Pick<ResourcePorts, 'checkoutTimers' | 'moneyTimers' | 'refundTimers'>,
   late: LateParts,
 ): ResourcePorts {
   const { accounts, events, destinations, delivery } = eventing
@@ -256,6 +258,7 @@ function portsOf(
     delivery,
     checkoutTimers: timers.checkoutTimers,
     moneyTimers: timers.moneyTimers,
+    refundTimers: timers.refundTimers,
     get billing(): Billing {
       if (late.billing === undefined) throw new Error('service: billing is not built yet')
       return late.billing

@@ -7,8 +7,10 @@ import { publishableAllowed } from './publishable.js'
 import type { Principal, Route } from './route.js'
 import { scopedHeader } from './scoped-header.js'
 
-function noAccess(key: string, account: string): ServiceError {
-  return tableError('account_invalid', { key: redact(key), account })
+function noAccess(service: Service, key: string, account: string): ServiceError {
+  // The provider's added sentence when the platform's OAuth connection to the account has ended.
+  const revoked = service.accounts.revoked(account) ? ' Application access may have been revoked.' : ''
+  return tableError('account_invalid', { key: redact(key), account, revoked })
 }
 
 function redact(key: string): string {
@@ -95,7 +97,7 @@ export function authenticate(
   if (wanted !== undefined && wanted !== authenticated.id) {
     const target = service.accounts.get(wanted)
     if (target === undefined || !service.accounts.controls(authenticated, target) || !target.modes.has(mode)) {
-      throw noAccess(key, wanted)
+      throw noAccess(service, key, wanted)
     }
     account = target
   }
@@ -113,7 +115,7 @@ export function authenticate(
         service.accounts.sameOrganisation(authenticated, member)) &&
       (leaf === member || service.accounts.controls(member, leaf)) &&
       leaf.modes.has(mode)
-    if (!ok || (accountHeader !== undefined && leaf?.id !== account.id)) throw noAccess(key, contextHeader)
+    if (!ok || (accountHeader !== undefined && leaf?.id !== account.id)) throw noAccess(service, key, contextHeader)
     account = leaf
   }
   const onBehalf = account.id !== authenticated.id

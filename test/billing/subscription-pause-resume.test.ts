@@ -14,7 +14,10 @@ describe('subscriptions.pause and resume', () => {
     const { sim, stripe } = billingClient({ seed: 421 })
     const { customer, sub } = await activeSubscription(stripe)
     expect(sub.status).toBe('active')
-    const paused = await stripe.subscriptions.pause(sub.id)
+    // Nothing billed for the pause itself (the defaults credit the unused time: see pause-billing tests).
+    const paused = await stripe.subscriptions.pause(sub.id, {
+      bill_for: { outstanding_usage_through: { type: 'none' }, unused_time_from: { type: 'none' } },
+    })
     expect(paused.status).toBe('paused')
     expect(paused.status_details?.paused).toMatchObject({ type: 'subscription', subscription: { type: 'pause_requested' } })
     expect(sim.admin.events({ type: 'customer.subscription.paused' })).toHaveLength(1)

@@ -76,6 +76,16 @@ describe('Connect OAuth on the connect host', () => {
       (e: Stripe.errors.StripeError) => e,
     )
     expect(refused?.statusCode).toBe(403)
+    expect(refused?.code).toBe('account_invalid')
+    expect(refused?.message).toMatch(
+      new RegExp(
+        `does not have access to account '${account}' \\(or that account does not exist\\)\\. Application access may have been revoked\\.$`,
+      ),
+    )
+    await expect(stripe.customers.retrieve('cus_nope', {}, { stripeAccount: account })).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'account_invalid',
+    })
     const own = new Stripe(token.access_token as string, {
       httpClient: Stripe.createFetchHttpClient(sim.fetch),
       maxNetworkRetries: 0,
@@ -84,5 +94,41 @@ describe('Connect OAuth on the connect host', () => {
     await expect(stripe.oauth.token({ grant_type: 'authorization_code', code: page.code })).rejects.toMatchObject({
       type: 'StripeInvalidGrantError',
     })
+  })
+
+  it('spends an authorization code on its exchange: a second exchange is refused with invalid_grant', async () => {
+    const { sim, stripe, clientId } = setup(44)
+    const page = await authorizeCode(sim, stripe, clientId)
+    const token = await stripe.oauth.token({ grant_type: 'authorization_code', code: page.code })
+    const error = await stripe.oauth.token({ grant_type: 'authorization_code', code: page.code }).then(
+      () => undefined,
+      (e: Stripe.errors.StripeError) => e,
+    )
+    expect(error?.type).toBe('StripeInvalidGrantError')
+    expect(error?.statusCode).toBe(400)
+    expect(error?.message).toBe(
+      'This authorization code has already been used. All tokens issued with this code have been revoked.',
+    )
+    // The refresh token still answers, and a snapshot keeps the code spent.
+    const again = await stripe.oauth.token({ grant_type: 'refresh_token', refresh_token: String(token.refresh_token) })
+    expect(again.stripe_user_id).toBe(token.stripe_user_id)
+    const fork = sim.fork()
+    const forked = new Stripe(sim.platform.secretKey.test, {
+      httpClient: Stripe.createFetchHttpClient(fork.fetch),
+      maxNetworkRetries: 0,
+    })
+    await expect(forked.oauth.token({ grant_type: 'authorization_code', code: page.code })).rejects.toMatchObject({
+      type: 'StripeInvalidGrantError',
+    })
+  })
+
+  it('refuses reads for an account never connected without the revoked sentence', async () => {
+    const { stripe } = setup(45)
+    const error = await stripe.customers.list({}, { stripeAccount: 'acct_1NeverConnected0' }).then(
+      () => undefined,
+      (e: Stripe.errors.StripeError) => e,
+    )
+    expect(error?.statusCode).toBe(403)
+    expect(error?.message).toMatch(/\(or that account does not exist\)\.$/)
   })
 })

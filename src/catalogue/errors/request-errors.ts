@@ -11,7 +11,7 @@ export const REQUEST_ERRORS = {
   account_invalid: row(
     403,
     INVALID,
-    "The provided key '{key}' does not have access to account '{account}' (or that account does not exist).",
+    "The provided key '{key}' does not have access to account '{account}' (or that account does not exist).{revoked}",
   ),
   api_key_invalid: row(401, INVALID, 'Invalid API Key provided: {key}'),
   /** No credential in `Authorization` (`{basic}`: how else `/v1` takes one). */

@@ -30,7 +30,7 @@ import { createTestClocks, type TestClocks } from './test-clocks.js'
 export type { NewInvoice } from './billing-types.js'
 export type { CancelOptions } from './cancellation.js'
 export type { BillingOptions } from './context.js'
-export type { PreviewChange } from './preview.js'
+export type { PreviewChange, PreviewExtras } from './preview.js'
 export type { UnmadeSubscription } from './preview-new.js'
 export type { ItemChange, ItemTerms, ProrationBehavior } from './prorations.js'
 
@@ -278,7 +278,7 @@ function buildParts(ctx: BillingContext, jobs: BillingJobs, testClocks: TestCloc
   const preview = createPreview(ctx, invoicing, cycles, prorations)
   const cancel = createCancellation(ctx, cycles, invoicing, payments, prorations)
   const entitlements = createEntitlements(ctx)
-  const pausing = createPausing(ctx, cycles)
+  const pausing = createPausing(ctx, cycles, jobs, prorations)
   const attachedPayments = createAttachedPayments(ctx, payments)
   return {
     limits,
@@ -301,7 +301,7 @@ function buildParts(ctx: BillingContext, jobs: BillingJobs, testClocks: TestCloc
 type Parts = ReturnType<typeof buildParts>
 
 /** What billing's job kinds do, once the parts that do it exist. */
-function actionsOf({ cycles, schedule, payments, invoicing, schedules }: Parts): JobActions {
+function actionsOf({ cycles, schedule, payments, invoicing, schedules, pausing }: Parts): JobActions {
   return {
     periodEnd: cycles.periodEnd,
     expireIncomplete: cycles.expireIncomplete,
@@ -318,6 +318,7 @@ function actionsOf({ cycles, schedule, payments, invoicing, schedules }: Parts):
       return invoicing.overdue(scope, id)
     },
     scheduleStep: schedules.runStep,
+    resumeCollection: pausing.collectionResumes,
   }
 }
 

@@ -10,6 +10,7 @@ import type { Invoicing } from './invoicing.js'
 import type { BillingJobs } from './jobs.js'
 import type { BillingLimits } from './limits.js'
 import { isMetered, type Lines } from './lines.js'
+import { holdCycleInvoice } from './pause-collection.js'
 import type { Payments } from './payments.js'
 import type { Timeline } from './timelines.js'
 
@@ -162,7 +163,7 @@ function renew(p: CycleParts, s: SubState, sub: Json, ending: EndingPeriod): voi
   schedulePeriodEnd(p.jobs, s)
 }
 
-/** The period's invoice (usage in arrears, licensed items ahead), finalized after the grace hour. */
+/** The period's invoice (usage in arrears, licensed items ahead), finalized after the grace hour unless collection is paused. */
 function cycleInvoice(p: CycleParts, s: SubState, ending: EndingPeriod, specs: LineSpec[], id?: string): void {
   const { scope } = s
   const inv = p.invoicing.createInvoice({
@@ -177,6 +178,9 @@ function cycleInvoice(p: CycleParts, s: SubState, ending: EndingPeriod, specs: L
     timeline: s.timeline,
     ...(id === undefined ? {} : { id }),
   })
+  // While collection is paused the invoice is held as the pause says, and no payment is attempted.
+  const sub = p.ctx.r.subscription().get(scope, s.id)
+  if (sub !== undefined && holdCycleInvoice(p.ctx, p.invoicing, scope, sub, String(inv.id))) return
   p.invoicing.scheduleFinalize(scope, String(inv.id))
 }
 

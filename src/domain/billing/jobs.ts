@@ -18,6 +18,8 @@ export interface JobActions {
   overdue(scope: Scope, id: string): void
   /** A subscription schedule's next step (its start, a phase's end). */
   scheduleStep(a: Ref): void
+  /** A subscription's paused collection resumes at its `pause_collection.resumes_at`. */
+  resumeCollection(a: Ref): void
 }
 
 /**
@@ -26,6 +28,9 @@ export interface JobActions {
  * up when it runs. `links` give the record its handle back when a snapshot re-creates the job.
  */
 export type BillingJobs = ReturnType<typeof createJobs>
+
+/** The link of a job no record holds the handle of. */
+const unlinked = (): undefined => undefined
 
 export function createJobs(ctx: BillingContext, actions: () => JobActions) {
   const { kernel, subs, invoiceStates, key, r } = ctx
@@ -85,11 +90,11 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
   const retry = invoiceJob('invoice.retry', 'open', (scope, id) => actions().retry(scope, id))
   const overdue = invoiceJob('invoice.overdue', 'open', (scope, id) => actions().overdue(scope, id))
   // A schedule's job names the schedule only: it looks it up when it runs, so nothing holds its handle.
-  const scheduleStep = own.jobKind(
-    'subscription_schedule.step',
-    (a) => actions().scheduleStep(a),
-    () => undefined,
-  )
+  const scheduleStep = own.jobKind('subscription_schedule.step', (a) => actions().scheduleStep(a), unlinked)
 
-  return { links, kinds, jobKind: own.jobKind, periodEnd, expireIncomplete, cancelAt, finalize, retry, overdue, scheduleStep }
+  // Like a schedule's, it names the subscription only and reads `resumes_at` when it runs.
+  const resumeCollection = own.jobKind('subscription.resume_collection', (a) => actions().resumeCollection(a), unlinked)
+
+  const subJobs = { periodEnd, expireIncomplete, cancelAt, resumeCollection }
+  return { links, kinds, jobKind: own.jobKind, ...subJobs, finalize, retry, overdue, scheduleStep }
 }

@@ -5,6 +5,10 @@ import { sec } from './billing-types.js'
 import { boundary } from './calendar.js'
 import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
+import type { BillingJobs } from './jobs.js'
+import { billPause, type PauseBilling } from './pause-billing.js'
+import { collectionResumption } from './pause-collection.js'
+import type { Prorations } from './prorations.js'
 
 /** Where a resumed subscription's billing cycle starts: now (a new period, invoiced) or where it was. */
 export type ResumeAnchor = 'now' | 'unchanged'
@@ -20,12 +24,16 @@ export type ResumeAnchor = 'now' | 'unchanged'
  */
 export type Pausing = ReturnType<typeof createPausing>
 
-export function createPausing(ctx: BillingContext, cycles: Cycles) {
+export function createPausing(ctx: BillingContext, cycles: Cycles, jobs: BillingJobs, prorations: Prorations) {
   const { r, subs, key, events, simLine } = ctx
 
-  /** Stops the cycle and marks the subscription `paused` (`customer.subscription.paused`). */
-  function pause(scope: Scope, id: string, origin: Origin): Json {
+  /**
+   * Stops the cycle and marks the subscription `paused` (`customer.subscription.paused`), after
+   * billing the pause as `bill` says (usage so far, unused time: {@link billPause}).
+   */
+  function pause(scope: Scope, id: string, origin: Origin, bill?: PauseBilling): Json {
     const s = subs.get(key(scope, id))
+    if (s !== undefined && bill !== undefined) billPause(ctx, prorations, cycles.itemsOf(scope, id), s, bill, origin)
     if (s?.job !== undefined) s.timeline.cancel(s.job)
     if (s !== undefined) s.job = undefined
     const now = sec((s?.timeline ?? simLine).now())
@@ -83,5 +91,5 @@ export function createPausing(ctx: BillingContext, cycles: Cycles) {
     return resumed
   }
 
-  return { pause, resume }
+  return { pause, resume, ...collectionResumption(ctx, jobs) }
 }

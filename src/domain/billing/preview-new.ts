@@ -30,6 +30,10 @@ export interface UnmadeSubscription {
   readonly timeline: Timeline
   /** `discounts` asked expanded: shown as objects, since no store holds them to expand from. */
   readonly expandDiscounts?: boolean
+  /** Its pending items' lines as `invoice_items` change and add to them. */
+  readonly invoiceItems?: (pending: readonly LineSpec[]) => LineSpec[]
+  /** `subscription_details.proration_date` (unix seconds), shown on the invoice's subscription details. */
+  readonly prorationDate?: number
 }
 
 /**
@@ -71,7 +75,8 @@ export function createPreviewNew(ctx: BillingContext, invoicing: Invoicing, disc
       const line = lines.itemLine(scope, s, item, period, true)
       return { ...line, quantity: 0, amount: 0, description: `0 × ${lines.productName(scope, item.price as Json)}` }
     })
-    for (const ii of lines.pendingItems(scope, customerId, u.currency)) specs.push(lines.pendingLine(scope, ii))
+    const pending = lines.pendingItems(scope, customerId, u.currency).map((ii) => lines.pendingLine(scope, ii))
+    specs.push(...(u.invoiceItems?.(pending) ?? pending))
     const id = `upcoming_${kernel.ids.next('in', 24)}`
     const unmadeDiscounts = u.coupons.map((c) => discounts.unmade(scope, c, customerId, u.start, kernel.ids.next('di', 24)))
     const fields = invoicing.invoiceFields(
@@ -94,6 +99,13 @@ export function createPreviewNew(ctx: BillingContext, invoicing: Invoicing, disc
       },
       id,
     )
+    if (u.prorationDate !== undefined) {
+      const parent = fields.parent as { subscription_details: Json }
+      fields.parent = {
+        ...parent,
+        subscription_details: { ...parent.subscription_details, subscription_proration_date: u.prorationDate },
+      }
+    }
     return engine.build('Invoice', 'invoice', scope, {
       ...fields,
       id,

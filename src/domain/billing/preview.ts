@@ -24,6 +24,14 @@ export interface PreviewChange {
   readonly date?: number
 }
 
+/** What a preview shows beyond the subscription's own billing. */
+export interface PreviewExtras {
+  /** Its pending items' lines as `invoice_items` change and add to them. */
+  readonly items?: (pending: readonly LineSpec[]) => LineSpec[]
+  /** `subscription_details.resume_at: now` (ms): the invoice a paused subscription's resumption makes then. */
+  readonly resumeAt?: number
+}
+
 /** The upcoming invoice of a subscription (not stored): processed usage so far, next licensed period, pending items. */
 export function createPreview(ctx: BillingContext, invoicing: Invoicing, cycles: Cycles, prorations: Prorations) {
   const { kernel, engine, r, lines, subs, key } = ctx
@@ -32,7 +40,7 @@ export function createPreview(ctx: BillingContext, invoicing: Invoicing, cycles:
    * period, pending items. With `change`, as if its item changes were made at `change.at`: the next
    * period bills the changed items, and the prorations they would make are on it (unless `none`).
    */
-  return function preview(scope: Scope, subId: string, change?: PreviewChange): Json {
+  return function preview(scope: Scope, subId: string, change?: PreviewChange, extra: PreviewExtras = {}): Json {
     const s = subs.get(key(scope, subId))
     const sub = r.subscription().require(scope, subId)
     if (s === undefined || sub.status === 'canceled') {
@@ -42,9 +50,12 @@ export function createPreview(ctx: BillingContext, invoicing: Invoicing, cycles:
       })
     }
     const customer = r.customer().require(scope, s.customer)
-    const end = s.periodEnd
-    const wasTrial = s.trialEnd !== null && end <= s.trialEnd
-    const nextPeriod = { start: end, end: boundary(s.anchor, s.interval, s.count, s.n + 1) }
+    // A resumption bills as a period end now: usage so far, and a new period from now.
+    const end = extra.resumeAt ?? s.periodEnd
+    const wasTrial = extra.resumeAt === undefined && s.trialEnd !== null && end <= s.trialEnd
+    const nextEnd =
+      extra.resumeAt === undefined ? boundary(s.anchor, s.interval, s.count, s.n + 1) : boundary(end, s.interval, s.count, 1)
+    const nextPeriod = { start: end, end: nextEnd }
     const usagePeriod = { start: s.periodStart, end }
     const specs: LineSpec[] = []
     for (const item of change?.items ?? cycles.itemsOf(scope, s.id)) {
@@ -53,7 +64,8 @@ export function createPreview(ctx: BillingContext, invoicing: Invoicing, cycles:
         if (!wasTrial) specs.push(lines.itemLine(scope, s, item, usagePeriod, false))
       } else if (sub.cancel_at_period_end !== true) specs.push(lines.itemLine(scope, s, item, nextPeriod, false))
     }
-    for (const ii of lines.pendingItems(scope, s.customer, String(sub.currency))) specs.push(lines.pendingLine(scope, ii))
+    const pending = lines.pendingItems(scope, s.customer, String(sub.currency)).map((ii) => lines.pendingLine(scope, ii))
+    specs.push(...(extra.items?.(pending) ?? pending))
     if (change !== undefined && change.behavior !== 'none') specs.push(...prorations.preview(scope, s, change.changes, change.at))
     const id = `upcoming_${kernel.ids.next('in', 24)}`
     const fields = invoicing.invoiceFields(

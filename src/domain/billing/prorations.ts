@@ -82,6 +82,8 @@ export function createProrations(ctx: BillingContext, invoicing: Invoicing, paym
       at: number,
       origin: Origin,
     ): void => applyProrations(p, scope, s, changes, behavior, at, origin),
+    /** Invoices the customer's pending items at once for the subscription ({@link invoiceNow}). */
+    invoiceNow: (scope: Scope, s: SubState, origin: Origin): void => invoiceNow(p, scope, s, origin),
   }
 }
 
@@ -233,11 +235,19 @@ function applyProrations(
   origin: Origin,
 ): void {
   if (behavior === 'none') return
-  const { r } = p.ctx
-  const { lines } = p
   const planned = plan(p, scope, s, changes, at)
   createItems(p.ctx, scope, s, planned, origin)
   if (behavior !== 'always_invoice' || planned.length === 0) return
+  invoiceNow(p, scope, s, origin)
+}
+
+/**
+ * Invoices the customer's pending items at once for the subscription (`subscription_update`),
+ * finalized and paid like the first invoice.
+ */
+function invoiceNow(p: ProrationParts, scope: Scope, s: SubState, origin: Origin): void {
+  const { r } = p.ctx
+  const { lines } = p
   const sub = r.subscription().require(scope, s.id)
   const customer = r.customer().require(scope, s.customer)
   const currency = String(sub.currency)

@@ -39,6 +39,8 @@ export interface Account {
   readonly opening: AccountOpening
   /** Modes the account exists in (a connected account created with a test key exists only in test). */
   readonly modes: Set<Mode>
+  /** Set once its OAuth authorization code has been exchanged: a code is single-use. */
+  oauthCodeSpent?: true
 }
 
 /** An organisation: a group of accounts whose events can be received together. */

@@ -47,6 +47,13 @@ export interface Accounts {
    * act for it again; its objects stay where they were, out of reach.
    */
   close(id: string): void
+  /**
+   * Ends a platform's OAuth connection to an account: closed as by `close`, and remembered as
+   * revoked, so a refusal to act for it says that application access may have been revoked.
+   */
+  revoke(id: string): void
+  /** True when the account's connection was ended by its platform (`revoke`). */
+  revoked(id: string): boolean
   byKey(key: string): KeyInfo | undefined
   list(): Account[]
   createOrganisation(input: { name?: string; accounts: string[] }): Organisation
@@ -77,6 +84,8 @@ interface SavedAccounts {
   accounts: Account[]
   orgs: Organisation[]
   platform: string
+  /** Accounts whose connection was revoked; absent when none (older snapshots lack it). */
+  revoked?: string[]
 }
 
 /**
@@ -89,6 +98,7 @@ class AccountRegistry implements Accounts {
   private readonly byId = new Map<string, Account>()
   private readonly keys = new Map<string, KeyInfo>()
   private readonly orgs = new Map<string, Organisation>()
+  private readonly revokedIds = new Set<string>()
   private loaded: Account | undefined
 
   constructor(kernel: Kernel, defaultVersion: string, restoring: boolean) {
@@ -108,6 +118,7 @@ class AccountRegistry implements Accounts {
           accounts: copied.accounts.map((a) => ({ ...a, modes: new Set(a.modes) })),
           orgs: copied.orgs.map((o) => ({ ...o, accounts: new Set(o.accounts) })),
           platform: copied.platform,
+          ...(copied.revoked === undefined ? {} : { revoked: [...copied.revoked] }),
         })
       },
     })
@@ -145,6 +156,15 @@ class AccountRegistry implements Accounts {
     }
     if (account.organisation !== undefined) this.orgs.get(account.organisation)?.accounts.delete(id)
     this.kernel.trace.append('account.closed', { id })
+  }
+
+  revoke(id: string): void {
+    this.close(id)
+    this.revokedIds.add(id)
+  }
+
+  revoked(id: string): boolean {
+    return this.revokedIds.has(id)
   }
 
   byKey(key: string): KeyInfo | undefined {
@@ -191,7 +211,8 @@ class AccountRegistry implements Accounts {
 
   /** The saved form, its records shared with the live maps (a save turns it to plain data at once). */
   private copy(): SavedAccounts {
-    return { accounts: [...this.byId.values()], orgs: [...this.orgs.values()], platform: this.platform.id }
+    const revoked = this.revokedIds.size === 0 ? {} : { revoked: [...this.revokedIds] }
+    return { accounts: [...this.byId.values()], orgs: [...this.orgs.values()], platform: this.platform.id, ...revoked }
   }
 
   /** Replaces every account, key and organisation with the saved ones. */
@@ -199,6 +220,8 @@ class AccountRegistry implements Accounts {
     this.byId.clear()
     this.keys.clear()
     this.orgs.clear()
+    this.revokedIds.clear()
+    for (const id of saved.revoked ?? []) this.revokedIds.add(id)
     for (const account of saved.accounts) {
       this.byId.set(account.id, account)
       indexKeys(this.keys, account)

@@ -32,7 +32,7 @@ export function clientIdOf(platform: Account): string {
 
 /**
  * The authorization code of a connection (`ac_…`): it names the connected account, so it needs
- * no storage and survives snapshots; a code is not spent by its exchange (not modelled).
+ * no storage of its own; its exchange spends it (the account remembers that, snapshots included).
  *
  * @example
  * codeOf(account) // 'ac_1Pgc…'
@@ -76,6 +76,13 @@ export function exchange(accounts: Accounts, platform: Account, mode: Mode, para
     if (typeof code !== 'string' || code === '') throw new OAuthError('invalid_request', 'No authorization code provided')
     account = code.startsWith('ac_') ? connectedBy(accounts, platform, `acct_${code.slice(3)}`) : undefined
     if (account === undefined) throw new OAuthError('invalid_grant', `Authorization code does not exist: ${code}`)
+    if (account.oauthCodeSpent === true) {
+      throw new OAuthError(
+        'invalid_grant',
+        'This authorization code has already been used. All tokens issued with this code have been revoked.',
+      )
+    }
+    account.oauthCodeSpent = true
   } else if (grant === 'refresh_token') {
     const token = params.refresh_token
     if (typeof token !== 'string' || token === '') throw new OAuthError('invalid_request', 'No refresh token provided')
@@ -97,8 +104,9 @@ export function exchange(accounts: Accounts, platform: Account, mode: Mode, para
 
 /**
  * Ends a platform's connection to an account (`POST /oauth/deauthorize`): emits
- * `account.application.deauthorized` on the account, then closes it for the simulation, so its
- * keys (the access token) stop authenticating and the platform can no longer act for it.
+ * `account.application.deauthorized` on the account, then revokes the connection: its keys (the
+ * access token) stop authenticating, and the platform acting for it is refused with the
+ * provider's `account_invalid` saying application access may have been revoked.
  *
  * @example
  * deauthorize(accounts, events, platform, 'test', { client_id: 'ca_…', stripe_user_id: 'acct_…' }, origin)
@@ -124,6 +132,6 @@ export function deauthorize(
     )
   const application = { id: clientId, object: 'application', name: null }
   emitSnapshot(events, 'account.application.deauthorized', { account: id, mode }, application, origin)
-  accounts.close(id)
+  accounts.revoke(id)
   return { stripe_user_id: id }
 }

@@ -36,7 +36,9 @@ export function tablesOf(view: CatalogueView, declarations: readonly ResourceDec
   const known = byDeclarations.get(declarations)
   if (known !== undefined) return known
   const byPrefix = new Map<string, ResourceDeclaration[]>()
-  for (const d of declarations) byPrefix.set(d.idPrefix, [d, ...(byPrefix.get(d.idPrefix) ?? [])])
+  for (const d of declarations) {
+    for (const prefix of [d.idPrefix, ...(d.otherPrefixes ?? [])]) byPrefix.set(prefix, [d, ...(byPrefix.get(prefix) ?? [])])
+  }
   const made = { byObject: new Map(declarations.map((d) => [d.object, d])), byPrefix, references: new Map() }
   byDeclarations.set(declarations, made)
   return made

@@ -117,6 +117,8 @@ export interface ResourceDeclaration<P = any> {
   readonly noun?: string
   /** Id prefix without `_` (`cus`); the random part is `idLength` characters (default 24). */
   readonly idPrefix: string
+  /** Other prefixes its ids may have (a charge's `py_` for payments by a method that is not a card). */
+  readonly otherPrefixes?: readonly string[]
   readonly idLength?: number
   /**
    * Events are `<eventPrefix>.created|updated|deleted`, emitted where the catalogue has that event

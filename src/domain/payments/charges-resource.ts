@@ -29,6 +29,8 @@ export const charges: ResourceDeclaration<ResourcePorts> = {
   type: 'Charge',
   object: 'charge',
   idPrefix: 'ch',
+  // A payment by a bank debit or a bank transfer, and a transfer's payment in a connected account.
+  otherPrefixes: ['py'],
   only: ['retrieve', 'update', 'list', 'search'],
   behaviours: {
     'charges.create'(call, _next, { engine, ports }) {

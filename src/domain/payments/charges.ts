@@ -136,7 +136,10 @@ class ChargeBook implements Charges {
       })
     const ok = outcome.kind === 'succeed'
     const r = resource()
-    let c = createCharge(r, scope, input, outcome, authenticated, origin)
+    // A payment by a method that is not a card (a bank debit, a bank transfer) is a `py_` payment at
+    // the provider; its id takes the same draws as a `ch_` one, so nothing after it shifts.
+    const id = input.details === undefined ? undefined : kernel.ids.next('py', 24)
+    let c = createCharge(r, scope, input, outcome, authenticated, origin, id)
     if (ok && input.capture) {
       const txn = this.post(scope, c, c.amount as number, input.fee)
       c = r.put(scope, c.id, { amount_captured: c.amount, balance_transaction: txn, captured: true })
@@ -229,7 +232,7 @@ class ChargeBook implements Charges {
       description: 'REFUND FAILURE',
       availableAfter: 0,
     })
-    const list = c.refunds as { data: { id: string }[] }
+    const list = refundsOf(c)
     r.put(scope, id, {
       amount_refunded: (c.amount_refunded as number) - amount,
       refunded: false,
@@ -247,7 +250,7 @@ class ChargeBook implements Charges {
   showRefund(scope: Scope, id: string, refund: Readonly<Record<string, unknown>>): void {
     const r = this.options.resource()
     const c = r.get(scope, id)
-    const list = c?.refunds as { data: { id: string }[] } | undefined
+    const list = c === undefined ? undefined : refundsOf(c)
     if (c === undefined || list === undefined || !list.data.some((x) => x.id === refund.id)) return
     r.put(scope, id, { refunds: { ...list, data: list.data.map((x) => (x.id === refund.id ? refund : x)) } })
   }
@@ -281,7 +284,7 @@ class ChargeBook implements Charges {
   private record(scope: Scope, c: Charge, amount: number, refund: Readonly<Record<string, unknown>>, origin: Origin): void {
     const { kernel, events, resource, disputes } = this.options
     const refunded = (c.amount_refunded as number) + amount
-    const list = c.refunds as { data: unknown[]; total_count: number }
+    const list = refundsOf(c)
     // Refunded means the whole authorised amount is back: what was captured and refunded, and what
     // a partial capture released.
     const whole = c.amount as number
@@ -303,6 +306,20 @@ class ChargeBook implements Charges {
   }
 }
 
+/** A charge's `refunds` list; an empty one for a payment stored without it (a transfer's `py_` payment). */
+function refundsOf(c: Charge): RefundList {
+  const list = c.refunds as RefundList | undefined
+  return list ?? { object: 'list', data: [], has_more: false, total_count: 0, url: `/v1/charges/${c.id}/refunds` }
+}
+
+interface RefundList {
+  readonly object?: string
+  readonly data: { id: string }[]
+  readonly has_more?: boolean
+  readonly total_count: number
+  readonly url?: string
+}
+
 /** Funds of a charge are available at once with the test card that bypasses the pending balance. */
 function bypassesPending(c: Charge): boolean {
   const card = (c.payment_method_details as { card?: unknown } | null)?.card
@@ -317,23 +334,29 @@ function createCharge(
   outcome: CardOutcome,
   authenticated: boolean,
   origin: Origin,
+  id?: string,
 ): Charge {
   // `charge.created` is no catalogue event type, so the engine emits nothing; the attempt emits it.
-  const c = r.create(scope, {}, origin, (o) =>
-    chargeFields({
-      id: o.id,
-      amount: input.amount,
-      currency: input.currency,
-      customer: input.customer,
-      paymentIntent: input.paymentIntent,
-      paymentMethod: input.paymentMethod,
-      description: input.description,
-      metadata: input.metadata,
-      outcome,
-      authenticated,
-      incremental: input.incremental === true && !input.capture,
-      ...(input.details === undefined ? {} : { details: input.details }),
-    }),
+  const c = r.create(
+    scope,
+    {},
+    origin,
+    (o) =>
+      chargeFields({
+        id: o.id,
+        amount: input.amount,
+        currency: input.currency,
+        customer: input.customer,
+        paymentIntent: input.paymentIntent,
+        paymentMethod: input.paymentMethod,
+        description: input.description,
+        metadata: input.metadata,
+        outcome,
+        authenticated,
+        incremental: input.incremental === true && !input.capture,
+        ...(input.details === undefined ? {} : { details: input.details }),
+      }),
+    id,
   )
   return input.fields === undefined ? c : r.put(scope, c.id, input.fields)
 }

@@ -34,6 +34,8 @@ export interface TestCard {
   readonly dispute?: DisputeTrigger
   /** A captured payment with it draws an early fraud warning from the issuer, of this `fraud_type`. */
   readonly earlyFraudWarning?: string
+  /** A refund of its payment succeeds at first and fails later (test card 4000000000005126). */
+  readonly refundFails?: boolean
 }
 
 /** The dispute a dispute test card opens: its reason, and whether it is an inquiry (no funds withdrawn). */
@@ -118,6 +120,7 @@ export const TEST_CARDS: Readonly<Record<string, TestCard>> = Object.freeze(
       outcome: { kind: 'succeed' },
       earlyFraudWarning: 'made_with_stolen_card',
     },
+    pm_card_refundFail: { brand: 'visa', last4: '5126', outcome: { kind: 'succeed' }, refundFails: true },
     pm_card_chargeDeclined: {
       brand: 'visa',
       last4: '0002',

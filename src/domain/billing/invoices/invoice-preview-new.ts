@@ -5,7 +5,7 @@ import { expandPaths } from '../../engine/expand.js'
 import type { Json } from '../../engine/list.js'
 import type { ResourcePorts } from '../../resource-ports.js'
 import { boundary } from '../calendar.js'
-import { trialEndParam } from '../subscriptions/subscription-dates.js'
+import { cancelAtParam, trialEndParam } from '../subscriptions/subscription-dates.js'
 import {
   checkDistinctPrices,
   checkItemCount,
@@ -17,8 +17,10 @@ import {
   itemPrice,
   itemsAmount,
   missing,
+  type Recurring,
   taxRatesOf,
 } from '../subscriptions/subscription-params.js'
+import { previewItems } from './preview-invoice-items.js'
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -37,6 +39,32 @@ function anchorOf(value: unknown): unknown {
     return timestamp
   }
   return value === 'now' || value === 'unchanged' ? undefined : value
+}
+
+/**
+ * The first period of the subscription previewed: up to its trial's end, one interval, or up to a
+ * `billing_cycle_anchor` within the first full period, prorated by time (free with
+ * `proration_behavior: none`, as the created subscription's would be).
+ */
+function firstPeriod(
+  details: Params,
+  trialEnd: number | null,
+  rec: Recurring,
+  now: number,
+): { periodEnd: number; prorate: number } {
+  const full = { periodEnd: trialEnd ?? boundary(now, rec.interval, rec.interval_count, 1), prorate: 1 }
+  const anchorParam = anchorOf(details.billing_cycle_anchor)
+  if (anchorParam === undefined || trialEnd !== null) return full
+  const param = 'subscription_details[billing_cycle_anchor]'
+  const a = Number(anchorParam) * 1000
+  if (!Number.isFinite(a) || a < now) throw invalid(param, 'must be an integer Unix timestamp in the future')
+  if (a > boundary(now, rec.interval, rec.interval_count, 1)) {
+    throw invalid(param, 'cannot be later than the end of the first full billing period')
+  }
+  if (a <= now) return full
+  if (details.proration_behavior === 'none') return { periodEnd: a, prorate: 0 }
+  const fullStart = boundary(a, rec.interval, rec.interval_count, -1)
+  return { periodEnd: a, prorate: (a - now) / (a - fullStart) }
 }
 
 /**
@@ -85,24 +113,15 @@ export function previewNewSubscription(engine: Engine, ports: ResourcePorts, cal
   else if (trialParam === undefined && rec.trial_period_days !== null && rec.trial_period_days > 0) {
     trialEnd = now + rec.trial_period_days * DAY
   }
-  let periodEnd = trialEnd ?? boundary(now, rec.interval, rec.interval_count, 1)
-  let prorate = 1
-  const anchorParam = anchorOf(details.billing_cycle_anchor)
-  if (anchorParam !== undefined && trialEnd === null) {
-    const param = 'subscription_details[billing_cycle_anchor]'
-    const a = Number(anchorParam) * 1000
-    if (!Number.isFinite(a) || a < now) throw invalid(param, 'must be an integer Unix timestamp in the future')
-    if (a > boundary(now, rec.interval, rec.interval_count, 1)) {
-      throw invalid(param, 'cannot be later than the end of the first full billing period')
-    }
-    if (a > now) {
-      periodEnd = a
-      // The first, shorter period is prorated by time, as the created subscription's would be.
-      const fullStart = boundary(a, rec.interval, rec.interval_count, -1)
-      prorate = (a - now) / (a - fullStart)
-    }
-  }
+  const { periodEnd, prorate } = firstPeriod(details, trialEnd, rec, now)
+  // As `subscriptions.create`: `cancel_at` is checked; it ends the subscription later and leaves
+  // the first invoice as it is.
+  cancelAtParam(details.cancel_at, now, periodEnd)
+  const invoiceItems = previewItems(engine, call, currency, now)
+  const prorationDate = typeof details.proration_date === 'number' ? details.proration_date : undefined
   return ports.billing.previewNew(call.scope, {
+    ...(invoiceItems === undefined ? {} : { invoiceItems }),
+    ...(prorationDate === undefined ? {} : { prorationDate }),
     customer,
     currency,
     items: checked.map((c, i) => ({ id: `si_upcoming_${i}`, price: c.price, quantity: c.quantity })),

@@ -7,13 +7,14 @@ import { subList } from '../../engine/sub-list.js'
 import type { Scope } from '../../mode.js'
 import type { ResourcePorts } from '../../resource-ports.js'
 import { invalidRequest, tableError } from '../../service-error.js'
-import type { PreviewChange } from '../billing.js'
+import type { PreviewChange, PreviewExtras } from '../billing.js'
 import { type Redemption, redeem } from '../catalog/promotion-redemption.js'
 import { paymentsList } from '../invoice-payment-records.js'
-import { entriesOf, itemsAfter, planItems, prorationTiming, redemptionsOf } from '../subscriptions/subscription-params.js'
+import { entriesOf, invalid, itemsAfter, planItems, prorationTiming, redemptionsOf } from '../subscriptions/subscription-params.js'
 import { attachPayment } from './invoice-attach-payment.js'
 import { invoiceLineBehaviours } from './invoice-lines.js'
 import { previewNewSubscription } from './invoice-preview-new.js'
+import { previewItems } from './preview-invoice-items.js'
 
 function unexpected(invoice: Json, action: string) {
   return invalidRequest(errorMessage('invoice_unexpected_state', { status: String(invoice.status), action }), {
@@ -40,6 +41,24 @@ function previewChange(engine: Engine, ports: ResourcePorts, call: OperationCall
   )
   const { items, changes } = itemsAfter(current, planned, (i) => `si_upcoming_${i}`)
   return { items, changes, behavior: timing.behavior, at: timing.at, ...(timing.date !== undefined ? { date: timing.date } : {}) }
+}
+
+/**
+ * What a preview of an existing subscription shows beyond its billing: `invoice_items`, and with
+ * `subscription_details.resume_at: now` (a paused subscription only) the resumption's invoice.
+ */
+function previewExtras(engine: Engine, ports: ResourcePorts, call: OperationCall, subId: string): PreviewExtras {
+  const sub = engine.resource('subscription').require(call.scope, subId)
+  const now = ports.billing.subState(call.scope, subId)?.timeline.now() ?? engine.now() * 1000
+  const items = previewItems(engine, call, String(sub.currency), now)
+  const resume = (call.params.subscription_details as { resume_at?: unknown } | undefined)?.resume_at
+  if (resume !== undefined && sub.status !== 'paused') {
+    throw invalid(
+      'subscription_details[resume_at]',
+      `can only be set for a paused subscription; ${subId} is ${String(sub.status)}`,
+    )
+  }
+  return { ...(items === undefined ? {} : { items }), ...(resume === 'now' ? { resumeAt: now } : {}) }
 }
 
 /**
@@ -206,7 +225,7 @@ export const invoices: ResourceDeclaration<ResourcePorts> = {
         }
       }
       const change = previewChange(engine, ports, call, subId)
-      return ports.billing.preview(call.scope, subId, change)
+      return ports.billing.preview(call.scope, subId, change, previewExtras(engine, ports, call, subId))
     },
     'invoices.list'(call, next, { engine }) {
       // `subscription` is not a field of the invoice in this API version (it sits under `parent`),

@@ -140,7 +140,7 @@ function checkNew(engine: Engine, ports: ResourcePorts, call: OperationCall): Ne
     billing_cycle_anchor: anchorValue,
     cancel_at: cancelAtValue,
     payment_behavior: paymentBehavior,
-    proration_behavior: _proration,
+    proration_behavior: prorationBehavior,
     off_session: _offSession,
     discounts: discountsParam,
     default_tax_rates: defaultRatesParam,
@@ -172,7 +172,7 @@ function checkNew(engine: Engine, ports: ResourcePorts, call: OperationCall): Ne
     now: Math.floor(now / 1000),
   })
   const addItems = checkAddInvoiceItems(engine, call, addItemsParam, 'add_invoice_items', currency)
-  const first = firstPeriod(anchorValue, trialEndOf(trialEndValue, trialDaysValue, rec, now), rec, now)
+  const first = firstPeriod(anchorValue, trialEndOf(trialEndValue, trialDaysValue, rec, now), rec, now, prorationBehavior)
   const cancelAt = cancelAtParam(cancelAtValue, now, first.periodEnd) ?? null
   const status = statusOf(checked, first, sendInvoice)
   // `error_if_incomplete`: a first payment that would fail is refused before anything is made.
@@ -233,9 +233,16 @@ function trialEndOf(trialEndValue: unknown, trialDaysValue: unknown, rec: Recurr
 
 /**
  * The first period: a trial's runs to its end; else one interval from now, or up to a
- * `billing_cycle_anchor` within the first full period (a shorter period, prorated by time).
+ * `billing_cycle_anchor` within the first full period (a shorter period, prorated by time, or
+ * free with `proration_behavior: none`).
  */
-function firstPeriod(anchorValue: unknown, trialEnd: number | null, rec: Recurring, now: number): FirstPeriod {
+function firstPeriod(
+  anchorValue: unknown,
+  trialEnd: number | null,
+  rec: Recurring,
+  now: number,
+  prorationBehavior?: unknown,
+): FirstPeriod {
   const anchor = trialEnd ?? now
   if (trialEnd !== null) return { trialEnd, anchor, periodEnd: trialEnd, n: 0, prorate: 1 }
   const full: FirstPeriod = {
@@ -251,6 +258,8 @@ function firstPeriod(anchorValue: unknown, trialEnd: number | null, rec: Recurri
   const fullEnd = boundary(now, rec.interval, rec.interval_count, 1)
   if (a > fullEnd) throw invalid('billing_cycle_anchor', 'cannot be later than the end of the first full billing period')
   if (a <= now) return full
+  // `proration_behavior: none`: the time until the anchor is not billed.
+  if (prorationBehavior === 'none') return { trialEnd, anchor: a, periodEnd: a, n: 0, prorate: 0 }
   // The first, shorter period is prorated by time, as the provider's default proration does.
   const fullStart = boundary(a, rec.interval, rec.interval_count, -1)
   return { trialEnd, anchor: a, periodEnd: a, n: 0, prorate: (a - now) / (a - fullStart) }

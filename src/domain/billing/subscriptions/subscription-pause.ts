@@ -2,6 +2,7 @@ import type { Behaviour } from '../../engine/declaration.js'
 import type { Json } from '../../engine/list.js'
 import type { ResourcePorts } from '../../resource-ports.js'
 import { tableError } from '../../service-error.js'
+import { pauseBillingOf } from '../pause-billing.js'
 
 /** Statuses a subscription can be paused from: it bills (or will, once its trial ends). */
 const PAUSABLE = new Set(['active', 'trialing', 'past_due'])
@@ -11,8 +12,10 @@ const refuse = (action: string, sub: Json, reason: string) =>
 
 /**
  * `subscriptions.pause`: a subscription that bills becomes `paused`
- * (`customer.subscription.paused`, `status_details.paused`): no invoices, no new periods. One
- * driven by a schedule, or already paused or ended, is refused and nothing changes.
+ * (`customer.subscription.paused`, `status_details.paused`): no invoices, no new periods. The
+ * pause itself is billed first as `bill_for` and `invoicing_behavior` say (usage so far, a credit
+ * for unused time, as pending items or an invoice now). One driven by a schedule, or already paused
+ * or ended, is refused and nothing changes.
  *
  * @example
  * await stripe.subscriptions.pause(sub.id) // status 'paused'
@@ -27,7 +30,7 @@ export const pauseSubscription: Behaviour<ResourcePorts> = (call, _next, { engin
     )
   }
   if (typeof sub.schedule === 'string') throw refuse('pause', sub, `it is attached to schedule ${sub.schedule}`)
-  return ports.billing.pausing.pause(call.scope, sub.id, call.origin)
+  return ports.billing.pausing.pause(call.scope, sub.id, call.origin, pauseBillingOf(call.params))
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ResourcePorts } from '../../resource-ports.js'
 import { tableError } from '../../service-error.js'
 import { type SubState, sec } from '../billing-types.js'
 import { type Redemption, redeem } from '../catalog/promotion-redemption.js'
+import { pauseCollectionField } from '../pause-collection.js'
 import type { ItemChange } from '../prorations.js'
 import { addInvoiceItems, checkAddInvoiceItems } from './add-invoice-items.js'
 import { itemFields } from './subscription-create.js'
@@ -63,6 +64,7 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
     expand: _e,
     cancel_at: cancelAtValue,
     trial_end: trialEndValue,
+    pause_collection: pauseParam,
     ...params
   } = call.params
   if (sub.status === 'canceled') return updateCanceled(engine, call, id, params)
@@ -88,6 +90,7 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
   const now = state?.timeline.now() ?? engine.now() * 1000
   const cancelAt = cancelAtParam(cancelAtValue, now, state?.periodEnd ?? now)
   const trialEnd = trialEndParam(trialEndValue, now)
+  const pauseCollection = pauseCollectionField(pauseParam, now)
   if (planned.some(changesQuantity)) ports.billing.countQuantityUpdate(call.scope, id)
   // Every check has passed: the prices `price_data` describes are made now.
   const changes = planned.map((c) => (c.make === undefined ? c : { ...c, price: c.make() }))
@@ -106,8 +109,16 @@ export const updateSubscription: Behaviour<ResourcePorts> = (call, _next, { engi
   })
   // Only a coupon or code the subscription did not already have is a new redemption.
   const fresh = redemptions.filter((r) => !alreadyApplied(engine, call, sub, r))
-  const updated = subs.update(call.scope, id, params, call.origin, fields)
+  const updated = subs.update(
+    call.scope,
+    id,
+    params,
+    call.origin,
+    pauseCollection === undefined ? fields : { ...fields, pause_collection: pauseCollection },
+  )
   if (discountsParam !== undefined) redeem(engine, call.scope, fresh)
+  const resumesAt = pauseCollection?.resumes_at
+  if (typeof resumesAt === 'number') ports.billing.pausing.resumeCollectionAt(call.scope, id, resumesAt)
   // Pending before the proration invoice is made, so the next invoice bills them.
   addInvoiceItems(engine, call, String(sub.customer), id, addItems)
   if (state !== undefined && made.length > 0) {

@@ -6,23 +6,10 @@ import type { Origin } from '../../events/emit-snapshot.js'
 import type { Scope } from '../../mode.js'
 import type { ResourcePorts } from '../../resource-ports.js'
 import { tableError } from '../../service-error.js'
+import type { Charges } from '../charges.js'
 
 /** How long the customer has to give the details a waiting refund needs. */
-const INSTRUCTIONS_VALID_MS = 45 * DAY
-
-/**
- * Whether a refund of `charge` waits for the customer (`requires_action`): a payment by bank
- * transfer (`customer_balance`) has no card to return the money to, so unless it goes back to the
- * customer's cash balance (`origin: 'customer_balance'`) the customer is emailed for their bank
- * details first.
- *
- * @example
- * waitsForCustomer(charge, {}) // true for a customer_balance charge
- */
-export function waitsForCustomer(charge: Json, params: Readonly<Record<string, unknown>>): boolean {
-  const type = (charge.payment_method_details as { type?: unknown } | null)?.type
-  return type === 'customer_balance' && params.origin !== 'customer_balance'
-}
+export const INSTRUCTIONS_VALID_MS = 45 * DAY
 
 /**
  * The fields of a refund waiting for the customer: `requires_action` with the provider's
@@ -54,10 +41,16 @@ export function waitingFields(
   }
 }
 
-/** Ends a waiting refund: its money comes back (`refund_failure`) and it is `canceled`. */
-function endWaiting(
+/**
+ * Ends a waiting refund: its money comes back (`refund_failure`) and it is `canceled`; one not
+ * waiting is refused with the provider's rule for `action`.
+ *
+ * @example
+ * endWaiting(engine, ports.charges, scope, refund, 'expire', origin).status // 'canceled'
+ */
+export function endWaiting(
   engine: Engine,
-  ports: ResourcePorts,
+  charges: Pick<Charges, 'unrefund' | 'showRefund'>,
   scope: Scope,
   refund: Json,
   action: 'cancel' | 'expire',
@@ -71,10 +64,9 @@ function endWaiting(
     })
   }
   const fields = { status: 'canceled', next_action: null }
-  const failure =
-    typeof refund.charge === 'string' ? ports.charges.unrefund(scope, refund.charge, { ...refund, ...fields }) : null
+  const failure = typeof refund.charge === 'string' ? charges.unrefund(scope, refund.charge, { ...refund, ...fields }) : null
   const ended = r.set(scope, refund.id, { ...fields, failure_balance_transaction: failure }, origin)
-  if (typeof ended.charge === 'string') ports.charges.showRefund(scope, ended.charge, ended)
+  if (typeof ended.charge === 'string') charges.showRefund(scope, ended.charge, ended)
   return ended
 }
 
@@ -87,7 +79,7 @@ function endWaiting(
  */
 export const cancelRefund: Behaviour<ResourcePorts> = (call, _next, { engine, ports }) => {
   const refund = engine.resource('refund').require(call.scope, call.path.id ?? call.path.refund ?? '')
-  return endWaiting(engine, ports, call.scope, refund, 'cancel', call.origin)
+  return endWaiting(engine, ports.charges, call.scope, refund, 'cancel', call.origin)
 }
 
 /**
@@ -99,5 +91,5 @@ export const cancelRefund: Behaviour<ResourcePorts> = (call, _next, { engine, po
  */
 export const expireRefund: Behaviour<ResourcePorts> = (call, _next, { engine, ports }) => {
   const refund = engine.resource('refund').require(call.scope, call.path.id ?? call.path.refund ?? '')
-  return endWaiting(engine, ports, call.scope, refund, 'expire', call.origin)
+  return endWaiting(engine, ports.charges, call.scope, refund, 'expire', call.origin)
 }

@@ -4,7 +4,8 @@ import { formatMoney } from '../../ledger/money-text.js'
 import type { ResourcePorts } from '../../resource-ports.js'
 import { tableError } from '../../service-error.js'
 import { refundableAmount } from '../charge.js'
-import { cancelRefund, expireRefund, waitingFields, waitsForCustomer } from './refund-waiting.js'
+import { checkOrigin, followRefund, openingFields } from './refund-opening.js'
+import { cancelRefund, expireRefund } from './refund-waiting.js'
 
 /**
  * Refunds: `succeeded` at once. `payment_intent` is read through to its latest charge; `amount`
@@ -12,8 +13,11 @@ import { cancelRefund, expireRefund, waitingFields, waitsForCustomer } from './r
  * a `refund` balance transaction leaves the balance at once, and `charge.refunded` is emitted
  * before `refund.created`; the charge's `refunds` list shows the refund as it is. Over-refunds are
  * refused with the provider's wording and change nothing. A refund of a bank transfer payment
- * waits for the customer's bank details (`requires_action`, `refund-waiting.ts`); only such a
- * refund can be canceled or expired, giving its money back; a card refund never waits.
+ * waits for the customer's bank details (`requires_action`, `refund-waiting.ts`), or goes back to
+ * the customer's cash balance (`origin: 'customer_balance'`); one of a bank debit is `pending`
+ * until the bank answers; a refund of the refund-failure test card fails later
+ * (`refund-opening.ts`, `refund-timers.ts`). Only a waiting refund can be canceled or expired,
+ * giving its money back.
  */
 export const refunds: ResourceDeclaration<ResourcePorts> = {
   type: 'Refund',
@@ -70,7 +74,8 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
           { param: 'amount' },
         )
       }
-      return next(
+      checkOrigin(found, call.params)
+      const made = next(
         {
           currency: found.currency,
           payment_intent: found.payment_intent ?? null,
@@ -79,14 +84,17 @@ export const refunds: ResourceDeclaration<ResourcePorts> = {
           charge: found.id,
         },
         (created) => {
-          // A refund waiting for the customer moves the money now, as any refund; ending it gives it back.
-          const waiting = waitsForCustomer(found, call.params) ? waitingFields(engine, call.scope, found, call.params) : {}
+          // A refund that waits (for the customer, for the bank) moves the money now, as any
+          // refund; one that ends without succeeding gives it back.
+          const opening = openingFields(engine, call.scope, found, call.params)
           return {
-            ...waiting,
-            balance_transaction: ports.charges.refund(call.scope, found.id, refund, { ...created, ...waiting }, call.origin),
+            ...opening,
+            balance_transaction: ports.charges.refund(call.scope, found.id, refund, { ...created, ...opening }, call.origin),
           }
         },
-      )
+      ) as Json
+      followRefund(engine, ports, call.scope, made, found, call.origin)
+      return made
     },
   },
 }
