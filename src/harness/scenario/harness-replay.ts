@@ -33,8 +33,8 @@ export interface HarnessReplayOptions {
   /** Gets the run's whole trace at the end (the report reads delivery attempts from it). */
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
   /**
-   * Gets the run's simulator before its first step, for a reader that follows the run as it goes
-   * (the dashboard's step-through marks where each step's trace entries begin).
+   * Gets the run's simulator once it is set up, before its first step, for a reader that follows
+   * the run as it goes (the dashboard's step-through marks where each step's trace entries begin).
    */
   readonly onSimulator?: (sim: Simulator) => void
 }
@@ -116,7 +116,11 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   const { sim, runner } = run
   const trace = sim.service.kernel.trace
   const start = sim.clock.now
-  options.onSimulator?.(sim)
+  if (options.onSimulator !== undefined) {
+    // Once set up: the entries before the first step are the setup's, not the step's.
+    await run.ready
+    options.onSimulator(sim)
+  }
   for (const step of program.steps) {
     from = trace.length
     await run.exec(step)

@@ -1,5 +1,6 @@
 import { render, type VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+import { COUNTEREXAMPLE_HASH, CounterexamplePage } from './counterexample-page.js'
 import { html } from './dashboard-html.js'
 import { DeliveriesPage } from './deliveries-page.js'
 import { useLiveUpdates } from './live-updates.js'
@@ -8,9 +9,22 @@ import { RequestsPage } from './requests-page.js'
 const PAGES = [
   { hash: '#requests', title: 'Requests' },
   { hash: '#events', title: 'Events and deliveries' },
+  { hash: COUNTEREXAMPLE_HASH, title: 'Counterexample' },
 ] as const
 
-const pageOf = (hash: string) => PAGES.find((p) => p.hash === hash) ?? PAGES[0]
+// A page's fragment may name what it shows after a slash (`#counterexample/<file>`).
+const pageOf = (hash: string) => PAGES.find((p) => p.hash === hash.split('/')[0]) ?? PAGES[0]
+
+/** Follows the address's fragment. */
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash)
+  useEffect(() => {
+    const follow = () => setHash(location.hash)
+    addEventListener('hashchange', follow)
+    return () => removeEventListener('hashchange', follow)
+  }, [])
+  return hash
+}
 
 /**
  * The dashboard: a navigation between its pages (the address's fragment names the page, so the
@@ -20,13 +34,8 @@ const pageOf = (hash: string) => PAGES.find((p) => p.hash === hash) ?? PAGES[0]
  * render(html`<${Dashboard} />`, document.getElementById('app')!)
  */
 export function Dashboard(): VNode {
-  const [hash, setHash] = useState(location.hash)
+  const hash = useHash()
   const live = useLiveUpdates()
-  useEffect(() => {
-    const follow = () => setHash(location.hash)
-    addEventListener('hashchange', follow)
-    return () => removeEventListener('hashchange', follow)
-  }, [])
   const page = pageOf(hash)
   useEffect(() => {
     document.title = `${page.title} · service-sim dashboard`
@@ -39,12 +48,35 @@ export function Dashboard(): VNode {
       <span class="live" role="status">${live.connected ? 'Live' : 'Reconnecting…'}</span>
     </header>
     <main>
-      ${page.hash === '#events' ? html`<${DeliveriesPage} live=${live} />` : html`<${RequestsPage} live=${live} />`}
+      ${
+        page.hash === '#events'
+          ? html`<${DeliveriesPage} live=${live} />`
+          : page.hash === COUNTEREXAMPLE_HASH
+            ? html`<${CounterexamplePage} hash=${hash} />`
+            : html`<${RequestsPage} live=${live} />`
+      }
     </main>`
+}
+
+/**
+ * The dashboard `service-sim open` serves: the step-through of counterexample files only, with
+ * nothing live (there is no running simulator behind it).
+ *
+ * @example
+ * render(html`<${CounterexampleDashboard} />`, document.getElementById('app')!)
+ */
+export function CounterexampleDashboard(): VNode {
+  const hash = useHash()
+  useEffect(() => {
+    document.title = 'Counterexample · service-sim dashboard'
+  }, [])
+  return html`<header><h1>service-sim</h1><span class="live">read-only: a replayed counterexample</span></header>
+    <main><${CounterexamplePage} hash=${hash} /></main>`
 }
 
 const root = document.getElementById('app')
 if (root !== null) {
   root.textContent = ''
-  render(html`<${Dashboard} />`, root)
+  const mode = document.body.dataset.mode
+  render(mode === 'counterexample' ? html`<${CounterexampleDashboard} />` : html`<${Dashboard} />`, root)
 }

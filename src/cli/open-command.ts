@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { loadClientModule } from '#harness/scenario/run-scenario.js'
+import { parseCommandArgs } from './command-flags.js'
+import { CounterexampleSource } from './counterexample/counterexample-source.js'
+import { startOpenServer } from './counterexample/open-server.js'
+import { HELP } from './help.js'
+import { resolveAdminToken } from './serve-options.js'
+import { intOption, UsageError } from './usage-error.js'
+
+/** The link printed at start: with a generated token it carries it (opening it sets the page's cookie). */
+function link(port: number, token: string | null, generated: boolean): string {
+  const page = `http://127.0.0.1:${port}/__dashboard`
+  if (token === null) return page
+  return generated ? `${page}?token=${token}` : `${page}?token=<admin token>`
+}
+
+/** `--client`: the user's subject module, as replay takes it. */
+async function clientOption(path: string | undefined): Promise<unknown> {
+  if (path === undefined) return undefined
+  try {
+    return await loadClientModule(path, process.cwd())
+  } catch (error) {
+    throw new UsageError(
+      `--client ${path}: cannot load it: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    )
+  }
+}
+
+/**
+ * `service-sim open <file|dir> [--port N] [--admin-token T] [--allowed-host H] [--client module]`:
+ * serves the dashboard's step-through of a counterexample file (or of every one in a directory,
+ * the newest first) until Ctrl-C. Each file is replayed from its program and seed when opened.
+ *
+ * @example
+ * const code = await openCommand(['.service-sim/counterexamples'])
+ */
+export async function openCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('open', args)
+  if (values.help) {
+    process.stdout.write(HELP.open ?? '')
+    return 0
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `expected one counterexample file or directory, got ${positionals.length === 0 ? 'none' : positionals.join(' ')}`,
+    )
+  const path = positionals[0] as string
+  if (!existsSync(path)) throw new UsageError(`${path}: no such file or directory`)
+  const { token, source } = resolveAdminToken(values['admin-token'], process.env)
+  const counterexamples = new CounterexampleSource(path, await clientOption(values.client))
+  if (counterexamples.files().length === 0) throw new UsageError(`${path}: no counterexample files (.json, .yaml) in it`)
+  const server = await startOpenServer(counterexamples, {
+    port: intOption('--port', values.port) ?? 0,
+    token,
+    ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
+  })
+  const port = (server.address() as AddressInfo).port
+  process.stdout.write(
+    `service-sim: stepping through ${counterexamples.path}\n  dashboard ${link(port, token, source === 'generated')}\nPress Ctrl-C to stop.\n`,
+  )
+  await new Promise<void>((stopped) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      server.close(() => stopped())
+      server.closeAllConnections()
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+  return 0
+}
