@@ -50,6 +50,7 @@ dd { margin: 0; overflow-wrap: anywhere; }
 .destination p { margin: .25rem 0; }
 .muted { color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
+.filters p.from { margin: 0; }
 .walk-controls { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .75rem 0; }
 .walk-controls .keys { margin-left: auto; font-size: .85rem; }
 .to-violation { border-color: var(--bad); color: var(--bad); font-weight: 600; }

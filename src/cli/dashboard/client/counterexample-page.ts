@@ -37,7 +37,7 @@ function FilePicker({ path, files, name }: { path: string; files: readonly Count
             </select></label>`
         : ''
     }
-    <p class="muted">From <code>${path}</code></p>
+    <p class="muted from">From <code>${path}</code></p>
   </div>`
 }
 

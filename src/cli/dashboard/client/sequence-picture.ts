@@ -51,7 +51,7 @@ function drawing(m: Moment): { picture: VNode; says: string } {
       const answered = m.status === null ? m.outcome.replaceAll('_', ' ') : String(m.status)
       const what = `${m.type ?? 'event'} ${m.event}`
       return {
-        says: `The provider delivered ${what} to the app (attempt ${m.attempt}, ${m.trigger}); the app answered ${answered}`,
+        says: `The provider delivered ${what} to the app (attempt ${m.attempt}, ${m.trigger}); the app answered ${answered}${m.answer ? `: ${m.answer.slice(0, 80)}` : ''}`,
         picture: html`${arrow('app', html`<code>${what}</code> <span class="muted">attempt ${m.attempt}, ${m.trigger}</span>`)}
           ${arrow('provider', html`<span class=${statusClass(m.status)}>${answered}</span>${m.answer ? html` <q class="answer">${m.answer.slice(0, 80)}</q>` : ''}${m.next === null ? '' : html` <span class="muted">next try ${sinceStart(Math.max(0, m.next - m.at))} later</span>`}`, 'answer')}
           ${body("The app's whole answer", m.answer)}`,
