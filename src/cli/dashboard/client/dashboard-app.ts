@@ -2,15 +2,24 @@ import { render, type VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { html } from './dashboard-html.js'
 import { DeliveriesPage } from './deliveries-page.js'
-import { useLiveUpdates } from './live-updates.js'
+import { EndpointsPage } from './endpoints-page.js'
+import { type LiveState, useLiveUpdates } from './live-updates.js'
 import { RequestsPage } from './requests-page.js'
 
-const PAGES = [
-  { hash: '#requests', title: 'Requests' },
-  { hash: '#events', title: 'Events and deliveries' },
-] as const
+/** A page of the dashboard: the fragment that names it, its title, and what it shows. */
+interface Page {
+  readonly hash: string
+  readonly title: string
+  readonly view: (props: { live: LiveState }) => VNode
+}
 
-const pageOf = (hash: string) => PAGES.find((p) => p.hash === hash) ?? PAGES[0]
+const PAGES: readonly Page[] = [
+  { hash: '#requests', title: 'Requests', view: RequestsPage },
+  { hash: '#events', title: 'Events and deliveries', view: DeliveriesPage },
+  { hash: '#endpoints', title: 'Webhook endpoints', view: EndpointsPage },
+]
+
+const pageOf = (hash: string): Page => PAGES.find((p) => p.hash === hash) ?? (PAGES[0] as Page)
 
 /**
  * The dashboard: a navigation between its pages (the address's fragment names the page, so the
@@ -39,7 +48,7 @@ export function Dashboard(): VNode {
       <span class="live" role="status">${live.connected ? 'Live' : 'Reconnecting…'}</span>
     </header>
     <main>
-      ${page.hash === '#events' ? html`<${DeliveriesPage} live=${live} />` : html`<${RequestsPage} live=${live} />`}
+      <${page.view} live=${live} />
     </main>`
 }
 
