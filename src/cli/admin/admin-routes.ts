@@ -2,6 +2,7 @@ import type { AdminRoute } from './admin-route.js'
 import { checkoutRoutes } from './routes/checkout-routes.js'
 import { clockRoutes } from './routes/clock-routes.js'
 import { customerRoutes } from './routes/customer-routes.js'
+import { destinationRoutes } from './routes/destination-routes.js'
 import { eventRoutes } from './routes/event-routes.js'
 import { faultRoutes } from './routes/fault-routes.js'
 import { fixtureRoutes } from './routes/fixture-routes.js'
@@ -21,6 +22,7 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...setupRoutes,
   ...usageRoutes,
   ...eventRoutes,
+  ...destinationRoutes,
   ...faultRoutes,
   ...lifecycleRoutes,
   ...fixtureRoutes,

@@ -49,6 +49,11 @@ dd { margin: 0; overflow-wrap: anywhere; }
 .destination { margin-top: .5rem; padding-top: .5rem; border-top: 1px dashed var(--line); }
 .destination p { margin: .25rem 0; }
 .muted { color: var(--muted); }
+h4 { font-size: .85rem; margin: .6rem 0 .2rem; color: var(--muted); }
+.secrets { margin: 0; padding-left: 1.2rem; }
+.actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin-top: .6rem; }
+.actions label { display: flex; flex-direction: column; gap: .2rem; font-size: .85rem; color: var(--muted); }
+.events-list code { margin-right: .35rem; }
 .empty { color: var(--muted); font-style: italic; }
 .filters p.from { margin: 0; }
 .walk-controls { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .75rem 0; }

@@ -3,17 +3,27 @@ import { useEffect, useState } from 'preact/hooks'
 import { COUNTEREXAMPLE_HASH, CounterexamplePage } from './counterexample-page.js'
 import { html } from './dashboard-html.js'
 import { DeliveriesPage } from './deliveries-page.js'
-import { useLiveUpdates } from './live-updates.js'
+import { EndpointsPage } from './endpoints-page.js'
+import { type LiveState, useLiveUpdates } from './live-updates.js'
 import { RequestsPage } from './requests-page.js'
 
-const PAGES = [
-  { hash: '#requests', title: 'Requests' },
-  { hash: '#events', title: 'Events and deliveries' },
-  { hash: COUNTEREXAMPLE_HASH, title: 'Counterexample' },
-] as const
+/** A page of the dashboard: the fragment that names it, its title, and what it shows. */
+interface Page {
+  readonly hash: string
+  readonly title: string
+  /** `hash`: the whole fragment, which may name what the page shows after a slash. */
+  readonly view: (props: { live: LiveState; hash: string }) => VNode
+}
+
+const PAGES: readonly Page[] = [
+  { hash: '#requests', title: 'Requests', view: RequestsPage },
+  { hash: '#events', title: 'Events and deliveries', view: DeliveriesPage },
+  { hash: '#endpoints', title: 'Webhook endpoints', view: EndpointsPage },
+  { hash: COUNTEREXAMPLE_HASH, title: 'Counterexample', view: CounterexamplePage },
+]
 
 // A page's fragment may name what it shows after a slash (`#counterexample/<file>`).
-const pageOf = (hash: string) => PAGES.find((p) => p.hash === hash.split('/')[0]) ?? PAGES[0]
+const pageOf = (hash: string): Page => PAGES.find((p) => p.hash === hash.split('/')[0]) ?? (PAGES[0] as Page)
 
 /** Follows the address's fragment. */
 function useHash(): string {
@@ -48,13 +58,7 @@ export function Dashboard(): VNode {
       <span class="live" role="status">${live.connected ? 'Live' : 'Reconnecting…'}</span>
     </header>
     <main>
-      ${
-        page.hash === '#events'
-          ? html`<${DeliveriesPage} live=${live} />`
-          : page.hash === COUNTEREXAMPLE_HASH
-            ? html`<${CounterexamplePage} hash=${hash} />`
-            : html`<${RequestsPage} live=${live} />`
-      }
+      <${page.view} live=${live} hash=${hash} />
     </main>`
 }
 

@@ -1,0 +1,103 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import Stripe from 'stripe'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type SimServer, startHttpServer } from '../../src/cli/http-server.js'
+import { createSimulator } from '../../src/simulator/create-simulator.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const TOKEN = 'dashboard-pages-suite'
+const SHOTS = join(import.meta.dirname, '..', '..', 'docs', 'dashboard')
+const shot = (name: string) => {
+  const path = join(SHOTS, `${name}.png`)
+  return existsSync(path) && !process.env.UPDATE_SCREENSHOTS ? {} : { path }
+}
+// Locally a machine without Chromium skips; CI (where .ci/run installs it) must run it.
+const withChromium = it.skipIf(!existsSync(CHROMIUM) && !process.env.CI)
+
+describe("the dashboard's management pages in a real browser", () => {
+  const sim = createSimulator({ seed: 43, headerPrefix: 'Stripe', limits: false })
+  let server: SimServer
+  let serve = ''
+  let app: Server
+  let appUrl = ''
+  let stripe: Stripe
+  let browser: Browser | undefined
+  let page: Page
+  const requested: string[] = []
+
+  beforeAll(async () => {
+    server = await startHttpServer(sim, { adminToken: TOKEN })
+    const port = (server.address() as AddressInfo).port
+    serve = `http://127.0.0.1:${port}`
+    stripe = new Stripe(sim.platform.secretKey.test, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 })
+    app = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => res.writeHead(503).end('{"error":"maintenance"}'))
+    })
+    await new Promise<void>((ready) => app.listen(0, '127.0.0.1', ready))
+    appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhook`
+    if (!existsSync(CHROMIUM)) return
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    })
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })
+    page.on('request', (r) => requested.push(r.url()))
+    await page.goto(`${serve}/__dashboard?token=${TOKEN}`)
+    mkdirSync(SHOTS, { recursive: true })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await new Promise((done) => app?.close(done))
+    server?.closeAllConnections()
+    await new Promise((done) => server?.close(done))
+    // Everything the pages loaded came from serve itself.
+    expect(requested.filter((url) => !url.startsWith(`${serve}/__dashboard`))).toEqual([])
+  })
+
+  const advance = (duration: string) =>
+    fetch(`${serve}/__sim/clock/advance`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ duration }),
+    })
+
+  withChromium(
+    "reads an endpoint's health, rolls its secret, disables it and sends it a test ping",
+    async () => {
+      const endpoint = await stripe.webhookEndpoints.create({ url: appUrl, enabled_events: ['customer.created', 'invoice.paid'] })
+      await stripe.customers.create({ email: 'jenny@example.com' })
+      await advance('1s')
+      await page.getByRole('link', { name: 'Webhook endpoints' }).click()
+      const card = page.getByRole('article', { name: new RegExp(endpoint.id) })
+      await expect.poll(() => card.textContent()).toContain('0% of 1 attempts')
+      expect(await card.textContent()).toContain('503')
+      const secrets = card.getByRole('list', { name: `Signing secrets of ${endpoint.id}` })
+      expect(await secrets.getByRole('listitem').count()).toBe(1)
+
+      await card.getByLabel('Old secret expires').selectOption('1h')
+      await card.getByRole('button', { name: `Roll the signing secret of ${endpoint.id}` }).click()
+      await expect.poll(() => secrets.getByRole('listitem').count()).toBe(2)
+      expect(sim.admin.signingSecrets(endpoint.id)).toHaveLength(2)
+
+      // By keyboard: the disable button, then Enter.
+      await card.getByRole('button', { name: `Disable ${endpoint.id}` }).focus()
+      await page.keyboard.press('Enter')
+      await expect.poll(() => card.locator('.destination-status').textContent()).toBe('Disabled')
+      expect((await stripe.webhookEndpoints.retrieve(endpoint.id)).status).toBe('disabled')
+
+      await card.getByRole('button', { name: `Send a test ping to ${endpoint.id}` }).click()
+      await expect.poll(() => card.textContent()).toContain('of 2 attempts')
+      expect(
+        sim.admin.deliveries({ destination: endpoint.id }).some((d) => d.eventType === 'v2.core.event_destination.ping'),
+      ).toBe(true)
+      await page.screenshot({ ...shot('endpoints'), fullPage: true })
+    },
+    60_000,
+  )
+})
