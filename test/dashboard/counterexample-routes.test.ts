@@ -131,6 +131,16 @@ describe("the dashboard's step-through of a counterexample", () => {
     }
   })
 
+  it("follows a scenario that is not a property's step by step, to the trace replay reaches", async () => {
+    const source = new CounterexampleSource(join(import.meta.dirname, '..', '..', 'scenarios', 'default.yaml'))
+    const walk = (await source.walk('default.yaml')) as Walkthrough
+    expect(walk.traceHash.slice(0, 16)).toBe('938c7a53886ebc1c')
+    // Its first steps share a virtual instant, and each still shows its own request.
+    const first = walk.steps.slice(1, 5)
+    expect(new Set(first.map((s) => s.at)).size).toBe(1)
+    expect(first.every((s) => s.moments.filter((m) => m.kind === 'request').length === 1)).toBe(true)
+  })
+
   it('refuses service-sim open without a file, or with one that is not there, with exit code 2', async () => {
     const none = await run(['open'])
     expect(none.code).toBe(2)

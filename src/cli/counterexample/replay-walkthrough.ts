@@ -41,8 +41,9 @@ function follower() {
  * Replays a counterexample file (or any scenario file) to regenerate what happened, and turns it
  * into the dashboard's step-through. The file keeps only the program, seed and faults; the replay
  * is deterministic, so what it shows is what the failing run did (its trace hash is checked
- * against the one the file recorded). A property-harness counterexample is followed step by step,
- * with what the app answered to each delivery; another scenario's entries are placed by time.
+ * against the one the file recorded). The run is followed step by step, with what the app
+ * answered to each delivery; a billing flow's entries, whose runner does not hand out its
+ * simulator, are placed by virtual time.
  *
  * @example
  * const walk = await replayWalkthrough('.service-sim/counterexamples/no-dedup-7.json')
@@ -56,11 +57,17 @@ export async function replayWalkthrough(file: string, client?: unknown): Promise
     entries = all
   }
   let result: RunResult
-  if (!isHarnessScenario(scenario)) {
-    result = await runScenario(scenario, { baseDir, onTrace, ...(client === undefined ? {} : { client: client as never }) })
-    return buildWalkthrough({ file, result, entries, answers: [] })
-  }
   const follow = follower()
+  if (!isHarnessScenario(scenario)) {
+    result = await runScenario(scenario, {
+      baseDir,
+      onTrace,
+      onSimulator: follow.onSimulator,
+      onStep: follow.onStep,
+      ...(client === undefined ? {} : { client: client as never }),
+    })
+    return buildWalkthrough({ file, result, entries, bounds: follow.bounds, answers: await follow.answers() })
+  }
   try {
     result = await replayHarnessScenario(scenario, {
       baseDir,
