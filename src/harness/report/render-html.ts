@@ -119,9 +119,12 @@ async function chartOrNote(report: Report): Promise<string> {
 /** Where a counterexample's report says to open it step by step: the command that serves its step-through. */
 function stepThroughOf(counterexample: string | undefined): string {
   if (counterexample === undefined) return ''
-  const command = `npx service-sim open ${/^[\w./:@-]+$/.test(counterexample) ? counterexample : `'${counterexample.replaceAll("'", `'\\''`)}'`}`
+  const word = (text: string) => (/^[\w./:@-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`)
+  const quoted = word(counterexample)
+  const name = counterexample.split(/[\\/]/).pop() ?? counterexample
+  const dir = word(counterexample.slice(0, counterexample.length - name.length) || '.')
   return `<h2>Step through it</h2>
-<p id="step-through">Open this counterexample in the dashboard and step through it to the violation (each step, the requests, the deliveries with the app's answers, the faults, and the entries that witness the violation): <code>${esc(command)}</code></p>`
+<p id="step-through">Open this counterexample in the dashboard and step through it to the violation (each step, the requests, the deliveries with the app's answers, the faults, and the entries that witness the violation): <code>${esc(`npx service-sim open ${quoted}`)}</code>. Under <code>${esc(`service-sim serve --counterexamples ${dir}`)}</code> it is the dashboard's page <code>${esc(`/__dashboard#counterexample/${encodeURIComponent(name)}`)}</code>.</p>`
 }
 
 /** What else `renderHtml` shows. */
