@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { loadClientModule } from '#harness/scenario/run-scenario.js'
 import { parseCommandArgs } from './command-flags.js'
@@ -28,6 +28,23 @@ async function clientOption(path: string | undefined): Promise<unknown> {
 }
 
 /**
+ * Replays the newest counterexample before serving, so the page opens at once and a file that
+ * cannot be replayed (a subject module it cannot find) is refused here, where the fix is typed. In
+ * a directory, one such file does not keep the others from being opened: it is only reported.
+ */
+async function warmUp(path: string, counterexamples: CounterexampleSource): Promise<void> {
+  const newest = counterexamples.files()[0]
+  if (newest === undefined) throw new UsageError(`${path}: no counterexample files (.json, .yaml) in it`)
+  try {
+    await counterexamples.walk(newest.name)
+  } catch (error) {
+    const message = error instanceof UsageError ? error.message : `${newest.name}: cannot replay it: ${(error as Error).message}`
+    if (statSync(path).isFile()) throw new UsageError(message)
+    process.stderr.write(`service-sim: ${message}\n`)
+  }
+}
+
+/**
  * `service-sim open <file|dir> [--port N] [--admin-token T] [--allowed-host H] [--client module]`:
  * serves the dashboard's step-through of a counterexample file (or of every one in a directory,
  * the newest first) until Ctrl-C. Each file is replayed from its program and seed when opened.
@@ -49,11 +66,16 @@ export async function openCommand(args: string[]): Promise<number> {
   if (!existsSync(path)) throw new UsageError(`${path}: no such file or directory`)
   const { token, source } = resolveAdminToken(values['admin-token'], process.env)
   const counterexamples = new CounterexampleSource(path, await clientOption(values.client))
-  if (counterexamples.files().length === 0) throw new UsageError(`${path}: no counterexample files (.json, .yaml) in it`)
+  await warmUp(path, counterexamples)
+  const port0 = intOption('--port', values.port) ?? 0
   const server = await startOpenServer(counterexamples, {
-    port: intOption('--port', values.port) ?? 0,
+    port: port0,
     token,
     ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
+  }).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(`port ${port0} on 127.0.0.1 is already in use; pick another with --port (0 for any)`)
+    throw error
   })
   const port = (server.address() as AddressInfo).port
   process.stdout.write(

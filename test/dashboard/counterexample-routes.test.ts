@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, utimesSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -148,5 +148,12 @@ describe("the dashboard's step-through of a counterexample", () => {
     const missing = await run(['open', join(dir, 'nope.json')])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('no such file or directory')
+    // A counterexample whose subject module is gone is refused before anything is served.
+    const lost = join(mkdtempSync(join(tmpdir(), 'service-sim-cx-')), 'lost.json')
+    const scenario = JSON.parse(readFileSync(join(dir, name), 'utf8'))
+    writeFileSync(lost, JSON.stringify({ ...scenario, harness: { webhook: './gone.mjs' } }))
+    const unloadable = await run(['open', lost])
+    expect(unloadable.code).toBe(2)
+    expect(unloadable.stderr).toContain("names subject module './gone.mjs', which cannot be loaded")
   })
 })
