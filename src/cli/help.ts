@@ -275,7 +275,7 @@ one, v for the violation.
 Examples:
   service-sim open .service-sim/counterexamples/no-dedup-1234.json
   service-sim open .service-sim/counterexamples
-  service-sim open counterexample.json --client ./src/webhooks.ts
+  service-sim open counterexample.json --client ./my-webhooks.ts
 `,
   scenarios: `Usage: service-sim scenarios
 
