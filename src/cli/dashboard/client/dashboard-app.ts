@@ -4,22 +4,25 @@ import { html } from './dashboard-html.js'
 import { DeliveriesPage } from './deliveries-page.js'
 import { EndpointsPage } from './endpoints-page.js'
 import { type LiveState, useLiveUpdates } from './live-updates.js'
+import { ObjectsPage } from './objects-page.js'
 import { RequestsPage } from './requests-page.js'
 
 /** A page of the dashboard: the fragment that names it, its title, and what it shows. */
 interface Page {
   readonly hash: string
   readonly title: string
-  readonly view: (props: { live: LiveState }) => VNode
+  readonly view: (props: { live: LiveState; hash: string }) => VNode
 }
 
 const PAGES: readonly Page[] = [
   { hash: '#requests', title: 'Requests', view: RequestsPage },
   { hash: '#events', title: 'Events and deliveries', view: DeliveriesPage },
   { hash: '#endpoints', title: 'Webhook endpoints', view: EndpointsPage },
+  { hash: '#objects', title: 'Objects', view: ObjectsPage },
 ]
 
-const pageOf = (hash: string): Page => PAGES.find((p) => p.hash === hash) ?? (PAGES[0] as Page)
+// A page's own address may follow its name (`#objects/cus_1`): the object it shows.
+const pageOf = (hash: string): Page => PAGES.find((p) => p.hash === hash || hash.startsWith(`${p.hash}/`)) ?? (PAGES[0] as Page)
 
 /**
  * The dashboard: a navigation between its pages (the address's fragment names the page, so the
@@ -48,7 +51,7 @@ export function Dashboard(): VNode {
       <span class="live" role="status">${live.connected ? 'Live' : 'Reconnecting…'}</span>
     </header>
     <main>
-      <${page.view} live=${live} />
+      <${page.view} live=${live} hash=${hash} />
     </main>`
 }
 
