@@ -148,4 +148,43 @@ describe("the dashboard's management pages in a real browser", () => {
     },
     60_000,
   )
+
+  withChromium(
+    'reads the virtual time and the pending work, moves the clock and a test clock, and triggers an event by its recipe',
+    async () => {
+      await page.getByRole('link', { name: 'Clock and triggers' }).click()
+      const now = page.locator('.now')
+      const before = sim.clock.now
+      await expect.poll(() => now.textContent()).toContain(new Date(before).toISOString().slice(0, 10))
+      const work = page.getByRole('table', { name: /Pending work/ })
+      await expect.poll(() => work.locator('tbody tr').count()).toBeGreaterThan(0)
+
+      await page.getByLabel('Advance by (15m, 2d, 1h30m)').fill('2h')
+      await page.getByRole('button', { name: 'Advance the clock by the duration' }).click()
+      await expect.poll(() => sim.clock.now).toBe(before + 2 * 3_600_000)
+      await expect.poll(() => now.textContent()).toContain(new Date(before + 2 * 3_600_000).toISOString().slice(11, 16))
+      const target = new Date(before + 86_400_000).toISOString().slice(0, 19)
+      await page.getByLabel('Advance to (UTC)').fill(target)
+      await page.getByRole('button', { name: 'Advance the clock to the date' }).click()
+      await expect.poll(() => sim.clock.now).toBe(Date.parse(`${target}Z`))
+
+      const clock = await stripe.testHelpers.testClocks.create({
+        frozen_time: Math.floor(sim.clock.now / 1000),
+        name: 'Renewals',
+      })
+      await page.getByRole('button', { name: 'Advance the clock by the duration' }).click()
+      const row = page.getByRole('row', { name: new RegExp(clock.id) })
+      await row.getByLabel(`Advance ${clock.id} by`).fill('31d')
+      await row.getByRole('button', { name: `Advance test clock ${clock.id}` }).click()
+      await expect
+        .poll(async () => (await stripe.testHelpers.testClocks.retrieve(clock.id)).frozen_time)
+        .toBe(clock.frozen_time + 31 * 86_400)
+
+      const events = sim.admin.events({ type: 'payment_intent.succeeded' }).length
+      await page.getByRole('button', { name: 'Trigger payment_intent.succeeded' }).click()
+      await expect.poll(() => sim.admin.events({ type: 'payment_intent.succeeded' }).length).toBe(events + 1)
+      await page.screenshot({ ...shot('clock'), fullPage: true })
+    },
+    60_000,
+  )
 })

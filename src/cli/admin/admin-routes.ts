@@ -8,6 +8,7 @@ import { faultRoutes } from './routes/fault-routes.js'
 import { fixtureRoutes } from './routes/fixture-routes.js'
 import { lifecycleRoutes } from './routes/lifecycle-routes.js'
 import { objectRoutes } from './routes/object-routes.js'
+import { scheduleRoutes } from './routes/schedule-routes.js'
 import { setupRoutes } from './routes/setup-routes.js'
 import { usageRoutes } from './routes/usage-routes.js'
 
@@ -25,6 +26,7 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...eventRoutes,
   ...destinationRoutes,
   ...objectRoutes,
+  ...scheduleRoutes,
   ...faultRoutes,
   ...lifecycleRoutes,
   ...fixtureRoutes,

@@ -60,5 +60,8 @@ h4 { font-size: .85rem; margin: .6rem 0 .2rem; color: var(--muted); }
 .lines { font-size: .85rem; color: var(--muted); }
 .object > h2 { display: flex; gap: .75rem; align-items: baseline; flex-wrap: wrap; }
 a { color: var(--accent); }
+.now { font-size: 1.2rem; margin: .25rem 0; }
+.triggers { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; padding: 0; }
+label.inline { font-size: .85rem; color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
 `

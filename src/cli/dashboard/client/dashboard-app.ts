@@ -1,5 +1,6 @@
 import { render, type VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+import { ClockPage } from './clock-page.js'
 import { html } from './dashboard-html.js'
 import { DeliveriesPage } from './deliveries-page.js'
 import { EndpointsPage } from './endpoints-page.js'
@@ -19,6 +20,7 @@ const PAGES: readonly Page[] = [
   { hash: '#events', title: 'Events and deliveries', view: DeliveriesPage },
   { hash: '#endpoints', title: 'Webhook endpoints', view: EndpointsPage },
   { hash: '#objects', title: 'Objects', view: ObjectsPage },
+  { hash: '#clock', title: 'Clock and triggers', view: ClockPage },
 ]
 
 // A page's own address may follow its name (`#objects/cus_1`): the object it shows.
