@@ -7,6 +7,7 @@ import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SimServer, startHttpServer } from '../../src/cli/http-server.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
+import { customerWithEverything } from './customer-with-everything.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const TOKEN = 'dashboard-pages-suite'
@@ -97,6 +98,92 @@ describe("the dashboard's management pages in a real browser", () => {
         sim.admin.deliveries({ destination: endpoint.id }).some((d) => d.eventType === 'v2.core.event_destination.ping'),
       ).toBe(true)
       await page.screenshot({ ...shot('endpoints'), fullPage: true })
+    },
+    60_000,
+  )
+
+  withChromium(
+    'finds a customer by email and follows its links: an invoice with its lines, the test clock, the account',
+    async () => {
+      const made = await customerWithEverything(stripe)
+      // The dispute opens a moment after its payment: let the clock run to it.
+      await advance('1s')
+      await page.getByRole('link', { name: 'Objects', exact: true }).click()
+      await page.getByLabel('Id or email').fill('jenny.rosen@')
+      await page.keyboard.press('Enter')
+      const shown = page.getByRole('article', { name: /customer/ })
+      await expect.poll(() => shown.textContent()).toContain(made.customer.id)
+      for (const section of [
+        'Payment methods',
+        'Subscriptions',
+        'Invoices',
+        'Payments',
+        'Refunds',
+        'Disputes',
+        'Balance transactions',
+      ])
+        expect(await shown.getByRole('region', { name: section }).count(), section).toBe(1)
+      expect(await shown.getByRole('region', { name: 'Refunds' }).textContent()).toContain(made.refund.id)
+      expect(await shown.getByRole('region', { name: 'Disputes' }).getByRole('listitem').count()).toBe(1)
+      const invoice = String(made.subscription.latest_invoice)
+      expect(await shown.getByRole('list', { name: `Lines of ${invoice}` }).textContent()).toContain('Pro')
+      await page.screenshot({ ...shot('objects'), fullPage: true })
+
+      // Every id is a link: the invoice, then back, then the customer's test clock.
+      await shown.getByRole('region', { name: 'Invoices' }).getByRole('link', { name: invoice }).click()
+      await expect.poll(() => page.getByRole('article', { name: /invoice/ }).count()).toBe(1)
+      expect(page.url()).toContain(`#objects/${invoice}`)
+      await page.goBack()
+      await page.getByLabel(`${made.customer.id} as JSON`).getByRole('link', { name: made.clock.id }).click()
+      const clock = page.getByRole('article', { name: /test_clock/ })
+      await expect.poll(() => clock.getByRole('region', { name: 'Customers' }).textContent()).toContain(made.customer.id)
+
+      // A connected account's view: what it holds in each mode.
+      const connected = sim.admin.createAccount({ email: 'shop@example.com' })
+      await stripe.customers.create({ email: 'buyer@shop.example' }, { stripeAccount: connected.id })
+      await page.getByLabel('Id or email').fill(connected.id)
+      await page.getByRole('button', { name: 'Search' }).click()
+      const account = page.getByRole('article', { name: /account/ })
+      await expect.poll(() => account.getByRole('region', { name: 'test mode' }).textContent()).toContain('buyer@shop.example')
+    },
+    60_000,
+  )
+
+  withChromium(
+    'reads the virtual time and the pending work, moves the clock and a test clock, and triggers an event by its recipe',
+    async () => {
+      await page.getByRole('link', { name: 'Clock and triggers' }).click()
+      const now = page.locator('.now')
+      const before = sim.clock.now
+      await expect.poll(() => now.textContent()).toContain(new Date(before).toISOString().slice(0, 10))
+      const work = page.getByRole('table', { name: /Pending work/ })
+      await expect.poll(() => work.locator('tbody tr').count()).toBeGreaterThan(0)
+
+      await page.getByLabel('Advance by (15m, 2d, 1h30m)').fill('2h')
+      await page.getByRole('button', { name: 'Advance the clock by the duration' }).click()
+      await expect.poll(() => sim.clock.now).toBe(before + 2 * 3_600_000)
+      await expect.poll(() => now.textContent()).toContain(new Date(before + 2 * 3_600_000).toISOString().slice(11, 16))
+      const target = new Date(before + 86_400_000).toISOString().slice(0, 19)
+      await page.getByLabel('Advance to (UTC)').fill(target)
+      await page.getByRole('button', { name: 'Advance the clock to the date' }).click()
+      await expect.poll(() => sim.clock.now).toBe(Date.parse(`${target}Z`))
+
+      const clock = await stripe.testHelpers.testClocks.create({
+        frozen_time: Math.floor(sim.clock.now / 1000),
+        name: 'Renewals',
+      })
+      await page.getByRole('button', { name: 'Advance the clock by the duration' }).click()
+      const row = page.getByRole('row', { name: new RegExp(clock.id) })
+      await row.getByLabel(`Advance ${clock.id} by`).fill('31d')
+      await row.getByRole('button', { name: `Advance test clock ${clock.id}` }).click()
+      await expect
+        .poll(async () => (await stripe.testHelpers.testClocks.retrieve(clock.id)).frozen_time)
+        .toBe(clock.frozen_time + 31 * 86_400)
+
+      const events = sim.admin.events({ type: 'payment_intent.succeeded' }).length
+      await page.getByRole('button', { name: 'Trigger payment_intent.succeeded' }).click()
+      await expect.poll(() => sim.admin.events({ type: 'payment_intent.succeeded' }).length).toBe(events + 1)
+      await page.screenshot({ ...shot('clock'), fullPage: true })
     },
     60_000,
   )

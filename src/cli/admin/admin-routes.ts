@@ -7,6 +7,8 @@ import { eventRoutes } from './routes/event-routes.js'
 import { faultRoutes } from './routes/fault-routes.js'
 import { fixtureRoutes } from './routes/fixture-routes.js'
 import { lifecycleRoutes } from './routes/lifecycle-routes.js'
+import { objectRoutes } from './routes/object-routes.js'
+import { scheduleRoutes } from './routes/schedule-routes.js'
 import { setupRoutes } from './routes/setup-routes.js'
 import { usageRoutes } from './routes/usage-routes.js'
 
@@ -23,6 +25,8 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...usageRoutes,
   ...eventRoutes,
   ...destinationRoutes,
+  ...objectRoutes,
+  ...scheduleRoutes,
   ...faultRoutes,
   ...lifecycleRoutes,
   ...fixtureRoutes,

@@ -54,6 +54,15 @@ h4 { font-size: .85rem; margin: .6rem 0 .2rem; color: var(--muted); }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin-top: .6rem; }
 .actions label { display: flex; flex-direction: column; gap: .2rem; font-size: .85rem; color: var(--muted); }
 .events-list code { margin-right: .35rem; }
+.related { margin-top: .75rem; }
+.related h3 { font-size: .95rem; margin: 0 0 .25rem; }
+.related ul, .lines { margin: 0; padding-left: 1.2rem; }
+.lines { font-size: .85rem; color: var(--muted); }
+.object > h2 { display: flex; gap: .75rem; align-items: baseline; flex-wrap: wrap; }
+a { color: var(--accent); }
+.now { font-size: 1.2rem; margin: .25rem 0; }
+.triggers { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; padding: 0; }
+label.inline { font-size: .85rem; color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
 .filters p.from { margin: 0; }
 .walk-controls { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .75rem 0; }

@@ -1,10 +1,12 @@
 import { render, type VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+import { ClockPage } from './clock-page.js'
 import { COUNTEREXAMPLE_HASH, CounterexamplePage } from './counterexample-page.js'
 import { html } from './dashboard-html.js'
 import { DeliveriesPage } from './deliveries-page.js'
 import { EndpointsPage } from './endpoints-page.js'
 import { type LiveState, useLiveUpdates } from './live-updates.js'
+import { ObjectsPage } from './objects-page.js'
 import { RequestsPage } from './requests-page.js'
 
 /** A page of the dashboard: the fragment that names it, its title, and what it shows. */
@@ -19,11 +21,13 @@ const PAGES: readonly Page[] = [
   { hash: '#requests', title: 'Requests', view: RequestsPage },
   { hash: '#events', title: 'Events and deliveries', view: DeliveriesPage },
   { hash: '#endpoints', title: 'Webhook endpoints', view: EndpointsPage },
+  { hash: '#objects', title: 'Objects', view: ObjectsPage },
+  { hash: '#clock', title: 'Clock and triggers', view: ClockPage },
   { hash: COUNTEREXAMPLE_HASH, title: 'Counterexample', view: CounterexamplePage },
 ]
 
-// A page's fragment may name what it shows after a slash (`#counterexample/<file>`).
-const pageOf = (hash: string): Page => PAGES.find((p) => p.hash === hash.split('/')[0]) ?? (PAGES[0] as Page)
+// A page's own address may follow its name (`#objects/cus_1`, `#counterexample/<file>`): what it shows.
+const pageOf = (hash: string): Page => PAGES.find((p) => p.hash === hash || hash.startsWith(`${p.hash}/`)) ?? (PAGES[0] as Page)
 
 /** Follows the address's fragment. */
 function useHash(): string {
