@@ -3,7 +3,12 @@ import type { Simulator } from '#simulator/index.js'
 /** Most characters of an answer kept. */
 const MAX_ANSWER_CHARS = 4096
 
-/** One answer an app's receiver gave during a replay: to which event, when, its status and body. */
+/**
+ * One answer an app's receiver gave during a replay: to which event, when, its status and body.
+ *
+ * @example
+ * const answer: KeptAnswer = { event: 'evt_1', at: 0, status: 500, body: 'database unavailable' }
+ */
 export interface KeptAnswer {
   readonly event: string
   readonly at: number

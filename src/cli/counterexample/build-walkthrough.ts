@@ -6,7 +6,12 @@ import type { Moment, WalkStep, Walkthrough, WalkVerdict } from './walkthrough.j
 /** Most characters of a body the step-through shows. */
 const MAX_BODY = 4096
 
-/** What a replay hands the builder: its result, its trace, where steps end in it and the app's answers. */
+/**
+ * What a replay hands the builder: its result, its trace, where steps end in it and the app's answers.
+ *
+ * @example
+ * const run: ReplayedRun = { file, result, entries: trace.entries(), bounds: [3, 9, 14], answers: [] }
+ */
 export interface ReplayedRun {
   readonly file: string
   readonly result: RunResult

@@ -1,7 +1,12 @@
 import type { DashboardAnswer } from '../dashboard/dashboard-page.js'
 import type { CounterexampleSource } from './counterexample-source.js'
 
-/** Where the dashboard reads counterexamples: the list, and one step-through by file name below it. */
+/**
+ * Where the dashboard reads counterexamples: the list, and one step-through by file name below it.
+ *
+ * @example
+ * `${COUNTEREXAMPLES_PATH}/${encodeURIComponent('no-dedup-0.json')}` // '/__dashboard/counterexamples/no-dedup-0.json'
+ */
 export const COUNTEREXAMPLES_PATH = '/__dashboard/counterexamples'
 
 const JSON_HEADERS = {

@@ -7,7 +7,12 @@ import { failed, refuse } from '../serve-refusals.js'
 import { answerCounterexamples } from './counterexample-routes.js'
 import type { CounterexampleSource } from './counterexample-source.js'
 
-/** Options of `startOpenServer`. */
+/**
+ * Options of `startOpenServer`.
+ *
+ * @example
+ * const options: OpenServerOptions = { port: 0, token: generateAdminToken(), allowedHosts: ['devbox.local'] }
+ */
 export interface OpenServerOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   readonly port?: number

@@ -39,7 +39,12 @@ const shell = (mode: DashboardMode) => `<!doctype html>
 </html>
 `
 
-/** What serves the dashboard: `serve` (its pages, live), or `open` (a counterexample's step-through). */
+/**
+ * What serves the dashboard: `serve` (its pages, live), or `open` (a counterexample's step-through).
+ *
+ * @example
+ * dashboardFile('/__dashboard', 'counterexample')?.text.includes('data-mode="counterexample"') // true
+ */
 export type DashboardMode = 'serve' | 'counterexample'
 
 /**

@@ -127,7 +127,12 @@ function stepThroughOf(counterexample: string | undefined): string {
 <p id="step-through">Open this counterexample in the dashboard and step through it to the violation (each step, the requests, the deliveries with the app's answers, the faults, and the entries that witness the violation): <code>${esc(`npx service-sim open ${quoted}`)}</code>. Under <code>${esc(`service-sim serve --counterexamples ${dir}`)}</code> it is the dashboard's page <code>${esc(`/__dashboard#counterexample/${encodeURIComponent(name)}`)}</code>.</p>`
 }
 
-/** What else `renderHtml` shows. */
+/**
+ * What else `renderHtml` shows.
+ *
+ * @example
+ * await renderHtml(report, { counterexample: '.service-sim/counterexamples/no-dedup-7.json' })
+ */
 export interface HtmlReportOptions {
   /** The counterexample file the run replayed: the page gives the command that steps through it. */
   readonly counterexample?: string | undefined

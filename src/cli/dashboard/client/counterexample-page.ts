@@ -7,7 +7,12 @@ import { StepThrough } from './step-through.js'
 
 const BASE = '/__dashboard/counterexamples'
 
-/** The address fragment naming this page, with the chosen file after a slash. */
+/**
+ * The address fragment naming this page, with the chosen file after a slash.
+ *
+ * @example
+ * location.hash = `${COUNTEREXAMPLE_HASH}/${encodeURIComponent('no-dedup-0.json')}`
+ */
 export const COUNTEREXAMPLE_HASH = '#counterexample'
 
 async function read<T>(path: string): Promise<T> {
