@@ -1,10 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CounterexampleSource } from '../../src/cli/counterexample/counterexample-source.js'
+import { startHttpServer } from '../../src/cli/http-server.js'
 import { buggyWebhookReceivers, checkWebhookHandler } from '../../src/harness/index.js'
+import { createSimulator } from '../../src/simulator/create-simulator.js'
 import { BIN, ROOT } from '../cli/run-cli.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -38,6 +42,18 @@ function startOpen(path: string): Promise<{ child: ChildProcess; link: string }>
 
 describe('a developer stepping through a failing property in a real browser', () => {
   let opened: ChildProcess | undefined
+  const dir = mkdtempSync(join(tmpdir(), 'service-sim-cx-'))
+  let found: Awaited<ReturnType<typeof checkWebhookHandler>>
+  beforeAll(async () => {
+    // The failing property: an app that processes a duplicate delivery twice; its counterexample is saved.
+    const app = buggyWebhookReceivers.find((v) => v.name === 'no-dedup')?.factory
+    found = await checkWebhookHandler(app as NonNullable<typeof app>, {
+      numRuns: 40,
+      name: 'no-dedup',
+      scenarioDir: dir,
+      workload: { lateRedelivery: false },
+    })
+  }, 60_000)
   afterAll(() => {
     opened?.kill('SIGINT')
   })
@@ -46,14 +62,6 @@ describe('a developer stepping through a failing property in a real browser', ()
   it.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
     'opens the counterexample of an app that processes a duplicate delivery twice and steps to the violation',
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'service-sim-cx-'))
-      const app = buggyWebhookReceivers.find((v) => v.name === 'no-dedup')?.factory
-      const found = await checkWebhookHandler(app as NonNullable<typeof app>, {
-        numRuns: 40,
-        name: 'no-dedup',
-        scenarioDir: dir,
-        workload: { lateRedelivery: false },
-      })
       expect(found.ok).toBe(false)
       const violated = `checker ${found.violations?.[0]?.checker}`
       const { child, link } = await startOpen(dir)
@@ -98,6 +106,8 @@ describe('a developer stepping through a failing property in a real browser', ()
         await page.getByRole('button', { name: `#${first}`, exact: true }).click()
         await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(`m-${first}`)
         expect(await title.textContent()).toMatch(/^Step 1: /)
+        await page.keyboard.press('p')
+        await expect.poll(() => title.textContent()).toMatch(/^Setup: /)
 
         // Everything the page loaded came from the command's own server.
         expect(requested.filter((url) => !url.startsWith(`${origin}/__dashboard`))).toEqual([])
@@ -106,5 +116,34 @@ describe('a developer stepping through a failing property in a real browser', ()
       }
     },
     90_000,
+  )
+
+  it.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
+    "finds the same step-through on serve's Counterexample page, for the files of --counterexamples",
+    async () => {
+      const server = await startHttpServer(createSimulator({ seed: 40 }), {
+        adminToken: null,
+        counterexamples: new CounterexampleSource(dir),
+      })
+      const serve = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      })
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+        await page.goto(`${serve}/__dashboard`)
+        await page.getByRole('link', { name: 'Counterexample' }).click()
+        await expect.poll(() => page.locator('#step-title').textContent(), { timeout: 20_000 }).toMatch(/^Setup: /)
+        await page.getByRole('button', { name: 'Go to the violation' }).click()
+        await expect.poll(() => page.locator('#step-title').textContent()).toMatch(/^End of run: /)
+        expect(page.url()).toBe(`${serve}/__dashboard#counterexample`)
+      } finally {
+        await browser.close()
+        server.closeAllConnections()
+        await new Promise((done) => server.close(done))
+      }
+    },
+    60_000,
   )
 })
