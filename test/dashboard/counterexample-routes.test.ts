@@ -141,7 +141,7 @@ describe("the dashboard's step-through of a counterexample", () => {
     expect(first.every((s) => s.moments.filter((m) => m.kind === 'request').length === 1)).toBe(true)
   })
 
-  it('refuses service-sim open without a file, or with one that is not there, with exit code 2', async () => {
+  it('refuses service-sim open without a file, or with one that is not there, and serve --counterexamples a missing directory, with exit code 2', async () => {
     const none = await run(['open'])
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('expected one counterexample file or directory')
@@ -155,5 +155,8 @@ describe("the dashboard's step-through of a counterexample", () => {
     const unloadable = await run(['open', lost])
     expect(unloadable.code).toBe(2)
     expect(unloadable.stderr).toContain("names subject module './gone.mjs', which cannot be loaded")
+    const serve = await run(['serve', '--port', '0', '--counterexamples', join(dir, 'nowhere')])
+    expect(serve.code).toBe(2)
+    expect(serve.stderr).toContain('--counterexamples: ')
   })
 })
