@@ -123,8 +123,14 @@ function momentOf(e: TraceEntry, types: Map<string, string>, answers: KeptAnswer
 function otherMomentOf(e: TraceEntry): Moment | undefined {
   const base = { seq: e.seq, at: e.at }
   if (e.kind === 'fault') return { ...base, kind: 'fault', fault: e.data.kind, source: e.data.source, detail: e.data.label }
-  if (e.kind === 'delivery.fault')
-    return { ...base, kind: 'fault', fault: e.data.kind, source: 'delivery', detail: detailOf(e.data) }
+  if (e.kind === 'delivery.fault') {
+    const d = e.data
+    const detail =
+      d.kind === 'redundant_event'
+        ? `${d.event} twinned by ${d.twin}`
+        : `${d.event} to ${d.destination}${d.delay > 0 ? ` after ${d.delay} ms` : ''}`
+    return { ...base, kind: 'fault', fault: d.kind, source: 'delivery', detail }
+  }
   if (e.kind === 'harness.receiver') return { ...base, kind: 'receiver', down: e.data.down }
   if (e.kind.startsWith('harness.'))
     return { ...base, kind: 'note', lane: 'app', what: e.kind.slice('harness.'.length), detail: detailOf(e.data) }
