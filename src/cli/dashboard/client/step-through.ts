@@ -62,7 +62,7 @@ function Controls({ walk, at, go }: { walk: Walkthrough; at: number; go: (i: num
   const last = walk.steps.length - 1
   return html`<div class="walk-controls" role="toolbar" aria-label="Step through the run">
     <button type="button" onClick=${() => go(at - 1)} disabled=${at === 0} aria-keyshortcuts="ArrowLeft p">← Previous step</button>
-    <span class="position">Step ${at} of ${last}</span>
+    <span class="position">${at === 0 ? 'Setup' : at === last ? 'End of run' : `Step ${at} of ${last - 1}`}</span>
     <button type="button" onClick=${() => go(at + 1)} disabled=${at === last} aria-keyshortcuts="ArrowRight n">Next step →</button>
     ${
       walk.violationStep < 0
