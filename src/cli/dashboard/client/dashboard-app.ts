@@ -4,6 +4,7 @@ import { ClockPage } from './clock-page.js'
 import { html } from './dashboard-html.js'
 import { DeliveriesPage } from './deliveries-page.js'
 import { EndpointsPage } from './endpoints-page.js'
+import { FaultsPage } from './faults-page.js'
 import { type LiveState, useLiveUpdates } from './live-updates.js'
 import { ObjectsPage } from './objects-page.js'
 import { RequestsPage } from './requests-page.js'
@@ -21,6 +22,7 @@ const PAGES: readonly Page[] = [
   { hash: '#endpoints', title: 'Webhook endpoints', view: EndpointsPage },
   { hash: '#objects', title: 'Objects', view: ObjectsPage },
   { hash: '#clock', title: 'Clock and triggers', view: ClockPage },
+  { hash: '#faults', title: 'Faults', view: FaultsPage },
 ]
 
 // A page's own address may follow its name (`#objects/cus_1`): the object it shows.
