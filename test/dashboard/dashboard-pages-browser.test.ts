@@ -187,4 +187,31 @@ describe("the dashboard's management pages in a real browser", () => {
     },
     60_000,
   )
+
+  withChromium(
+    'injects a fault from the Faults page, sees it fire in the log, sets a rate and clears it',
+    async () => {
+      await page.getByRole('link', { name: 'Faults' }).click()
+      const inject = page.getByRole('form', { name: 'Inject a fault' })
+      await inject.getByRole('combobox', { name: /^Fault/ }).selectOption('server_error')
+      await inject.getByLabel('Operation or event type starts with').fill('customers.create')
+      await inject.getByRole('button', { name: 'Inject the fault' }).click()
+      await expect.poll(() => inject.getByRole('status').textContent()).toBe('Armed.')
+      await expect(stripe.customers.create({ email: 'unlucky@example.com' })).rejects.toMatchObject({ statusCode: 500 })
+      const log = page.getByRole('table', { name: 'Fault log' })
+      await expect.poll(() => log.locator('tbody tr').first().textContent()).toContain('server_error')
+      expect(await log.locator('tbody tr').first().textContent()).toContain('inject')
+
+      const rates = page.getByRole('form', { name: 'Set a rate' })
+      await rates.getByLabel('Fault drawn by rate').selectOption('rate_limit')
+      await rates.getByLabel('Rate (0 to 1)').fill('0.5')
+      await rates.getByRole('button', { name: 'Set the rate' }).click()
+      await expect.poll(() => page.getByRole('table', { name: 'Rates in force' }).textContent()).toContain('0.5')
+      expect(sim.faults.rates().rate_limit).toBe(0.5)
+      await page.screenshot({ ...shot('faults'), fullPage: true })
+      await rates.getByRole('button', { name: 'Clear every fault' }).click()
+      await expect.poll(() => sim.faults.rates().rate_limit ?? 0).toBe(0)
+    },
+    60_000,
+  )
 })

@@ -73,7 +73,10 @@ export function CounterexamplePage({ hash }: { hash: string }): VNode {
   const [walk, setWalk] = useState<Walkthrough | undefined>(undefined)
   const [problem, setProblem] = useState<string | undefined>(undefined)
   useEffect(() => {
-    read<{ path: string | null; files: CounterexampleFile[] }>(BASE).then(setList, (e: Error) => setProblem(e.message))
+    read<{ path: string | null; files: CounterexampleFile[] }>(BASE).then(setList, (e: Error) =>
+      // A dashboard that serves no counterexamples (an in-process simulator's) has none to list.
+      e instanceof AdminCallError && e.status === 404 ? setList({ path: null, files: [] }) : setProblem(e.message),
+    )
   }, [])
   const name = chosenIn(hash) ?? list?.files[0]?.name
   useEffect(() => {

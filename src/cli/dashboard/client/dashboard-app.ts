@@ -5,6 +5,7 @@ import { COUNTEREXAMPLE_HASH, CounterexamplePage } from './counterexample-page.j
 import { html } from './dashboard-html.js'
 import { DeliveriesPage } from './deliveries-page.js'
 import { EndpointsPage } from './endpoints-page.js'
+import { FaultsPage } from './faults-page.js'
 import { type LiveState, useLiveUpdates } from './live-updates.js'
 import { ObjectsPage } from './objects-page.js'
 import { RequestsPage } from './requests-page.js'
@@ -23,6 +24,7 @@ const PAGES: readonly Page[] = [
   { hash: '#endpoints', title: 'Webhook endpoints', view: EndpointsPage },
   { hash: '#objects', title: 'Objects', view: ObjectsPage },
   { hash: '#clock', title: 'Clock and triggers', view: ClockPage },
+  { hash: '#faults', title: 'Faults', view: FaultsPage },
   { hash: COUNTEREXAMPLE_HASH, title: 'Counterexample', view: CounterexamplePage },
 ]
 
