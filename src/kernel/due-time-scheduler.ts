@@ -1,7 +1,7 @@
 import type { Clock } from './clock.js'
 import { fromPlain, toPlain } from './plain.js'
 import { PriorityQueue } from './priority-queue.js'
-import type { SavedTask, Scheduler, SchedulerOptions, Task, TaskKind } from './scheduler.js'
+import type { SavedTask, Scheduler, SchedulerOptions, Task, TaskKind, UpcomingTask } from './scheduler.js'
 import { clampDelay, type HorizonProbe, watchHorizon } from './watch-horizon.js'
 
 interface Entry extends Task {
@@ -279,6 +279,15 @@ export class DueTimeScheduler implements Scheduler {
   nextDue(): number | undefined {
     this.#dropCancelled()
     return this.#queue.peek()?.due
+  }
+
+  upcoming(limit: number): UpcomingTask[] {
+    return this.#queue
+      .items()
+      .filter((item) => !item.value.cancelled)
+      .sort((a, b) => a.due - b.due || a.seq - b.seq)
+      .slice(0, Math.max(0, limit))
+      .map(({ due, value }) => ({ due, label: value.label, args: value.kind === undefined ? undefined : toPlain(value.args) }))
   }
 
   async settle(): Promise<void> {

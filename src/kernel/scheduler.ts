@@ -23,6 +23,18 @@ export interface TaskKind<A> {
   after(delay: number, args: A): Task
 }
 
+/**
+ * A pending task as `upcoming` shows it.
+ *
+ * @example
+ * const next: UpcomingTask = { due: 1000, label: 'meter.process', args: undefined }
+ */
+export interface UpcomingTask {
+  readonly due: number
+  readonly label: string
+  readonly args: unknown
+}
+
 /** One pending task of a snapshot, in insertion order. */
 export interface SavedTask {
   readonly due: number
@@ -71,6 +83,14 @@ export interface Scheduler {
   readonly retained: number
   /** Due time of the earliest pending task. */
   nextDue(): number | undefined
+  /**
+   * The earliest `limit` pending tasks, in the order they will run: what falls due next, for a
+   * person to read (a task of a defined kind with its plain arguments).
+   *
+   * @example
+   * scheduler.upcoming(10) // [{ due: 1767225601000, label: 'delivery.attempt', args: { ... } }]
+   */
+  upcoming(limit: number): UpcomingTask[]
   /** Runs every task due at or before the current virtual time and waits for their async work. */
   settle(): Promise<void>
   /**

@@ -88,6 +88,11 @@ describe("a developer reading serve's dashboard in a real browser", () => {
         const detail = page.getByRole('region', { name: 'Request detail' })
         await expect.poll(() => detail.getByLabel('Response body').textContent()).toContain(customer.id)
         expect(await detail.textContent()).toContain('signup-jenny')
+        // Copied as curl and as the node client's call: the text shows, ready to paste.
+        await detail.getByRole('button', { name: 'Copy as curl' }).click()
+        await expect.poll(() => detail.getByLabel('curl command').textContent()).toContain("-H 'Idempotency-Key: signup-jenny'")
+        await detail.getByRole('button', { name: 'Copy as Node call' }).click()
+        await expect.poll(() => detail.getByLabel('Node client call').textContent()).toContain('await stripe.customers.create({')
         mkdirSync(SHOTS, { recursive: true })
         await page.screenshot(shot('requests'))
 

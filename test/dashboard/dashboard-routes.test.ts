@@ -176,4 +176,45 @@ describe("serve's dashboard behind the admin token", () => {
     )
     expect(text.indexOf('event: reset')).toBeLessThan(text.lastIndexOf('"http"'))
   })
+
+  // The management pages' calls: each read and action is guarded as the first pages' are.
+  const MANAGEMENT = [
+    { method: 'GET', path: '/__dashboard/api/destinations/health' },
+    { method: 'POST', path: '/__dashboard/api/destinations/we_x/roll_secret', body: '{}' },
+    { method: 'POST', path: '/__dashboard/api/destinations/we_x/status', body: '{"status":"disabled"}' },
+    { method: 'POST', path: '/__dashboard/api/destinations/we_x/test_send', body: '{}' },
+    { method: 'GET', path: '/__dashboard/api/objects?q=cus_1' },
+    { method: 'GET', path: '/__dashboard/api/objects/cus_1' },
+    { method: 'GET', path: '/__dashboard/api/scheduler' },
+    { method: 'GET', path: '/__dashboard/api/triggers' },
+    { method: 'GET', path: '/__dashboard/api/test_clocks' },
+    { method: 'POST', path: '/__dashboard/api/clock/advance_to', body: '{"to":"2030-01-01T00:00:00Z"}' },
+    { method: 'POST', path: '/__dashboard/api/test_clocks/clock_x/advance', body: '{"duration":"1d"}' },
+    { method: 'GET', path: '/__dashboard/api/faults/log' },
+  ]
+
+  it("guards the management pages' calls: 401 without the token, 403 from a foreign Origin or a rebinding Host", async () => {
+    for (const r of MANAGEMENT) {
+      const json = { 'Content-Type': 'application/json' }
+      const bare = await call(port, r.path, {
+        method: r.method,
+        headers: json,
+        ...(r.body === undefined ? {} : { body: r.body }),
+      })
+      expect(bare.status, `${r.method} ${r.path}`).toBe(401)
+      const foreign = await call(port, r.path, {
+        method: r.method,
+        headers: { ...cookie, ...json, Origin: 'https://evil.example' },
+        ...(r.body === undefined ? {} : { body: r.body }),
+      })
+      expect(foreign.status, `${r.method} ${r.path} from a foreign origin`).toBe(403)
+      const rebound = await call(port, r.path, {
+        method: r.method,
+        headers: { ...cookie, ...json, Host: `evil.example:${port}` },
+        ...(r.body === undefined ? {} : { body: r.body }),
+      })
+      expect(rebound.status, `${r.method} ${r.path} through a rebound name`).toBe(403)
+    }
+    expect((await call(port, '/__dashboard/api/scheduler', { headers: cookie })).status).toBe(200)
+  })
 })

@@ -3,7 +3,8 @@ import type { Simulator } from '#simulator/index.js'
 
 /**
  * The trace kinds a dashboard page shows: a request, an event, a delivery's attempt or its
- * schedule. Other entries (and the dashboard's own reads, which append none) wake no page.
+ * schedule, a destination's change, a fault, the clock's move. Other entries (and the dashboard's
+ * own reads, which append none) wake no page.
  */
 const SHOWN = new Set([
   'http',
@@ -13,7 +14,13 @@ const SHOWN = new Set([
   'delivery.cancelled',
   'delivery.exhausted',
   'delivery.replay',
+  'fault',
+  'faults.changed',
+  'faults.policy',
 ])
+
+/** Kinds named by their prefix: every change of a destination (created, disabled, secret rolled, ...). */
+const shown = (kind: string): boolean => SHOWN.has(kind) || kind.startsWith('destination.') || kind.startsWith('clock.')
 
 /** One open stream: its response and the kinds seen since its last message. */
 interface Stream {
@@ -86,7 +93,7 @@ export class DashboardStreams {
 
   #follow(sim: Simulator): () => void {
     return sim.trace.subscribe((entry) => {
-      if (this.#streams.size === 0 || !SHOWN.has(entry.kind)) return
+      if (this.#streams.size === 0 || !shown(entry.kind)) return
       for (const stream of this.#streams) {
         stream.kinds.add(entry.kind)
         stream.seq = entry.seq

@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { checkTarget, faultInjectionFields, faultKinds } from '#faults/index.js'
+import { isoTime } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
-import { FAULTS } from '../openapi-components.js'
+import { FAULTS, ok } from '../openapi-components.js'
 
 /** The fault engine's state: the rates in force, what fired, and every kind that can be injected. */
 const faultsJson = (sim: Simulator) => json(200, { rates: sim.faults.rates(), fired: sim.faults.fired(), kinds: [...faultKinds] })
@@ -84,10 +85,33 @@ const clear = adminRoute({
   },
 })
 
+/** Fault decisions and rate changes the log answers at most: the newest, for a person to read. */
+const MAX_LOG = 1000
+
+const log = adminRoute({
+  method: 'GET',
+  path: '/faults/log',
+  summary:
+    'The fault policy in force (rates, parameters, schedule) and the log of faults that fired and rate changes, newest first',
+  query: z.strictObject({ limit: z.coerce.number().int().min(1).max(MAX_LOG).optional() }),
+  responses: { '200': ok('Policy and log', { type: 'object' }) },
+  handler: ({ sim, query }) => {
+    const entries = [...sim.trace.filter('fault'), ...sim.trace.filter('faults')].sort((a, b) => a.seq - b.seq)
+    const newest = entries.slice(-(query.limit ?? 200)).reverse()
+    return json(200, {
+      policy: { ...sim.faults.policy, rates: sim.faults.rates() },
+      configured: sim.faults.configured(),
+      total: entries.length,
+      log: newest.map((e) => ({ ...e.data, seq: e.seq, at: isoTime(e.at), entry: e.kind })),
+    })
+  },
+})
+
 /**
- * Faults: the engine's state, one fault now, rates at run time, and clearing them.
+ * Faults: the engine's state, one fault now, rates at run time, and clearing them; the policy and
+ * the log of what fired.
  *
  * @example
- * faultRoutes.map((r) => r.path) // ['/faults', '/faults/inject', '/faults/rates', '/faults/clear']
+ * faultRoutes.map((r) => r.path) // ['/faults', '/faults/inject', '/faults/rates', '/faults/clear', '/faults/log']
  */
-export const faultRoutes: readonly AdminRoute[] = [state, inject, rates, clear]
+export const faultRoutes: readonly AdminRoute[] = [state, inject, rates, clear, log]

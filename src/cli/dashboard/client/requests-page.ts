@@ -1,10 +1,12 @@
 import type { VNode } from 'preact'
 import { useMemo, useRef, useState } from 'preact/hooks'
 import { readTrace } from './admin-client.js'
+import { CopyButtons, useCopyContext } from './copy-buttons.js'
 import { html } from './dashboard-html.js'
 import { readableBody, statusClass, virtualTime } from './display.js'
 import type { LiveState } from './live-updates.js'
 import { useRefresh } from './live-updates.js'
+import type { CopyContext } from './request-copy.js'
 import { type RequestLog, type RequestRow, requestLog } from './request-log.js'
 
 const STATUS_CLASSES = [
@@ -20,7 +22,7 @@ function matches(row: RequestRow, status: string, path: string, account: string)
   return account === '' || row.account === account
 }
 
-function Detail({ row }: { row: RequestRow }): VNode {
+function Detail({ row, ctx }: { row: RequestRow; ctx: CopyContext | undefined }): VNode {
   const field = (name: string, value: unknown) => html`<dt>${name}</dt><dd>${value ?? '—'}</dd>`
   return html`<section class="detail" aria-label="Request detail">
     <h2>${row.method} ${row.path}</h2>
@@ -30,6 +32,7 @@ function Detail({ row }: { row: RequestRow }): VNode {
       ${field('API version', row.version)} ${field('Idempotency key', row.idempotencyKey)}
       ${field('Request id', row.requestId)} ${field('Virtual time', virtualTime(row.at))} ${field('Wall time', row.wall)}
     </dl>
+    <${CopyButtons} row=${row} ctx=${ctx} />
     <h3>Request body</h3>
     <pre aria-label="Request body">${readableBody(row.requestBody)}</pre>
     <h3>Response body</h3>
@@ -67,6 +70,7 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
   const [path, setPath] = useState('')
   const [account, setAccount] = useState('')
   const [error, setError] = useState<string | undefined>(undefined)
+  const ctx = useCopyContext()
   useRefresh(async () => {
     if (seenResets.current !== live.resets) {
       seenResets.current = live.resets
@@ -110,7 +114,7 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
           ${shown.map((row) => html`<${Row} key=${row.seq} row=${row} selected=${row.seq === selected} select=${setSelected} />`)}
         </tbody>
       </table></div>
-      ${chosen === undefined ? null : html`<${Detail} row=${chosen} />`}
+      ${chosen === undefined ? null : html`<${Detail} row=${chosen} ctx=${ctx} />`}
     </div>
     ${rows.length === 0 ? html`<p class="empty">No API requests yet.</p>` : null}
   </section>`

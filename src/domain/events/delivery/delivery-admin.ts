@@ -31,6 +31,14 @@ export interface DeliveryAdmin {
   resend(eventId: string, destinationId: string, options?: { via?: 'dashboard' | 'cli' }): Promise<DeliveryAttempt>
   /** Rolls a destination's signing secret; the old one stays valid `overlapMs` (at most 24 h). */
   rollSecret(destinationId: string, options?: { overlapMs?: number }): string
+  /**
+   * Sends a test ping (`v2.core.event_destination.ping`) to one destination, enabled or not, as
+   * an attempt of its own: no other destination receives it.
+   *
+   * @example
+   * sim.admin.pingDestination('we_1').type // 'v2.core.event_destination.ping'
+   */
+  pingDestination(destinationId: string): StoredEvent
   /** Signing secrets currently active for a destination, newest first. */
   signingSecrets(destinationId: string): string[]
   /** Makes a destination present an invalid TLS certificate (every attempt fails with a TLS error). */
@@ -68,6 +76,10 @@ export function createDeliveryAdmin(service: Service): DeliveryAdmin {
     rollSecret(id, options = {}) {
       const d = find(id)
       return destinations.rollSecret({ account: d.account, mode: d.mode }, id, options.overlapMs ?? 0)
+    },
+    pingDestination(id) {
+      const d = find(id)
+      return delivery.ping({ account: d.account, mode: d.mode }, id)
     },
     signingSecrets: (id) => destinations.activeSecrets(find(id)),
     setBadCertificate: (id, bad = true) => destinations.setBadCertificate(id, bad),
