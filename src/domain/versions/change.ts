@@ -29,6 +29,12 @@ export interface VersionChange {
    * their last segment. They are taken out of the request and applied to the walked-back answer.
    */
   readonly expandable?: readonly string[]
+  /**
+   * Per `object` value, fields the provider stopped answering unless `expand[]` names them as of
+   * `version` (a charge's `refunds`). Answers and events at `version` or later leave them out, even
+   * where that version's client still declared them required; `back` restores them for older ones.
+   */
+  readonly withheld?: Readonly<Record<string, readonly string[]>>
 }
 
 /** What a change may read besides the object: other objects of the same account and mode. */
