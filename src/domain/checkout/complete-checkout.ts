@@ -11,6 +11,7 @@ import { resourceMissing, tableError } from '../service-error.js'
 import {
   asksChallenge,
   checkCardSucceeds,
+  collectedInformation,
   customerDetails,
   customerFor,
   isDelayedMethod,
@@ -232,6 +233,7 @@ export function completeCheckout(service: Service, sessionId: string, input: Che
         : pay(service, scope, session, customer, method, input, payer)
   const completed = sessions.put(scope, sessionId, {
     ...outcome,
+    collected_information: collectedInformation(session, payer),
     customer,
     customer_details: customerDetails(service, scope, customer, payer),
     status: 'complete',

@@ -16,6 +16,11 @@ export interface VersionChange {
   /** The first version with the new shape: answers at any older version walk this change back. */
   readonly version: string
   readonly description: string
+  /**
+   * A change of meaning without a change of fields (a default that changed, a value renamed): its
+   * `forward` spells out what an older version meant, the fields being the same at both.
+   */
+  readonly meaning?: true
   /** Per `object` value, restores the older shape in place on a copy of the answer's object. */
   readonly back?: Readonly<Record<string, (object: Record<string, unknown>, ctx: WalkContext) => void>>
   /**
