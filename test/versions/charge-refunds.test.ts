@@ -35,6 +35,8 @@ describe("a charge's refunds list, withheld from 2022-11-15 on", () => {
     expect((viaIntent.latest_charge as Stripe.Charge).refunds?.data.map((r) => r.id)).toEqual(refunds)
     const listed = await stripe.charges.list()
     expect(listed.data[0]).not.toHaveProperty('refunds')
+    const listedExpanded = await stripe.charges.list({ expand: ['data.refunds'] })
+    expect(listedExpanded.data[0]?.refunds?.data.map((r) => r.id)).toEqual(refunds)
   })
 
   it('is left out at 2022-11-15, where that client still declared it required: absent, not null', async () => {
