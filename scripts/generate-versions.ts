@@ -12,7 +12,8 @@
 //    with an `object` literal field) the fields it has there and not at the next version (`+`) and
 //    the fields the next version has and it has not (`-`); the same for every `...Params` interface.
 //    A field is written `name` when declared required and `name?` when optional, so a change of
-//    optionality is one `-` and one `+` of the same name.
+//    optionality is one `-` and one `+` of the same name; a field holding a sub-type is written
+//    `name:Type` (a union of sub-types `name:A|B`, an inline object literal `name:Owner#name`).
 //
 // Output is deterministic (sorted keys and lists). `versions.json` records each release's tarball
 // integrity, so a test can check the data is what this script writes from those inputs.
@@ -79,25 +80,47 @@ interface Declared {
   readonly indexed: boolean
 }
 
-/**
- * The one interface a field's type names, through `| null`, arrays and `Emptyable<>`: the sub-type
- * a field holds (`Invoice.StatusTransitions`), or `undefined` for a scalar, a union of several
- * types or an inline literal.
- */
-function referenced(type: ts.TypeNode): string | undefined {
-  if (ts.isParenthesizedTypeNode(type)) return referenced(type.type)
-  if (ts.isArrayTypeNode(type)) return referenced(type.elementType)
-  if (ts.isUnionTypeNode(type)) {
-    const rest = type.types.filter(
-      (t) => !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) && t.kind !== ts.SyntaxKind.UndefinedKeyword,
-    )
-    return rest.length === 1 ? referenced(rest[0]!) : undefined
+/** A field's type with `| null`, `| undefined`, arrays, parentheses and `Emptyable<>` taken off: its parts. */
+function parts(type: ts.TypeNode): ts.TypeNode[] {
+  if (ts.isParenthesizedTypeNode(type)) return parts(type.type)
+  if (ts.isArrayTypeNode(type)) return parts(type.elementType)
+  if (ts.isUnionTypeNode(type)) return type.types.flatMap(parts)
+  if (ts.isLiteralTypeNode(type) && type.literal.kind === ts.SyntaxKind.NullKeyword) return []
+  if (type.kind === ts.SyntaxKind.UndefinedKeyword) return []
+  if (ts.isTypeReferenceNode(type) && type.typeArguments?.length === 1) {
+    const name = entityName(type.typeName)
+    if (name === 'Array' || name === 'Emptyable') return parts(type.typeArguments[0]!)
   }
-  if (!ts.isTypeReferenceNode(type)) return undefined
-  const entity = (n: ts.EntityName): string => (ts.isIdentifier(n) ? n.text : `${entity(n.left)}.${n.right.text}`)
-  const name = entity(type.typeName).replace(/^Stripe\./, '')
-  if ((name === 'Array' || name === 'Emptyable') && type.typeArguments?.length === 1) return referenced(type.typeArguments[0]!)
-  return name
+  return [type]
+}
+
+const entityName = (n: ts.EntityName): string =>
+  (ts.isIdentifier(n) ? n.text : `${entityName(n.left)}.${n.right.text}`).replace(/^Stripe\./, '')
+
+/**
+ * What a field's type holds that the walk may enter: the names of the interfaces it names (one, or
+ * several for a union such as `Card1 | Card2`), and whether it is an inline object literal with
+ * fields of its own. A scalar, a string literal or `''` add nothing.
+ */
+function referenced(type: ts.TypeNode): { refs: string[]; literal: ts.TypeLiteralNode | undefined } {
+  const refs: string[] = []
+  let literal: ts.TypeLiteralNode | undefined
+  for (const part of parts(type)) {
+    if (ts.isTypeReferenceNode(part)) refs.push(entityName(part.typeName))
+    else if (ts.isTypeLiteralNode(part) && part.members.some((m) => ts.isPropertySignature(m))) literal = part
+  }
+  return { refs, literal }
+}
+
+/** The property members of an interface or an inline object literal (methods left out). */
+function membersOf(node: ts.InterfaceDeclaration | ts.TypeLiteralNode, source: ts.SourceFile | undefined): Declared['members'] {
+  const members: Declared['members'] = []
+  for (const m of node.members) {
+    if (!ts.isPropertySignature(m) || !m.name || !m.type || ts.isFunctionTypeNode(m.type)) continue
+    const key = ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) ? m.name.text : m.name.getText(source)
+    members.push({ key, optional: m.questionToken !== undefined, type: m.type })
+  }
+  return members
 }
 
 /**
@@ -124,16 +147,9 @@ export function readDeclarations(pkg: string): { objects: FieldSets; params: Fie
         return
       }
       if (!ts.isInterfaceDeclaration(node)) return
-      const members: Declared['members'] = []
-      let isObject = false
-      let indexed = false
-      for (const m of node.members) {
-        if (ts.isIndexSignatureDeclaration(m)) indexed = true
-        if (!ts.isPropertySignature(m) || !m.name || !m.type || ts.isFunctionTypeNode(m.type)) continue
-        const key = ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) ? m.name.text : m.name.getText(source)
-        if (key === 'object' && ts.isLiteralTypeNode(m.type) && ts.isStringLiteral(m.type.literal)) isObject = true
-        members.push({ key, optional: m.questionToken !== undefined, type: m.type })
-      }
+      const members = membersOf(node, source)
+      const isObject = members.some((m) => m.key === 'object' && ts.isLiteralTypeNode(m.type) && ts.isStringLiteral(m.type.literal))
+      const indexed = node.members.some((m) => ts.isIndexSignatureDeclaration(m))
       const scope = [...(dirs.every((d, i) => chain[i] === d) ? [] : dirs), ...chain]
       all.set([...scope, node.name.text].join('.'), { scope, members, isObject, indexed })
     }
@@ -155,14 +171,36 @@ export function readDeclarations(pkg: string): { objects: FieldSets; params: Fie
     const t = name === undefined ? undefined : all.get(name)
     return t !== undefined && !t.indexed && !t.isObject && t.members.length > 0
   }
+  /**
+   * The sub-type a field holds, by name: an interface, a union of several written `A|B` (its fields
+   * those of any member, all optional: which member a value is cannot be told), or an inline
+   * literal written `Owner#field` (declared here as the interface it stands for).
+   */
+  const subOf = (owner: string, t: Declared, m: Declared['members'][number]): string | undefined => {
+    const { refs, literal } = referenced(m.type)
+    if (literal !== undefined && refs.length === 0) {
+      const name = `${owner}#${m.key}`
+      if (!all.has(name)) all.set(name, { scope: t.scope, members: membersOf(literal, undefined), isObject: false, indexed: false })
+      return nestable(name) ? name : undefined
+    }
+    const subs = [...new Set(refs.map((r) => resolve(r, t.scope)))].filter(nestable).sort()
+    if (subs.length === 0) return undefined
+    if (subs.length === 1) return subs[0]
+    const name = subs.join('|')
+    if (!all.has(name)) {
+      const members = new Map<string, Declared['members'][number]>()
+      for (const s of subs) for (const sm of all.get(s)!.members) if (!members.has(sm.key)) members.set(sm.key, { ...sm, optional: true })
+      all.set(name, { scope: all.get(subs[0]!)!.scope, members: [...members.values()], isObject: false, indexed: false })
+    }
+    return name
+  }
   const tokens = (name: string): { fields: string[]; subs: string[] } => {
     const t = all.get(name)!
     const subs: string[] = []
     const fields = t.members.map((m) => {
-      const ref = referenced(m.type)
-      const sub = ref === undefined ? undefined : resolve(ref, t.scope)
+      const sub = subOf(name, t, m)
       const token = m.optional ? `${m.key}?` : m.key
-      if (!nestable(sub) || sub === name) return token
+      if (sub === undefined || sub === name) return token
       subs.push(sub)
       return `${token}:${sub}`
     })

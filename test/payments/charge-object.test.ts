@@ -4,9 +4,10 @@ import { caught, officialClient } from './helpers.js'
 
 /**
  * Fields of the client's `Charge` the simulator leaves out, and why: `presentment_details` exists
- * only for payments in another presentment currency, `transfer` only for destination charges.
+ * only for payments in another presentment currency, `transfer` only for destination charges,
+ * `refunds` is answered only when expanded (since 2022-11-15).
  */
-const ABSENT = new Set(['presentment_details', 'transfer'])
+const ABSENT = new Set(['presentment_details', 'refunds', 'transfer'])
 
 /** Every field the pinned client's `Charge` declares (node_modules/stripe: resources/Charges.d.ts). */
 const CHARGE_FIELDS = [
@@ -82,8 +83,16 @@ describe('the charge object', () => {
       description: 'order 7',
       metadata: { order: '7' },
       radar_options: {},
-      refunds: { object: 'list', data: [], has_more: false, total_count: 0, url: `/v1/charges/${charge.id}/refunds` },
       outcome: { type: 'authorized', network_status: 'approved_by_network', reason: null },
+    })
+    expect(charge).not.toHaveProperty('refunds')
+    const expanded = await stripe.charges.retrieve(charge.id, { expand: ['refunds'] })
+    expect(expanded.refunds).toEqual({
+      object: 'list',
+      data: [],
+      has_more: false,
+      total_count: 0,
+      url: `/v1/charges/${charge.id}/refunds`,
     })
     expect(charge.balance_transaction).toMatch(/^txn_/)
     expect(charge.payment_method_details?.card).toMatchObject({ last4: '4242', brand: 'visa', three_d_secure: null })
@@ -94,13 +103,13 @@ describe('the charge object', () => {
     const pi = await paid(stripe)
     const first = await stripe.refunds.create({ payment_intent: pi.id, amount: 500 })
     const second = await stripe.refunds.create({ payment_intent: pi.id, amount: 1500, metadata: { why: 'rest' } })
-    const charge = await stripe.charges.retrieve(pi.latest_charge as string)
+    const charge = await stripe.charges.retrieve(pi.latest_charge as string, { expand: ['refunds'] })
     expect(charge).toMatchObject({ amount_refunded: 2000, refunded: true })
     expect(charge.refunds?.data.map((r) => r.id)).toEqual([second.id, first.id])
     expect((charge.refunds as { total_count?: number } | null)?.total_count).toBe(2)
     expect(charge.refunds?.data[0]).toEqual(await stripe.refunds.retrieve(second.id))
     await stripe.refunds.update(first.id, { metadata: { note: 'late' } })
-    const again = await stripe.charges.retrieve(charge.id)
+    const again = await stripe.charges.retrieve(charge.id, { expand: ['refunds'] })
     expect(again.refunds?.data[1]?.metadata).toEqual({ note: 'late' })
   })
 
@@ -285,7 +294,7 @@ describe('canceling an authorised payment intent', () => {
     const pi = await paid(stripe, { capture_method: 'manual' })
     const canceled = await stripe.paymentIntents.cancel(pi.id)
     expect(canceled).toMatchObject({ status: 'canceled', amount_capturable: 0 })
-    const charge = await stripe.charges.retrieve(pi.latest_charge as string)
+    const charge = await stripe.charges.retrieve(pi.latest_charge as string, { expand: ['refunds'] })
     expect(charge).toMatchObject({ captured: false, refunded: true, amount_refunded: 2000, balance_transaction: null })
     expect(charge.refunds?.data).toHaveLength(1)
     expect(charge.refunds?.data[0]).toMatchObject({ amount: 2000, balance_transaction: null, payment_intent: pi.id })

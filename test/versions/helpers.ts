@@ -1,6 +1,7 @@
 import Stripe from 'stripe'
 import { objectType } from '../../src/catalogue/index.js'
 import { CURRENT_VERSION, declaredAt, subTypesAt } from '../../src/catalogue/versions.js'
+import { withheldAt } from '../../src/domain/versions/withheld-at.js'
 import { createSimulator, type Simulator } from '../../src/index.js'
 
 /** A simulator whose platform default is `version`, with an official client pinned to it. */
@@ -18,7 +19,9 @@ export function pinned(version: string, seed = 1): { sim: Simulator; stripe: Str
  * Every field `version`'s client declares non-optional that an answer's objects lack (lists and
  * expanded objects included), as `Type.field`, inside the sub-objects its fields hold too
  * (`Invoice.StatusTransitions.paid_at`), read from that version's own declarations; events are
- * checked at their own `api_version`.
+ * checked at their own `api_version`. A field the provider answered only when expanded at that
+ * version (a charge's `refunds` from 2022-11-15 on, which clients until 2023-10-16 still declared
+ * required) is not missing.
  */
 export function missingFields(answer: unknown, version: string, out: string[] = [], sub?: string): string[] {
   if (Array.isArray(answer)) {
@@ -32,7 +35,10 @@ export function missingFields(answer: unknown, version: string, out: string[] = 
   const fields = type === undefined ? undefined : declaredAt(version, type, 'objects')
   const subs = type === undefined ? undefined : subTypesAt(version, type, 'objects')
   if (fields !== undefined) {
-    for (const [field, presence] of fields) if (presence === 'required' && !(field in o)) out.push(`${type}.${field}`)
+    const withheld = typeof o.object === 'string' ? withheldAt(version).get(o.object) : undefined
+    for (const [field, presence] of fields) {
+      if (presence === 'required' && !(field in o) && withheld?.has(field) !== true) out.push(`${type}.${field}`)
+    }
   }
   for (const [key, value] of Object.entries(o)) if (key !== 'lastResponse') missingFields(value, at, out, subs?.get(key))
   return out

@@ -1,9 +1,17 @@
-import { readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readDeclarations, releasesFromChangelog } from '../../scripts/generate-versions.js'
 import { operations } from '../../src/catalogue/index.js'
-import { CURRENT_VERSION, declaredAt, retiredOperations, servedVersions, subTypesAt } from '../../src/catalogue/versions.js'
+import {
+  CURRENT_VERSION,
+  declaredAt,
+  fieldChanges,
+  retiredOperations,
+  servedVersions,
+  subTypesAt,
+} from '../../src/catalogue/versions.js'
 
 const repo = join(import.meta.dirname, '..', '..')
 const client = join(repo, 'node_modules', 'stripe')
@@ -46,7 +54,7 @@ describe('the generated version facts', () => {
         for (const change of Object.values(kind)) {
           for (const [sign, fields] of Object.entries(change)) {
             expect(['+', '-']).toContain(sign)
-            for (const f of fields) expect(f).toMatch(/^(\*|[a-z0-9_]+\??(:[A-Za-z0-9.]+)?)$/)
+            for (const f of fields) expect(f).toMatch(/^(\*|[a-z0-9_]+\??(:[A-Za-z0-9._|#]+)?)$/)
           }
         }
       }
@@ -78,6 +86,58 @@ describe('the generated version facts', () => {
     // An index signature (metadata) is nobody's sub-object: its keys are the caller's.
     expect(subTypesAt(CURRENT_VERSION, 'Invoice', 'objects')?.has('metadata')).toBe(false)
   })
+
+  it('walk fields whose type is a union: of several sub-types (their fields merged), or of one with an id or a string', () => {
+    // `card: Card1 | Card2` (a card's number or its token) in clients up to 2023-10-16.
+    const union = 'PaymentMethodCreateParams.Card1|PaymentMethodCreateParams.Card2'
+    expect(subTypesAt('2023-08-16', 'PaymentMethodCreateParams', 'params')?.get('card')).toBe(union)
+    const merged = declaredAt('2023-08-16', union, 'params')
+    expect([...(merged?.keys() ?? [])]).toEqual(expect.arrayContaining(['number', 'exp_month', 'token']))
+    // Which member a value is cannot be told: every merged field is optional, none is filled.
+    expect([...(merged?.values() ?? [])].every((p) => p === 'optional')).toBe(true)
+    expect(subTypesAt(CURRENT_VERSION, 'PaymentMethodCreateParams', 'params')?.get('card')).toBe('PaymentMethodCreateParams.Card')
+    expect(fieldChanges('2023-08-16', 'PaymentMethodCreateParams', 'params')?.sub('card')?.dropped.has('networks')).toBe(true)
+    // `rule: string | Rule` and `external_account: string | ExternalAccount`: the sub-type beside an id.
+    expect(subTypesAt(CURRENT_VERSION, 'Charge.Outcome', 'objects')?.get('rule')).toBe('Charge.Outcome.Rule')
+    expect(subTypesAt(CURRENT_VERSION, 'AccountCreateParams', 'params')?.get('external_account')).toBe(
+      'AccountCreateParams.ExternalAccount',
+    )
+    // A union of object types (`Customer | DeletedCustomer`) is known by each one's `object`, not merged.
+    expect(subTypesAt(CURRENT_VERSION, 'Charge', 'objects')?.has('customer')).toBe(false)
+  })
+  it('read an inline object literal as a sub-type of its own, and a union of sub-types as one merged type', () => {
+    const pkg = mkdtempSync(join(tmpdir(), 'declarations-'))
+    try {
+      mkdirSync(join(pkg, 'types'))
+      writeFileSync(
+        join(pkg, 'types', 'Widgets.d.ts'),
+        `declare module 'stripe' {
+  namespace Stripe {
+    interface Widget {
+      id: string
+      object: 'widget'
+      size: { width: number; height?: number } | null
+      part: Widget.Bolt | Widget.Nut
+      owner: string | Customer
+    }
+    interface Customer { id: string; object: 'customer' }
+    namespace Widget {
+      interface Bolt { length: number }
+      interface Nut { thread?: string; length: number }
+    }
+  }
+}
+`,
+      )
+      const { objects } = readDeclarations(pkg)
+      expect(objects.Widget).toEqual(['id', 'object', 'owner', 'part:Widget.Bolt|Widget.Nut', 'size:Widget#size'])
+      expect(objects['Widget#size']).toEqual(['height?', 'width'])
+      expect(objects['Widget.Bolt|Widget.Nut']).toEqual(['length?', 'thread?'])
+    } finally {
+      rmSync(pkg, { recursive: true, force: true })
+    }
+  })
+
   it('know the operations later versions removed, each with the last version that had it and a path the current catalogue lacks', () => {
     const retired = retiredOperations()
     expect(retired['invoices.retrieveUpcoming']).toMatchObject({

@@ -101,3 +101,28 @@ export function customerDetails(service: Service, scope: Scope, customer: string
     tax_ids: [],
   } as unknown as Json
 }
+
+/** The address the simulated customer types when a session asks for one, per country. */
+const TEST_ADDRESS = { line1: '510 Townsend St', line2: null, city: 'San Francisco', state: 'CA', postal_code: '94103' }
+
+/**
+ * The `collected_information` of a completed session: the shipping details the customer typed when
+ * the session collects a shipping address (the test address, in the first allowed country, under
+ * the name typed or the test customer's), else what the session already holds (set by an update).
+ *
+ * @example
+ * collectedInformation(session, { email: null, name: 'Jenny Rosen' })
+ * // { business_name: null, individual_name: null, shipping_details: { name: 'Jenny Rosen', address: { country: 'US', ... } } }
+ */
+export function collectedInformation(session: Json, payer: PayerDetails): unknown {
+  const held = session.collected_information as Json | null | undefined
+  const collection = session.shipping_address_collection as { allowed_countries?: string[] } | null | undefined
+  const country = collection?.allowed_countries?.[0]
+  if (country === undefined || (held?.shipping_details ?? null) !== null) return held ?? null
+  const address = country === 'US' ? { ...TEST_ADDRESS, country } : { ...TEST_ADDRESS, state: null, postal_code: null, country }
+  return {
+    business_name: held?.business_name ?? null,
+    individual_name: held?.individual_name ?? null,
+    shipping_details: { address, name: payer.name ?? 'Jenny Rosen' },
+  }
+}

@@ -13,6 +13,7 @@ import { SUBSCRIPTION_DATA } from './checkout-line-items.js'
 import {
   asksChallenge,
   checkCardSucceeds,
+  collectedInformation,
   customerDetails,
   customerFor,
   isDelayedMethod,
@@ -255,6 +256,7 @@ export function completeCheckout(service: Service, sessionId: string, input: Che
   if (session.mode !== 'subscription') redeemSession(service, scope, session)
   const completed = sessions.put(scope, sessionId, {
     ...outcome,
+    collected_information: collectedInformation(session, payer),
     customer,
     customer_details: customerDetails(service, scope, customer, payer),
     status: 'complete',

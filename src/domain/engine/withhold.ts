@@ -71,7 +71,8 @@ function walk(value: unknown, at: readonly string[], paths: readonly string[], w
     })
     return out ?? value
   }
-  if (!isPlainObject(value)) return value
+  // An event holds its object as it was sent when it occurred; reading it back answers the same body.
+  if (!isPlainObject(value) || value.object === 'event') return value
   let out: Record<string, unknown> | undefined
   const fields = typeof value.object === 'string' ? withheld.get(value.object) : undefined
   if (fields !== undefined) {

@@ -22,7 +22,8 @@ export interface StoredEvent {
   readonly objectId: string | undefined
   /**
    * The object in the current version's shape, kept when `body` holds it walked back to an older
-   * `apiVersion`: a destination pinned to another version is rendered from it.
+   * `apiVersion` or without a field that version answers only when expanded (a charge's
+   * `refunds`): a destination pinned to another version is rendered from it.
    */
   readonly current?: Readonly<Record<string, unknown>>
   /** The `previous_attributes` in the current version's shape, kept beside `current` when `body` holds them walked back. */

@@ -1,6 +1,7 @@
 import { cloneData } from '#kernel/clone-data.js'
 import { previousAt } from '../versions/previous-at.js'
 import { needsWalk, renderAt } from '../versions/render-at.js'
+import { eventObjectAt } from '../versions/withheld-at.js'
 import type { EmitSnapshot, StoredEvent } from './event.js'
 import { appendEvent, type EventLog } from './event-log.js'
 
@@ -27,7 +28,10 @@ export function emitSnapshotEvent(log: EventLog, input: EmitSnapshot): StoredEve
   const find = walked ? log.findIn({ account: input.account, mode: input.mode }) : undefined
   const invoiceOf = walked ? log.invoicesIn({ account: input.account, mode: input.mode }) : undefined
   const rendered = find === undefined ? object : (renderAt(object, apiVersion, find, [], invoiceOf) as Record<string, unknown>)
-  const data: Record<string, unknown> = { object: rendered }
+  // Without what the version answers only when expanded (a charge's refunds): the object as it
+  // is is then kept beside the body too, for destinations pinned to a version that sent it.
+  const sent = eventObjectAt(rendered, apiVersion)
+  const data: Record<string, unknown> = { object: sent }
   const previous = input.previousAttributes ? cloneData(input.previousAttributes) : undefined
   if (previous !== undefined) {
     data.previous_attributes = find === undefined ? previous : previousAt(object, rendered, previous, apiVersion, find, invoiceOf)
@@ -55,7 +59,7 @@ export function emitSnapshotEvent(log: EventLog, input: EmitSnapshot): StoredEve
     apiVersion,
     body,
     objectId: typeof object.id === 'string' ? object.id : undefined,
-    ...(walked ? { current: object } : {}),
+    ...(walked || sent !== rendered ? { current: object } : {}),
     ...(walked && previous !== undefined ? { previous } : {}),
   })
 }
@@ -75,10 +79,11 @@ export function eventBodyAt(log: EventLog, event: StoredEvent, version: string):
   const find = log.findIn({ account: event.account, mode: event.mode })
   const invoiceOf = log.invoicesIn({ account: event.account, mode: event.mode })
   const walk = needsWalk(version)
-  const object = walk ? (renderAt(now, version, find, [], invoiceOf) as Record<string, unknown>) : now
+  const rendered = walk ? (renderAt(now, version, find, [], invoiceOf) as Record<string, unknown>) : now
+  const object = eventObjectAt(rendered, version)
   // The previous attributes follow the object's shape: walked from the current version's ones.
   const previous = event.previous ?? (data.previous_attributes as Record<string, unknown> | undefined)
   if (previous === undefined) return { ...event.body, api_version: version, data: { ...data, object } }
-  const previous_attributes = walk ? previousAt(now, object, previous, version, find, invoiceOf) : previous
+  const previous_attributes = walk ? previousAt(now, rendered, previous, version, find, invoiceOf) : previous
   return { ...event.body, api_version: version, data: { ...data, object, previous_attributes } }
 }

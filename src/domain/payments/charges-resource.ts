@@ -32,6 +32,8 @@ export const charges: ResourceDeclaration<ResourcePorts> = {
   // A payment by a bank debit or a bank transfer, and a transfer's payment in a connected account.
   otherPrefixes: ['py'],
   only: ['retrieve', 'update', 'list', 'search'],
+  // Answered only when expanded since 2022-11-15 (the version change restores it for older ones).
+  withheld: ['refunds'],
   behaviours: {
     'charges.create'(call, _next, { engine, ports }) {
       const p: Params = call.params

@@ -32,6 +32,8 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
   idPrefix: 'pi',
   defaults: ({ id }) => ({
     amount_details: { tip: {} },
+    // The default since 2024-04-10; a request of an older version asks for `automatic` (ASYNC_CAPTURE).
+    capture_method: 'automatic_async',
     client_secret: `${id}_secret_${id.slice(3, 27)}`,
     payment_method_options: {
       card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' },
@@ -68,7 +70,7 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
           ? ports.paymentMethods.resolve(call.scope, p.payment_method, 'payment_method').id
           : undefined
       const created = next(
-        { ...p, currency, payment_method: pm },
+        { ...p, currency, payment_method: pm, ...automaticByDefault(p) },
         pm === undefined ? undefined : { status: 'requires_confirmation' },
       ) as Json
       if (p.confirm !== true) return created
@@ -168,4 +170,13 @@ export const paymentIntents: ResourceDeclaration<ResourcePorts> = {
       return canceled
     },
   },
+}
+
+/**
+ * An intent naming no payment method types accepts the ones the account enables, redirects
+ * allowed (the default since 2023-08-16; a request of an older version names `card`).
+ */
+function automaticByDefault(p: Params): Params {
+  const named = p.payment_method_types ?? p.allowed_payment_method_types ?? p.automatic_payment_methods
+  return named === undefined ? { automatic_payment_methods: { allow_redirects: 'always', enabled: true } } : {}
 }

@@ -226,7 +226,8 @@ class PaymentIntentFlow implements PaymentIntents, PaymentIntentContext {
 
 /** The engine's create parameters of a domain create. */
 function params(input: PaymentIntentCreate): Record<string, unknown> {
-  const out: Record<string, unknown> = { amount: input.amount, currency: input.currency }
+  // Cards, as the service's own payments (an invoice's, the admin API's) take them.
+  const out: Record<string, unknown> = { amount: input.amount, currency: input.currency, payment_method_types: ['card'] }
   const optional: Record<string, unknown> = {
     customer: input.customer,
     payment_method: input.payment_method,

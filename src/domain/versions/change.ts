@@ -16,6 +16,11 @@ export interface VersionChange {
   /** The first version with the new shape: answers at any older version walk this change back. */
   readonly version: string
   readonly description: string
+  /**
+   * A change of meaning without a change of fields (a default that changed, a value renamed): its
+   * `forward` spells out what an older version meant, the fields being the same at both.
+   */
+  readonly meaning?: true
   /** Per `object` value, restores the older shape in place on a copy of the answer's object. */
   readonly back?: Readonly<Record<string, (object: Record<string, unknown>, ctx: WalkContext) => void>>
   /**
@@ -29,6 +34,12 @@ export interface VersionChange {
    * their last segment. They are taken out of the request and applied to the walked-back answer.
    */
   readonly expandable?: readonly string[]
+  /**
+   * Per `object` value, fields the provider stopped answering unless `expand[]` names them as of
+   * `version` (a charge's `refunds`). Answers and events at `version` or later leave them out, even
+   * where that version's client still declared them required; `back` restores them for older ones.
+   */
+  readonly withheld?: Readonly<Record<string, readonly string[]>>
 }
 
 /** What a change may read besides the object: other objects of the same account and mode. */

@@ -3,6 +3,7 @@ import { CURRENT_VERSION, type FieldChanges, fieldChanges, walksBack } from '#ca
 import type { VersionChange, WalkContext } from './change.js'
 import { CHANGES } from './changes/index.js'
 import { noInvoices } from './intent-invoices.js'
+import { type WithheldAt, withheldAt } from './withheld-at.js'
 
 type Obj = Record<string, unknown>
 
@@ -51,7 +52,7 @@ export function renderAt(
   invoiceOf: (paymentIntent: string) => string | null = noInvoices,
 ): unknown {
   const ctx: WalkContext = { version, find, render: (o) => walkNode(w, o) as Obj, invoiceOf }
-  const w: Walk = { changes: changesAfter(version), version, ctx }
+  const w: Walk = { changes: changesAfter(version), version, ctx, withheld: withheldAt(version) }
   return expand.reduce<unknown>((result, path) => expandAt(result, path.split('.'), ctx), walkNode(w, answer))
 }
 
@@ -60,6 +61,8 @@ interface Walk {
   readonly changes: readonly VersionChange[]
   readonly version: string
   readonly ctx: WalkContext
+  /** Fields answered only when expanded at the version: never given a `null` its client declared. */
+  readonly withheld: WithheldAt
 }
 
 // A subtree nothing changes is answered as it is (no copy): most of an answer at a recent
@@ -73,13 +76,15 @@ function walkNode(w: Walk, node: unknown, held?: FieldChanges): unknown {
   if (kind === 'event' || kind === 'v2.core.event') return node
   let out: Obj | undefined
   let facts = held
+  let withheld: ReadonlySet<string> | undefined
   if (typeof kind === 'string') {
+    withheld = w.withheld.get(kind)
     out = applyChanges(w, kind, source)
     const type = objectType(kind)
     facts = type === undefined ? undefined : fieldChanges(w.version, type, 'objects')
   }
   out = walkChildren(w, source, out, facts)
-  if (facts !== undefined) out = applyFacts(facts, source, out)
+  if (facts !== undefined) out = applyFacts(facts, source, out, withheld)
   return out ?? source
 }
 
@@ -132,8 +137,17 @@ function walkChildren(w: Walk, source: Obj, changed: Obj | undefined, facts: Fie
   return out
 }
 
-/** The generated facts: fields the version did not have dropped, fields it required given as `null`. */
-function applyFacts(facts: FieldChanges, source: Obj, changed: Obj | undefined): Obj | undefined {
+/**
+ * The generated facts: fields the version did not have dropped, fields it required given as `null`
+ * (but not the ones it answered only when expanded: a client of 2022-11-15 declared a charge's
+ * `refunds` required, and the provider left it out).
+ */
+function applyFacts(
+  facts: FieldChanges,
+  source: Obj,
+  changed: Obj | undefined,
+  withheld: ReadonlySet<string> | undefined,
+): Obj | undefined {
   let out = changed
   for (const key of facts.dropped) {
     if (!(key in (out ?? source))) continue
@@ -141,12 +155,12 @@ function applyFacts(facts: FieldChanges, source: Obj, changed: Obj | undefined):
     delete out[key]
   }
   for (const [key, presence] of facts.restored) {
-    if (presence !== 'required' || key in (out ?? source)) continue
+    if (presence !== 'required' || key in (out ?? source) || withheld?.has(key)) continue
     out ??= { ...source }
     out[key] = null
   }
   for (const key of facts.required) {
-    if (key in (out ?? source)) continue
+    if (key in (out ?? source) || withheld?.has(key)) continue
     out ??= { ...source }
     out[key] = null
   }

@@ -52,6 +52,7 @@ export function subscribeWithChallenge(
     customer,
     payment_method: pm.id,
     description: 'Subscription creation',
+    payment_method_types: ['card'],
     // Saved for the renewals, which the customer is not present for.
     setup_future_usage: 'off_session',
     confirm: true,
