@@ -147,7 +147,10 @@ describe('a user-written rule set (refunds)', () => {
   it('refuses a rule set without a name or with a rule that is not one', () => {
     expect(() => defineRuleSet({ name: '', rules: [] })).toThrow(HarnessInputError)
     expect(() => defineRuleSet({ name: 'x', rules: [{ name: 'r' } as never] })).toThrow(/rules\[0\] must be a rule/)
-    expect(defineRuleSet({ name: 'x', rules: [] }).rules.map((r) => r.name)).toEqual([acknowledgesGenuine().name, acknowledgesDurably().name])
+    expect(defineRuleSet({ name: 'x', rules: [] }).rules.map((r) => r.name)).toEqual([
+      acknowledgesGenuine().name,
+      acknowledgesDurably().name,
+    ])
     expect(defineRuleSet({ name: 'x', rules: [], acknowledgement: false }).rules).toEqual([])
   })
 })

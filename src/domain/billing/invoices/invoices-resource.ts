@@ -10,7 +10,14 @@ import { invalidRequest, tableError } from '../../service-error.js'
 import type { PreviewChange, PreviewExtras } from '../billing.js'
 import { type Redemption, redeem } from '../catalog/promotion-redemption.js'
 import { paymentsList } from '../invoice-payment-records.js'
-import { entriesOf, invalid, itemsAfter, planItems, prorationTiming, redemptionsOf } from '../subscriptions/subscription-params.js'
+import {
+  entriesOf,
+  invalid,
+  itemsAfter,
+  planItems,
+  prorationTiming,
+  redemptionsOf,
+} from '../subscriptions/subscription-params.js'
 import { attachPayment } from './invoice-attach-payment.js'
 import { invoiceLineBehaviours } from './invoice-lines.js'
 import { previewNewSubscription } from './invoice-preview-new.js'
