@@ -129,6 +129,8 @@ function steered(base: FlowWorkload, t: Target): FlowWorkload {
     faultAims: [...Array<string>(3).fill(t.type), ...(base.faultAims ?? [])],
     faultKinds: [...aimed.flatMap((k) => Array<FaultKind>(Math.ceil(kinds.length / aimed.length)).fill(k)), ...kinds],
     maxFaults: Math.max(4, base.maxFaults ?? 4),
+    // Every event type delivered: a target's type may be one the rules do not read.
+    everyEvent: base.everyEvent ?? true,
     ...(adversity === undefined ? {} : { adversity }),
   }
 }

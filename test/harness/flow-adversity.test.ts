@@ -307,8 +307,8 @@ describe('coverage and steering', () => {
 
   it('reaches more combinations steered than plain generation in the same runs', async () => {
     const subject = () => dunningSubject(referenceDunningClient, 'test')
-    const plain = await runFlowCampaign(subject, { runs: 30, workload: dunningWorkload(), steer: false })
-    const steered = await runFlowCampaign(subject, { runs: 30, workload: dunningWorkload() })
+    const plain = await runFlowCampaign(subject, { runs: 40, workload: dunningWorkload(), steer: false })
+    const steered = await runFlowCampaign(subject, { runs: 40, workload: dunningWorkload() })
     expect(steered.violations).toBe(0)
     expect(Object.keys(steered.coverage).length).toBeGreaterThan(Object.keys(plain.coverage).length)
   }, 120_000)

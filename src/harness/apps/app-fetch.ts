@@ -1,14 +1,45 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HarnessInputError } from '../validate-input.js'
 import { fromNodeListener } from './from-node-listener.js'
 
 /**
- * A Node `http` request listener: what `http.createServer` takes, an Express app, Fastify's `routing`.
+ * What a Node listener is handed, as far as the harness's types say: Node's `IncomingMessage` is
+ * one. Declared here so the package's types do not need `@types/node` in a user's project.
+ *
+ * @example
+ * const path = (req: NodeRequestLike) => req.url ?? '/'
+ */
+export interface NodeRequestLike {
+  readonly method?: string | undefined
+  readonly url?: string | undefined
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>
+  /** The body as Node streams it (`'data'` chunks, then `'end'`). */
+  on(event: string, listener: (...args: never[]) => void): unknown
+}
+
+/**
+ * What a Node listener answers through, as far as the harness's types say: Node's
+ * `ServerResponse` is one.
+ *
+ * @example
+ * const ok = (res: NodeResponseLike) => res.writeHead(200).end('ok')
+ */
+export interface NodeResponseLike {
+  statusCode: number
+  writeHead(status: number, headers?: Readonly<Record<string, string>>): { end(body?: string | Uint8Array): unknown }
+  end(body?: string | Uint8Array): unknown
+}
+
+/**
+ * A Node `http` request listener: what `http.createServer` takes, an Express app, Fastify's
+ * `routing`. Its parameters are checked both ways (method syntax), so a listener typed with
+ * Node's own `IncomingMessage` and `ServerResponse` fits.
  *
  * @example
  * const listener: NodeListener = (req, res) => res.writeHead(200).end('ok')
  */
-export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
+export type NodeListener = {
+  listener(req: NodeRequestLike, res: NodeResponseLike): void
+}['listener']
 
 /**
  * A handler of WHATWG requests: what `app.fetch` of Hono (or itty, Elysia, a Worker) is.
@@ -36,7 +67,7 @@ export interface FetchApp {
  */
 export interface FastifyLike {
   ready(): PromiseLike<unknown>
-  routing(req: IncomingMessage, res: ServerResponse): void
+  routing(req: NodeRequestLike, res: NodeResponseLike): void
 }
 
 /**

@@ -196,6 +196,11 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
   }
 }
 
+/** The types the run's endpoint is subscribed to: every one for an `everyEvent` program, else the subject's. */
+function eventTypesOf(program: FlowProgram, subject: FlowSubject): readonly string[] {
+  return program.everyEvent === true ? ['*'] : (subject.eventTypes ?? FLOW_EVENT_TYPES)
+}
+
 /**
  * Runs one billing flow program against a subject on a fork of the prepared setup: each step
  * through the step runner (its faults armed), then `FLOW_STEP_SETTLE_MS` of deliveries and the
@@ -206,8 +211,7 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
  * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}), {})
  */
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
-  const eventTypes = program.everyEvent === true ? ['*'] : (subject.eventTypes ?? FLOW_EVENT_TYPES)
-  const prepared = await preparedFlow(options, eventTypes)
+  const prepared = await preparedFlow(options, eventTypesOf(program, subject))
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
   const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()
@@ -227,7 +231,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   }
   const latest = new Map<string, string>()
   const sent: SentEvent[] = []
-  const types = new Set<string>(eventTypes)
+  const types = new Set<string>(eventTypesOf(program, subject))
   const all = types.has('*')
   sim.service.events.subscribe((e) => {
     if ((!all && !types.has(e.type)) || e.objectId === undefined) return

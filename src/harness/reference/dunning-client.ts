@@ -58,6 +58,43 @@ function table(env: DunningEnv, memoryOnly: boolean) {
 }
 
 /**
+ * The account standing part of a dunning client: the customer's invoices written off and not yet
+ * paid, as one row in `env.store`; restricted while it is not empty.
+ */
+function accountStanding(env: DunningEnv, flaws: DunningFlaws, row: ReturnType<typeof table>) {
+  // The customer's invoices written off and not yet paid, as one row: restricted while it is not empty.
+  async function writtenOff(customer: string, change: (off: Record<string, boolean>) => Record<string, boolean>) {
+    const before = ((await env.store.update(`standing:${customer}`, (p) =>
+      change({ ...((p ?? {}) as Record<string, boolean>) }),
+    )) ?? {}) as Record<string, boolean>
+    return Object.keys(before).length
+  }
+  async function onUncollectible(event: string, invoice: Json): Promise<void> {
+    if (flaws.neverRestricts) return
+    // Delivered late, after the invoice was paid: the write-off is over already.
+    if ((await row(`invoice:${String(invoice.id)}`, (r) => r)).paid) return
+    const customer = String(invoice.customer)
+    const before = await writtenOff(customer, (off) => ({ ...off, [String(invoice.id)]: true }))
+    if (before === 0) env.notices.restricted(customer, event)
+  }
+  async function liftOnPaid(event: string, invoice: Json): Promise<void> {
+    const customer = String(invoice.customer)
+    const id = String(invoice.id)
+    let had = false
+    let left = 0
+    await writtenOff(customer, (off) => {
+      had = off[id] === true || (flaws.reinstatesOnAnyPaid === true && Object.keys(off).length > 0)
+      const next = flaws.reinstatesOnAnyPaid ? {} : { ...off }
+      delete next[id]
+      left = Object.keys(next).length
+      return next
+    })
+    if (had && left === 0) env.notices.reinstated(customer, event)
+  }
+  return { onUncollectible, liftOnPaid }
+}
+
+/**
  * A dunning client with the given flaws (none: the reference). The reference verifies the
  * signature, ignores events it already processed, remembers per invoice whether it is paid, was
  * noticed and was restored: a failure of an unpaid, not yet noticed invoice sends one notice;
@@ -106,35 +143,7 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
       const restore = every || (before.noticed === true && (!before.restored || flaws.noDedup === true))
       if (restore) env.notices.restored(id, customer, event)
     }
-    // The customer's invoices written off and not yet paid, as one row: restricted while it is not empty.
-    async function writtenOff(customer: string, change: (off: Record<string, boolean>) => Record<string, boolean>) {
-      const before = ((await env.store.update(`standing:${customer}`, (p) =>
-        change({ ...((p ?? {}) as Record<string, boolean>) }),
-      )) ?? {}) as Record<string, boolean>
-      return Object.keys(before).length
-    }
-    async function onUncollectible(event: string, invoice: Json): Promise<void> {
-      if (flaws.neverRestricts) return
-      // Delivered late, after the invoice was paid: the write-off is over already.
-      if ((await row(`invoice:${String(invoice.id)}`, (r) => r)).paid) return
-      const customer = String(invoice.customer)
-      const before = await writtenOff(customer, (off) => ({ ...off, [String(invoice.id)]: true }))
-      if (before === 0) env.notices.restricted(customer, event)
-    }
-    async function liftOnPaid(event: string, invoice: Json): Promise<void> {
-      const customer = String(invoice.customer)
-      const id = String(invoice.id)
-      let had = false
-      let left = 0
-      await writtenOff(customer, (off) => {
-        had = off[id] === true || (flaws.reinstatesOnAnyPaid === true && Object.keys(off).length > 0)
-        const next = flaws.reinstatesOnAnyPaid ? {} : { ...off }
-        delete next[id]
-        left = Object.keys(next).length
-        return next
-      })
-      if (had && left === 0) env.notices.reinstated(customer, event)
-    }
+    const { onUncollectible, liftOnPaid } = accountStanding(env, flaws, row)
     async function dispatch(event: { id: string; type: string; data: { object: Json } }): Promise<void> {
       if (flaws.noticeOnPastDue) {
         if (event.type === 'customer.subscription.updated') await pastDue(event as unknown as SubscriptionEvent)
