@@ -91,7 +91,11 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
   }, [live.changes, live.resets])
   const rows = log.current.rows
   const accounts = useMemo(() => [...new Set(rows.flatMap((r) => (r.account === undefined ? [] : [r.account])))], [count])
-  const shown = rows.filter((r) => matches(r, status, path, account)).reverse()
+  // Scrolling re-renders the page each frame: the filtered list is kept until it can change.
+  const shown = useMemo(
+    () => rows.filter((r) => matches(r, status, path, account)).reverse(),
+    [count, status, path, account, live.resets],
+  )
   const chosen = rows.find((r) => r.seq === selected)
   const win = useVirtualWindow(shown.length, ROW_HEIGHT)
   return html`<section aria-labelledby="requests-title">
