@@ -10,6 +10,7 @@
  *
  * Run: npx tsx bench/dashboard-lists.bench.ts   (needs /usr/bin/chromium)
  */
+import { loadavg } from 'node:os'
 import { chromium, type Page } from 'playwright-core'
 import { openDashboard } from '../src/cli/dashboard/open-dashboard.js'
 import { createSimulator } from '../src/simulator/create-simulator.js'
@@ -138,6 +139,7 @@ const figures: Figure[] = [
 ]
 writeBenchReport('dashboard-lists', figures, [
   'Headless Chromium (Debian), 1280x800, --disable-gpu; the page served by openDashboard from the sources; load = navigation to the first row drawn, median of fresh loads; scroll = the whole Requests list by script in 240 frames.',
-  'The Requests page reads the whole trace at load (every request with its bodies): its load grows with the trace, which is what the figure shows; the list itself draws only the rows in view.',
+  'The Requests page reads the whole trace at load (every request with its bodies), and the Events page every event and delivery: their load grows with the simulation, which is what the load figures show; the lists draw only what is in view (Requests: a window of rows; Events: 100 at a time).',
+  `Load average at the end of the run: ${loadavg()[0]?.toFixed(1)} on this machine (shared with other work).`,
 ])
 console.log(figures.map((f) => `${f.name}: ${f.value} ${f.unit} (baseline ${f.baseline?.value ?? '-'})`).join('\n'))
