@@ -10,6 +10,7 @@
  *
  * Run: npx tsx bench/dashboard-lists.bench.ts   (needs /usr/bin/chromium)
  */
+import { existsSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { chromium, type Page } from 'playwright-core'
 import { openDashboard } from '../src/cli/dashboard/open-dashboard.js'
@@ -96,6 +97,10 @@ async function measure(requests: number) {
   }
 }
 
+if (!existsSync(CHROMIUM)) {
+  console.log(`dashboard-lists: skipped, no Chromium at ${CHROMIUM}`)
+  process.exit(0)
+}
 const small = await measure(500)
 const large = await measure(QUICK ? 5_000 : 50_000)
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100
