@@ -25,7 +25,7 @@ const prefix = { type: 'string', choices: HEADER_PREFIXES } as const
  * refused the same way everywhere, with the name meant.
  *
  * @example
- * Object.keys(COMMAND_FLAGS) // ['replay', 'fuzz', 'merge', 'serve', 'trigger', 'scenarios']
+ * Object.keys(COMMAND_FLAGS) // ['replay', 'fuzz', 'merge', 'serve', 'open', 'trigger', 'scenarios']
  */
 export const COMMAND_FLAGS = {
   replay: {
@@ -74,6 +74,14 @@ export const COMMAND_FLAGS = {
     fixtures: { type: 'string', multiple: true },
     state: text,
     record: text,
+    counterexamples: text,
+    help,
+  },
+  open: {
+    port: integer,
+    'admin-token': text,
+    'allowed-host': { type: 'string', multiple: true },
+    client: text,
     help,
   },
   trigger: { url: text, 'admin-token': text, 'env-file': text, account: text, list: on, help },

@@ -9,6 +9,7 @@ Commands:
   fuzz              Run a scenario under many seeds; save failing seeds as replayable scenarios
   merge <files...>  Merge fuzz shard reports into one
   serve             Serve the simulator over HTTP on 127.0.0.1, with an admin API under /__sim/
+  open <file|dir>   Step through a property's counterexample in the dashboard, to its violation
   scenarios         List the bundled scenarios (replay and fuzz take them by name)
   trigger <type>    Cause an event on a running serve by the API calls that make it
 
@@ -223,6 +224,9 @@ Options:
                       and on POST /__sim/snapshot (atomically)
   --record file       Record the session (JSON lines) for 'service-sim replay --served file';
                       not with --scenario or --state (a record starts from a fresh simulator)
+  --counterexamples dir
+                      The dashboard's Counterexample page steps through the counterexample
+                      files of dir (a property's scenarioDir), the newest first
   --admin-token T     Admin API token (default: SERVICE_SIM_ADMIN_TOKEN, else a random one,
                       printed); 'none' turns the token off
   --allowed-host H    Also accept host name H in Host and Origin (repeatable), e.g. a name
@@ -243,6 +247,35 @@ Examples:
        -d '{"duration":"15m"}' http://127.0.0.1:12111/__sim/clock/advance
   SERVICE_SIM_ADMIN_TOKEN=dev-token service-sim serve
   service-sim serve --admin-token none
+`,
+  open: `Usage: service-sim open <file|dir> [--port N] [--admin-token T] [--allowed-host H] [--client module]
+
+Serves the dashboard's step-through of a property-harness counterexample (the scenario file a
+failing check writes to its scenarioDir) on 127.0.0.1 until Ctrl-C, and prints its link. Given a
+directory, it lists every counterexample in it and opens the newest. The file holds the program,
+seed and faults only: opening it replays it (to the trace hash it recorded) and shows each step,
+the requests the app made, each event's deliveries with the app's answers, the faults, and the
+violation with the trace entries that witness it, as a sequence of provider and app.
+
+The page is read-only and needs the token, as serve's dashboard: the printed link carries a
+generated one (it sets a cookie and leaves the address bar).
+
+Options:
+  --port N              Port on 127.0.0.1 (default: a free one)
+  --admin-token T       The token the page needs (default: SERVICE_SIM_ADMIN_TOKEN, else a
+                        random one); 'none' for no token
+  --allowed-host H      Also accept this host name in Host and Origin (repeatable)
+  --client module       The subject module, for a counterexample found against your own code
+                        (as for replay)
+  -h, --help            This help
+
+Keys on the page: n or the right arrow for the next step, p or the left arrow for the previous
+one, v for the violation.
+
+Examples:
+  service-sim open .service-sim/counterexamples/no-dedup-1234.json
+  service-sim open .service-sim/counterexamples
+  service-sim open counterexample.json --client ./my-webhooks.ts
 `,
   scenarios: `Usage: service-sim scenarios
 

@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type IncomingUrl, lowercaseHeaderReader } from '#http/index.js'
 import { incomingExchangeOf, type Simulator } from '#simulator/index.js'
 import { ADMIN_PREFIX, type AdminHost, MAX_BODY_BYTES, withAdminApi } from './admin-api.js'
+import { answerCounterexamples } from './counterexample/counterexample-routes.js'
+import type { CounterexampleSource } from './counterexample/counterexample-source.js'
 import { preflightHeaders } from './customer-pages/cors.js'
 import { customerSide, isCustomerPath } from './customer-pages/customer-side.js'
 import { rewriteProviderUrls } from './customer-pages/provider-urls.js'
@@ -69,6 +71,8 @@ export interface HttpServerOptions {
   readonly stateFile?: string
   /** `serve --record`: records every accepted request, its answer and webhook answers, for `replay --served`. */
   readonly recorder?: SessionRecorder
+  /** `serve --counterexamples`: the counterexample files the dashboard's step-through opens. */
+  readonly counterexamples?: CounterexampleSource
 }
 
 /** The server `startHttpServer` returns, with the simulator it serves now (a reset replaces it). */
@@ -84,6 +88,7 @@ interface Context extends AdmissionRules, Served {
   readonly recorder: SessionRecorder | undefined
   /** The dashboard's open live streams. */
   readonly streams: DashboardStreams
+  readonly counterexamples: CounterexampleSource | undefined
   origin: string
 }
 
@@ -148,6 +153,7 @@ export function startHttpServer(sim: Simulator, options: HttpServerOptions): Pro
     allowed: allowedHostSet(options.allowedHosts),
     recorder,
     streams: new DashboardStreams(sim),
+    counterexamples: options.counterexamples,
     origin: 'http://127.0.0.1',
     hostnames: new Map<string, string | undefined>(),
   })
@@ -238,7 +244,10 @@ async function answerDashboard(
     return void res.end()
   }
   if (url.pathname === `${DASHBOARD_PREFIX}/live` && method === 'GET') return context.streams.open(res)
-  const file = method === 'GET' || method === 'HEAD' ? dashboardFile(url.pathname) : undefined
+  const reads = method === 'GET' || method === 'HEAD'
+  const file = reads
+    ? ((await answerCounterexamples(context.counterexamples, url.pathname)) ?? dashboardFile(url.pathname))
+    : undefined
   if (file === undefined)
     return refuse(req, res, {
       status: 404,

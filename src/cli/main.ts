@@ -14,6 +14,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   fuzz: async () => (await import('./fuzz-command.js')).fuzzCommand,
   merge: async () => (await import('./merge-command.js')).mergeCommand,
   serve: async () => (await import('./serve-command.js')).serveCommand,
+  open: async () => (await import('./open-command.js')).openCommand,
   trigger: async () => (await import('./trigger-command.js')).triggerCommand,
   scenarios: async () => (await import('./scenarios-command.js')).scenariosCommand,
 }

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { writeReport } from '#harness/report/write-report.js'
 import {
   isHarnessScenario,
@@ -85,7 +85,12 @@ async function runReplay(run: ReplayRun): Promise<{ result: RunResult; trace: re
 }
 
 /** Prints the verdicts and the summary line; answers the exit code (1 when an expectation was violated). */
-async function reportReplay(values: ReplayValues, result: RunResult, trace: readonly TraceEntry[] | undefined): Promise<number> {
+async function reportReplay(
+  values: ReplayValues,
+  result: RunResult,
+  trace: readonly TraceEntry[] | undefined,
+  counterexample: string | undefined,
+): Promise<number> {
   const quiet = values.quiet === true
   if (!quiet) process.stdout.write('\n')
   const violated = result.verdicts.filter((v) => !v.ok)
@@ -93,7 +98,8 @@ async function reportReplay(values: ReplayValues, result: RunResult, trace: read
     for (const v of result.verdicts) process.stdout.write(`${v.ok ? '  ok  ' : '  FAIL'} ${v.name}: ${v.message}\n`)
   }
   let where = ''
-  if (!values['no-report']) where = await writeReport(result, values.out ?? values.report ?? DEFAULT_REPORT_DIR, trace)
+  if (!values['no-report'])
+    where = await writeReport(result, values.out ?? values.report ?? DEFAULT_REPORT_DIR, trace, { counterexample })
   const head = `${result.scenario} seed ${result.seed} (trace ${result.traceHash.slice(0, 16)}): `
   if (violated.length === 0)
     process.stdout.write(`${head}all ${result.verdicts.length} expectations hold${where ? `; report in ${where}` : ''}\n`)
@@ -144,7 +150,9 @@ export async function replayCommand(args: string[]): Promise<number> {
   const scenario = prefix === undefined ? loaded : { ...loaded, header_prefix: prefix }
   const client = await clientOption(values.client)
   const { result, trace } = await runReplay({ file, scenario, seed, client, quiet: values.quiet === true })
-  return reportReplay(values, result, trace)
+  // A property's counterexample: its report says how to step through it in the dashboard.
+  const counterexample = isHarnessScenario(scenario) ? relative(process.cwd(), resolve(file)) : undefined
+  return reportReplay(values, result, trace, counterexample)
 }
 
 /** `replay --served <file>`: exit 0 when the replay answered and traced as the served session did, 1 at a divergence. */

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import type { Simulator } from '#simulator/index.js'
 import { ADMIN_TOKEN_ENV, SERVE_URL_ENV } from './admin-connection.js'
+import { CounterexampleSource } from './counterexample/counterexample-source.js'
 import { writeEnvFile } from './env-file.js'
 import { type HttpServerOptions, startHttpServer } from './http-server.js'
 import { serveBanner } from './serve-banner.js'
@@ -67,6 +68,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     extras: () => ({ forward: forwarding.forwarded }),
     ...(stateFile === undefined ? {} : { stateFile }),
     ...(recorder === undefined ? {} : { recorder }),
+    ...(o.counterexamples === undefined ? {} : { counterexamples: new CounterexampleSource(o.counterexamples) }),
   })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : o.port

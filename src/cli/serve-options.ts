@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { versionProblem } from '#catalogue/index.js'
 import type { Snapshot } from '#simulator/index.js'
@@ -92,6 +93,8 @@ export interface ServeOptions {
   readonly fellBack: boolean
   readonly record: string | undefined
   readonly fixtureFiles: string[]
+  /** `--counterexamples`: the directory (or file) of counterexamples the dashboard steps through. */
+  readonly counterexamples: string | undefined
 }
 
 type ServeValues = ReturnType<typeof parseCommandArgs<'serve'>>['values']
@@ -139,7 +142,11 @@ function checkServeValues(values: ServeValues): ServeOptions {
     if (f === '') throw new UsageError('--fixtures: expected a file path')
     return resolve(f)
   })
+  const counterexamples = values.counterexamples === undefined ? undefined : resolve(values.counterexamples)
+  if (counterexamples !== undefined && !existsSync(counterexamples))
+    throw new UsageError(`--counterexamples: ${values.counterexamples}: no such directory`)
   return {
+    counterexamples,
     ...{ port, seed, scenario: values.scenario, noLimits: values['no-limits'] === true, token, tokenSource: source },
     ...{ allowedHosts, headerPrefix, apiVersion, clock, forward, envFile, stateFile },
     ...{ saved: read?.snapshot, fellBack: read?.fellBack === true, record: values.record, fixtureFiles },

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buggyUsageReporters, buggyWebhookReceivers, checkUsageReporter, checkWebhookHandler } from '../../src/harness/index.js'
 import { run } from './in-process.js'
@@ -37,6 +37,9 @@ describe('service-sim replay of property-harness counterexamples', () => {
     expect(html).toContain(`${report.summary.deliveries} delivery attempts`)
     expect(html).toMatch(/<table id="deliveries">[\s\S]*<td>ed_/)
     expect(html).toMatch(/· delivery acknowledged \(1\)/)
+    // The report says how to step through the counterexample in the dashboard.
+    expect(html).toContain(`<p id="step-through">`)
+    expect(html).toContain(`<code>npx service-sim open ${relative(process.cwd(), file)}</code>`)
     // A fault fired while a step ran is printed after that step's line, not before step #1.
     const lines = r.stdout.split('\n')
     const fault = lines.findIndex((l) => l.includes('! fault'))

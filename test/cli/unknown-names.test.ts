@@ -8,7 +8,7 @@ const flags = COMMAND_NAMES.flatMap((command) =>
 )
 
 describe('every public entry of the CLI refuses what it does not know', () => {
-  it.each(['replya', 'srve', 'trigerr', 'scenario'])("refuses the command '%s' naming the one meant", async (typo) => {
+  it.each(['replya', 'srve', 'trigerr', 'scenario', 'opem'])("refuses the command '%s' naming the one meant", async (typo) => {
     const r = await run([typo])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(new RegExp(`unknown command '${typo}'; did you mean '(${COMMAND_NAMES.join('|')})'\\?`))

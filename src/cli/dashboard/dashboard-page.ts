@@ -18,7 +18,11 @@ const SECURITY = {
   'Cache-Control': 'no-store',
 }
 
-const SHELL = `<!doctype html>
+/**
+ * The page's frame. `mode` tells the page what serves it: `serve` (every page, live), or
+ * `counterexample` (`service-sim open`: the step-through of counterexample files, nothing live).
+ */
+const shell = (mode: DashboardMode) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -27,13 +31,21 @@ const SHELL = `<!doctype html>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/__dashboard/app.css">
 </head>
-<body>
+<body data-mode="${mode}">
 <div id="app"><p>Loading the dashboard…</p></div>
 <noscript>The dashboard needs JavaScript; the same data is in the admin API under /__sim/.</noscript>
 <script type="module" src="/__dashboard/app.js"></script>
 </body>
 </html>
 `
+
+/**
+ * What serves the dashboard: `serve` (its pages, live), or `open` (a counterexample's step-through).
+ *
+ * @example
+ * dashboardFile('/__dashboard', 'counterexample')?.text.includes('data-mode="counterexample"') // true
+ */
+export type DashboardMode = 'serve' | 'counterexample'
 
 /**
  * The dashboard's page, script or style sheet for a GET of `pathname`, or undefined for a path it
@@ -43,9 +55,9 @@ const SHELL = `<!doctype html>
  * @example
  * dashboardFile('/__dashboard')?.headers['Content-Type'] // 'text/html; charset=utf-8'
  */
-export function dashboardFile(pathname: string): DashboardAnswer | undefined {
+export function dashboardFile(pathname: string, mode: DashboardMode = 'serve'): DashboardAnswer | undefined {
   if (pathname === '/__dashboard' || pathname === '/__dashboard/')
-    return { status: 200, headers: { ...SECURITY, 'Content-Type': 'text/html; charset=utf-8' }, text: SHELL }
+    return { status: 200, headers: { ...SECURITY, 'Content-Type': 'text/html; charset=utf-8' }, text: shell(mode) }
   if (pathname === '/__dashboard/app.js')
     return { status: 200, headers: { ...SECURITY, 'Content-Type': 'text/javascript; charset=utf-8' }, text: DASHBOARD_SCRIPT }
   if (pathname === '/__dashboard/app.css')

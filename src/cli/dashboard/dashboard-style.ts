@@ -69,4 +69,42 @@ tr.row td { white-space: nowrap; padding-top: 0; padding-bottom: 0; vertical-ali
 tr.row button { padding: .1rem .5rem; }
 label.inline { font-size: .85rem; color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
+.filters p.from { margin: 0; }
+.walk-controls { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .75rem 0; }
+.walk-controls .keys { margin-left: auto; font-size: .85rem; }
+.to-violation { border-color: var(--bad); color: var(--bad); font-weight: 600; }
+.walk-body { display: grid; grid-template-columns: minmax(12rem, 1fr) minmax(0, 3fr); gap: 1rem; align-items: start; }
+ol.steps { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .2rem; }
+ol.steps button { width: 100%; text-align: left; background: var(--bg); border-color: transparent; }
+ol.steps button[aria-current="step"] { background: var(--panel); border-color: var(--accent); font-weight: 600; }
+ol.steps button.violation-step { border-left: 3px solid var(--bad); }
+.step-n { color: var(--muted); font-variant-numeric: tabular-nums; }
+.step-marks { display: block; font-size: .8rem; color: var(--bad); }
+.verdicts ul { margin: .25rem 0; padding-left: 1.25rem; }
+.verdicts h3 { font-size: 1rem; margin: 0; }
+button.link { background: none; border: none; padding: 0 .15rem; color: var(--accent); text-decoration: underline; }
+.violation-here { color: var(--bad); font-weight: 600; }
+.sequence .lanes, .sequence li.moment { display: grid; grid-template-columns: 6.5rem minmax(0, 1fr); gap: .5rem; }
+.sequence .lanes { font-weight: 600; color: var(--muted); border-bottom: 2px solid var(--line); padding-bottom: .25rem; }
+.sequence .lanes { grid-template-columns: 6.5rem minmax(0, 1fr) minmax(0, 1fr); }
+.sequence .lanes span:nth-child(3) { text-align: right; }
+.sequence ol { list-style: none; margin: 0; padding: 0; }
+.sequence li.moment { padding: .35rem 0; border-bottom: 1px dotted var(--line); }
+.sequence li.moment:focus { outline: 2px solid var(--accent); }
+.sequence li.witness { background: color-mix(in srgb, var(--bad) 10%, transparent); box-shadow: inset 3px 0 0 var(--bad); }
+.lanes-body { border-left: 2px solid var(--line); border-right: 2px solid var(--line); padding: 0 .5rem; }
+.sequence .at { font-size: .8rem; font-variant-numeric: tabular-nums; }
+.arrow { position: relative; margin: .1rem 0 .35rem; padding-bottom: .2rem; border-bottom: 2px solid var(--fg); }
+.arrow.answer { border-bottom-style: dashed; }
+.arrow.to-app { margin-right: .5rem; }
+.arrow.to-app::after { content: ''; position: absolute; right: -.5rem; bottom: -.4rem; border: .35rem solid transparent; border-left: .5rem solid var(--fg); }
+.arrow.to-provider { margin-left: .5rem; text-align: right; }
+.arrow.to-provider::after { content: ''; position: absolute; left: -.5rem; bottom: -.4rem; border: .35rem solid transparent; border-right: .5rem solid var(--fg); }
+.arrow-label { display: inline-block; }
+.note { display: inline-block; max-width: 75%; padding: .15rem .5rem; border: 1px solid var(--line); border-radius: 4px; background: var(--panel); overflow-wrap: anywhere; }
+.note.on-app { float: right; clear: both; }
+.note.fault { display: block; max-width: none; text-align: center; border-color: var(--warn); color: var(--warn); }
+.witness-tag { margin: .25rem 0 0; color: var(--bad); font-weight: 600; font-size: .85rem; clear: both; }
+q.answer { font-family: ui-monospace, monospace; font-size: 12px; }
+details summary { cursor: pointer; color: var(--muted); font-size: .85rem; }
 `

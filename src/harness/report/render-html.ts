@@ -15,6 +15,7 @@ interface Parts {
   readonly outcomes: string
   readonly perReceiver: string
   readonly faults: string
+  readonly stepThrough: string
 }
 
 function verdictRows(report: Report): string {
@@ -65,7 +66,7 @@ function faultRows(report: Report, rel: (at: number) => string): string {
 }
 
 /** The page around its parts. */
-function page(report: Report, { svg, verdicts, witnesses, steps, outcomes, perReceiver, faults }: Parts): string {
+function page(report: Report, { svg, verdicts, witnesses, steps, outcomes, perReceiver, faults, stepThrough }: Parts): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -94,6 +95,7 @@ ${perReceiver ? `<h2>Deliveries per receiver</h2>\n<table id="deliveries"><thead
 ${verdicts}
 </tbody></table>
 ${witnesses ? `<h2>Witnesses</h2>\n<div id="witnesses">${witnesses}</div>` : ''}
+${stepThrough}
 ${faults ? `<h2>Fault decisions</h2>\n<table id="faults"><thead><tr><th>Step</th><th>At</th><th>Fault</th><th>Source</th><th>Applied</th><th>Note</th></tr></thead><tbody>${faults}</tbody></table>` : ''}
 <h2>Steps</h2>
 <table id="steps"><thead><tr><th>#</th><th>At</th><th>Step</th><th>Outcomes</th><th></th></tr></thead><tbody>
@@ -114,14 +116,37 @@ async function chartOrNote(report: Report): Promise<string> {
   }
 }
 
+/** Where a counterexample's report says to open it step by step: the command that serves its step-through. */
+function stepThroughOf(counterexample: string | undefined): string {
+  if (counterexample === undefined) return ''
+  const word = (text: string) => (/^[\w./:@-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`)
+  const quoted = word(counterexample)
+  const name = counterexample.split(/[\\/]/).pop() ?? counterexample
+  const dir = word(counterexample.slice(0, counterexample.length - name.length) || '.')
+  return `<h2>Step through it</h2>
+<p id="step-through">Open this counterexample in the dashboard and step through it to the violation (each step, the requests, the deliveries with the app's answers, the faults, and the entries that witness the violation): <code>${esc(`npx service-sim open ${quoted}`)}</code>. Under <code>${esc(`service-sim serve --counterexamples ${dir}`)}</code> it is the dashboard's page <code>${esc(`/__dashboard#counterexample/${encodeURIComponent(name)}`)}</code>.</p>`
+}
+
+/**
+ * What else `renderHtml` shows.
+ *
+ * @example
+ * await renderHtml(report, { counterexample: '.service-sim/counterexamples/no-dedup-7.json' })
+ */
+export interface HtmlReportOptions {
+  /** The counterexample file the run replayed: the page gives the command that steps through it. */
+  readonly counterexample?: string | undefined
+}
+
 /**
  * `report.html`: one self-contained page (inline CSS and SVG, no scripts, no network) with the
- * timeline chart, the verdicts, the witnesses of violations and the step timeline.
+ * timeline chart, the verdicts, the witnesses of violations and the step timeline; for a
+ * counterexample, the command that opens it step by step in the dashboard.
  *
  * @example
  * writeFileSync('report.html', await renderHtml(report))
  */
-export async function renderHtml(report: Report): Promise<string> {
+export async function renderHtml(report: Report, options: HtmlReportOptions = {}): Promise<string> {
   const start = Date.parse(report.start)
   const rel = (at: number) => `+${formatDuration(at - start)}`
   return page(report, {
@@ -134,5 +159,6 @@ export async function renderHtml(report: Report): Promise<string> {
       .join('\n'),
     perReceiver: receiverRows(report),
     faults: faultRows(report, rel),
+    stepThrough: stepThroughOf(options.counterexample),
   })
 }

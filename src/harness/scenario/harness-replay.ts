@@ -1,5 +1,6 @@
 import type { FaultsInput } from '#faults/index.js'
 import type { TraceEntry } from '#kernel/index.js'
+import type { Simulator } from '#simulator/index.js'
 import { openRun } from '../run/open-run.js'
 import type { RunReport } from '../run/run-options.js'
 import { programOf } from '../run/scenario-file.js'
@@ -31,6 +32,11 @@ export interface HarnessReplayOptions {
   readonly onStep?: (step: StepRecord, requests: readonly RequestRecord[], faults: readonly FaultDecision[]) => void
   /** Gets the run's whole trace at the end (the report reads delivery attempts from it). */
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
+  /**
+   * Gets the run's simulator once it is set up, before its first step, for a reader that follows
+   * the run as it goes (the dashboard's step-through marks where each step's trace entries begin).
+   */
+  readonly onSimulator?: (sim: Simulator) => void
 }
 
 /** The requests of a step, read off the `http` entries it added to the trace. */
@@ -110,6 +116,11 @@ export async function replayHarnessScenario(scenario: Scenario, options: Harness
   const { sim, runner } = run
   const trace = sim.service.kernel.trace
   const start = sim.clock.now
+  if (options.onSimulator !== undefined) {
+    // Once set up: the entries before the first step are the setup's, not the step's.
+    await run.ready
+    options.onSimulator(sim)
+  }
   for (const step of program.steps) {
     from = trace.length
     await run.exec(step)

@@ -27,6 +27,11 @@ export interface ScenarioRunOptions {
   onStep?: (step: StepRecord, requests: readonly RequestRecord[], faults: readonly FaultDecision[]) => void
   /** Gets the run's whole trace at the end (the report reads delivery attempts from it). */
   onTrace?: (entries: readonly TraceEntry[]) => void
+  /**
+   * Gets the run's simulator once it is set up, before its first step, for a reader that follows
+   * the run as it goes (the dashboard's step-through). A flow scenario does not call it.
+   */
+  onSimulator?: (sim: Simulator) => void
 }
 
 /** @deprecated Use `ScenarioRunOptions` (the same type; `HarnessRunOptions` is what `runProgram` and `assertRun` take). */
@@ -80,13 +85,14 @@ function simulatorOf(scenario: Scenario, seed: number | string): Simulator {
 }
 
 /** Setup, then the workload, then the verdicts; a failed setup is the one verdict. */
-async function play(run: ScenarioRun, rerun: () => Promise<string>): Promise<void> {
+async function play(run: ScenarioRun, rerun: () => Promise<string>, ready?: (sim: Simulator) => void): Promise<void> {
   try {
     await setUpScenario(run)
   } catch (error) {
     run.verdicts.push({ name: 'setup', ok: false, message: error instanceof Error ? error.message : String(error) })
     return
   }
+  ready?.(run.sim)
   try {
     await runWorkload(run)
   } catch (error) {
@@ -128,9 +134,9 @@ async function execute(scenario: Scenario, options: RunOptions): Promise<{ resul
   run = newScenarioRun(scenario, sim, runner, options.client ?? referenceClient, options.baseDir ?? process.cwd())
   const rerun = async () => {
     const again = { ...scenario, expectations: { ...scenario.expectations, checkers: [] } }
-    return (await execute(again, { ...options, onStep: undefined })).sim.trace.hash()
+    return (await execute(again, { ...options, onStep: undefined, onSimulator: undefined })).sim.trace.hash()
   }
-  await play(run, rerun)
+  await play(run, rerun, options.onSimulator)
   const result = resultOf(run, seed, start)
   options.onTrace?.(sim.trace.entries())
   return { result, sim }

@@ -1,6 +1,7 @@
 import { render, type VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ClockPage } from './clock-page.js'
+import { COUNTEREXAMPLE_HASH, CounterexamplePage } from './counterexample-page.js'
 import { html } from './dashboard-html.js'
 import { DeliveriesPage } from './deliveries-page.js'
 import { EndpointsPage } from './endpoints-page.js'
@@ -13,6 +14,7 @@ import { RequestsPage } from './requests-page.js'
 interface Page {
   readonly hash: string
   readonly title: string
+  /** `hash`: the whole fragment, which may name what the page shows after a slash. */
   readonly view: (props: { live: LiveState; hash: string }) => VNode
 }
 
@@ -23,10 +25,22 @@ const PAGES: readonly Page[] = [
   { hash: '#objects', title: 'Objects', view: ObjectsPage },
   { hash: '#clock', title: 'Clock and triggers', view: ClockPage },
   { hash: '#faults', title: 'Faults', view: FaultsPage },
+  { hash: COUNTEREXAMPLE_HASH, title: 'Counterexample', view: CounterexamplePage },
 ]
 
-// A page's own address may follow its name (`#objects/cus_1`): the object it shows.
+// A page's own address may follow its name (`#objects/cus_1`, `#counterexample/<file>`): what it shows.
 const pageOf = (hash: string): Page => PAGES.find((p) => p.hash === hash || hash.startsWith(`${p.hash}/`)) ?? (PAGES[0] as Page)
+
+/** Follows the address's fragment. */
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash)
+  useEffect(() => {
+    const follow = () => setHash(location.hash)
+    addEventListener('hashchange', follow)
+    return () => removeEventListener('hashchange', follow)
+  }, [])
+  return hash
+}
 
 /**
  * The dashboard: a navigation between its pages (the address's fragment names the page, so the
@@ -36,13 +50,8 @@ const pageOf = (hash: string): Page => PAGES.find((p) => p.hash === hash || hash
  * render(html`<${Dashboard} />`, document.getElementById('app')!)
  */
 export function Dashboard(): VNode {
-  const [hash, setHash] = useState(location.hash)
+  const hash = useHash()
   const live = useLiveUpdates()
-  useEffect(() => {
-    const follow = () => setHash(location.hash)
-    addEventListener('hashchange', follow)
-    return () => removeEventListener('hashchange', follow)
-  }, [])
   const page = pageOf(hash)
   useEffect(() => {
     document.title = `${page.title} · service-sim dashboard`
@@ -59,8 +68,25 @@ export function Dashboard(): VNode {
     </main>`
 }
 
+/**
+ * The dashboard `service-sim open` serves: the step-through of counterexample files only, with
+ * nothing live (there is no running simulator behind it).
+ *
+ * @example
+ * render(html`<${CounterexampleDashboard} />`, document.getElementById('app')!)
+ */
+export function CounterexampleDashboard(): VNode {
+  const hash = useHash()
+  useEffect(() => {
+    document.title = 'Counterexample · service-sim dashboard'
+  }, [])
+  return html`<header><h1>service-sim</h1><span class="live">read-only: a replayed counterexample</span></header>
+    <main><${CounterexamplePage} hash=${hash} /></main>`
+}
+
 const root = document.getElementById('app')
 if (root !== null) {
   root.textContent = ''
-  render(html`<${Dashboard} />`, root)
+  const mode = document.body.dataset.mode
+  render(mode === 'counterexample' ? html`<${CounterexampleDashboard} />` : html`<${Dashboard} />`, root)
 }
