@@ -62,6 +62,11 @@ h4 { font-size: .85rem; margin: .6rem 0 .2rem; color: var(--muted); }
 a { color: var(--accent); }
 .now { font-size: 1.2rem; margin: .25rem 0; }
 .triggers { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; padding: 0; }
+.scroller { max-height: calc(100vh - 10rem); overflow-y: auto; }
+.scroller thead th { position: sticky; top: 0; background: var(--bg); z-index: 1; }
+tr.row { height: 33px; }
+tr.row td { white-space: nowrap; padding-top: 0; padding-bottom: 0; vertical-align: middle; }
+tr.row button { padding: .1rem .5rem; }
 label.inline { font-size: .85rem; color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
 .filters p.from { margin: 0; }

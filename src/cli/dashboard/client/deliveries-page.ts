@@ -5,6 +5,9 @@ import { html } from './dashboard-html.js'
 import { readableBody, statusClass, virtualTime } from './display.js'
 import { type LiveState, useRefresh } from './live-updates.js'
 
+/** Events drawn at first, and added by each "Show more": the page stays light with ten thousand. */
+const PAGE = 100
+
 /** An event as `GET /events` answers it. */
 interface EventJson {
   readonly id: string
@@ -92,6 +95,7 @@ export function DeliveriesPage({ live }: { live: LiveState }): VNode {
   const [status, setStatus] = useState('')
   const [type, setType] = useState('')
   const [error, setError] = useState<string | undefined>(undefined)
+  const [limit, setLimit] = useState(PAGE)
   const load = async () => {
     try {
       const [e, d] = await Promise.all([
@@ -129,7 +133,7 @@ export function DeliveriesPage({ live }: { live: LiveState }): VNode {
       <p class="muted" aria-live="polite">${shown.length} of ${events.length} events</p>
     </form>
     ${error === undefined ? null : html`<p role="alert" class="status-bad">${error}</p>`}
-    ${shown.map(
+    ${shown.slice(0, limit).map(
       (e) => html`<article class="event" key=${e.id} aria-labelledby=${`event-${e.id}`}>
         <h3 id=${`event-${e.id}`}><span>${e.type}</span> <code>${e.id}</code>
           <span class="muted">${e.account} ${e.mode} · ${virtualTime(e.created)}</span></h3>
@@ -137,6 +141,11 @@ export function DeliveriesPage({ live }: { live: LiveState }): VNode {
         ${byEvent.has(e.id) ? null : html`<p class="empty">No destination listens for this event.</p>`}
       </article>`,
     )}
+    ${
+      shown.length > limit
+        ? html`<p><button type="button" onClick=${() => setLimit(limit + PAGE)}>Show ${Math.min(PAGE, shown.length - limit)} more of ${shown.length - limit}</button></p>`
+        : null
+    }
     ${events.length === 0 ? html`<p class="empty">No events yet.</p>` : null}
   </section>`
 }

@@ -8,6 +8,10 @@ import type { LiveState } from './live-updates.js'
 import { useRefresh } from './live-updates.js'
 import type { CopyContext } from './request-copy.js'
 import { type RequestLog, type RequestRow, requestLog } from './request-log.js'
+import { useVirtualWindow } from './virtual-window.js'
+
+/** Each row's height in pixels (the style sheet fixes it): the window is computed from it. */
+const ROW_HEIGHT = 33
 
 const STATUS_CLASSES = [
   { value: '', label: 'Any status' },
@@ -41,7 +45,7 @@ function Detail({ row, ctx }: { row: RequestRow; ctx: CopyContext | undefined })
 }
 
 function Row({ row, selected, select }: { row: RequestRow; selected: boolean; select: (seq: number) => void }): VNode {
-  return html`<tr aria-selected=${selected ? 'true' : 'false'}>
+  return html`<tr class="row" aria-selected=${selected ? 'true' : 'false'}>
     <td><button type="button" onClick=${() => select(row.seq)} aria-label=${`Show ${row.method} ${row.path} (${row.status})`}>${row.method}</button></td>
     <td><code>${row.path}</code></td>
     <td class=${statusClass(row.status)}>${row.status}</td>
@@ -87,8 +91,13 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
   }, [live.changes, live.resets])
   const rows = log.current.rows
   const accounts = useMemo(() => [...new Set(rows.flatMap((r) => (r.account === undefined ? [] : [r.account])))], [count])
-  const shown = rows.filter((r) => matches(r, status, path, account)).reverse()
+  // Scrolling re-renders the page each frame: the filtered list is kept until it can change.
+  const shown = useMemo(
+    () => rows.filter((r) => matches(r, status, path, account)).reverse(),
+    [count, status, path, account, live.resets],
+  )
   const chosen = rows.find((r) => r.seq === selected)
+  const win = useVirtualWindow(shown.length, ROW_HEIGHT)
   return html`<section aria-labelledby="requests-title">
     <h2 id="requests-title">Requests</h2>
     <form class="filters" role="search" onSubmit=${(e: Event) => e.preventDefault()}>
@@ -107,11 +116,15 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
     </form>
     ${error === undefined ? null : html`<p role="alert" class="status-bad">${error}</p>`}
     <div class=${chosen === undefined ? '' : 'split'}>
-      <div class="list"><table>
+      <div class="list scroller" ref=${win.box} tabindex="0" aria-label="Requests, newest first"><table>
         <thead><tr><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Account</th>
           <th scope="col">Version</th><th scope="col">Idempotency key</th><th scope="col">Virtual time</th></tr></thead>
         <tbody>
-          ${shown.map((row) => html`<${Row} key=${row.seq} row=${row} selected=${row.seq === selected} select=${setSelected} />`)}
+          ${win.before > 0 ? html`<tr aria-hidden="true" style=${{ height: `${win.before}px` }}></tr>` : null}
+          ${shown
+            .slice(win.start, win.end)
+            .map((row) => html`<${Row} key=${row.seq} row=${row} selected=${row.seq === selected} select=${setSelected} />`)}
+          ${win.after > 0 ? html`<tr aria-hidden="true" style=${{ height: `${win.after}px` }}></tr>` : null}
         </tbody>
       </table></div>
       ${chosen === undefined ? null : html`<${Detail} row=${chosen} ctx=${ctx} />`}
