@@ -305,6 +305,17 @@ describe('coverage and steering', () => {
     expect(table).toContain('invoice.payment_failed')
   }, 60_000)
 
+  it('refuses a misspelt workload option instead of running the default workload', async () => {
+    await expect(checkDunning(referenceDunningClient, { numRuns: 1, workload: { everyEvnt: true } as never })).rejects.toThrow(
+      /checkDunning: unknown workload option\(s\) 'everyEvnt'; known: everyEvent/,
+    )
+  })
+
+  it('subscribes the app to every event type when the workload says so', async () => {
+    const result = await checkDunning(referenceDunningClient, { numRuns: 3, workload: { everyEvent: true } })
+    expect(result.coverage && Object.keys(result.coverage).some((k) => k.startsWith('invoice.created|'))).toBe(true)
+  }, 60_000)
+
   it('reaches more combinations steered than plain generation in the same runs', async () => {
     const subject = () => dunningSubject(referenceDunningClient, 'test')
     const plain = await runFlowCampaign(subject, { runs: 40, workload: dunningWorkload(), steer: false })

@@ -67,6 +67,33 @@ export const minimiseFlow: (
   ahead?: (next: readonly FlowProgram[]) => void,
 ) => Promise<FlowProgram> = minimiseProgram
 
+const WORKLOAD_KEYS: ReadonlySet<string> = new Set([
+  'everyEvent',
+  'maxSteps',
+  'minSteps',
+  'maxFaults',
+  'faultKinds',
+  'extraSteps',
+  'builtInSteps',
+  'firstStep',
+  'episodes',
+  'episodeShare',
+  'faultAims',
+  'adversity',
+])
+
+/** A misspelt workload option would silently run the default workload: refused, naming the known ones. */
+function refuseUnknownWorkloadKeys(api: string, workload: unknown): void {
+  if (workload === undefined) return
+  if (typeof workload !== 'object' || workload === null || Array.isArray(workload))
+    throw new HarnessInputError(`${api}: option 'workload' must be an object`)
+  const unknown = Object.keys(workload).filter((k) => !WORKLOAD_KEYS.has(k))
+  if (unknown.length > 0)
+    throw new HarnessInputError(
+      `${api}: unknown workload option(s) ${unknown.map((k) => `'${k}'`).join(', ')}; known: ${[...WORKLOAD_KEYS].join(', ')}`,
+    )
+}
+
 /**
  * Runs generated billing flows against a subject, shrinks a failure and answers the result: the
  * loop every billing flow property runs on. `remote` says how a worker thread makes the same
@@ -84,6 +111,7 @@ export async function checkFlows(
   const numRuns = options.numRuns ?? 50
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new HarnessInputError(`${api}: option 'numRuns' must be a positive integer`)
+  refuseUnknownWorkloadKeys(api, options.workload)
   const { numRuns: _n, seed, workload, workers, ...run } = options
   const runOne = (p: FlowProgram) => runFlow(p, subject(), run)
   const counts = new Map<string, number>()
