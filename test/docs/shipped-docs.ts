@@ -152,7 +152,10 @@ function codeMentions(doc: string, text: string, shipped: readonly string[], tra
 /** `npm run <script>` of this package's own scripts: the user has none of them. */
 function scriptMentions(doc: string, text: string): Mention[] {
   const scripts = Object.keys(pkg.scripts)
-  return [...text.matchAll(/npm run ([\w:-]+)/g)]
+  // The README's block of commands for a clone of the repository names its scripts on purpose
+  // (blanked line for line, so the other mentions keep their line numbers).
+  const own = text.replace(/<!-- from a clone -->[\s\S]*?<!-- \/from a clone -->/g, (block) => block.replace(/[^\n]/g, ' '))
+  return [...own.matchAll(/npm run ([\w:-]+)/g)]
     .filter((m) => scripts.includes(m[1] ?? ''))
     .map((m) => ({ doc, line: lineOf(text, m.index), text: m[0], why: "runs a script of the repository's package.json" }))
 }
