@@ -9,6 +9,10 @@ export default defineConfig({
       { find: /^service-sim\/harness$/, replacement: fileURLToPath(new URL('./src/harness/index.ts', import.meta.url)) },
       { find: /^service-sim\/vitest$/, replacement: fileURLToPath(new URL('./src/vitest/index.ts', import.meta.url)) },
       { find: /^service-sim\/msw$/, replacement: fileURLToPath(new URL('./src/adapters/msw.ts', import.meta.url)) },
+      {
+        find: /^service-sim\/dashboard$/,
+        replacement: fileURLToPath(new URL('./src/cli/dashboard/open-dashboard.ts', import.meta.url)),
+      },
     ],
   },
   test: {

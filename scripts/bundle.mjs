@@ -41,6 +41,7 @@ const entryPoints = [
   'src/harness/index.ts',
   'src/vitest/index.ts',
   'src/adapters/msw.ts',
+  'src/cli/dashboard/open-dashboard.ts',
   'src/cli/main.ts',
   'src/cli/fuzz-worker.ts',
   'src/harness/workers/worker-lanes.ts',

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import { chromium } from 'playwright-core'
+import { createSimulator } from 'service-sim'
+import { openDashboard } from 'service-sim/dashboard'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { openDashboard } from '../../src/cli/dashboard/open-dashboard.js'
-import { createSimulator } from '../../src/simulator/create-simulator.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 
@@ -71,5 +71,14 @@ describe('the dashboard of a simulator inside a test', () => {
     } finally {
       await close()
     }
+  })
+
+  it('refuses what is no simulator and options it does not know, naming them, before it listens', () => {
+    const sim = createSimulator({ seed: 1 })
+    expect(() => openDashboard({} as never)).toThrow(/openDashboard: expected a simulator from createSimulator\(\)/)
+    expect(() => openDashboard(sim, { prot: 4545 } as never)).toThrow(/unknown option\(s\) 'prot'; known: port, readOnly, token/)
+    expect(() => openDashboard(sim, { port: 70_000 })).toThrow(/option 'port' must be an integer from 0 to 65535/)
+    expect(() => openDashboard(sim, { readOnly: 'no' as never })).toThrow(/option 'readOnly' must be a boolean/)
+    expect(() => openDashboard(sim, { token: '' })).toThrow(/option 'token' must be a non-empty string/)
   })
 })

@@ -94,6 +94,26 @@ async function answer(
   res.end(method === 'HEAD' ? undefined : file.text)
 }
 
+const DASHBOARD_OPTIONS: ReadonlySet<string> = new Set(['port', 'readOnly', 'token'])
+
+/** Bad input is refused before anything listens, naming the option. */
+function checkDashboardInput(sim: unknown, options: unknown): void {
+  const refuse = (why: string) => {
+    throw new TypeError(`openDashboard: ${why}`)
+  }
+  if (typeof (sim as Partial<Simulator> | null)?.fetch !== 'function' || typeof (sim as Partial<Simulator>).admin !== 'object')
+    refuse('expected a simulator from createSimulator() as its first argument')
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) refuse("'options' must be an object")
+  const o = options as Record<string, unknown>
+  const unknown = Object.keys(o).filter((k) => !DASHBOARD_OPTIONS.has(k))
+  if (unknown.length > 0) refuse(`unknown option(s) ${unknown.map((k) => `'${k}'`).join(', ')}; known: port, readOnly, token`)
+  if (o.port !== undefined && !(Number.isInteger(o.port) && (o.port as number) >= 0 && (o.port as number) <= 65_535))
+    refuse("option 'port' must be an integer from 0 to 65535")
+  if (o.readOnly !== undefined && typeof o.readOnly !== 'boolean') refuse("option 'readOnly' must be a boolean")
+  if (o.token !== undefined && (typeof o.token !== 'string' || o.token === ''))
+    refuse("option 'token' must be a non-empty string")
+}
+
 /**
  * Serves the dashboard of a simulator running in this process (inside a test) on loopback, behind
  * a token and serve's `Host` and `Origin` checks, read-only unless asked: open the returned link
@@ -106,6 +126,7 @@ async function answer(
  * await close()
  */
 export function openDashboard(sim: Simulator, options: DashboardOptions = {}): Promise<OpenDashboard> {
+  checkDashboardInput(sim, options)
   const token = options.token ?? generateAdminToken()
   const rules = { token, allowed: allowedHostSet(), origin: 'http://127.0.0.1', hostnames: new Map<string, string | undefined>() }
   const context = { sim, readOnly: options.readOnly ?? true, streams: new DashboardStreams(sim), admin: withAdminApi(sim) }
