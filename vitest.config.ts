@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
@@ -19,6 +20,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'properties/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,
     pool: 'forks',
+    // At least two test files at a time, also on a 2-core machine (vitest's default there is one):
+    // the flow properties keep a core busy each, and the suite then fits CI's time on such a machine.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Objects the engine sealed are deep-frozen: a change in place anywhere throws (src/kernel/sealed.ts).
     env: { SERVICE_SIM_FREEZE_SEALED: '1' },
   },

@@ -90,6 +90,14 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
         fc.constant({ kind: 'redeliver' as const, aim: 'invoice.payment_failed' }),
       ),
     ),
+    // Collection gives up and stays given up: the account must end restricted.
+    customer.chain((c) =>
+      fc.tuple(
+        fc.constant({ kind: 'fail_card' as const, customer: c }),
+        renewal,
+        fc.constant({ kind: 'x:write_off' as const, customer: c }),
+      ),
+    ),
     // Collection gives up: the invoice written off, later paid.
     customer.chain((c) =>
       fc.tuple(
