@@ -1,33 +1,19 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type SimServer, startHttpServer } from '../../src/cli/http-server.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
+import { servedAdmin } from './served-admin.js'
 
 const TOKEN = 'endpoint-routes-suite'
 
 describe("managing webhook endpoints through serve's admin API, as the dashboard does", () => {
   const sim = createSimulator({ seed: 42, headerPrefix: 'Stripe', limits: false })
-  let server: SimServer
-  let base = ''
+  const served = servedAdmin(sim, TOKEN)
+  const admin = served.admin
   let app: Server
   let appUrl = ''
-  let stripe: Stripe
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}/__sim${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    return { status: res.status, body: (await res.json()) as Record<string, any> }
-  }
 
   beforeAll(async () => {
-    server = await startHttpServer(sim, { adminToken: TOKEN })
-    const port = (server.address() as AddressInfo).port
-    base = `http://127.0.0.1:${port}`
-    stripe = new Stripe(sim.platform.secretKey.test, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 })
     app = createServer((req, res) => {
       req.resume()
       req.on('end', () => res.writeHead(500).end('down'))
@@ -37,14 +23,12 @@ describe("managing webhook endpoints through serve's admin API, as the dashboard
   })
   afterAll(async () => {
     await new Promise((done) => app?.close(done))
-    server?.closeAllConnections()
-    await new Promise((done) => server?.close(done))
   })
 
   it("reports each destination's health: attempts, the share that succeeded, pending deliveries and the last failure", async () => {
-    const endpoint = await stripe.webhookEndpoints.create({ url: appUrl, enabled_events: ['customer.created'] })
-    const quiet = await stripe.webhookEndpoints.create({ url: `${appUrl}/quiet`, enabled_events: ['invoice.paid'] })
-    await stripe.customers.create({ email: 'jenny@example.com' })
+    const endpoint = await served.stripe.webhookEndpoints.create({ url: appUrl, enabled_events: ['customer.created'] })
+    const quiet = await served.stripe.webhookEndpoints.create({ url: `${appUrl}/quiet`, enabled_events: ['invoice.paid'] })
+    await served.stripe.customers.create({ email: 'jenny@example.com' })
     expect((await admin('POST', '/clock/advance', { duration: '1s' })).status).toBe(200)
     const { status, body } = await admin('GET', '/destinations/health')
     expect(status).toBe(200)
@@ -59,7 +43,7 @@ describe("managing webhook endpoints through serve's admin API, as the dashboard
   })
 
   it('rolls a signing secret, keeping the old one for the overlap asked for', async () => {
-    const [endpoint] = (await stripe.webhookEndpoints.list()).data.filter((e) => e.url === appUrl)
+    const [endpoint] = (await served.stripe.webhookEndpoints.list()).data.filter((e) => e.url === appUrl)
     const id = endpoint?.id ?? ''
     const before = (await admin('GET', '/destinations')).body.data.find((d: { id: string }) => d.id === id).signing_secrets
     const rolled = await admin('POST', `/destinations/${id}/roll_secret`, { overlap: '1h' })
@@ -72,19 +56,19 @@ describe("managing webhook endpoints through serve's admin API, as the dashboard
   })
 
   it('disables and enables a destination through the API call that does it', async () => {
-    const [endpoint] = (await stripe.webhookEndpoints.list()).data.filter((e) => e.url === appUrl)
+    const [endpoint] = (await served.stripe.webhookEndpoints.list()).data.filter((e) => e.url === appUrl)
     const id = endpoint?.id ?? ''
     const off = await admin('POST', `/destinations/${id}/status`, { status: 'disabled' })
     expect(off.status).toBe(200)
-    expect((await stripe.webhookEndpoints.retrieve(id)).status).toBe('disabled')
+    expect((await served.stripe.webhookEndpoints.retrieve(id)).status).toBe('disabled')
     expect((await admin('GET', '/destinations')).body.data.find((d: { id: string }) => d.id === id).status).toBe('disabled')
     await admin('POST', `/destinations/${id}/status`, { status: 'enabled' })
-    expect((await stripe.webhookEndpoints.retrieve(id)).status).toBe('enabled')
+    expect((await served.stripe.webhookEndpoints.retrieve(id)).status).toBe('enabled')
     expect((await admin('POST', `/destinations/${id}/status`, { status: 'off' })).status).toBe(400)
   })
 
   it('sends a test ping to one destination only, as an attempt of its own', async () => {
-    const endpoints = (await stripe.webhookEndpoints.list()).data
+    const endpoints = (await served.stripe.webhookEndpoints.list()).data
     const target = endpoints.find((e) => e.url === appUrl)?.id ?? ''
     const sent = await admin('POST', `/destinations/${target}/test_send`)
     expect(sent.status).toBe(200)

@@ -1,46 +1,24 @@
-import type { AddressInfo } from 'node:net'
-import Stripe from 'stripe'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type SimServer, startHttpServer } from '../../src/cli/http-server.js'
+import { describe, expect, it } from 'vitest'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
+import { servedAdmin } from './served-admin.js'
 
 const TOKEN = 'schedule-routes-suite'
 
 describe("the clock, the pending work and the trigger recipes through serve's admin API, as the Clock page uses them", () => {
   const sim = createSimulator({ seed: 45, headerPrefix: 'Stripe', limits: false })
-  let server: SimServer
-  let base = ''
-  let stripe: Stripe
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}/__sim${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    return { status: res.status, body: (await res.json()) as Record<string, any> }
-  }
-
-  beforeAll(async () => {
-    server = await startHttpServer(sim, { adminToken: TOKEN })
-    const port = (server.address() as AddressInfo).port
-    base = `http://127.0.0.1:${port}`
-    stripe = new Stripe(sim.platform.secretKey.test, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 })
-  })
-  afterAll(async () => {
-    server?.closeAllConnections()
-    await new Promise((done) => server?.close(done))
-  })
+  const served = servedAdmin(sim, TOKEN)
+  const admin = served.admin
 
   it('lists the pending work in the order it falls due, the earliest first, as many as asked', async () => {
-    await stripe.webhookEndpoints.create({ url: 'http://127.0.0.1:9/none', enabled_events: ['customer.created'] })
-    const customer = await stripe.customers.create({ email: 'a@example.com', payment_method: 'pm_card_visa' })
-    const price = await stripe.prices.create({
+    await served.stripe.webhookEndpoints.create({ url: 'http://127.0.0.1:9/none', enabled_events: ['customer.created'] })
+    const customer = await served.stripe.customers.create({ email: 'a@example.com', payment_method: 'pm_card_visa' })
+    const price = await served.stripe.prices.create({
       currency: 'usd',
       unit_amount: 900,
       recurring: { interval: 'month' },
       product_data: { name: 'Basic' },
     })
-    await stripe.subscriptions
+    await served.stripe.subscriptions
       .create({ customer: customer.id, items: [{ price: price.id }], default_payment_method: 'pm_card_visa' })
       .catch(() => undefined)
     const { status, body } = await admin('GET', '/scheduler?limit=500')
@@ -70,12 +48,15 @@ describe("the clock, the pending work and the trigger recipes through serve's ad
   it("lists the trigger recipes the CLI lists, and advances a test clock by a duration through the API's advance", async () => {
     const recipes = (await admin('GET', '/triggers')).body.data as string[]
     expect(recipes).toContain('payment_intent.succeeded')
-    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: Math.floor(sim.clock.now / 1000), name: 'Trial' })
+    const clock = await served.stripe.testHelpers.testClocks.create({
+      frozen_time: Math.floor(sim.clock.now / 1000),
+      name: 'Trial',
+    })
     const listed = (await admin('GET', '/test_clocks')).body.data
     expect(listed).toEqual([expect.objectContaining({ id: clock.id, name: 'Trial', account: sim.platform.id })])
     const moved = await admin('POST', `/test_clocks/${clock.id}/advance`, { duration: '30d' })
     expect(moved.status).toBe(200)
-    const after = await stripe.testHelpers.testClocks.retrieve(clock.id)
+    const after = await served.stripe.testHelpers.testClocks.retrieve(clock.id)
     expect(after.frozen_time).toBe(clock.frozen_time + 30 * 86_400)
     expect((await admin('POST', `/test_clocks/${clock.id}/advance`, { to: '2020-01-01T00:00:00Z' })).status).toBe(400)
     expect((await admin('POST', '/test_clocks/clock_nope123/advance', { duration: '1d' })).status).toBe(404)

@@ -7,7 +7,7 @@ const NULL_BODY = new Set([101, 204, 205, 304])
  * How deliveries and page visits reach an app outside the process.
  *
  * @example
- * const how: Forwarding = { appUrl: 'http://127.0.0.1:4242', appSecret: 'whsec_app', answerMs: 10_000, now: () => Date.now(), runSecrets: () => ['whsec_run'] }
+ * const how: Forwarding = { appUrl: 'http://127.0.0.1:4242', appSecret: 'whsec_app', answerMs: 10_000, now: callerNow, runSecrets: () => ['whsec_run'] }
  */
 export interface Forwarding {
   /** The app's base URL, e.g. `http://127.0.0.1:4242`. */
