@@ -67,20 +67,23 @@ export const minimiseFlow: (
   ahead?: (next: readonly FlowProgram[]) => void,
 ) => Promise<FlowProgram> = minimiseProgram
 
-const WORKLOAD_KEYS: ReadonlySet<string> = new Set([
-  'everyEvent',
-  'maxSteps',
-  'minSteps',
-  'maxFaults',
-  'faultKinds',
-  'extraSteps',
-  'builtInSteps',
-  'firstStep',
-  'episodes',
-  'episodeShare',
-  'faultAims',
-  'adversity',
-])
+// Every key of `FlowWorkload`, checked by the compiler: a new option cannot be forgotten here.
+const WORKLOAD_KEYS: ReadonlySet<string> = new Set(
+  Object.keys({
+    everyEvent: true,
+    maxSteps: true,
+    minSteps: true,
+    maxFaults: true,
+    faultKinds: true,
+    extraSteps: true,
+    builtInSteps: true,
+    firstStep: true,
+    episodes: true,
+    episodeShare: true,
+    faultAims: true,
+    adversity: true,
+  } satisfies Record<keyof FlowWorkload, true>),
+)
 
 /** A misspelt workload option would silently run the default workload: refused, naming the known ones. */
 function refuseUnknownWorkloadKeys(api: string, workload: unknown): void {

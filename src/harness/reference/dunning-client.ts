@@ -64,10 +64,8 @@ function table(env: DunningEnv, memoryOnly: boolean) {
 function accountStanding(env: DunningEnv, flaws: DunningFlaws, row: ReturnType<typeof table>) {
   // The customer's invoices written off and not yet paid, as one row: restricted while it is not empty.
   async function writtenOff(customer: string, change: (off: Record<string, boolean>) => Record<string, boolean>) {
-    const before = ((await env.store.update(`standing:${customer}`, (p) =>
-      change({ ...((p ?? {}) as Record<string, boolean>) }),
-    )) ?? {}) as Record<string, boolean>
-    return Object.keys(before).length
+    const before = await env.store.update(`standing:${customer}`, (p) => change({ ...((p ?? {}) as Record<string, boolean>) }))
+    return Object.keys((before ?? {}) as Record<string, boolean>)
   }
   async function onUncollectible(event: string, invoice: Json): Promise<void> {
     if (flaws.neverRestricts) return
@@ -75,21 +73,15 @@ function accountStanding(env: DunningEnv, flaws: DunningFlaws, row: ReturnType<t
     if ((await row(`invoice:${String(invoice.id)}`, (r) => r)).paid) return
     const customer = String(invoice.customer)
     const before = await writtenOff(customer, (off) => ({ ...off, [String(invoice.id)]: true }))
-    if (before === 0) env.notices.restricted(customer, event)
+    if (before.length === 0) env.notices.restricted(customer, event)
   }
   async function liftOnPaid(event: string, invoice: Json): Promise<void> {
     const customer = String(invoice.customer)
     const id = String(invoice.id)
-    let had = false
-    let left = 0
-    await writtenOff(customer, (off) => {
-      had = off[id] === true || (flaws.reinstatesOnAnyPaid === true && Object.keys(off).length > 0)
-      const next = flaws.reinstatesOnAnyPaid ? {} : { ...off }
-      delete next[id]
-      left = Object.keys(next).length
-      return next
-    })
-    if (had && left === 0) env.notices.reinstated(customer, event)
+    const any = flaws.reinstatesOnAnyPaid === true
+    const before = await writtenOff(customer, ({ [id]: _paid, ...rest }) => (any ? {} : rest))
+    const left = any ? [] : before.filter((k) => k !== id)
+    if ((before.includes(id) || (any && before.length > 0)) && left.length === 0) env.notices.reinstated(customer, event)
   }
   return { onUncollectible, liftOnPaid }
 }

@@ -69,7 +69,6 @@ const CONTEXT = new AsyncLocalStorage<Frame>()
  * const { response } = await causal.handling(raw, () => client.handler(request))
  */
 export class CausalRecorder implements EffectRecorder {
-  private readonly context = CONTEXT
   private readonly outside: Frame = { owner: this, reads: new Map(), failedReads: 0 }
 
   constructor(private readonly sim: Simulator) {
@@ -77,21 +76,21 @@ export class CausalRecorder implements EffectRecorder {
   }
 
   private frame(): Frame {
-    const store = this.context.getStore()
+    const store = CONTEXT.getStore()
     return store !== undefined && store.owner === this ? store : this.outside
   }
 
   /** Runs the app's handling of one delivery in its own context; answers how many of its API reads failed. */
   async handling<T>(raw: string, handle: () => Promise<T>): Promise<{ readonly result: T; readonly failedReads: number }> {
     const frame: Frame = { owner: this, raw, reads: new Map(), failedReads: 0 }
-    const result = await this.context.run(frame, handle)
+    const result = await CONTEXT.run(frame, handle)
     frame.answered = result instanceof Response ? result.status : 500
     return { result, failedReads: frame.failedReads }
   }
 
   /** Runs `act` in a context of its own outside any delivery (a page the customer opens): its reads are its own. */
   elsewhere<T>(act: () => T): T {
-    return this.context.run({ owner: this, reads: new Map(), failedReads: 0 }, act)
+    return CONTEXT.run({ owner: this, reads: new Map(), failedReads: 0 }, act)
   }
 
   /** `fetch` that notes, in the caller's context, what the app reads and which reads fail. */
