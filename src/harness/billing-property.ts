@@ -8,7 +8,7 @@ import { type ReplayHint, replayReported } from './failure-report.js'
 import { advance, drive } from './run/drive.js'
 import { type SimulatorChoice, simulatorOptionsOf } from './run/simulator-choice.js'
 import type { Usage, UsageReporter, UsageReporterFactory } from './subjects.js'
-import { validateCheckOptions } from './validate-input.js'
+import { HarnessInputError, validateCheckOptions } from './validate-input.js'
 
 const DAY = 86_400_000
 const EVENT_NAME = 'harness_billing'
@@ -221,6 +221,10 @@ export async function checkUsageBilling(
   options: UsageBillingOptions = {},
 ): Promise<UsageBillingResult> {
   if (typeof factory !== 'function') throw new TypeError('checkUsageBilling: expected a reporter factory (env) => { report }')
+  if ((options as { workers?: unknown }).workers !== undefined)
+    throw new HarnessInputError(
+      "checkUsageBilling: option 'workers' is not taken: the check is one long run, not many runs to spread over threads (vitest's --shard spreads test files over CI jobs)",
+    )
   const months = options.months ?? 1
   const unitAmount = options.unitAmount ?? 3
   validateCheckOptions('checkUsageBilling', pickChoice(options))

@@ -51,4 +51,16 @@ describe('service-sim fuzz --workers', () => {
     expect(failures.length).toBeGreaterThan(0)
     expect(saved(join(dir, 'two', 'f'))).toEqual(failures)
   }, 120_000)
+
+  it('refuses a --workers that is not a whole number of threads from 1, naming the flag, before any run', async () => {
+    for (const workers of ['0', 'two', '1.5']) {
+      const r = await run(['fuzz', '--runs', '1', '--workers', workers])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(new RegExp(`--workers: expected an integer >= [01] .*got '${workers}'`))
+      expect(r.stdout).toBe('')
+    }
+    const negative = await run(['fuzz', '--runs', '1', '--workers', '-1'])
+    expect(negative.code).toBe(2)
+    expect(negative.stderr).toMatch(/Option '--workers'/)
+  })
 })

@@ -1,18 +1,29 @@
 import { createSimulator } from 'service-sim'
 import {
   checkDunning,
+  checkFulfilment,
   checkSubscriptionMirror,
   checkThinEventReceiver,
+  checkUsageBilling,
   checkUsageReporter,
   checkWebhookReceiver,
   HarnessInputError,
   makeSubscriptionMirror,
   referenceDunningClient,
+  referenceFulfilmentClient,
+  referenceSubscriptionMirror,
+  referenceThinEventReceiver,
   referenceUsageReporter,
+  referenceWebhookReceiver,
   staleThinEventReceiver,
 } from 'service-sim/harness'
 import { describe, expect, it } from 'vitest'
-import { duplicatingReceiver, lastDeliveredWinsMirror } from './fixtures/worker-subjects.js'
+import {
+  duplicatingReceiver,
+  fulfilsRegardless,
+  lastDeliveredWinsMirror,
+  neverRestoringDunning,
+} from './fixtures/worker-subjects.js'
 
 const module = new URL('./fixtures/worker-subjects.ts', import.meta.url)
 const SLOW = 240_000
@@ -23,6 +34,29 @@ describe('workers: N on the property checks', () => {
     async () => {
       const one = await checkSubscriptionMirror(lastDeliveredWinsMirror, { numRuns: 30, seed: 7 })
       const two = await checkSubscriptionMirror(lastDeliveredWinsMirror, { numRuns: 30, seed: 7, workers: { count: 2, module } })
+      expect(one.ok).toBe(false)
+      expect(two).toEqual(one)
+    },
+    SLOW,
+  )
+
+  it(
+    'finds, shrinks and reports the same dunning counterexample on two threads as on one',
+    async () => {
+      const one = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 5 })
+      const two = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 5, workers: { count: 2, module } })
+      expect(one.ok).toBe(false)
+      expect(one.numRuns).toBeGreaterThan(2)
+      expect(two).toEqual(one)
+    },
+    SLOW,
+  )
+
+  it(
+    'finds, shrinks and reports the same fulfilment counterexample on two threads as on one',
+    async () => {
+      const one = await checkFulfilment(fulfilsRegardless, { numRuns: 20, seed: 5 })
+      const two = await checkFulfilment(fulfilsRegardless, { numRuns: 20, seed: 5, workers: { count: 2, module } })
       expect(one.ok).toBe(false)
       expect(two).toEqual(one)
     },
@@ -52,11 +86,24 @@ describe('workers: N on the property checks', () => {
   )
 
   it(
-    'runs every run of a passing property, with a harness reference client and no module',
+    'runs every run of a passing property, with a harness reference client and no module, counting the same coverage',
     async () => {
-      const result = await checkDunning(referenceDunningClient, { numRuns: 12, workers: 2 })
-      expect(result.ok).toBe(true)
-      expect(result.numRuns).toBe(12)
+      const one = await checkDunning(referenceDunningClient, { numRuns: 12 })
+      const two = await checkDunning(referenceDunningClient, { numRuns: 12, workers: 2 })
+      expect(two.ok).toBe(true)
+      expect(two.numRuns).toBe(12)
+      expect(two).toEqual(one)
+    },
+    SLOW,
+  )
+
+  it(
+    'passes the reference fulfilment client on two threads with the one-thread result',
+    async () => {
+      const one = await checkFulfilment(referenceFulfilmentClient, { numRuns: 12, seed: 9 })
+      const two = await checkFulfilment(referenceFulfilmentClient, { numRuns: 12, seed: 9, workers: 2 })
+      expect(two.ok).toBe(true)
+      expect(two).toEqual(one)
     },
     SLOW,
   )
@@ -67,8 +114,22 @@ describe('workers: N on the property checks', () => {
         /checkDunning: option 'workers'/,
       )
     }
-    await expect(checkUsageReporter(referenceUsageReporter, { numRuns: 1, workers: -1 as never })).rejects.toThrow(
-      HarnessInputError,
+    const checks = {
+      checkSubscriptionMirror: (workers: never) => checkSubscriptionMirror(referenceSubscriptionMirror, { numRuns: 1, workers }),
+      checkFulfilment: (workers: never) => checkFulfilment(referenceFulfilmentClient, { numRuns: 1, workers }),
+      checkUsageReporter: (workers: never) => checkUsageReporter(referenceUsageReporter, { numRuns: 1, workers }),
+      checkWebhookReceiver: (workers: never) => checkWebhookReceiver(referenceWebhookReceiver, { numRuns: 1, workers }),
+      checkThinEventReceiver: (workers: never) => checkThinEventReceiver(referenceThinEventReceiver, { numRuns: 1, workers }),
+    }
+    for (const [api, check] of Object.entries(checks)) {
+      await expect(check(-1 as never)).rejects.toThrow(HarnessInputError)
+      await expect(check('2' as never)).rejects.toThrow(new RegExp(`^${api}: option 'workers' must be a whole number`))
+    }
+  })
+
+  it('refuses workers on checkUsageBilling, one long run with nothing to spread', async () => {
+    await expect(checkUsageBilling(referenceUsageReporter, { workers: 2 } as never)).rejects.toThrow(
+      /checkUsageBilling: option 'workers' is not taken/,
     )
   })
 

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { importOptional } from '../optional-package.js'
 import type { RunVerdict } from './parallel-runs.js'
+import { type PlanMessage, planRunner } from './run-plan.js'
 import { recipePredicate, type SubjectRecipe } from './subject-recipe.js'
 import type { FactoryRef } from './workers-option.js'
 
@@ -50,8 +51,9 @@ async function answer(holds: (program: unknown) => Promise<RunVerdict>, program:
 
 /**
  * The body of a worker thread of `WorkerLanes`: on `{ init }` it finds the factory and says it is
- * ready (a thread serves one check after another, each with its own init); then it runs each
- * program it is sent and answers whether the property held, or what the run threw.
+ * ready (a thread serves one check after another, each with its own init); then, for each plan it
+ * is sent, it takes the plan's free programs itself, runs them and answers, for each, whether the
+ * property held or what the run threw.
  *
  * @example
  * // started by WorkerLanes as new Worker(url, { workerData: { fromSources } })
@@ -64,11 +66,13 @@ export function serveRuns(): void {
   let holds: (program: unknown) => Promise<RunVerdict> = async () => {
     throw new Error('no check is set up in this worker thread')
   }
-  port.on('message', async (message: { init?: Omit<WorkerInit, 'fromSources'>; program?: unknown }) => {
-    if (message.init === undefined) {
-      port.postMessage(await answer(holds, message.program))
-      return
-    }
+  const plans = planRunner(
+    (program) => answer(holds, program),
+    (result) => port.postMessage(result),
+  )
+  port.on('message', async (message: { init?: Omit<WorkerInit, 'fromSources'> } & Partial<PlanMessage>) => {
+    if (message.plan !== undefined) return plans.take(message.plan)
+    if (message.init === undefined) return
     try {
       const init = { ...message.init, fromSources }
       holds = recipePredicate(init.recipe, await factoryOf(init))
