@@ -45,7 +45,7 @@ describe('the faults option', () => {
     expect(() => sim.fork({ seed: 2, faults: { schedule: [...schedule, { step: 0, fault: 'rate_limit' }] } })).toThrow(
       /^continueAs: option 'faults\.schedule\.2\.step'/,
     )
-    expect(() => sim.fork({ seed: 2, faults: { schedule: [{ ...schedule[0], step: '1' as never }] } })).toThrow(
+    expect(() => sim.fork({ seed: 2, faults: { schedule: [{ step: '1' as never, fault: 'rate_limit' }] } })).toThrow(
       /^continueAs: option 'faults\.schedule\.0\.step'/,
     )
   })
