@@ -1,12 +1,5 @@
 import type { RandomStream } from '#kernel/rng.js'
-import {
-  type FaultEntry,
-  type FaultKind,
-  type Faults,
-  type FaultsInput,
-  faultKinds,
-  rateLimitReasons,
-} from './faults-schema.js'
+import { type FaultEntry, type FaultKind, type Faults, type FaultsInput, faultKinds, rateLimitReasons } from './faults-schema.js'
 import { parseFaults } from './parsed-faults.js'
 
 export type { FaultsInput } from './faults-schema.js'
