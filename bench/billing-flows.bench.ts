@@ -15,9 +15,15 @@ import { rateFigure, writeBenchReport } from './lib/bench-report.js'
 // so a later change of the generators does not move the workload) run through both trees, their
 // trace hashes checked equal before timing, in paired rounds alternating which tree goes first.
 const BASELINE_REV = process.env.BILLING_FLOWS_BASELINE ?? '1314b38'
+// A second baseline: the tree the current round of speed work started from (its harness, rules and
+// workload as they are now), so a row says what this round won or lost on its own.
+const MAIN_REV = process.env.BILLING_FLOWS_MAIN ?? '16385a5'
 const quick = process.env.BENCH_QUICK === '1'
 type Harness = typeof current
-const base = (await import(pathToFileURL(join(baselineTree(BASELINE_REV), 'src/harness/index.ts')).href)) as Harness
+const treeAt = async (rev: string) =>
+  (await import(pathToFileURL(join(baselineTree(rev), 'src/harness/index.ts')).href)) as Harness
+const base = await treeAt(BASELINE_REV)
+const main = await treeAt(MAIN_REV)
 // Trace hashes are not compared: the harness's rules now trace what the app accepted and the
 // provider's end states, so a run's trace differs from the baseline's by design (the service's own
 // bytes are defended by `npm run replay` and the bundled scenarios' hash tests). Steps and verdicts
@@ -51,9 +57,10 @@ async function timeTree(h: Harness, kind: Kind, programs: readonly current.FlowP
 
 interface Measured {
   kind: Kind
-  /** Runs per CPU second (the process's), here and at the baseline. */
+  /** Runs per CPU second (the process's), here, at the baseline and at main. */
   hz: number
   baseHz: number
+  mainHz: number
   /** Runs per wall second. */
   wallHz: number
   baseWallHz: number
@@ -61,25 +68,35 @@ interface Measured {
   violations: number
 }
 
+/** The trees in round `r`'s order: each goes first, second and third in turn. */
+function rotated<T>(trees: readonly T[], r: number): T[] {
+  const k = r % trees.length
+  return [...trees.slice(k), ...trees.slice(0, k)]
+}
+
 async function measure(kind: Kind): Promise<Measured> {
   const programs = programsOf(kind)
   for (const p of programs.slice(0, CHECKED)) {
     const a = await current.runFlow(p, subjectOf(current, kind))
-    const b = await base.runFlow(p, subjectOf(base, kind))
-    if (a.violations.length !== b.violations.length || a.steps.join() !== b.steps.join())
-      throw new Error(`billing-flows bench: a ${kind} program runs other steps or verdicts here than at ${BASELINE_REV}`)
+    for (const [h, rev] of [
+      [base, BASELINE_REV],
+      [main, MAIN_REV],
+    ] as const) {
+      const b = await h.runFlow(p, subjectOf(h, kind))
+      if (a.violations.length !== b.violations.length || a.steps.join() !== b.steps.join())
+        throw new Error(`billing-flows bench: a ${kind} program runs other steps or verdicts here than at ${rev}`)
+    }
   }
-  // Warm both trees' JIT on the whole workload once.
-  await timeTree(current, kind, programs)
-  await timeTree(base, kind, programs)
+  // Warm every tree's JIT on the whole workload once.
+  for (const h of [current, base, main]) await timeTree(h, kind, programs)
   const cur = { wall: 0, cpu: 0 }
   const bas = { wall: 0, cpu: 0 }
+  let mainCpu = 0
   let violations = 0
   const perRound: number[] = []
   for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 === 0 ? [current, base] : [base, current]
     const out = new Map<Harness, { wall: number; cpu: number }>()
-    for (const h of order) {
+    for (const h of rotated([current, base, main], r)) {
       const t = await timeTree(h, kind, programs)
       out.set(h, t)
       violations += t.violations
@@ -90,6 +107,7 @@ async function measure(kind: Kind): Promise<Measured> {
     cur.cpu += c.cpu
     bas.wall += b.wall
     bas.cpu += b.cpu
+    mainCpu += out.get(main)?.cpu ?? 1
     perRound.push(b.cpu / c.cpu)
   }
   const runs = ROUNDS * programs.length * 1000
@@ -97,6 +115,7 @@ async function measure(kind: Kind): Promise<Measured> {
     kind,
     hz: runs / cur.cpu,
     baseHz: runs / bas.cpu,
+    mainHz: runs / mainCpu,
     wallHz: runs / cur.wall,
     baseWallHz: runs / bas.wall,
     perRound,
@@ -120,16 +139,16 @@ function checkOf(h: Harness, kind: Kind, numRuns: number) {
   return h.checkFulfilment(h.referenceFulfilmentClient, { numRuns })
 }
 
-async function measureProperty(kind: Kind): Promise<{ kind: Kind; hz: number; baseHz: number }> {
+async function measureProperty(kind: Kind): Promise<{ kind: Kind; hz: number; baseHz: number; mainHz: number }> {
   const numRuns = quick ? 20 : 50
   const cpu = new Map<Harness, number>([
     [current, 0],
     [base, 0],
+    [main, 0],
   ])
-  await checkOf(current, kind, numRuns)
-  await checkOf(base, kind, numRuns)
+  for (const h of [current, base, main]) await checkOf(h, kind, numRuns)
   for (let r = 0; r < ROUNDS; r++)
-    for (const h of r % 2 === 0 ? [current, base] : [base, current]) {
+    for (const h of rotated([current, base, main], r)) {
       const c = process.cpuUsage()
       const result = await checkOf(h, kind, numRuns)
       const u = process.cpuUsage(c)
@@ -137,7 +156,12 @@ async function measureProperty(kind: Kind): Promise<{ kind: Kind; hz: number; ba
       cpu.set(h, (cpu.get(h) ?? 0) + (u.user + u.system) / 1000)
     }
   const runs = ROUNDS * numRuns * 1000
-  return { kind, hz: runs / (cpu.get(current) ?? 1), baseHz: runs / (cpu.get(base) ?? 1) }
+  return {
+    kind,
+    hz: runs / (cpu.get(current) ?? 1),
+    baseHz: runs / (cpu.get(base) ?? 1),
+    mainHz: runs / (cpu.get(main) ?? 1),
+  }
 }
 const properties = []
 for (const kind of ['mirror', 'dunning', 'fulfilment'] as const) properties.push(await measureProperty(kind))
@@ -153,12 +177,21 @@ const figures = [
   ...properties.map((m) =>
     rateFigure(propertyNames[m.kind], m.hz, 'runs/CPU-s', { name: `tree at ${BASELINE_REV}`, value: m.baseHz }),
   ),
+  ...results.map((m) =>
+    rateFigure(`${names[m.kind]}, against main`, m.hz, 'runs/CPU-s', { name: `tree at ${MAIN_REV}`, value: m.mainHz }),
+  ),
+  ...properties.map((m) =>
+    rateFigure(`${propertyNames[m.kind]}, against main`, m.hz, 'runs/CPU-s', {
+      name: `tree at ${MAIN_REV}`,
+      value: m.mainHz,
+    }),
+  ),
 ]
 console.table(figures.map((f) => ({ figure: f.name, value: f.value.toFixed(1), ratio: f.ratio?.toFixed(2) ?? '' })))
 writeBenchReport('billing-flows', figures, [
   `Violations over all measured runs: ${results.reduce((a, m) => a + m.violations, 0)} (the references must have none).`,
   `${PROGRAMS} generated programs per property (the default workload; fulfilment: its own workload), each run = a fork of the prepared setup + the steps with 30 s of deliveries after each + 6 h final settle + the checks.`,
-  `Baseline: the tree at ${BASELINE_REV} in this process, on the same programs (generated by its generator), steps and verdicts checked identical on the first ${CHECKED} of each before timing; ${ROUNDS} paired rounds over all programs after a warm-up round of each tree, alternating which goes first.`,
+  `Baselines: the trees at ${BASELINE_REV} and at ${MAIN_REV} (main before this round's speed work) in this process, on the same programs (generated by ${BASELINE_REV}'s generator), steps and verdicts checked identical on the first ${CHECKED} of each before timing; ${ROUNDS} rounds over all programs after a warm-up round of each tree, rotating which tree goes first.`,
   ...results.map(
     (m) =>
       `${m.kind}: ${m.wallHz.toFixed(1)} runs/s wall (baseline ${m.baseWallHz.toFixed(1)}, x${(m.wallHz / m.baseWallHz).toFixed(2)}); CPU ratio per round ${m.perRound.map((x) => x.toFixed(2)).join(', ')} (the target is ${TARGET}x on one thread).`,

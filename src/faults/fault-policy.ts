@@ -1,13 +1,6 @@
 import type { RandomStream } from '#kernel/rng.js'
-import {
-  type FaultEntry,
-  type FaultKind,
-  type Faults,
-  type FaultsInput,
-  faultKinds,
-  faultSchemas,
-  rateLimitReasons,
-} from './faults-schema.js'
+import { type FaultEntry, type FaultKind, type Faults, type FaultsInput, faultKinds, rateLimitReasons } from './faults-schema.js'
+import { parseFaults } from './parsed-faults.js'
 
 export type { FaultsInput } from './faults-schema.js'
 
@@ -115,9 +108,7 @@ function frozen(policy: ResolvedFaultPolicy): ResolvedFaultPolicy {
 function resolved(input: FaultsInput | Faults, rng: RandomStream, caller: string, plain: boolean): ResolvedFaultPolicy {
   // No faults (the usual case) is the schema's empty section, without building the schema (and
   // loading zod) at a cold start.
-  const parsed = plain
-    ? { success: true as const, data: { ...input, schedule: [] } as Faults }
-    : faultSchemas().faultsSchema.safeParse(input)
+  const parsed = plain ? { success: true as const, data: { ...input, schedule: [] } as Faults } : parseFaults(input)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const path = ['faults', ...(issue?.path ?? [])].join('.')

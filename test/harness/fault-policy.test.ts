@@ -32,6 +32,24 @@ describe('the faults option', () => {
     expect(plain.trace.hash()).toBe(parsed.trace.hash())
   })
 
+  it('refuses a bad schedule entry beside entries accepted before, and forks on a repeated schedule alike', () => {
+    const schedule = [
+      { step: 1, fault: 'rate_limit' as const, reason: 'endpoint-concurrency' as const },
+      { step: 2, fault: 'receiver_down' as const, receiver: 'shop' },
+    ]
+    const sim = createSimulator({ seed: 1 })
+    const first = sim.fork({ seed: 2, faults: { schedule } })
+    const again = sim.fork({ seed: 2, faults: { schedule: schedule.map((e) => ({ ...e })) } })
+    for (const s of [first, again]) for (let step = 1; step <= 3; step++) s.faults.step(step)
+    expect(again.trace.hash()).toBe(first.trace.hash())
+    expect(() => sim.fork({ seed: 2, faults: { schedule: [...schedule, { step: 0, fault: 'rate_limit' }] } })).toThrow(
+      /^continueAs: option 'faults\.schedule\.2\.step'/,
+    )
+    expect(() => sim.fork({ seed: 2, faults: { schedule: [{ step: '1' as never, fault: 'rate_limit' }] } })).toThrow(
+      /^continueAs: option 'faults\.schedule\.0\.step'/,
+    )
+  })
+
   it('answers a forced 429 with the scheduled rate-limit reason in the prefixed header, and records it in the trace', async () => {
     const sim = createSimulator({
       seed: 1,

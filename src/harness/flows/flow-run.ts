@@ -1,4 +1,4 @@
-import { verifySignature } from '#domain/index.js'
+import { renderedFrom, verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import { TextRequest } from '#http/index.js'
 import type { Clock, TraceEntry } from '#kernel/index.js'
@@ -126,14 +126,29 @@ interface Incoming {
   readonly data?: { readonly object?: Record<string, unknown> }
 }
 
+// The latest bodies read, with what they parsed to: a retry, a duplicate or a replay of a delivery
+// carries the very string its first attempt did (the provider renders an event's body once), and
+// comparing it is a pointer compare, far cheaper than parsing kilobytes again. Only read, never changed.
+const RECENT_BODIES = 8
+const recentBodies: { raw: string; event: Incoming | undefined }[] = []
+let nextBody = 0
+
 function parsed(raw: string): Incoming | undefined {
+  // A body the provider just rendered: the value it was serialised from, read only.
+  const source = renderedFrom(raw)
+  if (source !== undefined) return source as Incoming
+  for (const r of recentBodies) if (r.raw === raw) return r.event
+  let event: Incoming | undefined
   try {
-    const event = JSON.parse(raw) as unknown
-    return typeof event === 'object' && event !== null ? (event as Incoming) : undefined
+    const value = JSON.parse(raw) as unknown
+    event = typeof value === 'object' && value !== null ? (value as Incoming) : undefined
   } catch {
     // Not an event (a forgery's body): nothing acknowledged.
-    return undefined
+    event = undefined
   }
+  recentBodies[nextBody] = { raw, event }
+  nextBody = (nextBody + 1) % RECENT_BODIES
+  return event
 }
 
 function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecorder, watch: Watch) {
@@ -201,6 +216,37 @@ function eventTypesOf(program: FlowProgram, subject: FlowSubject): readonly stri
   return program.everyEvent === true ? ['*'] : (subject.eventTypes ?? FLOW_EVENT_TYPES)
 }
 
+/** What one step of a run needs besides its adversity tools and action context. */
+interface StepParts {
+  readonly runner: ReturnType<typeof createStepRunner>
+  readonly subject: FlowSubject
+  readonly options: FlowRunOptions
+  readonly run: FlowRun
+}
+
+/** One step: its action (or adversity), then `FLOW_STEP_SETTLE_MS` of deliveries and the subject's checkpoint; the step's label with its note. */
+async function flowStep(
+  step: FlowProgram['steps'][number],
+  { runner, subject, options, run }: StepParts,
+  tools: Parameters<typeof runAdversityStep>[0],
+  ctx: FlowActionContext,
+): Promise<string | undefined> {
+  let note: string | undefined
+  if (step.kind === 'advance') await runner.advance(step.ms)
+  else {
+    note = await runAdversityStep(tools, step)
+    if (note === undefined) {
+      const action = subject.actions?.[step.kind] ?? options.actions?.[step.kind] ?? flowActions[step.kind]
+      if (action === undefined) throw new TypeError(`runFlow: no action for step kind '${step.kind}'`)
+      note = await action(ctx, step)
+    }
+  }
+  await runner.advance(FLOW_STEP_SETTLE_MS)
+  const checked = subject.checkpoint(run, false)
+  if (checked !== undefined) await checked
+  return note === undefined || note === '' ? undefined : `${flowStepLabel(step)} (${note})`
+}
+
 /**
  * Runs one billing flow program against a subject on a fork of the prepared setup: each step
  * through the step runner (its faults armed), then `FLOW_STEP_SETTLE_MS` of deliveries and the
@@ -242,51 +288,42 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   runsByFetch.set(env.fetch, run)
   const forged = new Set<string>()
-  deployment.deploy('start')
-  const receive = ackingHandler(run, deployment, causal, { destination: d, forged, coverage })
-  const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
-  let n = 0
-  const advance = (ms: number) => runner.advance(ms)
-  const ctx: FlowActionContext = {
-    sim,
-    setup: prepared.setup,
-    subscriptions,
-    api: flowApi(sim, () => `flow-${++n}`),
-    advance,
-    redeploy: () => deployment.deploy('deploy'),
-  }
-  const tools = { sim, destination: d, url: FLOW_RECEIVER_URL, deployment, sent, forged, receive, advance }
-  const labels: string[] = []
-  for (const step of program.steps) {
-    const record = await runner.run(step.kind, flowStepLabel(step), async () => {
-      let note: string | undefined
-      if (step.kind === 'advance') await runner.advance(step.ms)
-      else {
-        note = await runAdversityStep(tools, step)
-        if (note === undefined) {
-          const action = subject.actions?.[step.kind] ?? options.actions?.[step.kind] ?? flowActions[step.kind]
-          if (action === undefined) throw new TypeError(`runFlow: no action for step kind '${step.kind}'`)
-          note = await action(ctx, step)
-        }
-      }
-      await runner.advance(FLOW_STEP_SETTLE_MS)
-      const checked = subject.checkpoint(run, false)
-      if (checked !== undefined) await checked
-      return note === undefined || note === '' ? undefined : `${flowStepLabel(step)} (${note})`
-    })
-    labels.push(record.label)
-  }
-  control.set(false)
-  await runner.advance(FLOW_FINAL_SETTLE_MS)
-  const checked = subject.checkpoint(run, true)
-  // A subject that reads at once is not awaited: no microtask turn, the trace as it was.
-  if (checked !== undefined) await checked
-  const entries = sim.trace.entries()
-  options.onTrace?.(entries)
-  return {
-    violations: [...subject.check(entries), ...checkFlowAdversity(entries)],
-    traceHash: sim.trace.hash(),
-    steps: labels,
-    coverage: coverage.keys(),
+  // The recorder's storage is turned off once no run is under way, whatever ends this one.
+  try {
+    deployment.deploy('start')
+    const receive = ackingHandler(run, deployment, causal, { destination: d, forged, coverage })
+    const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
+    let n = 0
+    const advance = (ms: number) => runner.advance(ms)
+    const ctx: FlowActionContext = {
+      sim,
+      setup: prepared.setup,
+      subscriptions,
+      api: flowApi(sim, () => `flow-${++n}`),
+      advance,
+      redeploy: () => deployment.deploy('deploy'),
+    }
+    const tools = { sim, destination: d, url: FLOW_RECEIVER_URL, deployment, sent, forged, receive, advance }
+    const steps = { runner, subject, options, run }
+    const labels: string[] = []
+    for (const step of program.steps) {
+      const record = await runner.run(step.kind, flowStepLabel(step), () => flowStep(step, steps, tools, ctx))
+      labels.push(record.label)
+    }
+    control.set(false)
+    await runner.advance(FLOW_FINAL_SETTLE_MS)
+    const checked = subject.checkpoint(run, true)
+    // A subject that reads at once is not awaited: no microtask turn, the trace as it was.
+    if (checked !== undefined) await checked
+    const entries = sim.trace.entries()
+    options.onTrace?.(entries)
+    return {
+      violations: [...subject.check(entries), ...checkFlowAdversity(entries)],
+      traceHash: sim.trace.hash(),
+      steps: labels,
+      coverage: coverage.keys(),
+    }
+  } finally {
+    causal.close()
   }
 }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { renderedFrom } from '#domain/index.js'
 import type { Simulator } from '#simulator/index.js'
 import type { EffectDetail, EffectRecorder } from './effect-recorder.js'
 import { type ObjectState, objectState, providerState } from './object-state.js'
@@ -29,7 +30,8 @@ type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
 
 function parseEvent(raw: string): HandledEvent | null {
   try {
-    const e = JSON.parse(raw) as { id?: unknown; type?: unknown; data?: { object?: unknown } }
+    // A body the provider just rendered: the value it was serialised from, read only.
+    const e = (renderedFrom(raw) ?? JSON.parse(raw)) as { id?: unknown; type?: unknown; data?: { object?: unknown } }
     if (typeof e.id !== 'string') return null
     return { id: e.id, type: String(e.type), object: objectState(e.data?.object) ?? null }
   } catch {
@@ -57,6 +59,13 @@ function noteRead(frame: Frame, body: unknown): void {
 const CONTEXT = new AsyncLocalStorage<Frame>()
 
 /**
+ * Recorders whose run is under way. An enabled storage makes node run a hook at every promise the
+ * process makes (about twice the cost of a bare await), for the rest of the process; it is turned
+ * off when the last run closes its recorder, and `run` turns it on again for the next.
+ */
+let open = 0
+
+/**
  * The effect recorder a flow run gives the app, with causal context: which delivery the app was
  * handling when it recorded an effect (tracked with `AsyncLocalStorage` around the handler call),
  * what it last read from the API in that context (its `env.fetch` is wrapped to note the objects a
@@ -71,8 +80,23 @@ const CONTEXT = new AsyncLocalStorage<Frame>()
 export class CausalRecorder implements EffectRecorder {
   private readonly outside: Frame = { owner: this, reads: new Map(), failedReads: 0 }
 
+  #closed = false
+
   constructor(private readonly sim: Simulator) {
     this.record = this.record.bind(this)
+    open += 1
+  }
+
+  /**
+   * Ends the recorder's run: once no run is under way, the storage is turned off, so code after the
+   * runs (the rest of a test file) does not pay for it. An effect recorded after its run has closed
+   * is recorded without its delivery.
+   */
+  close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    open -= 1
+    if (open === 0) CONTEXT.disable()
   }
 
   private frame(): Frame {
