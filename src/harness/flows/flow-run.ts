@@ -1,4 +1,4 @@
-import { renderedFrom, verifySignature } from '#domain/index.js'
+import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import { TextRequest } from '#http/index.js'
 import type { Clock, TraceEntry } from '#kernel/index.js'
@@ -134,9 +134,6 @@ const recentBodies: { raw: string; event: Incoming | undefined }[] = []
 let nextBody = 0
 
 function parsed(raw: string): Incoming | undefined {
-  // A body the provider just rendered: the value it was serialised from, read only.
-  const source = renderedFrom(raw)
-  if (source !== undefined) return source as Incoming
   for (const r of recentBodies) if (r.raw === raw) return r.event
   let event: Incoming | undefined
   try {

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { renderedFrom } from '#domain/index.js'
 import type { Simulator } from '#simulator/index.js'
 import type { EffectDetail, EffectRecorder } from './effect-recorder.js'
 import { type ObjectState, objectState, providerState } from './object-state.js'
@@ -30,8 +29,7 @@ type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
 
 function parseEvent(raw: string): HandledEvent | null {
   try {
-    // A body the provider just rendered: the value it was serialised from, read only.
-    const e = (renderedFrom(raw) ?? JSON.parse(raw)) as { id?: unknown; type?: unknown; data?: { object?: unknown } }
+    const e = JSON.parse(raw) as { id?: unknown; type?: unknown; data?: { object?: unknown } }
     if (typeof e.id !== 'string') return null
     return { id: e.id, type: String(e.type), object: objectState(e.data?.object) ?? null }
   } catch {

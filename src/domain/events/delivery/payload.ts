@@ -3,30 +3,6 @@ import type { StoredEvent } from '../event.js'
 const cache = new WeakMap<StoredEvent, { snapshot?: string; thin?: string }>()
 const pinned = new WeakMap<StoredEvent, Map<string, string>>()
 
-// The latest bodies rendered, with the value each was serialised from (oldest first). A receiver in
-// the process that needs the event (the harness, to note what the app acknowledged) takes the value
-// instead of parsing kilobytes of JSON once more per attempt.
-const sources = new Map<string, Readonly<Record<string, unknown>>>()
-const MAX_SOURCES = 64
-
-function rendered(text: string, value: Readonly<Record<string, unknown>>): string {
-  if (sources.size >= MAX_SOURCES) sources.delete(sources.keys().next().value as string)
-  sources.set(text, value)
-  return text
-}
-
-/**
- * The value a delivery body among the latest rendered was serialised from (undefined for any other
- * text): what `JSON.parse(body)` answers, for plain data, without parsing it. Read it, never change
- * it: the stored event is shared.
- *
- * @example
- * const event = renderedFrom(raw) ?? JSON.parse(raw)
- */
-export function renderedFrom(body: string): Readonly<Record<string, unknown>> | undefined {
-  return sources.get(body)
-}
-
 /**
  * The exact JSON a destination receives for an event, serialised once per event and kind (events
  * are immutable), pretty-printed with two-space indentation as the real provider sends it: a
@@ -54,19 +30,22 @@ export function deliveryBody(
   const hit = entry[kind]
   if (hit !== undefined) return hit
   const b = event.body
-  const value =
+  const text =
     kind === 'snapshot' || event.kind === 'snapshot'
-      ? b
-      : {
-          id: b.id,
-          object: 'v2.core.event',
-          type: b.type,
-          created: b.created,
-          livemode: b.livemode,
-          ...(b.context === undefined || b.context === null ? {} : { context: b.context }),
-          ...(b.related_object ? { related_object: b.related_object } : {}),
-        }
-  const text = rendered(JSON.stringify(value, null, 2), value)
+      ? JSON.stringify(b, null, 2)
+      : JSON.stringify(
+          {
+            id: b.id,
+            object: 'v2.core.event',
+            type: b.type,
+            created: b.created,
+            livemode: b.livemode,
+            ...(b.context === undefined || b.context === null ? {} : { context: b.context }),
+            ...(b.related_object ? { related_object: b.related_object } : {}),
+          },
+          null,
+          2,
+        )
   entry[kind] = text
   return text
 }
@@ -88,8 +67,7 @@ function pinnedBody(
   }
   let text = byVersion.get(version)
   if (text === undefined) {
-    const value = bodyAt === undefined ? { ...event.body, api_version: version } : bodyAt(event, version)
-    text = rendered(JSON.stringify(value, null, 2), value)
+    text = JSON.stringify(bodyAt === undefined ? { ...event.body, api_version: version } : bodyAt(event, version), null, 2)
     byVersion.set(version, text)
   }
   return text
