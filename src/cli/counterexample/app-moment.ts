@@ -112,6 +112,6 @@ export function appMomentOf(e: TraceEntry): Moment | undefined {
   }
   if (e.kind === 'harness.forging' || !e.kind.startsWith('harness.')) return undefined
   const what = e.kind.slice('harness.'.length)
-  const says = SENTENCES[e.kind]?.(d) ?? `${what}: ${fieldsOf(d)}`
+  const says = SENTENCES[e.kind]?.(d) ?? fieldsOf(d)
   return { ...base, kind: 'note', lane: 'app', what, detail: detailOf(d), says }
 }

@@ -79,7 +79,7 @@ function action(m: Of<'action'>): Drawing {
 function note(m: Of<'note'>): Drawing {
   const who = m.lane === 'app' ? 'The app' : 'The provider'
   return {
-    says: `${who}: ${m.says ?? `${m.what} ${m.detail}`}`,
+    says: `${who}, ${m.what}: ${m.says ?? m.detail}`,
     picture: html`<div class=${`note on-${m.lane}`}><strong>${m.what}</strong> ${m.says === undefined ? html`<code>${m.detail}</code>` : html`${m.says} ${body('The record', m.detail)}`}</div>`,
   }
 }
