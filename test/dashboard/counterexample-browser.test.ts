@@ -60,7 +60,9 @@ describe('a developer stepping through a failing property in a real browser', ()
         await page.keyboard.press('ArrowRight')
         await expect.poll(() => title.textContent()).toMatch(/^Step 1: /)
         const step = page.getByRole('list', { name: 'What happened in step 1' })
-        const deliveries = step.getByRole('listitem', { name: /^The provider delivered .* the app answered 202: queued/ })
+        const deliveries = step.getByRole('listitem', {
+          name: /^The provider delivered .* the app answered 202 in \d+ ms: queued/,
+        })
         expect(await deliveries.count()).toBeGreaterThan(1)
         expect(await step.getByRole('listitem', { name: /^Fault duplicate/ }).count()).toBeGreaterThan(0)
         mkdirSync(SHOTS, { recursive: true })
