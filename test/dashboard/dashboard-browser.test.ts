@@ -103,6 +103,10 @@ describe("a developer reading serve's dashboard in a real browser", () => {
         // Events and deliveries: the failed attempt, the app's answer and the next retry.
         await page.getByRole('link', { name: 'Events and deliveries' }).click()
         await page.getByLabel('Event type contains').fill('customer.created')
+        // The list shows how the delivery stands; the event opens beside it with every attempt.
+        const row = page.locator('tr.row', { hasText: eventId })
+        await expect.poll(() => row.textContent()).toContain('Pending · 500')
+        await row.getByRole('button', { name: `Show customer.created ${eventId}` }).click()
         const delivery = page.getByRole('region', { name: `Delivery of ${eventId} to ${endpoint.id}` })
         await expect.poll(() => delivery.textContent()).toContain('database unavailable')
         const firstAttempt = delivery.locator('tbody tr').first()
