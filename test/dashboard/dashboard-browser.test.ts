@@ -97,8 +97,13 @@ describe("a developer reading serve's dashboard in a real browser", () => {
         await page.screenshot(shot('requests'))
 
         // Live: a request made now shows without reloading the page.
+        const readBefore = requested.length
         await stripe.customers.create({ email: 'later@example.com' })
         await expect.poll(() => page.getByRole('button', { name: 'Show POST /v1/customers (200)' }).count()).toBe(2)
+        // Only the new row was read: the counts, then one row from the top, not the list again.
+        const reads = requested.slice(readBefore).filter((u) => u.includes('/api/requests?'))
+        expect(reads).toContain(`${serve}/__dashboard/api/requests?offset=0&limit=1`)
+        expect(reads.every((u) => /limit=[01]$/.test(u))).toBe(true)
 
         // Events and deliveries: the failed attempt, the app's answer and the next retry.
         await page.getByRole('link', { name: 'Events and deliveries' }).click()
