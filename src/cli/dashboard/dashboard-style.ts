@@ -64,7 +64,8 @@ a { color: var(--accent); }
 .triggers { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; padding: 0; }
 .scroller { max-height: calc(100vh - 10rem); overflow-y: auto; }
 .scroller thead th { position: sticky; top: 0; background: var(--bg); z-index: 1; }
-tr.row { height: 33px; }
+tr.row, tr.row-pending { height: 33px; }
+tr.row-pending td { color: var(--muted); padding-top: 0; padding-bottom: 0; }
 tr.row td { white-space: nowrap; padding-top: 0; padding-bottom: 0; vertical-align: middle; }
 tr.row button { padding: .1rem .5rem; }
 label.inline { font-size: .85rem; color: var(--muted); }

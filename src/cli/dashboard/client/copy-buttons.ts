@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { adminGet } from './admin-client.js'
 import { html } from './dashboard-html.js'
 import { type CopyContext, curlCommand, nodeClientCall } from './request-copy.js'
-import type { RequestRow } from './request-log.js'
+import type { RequestRow } from './request-row.js'
 
 /** `GET /state` as far as a copied request needs it. */
 interface StateJson {

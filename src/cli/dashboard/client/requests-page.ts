@@ -1,29 +1,34 @@
 import type { VNode } from 'preact'
-import { useMemo, useRef, useState } from 'preact/hooks'
-import { readTrace } from './admin-client.js'
+import { useState } from 'preact/hooks'
+import { adminGet } from './admin-client.js'
 import { CopyButtons, useCopyContext } from './copy-buttons.js'
 import { html } from './dashboard-html.js'
 import { readableBody, statusClass, virtualTime } from './display.js'
 import type { LiveState } from './live-updates.js'
-import { useRefresh } from './live-updates.js'
 import type { CopyContext } from './request-copy.js'
-import { type RequestLog, type RequestRow, requestLog } from './request-log.js'
-import { useVirtualWindow } from './virtual-window.js'
+import { type RequestJson, type RequestRow, requestRow } from './request-row.js'
+import { useServerWindow, type WindowAnswer } from './server-window.js'
 
 /** Each row's height in pixels (the style sheet fixes it): the window is computed from it. */
 const ROW_HEIGHT = 33
 
 const STATUS_CLASSES = [
   { value: '', label: 'Any status' },
-  { value: '2', label: '2xx succeeded' },
-  { value: '4', label: '4xx refused' },
-  { value: '5', label: '5xx failed' },
+  { value: '2xx', label: '2xx succeeded' },
+  { value: '4xx', label: '4xx refused' },
+  { value: '5xx', label: '5xx failed' },
 ]
 
-function matches(row: RequestRow, status: string, path: string, account: string): boolean {
-  if (status !== '' && String(row.status)[0] !== status) return false
-  if (path !== '' && !row.path.includes(path)) return false
-  return account === '' || row.account === account
+/** What `GET /requests` answers: the window, and every account a request was made as. */
+interface RequestsAnswer extends WindowAnswer<RequestJson> {
+  readonly accounts: readonly string[]
+}
+
+/** The query of a window: its place and the filters that are set. */
+function windowQuery(offset: number, limit: number, filters: Record<string, string>): string {
+  const q = new URLSearchParams({ offset: String(offset), limit: String(limit) })
+  for (const [name, value] of Object.entries(filters)) if (value !== '') q.set(name, value)
+  return q.toString()
 }
 
 function Detail({ row, ctx }: { row: RequestRow; ctx: CopyContext | undefined }): VNode {
@@ -44,9 +49,9 @@ function Detail({ row, ctx }: { row: RequestRow; ctx: CopyContext | undefined })
   </section>`
 }
 
-function Row({ row, selected, select }: { row: RequestRow; selected: boolean; select: (seq: number) => void }): VNode {
+function Row({ row, selected, select }: { row: RequestRow; selected: boolean; select: (row: RequestRow) => void }): VNode {
   return html`<tr class="row" aria-selected=${selected ? 'true' : 'false'}>
-    <td><button type="button" onClick=${() => select(row.seq)} aria-label=${`Show ${row.method} ${row.path} (${row.status})`}>${row.method}</button></td>
+    <td><button type="button" onClick=${() => select(row)} aria-label=${`Show ${row.method} ${row.path} (${row.status})`}>${row.method}</button></td>
     <td><code>${row.path}</code></td>
     <td class=${statusClass(row.status)}>${row.status}</td>
     <td>${row.account ?? '—'} ${row.mode ?? ''}</td>
@@ -56,48 +61,35 @@ function Row({ row, selected, select }: { row: RequestRow; selected: boolean; se
   </tr>`
 }
 
+/** A row not read yet: the same height, so the scroll bar and the rows around it stay put. */
+const PENDING = html`<tr class="row-pending" aria-hidden="true"><td colspan="7">…</td></tr>`
+
 /**
  * The Requests page: every API request (newest first) with its method, path, status, account and
- * mode, version, idempotency key and virtual time, filtered by status class, path and account; a
- * row opens the request and response bodies beside the list. Only the trace entries written since
- * the last read are fetched on each change.
+ * mode, version, idempotency key and virtual time, filtered by status class, path and account on
+ * the server; a row opens the request and response bodies beside the list. Only the rows in view
+ * are read (`GET /requests`, a window at a time) and drawn, and a change reads only new rows.
  *
  * @example
  * html`<${RequestsPage} live=${live} />`
  */
 export function RequestsPage({ live }: { live: LiveState }): VNode {
-  const log = useRef<RequestLog>(requestLog())
-  const seenResets = useRef(live.resets)
-  const [count, setCount] = useState(0)
-  const [selected, setSelected] = useState<number | undefined>(undefined)
+  const [chosen, setChosen] = useState<RequestRow | undefined>(undefined)
   const [status, setStatus] = useState('')
   const [path, setPath] = useState('')
   const [account, setAccount] = useState('')
-  const [error, setError] = useState<string | undefined>(undefined)
   const ctx = useCopyContext()
-  useRefresh(async () => {
-    if (seenResets.current !== live.resets) {
-      seenResets.current = live.resets
-      log.current = requestLog()
-      setSelected(undefined)
-    }
-    try {
-      log.current.add(await readTrace(log.current.next))
-      setCount(log.current.rows.length)
-      setError(undefined)
-    } catch (e) {
-      setError((e as Error).message)
-    }
-  }, [live.changes, live.resets])
-  const rows = log.current.rows
-  const accounts = useMemo(() => [...new Set(rows.flatMap((r) => (r.account === undefined ? [] : [r.account])))], [count])
-  // Scrolling re-renders the page each frame: the filtered list is kept until it can change.
-  const shown = useMemo(
-    () => rows.filter((r) => matches(r, status, path, account)).reverse(),
-    [count, status, path, account, live.resets],
-  )
-  const chosen = rows.find((r) => r.seq === selected)
-  const win = useVirtualWindow(shown.length, ROW_HEIGHT)
+  const filters = { status, path, account }
+  const list = useServerWindow<RequestJson, RequestsAnswer>({
+    rowHeight: ROW_HEIGHT,
+    read: (offset, limit) => adminGet<RequestsAnswer>(`/requests?${windowQuery(offset, limit, filters)}`),
+    filters: JSON.stringify(filters),
+    changes: live.changes,
+    resets: live.resets,
+    stable: true,
+  })
+  const answer = list.answer
+  const select = (row: RequestRow) => setChosen(row)
   return html`<section aria-labelledby="requests-title">
     <h2 id="requests-title">Requests</h2>
     <form class="filters" role="search" onSubmit=${(e: Event) => e.preventDefault()}>
@@ -110,25 +102,29 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
       <label>Account
         <select value=${account} onChange=${(e: Event) => setAccount((e.target as HTMLSelectElement).value)}>
           <option value="">Any account</option>
-          ${accounts.map((a) => html`<option value=${a}>${a}</option>`)}
+          ${(answer?.accounts ?? []).map((a) => html`<option value=${a}>${a}</option>`)}
         </select></label>
-      <p class="muted" aria-live="polite">${shown.length} of ${rows.length} requests</p>
+      <p class="muted" aria-live="polite">${answer === undefined ? 'Reading…' : `${answer.total} of ${answer.count} requests`}</p>
     </form>
-    ${error === undefined ? null : html`<p role="alert" class="status-bad">${error}</p>`}
+    ${list.error === undefined ? null : html`<p role="alert" class="status-bad">${list.error}</p>`}
     <div class=${chosen === undefined ? '' : 'split'}>
-      <div class="list scroller" ref=${win.box} tabindex="0" aria-label="Requests, newest first"><table>
+      <div class="list scroller" ref=${list.box} tabindex="0" aria-label="Requests, newest first"><table>
         <thead><tr><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Account</th>
           <th scope="col">Version</th><th scope="col">Idempotency key</th><th scope="col">Virtual time</th></tr></thead>
         <tbody>
-          ${win.before > 0 ? html`<tr aria-hidden="true" style=${{ height: `${win.before}px` }}></tr>` : null}
-          ${shown
-            .slice(win.start, win.end)
-            .map((row) => html`<${Row} key=${row.seq} row=${row} selected=${row.seq === selected} select=${setSelected} />`)}
-          ${win.after > 0 ? html`<tr aria-hidden="true" style=${{ height: `${win.after}px` }}></tr>` : null}
+          ${list.before > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.before}px` }}></tr>` : null}
+          ${list.rows().map(([i, json]) => {
+            if (json === undefined) return html`<${PendingRow} key=${`pending-${i}`} />`
+            const row = requestRow(json)
+            return html`<${Row} key=${row.seq} row=${row} selected=${row.seq === chosen?.seq} select=${select} />`
+          })}
+          ${list.after > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.after}px` }}></tr>` : null}
         </tbody>
       </table></div>
       ${chosen === undefined ? null : html`<${Detail} row=${chosen} ctx=${ctx} />`}
     </div>
-    ${rows.length === 0 ? html`<p class="empty">No API requests yet.</p>` : null}
+    ${answer?.count === 0 ? html`<p class="empty">No API requests yet.</p>` : null}
   </section>`
 }
+
+const PendingRow = (): VNode => PENDING
