@@ -42,11 +42,11 @@ describe("the dashboard's pages, checked by axe-core and for what leaves the mac
         await page.emulateMedia({ colorScheme: scheme })
         for (const stop of served.stops) {
           await visit(stop.title, stop.hash, stop.shows)
-          if (stop.hash === '#requests')
-            await page
-              .getByRole('button', { name: /^Show POST / })
-              .first()
-              .click()
+          if (stop.opens !== undefined) {
+            if (stop.opens.filter !== undefined) await page.getByLabel(stop.opens.filter.label).fill(stop.opens.filter.text)
+            await page.getByRole('button', { name: stop.opens.button }).first().click()
+            await expect.poll(() => page.locator('main').textContent()).toContain(stop.opens.shows)
+          }
           if (stop.hash === '#counterexample') {
             found[`${scheme} ${stop.title} setup`] = await axeProblems(page)
             await page.keyboard.press('v')

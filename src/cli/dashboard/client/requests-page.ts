@@ -43,9 +43,9 @@ function Detail({ row, ctx }: { row: RequestRow; ctx: CopyContext | undefined })
     </dl>
     <${CopyButtons} row=${row} ctx=${ctx} />
     <h3>Request body</h3>
-    <pre aria-label="Request body">${readableBody(row.requestBody)}</pre>
+    <pre tabindex="0" aria-label="Request body">${readableBody(row.requestBody)}</pre>
     <h3>Response body</h3>
-    <pre aria-label="Response body">${readableBody(row.responseBody)}</pre>
+    <pre tabindex="0" aria-label="Response body">${readableBody(row.responseBody)}</pre>
   </section>`
 }
 
