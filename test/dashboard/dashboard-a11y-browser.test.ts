@@ -40,6 +40,8 @@ describe("the dashboard's pages, checked by axe-core and for what leaves the mac
       const found: Record<string, AxeProblem[]> = {}
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme })
+        // In dark colours only the contrast can differ: the other rules read the same markup.
+        const rules = scheme === 'dark' ? ['color-contrast'] : undefined
         for (const stop of served.stops) {
           await visit(stop.title, stop.hash, stop.shows)
           if (stop.opens !== undefined) {
@@ -48,11 +50,11 @@ describe("the dashboard's pages, checked by axe-core and for what leaves the mac
             await expect.poll(() => page.locator('main').textContent()).toContain(stop.opens.shows)
           }
           if (stop.hash === '#counterexample') {
-            found[`${scheme} ${stop.title} setup`] = await axeProblems(page)
+            found[`${scheme} ${stop.title} setup`] = await axeProblems(page, rules)
             await page.keyboard.press('v')
             await expect.poll(() => page.getByRole('note', { name: 'The violation' }).count()).toBe(1)
           }
-          found[`${scheme} ${stop.title}`] = await axeProblems(page)
+          found[`${scheme} ${stop.title}`] = await axeProblems(page, rules)
         }
       }
       expect(Object.entries(found).filter(([, problems]) => problems.length > 0)).toEqual([])
