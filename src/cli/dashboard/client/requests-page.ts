@@ -7,7 +7,7 @@ import { readableBody, statusClass, virtualTime } from './display.js'
 import type { LiveState } from './live-updates.js'
 import type { CopyContext } from './request-copy.js'
 import { type RequestJson, type RequestRow, requestRow } from './request-row.js'
-import { useServerWindow, type WindowAnswer } from './server-window.js'
+import { useDrawnRows, useServerWindow, type WindowAnswer } from './server-window.js'
 
 /** Each row's height in pixels (the style sheet fixes it): the window is computed from it. */
 const ROW_HEIGHT = 33
@@ -89,6 +89,7 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
     stable: true,
   })
   const answer = list.answer
+  const drawn = useDrawnRows()
   const select = (row: RequestRow) => setChosen(row)
   return html`<section aria-labelledby="requests-title">
     <h2 id="requests-title">Requests</h2>
@@ -115,8 +116,11 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
           ${list.before > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.before}px` }}></tr>` : null}
           ${list.rows().map(([i, json]) => {
             if (json === undefined) return html`<${PendingRow} key=${`pending-${i}`} />`
-            const row = requestRow(json)
-            return html`<${Row} key=${row.seq} row=${row} selected=${row.seq === chosen?.seq} select=${select} />`
+            const selected = json.seq === chosen?.seq
+            return drawn(json, selected, () => {
+              const row = requestRow(json)
+              return html`<${Row} key=${row.seq} row=${row} selected=${selected} select=${select} />`
+            })
           })}
           ${list.after > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.after}px` }}></tr>` : null}
         </tbody>
