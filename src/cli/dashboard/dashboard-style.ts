@@ -108,4 +108,10 @@ button.link { background: none; border: none; padding: 0 .15rem; color: var(--ac
 .witness-tag { margin: .25rem 0 0; color: var(--bad); font-weight: 600; font-size: .85rem; clear: both; }
 q.answer { font-family: ui-monospace, monospace; font-size: 12px; }
 details summary { cursor: pointer; color: var(--muted); font-size: .85rem; }
+.arrow.forged { border-bottom-color: var(--bad); color: var(--bad); }
+.note.redeploy { border-color: var(--accent); }
+.note.action { border-color: var(--fg); }
+.action-facts { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 0 .5rem; margin: .2rem 0 0; font-size: .85rem; }
+.action-facts dd { margin: 0; }
+.witness-list { font-weight: 400; color: var(--fg); }
 `
