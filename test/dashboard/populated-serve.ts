@@ -49,7 +49,7 @@ export async function populatedServe(token: string) {
   await admin('/__sim/clock/advance', { duration: '1s' })
   const stops: readonly DashboardStop[] = [
     { title: 'Requests', hash: '#requests', shows: 'POST' },
-    { title: 'Events and deliveries', hash: '#events', shows: 'maintenance' },
+    { title: 'Events and deliveries', hash: '#events', shows: ' events' },
     { title: 'Webhook endpoints', hash: '#endpoints', shows: endpoint.id },
     { title: 'Objects', hash: `#objects/${made.customer.id}`, shows: made.refund.id },
     { title: 'Clock and triggers', hash: '#clock', shows: 'Trigger' },
