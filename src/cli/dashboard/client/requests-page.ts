@@ -1,5 +1,5 @@
 import type { VNode } from 'preact'
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { adminGet } from './admin-client.js'
 import { CopyButtons, useCopyContext } from './copy-buttons.js'
 import { html } from './dashboard-html.js'
@@ -31,7 +31,30 @@ function windowQuery(offset: number, limit: number, filters: Record<string, stri
   return q.toString()
 }
 
-function Detail({ row, ctx }: { row: RequestRow; ctx: CopyContext | undefined }): VNode {
+/** The opened request with its bodies, which a list's rows leave out: read when a row is opened. */
+function useWholeRow(chosen: RequestRow | undefined): RequestRow | undefined {
+  const [whole, setWhole] = useState<RequestRow | undefined>(undefined)
+  useEffect(() => {
+    setWhole(undefined)
+    if (chosen === undefined) return
+    let current = true
+    adminGet<RequestsAnswer>(`/requests?seq=${chosen.seq}&limit=1`)
+      .then((answer) => {
+        const json = answer.data[0]
+        if (current && json !== undefined) setWhole(requestRow(json))
+      })
+      .catch(() => undefined)
+    return () => {
+      current = false
+    }
+  }, [chosen?.seq])
+  return whole
+}
+
+function Detail({ chosen, ctx }: { chosen: RequestRow; ctx: CopyContext | undefined }): VNode {
+  const whole = useWholeRow(chosen)
+  const row = whole ?? chosen
+  const body = (text: string) => (whole === undefined ? 'Reading…' : readableBody(text))
   const field = (name: string, value: unknown) => html`<dt>${name}</dt><dd>${value ?? '—'}</dd>`
   return html`<section class="detail" aria-label="Request detail">
     <h2>${row.method} ${row.path}</h2>
@@ -41,11 +64,11 @@ function Detail({ row, ctx }: { row: RequestRow; ctx: CopyContext | undefined })
       ${field('API version', row.version)} ${field('Idempotency key', row.idempotencyKey)}
       ${field('Request id', row.requestId)} ${field('Virtual time', virtualTime(row.at))} ${field('Wall time', row.wall)}
     </dl>
-    <${CopyButtons} row=${row} ctx=${ctx} />
+    ${whole === undefined ? null : html`<${CopyButtons} row=${whole} ctx=${ctx} />`}
     <h3>Request body</h3>
-    <pre aria-label="Request body">${readableBody(row.requestBody)}</pre>
+    <pre aria-label="Request body">${body(row.requestBody)}</pre>
     <h3>Response body</h3>
-    <pre aria-label="Response body">${readableBody(row.responseBody)}</pre>
+    <pre aria-label="Response body">${body(row.responseBody)}</pre>
   </section>`
 }
 
@@ -82,7 +105,7 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
   const filters = { status, path, account }
   const list = useServerWindow<RequestJson, RequestsAnswer>({
     rowHeight: ROW_HEIGHT,
-    read: (offset, limit) => adminGet<RequestsAnswer>(`/requests?${windowQuery(offset, limit, filters)}`),
+    read: (offset, limit) => adminGet<RequestsAnswer>(`/requests?${windowQuery(offset, limit, filters)}&bodies=false`),
     filters: JSON.stringify(filters),
     changes: live.changes,
     resets: live.resets,
@@ -125,7 +148,7 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
           ${list.after > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.after}px` }}></tr>` : null}
         </tbody>
       </table></div>
-      ${chosen === undefined ? null : html`<${Detail} row=${chosen} ctx=${ctx} />`}
+      ${chosen === undefined ? null : html`<${Detail} chosen=${chosen} ctx=${ctx} />`}
     </div>
     ${answer?.count === 0 ? html`<p class="empty">No API requests yet.</p>` : null}
   </section>`
