@@ -47,18 +47,37 @@ async function simulatorWith(requests: number) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 
-/** Milliseconds from navigation to `selector` drawn, the median of `RUNS` fresh loads. */
-async function loadTime(page: Page, url: string, selector: string): Promise<number> {
-  const times: number[] = []
+/**
+ * Set in every document before its own scripts: the page's clock (ms from the navigation's start)
+ * at the first frame after a list's first row was put in the document. Given as text, as SCROLL.
+ */
+const FIRST_ROW = `window.__firstRow = new Promise((done) => {
+  const observer = new MutationObserver(() => {
+    if (document.querySelector('tr.row, article.event') === null) return
+    observer.disconnect()
+    requestAnimationFrame(() => done(performance.now()))
+  })
+  observer.observe(document, { subtree: true, childList: true })
+})`
+
+/**
+ * From navigation to the first row drawn, the median of `RUNS` fresh loads: by the page's own
+ * clock (`inPage`), and as the automation sees it (`outside`: its round trips to the browser
+ * included).
+ */
+async function loadTime(page: Page, url: string, selector: string): Promise<{ inPage: number; outside: number }> {
+  const inPage: number[] = []
+  const outside: number[] = []
   for (let i = 0; i < RUNS; i++) {
     // A fresh document each time: a change of the fragment alone would not reload the page.
     await page.goto('about:blank')
     const t0 = performance.now()
     await page.goto(url)
     await page.waitForSelector(selector)
-    times.push(performance.now() - t0)
+    outside.push(performance.now() - t0)
+    inPage.push((await page.evaluate('window.__firstRow')) as number)
   }
-  return median(times)
+  return { inPage: median(inPage), outside: median(outside) }
 }
 
 /**
@@ -109,6 +128,7 @@ async function measure(open: Open, sim: Simulator, windowed: boolean) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] })
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.addInitScript(FIRST_ROW)
     await page.goto(url)
     const base = url.replace(/\?token=.*$/, '')
     const requestsLoad = await loadTime(page, `${base}#requests`, 'tr.row')
@@ -137,26 +157,34 @@ const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100
 const was = (value: number) => ({ name: `before (${BEFORE})`, value })
 const requestsLabel = REQUESTS.toLocaleString('en')
 const eventsLabel = eventCount.toLocaleString('en')
+const loadFigure = (name: string, now: number, before: number): Figure => ({
+  name,
+  value: Math.round(now),
+  unit: 'ms',
+  baseline: was(Math.round(before)),
+  ratio: ratio(now, before),
+  better: 'lower',
+  target: '< 300 ms',
+  pass: now < 300,
+})
 const figures: Figure[] = [
+  loadFigure(`dashboard: Requests page load, ${requestsLabel} requests`, now.requestsLoad.inPage, old.requestsLoad.inPage),
+  loadFigure(`dashboard: Events page load, ${eventsLabel} events`, now.eventsLoad.inPage, old.eventsLoad.inPage),
   {
-    name: `dashboard: Requests page load, ${requestsLabel} requests`,
-    value: Math.round(now.requestsLoad),
+    name: 'dashboard: Requests page load, as the automation sees it',
+    value: Math.round(now.requestsLoad.outside),
     unit: 'ms',
-    baseline: was(Math.round(old.requestsLoad)),
-    ratio: ratio(now.requestsLoad, old.requestsLoad),
+    baseline: was(Math.round(old.requestsLoad.outside)),
+    ratio: ratio(now.requestsLoad.outside, old.requestsLoad.outside),
     better: 'lower',
-    target: '< 300 ms',
-    pass: now.requestsLoad < 300,
   },
   {
-    name: `dashboard: Events page load, ${eventsLabel} events`,
-    value: Math.round(now.eventsLoad),
+    name: 'dashboard: Events page load, as the automation sees it',
+    value: Math.round(now.eventsLoad.outside),
     unit: 'ms',
-    baseline: was(Math.round(old.eventsLoad)),
-    ratio: ratio(now.eventsLoad, old.eventsLoad),
+    baseline: was(Math.round(old.eventsLoad.outside)),
+    ratio: ratio(now.eventsLoad.outside, old.eventsLoad.outside),
     better: 'lower',
-    target: '< 300 ms',
-    pass: now.eventsLoad < 300,
   },
   {
     name: `dashboard: Requests list scroll (${requestsLabel}), p95 frame interval`,
@@ -198,7 +226,7 @@ const figures: Figure[] = [
   },
 ]
 writeBenchReport('dashboard-lists', figures, [
-  'Headless Chromium (Debian), 1280x800, --disable-gpu; the page served by openDashboard from the sources; load = navigation to the first row drawn, median of fresh loads; scroll = the whole list by script in 240 frames (about 200 rows a frame at 50,000 requests: far faster than a hand scrolls, so most frames jump past every row read).',
+  `Headless Chromium (Debian), 1280x800, --disable-gpu; the page served by openDashboard from the sources; load = from the navigation's start to the first frame after the list's first row was put in the page, by the page's clock (and, apart, as the automation sees it, its round trips to the browser included), median of fresh loads; scroll = the whole list by script in 240 frames (about 200 rows a frame at 50,000 requests: far faster than a hand scrolls, so most frames jump past every row read).`,
   `Baseline: the dashboard at ${BEFORE} (before server-side windows), serving the same simulator in the same process: its Requests page read the whole trace at load and its Events page every event and delivery (100 drawn at a time, no scrolling list: no Events scroll figure). Now each list reads a window of rows (GET /__sim/requests, GET /__sim/events/window) around the view.`,
   'The first read of a served simulator catches its request log up with the whole trace on the server (once; later reads take only the new entries): it is in the first of the fresh loads, whose median is given.',
   `Load average at the end of the run: ${loadavg()[0]?.toFixed(1)} on this machine's 2 cores (shared with other work): absolute times are inflated; the ratios were measured in one process.`,

@@ -27,6 +27,13 @@ describe("the windows of the dashboard's lists through serve's admin API, counte
       all.body.data.slice(3, 7).map((r: { seq: number }) => r.seq),
     )
     expect(window.body).toMatchObject({ total: 13, count: 13, offset: 3 })
+    // A list's rows without their bodies; the one row opened, by its sequence number, with them.
+    const light = await admin('GET', '/requests?offset=3&limit=4&bodies=false')
+    expect(light.body.data[0]).not.toHaveProperty('response_body')
+    expect(light.body.data[0].seq).toBe(window.body.data[0].seq)
+    const opened = await admin('GET', `/requests?seq=${all.body.data[12].seq}`)
+    expect(opened.body).toMatchObject({ total: 1, count: 13 })
+    expect(opened.body.data[0].response_body).toContain('c0@example.com')
     // The counts alone: what a page reads when the live stream says something changed.
     expect((await admin('GET', '/requests?limit=0')).body).toMatchObject({ total: 13, data: [] })
     // Past the end: an empty window, the counts still right.
@@ -72,6 +79,8 @@ describe("the windows of the dashboard's lists through serve's admin API, counte
       ['/requests?limit=501', 'limit'],
       ['/requests?limit=2.5', 'limit'],
       ['/requests?status=abc', 'status'],
+      ['/requests?seq=-2', 'seq'],
+      ['/requests?bodies=no', 'bodies'],
       ['/events/window?limit=-3', 'limit'],
       ['/events/window?delivery_status=Lost', 'delivery_status'],
     ]

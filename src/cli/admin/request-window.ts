@@ -10,6 +10,8 @@ import { type RequestLog, type RequestRow, requestLog } from './request-log.js'
  * const filter: RequestFilter = { status: '4xx', path: '/v1/customers' }
  */
 export interface RequestFilter {
+  /** The one request with this trace sequence number (a row the page opens). */
+  readonly seq?: number | undefined
   readonly status?: string | undefined
   readonly path?: string | undefined
   readonly account?: string | undefined
@@ -32,19 +34,20 @@ function caughtUp(sim: Simulator): RequestLog {
 }
 
 function matcher(filter: RequestFilter): ((row: RequestRow) => boolean) | undefined {
-  const { status, path, account } = filter
-  if (status === undefined && path === undefined && account === undefined) return undefined
+  const { seq, status, path, account } = filter
+  if (seq === undefined && status === undefined && path === undefined && account === undefined) return undefined
   const exact = status !== undefined && !status.endsWith('xx') ? Number(status) : undefined
   const klass = status?.endsWith('xx') === true ? status[0] : undefined
   return (row) =>
+    (seq === undefined || row.seq === seq) &&
     (exact === undefined || row.status === exact) &&
     (klass === undefined || String(row.status)[0] === klass) &&
     (path === undefined || row.path.includes(path)) &&
     (account === undefined || row.account === account)
 }
 
-/** A row as the admin API answers it (snake_case, the virtual time as ISO and as epoch ms). */
-const rowJson = (r: RequestRow) => ({
+/** A row as the admin API answers it (snake_case, the virtual time as ISO and as epoch ms), its bodies when asked. */
+const rowJson = (r: RequestRow, bodies: boolean) => ({
   seq: r.seq,
   at: iso(r.at),
   at_ms: r.at,
@@ -58,21 +61,21 @@ const rowJson = (r: RequestRow) => ({
   status: r.status,
   request_id: r.requestId ?? null,
   idempotency_key: r.idempotencyKey ?? null,
-  request_body: r.requestBody,
-  response_body: r.responseBody,
+  ...(bodies ? { request_body: r.requestBody, response_body: r.responseBody } : {}),
 })
 
 /**
  * A window of the API requests a simulator answered, newest first: the `limit` rows from `offset`
  * among those matching `filter`, with how many match (`total`), how many there are (`count`) and
- * the accounts seen. The rows are kept per simulator and only the trace entries appended since the
+ * the accounts seen; without `bodies`, the rows leave out the request and response bodies (a list
+ * shows none: it reads them for the one row opened, by `seq`). The rows are kept per simulator and only the trace entries appended since the
  * last read are read, so a window costs one pass over the rows (none without a filter) however
  * large the log has grown, and a dashboard downloads only the rows in view.
  *
  * @example
  * requestWindow(sim, { offset: 0, limit: 50, status: '5xx' }) // { total: 2, count: 500, data: [...] }
  */
-export function requestWindow(sim: Simulator, query: RequestFilter & { offset: number; limit: number }) {
+export function requestWindow(sim: Simulator, query: RequestFilter & { offset: number; limit: number; bodies: boolean }) {
   const log = caughtUp(sim)
   const rows = log.rows
   const match = matcher(query)
@@ -89,5 +92,11 @@ export function requestWindow(sim: Simulator, query: RequestFilter & { offset: n
       total++
     }
   }
-  return { total, count: rows.length, offset: query.offset, accounts: [...log.accounts], data: data.map(rowJson) }
+  return {
+    total,
+    count: rows.length,
+    offset: query.offset,
+    accounts: [...log.accounts],
+    data: data.map((r) => rowJson(r, query.bodies)),
+  }
 }

@@ -51,8 +51,8 @@ const requestRow = {
     status: { type: 'integer' },
     request_id: { type: ['string', 'null'] },
     idempotency_key: { type: ['string', 'null'] },
-    request_body: { type: 'string' },
-    response_body: { type: 'string' },
+    request_body: { type: 'string', description: 'Left out with bodies=false' },
+    response_body: { type: 'string', description: 'Left out with bodies=false' },
   },
 }
 
@@ -71,6 +71,15 @@ const requests = adminRoute({
       .meta({ examples: ['4xx', '402'] }),
     path: z.string().min(1).max(255).optional().meta({ description: 'Text the path holds' }),
     account: z.string().min(1).max(255).optional(),
+    seq: z.coerce
+      .number('expected a non-negative integer sequence number')
+      .int('expected a non-negative integer sequence number')
+      .nonnegative('expected a non-negative integer sequence number')
+      .optional()
+      .meta({ description: "The one request whose trace entry has this sequence number (a row's `seq`)" }),
+    bodies: z.enum(['true', 'false'], "expected 'true' or 'false'").optional().meta({
+      description: 'false leaves out the request and response bodies (a list reads them for the row opened); default true',
+    }),
   }),
   responses: {
     '200': ok('The window', {
@@ -83,7 +92,8 @@ const requests = adminRoute({
     }),
     '400': ERROR,
   },
-  handler: ({ sim, query: { offset = 0, limit = 50, ...filter } }) => json(200, requestWindow(sim, { offset, limit, ...filter })),
+  handler: ({ sim, query: { offset = 0, limit = 50, bodies, ...filter } }) =>
+    json(200, requestWindow(sim, { offset, limit, bodies: bodies !== 'false', ...filter })),
 })
 
 const deliverySummary = {

@@ -4,7 +4,7 @@ import { adminGet, adminPost } from './admin-client.js'
 import { html } from './dashboard-html.js'
 import { readableBody, statusClass, virtualTime } from './display.js'
 import { type LiveState, useRefresh } from './live-updates.js'
-import { useServerWindow, type WindowAnswer } from './server-window.js'
+import { useDrawnRows, useServerWindow, type WindowAnswer } from './server-window.js'
 
 /** Each event row's height in pixels (the style sheet fixes it): the window is computed from it. */
 const ROW_HEIGHT = 33
@@ -165,6 +165,7 @@ export function DeliveriesPage({ live }: { live: LiveState }): VNode {
     stable: false,
   })
   const answer = list.answer
+  const drawn = useDrawnRows()
   return html`<section aria-labelledby="events-title">
     <h2 id="events-title">Events and deliveries</h2>
     <form class="filters" role="search" onSubmit=${(e: Event) => e.preventDefault()}>
@@ -189,7 +190,11 @@ export function DeliveriesPage({ live }: { live: LiveState }): VNode {
             .map(([i, e]) =>
               e === undefined
                 ? html`<${PendingRow} key=${`pending-${i}`} />`
-                : html`<${EventRow} key=${e.id} e=${e} selected=${e.id === chosen?.id} select=${setChosen} />`,
+                : drawn(
+                    e,
+                    e.id === chosen?.id,
+                    () => html`<${EventRow} key=${e.id} e=${e} selected=${e.id === chosen?.id} select=${setChosen} />`,
+                  ),
             )}
           ${list.after > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.after}px` }}></tr>` : null}
         </tbody>

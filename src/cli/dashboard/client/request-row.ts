@@ -43,8 +43,9 @@ export interface RequestJson {
   readonly status: number
   readonly request_id: string | null
   readonly idempotency_key: string | null
-  readonly request_body: string
-  readonly response_body: string
+  /** Left out of a list's rows (`bodies=false`): read for the row opened. */
+  readonly request_body?: string
+  readonly response_body?: string
 }
 
 const given = (value: string | null): string | undefined => value ?? undefined
@@ -69,7 +70,7 @@ export function requestRow(j: RequestJson): RequestRow {
     status: j.status,
     requestId: given(j.request_id),
     idempotencyKey: given(j.idempotency_key),
-    requestBody: j.request_body,
-    responseBody: j.response_body,
+    requestBody: j.request_body ?? '',
+    responseBody: j.response_body ?? '',
   }
 }

@@ -1,5 +1,5 @@
 import type { VNode } from 'preact'
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { adminGet } from './admin-client.js'
 import { CopyButtons, useCopyContext } from './copy-buttons.js'
 import { html } from './dashboard-html.js'
@@ -7,7 +7,7 @@ import { readableBody, statusClass, virtualTime } from './display.js'
 import type { LiveState } from './live-updates.js'
 import type { CopyContext } from './request-copy.js'
 import { type RequestJson, type RequestRow, requestRow } from './request-row.js'
-import { useServerWindow, type WindowAnswer } from './server-window.js'
+import { useDrawnRows, useServerWindow, type WindowAnswer } from './server-window.js'
 
 /** Each row's height in pixels (the style sheet fixes it): the window is computed from it. */
 const ROW_HEIGHT = 33
@@ -31,7 +31,30 @@ function windowQuery(offset: number, limit: number, filters: Record<string, stri
   return q.toString()
 }
 
-function Detail({ row, ctx }: { row: RequestRow; ctx: CopyContext | undefined }): VNode {
+/** The opened request with its bodies, which a list's rows leave out: read when a row is opened. */
+function useWholeRow(chosen: RequestRow | undefined): RequestRow | undefined {
+  const [whole, setWhole] = useState<RequestRow | undefined>(undefined)
+  useEffect(() => {
+    setWhole(undefined)
+    if (chosen === undefined) return
+    let current = true
+    adminGet<RequestsAnswer>(`/requests?seq=${chosen.seq}&limit=1`)
+      .then((answer) => {
+        const json = answer.data[0]
+        if (current && json !== undefined) setWhole(requestRow(json))
+      })
+      .catch(() => undefined)
+    return () => {
+      current = false
+    }
+  }, [chosen?.seq])
+  return whole
+}
+
+function Detail({ chosen, ctx }: { chosen: RequestRow; ctx: CopyContext | undefined }): VNode {
+  const whole = useWholeRow(chosen)
+  const row = whole ?? chosen
+  const body = (text: string) => (whole === undefined ? 'Reading…' : readableBody(text))
   const field = (name: string, value: unknown) => html`<dt>${name}</dt><dd>${value ?? '—'}</dd>`
   return html`<section class="detail" aria-label="Request detail">
     <h2>${row.method} ${row.path}</h2>
@@ -41,11 +64,11 @@ function Detail({ row, ctx }: { row: RequestRow; ctx: CopyContext | undefined })
       ${field('API version', row.version)} ${field('Idempotency key', row.idempotencyKey)}
       ${field('Request id', row.requestId)} ${field('Virtual time', virtualTime(row.at))} ${field('Wall time', row.wall)}
     </dl>
-    <${CopyButtons} row=${row} ctx=${ctx} />
+    ${whole === undefined ? null : html`<${CopyButtons} row=${whole} ctx=${ctx} />`}
     <h3>Request body</h3>
-    <pre tabindex="0" aria-label="Request body">${readableBody(row.requestBody)}</pre>
+    <pre tabindex="0" aria-label="Request body">${body(row.requestBody)}</pre>
     <h3>Response body</h3>
-    <pre tabindex="0" aria-label="Response body">${readableBody(row.responseBody)}</pre>
+    <pre tabindex="0" aria-label="Response body">${body(row.responseBody)}</pre>
   </section>`
 }
 
@@ -82,13 +105,14 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
   const filters = { status, path, account }
   const list = useServerWindow<RequestJson, RequestsAnswer>({
     rowHeight: ROW_HEIGHT,
-    read: (offset, limit) => adminGet<RequestsAnswer>(`/requests?${windowQuery(offset, limit, filters)}`),
+    read: (offset, limit) => adminGet<RequestsAnswer>(`/requests?${windowQuery(offset, limit, filters)}&bodies=false`),
     filters: JSON.stringify(filters),
     changes: live.changes,
     resets: live.resets,
     stable: true,
   })
   const answer = list.answer
+  const drawn = useDrawnRows()
   const select = (row: RequestRow) => setChosen(row)
   return html`<section aria-labelledby="requests-title">
     <h2 id="requests-title">Requests</h2>
@@ -115,13 +139,16 @@ export function RequestsPage({ live }: { live: LiveState }): VNode {
           ${list.before > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.before}px` }}></tr>` : null}
           ${list.rows().map(([i, json]) => {
             if (json === undefined) return html`<${PendingRow} key=${`pending-${i}`} />`
-            const row = requestRow(json)
-            return html`<${Row} key=${row.seq} row=${row} selected=${row.seq === chosen?.seq} select=${select} />`
+            const selected = json.seq === chosen?.seq
+            return drawn(json, selected, () => {
+              const row = requestRow(json)
+              return html`<${Row} key=${row.seq} row=${row} selected=${selected} select=${select} />`
+            })
           })}
           ${list.after > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.after}px` }}></tr>` : null}
         </tbody>
       </table></div>
-      ${chosen === undefined ? null : html`<${Detail} row=${chosen} ctx=${ctx} />`}
+      ${chosen === undefined ? null : html`<${Detail} chosen=${chosen} ctx=${ctx} />`}
     </div>
     ${answer?.count === 0 ? html`<p class="empty">No API requests yet.</p>` : null}
   </section>`

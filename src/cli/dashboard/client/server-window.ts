@@ -1,3 +1,4 @@
+import type { VNode } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useVirtualWindow } from './virtual-window.js'
 
@@ -210,5 +211,25 @@ export function useServerWindow<T, A extends WindowAnswer<T>>(options: ServerWin
       for (let i = win.start; i < win.end; i++) out.push([i, r.kept.get((answer?.total ?? 0) - 1 - i)])
       return out
     },
+  }
+}
+
+/**
+ * Draws each row once: the row's element is kept with the row read (and whether it was selected),
+ * and the same element given back on the next frame lets the UI library skip it, so a scroll
+ * draws only the rows that came into view.
+ *
+ * @example
+ * const drawn = useDrawnRows()
+ * drawn(row, selected, () => html`<${Row} row=${row} selected=${selected} />`)
+ */
+export function useDrawnRows(): (row: object, selected: boolean, draw: () => VNode) => VNode {
+  const kept = useRef(new WeakMap<object, { selected: boolean; node: VNode }>())
+  return (row, selected, draw) => {
+    const was = kept.current.get(row)
+    if (was !== undefined && was.selected === selected) return was.node
+    const node = draw()
+    kept.current.set(row, { selected, node })
+    return node
   }
 }
