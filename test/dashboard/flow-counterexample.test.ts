@@ -77,6 +77,16 @@ describe("a billing flow property's counterexample, step by step", () => {
     expect(dunning.replay?.scenarioFile).toBe(dunning.scenarioFile)
   })
 
+  it('refuses a scenarioDir or name that is not a non-empty string, naming the check and the option', async () => {
+    const factory = variant(buggyDunningClients, 'no-dedup').factory
+    await expect(checkDunning(factory, { numRuns: 1, scenarioDir: '' })).rejects.toThrow(
+      "checkDunning: option 'scenarioDir' must be a non-empty string",
+    )
+    await expect(checkDunning(factory, { numRuns: 1, name: 7 as unknown as string })).rejects.toThrow(
+      "checkDunning: option 'name' must be a non-empty string",
+    )
+  })
+
   it('replays to the trace of the failing run, one frame per program step, each delivery with what the app answered', async () => {
     const w = await walk(dunning)
     expect(w.traceHash).toBe(dunning.traceHash)
