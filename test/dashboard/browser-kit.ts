@@ -56,16 +56,18 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 /**
  * The serious and critical accessibility problems axe-core finds on the page as it is now (WCAG
  * 2.x A and AA rules and axe's best practices). axe is evaluated in the page by the browser's
- * debugging protocol, so the page's Content-Security-Policy stays as it is.
+ * debugging protocol, so the page's Content-Security-Policy stays as it is. `only` names the rules
+ * to run (all by default).
  */
-export async function axeProblems(page: Page): Promise<AxeProblem[]> {
+export async function axeProblems(page: Page, only?: readonly string[]): Promise<AxeProblem[]> {
   await page.evaluate(axeSource)
-  const found = await page.evaluate(async () => {
+  const found = await page.evaluate(async (rules) => {
     const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<unknown> } }).axe
-    return (await axe.run(document, { resultTypes: ['violations'] })) as {
+    const runOnly = rules === undefined ? {} : { runOnly: { type: 'rule', values: rules } }
+    return (await axe.run(document, { resultTypes: ['violations'], ...runOnly })) as {
       violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
     }
-  })
+  }, only)
   return found.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }))

@@ -15,6 +15,13 @@ export interface DashboardStop {
   readonly title: string
   readonly hash: string
   readonly shows: string
+  /** A row's button that opens its detail beside the list, and what the detail shows. */
+  readonly opens?: {
+    /** A filter of the list to fill first (its label, the text), for a row further down. */
+    readonly filter?: { readonly label: string; readonly text: string }
+    readonly button: RegExp
+    readonly shows: string
+  }
 }
 
 /**
@@ -48,8 +55,22 @@ export async function populatedServe(token: string) {
     })
   await admin('/__sim/clock/advance', { duration: '1s' })
   const stops: readonly DashboardStop[] = [
-    { title: 'Requests', hash: '#requests', shows: 'POST' },
-    { title: 'Events and deliveries', hash: '#events', shows: ' events' },
+    {
+      title: 'Requests',
+      hash: '#requests',
+      shows: 'POST',
+      opens: { button: /^Show POST \/v1\/customers /, shows: 'Response body' },
+    },
+    {
+      title: 'Events and deliveries',
+      hash: '#events',
+      shows: 'events',
+      opens: {
+        filter: { label: 'Event type contains', text: 'customer.created' },
+        button: /^Show customer\.created evt_/,
+        shows: 'maintenance',
+      },
+    },
     { title: 'Webhook endpoints', hash: '#endpoints', shows: endpoint.id },
     { title: 'Objects', hash: `#objects/${made.customer.id}`, shows: made.refund.id },
     { title: 'Clock and triggers', hash: '#clock', shows: 'Trigger' },

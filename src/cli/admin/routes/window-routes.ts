@@ -77,12 +77,9 @@ const requests = adminRoute({
       .nonnegative('expected a non-negative integer sequence number')
       .optional()
       .meta({ description: "The one request whose trace entry has this sequence number (a row's `seq`)" }),
-    bodies: z
-      .enum(['true', 'false'], "expected 'true' or 'false'")
-      .optional()
-      .meta({
-        description: 'false leaves out the request and response bodies (a list reads them for the row opened); default true',
-      }),
+    bodies: z.enum(['true', 'false'], "expected 'true' or 'false'").optional().meta({
+      description: 'false leaves out the request and response bodies (a list reads them for the row opened); default true',
+    }),
   }),
   responses: {
     '200': ok('The window', {

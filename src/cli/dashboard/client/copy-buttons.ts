@@ -61,7 +61,7 @@ export function CopyButtons({ row, ctx }: { row: RequestRow; ctx: CopyContext | 
     ${
       shown === undefined
         ? null
-        : html`<p class="muted" role="status">${shown.note}</p><pre aria-label=${shown.form.name}>${shown.text}</pre>`
+        : html`<p class="muted" role="status">${shown.note}</p><pre tabindex="0" aria-label=${shown.form.name}>${shown.text}</pre>`
     }
   </div>`
 }

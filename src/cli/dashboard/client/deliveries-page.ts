@@ -60,7 +60,7 @@ function Attempts({ attempts }: { attempts: readonly AttemptJson[] }): VNode {
         (a, i) => html`<tr>
           <td>${i + 1}</td><td>${virtualTime(a.at)}</td><td>${a.trigger}</td><td>${a.outcome}</td>
           <td class=${statusClass(a.status)}>${a.status ?? '—'}</td><td>${a.duration_ms} ms</td>
-          <td>${a.answer === undefined && a.message === undefined ? '—' : html`<pre class="answer">${a.message ?? readableBody(a.answer ?? '')}</pre>`}</td>
+          <td>${a.answer === undefined && a.message === undefined ? '—' : html`<pre class="answer" tabindex="0">${a.message ?? readableBody(a.answer ?? '')}</pre>`}</td>
         </tr>`,
       )}
     </tbody>

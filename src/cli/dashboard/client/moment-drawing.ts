@@ -18,7 +18,7 @@ function arrow(to: 'provider' | 'app', label: VNode | string, tone = ''): VNode 
 /** A body, folded: what the app sent or answered, readable on demand. */
 function body(summary: string, text: string | undefined): VNode | string {
   if (text === undefined || text === '') return ''
-  return html`<details><summary>${summary}</summary><pre>${readableBody(text)}</pre></details>`
+  return html`<details><summary>${summary}</summary><pre tabindex="0">${readableBody(text)}</pre></details>`
 }
 
 type Of<K extends Moment['kind']> = Extract<Moment, { kind: K }>

@@ -66,9 +66,9 @@ function Detail({ chosen, ctx }: { chosen: RequestRow; ctx: CopyContext | undefi
     </dl>
     ${whole === undefined ? null : html`<${CopyButtons} row=${whole} ctx=${ctx} />`}
     <h3>Request body</h3>
-    <pre aria-label="Request body">${body(row.requestBody)}</pre>
+    <pre tabindex="0" aria-label="Request body">${body(row.requestBody)}</pre>
     <h3>Response body</h3>
-    <pre aria-label="Response body">${body(row.responseBody)}</pre>
+    <pre tabindex="0" aria-label="Response body">${body(row.responseBody)}</pre>
   </section>`
 }
 
