@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -9,36 +9,9 @@ import { CounterexampleSource } from '../../src/cli/counterexample/counterexampl
 import { startHttpServer } from '../../src/cli/http-server.js'
 import { buggyWebhookReceivers, checkWebhookHandler } from '../../src/harness/index.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
-import { BIN, ROOT } from '../cli/run-cli.js'
+import { CHROMIUM, shot, startOpen } from './browser-kit.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const SHOTS = join(import.meta.dirname, '..', '..', 'docs', 'dashboard')
-
-/** A screenshot for the docs: written when missing or when UPDATE_SCREENSHOTS is set, otherwise taken and dropped. */
-const shot = (name: string) => {
-  const path = join(SHOTS, `${name}.png`)
-  return existsSync(path) && !process.env.UPDATE_SCREENSHOTS ? {} : { path }
-}
-
-/** Starts the real `service-sim open <path>` and resolves with the link it prints (the token in it). */
-function startOpen(path: string): Promise<{ child: ChildProcess; link: string }> {
-  const child = spawn(process.execPath, [BIN, 'open', path, '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, SERVICE_SIM_ADMIN_TOKEN: '' },
-  })
-  let out = ''
-  return new Promise((ready, failed) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString()
-      const link = /dashboard (http:\/\/127\.0\.0\.1:\d+\/__dashboard\?token=\S+)/.exec(out)?.[1]
-      if (link !== undefined && out.includes('Press Ctrl-C')) ready({ child, link })
-    })
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString()
-    })
-    child.on('exit', () => failed(new Error(out)))
-  })
-}
 
 describe('a developer stepping through a failing property in a real browser', () => {
   let opened: ChildProcess | undefined
@@ -87,7 +60,9 @@ describe('a developer stepping through a failing property in a real browser', ()
         await page.keyboard.press('ArrowRight')
         await expect.poll(() => title.textContent()).toMatch(/^Step 1: /)
         const step = page.getByRole('list', { name: 'What happened in step 1' })
-        const deliveries = step.getByRole('listitem', { name: /^The provider delivered .* the app answered 202: queued/ })
+        const deliveries = step.getByRole('listitem', {
+          name: /^The provider delivered .* the app answered 202 in \d+ ms: queued/,
+        })
         expect(await deliveries.count()).toBeGreaterThan(1)
         expect(await step.getByRole('listitem', { name: /^Fault duplicate/ }).count()).toBeGreaterThan(0)
         mkdirSync(SHOTS, { recursive: true })
@@ -103,7 +78,10 @@ describe('a developer stepping through a failing property in a real browser', ()
 
         // A witness's button opens the step it is in and moves the focus to its row.
         const first = found.violations?.[0]?.witness[0] as number
-        await page.getByRole('button', { name: `#${first}`, exact: true }).click()
+        await page
+          .getByRole('button', { name: `#${first}`, exact: true })
+          .first()
+          .click()
         await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(`m-${first}`)
         expect(await title.textContent()).toMatch(/^Step 1: /)
         await page.keyboard.press('p')

@@ -97,12 +97,21 @@ describe("a developer reading serve's dashboard in a real browser", () => {
         await page.screenshot(shot('requests'))
 
         // Live: a request made now shows without reloading the page.
+        const readBefore = requested.length
         await stripe.customers.create({ email: 'later@example.com' })
         await expect.poll(() => page.getByRole('button', { name: 'Show POST /v1/customers (200)' }).count()).toBe(2)
+        // Only the new row was read: the counts, then one row from the top, not the list again.
+        const reads = requested.slice(readBefore).filter((u) => u.includes('/api/requests?'))
+        expect(reads).toContain(`${serve}/__dashboard/api/requests?offset=0&limit=1&bodies=false`)
+        expect(reads.every((u) => /limit=[01](&|$)/.test(u))).toBe(true)
 
         // Events and deliveries: the failed attempt, the app's answer and the next retry.
         await page.getByRole('link', { name: 'Events and deliveries' }).click()
         await page.getByLabel('Event type contains').fill('customer.created')
+        // The list shows how the delivery stands; the event opens beside it with every attempt.
+        const row = page.locator('tr.row', { hasText: eventId })
+        await expect.poll(() => row.textContent()).toContain('Pending · 500')
+        await row.getByRole('button', { name: `Show customer.created ${eventId}` }).click()
         const delivery = page.getByRole('region', { name: `Delivery of ${eventId} to ${endpoint.id}` })
         await expect.poll(() => delivery.textContent()).toContain('database unavailable')
         const firstAttempt = delivery.locator('tbody tr').first()

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { requestLog } from '../../src/cli/dashboard/client/request-log.js'
+import { requestLog } from '../../src/cli/admin/request-log.js'
 
 const root = join(import.meta.dirname, '..', '..')
 

@@ -4,7 +4,7 @@ import { promisify } from 'node:util'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CopyContext, curlCommand, nodeClientCall } from '../../src/cli/dashboard/client/request-copy.js'
-import { type RequestRow, requestLog } from '../../src/cli/dashboard/client/request-log.js'
+import { type RequestJson, type RequestRow, requestRow } from '../../src/cli/dashboard/client/request-row.js'
 import { type SimServer, startHttpServer } from '../../src/cli/http-server.js'
 import { createSimulator } from '../../src/simulator/create-simulator.js'
 
@@ -31,17 +31,12 @@ describe('a request copied from the Requests page', () => {
     await new Promise((done) => server?.close(done))
   })
 
-  /** The rows the page lists, read through the admin API as the page reads them. */
+  /** The rows the page lists, oldest first, read through the admin API as the page reads them. */
   const rows = async (): Promise<RequestRow[]> => {
-    const log = requestLog()
-    const lines = await fetch(`${origin}/__sim/trace`, { headers: { Authorization: `Bearer ${TOKEN}` } }).then((r) => r.text())
-    log.add(
-      lines
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l)),
-    )
-    return [...log.rows]
+    const answer = (await fetch(`${origin}/__sim/requests?limit=500`, { headers: { Authorization: `Bearer ${TOKEN}` } }).then(
+      (r) => r.json(),
+    )) as { data: RequestJson[] }
+    return answer.data.map(requestRow).reverse()
   }
   const last = async () => (await rows()).at(-1) as RequestRow
 

@@ -11,6 +11,7 @@ import { objectRoutes } from './routes/object-routes.js'
 import { scheduleRoutes } from './routes/schedule-routes.js'
 import { setupRoutes } from './routes/setup-routes.js'
 import { usageRoutes } from './routes/usage-routes.js'
+import { windowRoutes } from './routes/window-routes.js'
 
 /**
  * Every admin route, each declared once (method, path, input schema, summary, answers, handler):
@@ -32,4 +33,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...fixtureRoutes,
   ...checkoutRoutes,
   ...customerRoutes,
+  ...windowRoutes,
 ]

@@ -1,6 +1,7 @@
 import type { RunResult } from '#harness/scenario/run-result.js'
 import type { TraceEntry } from '#kernel/index.js'
 import type { KeptAnswer } from './answer-capture.js'
+import { appMomentOf, detailOf } from './app-moment.js'
 import type { Moment, WalkStep, Walkthrough, WalkVerdict } from './walkthrough.js'
 
 /** Most characters of a body the step-through shows. */
@@ -35,12 +36,6 @@ const PROVIDER_NOTES: Readonly<Record<string, string>> = {
 
 const clip = (text: unknown): string | undefined =>
   typeof text === 'string' ? (text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}…` : text) : undefined
-
-/** A compact one-line rendering of an entry's data for a note. */
-function detailOf(data: Readonly<Record<string, unknown>>): string {
-  const text = JSON.stringify(data)
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text
-}
 
 /** The witnessing entries of each violated verdict, by sequence number. */
 function verdictsOf(result: RunResult): WalkVerdict[] {
@@ -119,7 +114,7 @@ function momentOf(e: TraceEntry, types: Map<string, string>, answers: KeptAnswer
   return otherMomentOf(e)
 }
 
-/** Faults, the receiver's state, the app's records and the provider's notes. */
+/** Faults, the receiver's state, the app's records (redeploys, forgeries, actions) and the provider's notes. */
 function otherMomentOf(e: TraceEntry): Moment | undefined {
   const base = { seq: e.seq, at: e.at }
   if (e.kind === 'fault') return { ...base, kind: 'fault', fault: e.data.kind, source: e.data.source, detail: e.data.label }
@@ -132,8 +127,7 @@ function otherMomentOf(e: TraceEntry): Moment | undefined {
     return { ...base, kind: 'fault', fault: d.kind, source: 'delivery', detail }
   }
   if (e.kind === 'harness.receiver') return { ...base, kind: 'receiver', down: e.data.down }
-  if (e.kind.startsWith('harness.'))
-    return { ...base, kind: 'note', lane: 'app', what: e.kind.slice('harness.'.length), detail: detailOf(e.data) }
+  if (e.kind.startsWith('harness.')) return appMomentOf(e)
   const note = PROVIDER_NOTES[e.kind]
   if (note !== undefined) return { ...base, kind: 'note', lane: 'provider', what: note, detail: detailOf(e.data) }
   return undefined

@@ -2,8 +2,10 @@
  * What happened at one point of a replayed counterexample, as the step-through draws it between
  * the provider's lane and the app's: a request the app made (`request`), an event the provider
  * emitted (`event`), a delivery to the app with its answer (`delivery`), a fault that fired
- * (`fault`), the receiver going down or up (`receiver`), and a note on either lane (`note`: the
- * app's own record of what it did, a delivery given up). `seq` is the trace entry's; `witness` names the violated checks it witnesses.
+ * (`fault`), the receiver going down or up (`receiver`), a redeploy of the app (`redeploy`), an
+ * attacker's forged delivery and the app's answer (`forged`), something the app did with what it
+ * knew and the provider's state (`action`), and a note on either lane (`note`: the app's own
+ * records, a delivery given up). `seq` is the trace entry's; `witness` names the violated checks it witnesses.
  *
  * @example
  * const m: Moment = { kind: 'event', seq: 40, at: 0, id: 'evt_1', type: 'customer.created' }
@@ -34,8 +36,40 @@ export type Moment = (
       readonly next: number | null
     }
   | { readonly kind: 'fault'; readonly fault: string; readonly source: string; readonly detail: string }
-  | { readonly kind: 'note'; readonly lane: 'provider' | 'app'; readonly what: string; readonly detail: string }
+  | {
+      readonly kind: 'note'
+      readonly lane: 'provider' | 'app'
+      readonly what: string
+      readonly detail: string
+      /** The note in words (the entry's fields read out), when the step-through knows the kind. */
+      readonly says?: string
+    }
   | { readonly kind: 'receiver'; readonly down: boolean }
+  /** The app was redeployed: its memory lost, its database kept; `reason` is `start`, `deploy` or `roll`. */
+  | { readonly kind: 'redeploy'; readonly reason: string; readonly restart: number }
+  /** An attacker's delivery handed to the app, and what the app answered (`accepted`, `refused`, `timeout`). */
+  | {
+      readonly kind: 'forged'
+      readonly forgery: string
+      readonly event: string
+      readonly type?: string
+      readonly object: string
+      readonly outcome: string
+      readonly status: number | null
+    }
+  /**
+   * Something the app did (`env.effects.record`): the action and the object it is about, the event
+   * it was handling, what it knew of the object, and the provider's state of it at that moment.
+   */
+  | {
+      readonly kind: 'action'
+      readonly action: string
+      readonly key: string
+      readonly handled?: string
+      readonly knew?: string
+      readonly provider?: string
+      readonly detail: string
+    }
 ) & { readonly seq: number; readonly at: number; readonly witness?: readonly string[] }
 
 /**

@@ -64,7 +64,8 @@ a { color: var(--accent); }
 .triggers { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; padding: 0; }
 .scroller { max-height: calc(100vh - 10rem); overflow-y: auto; }
 .scroller thead th { position: sticky; top: 0; background: var(--bg); z-index: 1; }
-tr.row { height: 33px; }
+tr.row, tr.row-pending { height: 33px; }
+tr.row-pending td { color: var(--muted); padding-top: 0; padding-bottom: 0; }
 tr.row td { white-space: nowrap; padding-top: 0; padding-bottom: 0; vertical-align: middle; }
 tr.row button { padding: .1rem .5rem; }
 label.inline { font-size: .85rem; color: var(--muted); }
@@ -107,4 +108,10 @@ button.link { background: none; border: none; padding: 0 .15rem; color: var(--ac
 .witness-tag { margin: .25rem 0 0; color: var(--bad); font-weight: 600; font-size: .85rem; clear: both; }
 q.answer { font-family: ui-monospace, monospace; font-size: 12px; }
 details summary { cursor: pointer; color: var(--muted); font-size: .85rem; }
+.arrow.forged { border-bottom-color: var(--bad); color: var(--bad); }
+.note.redeploy { border-color: var(--accent); }
+.note.action { border-color: var(--fg); }
+.action-facts { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 0 .5rem; margin: .2rem 0 0; font-size: .85rem; }
+.action-facts dd { margin: 0; }
+.witness-list { font-weight: 400; color: var(--fg); }
 `

@@ -3,6 +3,7 @@ import type { FaultsInput } from '#faults/index.js'
 import type { Violation } from '../checkers/violation.js'
 import { type ReplayHint, replayReported } from '../failure-report.js'
 import { minimiseProgram } from '../properties.js'
+import { writeScenarioFile } from '../run/scenario-file.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { HarnessInputError } from '../validate-input.js'
 import { parallelRunsFor, type RemoteSubject } from '../workers/parallel-runs.js'
@@ -10,6 +11,7 @@ import type { WorkersOption } from '../workers/workers-option.js'
 import type { FlowAction } from './flow-actions.js'
 import { type FlowProgram, type FlowWorkload, flowProgram } from './flow-program.js'
 import { type FlowReport, type FlowSubject, runFlow } from './flow-run.js'
+import { flowScenarioOf } from './flow-scenario-file.js'
 
 /** Settings of a ready-made billing flow check (`checkSubscriptionMirror`, `checkDunning`). */
 export interface FlowCheckOptions extends SimulatorChoice {
@@ -30,6 +32,13 @@ export interface FlowCheckOptions extends SimulatorChoice {
    * new URL('./my-client.ts', import.meta.url) }` (see the workers guide).
    */
   readonly workers?: WorkersOption
+  /**
+   * Where to write the counterexample's scenario file (`checkSubscriptionMirror`, `checkFulfilment`
+   * and `checkDunning`), which `service-sim replay` and `service-sim open` read. Default: none written.
+   */
+  readonly scenarioDir?: string
+  /** Name of the client, for the scenario file (a bundled client is named by itself). */
+  readonly name?: string
 }
 
 /** The outcome of a ready-made billing flow check. */
@@ -45,6 +54,8 @@ export interface FlowCheckResult {
   readonly traceHash?: string
   /** The counterexample's steps as executed. */
   readonly steps?: readonly string[]
+  /** The counterexample's scenario file, when `scenarioDir` was given. */
+  readonly scenarioFile?: string
   /**
    * Runs of the check that reached each (event type, the provider's object state on arrival, how
    * the delivery arrived, where the app stood) combination, as `type|state|fault|deploy` keys
@@ -115,7 +126,10 @@ export async function checkFlows(
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new HarnessInputError(`${api}: option 'numRuns' must be a positive integer`)
   refuseUnknownWorkloadKeys(api, options.workload)
-  const { numRuns: _n, seed, workload, workers, ...run } = options
+  for (const key of ['scenarioDir', 'name'] as const)
+    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === ''))
+      throw new HarnessInputError(`${api}: option '${key}' must be a non-empty string`)
+  const { numRuns: _n, seed, workload, workers, scenarioDir, name, ...run } = options
   const runOne = (p: FlowProgram) => runFlow(p, subject(), run)
   const counts = new Map<string, number>()
   let counting = true
@@ -134,9 +148,22 @@ export async function checkFlows(
   if (found.program === undefined) return { ok: true, numRuns: found.numRuns, coverage }
   // After the lanes are closed: no run of theirs is still under way in this thread.
   const report = await reportOf(runOne, found.program)
+  const scenario =
+    scenarioDir === undefined
+      ? undefined
+      : flowScenarioOf(found.program, {
+          remote,
+          name,
+          faults: run.faults,
+          traceHash: report.traceHash,
+          headerPrefix: run.headerPrefix ?? run.simOptions?.headerPrefix,
+          apiVersion: run.apiVersion ?? run.simOptions?.apiVersion,
+        })
+  const scenarioFile = scenario === undefined || scenarioDir === undefined ? undefined : writeScenarioFile(scenarioDir, scenario)
   return {
     ok: false,
-    ...replayReported(api, seed ?? 42, report),
+    ...replayReported(api, seed ?? 42, { ...report, ...(scenarioFile === undefined ? {} : { scenarioFile }) }),
+    ...(scenarioFile === undefined ? {} : { scenarioFile }),
     numRuns: found.numRuns,
     counterexample: found.program,
     ...report,

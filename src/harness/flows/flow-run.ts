@@ -99,6 +99,11 @@ export interface FlowRunOptions extends SimulatorChoice {
   readonly onStep?: StepRunnerOptions['onStep']
   /** Gets the run's whole trace at the end (a replay's report reads it). */
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
+  /**
+   * Gets the run's simulator once its client is deployed and mounted, before the first step: a
+   * replay that follows the run as it goes (where each step's entries begin, what the app answered).
+   */
+  readonly onSimulator?: (sim: Simulator) => void
 }
 
 /** The outcome of one billing flow run. */
@@ -275,9 +280,8 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const latest = new Map<string, string>()
   const sent: SentEvent[] = []
   const types = new Set<string>(eventTypesOf(program, subject))
-  const all = types.has('*')
   sim.service.events.subscribe((e) => {
-    if ((!all && !types.has(e.type)) || e.objectId === undefined) return
+    if ((!types.has('*') && !types.has(e.type)) || e.objectId === undefined) return
     latest.set(e.objectId, e.id)
     sent.push({ id: e.id, type: e.type, objectId: e.objectId, body: e.body })
   })
@@ -303,6 +307,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     const tools = { sim, destination: d, url: FLOW_RECEIVER_URL, deployment, sent, forged, receive, advance }
     const steps = { runner, subject, options, run }
     const labels: string[] = []
+    options.onSimulator?.(sim)
     for (const step of program.steps) {
       const record = await runner.run(step.kind, flowStepLabel(step), () => flowStep(step, steps, tools, ctx))
       labels.push(record.label)

@@ -63,3 +63,15 @@ export async function flowClientOf(
     throw new MissingSubjectError(`the scenario names client module '${name}', which cannot be loaded: ${reason}`)
   }
 }
+
+/**
+ * The name a flow property's bundled client goes by (`reference` or a buggy variant's), found by
+ * identity: what a counterexample file names so its replay runs the same client. Undefined for a
+ * client of the user's own.
+ *
+ * @example
+ * bundledFlowClientName('dunning', referenceDunningClient) // 'reference'
+ */
+export function bundledFlowClientName(property: FlowScenarioProperty, factory: unknown): string | undefined {
+  return Object.entries(BUNDLED[property]).find(([, bundled]) => bundled === factory)?.[0]
+}

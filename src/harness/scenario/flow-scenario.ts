@@ -1,5 +1,6 @@
 import type { FaultsInput } from '#faults/index.js'
 import type { TraceEntry } from '#kernel/index.js'
+import type { Simulator } from '#simulator/index.js'
 import { checkerRegistry, verdictOf } from '../checkers/checker-registry.js'
 import type { Violation } from '../checkers/violation.js'
 import { type DunningClientFactory, dunningSubject } from '../flows/dunning-subject.js'
@@ -37,6 +38,8 @@ export interface FlowScenarioOptions {
   readonly baseDir: string
   readonly onStep?: (step: StepRecord, requests: readonly RequestRecord[], faults: readonly FaultDecision[]) => void
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
+  /** Gets the run's simulator before its first step (not the `deterministic` check's second run). */
+  readonly onSimulator?: (sim: Simulator) => void
 }
 
 /** The flow steps of the workload: `client` actions (the step kind, its fields as `args`) and `advance`. */
@@ -67,14 +70,19 @@ function runOnce(
   scenario: Scenario,
   factory: unknown,
   seed: number,
-  listen: { onStep?: StepRunnerOptions['onStep']; onTrace?: (entries: readonly TraceEntry[]) => void },
+  listen: {
+    onStep?: StepRunnerOptions['onStep']
+    onTrace?: (entries: readonly TraceEntry[]) => void
+    onSimulator?: (sim: Simulator) => void
+  },
 ): Promise<OneRun> {
   const property = scenario.harness?.flow as FlowScenarioProperty
   const { schedule, ...rates } = scenario.faults
   const steps = stepsOf(scenario)
   if (property === 'thin_events')
     return runThinRace({ seed, steps: steps as ThinRaceStep[], faults: schedule }, factory as ThinEventReceiverFactory, listen)
-  return runFlow({ seed, steps, faults: schedule }, subjectOf(property, factory), {
+  const everyEvent = scenario.harness?.every_event === true ? { everyEvent: true } : {}
+  return runFlow({ seed, steps, faults: schedule, ...everyEvent }, subjectOf(property, factory), {
     ...listen,
     faults: rates as Omit<FaultsInput, 'schedule'>,
     ...(scenario.header_prefix === undefined ? {} : { headerPrefix: scenario.header_prefix }),
@@ -88,6 +96,7 @@ async function verdictsOf(
   report: OneRun,
   entries: readonly TraceEntry[],
   again: () => Promise<string>,
+  seedGiven: boolean,
 ): Promise<Verdict[]> {
   const verdicts: Verdict[] = report.violations.map((v) => ({
     name: `checker ${v.checker}`,
@@ -96,6 +105,13 @@ async function verdictsOf(
     witness: { seq: v.witness, entries: v.entries.slice(0, 5) },
   }))
   if (verdicts.length === 0) verdicts.push({ name: `${scenario.harness?.flow} checkers`, ok: true, message: 'no violation' })
+  const recorded = /trace hash ([0-9a-f]{16,})/.exec(scenario.description ?? '')?.[1]
+  if (recorded !== undefined && !seedGiven)
+    verdicts.push({
+      name: 'reproduces the recorded trace hash',
+      ok: recorded === report.traceHash,
+      message: recorded === report.traceHash ? `trace hash ${recorded}` : `recorded ${recorded}, got ${report.traceHash}`,
+    })
   for (const name of scenario.expectations.checkers) {
     if (name === 'deterministic') {
       const second = await again()
@@ -155,10 +171,11 @@ export async function runFlowScenario(scenario: Scenario, options: FlowScenarioO
     onTrace: (all) => {
       entries = all
     },
+    ...(options.onSimulator === undefined ? {} : { onSimulator: options.onSimulator }),
   })
   options.onTrace?.(entries)
   const again = async () => (await runOnce(scenario, factory, seed, {})).traceHash
-  const verdicts = await verdictsOf(scenario, report, entries, again)
+  const verdicts = await verdictsOf(scenario, report, entries, again, options.seed !== undefined)
   return {
     scenario: scenario.name,
     description: scenario.description ?? '',

@@ -247,6 +247,8 @@ export interface ScenarioHarness {
   flow?: FlowScenarioProperty | undefined
   /** The flow's client: `reference` (default), a bundled buggy variant's name, or a module path exporting `client`. */
   client?: string | undefined
+  /** The flow's endpoint is subscribed to every event type (`*`), as a generated program may be. */
+  every_event?: boolean | undefined
 }
 
 /**

@@ -275,6 +275,10 @@ export const scenarioSchema = z
           description:
             "The flow's client: 'reference' (default), a bundled buggy variant's name, or a module path exporting `client` (a factory).",
         }),
+        every_event: z.boolean().optional().meta({
+          description:
+            "A billing flow whose endpoint is subscribed to every event type ('*'), as a generated program may be; otherwise to the types its property handles.",
+        }),
       })
       .strict()
       .optional()

@@ -1,53 +1,13 @@
 import { z } from 'zod'
 import { DELIVERY_STATUSES } from '#catalogue/index.js'
 import type { Simulator } from '#simulator/index.js'
-import { fail, iso, json } from '../admin-io.js'
+import { fail, json } from '../admin-io.js'
 import { type AdminRoute, adminRoute } from '../admin-route.js'
 import { deliveryAnswer } from '../delivery-answers.js'
+import { attemptJson, deliveryJson, eventJson } from '../event-json.js'
 import { ERROR, ok, ref } from '../openapi-components.js'
 
-type DeliveryRow = ReturnType<Simulator['admin']['deliveries']>[number]
-type EventRow = ReturnType<Simulator['admin']['events']>[number]
-
 const id = z.string().min(1).max(255)
-
-/** The JSON of one attempt of a delivery; `answer` is the receiver's body, when serve kept it. */
-function attemptJson(a: DeliveryRow['attempts'][number], answer?: string) {
-  return {
-    at: iso(a.at),
-    trigger: a.trigger,
-    outcome: a.outcome,
-    status: a.status,
-    duration_ms: a.durationMs,
-    ...(a.message === undefined ? {} : { message: a.message }),
-    ...(answer === undefined ? {} : { answer }),
-  }
-}
-
-/** The JSON of a delivery: every attempt (with the receiver's answer), and the next automatic one. */
-function deliveryJson(sim: Simulator, r: DeliveryRow) {
-  return {
-    event: r.eventId,
-    event_type: r.eventType,
-    destination: r.destinationId,
-    url: r.url,
-    mode: r.mode,
-    status: r.status,
-    retries: r.retries,
-    next_attempt_at: iso(r.nextAttemptAt),
-    cancelled: r.cancelled ?? null,
-    attempts: r.attempts.map((a) => attemptJson(a, deliveryAnswer(sim, r.eventId, r.url, a.at, a.durationMs))),
-  }
-}
-
-const eventJson = (e: EventRow) => ({
-  id: e.id,
-  type: e.type,
-  account: e.account,
-  mode: e.mode,
-  kind: e.kind,
-  created: iso(e.at),
-})
 
 const list = (items: unknown) => ({ type: 'object', properties: { data: { type: 'array', items } } })
 

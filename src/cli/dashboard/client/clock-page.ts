@@ -38,7 +38,7 @@ function TimeTravel({ now, done }: { now: string | undefined; done: () => Promis
       <label>Advance by (15m, 2d, 1h30m)<input value=${by} onInput=${inputValue(setBy)} /></label>
       <${ActionButton} label="Advance" name="Advance the clock by the duration" act=${() => adminPost('/clock/advance', { duration: by }).then(done)} />
       <label>Advance to (UTC)<input type="datetime-local" step="1" value=${to} onInput=${inputValue(setTo)} /></label>
-      <${ActionButton} label="Go" name="Advance the clock to the date" act=${() => adminPost('/clock/advance_to', { to: asUtc(to) }).then(done)} />
+      <${ActionButton} label="Go" name="Go: advance the clock to the date" act=${() => adminPost('/clock/advance_to', { to: asUtc(to) }).then(done)} />
     </div>
   </section>`
 }

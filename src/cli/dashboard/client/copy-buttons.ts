@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { adminGet } from './admin-client.js'
 import { html } from './dashboard-html.js'
 import { type CopyContext, curlCommand, nodeClientCall } from './request-copy.js'
-import type { RequestRow } from './request-log.js'
+import type { RequestRow } from './request-row.js'
 
 /** `GET /state` as far as a copied request needs it. */
 interface StateJson {
@@ -61,7 +61,7 @@ export function CopyButtons({ row, ctx }: { row: RequestRow; ctx: CopyContext | 
     ${
       shown === undefined
         ? null
-        : html`<p class="muted" role="status">${shown.note}</p><pre aria-label=${shown.form.name}>${shown.text}</pre>`
+        : html`<p class="muted" role="status">${shown.note}</p><pre tabindex="0" aria-label=${shown.form.name}>${shown.text}</pre>`
     }
   </div>`
 }

@@ -4,17 +4,28 @@ import { adminGet, adminPost } from './admin-client.js'
 import { html } from './dashboard-html.js'
 import { readableBody, statusClass, virtualTime } from './display.js'
 import { type LiveState, useRefresh } from './live-updates.js'
+import { useDrawnRows, useServerWindow, type WindowAnswer } from './server-window.js'
 
-/** Events drawn at first, and added by each "Show more": the page stays light with ten thousand. */
-const PAGE = 100
+/** Each event row's height in pixels (the style sheet fixes it): the window is computed from it. */
+const ROW_HEIGHT = 33
 
-/** An event as `GET /events` answers it. */
+/** A delivery as an event's row sums it up (`GET /events/window`). */
+interface DeliverySummary {
+  readonly destination: string
+  readonly status: 'Delivered' | 'Pending' | 'Failed'
+  readonly attempts: number
+  readonly last_status: number | null
+  readonly next_attempt_at: string | null
+}
+
+/** An event as `GET /events/window` answers it, its deliveries summed up. */
 interface EventJson {
   readonly id: string
   readonly type: string
   readonly account: string
   readonly mode: string
   readonly created: string
+  readonly deliveries: readonly DeliverySummary[]
 }
 
 /** One attempt as `GET /deliveries` answers it. */
@@ -49,7 +60,7 @@ function Attempts({ attempts }: { attempts: readonly AttemptJson[] }): VNode {
         (a, i) => html`<tr>
           <td>${i + 1}</td><td>${virtualTime(a.at)}</td><td>${a.trigger}</td><td>${a.outcome}</td>
           <td class=${statusClass(a.status)}>${a.status ?? '—'}</td><td>${a.duration_ms} ms</td>
-          <td>${a.answer === undefined && a.message === undefined ? '—' : html`<pre class="answer">${a.message ?? readableBody(a.answer ?? '')}</pre>`}</td>
+          <td>${a.answer === undefined && a.message === undefined ? '—' : html`<pre class="answer" tabindex="0">${a.message ?? readableBody(a.answer ?? '')}</pre>`}</td>
         </tr>`,
       )}
     </tbody>
@@ -81,45 +92,80 @@ function Delivery({ d, resend }: { d: DeliveryJson; resend: (d: DeliveryJson) =>
   </section>`
 }
 
+/** One delivery in an event's row: how it stands, the last attempt's status and how many there were. */
+function summary(d: DeliverySummary) {
+  const last = d.attempts === 0 ? '' : ` · ${d.last_status ?? 'no answer'}${d.attempts > 1 ? ` ×${d.attempts}` : ''}`
+  return html`<span class=${statusClass(d.status)} title=${d.destination}>${d.status}${last}</span> `
+}
+
+function EventRow({ e, selected, select }: { e: EventJson; selected: boolean; select: (e: EventJson) => void }): VNode {
+  return html`<tr class="row" aria-selected=${selected ? 'true' : 'false'}>
+    <td><button type="button" onClick=${() => select(e)} aria-label=${`Show ${e.type} ${e.id}`}>${e.type}</button></td>
+    <td><code>${e.id}</code></td>
+    <td>${e.account} ${e.mode}</td>
+    <td class="time">${virtualTime(e.created)}</td>
+    <td>${e.deliveries.length === 0 ? html`<span class="muted">no destination</span>` : e.deliveries.map(summary)}</td>
+  </tr>`
+}
+
+/** The chosen event's deliveries, every attempt with the app's answers, reread on each change. */
+function EventDetail({ e, live }: { e: EventJson; live: LiveState }): VNode {
+  const [deliveries, setDeliveries] = useState<readonly DeliveryJson[] | undefined>(undefined)
+  const [error, setError] = useState<string | undefined>(undefined)
+  const load = async () => {
+    try {
+      setDeliveries((await adminGet<{ data: DeliveryJson[] }>(`/deliveries?event=${encodeURIComponent(e.id)}`)).data)
+      setError(undefined)
+    } catch (err) {
+      setError((err as Error).message)
+    }
+  }
+  useRefresh(load, [e.id, live.changes, live.resets])
+  const resend = async (d: DeliveryJson) => {
+    await adminPost('/deliveries/resend', { event: d.event, destination: d.destination })
+    await load()
+  }
+  return html`<article class="event detail" aria-labelledby="event-detail-title">
+    <h3 id="event-detail-title"><span>${e.type}</span> <code>${e.id}</code>
+      <span class="muted">${e.account} ${e.mode} · ${virtualTime(e.created)}</span></h3>
+    ${error === undefined ? null : html`<p role="alert" class="status-bad">${error}</p>`}
+    ${(deliveries ?? []).map((d) => html`<${Delivery} key=${d.destination} d=${d} resend=${resend} />`)}
+    ${deliveries?.length === 0 ? html`<p class="empty">No destination listens for this event.</p>` : null}
+  </article>`
+}
+
+const PENDING = html`<tr class="row-pending" aria-hidden="true"><td colspan="5">…</td></tr>`
+const PendingRow = (): VNode => PENDING
+
 /**
- * The Events and deliveries page: each event (newest first) with, per destination, every attempt
- * (virtual time, trigger, outcome, status, duration, the answer's body) and the next automatic
- * retry, and a button that resends the event to that destination (the admin API's manual resend).
+ * The Events and deliveries page: each event (newest first) with how its deliveries stand, filtered
+ * by type and delivery status on the server, only the rows in view read (`GET /events/window`) and
+ * drawn; an event opens beside the list with, per destination, every attempt (virtual time,
+ * trigger, outcome, status, duration, the answer's body), the next automatic retry, and a button
+ * that resends the event to that destination (the admin API's manual resend).
  *
  * @example
  * html`<${DeliveriesPage} live=${live} />`
  */
 export function DeliveriesPage({ live }: { live: LiveState }): VNode {
-  const [events, setEvents] = useState<readonly EventJson[]>([])
-  const [deliveries, setDeliveries] = useState<readonly DeliveryJson[]>([])
   const [status, setStatus] = useState('')
   const [type, setType] = useState('')
-  const [error, setError] = useState<string | undefined>(undefined)
-  const [limit, setLimit] = useState(PAGE)
-  const load = async () => {
-    try {
-      const [e, d] = await Promise.all([
-        adminGet<{ data: EventJson[] }>('/events'),
-        adminGet<{ data: DeliveryJson[] }>('/deliveries'),
-      ])
-      setEvents(e.data)
-      setDeliveries(d.data)
-      setError(undefined)
-    } catch (e) {
-      setError((e as Error).message)
-    }
-  }
-  useRefresh(load, [live.changes, live.resets])
-  const resend = async (d: DeliveryJson) => {
-    await adminPost('/deliveries/resend', { event: d.event, destination: d.destination })
-    await load()
-  }
-  const byEvent = new Map<string, DeliveryJson[]>()
-  for (const d of deliveries) byEvent.set(d.event, [...(byEvent.get(d.event) ?? []), d])
-  const shown = [...events]
-    .reverse()
-    .filter((e) => type === '' || e.type.includes(type))
-    .filter((e) => status === '' || (byEvent.get(e.id) ?? []).some((d) => d.status === status))
+  const [chosen, setChosen] = useState<EventJson | undefined>(undefined)
+  const list = useServerWindow<EventJson, WindowAnswer<EventJson>>({
+    rowHeight: ROW_HEIGHT,
+    read: (offset, limit) => {
+      const q = new URLSearchParams({ offset: String(offset), limit: String(limit) })
+      if (type !== '') q.set('type', type)
+      if (status !== '') q.set('delivery_status', status)
+      return adminGet<WindowAnswer<EventJson>>(`/events/window?${q}`)
+    },
+    filters: JSON.stringify([type, status]),
+    changes: live.changes,
+    resets: live.resets,
+    stable: false,
+  })
+  const answer = list.answer
+  const drawn = useDrawnRows()
   return html`<section aria-labelledby="events-title">
     <h2 id="events-title">Events and deliveries</h2>
     <form class="filters" role="search" onSubmit=${(e: Event) => e.preventDefault()}>
@@ -130,22 +176,31 @@ export function DeliveriesPage({ live }: { live: LiveState }): VNode {
         </select></label>
       <label>Event type contains
         <input type="search" value=${type} onInput=${(e: Event) => setType((e.target as HTMLInputElement).value)} /></label>
-      <p class="muted" aria-live="polite">${shown.length} of ${events.length} events</p>
+      <p class="muted" aria-live="polite">${answer === undefined ? 'Reading…' : `${answer.total} of ${answer.count} events`}</p>
     </form>
-    ${error === undefined ? null : html`<p role="alert" class="status-bad">${error}</p>`}
-    ${shown.slice(0, limit).map(
-      (e) => html`<article class="event" key=${e.id} aria-labelledby=${`event-${e.id}`}>
-        <h3 id=${`event-${e.id}`}><span>${e.type}</span> <code>${e.id}</code>
-          <span class="muted">${e.account} ${e.mode} · ${virtualTime(e.created)}</span></h3>
-        ${(byEvent.get(e.id) ?? []).map((d) => html`<${Delivery} key=${d.destination} d=${d} resend=${resend} />`)}
-        ${byEvent.has(e.id) ? null : html`<p class="empty">No destination listens for this event.</p>`}
-      </article>`,
-    )}
-    ${
-      shown.length > limit
-        ? html`<p><button type="button" onClick=${() => setLimit(limit + PAGE)}>Show ${Math.min(PAGE, shown.length - limit)} more of ${shown.length - limit}</button></p>`
-        : null
-    }
-    ${events.length === 0 ? html`<p class="empty">No events yet.</p>` : null}
+    ${list.error === undefined ? null : html`<p role="alert" class="status-bad">${list.error}</p>`}
+    <div class=${chosen === undefined ? '' : 'split'}>
+      <div class="list scroller" ref=${list.box} tabindex="0" aria-label="Events, newest first"><table>
+        <thead><tr><th scope="col">Type</th><th scope="col">Id</th><th scope="col">Account</th><th scope="col">Virtual time</th>
+          <th scope="col">Deliveries</th></tr></thead>
+        <tbody>
+          ${list.before > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.before}px` }}></tr>` : null}
+          ${list
+            .rows()
+            .map(([i, e]) =>
+              e === undefined
+                ? html`<${PendingRow} key=${`pending-${i}`} />`
+                : drawn(
+                    e,
+                    e.id === chosen?.id,
+                    () => html`<${EventRow} key=${e.id} e=${e} selected=${e.id === chosen?.id} select=${setChosen} />`,
+                  ),
+            )}
+          ${list.after > 0 ? html`<tr aria-hidden="true" style=${{ height: `${list.after}px` }}></tr>` : null}
+        </tbody>
+      </table></div>
+      ${chosen === undefined ? null : html`<${EventDetail} key=${chosen.id} e=${chosen} live=${live} />`}
+    </div>
+    ${answer?.count === 0 ? html`<p class="empty">No events yet.</p>` : null}
   </section>`
 }

@@ -78,9 +78,9 @@ function Destination({ d, h, reload }: { d: DestinationJson; h: HealthJson | und
         <select value=${overlap} onChange=${(e: Event) => setOverlap((e.target as HTMLSelectElement).value)}>
           ${OVERLAPS.map((o) => html`<option value=${o.value}>${o.label}</option>`)}
         </select></label>
-      <${ActionButton} label="Roll secret" name=${`Roll the signing secret of ${d.id}`} act=${roll} done="Rolled." />
+      <${ActionButton} label="Roll the signing secret" name=${`Roll the signing secret of ${d.id}`} act=${roll} done="Rolled." />
       <${ActionButton} label=${d.status === 'enabled' ? 'Disable' : 'Enable'} name=${`${d.status === 'enabled' ? 'Disable' : 'Enable'} ${d.id}`} act=${toggle} />
-      <${ActionButton} label="Send test ping" name=${`Send a test ping to ${d.id}`} act=${ping} done="Sent: see Events and deliveries." />
+      <${ActionButton} label="Send a test ping" name=${`Send a test ping to ${d.id}`} act=${ping} done="Sent: see Events and deliveries." />
     </div>
   </article>`
 }

@@ -62,8 +62,8 @@ function Rates({ faults, done }: { faults: FaultsJson; done: () => Promise<void>
     <form class="actions" aria-label="Set a rate" onSubmit=${(e: Event) => e.preventDefault()}>
       <label>Fault drawn by rate<select value=${kind} onChange=${value(setKind)}>${faults.kinds.map((k) => html`<option value=${k}>${k}</option>`)}</select></label>
       <label>Rate (0 to 1)<input type="number" min="0" max="1" step="0.05" value=${rate} onInput=${value(setRate)} /></label>
-      <${ActionButton} label="Set rate" name="Set the rate" act=${() => adminPost('/faults/rates', { rates: { [kind]: Number(rate) } }).then(done)} />
-      <${ActionButton} label="Clear all" name="Clear every fault" act=${() => adminPost('/faults/clear', {}).then(done)} />
+      <${ActionButton} label="Set the rate" act=${() => adminPost('/faults/rates', { rates: { [kind]: Number(rate) } }).then(done)} />
+      <${ActionButton} label="Clear every fault" act=${() => adminPost('/faults/clear', {}).then(done)} />
     </form>
   </div>`
 }

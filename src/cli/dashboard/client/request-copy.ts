@@ -1,5 +1,5 @@
 import { formObject } from './form-params.js'
-import type { RequestRow } from './request-log.js'
+import type { RequestRow } from './request-row.js'
 
 /**
  * What a copied request needs beyond its row: where serve listens, the platform's keys, and the

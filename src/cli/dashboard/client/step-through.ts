@@ -2,7 +2,9 @@ import type { VNode } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { WalkStep, Walkthrough } from '../../counterexample/walkthrough.js'
 import { html } from './dashboard-html.js'
-import { SequencePicture, sinceStart } from './sequence-picture.js'
+import { momentDrawing } from './moment-drawing.js'
+import { SequencePicture } from './sequence-picture.js'
+import { sinceStart } from './since-start.js'
 
 /** Keys that move through the steps; typing in a field is left alone. */
 const KEYS: Readonly<Record<string, 'next' | 'previous' | 'violation' | 'first' | 'last'>> = {
@@ -55,6 +57,24 @@ function Verdicts({ walk, show }: { walk: Walkthrough; show: (seq: number) => vo
       )}
     </ul>
   </section>`
+}
+
+/**
+ * The violation, where it happens: each violated check and the entries that witness it, in words
+ * (what the app did, the event it handled, the provider's state), each a button to its row.
+ */
+function Violation({ walk, show }: { walk: Walkthrough; show: (seq: number) => void }): VNode {
+  const moments = new Map(walk.steps.flatMap((s) => s.moments.map((m) => [m.seq, m] as const)))
+  return html`<div class="violation-here" role="note" aria-label="The violation">⚠ The violation: the marked rows witness it.
+    <ul>${walk.verdicts
+      .filter((v) => !v.ok)
+      .map(
+        (v) => html`<li><strong>${v.name}</strong>: ${v.message}
+          <ul class="witness-list">${v.witness.map((seq) => {
+            const m = moments.get(seq)
+            return html`<li><button type="button" class="link" onClick=${() => show(seq)}>#${seq}</button> ${m === undefined ? '' : momentDrawing(m).says}</li>`
+          })}</ul></li>`,
+      )}</ul></div>`
 }
 
 /** The row of buttons that move through the steps, with their keys. */
@@ -128,12 +148,7 @@ export function StepThrough({ walk }: { walk: Walkthrough }): VNode {
       <section class="step" aria-labelledby="step-title">
         <h3 id="step-title" aria-live="polite">${at === 0 ? 'Setup' : at === walk.steps.length - 1 ? 'End of run' : `Step ${step.n}`}: ${step.label}</h3>
         <p class="muted">${sinceStart(step.at - walk.start)} → ${sinceStart(step.end - walk.start)}${step.ok ? '' : html` · <span class="status-bad">failed: ${step.note ?? ''}</span>`}</p>
-        ${
-          at === walk.violationStep
-            ? html`<div class="violation-here" role="note">⚠ The violation: the marked rows witness it.
-                <ul>${walk.verdicts.filter((v) => !v.ok).map((v) => html`<li><strong>${v.name}</strong>: ${v.message}</li>`)}</ul></div>`
-            : ''
-        }
+        ${at === walk.violationStep ? html`<${Violation} walk=${walk} show=${show} />` : ''}
         <${SequencePicture} step=${step} start=${walk.start} />
       </section>
     </div>

@@ -1,11 +1,19 @@
-import type { TraceLine } from './admin-client.js'
+/** A trace entry as the log reads it (the kernel's entries have this shape). */
+interface TraceLine {
+  readonly seq: number
+  readonly at: number
+  readonly kind: string
+  readonly data: Readonly<Record<string, unknown>>
+}
 
 /**
- * One API request as the Requests page lists it, read off the trace: the service's `http` entry
+ * One API request as the dashboard's Requests page lists it, read off the trace: the service's `http` entry
  * (what it answered) joined with serve's `serve.request` entry (what arrived: headers, wall time).
  *
  * @example
- * const row: RequestRow = requestLog().add(lines).rows[0]!
+ * const log = requestLog()
+ * log.add(sim.trace.entries())
+ * const row: RequestRow | undefined = log.rows[0]
  */
 export interface RequestRow {
   readonly seq: number
@@ -42,14 +50,15 @@ const MAX_WAITING = 1000
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
 
 /**
- * The request log the Requests page keeps: trace entries are added as they come (only the new
- * ones are read on each change), and each answered request becomes a row. A request that arrived
+ * The log of API requests `GET /__sim/requests` answers from: trace entries are added as they come
+ * (only the entries appended since the last read), and each answered request becomes a row, with
+ * the accounts seen kept for the page's account filter. A request that arrived
  * over HTTP is matched with its answer by method, target and body, oldest first: the answer's
  * entry is written when it is done, so concurrent requests may finish in another order.
  *
  * @example
  * const log = requestLog()
- * log.add(await readTrace(log.next))
+ * log.add(sim.trace.entries())
  * log.rows.length
  */
 export function requestLog() {
@@ -57,6 +66,7 @@ export function requestLog() {
   const versions = new Map<string, string>()
   const waiting: Arrived[] = []
   const rows: RequestRow[] = []
+  const accounts = new Set<string>()
   let next = 0
   const arrivedFor = (method: string, path: string, body: string): Arrived | undefined => {
     const i = waiting.findIndex((a) => a.method === method && a.path === path && (a.body === body || a.method === 'GET'))
@@ -89,6 +99,8 @@ export function requestLog() {
   }
   return {
     rows: rows as readonly RequestRow[],
+    /** Every account a request was made as, in the order first seen. */
+    accounts: accounts as ReadonlySet<string>,
     /** The first sequence number not read yet. */
     get next() {
       return next
@@ -112,7 +124,11 @@ export function requestLog() {
             headers: (d.headers ?? {}) as Record<string, string>,
             body: text(d.body) ?? '',
           })
-        } else if (line.kind === 'http') rows.push(answered(line))
+        } else if (line.kind === 'http') {
+          const row = answered(line)
+          rows.push(row)
+          if (row.account !== undefined) accounts.add(row.account)
+        }
       }
     },
   }
