@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -42,6 +42,21 @@ describe("a billing flow property's counterexample, step by step", () => {
       numRuns: 30,
       scenarioDir: dir,
     })
+    // A flow written by hand: the first delivery slowed past the time-out, a redeploy, a forgery.
+    writeFileSync(
+      join(dir, 'adversity.json'),
+      JSON.stringify({
+        name: 'adversity',
+        seed: 3,
+        harness: { flow: 'subscription_mirror', client: 'reference' },
+        workload: [
+          { client: { action: 'subscribe', args: { customer: 0, plan: 0, quantity: 1, trialDays: 0 } } },
+          { client: { action: 'redeploy' } },
+          { client: { action: 'forge', args: { forgery: 'wrong_secret', aim: 'customer.subscription.' } } },
+        ],
+        faults: { schedule: [{ step: 1, fault: 'receiver_slow', count: 1, delay: 20_000 }] },
+      }),
+    )
     server = await startOpenServer(new CounterexampleSource(dir), { token: TOKEN })
     port = (server.address() as AddressInfo).port
   }, 120_000)
@@ -60,6 +75,16 @@ describe("a billing flow property's counterexample, step by step", () => {
     expect(scenario.workload).toHaveLength(dunning.counterexample?.steps.length ?? -1)
     expect(scenario.description).toContain(`Replays to trace hash ${dunning.traceHash}`)
     expect(dunning.replay?.scenarioFile).toBe(dunning.scenarioFile)
+  })
+
+  it('refuses a scenarioDir or name that is not a non-empty string, naming the check and the option', async () => {
+    const factory = variant(buggyDunningClients, 'no-dedup').factory
+    await expect(checkDunning(factory, { numRuns: 1, scenarioDir: '' })).rejects.toThrow(
+      "checkDunning: option 'scenarioDir' must be a non-empty string",
+    )
+    await expect(checkDunning(factory, { numRuns: 1, name: 7 as unknown as string })).rejects.toThrow(
+      "checkDunning: option 'name' must be a non-empty string",
+    )
   })
 
   it('replays to the trace of the failing run, one frame per program step, each delivery with what the app answered', async () => {
@@ -106,6 +131,19 @@ describe("a billing flow property's counterexample, step by step", () => {
       expect.stringMatching(/^grants access for cus_\w+; the provider's subscriptions: sub_\w+ canceled/),
     )
     expect(said).toContainEqual(expect.stringMatching(/status: app active, provider canceled/))
+  })
+
+  it('shows a delivery that timed out, a redeploy, and a forged delivery with what the app answered it', async () => {
+    const answer = await call(port, '/__dashboard/counterexamples/adversity.json', { headers: auth })
+    const w = JSON.parse(answer.body) as Walkthrough
+    const [, first, second, third] = w.steps
+    const slowed = first?.moments.find((m) => m.kind === 'delivery' && m.outcome === 'timeout')
+    expect(slowed).toMatchObject({ kind: 'delivery', status: null, type: 'customer.subscription.created' })
+    expect(first?.moments.some((m) => m.kind === 'fault' && m.fault === 'receiver_slow')).toBe(true)
+    expect(second?.moments.filter((m) => m.kind === 'redeploy')).toMatchObject([{ reason: 'deploy', restart: 1 }])
+    expect(third?.moments.filter((m) => m.kind === 'forged')).toMatchObject([
+      { forgery: 'wrong_secret', outcome: 'refused', status: 400, type: expect.stringMatching(/^customer\.subscription\./) },
+    ])
   })
 
   it('replays the file with service-sim replay to the same verdicts', async () => {

@@ -126,6 +126,9 @@ export async function checkFlows(
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new HarnessInputError(`${api}: option 'numRuns' must be a positive integer`)
   refuseUnknownWorkloadKeys(api, options.workload)
+  for (const key of ['scenarioDir', 'name'] as const)
+    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === ''))
+      throw new HarnessInputError(`${api}: option '${key}' must be a non-empty string`)
   const { numRuns: _n, seed, workload, workers, scenarioDir, name, ...run } = options
   const runOne = (p: FlowProgram) => runFlow(p, subject(), run)
   const counts = new Map<string, number>()
