@@ -10,6 +10,7 @@ import { loadScenarioFile } from '#harness/scenario/load-scenario.js'
 import type { RunResult } from '#harness/scenario/run-result.js'
 import { loadClientModule, type RunOptions, runScenario } from '#harness/scenario/run-scenario.js'
 import type { Scenario } from '#harness/scenario/schema.js'
+import { HarnessInputError } from '#harness/validate-input.js'
 import type { TraceEntry } from '#kernel/index.js'
 import { DEFAULT_REPORT_DIR, resolveScenarioArg } from './bundled-scenarios.js'
 import { parseCommandArgs } from './command-flags.js'
@@ -79,7 +80,9 @@ async function runReplay(run: ReplayRun): Promise<{ result: RunResult; trace: re
     })
     return { result, trace }
   } catch (error) {
-    if (error instanceof MissingSubjectError) throw new UsageError(`${file}: ${error.message}`)
+    // A file naming no subject, or options its property does not know: the file is at fault, not the run.
+    if (error instanceof MissingSubjectError || error instanceof HarnessInputError)
+      throw new UsageError(`${file}: ${error.message}`)
     throw error
   }
 }

@@ -12,6 +12,15 @@ const PROPERTY_OF: Readonly<Record<string, Exclude<FlowScenarioProperty, 'thin_e
   dunning: 'dunning',
 }
 
+// The property's own options decide its verdicts as much as the program does: a file that left
+// them out would replay an app with a promised grace against the default policy.
+function optionsOf(subject: RemoteSubject['subject'] | undefined): { options?: Record<string, unknown> } {
+  const options = subject?.kind === 'mirror' ? subject.check : subject?.kind === 'fulfilment' ? subject.options : undefined
+  return options === undefined || Object.keys(options).length === 0
+    ? {}
+    : { options: structuredClone(options) as Record<string, unknown> }
+}
+
 /** What a flow counterexample's file says besides its program. */
 export interface FlowScenarioMeta {
   /** The check's subject (its kind and factory), as `checkFlows` is given it. */
@@ -47,7 +56,12 @@ export function flowScenarioOf(program: FlowProgram, meta: FlowScenarioMeta): Sc
     seed: program.seed,
     ...(meta.headerPrefix === undefined ? {} : { header_prefix: meta.headerPrefix }),
     ...(meta.apiVersion === undefined ? {} : { api_version: meta.apiVersion }),
-    harness: { flow: property, client, ...(program.everyEvent === true ? { every_event: true } : {}) },
+    harness: {
+      flow: property,
+      client,
+      ...(program.everyEvent === true ? { every_event: true } : {}),
+      ...optionsOf(meta.remote?.subject),
+    },
     workload: program.steps.map((step) => {
       if (step.kind === 'advance') return { advance: step.ms }
       const { kind, ...args } = step

@@ -1,5 +1,6 @@
 import { HarnessInputError } from '../validate-input.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
+import { flowSubjectOptions } from './flow-subject-options.js'
 import { fulfilmentPayments, fulfilmentWorkload } from './fulfilment-steps.js'
 import { type FulfilmentClientFactory, type FulfilmentSubjectOptions, fulfilmentSubject } from './fulfilment-subject.js'
 
@@ -26,14 +27,14 @@ export async function checkFulfilment(
   if (typeof factory !== 'function')
     throw new HarnessInputError('checkFulfilment: expected a fulfilment factory (env) => { handler, successPage }')
   const { payments, provisional, workload, ...rest } = options
-  const subject = {
+  const subject = flowSubjectOptions('checkFulfilment', 'fulfilment', {
     ...(payments === undefined ? {} : { payments }),
     ...(provisional === undefined ? {} : { provisional }),
-  }
+  })
   return checkFlows(
     'checkFulfilment',
     () => fulfilmentSubject(factory, 'checkFulfilment', subject),
-    { ...rest, workload: fulfilmentWorkload((payments ?? fulfilmentPayments).length, workload) },
+    { ...rest, workload: fulfilmentWorkload((subject.payments ?? fulfilmentPayments).length, workload) },
     { factory, subject: { kind: 'fulfilment', options: subject } },
   )
 }

@@ -3,6 +3,7 @@ import type { MirrorCheckOptions } from '../checkers/subscription-mirror-checker
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowStep } from './flow-program.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
+import { flowSubjectOptions } from './flow-subject-options.js'
 import { mirrorSubject, type SubscriptionMirrorFactory } from './mirror-subject.js'
 
 /** Settings of {@link checkSubscriptionMirror}. */
@@ -32,7 +33,10 @@ export async function checkSubscriptionMirror(
       'checkSubscriptionMirror: expected a mirror factory (env) => { handler, subscriptions, hasAccess }',
     )
   const { pastDueGraceMs, access, ...rest } = options
-  const check = { ...(pastDueGraceMs === undefined ? {} : { pastDueGraceMs }), ...(access === undefined ? {} : { access }) }
+  const check = flowSubjectOptions('checkSubscriptionMirror', 'mirror', {
+    ...(pastDueGraceMs === undefined ? {} : { pastDueGraceMs }),
+    ...(access === undefined ? {} : { access }),
+  })
   return checkFlows(
     'checkSubscriptionMirror',
     () => mirrorSubject(factory, check, 'checkSubscriptionMirror'),

@@ -6,6 +6,7 @@ import type { Violation } from '../checkers/violation.js'
 import { type DunningClientFactory, dunningSubject } from '../flows/dunning-subject.js'
 import type { FlowStep } from '../flows/flow-program.js'
 import { type FlowSubject, runFlow } from '../flows/flow-run.js'
+import { flowSubjectOptions } from '../flows/flow-subject-options.js'
 import { type FulfilmentClientFactory, fulfilmentSubject } from '../flows/fulfilment-subject.js'
 import { mirrorSubject, type SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
 import type { StepRunnerOptions } from '../run/step-runner.js'
@@ -59,10 +60,19 @@ interface OneRun {
   readonly coverage?: readonly string[]
 }
 
-function subjectOf(property: Exclude<FlowScenarioProperty, 'thin_events'>, factory: unknown): FlowSubject {
-  if (property === 'fulfilment') return fulfilmentSubject(factory as FulfilmentClientFactory, 'replay')
-  if (property === 'dunning') return dunningSubject(factory as DunningClientFactory, 'replay')
-  return mirrorSubject(factory as SubscriptionMirrorFactory, {}, 'replay')
+function subjectOf(property: Exclude<FlowScenarioProperty, 'thin_events'>, factory: unknown, options: unknown): FlowSubject {
+  const where = "scenario's harness.options"
+  if (property === 'fulfilment')
+    return fulfilmentSubject(
+      factory as FulfilmentClientFactory,
+      'replay',
+      flowSubjectOptions('replay', 'fulfilment', options, where),
+    )
+  if (property === 'dunning') {
+    flowSubjectOptions('replay', 'dunning', options, where)
+    return dunningSubject(factory as DunningClientFactory, 'replay')
+  }
+  return mirrorSubject(factory as SubscriptionMirrorFactory, flowSubjectOptions('replay', 'mirror', options, where), 'replay')
 }
 
 /** One run of the scenario's flow with the client: the property's own runner, as its property runs it. */
@@ -82,7 +92,7 @@ function runOnce(
   if (property === 'thin_events')
     return runThinRace({ seed, steps: steps as ThinRaceStep[], faults: schedule }, factory as ThinEventReceiverFactory, listen)
   const everyEvent = scenario.harness?.every_event === true ? { everyEvent: true } : {}
-  return runFlow({ seed, steps, faults: schedule, ...everyEvent }, subjectOf(property, factory), {
+  return runFlow({ seed, steps, faults: schedule, ...everyEvent }, subjectOf(property, factory, scenario.harness?.options), {
     ...listen,
     faults: rates as Omit<FaultsInput, 'schedule'>,
     ...(scenario.header_prefix === undefined ? {} : { headerPrefix: scenario.header_prefix }),

@@ -279,6 +279,10 @@ export const scenarioSchema = z
           description:
             "A billing flow whose endpoint is subscribed to every event type ('*'), as a generated program may be; otherwise to the types its property handles.",
         }),
+        options: z.record(z.string(), z.unknown()).optional().meta({
+          description:
+            "A billing flow property's own options the counterexample was found with: the mirror's 'pastDueGraceMs' and 'access' policy, fulfilment's 'payments' and 'provisional'.",
+        }),
       })
       .strict()
       .optional()
