@@ -74,11 +74,12 @@ const properties: Record<string, Property> = {
     subject: (f) => dunningSubject(f, 'catch-rate'),
   },
 }
-const property = properties[values.property]
-if (property === undefined) {
+const found = properties[values.property]
+if (found === undefined) {
   console.error(`usage: flow-catch-rate --property ${Object.keys(properties).join('|')} [--seeds 1-20|5,10] [--runs N] [--variant a,b|reference] [--show]`)
   process.exit(2)
 }
+const property: Property = found
 const seeds = values.seeds.split(',').flatMap((part) => {
   const [a, b] = part.split('-').map(Number) as [number, number | undefined]
   return b === undefined ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i)
