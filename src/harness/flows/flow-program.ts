@@ -5,7 +5,7 @@ import { type EpisodeStep, episodeSlots, type Slot, scheduleOf, singleWeight } f
 /**
  * One step of a billing flow program: what a subscription business's customers and operators do
  * through the public API, or time passing. Subscriptions are named by their order of creation in
- * the run (`sub` wraps around the ones made so far; with none yet the step does nothing), customers
+ * the run (`sub` wraps around the ones made so far, -1 the newest; with none yet the step does nothing), customers
  * by their number in the setup.
  */
 export type FlowStep =

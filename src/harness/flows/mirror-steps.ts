@@ -55,15 +55,21 @@ const changeOvertaken: fc.Arbitrary<readonly EpisodeStep[]> = fc
     { kind: 'change_plan' as const, sub: n, plan },
   ])
 
+// The newest subscription set to cancel at period end: access is due until the period ends.
+const cancelAtPeriodEnd: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
+  { kind: 'cancel' as const, sub: -1, atPeriodEnd: true },
+])
+
 /**
  * The episodes of a subscription mirror's flows, each drawn as one: a card starting to fail and
- * the renewal it fails (access past a grace), and the orderings the mirror's rules depend on, drawn
+ * the renewal it fails (access past a grace), the newest subscription set to cancel at period end
+ * (access kept until then; subscription -1 is the newest), and the orderings the mirror's rules depend on, drawn
  * together as often as that one: a new subscription's `created` event delivered after the update
  * of the same second that activated it, a trial's two updates of one second crossed, a seat change
  * delivered twice, and a change delivered hours after the next change of the same subscription.
  *
  * @example
- * const workload = { episodes: mirrorEpisodes(), episodeShare: 0.2 }
+ * const workload = { episodes: mirrorEpisodes(), episodeShare: 0.3 }
  */
 export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
   const ordering = fc.oneof(
@@ -72,17 +78,17 @@ export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
     { weight: 1, arbitrary: seatsTwice },
     { weight: 1, arbitrary: changeOvertaken },
   )
-  return [failingRenewal, ordering]
+  return [failingRenewal, cancelAtPeriodEnd, ordering]
 }
 
 /**
  * The shape of generated subscription mirror flows: the built-in subscription steps, with
- * `mirrorEpisodes` as a fifth of the draws (a tenth the failing renewal, a tenth an ordering), the
- * rest single steps; `base` overrides any of it.
+ * `mirrorEpisodes` as three tenths of the draws (a tenth each), the rest single steps; `base`
+ * overrides any of it.
  *
  * @example
  * fc.sample(flowProgram(mirrorWorkload()), 1)
  */
 export function mirrorWorkload(base: FlowWorkload = {}): FlowWorkload {
-  return { episodes: mirrorEpisodes(), episodeShare: 0.2, ...base }
+  return { episodes: mirrorEpisodes(), episodeShare: 0.3, ...base }
 }
