@@ -170,6 +170,8 @@ export {
   type FulfilmentSubjectOptions,
   fulfilmentSubject,
 } from './flows/fulfilment-subject.js'
+export { impossibleCombination } from './flows/impossible-combinations.js'
+export { type FlowCoverageProperty, knownFlowCombinations } from './flows/known-combinations.js'
 export { checkSubscriptionMirror, type SubscriptionMirrorOptions } from './flows/mirror-property.js'
 export { mirrorSubject, type SubscriptionMirror, type SubscriptionMirrorFactory } from './flows/mirror-subject.js'
 export { type MirroredSubscription, mirroredFields } from './flows/subscription-fields.js'
