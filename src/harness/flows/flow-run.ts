@@ -15,7 +15,7 @@ import { type FlowAction, type FlowActionContext, flowActions, flowApi } from '.
 import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
-import type { SentEvent } from './flow-forgery.js'
+import { type Claim, type SentEvent, watchAdoption } from './flow-forgery.js'
 import { type FlowProgram, type FlowStep, flowStepLabel } from './flow-program.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
 
@@ -87,6 +87,12 @@ export interface FlowSubject {
   readonly eventTypes?: readonly string[]
   /** Actions of the property's own step kinds (`x:...`), made with the subject (so they reach its client). */
   readonly actions?: Readonly<Record<string, FlowAction>>
+  /**
+   * The status the app holds for an object (its copy of a subscription, say), read just before and
+   * just after a forged delivery about it: an app whose state takes the forged claim acted on a
+   * delivery it should have refused, even when it records no effect.
+   */
+  statusOf?(run: FlowRun, objectId: string): unknown
 }
 
 /** How to run billing flows. */
@@ -118,6 +124,28 @@ interface Watch {
   readonly destination: string
   readonly forged: ReadonlySet<string>
   readonly coverage: FlowCoverage
+  /** The subject's `statusOf`, read around deliveries that are not genuine (forgeries, old replays). */
+  readonly statusOf?: ((objectId: string) => unknown) | undefined
+}
+
+/** The subject's reader of the app's status of an object, bound to the run. */
+function statusReader(subject: FlowSubject, run: FlowRun): Watch['statusOf'] {
+  const read = subject.statusOf?.bind(subject)
+  return read === undefined ? undefined : (id) => read(run, id)
+}
+
+/** What a delivery that is not genuine claims, when the subject can say what the app holds. */
+function unverifiedClaim(
+  run: FlowRun,
+  watch: Watch,
+  request: Request,
+  raw: string,
+  event: Incoming | undefined,
+): Claim | undefined {
+  const object = event?.data?.object
+  if (watch.statusOf === undefined || typeof event?.id !== 'string' || typeof object?.id !== 'string') return undefined
+  if (genuine(run, watch.destination, request, raw)) return undefined
+  return { event: event.id, object: object.id, status: object.status }
 }
 
 /** A delivery's body as the receiver reads it (nothing for a body that is not an event). */
@@ -145,13 +173,19 @@ function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecor
     const event = parsed(raw)
     const forged = typeof event?.id === 'string' && watch.forged.has(event.id)
     const id = event === undefined ? undefined : watch.coverage.observe(event, request.headers, forged)
-    const handled = await causal.handling(raw, async () => {
-      try {
-        return await client.handle(request)
-      } catch {
-        return new Response('thrown', { status: 500 })
-      }
-    })
+    const handle = () =>
+      causal.handling(raw, async () => {
+        try {
+          return await client.handle(request)
+        } catch {
+          return new Response('thrown', { status: 500 })
+        }
+      })
+    const claim = unverifiedClaim(run, watch, request, raw, event)
+    const handled =
+      claim === undefined || watch.statusOf === undefined
+        ? await handle()
+        : await watchAdoption(run.sim, watch.statusOf, claim, handle)
     const { failedReads } = handled
     const res = handled.result instanceof Response ? handled.result : new Response('not a Response', { status: 500 })
     const ok = res.status >= 200 && res.status < 300
@@ -185,6 +219,15 @@ const runsByFetch = new WeakMap<FlowClientEnv['fetch'], FlowRun>()
  */
 export function flowRunOf(env: Pick<FlowClientEnv, 'fetch'>): FlowRun | undefined {
   return runsByFetch.get(env.fetch)
+}
+
+/**
+ * A forged delivery the app acted on is the cause of whatever else broke (its copy wrong, access
+ * refused): that verdict comes first.
+ */
+function rootCauseFirst(violations: readonly Violation[]): Violation[] {
+  const forgery = violations.filter((v) => v.checker === 'flow.forgery_ignored')
+  return forgery.length === 0 ? [...violations] : [...forgery, ...violations.filter((v) => v.checker !== 'flow.forgery_ignored')]
 }
 
 /** A delivery signed by the provider with a secret the destination has now, within the tolerance. */
@@ -249,9 +292,8 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const latest = new Map<string, string>()
   const sent: SentEvent[] = []
   const types = new Set<string>(eventTypesOf(program, subject))
-  const all = types.has('*')
   sim.service.events.subscribe((e) => {
-    if ((!all && !types.has(e.type)) || e.objectId === undefined) return
+    if ((!types.has('*') && !types.has(e.type)) || e.objectId === undefined) return
     latest.set(e.objectId, e.id)
     sent.push({ id: e.id, type: e.type, objectId: e.objectId, body: e.body })
   })
@@ -260,7 +302,8 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   runsByFetch.set(env.fetch, run)
   const forged = new Set<string>()
   deployment.deploy('start')
-  const receive = ackingHandler(run, deployment, causal, { destination: d, forged, coverage })
+  const watch = { destination: d, forged, coverage, statusOf: statusReader(subject, run) }
+  const receive = ackingHandler(run, deployment, causal, watch)
   const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
   let n = 0
   const advance = (ms: number) => runner.advance(ms)
@@ -294,7 +337,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const entries = sim.trace.entries()
   options.onTrace?.(entries)
   return {
-    violations: [...subject.check(entries), ...checkFlowAdversity(entries)],
+    violations: rootCauseFirst([...subject.check(entries), ...checkFlowAdversity(entries)]),
     traceHash: sim.trace.hash(),
     steps: labels,
     coverage: coverage.keys(),
