@@ -31,17 +31,19 @@ function causeOf(e: TraceEntry): string | undefined {
 
 /** A forged delivery whose claim the app's own state took (`harness.forged.adopted`), with no effect needed. */
 function forgeryAdopted(entries: readonly TraceEntry[], out: Violation[]): void {
-  const forged = new Map<string, TraceEntry>()
+  // The attacker's record follows the app's answer, so it comes after what the app did.
+  const forged = new Map(entries.filter((e) => e.kind === 'harness.forged').map((e) => [str(e.data.event), e]))
   for (const e of entries) {
-    if (e.kind === 'harness.forged') forged.set(str(e.data.event), e)
     if (e.kind !== 'harness.forged.adopted') continue
     const f = forged.get(str(e.data.event))
     const how =
-      f === undefined ? 'forged' : `${str(f.data.forgery)}: ${str(f.data.type)}, answered ${str(f.data.status ?? f.data.outcome)}`
+      f === undefined
+        ? `a delivery of ${str(e.data.event)} that was not genuine (an old signature replayed)`
+        : `a forged delivery (${str(f.data.forgery)}: ${str(f.data.type)}, answered ${str(f.data.status ?? f.data.outcome)})`
     out.push(
       violation(
         'flow.forgery_ignored',
-        `a forged delivery (${how}) made the app hold ${str(e.data.object)} as ${str(e.data.claimed)} (it held ${str(e.data.before)}; the provider: ${str(e.data.provider)}): verify the signature on the raw body before acting`,
+        `${how} made the app hold ${str(e.data.object)} as ${str(e.data.claimed)} (it held ${str(e.data.before)}; the provider: ${str(e.data.provider)}): verify the signature on the raw body before acting`,
         f === undefined ? [e] : [f, e],
       ),
     )
