@@ -123,6 +123,7 @@ export { dunningSubject } from './flows/dunning-subject.js'
 export { type FlowAction, type FlowActionContext, flowActions } from './flows/flow-actions.js'
 export { type DeliveryDeploy, type DeliveryFault, FlowCoverage } from './flows/flow-coverage.js'
 export { FLOW_ROLL_OVERLAP_MS } from './flows/flow-deploy.js'
+export type { AimedStep, EpisodeStep } from './flows/flow-episodes.js'
 export {
   adversityStep,
   describeFlowProgram,
@@ -170,7 +171,10 @@ export {
   type FulfilmentSubjectOptions,
   fulfilmentSubject,
 } from './flows/fulfilment-subject.js'
+export { impossibleCombination } from './flows/impossible-combinations.js'
+export { type FlowCoverageProperty, knownFlowCombinations } from './flows/known-combinations.js'
 export { checkSubscriptionMirror, type SubscriptionMirrorOptions } from './flows/mirror-property.js'
+export { mirrorEpisodes, mirrorWorkload } from './flows/mirror-steps.js'
 export { mirrorSubject, type SubscriptionMirror, type SubscriptionMirrorFactory } from './flows/mirror-subject.js'
 export { type MirroredSubscription, mirroredFields } from './flows/subscription-fields.js'
 export {

@@ -138,6 +138,8 @@ export interface TraceKinds {
   /** The status of the object a thin-event race program changes, after each change. */
   'harness.thin.status': { object: string; status: string }
   'harness.forged': { forgery: string; event: string; object: string; outcome: string; status: number | null; type?: string }
+  /** The app's own status of a forged delivery's object turned into the forger's claim across it. */
+  'harness.forged.adopted': { event: string; object: string; claimed: string; before: string | null; provider: string | null }
   /** An attacker's delivery is being handed to a flow's app: what it records until `harness.forged` is caused by it. */
   'harness.forging': { event: string }
   /** A flow's endpoint signing secret was rolled (the app holds the old one until its next redeploy). */

@@ -8,17 +8,46 @@ const EFFECT_KINDS: ReadonlySet<string> = new Set([
   'harness.fulfil.reverse',
   'harness.dunning.notice',
   'harness.dunning.restore',
+  'harness.dunning.restrict',
+  'harness.dunning.reinstate',
+  'harness.rule.effect',
 ])
 
 const str = (v: unknown) => String(v)
 
-/** The event an effect names as its cause, whichever field the property uses for it. */
+/**
+ * The event an effect names as its cause, whichever field the property uses for it (an effect with
+ * its causal context names the event it was recorded while handling).
+ */
 function causeOf(e: TraceEntry): string | undefined {
   for (const field of ['cause', 'event', 'source']) {
     const v = e.data[field]
     if (typeof v === 'string') return v
+    const id = (v as { id?: unknown } | null | undefined)?.id
+    if (typeof id === 'string') return id
   }
   return undefined
+}
+
+/** A forged delivery whose claim the app's own state took (`harness.forged.adopted`), with no effect needed. */
+function forgeryAdopted(entries: readonly TraceEntry[], out: Violation[]): void {
+  // The attacker's record follows the app's answer, so it comes after what the app did.
+  const forged = new Map(entries.filter((e) => e.kind === 'harness.forged').map((e) => [str(e.data.event), e]))
+  for (const e of entries) {
+    if (e.kind !== 'harness.forged.adopted') continue
+    const f = forged.get(str(e.data.event))
+    const how =
+      f === undefined
+        ? `a delivery of ${str(e.data.event)} that was not genuine (an old signature replayed)`
+        : `a forged delivery (${str(f.data.forgery)}: ${str(f.data.type)}, answered ${str(f.data.status ?? f.data.outcome)})`
+    out.push(
+      violation(
+        'flow.forgery_ignored',
+        `${how} made the app hold ${str(e.data.object)} as ${str(e.data.claimed)} (it held ${str(e.data.before)}; the provider: ${str(e.data.provider)}): verify the signature on the raw body before acting`,
+        f === undefined ? [e] : [f, e],
+      ),
+    )
+  }
 }
 
 function forgeryEffects(entries: readonly TraceEntry[], out: Violation[]): void {
@@ -55,7 +84,8 @@ function forgeryEffects(entries: readonly TraceEntry[], out: Violation[]): void 
  * run's trace:
  *
  * - `flow.forgery_ignored`: a forged or tampered delivery (`harness.forged`) caused no effect (an
- *   effect recorded while the app handled it, or naming its event).
+ *   effect recorded while the app handled it, or naming its event), and the app's own status of
+ *   its object did not turn into the forged claim (`harness.forged.adopted`).
  * - `flow.genuine_refused`: no genuine delivery, signed by the provider with the secrets active
  *   then, was refused with a 4xx (an app holding one secret across a roll while the header carries
  *   two signatures must find its own among them).
@@ -68,6 +98,7 @@ function forgeryEffects(entries: readonly TraceEntry[], out: Violation[]): void 
 export function checkFlowAdversity(entries: readonly TraceEntry[]): Violation[] {
   const out: Violation[] = []
   forgeryEffects(entries, out)
+  forgeryAdopted(entries, out)
   const refused = entries.filter(
     (e) =>
       e.kind === 'delivery.attempt' &&

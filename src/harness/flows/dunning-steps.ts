@@ -72,13 +72,23 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
     fc.tuple(retry, retry),
     // A second invoice failing while the first is still open (two periods on a failing card).
     customer.chain((c) => fc.tuple(fc.constant({ kind: 'fail_card' as const, customer: c }), renewal, renewal)),
-    // Paid while its failure is still on its way: the failure's notice arrives after the payment.
+    // Paid while its failure is still on its way: the failure's notice arrives after the payment,
+    // sent again (a resend, the same event) or for the first time (its delivery running late).
     customer.chain((c) =>
       fc.tuple(
         fc.constant({ kind: 'fail_card' as const, customer: c }),
         renewal,
         fc.constant({ kind: 'recover' as const, customer: c }),
         fc.constant({ kind: 'redeliver' as const, aim: 'invoice.payment_failed' }),
+      ),
+    ),
+    customer.chain((c) =>
+      fc.tuple(
+        fc.constant({ kind: 'fail_card' as const, customer: c }),
+        fc.constant({ kind: 'x:late_failure' as const }),
+        renewal,
+        fc.constant({ kind: 'recover' as const, customer: c }),
+        fc.constant({ kind: 'advance' as const, ms: 7 * DAY }),
       ),
     ),
     // The app redeployed while a failure is retried: what it remembers must outlive the process.
@@ -126,9 +136,17 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
 }
 
 /**
+ * How late the provider delivers the failures of a cycle after `x:late_failure`: past a payment
+ * made when the renewal's billing period is over, whatever the month's length.
+ */
+const LATE_FAILURE_MS = 5 * DAY
+
+/**
  * The actions of the dunning steps' own kinds: `x:update_card` makes a card that pays the
  * customer's default and pays nothing (the invoice's next automatic retry does); `x:write_off`
- * marks the customer's open invoices uncollectible (the business giving up on collection).
+ * marks the customer's open invoices uncollectible (the business giving up on collection);
+ * `x:late_failure` makes the provider's next three `invoice.payment_failed` deliveries run five
+ * days late (a backlog on its side), so a payment made meanwhile is delivered first.
  *
  * @example
  * await dunningActions['x:update_card']?.(ctx, { kind: 'x:update_card', customer: 0 })
@@ -137,6 +155,10 @@ export const dunningActions: Readonly<Record<string, FlowAction>> = {
   async 'x:update_card'(ctx, step) {
     const n = (step as { readonly customer?: unknown }).customer
     await setDefaultCard(ctx, customerOf(ctx, typeof n === 'number' ? n : 0), 'pm_card_visa')
+    return undefined
+  },
+  async 'x:late_failure'(ctx) {
+    ctx.sim.admin.injectFault({ fault: 'delay_delivery', count: 3, delay: LATE_FAILURE_MS, operation: 'invoice.payment_failed' })
     return undefined
   },
   async 'x:write_off'(ctx, step) {

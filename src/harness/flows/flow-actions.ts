@@ -57,9 +57,11 @@ export function flowApi(sim: Simulator, nextKey: () => string): FlowActionContex
   }
 }
 
+/** The subscription a step's number names, wrapping around: -1 is the newest, -2 the one before. */
 function subOf(ctx: FlowActionContext, n: number): string | undefined {
-  if (ctx.subscriptions.length === 0) return undefined
-  return ctx.subscriptions[n % ctx.subscriptions.length]
+  const count = ctx.subscriptions.length
+  if (count === 0) return undefined
+  return ctx.subscriptions[((n % count) + count) % count]
 }
 
 async function firstItem(ctx: FlowActionContext, id: string): Promise<string | undefined> {

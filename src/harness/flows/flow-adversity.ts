@@ -1,6 +1,6 @@
 import type { Simulator } from '#simulator/index.js'
 import type { FlowDeployment } from './flow-deploy.js'
-import { forgeFlowDelivery, latestAimed, type SentEvent, sendForged } from './flow-forgery.js'
+import { forgeFlowDelivery, forgeryTarget, latestAimed, type SentEvent, sendForged } from './flow-forgery.js'
 import type { FlowStep } from './flow-program.js'
 
 /** What the adversity steps act with in a flow run. */
@@ -37,7 +37,7 @@ export async function runAdversityStep(tools: AdversityTools, step: FlowStep): P
       deployment.roll(step.redeployAfterMs)
       return ''
     case 'forge': {
-      const template = latestAimed(tools.sent, step.aim)
+      const template = forgeryTarget(sim, tools.sent, step.aim)
       if (template === undefined) return 'nothing to forge yet'
       const n = tools.forged.size + 1
       const forged = forgeFlowDelivery(sim, tools.url, sim.admin.signingSecrets(tools.destination), template, step.forgery, n)

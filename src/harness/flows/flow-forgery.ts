@@ -32,6 +32,23 @@ function currentObject(sim: Simulator, object: Json): Json {
 }
 
 /**
+ * The status the provider holds now for an object named by id (undefined when it has none).
+ *
+ * @example
+ * providerStatus(sim, 'sub_123') // 'active'
+ */
+export function providerStatus(sim: Simulator, id: string): unknown {
+  const name = id.startsWith('sub_')
+    ? 'subscription'
+    : id.startsWith('in_')
+      ? 'invoice'
+      : id.startsWith('cs_')
+        ? 'checkout.session'
+        : undefined
+  return name === undefined ? undefined : currentObject(sim, { object: name, id }).status
+}
+
+/**
  * What the attacker claims about an object: the opposite of what the provider holds now, so an app
  * acting on it does what no genuine event asked (a session fulfilled unpaid, access revoked from a
  * paying customer, a paid invoice dunned).
@@ -60,6 +77,42 @@ function claim(current: Json): { type: string; object: Json } {
 export function latestAimed(sent: readonly SentEvent[], aim: string): SentEvent | undefined {
   for (let i = sent.length - 1; i >= 0; i--) if (sent[i]?.type.startsWith(aim)) return sent[i]
   return sent[sent.length - 1]
+}
+
+/** The latest checkout session the provider holds unpaid (one a customer, or the attacker, opened). */
+function unpaidSession(sim: Simulator): Json | undefined {
+  try {
+    const all = sim.service.engine.resource('checkout.session').list({ account: sim.platform.id, mode: 'test' }) as Json[]
+    return all.filter((s) => s.payment_status !== 'paid').at(-1)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The event an attacker forges about: the latest aimed one whose object a forgery can still lie
+ * about. Claiming a paid checkout session paid tells a shop nothing new, so the attacker passes
+ * over paid sessions for one that is not: an earlier aimed one, else the latest session the
+ * provider holds unpaid (the attacker opens a checkout on the shop and forges its completion),
+ * else the latest aimed event as it is.
+ *
+ * @example
+ * const template = forgeryTarget(sim, sent, 'checkout.session.')
+ */
+export function forgeryTarget(sim: Simulator, sent: readonly SentEvent[], aim: string): SentEvent | undefined {
+  const latest = latestAimed(sent, aim)
+  const isSession = (e: SentEvent | undefined) => e?.type.startsWith('checkout.session.') === true
+  for (let i = sent.length - 1; i >= 0; i--) {
+    const e = sent[i]
+    if (e === undefined || !e.type.startsWith(aim)) continue
+    if (!isSession(e)) return e
+    const object = (e.body.data as { object?: Json } | undefined)?.object ?? {}
+    if (currentObject(sim, object).payment_status !== 'paid') return e
+  }
+  const open = isSession(latest) || aim.startsWith('checkout.') ? unpaidSession(sim) : undefined
+  if (open === undefined) return latest
+  const body = latest?.body ?? { object: 'event', livemode: false, pending_webhooks: 1, request: { id: null } }
+  return { id: '', type: 'checkout.session.completed', objectId: String(open.id), body: { ...body, data: { object: open } } }
 }
 
 /** A forged delivery: the body sent, the header it carries and what the trace says of it. */
@@ -127,4 +180,43 @@ export async function sendForged(
     status,
   })
   return `${forged.type} about ${forged.object}: ${outcome}${status === null ? '' : ` (${status})`}`
+}
+
+/** What an unverified delivery claims: its event, its object and the status it says the object has. */
+export interface Claim {
+  readonly event: string
+  readonly object: string
+  readonly status: unknown
+}
+
+/**
+ * Reads the app's status of a claim's object around its handling, and traces
+ * `harness.forged.adopted` when it turned into the claimed status while the provider's is another:
+ * the app wrote what an unverified delivery (a forgery, an old replay) said. A reader that answers
+ * at once is not awaited (no microtask turn); a database query is.
+ *
+ * @example
+ * const res = await watchAdoption(sim, (id) => copy[id]?.status, claim, () => app.handler(request))
+ */
+export async function watchAdoption<T>(
+  sim: Simulator,
+  statusOf: (objectId: string) => unknown,
+  claim: Claim,
+  handle: () => Promise<T>,
+): Promise<T> {
+  const read = statusOf(claim.object)
+  const before = read instanceof Promise ? await read : read
+  const result = await handle()
+  const again = statusOf(claim.object)
+  const after = again instanceof Promise ? await again : again
+  const provider = providerStatus(sim, claim.object)
+  if (after === claim.status && before !== claim.status && provider !== claim.status)
+    sim.service.kernel.trace.append('harness.forged.adopted', {
+      event: claim.event,
+      object: claim.object,
+      claimed: String(claim.status),
+      before: before === undefined || before === null ? null : String(before),
+      provider: provider === undefined ? null : String(provider),
+    })
+  return result
 }

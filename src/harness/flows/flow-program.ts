@@ -1,10 +1,11 @@
 import fc from 'fast-check'
 import { type FaultEntry, type FaultKind, rateLimitReasons } from '#faults/index.js'
+import { type EpisodeStep, episodeSlots, type Slot, scheduleOf, singleWeight } from './flow-episodes.js'
 
 /**
  * One step of a billing flow program: what a subscription business's customers and operators do
  * through the public API, or time passing. Subscriptions are named by their order of creation in
- * the run (`sub` wraps around the ones made so far; with none yet the step does nothing), customers
+ * the run (`sub` wraps around the ones made so far, -1 the newest; with none yet the step does nothing), customers
  * by their number in the setup.
  */
 export type FlowStep =
@@ -116,9 +117,10 @@ export interface FlowWorkload {
    * Short runs of steps drawn as one (a card starting to fail and the renewal it fails): a share
    * of the draws (`episodeShare`) are episodes, each as often as another. The program still holds single steps, each
    * with its own faults (on an episode's first four steps), and a counterexample is shrunk step by
-   * step.
+   * step. A step may bring faults aimed at what it causes (`AimedStep`: a seat change delivered
+   * twice), kept before the drawn ones when a program has more than `maxFaults`.
    */
-  readonly episodes?: readonly fc.Arbitrary<readonly FlowStep[]>[]
+  readonly episodes?: readonly fc.Arbitrary<readonly EpisodeStep[]>[]
   /** The share of draws that are episodes, above 0 and below 1 (default 1/3). */
   readonly episodeShare?: number
   /** Event types (or type prefixes) delivery faults may aim at (default the subscription and invoice events). */
@@ -233,26 +235,6 @@ function flowFault(kinds: readonly FaultKind[], aims: readonly string[]): fc.Arb
     })
 }
 
-interface Slot {
-  readonly step: FlowStep
-  readonly faults: FaultEntry[]
-}
-
-const EPISODE_FAULTED_STEPS = 4
-
-/** The weight of a single step beside `episodes` episodes of weight 1 each, for their share. */
-function singleWeight(episodes: number, share = 1 / 3): number {
-  const bounded = Math.min(0.99, Math.max(0.01, Number.isFinite(share) ? share : 1 / 3))
-  return Math.max(1, Math.round((episodes * (1 - bounded)) / bounded))
-}
-
-/** An episode's steps, each with faults drawn as a single step's are. */
-function episodeSlots(episode: fc.Arbitrary<readonly FlowStep[]>, before: fc.Arbitrary<FaultEntry[]>): fc.Arbitrary<Slot[]> {
-  return fc
-    .tuple(episode, fc.array(before, { minLength: EPISODE_FAULTED_STEPS, maxLength: EPISODE_FAULTED_STEPS }))
-    .map(([steps, faults]) => steps.map((step, i) => ({ step, faults: faults[i] ?? [] })))
-}
-
 /**
  * Generated billing flow programs: a seed, steps, and a fault schedule whose faults ride on the step
  * they come before (so shrinking an earlier step moves them with theirs).
@@ -288,7 +270,7 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
       quantity: fc.integer({ min: 1, max: 5 }),
       trialDays: fc.constantFrom(0, 0, 3, 14),
     })
-  const single = fc.record({ step: flowStep(workload), faults: before })
+  const single: fc.Arbitrary<Slot> = fc.record({ step: flowStep(workload), faults: before, aimed: fc.constant([]) })
   const lengths = { minLength: Math.min(Math.max(0, (workload.minSteps ?? 1) - 1), maxSteps - 1), maxLength: maxSteps - 1 }
   const episodes = workload.episodes ?? []
   // Without episodes the arbitrary is the one it always was: the same seed draws the same programs.
@@ -307,7 +289,7 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
   return fc
     .record({
       seed: fc.integer({ min: 0, max: 1_000_000 }),
-      head: fc.record({ step: first as fc.Arbitrary<FlowStep>, faults: before }),
+      head: fc.record({ step: first as fc.Arbitrary<FlowStep>, faults: before, aimed: fc.constant([]) }),
       slots,
       everyEvent: workload.everyEvent === undefined ? fc.constantFrom(false, false, true) : fc.constant(workload.everyEvent),
     })
@@ -316,7 +298,7 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
       return {
         seed,
         steps: all.map((s) => s.step),
-        faults: all.flatMap((s, i) => s.faults.map((f) => ({ ...f, step: i + 1 }))).slice(0, maxFaults),
+        faults: scheduleOf(all, maxFaults),
         ...(everyEvent ? { everyEvent } : {}),
       }
     })

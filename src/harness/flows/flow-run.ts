@@ -15,7 +15,7 @@ import { type FlowAction, type FlowActionContext, flowActions, flowApi } from '.
 import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
-import type { SentEvent } from './flow-forgery.js'
+import { type Claim, type SentEvent, watchAdoption } from './flow-forgery.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
 
@@ -87,6 +87,12 @@ export interface FlowSubject {
   readonly eventTypes?: readonly string[]
   /** Actions of the property's own step kinds (`x:...`), made with the subject (so they reach its client). */
   readonly actions?: Readonly<Record<string, FlowAction>>
+  /**
+   * The status the app holds for an object (its copy of a subscription, say), read just before and
+   * just after a forged delivery about it: an app whose state takes the forged claim acted on a
+   * delivery it should have refused, even when it records no effect.
+   */
+  statusOf?(run: FlowRun, objectId: string): unknown
 }
 
 /** How to run billing flows. */
@@ -114,6 +120,8 @@ export interface FlowReport {
   readonly steps: readonly string[]
   /** The (event type, object state, fault, deploy) combinations the run produced (`FlowCoverage`). */
   readonly coverage: readonly string[]
+  /** The step (1-based; steps + 1 for the final settle) during which each combination was first produced. */
+  readonly coverageSteps: Readonly<Record<string, number>>
 }
 
 /** What the receiver notes of each request besides acknowledgements: forgeries, coverage. */
@@ -121,6 +129,28 @@ interface Watch {
   readonly destination: string
   readonly forged: ReadonlySet<string>
   readonly coverage: FlowCoverage
+  /** The subject's `statusOf`, read around deliveries that are not genuine (forgeries, old replays). */
+  readonly statusOf?: ((objectId: string) => unknown) | undefined
+}
+
+/** The subject's reader of the app's status of an object, bound to the run. */
+function statusReader(subject: FlowSubject, run: FlowRun): Watch['statusOf'] {
+  const read = subject.statusOf?.bind(subject)
+  return read === undefined ? undefined : (id) => read(run, id)
+}
+
+/** What a delivery that is not genuine claims, when the subject can say what the app holds. */
+function unverifiedClaim(
+  run: FlowRun,
+  watch: Watch,
+  request: Request,
+  raw: string,
+  event: Incoming | undefined,
+): Claim | undefined {
+  const object = event?.data?.object
+  if (watch.statusOf === undefined || typeof event?.id !== 'string' || typeof object?.id !== 'string') return undefined
+  if (genuine(run, watch.destination, request, raw)) return undefined
+  return { event: event.id, object: object.id, status: object.status }
 }
 
 /** A delivery's body as the receiver reads it (nothing for a body that is not an event). */
@@ -160,13 +190,19 @@ function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecor
     const event = parsed(raw)
     const forged = typeof event?.id === 'string' && watch.forged.has(event.id)
     const id = event === undefined ? undefined : watch.coverage.observe(event, request.headers, forged)
-    const handled = await causal.handling(raw, async () => {
-      try {
-        return await client.handle(request)
-      } catch {
-        return new Response('thrown', { status: 500 })
-      }
-    })
+    const handle = () =>
+      causal.handling(raw, async () => {
+        try {
+          return await client.handle(request)
+        } catch {
+          return new Response('thrown', { status: 500 })
+        }
+      })
+    const claim = unverifiedClaim(run, watch, request, raw, event)
+    const handled =
+      claim === undefined || watch.statusOf === undefined
+        ? await handle()
+        : await watchAdoption(run.sim, watch.statusOf, claim, handle)
     const { failedReads } = handled
     const res = handled.result instanceof Response ? handled.result : new Response('not a Response', { status: 500 })
     const ok = res.status >= 200 && res.status < 300
@@ -200,6 +236,15 @@ const runsByFetch = new WeakMap<FlowClientEnv['fetch'], FlowRun>()
  */
 export function flowRunOf(env: Pick<FlowClientEnv, 'fetch'>): FlowRun | undefined {
   return runsByFetch.get(env.fetch)
+}
+
+/**
+ * A forged delivery the app acted on is the cause of whatever else broke (its copy wrong, access
+ * refused): that verdict comes first.
+ */
+function rootCauseFirst(violations: readonly Violation[]): Violation[] {
+  const forgery = violations.filter((v) => v.checker === 'flow.forgery_ignored')
+  return forgery.length === 0 ? [...violations] : [...forgery, ...violations.filter((v) => v.checker !== 'flow.forgery_ignored')]
 }
 
 /** A delivery signed by the provider with a secret the destination has now, within the tolerance. */
@@ -292,7 +337,8 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   // The recorder's storage is turned off once no run is under way, whatever ends this one.
   try {
     deployment.deploy('start')
-    const receive = ackingHandler(run, deployment, causal, { destination: d, forged, coverage })
+    const watch = { destination: d, forged, coverage, statusOf: statusReader(subject, run) }
+    const receive = ackingHandler(run, deployment, causal, watch)
     const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
     let n = 0
     const advance = (ms: number) => runner.advance(ms)
@@ -309,10 +355,12 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     const labels: string[] = []
     options.onSimulator?.(sim)
     for (const step of program.steps) {
+      coverage.step = labels.length + 1
       const record = await runner.run(step.kind, flowStepLabel(step), () => flowStep(step, steps, tools, ctx))
       labels.push(record.label)
     }
     control.set(false)
+    coverage.step = labels.length + 1
     await runner.advance(FLOW_FINAL_SETTLE_MS)
     const checked = subject.checkpoint(run, true)
     // A subject that reads at once is not awaited: no microtask turn, the trace as it was.
@@ -320,10 +368,11 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     const entries = sim.trace.entries()
     options.onTrace?.(entries)
     return {
-      violations: [...subject.check(entries), ...checkFlowAdversity(entries)],
+      violations: rootCauseFirst([...subject.check(entries), ...checkFlowAdversity(entries)]),
       traceHash: sim.trace.hash(),
       steps: labels,
       coverage: coverage.keys(),
+      coverageSteps: coverage.steps(),
     }
   } finally {
     causal.close()

@@ -203,9 +203,10 @@ export class FulfilmentShop {
     }
   }
 
-  /** The session a step's number picks among those made so far. */
+  /** The session a step's number picks among those made so far (wrapping around; -1 the newest, -2 the one before). */
   pick(n: unknown): string | undefined {
-    return this.sessions.length === 0 ? undefined : this.sessions[Number(n) % this.sessions.length]
+    const count = this.sessions.length
+    return count === 0 ? undefined : this.sessions[((Number(n) % count) + count) % count]
   }
 }
 

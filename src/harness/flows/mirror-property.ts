@@ -1,9 +1,8 @@
-import fc from 'fast-check'
 import type { MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import { HarnessInputError } from '../validate-input.js'
-import type { FlowStep } from './flow-program.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
 import { flowSubjectOptions } from './flow-subject-options.js'
+import { mirrorWorkload } from './mirror-steps.js'
 import { mirrorSubject, type SubscriptionMirrorFactory } from './mirror-subject.js'
 
 /** Settings of {@link checkSubscriptionMirror}. */
@@ -40,15 +39,7 @@ export async function checkSubscriptionMirror(
   return checkFlows(
     'checkSubscriptionMirror',
     () => mirrorSubject(factory, check, 'checkSubscriptionMirror'),
-    { ...rest, workload: { episodes: [failingRenewal], episodeShare: 0.1, ...rest.workload } },
+    { ...rest, workload: mirrorWorkload(rest.workload) },
     { factory, subject: { kind: 'mirror', check } },
   )
 }
-
-// A renewal failing (a subscription turning past_due) needs the card to fail before a period ends:
-// drawn as one episode now and then (a tenth of the draws, leaving room for the other stories), so
-// access past the grace is checked on every seed.
-const failingRenewal: fc.Arbitrary<readonly FlowStep[]> = fc.tuple(
-  fc.record({ kind: fc.constant('fail_card' as const), customer: fc.constantFrom(0, 0, 0, 1, 2) }),
-  fc.constant({ kind: 'advance' as const, ms: 32 * 86_400_000 }),
-)

@@ -108,5 +108,11 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
       })
     },
     check: (entries) => checkSubscriptionMirrorTrace(entries, options),
+    // What the mirror holds for a subscription, read around a forged delivery about it.
+    statusOf(_run, id) {
+      if (mirror === undefined) return undefined
+      const copy = mirror.subscriptions()
+      return copy instanceof Promise ? copy.then((c) => c[id]?.status ?? null) : (copy[id]?.status ?? null)
+    },
   }
 }

@@ -83,6 +83,13 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
     factory: makeSubscriptionMirror({ refusesOtherEvents: true }),
     breaks: 'ack.genuine_refused',
   },
+  {
+    name: 'writes-before-verifying',
+    mistake:
+      'writes the delivered subscription to its table before checking the signature: a forged cancellation revokes a paying customer',
+    factory: makeSubscriptionMirror({ writesBeforeVerifying: true }),
+    breaks: 'flow.forgery_ignored',
+  },
 ]
 
 /**
@@ -151,6 +158,12 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     mistake: 'keeps serving a customer whose invoice collection gave up on (invoice.marked_uncollectible ignored)',
     breaks: 'dunning.standing',
     factory: makeDunningClient({ neverRestricts: true }),
+  },
+  {
+    name: 'notices-paid-invoice',
+    mistake: 'forgets that an invoice was paid: a failure delivered late, after the payment, still sends a notice',
+    breaks: 'dunning.notice_once',
+    factory: makeDunningClient({ forgetsPaid: true }),
   },
 ]
 

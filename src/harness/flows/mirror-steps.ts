@@ -1,0 +1,94 @@
+import fc from 'fast-check'
+import type { EpisodeStep } from './flow-episodes.js'
+import type { FlowStep, FlowWorkload } from './flow-program.js'
+
+const DAY = 86_400_000
+const HOURS_LATE = 2 * 3_600_000
+const customer = fc.constantFrom(0, 0, 0, 1, 2)
+const sub = fc.constantFrom(0, 0, 1, 2)
+
+// A renewal failing (a subscription turning past_due) needs the card to fail before a period ends.
+const failingRenewal: fc.Arbitrary<readonly EpisodeStep[]> = fc.tuple(
+  fc.record({ kind: fc.constant('fail_card' as const), customer }),
+  fc.constant({ kind: 'advance' as const, ms: 32 * DAY }),
+)
+
+// A subscription made and paid at once: `customer.subscription.created` (incomplete) and the update
+// that activates it share a second; the created one is delivered after the update. For a customer
+// the other steps rarely subscribe, so no other subscription hides a gate left shut.
+const createdAfterActivation: fc.Arbitrary<readonly EpisodeStep[]> = fc
+  .record({
+    kind: fc.constant('subscribe' as const),
+    customer: fc.constantFrom(2, 1),
+    plan: fc.nat({ max: 2 }),
+    quantity: fc.integer({ min: 1, max: 5 }),
+    trialDays: fc.constant(0),
+  })
+  .map((step: FlowStep) => [
+    { step, faults: [{ fault: 'reorder_delivery' as const, count: 1, operation: 'customer.subscription.created' }] },
+  ])
+
+// A trial ended now: its two updates (trial_end moved, then active) share a second; the first is
+// delivered after the second.
+const trialEndCrossed: fc.Arbitrary<readonly EpisodeStep[]> = sub.map((n) => [
+  {
+    step: { kind: 'end_trial' as const, sub: n },
+    faults: [{ fault: 'reorder_delivery' as const, count: 1, operation: 'customer.subscription.updated' }],
+  },
+])
+
+// Seats changed, the update delivered twice (a retry after a lost answer).
+const seatsTwice: fc.Arbitrary<readonly EpisodeStep[]> = fc
+  .record({ kind: fc.constant('change_quantity' as const), sub, quantity: fc.integer({ min: 1, max: 5 }) })
+  .map((step: FlowStep) => [
+    { step, faults: [{ fault: 'duplicate_delivery' as const, count: 1, operation: 'customer.subscription.updated' }] },
+  ])
+
+// Two changes of one subscription, the first delivered hours after the second.
+const changeOvertaken: fc.Arbitrary<readonly EpisodeStep[]> = fc
+  .record({ n: sub, quantity: fc.integer({ min: 1, max: 5 }), plan: fc.nat({ max: 2 }) })
+  .map(({ n, quantity, plan }) => [
+    {
+      step: { kind: 'change_quantity' as const, sub: n, quantity },
+      faults: [{ fault: 'reorder_delivery' as const, count: 1, operation: 'customer.subscription.updated', delay: HOURS_LATE }],
+    },
+    { kind: 'change_plan' as const, sub: n, plan },
+  ])
+
+// The newest subscription set to cancel at period end: access is due until the period ends.
+const cancelAtPeriodEnd: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
+  { kind: 'cancel' as const, sub: -1, atPeriodEnd: true },
+])
+
+/**
+ * The episodes of a subscription mirror's flows, each drawn as one: a card starting to fail and
+ * the renewal it fails (access past a grace), the newest subscription set to cancel at period end
+ * (access kept until then; subscription -1 is the newest), and the orderings the mirror's rules depend on, drawn
+ * together as often as that one: a new subscription's `created` event delivered after the update
+ * of the same second that activated it, a trial's two updates of one second crossed, a seat change
+ * delivered twice, and a change delivered hours after the next change of the same subscription.
+ *
+ * @example
+ * const workload = { episodes: mirrorEpisodes(), episodeShare: 0.3 }
+ */
+export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
+  const ordering = fc.oneof(
+    { weight: 2, arbitrary: createdAfterActivation },
+    { weight: 1, arbitrary: trialEndCrossed },
+    { weight: 1, arbitrary: seatsTwice },
+    { weight: 1, arbitrary: changeOvertaken },
+  )
+  return [failingRenewal, cancelAtPeriodEnd, ordering]
+}
+
+/**
+ * The shape of generated subscription mirror flows: the built-in subscription steps, with
+ * `mirrorEpisodes` as three tenths of the draws (a tenth each), the rest single steps; `base`
+ * overrides any of it.
+ *
+ * @example
+ * fc.sample(flowProgram(mirrorWorkload()), 1)
+ */
+export function mirrorWorkload(base: FlowWorkload = {}): FlowWorkload {
+  return { episodes: mirrorEpisodes(), episodeShare: 0.3, ...base }
+}
