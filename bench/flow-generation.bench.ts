@@ -83,6 +83,6 @@ writeBenchReport('flow-generation', figures, [
     (m) =>
       `${m.kind}: ${m.ms.toFixed(1)} CPU ms per run (baseline ${m.baseMs.toFixed(1)}); baseline/this CPU per round ${m.perRound.map((x) => x.toFixed(2)).join(', ')}.`,
   ),
-  'Dunning draws the same programs on both trees (its workload has no aimed episode): its row shows the noise of the measure.',
+  'A property whose generation is the same on both trees (dunning, before the late-failure cycle was merged) shows the noise of the measure.',
   `Load average at the end: ${(loadavg()[0] ?? 0).toFixed(1)} on ${cpus().length} cores (the machine is shared; figures move with it).`,
 ])

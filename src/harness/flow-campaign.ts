@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import type { FaultKind } from '#faults/index.js'
+import { CoverageSteering } from './flows/coverage-steering.js'
 import type { FlowAction } from './flows/flow-actions.js'
+import { graftedProgram } from './flows/flow-graft.js'
 import { type FlowAdversity, type FlowProgram, type FlowWorkload, flowFaultKinds, flowProgram } from './flows/flow-program.js'
 import { type FlowSubject, runFlow } from './flows/flow-run.js'
 import type { SimulatorChoice } from './run/simulator-choice.js'
@@ -27,6 +29,12 @@ export interface FlowCampaignOptions extends SimulatorChoice {
    * the workload's `faultAims`, else every type reached).
    */
   readonly focus?: readonly string[]
+  /**
+   * The combinations the flows are known to produce (`knownFlowCombinations[property]`): the steering
+   * aims at the ones not reached yet and the report lists them as `missing`. Without: every way of
+   * arriving, for each event type and state reached, that is not impossible (`impossibleCombination`).
+   */
+  readonly known?: readonly string[]
   /** Called after each run with its index and what it reached (a progress line, a chart). */
   readonly onRun?: (run: number, coverage: readonly string[], program: FlowProgram) => void
 }
@@ -42,10 +50,9 @@ export interface FlowCampaignReport {
   readonly saturatedAt: number
   /** Violations over all runs (a correct app has none). */
   readonly violations: number
+  /** With `known`: the known combinations no run reached, sorted. */
+  readonly missing?: readonly string[]
 }
-
-const FAULTS = ['in_order', 'out_of_order', 'duplicate', 'retry', 'replayed', 'forged'] as const
-const DEPLOYS = ['none', 'redeployed', 'in_roll'] as const
 
 /** The fault kinds that make a delivery arrive each way. */
 const KINDS_FOR: Readonly<Record<string, readonly FaultKind[]>> = {
@@ -54,6 +61,9 @@ const KINDS_FOR: Readonly<Record<string, readonly FaultKind[]>> = {
   retry: ['receiver_down', 'receiver_slow'],
   replayed: ['replay_delivery'],
 }
+
+/** Plain runs a steered campaign starts with: the programs its first grafts take. */
+const WARM_UP = 10
 
 const ALL_ADVERSITY: readonly FlowAdversity[] = ['redeploy', 'roll_secret', 'forge', 'redeliver']
 
@@ -74,49 +84,6 @@ interface Target {
   readonly stale: boolean
 }
 
-/** The least reached (type, fault, deploy) triple, or (every third run) a state the type was never delivered in. */
-function target(counts: ReadonlyMap<string, number>, run: number, focus: readonly string[]): Target | undefined {
-  const types = new Set<string>()
-  const states = new Map<string, Set<string>>()
-  const triples = new Map<string, number>()
-  const pairs = new Set<string>()
-  for (const [key, n] of counts) {
-    const [type = '', state = '', fault = '', deploy = ''] = key.split('|')
-    types.add(type)
-    const kind = type.slice(0, type.lastIndexOf('.'))
-    states.set(kind, (states.get(kind) ?? new Set()).add(state))
-    pairs.add(`${type}|${state}`)
-    const t = `${type}|${fault}|${deploy}`
-    triples.set(t, (triples.get(t) ?? 0) + n)
-  }
-  const all = [...types].sort()
-  const focused = all.filter((t) => focus.some((f) => t.startsWith(f)))
-  const sorted = focused.length > 0 ? focused : all
-  if (sorted.length === 0) return undefined
-  if (run % 3 === 1) {
-    const missing = sorted.filter((t) =>
-      [...(states.get(t.slice(0, t.lastIndexOf('.'))) ?? [])].some((s) => !pairs.has(`${t}|${s}`)),
-    )
-    const type = missing[run % Math.max(1, missing.length)]
-    if (type !== undefined) return { type, fault: 'out_of_order', deploy: 'none', stale: true }
-  }
-  let best: Target | undefined
-  let fewest = Number.POSITIVE_INFINITY
-  const offset = run % (sorted.length * FAULTS.length * DEPLOYS.length)
-  const candidates = sorted.flatMap((type) =>
-    FAULTS.flatMap((fault) => DEPLOYS.map((deploy) => ({ type, fault, deploy, stale: false }))),
-  )
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[(i + offset) % candidates.length] as Target
-    const n = triples.get(`${c.type}|${c.fault}|${c.deploy}`) ?? 0
-    if (n < fewest) {
-      fewest = n
-      best = c
-    }
-  }
-  return best
-}
-
 /** The workload of one steered run: the property's, aimed at the target. */
 function steered(base: FlowWorkload, t: Target): FlowWorkload {
   const adversity = adversityFor(t.fault, t.deploy, t.stale)
@@ -135,13 +102,35 @@ function steered(base: FlowWorkload, t: Target): FlowWorkload {
   }
 }
 
+/** The program of run `i`: plain generation, or one aimed at the least-aimed missing combination. */
+function programOf(
+  i: number,
+  seed: number,
+  steering: CoverageSteering | undefined,
+  plain: fc.Arbitrary<FlowProgram>,
+  workload: FlowWorkload,
+): FlowProgram {
+  const sample = (a: fc.Arbitrary<FlowProgram>) => (fc.sample(a, { seed: seed * 100_003 + i, numRuns: 1 }) as [FlowProgram])[0]
+  // The first runs and every third one after are the property's own generation: they find the
+  // types and states the grafts start from.
+  if (steering === undefined || i < WARM_UP || i % 3 === 0) return sample(plain)
+  const aim = steering.next(i)
+  if (aim === undefined) return sample(plain)
+  if (aim.donor !== undefined) return sample(graftedProgram(aim.donor, aim.target))
+  // A type never met yet: the property's generation with its faults and adversity aimed at it.
+  return sample(flowProgram(steered(workload, { ...aim.target, stale: aim.target.fault === 'out_of_order' })))
+}
+
 /**
  * Runs many generated flows of a property against a subject and counts the (event type, the
  * provider's object state on arrival, how the delivery arrived, where the app stood) combinations
- * they reached (`FlowReport.coverage`). Steered (the default), each run after the first few aims
- * its faults and adversity steps at the combinations least reached so far, so rare interleavings
- * (a failure notice arriving after the invoice was paid, a duplicate arriving after a redeploy)
- * are reached in far fewer runs than plain generation takes.
+ * they reached (`FlowReport.coverage`). Steered (the default), most runs after the first few aim at
+ * one combination not reached yet (of `known` when given): a program that met its event type
+ * (in its state when one did) is taken again with what the combination adds grafted on at that
+ * step (a reorder, duplicate, time-out or replay aimed at the type, a forged delivery, a redeploy
+ * after it, a secret roll before it), so rare interleavings (a failure notice arriving after the
+ * invoice was paid, a duplicate arriving after a redeploy) come in far fewer runs than plain
+ * generation takes. Deterministic: the same seed, the same programs.
  *
  * @example
  * const report = await runFlowCampaign(() => dunningSubject(referenceDunningClient, 'campaign'), { workload: dunningWorkload(), runs: 500 })
@@ -154,19 +143,17 @@ export async function runFlowCampaign(
   const runs = options.runs ?? 500
   if (!Number.isInteger(runs) || runs < 1)
     throw new HarnessInputError("runFlowCampaign: option 'runs' must be a positive integer")
-  const { runs: _r, seed = 1, workload = {}, steer = true, onRun, focus, ...choice } = options
-  const aims = focus ?? workload.faultAims ?? []
+  const { runs: _r, seed = 1, workload = {}, steer = true, onRun, focus, known, ...choice } = options
   const counts = new Map<string, number>()
   const firstReached: Record<string, number> = {}
   let violations = 0
   let saturatedAt = 0
   const plain = flowProgram(workload)
+  const steering = steer ? new CoverageSteering(known, focus) : undefined
   for (let i = 0; i < runs; i++) {
-    // Every other run is the property's own generation: steering narrows, plain runs find new types.
-    const t = steer && i >= 10 && i % 2 === 1 ? target(counts, i, aims) : undefined
-    const arbitrary = t === undefined ? plain : flowProgram(steered(workload, t))
-    const [program] = fc.sample(arbitrary, { seed: seed * 100_003 + i, numRuns: 1 }) as [FlowProgram]
+    const program = programOf(i, seed, steering, plain, workload)
     const report = await runFlow(program, subject(), choice)
+    steering?.learn(program, report.coverageSteps)
     violations += report.violations.length
     for (const key of report.coverage) {
       if (!counts.has(key)) {
@@ -178,5 +165,6 @@ export async function runFlowCampaign(
     onRun?.(i + 1, report.coverage, program)
   }
   const coverage = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-  return { runs, coverage, firstReached, saturatedAt, violations }
+  const missing = known === undefined ? undefined : known.filter((k) => !counts.has(k)).sort()
+  return { runs, coverage, firstReached, saturatedAt, violations, ...(missing === undefined ? {} : { missing }) }
 }

@@ -171,6 +171,8 @@ export {
   type FulfilmentSubjectOptions,
   fulfilmentSubject,
 } from './flows/fulfilment-subject.js'
+export { impossibleCombination } from './flows/impossible-combinations.js'
+export { type FlowCoverageProperty, knownFlowCombinations } from './flows/known-combinations.js'
 export { checkSubscriptionMirror, type SubscriptionMirrorOptions } from './flows/mirror-property.js'
 export { mirrorEpisodes, mirrorWorkload } from './flows/mirror-steps.js'
 export { mirrorSubject, type SubscriptionMirror, type SubscriptionMirrorFactory } from './flows/mirror-subject.js'

@@ -9,6 +9,8 @@ import {
   type FlowProgram,
   type FulfilmentClientFactory,
   fulfilmentSubject,
+  impossibleCombination,
+  knownFlowCombinations,
   loadScenarioFile,
   makeDunningClient,
   makeSubscriptionMirror,
@@ -315,6 +317,43 @@ describe('coverage and steering', () => {
     const result = await checkDunning(referenceDunningClient, { numRuns: 3, workload: { everyEvent: true } })
     expect(result.coverage && Object.keys(result.coverage).some((k) => k.startsWith('invoice.created|'))).toBe(true)
   }, 60_000)
+
+  it('lists under the coverage table the known combinations no run reached', () => {
+    const known = ['invoice.paid|paid|in_order|none', 'invoice.payment_failed|paid|out_of_order|none']
+    const table = coverageTable({ 'invoice.paid|paid|in_order|none': 3 }, known)
+    expect(table).toContain('1 of 2 known combinations reached')
+    expect(table).toMatch(/<ul id="missing"><li><code>invoice\.payment_failed\|paid\|out_of_order\|none<\/code><\/li><\/ul>/)
+    expect(coverageTable({ 'invoice.paid|paid|in_order|none': 3 }, known.slice(0, 1))).not.toContain('id="missing"')
+  })
+
+  it('explains the combinations no flow can produce, and none of the known ones is among them', () => {
+    expect(impossibleCombination('invoice.paid|paid|forged|none')).toMatch(/never claims invoice.paid/)
+    expect(impossibleCombination('customer.subscription.deleted|active|forged|redeployed')).toMatch(/never before a redeploy/)
+    expect(impossibleCombination('invoice.payment_failed|paid|out_of_order|none')).toBeUndefined()
+    for (const keys of Object.values(knownFlowCombinations)) {
+      expect(keys.length).toBeGreaterThan(100)
+      expect(keys.filter((k) => impossibleCombination(k) !== undefined)).toEqual([])
+    }
+  })
+
+  it('draws the same programs for the same seed when steered, and lists the known combinations missed', async () => {
+    const subject = () => dunningSubject(referenceDunningClient, 'test')
+    const drawn = async () => {
+      const programs: FlowProgram[] = []
+      const report = await runFlowCampaign(subject, {
+        runs: 16,
+        workload: dunningWorkload(),
+        known: knownFlowCombinations.checkDunning,
+        onRun: (_run, _coverage, program) => programs.push(program),
+      })
+      return { programs, report }
+    }
+    const [a, b] = [await drawn(), await drawn()]
+    expect(a.programs).toEqual(b.programs)
+    expect(a.report.missing?.length).toBe(
+      knownFlowCombinations.checkDunning.filter((k) => a.report.coverage[k] === undefined).length,
+    )
+  }, 120_000)
 
   it('reaches more combinations steered than plain generation in the same runs', async () => {
     const subject = () => dunningSubject(referenceDunningClient, 'test')

@@ -39,7 +39,10 @@ function stateName(o: Readonly<Json>): string {
  * coverage.keys() // ['invoice.paid|paid|in_order|none', ...]
  */
 export class FlowCoverage {
-  private readonly seen = new Set<string>()
+  // Per combination, the 1-based step during which the app first met it (steps + 1: the final settle).
+  private readonly seen = new Map<string, number>()
+  /** The step running now (1-based), as the run sets it: where a campaign grafts its faults. */
+  step = 0
   // Per object, the latest `created` of the events about it that reached the app.
   private readonly newest = new Map<string, number>()
   // Per event, how its latest arrival went: still being handled, acknowledged, or not.
@@ -76,7 +79,8 @@ export class FlowCoverage {
     const d = this.deployment
     const deploy: DeliveryDeploy =
       d.rolledAt !== undefined ? 'in_roll' : d.deploys > 0 && created * 1000 < d.deployedAt ? 'redeployed' : 'none'
-    this.seen.add(`${event.type}|${this.states.get(String(object.id)) ?? stateName(object)}|${fault}|${deploy}`)
+    const key = `${event.type}|${this.states.get(String(object.id)) ?? stateName(object)}|${fault}|${deploy}`
+    if (!this.seen.has(key)) this.seen.set(key, this.step)
     return event.id
   }
 
@@ -102,6 +106,11 @@ export class FlowCoverage {
 
   /** The combinations this run produced, sorted. */
   keys(): string[] {
-    return [...this.seen].sort()
+    return [...this.seen.keys()].sort()
+  }
+
+  /** The step (1-based; steps + 1 for the final settle) during which each combination was first met. */
+  steps(): Record<string, number> {
+    return Object.fromEntries([...this.seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   }
 }

@@ -16,7 +16,7 @@ import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
 import { type Claim, type SentEvent, watchAdoption } from './flow-forgery.js'
-import { type FlowProgram, flowStepLabel } from './flow-program.js'
+import { type FlowProgram, type FlowStep, flowStepLabel } from './flow-program.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
 
 /** Virtual time each step leaves its deliveries before the next (past every delay a fault adds). */
@@ -115,6 +115,8 @@ export interface FlowReport {
   readonly steps: readonly string[]
   /** The (event type, object state, fault, deploy) combinations the run produced (`FlowCoverage`). */
   readonly coverage: readonly string[]
+  /** The step (1-based; steps + 1 for the final settle) during which each combination was first produced. */
+  readonly coverageSteps: Readonly<Record<string, number>>
 }
 
 /** What the receiver notes of each request besides acknowledgements: forgeries, coverage. */
@@ -239,6 +241,21 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
   }
 }
 
+/** Runs an adversity step or the action of the step's kind; its note. */
+async function stepNote(
+  tools: Parameters<typeof runAdversityStep>[0],
+  step: FlowStep,
+  ctx: FlowActionContext,
+  subject: FlowSubject,
+  options: FlowRunOptions,
+): Promise<string | undefined> {
+  const note = await runAdversityStep(tools, step)
+  if (note !== undefined) return note
+  const action = subject.actions?.[step.kind] ?? options.actions?.[step.kind] ?? flowActions[step.kind]
+  if (action === undefined) throw new TypeError(`runFlow: no action for step kind '${step.kind}'`)
+  return action(ctx, step)
+}
+
 /** The types the run's endpoint is subscribed to: every one for an `everyEvent` program, else the subject's. */
 function eventTypesOf(program: FlowProgram, subject: FlowSubject): readonly string[] {
   return program.everyEvent === true ? ['*'] : (subject.eventTypes ?? FLOW_EVENT_TYPES)
@@ -301,17 +318,9 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const tools = { sim, destination: d, url: FLOW_RECEIVER_URL, deployment, sent, forged, receive, advance }
   const labels: string[] = []
   for (const step of program.steps) {
+    coverage.step = labels.length + 1
     const record = await runner.run(step.kind, flowStepLabel(step), async () => {
-      let note: string | undefined
-      if (step.kind === 'advance') await runner.advance(step.ms)
-      else {
-        note = await runAdversityStep(tools, step)
-        if (note === undefined) {
-          const action = subject.actions?.[step.kind] ?? options.actions?.[step.kind] ?? flowActions[step.kind]
-          if (action === undefined) throw new TypeError(`runFlow: no action for step kind '${step.kind}'`)
-          note = await action(ctx, step)
-        }
-      }
+      const note = step.kind === 'advance' ? await runner.advance(step.ms) : await stepNote(tools, step, ctx, subject, options)
       await runner.advance(FLOW_STEP_SETTLE_MS)
       const checked = subject.checkpoint(run, false)
       if (checked !== undefined) await checked
@@ -320,6 +329,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     labels.push(record.label)
   }
   control.set(false)
+  coverage.step = labels.length + 1
   await runner.advance(FLOW_FINAL_SETTLE_MS)
   const checked = subject.checkpoint(run, true)
   // A subject that reads at once is not awaited: no microtask turn, the trace as it was.
@@ -331,5 +341,6 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     traceHash: sim.trace.hash(),
     steps: labels,
     coverage: coverage.keys(),
+    coverageSteps: coverage.steps(),
   }
 }

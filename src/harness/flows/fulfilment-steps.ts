@@ -95,16 +95,33 @@ const DAY = 86_400_000
  * The episodes of a fulfilment flow, each drawn as one: the newest session paid (most often with a
  * card that pays at once), the app redeployed, then the same session again (the customer reloading
  * the success page, or the provider resending its `checkout.session.completed`): what an in-memory
- * dedupe forgets; and a session paid with the delayed bank debit and the days it takes to settle or
- * fail. Session -1 is the newest session, so the payment meets a session still open.
+ * dedupe forgets; and a payment-mode session bought with a bank debit (it settles or fails after
+ * the checkout, as `checkout.session.async_payment_*`), the success page most often left alone,
+ * and days passing. Both pay session -1, the newest, so the payment meets a session still open.
  *
  * @example
  * const workload = { episodes: fulfilmentEpisodes(fulfilmentPayments.length) }
  */
 export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly EpisodeStep[]>[] {
   const returns = fc.constantFrom<boolean | 'page_first' | 'webhook_first'>(false, true, 'page_first', 'webhook_first')
-  const pay = (payment: fc.Arbitrary<number>, on: fc.Arbitrary<number>) =>
-    fc.record({ kind: fc.constant('x:pay' as const), session: on, payment, returns })
+  const pay = (payment: fc.Arbitrary<number>, on: fc.Arbitrary<number>, back = returns) =>
+    fc.record({ kind: fc.constant('x:pay' as const), session: on, payment, returns: back })
+  // A bank debit settles after the page: the page left alone as often as it is visited.
+  const settling = fc.constantFrom<boolean | 'page_first' | 'webhook_first'>(
+    false,
+    false,
+    false,
+    true,
+    'page_first',
+    'webhook_first',
+  )
+  // Only a payment-mode session hears of its debit's outcome as the checkout events.
+  const bought = fc.record({
+    kind: fc.constant('x:checkout' as const),
+    mode: fc.constant('payment'),
+    customer: fc.constantFrom(0, 1, -1),
+    plan: fc.nat({ max: 2 }),
+  })
   const any = fc.nat({ max: Math.max(0, payments - 1) })
   // The card that pays and the 3-D Secure card authenticated pay at once.
   const paying = fc.oneof(fc.constantFrom(...[0, 2].filter((i) => i < payments), 0), any)
@@ -112,10 +129,13 @@ export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly Epis
     fc.constant({ kind: 'x:return' as const, session: -1 }),
     fc.constant({ kind: 'redeliver' as const, aim: 'checkout.session.completed' }),
   )
-  const delayed = fc.constantFrom(...[4, 5].filter((i) => i < payments), Math.max(0, payments - 1))
+  // The bank debit that settles and the one that fails, as often as each other.
+  const banks = [4, 5].filter((i) => i < payments)
+  const delayed = fc.constantFrom(...(banks.length > 0 ? banks : [Math.max(0, payments - 1)]))
+  const settles = fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(DAY, 3 * DAY) })
   return [
     fc.tuple(pay(paying, fc.constant(-1)), fc.constant({ kind: 'x:restart' as const }), again),
-    fc.tuple(pay(delayed, session), fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(DAY, 3 * DAY) })),
+    fc.tuple(bought, pay(delayed, fc.constant(-1), settling), settles),
   ]
 }
 

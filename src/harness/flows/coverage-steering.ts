@@ -1,0 +1,118 @@
+import type { CoverageDonor, CoverageTarget } from './flow-graft.js'
+import type { FlowProgram } from './flow-program.js'
+import { impossibleCombination } from './impossible-combinations.js'
+
+const FAULTS = ['in_order', 'out_of_order', 'duplicate', 'retry', 'replayed', 'forged'] as const
+const DEPLOYS = ['none', 'redeployed', 'in_roll'] as const
+
+/** Programs kept per event type that met it in their first step. */
+const FIRSTS_KEPT = 8
+
+/** A `type|state|fault|deploy` key as its parts. */
+export function coverageTarget(key: string): CoverageTarget {
+  const [type = '', state = '', fault = '', deploy = ''] = key.split('|')
+  return { type, state, fault, deploy }
+}
+
+/** How close a donor's combination is to the target: its state first, then its way of arriving. */
+function closeness(donor: CoverageTarget, target: CoverageTarget): number {
+  // The attacker replays the run's first delivery only: a replay's donor must have had it first.
+  const replay = target.fault === 'replayed' && donor.fault === 'replayed' ? 8 : 0
+  return (
+    replay +
+    (donor.state === target.state ? 4 : 0) +
+    (donor.fault === target.fault ? 2 : 0) +
+    (donor.deploy === target.deploy ? 1 : 0)
+  )
+}
+
+/**
+ * What a campaign knows of the combinations: which it reached and with which program first (its
+ * donors), which it aims at (a known set, or every way of arriving for each event type and state
+ * reached that is not impossible), and how often it has aimed at each. Each steered run aims at
+ * the missing combination aimed at least, with the closest donor that met its event type.
+ *
+ * @example
+ * const steering = new CoverageSteering(knownFlowCombinations.checkDunning)
+ * steering.learn(program, report.coverageSteps)
+ * const aim = steering.next(run) // { target, donor } or undefined
+ */
+export class CoverageSteering {
+  private readonly donors = new Map<string, CoverageDonor>()
+  private readonly attempts = new Map<string, number>()
+  // Per event type, programs whose first delivery (what the attacker replays) was likely of it.
+  private readonly firsts = new Map<string, CoverageDonor[]>()
+
+  constructor(
+    private readonly known?: readonly string[],
+    private readonly focus: readonly string[] = [],
+  ) {}
+
+  /** Notes the combinations a run reached (`FlowReport.coverageSteps`): the first program to reach one is its donor. */
+  learn(program: FlowProgram, steps: Readonly<Record<string, number>>): void {
+    const earliest = Math.min(...Object.values(steps))
+    for (const type of new Set(
+      Object.keys(steps)
+        .filter((k) => steps[k] === earliest)
+        .map((k) => k.split('|')[0] ?? ''),
+    )) {
+      const list = this.firsts.get(type) ?? []
+      if (list.length < FIRSTS_KEPT) this.firsts.set(type, [...list, { program, step: earliest }])
+    }
+    for (const [key, step] of Object.entries(steps)) if (!this.donors.has(key)) this.donors.set(key, { program, step })
+  }
+
+  /** The combinations aimed at and not reached yet, sorted. */
+  missing(): string[] {
+    const aims = this.known ?? this.candidates()
+    return aims.filter((k) => !this.donors.has(k)).sort()
+  }
+
+  /** Every way of arriving, for each (event type, state) reached, that is not impossible. */
+  private candidates(): string[] {
+    const pairs = new Set([...this.donors.keys()].map((k) => k.split('|').slice(0, 2).join('|')))
+    return [...pairs].flatMap((p) =>
+      FAULTS.flatMap((f) => DEPLOYS.map((d) => `${p}|${f}|${d}`)).filter((k) => impossibleCombination(k) === undefined),
+    )
+  }
+
+  /**
+   * The next target (the missing combination aimed at least; ties in turn by `run`) and the donor
+   * to graft it on: the reached combination of the same event type closest to it. Undefined when
+   * nothing is missing; a target whose type was never met comes without a donor.
+   */
+  next(run: number): { readonly target: CoverageTarget; readonly donor?: CoverageDonor } | undefined {
+    const missing = this.missing()
+    if (missing.length === 0) return undefined
+    let fewest = Number.POSITIVE_INFINITY
+    let key = ''
+    for (let i = 0; i < missing.length; i++) {
+      const k = missing[(i + run) % missing.length] as string
+      // Each round aims at every missing combination once, the types the rules read first.
+      const n = 2 * (this.attempts.get(k) ?? 0) + (this.focus.some((f) => k.startsWith(f)) ? 0 : 1)
+      if (n < fewest) {
+        fewest = n
+        key = k
+      }
+    }
+    const tried = this.attempts.get(key) ?? 0
+    this.attempts.set(key, tried + 1)
+    const target = coverageTarget(key)
+    const donor = this.donorFor(target, tried)
+    return donor === undefined ? { target } : { target, donor }
+  }
+
+  /** The closest donors of the target's type, the `nth` attempt taking the next of the closest ones in turn. */
+  private donorFor(target: CoverageTarget, nth: number): CoverageDonor | undefined {
+    const firsts = this.firsts.get(target.type) ?? []
+    // A replay's donor met the type first; every other attempt takes one that met it first in any way.
+    if (target.fault === 'replayed' && nth % 2 === 1 && firsts.length > 0) return firsts[(nth >> 1) % firsts.length]
+    const ranked = [...this.donors]
+      .filter(([k]) => k.startsWith(`${target.type}|`))
+      .map(([k, donor]) => ({ donor, score: closeness(coverageTarget(k), target) }))
+      .sort((a, b) => b.score - a.score)
+    const best = ranked[0]?.score
+    const closest = ranked.filter((r) => r.score === best)
+    return closest[nth % Math.max(1, closest.length)]?.donor
+  }
+}

@@ -1,0 +1,177 @@
+/** The flow properties whose combinations were explored (`knownFlowCombinations`). */
+export type FlowCoverageProperty = 'checkSubscriptionMirror' | 'checkDunning' | 'checkFulfilment'
+
+// Written by the exploration script (long campaigns, plain and steered, several seeds; the union,
+// never shrinking): per `type|state`, each way of arriving with the letters of where the app stood
+// (n: none, r: redeployed, i: in_roll).
+const ROWS: Readonly<Record<FlowCoverageProperty, Readonly<Record<string, string>>>> = {
+  checkSubscriptionMirror: {
+    'charge.created|failed': 'in_order:nri',
+    'charge.created|succeeded': 'duplicate:ni in_order:nri replayed:n',
+    'charge.failed|failed': 'duplicate:n in_order:nri',
+    'charge.succeeded|succeeded': 'duplicate:nri in_order:nri',
+    'customer.subscription.created|active': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
+    'customer.subscription.created|canceled': 'duplicate:n in_order:nr out_of_order:nr replayed:nri retry:n',
+    'customer.subscription.created|incomplete_expired': 'duplicate:r out_of_order:r',
+    'customer.subscription.created|incomplete': 'duplicate:nri in_order:nri out_of_order:i retry:n',
+    'customer.subscription.created|past_due': 'in_order:n out_of_order:n replayed:n',
+    'customer.subscription.created|trialing': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nr',
+    'customer.subscription.deleted|active': 'forged:ni',
+    'customer.subscription.deleted|canceled': 'duplicate:nri in_order:nri retry:n',
+    'customer.subscription.deleted|trialing': 'forged:ni',
+    'customer.subscription.updated|active': 'duplicate:nri in_order:nri out_of_order:nri replayed:n retry:nri',
+    'customer.subscription.updated|canceled': 'duplicate:n forged:ni in_order:nri out_of_order:nr retry:n',
+    'customer.subscription.updated|incomplete_expired': 'duplicate:n forged:n in_order:n retry:n',
+    'customer.subscription.updated|incomplete': 'forged:ni in_order:ni',
+    'customer.subscription.updated|past_due': 'duplicate:n in_order:nri out_of_order:nr retry:n',
+    'customer.subscription.updated|trialing': 'duplicate:ni in_order:nri out_of_order:nr retry:n',
+    'customer.updated|none': 'duplicate:nri in_order:nri out_of_order:nri',
+    'invoice.created|draft': 'duplicate:n in_order:nri',
+    'invoice.created|open': 'duplicate:nr in_order:nri out_of_order:nr',
+    'invoice.created|paid': 'duplicate:nri in_order:nri out_of_order:nri replayed:nr',
+    'invoice.created|void': 'out_of_order:r',
+    'invoice.finalized|open': 'duplicate:n in_order:nri',
+    'invoice.finalized|paid': 'duplicate:nri in_order:nri out_of_order:nri replayed:nr',
+    'invoice.paid|draft': 'forged:n',
+    'invoice.paid|open': 'forged:ni',
+    'invoice.paid|paid': 'duplicate:nri in_order:nri replayed:nr',
+    'invoice.payment_failed|open': 'duplicate:n in_order:nri',
+    'invoice.payment_failed|paid': 'forged:ni in_order:ni out_of_order:nri',
+    'invoice.payment_succeeded|paid': 'duplicate:nri in_order:nri replayed:nr',
+    'invoice.voided|void': 'in_order:n',
+    'invoice_payment.paid|paid': 'duplicate:n in_order:nri',
+    'invoiceitem.created|none': 'duplicate:ni in_order:nri out_of_order:n',
+    'invoiceitem.deleted|none': 'in_order:ni',
+    'payment_intent.canceled|canceled': 'in_order:n',
+    'payment_intent.created|canceled': 'out_of_order:r',
+    'payment_intent.created|requires_payment_method': 'in_order:nri',
+    'payment_intent.created|succeeded': 'duplicate:ni in_order:nri out_of_order:nri replayed:n',
+    'payment_intent.payment_failed|requires_payment_method': 'duplicate:n in_order:nri',
+    'payment_intent.payment_failed|succeeded': 'in_order:ni out_of_order:nri',
+    'payment_intent.succeeded|none': 'forged:ni',
+    'payment_intent.succeeded|paid': 'forged:ni',
+    'payment_intent.succeeded|succeeded': 'duplicate:nr forged:ni in_order:nri',
+    'payment_method.attached|none': 'duplicate:nri in_order:nri',
+  },
+  checkDunning: {
+    'charge.created|failed': 'duplicate:n in_order:ni',
+    'charge.created|succeeded': 'duplicate:n in_order:nri replayed:n',
+    'charge.failed|failed': 'duplicate:n in_order:ni',
+    'charge.succeeded|succeeded': 'in_order:nri',
+    'customer.subscription.created|active': 'duplicate:ni in_order:nri out_of_order:nr replayed:nri',
+    'customer.subscription.created|canceled': 'duplicate:n in_order:n out_of_order:n replayed:nr',
+    'customer.subscription.created|incomplete': 'duplicate:ni in_order:ni',
+    'customer.subscription.created|past_due': 'out_of_order:n replayed:nri',
+    'customer.subscription.created|trialing': 'duplicate:n in_order:nri out_of_order:n replayed:nri',
+    'customer.subscription.deleted|active': 'forged:ni',
+    'customer.subscription.deleted|canceled': 'duplicate:nr in_order:ni',
+    'customer.subscription.deleted|trialing': 'forged:n',
+    'customer.subscription.updated|active': 'duplicate:nr in_order:nri out_of_order:n replayed:nr',
+    'customer.subscription.updated|canceled': 'forged:n out_of_order:n',
+    'customer.subscription.updated|incomplete_expired': 'duplicate:n in_order:n',
+    'customer.subscription.updated|incomplete': 'in_order:n',
+    'customer.subscription.updated|past_due': 'duplicate:nr forged:n in_order:ni out_of_order:n',
+    'customer.subscription.updated|trialing': 'duplicate:n in_order:n',
+    'customer.updated|none': 'duplicate:ni in_order:nri out_of_order:nr',
+    'invoice.created|draft': 'duplicate:n in_order:n',
+    'invoice.created|open': 'duplicate:n in_order:ni out_of_order:n',
+    'invoice.created|paid': 'duplicate:n in_order:nri out_of_order:n replayed:n',
+    'invoice.finalized|open': 'duplicate:n in_order:ni',
+    'invoice.finalized|paid': 'duplicate:n in_order:nri replayed:n',
+    'invoice.marked_uncollectible|paid': 'duplicate:n in_order:n out_of_order:ni',
+    'invoice.marked_uncollectible|uncollectible': 'duplicate:n in_order:nri',
+    'invoice.paid|draft': 'forged:n',
+    'invoice.paid|open': 'forged:n',
+    'invoice.paid|paid': 'duplicate:nri in_order:nri replayed:nr',
+    'invoice.paid|uncollectible': 'forged:n',
+    'invoice.paid|void': 'forged:n',
+    'invoice.payment_failed|open': 'duplicate:nri in_order:nri',
+    'invoice.payment_failed|paid': 'duplicate:n forged:ni in_order:n out_of_order:n',
+    'invoice.payment_failed|uncollectible': 'duplicate:n out_of_order:n',
+    'invoice.payment_succeeded|paid': 'duplicate:nri in_order:nri replayed:n',
+    'invoice.voided|void': 'duplicate:n in_order:n',
+    'invoice_payment.paid|paid': 'in_order:nri',
+    'payment_intent.canceled|canceled': 'in_order:n',
+    'payment_intent.created|requires_payment_method': 'duplicate:n in_order:ni',
+    'payment_intent.created|succeeded': 'duplicate:n in_order:nri out_of_order:n replayed:n',
+    'payment_intent.payment_failed|requires_payment_method': 'duplicate:n in_order:ni',
+    'payment_intent.payment_failed|succeeded': 'in_order:n out_of_order:n',
+    'payment_intent.succeeded|none': 'forged:ni',
+    'payment_intent.succeeded|succeeded': 'in_order:nri',
+    'payment_method.attached|none': 'duplicate:ni in_order:nri',
+  },
+  checkFulfilment: {
+    'charge.created|failed': 'duplicate:ni in_order:nri replayed:r',
+    'charge.created|succeeded': 'duplicate:ni in_order:nri',
+    'charge.failed|failed': 'duplicate:nri in_order:nri replayed:nr',
+    'charge.succeeded|succeeded': 'duplicate:nr in_order:nri replayed:nri',
+    'checkout.session.async_payment_failed|complete/unpaid': 'duplicate:nri in_order:nri',
+    'checkout.session.async_payment_succeeded|complete/paid': 'duplicate:nri in_order:nri',
+    'checkout.session.completed|complete/paid': 'duplicate:nri forged:ni in_order:nri replayed:nri',
+    'checkout.session.completed|complete/unpaid': 'duplicate:nri forged:ni in_order:nri replayed:i',
+    'checkout.session.completed|expired/unpaid': 'forged:ni',
+    'checkout.session.expired|expired/unpaid': 'duplicate:nri in_order:nri replayed:nri retry:nri',
+    'customer.created|none': 'duplicate:n in_order:nri replayed:nri',
+    'customer.subscription.created|active': 'duplicate:n in_order:nri replayed:nr',
+    'customer.subscription.updated|active': 'duplicate:n in_order:nri',
+    'customer.subscription.updated|past_due': 'in_order:n',
+    'invoice.created|draft': 'in_order:n',
+    'invoice.created|paid': 'duplicate:n in_order:nri replayed:r',
+    'invoice.finalized|open': 'in_order:n',
+    'invoice.finalized|paid': 'in_order:nri',
+    'invoice.paid|open': 'forged:n',
+    'invoice.paid|paid': 'in_order:nri',
+    'invoice.payment_action_required|open': 'duplicate:n in_order:n',
+    'invoice.payment_failed|open': 'in_order:n',
+    'invoice.payment_failed|paid': 'forged:n',
+    'invoice.payment_succeeded|paid': 'in_order:nri',
+    'invoice_payment.paid|paid': 'in_order:nri',
+    'payment_intent.canceled|canceled': 'in_order:nri',
+    'payment_intent.created|canceled': 'duplicate:ri in_order:nri replayed:r',
+    'payment_intent.created|requires_payment_method': 'duplicate:nri in_order:nri out_of_order:nr',
+    'payment_intent.created|succeeded': 'duplicate:ni in_order:nri out_of_order:i',
+    'payment_intent.payment_failed|requires_payment_method': 'duplicate:nr in_order:nri out_of_order:nr replayed:ri',
+    'payment_intent.payment_failed|succeeded': 'duplicate:nr in_order:r out_of_order:nri replayed:r',
+    'payment_intent.processing|requires_payment_method': 'duplicate:ni in_order:nri replayed:nr retry:n',
+    'payment_intent.processing|succeeded': 'duplicate:ni in_order:nri replayed:nri',
+    'payment_intent.requires_action|requires_payment_method': 'duplicate:n in_order:nri out_of_order:nr',
+    'payment_intent.requires_action|succeeded': 'duplicate:n in_order:nri out_of_order:i',
+    'payment_intent.succeeded|none': 'forged:ni',
+    'payment_intent.succeeded|requires_payment_method': 'forged:ni',
+    'payment_intent.succeeded|succeeded': 'duplicate:nri forged:ni in_order:nri replayed:nr',
+    'payment_method.attached|none': 'duplicate:n in_order:nri replayed:nri',
+    'price.created|none': 'duplicate:nri in_order:nri replayed:nr',
+    'product.created|none': 'duplicate:ni in_order:nri replayed:nri',
+  },
+}
+
+const DEPLOYS: Readonly<Record<string, string>> = { n: 'none', r: 'redeployed', i: 'in_roll' }
+
+/** A property's rows as `type|state|fault|deploy` keys, sorted. */
+function expand(rows: Readonly<Record<string, string>>): readonly string[] {
+  return Object.entries(rows)
+    .flatMap(([pair, words]) =>
+      words.split(' ').flatMap((word) => {
+        const [fault, letters = ''] = word.split(':')
+        return [...letters].map((l) => `${pair}|${fault}|${DEPLOYS[l] ?? l}`)
+      }),
+    )
+    .sort()
+}
+
+/**
+ * The (event type, object state on arrival, how it arrived, where the app stood) combinations each
+ * ready-made flow property's flows are known to produce with its reference client: the union of
+ * long explorations (plain generation and the steered campaign, several seeds, thousands of runs
+ * each). What a campaign aims at (`runFlowCampaign`'s `known`) and what a coverage report lists as
+ * missing. Another app may meet fewer (a retry needs the app to refuse a delivery) or more.
+ * Combinations outside it that can never happen are explained by `impossibleCombination`.
+ *
+ * @example
+ * knownFlowCombinations.checkDunning.includes('invoice.payment_failed|paid|out_of_order|none') // true
+ */
+export const knownFlowCombinations: Readonly<Record<FlowCoverageProperty, readonly string[]>> = {
+  checkSubscriptionMirror: expand(ROWS.checkSubscriptionMirror),
+  checkDunning: expand(ROWS.checkDunning),
+  checkFulfilment: expand(ROWS.checkFulfilment),
+}
