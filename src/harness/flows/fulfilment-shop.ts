@@ -206,7 +206,7 @@ export class FulfilmentShop {
   /** The session a step's number picks among those made so far (wrapping around; -1 the newest, -2 the one before). */
   pick(n: unknown): string | undefined {
     const count = this.sessions.length
-    return count === 0 ? undefined : this.sessions[(((Number(n) % count) + count) % count)]
+    return count === 0 ? undefined : this.sessions[((Number(n) % count) + count) % count]
   }
 }
 
