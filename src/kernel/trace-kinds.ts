@@ -138,6 +138,8 @@ export interface TraceKinds {
   /** The status of the object a thin-event race program changes, after each change. */
   'harness.thin.status': { object: string; status: string }
   'harness.forged': { forgery: string; event: string; object: string; outcome: string; status: number | null; type?: string }
+  /** A dunning app accepted an invoice's failure after the provider had settled the invoice. */
+  'harness.dunning.stale_failure': { event: string; invoice: string; provider: string }
   /** The app's own status of a forged delivery's object turned into the forger's claim across it. */
   'harness.forged.adopted': { event: string; object: string; claimed: string; before: string | null; provider: string | null }
   /** An attacker's delivery is being handed to a flow's app: what it records until `harness.forged` is caused by it. */

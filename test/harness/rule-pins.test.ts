@@ -8,6 +8,7 @@ import {
   type FlowSubject,
   fulfilmentRules,
   fulfilmentSubject,
+  makeDunningClient,
   mirrorSubject,
   runFlow,
   subscriptionMirrorRules,
@@ -33,7 +34,10 @@ const mirror: Maker = (name, options) => {
   return mirrorSubject(v.factory, { ...v.options, ...options }, 'pin')
 }
 const shop: Maker = (name, options) => fulfilmentSubject(variant(buggyFulfilmentClients, name).factory, 'pin', options)
-const dunning: Maker = (name) => dunningSubject(variant(buggyDunningClients, name).factory, 'pin')
+// A failure delivered after the invoice was paid is generated (x:late_failure), but not on every
+// seed at the default runs: this mistake is pinned here, on the program that shows it, not bundled.
+const unbundled = [{ name: 'forgets-paid', factory: makeDunningClient({ forgetsPaid: true }) }]
+const dunning: Maker = (name) => dunningSubject(variant([...buggyDunningClients, ...unbundled], name).factory, 'pin')
 
 /** One rule, the variant that breaks it alone, and a program that shows it. */
 interface Pin {
@@ -122,7 +126,7 @@ const pins: readonly Pin[] = [
   },
   {
     rule: 'dunning.notice_once',
-    variant: 'notices-paid-invoice',
+    variant: 'forgets-paid',
     subject: dunning,
     program: program(
       [

@@ -1,11 +1,11 @@
 import {
-  buggyDunningClients,
   buggySubscriptionMirrors,
   checkDunning,
   dunningSubject,
   type FlowProgram,
   type FulfilmentClientFactory,
   fulfilmentSubject,
+  makeDunningClient,
   mirrorSubject,
   referenceDunningClient,
   referenceFulfilmentClient,
@@ -99,14 +99,14 @@ describe('a failure delivered days late, after the invoice was paid', () => {
   ])
 
   it('is a step of the dunning flows: a client that forgets the payment notifies, the reference does not', async () => {
-    const forgets = await runFlow(late, dunningSubject(variant(buggyDunningClients, 'notices-paid-invoice'), 'test'))
+    const forgets = await runFlow(late, dunningSubject(makeDunningClient({ forgetsPaid: true }), 'test'))
     expect(forgets.violations.map((v) => v.checker)).toEqual(['dunning.notice_once'])
     expect(forgets.violations[0]?.message).toMatch(/dunning\.notice after the app accepted evt_\w+ \(invoice\.paid\)/)
     expect((await runFlow(late, dunningSubject(referenceDunningClient, 'test'))).violations).toEqual([])
   }, 60_000)
 
   it('is generated: checkDunning catches that client at the default runs', async () => {
-    const result = await checkDunning(variant(buggyDunningClients, 'notices-paid-invoice'), { seed: 1 })
+    const result = await checkDunning(makeDunningClient({ forgetsPaid: true }), { seed: 1 })
     expect(result.ok).toBe(false)
     expect(result.violations?.[0]?.checker).toBe('dunning.notice_once')
   }, 120_000)

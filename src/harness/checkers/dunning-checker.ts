@@ -12,6 +12,11 @@ interface Cycle {
   /** The first accepted `invoice.payment_failed` of the invoice before any accepted `invoice.paid`. */
   failed?: TraceEntry
   paid?: TraceEntry
+  /**
+   * The provider had already settled the invoice (paid or voided) when the app accepted that
+   * failure: an app that reads the invoice then owes no notice (and so no restore).
+   */
+  stale?: boolean
   notices: EffectRecord[]
   restores: EffectRecord[]
 }
@@ -34,6 +39,10 @@ function cycles(history: RuleHistory): Map<string, Cycle> {
       if (c.paid === undefined) c.failed ??= a.entry
     } else if (a.type === 'invoice.paid') cycle(a.object).paid ??= a.entry
   }
+  const stale = new Set(
+    history.entries.filter((e) => e.kind === 'harness.dunning.stale_failure').map((e) => String(e.data.event)),
+  )
+  for (const c of out.values()) if (c.failed !== undefined && stale.has(String(c.failed.data.event))) c.stale = true
   for (const f of history.effects('dunning.notice')) cycle(f.key).notices.push(f)
   for (const f of history.effects('dunning.restore')) cycle(f.key).restores.push(f)
   return out
@@ -48,7 +57,7 @@ const noticeCount: Rule = {
       // Notices after the app accepted `invoice.paid` are `neverAfter`'s: counted here, one would be blamed twice.
       const before = c.notices.filter((n) => c.paid === undefined || n.entry.seq < c.paid.seq)
       const expected = c.failed === undefined ? 0 : 1
-      if (before.length === expected) continue
+      if (before.length === expected || (c.stale && before.length === 0)) continue
       out.push(
         violation(
           'dunning.notice_once',
@@ -69,7 +78,9 @@ const restoredOnce: Rule = {
   check(history) {
     const out: Violation[] = []
     for (const [invoice, c] of cycles(history)) {
-      const expected = c.failed !== undefined && c.paid !== undefined ? 1 : 0
+      // A stale failure the app rightly left unnoticed needs no restore either.
+      const owed = c.failed !== undefined && c.paid !== undefined && !(c.stale && c.notices.length === 0)
+      const expected = owed ? 1 : 0
       if (c.restores.length === expected) continue
       out.push(
         violation(

@@ -2,6 +2,7 @@ import { checkDunningTrace } from '../checkers/dunning-checker.js'
 import { providerView } from '../rules/state-matches.js'
 import { HarnessInputError } from '../validate-input.js'
 import { dunningActions } from './dunning-steps.js'
+import { providerStatus } from './flow-forgery.js'
 import type { FlowClientEnv, FlowRun, FlowSubject } from './flow-run.js'
 
 /** Where a dunning client sends what it tells customers (the harness records each message). */
@@ -53,6 +54,26 @@ function traceStanding(run: FlowRun): void {
 }
 
 /**
+ * Notes a failure the app accepted while the provider had already settled its invoice (a late or
+ * redelivered `invoice.payment_failed`): an app that reads the invoice first owes no notice for it.
+ * Traced only then, so a run without one keeps its trace.
+ */
+function watchStaleFailures(run: FlowRun, watched: WeakSet<FlowRun>): void {
+  watched.add(run)
+  const trace = run.sim.service.kernel.trace
+  trace.subscribe((e) => {
+    if (e.kind !== 'harness.flow.ack' || e.data.type !== 'invoice.payment_failed' || typeof e.data.object !== 'string') return
+    const status = providerStatus(run.sim, e.data.object)
+    if (status === 'paid' || status === 'void')
+      trace.append('harness.dunning.stale_failure', {
+        event: String(e.data.event),
+        invoice: e.data.object,
+        provider: String(status),
+      })
+  })
+}
+
+/**
  * The dunning property as a billing flow subject: the client's messages are trace entries the
  * dunning checker sets beside the invoice events it accepted.
  *
@@ -60,9 +81,11 @@ function traceStanding(run: FlowRun): void {
  * const report = await runFlow(program, dunningSubject(referenceDunningClient, 'checkDunning'))
  */
 export function dunningSubject(factory: DunningClientFactory, api: string): FlowSubject {
+  const watched = new WeakSet<FlowRun>()
   return {
     start(run) {
       const trace = run.sim.service.kernel.trace
+      if (!watched.has(run)) watchStaleFailures(run, watched)
       // Each message is the app's effect (with its causal context) and a line of the outbox.
       const send = (kind: 'notice' | 'restore', invoice: string, customer: string, event?: string) => {
         run.env.effects.record(`dunning.${kind}`, String(invoice), { customer: String(customer) })

@@ -159,12 +159,6 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     breaks: 'dunning.standing',
     factory: makeDunningClient({ neverRestricts: true }),
   },
-  {
-    name: 'notices-paid-invoice',
-    mistake: 'forgets that an invoice was paid: a failure delivered late, after the payment, still sends a notice',
-    breaks: 'dunning.notice_once',
-    factory: makeDunningClient({ forgetsPaid: true }),
-  },
 ]
 
 /**

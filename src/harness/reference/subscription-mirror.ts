@@ -202,7 +202,9 @@ async function handle(state: MirrorState, ready: Promise<void>, req: Request): P
   const event = JSON.parse(raw) as Event
   if (flaws.refusesOtherEvents && !event.type.startsWith('customer.subscription.'))
     throw new TypeError(`no handler for ${event.type}`)
-  if (seen.has(event.id) && !flaws.seatDeltas) return new Response('duplicate')
+  // The early write must be overwritten by every genuine delivery, a duplicate too: only what it
+  // refuses (a forgery, an old replay) is left written.
+  if (seen.has(event.id) && !flaws.seatDeltas && !flaws.writesBeforeVerifying) return new Response('duplicate')
   if (!(await apply(state, event))) return new Response('could not read the subscription', { status: 500 })
   seen.add(event.id)
   if (!flaws.memoryOnly) await env.store.set(`${SEEN}${event.id}`, true)
