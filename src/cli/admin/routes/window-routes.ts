@@ -66,7 +66,7 @@ const requests = adminRoute({
     ...windowQuery,
     status: z
       .string()
-      .regex(/^[1-5](\d\d|xx)$/, 'expected a status such as 402 or a status class such as 4xx')
+      .regex(/^(?:[1-5]\d\d|[1-5]xx)$/, 'expected a status such as 402 or a status class such as 4xx')
       .optional()
       .meta({ examples: ['4xx', '402'] }),
     path: z.string().min(1).max(255).optional().meta({ description: 'Text the path holds' }),
