@@ -25,19 +25,24 @@ export interface FailedCheck {
 /** Shell-quotes `text` in single quotes. */
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
 
-/** The running vitest test (file and full name), read off vitest's expect state without importing vitest. */
-function vitestTest(): { file: string; name: string } | undefined {
+/**
+ * The running vitest test (file and full name), read off vitest's expect state without importing
+ * vitest; the file alone in a hook (`beforeAll`), where no test is running.
+ */
+function vitestTest(): { file: string; name?: string } | undefined {
   const g = globalThis as unknown as Record<symbol, unknown>
   const states = g[Symbol.for('matchers-object')] as { get?: (key: unknown) => unknown } | undefined
   const state = states?.get?.(g[Symbol.for('expect-global')]) as { testPath?: unknown; currentTestName?: unknown } | undefined
   const file = state?.testPath
   const name = state?.currentTestName
-  return typeof file === 'string' && typeof name === 'string' && name !== '' ? { file, name } : undefined
+  if (typeof file !== 'string') return undefined
+  return typeof name === 'string' && name !== '' ? { file, name } : { file }
 }
 
 /**
  * The one line that runs the current test again from the user's own test file: under vitest,
- * `npx vitest run <file> -t '<full test name>'`; otherwise the command this process was started with.
+ * `npx vitest run <file> -t '<full test name>'` (the file alone when run from a hook such as
+ * `beforeAll`); otherwise the command this process was started with.
  *
  * @example
  * replayCommand() // "npx vitest run webhooks.test.ts -t 'handles every event once'"
@@ -46,6 +51,8 @@ export function replayCommand(): string {
   const test = vitestTest()
   if (test === undefined)
     return ['node', ...process.execArgv, relative(process.cwd(), process.argv[1] ?? ''), ...process.argv.slice(2)].join(' ')
+  // Run from a hook, the check belongs to no one test: the file runs it again.
+  if (test.name === undefined) return `npx vitest run ${relative(process.cwd(), test.file)}`
   // vitest's -t matches the suite and test names joined by spaces (after the file's); the state
   // joins them with ' > '.
   const pattern = `${test.name

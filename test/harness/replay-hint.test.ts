@@ -16,7 +16,7 @@ import {
   referenceWebhookReceiver,
   staleThinEventReceiver,
 } from 'service-sim/harness'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const noDedup = buggyWebhookReceivers.find((v) => v.name === 'no-dedup')!.factory
@@ -40,6 +40,19 @@ function namePattern(command: string): RegExp {
 }
 
 const HERE = 'test/harness/replay-hint.test.ts'
+
+// First in the file: vitest's expect state keeps the last test's name through a later hook.
+describe('a property checked in a hook, where no test is running', () => {
+  let result: Awaited<ReturnType<typeof checkWebhookReceiver>>
+  beforeAll(async () => {
+    result = await checkWebhookReceiver(noDedup, { numRuns: 50, seed: 3 })
+  }, 120_000)
+
+  it('names the test file to run again, not the process vitest started', () => {
+    expect(result.ok).toBe(false)
+    expect(result.replay?.command).toBe('npx vitest run test/harness/replay-hint.test.ts')
+  })
+})
 
 describe('every failing property prints how to replay it', () => {
   afterEach(() => vi.restoreAllMocks())
