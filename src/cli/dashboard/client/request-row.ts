@@ -1,28 +1,7 @@
-/**
- * One API request as the Requests page shows it (`GET /requests` answers it in snake_case).
- *
- * @example
- * const row: RequestRow = requestRow(json)
- */
-export interface RequestRow {
-  readonly seq: number
-  /** Virtual time the request was served at (epoch ms). */
-  readonly at: number
-  /** Real arrival time (ISO 8601), for a request that came over HTTP. */
-  readonly wall: string | undefined
-  readonly method: string
-  readonly path: string
-  readonly operation: string | undefined
-  readonly account: string | undefined
-  readonly mode: string | undefined
-  /** The version the request asked for, or the account's default (marked so). */
-  readonly version: string | undefined
-  readonly status: number
-  readonly requestId: string | undefined
-  readonly idempotencyKey: string | undefined
-  readonly requestBody: string
-  readonly responseBody: string
-}
+import type { RequestRow } from '../../admin/request-log.js'
+
+// The page shows the row the server's log makes (`GET /requests` answers it in snake_case): one type.
+export type { RequestRow } from '../../admin/request-log.js'
 
 /**
  * A row of `GET /requests` as the admin API answers it.
