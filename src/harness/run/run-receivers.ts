@@ -23,9 +23,17 @@ export interface RunReceivers {
   replayScheduled(): void
 }
 
-/** A refused connection (the transport records `connect_error`, not the receiver's answer). */
+/**
+ * A refused connection (the transport records `connect_error`, not the receiver's answer). Only
+ * its code and message are read: it is made without a stack trace, which costs more than the rest
+ * of a refused attempt.
+ */
 function refuse(url: string): never {
-  throw Object.assign(new TypeError(`connect ECONNREFUSED ${url}`), { code: 'ECONNREFUSED' })
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  const error = new TypeError(`connect ECONNREFUSED ${url}`)
+  Error.stackTraceLimit = limit
+  throw Object.assign(error, { code: 'ECONNREFUSED' })
 }
 
 /** The first signed request any receiver got, and how many replays of it are due. */
@@ -54,14 +62,29 @@ function attackerCapture(): AttackerCapture {
   }
 }
 
+/** Whether any receiver of the run was handed a request yet. */
+interface Reached {
+  any: boolean
+}
+
 /** Mounts one receiver in `sim.receivers`; it answers, or refuses (or answers `downStatus`) while down. */
-function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture): MountedReceiver {
+function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture, reached: Reached): MountedReceiver {
   const signature = headerNames(sim.service.kernel.prefix).signature
   let down = m.down ?? false
   let downStatus = m.downStatus
   const observe = m.onDelivery
-  const plain = (req: Request): Response | Promise<Response> =>
-    down ? (downStatus === undefined ? refuse(m.url) : new Response('receiver down', { status: downStatus })) : m.handler(req)
+  const downAnswer = (): Response =>
+    downStatus === undefined ? refuse(m.url) : new Response('receiver down', { status: downStatus })
+  // Declares no parameter: the transport then builds no Request and signs nothing for it. Only
+  // mounted once a request has reached a receiver of the run, so the service has already captured
+  // its first signed delivery (the one an attacker replays), whose headers a receiver must read.
+  const refusing = (): Response => downAnswer()
+  const plain = (req: Request): Response | Promise<Response> => {
+    reached.any = true
+    if (!down) return m.handler(req)
+    sim.receivers.mount(m.url, refusing)
+    return downAnswer()
+  }
   const observed = async (req: Request): Promise<Response> => {
     const header = req.headers.get(signature)
     const raw = await TextRequest.textOf(req)
@@ -76,7 +99,8 @@ function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture): Mo
     observe?.({ at: now, raw, signatureHeader: header, status: res.status, replay })
     return res
   }
-  sim.receivers.mount(m.url, observe === undefined ? plain : observed)
+  const remount = () => sim.receivers.mount(m.url, observe !== undefined ? observed : down && reached.any ? refusing : plain)
+  remount()
   return {
     name: m.name,
     url: m.url,
@@ -86,6 +110,7 @@ function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture): Mo
     set(next, status) {
       down = next
       if (next) downStatus = status ?? m.downStatus
+      remount()
       m.onSwitch?.(next)
     },
   }
@@ -100,9 +125,10 @@ function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture): Mo
 export function runReceivers(sim: Simulator): RunReceivers {
   const receivers = new Map<string, MountedReceiver>()
   const capture = attackerCapture()
+  const reached: Reached = { any: false }
   return {
     mount(m) {
-      const r = mountOne(sim, m, capture)
+      const r = mountOne(sim, m, capture, reached)
       receivers.set(m.name, r)
       return r
     },
