@@ -123,6 +123,29 @@ describe('synchronous events', () => {
     expect(sim.admin.deliveries().every((r) => r.attempts.length === 1)).toBe(true)
   })
 
+  it('reads the answer as fetch would, whatever it is made of', async () => {
+    const { sim, stripe } = setup()
+    await destination(stripe, { url: URL_A, enabled_events: ['issuing_authorization.request'] })
+    const approvedBy = async (answer: () => Response | Promise<Response>) => {
+      sim.receivers.mount(URL_A, async () => answer())
+      return (await sim.admin.triggerSync('issuing_authorization.request')).approved
+    }
+    expect(await approvedBy(() => new Response('{"approved":true,"note":"déjà vu 😀"}'))).toBe(true)
+    const bytes = new TextEncoder().encode('{"approved":true}')
+    expect(await approvedBy(() => new Response(new Blob([bytes])))).toBe(true)
+    const stream = () => new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) })
+    expect(await approvedBy(() => new Response(stream()))).toBe(true)
+    // A body the receiver read itself reaches the service empty; a lone surrogate is sent as U+FFFD.
+    expect(
+      await approvedBy(async () => {
+        const res = Response.json({ approved: true })
+        await res.text()
+        return res
+      }),
+    ).toBe(false)
+    expect(await approvedBy(() => new Response('{"approved\ud800":true}'))).toBe(false)
+  })
+
   it('declines when no receiver answers in time', async () => {
     const { sim, stripe } = setup()
     await destination(stripe, { url: URL_A, enabled_events: ['*'] })
