@@ -59,8 +59,8 @@ export function createSend(ctx: DeliveryContext): Send {
     const answer = slowMs > 0 ? slowPost(ctx, signed.request, at + slowMs) : post(ctx.transport, signed.request)
     const headers = signed.headersRead()
     if (ctx.captured === undefined && headers !== undefined) ctx.captured = { r, url: d.url, body: payload, headers, at }
+    if (!(answer instanceof Promise)) return recordAttempt(r, trigger, at, clock.now, answer)
     const finish = (result: TransportResult) => recordAttempt(r, trigger, at, clock.now, result)
-    if (!(answer instanceof Promise)) return finish(answer)
     // A receiver outside the process answers in real time: its time-out is on the wall clock (the
     // transport's), so a clock jump while it answers never turns a real answer into a time-out.
     if (slowMs === 0 && !ctx.transport.waitsOnClock(d.url)) return answer.then(finish, (error: unknown) => finish(failed(error)))
