@@ -133,7 +133,13 @@ describe('synchronous events', () => {
     expect(await approvedBy(() => new Response('{"approved":true,"note":"déjà vu 😀"}'))).toBe(true)
     const bytes = new TextEncoder().encode('{"approved":true}')
     expect(await approvedBy(() => new Response(new Blob([bytes])))).toBe(true)
-    const stream = () => new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) })
+    const stream = () =>
+      new ReadableStream({
+        start(c) {
+          c.enqueue(bytes)
+          c.close()
+        },
+      })
     expect(await approvedBy(() => new Response(stream()))).toBe(true)
     // A body the receiver read itself reaches the service empty; a lone surrogate is sent as U+FFFD.
     expect(
