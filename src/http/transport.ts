@@ -145,10 +145,12 @@ const same = <T>(x: T): T => x
  * An answer's body as text. When nobody read it yet and it was made from a string (`new
  * Response('ok')`, what receivers return), that string is its text, given after as many turns as
  * the read takes: reading the stream back (a reader, a decoder, promises per chunk) costs more
- * than the rest of an in-process delivery.
+ * than the rest of an in-process delivery. A subclass, a stream or blob body, a body already read and
+ * a string with a lone surrogate are read as before.
  */
 function answerText(response: Response): Promise<string> {
-  if (readTurns !== undefined && !response.bodyUsed) {
+  // A subclass may answer text() its own way: only a plain Response is read from its string.
+  if (readTurns !== undefined && Object.getPrototypeOf(response) === Response.prototype && !response.bodyUsed) {
     const source = fetchBody(response)?.source
     if (typeof source === 'string' && !LONE_SURROGATE.test(source)) return afterTurns(readTurns, source)
   }

@@ -141,6 +141,13 @@ describe('synchronous events', () => {
         },
       })
     expect(await approvedBy(() => new Response(stream()))).toBe(true)
+    // A Response subclass is read through its own text().
+    class Decided extends Response {
+      override text(): Promise<string> {
+        return Promise.resolve('{"approved":true}')
+      }
+    }
+    expect(await approvedBy(() => new Decided('{"approved":false}'))).toBe(true)
     // A body the receiver read itself reaches the service empty; a lone surrogate is sent as U+FFFD.
     expect(
       await approvedBy(async () => {
