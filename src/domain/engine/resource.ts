@@ -233,7 +233,9 @@ class EngineResource implements Resource {
     const touch = this.spelled.touch
     const previous: Record<string, unknown> = {}
     for (const k of Object.keys(next)) {
-      if (!touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(current[k])) previous[k] = current[k]
+      // A member still holding the current object's value (`set` shares them) is unchanged.
+      const was = current[k]
+      if (next[k] !== was && !touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(was)) previous[k] = was
     }
     if (Object.keys(previous).length === 0) return current
     this.touch(next)
@@ -352,7 +354,8 @@ class EngineResource implements Resource {
 
   set(scope: Scope, id: string, values: Readonly<Record<string, unknown>>, origin: Origin): Json {
     const current = this.require(scope, id)
-    return this.replaceWith(scope, current, this.derive({ ...cloneData(current), ...values }), origin)
+    // A shallow copy: the members it keeps are the sealed object's, never changed in place.
+    return this.replaceWith(scope, current, this.derive({ ...current, ...values }), origin)
   }
 
   delete(scope: Scope, id: string, origin: Origin): { id: string; object: string; deleted: true } {
