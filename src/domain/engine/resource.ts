@@ -1,4 +1,3 @@
-import { cloneData } from '#kernel/clone-data.js'
 import { seal, sealedAnswer } from '#kernel/sealed.js'
 import { emitSnapshot, type Origin } from '../events/emit-snapshot.js'
 import type { EventStore } from '../events/event-store.js'
@@ -322,7 +321,9 @@ class EngineResource implements Resource {
     const { view } = this.options
     const current = this.require(scope, id)
     checkMetadata(params.metadata)
-    const next = cloneData(current)
+    // A shallow copy: params replace members (a nested merge copies the nested object), never
+    // change the sealed object's members in place.
+    const next = { ...current }
     const ctx: BuildContext = {
       id,
       object: d.object,
