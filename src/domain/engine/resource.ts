@@ -339,7 +339,8 @@ class EngineResource implements Resource {
 
   put(scope: Scope, id: string, values: Readonly<Record<string, unknown>>): Json {
     const next = { ...this.require(scope, id) }
-    for (const [k, v] of Object.entries(values)) {
+    for (const k of Object.keys(values)) {
+      const v = values[k]
       if (v === undefined) delete next[k]
       else next[k] = v
     }
