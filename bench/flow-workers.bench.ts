@@ -20,6 +20,13 @@ import { type Figure, rateFigure, writeBenchReport } from './lib/bench-report.js
 const QUICK = process.env.BENCH_QUICK === '1'
 const RUNS = QUICK ? 30 : 120
 const ROUNDS = QUICK ? 1 : 3
+/**
+ * Runs each isolate makes before the rounds: V8 keeps compiling the harness's functions with
+ * TurboFan on node's helper threads for the first few hundred runs of a fresh isolate (a one-time
+ * cost per thread, like starting it), and a two-lane round would otherwise pay the worker's share
+ * of it while the one-thread rounds run on a warm isolate.
+ */
+const WARM = QUICK ? 10 : 300
 
 type Check = (workers: number | undefined, numRuns: number) => Promise<{ ok: boolean; numRuns: number }>
 const checks: Record<string, Check> = {
@@ -67,15 +74,15 @@ function cpuBetween(before: Map<string, number>, after: Map<string, number>): Me
   return { main, lane, others }
 }
 
-async function rate(check: Check, workers: number | undefined): Promise<Measured> {
+async function rate(check: Check, workers: number | undefined, runs = RUNS): Promise<Measured> {
   const before = threadCpu()
   const t0 = performance.now()
-  const result = await check(workers, RUNS)
+  const result = await check(workers, runs)
   const wall = performance.now() - t0
   const after = threadCpu()
-  if (!result.ok || result.numRuns !== RUNS) throw new Error(`the reference failed or stopped early: ${JSON.stringify(result)}`)
+  if (!result.ok || result.numRuns !== runs) throw new Error(`the reference failed or stopped early: ${JSON.stringify(result)}`)
   const cpu = before && after ? cpuBetween(before, after) : undefined
-  return { rate: RUNS / (wall / 1000), ...(cpu ? { cpu } : {}) }
+  return { rate: runs / (wall / 1000), ...(cpu ? { cpu } : {}) }
 }
 
 /**
@@ -113,8 +120,12 @@ notes.push(
 )
 for (const [name, check] of Object.entries(checks)) {
   // Both isolates warm alike: this thread on its own, the worker thread through a two-lane check.
-  await check(undefined, 10)
-  await check(2, 20)
+  await check(undefined, WARM / 3)
+  const warming = await rate(check, 2, 2 * WARM)
+  if (warming.cpu)
+    notes.push(
+      `${name}: the warm-up check of ${2 * WARM} runs on two lanes (each isolate's first ~${WARM}): this thread ${warming.cpu.main} ms, the worker ${warming.cpu.lane} ms, helpers ${warming.cpu.others - warming.cpu.lane} ms of CPU.`,
+    )
   const rounds: { one: Measured; two: Measured }[] = []
   for (let r = 0; r < ROUNDS; r++) {
     const first = r % 2 === 0
@@ -156,7 +167,7 @@ for (const [name, check] of Object.entries(checks)) {
 console.table(figures.map((f) => ({ figure: f.name, value: f.value.toFixed(1), ratio: f.ratio?.toFixed(2) ?? '' })))
 writeBenchReport('flow-workers', figures, [
   ...notes,
-  `${RUNS} runs per check (seed 2026, the default workload), ${ROUNDS} rounds alternating which goes first; the ratio rows are the round with the median ratio.`,
+  `${RUNS} runs per check (seed 2026, the default workload), ${ROUNDS} rounds alternating which goes first, after a warm-up of ${WARM / 3} runs on this thread and ${2 * WARM} on two lanes; the ratio rows are the round with the median ratio.`,
   'The "on two free cores" rows are computed from per-thread CPU time, not timed (the medians over the rounds). "Lanes only": the one-thread check\'s CPU time on its thread over the busier lane\'s (this thread, or the worker thread: the busiest other thread), node\'s GC and compiler helper threads left out on both sides, i.e. the speed-up if each lane and each helper had a core of its own: what the split itself costs. "Lanes and node\'s helper threads": each side\'s time is at least its busiest thread and at least all its threads\' CPU time over two cores (one thread leaves the second core to its helpers; two lanes share both with theirs), the nearer estimate of a 2-core machine; the wall-clock rows are only meaningful when the load average is below 1.',
   `Load average (1 min) over the bench: ${loads.map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores. Two lanes need two free cores: on a shared machine the ratio moves with the load.`,
 ])

@@ -6,7 +6,8 @@ import type { BillingContext } from './context.js'
 import type { InvoicingParts } from './invoicing.js'
 
 /**
- * An invoice's event, with the invoice as it is now.
+ * An invoice's event, with the invoice as it is now: always the stored invoice (from `require` or
+ * `put`), sealed, so the event holds it without a copy.
  *
  * @example
  * emitInvoice(ctx, scope, 'invoice.paid', invoice, origin)
@@ -19,7 +20,7 @@ export function emitInvoice(
   origin: Origin,
   previous?: Record<string, unknown>,
 ): void {
-  emitSnapshot(ctx.events, type, scope, invoice, origin, previous)
+  emitSnapshot(ctx.events, type, scope, invoice, origin, previous, true)
 }
 
 /**

@@ -1,4 +1,3 @@
-import { cloneData } from '#kernel/clone-data.js'
 import { seal, sealedAnswer } from '#kernel/sealed.js'
 import { emitSnapshot, type Origin } from '../events/emit-snapshot.js'
 import type { EventStore } from '../events/event-store.js'
@@ -233,7 +232,9 @@ class EngineResource implements Resource {
     const touch = this.spelled.touch
     const previous: Record<string, unknown> = {}
     for (const k of Object.keys(next)) {
-      if (!touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(current[k])) previous[k] = current[k]
+      // A member still holding the current object's value (`set` shares them) is unchanged.
+      const was = current[k]
+      if (next[k] !== was && !touch.has(k) && JSON.stringify(next[k]) !== JSON.stringify(was)) previous[k] = was
     }
     if (Object.keys(previous).length === 0) return current
     this.touch(next)
@@ -320,7 +321,9 @@ class EngineResource implements Resource {
     const { view } = this.options
     const current = this.require(scope, id)
     checkMetadata(params.metadata)
-    const next = cloneData(current)
+    // A shallow copy: params replace members (a nested merge copies the nested object), never
+    // change the sealed object's members in place.
+    const next = { ...current }
     const ctx: BuildContext = {
       id,
       object: d.object,
@@ -336,7 +339,8 @@ class EngineResource implements Resource {
 
   put(scope: Scope, id: string, values: Readonly<Record<string, unknown>>): Json {
     const next = { ...this.require(scope, id) }
-    for (const [k, v] of Object.entries(values)) {
+    for (const k of Object.keys(values)) {
+      const v = values[k]
       if (v === undefined) delete next[k]
       else next[k] = v
     }
@@ -352,7 +356,8 @@ class EngineResource implements Resource {
 
   set(scope: Scope, id: string, values: Readonly<Record<string, unknown>>, origin: Origin): Json {
     const current = this.require(scope, id)
-    return this.replaceWith(scope, current, this.derive({ ...cloneData(current), ...values }), origin)
+    // A shallow copy: the members it keeps are the sealed object's, never changed in place.
+    return this.replaceWith(scope, current, this.derive({ ...current, ...values }), origin)
   }
 
   delete(scope: Scope, id: string, origin: Origin): { id: string; object: string; deleted: true } {

@@ -58,17 +58,23 @@ export function withhold(answer: unknown, paths: readonly string[], withheld: Wi
 // weak, so collected with either.
 const shownBy = new WeakMap<WithheldFields, WeakMap<object, unknown>>()
 
-function walk(value: unknown, at: readonly string[], paths: readonly string[], withheld: WithheldFields, depth: number): unknown {
+/**
+ * `at` is the path of keys from the answer to `value`, one stack shared by the whole walk (pushed
+ * before a member is walked, popped after): a copy per member visited was most of the walk's
+ * allocations, on an answer that holds no withheld field at all.
+ */
+function walk(value: unknown, at: string[], paths: readonly string[], withheld: WithheldFields, depth: number): unknown {
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value
   if (Array.isArray(value)) {
     let out: unknown[] | undefined
-    value.forEach((item, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
       const next = walk(item, at, paths, withheld, depth + 1)
       if (next !== item) {
         out ??= [...value]
         out[i] = next
       }
-    })
+    }
     return out ?? value
   }
   // An event holds its object as it was sent when it occurred; reading it back answers the same body.
@@ -88,7 +94,9 @@ function walk(value: unknown, at: readonly string[], paths: readonly string[], w
     // What a withheld field left of the object (a nested field removed copies its parents).
     const child = (out ?? value)[key]
     if (typeof child !== 'object' || child === null) continue
-    const next = walk(child, [...at, key], paths, withheld, depth + 1)
+    at.push(key)
+    const next = walk(child, at, paths, withheld, depth + 1)
+    at.pop()
     if (next !== child) {
       out ??= { ...value }
       out[key] = next

@@ -90,7 +90,8 @@ export function chargeFields(f: ChargeFacts): Record<string, unknown> {
  * authorisation fields of the provider's charge object (not the payment method's own extras).
  */
 function cardDetails(card: Record<string, unknown>, f: ChargeFacts): Record<string, unknown> {
-  const { display_brand: _display, networks: _networks, wallet, ...rest } = card
+  const rest = chargedCardOf(card)
+  const wallet = card.wallet
   const failed = f.outcome.kind === 'decline'
   return {
     ...rest,
@@ -112,6 +113,22 @@ function cardDetails(card: Record<string, unknown>, f: ChargeFacts): Record<stri
     transaction_link_id: null,
     wallet,
   }
+}
+
+// A card without the payment method's own extras, by card: the card of a stored payment method is
+// sealed (never changed in place), charged again and again (every retry), and an object rest
+// pattern copies through a slow runtime path. Only ever spread into a new object. Weak: collected
+// with the card.
+const chargedCards = new WeakMap<object, Readonly<Record<string, unknown>>>()
+
+function chargedCardOf(card: Record<string, unknown>): Readonly<Record<string, unknown>> {
+  let rest = chargedCards.get(card)
+  if (rest === undefined) {
+    const { display_brand: _display, networks: _networks, wallet: _wallet, ...others } = card
+    rest = others
+    chargedCards.set(card, rest)
+  }
+  return rest
 }
 
 /** The 3-D Secure record of a payment the customer authenticated (a frictionless-or-challenge 2.x flow, as test cards run it). */
