@@ -14,6 +14,16 @@ export function coverageTarget(key: string): CoverageTarget {
   return { type, state, fault, deploy }
 }
 
+/**
+ * The kind of object an event type is about, as the attacker tells them apart: a forged delivery's
+ * type follows from the kind and the state of the object it lies about (see `forgeFlowDelivery`).
+ */
+function objectKind(type: string): string {
+  if (type.startsWith('checkout.session.')) return 'session'
+  if (type.startsWith('customer.subscription.')) return 'subscription'
+  return type.startsWith('invoice.') ? 'invoice' : 'other'
+}
+
 /** How close a donor's combination is to the target: its state first, then its way of arriving. */
 function closeness(donor: CoverageTarget, target: CoverageTarget): number {
   // The attacker replays the run's first delivery only: a replay's donor must have had it first.
@@ -105,11 +115,32 @@ export class CoverageSteering {
   /** The closest donors of the target's type, the `nth` attempt taking the next of the closest ones in turn. */
   private donorFor(target: CoverageTarget, nth: number): CoverageDonor | undefined {
     const firsts = this.firsts.get(target.type) ?? []
-    // A replay's donor met the type first; every other attempt takes one that met it first in any way.
-    if (target.fault === 'replayed' && nth % 2 === 1 && firsts.length > 0) return firsts[(nth >> 1) % firsts.length]
+    // A replay's donor met the type first (the attacker replays the run's first delivery).
+    if (target.fault === 'replayed' && firsts.length > 0) return firsts[nth % firsts.length]
+    if (target.fault === 'forged') return this.forgeryDonor(target, nth)
     const ranked = [...this.donors]
       .filter(([k]) => k.startsWith(`${target.type}|`))
       .map(([k, donor]) => ({ donor, score: closeness(coverageTarget(k), target) }))
+      .sort((a, b) => b.score - a.score)
+    const best = ranked[0]?.score
+    const closest = ranked.filter((r) => r.score === best)
+    return closest[nth % Math.max(1, closest.length)]?.donor
+  }
+
+  /**
+   * A forgery's donor: a program that met an object of the kind the forged type is about in the
+   * target's state, with the type it met it by as the forgery's aim (the attacker lies about the
+   * object of the latest event of that type, claiming the opposite of its state).
+   */
+  private forgeryDonor(target: CoverageTarget, nth: number): CoverageDonor | undefined {
+    const kind = objectKind(target.type)
+    const ranked = [...this.donors]
+      .map(([k, donor]) => ({ key: coverageTarget(k), donor }))
+      .filter(({ key }) => objectKind(key.type) === kind && key.fault !== 'forged')
+      .map(({ key, donor }) => ({
+        donor: { ...donor, aim: key.type },
+        score: (key.state === target.state ? 4 : 0) + (key.fault === 'in_order' ? 1 : 0),
+      }))
       .sort((a, b) => b.score - a.score)
     const best = ranked[0]?.score
     const closest = ranked.filter((r) => r.score === best)
