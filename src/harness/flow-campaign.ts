@@ -65,6 +65,9 @@ const KINDS_FOR: Readonly<Record<string, readonly FaultKind[]>> = {
 /** Plain runs a steered campaign starts with: the programs its first grafts take. */
 const WARM_UP = 10
 
+/** After the warm-up, one run in this many is plain generation (new types and states to graft on). */
+const PLAIN_EVERY = 3
+
 const ALL_ADVERSITY: readonly FlowAdversity[] = ['redeploy', 'roll_secret', 'forge', 'redeliver']
 
 /** The adversity steps that put the app where each way of arriving needs it, the target's drawn most. */
@@ -113,7 +116,7 @@ function programOf(
   const sample = (a: fc.Arbitrary<FlowProgram>) => (fc.sample(a, { seed: seed * 100_003 + i, numRuns: 1 }) as [FlowProgram])[0]
   // The first runs and every third one after are the property's own generation: they find the
   // types and states the grafts start from.
-  if (steering === undefined || i < WARM_UP || i % 3 === 0) return sample(plain)
+  if (steering === undefined || i < WARM_UP || i % PLAIN_EVERY === 0) return sample(plain)
   const aim = steering.next(i)
   if (aim === undefined) return sample(plain)
   if (aim.donor !== undefined) return sample(graftedProgram(aim.donor, aim.target))
@@ -153,7 +156,7 @@ export async function runFlowCampaign(
   for (let i = 0; i < runs; i++) {
     const program = programOf(i, seed, steering, plain, workload)
     const report = await runFlow(program, subject(), choice)
-    steering?.learn(program, report.coverageSteps)
+    steering?.learn(program, report.coverageSteps, report.firstDelivery)
     violations += report.violations.length
     for (const key of report.coverage) {
       if (!counts.has(key)) {

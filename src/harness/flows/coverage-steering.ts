@@ -58,16 +58,24 @@ export class CoverageSteering {
     private readonly focus: readonly string[] = [],
   ) {}
 
-  /** Notes the combinations a run reached (`FlowReport.coverageSteps`): the first program to reach one is its donor. */
-  learn(program: FlowProgram, steps: Readonly<Record<string, number>>): void {
+  /**
+   * Notes the combinations a run reached (`FlowReport.coverageSteps`): the first program to reach
+   * one is its donor. `first`: the type of the run's first delivery (`FlowReport.firstDelivery`),
+   * what the attacker's replay re-sends; without it, every type met in the earliest step.
+   */
+  learn(program: FlowProgram, steps: Readonly<Record<string, number>>, first?: string): void {
     const earliest = Math.min(...Object.values(steps))
-    for (const type of new Set(
-      Object.keys(steps)
-        .filter((k) => steps[k] === earliest)
-        .map((k) => k.split('|')[0] ?? ''),
-    )) {
+    const types =
+      first === undefined
+        ? new Set(
+            Object.keys(steps)
+              .filter((k) => steps[k] === earliest)
+              .map((k) => k.split('|')[0] ?? ''),
+          )
+        : [first]
+    for (const type of types) {
       const list = this.firsts.get(type) ?? []
-      if (list.length < FIRSTS_KEPT) this.firsts.set(type, [...list, { program, step: earliest }])
+      if (list.length < FIRSTS_KEPT) this.firsts.set(type, [...list, { program, step: earliest, first: true }])
     }
     for (const [key, step] of Object.entries(steps)) if (!this.donors.has(key)) this.donors.set(key, { program, step })
   }

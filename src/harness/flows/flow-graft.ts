@@ -19,6 +19,8 @@ export interface CoverageDonor {
   readonly step: number
   /** For a forgery: the event type whose latest object the attacker lies about (default the target's type). */
   readonly aim?: string
+  /** For a replay: the donor's first delivery was of the target's type (what the attacker replays). */
+  readonly first?: boolean
 }
 
 const HOUR = 3_600_000
@@ -68,10 +70,11 @@ const add = (a: Graft, b: Graft): Graft => ({
  * donor met the type): a reorder or a delay aimed at it, a duplicate or a redelivery, a receiver
  * down or too slow for it (a retry), the attacker's replay, a forged delivery about its object.
  */
-function arrival(type: string, fault: string, donor: FlowProgram, k: number, aim?: string): fc.Arbitrary<Graft> {
-  const n = donor.steps.length
+function arrival(type: string, fault: string, donor: CoverageDonor, k: number): fc.Arbitrary<Graft> {
+  const { aim, first } = donor
+  const n = donor.program.steps.length
   // The donor's step that met the type, made again: another event about the same object.
-  const again = donor.steps[k - 1] as FlowStep
+  const again = donor.program.steps[k - 1] as FlowStep
   const at = fc.constantFrom(k, k, Math.max(1, k - 1))
   switch (fault) {
     case 'out_of_order':
@@ -120,9 +123,13 @@ function arrival(type: string, fault: string, donor: FlowProgram, k: number, aim
     case 'replayed':
       // The attacker replays the run's first delivery: its state on arrival is the object's when
       // the replay goes out, so a replay armed on every step from a drawn one on meets the object
-      // in each state it passes through.
-      return fc.nat({ max: n - 1 }).map((from) => ({
-        faults: Array.from({ length: n - from }, (_, i) => ({ step: from + i + 1, fault: 'replay_delivery' as const, count: 1 })),
+      // in each state it passes through. A donor whose first delivery was of another type has its
+      // first few deliveries held back a little, so another comes first.
+      return fc.record({ from: fc.nat({ max: n - 1 }), held: fc.integer({ min: 1, max: 6 }) }).map(({ from, held }) => ({
+        faults: [
+          ...(first ? [] : [{ step: 1, fault: 'reorder_delivery' as const, count: held, delay: 10_000 }]),
+          ...Array.from({ length: n - from }, (_, i) => ({ step: from + i + 1, fault: 'replay_delivery' as const, count: 1 })),
+        ],
         inserts: [],
       }))
     case 'forged':
@@ -131,12 +138,22 @@ function arrival(type: string, fault: string, donor: FlowProgram, k: number, aim
         .map((forgery) => ({ faults: [], inserts: [{ before: k, step: { kind: 'forge' as const, forgery, aim: aim ?? type } }] }))
     default:
       // In order, in a state the object reaches while the delivery is on its way: the donor's own
-      // faults on the type dropped, or the delivery held back a little (not past the time-out).
+      // faults on the type dropped, the delivery held back a little (not past the time-out), or
+      // the receiver down from that step until a later one (or the end), its retries coming in
+      // the order the events were made, each meeting its object as it is by then.
       return fc.oneof(
         fc.constant({ ...none, strip: type }),
         at.map((step) => ({
           faults: [{ step, fault: 'receiver_slow' as const, operation: type, delay: 2_000, count: 1 }],
           inserts: [],
+        })),
+        fc.record({ step: at, up: fc.integer({ min: k + 1, max: n + 1 }) }).map(({ step, up }) => ({
+          faults: [
+            { step, fault: 'receiver_down' as const, count: 1 },
+            ...(up > n ? [] : [{ step: up, fault: 'receiver_up' as const, count: 1 }]),
+          ],
+          inserts: [],
+          strip: type,
         })),
       )
   }
@@ -176,7 +193,8 @@ function standing(type: string, target: CoverageTarget, k: number): fc.Arbitrary
     }))
   if (target.deploy !== 'redeployed') return fc.constant(none)
   const redeploy: Insert = { before: k, step: { kind: 'redeploy' } }
-  const late = target.fault === 'in_order' || target.fault === 'out_of_order'
+  // A reorder already holds the delivery back: a second delay aimed at the type would take the later event.
+  const late = target.fault === 'in_order'
   return fc.constantFrom(2 * HOUR, 30 * HOUR).map((delay) => ({
     faults: late ? [{ step: k, fault: 'delay_delivery' as const, operation: type, delay, count: 1 }] : [],
     inserts:
@@ -223,14 +241,17 @@ function applied(donor: FlowProgram, graft: Graft): FlowProgram {
 export function graftedProgram(donor: CoverageDonor, target: CoverageTarget): fc.Arbitrary<FlowProgram> {
   const n = donor.program.steps.length
   const k = Math.max(1, Math.min(donor.step, n))
-  return fc
-    .tuple(arrival(target.type, target.fault, donor.program, k, donor.aim), standing(target.type, target, k), drift(k))
-    .map(([a, b, c]) => {
-      // The replay's fault comes after the redeploy or roll inserted before it.
-      const replayAfter = target.fault === 'replayed' && b.inserts.length > 0
-      const moved = replayAfter
-        ? { ...a, faults: a.faults.map((f) => ({ ...f, step: Math.max(f.step, (b.inserts[0]?.before ?? 0) + 1) })) }
-        : a
-      return applied(donor.program, add(add(moved, b), c))
-    })
+  return fc.tuple(arrival(target.type, target.fault, donor, k), standing(target.type, target, k), drift(k)).map(([a, b, c]) => {
+    // The replay's fault comes after the redeploy or roll inserted before it.
+    const replayAfter = target.fault === 'replayed' && b.inserts.length > 0
+    const moved = replayAfter
+      ? {
+          ...a,
+          faults: a.faults.map((f) =>
+            f.fault === 'replay_delivery' ? { ...f, step: Math.max(f.step, (b.inserts[0]?.before ?? 0) + 1) } : f,
+          ),
+        }
+      : a
+    return applied(donor.program, add(add(moved, b), c))
+  })
 }
