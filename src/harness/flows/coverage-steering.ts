@@ -96,10 +96,11 @@ export class CoverageSteering {
 
   /**
    * The next target (the missing combination aimed at least; ties in turn by `run`) and the donor
-   * to graft it on: the reached combination of the same event type closest to it. Undefined when
-   * nothing is missing; a target whose type was never met comes without a donor.
+   * to graft it on: the reached combination of the same event type closest to it, and how many
+   * times it was aimed at before. Undefined when nothing is missing; a target whose type was never
+   * met comes without a donor.
    */
-  next(run: number): { readonly target: CoverageTarget; readonly donor?: CoverageDonor } | undefined {
+  next(run: number): { readonly target: CoverageTarget; readonly donor?: CoverageDonor; readonly attempt: number } | undefined {
     const missing = this.missing()
     if (missing.length === 0) return undefined
     let fewest = Number.POSITIVE_INFINITY
@@ -117,7 +118,7 @@ export class CoverageSteering {
     this.attempts.set(key, tried + 1)
     const target = coverageTarget(key)
     const donor = this.donorFor(target, tried)
-    return donor === undefined ? { target } : { target, donor }
+    return donor === undefined ? { target, attempt: tried } : { target, donor, attempt: tried }
   }
 
   /** The closest donors of the target's type, the `nth` attempt taking the next of the closest ones in turn. */
