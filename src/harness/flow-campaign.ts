@@ -154,7 +154,7 @@ function programOf(
   // A program built for the combination first, then a graft on one that met its type, in turn.
   const built = aim.attempt % 2 === 0 ? directedProgram(aim.target, drawn) : undefined
   if (built !== undefined) return sample(built)
-  if (aim.donor !== undefined) return sample(graftedProgram(aim.donor, aim.target))
+  if (aim.donor !== undefined) return sample(graftedProgram(aim.donor, aim.target, drawn))
   // A type never met yet: the property's generation with its faults and adversity aimed at it.
   return sample(flowProgram(steered(workload, { ...aim.target, stale: aim.target.fault === 'out_of_order' })))
 }

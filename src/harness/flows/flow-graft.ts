@@ -33,16 +33,22 @@ const APP_READS = ['subscriptions.retrieve', 'events.retrieve', 'checkout.sessio
  * change of a subscription (the newest or the first), the customer paying what is open for an
  * invoice, else the donor's step made again (`again`; a new subscription makes no event about the old).
  */
-function touchOf(type: string, again: FlowStep): fc.Arbitrary<FlowStep> {
+function touchOf(type: string, again: FlowStep, drawn: (kind: string) => boolean): fc.Arbitrary<FlowStep> | undefined {
   const seats = fc.record({
     kind: fc.constant('change_quantity' as const),
     sub: fc.constantFrom(-1, 0),
     quantity: fc.integer({ min: 1, max: 5 }),
   })
-  if (type.startsWith('customer.subscription.')) return seats
+  const pay = fc.constant<FlowStep>({ kind: 'recover', customer: 0 })
   const redo = again.kind === 'subscribe' ? [] : [fc.constant(again)]
-  if (type.startsWith('invoice.')) return fc.oneof(fc.constant<FlowStep>({ kind: 'recover', customer: 0 }), ...redo)
-  return fc.oneof(seats, ...redo)
+  const kinds: fc.Arbitrary<FlowStep>[] = type.startsWith('customer.subscription.')
+    ? [seats]
+    : type.startsWith('invoice.')
+      ? [pay, ...redo]
+      : [seats, ...redo]
+  // Only steps the property's own generation draws.
+  const usable = kinds.filter((a) => drawn((fc.sample(a, { seed: 1, numRuns: 1 })[0] as FlowStep).kind))
+  return usable.length === 0 ? undefined : fc.oneof(...usable)
 }
 
 /** A step inserted before the donor's step `before` (0-based index into its steps). */
@@ -70,7 +76,13 @@ const add = (a: Graft, b: Graft): Graft => ({
  * donor met the type): a reorder or a delay aimed at it, a duplicate or a redelivery, a receiver
  * down or too slow for it (a retry), the attacker's replay, a forged delivery about its object.
  */
-function arrival(type: string, fault: string, donor: CoverageDonor, k: number): fc.Arbitrary<Graft> {
+function arrival(
+  type: string,
+  fault: string,
+  donor: CoverageDonor,
+  k: number,
+  drawn: (kind: string) => boolean,
+): fc.Arbitrary<Graft> {
   const { aim, first } = donor
   const n = donor.program.steps.length
   // The donor's step that met the type, made again: another event about the same object.
@@ -78,22 +90,7 @@ function arrival(type: string, fault: string, donor: CoverageDonor, k: number): 
   const at = fc.constantFrom(k, k, Math.max(1, k - 1))
   switch (fault) {
     case 'out_of_order':
-      // Held back past a later event about the same object: one the donor's own next steps make,
-      // or one a step inserted after the type's makes (the donor's step again, a seat change of
-      // the newest subscription, the customer paying what is open).
-      return fc
-        .record({
-          at,
-          fault: fc.constantFrom('reorder_delivery' as const, 'delay_delivery' as const),
-          delay: fc.constantFrom(2 * HOUR, 2 * HOUR, 30 * HOUR),
-          touch: fc.option(touchOf(type, again), { freq: 4 }),
-        })
-        .map(({ at: step, fault: f, delay, touch }) => ({
-          faults: [{ step, fault: f, operation: type, delay, count: 1 }],
-          inserts: touch === null ? [] : [{ before: k, step: touch }],
-          // The donor's own faults on the type would take the later event instead.
-          strip: type,
-        }))
+      return reordered(type, touchOf(type, again, drawn), k, at)
     case 'duplicate':
       return fc.oneof(
         fc.record({ at, count: fc.integer({ min: 1, max: 2 }) }).map(({ at: step, count }) => ({
@@ -137,26 +134,57 @@ function arrival(type: string, fault: string, donor: CoverageDonor, k: number): 
         .constantFrom(...FLOW_FORGERIES)
         .map((forgery) => ({ faults: [], inserts: [{ before: k, step: { kind: 'forge' as const, forgery, aim: aim ?? type } }] }))
     default:
-      // In order, in a state the object reaches while the delivery is on its way: the donor's own
-      // faults on the type dropped, the delivery held back a little (not past the time-out), or
-      // the receiver down from that step until a later one (or the end), its retries coming in
-      // the order the events were made, each meeting its object as it is by then.
-      return fc.oneof(
-        fc.constant({ ...none, strip: type }),
-        at.map((step) => ({
-          faults: [{ step, fault: 'receiver_slow' as const, operation: type, delay: 2_000, count: 1 }],
-          inserts: [],
-        })),
-        fc.record({ step: at, up: fc.integer({ min: k + 1, max: n + 1 }) }).map(({ step, up }) => ({
-          faults: [
-            { step, fault: 'receiver_down' as const, count: 1 },
-            ...(up > n ? [] : [{ step: up, fault: 'receiver_up' as const, count: 1 }]),
-          ],
-          inserts: [],
-          strip: type,
-        })),
-      )
+      return inOrder(type, k, n, at)
   }
+}
+
+/**
+ * Held back past a later event about the same object: one the donor's own next steps make, or one
+ * a step inserted after the type's makes (`touch`).
+ */
+function reordered(
+  type: string,
+  touch: fc.Arbitrary<FlowStep> | undefined,
+  k: number,
+  at: fc.Arbitrary<number>,
+): fc.Arbitrary<Graft> {
+  return fc
+    .record({
+      at,
+      fault: fc.constantFrom('reorder_delivery' as const, 'delay_delivery' as const),
+      delay: fc.constantFrom(2 * HOUR, 2 * HOUR, 30 * HOUR),
+      touch: touch === undefined ? fc.constant(null) : fc.option(touch, { freq: 4 }),
+    })
+    .map(({ at: step, fault: f, delay, touch: t }) => ({
+      faults: [{ step, fault: f, operation: type, delay, count: 1 }],
+      inserts: t === null ? [] : [{ before: k, step: t }],
+      // The donor's own faults on the type would take the later event instead.
+      strip: type,
+    }))
+}
+
+/**
+ * In order, in a state the object reaches while the delivery is on its way: the donor's own faults
+ * on the type dropped, the delivery held back a little (not past the time-out), or the receiver
+ * down from that step until a later one (or the end), its retries coming in the order the events
+ * were made, each meeting its object as it is by then.
+ */
+function inOrder(type: string, k: number, n: number, at: fc.Arbitrary<number>): fc.Arbitrary<Graft> {
+  return fc.oneof(
+    fc.constant({ ...none, strip: type }),
+    at.map((step) => ({
+      faults: [{ step, fault: 'receiver_slow' as const, operation: type, delay: 2_000, count: 1 }],
+      inserts: [],
+    })),
+    fc.record({ step: at, up: fc.integer({ min: k + 1, max: n + 1 }) }).map(({ step, up }) => ({
+      faults: [
+        { step, fault: 'receiver_down' as const, count: 1 },
+        ...(up > n ? [] : [{ step: up, fault: 'receiver_up' as const, count: 1 }]),
+      ],
+      inserts: [],
+      strip: type,
+    })),
+  )
 }
 
 /** Now and then one step more after the donor's: time passing, so the object moves on (a renewal, an expiry). */
@@ -238,20 +266,26 @@ function applied(donor: FlowProgram, graft: Graft): FlowProgram {
  * @example
  * fc.sample(graftedProgram(donor, { type: 'invoice.paid', state: 'paid', fault: 'duplicate', deploy: 'redeployed' }), 1)
  */
-export function graftedProgram(donor: CoverageDonor, target: CoverageTarget): fc.Arbitrary<FlowProgram> {
+export function graftedProgram(
+  donor: CoverageDonor,
+  target: CoverageTarget,
+  drawn: (kind: string) => boolean = () => true,
+): fc.Arbitrary<FlowProgram> {
   const n = donor.program.steps.length
   const k = Math.max(1, Math.min(donor.step, n))
-  return fc.tuple(arrival(target.type, target.fault, donor, k), standing(target.type, target, k), drift(k)).map(([a, b, c]) => {
-    // The replay's fault comes after the redeploy or roll inserted before it.
-    const replayAfter = target.fault === 'replayed' && b.inserts.length > 0
-    const moved = replayAfter
-      ? {
-          ...a,
-          faults: a.faults.map((f) =>
-            f.fault === 'replay_delivery' ? { ...f, step: Math.max(f.step, (b.inserts[0]?.before ?? 0) + 1) } : f,
-          ),
-        }
-      : a
-    return applied(donor.program, add(add(moved, b), c))
-  })
+  return fc
+    .tuple(arrival(target.type, target.fault, donor, k, drawn), standing(target.type, target, k), drift(k))
+    .map(([a, b, c]) => {
+      // The replay's fault comes after the redeploy or roll inserted before it.
+      const replayAfter = target.fault === 'replayed' && b.inserts.length > 0
+      const moved = replayAfter
+        ? {
+            ...a,
+            faults: a.faults.map((f) =>
+              f.fault === 'replay_delivery' ? { ...f, step: Math.max(f.step, (b.inserts[0]?.before ?? 0) + 1) } : f,
+            ),
+          }
+        : a
+      return applied(donor.program, add(add(moved, b), c))
+    })
 }
