@@ -119,6 +119,9 @@ const BUILT_IN_KINDS = ['subscribe', 'change_plan', 'change_quantity', 'end_tria
 /**
  * The step kinds a workload's generation draws (a few samples of each of its arbitraries): what a
  * program built for a combination may use, so it makes only what the property's flows can make.
+ *
+ * @example
+ * drawnKinds(dunningWorkload())('change_quantity') // false: dunning flows never change seats
  */
 export function drawnKinds(workload: FlowWorkload): (kind: string) => boolean {
   const kinds = new Set<string>(['advance', ...(workload.builtInSteps === false ? [] : BUILT_IN_KINDS)])

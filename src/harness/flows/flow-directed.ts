@@ -98,31 +98,41 @@ function madeAt(story: Story, type: string): number | undefined {
 
 /** The stories of steps `drawn` allows that end with the target's object in its state and make its type. */
 function storiesFor(target: CoverageTarget, drawn: (kind: string) => boolean): readonly Story[] {
+  // A failure's event is made only by a story whose card fails.
+  const failure = /failed|action_required/.test(target.type)
   return STORIES.filter(
     (s) =>
-      s.ends[kindOf(target.type)] === target.state && madeAt(s, target.type) !== undefined && s.steps.every((x) => drawn(x.kind)),
+      s.ends[kindOf(target.type)] === target.state &&
+      madeAt(s, target.type) !== undefined &&
+      (!failure || s.steps.includes(failing)) &&
+      s.steps.every((x) => drawn(x.kind)),
   )
 }
 
+/** The prefix of every event type about the object a `type` event is about. */
+function objectTypes(type: string): string {
+  const kind = kindOf(type)
+  return kind === 'subscription' ? 'customer.subscription.' : `${kind}.`
+}
+
 /**
- * The faults that make the event arrive the target's way once the story has ended: held from the
- * step that makes it to the closing step (the receiver down, or the delivery reordered past every
- * later event about its object), or refused there (the app's reads failing: a retry).
+ * The faults that make the event arrive the target's way once the story has ended: every event
+ * about its object held back by the same time from the step that makes it (they keep their order,
+ * the first arriving once the story is over), one of them held further (out of order: after a later
+ * one), or refused when they come (the app's reads failing: a retry). A receiver down that long
+ * would outlast the provider's retries.
  */
 function arrivalFaults(target: CoverageTarget, made: number, close: number, heldMs: number): FaultEntry[] {
   if (target.fault === 'duplicate') return []
   if (target.fault === 'out_of_order')
     return [{ step: made, fault: 'reorder_delivery', operation: target.type, delay: heldMs, count: 1 }]
-  const down: FaultEntry[] = [
-    { step: made, fault: 'receiver_down', count: 1 },
-    { step: close, fault: 'receiver_up', count: 1 },
-  ]
-  if (target.fault !== 'retry') return down
-  return [...down, ...APP_READS.map((operation) => ({ step: close, fault: 'server_error' as const, operation, count: 2 }))]
+  const held: FaultEntry = { step: made, fault: 'delay_delivery', operation: objectTypes(target.type), delay: heldMs, count: 30 }
+  if (target.fault !== 'retry') return [held]
+  return [held, ...APP_READS.map((operation) => ({ step: close, fault: 'server_error' as const, operation, count: 2 }))]
 }
 
 /** The steps after the story: a later event about the object, a roll, a resend, the closing step. */
-function closing(target: CoverageTarget, drawn: (kind: string) => boolean): FlowStep[] {
+function closing(target: CoverageTarget, drawn: (kind: string) => boolean, long: boolean): FlowStep[] {
   const steps: FlowStep[] = []
   // A reorder needs a later event about the object to be overtaken by.
   if (target.fault === 'out_of_order' && drawn('change_quantity')) steps.push({ kind: 'change_quantity', sub: -1, quantity: 3 })
@@ -130,7 +140,8 @@ function closing(target: CoverageTarget, drawn: (kind: string) => boolean): Flow
   if (target.deploy === 'in_roll') steps.push({ kind: 'roll_secret', redeployAfterMs: 20 * HOUR })
   // A duplicate is the event sent again once the story is over.
   if (target.fault === 'duplicate') steps.push({ kind: 'redeliver', aim: target.type })
-  steps.push({ kind: 'advance', ms: 60_000 })
+  // Long enough for an event held from a renewal (made a few days before its advance ends) to come.
+  steps.push({ kind: 'advance', ms: long ? 3 * DAY : 60_000 })
   return steps
 }
 
@@ -158,9 +169,13 @@ export function directedProgram(
       const made = madeAt(story, target.type) ?? 1
       // After the step that makes the event: a redeploy (what the app remembered of it is gone).
       const redeploy: FlowStep[] = target.deploy === 'redeployed' ? [{ kind: 'redeploy' }] : []
-      const steps = [...story.steps.slice(0, made), ...redeploy, ...story.steps.slice(made), ...closing(target, drawn)]
+      const long = (story.steps[made - 1] as FlowStep).kind === 'advance'
+      const steps = [...story.steps.slice(0, made), ...redeploy, ...story.steps.slice(made), ...closing(target, drawn, long)]
+      // From the step that makes it to the end of the story; a renewal is made on the way through a
+      // long advance, at most a few days before its end (months are 28 to 31 days).
       const later = story.steps.slice(made).reduce((ms, s) => ms + (s.kind === 'advance' ? s.ms : 30_000), 0)
-      const faults = arrivalFaults(target, made, steps.length, later + 2 * HOUR)
+      const renewing = long ? 2 * DAY : 0
+      const faults = arrivalFaults(target, made, steps.length, later + renewing + 2 * HOUR)
       return { seed, steps, faults: faults.sort((a, b) => a.step - b.step), everyEvent: true }
     })
 }
