@@ -68,14 +68,14 @@ const firstPaymentFails: fc.Arbitrary<readonly EpisodeStep[]> = fc
     customer: fc.constantFrom(2, 1),
     plan: fc.nat({ max: 2 }),
     quantity: fc.integer({ min: 1, max: 5 }),
-    then: fc.constantFrom('recover', 'expire', 'none'),
+    after: fc.constantFrom('recover', 'expire', 'none'),
   })
-  .map(({ customer: c, plan, quantity, then }): readonly EpisodeStep[] => [
+  .map(({ customer: c, plan, quantity, after }): readonly EpisodeStep[] => [
     { kind: 'fail_card', customer: c },
     { kind: 'subscribe', customer: c, plan, quantity, trialDays: 0 },
-    ...(then === 'recover'
+    ...(after === 'recover'
       ? [{ kind: 'recover' as const, customer: c }]
-      : then === 'expire'
+      : after === 'expire'
         ? [{ kind: 'advance' as const, ms: DAY }]
         : []),
   ])
