@@ -99,8 +99,11 @@ const paidBesideWrittenOff = customer.chain((c) =>
 /**
  * The episodes of a dunning flow, each a short story drawn as one: a card starting to fail and
  * the renewal it fails; the card fixed and the retry it pays; the clock through the retry
- * schedule; and a whole cycle (fails at renewal, fixed, paid by the next retry, or paid at once).
- * Each step keeps its own faults and shrinks alone.
+ * schedule; a whole cycle (fails at renewal, fixed, paid by the next retry, or paid at once); a
+ * failure delivered days after the invoice was paid (a renewal's or a first payment's), drawn three
+ * times as often as one other; collection given up on one invoice while the customer pays the
+ * next, twice as often; and the app redeployed while a failure is retried. Each step keeps its
+ * own faults and shrinks alone.
  *
  * @example
  * const workload = { episodes: dunningEpisodes() }
@@ -205,7 +208,10 @@ async function periodEnds(ctx: FlowActionContext, customer: string): Promise<num
  * customer's default and pays nothing (the invoice's next automatic retry does); `x:write_off`
  * marks the customer's open invoices uncollectible (the business giving up on collection);
  * `x:late_failure` makes the provider's next three `invoice.payment_failed` deliveries run five
- * days late (a backlog on its side), so a payment made meanwhile is delivered first.
+ * days late (a backlog on its side), so a payment made meanwhile is delivered first;
+ * `x:renewal` moves the clock to just past the customer's next renewal (the earliest period or
+ * trial end of its active, trialing or past-due subscriptions, and the provider's grace hour before
+ * it charges), so the next step meets the renewal's deliveries still on their way.
  *
  * @example
  * await dunningActions['x:update_card']?.(ctx, { kind: 'x:update_card', customer: 0 })
