@@ -60,6 +60,48 @@ const cancelAtPeriodEnd: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
   { kind: 'cancel' as const, sub: -1, atPeriodEnd: true },
 ])
 
+// A subscription whose first payment fails (`incomplete`), for a customer the other steps rarely
+// subscribe (no other subscription grants access); then paid, left to expire after 23 hours, or
+// left as it is.
+const firstPaymentFails: fc.Arbitrary<readonly EpisodeStep[]> = fc
+  .record({
+    customer: fc.constantFrom(2, 1),
+    plan: fc.nat({ max: 2 }),
+    quantity: fc.integer({ min: 1, max: 5 }),
+    after: fc.constantFrom('recover', 'expire', 'none'),
+  })
+  .map(({ customer: c, plan, quantity, after }): readonly EpisodeStep[] => [
+    { kind: 'fail_card', customer: c },
+    { kind: 'subscribe', customer: c, plan, quantity, trialDays: 0 },
+    ...(after === 'recover'
+      ? [{ kind: 'recover' as const, customer: c }]
+      : after === 'expire'
+        ? [{ kind: 'advance' as const, ms: DAY }]
+        : []),
+  ])
+
+// What reaches the newest subscription after the app is redeployed: a change (a delivery the new
+// instance handles first), or its latest event sent again.
+const changeOfNewest: fc.Arbitrary<FlowStep> = fc.oneof(
+  fc.record({ kind: fc.constant('change_quantity' as const), sub: fc.constant(-1), quantity: fc.integer({ min: 1, max: 5 }) }),
+  fc.record({ kind: fc.constant('change_plan' as const), sub: fc.constant(-1), plan: fc.nat({ max: 2 }) }),
+  fc.constant({ kind: 'redeliver' as const, aim: 'customer.subscription.' }),
+)
+
+// The app redeployed between two deliveries about a live subscription (what it remembers in memory
+// only, a welcome sent or an event processed, is gone), or the signing secret rolled and the next
+// deliveries signed with both secrets while the app still holds the old one, before its redeploy.
+const deployedMidway: fc.Arbitrary<readonly EpisodeStep[]> = fc.oneof(
+  fc.tuple(fc.constant({ kind: 'redeploy' as const }), changeOfNewest),
+  fc.tuple(
+    fc.record({
+      kind: fc.constant('roll_secret' as const),
+      redeployAfterMs: fc.constantFrom(10 * 60_000, 3_600_000, 20 * 3_600_000),
+    }),
+    changeOfNewest,
+  ),
+)
+
 /**
  * The episodes of a subscription mirror's flows, each drawn as one: a card starting to fail and
  * the renewal it fails (access past a grace), the newest subscription set to cancel at period end
@@ -78,7 +120,7 @@ export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
     { weight: 1, arbitrary: seatsTwice },
     { weight: 1, arbitrary: changeOvertaken },
   )
-  return [failingRenewal, cancelAtPeriodEnd, ordering]
+  return [failingRenewal, cancelAtPeriodEnd, ordering, firstPaymentFails, deployedMidway]
 }
 
 /**
