@@ -131,6 +131,16 @@ function arrivalFaults(target: CoverageTarget, made: number, close: number, held
   return [held, ...APP_READS.map((operation) => ({ step: close, fault: 'server_error' as const, operation, count: 2 }))]
 }
 
+/**
+ * The attacker's replay of the run's first delivery at the closing step, once the story has
+ * brought its object to the target's state; the first `held` deliveries held back a little, so
+ * that another type comes first.
+ */
+function replayFaults(held: number, close: number): FaultEntry[] {
+  const replay: FaultEntry = { step: close, fault: 'replay_delivery', count: 1 }
+  return held === 0 ? [replay] : [{ step: 1, fault: 'reorder_delivery', count: held, delay: 10_000 }, replay]
+}
+
 /** The steps after the story: a later event about the object, a roll, a resend, the closing step. */
 function closing(target: CoverageTarget, drawn: (kind: string) => boolean, long: boolean): FlowStep[] {
   const steps: FlowStep[] = []
@@ -149,10 +159,12 @@ function closing(target: CoverageTarget, drawn: (kind: string) => boolean, long:
  * Programs that produce one combination by construction, when a story reaches its object's state:
  * the story's steps, the event held from the step that makes it to a closing step after the
  * story (so it arrives in the state the story ends in), the app redeployed after it was made or
- * a secret rolled just before it arrives, and the way of arriving the target names. Only stories
+ * a secret rolled just before it arrives, and the way of arriving the target names (a replay: the
+ * run's first delivery re-sent once the story is over, the first few held back so another type
+ * may come first). Only stories
  * of the step kinds the property's own generation draws (`drawn`): a combination its flows cannot
- * make is not made for it. Undefined when no story ends in that state, and for replays and
- * forgeries (a graft on a program that met the type is then the way).
+ * make is not made for it. Undefined when no story ends in that state, and for forgeries (a graft
+ * on a program that met the type is then the way).
  *
  * @example
  * directedProgram({ type: 'invoice.payment_failed', state: 'paid', fault: 'in_order', deploy: 'none' })
@@ -162,10 +174,15 @@ export function directedProgram(
   drawn: (kind: string) => boolean = () => true,
 ): fc.Arbitrary<FlowProgram> | undefined {
   const stories = storiesFor(target, drawn)
-  if (stories.length === 0 || target.fault === 'forged' || target.fault === 'replayed') return undefined
+  if (stories.length === 0 || target.fault === 'forged') return undefined
   return fc
-    .record({ story: fc.constantFrom(...stories), seed: fc.integer({ min: 0, max: 1_000_000 }) })
-    .map(({ story, seed }) => {
+    .record({
+      story: fc.constantFrom(...stories),
+      seed: fc.integer({ min: 0, max: 1_000_000 }),
+      held: fc.integer({ min: 0, max: 5 }),
+      every: fc.boolean(),
+    })
+    .map(({ story, seed, held, every }) => {
       const made = madeAt(story, target.type) ?? 1
       // After the step that makes the event: a redeploy (what the app remembered of it is gone).
       const redeploy: FlowStep[] = target.deploy === 'redeployed' ? [{ kind: 'redeploy' }] : []
@@ -175,6 +192,7 @@ export function directedProgram(
       // long advance, at most a few days before its end (months are 28 to 31 days).
       const later = story.steps.slice(made).reduce((ms, s) => ms + (s.kind === 'advance' ? s.ms : 30_000), 0)
       const renewing = long ? 2 * DAY : 0
+      if (target.fault === 'replayed') return { seed, steps, faults: replayFaults(held, steps.length), everyEvent: every }
       const faults = arrivalFaults(target, made, steps.length, later + renewing + 2 * HOUR)
       return { seed, steps, faults: faults.sort((a, b) => a.step - b.step), everyEvent: true }
     })
