@@ -2,8 +2,17 @@ import fc from 'fast-check'
 import type { FaultKind } from '#faults/index.js'
 import { CoverageSteering } from './flows/coverage-steering.js'
 import type { FlowAction } from './flows/flow-actions.js'
+import { directedProgram } from './flows/flow-directed.js'
+import type { EpisodeStep } from './flows/flow-episodes.js'
 import { graftedProgram } from './flows/flow-graft.js'
-import { type FlowAdversity, type FlowProgram, type FlowWorkload, flowFaultKinds, flowProgram } from './flows/flow-program.js'
+import {
+  type FlowAdversity,
+  type FlowProgram,
+  type FlowStep,
+  type FlowWorkload,
+  flowFaultKinds,
+  flowProgram,
+} from './flows/flow-program.js'
 import { type FlowSubject, runFlow } from './flows/flow-run.js'
 import type { SimulatorChoice } from './run/simulator-choice.js'
 import { HarnessInputError } from './validate-input.js'
@@ -65,6 +74,9 @@ const KINDS_FOR: Readonly<Record<string, readonly FaultKind[]>> = {
 /** Plain runs a steered campaign starts with: the programs its first grafts take. */
 const WARM_UP = 10
 
+/** After the warm-up, one run in this many is plain generation (new types and states to graft on). */
+const PLAIN_EVERY = 3
+
 const ALL_ADVERSITY: readonly FlowAdversity[] = ['redeploy', 'roll_secret', 'forge', 'redeliver']
 
 /** The adversity steps that put the app where each way of arriving needs it, the target's drawn most. */
@@ -102,21 +114,50 @@ function steered(base: FlowWorkload, t: Target): FlowWorkload {
   }
 }
 
+const BUILT_IN_KINDS = ['subscribe', 'change_plan', 'change_quantity', 'end_trial', 'fail_card', 'recover', 'cancel', 'resume']
+
+/**
+ * The step kinds a workload's generation draws (a few samples of each of its arbitraries): what a
+ * program built for a combination may use, so it makes only what the property's flows can make.
+ *
+ * @example
+ * drawnKinds(dunningWorkload())('change_quantity') // false: dunning flows never change seats
+ */
+export function drawnKinds(workload: FlowWorkload): (kind: string) => boolean {
+  const kinds = new Set<string>(['advance', ...(workload.builtInSteps === false ? [] : BUILT_IN_KINDS)])
+  if (workload.adversity !== false) for (const k of workload.adversity?.kinds ?? ALL_ADVERSITY) kinds.add(k)
+  const seen = (a: fc.Arbitrary<unknown>) => fc.sample(a, { seed: 1, numRuns: 20 })
+  for (const a of [...(workload.extraSteps ?? []), ...(workload.firstStep === undefined ? [] : [workload.firstStep])])
+    for (const step of seen(a)) kinds.add((step as FlowStep).kind)
+  for (const e of workload.episodes ?? [])
+    for (const steps of seen(e)) for (const x of steps as readonly EpisodeStep[]) kinds.add('kind' in x ? x.kind : x.step.kind)
+  return (kind) => kinds.has(kind)
+}
+
+/** How a campaign makes programs: the property's own generation, its workload, the step kinds it draws. */
+interface Generation {
+  readonly plain: fc.Arbitrary<FlowProgram>
+  readonly workload: FlowWorkload
+  readonly drawn: (kind: string) => boolean
+}
+
 /** The program of run `i`: plain generation, or one aimed at the least-aimed missing combination. */
 function programOf(
   i: number,
   seed: number,
   steering: CoverageSteering | undefined,
-  plain: fc.Arbitrary<FlowProgram>,
-  workload: FlowWorkload,
+  { plain, workload, drawn }: Generation,
 ): FlowProgram {
   const sample = (a: fc.Arbitrary<FlowProgram>) => (fc.sample(a, { seed: seed * 100_003 + i, numRuns: 1 }) as [FlowProgram])[0]
   // The first runs and every third one after are the property's own generation: they find the
   // types and states the grafts start from.
-  if (steering === undefined || i < WARM_UP || i % 3 === 0) return sample(plain)
+  if (steering === undefined || i < WARM_UP || i % PLAIN_EVERY === 0) return sample(plain)
   const aim = steering.next(i)
   if (aim === undefined) return sample(plain)
-  if (aim.donor !== undefined) return sample(graftedProgram(aim.donor, aim.target))
+  // A program built for the combination first, then a graft on one that met its type, in turn.
+  const built = aim.attempt % 2 === 0 ? directedProgram(aim.target, drawn) : undefined
+  if (built !== undefined) return sample(built)
+  if (aim.donor !== undefined) return sample(graftedProgram(aim.donor, aim.target, drawn))
   // A type never met yet: the property's generation with its faults and adversity aimed at it.
   return sample(flowProgram(steered(workload, { ...aim.target, stale: aim.target.fault === 'out_of_order' })))
 }
@@ -150,10 +191,11 @@ export async function runFlowCampaign(
   let saturatedAt = 0
   const plain = flowProgram(workload)
   const steering = steer ? new CoverageSteering(known, focus) : undefined
+  const generation: Generation = { plain, workload, drawn: steer ? drawnKinds(workload) : () => true }
   for (let i = 0; i < runs; i++) {
-    const program = programOf(i, seed, steering, plain, workload)
+    const program = programOf(i, seed, steering, generation)
     const report = await runFlow(program, subject(), choice)
-    steering?.learn(program, report.coverageSteps)
+    steering?.learn(program, report.coverageSteps, report.firstDelivery)
     violations += report.violations.length
     for (const key of report.coverage) {
       if (!counts.has(key)) {

@@ -14,6 +14,16 @@ export function coverageTarget(key: string): CoverageTarget {
   return { type, state, fault, deploy }
 }
 
+/**
+ * The kind of object an event type is about, as the attacker tells them apart: a forged delivery's
+ * type follows from the kind and the state of the object it lies about (see `forgeFlowDelivery`).
+ */
+function objectKind(type: string): string {
+  if (type.startsWith('checkout.session.')) return 'session'
+  if (type.startsWith('customer.subscription.')) return 'subscription'
+  return type.startsWith('invoice.') ? 'invoice' : 'other'
+}
+
 /** How close a donor's combination is to the target: its state first, then its way of arriving. */
 function closeness(donor: CoverageTarget, target: CoverageTarget): number {
   // The attacker replays the run's first delivery only: a replay's donor must have had it first.
@@ -48,16 +58,24 @@ export class CoverageSteering {
     private readonly focus: readonly string[] = [],
   ) {}
 
-  /** Notes the combinations a run reached (`FlowReport.coverageSteps`): the first program to reach one is its donor. */
-  learn(program: FlowProgram, steps: Readonly<Record<string, number>>): void {
+  /**
+   * Notes the combinations a run reached (`FlowReport.coverageSteps`): the first program to reach
+   * one is its donor. `first`: the type of the run's first delivery (`FlowReport.firstDelivery`),
+   * what the attacker's replay re-sends; without it, every type met in the earliest step.
+   */
+  learn(program: FlowProgram, steps: Readonly<Record<string, number>>, first?: string): void {
     const earliest = Math.min(...Object.values(steps))
-    for (const type of new Set(
-      Object.keys(steps)
-        .filter((k) => steps[k] === earliest)
-        .map((k) => k.split('|')[0] ?? ''),
-    )) {
+    const types =
+      first === undefined
+        ? new Set(
+            Object.keys(steps)
+              .filter((k) => steps[k] === earliest)
+              .map((k) => k.split('|')[0] ?? ''),
+          )
+        : [first]
+    for (const type of types) {
       const list = this.firsts.get(type) ?? []
-      if (list.length < FIRSTS_KEPT) this.firsts.set(type, [...list, { program, step: earliest }])
+      if (list.length < FIRSTS_KEPT) this.firsts.set(type, [...list, { program, step: earliest, first: true }])
     }
     for (const [key, step] of Object.entries(steps)) if (!this.donors.has(key)) this.donors.set(key, { program, step })
   }
@@ -78,10 +96,11 @@ export class CoverageSteering {
 
   /**
    * The next target (the missing combination aimed at least; ties in turn by `run`) and the donor
-   * to graft it on: the reached combination of the same event type closest to it. Undefined when
-   * nothing is missing; a target whose type was never met comes without a donor.
+   * to graft it on: the reached combination of the same event type closest to it, and how many
+   * times it was aimed at before. Undefined when nothing is missing; a target whose type was never
+   * met comes without a donor.
    */
-  next(run: number): { readonly target: CoverageTarget; readonly donor?: CoverageDonor } | undefined {
+  next(run: number): { readonly target: CoverageTarget; readonly donor?: CoverageDonor; readonly attempt: number } | undefined {
     const missing = this.missing()
     if (missing.length === 0) return undefined
     let fewest = Number.POSITIVE_INFINITY
@@ -99,17 +118,38 @@ export class CoverageSteering {
     this.attempts.set(key, tried + 1)
     const target = coverageTarget(key)
     const donor = this.donorFor(target, tried)
-    return donor === undefined ? { target } : { target, donor }
+    return donor === undefined ? { target, attempt: tried } : { target, donor, attempt: tried }
   }
 
   /** The closest donors of the target's type, the `nth` attempt taking the next of the closest ones in turn. */
   private donorFor(target: CoverageTarget, nth: number): CoverageDonor | undefined {
     const firsts = this.firsts.get(target.type) ?? []
-    // A replay's donor met the type first; every other attempt takes one that met it first in any way.
-    if (target.fault === 'replayed' && nth % 2 === 1 && firsts.length > 0) return firsts[(nth >> 1) % firsts.length]
+    // A replay's donor met the type first (the attacker replays the run's first delivery).
+    if (target.fault === 'replayed' && firsts.length > 0) return firsts[nth % firsts.length]
+    if (target.fault === 'forged') return this.forgeryDonor(target, nth)
     const ranked = [...this.donors]
       .filter(([k]) => k.startsWith(`${target.type}|`))
       .map(([k, donor]) => ({ donor, score: closeness(coverageTarget(k), target) }))
+      .sort((a, b) => b.score - a.score)
+    const best = ranked[0]?.score
+    const closest = ranked.filter((r) => r.score === best)
+    return closest[nth % Math.max(1, closest.length)]?.donor
+  }
+
+  /**
+   * A forgery's donor: a program that met an object of the kind the forged type is about in the
+   * target's state, with the type it met it by as the forgery's aim (the attacker lies about the
+   * object of the latest event of that type, claiming the opposite of its state).
+   */
+  private forgeryDonor(target: CoverageTarget, nth: number): CoverageDonor | undefined {
+    const kind = objectKind(target.type)
+    const ranked = [...this.donors]
+      .map(([k, donor]) => ({ key: coverageTarget(k), donor }))
+      .filter(({ key }) => objectKind(key.type) === kind && key.fault !== 'forged')
+      .map(({ key, donor }) => ({
+        donor: { ...donor, aim: key.type },
+        score: (key.state === target.state ? 4 : 0) + (key.fault === 'in_order' ? 1 : 0),
+      }))
       .sort((a, b) => b.score - a.score)
     const best = ranked[0]?.score
     const closest = ranked.filter((r) => r.score === best)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { FaultKind } from '#faults/index.js'
-import { customerOf, type FlowAction, setDefaultCard } from './flow-actions.js'
+import { customerOf, type FlowAction, type FlowActionContext, setDefaultCard } from './flow-actions.js'
 import { type FlowStep, type FlowWorkload, flowFaultKinds } from './flow-program.js'
 
 const DAY = 86_400_000
@@ -54,11 +54,66 @@ export function dunningSteps(): fc.Arbitrary<FlowStep>[] {
   ]
 }
 
+// A failure delivered days late (a backlog on the provider's side) and the invoice paid meanwhile:
+// the first failure the app sees is for a paid invoice. Either a renewal's (the clock stops just
+// past it, so the payment comes first wherever in its period the customer was; the customer
+// subscribes on a card that pays first, so it has a renewal whatever the steps before did) or a
+// new subscription's first payment, made on the failing card.
+const lateFailure = customer.chain((c) => {
+  const fail = { kind: 'fail_card' as const, customer: c }
+  const late = { kind: 'x:late_failure' as const }
+  const pays = [
+    { kind: 'recover' as const, customer: c },
+    { kind: 'advance' as const, ms: 7 * DAY },
+  ] as const
+  const subscribes = subscribe.map((s) => ({ ...s, customer: c }))
+  return fc.oneof(
+    subscribes.map((s): readonly FlowStep[] => [
+      { kind: 'x:update_card', customer: c },
+      s,
+      fail,
+      late,
+      { kind: 'x:renewal', customer: c },
+      ...pays,
+    ]),
+    subscribes.map((s): readonly FlowStep[] => [fail, late, { ...s, trialDays: 0 }, ...pays]),
+  )
+})
+
+// Collection gives up on one invoice while the customer pays the next (a renewal on a fixed card,
+// or a new subscription): the written-off one is still owed, the account still restricted.
+const paidBesideWrittenOff = customer.chain((c) =>
+  fc.tuple(
+    subscribe.map((s) => ({ ...s, customer: c })),
+    fc.constant({ kind: 'fail_card' as const, customer: c }),
+    renewal,
+    fc.constant({ kind: 'x:write_off' as const, customer: c }),
+    fc.constant({ kind: 'x:update_card' as const, customer: c }),
+    fc.oneof(
+      fc.constant({ kind: 'x:renewal' as const, customer: c }),
+      subscribe.map((s) => ({ ...s, customer: c, trialDays: 0 })),
+    ),
+  ),
+)
+
+// The app redeployed while a failure is retried: what it remembers must outlive the process.
+const redeployedWhileRetried = customer.chain((c) =>
+  fc.tuple(
+    fc.constant({ kind: 'fail_card' as const, customer: c }),
+    renewal,
+    fc.constant({ kind: 'redeploy' as const }),
+    fc.constant({ kind: 'redeliver' as const, aim: 'invoice.payment_failed' }),
+  ),
+)
+
 /**
  * The episodes of a dunning flow, each a short story drawn as one: a card starting to fail and
  * the renewal it fails; the card fixed and the retry it pays; the clock through the retry
- * schedule; and a whole cycle (fails at renewal, fixed, paid by the next retry, or paid at once).
- * Each step keeps its own faults and shrinks alone.
+ * schedule; a whole cycle (fails at renewal, fixed, paid by the next retry, or paid at once); a
+ * failure delivered days after the invoice was paid (a renewal's or a first payment's), drawn three
+ * times as often as one other; collection given up on one invoice while the customer pays the
+ * next, three times as often; and the app redeployed while a failure is retried, twice as often. Each step keeps its
+ * own faults and shrinks alone.
  *
  * @example
  * const workload = { episodes: dunningEpisodes() }
@@ -82,24 +137,11 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
         fc.constant({ kind: 'redeliver' as const, aim: 'invoice.payment_failed' }),
       ),
     ),
-    customer.chain((c) =>
-      fc.tuple(
-        fc.constant({ kind: 'fail_card' as const, customer: c }),
-        fc.constant({ kind: 'x:late_failure' as const }),
-        renewal,
-        fc.constant({ kind: 'recover' as const, customer: c }),
-        fc.constant({ kind: 'advance' as const, ms: 7 * DAY }),
-      ),
-    ),
-    // The app redeployed while a failure is retried: what it remembers must outlive the process.
-    customer.chain((c) =>
-      fc.tuple(
-        fc.constant({ kind: 'fail_card' as const, customer: c }),
-        renewal,
-        fc.constant({ kind: 'redeploy' as const }),
-        fc.constant({ kind: 'redeliver' as const, aim: 'invoice.payment_failed' }),
-      ),
-    ),
+    lateFailure,
+    lateFailure,
+    lateFailure,
+    redeployedWhileRetried,
+    redeployedWhileRetried,
     // Collection gives up and stays given up: the account must end restricted.
     customer.chain((c) =>
       fc.tuple(
@@ -108,6 +150,9 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
         fc.constant({ kind: 'x:write_off' as const, customer: c }),
       ),
     ),
+    paidBesideWrittenOff,
+    paidBesideWrittenOff,
+    paidBesideWrittenOff,
     // Collection gives up: the invoice written off, later paid.
     customer.chain((c) =>
       fc.tuple(
@@ -142,11 +187,35 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
 const LATE_FAILURE_MS = 5 * DAY
 
 /**
+ * How far past the period end `x:renewal` stops: the renewal's invoice is finalized and charged
+ * after the provider's grace hour, so a minute after that its charge is made and its deliveries are
+ * on their way.
+ */
+const RENEWAL_PAST_MS = 61 * 60_000
+
+const RENEWING = new Set(['active', 'trialing', 'past_due'])
+
+/** Period ends (Unix seconds) of a customer's subscriptions that still renew. */
+async function periodEnds(ctx: FlowActionContext, customer: string): Promise<number[]> {
+  const listed = await ctx.api('GET', `/v1/subscriptions?customer=${customer}&limit=100`)
+  const subs = (listed.body.data as Record<string, unknown>[] | undefined) ?? []
+  return subs.flatMap((s) => {
+    if (!RENEWING.has(String(s.status))) return []
+    const item = ((s.items as { data?: Record<string, unknown>[] } | undefined)?.data ?? [])[0]
+    const end = s.status === 'trialing' ? s.trial_end : (item?.current_period_end ?? s.current_period_end)
+    return typeof end === 'number' ? [end] : []
+  })
+}
+
+/**
  * The actions of the dunning steps' own kinds: `x:update_card` makes a card that pays the
  * customer's default and pays nothing (the invoice's next automatic retry does); `x:write_off`
  * marks the customer's open invoices uncollectible (the business giving up on collection);
  * `x:late_failure` makes the provider's next three `invoice.payment_failed` deliveries run five
- * days late (a backlog on its side), so a payment made meanwhile is delivered first.
+ * days late (a backlog on its side), so a payment made meanwhile is delivered first;
+ * `x:renewal` moves the clock to just past the customer's next renewal (the earliest period or
+ * trial end of its active, trialing or past-due subscriptions, and the provider's grace hour before
+ * it charges), so the next step meets the renewal's deliveries still on their way.
  *
  * @example
  * await dunningActions['x:update_card']?.(ctx, { kind: 'x:update_card', customer: 0 })
@@ -155,6 +224,16 @@ export const dunningActions: Readonly<Record<string, FlowAction>> = {
   async 'x:update_card'(ctx, step) {
     const n = (step as { readonly customer?: unknown }).customer
     await setDefaultCard(ctx, customerOf(ctx, typeof n === 'number' ? n : 0), 'pm_card_visa')
+    return undefined
+  },
+  async 'x:renewal'(ctx, step) {
+    const n = (step as { readonly customer?: unknown }).customer
+    const now = ctx.sim.clock.now
+    const ends = (await periodEnds(ctx, customerOf(ctx, typeof n === 'number' ? n : 0)))
+      .map((s) => s * 1000)
+      .filter((t) => t > now)
+    if (ends.length === 0) return 'no renewal due'
+    await ctx.advance?.(Math.min(...ends) - now + RENEWAL_PAST_MS)
     return undefined
   },
   async 'x:late_failure'(ctx) {
@@ -173,6 +252,10 @@ export const dunningActions: Readonly<Record<string, FlowAction>> = {
   },
 }
 
+// Two fifths of the draws are stories: most dunning mistakes show only in one (a cycle paid, a
+// failure late, a write-off beside a payment, a redeploy while retried).
+const DUNNING_EPISODE_SHARE = 0.4
+
 // Duplicates and reorders of the invoice events are what dunning code gets wrong: drawn more often.
 const DUNNING_FAULT_KINDS: readonly FaultKind[] = [
   ...flowFaultKinds,
@@ -185,7 +268,7 @@ const DUNNING_FAULT_KINDS: readonly FaultKind[] = [
 
 /**
  * The shape of generated dunning flows: first a subscription, then the dunning steps and clock
- * moves, with every flow fault kind (duplicates and reorders more often) aimed at the invoice
+ * moves, `dunningEpisodes` as two fifths of the draws, with every flow fault kind (duplicates and reorders more often) aimed at the invoice
  * events as often as not.
  *
  * @example
@@ -201,6 +284,7 @@ export function dunningWorkload(base: FlowWorkload = {}): FlowWorkload {
     firstStep: base.firstStep ?? subscribe,
     extraSteps: [...dunningSteps(), ...(base.extraSteps ?? [])],
     episodes: base.episodes ?? dunningEpisodes(),
+    episodeShare: base.episodeShare ?? DUNNING_EPISODE_SHARE,
     faultKinds: base.faultKinds ?? DUNNING_FAULT_KINDS,
     faultAims: base.faultAims ?? ['invoice.payment_failed', 'invoice.paid', 'invoice.payment_', 'invoice.marked_uncollectible'],
   }

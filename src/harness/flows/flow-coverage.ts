@@ -43,6 +43,8 @@ export class FlowCoverage {
   private readonly seen = new Map<string, number>()
   /** The step running now (1-based), as the run sets it: where a campaign grafts its faults. */
   step = 0
+  /** The type of the run's first genuine delivery: what the attacker's replay re-sends. */
+  firstType: string | undefined
   // Per object, the latest `created` of the events about it that reached the app.
   private readonly newest = new Map<string, number>()
   // Per event, how its latest arrival went: still being handled, acknowledged, or not.
@@ -79,6 +81,7 @@ export class FlowCoverage {
     const d = this.deployment
     const deploy: DeliveryDeploy =
       d.rolledAt !== undefined ? 'in_roll' : d.deploys > 0 && created * 1000 < d.deployedAt ? 'redeployed' : 'none'
+    if (!forged) this.firstType ??= event.type
     const key = `${event.type}|${this.states.get(String(object.id)) ?? stateName(object)}|${fault}|${deploy}`
     if (!this.seen.has(key)) this.seen.set(key, this.step)
     return event.id

@@ -122,6 +122,8 @@ export interface FlowReport {
   readonly coverage: readonly string[]
   /** The step (1-based; steps + 1 for the final settle) during which each combination was first produced. */
   readonly coverageSteps: Readonly<Record<string, number>>
+  /** The type of the run's first delivery (what an attacker's replay re-sends), when it had one. */
+  readonly firstDelivery?: string
 }
 
 /** What the receiver notes of each request besides acknowledgements: forgeries, coverage. */
@@ -373,6 +375,7 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
       steps: labels,
       coverage: coverage.keys(),
       coverageSteps: coverage.steps(),
+      ...(coverage.firstType === undefined ? {} : { firstDelivery: coverage.firstType }),
     }
   } finally {
     causal.close()

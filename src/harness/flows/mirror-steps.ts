@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { EpisodeStep } from './flow-episodes.js'
-import type { FlowStep, FlowWorkload } from './flow-program.js'
+import { FLOW_FORGERIES, type FlowStep, type FlowWorkload } from './flow-program.js'
 
 const DAY = 86_400_000
 const HOURS_LATE = 2 * 3_600_000
@@ -60,13 +60,67 @@ const cancelAtPeriodEnd: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
   { kind: 'cancel' as const, sub: -1, atPeriodEnd: true },
 ])
 
+// A subscription whose first payment fails (`incomplete`), for a customer the other steps rarely
+// subscribe (no other subscription grants access); then paid, left to expire after 23 hours, or
+// left as it is.
+const firstPaymentFails: fc.Arbitrary<readonly EpisodeStep[]> = fc
+  .record({
+    customer: fc.constantFrom(2, 1),
+    plan: fc.nat({ max: 2 }),
+    quantity: fc.integer({ min: 1, max: 5 }),
+    after: fc.constantFrom('recover', 'expire', 'none'),
+  })
+  .map(({ customer: c, plan, quantity, after }): readonly EpisodeStep[] => [
+    { kind: 'fail_card', customer: c },
+    { kind: 'subscribe', customer: c, plan, quantity, trialDays: 0 },
+    ...(after === 'recover'
+      ? [{ kind: 'recover' as const, customer: c }]
+      : after === 'expire'
+        ? [{ kind: 'advance' as const, ms: DAY }]
+        : []),
+  ])
+
+// What reaches the newest subscription after the app is redeployed: a change (a delivery the new
+// instance handles first), or its latest event sent again.
+const changeOfNewest: fc.Arbitrary<FlowStep> = fc.oneof(
+  fc.record({ kind: fc.constant('change_quantity' as const), sub: fc.constant(-1), quantity: fc.integer({ min: 1, max: 5 }) }),
+  fc.record({ kind: fc.constant('change_plan' as const), sub: fc.constant(-1), plan: fc.nat({ max: 2 }) }),
+  fc.constant({ kind: 'redeliver' as const, aim: 'customer.subscription.' }),
+)
+
+// The app redeployed between two deliveries about a live subscription (what it remembers in memory
+// only, a welcome sent or an event processed, is gone), the signing secret rolled and the next
+// deliveries signed with both secrets while the app still holds the old one, before its redeploy,
+// or an attacker's forged delivery about a subscription.
+const deployedMidway: fc.Arbitrary<readonly EpisodeStep[]> = fc.oneof(
+  fc.tuple(fc.constant({ kind: 'redeploy' as const }), changeOfNewest),
+  fc.tuple(
+    fc.record({
+      kind: fc.constant('roll_secret' as const),
+      redeployAfterMs: fc.constantFrom(10 * 60_000, 3_600_000, 20 * 3_600_000),
+    }),
+    changeOfNewest,
+  ),
+  fc
+    .record({
+      kind: fc.constant('forge' as const),
+      forgery: fc.constantFrom(...FLOW_FORGERIES),
+      aim: fc.constant('customer.subscription.'),
+    })
+    .map((step: FlowStep) => [step]),
+)
+
 /**
  * The episodes of a subscription mirror's flows, each drawn as one: a card starting to fail and
  * the renewal it fails (access past a grace), the newest subscription set to cancel at period end
- * (access kept until then; subscription -1 is the newest), and the orderings the mirror's rules depend on, drawn
- * together as often as that one: a new subscription's `created` event delivered after the update
- * of the same second that activated it, a trial's two updates of one second crossed, a seat change
- * delivered twice, and a change delivered hours after the next change of the same subscription.
+ * (access kept until then; subscription -1 is the newest), a new subscription's first payment
+ * failing (no access while `incomplete`), and the orderings the mirror's rules depend on: a new
+ * subscription's `created` event delivered after the update of the same second that activated it,
+ * a trial's two updates of one second crossed, a seat change delivered twice, and a change
+ * delivered hours after the next change of the same subscription; and what happens to the app
+ * between two deliveries (a redeploy, a secret roll before the app is redeployed with the new
+ * secret, a forged delivery). The failing renewal, the orderings and the app's redeploys are each
+ * drawn twice as often as the cancellation or the failing first payment.
  *
  * @example
  * const workload = { episodes: mirrorEpisodes(), episodeShare: 0.3 }
@@ -78,17 +132,26 @@ export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
     { weight: 1, arbitrary: seatsTwice },
     { weight: 1, arbitrary: changeOvertaken },
   )
-  return [failingRenewal, cancelAtPeriodEnd, ordering]
+  // Listed twice: drawn twice as often.
+  return [
+    failingRenewal,
+    failingRenewal,
+    cancelAtPeriodEnd,
+    ordering,
+    ordering,
+    firstPaymentFails,
+    deployedMidway,
+    deployedMidway,
+  ]
 }
 
 /**
  * The shape of generated subscription mirror flows: the built-in subscription steps, with
- * `mirrorEpisodes` as three tenths of the draws (a tenth each), the rest single steps; `base`
- * overrides any of it.
+ * `mirrorEpisodes` as 45% of the draws, the rest single steps; `base` overrides any of it.
  *
  * @example
  * fc.sample(flowProgram(mirrorWorkload()), 1)
  */
 export function mirrorWorkload(base: FlowWorkload = {}): FlowWorkload {
-  return { episodes: mirrorEpisodes(), episodeShare: 0.3, ...base }
+  return { episodes: mirrorEpisodes(), episodeShare: 0.45, ...base }
 }

@@ -90,6 +90,25 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
     factory: makeSubscriptionMirror({ writesBeforeVerifying: true }),
     breaks: 'flow.forgery_ignored',
   },
+  {
+    name: 'welcome-in-memory',
+    mistake: 'remembers whom it welcomed in memory only: after a redeploy the next event about a subscription welcomes it again',
+    factory: makeSubscriptionMirror({ welcomeInMemory: true }),
+    breaks: 'mirror.welcome_once',
+  },
+  {
+    name: 'grants-incomplete',
+    mistake: 'grants access to an incomplete subscription, whose first payment failed',
+    factory: makeSubscriptionMirror({ grantsIncomplete: true }),
+    breaks: 'mirror.access_granted',
+  },
+  {
+    name: 'first-signature-only',
+    mistake:
+      "verifies with the secret it read at start-up against the header's first v1 only: after a roll, deliveries signed with both secrets are refused until it is redeployed",
+    factory: makeSubscriptionMirror({ firstSignatureOnly: true }),
+    breaks: 'flow.genuine_refused',
+  },
 ]
 
 /**
@@ -158,6 +177,18 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     mistake: 'keeps serving a customer whose invoice collection gave up on (invoice.marked_uncollectible ignored)',
     breaks: 'dunning.standing',
     factory: makeDunningClient({ neverRestricts: true }),
+  },
+  {
+    name: 'forgets-paid',
+    mistake: 'never checks whether the invoice is paid before noticing: a failure delivered late notifies a paid invoice',
+    breaks: 'dunning.notice_once',
+    factory: makeDunningClient({ forgetsPaid: true }),
+  },
+  {
+    name: 'reinstates-on-any-paid',
+    mistake: "lifts the customer's restriction on any paid invoice, though another of its invoices is still written off",
+    breaks: 'dunning.standing',
+    factory: makeDunningClient({ reinstatesOnAnyPaid: true }),
   },
 ]
 

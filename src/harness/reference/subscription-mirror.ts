@@ -34,6 +34,12 @@ export interface SubscriptionMirrorFlaws {
   readonly refusesOtherEvents?: boolean
   /** Writes a subscription event's payload to its table before checking the signature (then refuses a bad one). */
   readonly writesBeforeVerifying?: boolean
+  /** Remembers whom it welcomed in memory only (its table in the database): after a redeploy the next event welcomes again. */
+  readonly welcomeInMemory?: boolean
+  /** Grants access to an `incomplete` subscription too (its first payment failed). */
+  readonly grantsIncomplete?: boolean
+  /** Verifies with the newest secret it read at start-up and compares only the header's first `v1`. */
+  readonly firstSignatureOnly?: boolean
 }
 
 /** What a mirror promises beyond the default access (`active`, `trialing`). */
@@ -66,6 +72,10 @@ interface MirrorState {
   /** The newest `created` stored per subscription (for the flaws that store the payload). */
   readonly created: Record<string, number>
   readonly seen: Set<string>
+  /** Subscriptions welcomed by this instance (the welcome-in-memory flaw's only record of them). */
+  readonly welcomed: Set<string>
+  /** The newest signing secret when this instance started (the first-signature flaw's only one). */
+  readonly bootSecret: string | undefined
 }
 
 const ROW = 'mirror:row:'
@@ -122,7 +132,9 @@ function store(state: MirrorState, event: Event, sub: Json): void {
   const { flaws, rows } = state
   const id = String(sub.id)
   const prior = rows[id]
-  if (prior === undefined) state.env.effects.record('email.welcome', id)
+  const unwelcomed = flaws.welcomeInMemory ? !state.welcomed.has(id) : prior === undefined
+  state.welcomed.add(id)
+  if (unwelcomed) state.env.effects.record('email.welcome', id)
   const start = ((sub.items as { data?: Json[] } | undefined)?.data ?? [])[0]?.current_period_start
   if (typeof start === 'number') state.periodStart[id] = start
   const update = prior !== undefined && event.type === 'customer.subscription.updated'
@@ -169,7 +181,9 @@ function hasAccess({ env, flaws, policy, rows, periodStart }: MirrorState, custo
     ? ['active']
     : flaws.pastDueKeepsAccess
       ? [...ENTITLED_STATUSES, 'past_due']
-      : ENTITLED_STATUSES
+      : flaws.grantsIncomplete
+        ? [...ENTITLED_STATUSES, 'incomplete']
+        : ENTITLED_STATUSES
   return Object.entries(rows).some(
     ([id, r]) =>
       r.customer === customerId &&
@@ -188,6 +202,15 @@ function optimisticWrite(state: MirrorState, raw: string): void {
   }
 }
 
+/** The signature check: every `v1` against every secret now, or the flawed one (first `v1`, boot secret). */
+function verify(state: MirrorState, raw: string, header: string | null): void {
+  const { env, flaws, bootSecret } = state
+  if (!flaws.firstSignatureOnly) return void verifySignature(raw, header, env.secrets(), { now: env.clock.now })
+  const t = /t=(\d+)/.exec(header ?? '')?.[1] ?? '0'
+  const first = /v1=([0-9a-f]+)/.exec(header ?? '')?.[1] ?? ''
+  verifySignature(raw, `t=${t},v1=${first}`, bootSecret === undefined ? [] : [bootSecret], { now: env.clock.now })
+}
+
 /** Verifies the delivery on its raw body, skips an event already processed, and applies it. */
 async function handle(state: MirrorState, ready: Promise<void>, req: Request): Promise<Response> {
   const { env, flaws, seen } = state
@@ -195,7 +218,7 @@ async function handle(state: MirrorState, ready: Promise<void>, req: Request): P
   await ready
   if (flaws.writesBeforeVerifying) optimisticWrite(state, raw)
   try {
-    verifySignature(raw, req.headers.get(headerNames(env.prefix).signature), env.secrets(), { now: env.clock.now })
+    verify(state, raw, req.headers.get(headerNames(env.prefix).signature))
   } catch {
     return new Response('bad signature', { status: 400 })
   }
@@ -231,7 +254,18 @@ export function makeSubscriptionMirror(
   policy: SubscriptionMirrorPolicy = {},
 ): SubscriptionMirrorFactory {
   return (env: FlowClientEnv): SubscriptionMirror => {
-    const state: MirrorState = { env, flaws, policy, rows: {}, periodStart: {}, created: {}, seen: new Set() }
+    const secrets = env.secrets()
+    const state: MirrorState = {
+      env,
+      flaws,
+      policy,
+      rows: {},
+      periodStart: {},
+      created: {},
+      seen: new Set(),
+      welcomed: new Set(),
+      bootSecret: secrets[secrets.length - 1],
+    }
     const ready = load(state)
     return {
       subscriptions: () => state.rows,

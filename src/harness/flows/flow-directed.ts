@@ -1,0 +1,199 @@
+import fc from 'fast-check'
+import type { FaultEntry } from '#faults/index.js'
+import type { CoverageTarget } from './flow-graft.js'
+import type { FlowProgram, FlowStep } from './flow-program.js'
+
+const DAY = 86_400_000
+const HOUR = 3_600_000
+
+/** The reads apps make of the objects their deliveries are about (what a refused delivery follows from). */
+const APP_READS = ['subscriptions.retrieve', 'events.retrieve', 'checkout.sessions.retrieve', 'invoices.retrieve']
+
+/**
+ * A short story that brings a subscription and its latest invoice to a state: its steps, the
+ * 1-based step at which each event type (a prefix) is first made about the objects it ends with,
+ * and the state each kind of object ends in.
+ */
+interface Story {
+  readonly steps: readonly FlowStep[]
+  readonly makes: Readonly<Record<string, number>>
+  readonly ends: Readonly<Record<string, string>>
+}
+
+const subscribe = (trialDays = 0): FlowStep => ({ kind: 'subscribe', customer: 0, plan: 1, quantity: 1, trialDays })
+const seats: FlowStep = { kind: 'change_quantity', sub: -1, quantity: 2 }
+const failing: FlowStep = { kind: 'fail_card', customer: 0 }
+const renewal: FlowStep = { kind: 'advance', ms: 32 * DAY }
+const PAID = { invoice: 'paid', payment_intent: 'succeeded', charge: 'succeeded', invoice_payment: 'paid' }
+// A new subscription paid at once: every kind of object its first step makes.
+const STARTED = {
+  'customer.subscription.created': 1,
+  'customer.subscription.updated': 2,
+  'invoice.': 1,
+  'payment_intent.': 1,
+  'charge.': 1,
+  'invoice_payment.': 1,
+}
+
+/** The stories, by the states they end in (subscription, then its latest invoice and payment). */
+const WITH_SEATS: readonly Story[] = [
+  { steps: [subscribe(), seats], makes: STARTED, ends: { subscription: 'active', ...PAID } },
+  { steps: [subscribe(14), seats], makes: STARTED, ends: { subscription: 'trialing', ...PAID } },
+  {
+    steps: [subscribe(), seats, { kind: 'cancel', sub: -1, atPeriodEnd: false }],
+    makes: { ...STARTED, 'customer.subscription.deleted': 3 },
+    ends: { subscription: 'canceled', ...PAID },
+  },
+  {
+    steps: [subscribe(), seats, failing, renewal],
+    makes: STARTED,
+    ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
+  },
+  {
+    // The renewal fails, then the customer pays: a failure notice still on its way meets a paid invoice.
+    steps: [subscribe(), failing, renewal, { kind: 'recover', customer: 0 }],
+    makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
+    ends: { subscription: 'active', ...PAID },
+  },
+  {
+    steps: [failing, subscribe()],
+    makes: { 'customer.subscription.': 2, 'invoice.': 2, 'payment_intent.': 2, 'charge.': 2 },
+    ends: { subscription: 'incomplete', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
+  },
+  {
+    steps: [failing, subscribe(), { kind: 'advance', ms: DAY }],
+    makes: { 'customer.subscription.created': 2, 'customer.subscription.updated': 3, 'invoice.': 2, 'payment_intent.': 2 },
+    ends: { subscription: 'incomplete_expired', invoice: 'void', payment_intent: 'canceled' },
+  },
+]
+
+/**
+ * The story without its seat change, for a property whose flows never change seats: the steps
+ * after it one earlier, the update it made then made by the subscription's own first step.
+ */
+function withoutSeats(story: Story): Story {
+  const at = story.steps.indexOf(seats) + 1
+  if (at === 0) return story
+  const makes = Object.fromEntries(
+    Object.entries(story.makes).map(([type, step]) => [type, step >= at ? Math.max(1, step - 1) : step]),
+  )
+  return { ...story, steps: story.steps.filter((x) => x !== seats), makes }
+}
+
+const STORIES: readonly Story[] = [...WITH_SEATS, ...WITH_SEATS.filter((x) => x.steps.includes(seats)).map(withoutSeats)]
+
+/** The kind of object an event type is about (`invoice_payment`, `payment_intent`, ...). */
+function kindOf(type: string): string {
+  if (type.startsWith('customer.subscription.')) return 'subscription'
+  return type.split('.')[0] ?? ''
+}
+
+/** The step of `story` that first makes an event of `type` (the longest prefix that names it), if any. */
+function madeAt(story: Story, type: string): number | undefined {
+  const prefix = Object.keys(story.makes)
+    .filter((p) => type.startsWith(p))
+    .sort((a, b) => b.length - a.length)[0]
+  return prefix === undefined ? undefined : story.makes[prefix]
+}
+
+/** The stories of steps `drawn` allows that end with the target's object in its state and make its type. */
+function storiesFor(target: CoverageTarget, drawn: (kind: string) => boolean): readonly Story[] {
+  // A failure's event is made only by a story whose card fails.
+  const failure = /failed|action_required/.test(target.type)
+  return STORIES.filter(
+    (s) =>
+      s.ends[kindOf(target.type)] === target.state &&
+      madeAt(s, target.type) !== undefined &&
+      (!failure || s.steps.includes(failing)) &&
+      s.steps.every((x) => drawn(x.kind)),
+  )
+}
+
+/** The prefix of every event type about the object a `type` event is about. */
+function objectTypes(type: string): string {
+  const kind = kindOf(type)
+  return kind === 'subscription' ? 'customer.subscription.' : `${kind}.`
+}
+
+/**
+ * The faults that make the event arrive the target's way once the story has ended: every event
+ * about its object held back by the same time from the step that makes it (they keep their order,
+ * the first arriving once the story is over), one of them held further (out of order: after a later
+ * one), or refused when they come (the app's reads failing: a retry). A receiver down that long
+ * would outlast the provider's retries.
+ */
+function arrivalFaults(target: CoverageTarget, made: number, close: number, heldMs: number): FaultEntry[] {
+  if (target.fault === 'duplicate') return []
+  if (target.fault === 'out_of_order')
+    return [{ step: made, fault: 'reorder_delivery', operation: target.type, delay: heldMs, count: 1 }]
+  const held: FaultEntry = { step: made, fault: 'delay_delivery', operation: objectTypes(target.type), delay: heldMs, count: 30 }
+  if (target.fault !== 'retry') return [held]
+  return [held, ...APP_READS.map((operation) => ({ step: close, fault: 'server_error' as const, operation, count: 2 }))]
+}
+
+/**
+ * The attacker's replay of the run's first delivery at the closing step, once the story has
+ * brought its object to the target's state; the first `held` deliveries held back a little, so
+ * that another type comes first.
+ */
+function replayFaults(held: number, close: number): FaultEntry[] {
+  const replay: FaultEntry = { step: close, fault: 'replay_delivery', count: 1 }
+  return held === 0 ? [replay] : [{ step: 1, fault: 'reorder_delivery', count: held, delay: 10_000 }, replay]
+}
+
+/** The steps after the story: a later event about the object, a roll, a resend, the closing step. */
+function closing(target: CoverageTarget, drawn: (kind: string) => boolean, long: boolean): FlowStep[] {
+  const steps: FlowStep[] = []
+  // A reorder needs a later event about the object to be overtaken by.
+  if (target.fault === 'out_of_order' && drawn('change_quantity')) steps.push({ kind: 'change_quantity', sub: -1, quantity: 3 })
+  // Just before it arrives: a roll, the app redeployed with the new secret only much later.
+  if (target.deploy === 'in_roll') steps.push({ kind: 'roll_secret', redeployAfterMs: 20 * HOUR })
+  // A duplicate is the event sent again once the story is over.
+  if (target.fault === 'duplicate') steps.push({ kind: 'redeliver', aim: target.type })
+  // Long enough for an event held from a renewal (made a few days before its advance ends) to come.
+  steps.push({ kind: 'advance', ms: long ? 3 * DAY : 60_000 })
+  return steps
+}
+
+/**
+ * Programs that produce one combination by construction, when a story reaches its object's state:
+ * the story's steps, the event held from the step that makes it to a closing step after the
+ * story (so it arrives in the state the story ends in), the app redeployed after it was made or
+ * a secret rolled just before it arrives, and the way of arriving the target names (a replay: the
+ * run's first delivery re-sent once the story is over, the first few held back so another type
+ * may come first). Only stories
+ * of the step kinds the property's own generation draws (`drawn`): a combination its flows cannot
+ * make is not made for it. Undefined when no story ends in that state, and for forgeries (a graft
+ * on a program that met the type is then the way).
+ *
+ * @example
+ * directedProgram({ type: 'invoice.payment_failed', state: 'paid', fault: 'in_order', deploy: 'none' })
+ */
+export function directedProgram(
+  target: CoverageTarget,
+  drawn: (kind: string) => boolean = () => true,
+): fc.Arbitrary<FlowProgram> | undefined {
+  const stories = storiesFor(target, drawn)
+  if (stories.length === 0 || target.fault === 'forged') return undefined
+  return fc
+    .record({
+      story: fc.constantFrom(...stories),
+      seed: fc.integer({ min: 0, max: 1_000_000 }),
+      held: fc.integer({ min: 0, max: 5 }),
+      every: fc.boolean(),
+    })
+    .map(({ story, seed, held, every }) => {
+      const made = madeAt(story, target.type) ?? 1
+      // After the step that makes the event: a redeploy (what the app remembered of it is gone).
+      const redeploy: FlowStep[] = target.deploy === 'redeployed' ? [{ kind: 'redeploy' }] : []
+      const long = (story.steps[made - 1] as FlowStep).kind === 'advance'
+      const steps = [...story.steps.slice(0, made), ...redeploy, ...story.steps.slice(made), ...closing(target, drawn, long)]
+      // From the step that makes it to the end of the story; a renewal is made on the way through a
+      // long advance, at most a few days before its end (months are 28 to 31 days).
+      const later = story.steps.slice(made).reduce((ms, s) => ms + (s.kind === 'advance' ? s.ms : 30_000), 0)
+      const renewing = long ? 2 * DAY : 0
+      if (target.fault === 'replayed') return { seed, steps, faults: replayFaults(held, steps.length), everyEvent: every }
+      const faults = arrivalFaults(target, made, steps.length, later + renewing + 2 * HOUR)
+      return { seed, steps, faults: faults.sort((a, b) => a.step - b.step), everyEvent: true }
+    })
+}

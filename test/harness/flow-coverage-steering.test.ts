@@ -1,0 +1,54 @@
+import {
+  dunningSubject,
+  dunningWorkload,
+  knownFlowCombinations,
+  mirrorSubject,
+  referenceDunningClient,
+  referenceSubscriptionMirror,
+  runFlowCampaign,
+} from 'service-sim/harness'
+import { describe, expect, it } from 'vitest'
+
+// A failure notice delivered, in order, after the invoice was paid (the customer paid while the
+// notice was still on its way): the rare interleaving the dunning rules exist for.
+const NOTICE_AFTER_PAYMENT = 'invoice.payment_failed|paid|in_order|none'
+// A subscription's creation delivered only once it has gone past due, nothing newer delivered first.
+const CREATED_PAST_DUE = 'customer.subscription.created|past_due|in_order|none'
+
+describe('a steered flow campaign', () => {
+  it('reaches a failure notice delivered after the payment in fewer runs than plain generation', async () => {
+    const subject = () => dunningSubject(referenceDunningClient, 'test')
+    expect(knownFlowCombinations.checkDunning).toContain(NOTICE_AFTER_PAYMENT)
+    const steered = await runFlowCampaign(subject, { runs: 14, workload: dunningWorkload(), known: [NOTICE_AFTER_PAYMENT] })
+    expect(steered.firstReached[NOTICE_AFTER_PAYMENT]).toBeLessThanOrEqual(14)
+    expect(steered.missing).toEqual([])
+    expect(steered.violations).toBe(0)
+    const plain = await runFlowCampaign(subject, { runs: 140, workload: dunningWorkload(), steer: false })
+    expect(steered.firstReached[NOTICE_AFTER_PAYMENT]).toBeLessThan(
+      plain.firstReached[NOTICE_AFTER_PAYMENT] ?? Number.POSITIVE_INFINITY,
+    )
+  }, 240_000)
+
+  it('reaches a creation delivered after the subscription went past due in fewer runs than plain generation', async () => {
+    const subject = () => mirrorSubject(referenceSubscriptionMirror, {}, 'test')
+    expect(knownFlowCombinations.checkSubscriptionMirror).toContain(CREATED_PAST_DUE)
+    const steered = await runFlowCampaign(subject, { runs: 14, known: [CREATED_PAST_DUE] })
+    expect(steered.firstReached[CREATED_PAST_DUE]).toBeLessThanOrEqual(14)
+    const plain = await runFlowCampaign(subject, { runs: 140, steer: false })
+    expect(steered.firstReached[CREATED_PAST_DUE]).toBeLessThan(plain.firstReached[CREATED_PAST_DUE] ?? Number.POSITIVE_INFINITY)
+  }, 240_000)
+
+  it('builds programs only of the step kinds the property draws: a dunning campaign never changes seats', async () => {
+    const kinds = new Set<string>()
+    await runFlowCampaign(() => dunningSubject(referenceDunningClient, 'test'), {
+      runs: 30,
+      workload: dunningWorkload(),
+      known: knownFlowCombinations.checkDunning,
+      onRun: (_run, _coverage, program) => {
+        for (const s of program.steps) kinds.add(s.kind)
+      },
+    })
+    expect(kinds.has('change_quantity')).toBe(false)
+    expect(kinds.has('subscribe')).toBe(true)
+  }, 240_000)
+})
