@@ -43,8 +43,8 @@ describe('workers: N on the property checks', () => {
   it(
     'finds, shrinks and reports the same dunning counterexample on two threads as on one',
     async () => {
-      const one = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 3 })
-      const two = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 3, workers: { count: 2, module } })
+      const one = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 5 })
+      const two = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 5, workers: { count: 2, module } })
       expect(one.ok).toBe(false)
       expect(one.numRuns).toBeGreaterThan(2)
       expect(two).toEqual(one)
