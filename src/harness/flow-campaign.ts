@@ -12,6 +12,7 @@ import {
   type FlowWorkload,
   flowFaultKinds,
   flowProgram,
+  flowStep,
 } from './flows/flow-program.js'
 import { type FlowSubject, runFlow } from './flows/flow-run.js'
 import type { SimulatorChoice } from './run/simulator-choice.js'
@@ -114,23 +115,22 @@ function steered(base: FlowWorkload, t: Target): FlowWorkload {
   }
 }
 
-const BUILT_IN_KINDS = ['subscribe', 'change_plan', 'change_quantity', 'end_trial', 'fail_card', 'recover', 'cancel', 'resume']
-
 /**
- * The step kinds a workload's generation draws (a few samples of each of its arbitraries): what a
- * program built for a combination may use, so it makes only what the property's flows can make.
+ * The step kinds a workload's generation draws (samples of its single step, its first step and its
+ * episodes): what a program built for a combination may use, so it makes only what the property's
+ * flows can make.
  *
  * @example
  * drawnKinds(dunningWorkload())('change_quantity') // false: dunning flows never change seats
  */
 export function drawnKinds(workload: FlowWorkload): (kind: string) => boolean {
-  const kinds = new Set<string>(['advance', ...(workload.builtInSteps === false ? [] : BUILT_IN_KINDS)])
-  if (workload.adversity !== false) for (const k of workload.adversity?.kinds ?? ALL_ADVERSITY) kinds.add(k)
-  const seen = (a: fc.Arbitrary<unknown>) => fc.sample(a, { seed: 1, numRuns: 20 })
-  for (const a of [...(workload.extraSteps ?? []), ...(workload.firstStep === undefined ? [] : [workload.firstStep])])
-    for (const step of seen(a)) kinds.add((step as FlowStep).kind)
+  const seen = (a: fc.Arbitrary<unknown>, numRuns: number) => fc.sample(a, { seed: 1, numRuns })
+  // Enough single steps that the rarest kind (an adversity kind, a sixtieth of the draws) shows.
+  const kinds = new Set<string>(seen(flowStep(workload), 2_000).map((step) => (step as FlowStep).kind))
+  if (workload.firstStep !== undefined) for (const step of seen(workload.firstStep, 20)) kinds.add((step as FlowStep).kind)
   for (const e of workload.episodes ?? [])
-    for (const steps of seen(e)) for (const x of steps as readonly EpisodeStep[]) kinds.add('kind' in x ? x.kind : x.step.kind)
+    for (const steps of seen(e, 20))
+      for (const x of steps as readonly EpisodeStep[]) kinds.add('kind' in x ? x.kind : x.step.kind)
   return (kind) => kinds.has(kind)
 }
 

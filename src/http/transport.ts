@@ -108,8 +108,9 @@ function callReceiver(
   })()
 }
 
-// A string holding half of a surrogate pair: its bytes on the wire read back as U+FFFD, not as it is.
-const LONE_SURROGATE = /[\uD800-\uDFFF]/
+// A string holding any surrogate half is read back, not given as it is: a lone one's bytes on the
+// wire read back as U+FFFD (pairs are read too, the cheaper test).
+const SURROGATE = /[\uD800-\uDFFF]/
 
 /** Reads an answer's stream back, as fetch does; an unreadable body is empty. */
 const readText = (response: Response): Promise<string> => response.text().catch(() => '')
@@ -146,13 +147,13 @@ const same = <T>(x: T): T => x
  * Response('ok')`, what receivers return), that string is its text, given after as many turns as
  * the read takes: reading the stream back (a reader, a decoder, promises per chunk) costs more
  * than the rest of an in-process delivery. A subclass, a stream or blob body, a body already read and
- * a string with a lone surrogate are read as before.
+ * a string holding a surrogate are read as before.
  */
 function answerText(response: Response): Promise<string> {
   // A subclass may answer text() its own way: only a plain Response is read from its string.
   if (readTurns !== undefined && Object.getPrototypeOf(response) === Response.prototype && !response.bodyUsed) {
     const source = fetchBody(response)?.source
-    if (typeof source === 'string' && !LONE_SURROGATE.test(source)) return afterTurns(readTurns, source)
+    if (typeof source === 'string' && !SURROGATE.test(source)) return afterTurns(readTurns, source)
   }
   return readText(response)
 }

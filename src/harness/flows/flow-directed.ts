@@ -1,13 +1,10 @@
 import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
-import type { CoverageTarget } from './flow-graft.js'
+import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import type { FlowProgram, FlowStep } from './flow-program.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
-
-/** The reads apps make of the objects their deliveries are about (what a refused delivery follows from). */
-const APP_READS = ['subscriptions.retrieve', 'events.retrieve', 'checkout.sessions.retrieve', 'invoices.retrieve']
 
 /**
  * A short story that brings a subscription and its latest invoice to a state: its steps, the

@@ -82,7 +82,7 @@ function mountOne(sim: Simulator, m: MountOptions, capture: AttackerCapture, rea
   const plain = (req: Request): Response | Promise<Response> => {
     reached.any = true
     if (!down) return m.handler(req)
-    sim.receivers.mount(m.url, refusing)
+    remount()
     return downAnswer()
   }
   const observed = async (req: Request): Promise<Response> => {
