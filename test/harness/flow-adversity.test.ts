@@ -313,6 +313,13 @@ describe('coverage and steering', () => {
     )
   })
 
+  it('refuses a seed that is not an integer instead of running some other seed', async () => {
+    for (const seed of ['abc', 1.5, Number.NaN])
+      await expect(checkDunning(referenceDunningClient, { numRuns: 1, seed: seed as never })).rejects.toThrow(
+        /^checkDunning: option 'seed' must be an integer, got /,
+      )
+  })
+
   it('subscribes the app to every event type when the workload says so', async () => {
     const result = await checkDunning(referenceDunningClient, { numRuns: 3, workload: { everyEvent: true } })
     expect(result.coverage && Object.keys(result.coverage).some((k) => k.startsWith('invoice.created|'))).toBe(true)

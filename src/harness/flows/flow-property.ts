@@ -125,6 +125,9 @@ export async function checkFlows(
   const numRuns = options.numRuns ?? 50
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new HarnessInputError(`${api}: option 'numRuns' must be a positive integer`)
+  // fast-check would take any number and the replay hint would print it back: an integer or nothing.
+  if (options.seed !== undefined && !Number.isInteger(options.seed))
+    throw new HarnessInputError(`${api}: option 'seed' must be an integer, got ${JSON.stringify(options.seed)}`)
   refuseUnknownWorkloadKeys(api, options.workload)
   for (const key of ['scenarioDir', 'name'] as const)
     if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === ''))
