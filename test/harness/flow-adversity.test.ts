@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { verifySignature } from 'service-sim'
 import {
   checkDunning,
+  checkSubscriptionMirror,
   coverageTable,
   type DunningClientFactory,
   dunningSubject,
@@ -318,6 +319,15 @@ describe('coverage and steering', () => {
       await expect(checkDunning(referenceDunningClient, { numRuns: 1, seed: seed as never })).rejects.toThrow(
         /^checkDunning: option 'seed' must be an integer, got /,
       )
+  })
+
+  it('refuses a misspelt option instead of running the defaults, naming it', async () => {
+    await expect(checkDunning(referenceDunningClient, { numruns: 1000 } as never)).rejects.toThrow(
+      /^checkDunning: unknown option 'numruns'$/,
+    )
+    await expect(
+      checkSubscriptionMirror(referenceSubscriptionMirror, { numRuns: 1, pastDueGraceMs: 0, sed: 3 } as never),
+    ).rejects.toThrow(/^checkSubscriptionMirror: unknown option 'sed'$/)
   })
 
   it('subscribes the app to every event type when the workload says so', async () => {

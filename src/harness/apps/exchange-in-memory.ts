@@ -16,6 +16,8 @@ class MemorySocket extends Duplex {
     this.written.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk)
     done()
   }
+  // Node's HTTP server sets an idle time-out on its socket; an exchange in memory has no idle time,
+  // so this is the socket interface's method, answered with no timer at all.
   setTimeout(): this {
     return this
   }

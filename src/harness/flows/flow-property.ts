@@ -108,6 +108,34 @@ function refuseUnknownWorkloadKeys(api: string, workload: unknown): void {
     )
 }
 
+// Every option a flow check takes (a property's own, such as the mirror's `access`, are taken off
+// before): the compiler keeps the list whole.
+const CHECK_KEYS = new Set(
+  Object.keys({
+    headerPrefix: true,
+    apiVersion: true,
+    simOptions: true,
+    base: true,
+    numRuns: true,
+    seed: true,
+    faults: true,
+    workload: true,
+    actions: true,
+    workers: true,
+    scenarioDir: true,
+    name: true,
+  } satisfies Record<keyof FlowCheckOptions, true>),
+)
+
+/** A misspelt option (`numruns`) would silently run the defaults: refused, naming it. */
+function refuseUnknownOptions(api: string, options: FlowCheckOptions): void {
+  const unknown = Object.keys(options).filter((k) => !CHECK_KEYS.has(k))
+  if (unknown.length > 0)
+    throw new HarnessInputError(
+      `${api}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}`,
+    )
+}
+
 /**
  * Runs generated billing flows against a subject, shrinks a failure and answers the result: the
  * loop every billing flow property runs on. `remote` says how a worker thread makes the same
@@ -122,6 +150,7 @@ export async function checkFlows(
   options: FlowCheckOptions,
   remote?: RemoteSubject,
 ): Promise<FlowCheckResult> {
+  refuseUnknownOptions(api, options)
   const numRuns = options.numRuns ?? 50
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new HarnessInputError(`${api}: option 'numRuns' must be a positive integer`)
