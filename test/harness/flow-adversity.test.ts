@@ -7,6 +7,7 @@ import {
   type DunningClientFactory,
   dunningSubject,
   dunningWorkload,
+  type FlowClientEnv,
   type FlowProgram,
   type FulfilmentClientFactory,
   fulfilmentSubject,
@@ -16,6 +17,7 @@ import {
   makeDunningClient,
   makeSubscriptionMirror,
   mirrorSubject,
+  mountApp,
   referenceDunningClient,
   referenceFulfilmentClient,
   referenceSubscriptionMirror,
@@ -81,6 +83,51 @@ describe('a redeploy at a drawn delay after a secret roll', () => {
       { kind: 'subscribe', customer: 1, plan: 1, quantity: 2, trialDays: 0 },
     ])
     expect((await runFlow(plain, mirrorSubject(firstV1Only, {}, 'test'))).violations).toEqual([])
+  })
+})
+
+describe('a genuine delivery refused with a 4xx names what the app most likely did', () => {
+  const subscribed = program([{ kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 }])
+  const hint = (violations: readonly { checker: string; message: string }[]) =>
+    violations.find((v) => v.checker === 'flow.genuine_refused')?.message ?? ''
+
+  it('says the route is missing when every delivery is answered 404', async () => {
+    const elsewhere = mountApp((env: FlowClientEnv) => {
+      const inner = referenceSubscriptionMirror(env)
+      const app = (req: Request) =>
+        new URL(req.url).pathname === '/stripe/hooks' ? inner.handler(req) : new Response('Not Found', { status: 404 })
+      return { app, subscriptions: () => inner.subscriptions(), hasAccess: (c: string) => inner.hasAccess(c) }
+    })
+    const report = await runFlow(subscribed, mirrorSubject(elsewhere, {}, 'test'))
+    expect(hint(report.violations)).toMatch(/refused with 404 .*no route where deliveries are posted.*webhookPath/)
+  })
+
+  it('says to answer 2xx to unhandled types when the app accepted other genuine deliveries', async () => {
+    const picky: SubscriptionMirrorFactory = (env) => {
+      const inner = referenceSubscriptionMirror(env)
+      return {
+        ...inner,
+        async handler(req) {
+          const { type } = JSON.parse(await req.clone().text()) as { type: string }
+          return type.startsWith('customer.subscription.')
+            ? inner.handler(req)
+            : new Response('Unhandled event type', { status: 400 })
+        },
+      }
+    }
+    const report = await runFlow(subscribed, mirrorSubject(picky, {}, 'test'))
+    const message = hint(report.violations)
+    expect(message).toMatch(/accepted genuine deliveries of other types \(customer\.subscription\./)
+    expect(message).toMatch(/refused .*invoice\.paid.*: answer 2xx to every genuine event/)
+  })
+
+  it('points at the signature check when no genuine delivery was accepted', async () => {
+    const refusesAll: SubscriptionMirrorFactory = (env) => ({
+      ...referenceSubscriptionMirror(env),
+      handler: async () => new Response('bad signature', { status: 400 }),
+    })
+    const report = await runFlow(subscribed, mirrorSubject(refusesAll, {}, 'test'))
+    expect(hint(report.violations)).toMatch(/refused with 400 .*verify the header's every v1 signature/)
   })
 })
 

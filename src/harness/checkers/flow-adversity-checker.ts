@@ -79,6 +79,27 @@ function forgeryEffects(entries: readonly TraceEntry[], out: Violation[]): void 
   }
 }
 
+const SIGNATURE_HINT = "verify the header's every v1 signature against every secret in env.secrets(), on the raw body"
+
+/**
+ * What a genuine delivery refused with a 4xx most likely met, judged from the whole run: a route
+ * that is not there (404, 405), an app whose signature check works (it accepted genuine deliveries
+ * of other types) but which refuses the types it does not handle, or a signature check that fails.
+ */
+function refusalHint(entries: readonly TraceEntry[], refused: readonly TraceEntry[]): string {
+  const status = Number(refused[0]?.data.status)
+  if (status === 404 || status === 405)
+    return `the app has no route where deliveries are posted: mount the webhook route at the path they go to (mountApp posts to /webhook unless given { webhookPath }; serve's app() forwards to url + webhookPath)`
+  const typeOf = new Map(entries.filter((e) => e.kind === 'event.emitted').map((e) => [str(e.data.id), str(e.data.type)]))
+  const accepted = new Set<string>()
+  for (const e of entries)
+    if (e.kind === 'delivery.attempt' && e.data.outcome === 'delivered') accepted.add(typeOf.get(str(e.data.event)) ?? '')
+  accepted.delete('')
+  const refusedTypes = [...new Set(refused.map((e) => typeOf.get(str(e.data.event))).filter((t) => t !== undefined))]
+  if (accepted.size === 0 || refusedTypes.length === 0 || refusedTypes.some((t) => accepted.has(t))) return SIGNATURE_HINT
+  return `the app accepted genuine deliveries of other types (${[...accepted].sort().slice(0, 3).join(', ')}), so its signature check works, and refused ${refusedTypes.sort().join(', ')}: answer 2xx to every genuine event, including the types it does not handle (if its signature check does refuse these, ${SIGNATURE_HINT})`
+}
+
 /**
  * The rules every billing flow property adds over what can happen to a real app, judged on the
  * run's trace:
@@ -111,7 +132,7 @@ export function checkFlowAdversity(entries: readonly TraceEntry[]): Violation[] 
     out.push(
       violation(
         'flow.genuine_refused',
-        `a genuine delivery of ${str(first.data.event)}, signed with the destination's secrets active then, was refused with ${str(first.data.status)} (${refused.length} such attempt(s)): verify the header's every v1 signature against every secret in env.secrets(), on the raw body`,
+        `a genuine delivery of ${str(first.data.event)}, signed with the destination's secrets active then, was refused with ${str(first.data.status)} (${refused.length} such attempt(s)): ${refusalHint(entries, refused)}`,
         refused.slice(0, 2),
       ),
     )
