@@ -30,11 +30,22 @@ import { dunningListener } from '../../examples/apps/node-dunning.js'
 // Flow runs with every kind of adversity, some over real sockets: minutes on a loaded machine.
 vi.setConfig({ testTimeout: 240_000 })
 
-/** The Express mirror mounted in process, built per run from its env, its state read from its table. */
+/**
+ * The app's database outlives its process: one table per run (the run's `env.store` names it), the
+ * same across the run's redeploys, as a real database is.
+ */
+const databases = new WeakMap<object, SubscriptionTable>()
+function databaseOf(env: FlowClientEnv): SubscriptionTable {
+  const db = databases.get(env.store) ?? new SubscriptionTable()
+  databases.set(env.store, db)
+  return db
+}
+
+/** The Express mirror mounted in process, built per deploy from its env, its state read from its database. */
 function expressMirror(ignoresDeleted = false) {
   return mountApp((env: FlowClientEnv) => {
     const stripe = new Stripe(env.secretKey, { httpClient: Stripe.createFetchHttpClient(env.fetch), maxNetworkRetries: 0 })
-    const db = new SubscriptionTable()
+    const db = databaseOf(env)
     return {
       app: expressMirrorApp({ stripe, secrets: env.secrets, db, now: () => env.clock.now, ignoresDeleted }),
       subscriptions: () => db.all(),
@@ -61,7 +72,7 @@ describe('a Fastify app mounted in process', () => {
   const mirror = (ignoresDeleted: boolean) =>
     mountApp((env: FlowClientEnv) => {
       const stripe = new Stripe(env.secretKey, { httpClient: Stripe.createFetchHttpClient(env.fetch), maxNetworkRetries: 0 })
-      const db = new SubscriptionTable()
+      const db = databaseOf(env)
       return {
         app: fastifyMirrorApp({ stripe, secrets: env.secrets, db, now: () => env.clock.now, ignoresDeleted }),
         subscriptions: () => db.all(),

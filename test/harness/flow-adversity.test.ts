@@ -121,6 +121,21 @@ describe('a genuine delivery refused with a 4xx names what the app most likely d
     expect(message).toMatch(/refused .*invoice\.paid.*: answer 2xx to every genuine event/)
   })
 
+  it('names the signature header when an app reading Stripe-Signature runs without the Stripe prefix', async () => {
+    const readsStripeHeader: SubscriptionMirrorFactory = (env) => {
+      const inner = referenceSubscriptionMirror(env)
+      return {
+        ...inner,
+        handler: async (req) =>
+          req.headers.has('stripe-signature') ? inner.handler(req) : new Response('no signature', { status: 400 }),
+      }
+    }
+    const report = await runFlow(subscribed, mirrorSubject(readsStripeHeader, {}, 'test'))
+    expect(hint(report.violations)).toMatch(
+      /`Service-Signature` header, so an app reading Stripe-Signature needs .*headerPrefix: 'Stripe'/,
+    )
+  })
+
   it('points at the signature check when no genuine delivery was accepted', async () => {
     const refusesAll: SubscriptionMirrorFactory = (env) => ({
       ...referenceSubscriptionMirror(env),

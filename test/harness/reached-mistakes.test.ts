@@ -17,10 +17,10 @@ import {
 import { describe, expect, it } from 'vitest'
 
 // Mistakes whose situation only an episode reaches often enough: a redeploy or a secret roll
-// between two deliveries about a live subscription, a first payment failing, a failure delivered
-// after the payment, a paid invoice beside a written-off one. At the default runs, so a generation
+// between two deliveries about a live subscription, a first payment failing, a change delivered
+// late while the app's reads fail, a failure delivered after the payment, a paid invoice beside a written-off one. At the default runs, so a generation
 // change that stops drawing the situation fails here.
-const mirrors = ['welcome-in-memory', 'grants-incomplete', 'first-signature-only']
+const mirrors = ['welcome-in-memory', 'grants-incomplete', 'first-signature-only', 'payload-on-failed-read']
 const dunning = ['forgets-paid', 'reinstates-on-any-paid']
 
 function expectCaught(result: FlowCheckResult, breaks: string | undefined): void {
@@ -61,6 +61,7 @@ describe('the stories reach the situations in many runs, not by chance', () => {
   const cases = [
     { name: 'welcome-in-memory', mirror: true },
     { name: 'grants-incomplete', mirror: true },
+    { name: 'payload-on-failed-read', mirror: true },
     { name: 'forgets-paid', mirror: false },
     { name: 'reinstates-on-any-paid', mirror: false },
   ]

@@ -59,8 +59,10 @@ async function atPath(request: Request, path: string): Promise<Request> {
  * is lost, what it keeps in `env.store` is not.
  *
  * @example
+ * const databases = new WeakMap<object, Map<string, MirroredSubscription>>() // one per run, kept across redeploys
  * const mirror = mountApp((env: FlowClientEnv) => {
- *   const db = new Map<string, MirroredSubscription>()
+ *   const db = databases.get(env.store) ?? new Map<string, MirroredSubscription>()
+ *   databases.set(env.store, db)
  *   return { app: mirrorApp(env, db), subscriptions: async () => Object.fromEntries(db), hasAccess: (c: string) => granted(db, c) }
  * })
  * const result = await checkSubscriptionMirror(mirror, { headerPrefix: 'Stripe', numRuns: 20 })

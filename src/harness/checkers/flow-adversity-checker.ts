@@ -96,7 +96,14 @@ function refusalHint(entries: readonly TraceEntry[], refused: readonly TraceEntr
     if (e.kind === 'delivery.attempt' && e.data.outcome === 'delivered') accepted.add(typeOf.get(str(e.data.event)) ?? '')
   accepted.delete('')
   const refusedTypes = [...new Set(refused.map((e) => typeOf.get(str(e.data.event))).filter((t) => t !== undefined))]
-  if (accepted.size === 0 || refusedTypes.length === 0 || refusedTypes.some((t) => accepted.has(t))) return SIGNATURE_HINT
+  // Nothing accepted at all is most often the header's name: the properties sign in `Service-Signature`
+  // unless told `headerPrefix: 'Stripe'`, which callers of the official client's `constructEvent` need.
+  if (accepted.size === 0) {
+    const prefix = entries.find((e) => e.kind === 'simulator.created')?.data.prefix
+    if (typeof prefix !== 'string' || prefix.toLowerCase() === 'stripe') return SIGNATURE_HINT
+    return `no genuine delivery was accepted: the signature is in the \`${prefix}-Signature\` header, so an app reading Stripe-Signature needs the property run with { headerPrefix: 'Stripe' }; otherwise ${SIGNATURE_HINT}`
+  }
+  if (refusedTypes.length === 0 || refusedTypes.some((t) => accepted.has(t))) return SIGNATURE_HINT
   return `the app accepted genuine deliveries of other types (${[...accepted].sort().slice(0, 3).join(', ')}), so its signature check works, and refused ${refusedTypes.sort().join(', ')}: answer 2xx to every genuine event, including the types it does not handle (if its signature check does refuse these, ${SIGNATURE_HINT})`
 }
 

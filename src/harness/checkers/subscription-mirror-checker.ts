@@ -1,5 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
-import type { MirroredSubscription } from '../flows/subscription-fields.js'
+import { type MirroredSubscription, mirrorDifferences } from '../flows/subscription-fields.js'
 import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
 import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
 import { atMostOnce } from '../rules/at-most-once.js'
@@ -55,8 +55,6 @@ interface CompareData {
   readonly provider: MirroredSubscription
   readonly mirror: MirroredSubscription | null
 }
-
-const FIELDS: readonly (keyof MirroredSubscription)[] = ['status', 'price', 'quantity', 'currentPeriodEnd', 'cancelAtPeriodEnd']
 
 /** Whether the policy requires access for this subscription now. */
 function required(s: SubscriptionAt, at: number, policy: AccessPolicy): boolean {
@@ -121,7 +119,7 @@ const converged: Rule = {
       if (e.kind !== 'harness.mirror.subscription') continue
       const c = e.data as unknown as CompareData
       if (reported.has(c.id)) continue
-      const wrong = c.mirror === null ? [] : FIELDS.filter((f) => c.mirror?.[f] !== c.provider[f])
+      const wrong = c.mirror === null ? [] : mirrorDifferences(c.mirror, c.provider)
       if (c.mirror !== null && wrong.length === 0) continue
       reported.add(c.id)
       const what = wrong

@@ -55,6 +55,24 @@ const changeOvertaken: fc.Arbitrary<readonly EpisodeStep[]> = fc
     { kind: 'change_plan' as const, sub: n, plan },
   ])
 
+// Two changes of the newest subscription that each make an event whatever it holds (set to cancel
+// at period end, then resumed), the first delivered hours late; and the app's next two requests
+// (its reads of the subscription, of the event, whatever it reads) fail while it arrives: an app
+// that writes the delivered payload when its read fails writes the older state last; one that
+// answers 5xx is sent it again and reads it. The reads fail from a step of waiting, which makes no
+// request of its own (a change step reads the subscription first and would use them up).
+const lateChangeReadsFail: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
+  {
+    step: { kind: 'cancel' as const, sub: -1, atPeriodEnd: true },
+    faults: [{ fault: 'reorder_delivery' as const, count: 1, operation: 'customer.subscription.updated', delay: HOURS_LATE }],
+  },
+  { kind: 'resume' as const, sub: -1 },
+  {
+    step: { kind: 'advance' as const, ms: 3 * 3_600_000 },
+    faults: [{ fault: 'server_error' as const, count: 2 }],
+  },
+])
+
 // The newest subscription set to cancel at period end: access is due until the period ends.
 const cancelAtPeriodEnd: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
   { kind: 'cancel' as const, sub: -1, atPeriodEnd: true },
@@ -117,7 +135,8 @@ const deployedMidway: fc.Arbitrary<readonly EpisodeStep[]> = fc.oneof(
  * failing (no access while `incomplete`), and the orderings the mirror's rules depend on: a new
  * subscription's `created` event delivered after the update of the same second that activated it,
  * a trial's two updates of one second crossed, a seat change delivered twice, and a change
- * delivered hours after the next change of the same subscription; and what happens to the app
+ * delivered hours after the next change of the same subscription (and a late change arriving
+ * while the app's reads fail); and what happens to the app
  * between two deliveries (a redeploy, a secret roll before the app is redeployed with the new
  * secret, a forged delivery). The failing renewal, the orderings and the app's redeploys are each
  * drawn twice as often as the cancellation or the failing first payment.
@@ -140,6 +159,7 @@ export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
     ordering,
     ordering,
     firstPaymentFails,
+    lateChangeReadsFail,
     deployedMidway,
     deployedMidway,
   ]
@@ -147,11 +167,11 @@ export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
 
 /**
  * The shape of generated subscription mirror flows: the built-in subscription steps, with
- * `mirrorEpisodes` as 45% of the draws, the rest single steps; `base` overrides any of it.
+ * `mirrorEpisodes` as half of the draws, the rest single steps; `base` overrides any of it.
  *
  * @example
  * fc.sample(flowProgram(mirrorWorkload()), 1)
  */
 export function mirrorWorkload(base: FlowWorkload = {}): FlowWorkload {
-  return { episodes: mirrorEpisodes(), episodeShare: 0.45, ...base }
+  return { episodes: mirrorEpisodes(), episodeShare: 0.5, ...base }
 }

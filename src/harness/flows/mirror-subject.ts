@@ -2,7 +2,7 @@ import type { Json } from '#domain/index.js'
 import { checkSubscriptionMirrorTrace, type MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowClientEnv, FlowSubject } from './flow-run.js'
-import { type MirroredSubscription, mirroredFields } from './subscription-fields.js'
+import { type MirroredSubscription, mirrorDifferences, mirroredFields } from './subscription-fields.js'
 
 /**
  * The user's subscription mirror: a webhook `handler` that keeps a local copy of the customers'
@@ -88,23 +88,28 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
             })),
           })
         })
+      // At the end every settled subscription is compared; between steps only one the mirror holds
+      // wrongly is recorded (a stale write the next event would mend is still a wrong mirror), so
+      // a correct app's trace is the same as with the comparison at the end alone.
       const compare = (copy: Readonly<Record<string, MirroredSubscription>>) => {
         for (const s of all) {
           const id = String(s.id)
           if (!settled(id) || run.latest.get(id) === undefined) continue
-          trace.append('harness.mirror.subscription', { id, provider: mirroredFields(s), mirror: copy[id] ?? null })
+          const provider = mirroredFields(s)
+          const mirrored = copy[id] ?? null
+          if (!final && mirrored !== null && mirrorDifferences(mirrored, provider).length === 0) continue
+          trace.append('harness.mirror.subscription', { id, provider, mirror: mirrored })
         }
       }
       // Readers that answer at once are read at once: no await, so the run's trace is as it was.
       if (!granted.some((g) => g instanceof Promise)) {
         record(granted)
-        if (!final) return
         const copy = app.subscriptions()
         return copy instanceof Promise ? copy.then(compare) : compare(copy)
       }
       return Promise.all(granted).then(async (answers) => {
         record(answers)
-        if (final) compare(await app.subscriptions())
+        compare(await app.subscriptions())
       })
     },
     check: (entries) => checkSubscriptionMirrorTrace(entries, options),

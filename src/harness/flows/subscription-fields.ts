@@ -13,6 +13,20 @@ export interface MirroredSubscription {
 
 type Json = Record<string, unknown>
 
+/** The fields a mirror is compared on (`customer` is where the subscription belongs, not what changes). */
+const COMPARED: readonly (keyof MirroredSubscription)[] = ['status', 'price', 'quantity', 'currentPeriodEnd', 'cancelAtPeriodEnd']
+
+/**
+ * The fields a mirrored copy holds differently from the provider's, in a fixed order (none: it
+ * converged).
+ *
+ * @example
+ * mirrorDifferences(copy, mirroredFields(providerSub)) // ['quantity']
+ */
+export function mirrorDifferences(mirror: MirroredSubscription, provider: MirroredSubscription): (keyof MirroredSubscription)[] {
+  return COMPARED.filter((f) => mirror[f] !== provider[f])
+}
+
 /**
  * The mirrored fields of a subscription object (as an event's `data.object` or `GET
  * /v1/subscriptions/{id}` has it).

@@ -109,6 +109,12 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
     factory: makeSubscriptionMirror({ firstSignatureOnly: true }),
     breaks: 'flow.genuine_refused',
   },
+  {
+    name: 'payload-on-failed-read',
+    mistake: "stores the delivered payload when its read of the subscription fails: a late older change wins",
+    factory: makeSubscriptionMirror({ payloadOnFailedRead: true }),
+    breaks: 'mirror.converged',
+  },
 ]
 
 /**

@@ -26,6 +26,8 @@ export interface SubscriptionMirrorFlaws {
   readonly statusOnly?: boolean
   /** Reads the period end from the subscription's top level, where older API versions kept it. */
   readonly topLevelPeriodEnd?: boolean
+  /** Stores the event's `data.object` when its read of the subscription fails (instead of answering 5xx): a late older update wins then. */
+  readonly payloadOnFailedRead?: boolean
   /** Keeps its table and the events it processed in memory only: a redeploy forgets them. */
   readonly memoryOnly?: boolean
   /** Sends the welcome email again whenever a subscription turns `active` (a trial converting, a renewal recovering). */
@@ -167,8 +169,8 @@ async function apply(state: MirrorState, event: Event): Promise<boolean> {
   }
   // The reference: whatever order the events came in, the subscription as it is now.
   const current = await read(state.env, id)
-  if (current === undefined) return false
-  store(state, event, current)
+  if (current === undefined && !flaws.payloadOnFailedRead) return false
+  store(state, event, current ?? object)
   return true
 }
 
