@@ -186,7 +186,7 @@ const pins: readonly Pin[] = [
       { kind: 'advance', ms: 32 * DAY },
       { kind: 'x:write_off', customer: 0 },
     ]),
-    says: /collection gave up on in_\w+ .* never restricted the account/,
+    says: /in_\w+ written off .* never restricted the account/,
   },
   {
     rule: 'dunning.standing',
@@ -200,7 +200,7 @@ const pins: readonly Pin[] = [
       { kind: 'x:update_card', customer: 0 },
       { kind: 'x:renewal', customer: 0 },
     ]),
-    says: /collection gave up on in_\w+ .* had reinstated it/,
+    says: /in_\w+ written off .* had reinstated it/,
   },
   {
     rule: 'ack.before_durable',

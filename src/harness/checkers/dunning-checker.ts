@@ -122,7 +122,7 @@ const standing: Rule = {
         out.push(
           violation(
             'dunning.standing',
-            `${customer}: collection gave up on ${off.join(', ')} (uncollectible at the end) but the app ${f === undefined ? 'never restricted the account' : 'had reinstated it'}`,
+            `${customer}: ${off.join(', ')} written off (uncollectible at the end, by the business or when collection gave up) but the app ${f === undefined ? 'never restricted the account' : 'had reinstated it'}`,
             [e, ...(f ? [f.entry] : [])],
           ),
         )
