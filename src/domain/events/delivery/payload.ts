@@ -3,12 +3,14 @@ import type { StoredEvent } from '../event.js'
 const cache = new WeakMap<StoredEvent, { snapshot?: string; thin?: string }>()
 const pinned = new WeakMap<StoredEvent, Map<string, string>>()
 
-// The latest full bodies rendered, by their text: a receiver in the same process that reads the
-// event a body is the JSON of (the harness's receiver) takes it from here instead of parsing the
-// kilobytes again. Bounded: the oldest half goes when it is full; a body not found is parsed.
-const RENDERED_MAX = 512
-let rendered = new Map<string, StoredEvent>()
-let renderedBefore = new Map<string, StoredEvent>()
+// The latest full bodies rendered, with their events: a receiver in the same process that reads
+// the event a body is the JSON of (the harness's receiver) takes it from here instead of parsing the
+// kilobytes again. The body it is handed is the very string rendered here (cached per event), so
+// finding it is a pointer compare; a ring, not a map keyed by the text, which would hash every body.
+const RENDERED = 256
+const renderedText: string[] = []
+const renderedOf: StoredEvent[] = []
+let nextRendered = 0
 
 /**
  * The event whose full body (`JSON.stringify(event.body, null, 2)`) is `text`, when this process
@@ -20,15 +22,18 @@ let renderedBefore = new Map<string, StoredEvent>()
  * const event = renderedEvent(await request.text()) // its body is the delivery's JSON, parsed
  */
 export function renderedEvent(text: string): StoredEvent | undefined {
-  return rendered.get(text) ?? renderedBefore.get(text)
+  // Newest first: a delivery mostly reads a body rendered a moment ago.
+  for (let k = 1; k <= renderedText.length; k++) {
+    const i = (nextRendered - k + RENDERED) % RENDERED
+    if (renderedText[i] === text) return renderedOf[i]
+  }
+  return undefined
 }
 
 function remember(text: string, event: StoredEvent): void {
-  if (rendered.size >= RENDERED_MAX) {
-    renderedBefore = rendered
-    rendered = new Map()
-  }
-  rendered.set(text, event)
+  renderedText[nextRendered] = text
+  renderedOf[nextRendered] = event
+  nextRendered = (nextRendered + 1) % RENDERED
 }
 
 /**
