@@ -15,6 +15,7 @@ export { DELIVERY_TIMEOUT_MS, REPLAY_MIN_AGE_MS } from './events/delivery/consta
 export type { DeliveryTransport, TransportRequest, TransportResult } from './events/delivery/delivery-transport.js'
 export { TEST_RETRY_OFFSETS_MS } from './events/delivery/retry-policy.js'
 export { SignatureVerificationError, signatureHeader, verifySignature } from './events/delivery/signature.js'
+export { renderedEvent } from './events/delivery/payload.js'
 export type { EventsFrom } from './events/destinations/destination.js'
 export { isLoopback, isThinType } from './events/destinations/destination-rules.js'
 export type { LimitRowSpec } from './limits/limits-option.js'

@@ -11,6 +11,7 @@ import type { EffectRecorder } from '../rules/effect-recorder.js'
 import { objectState } from '../rules/object-state.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { createStepRunner, type StepRunnerOptions } from '../run/step-runner.js'
+import { type DeliveredEvent, deliveredEvent } from './delivered-event.js'
 import { type FlowAction, type FlowActionContext, flowActions, flowApi } from './flow-actions.js'
 import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
@@ -147,7 +148,7 @@ function unverifiedClaim(
   watch: Watch,
   request: Request,
   raw: string,
-  event: Incoming | undefined,
+  event: DeliveredEvent | undefined,
 ): Claim | undefined {
   const object = event?.data?.object
   if (watch.statusOf === undefined || typeof event?.id !== 'string' || typeof object?.id !== 'string') return undefined
@@ -155,51 +156,25 @@ function unverifiedClaim(
   return { event: event.id, object: object.id, status: object.status }
 }
 
-/** A delivery's body as the receiver reads it (nothing for a body that is not an event). */
-interface Incoming {
-  readonly id?: unknown
-  readonly type?: unknown
-  readonly created?: unknown
-  readonly data?: { readonly object?: Record<string, unknown> }
-}
-
-// The latest bodies read, with what they parsed to: a retry, a duplicate or a replay of a delivery
-// carries the very string its first attempt did (the provider renders an event's body once), and
-// comparing it is a pointer compare, far cheaper than parsing kilobytes again. Only read, never changed.
-const RECENT_BODIES = 8
-const recentBodies: { raw: string; event: Incoming | undefined }[] = []
-let nextBody = 0
-
-function parsed(raw: string): Incoming | undefined {
-  for (const r of recentBodies) if (r.raw === raw) return r.event
-  let event: Incoming | undefined
-  try {
-    const value = JSON.parse(raw) as unknown
-    event = typeof value === 'object' && value !== null ? (value as Incoming) : undefined
-  } catch {
-    // Not an event (a forgery's body): nothing acknowledged.
-    event = undefined
-  }
-  recentBodies[nextBody] = { raw, event }
-  nextBody = (nextBody + 1) % RECENT_BODIES
-  return event
-}
-
 function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecorder, watch: Watch) {
   const trace = run.sim.service.kernel.trace
   return async (request: Request): Promise<Response> => {
     const raw = await TextRequest.textOf(request)
-    const event = parsed(raw)
+    const event = deliveredEvent(raw)
     const forged = typeof event?.id === 'string' && watch.forged.has(event.id)
     const id = event === undefined ? undefined : watch.coverage.observe(event, request.headers, forged)
     const handle = () =>
-      causal.handling(raw, async () => {
-        try {
-          return await client.handle(request)
-        } catch {
-          return new Response('thrown', { status: 500 })
-        }
-      })
+      causal.handling(
+        raw,
+        async () => {
+          try {
+            return await client.handle(request)
+          } catch {
+            return new Response('thrown', { status: 500 })
+          }
+        },
+        event,
+      )
     const claim = unverifiedClaim(run, watch, request, raw, event)
     const handled =
       claim === undefined || watch.statusOf === undefined
@@ -374,7 +349,10 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
       traceHash: sim.trace.hash(),
       steps: labels,
       coverage: coverage.keys(),
-      coverageSteps: coverage.steps(),
+      // Read by a campaign's steering only: made when read.
+      get coverageSteps() {
+        return coverage.steps()
+      },
       ...(coverage.firstType === undefined ? {} : { firstDelivery: coverage.firstType }),
     }
   } finally {

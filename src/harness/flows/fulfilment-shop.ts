@@ -1,7 +1,9 @@
 import type { Json } from '#domain/index.js'
+import { TextRequest } from '#http/index.js'
 import { sessionPaid } from '../checkers/fulfilment-checker.js'
 import { CausalRecorder } from '../rules/causal-recorder.js'
 import { HarnessInputError } from '../validate-input.js'
+import { deliveredEvent } from './delivered-event.js'
 import type { FlowAction, FlowActionContext } from './flow-actions.js'
 import type { FlowStep } from './flow-program.js'
 import type { FlowRun } from './flow-run.js'
@@ -99,7 +101,8 @@ export class FulfilmentShop {
   private async deliver(request: Request): Promise<Response> {
     let session: string | undefined
     try {
-      const object = (JSON.parse(await request.clone().text()) as { data?: { object?: Json } }).data?.object
+      // The receiver has parsed this body already: the same event, without a copy of the request.
+      const object = deliveredEvent(await TextRequest.textOf(request))?.data?.object
       if (object?.object === 'checkout.session') session = String(object.id)
     } catch {
       // Not an event (a forgery's body): it opens no page.

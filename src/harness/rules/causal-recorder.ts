@@ -16,6 +16,8 @@ interface Frame {
   readonly owner: CausalRecorder
   /** The delivery's raw body (none outside deliveries); parsed only when an effect asks. */
   readonly raw?: string
+  // The delivery's body already parsed by the receiver (undefined: parse `raw` when needed).
+  readonly parsed?: unknown
   event?: HandledEvent | null
   /** What the app last read from the API in this context, by object id. */
   readonly reads: Map<string, ObjectState>
@@ -27,9 +29,9 @@ interface Frame {
 
 type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>
 
-function parseEvent(raw: string): HandledEvent | null {
+function parseEvent(raw: string, parsed: unknown): HandledEvent | null {
   try {
-    const e = JSON.parse(raw) as { id?: unknown; type?: unknown; data?: { object?: unknown } }
+    const e = (parsed ?? JSON.parse(raw)) as { id?: unknown; type?: unknown; data?: { object?: unknown } }
     if (typeof e.id !== 'string') return null
     return { id: e.id, type: String(e.type), object: objectState(e.data?.object) ?? null }
   } catch {
@@ -102,9 +104,17 @@ export class CausalRecorder implements EffectRecorder {
     return store !== undefined && store.owner === this ? store : this.outside
   }
 
-  /** Runs the app's handling of one delivery in its own context; answers how many of its API reads failed. */
-  async handling<T>(raw: string, handle: () => Promise<T>): Promise<{ readonly result: T; readonly failedReads: number }> {
-    const frame: Frame = { owner: this, raw, reads: new Map(), failedReads: 0 }
+  /**
+   * Runs the app's handling of one delivery in its own context; answers how many of its API reads
+   * failed. `parsed`: the body already parsed by the caller (`JSON.parse(raw)`), so it is not
+   * parsed again when the app records an effect.
+   */
+  async handling<T>(
+    raw: string,
+    handle: () => Promise<T>,
+    parsed?: unknown,
+  ): Promise<{ readonly result: T; readonly failedReads: number }> {
+    const frame: Frame = { owner: this, raw, parsed, reads: new Map(), failedReads: 0 }
     const result = await CONTEXT.run(frame, handle)
     frame.answered = result instanceof Response ? result.status : 500
     return { result, failedReads: frame.failedReads }
@@ -159,7 +169,7 @@ export class CausalRecorder implements EffectRecorder {
 
   record(kind: string, key: string, detail?: EffectDetail): void {
     const frame = this.frame()
-    if (frame.raw !== undefined) frame.event ??= parseEvent(frame.raw)
+    if (frame.raw !== undefined) frame.event ??= parseEvent(frame.raw, frame.parsed)
     const event = frame.event ?? null
     const k = String(key)
     const read = frame.reads.get(k) ?? null
