@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import type { FlowProgram, FlowStep } from './flow-program.js'
-import { draftHourProgram, resentAfterStory } from './subscription-directed.js'
+import { deliveredFirst, draftHourProgram, resentAfterStory } from './subscription-directed.js'
 import { madeAt, objectTypes, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
@@ -90,6 +90,9 @@ export function directedProgram(
       // long advance, at most a few days before its end (months are 28 to 31 days).
       const later = story.steps.slice(made).reduce((ms, s) => ms + (s.kind === 'advance' ? s.ms : 30_000), 0)
       const renewing = long ? 2 * DAY : 0
+      // Made by the first step: every other type held back a little, so the run's first delivery is of it.
+      if (target.fault === 'replayed' && made === 1)
+        return { seed, steps, faults: [...deliveredFirst(target.type, 1), ...replayFaults(0, steps.length)], everyEvent: true }
       if (target.fault === 'replayed') return { seed, steps, faults: replayFaults(held, steps.length), everyEvent: every }
       const faults = arrivalFaults(target, made, steps.length, later + renewing + 2 * HOUR)
       return { seed, steps, faults: faults.sort((a, b) => a.step - b.step), everyEvent: true }

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
 import type { CoverageTarget } from './flow-graft.js'
 import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
+import { knownFlowCombinations } from './known-combinations.js'
 import { objectTypes } from './subscription-stories.js'
 
 const DAY = 86_400_000
@@ -97,4 +98,30 @@ export function draftHourProgram(
           : { step: hour, fault: 'delay_delivery', operation: target.type, delay: 40 * MINUTE, count: 1 }
       return { seed, steps: [...trial, { kind: 'advance', ms: 3 * HOUR }], faults: [way], everyEvent: true }
     })
+}
+
+// Every event type the flows are known to deliver: what may come before the one a replay needs first.
+const EVENT_TYPES: readonly string[] = [
+  ...new Set(
+    Object.values(knownFlowCombinations)
+      .flat()
+      .map((k) => k.split('|')[0] ?? ''),
+  ),
+].sort()
+
+/**
+ * Faults at `step` that hold every other known event type back ten seconds, so the app's first
+ * delivery of the run (what the attacker captures and replays) is of `type` when that step makes it.
+ *
+ * @example
+ * deliveredFirst('charge.succeeded', 1) // [{ step: 1, fault: 'delay_delivery', operation: 'charge.created', ... }, ...]
+ */
+export function deliveredFirst(type: string, step: number): FaultEntry[] {
+  return EVENT_TYPES.filter((t) => t !== type).map((operation) => ({
+    step,
+    fault: 'delay_delivery' as const,
+    operation,
+    delay: 10_000,
+    count: 3,
+  }))
 }
