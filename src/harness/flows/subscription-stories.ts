@@ -52,6 +52,12 @@ const WITH_SEATS: readonly Story[] = [
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   {
+    // The renewal fails and the invoice's automatic retry fails too, days later: a later failure about it.
+    steps: [subscribe(), failing, renewal, { kind: 'advance', ms: 7 * DAY }],
+    makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
+    ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
+  },
+  {
     // The renewal fails, then the customer pays: a failure notice still on its way meets a paid invoice.
     steps: [subscribe(), failing, renewal, { kind: 'recover', customer: 0 }],
     makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
@@ -64,7 +70,15 @@ const WITH_SEATS: readonly Story[] = [
   },
   {
     steps: [failing, subscribe(), { kind: 'advance', ms: DAY }],
-    makes: { 'customer.subscription.created': 2, 'customer.subscription.updated': 3, 'invoice.': 2, 'payment_intent.': 2 },
+    // The day's end voids the invoice and cancels its payment.
+    makes: {
+      'customer.subscription.created': 2,
+      'customer.subscription.updated': 3,
+      'invoice.': 2,
+      'invoice.voided': 3,
+      'payment_intent.': 2,
+      'payment_intent.canceled': 3,
+    },
     ends: { subscription: 'incomplete_expired', invoice: 'void', payment_intent: 'canceled' },
   },
 ]
@@ -104,7 +118,8 @@ function endingInstead(story: Story): Story {
 export const STORIES: readonly Story[] = [
   ...WITH_SEATS,
   ...WITH_SEATS.filter((x) => x.steps.includes(seats)).map(withoutSeats),
-  ...WITH_SEATS.filter((x) => x.steps.includes(seats)).map(endingInstead),
+  // Not before a renewal: a subscription cancelled at its period's end does not renew.
+  ...WITH_SEATS.filter((x) => x.steps.includes(seats) && x.steps.every((y) => y.kind !== 'advance')).map(endingInstead),
   // The card switched and back: the customer updated twice, its new card attached.
   {
     steps: [failing, { kind: 'recover', customer: 0 }],
