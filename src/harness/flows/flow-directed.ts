@@ -92,8 +92,7 @@ export function directedProgram(
       // In order or out of order as it came, the app's standing unchanged, the delivery held from
       // its real creation does it (a later event of the same type may be what overtakes it).
       const resend = target.deploy !== 'none' && (target.fault === 'in_order' || target.fault === 'out_of_order')
-      if (long && resend && drawn('redeliver'))
-        return resentAfterStory(target, story.steps, made, seed)
+      if (long && resend && drawn('redeliver')) return resentAfterStory(target, story.steps, made, seed)
       const steps = [...story.steps.slice(0, made), ...redeploy, ...story.steps.slice(made), ...closing(target, drawn, long)]
       // From the step that makes it to the end of the story; a renewal is made on the way through a
       // long advance, at most a few days before its end (months are 28 to 31 days).

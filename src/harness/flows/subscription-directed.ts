@@ -88,7 +88,11 @@ export function draftHourProgram(
     .record({ seed: fc.integer({ min: 0, max: 1_000_000 }), forgery: fc.constantFrom(...FLOW_FORGERIES) })
     .map(({ seed, forgery }): FlowProgram => {
       if (target.fault === 'forged') {
-        const steps: FlowStep[] = [...trial, { kind: 'advance', ms: 2 * HOUR + 30 * MINUTE }, { kind: 'forge', forgery, aim: 'invoice.' }]
+        const steps: FlowStep[] = [
+          ...trial,
+          { kind: 'advance', ms: 2 * HOUR + 30 * MINUTE },
+          { kind: 'forge', forgery, aim: 'invoice.' },
+        ]
         return { seed, steps, faults: [], everyEvent: true }
       }
       const hour = trial.length + 1

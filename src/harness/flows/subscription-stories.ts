@@ -212,4 +212,3 @@ export function objectTypes(type: string): string {
   const kind = kindOf(type)
   return kind === 'subscription' ? 'customer.subscription.' : `${kind}.`
 }
-
