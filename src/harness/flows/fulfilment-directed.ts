@@ -34,6 +34,9 @@ const SECURE_FAIL = 3
 const BANK = 4
 const BANK_FAIL = 5
 
+/** More deliveries than a story and its closing steps make. */
+const EVERY = 60
+
 /** The ways of arriving a story's faults make (a forgery is a step of its own). */
 const ARRIVALS = new Set(['in_order', 'out_of_order', 'duplicate', 'retry', 'replayed'])
 
@@ -239,7 +242,7 @@ function elapsed(steps: readonly FlowStep[], from: number, to: number): number {
 function firstDelivered(type: string, hold: number): FaultEntry[] {
   return [
     { step: 1, fault: 'reorder_delivery', operation: type, delay: 0, count: 1 },
-    { step: 1, fault: 'reorder_delivery', delay: hold, count: 40 },
+    { step: 1, fault: 'reorder_delivery', delay: hold, count: EVERY },
   ]
 }
 
@@ -259,26 +262,52 @@ function arrivalFaults(
   hold: number,
 ): FaultEntry[] {
   const type = target.type
-  const twice: FaultEntry[] = [
-    { step: made, fault: 'delay_delivery', operation: type, delay: late, count: 1 },
-    { step: made, fault: 'duplicate_delivery', operation: type, count: 1 },
+  // Sent at once and again late: the target alone, or (a duplicate) every event from its step on,
+  // so the run meets the other types' duplicates where the app stands as well.
+  const twice = (operation: string | undefined, count: number): FaultEntry[] => [
+    { step: made, fault: 'delay_delivery', ...(operation === undefined ? {} : { operation }), delay: late, count },
+    { step: made, fault: 'duplicate_delivery', ...(operation === undefined ? {} : { operation }), count },
   ]
   switch (target.fault) {
     case 'out_of_order':
       return [{ step: made, fault: 'reorder_delivery', operation: type, delay: late, count: 1 }]
     case 'duplicate':
-      return twice
+      return twice(undefined, EVERY)
     case 'retry':
-      return [...firstDelivered(type, hold), ...twice, { step: gap, fault: 'replay_delivery', count: 1 }]
+      return [...firstDelivered(type, hold), ...twice(type, 1), { step: gap, fault: 'replay_delivery', count: 1 }]
     case 'replayed':
       return [...firstDelivered(type, hold), { step: close, fault: 'replay_delivery', count: 1 }]
     default:
-      return [{ step: made, fault: 'delay_delivery', operation: objectTypes(type), delay: late, count: 30 }]
+      // Every event from its step on held back alike: they keep their order, each meeting its
+      // object as the story left it.
+      return [{ step: made, fault: 'delay_delivery', delay: late, count: EVERY }]
+  }
+}
+
+/**
+ * After the target's replay in the closing step `close`, the same delivery replayed where the app
+ * stands otherwise (a replay costs the attacker nothing): inside a roll and after its redeploy, or
+ * once the roll the target was in has ended in a redeploy.
+ */
+function replayedAgain(deploy: string, close: number, canRoll: boolean): { steps: FlowStep[]; faults: FaultEntry[] } {
+  const replay = (step: number): FaultEntry => ({ step, fault: 'replay_delivery', count: 1 })
+  const minutes: FlowStep = { kind: 'advance', ms: 10 * MINUTE }
+  if (deploy === 'in_roll') return { steps: [{ kind: 'advance', ms: 20 * HOUR }, minutes], faults: [replay(close + 2)] }
+  if (deploy !== 'none' || !canRoll) return { steps: [], faults: [] }
+  return {
+    steps: [{ kind: 'roll_secret', redeployAfterMs: HOUR }, minutes, { kind: 'advance', ms: HOUR }, minutes],
+    faults: [replay(close + 2), replay(close + 4)],
   }
 }
 
 /** One program of a story for the target, its steps of the kinds the property draws. */
-function programOf(story: CheckoutStory, target: CoverageTarget, redeploy: FlowStep, seed: number): FlowProgram {
+function programOf(
+  story: CheckoutStory,
+  target: CoverageTarget,
+  redeploy: FlowStep,
+  seed: number,
+  canRoll: boolean,
+): FlowProgram {
   const made = story.makes[target.type] as number
   const steps: FlowStep[] = [
     ...story.steps.slice(0, made),
@@ -301,6 +330,11 @@ function programOf(story: CheckoutStory, target: CoverageTarget, redeploy: FlowS
   // Until the step that makes it has ended (a renewal's events come over an hour or so).
   const hold = elapsed(steps, 1, made + 1) + 2 * MINUTE
   const faults = arrivalFaults(target, made, gap, close, late, hold)
+  if (target.fault === 'replayed') {
+    const again = replayedAgain(target.deploy, close, canRoll)
+    steps.push(...again.steps)
+    faults.push(...again.faults)
+  }
   return { seed, steps, faults: faults.sort((a, b) => a.step - b.step), everyEvent: true }
 }
 
@@ -368,5 +402,5 @@ export function fulfilmentDirectedProgram(
   if (stories.length === 0) return undefined
   return fc
     .record({ story: fc.constantFrom(...stories), seed: fc.integer({ min: 0, max: 1_000_000 }) })
-    .map(({ story, seed }) => programOf(story, target, redeploy ?? { kind: 'redeploy' }, seed))
+    .map(({ story, seed }) => programOf(story, target, redeploy ?? { kind: 'redeploy' }, seed, drawn('roll_secret')))
 }
