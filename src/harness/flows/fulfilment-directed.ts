@@ -249,9 +249,10 @@ function firstDelivered(type: string, hold: number): FaultEntry[] {
 /**
  * The faults that make the target's event arrive its way during the closing step `close`, once the
  * story has ended (`made`: its step; `late`: a delay from then into the closing step): every event
- * about its object held back alike (in order), it alone held past a later one (out of order), sent
- * at once and again late (a duplicate), first delivered, replayed (answered as a replay is, refused)
- * and then sent again late (a retry), or first delivered and replayed in the closing step.
+ * from its step on held back alike (in order), it and the other types of its step a later step
+ * overtakes (`behind`) held past their later events (out of order), every event sent at once and
+ * again late (a duplicate), or it first delivered and then replayed, answered as a replay is
+ * (refused) and sent again late (a retry), in the gap step or (a replay) the closing step.
  */
 function arrivalFaults(
   target: CoverageTarget,
@@ -260,6 +261,7 @@ function arrivalFaults(
   close: number,
   late: number,
   hold: number,
+  behind: readonly string[],
 ): FaultEntry[] {
   const type = target.type
   // Sent at once and again late: the target alone, or (a duplicate) every event from its step on,
@@ -270,13 +272,21 @@ function arrivalFaults(
   ]
   switch (target.fault) {
     case 'out_of_order':
-      return [{ step: made, fault: 'reorder_delivery', operation: type, delay: late, count: 1 }]
+      // Each type its step makes that a later step overtakes, the target's among them.
+      return [type, ...behind.filter((t) => t !== type)].map((operation) => ({
+        step: made,
+        fault: 'reorder_delivery' as const,
+        operation,
+        delay: late,
+        count: 1,
+      }))
     case 'duplicate':
       return twice(undefined, EVERY)
     case 'retry':
       return [...firstDelivered(type, hold), ...twice(type, 1), { step: gap, fault: 'replay_delivery', count: 1 }]
     case 'replayed':
-      return [...firstDelivered(type, hold), { step: close, fault: 'replay_delivery', count: 1 }]
+      // Its late copy comes after the replay was refused: a retry as well.
+      return [...firstDelivered(type, hold), ...twice(type, 1), { step: close, fault: 'replay_delivery', count: 1 }]
     default:
       // Every event from its step on held back alike: they keep their order, each meeting its
       // object as the story left it.
@@ -329,7 +339,8 @@ function programOf(
   const late = elapsed(steps, made, close) - into + 5 * MINUTE
   // Until the step that makes it has ended (a renewal's events come over an hour or so).
   const hold = elapsed(steps, 1, made + 1) + 2 * MINUTE
-  const faults = arrivalFaults(target, made, gap, close, late, hold)
+  const behind = (story.overtaken ?? []).filter((t) => story.makes[t] === made)
+  const faults = arrivalFaults(target, made, gap, close, late, hold, behind)
   if (target.fault === 'replayed') {
     const again = replayedAgain(target.deploy, close, canRoll)
     steps.push(...again.steps)
