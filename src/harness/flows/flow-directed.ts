@@ -83,7 +83,10 @@ export function directedProgram(
       const redeploy: FlowStep[] = target.deploy === 'redeployed' ? [{ kind: 'redeploy' }] : []
       const long = (story.steps[made - 1] as FlowStep).kind === 'advance'
       // Made on an unknown day of a long advance: held past it and resent once the app stands right.
-      if (long && (target.fault === 'in_order' || target.fault === 'out_of_order') && drawn('redeliver'))
+      // In order or out of order as it came, the app's standing unchanged, the delivery held from
+      // its real creation does it (a later event of the same type may be what overtakes it).
+      const resend = target.deploy !== 'none' && (target.fault === 'in_order' || target.fault === 'out_of_order')
+      if (long && resend && drawn('redeliver'))
         return resentAfterStory(target, story.steps, made, seed)
       const steps = [...story.steps.slice(0, made), ...redeploy, ...story.steps.slice(made), ...closing(target, drawn, long)]
       // From the step that makes it to the end of the story; a renewal is made on the way through a

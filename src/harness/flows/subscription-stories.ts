@@ -21,6 +21,8 @@ const subscribe = (trialDays = 0): FlowStep => ({ kind: 'subscribe', customer: 0
 const seats: FlowStep = { kind: 'change_quantity', sub: -1, quantity: 2 }
 const failing: FlowStep = { kind: 'fail_card', customer: 0 }
 const renewal: FlowStep = { kind: 'advance', ms: 32 * DAY }
+// The business writing the customer's open invoices off (a dunning flow's own step).
+const writeOff: FlowStep = { kind: 'x:write_off', customer: 0 }
 const PAID = { invoice: 'paid', payment_intent: 'succeeded', charge: 'succeeded', invoice_payment: 'paid' }
 // A new subscription paid at once: every kind of object its first step makes.
 const STARTED = {
@@ -38,14 +40,21 @@ const WITH_SEATS: readonly Story[] = [
   // A trial's first invoice is for nothing: paid with no payment or charge.
   { steps: [subscribe(14), seats], makes: STARTED, ends: { subscription: 'trialing', invoice: 'paid' } },
   {
+    // The seat change's proration is pending when the cancellation deletes it.
     steps: [subscribe(), seats, { kind: 'cancel', sub: -1, atPeriodEnd: false }],
-    makes: { ...STARTED, 'customer.subscription.deleted': 3 },
-    ends: { subscription: 'canceled', ...PAID },
+    makes: { ...STARTED, 'customer.subscription.deleted': 3, 'invoiceitem.': 2 },
+    ends: { subscription: 'canceled', ...PAID, invoiceitem: 'none' },
   },
   {
     // The renewal makes the invoice left open, its payment and charge.
     steps: [subscribe(), seats, failing, renewal],
     makes: { ...STARTED, 'invoice.': 4, 'payment_intent.': 4, 'charge.': 4 },
+    ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
+  },
+  {
+    // The renewal fails and the invoice's automatic retry fails too, days later: a later failure about it.
+    steps: [subscribe(), failing, renewal, { kind: 'advance', ms: 7 * DAY }],
+    makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   {
@@ -61,7 +70,15 @@ const WITH_SEATS: readonly Story[] = [
   },
   {
     steps: [failing, subscribe(), { kind: 'advance', ms: DAY }],
-    makes: { 'customer.subscription.created': 2, 'customer.subscription.updated': 3, 'invoice.': 2, 'payment_intent.': 2 },
+    // The day's end voids the invoice and cancels its payment.
+    makes: {
+      'customer.subscription.created': 2,
+      'customer.subscription.updated': 3,
+      'invoice.': 2,
+      'invoice.voided': 3,
+      'payment_intent.': 2,
+      'payment_intent.canceled': 3,
+    },
     ends: { subscription: 'incomplete_expired', invoice: 'void', payment_intent: 'canceled' },
   },
 ]
@@ -76,10 +93,57 @@ function withoutSeats(story: Story): Story {
   const makes = Object.fromEntries(
     Object.entries(story.makes).map(([type, step]) => [type, step >= at ? Math.max(1, step - 1) : step]),
   )
-  return { ...story, steps: story.steps.filter((x) => x !== seats), makes }
+  return withoutProration({ ...story, steps: story.steps.filter((x) => x !== seats), makes })
 }
 
-export const STORIES: readonly Story[] = [...WITH_SEATS, ...WITH_SEATS.filter((x) => x.steps.includes(seats)).map(withoutSeats)]
+/** The story with no seat change's proration (no invoice item made, none to end in a state). */
+function withoutProration(story: Story): Story {
+  const { invoiceitem: _ends, ...ends } = story.ends
+  const makes = Object.fromEntries(Object.entries(story.makes).filter(([type]) => !type.startsWith('invoiceitem.')))
+  return { ...story, makes, ends }
+}
+
+// Cancelling at the period's end updates a subscription and leaves its status as it was.
+const atPeriodEnd: FlowStep = { kind: 'cancel', sub: -1, atPeriodEnd: true }
+
+/**
+ * The story with its seat change made a cancellation at the period's end, for a property whose
+ * flows never change seats: the subscription still updated at that step, its status unchanged.
+ */
+function endingInstead(story: Story): Story {
+  return withoutProration({ ...story, steps: story.steps.map((x) => (x === seats ? atPeriodEnd : x)) })
+}
+
+/** Every story: as written, without the seat change, and with a cancellation at the period's end instead. */
+export const STORIES: readonly Story[] = [
+  ...WITH_SEATS,
+  ...WITH_SEATS.filter((x) => x.steps.includes(seats)).map(withoutSeats),
+  // Not before a renewal: a subscription cancelled at its period's end does not renew.
+  ...WITH_SEATS.filter((x) => x.steps.includes(seats) && x.steps.every((y) => y.kind !== 'advance')).map(endingInstead),
+  // The card switched and back: the customer updated twice, its new card attached.
+  {
+    steps: [failing, { kind: 'recover', customer: 0 }],
+    makes: { 'customer.updated': 1, 'payment_method.': 1 },
+    ends: { customer: 'none', payment_method: 'none' },
+  },
+  // Collection given up on the failed renewal (uncollectible), then paid after all.
+  {
+    steps: [subscribe(), failing, renewal, writeOff],
+    makes: { 'invoice.': 3, 'invoice.marked_uncollectible': 4, 'payment_intent.': 3, 'charge.': 3 },
+    ends: { invoice: 'uncollectible', payment_intent: 'requires_payment_method', charge: 'failed' },
+  },
+  {
+    steps: [subscribe(), failing, renewal, writeOff, { kind: 'recover', customer: 0 }],
+    makes: { 'invoice.': 3, 'invoice.marked_uncollectible': 4, 'payment_intent.': 3, 'charge.': 3 },
+    ends: PAID,
+  },
+  // A subscription that never started (its first payment failed) updated all the same.
+  {
+    steps: [failing, subscribe(), atPeriodEnd],
+    makes: { 'customer.subscription.created': 2, 'customer.subscription.updated': 3 },
+    ends: { subscription: 'incomplete' },
+  },
+]
 
 /** The kind of object an event type is about (`invoice_payment`, `payment_intent`, ...). */
 export function kindOf(type: string): string {
@@ -99,11 +163,14 @@ export function madeAt(story: Story, type: string): number | undefined {
 export function storiesFor(target: CoverageTarget, drawn: (kind: string) => boolean): readonly Story[] {
   // A failure's event is made only by a story whose card fails.
   const failure = /failed|action_required/.test(target.type)
+  // A write-off's event only by a story that writes the invoice off.
+  const writtenOff = target.type === 'invoice.marked_uncollectible'
   const all = STORIES.filter(
     (s) =>
       s.ends[kindOf(target.type)] === target.state &&
       madeAt(s, target.type) !== undefined &&
       (!failure || s.steps.includes(failing)) &&
+      (!writtenOff || s.steps.includes(writeOff)) &&
       s.steps.every((x) => drawn(x.kind)),
   )
   // The attacker replays the run's first delivery: one the first step makes.
