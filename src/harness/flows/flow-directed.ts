@@ -2,8 +2,8 @@ import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import type { FlowProgram, FlowStep } from './flow-program.js'
-import { deliveredFirst, draftHourProgram, resentAfterStory } from './subscription-directed.js'
-import { madeAt, objectTypes, storiesFor } from './subscription-stories.js'
+import { deliveredFirst, draftHourProgram, refusedThenResent, resentAfterStory } from './subscription-directed.js'
+import { madeAt, madeLast, objectTypes, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
@@ -78,7 +78,13 @@ export function directedProgram(
       every: fc.boolean(),
     })
     .map(({ story, seed, held, every }) => {
-      const made = madeAt(story, target.type) ?? 1
+      // A replay's is the first delivery of the type, a reorder's the first one a later one overtakes;
+      // any other way, the latest event of it.
+      // A retry of the run's first delivery: replayed (refused), then sent again.
+      if (target.fault === 'retry' && every && madeAt(story, target.type) === 1 && drawn('redeliver'))
+        return refusedThenResent(target, story.steps, seed)
+      const first = target.fault === 'replayed' || target.fault === 'out_of_order'
+      const made = (first ? madeAt(story, target.type) : madeLast(story, target.type)) ?? 1
       // After the step that makes the event: a redeploy (what the app remembered of it is gone).
       const redeploy: FlowStep[] = target.deploy === 'redeployed' ? [{ kind: 'redeploy' }] : []
       const long = (story.steps[made - 1] as FlowStep).kind === 'advance'

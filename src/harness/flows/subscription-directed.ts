@@ -125,3 +125,26 @@ export function deliveredFirst(type: string, step: number): FaultEntry[] {
     count: 3,
   }))
 }
+
+/**
+ * A retry that needs no failing read: the target type made the run's first delivery, the attacker
+ * replays it once the story is over (the app refuses the old signature, so the provider's record
+ * of that delivery is a failure), then the provider sends it again, the app's standing changed
+ * first when the target says so.
+ *
+ * @example
+ * refusedThenResent({ type: 'customer.subscription.created', state: 'canceled', fault: 'retry', deploy: 'none' }, steps, 7)
+ */
+export function refusedThenResent(target: CoverageTarget, story: readonly FlowStep[], seed: number): FlowProgram {
+  const replayAt = story.length + 1
+  const steps: FlowStep[] = [
+    ...story,
+    // The attacker replays a delivery some minutes old (older than the tolerance): it comes in this time.
+    { kind: 'advance', ms: 10 * MINUTE },
+    ...standingSteps(target.deploy, 20 * HOUR),
+    { kind: 'redeliver', aim: target.type },
+    { kind: 'advance', ms: MINUTE },
+  ]
+  const faults: FaultEntry[] = [...deliveredFirst(target.type, 1), { step: replayAt, fault: 'replay_delivery', count: 1 }]
+  return { seed, steps, faults, everyEvent: true }
+}

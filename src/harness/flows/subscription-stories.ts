@@ -15,6 +15,8 @@ export interface Story {
   readonly steps: readonly FlowStep[]
   readonly makes: Readonly<Record<string, number>>
   readonly ends: Readonly<Record<string, string>>
+  /** The step that makes the latest event of a type (a prefix) about those objects, where not the first. */
+  readonly again?: Readonly<Record<string, number>>
 }
 
 const subscribe = (trialDays = 0): FlowStep => ({ kind: 'subscribe', customer: 0, plan: 1, quantity: 1, trialDays })
@@ -49,18 +51,22 @@ const WITH_SEATS: readonly Story[] = [
     // The renewal makes the invoice left open, its payment and charge.
     steps: [subscribe(), seats, failing, renewal],
     makes: { ...STARTED, 'invoice.': 4, 'payment_intent.': 4, 'charge.': 4 },
+    again: { 'customer.subscription.updated': 4 },
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   {
     // The renewal fails and the invoice's automatic retry fails too, days later: a later failure about it.
     steps: [subscribe(), failing, renewal, { kind: 'advance', ms: 7 * DAY }],
     makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
+    again: { 'customer.subscription.updated': 3 },
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   {
     // The renewal fails, then the customer pays: a failure notice still on its way meets a paid invoice.
+    // The subscription goes past due at the renewal and active again when paid.
     steps: [subscribe(), failing, renewal, { kind: 'recover', customer: 0 }],
     makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
+    again: { 'customer.subscription.updated': 4 },
     ends: { subscription: 'active', ...PAID },
   },
   {
@@ -90,10 +96,10 @@ const WITH_SEATS: readonly Story[] = [
 function withoutSeats(story: Story): Story {
   const at = story.steps.indexOf(seats) + 1
   if (at === 0) return story
-  const makes = Object.fromEntries(
-    Object.entries(story.makes).map(([type, step]) => [type, step >= at ? Math.max(1, step - 1) : step]),
-  )
-  return withoutProration({ ...story, steps: story.steps.filter((x) => x !== seats), makes })
+  const earlier = (steps: Readonly<Record<string, number>>) =>
+    Object.fromEntries(Object.entries(steps).map(([type, step]) => [type, step >= at ? Math.max(1, step - 1) : step]))
+  const moved = { ...story, steps: story.steps.filter((x) => x !== seats), makes: earlier(story.makes) }
+  return withoutProration(story.again === undefined ? moved : { ...moved, again: earlier(story.again) })
 }
 
 /** The story with no seat change's proration (no invoice item made, none to end in a state). */
@@ -159,6 +165,18 @@ export function madeAt(story: Story, type: string): number | undefined {
   return prefix === undefined ? undefined : story.makes[prefix]
 }
 
+/**
+ * The step of `story` that makes the latest event of `type` about the objects it ends with: what a
+ * resend sends again, what a redeploy must come after.
+ *
+ * @example
+ * madeLast(story, 'customer.subscription.updated') // 3: the renewal made it past due
+ */
+export function madeLast(story: Story, type: string): number | undefined {
+  const again = Object.entries(story.again ?? {}).find(([prefix]) => type.startsWith(prefix))?.[1]
+  return again ?? madeAt(story, type)
+}
+
 /** The stories of steps `drawn` allows that end with the target's object in its state and make its type. */
 export function storiesFor(target: CoverageTarget, drawn: (kind: string) => boolean): readonly Story[] {
   // A failure's event is made only by a story whose card fails.
@@ -178,7 +196,9 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   if (target.fault !== 'out_of_order' || kindOf(target.type) === 'subscription') return all
   // One step makes an invoice's or a payment's events within the same second, none later than the
   // other: a renewal spreads them over its grace hour, so a later one can come first.
-  return preferred(all, (s) => s.steps[(madeAt(s, target.type) ?? 1) - 1]?.kind === 'advance')
+  const renewing = preferred(all, (s) => s.steps[(madeAt(s, target.type) ?? 1) - 1]?.kind === 'advance')
+  // A step after the renewal makes a later event about it, whatever its type.
+  return preferred(renewing, (s) => (madeAt(s, target.type) ?? 1) < s.steps.length)
 }
 
 /** The stories that pass `test`, or all of them when none does. */
