@@ -10,6 +10,9 @@ const DAY = 86_400_000
  * A short story that brings a subscription and its latest invoice to a state: its steps, the
  * 1-based step at which each event type (a prefix) is first made about the objects it ends with,
  * and the state each kind of object ends in.
+ *
+ * @example
+ * const story: Story = { steps: [failing, subscribe()], makes: { 'invoice.': 2 }, ends: { invoice: 'open' } }
  */
 export interface Story {
   readonly steps: readonly FlowStep[]
@@ -121,7 +124,7 @@ function endingInstead(story: Story): Story {
 }
 
 /** Every story: as written, without the seat change, and with a cancellation at the period's end instead. */
-export const STORIES: readonly Story[] = [
+const STORIES: readonly Story[] = [
   ...WITH_SEATS,
   ...WITH_SEATS.filter((x) => x.steps.includes(seats)).map(withoutSeats),
   // Not before a renewal: a subscription cancelled at its period's end does not renew.
@@ -152,12 +155,17 @@ export const STORIES: readonly Story[] = [
 ]
 
 /** The kind of object an event type is about (`invoice_payment`, `payment_intent`, ...). */
-export function kindOf(type: string): string {
+function kindOf(type: string): string {
   if (type.startsWith('customer.subscription.')) return 'subscription'
   return type.split('.')[0] ?? ''
 }
 
-/** The step of `story` that first makes an event of `type` (the longest prefix that names it), if any. */
+/**
+ * The step of `story` that first makes an event of `type` (the longest prefix that names it), if any.
+ *
+ * @example
+ * madeAt(story, 'invoice.payment_failed') // 3: the renewal
+ */
 export function madeAt(story: Story, type: string): number | undefined {
   const prefix = Object.keys(story.makes)
     .filter((p) => type.startsWith(p))
@@ -177,7 +185,13 @@ export function madeLast(story: Story, type: string): number | undefined {
   return again ?? madeAt(story, type)
 }
 
-/** The stories of steps `drawn` allows that end with the target's object in its state and make its type. */
+/**
+ * The stories of steps `drawn` allows that end with the target's object in its state and make its
+ * type (for a replay, one whose first step makes it; out of order, one where a later event follows).
+ *
+ * @example
+ * storiesFor({ type: 'invoice.payment_failed', state: 'paid', fault: 'in_order', deploy: 'none' }, () => true)
+ */
 export function storiesFor(target: CoverageTarget, drawn: (kind: string) => boolean): readonly Story[] {
   // A failure's event is made only by a story whose card fails.
   const failure = /failed|action_required/.test(target.type)
@@ -207,7 +221,12 @@ function preferred(all: readonly Story[], test: (s: Story) => boolean): readonly
   return chosen.length === 0 ? all : chosen
 }
 
-/** The prefix of every event type about the object a `type` event is about. */
+/**
+ * The prefix of every event type about the object a `type` event is about.
+ *
+ * @example
+ * objectTypes('customer.subscription.updated') // 'customer.subscription.'
+ */
 export function objectTypes(type: string): string {
   const kind = kindOf(type)
   return kind === 'subscription' ? 'customer.subscription.' : `${kind}.`
