@@ -15,6 +15,7 @@ import {
   flowStep,
 } from './flows/flow-program.js'
 import { type FlowSubject, runFlow } from './flows/flow-run.js'
+import { fulfilmentDirectedProgram } from './flows/fulfilment-directed.js'
 import type { SimulatorChoice } from './run/simulator-choice.js'
 import { HarnessInputError } from './validate-input.js'
 
@@ -155,7 +156,8 @@ function programOf(
   const aim = steering.next(i)
   if (aim === undefined) return sample(plain)
   // A program built for the combination first, then a graft on one that met its type, in turn.
-  const built = aim.attempt % 2 === 0 ? directedProgram(aim.target, drawn) : undefined
+  const built =
+    aim.attempt % 2 === 0 ? (directedProgram(aim.target, drawn) ?? fulfilmentDirectedProgram(aim.target, drawn)) : undefined
   if (built !== undefined) return sample(built)
   if (aim.donor !== undefined) return sample(graftedProgram(aim.donor, aim.target, drawn))
   // A type never met yet: the property's generation with its faults and adversity aimed at it.

@@ -2,115 +2,11 @@ import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import type { FlowProgram, FlowStep } from './flow-program.js'
+import { deliveredFirst, draftHourProgram, refusedThenResent, resentAfterStory } from './subscription-directed.js'
+import { madeAt, madeLast, objectTypes, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
-
-/**
- * A short story that brings a subscription and its latest invoice to a state: its steps, the
- * 1-based step at which each event type (a prefix) is first made about the objects it ends with,
- * and the state each kind of object ends in.
- */
-interface Story {
-  readonly steps: readonly FlowStep[]
-  readonly makes: Readonly<Record<string, number>>
-  readonly ends: Readonly<Record<string, string>>
-}
-
-const subscribe = (trialDays = 0): FlowStep => ({ kind: 'subscribe', customer: 0, plan: 1, quantity: 1, trialDays })
-const seats: FlowStep = { kind: 'change_quantity', sub: -1, quantity: 2 }
-const failing: FlowStep = { kind: 'fail_card', customer: 0 }
-const renewal: FlowStep = { kind: 'advance', ms: 32 * DAY }
-const PAID = { invoice: 'paid', payment_intent: 'succeeded', charge: 'succeeded', invoice_payment: 'paid' }
-// A new subscription paid at once: every kind of object its first step makes.
-const STARTED = {
-  'customer.subscription.created': 1,
-  'customer.subscription.updated': 2,
-  'invoice.': 1,
-  'payment_intent.': 1,
-  'charge.': 1,
-  'invoice_payment.': 1,
-}
-
-/** The stories, by the states they end in (subscription, then its latest invoice and payment). */
-const WITH_SEATS: readonly Story[] = [
-  { steps: [subscribe(), seats], makes: STARTED, ends: { subscription: 'active', ...PAID } },
-  { steps: [subscribe(14), seats], makes: STARTED, ends: { subscription: 'trialing', ...PAID } },
-  {
-    steps: [subscribe(), seats, { kind: 'cancel', sub: -1, atPeriodEnd: false }],
-    makes: { ...STARTED, 'customer.subscription.deleted': 3 },
-    ends: { subscription: 'canceled', ...PAID },
-  },
-  {
-    steps: [subscribe(), seats, failing, renewal],
-    makes: STARTED,
-    ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
-  },
-  {
-    // The renewal fails, then the customer pays: a failure notice still on its way meets a paid invoice.
-    steps: [subscribe(), failing, renewal, { kind: 'recover', customer: 0 }],
-    makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
-    ends: { subscription: 'active', ...PAID },
-  },
-  {
-    steps: [failing, subscribe()],
-    makes: { 'customer.subscription.': 2, 'invoice.': 2, 'payment_intent.': 2, 'charge.': 2 },
-    ends: { subscription: 'incomplete', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
-  },
-  {
-    steps: [failing, subscribe(), { kind: 'advance', ms: DAY }],
-    makes: { 'customer.subscription.created': 2, 'customer.subscription.updated': 3, 'invoice.': 2, 'payment_intent.': 2 },
-    ends: { subscription: 'incomplete_expired', invoice: 'void', payment_intent: 'canceled' },
-  },
-]
-
-/**
- * The story without its seat change, for a property whose flows never change seats: the steps
- * after it one earlier, the update it made then made by the subscription's own first step.
- */
-function withoutSeats(story: Story): Story {
-  const at = story.steps.indexOf(seats) + 1
-  if (at === 0) return story
-  const makes = Object.fromEntries(
-    Object.entries(story.makes).map(([type, step]) => [type, step >= at ? Math.max(1, step - 1) : step]),
-  )
-  return { ...story, steps: story.steps.filter((x) => x !== seats), makes }
-}
-
-const STORIES: readonly Story[] = [...WITH_SEATS, ...WITH_SEATS.filter((x) => x.steps.includes(seats)).map(withoutSeats)]
-
-/** The kind of object an event type is about (`invoice_payment`, `payment_intent`, ...). */
-function kindOf(type: string): string {
-  if (type.startsWith('customer.subscription.')) return 'subscription'
-  return type.split('.')[0] ?? ''
-}
-
-/** The step of `story` that first makes an event of `type` (the longest prefix that names it), if any. */
-function madeAt(story: Story, type: string): number | undefined {
-  const prefix = Object.keys(story.makes)
-    .filter((p) => type.startsWith(p))
-    .sort((a, b) => b.length - a.length)[0]
-  return prefix === undefined ? undefined : story.makes[prefix]
-}
-
-/** The stories of steps `drawn` allows that end with the target's object in its state and make its type. */
-function storiesFor(target: CoverageTarget, drawn: (kind: string) => boolean): readonly Story[] {
-  // A failure's event is made only by a story whose card fails.
-  const failure = /failed|action_required/.test(target.type)
-  return STORIES.filter(
-    (s) =>
-      s.ends[kindOf(target.type)] === target.state &&
-      madeAt(s, target.type) !== undefined &&
-      (!failure || s.steps.includes(failing)) &&
-      s.steps.every((x) => drawn(x.kind)),
-  )
-}
-
-/** The prefix of every event type about the object a `type` event is about. */
-function objectTypes(type: string): string {
-  const kind = kindOf(type)
-  return kind === 'subscription' ? 'customer.subscription.' : `${kind}.`
-}
 
 /**
  * The faults that make the event arrive the target's way once the story has ended: every event
@@ -170,6 +66,8 @@ export function directedProgram(
   target: CoverageTarget,
   drawn: (kind: string) => boolean = () => true,
 ): fc.Arbitrary<FlowProgram> | undefined {
+  const hour = draftHourProgram(target, drawn)
+  if (hour !== undefined) return hour
   const stories = storiesFor(target, drawn)
   if (stories.length === 0 || target.fault === 'forged') return undefined
   return fc
@@ -180,15 +78,29 @@ export function directedProgram(
       every: fc.boolean(),
     })
     .map(({ story, seed, held, every }) => {
-      const made = madeAt(story, target.type) ?? 1
+      // A replay's is the first delivery of the type, a reorder's the first one a later one overtakes;
+      // any other way, the latest event of it.
+      // A retry of the run's first delivery: replayed (refused), then sent again.
+      if (target.fault === 'retry' && every && madeAt(story, target.type) === 1 && drawn('redeliver'))
+        return refusedThenResent(target, story.steps, seed)
+      const first = target.fault === 'replayed' || target.fault === 'out_of_order'
+      const made = (first ? madeAt(story, target.type) : madeLast(story, target.type)) ?? 1
       // After the step that makes the event: a redeploy (what the app remembered of it is gone).
       const redeploy: FlowStep[] = target.deploy === 'redeployed' ? [{ kind: 'redeploy' }] : []
       const long = (story.steps[made - 1] as FlowStep).kind === 'advance'
+      // Made on an unknown day of a long advance: held past it and resent once the app stands right.
+      // In order or out of order as it came, the app's standing unchanged, the delivery held from
+      // its real creation does it (a later event of the same type may be what overtakes it).
+      const resend = target.deploy !== 'none' && (target.fault === 'in_order' || target.fault === 'out_of_order')
+      if (long && resend && drawn('redeliver')) return resentAfterStory(target, story.steps, made, seed)
       const steps = [...story.steps.slice(0, made), ...redeploy, ...story.steps.slice(made), ...closing(target, drawn, long)]
       // From the step that makes it to the end of the story; a renewal is made on the way through a
       // long advance, at most a few days before its end (months are 28 to 31 days).
       const later = story.steps.slice(made).reduce((ms, s) => ms + (s.kind === 'advance' ? s.ms : 30_000), 0)
       const renewing = long ? 2 * DAY : 0
+      // Made by the first step: every other type held back a little, so the run's first delivery is of it.
+      if (target.fault === 'replayed' && made === 1)
+        return { seed, steps, faults: [...deliveredFirst(target.type, 1), ...replayFaults(0, steps.length)], everyEvent: true }
       if (target.fault === 'replayed') return { seed, steps, faults: replayFaults(held, steps.length), everyEvent: every }
       const faults = arrivalFaults(target, made, steps.length, later + renewing + 2 * HOUR)
       return { seed, steps, faults: faults.sort((a, b) => a.step - b.step), everyEvent: true }

@@ -1,0 +1,242 @@
+import type { CoverageTarget } from './flow-graft.js'
+import type { FlowStep } from './flow-program.js'
+
+const MINUTE = 60_000
+const HOUR = 3_600_000
+const DAY = 86_400_000
+
+/**
+ * A short checkout story: its steps, the 1-based step at which each event type is first made, the
+ * types whose object a later step makes another event about (what a reorder can put behind), and
+ * the state each kind of object ends in (a kind left out has several objects, or none).
+ *
+ * @example
+ * const story: CheckoutStory = { steps, makes: { 'checkout.session.expired': 2 }, ends: { 'checkout.session': 'expired/unpaid' } }
+ */
+export interface CheckoutStory {
+  readonly steps: readonly FlowStep[]
+  readonly makes: Readonly<Record<string, number>>
+  readonly overtaken?: readonly string[]
+  readonly ends: Readonly<Record<string, string>>
+  /** When its events are made during a clock move (a renewal): how long before that move ends, at the earliest. */
+  readonly beforeEnd?: number
+  /** Its events' types were made before, by its earlier steps: none of them is the run's first of its type (what a replay needs). */
+  readonly again?: boolean
+}
+
+// The payments by their place in `fulfilmentPayments`: a card that pays, one declined, 3-D Secure
+// authenticated and failed, a bank debit that settles and one that fails.
+const VISA = 0
+const DECLINED = 1
+const SECURE_OK = 2
+const SECURE_FAIL = 3
+const BANK = 4
+const BANK_FAIL = 5
+
+const checkout = (mode: 'payment' | 'subscription', customer = 0): FlowStep => ({ kind: 'x:checkout', mode, customer, plan: 0 })
+const pay = (payment: number): FlowStep => ({ kind: 'x:pay', session: -1, payment, returns: false })
+const at = (step: number, ...types: string[]) => Object.fromEntries(types.map((t) => [t, step]))
+
+// A payment-mode session's ad-hoc price: its product and price made with the session.
+const ITEM = at(1, 'product.created', 'price.created')
+const ITEM_ENDS = { product: 'none', price: 'none' }
+const PAID = { ...ITEM_ENDS, payment_intent: 'succeeded', charge: 'succeeded', 'checkout.session': 'complete/paid' }
+const UNPAID = { ...ITEM_ENDS, payment_intent: 'requires_payment_method' }
+const CARD_PAID = at(2, 'payment_intent.created', 'payment_intent.succeeded', 'charge.created', 'charge.succeeded')
+const SESSION_PAID = at(2, 'checkout.session.completed')
+const DECLINE = at(2, 'payment_intent.created', 'payment_intent.payment_failed')
+const CHALLENGE_FAILED = at(2, 'payment_intent.created', 'payment_intent.requires_action', 'payment_intent.payment_failed')
+
+/**
+ * The checkout stories, each bringing the objects of one checkout to the states it ends in: a
+ * session paid by card, by a 3-D Secure card, declined, failing its challenge, paid by a bank debit
+ * that settles or fails, paid or refused at a second try, expired; a guest's subscription bought
+ * through checkout; a subscription renewed a month later into a draft, then into a payment that
+ * needs the customer; a subscription's 3-D Secure payment replacing the invoice's first one.
+ *
+ * @example
+ * CHECKOUT_STORIES.filter((s) => s.ends.payment_intent === 'succeeded')
+ */
+export const CHECKOUT_STORIES: readonly CheckoutStory[] = [
+  { steps: [checkout('payment'), pay(VISA)], makes: { ...ITEM, ...CARD_PAID, ...SESSION_PAID }, ends: PAID },
+  {
+    steps: [checkout('payment'), pay(SECURE_OK)],
+    makes: { ...ITEM, ...CARD_PAID, ...SESSION_PAID, ...at(2, 'payment_intent.requires_action') },
+    ends: PAID,
+  },
+  {
+    steps: [checkout('payment'), pay(DECLINED)],
+    makes: { ...ITEM, ...DECLINE, ...at(2, 'charge.created', 'charge.failed') },
+    ends: { ...UNPAID, charge: 'failed' },
+  },
+  { steps: [checkout('payment'), pay(SECURE_FAIL)], makes: { ...ITEM, ...CHALLENGE_FAILED }, ends: UNPAID },
+  {
+    steps: [checkout('payment'), pay(BANK)],
+    makes: {
+      ...ITEM,
+      ...CARD_PAID,
+      ...SESSION_PAID,
+      ...at(2, 'payment_intent.processing', 'checkout.session.async_payment_succeeded'),
+    },
+    ends: PAID,
+  },
+  {
+    steps: [checkout('payment'), pay(BANK_FAIL)],
+    makes: {
+      ...ITEM,
+      ...DECLINE,
+      ...SESSION_PAID,
+      ...at(2, 'payment_intent.processing', 'charge.created', 'charge.failed', 'checkout.session.async_payment_failed'),
+    },
+    ends: { ...UNPAID, charge: 'failed', 'checkout.session': 'complete/unpaid' },
+  },
+  // Paid at the second try: what the first try said about the payment meets it succeeded.
+  {
+    steps: [checkout('payment'), pay(DECLINED), pay(VISA)],
+    makes: { ...ITEM, ...DECLINE, ...at(3, 'payment_intent.succeeded', 'checkout.session.completed') },
+    overtaken: ['payment_intent.created', 'payment_intent.payment_failed'],
+    ends: { ...ITEM_ENDS, payment_intent: 'succeeded', 'checkout.session': 'complete/paid' },
+  },
+  {
+    steps: [checkout('payment'), pay(SECURE_FAIL), pay(VISA)],
+    makes: { ...ITEM, ...CHALLENGE_FAILED, ...at(3, 'payment_intent.succeeded', 'checkout.session.completed') },
+    overtaken: ['payment_intent.created', 'payment_intent.requires_action', 'payment_intent.payment_failed'],
+    ends: { ...ITEM_ENDS, payment_intent: 'succeeded', 'checkout.session': 'complete/paid' },
+  },
+  // Refused twice: the first refusal overtaken by the second.
+  {
+    steps: [checkout('payment'), pay(DECLINED), pay(DECLINED)],
+    makes: { ...ITEM, ...DECLINE },
+    overtaken: ['payment_intent.created', 'payment_intent.payment_failed'],
+    ends: UNPAID,
+  },
+  {
+    steps: [checkout('payment'), pay(SECURE_FAIL), pay(SECURE_FAIL)],
+    makes: { ...ITEM, ...CHALLENGE_FAILED },
+    overtaken: ['payment_intent.created', 'payment_intent.requires_action', 'payment_intent.payment_failed'],
+    ends: UNPAID,
+  },
+  {
+    steps: [checkout('payment'), { kind: 'x:expire', session: -1 }],
+    makes: { ...ITEM, ...at(2, 'checkout.session.expired') },
+    ends: { ...ITEM_ENDS, 'checkout.session': 'expired/unpaid' },
+  },
+  // A guest's subscription: its customer, card, subscription, invoice and payment made at checkout.
+  {
+    steps: [checkout('subscription', -1), pay(VISA)],
+    makes: {
+      ...CARD_PAID,
+      ...SESSION_PAID,
+      ...at(
+        2,
+        'customer.created',
+        'payment_method.attached',
+        'customer.subscription.created',
+        'customer.subscription.updated',
+        'invoice.created',
+        'invoice.finalized',
+        'invoice.paid',
+        'invoice.payment_succeeded',
+        'invoice_payment.paid',
+      ),
+    },
+    ends: {
+      customer: 'none',
+      payment_method: 'none',
+      subscription: 'active',
+      invoice: 'paid',
+      invoice_payment: 'paid',
+      payment_intent: 'succeeded',
+      charge: 'succeeded',
+      'checkout.session': 'complete/paid',
+    },
+  },
+  // A subscription paid with a 3-D Secure card, renewed a month later: the renewal's invoice still a
+  // draft (it is finalized an hour after it is made), then its payment needing the customer.
+  {
+    steps: [checkout('subscription'), pay(SECURE_OK), { kind: 'advance', ms: 31 * DAY + 2 * MINUTE }],
+    makes: at(3, 'invoice.created', 'customer.subscription.updated'),
+    ends: { invoice: 'draft', subscription: 'active' },
+    beforeEnd: 4 * MINUTE,
+    again: true,
+  },
+  {
+    steps: [checkout('subscription'), pay(SECURE_OK), { kind: 'advance', ms: 31 * DAY + 2 * HOUR }],
+    makes: at(
+      3,
+      'invoice.created',
+      'invoice.finalized',
+      'invoice.payment_failed',
+      'invoice.payment_action_required',
+      'customer.subscription.updated',
+      'payment_intent.created',
+      'payment_intent.payment_failed',
+      'charge.created',
+      'charge.failed',
+    ),
+    ends: { invoice: 'open', subscription: 'past_due', payment_intent: 'requires_payment_method', charge: 'failed' },
+    beforeEnd: 2 * HOUR + 5 * MINUTE,
+    again: true,
+  },
+  // A subscription's 3-D Secure payment: the invoice's first payment canceled for the authenticated one.
+  {
+    steps: [checkout('subscription'), pay(SECURE_OK)],
+    makes: at(2, 'payment_intent.created', 'payment_intent.canceled'),
+    ends: { payment_intent: 'canceled' },
+  },
+]
+
+/** The kind of object an event type is about (`checkout.session`, `subscription`, `payment_intent`, ...). */
+function kindOf(type: string): string {
+  if (type.startsWith('checkout.session.')) return 'checkout.session'
+  if (type.startsWith('customer.subscription.')) return 'subscription'
+  return type.split('.')[0] ?? ''
+}
+
+/** The prefix of every event type about the object a `type` event is about. */
+function checkoutObjectTypes(type: string): string {
+  const kind = kindOf(type)
+  return kind === 'subscription' ? 'customer.subscription.' : `${kind}.`
+}
+
+/** The type the attacker forges about an object of `kind` in `state` (the opposite of it, see `forgeFlowDelivery`). */
+function forgedType(kind: string, state: string): string {
+  if (kind === 'checkout.session') return 'checkout.session.completed'
+  if (kind === 'subscription')
+    return state === 'active' || state === 'trialing' ? 'customer.subscription.deleted' : 'customer.subscription.updated'
+  if (kind === 'invoice') return state === 'paid' ? 'invoice.payment_failed' : 'invoice.paid'
+  return 'payment_intent.succeeded'
+}
+
+/**
+ * A forgery's aim in a story: the prefix of a type made about an object left in the target's state
+ * whose forgery is of the target's type, if any.
+ *
+ * @example
+ * checkoutForgeryAim(story, { type: 'invoice.paid', state: 'open', fault: 'forged', deploy: 'none' }) // 'invoice.'
+ */
+export function checkoutForgeryAim(story: CheckoutStory, target: CoverageTarget): string | undefined {
+  const made = Object.keys(story.makes).find((type) => {
+    const kind = kindOf(type)
+    return story.ends[kind] === target.state && forgedType(kind, target.state) === target.type
+  })
+  return made === undefined ? undefined : checkoutObjectTypes(made)
+}
+
+/**
+ * The stories that make the target's type and end with its object in its state (and put it behind
+ * a later event, when it is to arrive out of order; and make it first of its type, for a replay).
+ *
+ * @example
+ * checkoutStoriesFor({ type: 'payment_intent.payment_failed', state: 'succeeded', fault: 'out_of_order', deploy: 'none' })
+ */
+export function checkoutStoriesFor(target: CoverageTarget): readonly CheckoutStory[] {
+  return CHECKOUT_STORIES.filter(
+    (s) =>
+      s.makes[target.type] !== undefined &&
+      s.ends[kindOf(target.type)] === target.state &&
+      (target.fault !== 'out_of_order' || (s.overtaken ?? []).includes(target.type)) &&
+      // The attacker replays the run's first delivery: the target's must be the first of its type.
+      !(s.again === true && (target.fault === 'replayed' || target.fault === 'retry')),
+  )
+}

@@ -1,0 +1,59 @@
+import {
+  dunningSubject,
+  dunningWorkload,
+  knownFlowCombinations,
+  mirrorSubject,
+  referenceDunningClient,
+  referenceSubscriptionMirror,
+  runFlowCampaign,
+} from 'service-sim/harness'
+import { describe, expect, it } from 'vitest'
+
+// A failure notice delivered in order after the invoice was paid, to an app still holding the
+// secret from before a roll: the renewal that made it falls on a day of the month the program
+// cannot know, so only a program that resends it once the roll is under way reaches it at will.
+const NOTICE_AFTER_PAYMENT_IN_ROLL = 'invoice.payment_failed|paid|in_order|in_roll'
+// An attacker's `invoice.paid` about an invoice still a draft: only in the hour before a trial's
+// invoice is finalized.
+const PAID_FORGED_ABOUT_DRAFT = 'invoice.paid|draft|forged|none'
+// A write-off delivered after the invoice was paid, a later event about it delivered first, to an
+// app mid-roll.
+const WRITE_OFF_AFTER_PAYMENT_IN_ROLL = 'invoice.marked_uncollectible|paid|out_of_order|in_roll'
+
+const mirror = () => mirrorSubject(referenceSubscriptionMirror, {}, 'test')
+const dunning = () => dunningSubject(referenceDunningClient, 'test')
+
+describe('a steered campaign of the subscription flows', () => {
+  it('reaches a failure notice delivered after the payment, mid-roll, in fewer runs than plain generation', async () => {
+    expect(knownFlowCombinations.checkSubscriptionMirror).toContain(NOTICE_AFTER_PAYMENT_IN_ROLL)
+    const steered = await runFlowCampaign(mirror, { runs: 14, known: [NOTICE_AFTER_PAYMENT_IN_ROLL] })
+    expect(steered.missing).toEqual([])
+    expect(steered.violations).toBe(0)
+    const plain = await runFlowCampaign(mirror, { runs: 140, steer: false })
+    expect(steered.firstReached[NOTICE_AFTER_PAYMENT_IN_ROLL]).toBeLessThan(
+      plain.firstReached[NOTICE_AFTER_PAYMENT_IN_ROLL] ?? Number.POSITIVE_INFINITY,
+    )
+  }, 240_000)
+
+  it("reaches an attacker's payment claim about a draft invoice in fewer runs than plain generation", async () => {
+    expect(knownFlowCombinations.checkSubscriptionMirror).toContain(PAID_FORGED_ABOUT_DRAFT)
+    const steered = await runFlowCampaign(mirror, { runs: 14, known: [PAID_FORGED_ABOUT_DRAFT] })
+    expect(steered.missing).toEqual([])
+    const plain = await runFlowCampaign(mirror, { runs: 140, steer: false })
+    expect(steered.firstReached[PAID_FORGED_ABOUT_DRAFT]).toBeLessThan(
+      plain.firstReached[PAID_FORGED_ABOUT_DRAFT] ?? Number.POSITIVE_INFINITY,
+    )
+  }, 240_000)
+
+  it('reaches a write-off delivered late after the payment, mid-roll, in fewer runs than plain generation', async () => {
+    expect(knownFlowCombinations.checkDunning).toContain(WRITE_OFF_AFTER_PAYMENT_IN_ROLL)
+    const known = [WRITE_OFF_AFTER_PAYMENT_IN_ROLL]
+    const steered = await runFlowCampaign(dunning, { runs: 14, workload: dunningWorkload(), known })
+    expect(steered.missing).toEqual([])
+    expect(steered.violations).toBe(0)
+    const plain = await runFlowCampaign(dunning, { runs: 140, workload: dunningWorkload(), steer: false })
+    expect(steered.firstReached[WRITE_OFF_AFTER_PAYMENT_IN_ROLL]).toBeLessThan(
+      plain.firstReached[WRITE_OFF_AFTER_PAYMENT_IN_ROLL] ?? Number.POSITIVE_INFINITY,
+    )
+  }, 240_000)
+})
