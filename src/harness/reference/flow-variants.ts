@@ -111,7 +111,7 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
   },
   {
     name: 'payload-on-failed-read',
-    mistake: "stores the delivered payload when its read of the subscription fails: a late older change wins",
+    mistake: 'stores the delivered payload when its read of the subscription fails: a late older change wins',
     factory: makeSubscriptionMirror({ payloadOnFailedRead: true }),
     breaks: 'mirror.converged',
   },
