@@ -10,6 +10,7 @@ import {
   fulfilmentSubject,
   fulfilmentWorkload,
   mirrorSubject,
+  mirrorWorkload,
   referenceDunningClient,
   referenceFulfilmentClient,
   referenceSubscriptionMirror,
@@ -26,7 +27,7 @@ export const coverageProperties: readonly CoverageProperty[] = [
   {
     name: 'checkSubscriptionMirror',
     subject: () => mirrorSubject(referenceSubscriptionMirror, {}, 'coverage'),
-    workload: {},
+    workload: mirrorWorkload(),
     focus: ['customer.subscription.', 'invoice.paid', 'invoice.payment_failed'],
   },
   {

@@ -29,6 +29,22 @@ function causeOf(e: TraceEntry): string | undefined {
   return undefined
 }
 
+/**
+ * The claimed, held and provider's states, narrowed to the fields the claim changes when they are
+ * lists of `field value` pairs (the mirror's), as they are otherwise (a status).
+ */
+function narrowed(claimed: string, before: string, provider: string): [string, string, string] {
+  const pairs = (s: string) => new Map(s.split(', ').map((p) => [p.split(' ')[0] ?? '', p] as const))
+  const c = pairs(claimed)
+  if (c.size < 2) return [claimed, before, provider]
+  const b = pairs(before)
+  const p = pairs(provider)
+  const changed = [...c.keys()].filter((k) => c.get(k) !== b.get(k) || c.get(k) !== p.get(k))
+  const pick = (m: Map<string, string>, whole: string) =>
+    m.size < 2 ? whole : changed.map((k) => m.get(k) ?? `${k} none`).join(', ')
+  return [pick(c, claimed), pick(b, before), pick(p, provider)]
+}
+
 /** A forged delivery whose claim the app's own state took (`harness.forged.adopted`), with no effect needed. */
 function forgeryAdopted(entries: readonly TraceEntry[], out: Violation[]): void {
   // The attacker's record follows the app's answer, so it comes after what the app did.
@@ -40,10 +56,11 @@ function forgeryAdopted(entries: readonly TraceEntry[], out: Violation[]): void 
       f === undefined
         ? `a delivery of ${str(e.data.event)} that was not genuine (an old signature replayed)`
         : `a forged delivery (${str(f.data.forgery)}: ${str(f.data.type)}, answered ${str(f.data.status ?? f.data.outcome)})`
+    const [claimed, before, provider] = narrowed(str(e.data.claimed), str(e.data.before), str(e.data.provider))
     out.push(
       violation(
         'flow.forgery_ignored',
-        `${how} made the app hold ${str(e.data.object)} as ${str(e.data.claimed)} (it held ${str(e.data.before)}; the provider: ${str(e.data.provider)}): verify the signature on the raw body before acting`,
+        `${how} made the app hold ${str(e.data.object)} as ${claimed} (it held ${before}; the provider: ${provider}): verify the signature on the raw body before acting`,
         f === undefined ? [e] : [f, e],
       ),
     )

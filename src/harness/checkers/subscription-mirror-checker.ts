@@ -128,7 +128,9 @@ const converged: Rule = {
       out.push(
         violation(
           'mirror.converged',
-          c.mirror === null ? `${c.id} is missing from the mirror` : `${c.id} mirrored with ${what}`,
+          c.mirror === null
+            ? `${c.id} is missing from the mirror, though the app acknowledged the latest event about it`
+            : `${c.id} mirrored with ${what}, though the app acknowledged the latest event about it: store what a read of the subscription returns, and nothing before the read succeeds (a delivered payload may be older than what the app holds)`,
           [e],
         ),
       )

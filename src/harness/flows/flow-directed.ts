@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
-import type { FlowProgram, FlowStep } from './flow-program.js'
+import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
 import { deliveredFirst, draftHourProgram, refusedThenResent, resentAfterStory } from './subscription-directed.js'
 import { madeAt, madeLast, objectTypes, storiesFor } from './subscription-stories.js'
 
@@ -22,6 +22,34 @@ function arrivalFaults(target: CoverageTarget, made: number, close: number, held
   const held: FaultEntry = { step: made, fault: 'delay_delivery', operation: objectTypes(target.type), delay: heldMs, count: 30 }
   if (target.fault !== 'retry') return [held]
   return [held, ...APP_READS.map((operation) => ({ step: close, fault: 'server_error' as const, operation, count: 2 }))]
+}
+
+/**
+ * A forgery about the story's subscription once the story has brought it to the target's state:
+ * the attacker copies the latest delivery of the target's type (its object now in that state) and
+ * sends it forged. Only to an app standing as it was (a redeploy or a roll is a graft's to add),
+ * and only where the property's flows forge at all.
+ */
+function forgedAfterStory(
+  target: CoverageTarget,
+  stories: readonly { readonly steps: readonly FlowStep[] }[],
+  drawn: (kind: string) => boolean,
+): fc.Arbitrary<FlowProgram> | undefined {
+  // A subscription's latest event is about the story's subscription; the latest invoice event of a
+  // type may be about an earlier invoice (the one paid at the start), so those stay with the grafts.
+  if (target.deploy !== 'none' || !drawn('forge') || !target.type.startsWith('customer.subscription.')) return undefined
+  return fc
+    .record({
+      story: fc.constantFrom(...stories),
+      seed: fc.integer({ min: 0, max: 1_000_000 }),
+      forgery: fc.constantFrom(...FLOW_FORGERIES),
+    })
+    .map(({ story, seed, forgery }) => ({
+      seed,
+      steps: [...story.steps, { kind: 'forge' as const, forgery, aim: target.type }],
+      faults: [],
+      everyEvent: true,
+    }))
 }
 
 /**
@@ -56,8 +84,8 @@ function closing(target: CoverageTarget, drawn: (kind: string) => boolean, long:
  * run's first delivery re-sent once the story is over, the first few held back so another type
  * may come first). Only stories
  * of the step kinds the property's own generation draws (`drawn`): a combination its flows cannot
- * make is not made for it. Undefined when no story ends in that state, and for forgeries (a graft
- * on a program that met the type is then the way).
+ * make is not made for it; a forgery is sent once the story is over. Undefined when no story ends
+ * in that state (a graft on a program that met the type is then the way).
  *
  * @example
  * directedProgram({ type: 'invoice.payment_failed', state: 'paid', fault: 'in_order', deploy: 'none' })
@@ -69,7 +97,8 @@ export function directedProgram(
   const hour = draftHourProgram(target, drawn)
   if (hour !== undefined) return hour
   const stories = storiesFor(target, drawn)
-  if (stories.length === 0 || target.fault === 'forged') return undefined
+  if (stories.length === 0) return undefined
+  if (target.fault === 'forged') return forgedAfterStory(target, stories, drawn)
   return fc
     .record({
       story: fc.constantFrom(...stories),

@@ -38,6 +38,11 @@ function currentObject(sim: Simulator, object: Json): Json {
  * providerStatus(sim, 'sub_123') // 'active'
  */
 export function providerStatus(sim: Simulator, id: string): unknown {
+  return providerObject(sim, id)?.status
+}
+
+/** The object the provider holds now for an id of a kind the flows make (undefined for another kind). */
+function providerObject(sim: Simulator, id: string): Json | undefined {
   const name = id.startsWith('sub_')
     ? 'subscription'
     : id.startsWith('in_')
@@ -45,8 +50,17 @@ export function providerStatus(sim: Simulator, id: string): unknown {
       : id.startsWith('cs_')
         ? 'checkout.session'
         : undefined
-  return name === undefined ? undefined : currentObject(sim, { object: name, id }).status
+  return name === undefined ? undefined : currentObject(sim, { object: name, id })
 }
+
+/**
+ * What an object's JSON comes to as a subject's `statusOf` reports the app's copy: its `status`
+ * unless the subject says more (the mirror compares every field it mirrors).
+ *
+ * @example
+ * const claimed = statusOfObject(event.data.object) // 'active'
+ */
+export const statusOfObject = (object: Json): unknown => object.status
 
 /**
  * What the attacker claims about an object: the opposite of what the provider holds now, so an app
@@ -182,10 +196,11 @@ export async function sendForged(
   return `${forged.type} about ${forged.object}: ${outcome}${status === null ? '' : ` (${status})`}`
 }
 
-/** What an unverified delivery claims: its event, its object and the status it says the object has. */
+/** What an unverified delivery claims: its event, its object and the state it says the object is in. */
 export interface Claim {
   readonly event: string
   readonly object: string
+  /** The object's state as the subject reads it (`stateOf` of the delivered object: its status by default). */
   readonly status: unknown
 }
 
@@ -203,13 +218,15 @@ export async function watchAdoption<T>(
   statusOf: (objectId: string) => unknown,
   claim: Claim,
   handle: () => Promise<T>,
+  stateOf: (object: Json) => unknown = statusOfObject,
 ): Promise<T> {
   const read = statusOf(claim.object)
   const before = read instanceof Promise ? await read : read
   const result = await handle()
   const again = statusOf(claim.object)
   const after = again instanceof Promise ? await again : again
-  const provider = providerStatus(sim, claim.object)
+  const held = providerObject(sim, claim.object)
+  const provider = held === undefined ? undefined : stateOf(held)
   if (after === claim.status && before !== claim.status && provider !== claim.status)
     sim.service.kernel.trace.append('harness.forged.adopted', {
       event: claim.event,

@@ -16,7 +16,7 @@ import { type FlowAction, type FlowActionContext, flowActions, flowApi } from '.
 import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
-import { type Claim, type SentEvent, watchAdoption } from './flow-forgery.js'
+import { type Claim, type SentEvent, statusOfObject, watchAdoption } from './flow-forgery.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
 
@@ -94,6 +94,12 @@ export interface FlowSubject {
    * delivery it should have refused, even when it records no effect.
    */
   statusOf?(run: FlowRun, objectId: string): unknown
+  /**
+   * What an object's JSON (a delivery's claim, the provider's copy) comes to in the terms of
+   * `statusOf` (default: its `status`); the mirror compares every field it mirrors, so an old
+   * replay that only flips `cancel_at_period_end` is seen taken too.
+   */
+  stateOf?(object: Readonly<Record<string, unknown>>): unknown
 }
 
 /** How to run billing flows. */
@@ -134,6 +140,8 @@ interface Watch {
   readonly coverage: FlowCoverage
   /** The subject's `statusOf`, read around deliveries that are not genuine (forgeries, old replays). */
   readonly statusOf?: ((objectId: string) => unknown) | undefined
+  /** The subject's `stateOf`: a claimed or provider's object in the terms of `statusOf`. */
+  readonly stateOf: (object: Record<string, unknown>) => unknown
 }
 
 /** The subject's reader of the app's status of an object, bound to the run. */
@@ -153,7 +161,7 @@ function unverifiedClaim(
   const object = event?.data?.object
   if (watch.statusOf === undefined || typeof event?.id !== 'string' || typeof object?.id !== 'string') return undefined
   if (genuine(run, watch.destination, request, raw)) return undefined
-  return { event: event.id, object: object.id, status: object.status }
+  return { event: event.id, object: object.id, status: watch.stateOf(object) }
 }
 
 function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecorder, watch: Watch) {
@@ -179,7 +187,7 @@ function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecor
     const handled =
       claim === undefined || watch.statusOf === undefined
         ? await handle()
-        : await watchAdoption(run.sim, watch.statusOf, claim, handle)
+        : await watchAdoption(run.sim, watch.statusOf, claim, handle, watch.stateOf)
     const { failedReads } = handled
     const res = handled.result instanceof Response ? handled.result : new Response('not a Response', { status: 500 })
     const ok = res.status >= 200 && res.status < 300
@@ -314,7 +322,8 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   // The recorder's storage is turned off once no run is under way, whatever ends this one.
   try {
     deployment.deploy('start')
-    const watch = { destination: d, forged, coverage, statusOf: statusReader(subject, run) }
+    const stateOf = subject.stateOf?.bind(subject) ?? statusOfObject
+    const watch = { destination: d, forged, coverage, statusOf: statusReader(subject, run), stateOf }
     const receive = ackingHandler(run, deployment, causal, watch)
     const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
     let n = 0

@@ -2,7 +2,7 @@ import type { Json } from '#domain/index.js'
 import { checkSubscriptionMirrorTrace, type MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowClientEnv, FlowSubject } from './flow-run.js'
-import { type MirroredSubscription, mirrorDifferences, mirroredFields } from './subscription-fields.js'
+import { type MirroredSubscription, mirrorDifferences, mirroredFields, mirrorState } from './subscription-fields.js'
 
 /**
  * The user's subscription mirror: a webhook `handler` that keeps a local copy of the customers'
@@ -113,11 +113,17 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
       })
     },
     check: (entries) => checkSubscriptionMirrorTrace(entries, options),
-    // What the mirror holds for a subscription, read around a forged delivery about it.
+    // What the mirror holds for a subscription, read around a forged delivery about it: every
+    // mirrored field, so an old replay that flips only one of them is seen taken.
     statusOf(_run, id) {
       if (mirror === undefined) return undefined
+      const state = (c: Readonly<Record<string, MirroredSubscription>>) => {
+        const row = c[id]
+        return row === undefined ? null : mirrorState(row)
+      }
       const copy = mirror.subscriptions()
-      return copy instanceof Promise ? copy.then((c) => c[id]?.status ?? null) : (copy[id]?.status ?? null)
+      return copy instanceof Promise ? copy.then(state) : state(copy)
     },
+    stateOf: (object) => mirrorState(mirroredFields(object as Json)),
   }
 }

@@ -48,5 +48,17 @@ export function mirroredFields(sub: Json): MirroredSubscription {
   }
 }
 
+/**
+ * A mirrored copy as one comparable text of the fields a mirror is compared on, as a forged
+ * delivery's claim and the provider's copy are read beside the app's (`status active,
+ * cancelAtPeriodEnd true, ...`).
+ *
+ * @example
+ * mirrorState(mirroredFields(event.data.object)) === mirrorState(copy[id]) // the app holds what it claims
+ */
+export function mirrorState(m: MirroredSubscription): string {
+  return COMPARED.map((f) => `${f} ${m[f]}`).join(', ')
+}
+
 /** Statuses that entitle a customer to the product. */
 export const ENTITLED_STATUSES: readonly string[] = ['active', 'trialing']
