@@ -35,16 +35,18 @@ const checks: Record<string, Check> = {
   dunning: (workers, numRuns) => checkDunning(referenceDunningClient, { numRuns, seed: 2026, ...(workers ? { workers } : {}) }),
 }
 
-/** CPU time (ms) of each thread of this process, by thread id, from Linux's counters; undefined elsewhere. */
+/**
+ * CPU time (ms) of each thread of this process, by thread id, from Linux's scheduler counters
+ * (`schedstat`: nanoseconds, where `stat` counts 10 ms ticks and misreads short helper tasks);
+ * undefined elsewhere.
+ */
 function threadCpu(): Map<string, number> | undefined {
   const dir = '/proc/self/task'
   if (!existsSync(dir)) return undefined
-  const tick = 10
   const cpu = new Map<string, number>()
   for (const tid of readdirSync(dir)) {
     try {
-      const fields = readFileSync(`${dir}/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-      cpu.set(tid, (Number(fields[11]) + Number(fields[12])) * tick)
+      cpu.set(tid, Number(readFileSync(`${dir}/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6)
     } catch {
       // A thread that ended between the listing and the read.
     }
@@ -108,6 +110,17 @@ function projectedWithHelpers(one: Measured, two: Measured): number | undefined 
   return oneWall / twoWall
 }
 
+/**
+ * The most two lanes can give on two cores if the split cost nothing and two isolates' helpers did
+ * no more work than one's: a one-thread check runs its JavaScript on one core and its helpers on
+ * the other, two lanes must fit the same JavaScript and helpers into both cores.
+ */
+function freeSplitCeiling(one: Measured): number | undefined {
+  if (!one.cpu) return undefined
+  return (2 * one.cpu.main) / (one.cpu.main + one.cpu.others)
+}
+
+const ms = (x: number): number => Math.round(x)
 const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number
 
 const figures: Figure[] = []
@@ -124,7 +137,7 @@ for (const [name, check] of Object.entries(checks)) {
   const warming = await rate(check, 2, 2 * WARM)
   if (warming.cpu)
     notes.push(
-      `${name}: the warm-up check of ${2 * WARM} runs on two lanes (each isolate's first ~${WARM}): this thread ${warming.cpu.main} ms, the worker ${warming.cpu.lane} ms, helpers ${warming.cpu.others - warming.cpu.lane} ms of CPU.`,
+      `${name}: the warm-up check of ${2 * WARM} runs on two lanes (each isolate's first ~${WARM}): this thread ${ms(warming.cpu.main)} ms, the worker ${ms(warming.cpu.lane)} ms, helpers ${ms(warming.cpu.others - warming.cpu.lane)} ms of CPU.`,
     )
   const rounds: { one: Measured; two: Measured }[] = []
   for (let r = 0; r < ROUNDS; r++) {
@@ -139,7 +152,7 @@ for (const [name, check] of Object.entries(checks)) {
   notes.push(`${name}: workers: 2 / one thread per round: ${rounds.map((r) => `${ratio(r).toFixed(2)}x`).join(', ')}`)
   const cpuNotes = rounds.map((r) =>
     r.one.cpu && r.two.cpu
-      ? `one thread ${r.one.cpu.main} ms (helpers ${r.one.cpu.others} ms); two lanes: this thread ${r.two.cpu.main} ms, the worker ${r.two.cpu.lane} ms (helpers ${r.two.cpu.others - r.two.cpu.lane} ms)`
+      ? `one thread ${ms(r.one.cpu.main)} ms (helpers ${ms(r.one.cpu.others)} ms); two lanes: this thread ${ms(r.two.cpu.main)} ms, the worker ${ms(r.two.cpu.lane)} ms (helpers ${ms(r.two.cpu.others - r.two.cpu.lane)} ms)`
       : 'no per-thread counters here',
   )
   notes.push(`${name}: CPU time per round: ${cpuNotes.join('; ')}`)
@@ -151,6 +164,11 @@ for (const [name, check] of Object.entries(checks)) {
     ['lanes only', projected],
     ["lanes and node's helper threads", projectedWithHelpers],
   ]
+  const ceilings = rounds.map((r) => freeSplitCeiling(r.one)).filter((x): x is number => x !== undefined)
+  if (ceilings.length > 0)
+    notes.push(
+      `${name}: the ceiling of a split that costs nothing, 2 x one thread's JavaScript / (its JavaScript + its helpers), per round: ${ceilings.map((c) => `${c.toFixed(2)}x`).join(', ')}.`,
+    )
   for (const [what, estimate] of computed) {
     const values = rounds.map((r) => estimate(r.one, r.two)).filter((x): x is number => x !== undefined)
     if (values.length === 0) continue
