@@ -68,7 +68,7 @@ export function serveRuns(): void {
   }
   const plans = planRunner(
     (program) => answer(holds, program),
-    (result) => port.postMessage(result),
+    (results) => port.postMessage(results),
   )
   port.on('message', async (message: { init?: Omit<WorkerInit, 'fromSources'> } & Partial<PlanMessage>) => {
     if (message.plan !== undefined) return plans.take(message.plan)
