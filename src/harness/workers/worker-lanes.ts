@@ -15,8 +15,6 @@ interface Plan {
   readonly id: number
   readonly jobs: readonly Job[]
   readonly claims: Int32Array
-  /** Set when this thread wants the workers' answers at once (see `PlanMessage`). */
-  readonly hurry: Int32Array
   /** This thread's cursor: every slot before it is taken or dropped. */
   next: number
 }
@@ -155,11 +153,9 @@ export class WorkerLanes {
 
   private join(worker: Worker): void {
     this.workers.push(worker)
-    worker.on('message', (results: readonly PlanResult[]) => {
-      for (const r of results) {
-        const job = this.plans.get(r.plan)?.jobs[r.index]
-        if (job !== undefined) this.settle(job, r.outcome)
-      }
+    worker.on('message', (r: PlanResult) => {
+      const job = this.plans.get(r.plan)?.jobs[r.index]
+      if (job !== undefined) this.settle(job, r.outcome)
     })
     worker.on('error', (error) => this.stop(error))
     worker.on('exit', (code) => this.stop(new Error(`a worker thread stopped (exit code ${code})`)))
@@ -173,8 +169,7 @@ export class WorkerLanes {
   }
 
   private messageOf(plan: Plan): PlanMessage {
-    const { id, claims, hurry } = plan
-    return { plan: { id, programs: plan.jobs.map((j) => j.program), claims, hurry } }
+    return { plan: { id: plan.id, programs: plan.jobs.map((j) => j.program), claims: plan.claims } }
   }
 
   private jobOf(program: unknown): Job {
@@ -221,8 +216,7 @@ export class WorkerLanes {
     this.dropCurrent()
     if (jobs.length === 0 || this.closed) return
     const id = this.plans.size
-    const claims = new Int32Array(new SharedArrayBuffer(4 * jobs.length))
-    const plan: Plan = { id, jobs, claims, hurry: new Int32Array(new SharedArrayBuffer(4)), next: 0 }
+    const plan: Plan = { id, jobs, claims: new Int32Array(new SharedArrayBuffer(4 * jobs.length)), next: 0 }
     jobs.forEach((job, index) => {
       job.slot = { plan, index }
     })
@@ -252,25 +246,15 @@ export class WorkerLanes {
     return undefined
   }
 
-  /** Asks the workers for their answers at once: this thread may wait on one of them next. */
-  private hurry(): void {
-    if (this.current !== undefined) Atomics.store(this.current.hurry, 0, 1)
-  }
-
   /** Keeps this thread's lane busy while the plan has free slots. */
   private pump(): void {
     if (this.busyHere || this.closed || this.broken !== undefined) return
     const job = this.claimHere()
-    if (job === undefined) {
-      this.hurry()
-      return
-    }
+    if (job === undefined) return
     job.state = 'running'
     this.busyHere = true
     void this.local(job.program).then((o) => {
       this.busyHere = false
-      // fast-check shrinks once it has every answer before this one.
-      if (!('ok' in o) || !o.ok) this.hurry()
       this.settle(job, o)
       this.pump()
     })

@@ -68,7 +68,7 @@ export function serveRuns(): void {
   }
   const plans = planRunner(
     (program) => answer(holds, program),
-    (results) => port.postMessage(results),
+    (result) => port.postMessage(result),
   )
   port.on('message', async (message: { init?: Omit<WorkerInit, 'fromSources'> } & Partial<PlanMessage>) => {
     if (message.plan !== undefined) return plans.take(message.plan)
