@@ -120,6 +120,15 @@ function freeSplitCeiling(one: Measured): number | undefined {
   return (2 * one.cpu.main) / (one.cpu.main + one.cpu.others)
 }
 
+/** Whether the kernel schedules each session's threads as one group (Linux `sched_autogroup`). */
+function autogroup(): boolean {
+  try {
+    return readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1'
+  } catch {
+    return false
+  }
+}
+
 const ms = (x: number): number => Math.round(x)
 const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number
 
@@ -188,4 +197,9 @@ writeBenchReport('flow-workers', figures, [
   `${RUNS} runs per check (seed 2026, the default workload), ${ROUNDS} rounds alternating which goes first, after a warm-up of ${WARM / 3} runs on this thread and ${2 * WARM} on two lanes; the ratio rows are the round with the median ratio.`,
   'The "on two free cores" rows are computed from per-thread CPU time, not timed (the medians over the rounds). "Lanes only": the one-thread check\'s CPU time on its thread over the busier lane\'s (this thread, or the worker thread: the busiest other thread), node\'s GC and compiler helper threads left out on both sides, i.e. the speed-up if each lane and each helper had a core of its own: what the split itself costs. "Lanes and node\'s helper threads": each side\'s time is at least its busiest thread and at least all its threads\' CPU time over two cores (one thread leaves the second core to its helpers; two lanes share both with theirs), the nearer estimate of a 2-core machine; the wall-clock rows are only meaningful when the load average is below 1.',
   `Load average (1 min) over the bench: ${loads.map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores. Two lanes need two free cores: on a shared machine the ratio moves with the load.`,
+  ...(autogroup()
+    ? [
+        "Linux's autogroup is on here: the kernel gives each session's threads one share of the CPUs between them, so while another session is busy this process's threads together get about one core, however many lanes it runs (a niced bench gains nothing either); the wall-clock ratio then says nothing about the lanes.",
+      ]
+    : []),
 ])
