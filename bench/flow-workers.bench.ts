@@ -35,16 +35,18 @@ const checks: Record<string, Check> = {
   dunning: (workers, numRuns) => checkDunning(referenceDunningClient, { numRuns, seed: 2026, ...(workers ? { workers } : {}) }),
 }
 
-/** CPU time (ms) of each thread of this process, by thread id, from Linux's counters; undefined elsewhere. */
+/**
+ * CPU time (ms) of each thread of this process, by thread id, from Linux's scheduler counters
+ * (`schedstat`: nanoseconds, where `stat` counts 10 ms ticks and misreads short helper tasks);
+ * undefined elsewhere.
+ */
 function threadCpu(): Map<string, number> | undefined {
   const dir = '/proc/self/task'
   if (!existsSync(dir)) return undefined
-  const tick = 10
   const cpu = new Map<string, number>()
   for (const tid of readdirSync(dir)) {
     try {
-      const fields = readFileSync(`${dir}/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-      cpu.set(tid, (Number(fields[11]) + Number(fields[12])) * tick)
+      cpu.set(tid, Number(readFileSync(`${dir}/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6)
     } catch {
       // A thread that ended between the listing and the read.
     }
@@ -108,6 +110,26 @@ function projectedWithHelpers(one: Measured, two: Measured): number | undefined 
   return oneWall / twoWall
 }
 
+/**
+ * The most two lanes can give on two cores if the split cost nothing and two isolates' helpers did
+ * no more work than one's: a one-thread check runs its JavaScript on one core and its helpers on
+ * the other, two lanes must fit the same JavaScript and helpers into both cores.
+ */
+function freeSplitCeiling(one: Measured): number | undefined {
+  if (!one.cpu) return undefined
+  return (2 * one.cpu.main) / (one.cpu.main + one.cpu.others)
+}
+
+/** Whether the kernel schedules each session's threads as one group (Linux `sched_autogroup`). */
+function autogroup(): boolean {
+  try {
+    return readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1'
+  } catch {
+    return false
+  }
+}
+
+const ms = (x: number): number => Math.round(x)
 const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number
 
 const figures: Figure[] = []
@@ -124,7 +146,7 @@ for (const [name, check] of Object.entries(checks)) {
   const warming = await rate(check, 2, 2 * WARM)
   if (warming.cpu)
     notes.push(
-      `${name}: the warm-up check of ${2 * WARM} runs on two lanes (each isolate's first ~${WARM}): this thread ${warming.cpu.main} ms, the worker ${warming.cpu.lane} ms, helpers ${warming.cpu.others - warming.cpu.lane} ms of CPU.`,
+      `${name}: the warm-up check of ${2 * WARM} runs on two lanes (each isolate's first ~${WARM}): this thread ${ms(warming.cpu.main)} ms, the worker ${ms(warming.cpu.lane)} ms, helpers ${ms(warming.cpu.others - warming.cpu.lane)} ms of CPU.`,
     )
   const rounds: { one: Measured; two: Measured }[] = []
   for (let r = 0; r < ROUNDS; r++) {
@@ -139,7 +161,7 @@ for (const [name, check] of Object.entries(checks)) {
   notes.push(`${name}: workers: 2 / one thread per round: ${rounds.map((r) => `${ratio(r).toFixed(2)}x`).join(', ')}`)
   const cpuNotes = rounds.map((r) =>
     r.one.cpu && r.two.cpu
-      ? `one thread ${r.one.cpu.main} ms (helpers ${r.one.cpu.others} ms); two lanes: this thread ${r.two.cpu.main} ms, the worker ${r.two.cpu.lane} ms (helpers ${r.two.cpu.others - r.two.cpu.lane} ms)`
+      ? `one thread ${ms(r.one.cpu.main)} ms (helpers ${ms(r.one.cpu.others)} ms); two lanes: this thread ${ms(r.two.cpu.main)} ms, the worker ${ms(r.two.cpu.lane)} ms (helpers ${ms(r.two.cpu.others - r.two.cpu.lane)} ms)`
       : 'no per-thread counters here',
   )
   notes.push(`${name}: CPU time per round: ${cpuNotes.join('; ')}`)
@@ -151,6 +173,11 @@ for (const [name, check] of Object.entries(checks)) {
     ['lanes only', projected],
     ["lanes and node's helper threads", projectedWithHelpers],
   ]
+  const ceilings = rounds.map((r) => freeSplitCeiling(r.one)).filter((x): x is number => x !== undefined)
+  if (ceilings.length > 0)
+    notes.push(
+      `${name}: the ceiling of a split that costs nothing, 2 x one thread's JavaScript / (its JavaScript + its helpers), per round: ${ceilings.map((c) => `${c.toFixed(2)}x`).join(', ')}.`,
+    )
   for (const [what, estimate] of computed) {
     const values = rounds.map((r) => estimate(r.one, r.two)).filter((x): x is number => x !== undefined)
     if (values.length === 0) continue
@@ -170,4 +197,9 @@ writeBenchReport('flow-workers', figures, [
   `${RUNS} runs per check (seed 2026, the default workload), ${ROUNDS} rounds alternating which goes first, after a warm-up of ${WARM / 3} runs on this thread and ${2 * WARM} on two lanes; the ratio rows are the round with the median ratio.`,
   'The "on two free cores" rows are computed from per-thread CPU time, not timed (the medians over the rounds). "Lanes only": the one-thread check\'s CPU time on its thread over the busier lane\'s (this thread, or the worker thread: the busiest other thread), node\'s GC and compiler helper threads left out on both sides, i.e. the speed-up if each lane and each helper had a core of its own: what the split itself costs. "Lanes and node\'s helper threads": each side\'s time is at least its busiest thread and at least all its threads\' CPU time over two cores (one thread leaves the second core to its helpers; two lanes share both with theirs), the nearer estimate of a 2-core machine; the wall-clock rows are only meaningful when the load average is below 1.',
   `Load average (1 min) over the bench: ${loads.map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores. Two lanes need two free cores: on a shared machine the ratio moves with the load.`,
+  ...(autogroup()
+    ? [
+        "Linux's autogroup is on here: the kernel gives each session's threads one share of the CPUs between them, so while another session is busy this process's threads together get about one core, however many lanes it runs (a niced bench gains nothing either); the wall-clock ratio then says nothing about the lanes.",
+      ]
+    : []),
 ])
