@@ -31,7 +31,7 @@ describe('a delivery that is not genuine and changes what the app holds', () => 
     const report = await runFlow(forged, mirrorSubject(writesFirst, {}, 'test'))
     expect(report.violations[0]?.checker).toBe('flow.forgery_ignored')
     expect(report.violations[0]?.message).toMatch(
-      /^a forged delivery \(wrong_secret: customer\.subscription\.deleted, answered 400\) made the app hold sub_\w+ as canceled \(it held active; the provider: active\)/,
+      /^a forged delivery \(wrong_secret: customer\.subscription\.deleted, answered 400\) made the app hold sub_\w+ as status canceled \(it held status active; the provider: status active\)/,
     )
     // Its copy and the gate are wrong too, as a consequence: those verdicts follow.
     expect(report.violations.map((v) => v.checker)).toContain('mirror.access_withheld')

@@ -142,8 +142,9 @@ const converged: Rule = {
 /**
  * The subscription mirror rule set's rules:
  *
- * - `mirror.converged`: the mirror equals the provider's object once its deliveries settled
- *   (status, price, quantity, current period end, cancel at period end).
+ * - `mirror.converged`: the mirror equals the provider's object whenever the app has acknowledged
+ *   the latest event about it, after every step and at the end (status, price, quantity, current
+ *   period end, cancel at period end).
  * - `mirror.access_granted`: access granted where the `access` policy gives none (past the
  *   tolerated `pastDueGraceMs` of `past_due`).
  * - `mirror.access_withheld`: access refused where the policy grants it (`active`, `trialing` by

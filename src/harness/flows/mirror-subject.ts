@@ -1,7 +1,7 @@
 import type { Json } from '#domain/index.js'
 import { checkSubscriptionMirrorTrace, type MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import { HarnessInputError } from '../validate-input.js'
-import type { FlowClientEnv, FlowSubject } from './flow-run.js'
+import type { FlowClientEnv, FlowRun, FlowSubject } from './flow-run.js'
 import { type MirroredSubscription, mirrorDifferences, mirroredFields, mirrorState } from './subscription-fields.js'
 
 /**
@@ -31,6 +31,35 @@ function periodStart(s: Json): number | null {
   return typeof start === 'number' ? start : null
 }
 
+/** Notes when each subscription turned `past_due` (and forgets it when it leaves), from its events. */
+function trackPastDue(run: FlowRun, pastDueSince: Map<string, number>): void {
+  run.sim.service.events.subscribe((e) => {
+    if (!e.type.startsWith('customer.subscription.') || e.objectId === undefined) return
+    const status = (e.body.data as { object?: Json } | undefined)?.object?.status
+    if (status !== 'past_due') pastDueSince.delete(e.objectId)
+    else if (!pastDueSince.has(e.objectId)) pastDueSince.set(e.objectId, e.at)
+  })
+}
+
+/**
+ * Traces the mirror beside the provider for settled subscriptions: every one at the end, between
+ * steps only one the mirror holds wrongly.
+ */
+function compareMirror(
+  run: FlowRun,
+  settled: readonly Json[],
+  copy: Readonly<Record<string, MirroredSubscription>>,
+  final: boolean,
+): void {
+  for (const s of settled) {
+    const id = String(s.id)
+    const provider = mirroredFields(s)
+    const mirrored = copy[id] ?? null
+    if (!final && mirrored !== null && mirrorDifferences(mirrored, provider).length === 0) continue
+    run.sim.service.kernel.trace.append('harness.mirror.subscription', { id, provider, mirror: mirrored })
+  }
+}
+
 /**
  * The subscription mirror property as a billing flow subject: after each step it asks `hasAccess`
  * of every customer whose subscription events the mirror has all accepted, beside the customer's
@@ -46,12 +75,7 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
   const pastDueSince = new Map<string, number>()
   return {
     start(run) {
-      run.sim.service.events.subscribe((e) => {
-        if (!e.type.startsWith('customer.subscription.') || e.objectId === undefined) return
-        const status = (e.body.data as { object?: Json } | undefined)?.object?.status
-        if (status !== 'past_due') pastDueSince.delete(e.objectId)
-        else if (!pastDueSince.has(e.objectId)) pastDueSince.set(e.objectId, e.at)
-      })
+      trackPastDue(run, pastDueSince)
       const made = factory(run.env) as Partial<SubscriptionMirror> | undefined
       if (typeof made?.handler !== 'function' || typeof made.subscriptions !== 'function' || typeof made.hasAccess !== 'function')
         throw new HarnessInputError(`${api}: mirror factory must return { handler, subscriptions, hasAccess }`)
@@ -91,16 +115,13 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
       // At the end every settled subscription is compared; between steps only one the mirror holds
       // wrongly is recorded (a stale write the next event would mend is still a wrong mirror), so
       // a correct app's trace is the same as with the comparison at the end alone.
-      const compare = (copy: Readonly<Record<string, MirroredSubscription>>) => {
-        for (const s of all) {
-          const id = String(s.id)
-          if (!settled(id) || run.latest.get(id) === undefined) continue
-          const provider = mirroredFields(s)
-          const mirrored = copy[id] ?? null
-          if (!final && mirrored !== null && mirrorDifferences(mirrored, provider).length === 0) continue
-          trace.append('harness.mirror.subscription', { id, provider, mirror: mirrored })
-        }
-      }
+      const compare = (copy: Readonly<Record<string, MirroredSubscription>>) =>
+        compareMirror(
+          run,
+          all.filter((s) => settled(String(s.id)) && run.latest.get(String(s.id)) !== undefined),
+          copy,
+          final,
+        )
       // Readers that answer at once are read at once: no await, so the run's trace is as it was.
       if (!granted.some((g) => g instanceof Promise)) {
         record(granted)
