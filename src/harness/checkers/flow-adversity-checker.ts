@@ -109,9 +109,10 @@ function refusalHint(entries: readonly TraceEntry[], refused: readonly TraceEntr
     return `the app has no route where deliveries are posted: mount the webhook route at the path they go to (mountApp posts to /webhook unless given { webhookPath }; serve's app() forwards to url + webhookPath)`
   const typeOf = new Map(entries.filter((e) => e.kind === 'event.emitted').map((e) => [str(e.data.id), str(e.data.type)]))
   const accepted = new Set<string>()
-  for (const e of entries)
-    if (e.kind === 'delivery.attempt' && e.data.outcome === 'delivered') accepted.add(typeOf.get(str(e.data.event)) ?? '')
-  accepted.delete('')
+  for (const e of entries) {
+    const type = e.kind === 'delivery.attempt' && e.data.outcome === 'delivered' ? typeOf.get(str(e.data.event)) : undefined
+    if (type !== undefined) accepted.add(type)
+  }
   const refusedTypes = [...new Set(refused.map((e) => typeOf.get(str(e.data.event))).filter((t) => t !== undefined))]
   // Nothing accepted at all is most often the header's name: the properties sign in `Service-Signature`
   // unless told `headerPrefix: 'Stripe'`, which callers of the official client's `constructEvent` need.

@@ -1,3 +1,5 @@
+import { eventObjectKind, objectTypes } from './event-object.js'
+import { forgedType } from './flow-forgery.js'
 import type { CoverageTarget } from './flow-graft.js'
 import type { FlowStep } from './flow-program.js'
 
@@ -186,28 +188,6 @@ export const CHECKOUT_STORIES: readonly CheckoutStory[] = [
   },
 ]
 
-/** The kind of object an event type is about (`checkout.session`, `subscription`, `payment_intent`, ...). */
-function kindOf(type: string): string {
-  if (type.startsWith('checkout.session.')) return 'checkout.session'
-  if (type.startsWith('customer.subscription.')) return 'subscription'
-  return type.split('.')[0] ?? ''
-}
-
-/** The prefix of every event type about the object a `type` event is about. */
-function checkoutObjectTypes(type: string): string {
-  const kind = kindOf(type)
-  return kind === 'subscription' ? 'customer.subscription.' : `${kind}.`
-}
-
-/** The type the attacker forges about an object of `kind` in `state` (the opposite of it, see `forgeFlowDelivery`). */
-function forgedType(kind: string, state: string): string {
-  if (kind === 'checkout.session') return 'checkout.session.completed'
-  if (kind === 'subscription')
-    return state === 'active' || state === 'trialing' ? 'customer.subscription.deleted' : 'customer.subscription.updated'
-  if (kind === 'invoice') return state === 'paid' ? 'invoice.payment_failed' : 'invoice.paid'
-  return 'payment_intent.succeeded'
-}
-
 /**
  * A forgery's aim in a story: the prefix of a type made about an object left in the target's state
  * whose forgery is of the target's type, if any.
@@ -217,10 +197,10 @@ function forgedType(kind: string, state: string): string {
  */
 export function checkoutForgeryAim(story: CheckoutStory, target: CoverageTarget): string | undefined {
   const made = Object.keys(story.makes).find((type) => {
-    const kind = kindOf(type)
+    const kind = eventObjectKind(type)
     return story.ends[kind] === target.state && forgedType(kind, target.state) === target.type
   })
-  return made === undefined ? undefined : checkoutObjectTypes(made)
+  return made === undefined ? undefined : objectTypes(made)
 }
 
 /**
@@ -234,7 +214,7 @@ export function checkoutStoriesFor(target: CoverageTarget): readonly CheckoutSto
   return CHECKOUT_STORIES.filter(
     (s) =>
       s.makes[target.type] !== undefined &&
-      s.ends[kindOf(target.type)] === target.state &&
+      s.ends[eventObjectKind(target.type)] === target.state &&
       (target.fault !== 'out_of_order' || (s.overtaken ?? []).includes(target.type)) &&
       // The attacker replays the run's first delivery: the target's must be the first of its type.
       !(s.again === true && (target.fault === 'replayed' || target.fault === 'retry')),

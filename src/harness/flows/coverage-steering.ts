@@ -1,3 +1,4 @@
+import { eventObjectKind } from './event-object.js'
 import type { CoverageDonor, CoverageTarget } from './flow-graft.js'
 import type { FlowProgram } from './flow-program.js'
 import { impossibleCombination } from './impossible-combinations.js'
@@ -16,12 +17,12 @@ export function coverageTarget(key: string): CoverageTarget {
 
 /**
  * The kind of object an event type is about, as the attacker tells them apart: a forged delivery's
- * type follows from the kind and the state of the object it lies about (see `forgeFlowDelivery`).
+ * type follows from the kind and the state of the object it lies about (see `forgedType`); every
+ * other kind is forged alike.
  */
 function objectKind(type: string): string {
-  if (type.startsWith('checkout.session.')) return 'session'
-  if (type.startsWith('customer.subscription.')) return 'subscription'
-  return type.startsWith('invoice.') ? 'invoice' : 'other'
+  const kind = eventObjectKind(type)
+  return kind === 'checkout.session' || kind === 'subscription' || kind === 'invoice' ? kind : 'other'
 }
 
 /** How close a donor's combination is to the target: its state first, then its way of arriving. */

@@ -1,9 +1,10 @@
 import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
+import { objectTypes } from './event-object.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
 import { deliveredFirst, draftHourProgram, refusedThenResent, resentAfterStory } from './subscription-directed.js'
-import { madeAt, madeLast, objectTypes, storiesFor } from './subscription-stories.js'
+import { madeAt, madeLast, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000

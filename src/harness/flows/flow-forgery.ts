@@ -63,27 +63,40 @@ function providerObject(sim: Simulator, id: string): Json | undefined {
 export const statusOfObject = (object: Json): unknown => object.status
 
 /**
+ * The type the attacker forges about an object of `kind` (`checkout.session`, `subscription`,
+ * `invoice`, else a payment) in `state`: the event that would say the opposite of it.
+ *
+ * @example
+ * forgedType('subscription', 'active') // 'customer.subscription.deleted'
+ */
+export function forgedType(kind: string, state: string): string {
+  if (kind === 'checkout.session') return 'checkout.session.completed'
+  if (kind === 'subscription')
+    return state === 'active' || state === 'trialing' ? 'customer.subscription.deleted' : 'customer.subscription.updated'
+  if (kind === 'invoice') return state === 'paid' ? 'invoice.payment_failed' : 'invoice.paid'
+  return 'payment_intent.succeeded'
+}
+
+/**
  * What the attacker claims about an object: the opposite of what the provider holds now, so an app
  * acting on it does what no genuine event asked (a session fulfilled unpaid, access revoked from a
  * paying customer, a paid invoice dunned).
  */
 function claim(current: Json): { type: string; object: Json } {
-  switch (String(current.object)) {
-    case 'checkout.session':
-      return { type: 'checkout.session.completed', object: { ...current, status: 'complete', payment_status: 'paid' } }
-    case 'subscription':
-      return current.status === 'active' || current.status === 'trialing'
-        ? { type: 'customer.subscription.deleted', object: { ...current, status: 'canceled' } }
-        : { type: 'customer.subscription.updated', object: { ...current, status: 'active' } }
-    case 'invoice':
-      return current.status === 'paid'
-        ? {
-            type: 'invoice.payment_failed',
-            object: { ...current, status: 'open', paid: false, attempt_count: Number(current.attempt_count ?? 0) + 1 },
-          }
-        : { type: 'invoice.paid', object: { ...current, status: 'paid', paid: true } }
+  const type = forgedType(String(current.object), String(current.status))
+  switch (type) {
+    case 'checkout.session.completed':
+      return { type, object: { ...current, status: 'complete', payment_status: 'paid' } }
+    case 'customer.subscription.deleted':
+      return { type, object: { ...current, status: 'canceled' } }
+    case 'customer.subscription.updated':
+      return { type, object: { ...current, status: 'active' } }
+    case 'invoice.payment_failed':
+      return { type, object: { ...current, status: 'open', paid: false, attempt_count: Number(current.attempt_count ?? 0) + 1 } }
+    case 'invoice.paid':
+      return { type, object: { ...current, status: 'paid', paid: true } }
     default:
-      return { type: 'payment_intent.succeeded', object: { ...current, status: 'succeeded' } }
+      return { type, object: { ...current, status: 'succeeded' } }
   }
 }
 
@@ -211,14 +224,14 @@ export interface Claim {
  * at once is not awaited (no microtask turn); a database query is.
  *
  * @example
- * const res = await watchAdoption(sim, (id) => copy[id]?.status, claim, () => app.handler(request))
+ * const res = await watchAdoption(sim, (id) => copy[id]?.status, claim, () => app.handler(request), statusOfObject)
  */
 export async function watchAdoption<T>(
   sim: Simulator,
   statusOf: (objectId: string) => unknown,
   claim: Claim,
   handle: () => Promise<T>,
-  stateOf: (object: Json) => unknown = statusOfObject,
+  stateOf: (object: Json) => unknown,
 ): Promise<T> {
   const read = statusOf(claim.object)
   const before = read instanceof Promise ? await read : read

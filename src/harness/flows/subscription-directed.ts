@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
+import { objectTypes } from './event-object.js'
 import type { CoverageTarget } from './flow-graft.js'
 import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
 import { knownFlowCombinations } from './known-combinations.js'
-import { objectTypes } from './subscription-stories.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000

@@ -1,3 +1,4 @@
+import { eventObjectKind } from './event-object.js'
 import type { CoverageTarget } from './flow-graft.js'
 import type { FlowStep } from './flow-program.js'
 
@@ -154,12 +155,6 @@ const STORIES: readonly Story[] = [
   },
 ]
 
-/** The kind of object an event type is about (`invoice_payment`, `payment_intent`, ...). */
-function kindOf(type: string): string {
-  if (type.startsWith('customer.subscription.')) return 'subscription'
-  return type.split('.')[0] ?? ''
-}
-
 /**
  * The step of `story` that first makes an event of `type` (the longest prefix that names it), if any.
  *
@@ -199,7 +194,7 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   const writtenOff = target.type === 'invoice.marked_uncollectible'
   const all = STORIES.filter(
     (s) =>
-      s.ends[kindOf(target.type)] === target.state &&
+      s.ends[eventObjectKind(target.type)] === target.state &&
       madeAt(s, target.type) !== undefined &&
       (!failure || s.steps.includes(failing)) &&
       (!writtenOff || s.steps.includes(writeOff)) &&
@@ -207,7 +202,7 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   )
   // The attacker replays the run's first delivery: one the first step makes.
   if (target.fault === 'replayed') return preferred(all, (s) => madeAt(s, target.type) === 1)
-  if (target.fault !== 'out_of_order' || kindOf(target.type) === 'subscription') return all
+  if (target.fault !== 'out_of_order' || eventObjectKind(target.type) === 'subscription') return all
   // One step makes an invoice's or a payment's events within the same second, none later than the
   // other: a renewal spreads them over its grace hour, so a later one can come first.
   const renewing = preferred(all, (s) => s.steps[(madeAt(s, target.type) ?? 1) - 1]?.kind === 'advance')
@@ -219,15 +214,4 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
 function preferred(all: readonly Story[], test: (s: Story) => boolean): readonly Story[] {
   const chosen = all.filter(test)
   return chosen.length === 0 ? all : chosen
-}
-
-/**
- * The prefix of every event type about the object a `type` event is about.
- *
- * @example
- * objectTypes('customer.subscription.updated') // 'customer.subscription.'
- */
-export function objectTypes(type: string): string {
-  const kind = kindOf(type)
-  return kind === 'subscription' ? 'customer.subscription.' : `${kind}.`
 }
