@@ -24,6 +24,23 @@ export interface FaultHooks {
    * and/or a second time (duplicate). Optional so hooks written before it stay valid.
    */
   deliveryFault?(detail: DeliveryFaultHookDetail): DeliveryFaultHookDecision
+  /**
+   * Asked once per new event as it fans out (never for a twin): whether the service also emits a
+   * second, distinct event for the same change.
+   */
+  redundantEvent?(detail: RedundantEventHookDetail): boolean
+}
+
+/**
+ * The new event a redundant-event decision is asked about.
+ *
+ * @example
+ * hooks.redundantEvent = (d) => d.type === 'customer.subscription.created'
+ */
+export interface RedundantEventHookDetail {
+  readonly event: string
+  /** Event type, so a schedule entry's `operation` can aim at one type. */
+  readonly type: string
 }
 
 /**

@@ -1,4 +1,9 @@
-import type { DeliveryFaultHookDecision, DeliveryFaultHookDetail, FaultHooks } from '#domain/fault-hooks.js'
+import type {
+  DeliveryFaultHookDecision,
+  DeliveryFaultHookDetail,
+  FaultHooks,
+  RedundantEventHookDetail,
+} from '#domain/fault-hooks.js'
 import type { InFlightRequest } from '#kernel/request-timeline.js'
 import type { FaultSource } from './fault-controller.js'
 import type { FaultState } from './fault-state.js'
@@ -74,6 +79,21 @@ export function deliveryFault(state: FaultState, detail: DeliveryFaultHookDetail
 }
 
 /**
+ * Asked by the delivery domain once per new event (never a twin): a scheduled entry (its
+ * `operation` may name the event type) or the rate makes the service emit a second, distinct event
+ * for the same change.
+ *
+ * @example
+ * redundantEvent(state, { event: 'evt_1', type: 'customer.subscription.created' }) // true when armed
+ */
+export function redundantEvent(state: FaultState, detail: RedundantEventHookDetail): boolean {
+  const twin = state.armedOnly('redundant_event', detail.type) ?? state.rateOnly('redundant_event')
+  if (twin === undefined) return false
+  state.record('redundant_event', 'redundant_event', twin.source, { ...detail })
+  return true
+}
+
+/**
  * The fault port a fault engine hands the domain and the HTTP layer: functions that may be passed
  * around on their own (`createFetchHandler({ dropAnswer: hooks.dropAnswer })`).
  *
@@ -86,5 +106,6 @@ export function controllerHooks(state: FaultState): FaultHooks {
     dropAnswer: (flight, status) => dropAnswer(state, flight, status),
     processingDelay: () => processingDelay(state),
     deliveryFault: (detail) => deliveryFault(state, detail),
+    redundantEvent: (detail) => redundantEvent(state, detail),
   }
 }

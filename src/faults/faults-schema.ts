@@ -23,6 +23,9 @@ import type { Assert, Equal } from '#kernel/type-equality.js'
  * - `indeterminate`: the next answered request(s) are committed but the client gets a network error.
  * - `slow_processing`: the next accepted meter event batch(es) are processed `delay` later.
  * - `replay_delivery`: an attacker re-POSTs an old signed delivery, its old signature unchanged.
+ * - `redundant_event`: the service emits a second, distinct event (a new id) for the same change,
+ *   as the spec warns it can; drawn per event, or scheduled for the next `count` events
+ *   (`operation` may name the event type). A twin is never twinned.
  *
  * @example
  * faultKinds.includes('session_expiry') // true
@@ -42,6 +45,7 @@ export const faultKinds = [
   'indeterminate',
   'slow_processing',
   'replay_delivery',
+  'redundant_event',
 ] as const
 
 /** One kind of fault. */

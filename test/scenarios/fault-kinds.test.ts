@@ -55,6 +55,8 @@ faults: { schedule: [{ step: 2, fault: slow_processing, delay: 10m }] }
 expectations: { trace: [{ kind: fault, count: 1 }] }`,
   replay_delivery: `${HOOKS}workload:\n${CREATE}  - advance: 1s\n  - advance: 10m\nfaults: { schedule: [{ step: 3, fault: replay_delivery }] }
 expectations: { receivers: { hooks: { replays: 1, replays_accepted: 0 } } }`,
+  redundant_event: `${HOOKS}workload:\n${CREATE}  - advance: 1m\nfaults: { schedule: [{ step: 1, fault: redundant_event, operation: account.updated }] }
+expectations: { receivers: { hooks: { attempts: 2, unique: 2 } } }`,
 }
 
 describe('fault kinds in scenarios', () => {

@@ -5,7 +5,8 @@ type Json = Record<string, unknown>
 
 /**
  * How a delivery reached the app, as the app meets it: in order, after a later event about the same
- * object (`out_of_order`: reordered or delayed), again after the app acknowledged it (`duplicate`),
+ * object (`out_of_order`: reordered or delayed), again after the app acknowledged it, or a second
+ * event for a change it has met (`duplicate`),
  * again after it failed or went unanswered (`retry`), with a signature older than the tolerance
  * (`replayed`), or from an attacker (`forged`).
  */
@@ -51,6 +52,10 @@ export class FlowCoverage {
   private readonly arrived = new Map<string, 'handling' | 'acked' | 'failed'>()
   // The provider's state of each object now, as its latest event (of any type) shows it.
   private readonly states = new Map<string, string>()
+  // Per (type, object), the latest event about it; and each event that repeats that event's change
+  // (a redundant twin: the same type, object, second and data) paired with it, both ways.
+  private readonly lastChange = new Map<string, { readonly id: string; readonly created: unknown; readonly data: unknown }>()
+  private readonly twins = new Map<string, string>()
 
   constructor(
     private readonly sim: Simulator,
@@ -58,9 +63,22 @@ export class FlowCoverage {
     private readonly signatureHeader: string,
   ) {
     sim.service.events.subscribe((e) => {
-      const object = (e.body.data as { object?: Json } | undefined)?.object
-      if (e.objectId !== undefined && object !== undefined) this.states.set(e.objectId, stateName(object))
+      const data = e.body.data as { object?: Json } | undefined
+      const object = data?.object
+      if (e.objectId === undefined || object === undefined) return
+      this.states.set(e.objectId, stateName(object))
+      this.noteChange(`${e.type}|${e.objectId}`, e.id, e.body.created, data)
     })
+  }
+
+  /** Pairs an event with the last one of its type and object when both describe the same change. */
+  private noteChange(key: string, id: string, created: unknown, data: unknown): void {
+    const last = this.lastChange.get(key)
+    this.lastChange.set(key, { id, created, data })
+    // Same second first: the text of the data is made only for the rare repeat within one.
+    if (last === undefined || last.created !== created || JSON.stringify(last.data) !== JSON.stringify(data)) return
+    this.twins.set(id, last.id)
+    this.twins.set(last.id, id)
   }
 
   /** Notes one request the app was handed (`forged` when the harness's attacker sent it); its event id. */
@@ -101,6 +119,9 @@ export class FlowCoverage {
       return 'duplicate'
     }
     this.arrived.set(id, 'handling')
+    // A second event for a change the app has met already (a redundant twin) is that change again.
+    const twin = this.twins.get(id)
+    if (twin !== undefined && this.arrived.has(twin)) return 'duplicate'
     const newest = this.newest.get(object)
     if (newest !== undefined && newest > created) return 'out_of_order'
     this.newest.set(object, created)

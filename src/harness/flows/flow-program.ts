@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { type FaultEntry, type FaultKind, rateLimitReasons } from '#faults/index.js'
 import { type EpisodeStep, episodeSlots, type Slot, scheduleOf, singleWeight } from './flow-episodes.js'
+import { twinDraw, withTwin } from './twin-draw.js'
 
 /**
  * One step of a billing flow program: what a subscription business's customers and operators do
@@ -71,8 +72,9 @@ const SUBSCRIPTION_AIMS = ['invoice.payment_failed', 'invoice.paid', 'customer.s
 
 /**
  * Every fault kind that acts on a billing flow: the delivery faults (duplicates, reorders, delays,
- * a receiver down, slow or failing, an attacker's replay) and the API faults the client's own reads
- * meet (the harness's own requests retry through them).
+ * a receiver down, slow or failing, an attacker's replay), a second event for the same change
+ * (`redundant_event`), and the API faults the client's own reads meet (the harness's own requests
+ * retry through them).
  */
 export const flowFaultKinds: readonly FaultKind[] = [
   'duplicate_delivery',
@@ -87,6 +89,7 @@ export const flowFaultKinds: readonly FaultKind[] = [
   'concurrent_conflict',
   'server_error',
   'indeterminate',
+  'redundant_event',
 ]
 
 /** The shape of generated billing flows. */
@@ -245,7 +248,10 @@ function flowFault(kinds: readonly FaultKind[], aims: readonly string[]): fc.Arb
 export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgram> {
   const maxSteps = workload.maxSteps ?? 12
   const maxFaults = workload.maxFaults ?? 4
-  const kinds = workload.faultKinds ?? flowFaultKinds
+  const drawnKinds = workload.faultKinds ?? flowFaultKinds
+  const kinds = drawnKinds.filter((k) => k !== 'redundant_event')
+  const aims = workload.faultAims ?? SUBSCRIPTION_AIMS
+  const twins = maxFaults > 0 && drawnKinds.includes('redundant_event')
   const before =
     maxFaults === 0 || kinds.length === 0
       ? fc.constant([] as FaultEntry[])
@@ -254,7 +260,7 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
           { weight: 2, arbitrary: fc.constant([] as FaultEntry[]) },
           {
             weight: 1,
-            arbitrary: fc.array(flowFault(kinds, workload.faultAims ?? SUBSCRIPTION_AIMS), {
+            arbitrary: fc.array(flowFault(kinds, aims), {
               minLength: 1,
               maxLength: Math.min(2, maxFaults),
             }),
@@ -286,22 +292,23 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
             lengths,
           )
           .map((runs) => runs.flat())
-  return fc
-    .record({
-      seed: fc.integer({ min: 0, max: 1_000_000 }),
-      head: fc.record({ step: first as fc.Arbitrary<FlowStep>, faults: before, aimed: fc.constant([]) }),
-      slots,
-      everyEvent: workload.everyEvent === undefined ? fc.constantFrom(false, false, true) : fc.constant(workload.everyEvent),
-    })
-    .map(({ seed, head, slots, everyEvent }) => {
-      const all = [head, ...slots].slice(0, maxSteps)
-      return {
-        seed,
-        steps: all.map((s) => s.step),
-        faults: scheduleOf(all, maxFaults),
-        ...(everyEvent ? { everyEvent } : {}),
-      }
-    })
+  const drawn = fc.record({
+    seed: fc.integer({ min: 0, max: 1_000_000 }),
+    head: fc.record({ step: first as fc.Arbitrary<FlowStep>, faults: before, aimed: fc.constant([]) }),
+    slots,
+    everyEvent: workload.everyEvent === undefined ? fc.constantFrom(false, false, true) : fc.constant(workload.everyEvent),
+  })
+  // The twin is drawn last: without it the arbitrary is the one it always was.
+  const withDraw = twins ? fc.tuple(drawn, twinDraw(aims, maxSteps)) : drawn.map((d) => [d, undefined] as const)
+  return withDraw.map(([{ seed, head, slots, everyEvent }, twin]) => {
+    const all = [head, ...slots].slice(0, maxSteps)
+    return {
+      seed,
+      steps: all.map((s) => s.step),
+      faults: withTwin(scheduleOf(all, maxFaults), twin, all.length, maxFaults),
+      ...(everyEvent ? { everyEvent } : {}),
+    }
+  })
 }
 
 /**

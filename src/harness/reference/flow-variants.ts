@@ -115,6 +115,13 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
     factory: makeSubscriptionMirror({ payloadOnFailedRead: true }),
     breaks: 'mirror.converged',
   },
+  {
+    name: 'welcome-per-created-event',
+    mistake:
+      'welcomes on each customer.subscription.created event it has not processed: a second, distinct event for the same new subscription welcomes again',
+    factory: makeSubscriptionMirror({ welcomePerCreatedEvent: true }),
+    breaks: 'mirror.welcome_once',
+  },
 ]
 
 /**

@@ -42,6 +42,8 @@ export interface SubscriptionMirrorFlaws {
   readonly grantsIncomplete?: boolean
   /** Verifies with the newest secret it read at start-up and compares only the header's first `v1`. */
   readonly firstSignatureOnly?: boolean
+  /** Welcomes on each `customer.subscription.created` it has not processed (by event id), not once per subscription. */
+  readonly welcomePerCreatedEvent?: boolean
 }
 
 /** What a mirror promises beyond the default access (`active`, `trialing`). */
@@ -134,7 +136,11 @@ function store(state: MirrorState, event: Event, sub: Json): void {
   const { flaws, rows } = state
   const id = String(sub.id)
   const prior = rows[id]
-  const unwelcomed = flaws.welcomeInMemory ? !state.welcomed.has(id) : prior === undefined
+  const unwelcomed = flaws.welcomePerCreatedEvent
+    ? event.type === 'customer.subscription.created'
+    : flaws.welcomeInMemory
+      ? !state.welcomed.has(id)
+      : prior === undefined
   state.welcomed.add(id)
   if (unwelcomed) state.env.effects.record('email.welcome', id)
   const start = ((sub.items as { data?: Json[] } | undefined)?.data ?? [])[0]?.current_period_start

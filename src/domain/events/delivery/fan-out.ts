@@ -12,7 +12,8 @@ import { createRedundantEvents } from './redundant-events.js'
 /**
  * Routing of every new event: a delivery record and a first attempt for each destination that
  * takes it (see `routes`), with the fault knobs' reordering delay and duplicate and the fault
- * hooks' decision for attempt 1; an EventBridge destination's event is put on its virtual bus
+ * hooks' decision for attempt 1, and a redundant twin of the event when the knob or the hooks
+ * ask for one; an EventBridge destination's event is put on its virtual bus
  * (traced as `eventbridge.put`). Pings and synchronous events are delivered by their callers.
  *
  * @example
@@ -42,7 +43,11 @@ export function createFanOut(ctx: DeliveryContext, schedule: AttemptSchedule): (
   return (event) => {
     ctx.index.seen(event)
     if (event.type === PING_TYPE || SYNCHRONOUS_TYPES.has(event.type)) return
-    if (twins.rolls(event)) queueMicrotask(() => twins.emit(event))
+    if (
+      twins.rolls(event) ||
+      (!twins.emitting() && ctx.faultHooks.redundantEvent?.({ event: event.id, type: event.type }) === true)
+    )
+      queueMicrotask(() => twins.emit(event))
     for (const d of ctx.destinations.all()) {
       if (!routes(d, event, ctx.accounts)) continue
       // An EventBridge destination has no receiver to attempt: the event goes on its bus at once.

@@ -32,6 +32,10 @@ export function createRedundantEvents(ctx: DeliveryContext) {
   }
 
   return {
+    /** True while a twin is being emitted: its own fan-out must not twin it again. */
+    emitting(): boolean {
+      return emittingTwin
+    },
     /** True when this event gets a twin (draws only when the knob is on and it is no twin itself). */
     rolls(_event: StoredEvent): boolean {
       return ctx.faults.redundantEventRate > 0 && !emittingTwin && ctx.faultRng().chance(ctx.faults.redundantEventRate)

@@ -1,0 +1,130 @@
+import fc from 'fast-check'
+import { createSimulator, type Simulator } from 'service-sim'
+import {
+  buggySubscriptionMirrors,
+  checkDunning,
+  checkFulfilment,
+  checkSubscriptionMirror,
+  flowFaultKinds,
+  flowProgram,
+  mirrorWorkload,
+  referenceDunningClient,
+  referenceFulfilmentClient,
+  referenceSubscriptionMirror,
+} from 'service-sim/harness'
+import Stripe from 'stripe'
+import { describe, expect, it } from 'vitest'
+
+const URL_A = 'https://hooks.example.test/twins'
+
+interface Got {
+  readonly id: string
+  readonly type: string
+  readonly data: unknown
+}
+
+/** A simulator with one snapshot destination for every type, and what its receiver got. */
+async function withReceiver(
+  faults: NonNullable<Parameters<typeof createSimulator>[0]>['faults'],
+): Promise<{ sim: Simulator; stripe: Stripe; got: Got[] }> {
+  const sim = createSimulator({ seed: 3, headerPrefix: 'Stripe', faults })
+  const stripe = new Stripe(sim.platform.secretKey.test, {
+    httpClient: Stripe.createFetchHttpClient(sim.fetch),
+    maxNetworkRetries: 0,
+  })
+  await stripe.v2.core.eventDestinations.create({
+    name: 'hooks',
+    type: 'webhook_endpoint',
+    event_payload: 'snapshot',
+    enabled_events: ['*'],
+    webhook_endpoint: { url: URL_A },
+  })
+  const got: Got[] = []
+  sim.receivers.mount(URL_A, async (req) => {
+    const e = (await req.json()) as Got
+    got.push({ id: e.id, type: e.type, data: e.data })
+    return new Response('ok')
+  })
+  return { sim, stripe, got }
+}
+
+describe('a redundant event: a second, distinct event for the same change', () => {
+  it('is sent with a new id and the same data when a scheduled redundant_event names its type', async () => {
+    const { sim, stripe, got } = await withReceiver({
+      schedule: [{ step: 1, fault: 'redundant_event', operation: 'customer.created' }],
+    })
+    sim.faults.step(1)
+    await stripe.customers.create({ email: 'twin@example.com' })
+    await sim.settle()
+    const created = got.filter((e) => e.type === 'customer.created')
+    expect(created).toHaveLength(2)
+    expect(created[0]?.id).not.toBe(created[1]?.id)
+    expect(created[1]?.data).toEqual(created[0]?.data)
+    const twin = sim.trace.entries().find((e) => e.kind === 'delivery.fault' && e.data.kind === 'redundant_event')
+    expect(twin?.data).toMatchObject({ event: created[0]?.id, twin: created[1]?.id })
+  })
+
+  it('never twins a twin, and leaves other types alone', async () => {
+    const { sim, stripe, got } = await withReceiver({
+      schedule: [{ step: 1, fault: 'redundant_event', operation: 'customer.', count: 1 }],
+    })
+    sim.faults.step(1)
+    const c = await stripe.customers.create({ email: 'once@example.com' })
+    await stripe.customers.update(c.id, { name: 'Ada' })
+    await sim.settle()
+    expect(got.filter((e) => e.type === 'customer.created')).toHaveLength(2)
+    expect(got.filter((e) => e.type === 'customer.updated')).toHaveLength(1)
+  })
+
+  it('comes from its rate, each decision in the trace and the same on the same seed', async () => {
+    const run = async () => {
+      const { sim, stripe, got } = await withReceiver({ policy: { rates: { redundant_event: 0.5 } } })
+      for (let i = 0; i < 6; i++) await stripe.customers.create({ email: `c${i}@example.com` })
+      await sim.settle()
+      return { ids: got.map((e) => e.id), fired: sim.trace.entries().filter((e) => e.kind === 'fault').length }
+    }
+    const a = await run()
+    expect(a.fired).toBeGreaterThan(0)
+    expect(a.ids.length).toBe(6 + a.fired)
+    expect(await run()).toEqual(a)
+  })
+
+  it('refuses a rate above 1 with the option named', () => {
+    expect(() => createSimulator({ faults: { policy: { rates: { redundant_event: 2 } } } })).toThrow(
+      /faults\.policy\.rates\.redundant_event/,
+    )
+  })
+})
+
+describe('redundant events in the billing flows', () => {
+  it('are drawn by default, and a program without one is the program drawn before the kind existed', () => {
+    const all = fc.sample(flowProgram(mirrorWorkload()), { numRuns: 300, seed: 5 })
+    const without = fc.sample(
+      flowProgram(mirrorWorkload({ faultKinds: flowFaultKinds.filter((k) => k !== 'redundant_event') })),
+      { numRuns: 300, seed: 5 },
+    )
+    const twinned = all.filter((p) => p.faults.some((f) => f.fault === 'redundant_event'))
+    expect(twinned.length).toBeGreaterThan(30)
+    expect(all.map((p) => ({ ...p, faults: p.faults.filter((f) => f.fault !== 'redundant_event') }))).toEqual(without)
+  })
+
+  it('catch a mirror that welcomes once per created event instead of once per subscription', async () => {
+    const v = buggySubscriptionMirrors.find((x) => x.name === 'welcome-per-created-event')
+    if (v === undefined) throw new Error('no bundled mirror welcome-per-created-event')
+    const result = await checkSubscriptionMirror(v.factory, { seed: 1 })
+    expect(result.ok).toBe(false)
+    expect(result.violations?.[0]?.checker).toBe('mirror.welcome_once')
+    expect(result.counterexample?.faults.some((f) => f.fault === 'redundant_event')).toBe(true)
+    // The verdict names both events: two created events about one subscription.
+    expect(result.violations?.[0]?.message).toMatch(
+      /while handling (evt_\w+) \(customer\.subscription\.created.*the first while handling (?!\1)evt_\w+ \(customer\.subscription\.created/,
+    )
+  }, 120_000)
+
+  it('leave the reference clients correct when redundant events are the only faults drawn', async () => {
+    const workload = { faultKinds: ['redundant_event' as const] }
+    expect((await checkSubscriptionMirror(referenceSubscriptionMirror, { numRuns: 60, seed: 4, workload })).ok).toBe(true)
+    expect((await checkDunning(referenceDunningClient, { numRuns: 40, seed: 4, workload })).ok).toBe(true)
+    expect((await checkFulfilment(referenceFulfilmentClient, { numRuns: 60, seed: 4, workload })).ok).toBe(true)
+  }, 240_000)
+})
