@@ -1,16 +1,20 @@
 import fc from 'fast-check'
 import { createSimulator, type Simulator } from 'service-sim'
 import {
+  buggyFulfilmentClients,
   buggySubscriptionMirrors,
   checkDunning,
   checkFulfilment,
   checkSubscriptionMirror,
+  type FlowProgram,
   flowFaultKinds,
   flowProgram,
+  fulfilmentSubject,
   mirrorWorkload,
   referenceDunningClient,
   referenceFulfilmentClient,
   referenceSubscriptionMirror,
+  runFlow,
 } from 'service-sim/harness'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
@@ -119,7 +123,27 @@ describe('redundant events in the billing flows', () => {
     expect(result.violations?.[0]?.message).toMatch(
       /while handling (evt_\w+) \(customer\.subscription\.created.*the first while handling (?!\1)evt_\w+ \(customer\.subscription\.created/,
     )
+    // And says what they are: one change told twice, which an effect keyed by the event id repeats.
+    expect(result.violations?.[0]?.message).toMatch(/two distinct events for one change \(the provider may send both\)/)
   }, 120_000)
+
+  it('name the two events of one change when a shop ships a paid session once per event', async () => {
+    const v = buggyFulfilmentClients.find((x) => x.name === 'event-id-dedupe')
+    if (v === undefined) throw new Error('no bundled shop event-id-dedupe')
+    const program: FlowProgram = {
+      seed: 0,
+      steps: [
+        { kind: 'x:checkout', mode: 'payment', customer: 0, plan: 0 },
+        { kind: 'x:pay', session: -1, payment: 0, returns: false },
+      ] as FlowProgram['steps'],
+      faults: [{ step: 2, fault: 'redundant_event', operation: 'checkout.session.completed', count: 1 }],
+    }
+    const run = await runFlow(program, fulfilmentSubject(v.factory, 'test'))
+    const once = run.violations.find((x) => x.checker === 'fulfilment.once')
+    expect(once?.message).toMatch(/order\.fulfil 2 time\(s\).*two distinct events for one change/)
+    // Without the twin, the same program ships once.
+    expect((await runFlow({ ...program, faults: [] }, fulfilmentSubject(v.factory, 'test'))).violations).toEqual([])
+  }, 60_000)
 
   it('leave the reference clients correct when redundant events are the only faults drawn', async () => {
     const workload = { faultKinds: ['redundant_event' as const] }

@@ -1,6 +1,7 @@
 import { type Violation, violation } from '../checkers/violation.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
+import { twinHint } from './twin-hint.js'
 
 /** Settings of {@link atMostOnce}. */
 export interface AtMostOnceOptions {
@@ -36,10 +37,13 @@ export function atMostOnce(kind: string, options: AtMostOnceOptions = {}): Rule 
         seen.set(f.key, list)
         if (n === 2 && f.kind === kind) {
           const first = list.find((g) => g.kind === kind) ?? f
+          const twins = twinHint(history.entries, [first, f])
           out.push(
-            violation(name, `${f.key}: ${kind} a second time, ${describeEffect(f)} (the first ${describeEffect(first)})`, [
-              ...list.map((g) => g.entry),
-            ]),
+            violation(
+              name,
+              `${f.key}: ${kind} a second time, ${describeEffect(f)} (the first ${describeEffect(first)})${twins}`,
+              [...list.map((g) => g.entry)],
+            ),
           )
         }
       }

@@ -3,6 +3,7 @@ import { type Violation, violation } from '../checkers/violation.js'
 import type { ObjectState } from './object-state.js'
 import type { Rule } from './rule.js'
 import type { EffectRecord, RuleHistory } from './rule-history.js'
+import { twinHint } from './twin-hint.js'
 
 /** The end state of the objects an {@link exactlyOnce} rule judges, by key. */
 export type FinalStates = ReadonlyMap<string, { readonly state: ObjectState; readonly entry: TraceEntry }>
@@ -79,7 +80,7 @@ export function exactlyOnce(kind: string, options: ExactlyOnceOptions): Rule {
           out.push(
             violation(
               name,
-              `${key}: ${kind} ${t.done.length} time(s) and reversed ${t.undone.length} time(s) (expected ${known ? 'once' : 'at most once'}, never reversed)`,
+              `${key}: ${kind} ${t.done.length} time(s) and reversed ${t.undone.length} time(s) (expected ${known ? 'once' : 'at most once'}, never reversed)${twinHint(history.entries, t.done)}`,
               witnesses,
             ),
           )
