@@ -68,6 +68,18 @@ describe('a redundant event: a second, distinct event for the same change', () =
     expect(twin?.data).toMatchObject({ event: created[0]?.id, twin: created[1]?.id })
   })
 
+  it("twins the next event when injected at run time (as serve's /__sim/faults/inject does)", async () => {
+    const { sim, stripe, got } = await withReceiver(undefined)
+    await stripe.customers.create({ email: 'before@example.com' })
+    sim.faults.inject({ fault: 'redundant_event', count: 1 })
+    await stripe.customers.create({ email: 'after@example.com' })
+    await sim.settle()
+    const emails = got.map((e) => (e.data as { object: { email: string } }).object.email)
+    expect(emails.filter((m) => m === 'before@example.com')).toHaveLength(1)
+    expect(emails.filter((m) => m === 'after@example.com')).toHaveLength(2)
+    expect(sim.faults.fired()).toEqual({ redundant_event: 1 })
+  })
+
   it('never twins a twin, and leaves other types alone', async () => {
     const { sim, stripe, got } = await withReceiver({
       schedule: [{ step: 1, fault: 'redundant_event', operation: 'customer.', count: 1 }],
