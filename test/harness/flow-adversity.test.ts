@@ -11,6 +11,7 @@ import {
   type FlowProgram,
   type FulfilmentClientFactory,
   fulfilmentSubject,
+  HarnessInputError,
   impossibleCombination,
   knownFlowCombinations,
   loadScenarioFile,
@@ -374,6 +375,34 @@ describe('coverage and steering', () => {
     await expect(checkDunning(referenceDunningClient, { numRuns: 1, workload: { everyEvnt: true } as never })).rejects.toThrow(
       /checkDunning: unknown workload option\(s\) 'everyEvnt'; known: everyEvent/,
     )
+  })
+
+  it('refuses a workload value of the wrong kind with the option named, before any run', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [
+        { faultKinds: ['bogus'] },
+        /option 'workload\.faultKinds' names unknown fault kind\(s\) "bogus"; known: .*redundant_event/,
+      ],
+      [{ faultKinds: 'duplicate_delivery' }, /option 'workload\.faultKinds' must be an array of fault kinds/],
+      [{ maxFaults: -1 }, /option 'workload\.maxFaults' must be an integer >= 0, got -1/],
+      [{ maxSteps: 0 }, /option 'workload\.maxSteps' must be an integer >= 1, got 0/],
+      [{ minSteps: 9, maxSteps: 3 }, /option 'workload\.minSteps' \(9\) must not exceed 'workload\.maxSteps' \(3\)/],
+      [{ faultAims: [5] }, /option 'workload\.faultAims' must be an array of event type prefixes/],
+      [{ episodeShare: 2 }, /option 'workload\.episodeShare' must be a number from 0 to 1, got 2/],
+      [{ everyEvent: 'yes' }, /option 'workload\.everyEvent' must be true or false, got "yes"/],
+      [
+        { adversity: { kinds: ['nap'] } },
+        /option 'workload\.adversity' kinds must be an array of redeploy, roll_secret, forge, redeliver/,
+      ],
+      [{ extraSteps: [{}] }, /option 'workload\.extraSteps' must be an array of fast-check arbitraries/],
+    ]
+    for (const [workload, message] of cases) {
+      const refused = checkDunning(referenceDunningClient, { numRuns: 1, workload: workload as never })
+      await expect(refused).rejects.toThrow(HarnessInputError)
+      await expect(checkDunning(referenceDunningClient, { numRuns: 1, workload: workload as never })).rejects.toThrow(
+        new RegExp(`^checkDunning: ${message.source}`),
+      )
+    }
   })
 
   it('refuses a seed that is not an integer instead of running some other seed', async () => {

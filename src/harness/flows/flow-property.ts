@@ -12,6 +12,7 @@ import type { FlowAction } from './flow-actions.js'
 import { type FlowProgram, type FlowWorkload, flowProgram } from './flow-program.js'
 import { type FlowReport, type FlowSubject, runFlow } from './flow-run.js'
 import { flowScenarioOf } from './flow-scenario-file.js'
+import { refuseBadWorkload } from './workload-input.js'
 
 /** Settings of a ready-made billing flow check (`checkSubscriptionMirror`, `checkDunning`). */
 export interface FlowCheckOptions extends SimulatorChoice {
@@ -78,36 +79,6 @@ export const minimiseFlow: (
   ahead?: (next: readonly FlowProgram[]) => void,
 ) => Promise<FlowProgram> = minimiseProgram
 
-// Every key of `FlowWorkload`, checked by the compiler: a new option cannot be forgotten here.
-const WORKLOAD_KEYS: ReadonlySet<string> = new Set(
-  Object.keys({
-    everyEvent: true,
-    maxSteps: true,
-    minSteps: true,
-    maxFaults: true,
-    faultKinds: true,
-    extraSteps: true,
-    builtInSteps: true,
-    firstStep: true,
-    episodes: true,
-    episodeShare: true,
-    faultAims: true,
-    adversity: true,
-  } satisfies Record<keyof FlowWorkload, true>),
-)
-
-/** A misspelt workload option would silently run the default workload: refused, naming the known ones. */
-function refuseUnknownWorkloadKeys(api: string, workload: unknown): void {
-  if (workload === undefined) return
-  if (typeof workload !== 'object' || workload === null || Array.isArray(workload))
-    throw new HarnessInputError(`${api}: option 'workload' must be an object`)
-  const unknown = Object.keys(workload).filter((k) => !WORKLOAD_KEYS.has(k))
-  if (unknown.length > 0)
-    throw new HarnessInputError(
-      `${api}: unknown workload option(s) ${unknown.map((k) => `'${k}'`).join(', ')}; known: ${[...WORKLOAD_KEYS].join(', ')}`,
-    )
-}
-
 // Every option a flow check takes (a property's own, such as the mirror's `access`, are taken off
 // before): the compiler keeps the list whole.
 const CHECK_KEYS = new Set(
@@ -157,7 +128,7 @@ export async function checkFlows(
   // fast-check would take any number and the replay hint would print it back: an integer or nothing.
   if (options.seed !== undefined && !Number.isInteger(options.seed))
     throw new HarnessInputError(`${api}: option 'seed' must be an integer, got ${JSON.stringify(options.seed)}`)
-  refuseUnknownWorkloadKeys(api, options.workload)
+  refuseBadWorkload(api, options.workload)
   for (const key of ['scenarioDir', 'name'] as const)
     if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === ''))
       throw new HarnessInputError(`${api}: option '${key}' must be a non-empty string`)
