@@ -5,6 +5,7 @@ import {
   acknowledgesGenuine,
   atMostOnce,
   checkRules,
+  checkSubscriptionMirror,
   defineRuleSet,
   dunningSubject,
   exactlyOnce,
@@ -13,9 +14,12 @@ import {
   makeDunningClient,
   makeSubscriptionMirror,
   mirrorSubject,
+  mountApp,
+  neverAfter,
   onlyWhile,
   type RuleEnv,
   referenceDunningClient,
+  referenceSubscriptionMirror,
   runFlow,
   stateMatches,
 } from 'service-sim/harness'
@@ -216,4 +220,36 @@ describe('dunning.notice_once after the invoice was paid', () => {
       /^in_\w+: dunning\.notice after the app accepted evt_\w+ \(invoice\.paid\), while handling evt_\w+ \(invoice\.payment_failed, .*provider then: status paid/,
     )
   }, 60_000)
+})
+
+describe('rule builders and app mounts refuse what cannot work, where the user writes it', () => {
+  it('names the builder and the argument', () => {
+    expect(() => atMostOnce(undefined as never)).toThrow(HarnessInputError)
+    expect(() => atMostOnce('')).toThrow(/^atMostOnce: the effect kind must be a non-empty string/)
+    expect(() => exactlyOnce('order.fulfil', {} as never)).toThrow(/^exactlyOnce: 'when' must be a function, got undefined/)
+    expect(() => onlyWhile('order.fulfil', 'paid' as never)).toThrow(/^onlyWhile: 'holds' must be a function, got "paid"/)
+    expect(() => neverAfter('dunning.notice', 'invoice.paid' as never)).toThrow(
+      /^neverAfter: the event types must be a non-empty array of strings, got "invoice.paid"/,
+    )
+    expect(() => atMostOnce('email.welcome', { name: 5 } as never)).toThrow(
+      /^atMostOnce: option 'name' must be a non-empty string/,
+    )
+    expect(() => stateMatches('refunds.mirrored', { app: () => ({}) } as never)).toThrow(
+      /^stateMatches: 'projection.provider' must be a function/,
+    )
+    expect(() => stateMatches('x', { app: () => ({}), provider: () => ({}) }, { when: 'always' as never })).toThrow(
+      /^stateMatches: option 'when' must be 'final' or 'settled'/,
+    )
+    expect(() => mountApp(() => ({ app: () => new Response('') }), { webhookPath: 'hooks' })).toThrow(
+      /^mountApp: option 'webhookPath' must be a path starting with '\/', got "hooks"/,
+    )
+  })
+
+  it('refuses an access policy granting a status subscriptions do not have', async () => {
+    await expect(
+      checkSubscriptionMirror(referenceSubscriptionMirror, { numRuns: 1, access: { grants: ['actve' as never] } }),
+    ).rejects.toThrow(
+      /^checkSubscriptionMirror: option 'access\.grants\.0' is invalid: Invalid option: expected one of "incomplete"/,
+    )
+  })
 })

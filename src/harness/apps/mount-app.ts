@@ -74,6 +74,10 @@ export function mountApp<E extends object, R extends object>(
   if (typeof build !== 'function')
     throw new HarnessInputError('mountApp: expected a build function (env) => ({ app, ...readers })')
   const webhookPath = options.webhookPath ?? DEFAULT_WEBHOOK_PATH
+  if (typeof webhookPath !== 'string' || !webhookPath.startsWith('/'))
+    throw new HarnessInputError(
+      `mountApp: option 'webhookPath' must be a path starting with '/', got ${JSON.stringify(webhookPath)}`,
+    )
   return (env) => {
     const built = build(env) as Partial<BuiltApp<R>> | undefined
     if (built === undefined || built === null || typeof built !== 'object' || !('app' in built))

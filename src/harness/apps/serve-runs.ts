@@ -122,6 +122,10 @@ export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServ
     app<E extends FlowClientEnv, R extends object = object>(app: RunningAppOptions<E, R>) {
       if (typeof app?.url !== 'string') throw new HarnessInputError("serveRuns: app() needs the app's base URL: { url }")
       const webhookPath = app.webhookPath ?? DEFAULT_WEBHOOK_PATH
+      if (typeof webhookPath !== 'string' || !webhookPath.startsWith('/'))
+        throw new HarnessInputError(
+          `serveRuns: app() option 'webhookPath' must be a path starting with '/', got ${JSON.stringify(webhookPath)}`,
+        )
       return (env: E) => {
         const run = flowRunOf(env)
         if (run === undefined)

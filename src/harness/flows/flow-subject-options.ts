@@ -3,12 +3,24 @@ import type { MirrorCheckOptions } from '../checkers/subscription-mirror-checker
 import { HarnessInputError } from '../validate-input.js'
 import type { FulfilmentSubjectOptions } from './fulfilment-subject.js'
 
+/** A subscription's statuses, as the provider documents them: what an access policy may grant. */
+const SUBSCRIPTION_STATUSES = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+  'unpaid',
+  'paused',
+] as const
+
 const mirrorOptions = z
   .object({
     pastDueGraceMs: z.number().int().nonnegative().optional(),
     access: z
       .object({
-        grants: z.array(z.string().min(1)).readonly().optional(),
+        grants: z.array(z.enum(SUBSCRIPTION_STATUSES)).readonly().optional(),
         pastDueGraceMs: z.number().int().nonnegative().optional(),
         cancelAtPeriodEndKeepsAccess: z.boolean().optional(),
       })

@@ -1,6 +1,7 @@
 import { type Violation, violation } from '../checkers/violation.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
+import { ruleInput } from './rule-input.js'
 import { twinHint } from './twin-hint.js'
 
 /** Settings of {@link atMostOnce}. */
@@ -19,6 +20,7 @@ export interface AtMostOnceOptions {
  * atMostOnce('email.welcome', { name: 'mirror.welcome_once' })
  */
 export function atMostOnce(kind: string, options: AtMostOnceOptions = {}): Rule {
+  ruleInput('atMostOnce', { kind }, options)
   const name = options.name ?? `${kind}.at_most_once`
   return {
     name,

@@ -3,6 +3,7 @@ import { type Violation, violation } from '../checkers/violation.js'
 import type { ObjectState } from './object-state.js'
 import type { Rule } from './rule.js'
 import type { EffectRecord, RuleHistory } from './rule-history.js'
+import { ruleInput } from './rule-input.js'
 import { twinHint } from './twin-hint.js'
 
 /** The end state of the objects an {@link exactlyOnce} rule judges, by key. */
@@ -50,6 +51,7 @@ function tally(history: RuleHistory, kind: string, reversal: string | undefined)
  * exactlyOnce('order.fulfil', { when: (s) => s.payment_status === 'paid', reversal: 'order.reverse', object: 'checkout.session' })
  */
 export function exactlyOnce(kind: string, options: ExactlyOnceOptions): Rule {
+  ruleInput('exactlyOnce', { kind, fns: { when: (options as Partial<ExactlyOnceOptions> | undefined)?.when } }, options)
   const name = options.name ?? `${kind}.exactly_once`
   const knownBy =
     options.known ??

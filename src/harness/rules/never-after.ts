@@ -1,6 +1,7 @@
 import { type Violation, violation } from '../checkers/violation.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
+import { ruleInput } from './rule-input.js'
 
 /** Settings of {@link neverAfter}. */
 export interface NeverAfterOptions {
@@ -18,6 +19,7 @@ export interface NeverAfterOptions {
  * neverAfter('dunning.notice', ['invoice.paid'], { name: 'dunning.notice_once' })
  */
 export function neverAfter(kind: string, types: readonly string[], options: NeverAfterOptions = {}): Rule {
+  ruleInput('neverAfter', { kind, types }, options)
   const name = options.name ?? `${kind}.never_after`
   const wanted = new Set(types)
   return {

@@ -2,6 +2,7 @@ import { type Violation, violation } from '../checkers/violation.js'
 import type { ObjectState } from './object-state.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
+import { ruleInput } from './rule-input.js'
 
 /** Settings of {@link onlyWhile}. */
 export interface OnlyWhileOptions {
@@ -23,6 +24,7 @@ export interface OnlyWhileOptions {
  * onlyWhile('order.fulfil', (s) => s.status === 'complete' && s.payment_status === 'paid', { what: 'paid' })
  */
 export function onlyWhile(kind: string, holds: (state: ObjectState) => boolean, options: OnlyWhileOptions = {}): Rule {
+  ruleInput('onlyWhile', { kind, fns: { holds } }, options)
   const name = options.name ?? `${kind}.only_while`
   const what = options.what ?? 'allowed'
   return {

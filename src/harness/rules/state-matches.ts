@@ -2,7 +2,9 @@ import type { Json } from '#domain/index.js'
 import { canonicalJson } from '#kernel/index.js'
 import { type Violation, violation } from '../checkers/violation.js'
 import type { FlowRun } from '../flows/flow-run.js'
+import { HarnessInputError } from '../validate-input.js'
 import type { Rule } from './rule.js'
+import { ruleInput } from './rule-input.js'
 
 /** The provider's objects as a projection reads them (the platform account, test mode). */
 export interface ProviderView {
@@ -59,6 +61,15 @@ export function providerView(run: FlowRun): ProviderView {
  * })
  */
 export function stateMatches<App>(name: string, projection: StateProjection<App>, options: StateMatchesOptions = {}): Rule<App> {
+  if (typeof name !== 'string' || name === '')
+    throw new HarnessInputError(`stateMatches: the rule's name must be a non-empty string, got ${JSON.stringify(name)}`)
+  ruleInput(
+    'stateMatches',
+    { fns: { 'projection.app': projection?.app, 'projection.provider': projection?.provider } },
+    undefined,
+  )
+  if (options.when !== undefined && options.when !== 'final' && options.when !== 'settled')
+    throw new HarnessInputError(`stateMatches: option 'when' must be 'final' or 'settled', got ${JSON.stringify(options.when)}`)
   return {
     name,
     description: 'the app state equals the provider state through the projection',
