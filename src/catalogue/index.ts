@@ -17,6 +17,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { type EventTypes, eventTypesIn } from './client-event-types.js'
+import { SPEC_ONLY_EVENT_TYPES } from './rules.js'
 import { type TypeTable, typeTable } from './type-table.js'
 import type { Catalogue, Operation, Shape } from './types.js'
 
@@ -52,13 +53,17 @@ function typesTable(): TypeTable {
 let eventTypeSets: EventTypes | undefined
 
 /**
- * The event types the official client declares (snapshot and thin), read on first call.
+ * The event types the service sends: the official client's declared ones (snapshot and thin), read
+ * on first call, and the spec's named ones the client does not declare.
  *
  * @example
  * eventTypes().snapshot.has('customer.subscription.updated') // true
  */
 export function eventTypes(): EventTypes {
-  eventTypeSets ??= eventTypesIn(read('types.json').toString('utf8'))
+  if (eventTypeSets === undefined) {
+    const declared = eventTypesIn(read('types.json').toString('utf8'))
+    eventTypeSets = { snapshot: new Set([...declared.snapshot, ...SPEC_ONLY_EVENT_TYPES]), thin: declared.thin }
+  }
   return eventTypeSets
 }
 

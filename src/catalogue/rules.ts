@@ -169,3 +169,8 @@ export const TEST_CLOCK_ADVANCE_MAX = { intervals: 2, yearsWithoutSubscriptions:
  * an ISO 8601 date with four year digits can name (billing dates every object from it).
  */
 export const TEST_CLOCK_MAX_FROZEN_TIME = 253_402_300_799
+/**
+ * Event types the spec names ("Event types named") that the official client does not declare: the
+ * service sends them, so a destination, a forwarding flag or a fault may name them.
+ */
+export const SPEC_ONLY_EVENT_TYPES = ['charge.created', 'checkout_sessions.completed'] as const

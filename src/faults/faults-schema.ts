@@ -1,6 +1,8 @@
 import { z } from 'zod'
+import { eventTypes } from '#catalogue/index.js'
 import { unknownOperation } from '#catalogue/operation-names.js'
 import { RATE_LIMITED_REASONS } from '#catalogue/rules.js'
+import { closestName } from '#kernel/closest-name.js'
 import { durationSchema } from '#kernel/duration.js'
 import type { Assert, Equal } from '#kernel/type-equality.js'
 
@@ -76,15 +78,41 @@ export const requestFaultKinds: readonly FaultKind[] = [
 ]
 
 /**
- * The refusal of a request fault aimed at no operation (a name from before the catalogue's would
- * never fire), or `undefined`.
+ * The refusal of a fault aimed at nothing it could act on, or `undefined`: a request fault naming no
+ * operation (a name from before the catalogue's would never fire), a delivery fault naming a prefix
+ * no event type starts with.
  *
  * @example
  * faultTargetRefusal('rate_limit', 'billing.meter_event_stream')
  * // "unknown operation 'billing.meter_event_stream'; did you mean 'v2.billing.meterEventStream'?"
  */
 export function faultTargetRefusal(kind: FaultKind, operation: string | undefined): string | undefined {
-  return operation === undefined || !requestFaultKinds.includes(kind) ? undefined : unknownOperation(operation, 'prefix')
+  if (operation === undefined) return undefined
+  if (requestFaultKinds.includes(kind)) return unknownOperation(operation, 'prefix')
+  return EVENT_TARGET_KINDS.has(kind) ? unknownEventPrefix(operation) : undefined
+}
+
+// The delivery kinds whose `operation` is a prefix of the event type they act on.
+const EVENT_TARGET_KINDS: ReadonlySet<FaultKind> = new Set<FaultKind>([
+  'duplicate_delivery',
+  'reorder_delivery',
+  'delay_delivery',
+  'receiver_slow',
+  'redundant_event',
+])
+
+const eventPrefixRefusals = new Map<string, string | undefined>()
+
+/** A delivery fault aimed at a prefix no event type starts with would never fire: refused, with the nearest type. */
+function unknownEventPrefix(prefix: string): string | undefined {
+  if (eventPrefixRefusals.has(prefix)) return eventPrefixRefusals.get(prefix)
+  const { snapshot, thin } = eventTypes()
+  const all = [...snapshot, ...thin]
+  const refusal = all.some((t) => t.startsWith(prefix))
+    ? undefined
+    : `no event type starts with '${prefix}'${((near) => (near === undefined ? '' : `; did you mean '${near}'?`))(closestName(prefix, all))}`
+  eventPrefixRefusals.set(prefix, refusal)
+  return refusal
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { COMMAND_FLAGS, COMMAND_NAMES, type FlagSpec } from '../../src/cli/command-flags.js'
+import { eventList } from '../../src/cli/serve-forwarding.js'
 import { run } from './in-process.js'
 
 /** Every command with every flag it declares, read off the CLI's one table of flags. */
@@ -92,5 +93,12 @@ describe('every public entry of the CLI refuses what it does not know', () => {
     ])
     expect(thin.code).toBe(2)
     expect(thin.stderr).toContain("did you mean 'v1.billing.meter.error_report_triggered'?")
+  })
+
+  it('takes the event types the spec names beyond the official client (charge.created) in serve --events', () => {
+    expect(eventList('--events', 'charge.created, checkout_sessions.completed', 'snapshot')).toEqual([
+      'charge.created',
+      'checkout_sessions.completed',
+    ])
   })
 })

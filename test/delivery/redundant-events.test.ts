@@ -105,6 +105,23 @@ describe('a redundant event: a second, distinct event for the same change', () =
     expect(await run()).toEqual(a)
   })
 
+  it('refuses a delivery fault aimed at a type prefix no event type starts with, naming the nearest', () => {
+    expect(() =>
+      createSimulator({ faults: { schedule: [{ step: 1, fault: 'redundant_event', operation: 'invoice.payed' }] } }),
+    ).toThrow(
+      "createSimulator: option 'faults.schedule.0.operation': no event type starts with 'invoice.payed'; did you mean 'invoice.paid'?",
+    )
+    expect(() =>
+      createSimulator({ faults: { schedule: [{ step: 1, fault: 'duplicate_delivery', operation: 'checkout.sesion' }] } }),
+    ).toThrow(/no event type starts with 'checkout\.sesion'/)
+    // A prefix of real types is a target, and so are the types the spec names beyond the client's.
+    for (const operation of ['charge.created', 'checkout_sessions.completed'])
+      expect(() => createSimulator({ faults: { schedule: [{ step: 1, fault: 'redundant_event', operation }] } })).not.toThrow()
+    expect(() =>
+      createSimulator({ faults: { schedule: [{ step: 1, fault: 'reorder_delivery', operation: 'invoice.payment_' }] } }),
+    ).not.toThrow()
+  })
+
   it('refuses a rate above 1 with the option named', () => {
     expect(() => createSimulator({ faults: { policy: { rates: { redundant_event: 2 } } } })).toThrow(
       /faults\.policy\.rates\.redundant_event/,
