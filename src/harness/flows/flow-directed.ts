@@ -3,7 +3,13 @@ import type { FaultEntry } from '#faults/index.js'
 import { objectTypes } from './event-object.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
-import { deliveredFirst, draftHourProgram, refusedThenResent, resentAfterStory } from './subscription-directed.js'
+import {
+  deliveredFirst,
+  draftHourProgram,
+  failedThenResent,
+  refusedThenResent,
+  resentAfterStory,
+} from './subscription-directed.js'
 import { madeAt, madeLast, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
@@ -110,8 +116,9 @@ export function directedProgram(
     .map(({ story, seed, held, every }) => {
       // A replay's is the first delivery of the type, a reorder's the first one a later one overtakes;
       // any other way, the latest event of it.
-      // A retry of the run's first delivery: replayed (refused), then sent again.
-      if (target.fault === 'retry' && every && madeAt(story, target.type) === 1 && drawn('redeliver'))
+      // A retry of the run's first delivery: replayed (refused), then sent again (the resend takes
+      // the latest of the type: the first one only when no later step makes another).
+      if (target.fault === 'retry' && every && madeLast(story, target.type) === 1 && drawn('redeliver'))
         return refusedThenResent(target, story.steps, seed)
       const first = target.fault === 'replayed' || target.fault === 'out_of_order'
       const made = (first ? madeAt(story, target.type) : madeLast(story, target.type)) ?? 1
@@ -123,6 +130,9 @@ export function directedProgram(
       // its real creation does it (a later event of the same type may be what overtakes it).
       const resend = target.deploy !== 'none' && (target.fault === 'in_order' || target.fault === 'out_of_order')
       if (long && resend && drawn('redeliver')) return resentAfterStory(target, story.steps, made, seed)
+      // A retry the same way: the resend refused first, while the app stands as the target says.
+      if (long && target.deploy !== 'none' && target.fault === 'retry' && drawn('redeliver'))
+        return failedThenResent(target, story.steps, made, seed)
       const steps = [...story.steps.slice(0, made), ...redeploy, ...story.steps.slice(made), ...closing(target, drawn, long)]
       // From the step that makes it to the end of the story; a renewal is made on the way through a
       // long advance, at most a few days before its end (months are 28 to 31 days).

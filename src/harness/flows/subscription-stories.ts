@@ -6,6 +6,8 @@ import type { FlowStep } from './flow-program.js'
 // brings a subscription and its latest invoice to each state.
 
 const DAY = 86_400_000
+// How old an event the dashboard still resends.
+const RESEND_MS = 15 * DAY
 
 /**
  * A short story that brings a subscription and its latest invoice to a state: its steps, the
@@ -153,6 +155,32 @@ const STORIES: readonly Story[] = [
     makes: { 'customer.subscription.created': 2, 'customer.subscription.updated': 3 },
     ends: { subscription: 'incomplete' },
   },
+  // Then left to expire: an update made while it was incomplete may come after the one that expired it.
+  {
+    steps: [failing, subscribe(), atPeriodEnd, { kind: 'advance', ms: DAY }],
+    makes: {
+      'customer.subscription.created': 2,
+      'customer.subscription.updated': 3,
+      'invoice.': 2,
+      'invoice.voided': 4,
+      'payment_intent.': 2,
+      'payment_intent.canceled': 4,
+    },
+    again: { 'customer.subscription.updated': 4 },
+    ends: { subscription: 'incomplete_expired', invoice: 'void', payment_intent: 'canceled' },
+  },
+  // A short trial ending on a failing card: past due days after its creation, which can still be resent.
+  {
+    steps: [subscribe(3), failing, { kind: 'advance', ms: 4 * DAY }],
+    makes: {
+      'customer.subscription.created': 1,
+      'customer.subscription.updated': 3,
+      'invoice.': 3,
+      'payment_intent.': 3,
+      'charge.': 3,
+    },
+    ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
+  },
 ]
 
 /**
@@ -200,6 +228,9 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
       (!writtenOff || s.steps.includes(writeOff)) &&
       s.steps.every((x) => drawn(x.kind)),
   )
+  // A duplicate is the event resent once the story is over: the dashboard resends events up to 15
+  // days old, so not one made before a renewal.
+  if (target.fault === 'duplicate') return preferred(all, (s) => timeAfter(s, madeLast(s, target.type) ?? 1) < RESEND_MS)
   // The attacker replays the run's first delivery: one the first step makes.
   if (target.fault === 'replayed') return preferred(all, (s) => madeAt(s, target.type) === 1)
   if (target.fault !== 'out_of_order' || eventObjectKind(target.type) === 'subscription') return all
@@ -208,6 +239,11 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   const renewing = preferred(all, (s) => s.steps[(madeAt(s, target.type) ?? 1) - 1]?.kind === 'advance')
   // A step after the renewal makes a later event about it, whatever its type.
   return preferred(renewing, (s) => (madeAt(s, target.type) ?? 1) < s.steps.length)
+}
+
+/** The virtual time the steps after `step` of a story (1-based) take: how old an event it made is at the end. */
+function timeAfter(story: Story, step: number): number {
+  return story.steps.slice(step).reduce((ms, x) => ms + (x.kind === 'advance' ? x.ms : 0), 0)
 }
 
 /** The stories that pass `test`, or all of them when none does. */
