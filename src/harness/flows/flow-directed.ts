@@ -128,7 +128,11 @@ export function directedProgram(
       // Made on an unknown day of a long advance: held past it and resent once the app stands right.
       // In order or out of order as it came, the app's standing unchanged, the delivery held from
       // its real creation does it (a later event of the same type may be what overtakes it).
-      const resend = target.deploy !== 'none' && (target.fault === 'in_order' || target.fault === 'out_of_order')
+      // Only when the resend (of the latest event of the type) sends the one held.
+      const resend =
+        target.deploy !== 'none' &&
+        (target.fault === 'in_order' || target.fault === 'out_of_order') &&
+        madeLast(story, target.type) === made
       if (long && resend && drawn('redeliver')) return resentAfterStory(target, story.steps, made, seed)
       // A retry the same way: the resend refused first, while the app stands as the target says.
       if (long && target.deploy !== 'none' && target.fault === 'retry' && drawn('redeliver'))

@@ -64,7 +64,7 @@ const WITH_SEATS: readonly Story[] = [
     // The renewal fails and the invoice's automatic retry fails too, days later: a later failure about it.
     steps: [subscribe(), failing, renewal, { kind: 'advance', ms: 7 * DAY }],
     makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
-    again: { 'customer.subscription.updated': 3 },
+    again: { 'customer.subscription.updated': 3, 'invoice.payment_failed': 4 },
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   {
