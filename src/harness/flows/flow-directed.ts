@@ -117,8 +117,9 @@ export function directedProgram(
       // A replay's is the first delivery of the type, a reorder's the first one a later one overtakes;
       // any other way, the latest event of it.
       // A retry of the run's first delivery: replayed (refused), then sent again (the resend takes
-      // the latest of the type: the first one only when no later step makes another).
-      if (target.fault === 'retry' && every && madeLast(story, target.type) === 1 && drawn('redeliver'))
+      // the latest of the type: the first one only when no later step makes another). Whatever the
+      // app reads: failing its reads makes only an app that reads refuse.
+      if (target.fault === 'retry' && madeLast(story, target.type) === 1 && drawn('redeliver'))
         return refusedThenResent(target, story.steps, seed)
       const first = target.fault === 'replayed' || target.fault === 'out_of_order'
       const made = (first ? madeAt(story, target.type) : madeLast(story, target.type)) ?? 1

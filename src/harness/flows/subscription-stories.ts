@@ -104,7 +104,12 @@ function withoutSeats(story: Story): Story {
   if (at === 0) return story
   const earlier = (steps: Readonly<Record<string, number>>) =>
     Object.fromEntries(Object.entries(steps).map(([type, step]) => [type, step >= at ? Math.max(1, step - 1) : step]))
-  const moved = { ...story, steps: story.steps.filter((x) => x !== seats), makes: earlier(story.makes) }
+  const makes = earlier(story.makes)
+  // A subscription made with a trial is not updated as it is made: without the seats, no update.
+  const first = story.steps[0]
+  if (first?.kind === 'subscribe' && first.trialDays > 0 && story.makes['customer.subscription.updated'] === at)
+    delete makes['customer.subscription.updated']
+  const moved = { ...story, steps: story.steps.filter((x) => x !== seats), makes }
   return withoutProration(story.again === undefined ? moved : { ...moved, again: earlier(story.again) })
 }
 
@@ -231,6 +236,9 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   // A duplicate is the event resent once the story is over: the dashboard resends events up to 15
   // days old, so not one made before a renewal.
   if (target.fault === 'duplicate') return preferred(all, (s) => timeAfter(s, madeLast(s, target.type) ?? 1) < RESEND_MS)
+  // A retry needs the app to refuse the event once: any app that verifies refuses the attacker's
+  // replay of the run's first delivery, whatever it reads, so one the first step makes last.
+  if (target.fault === 'retry') return preferred(all, (s) => madeLast(s, target.type) === 1 && timeAfter(s, 1) < RESEND_MS)
   // The attacker replays the run's first delivery: one the first step makes.
   if (target.fault === 'replayed') return preferred(all, (s) => madeAt(s, target.type) === 1)
   if (target.fault !== 'out_of_order' || eventObjectKind(target.type) === 'subscription') return all
