@@ -146,7 +146,8 @@ const ROWS: Readonly<Record<FlowCoverageProperty, Readonly<Record<string, string
     'payment_intent.payment_failed|succeeded': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
     'payment_intent.processing|requires_payment_method': 'duplicate:nri in_order:nri replayed:nri retry:nri',
     'payment_intent.processing|succeeded': 'duplicate:nri in_order:nri replayed:nri retry:nri',
-    'payment_intent.requires_action|requires_payment_method': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
+    'payment_intent.requires_action|requires_payment_method':
+      'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
     'payment_intent.requires_action|succeeded': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
     'payment_intent.succeeded|none': 'forged:ni',
     'payment_intent.succeeded|requires_payment_method': 'forged:ni',

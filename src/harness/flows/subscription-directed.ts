@@ -139,18 +139,19 @@ const EVENT_TYPES: readonly string[] = [
 ].sort()
 
 /**
- * Faults at `step` that hold every other known event type back ten seconds, so the app's first
- * delivery of the run (what the attacker captures and replays) is of `type` when that step makes it.
+ * Faults at `step` that hold every other known event type back (ten seconds, or `delay`), so the
+ * app's first delivery of the run (what the attacker captures and replays) is of `type` when that
+ * step, or a later one within the delay, makes it.
  *
  * @example
  * deliveredFirst('charge.succeeded', 1) // [{ step: 1, fault: 'delay_delivery', operation: 'charge.created', ... }, ...]
  */
-export function deliveredFirst(type: string, step: number): FaultEntry[] {
+export function deliveredFirst(type: string, step: number, delay = 10_000): FaultEntry[] {
   return EVENT_TYPES.filter((t) => t !== type).map((operation) => ({
     step,
     fault: 'delay_delivery' as const,
     operation,
-    delay: 10_000,
+    delay,
     count: 3,
   }))
 }

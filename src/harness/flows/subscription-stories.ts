@@ -64,7 +64,7 @@ const WITH_SEATS: readonly Story[] = [
     // The renewal fails and the invoice's automatic retry fails too, days later: a later failure about it.
     steps: [subscribe(), failing, renewal, { kind: 'advance', ms: 7 * DAY }],
     makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
-    again: { 'customer.subscription.updated': 3, 'invoice.payment_failed': 4 },
+    again: { 'customer.subscription.updated': 3, 'invoice.payment_failed': 4, 'payment_intent.': 4 },
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   {
@@ -245,8 +245,10 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   // One step makes an invoice's or a payment's events within the same second, none later than the
   // other: a renewal spreads them over its grace hour, so a later one can come first.
   const renewing = preferred(all, (s) => s.steps[(madeAt(s, target.type) ?? 1) - 1]?.kind === 'advance')
-  // A step after the renewal makes a later event about it, whatever its type.
-  return preferred(renewing, (s) => (madeAt(s, target.type) ?? 1) < s.steps.length)
+  // A later event of the type about the same object, where a story makes one, overtakes it.
+  const again = preferred(renewing, (s) => (madeLast(s, target.type) ?? 0) > (madeAt(s, target.type) ?? 0))
+  // Else a step after the renewal makes a later event about it, whatever its type.
+  return preferred(again, (s) => (madeAt(s, target.type) ?? 1) < s.steps.length)
 }
 
 /** The virtual time the steps after `step` of a story (1-based) take: how old an event it made is at the end. */
