@@ -34,8 +34,8 @@ function arrivalFaults(target: CoverageTarget, made: number, close: number, held
 /**
  * A forgery about the story's subscription once the story has brought it to the target's state:
  * the attacker copies the latest delivery of the target's type (its object now in that state) and
- * sends it forged. Only to an app standing as it was (a redeploy or a roll is a graft's to add),
- * and only where the property's flows forge at all.
+ * sends it forged, to an app standing as it was or just after a roll (a forgery is never older than
+ * a redeploy), and only where the property's flows forge at all.
  */
 function forgedAfterStory(
   target: CoverageTarget,
@@ -44,7 +44,10 @@ function forgedAfterStory(
 ): fc.Arbitrary<FlowProgram> | undefined {
   // A subscription's latest event is about the story's subscription; the latest invoice event of a
   // type may be about an earlier invoice (the one paid at the start), so those stay with the grafts.
-  if (target.deploy !== 'none' || !drawn('forge') || !target.type.startsWith('customer.subscription.')) return undefined
+  if (target.deploy === 'redeployed' || !drawn('forge') || !target.type.startsWith('customer.subscription.')) return undefined
+  if (target.deploy === 'in_roll' && !drawn('roll_secret')) return undefined
+  // Just before it: a roll, the app redeployed with the new secret only much later.
+  const standing: FlowStep[] = target.deploy === 'in_roll' ? [{ kind: 'roll_secret', redeployAfterMs: 20 * HOUR }] : []
   return fc
     .record({
       story: fc.constantFrom(...stories),
@@ -53,7 +56,7 @@ function forgedAfterStory(
     })
     .map(({ story, seed, forgery }) => ({
       seed,
-      steps: [...story.steps, { kind: 'forge' as const, forgery, aim: target.type }],
+      steps: [...story.steps, ...standing, { kind: 'forge' as const, forgery, aim: target.type }],
       faults: [],
       everyEvent: true,
     }))

@@ -141,6 +141,7 @@ const STORIES: readonly Story[] = [
   {
     steps: [failing, { kind: 'recover', customer: 0 }],
     makes: { 'customer.updated': 1, 'payment_method.': 1 },
+    again: { 'customer.updated': 2, 'payment_method.': 2 },
     ends: { customer: 'none', payment_method: 'none' },
   },
   // Collection given up on the failed renewal (uncollectible), then paid after all.
