@@ -1,4 +1,4 @@
-import { eventObjectKind } from './event-object.js'
+import { eventObjectKind, objectTypes } from './event-object.js'
 import type { CoverageTarget } from './flow-graft.js'
 import type { FlowStep } from './flow-program.js'
 
@@ -64,7 +64,7 @@ const WITH_SEATS: readonly Story[] = [
     // The renewal fails and the invoice's automatic retry fails too, days later: a later failure about it.
     steps: [subscribe(), failing, renewal, { kind: 'advance', ms: 7 * DAY }],
     makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
-    again: { 'customer.subscription.updated': 3, 'invoice.payment_failed': 4, 'payment_intent.': 4 },
+    again: { 'customer.subscription.updated': 3, 'invoice.payment_failed': 4, 'payment_intent.payment_failed': 4 },
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   {
@@ -242,12 +242,16 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   if (target.fault === 'retry') return preferred(all, (s) => madeLast(s, target.type) === 1 && timeAfter(s, 1) < RESEND_MS)
   // The attacker replays the run's first delivery: one the first step makes.
   if (target.fault === 'replayed') return preferred(all, (s) => madeAt(s, target.type) === 1)
-  if (target.fault !== 'out_of_order' || eventObjectKind(target.type) === 'subscription') return all
+  if (target.fault !== 'out_of_order') return all
+  // A later step makes a later event about the subscription.
+  if (eventObjectKind(target.type) === 'subscription')
+    return preferred(all, (s) => (madeAt(s, target.type) ?? 1) < s.steps.length)
   // One step makes an invoice's or a payment's events within the same second, none later than the
   // other: a renewal spreads them over its grace hour, so a later one can come first.
   const renewing = preferred(all, (s) => s.steps[(madeAt(s, target.type) ?? 1) - 1]?.kind === 'advance')
-  // A later event of the type about the same object, where a story makes one, overtakes it.
-  const again = preferred(renewing, (s) => (madeLast(s, target.type) ?? 0) > (madeAt(s, target.type) ?? 0))
+  // A later event about the same object, where a story names one (`again`), overtakes it.
+  const later = objectTypes(target.type)
+  const again = preferred(renewing, (s) => Object.keys(s.again ?? {}).some((p) => p.startsWith(later)))
   // Else a step after the renewal makes a later event about it, whatever its type.
   return preferred(again, (s) => (madeAt(s, target.type) ?? 1) < s.steps.length)
 }
