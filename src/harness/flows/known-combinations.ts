@@ -123,7 +123,7 @@ const ROWS: Readonly<Record<FlowCoverageProperty, Readonly<Record<string, string
     'checkout.session.expired|expired/unpaid': 'duplicate:nri in_order:nri replayed:nri retry:nri',
     'customer.created|none': 'duplicate:nri in_order:nri replayed:nri retry:nri',
     'customer.subscription.created|active': 'duplicate:nri in_order:nri replayed:nri retry:nri',
-    'customer.subscription.created|past_due': 'duplicate:r in_order:nr replayed:nri retry:nri',
+    'customer.subscription.created|past_due': 'duplicate:r in_order:nri replayed:nri retry:nri',
     'customer.subscription.updated|active': 'duplicate:nri in_order:nri replayed:nri retry:nri',
     'customer.subscription.updated|past_due': 'duplicate:nri forged:ni in_order:nri out_of_order:nri',
     'invoice.created|draft': 'duplicate:nri in_order:nri',
