@@ -241,7 +241,11 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   // replay of the run's first delivery, whatever it reads, so one the first step makes last.
   if (target.fault === 'retry') return preferred(all, (s) => madeLast(s, target.type) === 1 && timeAfter(s, 1) < RESEND_MS)
   // The attacker replays the run's first delivery: one the first step makes.
-  if (target.fault === 'replayed') return preferred(all, (s) => madeAt(s, target.type) === 1)
+  if (target.fault === 'replayed') {
+    const first = preferred(all, (s) => madeAt(s, target.type) === 1)
+    // Else one with no clock move before it: what the steps before make is held past it.
+    return preferred(first, (s) => s.steps.slice(0, (madeAt(s, target.type) ?? 1) - 1).every((x) => x.kind !== 'advance'))
+  }
   if (target.fault !== 'out_of_order') return all
   // A later step makes a later event about the subscription.
   if (eventObjectKind(target.type) === 'subscription')
