@@ -149,8 +149,8 @@ export function directedProgram(
       // Made by the first step: every other type held back a little, so the run's first delivery is of it.
       if (target.fault === 'replayed' && made === 1)
         return { seed, steps, faults: [...deliveredFirst(target.type, 1), ...replayFaults(0, steps.length)], everyEvent: true }
-      // Made by a later step with no clock move before it: what the steps before make held past it.
-      if (target.fault === 'replayed' && story.steps.slice(0, made - 1).every((s) => s.kind !== 'advance')) {
+      // Made by a later step with no clock move up to it: what the steps before make held past it.
+      if (target.fault === 'replayed' && story.steps.slice(0, made).every((s) => s.kind !== 'advance')) {
         const first = deliveredFirst(target.type, 1, made * 60_000)
         return { seed, steps, faults: [...first, ...replayFaults(0, steps.length)], everyEvent: true }
       }

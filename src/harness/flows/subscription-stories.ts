@@ -243,8 +243,8 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   // The attacker replays the run's first delivery: one the first step makes.
   if (target.fault === 'replayed') {
     const first = preferred(all, (s) => madeAt(s, target.type) === 1)
-    // Else one with no clock move before it: what the steps before make is held past it.
-    return preferred(first, (s) => s.steps.slice(0, (madeAt(s, target.type) ?? 1) - 1).every((x) => x.kind !== 'advance'))
+    // Else one with no clock move up to it: what the steps before make is held past it.
+    return preferred(first, (s) => s.steps.slice(0, madeAt(s, target.type) ?? 1).every((x) => x.kind !== 'advance'))
   }
   if (target.fault !== 'out_of_order') return all
   // A later step makes a later event about the subscription.
