@@ -45,7 +45,7 @@ const ROWS: Readonly<Record<FlowCoverageProperty, Readonly<Record<string, string
     'invoice.voided|void': 'duplicate:nri in_order:nri',
     'invoice_payment.paid|paid': 'duplicate:nri in_order:nri replayed:nri retry:nri',
     'invoiceitem.created|none': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri',
-    'invoiceitem.deleted|none': 'duplicate:nri in_order:nri replayed:ni',
+    'invoiceitem.deleted|none': 'duplicate:nri in_order:nri replayed:nri',
     'payment_intent.canceled|canceled': 'duplicate:nri in_order:nri',
     'payment_intent.created|canceled': 'out_of_order:r',
     'payment_intent.created|requires_payment_method': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri',

@@ -50,7 +50,7 @@ const WITH_SEATS: readonly Story[] = [
   {
     // The seat change's proration is pending when the cancellation deletes it.
     steps: [subscribe(), seats, { kind: 'cancel', sub: -1, atPeriodEnd: false }],
-    makes: { ...STARTED, 'customer.subscription.deleted': 3, 'invoiceitem.': 2 },
+    makes: { ...STARTED, 'customer.subscription.deleted': 3, 'invoiceitem.': 2, 'invoiceitem.deleted': 3 },
     ends: { subscription: 'canceled', ...PAID, invoiceitem: 'none' },
   },
   {
