@@ -77,7 +77,7 @@ const KINDS_FOR: Readonly<Record<string, readonly FaultKind[]>> = {
 const WARM_UP = 10
 
 /** After the warm-up, one run in this many is plain generation (new types and states to graft on). */
-const PLAIN_EVERY = 3
+const PLAIN_EVERY = 10
 
 const ALL_ADVERSITY: readonly FlowAdversity[] = ['redeploy', 'roll_secret', 'forge', 'redeliver']
 
@@ -150,7 +150,7 @@ function programOf(
   { plain, workload, drawn }: Generation,
 ): FlowProgram {
   const sample = (a: fc.Arbitrary<FlowProgram>) => (fc.sample(a, { seed: seed * 100_003 + i, numRuns: 1 }) as [FlowProgram])[0]
-  // The first runs and every third one after are the property's own generation: they find the
+  // The first runs and every tenth one after are the property's own generation: they find the
   // types and states the grafts start from.
   if (steering === undefined || i < WARM_UP || i % PLAIN_EVERY === 0) return sample(plain)
   const aim = steering.next(i)

@@ -14,6 +14,12 @@ import { describe, expect, it } from 'vitest'
 const NOTICE_AFTER_PAYMENT = 'invoice.payment_failed|paid|in_order|none'
 // A subscription's creation delivered only once it has gone past due, nothing newer delivered first.
 const CREATED_PAST_DUE = 'customer.subscription.created|past_due|in_order|none'
+// A payment notice the app refused once and was sent again: the dunning app reads nothing for it,
+// so only the attacker's replay of it (refused for its old signature) makes the first refusal.
+const PAID_RETRIED = 'invoice.paid|paid|retry|none'
+// A subscription's creation sent again once it has gone past due (a trial ending on a failing card:
+// a renewal's would be too old for the dashboard to resend).
+const CREATED_AGAIN_PAST_DUE = 'customer.subscription.created|past_due|duplicate|none'
 
 describe('a steered flow campaign', () => {
   it('reaches a failure notice delivered after the payment in fewer runs than plain generation', async () => {
@@ -26,6 +32,27 @@ describe('a steered flow campaign', () => {
     const plain = await runFlowCampaign(subject, { runs: 140, workload: dunningWorkload(), steer: false })
     expect(steered.firstReached[NOTICE_AFTER_PAYMENT]).toBeLessThan(
       plain.firstReached[NOTICE_AFTER_PAYMENT] ?? Number.POSITIVE_INFINITY,
+    )
+  }, 240_000)
+
+  it('reaches a payment notice refused once and sent again, which the dunning app reads nothing for, in fewer runs than plain generation', async () => {
+    const subject = () => dunningSubject(referenceDunningClient, 'test')
+    expect(knownFlowCombinations.checkDunning).toContain(PAID_RETRIED)
+    const steered = await runFlowCampaign(subject, { runs: 14, workload: dunningWorkload(), known: [PAID_RETRIED] })
+    expect(steered.missing).toEqual([])
+    expect(steered.violations).toBe(0)
+    const plain = await runFlowCampaign(subject, { runs: 140, workload: dunningWorkload(), steer: false })
+    expect(steered.firstReached[PAID_RETRIED]).toBeLessThan(plain.firstReached[PAID_RETRIED] ?? Number.POSITIVE_INFINITY)
+  }, 240_000)
+
+  it('reaches a creation sent again while the subscription is past due in fewer runs than plain generation', async () => {
+    const subject = () => mirrorSubject(referenceSubscriptionMirror, {}, 'test')
+    expect(knownFlowCombinations.checkSubscriptionMirror).toContain(CREATED_AGAIN_PAST_DUE)
+    const steered = await runFlowCampaign(subject, { runs: 14, known: [CREATED_AGAIN_PAST_DUE] })
+    expect(steered.missing).toEqual([])
+    const plain = await runFlowCampaign(subject, { runs: 140, steer: false })
+    expect(steered.firstReached[CREATED_AGAIN_PAST_DUE]).toBeLessThan(
+      plain.firstReached[CREATED_AGAIN_PAST_DUE] ?? Number.POSITIVE_INFINITY,
     )
   }, 240_000)
 

@@ -176,9 +176,28 @@ export const CHECKOUT_STORIES: readonly CheckoutStory[] = [
       'charge.created',
       'charge.failed',
     ),
+    overtaken: ['invoice.created'],
     ends: { invoice: 'open', subscription: 'past_due', payment_intent: 'requires_payment_method', charge: 'failed' },
     beforeEnd: 2 * HOUR + 5 * MINUTE,
     again: true,
+  },
+  // A card subscription renewed: the invoice made, finalized and paid an hour later, so its
+  // creation can come after its payment.
+  {
+    steps: [checkout('subscription'), pay(VISA), { kind: 'advance', ms: 31 * DAY + 2 * HOUR }],
+    makes: at(3, 'invoice.created'),
+    overtaken: ['invoice.created'],
+    ends: { invoice: 'paid' },
+    beforeEnd: 2 * HOUR + 5 * MINUTE,
+    again: true,
+  },
+  // The same renewal seen from the subscription's start: its creation (the run's first delivery, for
+  // a replay) or its activation (after the renewal's updates, out of order) meets it past due.
+  {
+    steps: [checkout('subscription'), pay(SECURE_OK), { kind: 'advance', ms: 31 * DAY + 2 * HOUR }],
+    makes: at(2, 'customer.subscription.created', 'customer.subscription.updated'),
+    overtaken: ['customer.subscription.updated'],
+    ends: { subscription: 'past_due' },
   },
   // A subscription's 3-D Secure payment: the invoice's first payment canceled for the authenticated one.
   {

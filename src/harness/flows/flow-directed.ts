@@ -3,7 +3,13 @@ import type { FaultEntry } from '#faults/index.js'
 import { objectTypes } from './event-object.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
-import { deliveredFirst, draftHourProgram, refusedThenResent, resentAfterStory } from './subscription-directed.js'
+import {
+  deliveredFirst,
+  draftHourProgram,
+  failedThenResent,
+  refusedThenResent,
+  resentAfterStory,
+} from './subscription-directed.js'
 import { madeAt, madeLast, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
@@ -28,8 +34,8 @@ function arrivalFaults(target: CoverageTarget, made: number, close: number, held
 /**
  * A forgery about the story's subscription once the story has brought it to the target's state:
  * the attacker copies the latest delivery of the target's type (its object now in that state) and
- * sends it forged. Only to an app standing as it was (a redeploy or a roll is a graft's to add),
- * and only where the property's flows forge at all.
+ * sends it forged, to an app standing as it was or just after a roll (a forgery is never older than
+ * a redeploy), and only where the property's flows forge at all.
  */
 function forgedAfterStory(
   target: CoverageTarget,
@@ -38,7 +44,10 @@ function forgedAfterStory(
 ): fc.Arbitrary<FlowProgram> | undefined {
   // A subscription's latest event is about the story's subscription; the latest invoice event of a
   // type may be about an earlier invoice (the one paid at the start), so those stay with the grafts.
-  if (target.deploy !== 'none' || !drawn('forge') || !target.type.startsWith('customer.subscription.')) return undefined
+  if (target.deploy === 'redeployed' || !drawn('forge') || !target.type.startsWith('customer.subscription.')) return undefined
+  if (target.deploy === 'in_roll' && !drawn('roll_secret')) return undefined
+  // Just before it: a roll, the app redeployed with the new secret only much later.
+  const standing: FlowStep[] = target.deploy === 'in_roll' ? [{ kind: 'roll_secret', redeployAfterMs: 20 * HOUR }] : []
   return fc
     .record({
       story: fc.constantFrom(...stories),
@@ -47,7 +56,7 @@ function forgedAfterStory(
     })
     .map(({ story, seed, forgery }) => ({
       seed,
-      steps: [...story.steps, { kind: 'forge' as const, forgery, aim: target.type }],
+      steps: [...story.steps, ...standing, { kind: 'forge' as const, forgery, aim: target.type }],
       faults: [],
       everyEvent: true,
     }))
@@ -110,8 +119,10 @@ export function directedProgram(
     .map(({ story, seed, held, every }) => {
       // A replay's is the first delivery of the type, a reorder's the first one a later one overtakes;
       // any other way, the latest event of it.
-      // A retry of the run's first delivery: replayed (refused), then sent again.
-      if (target.fault === 'retry' && every && madeAt(story, target.type) === 1 && drawn('redeliver'))
+      // A retry of the run's first delivery: replayed (refused), then sent again (the resend takes
+      // the latest of the type: the first one only when no later step makes another). Whatever the
+      // app reads: failing its reads makes only an app that reads refuse.
+      if (target.fault === 'retry' && madeLast(story, target.type) === 1 && drawn('redeliver'))
         return refusedThenResent(target, story.steps, seed)
       const first = target.fault === 'replayed' || target.fault === 'out_of_order'
       const made = (first ? madeAt(story, target.type) : madeLast(story, target.type)) ?? 1
@@ -121,8 +132,15 @@ export function directedProgram(
       // Made on an unknown day of a long advance: held past it and resent once the app stands right.
       // In order or out of order as it came, the app's standing unchanged, the delivery held from
       // its real creation does it (a later event of the same type may be what overtakes it).
-      const resend = target.deploy !== 'none' && (target.fault === 'in_order' || target.fault === 'out_of_order')
+      // Only when the resend (of the latest event of the type) sends the one held.
+      const resend =
+        target.deploy !== 'none' &&
+        (target.fault === 'in_order' || target.fault === 'out_of_order') &&
+        madeLast(story, target.type) === made
       if (long && resend && drawn('redeliver')) return resentAfterStory(target, story.steps, made, seed)
+      // A retry the same way: the resend refused first, while the app stands as the target says.
+      if (long && target.deploy !== 'none' && target.fault === 'retry' && drawn('redeliver'))
+        return failedThenResent(target, story.steps, made, seed)
       const steps = [...story.steps.slice(0, made), ...redeploy, ...story.steps.slice(made), ...closing(target, drawn, long)]
       // From the step that makes it to the end of the story; a renewal is made on the way through a
       // long advance, at most a few days before its end (months are 28 to 31 days).
@@ -131,6 +149,11 @@ export function directedProgram(
       // Made by the first step: every other type held back a little, so the run's first delivery is of it.
       if (target.fault === 'replayed' && made === 1)
         return { seed, steps, faults: [...deliveredFirst(target.type, 1), ...replayFaults(0, steps.length)], everyEvent: true }
+      // Made by a later step with no clock move up to it: what the steps before make held past it.
+      if (target.fault === 'replayed' && story.steps.slice(0, made).every((s) => s.kind !== 'advance')) {
+        const first = deliveredFirst(target.type, 1, made * 60_000)
+        return { seed, steps, faults: [...first, ...replayFaults(0, steps.length)], everyEvent: true }
+      }
       if (target.fault === 'replayed') return { seed, steps, faults: replayFaults(held, steps.length), everyEvent: every }
       const faults = arrivalFaults(target, made, steps.length, later + renewing + 2 * HOUR)
       return { seed, steps, faults: faults.sort((a, b) => a.step - b.step), everyEvent: true }

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
 import { objectTypes } from './event-object.js'
-import type { CoverageTarget } from './flow-graft.js'
+import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
 import { knownFlowCombinations } from './known-combinations.js'
 
@@ -51,6 +51,31 @@ export function resentAfterStory(target: CoverageTarget, story: readonly FlowSte
     { kind: 'advance', ms: MINUTE },
   ]
   return { seed, steps, faults: [held], everyEvent: true }
+}
+
+/**
+ * A retry of an event made inside a long advance (its day unknown within the month), the app
+ * standing as the target says when it comes: the event held back for days from the step that
+ * makes it, the app redeployed or a secret rolled once the story is over, then the provider's
+ * resend of it while the app's reads fail (it answers 5xx: the delivery failed), then the resend
+ * again. A retry the provider schedules itself could come after a roll's redeploy.
+ *
+ * @example
+ * failedThenResent({ type: 'customer.subscription.updated', state: 'past_due', fault: 'retry', deploy: 'in_roll' }, steps, 4, 7)
+ */
+export function failedThenResent(target: CoverageTarget, story: readonly FlowStep[], made: number, seed: number): FlowProgram {
+  const held: FaultEntry = { step: made, fault: 'delay_delivery', operation: objectTypes(target.type), delay: HELD_MS, count: 30 }
+  const standing = standingSteps(target.deploy, 20 * HOUR)
+  const refused = story.length + standing.length + 1
+  const steps: FlowStep[] = [
+    ...story,
+    ...standing,
+    { kind: 'redeliver', aim: target.type },
+    { kind: 'redeliver', aim: target.type },
+    { kind: 'advance', ms: MINUTE },
+  ]
+  const reads = APP_READS.map((operation) => ({ step: refused, fault: 'server_error' as const, operation, count: 2 }))
+  return { seed, steps, faults: [held, ...reads], everyEvent: true }
 }
 
 /** Whether a trial-end invoice's draft hour can bring the target: what is made or forged then. */
@@ -114,18 +139,19 @@ const EVENT_TYPES: readonly string[] = [
 ].sort()
 
 /**
- * Faults at `step` that hold every other known event type back ten seconds, so the app's first
- * delivery of the run (what the attacker captures and replays) is of `type` when that step makes it.
+ * Faults at `step` that hold every other known event type back (ten seconds, or `delay`), so the
+ * app's first delivery of the run (what the attacker captures and replays) is of `type` when that
+ * step, or a later one within the delay, makes it.
  *
  * @example
  * deliveredFirst('charge.succeeded', 1) // [{ step: 1, fault: 'delay_delivery', operation: 'charge.created', ... }, ...]
  */
-export function deliveredFirst(type: string, step: number): FaultEntry[] {
+export function deliveredFirst(type: string, step: number, delay = 10_000): FaultEntry[] {
   return EVENT_TYPES.filter((t) => t !== type).map((operation) => ({
     step,
     fault: 'delay_delivery' as const,
     operation,
-    delay: 10_000,
+    delay,
     count: 3,
   }))
 }

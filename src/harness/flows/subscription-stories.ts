@@ -1,4 +1,4 @@
-import { eventObjectKind } from './event-object.js'
+import { eventObjectKind, objectTypes } from './event-object.js'
 import type { CoverageTarget } from './flow-graft.js'
 import type { FlowStep } from './flow-program.js'
 
@@ -6,6 +6,8 @@ import type { FlowStep } from './flow-program.js'
 // brings a subscription and its latest invoice to each state.
 
 const DAY = 86_400_000
+// How old an event the dashboard still resends.
+const RESEND_MS = 15 * DAY
 
 /**
  * A short story that brings a subscription and its latest invoice to a state: its steps, the
@@ -48,7 +50,7 @@ const WITH_SEATS: readonly Story[] = [
   {
     // The seat change's proration is pending when the cancellation deletes it.
     steps: [subscribe(), seats, { kind: 'cancel', sub: -1, atPeriodEnd: false }],
-    makes: { ...STARTED, 'customer.subscription.deleted': 3, 'invoiceitem.': 2 },
+    makes: { ...STARTED, 'customer.subscription.deleted': 3, 'invoiceitem.': 2, 'invoiceitem.deleted': 3 },
     ends: { subscription: 'canceled', ...PAID, invoiceitem: 'none' },
   },
   {
@@ -62,7 +64,7 @@ const WITH_SEATS: readonly Story[] = [
     // The renewal fails and the invoice's automatic retry fails too, days later: a later failure about it.
     steps: [subscribe(), failing, renewal, { kind: 'advance', ms: 7 * DAY }],
     makes: { 'customer.subscription.': 1, 'invoice.': 3, 'payment_intent.': 3, 'charge.': 3 },
-    again: { 'customer.subscription.updated': 3 },
+    again: { 'customer.subscription.updated': 3, 'invoice.payment_failed': 4, 'payment_intent.payment_failed': 4 },
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   {
@@ -102,7 +104,12 @@ function withoutSeats(story: Story): Story {
   if (at === 0) return story
   const earlier = (steps: Readonly<Record<string, number>>) =>
     Object.fromEntries(Object.entries(steps).map(([type, step]) => [type, step >= at ? Math.max(1, step - 1) : step]))
-  const moved = { ...story, steps: story.steps.filter((x) => x !== seats), makes: earlier(story.makes) }
+  const makes = earlier(story.makes)
+  // A subscription made with a trial is not updated as it is made: without the seats, no update.
+  const first = story.steps[0]
+  if (first?.kind === 'subscribe' && first.trialDays > 0 && story.makes['customer.subscription.updated'] === at)
+    delete makes['customer.subscription.updated']
+  const moved = { ...story, steps: story.steps.filter((x) => x !== seats), makes }
   return withoutProration(story.again === undefined ? moved : { ...moved, again: earlier(story.again) })
 }
 
@@ -134,6 +141,7 @@ const STORIES: readonly Story[] = [
   {
     steps: [failing, { kind: 'recover', customer: 0 }],
     makes: { 'customer.updated': 1, 'payment_method.': 1 },
+    again: { 'customer.updated': 2, 'payment_method.': 2 },
     ends: { customer: 'none', payment_method: 'none' },
   },
   // Collection given up on the failed renewal (uncollectible), then paid after all.
@@ -152,6 +160,32 @@ const STORIES: readonly Story[] = [
     steps: [failing, subscribe(), atPeriodEnd],
     makes: { 'customer.subscription.created': 2, 'customer.subscription.updated': 3 },
     ends: { subscription: 'incomplete' },
+  },
+  // Then left to expire: an update made while it was incomplete may come after the one that expired it.
+  {
+    steps: [failing, subscribe(), atPeriodEnd, { kind: 'advance', ms: DAY }],
+    makes: {
+      'customer.subscription.created': 2,
+      'customer.subscription.updated': 3,
+      'invoice.': 2,
+      'invoice.voided': 4,
+      'payment_intent.': 2,
+      'payment_intent.canceled': 4,
+    },
+    again: { 'customer.subscription.updated': 4 },
+    ends: { subscription: 'incomplete_expired', invoice: 'void', payment_intent: 'canceled' },
+  },
+  // A short trial ending on a failing card: past due days after its creation, which can still be resent.
+  {
+    steps: [subscribe(3), failing, { kind: 'advance', ms: 4 * DAY }],
+    makes: {
+      'customer.subscription.created': 1,
+      'customer.subscription.updated': 3,
+      'invoice.': 3,
+      'payment_intent.': 3,
+      'charge.': 3,
+    },
+    ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
 ]
 
@@ -200,14 +234,35 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
       (!writtenOff || s.steps.includes(writeOff)) &&
       s.steps.every((x) => drawn(x.kind)),
   )
+  // A duplicate is the event resent once the story is over: the dashboard resends events up to 15
+  // days old, so not one made before a renewal.
+  if (target.fault === 'duplicate') return preferred(all, (s) => timeAfter(s, madeLast(s, target.type) ?? 1) < RESEND_MS)
+  // A retry needs the app to refuse the event once: any app that verifies refuses the attacker's
+  // replay of the run's first delivery, whatever it reads, so one the first step makes last.
+  if (target.fault === 'retry') return preferred(all, (s) => madeLast(s, target.type) === 1 && timeAfter(s, 1) < RESEND_MS)
   // The attacker replays the run's first delivery: one the first step makes.
-  if (target.fault === 'replayed') return preferred(all, (s) => madeAt(s, target.type) === 1)
-  if (target.fault !== 'out_of_order' || eventObjectKind(target.type) === 'subscription') return all
+  if (target.fault === 'replayed') {
+    const first = preferred(all, (s) => madeAt(s, target.type) === 1)
+    // Else one with no clock move up to it: what the steps before make is held past it.
+    return preferred(first, (s) => s.steps.slice(0, madeAt(s, target.type) ?? 1).every((x) => x.kind !== 'advance'))
+  }
+  if (target.fault !== 'out_of_order') return all
+  // A later step makes a later event about the subscription.
+  if (eventObjectKind(target.type) === 'subscription')
+    return preferred(all, (s) => (madeAt(s, target.type) ?? 1) < s.steps.length)
   // One step makes an invoice's or a payment's events within the same second, none later than the
   // other: a renewal spreads them over its grace hour, so a later one can come first.
   const renewing = preferred(all, (s) => s.steps[(madeAt(s, target.type) ?? 1) - 1]?.kind === 'advance')
-  // A step after the renewal makes a later event about it, whatever its type.
-  return preferred(renewing, (s) => (madeAt(s, target.type) ?? 1) < s.steps.length)
+  // A later event about the same object, where a story names one (`again`), overtakes it.
+  const later = objectTypes(target.type)
+  const again = preferred(renewing, (s) => Object.keys(s.again ?? {}).some((p) => p.startsWith(later)))
+  // Else a step after the renewal makes a later event about it, whatever its type.
+  return preferred(again, (s) => (madeAt(s, target.type) ?? 1) < s.steps.length)
+}
+
+/** The virtual time the steps after `step` of a story (1-based) take: how old an event it made is at the end. */
+function timeAfter(story: Story, step: number): number {
+  return story.steps.slice(step).reduce((ms, x) => ms + (x.kind === 'advance' ? x.ms : 0), 0)
 }
 
 /** The stories that pass `test`, or all of them when none does. */
