@@ -155,6 +155,59 @@ describe('a user-written rule set (refunds)', () => {
   })
 })
 
+describe("a projection that reads the app's database", () => {
+  // The wallet lives only in the app's database: the projection reads it, as a query would, asynchronously.
+  interface DbWalletApp {
+    handler(request: Request): Promise<Response>
+    credited(): Promise<Record<string, number>>
+  }
+  const dbRefunds = defineRuleSet<DbWalletApp>({
+    name: 'refunds-db',
+    eventTypes: refunds.eventTypes,
+    objects: ['refund'],
+    actions: refunds.actions,
+    ...(refunds.workload === undefined ? {} : { workload: refunds.workload }),
+    rules: [
+      stateMatches<DbWalletApp>('refunds.wallet', {
+        app: (app) => app.credited(),
+        provider: (view) =>
+          Object.fromEntries(
+            (view.list('refund') as unknown as Refund[]).filter((r) => r.status === 'succeeded').map((r) => [r.id, r.amount]),
+          ),
+      }),
+    ],
+  })
+  const dbApp =
+    (cents = 1) =>
+    (env: RuleEnv): DbWalletApp => ({
+      async credited() {
+        const out: Record<string, number> = {}
+        for (const k of await env.store.keys('refund:')) out[k.slice('refund:'.length)] = Number(await env.store.get(k))
+        return out
+      },
+      async handler(req) {
+        const raw = await req.text()
+        try {
+          verifySignature(raw, req.headers.get(`${env.prefix}-Signature`), env.secrets(), { now: env.clock.now })
+        } catch {
+          return new Response('bad signature', { status: 400 })
+        }
+        const event = JSON.parse(raw) as { type: string; data: { object: Refund } }
+        if (event.type === 'refund.created')
+          await env.store.update(`refund:${event.data.object.id}`, (p) => p ?? event.data.object.amount / cents)
+        return new Response('ok')
+      },
+    })
+
+  it("waits for the app's answer: the correct app passes, a wallet in dollars fails with the rule named", async () => {
+    const ok = await checkRules(dbApp(), dbRefunds, { numRuns: 15 })
+    expect(ok.violations ?? []).toEqual([])
+    const dollars = await checkRules(dbApp(100), dbRefunds, { numRuns: 15 })
+    expect(dollars.violations?.map((v) => v.checker)).toEqual(['refunds.wallet'])
+    expect(dollars.violations?.[0]?.message).toMatch(/^re_\w+: the app has 3, the provider 300$/)
+  }, 120_000)
+})
+
 describe('access policy of the subscription mirror', () => {
   const failedRenewal = {
     seed: 1,

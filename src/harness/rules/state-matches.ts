@@ -15,8 +15,11 @@ export interface ProviderView {
 
 /** How to set the app's observable state beside the provider's: both as records by key. */
 export interface StateProjection<App> {
-  /** The app's observable state by key (what its database holds, what its gate answers). */
-  app(app: App): Readonly<Record<string, unknown>>
+  /**
+   * The app's observable state by key (what its database holds, what its gate answers); a promise
+   * when the app reads it from its database (`env.store`, a query, an HTTP call to a running app).
+   */
+  app(app: App): Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>
   /** The provider's truth by the same keys. */
   provider(view: ProviderView): Readonly<Record<string, unknown>>
 }
@@ -69,11 +72,15 @@ export function stateMatches<App>(name: string, projection: StateProjection<App>
         const last = run.latest.get(key)
         return last === undefined || run.acked.has(last)
       }
-      const app = projection.app(context.app)
+      // The provider's truth at the checkpoint, before the app's own read is awaited.
       const truth = projection.provider(providerView(run))
-      const keys = [...new Set([...Object.keys(truth), ...Object.keys(app)])].filter((k) => settled(k)).sort()
-      const pairs = keys.map((key) => ({ key, app: app[key] ?? null, provider: truth[key] ?? null }))
-      context.note({ rule: name, final, pairs: JSON.parse(canonicalJson(pairs)) })
+      const compare = (app: Readonly<Record<string, unknown>>) => {
+        const keys = [...new Set([...Object.keys(truth), ...Object.keys(app)])].filter((k) => settled(k)).sort()
+        const pairs = keys.map((key) => ({ key, app: app[key] ?? null, provider: truth[key] ?? null }))
+        context.note({ rule: name, final, pairs: JSON.parse(canonicalJson(pairs)) })
+      }
+      const app = projection.app(context.app)
+      return app instanceof Promise ? app.then(compare) : compare(app)
     },
     check(history) {
       const out: Violation[] = []
