@@ -31,6 +31,8 @@ export interface DunningFlaws {
   readonly neverRestricts?: boolean
   /** Reinstates on any paid invoice of the customer, though another is still written off. */
   readonly reinstatesOnAnyPaid?: boolean
+  /** Lifts a restriction only when the written-off invoice is paid, never when it is voided. */
+  readonly ignoresVoid?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -145,7 +147,12 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
         else await row(`invoice:${String(event.data.object.id)}`, (r) => ({ ...r, paid: true }))
         await liftOnPaid(event.id, event.data.object)
       } else if (event.type === 'invoice.marked_uncollectible') await onUncollectible(event.id, event.data.object)
-      else if (event.type === 'invoice.payment_succeeded' && flaws.restoreOnSucceededToo) {
+      // A voided invoice is owed no more: its write-off no longer restricts the account.
+      else if (event.type === 'invoice.voided' && !flaws.ignoresVoid) {
+        // Settled as a payment is (a write-off delivered late must not restrict again), with nothing to restore.
+        await row(`invoice:${String(event.data.object.id)}`, (r) => ({ ...r, paid: true }))
+        await liftOnPaid(event.id, event.data.object)
+      } else if (event.type === 'invoice.payment_succeeded' && flaws.restoreOnSucceededToo) {
         const id = String(event.data.object.id)
         if ((await row(`invoice:${id}`, (r) => r)).noticed) env.notices.restored(id, String(event.data.object.customer), event.id)
       } else if (flaws.refusesUnhandled && event.type !== 'invoice.payment_failed')
