@@ -200,6 +200,36 @@ describe('the success page racing the webhook', () => {
     })
   }
 
+  // The same check-then-set, guarded by a lock in the instance's memory: safe in one process only.
+  const lockedInMemory: FulfilmentClientFactory = (env) => {
+    const inner = checkThenSet(env)
+    const held = new Set<string>()
+    const locked = async (id: string, run: () => Promise<Response>) => {
+      if (held.has(id)) return new Response('busy')
+      held.add(id)
+      try {
+        return await run()
+      } finally {
+        held.delete(id)
+      }
+    }
+    return {
+      async handler(req) {
+        const body = JSON.parse(await req.clone().text()) as { data?: { object?: { id?: string } } }
+        return locked(String(body.data?.object?.id), () => inner.handler(req) as Promise<Response>)
+      },
+      successPage: (url) =>
+        locked(new URL(url).searchParams.get('session_id') as string, () => inner.successPage(url) as Promise<Response>),
+    }
+  }
+
+  for (const order of ['page_first', 'webhook_first']) {
+    it(`serves the racing page from a second instance: a lock in memory does not stop a double fulfilment (${order.replace('_', ' ')})`, async () => {
+      const report = await runFlow(race(order), fulfilmentSubject(lockedInMemory, 'test'))
+      expect(checkers(report.violations)).toContain('fulfilment.once')
+    })
+  }
+
   it('does not catch the check-then-set shop when the page opens before any delivery', async () => {
     const report = await runFlow(race(true as never), fulfilmentSubject(checkThenSet, 'test'))
     expect(report.violations).toEqual([])
