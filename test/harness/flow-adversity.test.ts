@@ -146,6 +146,38 @@ describe('a genuine delivery refused with a 4xx names what the app most likely d
   })
 })
 
+describe('a mirror that acknowledges an event without applying it', () => {
+  // Idempotency keyed by event type and object: the second update of a subscription is taken for a duplicate.
+  const typeObjectDedupe: SubscriptionMirrorFactory = (env) => {
+    const inner = referenceSubscriptionMirror(env)
+    return {
+      ...inner,
+      async handler(req) {
+        const event = JSON.parse(await req.clone().text()) as { type: string; data: { object: { id: string } } }
+        const key = `seen:${event.type}:${event.data.object.id}`
+        if (await env.store.has(key)) return new Response('duplicate')
+        const res = await inner.handler(req)
+        if (res.ok) await env.store.set(key, true)
+        return res
+      },
+    }
+  }
+
+  it("names the acknowledged event that showed the provider's state, not a stale payload", async () => {
+    const report = await runFlow(
+      program([
+        { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+        { kind: 'cancel', sub: 0, atPeriodEnd: true },
+        { kind: 'cancel', sub: 0, atPeriodEnd: false },
+      ]),
+      mirrorSubject(typeObjectDedupe, {}, 'test'),
+    )
+    expect(report.violations[0]?.message).toMatch(
+      /^sub_\w+ mirrored with cancelAtPeriodEnd \w+ \(provider: \w+\), though the app acknowledged evt_\w+ \(customer\.subscription\.updated\), which showed the provider's cancel_at_period_end: an event answered 2xx without being applied/,
+    )
+  })
+})
+
 /** A shop whose success page and webhook each check, then await, then record: both can fulfil. */
 const checkThenSet: FulfilmentClientFactory = (env) => {
   const fulfilOnce = async (id: string, source: string) => {
@@ -466,8 +498,8 @@ describe('coverage and steering', () => {
 
   it('reaches more combinations steered than plain generation in the same runs', async () => {
     const subject = () => dunningSubject(referenceDunningClient, 'test')
-    const plain = await runFlowCampaign(subject, { runs: 40, workload: dunningWorkload(), steer: false })
-    const steered = await runFlowCampaign(subject, { runs: 40, workload: dunningWorkload() })
+    const plain = await runFlowCampaign(subject, { runs: 60, workload: dunningWorkload(), steer: false })
+    const steered = await runFlowCampaign(subject, { runs: 60, workload: dunningWorkload() })
     expect(steered.violations).toBe(0)
     expect(Object.keys(steered.coverage).length).toBeGreaterThan(Object.keys(plain.coverage).length)
   }, 120_000)
