@@ -178,6 +178,41 @@ describe('a mirror that acknowledges an event without applying it', () => {
   })
 })
 
+describe('a late invoice.paid after the subscription was canceled', () => {
+  // Takes a paid invoice for an active subscription: the row of the invoice's subscription set active.
+  const paidMeansActive: SubscriptionMirrorFactory = (env) => {
+    const inner = referenceSubscriptionMirror(env)
+    const overrides = new Map<string, string>()
+    return {
+      async handler(req) {
+        const event = JSON.parse(await req.clone().text()) as { type: string; data: { object: Record<string, unknown> } }
+        const res = await inner.handler(req)
+        const o = event.data.object
+        const parent = o.parent as { subscription_details?: { subscription?: string } } | undefined
+        const sub = parent?.subscription_details?.subscription ?? (o.subscription as string | undefined)
+        if (res.ok && event.type === 'invoice.paid' && sub) overrides.set(sub, 'active')
+        if (res.ok && event.type.startsWith('customer.subscription.')) overrides.delete(String(o.id))
+        return res
+      },
+      async subscriptions() {
+        const table = { ...(await inner.subscriptions()) }
+        for (const [id, status] of overrides) if (table[id]) table[id] = { ...table[id], status }
+        return table
+      },
+      hasAccess: (customer) => inner.hasAccess(customer),
+    }
+  }
+
+  it('is drawn by the mirror flows (seed 2 at the default runs), the verdict naming the invoice event', async () => {
+    const result = await checkSubscriptionMirror(paidMeansActive, { seed: 2 })
+    expect(result.violations?.[0]?.checker).toBe('mirror.converged')
+    expect(result.violations?.[0]?.message).toMatch(
+      /^sub_\w+ mirrored with status "active" \(provider: "canceled"\), though the app acknowledged evt_\w+ \(customer\.subscription\.deleted\), which showed the provider's status, and after it evt_\w+ \(invoice\.paid\)/,
+    )
+    expect(result.counterexample?.steps.length).toBeLessThanOrEqual(3)
+  }, 120_000)
+})
+
 /** A shop whose success page and webhook each check, then await, then record: both can fulfil. */
 const checkThenSet: FulfilmentClientFactory = (env) => {
   const fulfilOnce = async (id: string, source: string) => {
