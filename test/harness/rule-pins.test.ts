@@ -214,7 +214,7 @@ const pins: readonly Pin[] = [
       { kind: 'x:write_off', customer: 0 },
       { kind: 'x:void', customer: 0 },
     ]),
-    says: /still restricted at the end though none of its invoices is uncollectible/,
+    says: /still restricted at the end though none of its invoices is uncollectible .*provider then: customer cus_\w+ \(no status\)\)$/,
   },
   {
     rule: 'ack.before_durable',
