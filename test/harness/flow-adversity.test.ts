@@ -178,6 +178,44 @@ describe('a mirror that acknowledges an event without applying it', () => {
   })
 })
 
+describe('a signature tolerance tighter than the network', () => {
+  // Verifies with a one-second tolerance: a delivery slowed on its way arrives older than that.
+  const oneSecond: SubscriptionMirrorFactory = (env) => {
+    const inner = referenceSubscriptionMirror(env)
+    return {
+      ...inner,
+      async handler(req) {
+        try {
+          verifySignature(await req.clone().text(), req.headers.get(`${env.prefix}-Signature`), env.secrets(), {
+            now: env.clock.now,
+            tolerance: 1,
+          })
+        } catch {
+          return new Response('too old', { status: 400 })
+        }
+        return inner.handler(req)
+      },
+    }
+  }
+
+  it('says the refused deliveries arrived late, not that the signature check is wrong', async () => {
+    const report = await runFlow(
+      program(
+        [
+          { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+          { kind: 'change_quantity', sub: 0, quantity: 2 },
+        ],
+        [{ step: 1, fault: 'receiver_slow', count: 1, delay: 2000 }],
+      ),
+      mirrorSubject(oneSecond, {}, 'test'),
+    )
+    expect(report.violations.map((v) => v.checker)).toContain('flow.genuine_refused')
+    expect(report.violations.find((v) => v.checker === 'flow.genuine_refused')?.message).toMatch(
+      /every refused attempt reached the app 2000 ms or more after it was signed .*a signature tolerance shorter than that refuses genuine deliveries/,
+    )
+  })
+})
+
 describe('a late invoice.paid after the subscription was canceled', () => {
   // Takes a paid invoice for an active subscription: the row of the invoice's subscription set active.
   const paidMeansActive: SubscriptionMirrorFactory = (env) => {
