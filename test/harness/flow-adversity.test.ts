@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { verifySignature } from 'service-sim'
 import {
   checkDunning,
+  checkFulfilment,
   checkSubscriptionMirror,
   coverageTable,
   type DunningClientFactory,
@@ -214,6 +215,34 @@ describe('a signature tolerance tighter than the network', () => {
       /every refused attempt reached the app 2000 ms or more after it was signed .*a signature tolerance shorter than that refuses genuine deliveries/,
     )
   })
+})
+
+describe("a delayed payment's outcome delivered hours after the checkout", () => {
+  // Drops checkout events about a session made over an hour ago, taking them for stale.
+  const ageCheck: FulfilmentClientFactory = (env) => {
+    const inner = referenceFulfilmentClient(env)
+    return {
+      ...inner,
+      async handler(req) {
+        const raw = await req.clone().text()
+        try {
+          verifySignature(raw, req.headers.get(`${env.prefix}-Signature`), env.secrets(), { now: env.clock.now })
+        } catch {
+          return new Response('bad signature', { status: 400 })
+        }
+        const event = JSON.parse(raw) as { type: string; data: { object: { created?: number } } }
+        const created = event.data.object.created ?? 0
+        if (event.type.startsWith('checkout.session.') && env.clock.now / 1000 - created > 3600) return new Response('stale')
+        return inner.handler(req)
+      },
+    }
+  }
+
+  it('is drawn by the fulfilment flows: an age check on the session is caught (seed 4 at the default runs)', async () => {
+    const result = await checkFulfilment(ageCheck, { seed: 4 })
+    expect(result.violations?.[0]?.checker).toBe('fulfilment.once')
+    expect(result.counterexample?.steps.length).toBeLessThanOrEqual(3)
+  }, 120_000)
 })
 
 describe('a late invoice.paid after the subscription was canceled', () => {
