@@ -138,19 +138,15 @@ export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly Epis
   const settles = fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(DAY, 3 * DAY) })
   // Half the time the debit's outcome reaches the app hours after the checkout (a backlog, as a
   // live debit settling days later would): an app that takes an old session for a stale event drops it.
-  const debit = fc
-    .tuple(pay(delayed, fc.constant(-1), settling), fc.boolean())
-    .map(
-      ([step, late]): EpisodeStep =>
-        late
-          ? {
-              step,
-              faults: [
-                { fault: 'delay_delivery', count: 1, delay: LATE_OUTCOME_MS, operation: 'checkout.session.async_payment_' },
-              ],
-            }
-          : step,
-    )
+  const debit = fc.tuple(pay(delayed, fc.constant(-1), settling), fc.boolean()).map(
+    ([step, late]): EpisodeStep =>
+      late
+        ? {
+            step,
+            faults: [{ fault: 'delay_delivery', count: 1, delay: LATE_OUTCOME_MS, operation: 'checkout.session.async_payment_' }],
+          }
+        : step,
+  )
   return [
     fc.tuple(pay(paying, fc.constant(-1)), fc.constant({ kind: 'x:restart' as const }), again),
     fc.tuple(bought, debit, settles),
