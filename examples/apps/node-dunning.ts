@@ -34,11 +34,13 @@ export function dunningListener(env: DunningEnv, options: { dedupe?: boolean } =
       const off = await change(`written-off:${invoice.customer}`, (r) => ({ ...r, [invoice.id]: true }))
       if (Object.keys(off).length === 0) env.notices.restricted(invoice.customer, event.id)
     }
-    if (event.type === 'invoice.paid') {
-      const before = await change(key, (r) => ({ ...r, paid: true, restored: r.restored || r.noticed || false }))
-      if (before.noticed && !before.restored) env.notices.restored(invoice.id, invoice.customer, event.id)
+    if (event.type === 'invoice.paid' || event.type === 'invoice.voided') {
+      // Paid, or voided (the debt forgiven): settled, so a late failure or write-off changes nothing.
+      const paid = event.type === 'invoice.paid'
+      const before = await change(key, (r) => ({ ...r, paid: true, restored: r.restored || (paid && r.noticed) || false }))
+      if (paid && before.noticed && !before.restored) env.notices.restored(invoice.id, invoice.customer, event.id)
       const off = await change(`written-off:${invoice.customer}`, (r) => {
-        const { [invoice.id]: _paid, ...rest } = r
+        const { [invoice.id]: _settled, ...rest } = r
         return rest
       })
       if (off[invoice.id] && Object.keys(off).length === 1) env.notices.reinstated(invoice.customer, event.id)

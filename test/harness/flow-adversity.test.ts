@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { verifySignature } from 'service-sim'
 import {
   checkDunning,
+  checkFulfilment,
   checkSubscriptionMirror,
   coverageTable,
   type DunningClientFactory,
@@ -147,6 +148,139 @@ describe('a genuine delivery refused with a 4xx names what the app most likely d
   })
 })
 
+describe('a mirror that acknowledges an event without applying it', () => {
+  // Idempotency keyed by event type and object: the second update of a subscription is taken for a duplicate.
+  const typeObjectDedupe: SubscriptionMirrorFactory = (env) => {
+    const inner = referenceSubscriptionMirror(env)
+    return {
+      ...inner,
+      async handler(req) {
+        const event = JSON.parse(await req.clone().text()) as { type: string; data: { object: { id: string } } }
+        const key = `seen:${event.type}:${event.data.object.id}`
+        if (await env.store.has(key)) return new Response('duplicate')
+        const res = await inner.handler(req)
+        if (res.ok) await env.store.set(key, true)
+        return res
+      },
+    }
+  }
+
+  it("names the acknowledged event that showed the provider's state, not a stale payload", async () => {
+    const report = await runFlow(
+      program([
+        { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+        { kind: 'cancel', sub: 0, atPeriodEnd: true },
+        { kind: 'cancel', sub: 0, atPeriodEnd: false },
+      ]),
+      mirrorSubject(typeObjectDedupe, {}, 'test'),
+    )
+    expect(report.violations[0]?.message).toMatch(
+      /^sub_\w+ mirrored with cancelAtPeriodEnd \w+ \(provider: \w+\), though the app acknowledged evt_\w+ \(customer\.subscription\.updated\), which showed the provider's cancel_at_period_end: an event answered 2xx without being applied/,
+    )
+  })
+})
+
+describe('a signature tolerance tighter than the network', () => {
+  // Verifies with a one-second tolerance: a delivery slowed on its way arrives older than that.
+  const oneSecond: SubscriptionMirrorFactory = (env) => {
+    const inner = referenceSubscriptionMirror(env)
+    return {
+      ...inner,
+      async handler(req) {
+        try {
+          verifySignature(await req.clone().text(), req.headers.get(`${env.prefix}-Signature`), env.secrets(), {
+            now: env.clock.now,
+            tolerance: 1,
+          })
+        } catch {
+          return new Response('too old', { status: 400 })
+        }
+        return inner.handler(req)
+      },
+    }
+  }
+
+  it('says the refused deliveries arrived late, not that the signature check is wrong', async () => {
+    const report = await runFlow(
+      program(
+        [
+          { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+          { kind: 'change_quantity', sub: 0, quantity: 2 },
+        ],
+        [{ step: 1, fault: 'receiver_slow', count: 1, delay: 2000 }],
+      ),
+      mirrorSubject(oneSecond, {}, 'test'),
+    )
+    expect(report.violations.map((v) => v.checker)).toContain('flow.genuine_refused')
+    expect(report.violations.find((v) => v.checker === 'flow.genuine_refused')?.message).toMatch(
+      /every refused attempt reached the app 2000 ms or more after it was signed .*a signature tolerance shorter than that refuses genuine deliveries/,
+    )
+  })
+})
+
+describe("a delayed payment's outcome delivered hours after the checkout", () => {
+  // Drops checkout events about a session made over an hour ago, taking them for stale.
+  const ageCheck: FulfilmentClientFactory = (env) => {
+    const inner = referenceFulfilmentClient(env)
+    return {
+      ...inner,
+      async handler(req) {
+        const raw = await req.clone().text()
+        try {
+          verifySignature(raw, req.headers.get(`${env.prefix}-Signature`), env.secrets(), { now: env.clock.now })
+        } catch {
+          return new Response('bad signature', { status: 400 })
+        }
+        const event = JSON.parse(raw) as { type: string; data: { object: { created?: number } } }
+        const created = event.data.object.created ?? 0
+        if (event.type.startsWith('checkout.session.') && env.clock.now / 1000 - created > 3600) return new Response('stale')
+        return inner.handler(req)
+      },
+    }
+  }
+
+  it('is drawn by the fulfilment flows: an age check on the session is caught (seed 4 at the default runs)', async () => {
+    const result = await checkFulfilment(ageCheck, { seed: 4 })
+    expect(result.violations?.[0]?.checker).toBe('fulfilment.once')
+    expect(result.counterexample?.steps.length).toBeLessThanOrEqual(3)
+  }, 120_000)
+})
+
+describe('a late invoice.paid after the subscription was canceled', () => {
+  // Takes a paid invoice for an active subscription: the row of the invoice's subscription set active.
+  const paidMeansActive: SubscriptionMirrorFactory = (env) => {
+    const inner = referenceSubscriptionMirror(env)
+    const overrides = new Map<string, string>()
+    return {
+      async handler(req) {
+        const event = JSON.parse(await req.clone().text()) as { type: string; data: { object: Record<string, unknown> } }
+        const res = await inner.handler(req)
+        const o = event.data.object
+        const parent = o.parent as { subscription_details?: { subscription?: string } } | undefined
+        const sub = parent?.subscription_details?.subscription ?? (o.subscription as string | undefined)
+        if (res.ok && event.type === 'invoice.paid' && sub) overrides.set(sub, 'active')
+        if (res.ok && event.type.startsWith('customer.subscription.')) overrides.delete(String(o.id))
+        return res
+      },
+      async subscriptions() {
+        const table = { ...(await inner.subscriptions()) }
+        for (const [id, status] of overrides) if (table[id]) table[id] = { ...table[id], status }
+        return table
+      },
+      hasAccess: (customer) => inner.hasAccess(customer),
+    }
+  }
+
+  it('is drawn by the mirror flows (seed 2 at the default runs), the verdict naming the invoice event', async () => {
+    const result = await checkSubscriptionMirror(paidMeansActive, { seed: 2 })
+    expect(result.violations?.[0]?.checker).toBe('mirror.converged')
+    expect(result.violations?.[0]?.message).toMatch(
+      /^sub_\w+ mirrored with status "active" \(provider: "canceled"\), though the app acknowledged evt_\w+ \(customer\.subscription\.deleted\), which showed the provider's status, and after it evt_\w+ \(invoice\.paid\)/,
+    )
+    expect(result.counterexample?.steps.length).toBeLessThanOrEqual(3)
+  }, 120_000)
+})
+
 /** A shop whose success page and webhook each check, then await, then record: both can fulfil. */
 const checkThenSet: FulfilmentClientFactory = (env) => {
   const fulfilOnce = async (id: string, source: string) => {
@@ -198,6 +332,36 @@ describe('the success page racing the webhook', () => {
       const report = await runFlow(race(order), fulfilmentSubject(referenceFulfilmentClient, 'test'))
       expect(report.steps[1]).toContain(order.replace('_', ' '))
       expect(report.violations).toEqual([])
+    })
+  }
+
+  // The same check-then-set, guarded by a lock in the instance's memory: safe in one process only.
+  const lockedInMemory: FulfilmentClientFactory = (env) => {
+    const inner = checkThenSet(env)
+    const held = new Set<string>()
+    const locked = async (id: string, run: () => Promise<Response>) => {
+      if (held.has(id)) return new Response('busy')
+      held.add(id)
+      try {
+        return await run()
+      } finally {
+        held.delete(id)
+      }
+    }
+    return {
+      async handler(req) {
+        const body = JSON.parse(await req.clone().text()) as { data?: { object?: { id?: string } } }
+        return locked(String(body.data?.object?.id), () => inner.handler(req) as Promise<Response>)
+      },
+      successPage: (url) =>
+        locked(new URL(url).searchParams.get('session_id') as string, () => inner.successPage(url) as Promise<Response>),
+    }
+  }
+
+  for (const order of ['page_first', 'webhook_first']) {
+    it(`serves the racing page from a second instance: a lock in memory does not stop a double fulfilment (${order.replace('_', ' ')})`, async () => {
+      const report = await runFlow(race(order), fulfilmentSubject(lockedInMemory, 'test'))
+      expect(checkers(report.violations)).toContain('fulfilment.once')
     })
   }
 
@@ -465,8 +629,8 @@ describe('coverage and steering', () => {
 
   it('reaches more combinations steered than plain generation in the same runs', async () => {
     const subject = () => dunningSubject(referenceDunningClient, 'test')
-    const plain = await runFlowCampaign(subject, { runs: 40, workload: dunningWorkload(), steer: false })
-    const steered = await runFlowCampaign(subject, { runs: 40, workload: dunningWorkload() })
+    const plain = await runFlowCampaign(subject, { runs: 60, workload: dunningWorkload(), steer: false })
+    const steered = await runFlowCampaign(subject, { runs: 60, workload: dunningWorkload() })
     expect(steered.violations).toBe(0)
     expect(Object.keys(steered.coverage).length).toBeGreaterThan(Object.keys(plain.coverage).length)
   }, 120_000)

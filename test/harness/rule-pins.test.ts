@@ -9,6 +9,7 @@ import {
   fulfilmentRules,
   fulfilmentSubject,
   mirrorSubject,
+  referenceDunningClient,
   runFlow,
   subscriptionMirrorRules,
 } from 'service-sim/harness'
@@ -203,6 +204,19 @@ const pins: readonly Pin[] = [
     says: /in_\w+ written off .* had reinstated it/,
   },
   {
+    rule: 'dunning.standing',
+    variant: 'ignores-void',
+    subject: dunning,
+    program: program([
+      subscribe(),
+      { kind: 'fail_card', customer: 0 },
+      { kind: 'advance', ms: 32 * DAY },
+      { kind: 'x:write_off', customer: 0 },
+      { kind: 'x:void', customer: 0 },
+    ]),
+    says: /still restricted at the end though none of its invoices is uncollectible .*provider then: customer cus_\w+ \(no status\)\)$/,
+  },
+  {
     rule: 'ack.before_durable',
     variant: 'answers-first',
     subject: dunning,
@@ -219,6 +233,12 @@ describe('every rule is pinned by a variant that breaks it alone', () => {
       if (pin.says !== undefined) expect(report.violations[0]?.message).toMatch(pin.says)
     }, 60_000)
   }
+
+  it('passes the reference dunning client that lifts a restriction when the written-off invoice is voided', async () => {
+    const voided = pins.find((p) => p.variant === 'ignores-void')?.program
+    if (voided === undefined) throw new Error('no void pin')
+    expect((await runFlow(voided, dunningSubject(referenceDunningClient, 'pin'))).violations).toEqual([])
+  }, 60_000)
 
   it('leaves no rule of the three rule sets without a pin', () => {
     const produced = (name: string) => (name === 'mirror.access' ? ['mirror.access_granted', 'mirror.access_withheld'] : [name])

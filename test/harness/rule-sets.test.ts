@@ -20,6 +20,7 @@ import {
   type RuleEnv,
   referenceDunningClient,
   referenceSubscriptionMirror,
+  ruleSetSubject,
   runFlow,
   stateMatches,
 } from 'service-sim/harness'
@@ -157,6 +158,138 @@ describe('a user-written rule set (refunds)', () => {
     ])
     expect(defineRuleSet({ name: 'x', rules: [], acknowledgement: false }).rules).toEqual([])
   })
+})
+
+describe("a projection that reads the app's database", () => {
+  // The wallet lives only in the app's database: the projection reads it, as a query would, asynchronously.
+  interface DbWalletApp {
+    handler(request: Request): Promise<Response>
+    credited(): Promise<Record<string, number>>
+  }
+  const dbRefunds = defineRuleSet<DbWalletApp>({
+    name: 'refunds-db',
+    eventTypes: refunds.eventTypes,
+    objects: ['refund'],
+    actions: refunds.actions,
+    ...(refunds.workload === undefined ? {} : { workload: refunds.workload }),
+    rules: [
+      stateMatches<DbWalletApp>('refunds.wallet', {
+        app: (app) => app.credited(),
+        provider: (view) =>
+          Object.fromEntries(
+            (view.list('refund') as unknown as Refund[]).filter((r) => r.status === 'succeeded').map((r) => [r.id, r.amount]),
+          ),
+      }),
+    ],
+  })
+  const dbApp =
+    (cents = 1) =>
+    (env: RuleEnv): DbWalletApp => ({
+      async credited() {
+        const out: Record<string, number> = {}
+        for (const k of await env.store.keys('refund:')) out[k.slice('refund:'.length)] = Number(await env.store.get(k))
+        return out
+      },
+      async handler(req) {
+        const raw = await req.text()
+        try {
+          verifySignature(raw, req.headers.get(`${env.prefix}-Signature`), env.secrets(), { now: env.clock.now })
+        } catch {
+          return new Response('bad signature', { status: 400 })
+        }
+        const event = JSON.parse(raw) as { type: string; data: { object: Refund } }
+        if (event.type === 'refund.created')
+          await env.store.update(`refund:${event.data.object.id}`, (p) => p ?? event.data.object.amount / cents)
+        return new Response('ok')
+      },
+    })
+
+  it("waits for the app's answer: the correct app passes, a wallet in dollars fails with the rule named", async () => {
+    const ok = await checkRules(dbApp(), dbRefunds, { numRuns: 15 })
+    expect(ok.violations ?? []).toEqual([])
+    const dollars = await checkRules(dbApp(100), dbRefunds, { numRuns: 15 })
+    expect(dollars.violations?.map((v) => v.checker)).toEqual(['refunds.wallet'])
+    expect(dollars.violations?.[0]?.message).toMatch(/^re_\w+: the app has 3, the provider 300$/)
+  }, 120_000)
+})
+
+describe('a projection keyed by an aggregate (a wallet per charge)', () => {
+  interface PerChargeApp {
+    handler(request: Request): Promise<Response>
+    perCharge(): Promise<Record<string, number>>
+  }
+  type Part = { readonly id: string; readonly charge: string; readonly amount: number; readonly status: string }
+  const perCharge = (objectsOf?: boolean) =>
+    defineRuleSet<PerChargeApp>({
+      name: 'wallet-per-charge',
+      eventTypes: refunds.eventTypes,
+      objects: ['refund'],
+      actions: refunds.actions,
+      rules: [
+        stateMatches<PerChargeApp>(
+          'refunds.per_charge',
+          {
+            app: (app) => app.perCharge(),
+            provider: (view) => {
+              const out: Record<string, number> = {}
+              for (const r of view.list('refund') as unknown as Part[])
+                if (r.status === 'succeeded') out[r.charge] = (out[r.charge] ?? 0) + r.amount
+              return out
+            },
+          },
+          objectsOf
+            ? {
+                objectsOf: (charge, view) =>
+                  (view.list('refund') as unknown as Part[]).filter((r) => r.charge === charge).map((r) => r.id),
+              }
+            : {},
+        ),
+      ],
+      acknowledgement: false,
+    })
+  const app = (env: RuleEnv): PerChargeApp => ({
+    async perCharge() {
+      const out: Record<string, number> = {}
+      for (const k of await env.store.keys('charge:')) out[k.slice('charge:'.length)] = Number(await env.store.get(k))
+      return out
+    },
+    async handler(req) {
+      const raw = await req.text()
+      try {
+        verifySignature(raw, req.headers.get(`${env.prefix}-Signature`), env.secrets(), { now: env.clock.now })
+      } catch {
+        return new Response('bad signature', { status: 400 })
+      }
+      const event = JSON.parse(raw) as { type: string; data: { object: Part } }
+      const r = event.data.object
+      if (event.type === 'refund.created' && (await env.store.update(`refund:${r.id}`, (p) => p ?? true)) === undefined)
+        await env.store.update(`charge:${r.charge}`, (p) => Number(p ?? 0) + r.amount)
+      return new Response('ok')
+    },
+  })
+  // The receiver is down from the first refund to the end: the provider gives up on its events.
+  const lost = {
+    seed: 1,
+    faults: [{ step: 1, fault: 'receiver_down', count: 1 }],
+    steps: [
+      { kind: 'x:charge', size: 0 },
+      { kind: 'x:refund', charge: 0 },
+      { kind: 'advance', ms: DAY },
+      { kind: 'x:refund', charge: 0 },
+    ],
+  } as never
+
+  it('judges a key only once the events about each of its objects (objectsOf) were accepted', async () => {
+    const judged = await runFlow(lost, ruleSetSubject(app, perCharge(true), 'test'))
+    expect(judged.violations).toEqual([])
+  }, 60_000)
+
+  it('without objectsOf, compares the aggregate though one of its refunds was never delivered', async () => {
+    const judged = await runFlow(lost, ruleSetSubject(app, perCharge(false), 'test'))
+    expect(judged.violations.map((v) => v.message)).toEqual([
+      expect.stringMatching(/^ch_\w+: the app has 300, the provider 600$/),
+    ])
+  }, 60_000)
 })
 
 describe('access policy of the subscription mirror', () => {

@@ -121,6 +121,11 @@ function refusalHint(entries: readonly TraceEntry[], refused: readonly TraceEntr
     if (typeof prefix !== 'string' || prefix.toLowerCase() === 'stripe') return SIGNATURE_HINT
     return `no genuine delivery was accepted: the signature is in the \`${prefix}-Signature\` header, so an app reading Stripe-Signature needs the property run with { headerPrefix: 'Stripe' }; otherwise ${SIGNATURE_HINT}`
   }
+  // Every refusal met a slow network (the attempt took a second or more): the signature was older
+  // on arrival than the app's tolerance, where the provider's clients allow 300 s.
+  const slowest = Math.min(...refused.map((e) => Number(e.data.duration)))
+  if (slowest >= 1000)
+    return `every refused attempt reached the app ${slowest} ms or more after it was signed (a slow network), while others were accepted: a signature tolerance shorter than that refuses genuine deliveries (the official clients default to 300 s); otherwise ${SIGNATURE_HINT}`
   if (refusedTypes.length === 0 || refusedTypes.some((t) => accepted.has(t))) return SIGNATURE_HINT
   return `the app accepted genuine deliveries of other types (${[...accepted].sort().slice(0, 3).join(', ')}), so its signature check works, and refused ${refusedTypes.sort().join(', ')}: answer 2xx to every genuine event, including the types it does not handle (if its signature check does refuse these, ${SIGNATURE_HINT})`
 }

@@ -5,6 +5,7 @@ import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
 import { atMostOnce } from '../rules/at-most-once.js'
 import { checkRuleTrace } from '../rules/check-rules.js'
 import type { Rule } from '../rules/rule.js'
+import type { AcceptedEvent, RuleHistory } from '../rules/rule-history.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
@@ -109,6 +110,29 @@ function accessRule(options: MirrorCheckOptions): Rule {
   }
 }
 
+/**
+ * The latest event the app accepted about the subscription before the comparison, when it already
+ * showed the provider's value of the first wrong field (status or the cancellation flag, the fields
+ * an event's state carries): the app was told the truth and kept the old copy.
+ */
+function unapplied(history: RuleHistory, at: TraceEntry, c: CompareData, wrong: readonly string[]): string | undefined {
+  const field = wrong[0] === 'status' ? 'status' : wrong[0] === 'cancelAtPeriodEnd' ? 'cancel_at_period_end' : undefined
+  if (field === undefined) return undefined
+  const accepted = history.accepted().filter((a) => a.entry.seq < at.seq)
+  for (let i = accepted.length - 1; i >= 0; i--) {
+    const a = accepted[i] as AcceptedEvent
+    if (a.object !== c.id) continue
+    if (a.state?.[field] !== c.provider[wrong[0] as keyof typeof c.provider]) return undefined
+    const told = `though the app acknowledged ${a.event} (${a.type}), which showed the provider's ${field}`
+    // Events about other objects accepted since (an invoice): one of them may have been written over it.
+    const since = [...new Map(accepted.slice(i + 1).map((b) => [b.type, b])).values()].slice(0, 3)
+    if (since.length === 0)
+      return `${told}: an event answered 2xx without being applied (an idempotency key coarser than the event id, an ordering check that drops it)`
+    return `${told}, and after it ${since.map((b) => `${b.event} (${b.type})`).join(', ')}: the subscription's state written from an event about another object (a paid invoice taken for an active subscription), or an event answered 2xx without being applied (an idempotency key coarser than the event id, an ordering check that drops it)`
+  }
+  return undefined
+}
+
 const converged: Rule = {
   name: 'mirror.converged',
   description: 'the mirror equals the provider once the deliveries settled',
@@ -125,12 +149,15 @@ const converged: Rule = {
       const what = wrong
         .map((f) => `${f} ${JSON.stringify(c.mirror?.[f])} (provider: ${JSON.stringify(c.provider[f])})`)
         .join(', ')
+      const dropped = c.mirror === null ? undefined : unapplied(history, e, c, wrong)
       out.push(
         violation(
           'mirror.converged',
           c.mirror === null
             ? `${c.id} is missing from the mirror, though the app acknowledged the latest event about it`
-            : `${c.id} mirrored with ${what}, though the app acknowledged the latest event about it: store what a read of the subscription returns, and nothing before the read succeeds (a delivered payload may be older than what the app holds)`,
+            : dropped !== undefined
+              ? `${c.id} mirrored with ${what}, ${dropped}`
+              : `${c.id} mirrored with ${what}, though the app acknowledged the latest event about it: store what a read of the subscription returns, and nothing before the read succeeds (a delivered payload may be older than what the app holds), and apply every event answered 2xx (an idempotency key coarser than the event id, or an ordering check, drops later changes)`,
           [e],
         ),
       )

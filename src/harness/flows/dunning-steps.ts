@@ -106,13 +106,25 @@ const redeployedWhileRetried = customer.chain((c) =>
   ),
 )
 
+// Collection gives up, and the business then forgives the debt: the written-off invoice voided. The
+// customer subscribes first, so it has a renewal to fail whatever the steps before did.
+const forgiven = customer.chain((c) =>
+  fc.tuple(
+    subscribe.map((s) => ({ ...s, customer: c, trialDays: 0 })),
+    fc.constant({ kind: 'fail_card' as const, customer: c }),
+    renewal,
+    fc.constant({ kind: 'x:write_off' as const, customer: c }),
+    fc.constant({ kind: 'x:void' as const, customer: c }),
+  ),
+)
+
 /**
  * The episodes of a dunning flow, each a short story drawn as one: a card starting to fail and
  * the renewal it fails; the card fixed and the retry it pays; the clock through the retry
  * schedule; a whole cycle (fails at renewal, fixed, paid by the next retry, or paid at once); a
  * failure delivered days after the invoice was paid (a renewal's or a first payment's), drawn three
  * times as often as one other; collection given up on one invoice while the customer pays the
- * next, three times as often; and the app redeployed while a failure is retried, twice as often. Each step keeps its
+ * next, three times as often; a written-off invoice paid or voided (the debt forgiven), and a new subscription's failed renewal written off and voided; and the app redeployed while a failure is retried, twice as often. Each step keeps its
  * own faults and shrinks alone.
  *
  * @example
@@ -153,15 +165,16 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
     paidBesideWrittenOff,
     paidBesideWrittenOff,
     paidBesideWrittenOff,
-    // Collection gives up: the invoice written off, later paid.
+    // Collection gives up: the invoice written off, later paid or voided (the debt forgiven).
     customer.chain((c) =>
       fc.tuple(
         fc.constant({ kind: 'fail_card' as const, customer: c }),
         renewal,
         fc.constant({ kind: 'x:write_off' as const, customer: c }),
-        fc.constant({ kind: 'recover' as const, customer: c }),
+        fc.constantFrom({ kind: 'recover' as const, customer: c }, { kind: 'x:void' as const, customer: c }),
       ),
     ),
+    forgiven,
     customer.chain((c) =>
       fc.oneof(
         fc.tuple(
@@ -211,6 +224,7 @@ async function periodEnds(ctx: FlowActionContext, customer: string): Promise<num
  * The actions of the dunning steps' own kinds: `x:update_card` makes a card that pays the
  * customer's default and pays nothing (the invoice's next automatic retry does); `x:write_off`
  * marks the customer's open invoices uncollectible (the business giving up on collection);
+ * `x:void` voids the customer's written-off invoices (the business forgiving the debt);
  * `x:late_failure` makes the provider's next three `invoice.payment_failed` deliveries run five
  * days late (a backlog on its side), so a payment made meanwhile is delivered first;
  * `x:renewal` moves the clock to just past the customer's next renewal (the earliest period or
@@ -240,6 +254,16 @@ export const dunningActions: Readonly<Record<string, FlowAction>> = {
     ctx.sim.admin.injectFault({ fault: 'delay_delivery', count: 3, delay: LATE_FAILURE_MS, operation: 'invoice.payment_failed' })
     return undefined
   },
+  async 'x:void'(ctx, step) {
+    const n = (step as { readonly customer?: unknown }).customer
+    const off = await ctx.api(
+      'GET',
+      `/v1/invoices?customer=${customerOf(ctx, typeof n === 'number' ? n : 0)}&status=uncollectible&limit=100`,
+    )
+    const invoices = (off.body.data as { id?: unknown }[] | undefined) ?? []
+    for (const inv of invoices) await ctx.api('POST', `/v1/invoices/${String(inv.id)}/void`)
+    return invoices.length === 0 ? 'no written-off invoice' : undefined
+  },
   async 'x:write_off'(ctx, step) {
     const n = (step as { readonly customer?: unknown }).customer
     const open = await ctx.api(
@@ -252,9 +276,9 @@ export const dunningActions: Readonly<Record<string, FlowAction>> = {
   },
 }
 
-// Two fifths of the draws are stories: most dunning mistakes show only in one (a cycle paid, a
+// Nearly half of the draws (45%) are stories: most dunning mistakes show only in one (a cycle paid, a
 // failure late, a write-off beside a payment, a redeploy while retried).
-const DUNNING_EPISODE_SHARE = 0.4
+const DUNNING_EPISODE_SHARE = 0.45
 
 // Duplicates and reorders of the invoice events are what dunning code gets wrong: drawn more often.
 const DUNNING_FAULT_KINDS: readonly FaultKind[] = [
@@ -268,7 +292,7 @@ const DUNNING_FAULT_KINDS: readonly FaultKind[] = [
 
 /**
  * The shape of generated dunning flows: first a subscription, then the dunning steps and clock
- * moves, `dunningEpisodes` as two fifths of the draws, with every flow fault kind (duplicates and reorders more often) aimed at the invoice
+ * moves, `dunningEpisodes` as 45% of the draws, with every flow fault kind (duplicates and reorders more often) aimed at the invoice
  * events as often as not.
  *
  * @example
@@ -286,6 +310,12 @@ export function dunningWorkload(base: FlowWorkload = {}): FlowWorkload {
     episodes: base.episodes ?? dunningEpisodes(),
     episodeShare: base.episodeShare ?? DUNNING_EPISODE_SHARE,
     faultKinds: base.faultKinds ?? DUNNING_FAULT_KINDS,
-    faultAims: base.faultAims ?? ['invoice.payment_failed', 'invoice.paid', 'invoice.payment_', 'invoice.marked_uncollectible'],
+    faultAims: base.faultAims ?? [
+      'invoice.payment_failed',
+      'invoice.paid',
+      'invoice.payment_',
+      'invoice.marked_uncollectible',
+      'invoice.voided',
+    ],
   }
 }

@@ -50,6 +50,9 @@ export class FulfilmentShop {
   private run: FlowRun | undefined
   private env: FulfilmentEnv | undefined
   private current: FulfilmentClient | undefined
+  // The instance serving a racing page: another process of the same deployment (a load balancer
+  // sends the browser and the provider to different ones), made when a race first needs it.
+  private web: FulfilmentClient | undefined
   private ctx: FlowActionContext | undefined
 
   constructor(
@@ -79,13 +82,15 @@ export class FulfilmentShop {
   }
 
   /** The customer's browser lands on the success page (the client's own handler, reading its URL). */
-  async visit(ctx: FlowActionContext, id: string): Promise<string> {
+  async visit(ctx: FlowActionContext, id: string, racing = false): Promise<string> {
     const url = FULFILMENT_SUCCESS_URL.replace('{CHECKOUT_SESSION_ID}', id)
     const paid = paidState(this.run === undefined ? undefined : this.sessionOf(this.run, id))
     let status = 500
     try {
+      if (racing && this.web === undefined && this.env !== undefined) this.web = validClient(this.factory(this.env), this.api)
+      const instance = (racing ? this.web : undefined) ?? (this.current as FulfilmentClient)
       // The page is its own context, even when a delivery's handling opened it (a race): what it reads is its own.
-      const page = () => (this.current as FulfilmentClient).successPage(url)
+      const page = () => instance.successPage(url)
       const effects = this.run?.env.effects
       const res = await (effects instanceof CausalRecorder ? effects.elsewhere(page) : page())
       status = res instanceof Response ? res.status : 500
@@ -120,7 +125,7 @@ export class FulfilmentShop {
     // The handler leads: held at its first database access, the page opens then and lets it go on at its own.
     this.gate.lead(() => {
       this.gate.follow()
-      race.visit = this.visit(ctx, session as string)
+      race.visit = this.visit(ctx, session as string, true)
     })
     try {
       return await client.handler(request)
@@ -162,6 +167,7 @@ export class FulfilmentShop {
       },
     }
     this.current = validClient(this.factory(this.env), this.api)
+    this.web = undefined
     // A redeploy keeps the endpoint: deliveries reach whichever instance is current.
     return { handler: (request: Request) => this.deliver(request) }
   }
@@ -170,8 +176,10 @@ export class FulfilmentShop {
    * `x:pay`'s success page raced against the session's webhook (`RaceGate`): the page opened at
    * once and held at its first database access until the session's webhook reaches its own
    * (`page_first`), or the webhook's handler held at its first until the page, opened then,
-   * reaches its own (`webhook_first`); both then run interleaved. Without a webhook within the
-   * step, the page goes on (or opens) at its end.
+   * reaches its own (`webhook_first`); both then run interleaved. The racing page is served by a
+   * second instance of the app (another process of the deployment, the same `env.store`), so a
+   * lock or a claim kept in one instance's memory does not hold the other back. Without a webhook
+   * within the step, the page goes on (or opens) at its end.
    */
   async race(ctx: FlowActionContext, id: string, order: Race, settleMs: number): Promise<string> {
     const race: { order: Race; visit?: Promise<string> } = { order }
@@ -179,7 +187,7 @@ export class FulfilmentShop {
     this.ctx = ctx
     if (order === 'page_first') {
       this.gate.lead()
-      race.visit = this.visit(ctx, id).finally(() => {
+      race.visit = this.visit(ctx, id, true).finally(() => {
         if (!this.gate.held) this.gate.open()
       })
     }

@@ -91,13 +91,16 @@ export function fulfilmentSteps(payments: number): fc.Arbitrary<FlowStep>[] {
 
 const DAY = 86_400_000
 
+/** How late a delayed payment's outcome may reach the app: past the hour an age check would allow. */
+const LATE_OUTCOME_MS = 3 * 3_600_000
+
 /**
  * The episodes of a fulfilment flow, each drawn as one: the newest session paid (most often with a
  * card that pays at once), the app redeployed, then the same session again (the customer reloading
  * the success page, or the provider resending its `checkout.session.completed`): what an in-memory
  * dedupe forgets; and a payment-mode session bought with a bank debit (it settles or fails after
- * the checkout, as `checkout.session.async_payment_*`), the success page most often left alone,
- * and days passing. Both pay session -1, the newest, so the payment meets a session still open.
+ * the checkout, as `checkout.session.async_payment_*`, half the time delivered three hours late),
+ * the success page most often left alone, and days passing. Both pay session -1, the newest, so the payment meets a session still open.
  *
  * @example
  * const workload = { episodes: fulfilmentEpisodes(fulfilmentPayments.length) }
@@ -133,9 +136,20 @@ export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly Epis
   const banks = [4, 5].filter((i) => i < payments)
   const delayed = fc.constantFrom(...(banks.length > 0 ? banks : [Math.max(0, payments - 1)]))
   const settles = fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(DAY, 3 * DAY) })
+  // Half the time the debit's outcome reaches the app hours after the checkout (a backlog, as a
+  // live debit settling days later would): an app that takes an old session for a stale event drops it.
+  const debit = fc.tuple(pay(delayed, fc.constant(-1), settling), fc.boolean()).map(
+    ([step, late]): EpisodeStep =>
+      late
+        ? {
+            step,
+            faults: [{ fault: 'delay_delivery', count: 1, delay: LATE_OUTCOME_MS, operation: 'checkout.session.async_payment_' }],
+          }
+        : step,
+  )
   return [
     fc.tuple(pay(paying, fc.constant(-1)), fc.constant({ kind: 'x:restart' as const }), again),
-    fc.tuple(bought, pay(delayed, fc.constant(-1), settling), settles),
+    fc.tuple(bought, debit, settles),
   ]
 }
 

@@ -73,6 +73,21 @@ const lateChangeReadsFail: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
   },
 ])
 
+// A new subscription paid at once, its invoice.paid delivered hours late, after the customer
+// canceled: an app that takes a paid invoice for an active subscription brings it back.
+const paidAfterCanceled: fc.Arbitrary<readonly EpisodeStep[]> = fc
+  .record({
+    kind: fc.constant('subscribe' as const),
+    customer: fc.constantFrom(2, 1),
+    plan: fc.nat({ max: 2 }),
+    quantity: fc.integer({ min: 1, max: 5 }),
+    trialDays: fc.constant(0),
+  })
+  .map((step: FlowStep) => [
+    { step, faults: [{ fault: 'reorder_delivery' as const, count: 1, operation: 'invoice.paid', delay: HOURS_LATE }] },
+    { kind: 'cancel' as const, sub: -1, atPeriodEnd: false },
+  ])
+
 // The newest subscription set to cancel at period end: access is due until the period ends.
 const cancelAtPeriodEnd: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
   { kind: 'cancel' as const, sub: -1, atPeriodEnd: true },
@@ -135,7 +150,8 @@ const deployedMidway: fc.Arbitrary<readonly EpisodeStep[]> = fc.oneof(
  * failing (no access while `incomplete`), and the orderings the mirror's rules depend on: a new
  * subscription's `created` event delivered after the update of the same second that activated it,
  * a trial's two updates of one second crossed, a seat change delivered twice, and a change
- * delivered hours after the next change of the same subscription (and a late change arriving
+ * delivered hours after the next change of the same subscription, a new subscription's
+ * `invoice.paid` delivered hours after it was canceled (and a late change arriving
  * while the app's reads fail); and what happens to the app
  * between two deliveries (a redeploy, a secret roll before the app is redeployed with the new
  * secret, a forged delivery). The failing renewal, the orderings and the app's redeploys are each
@@ -150,6 +166,7 @@ export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
     { weight: 1, arbitrary: trialEndCrossed },
     { weight: 1, arbitrary: seatsTwice },
     { weight: 1, arbitrary: changeOvertaken },
+    { weight: 1, arbitrary: paidAfterCanceled },
   )
   // Listed twice: drawn twice as often.
   return [

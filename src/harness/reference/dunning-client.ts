@@ -31,6 +31,8 @@ export interface DunningFlaws {
   readonly neverRestricts?: boolean
   /** Reinstates on any paid invoice of the customer, though another is still written off. */
   readonly reinstatesOnAnyPaid?: boolean
+  /** Lifts a restriction only when the written-off invoice is paid, never when it is voided. */
+  readonly ignoresVoid?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -83,7 +85,14 @@ function accountStanding(env: DunningEnv, flaws: DunningFlaws, row: ReturnType<t
     const left = any ? [] : before.filter((k) => k !== id)
     if ((before.includes(id) || (any && before.length > 0)) && left.length === 0) env.notices.reinstated(customer, event)
   }
-  return { onUncollectible, liftOnPaid }
+  // A voided invoice is owed no more: settled as a payment is (a write-off delivered late must not
+  // restrict again), with nothing to restore.
+  async function onVoided(event: string, invoice: Json): Promise<void> {
+    if (flaws.ignoresVoid) return
+    await row(`invoice:${String(invoice.id)}`, (r) => ({ ...r, paid: true }))
+    await liftOnPaid(event, invoice)
+  }
+  return { onUncollectible, liftOnPaid, onVoided }
 }
 
 /**
@@ -126,8 +135,7 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
       env.notices.paymentFailed(invoice, String(sub.customer), event.id)
     }
     async function onPaid(event: string, invoice: Json): Promise<void> {
-      const id = String(invoice.id)
-      const customer = String(invoice.customer)
+      const [id, customer] = [String(invoice.id), String(invoice.customer)]
       const every = flaws.restoreEveryPaid === true
       const before = await row(`invoice:${id}`, (r) => ({ ...r, paid: true, restored: r.restored || r.noticed || every }))
       if (flaws.perCustomer) await row(`customer:${customer}`, () => ({}))
@@ -135,7 +143,7 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
       const restore = every || (before.noticed === true && (!before.restored || flaws.noDedup === true))
       if (restore) env.notices.restored(id, customer, event)
     }
-    const { onUncollectible, liftOnPaid } = accountStanding(env, flaws, row)
+    const { onUncollectible, liftOnPaid, onVoided } = accountStanding(env, flaws, row)
     async function dispatch(event: { id: string; type: string; data: { object: Json } }): Promise<void> {
       if (flaws.noticeOnPastDue) {
         if (event.type === 'customer.subscription.updated') await pastDue(event as unknown as SubscriptionEvent)
@@ -145,6 +153,7 @@ export function makeDunningClient(flaws: DunningFlaws = {}): DunningClientFactor
         else await row(`invoice:${String(event.data.object.id)}`, (r) => ({ ...r, paid: true }))
         await liftOnPaid(event.id, event.data.object)
       } else if (event.type === 'invoice.marked_uncollectible') await onUncollectible(event.id, event.data.object)
+      else if (event.type === 'invoice.voided') await onVoided(event.id, event.data.object)
       else if (event.type === 'invoice.payment_succeeded' && flaws.restoreOnSucceededToo) {
         const id = String(event.data.object.id)
         if ((await row(`invoice:${id}`, (r) => r)).noticed) env.notices.restored(id, String(event.data.object.customer), event.id)

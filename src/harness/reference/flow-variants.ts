@@ -203,6 +203,13 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     breaks: 'dunning.standing',
     factory: makeDunningClient({ reinstatesOnAnyPaid: true }),
   },
+  {
+    name: 'ignores-void',
+    mistake:
+      'lifts a restriction only when the written-off invoice is paid: a voided one (the debt forgiven) keeps the account restricted',
+    breaks: 'dunning.standing',
+    factory: makeDunningClient({ ignoresVoid: true }),
+  },
 ]
 
 /**

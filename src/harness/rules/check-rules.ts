@@ -28,11 +28,21 @@ export function checkRuleTrace(entries: readonly TraceEntry[], rules: readonly R
   return rules.flatMap((r) => [...r.check(history)])
 }
 
-/** Runs every rule's probe at a checkpoint. */
-export function probeRules<App>(rules: readonly Rule<App>[], app: App, run: FlowRun, final: boolean): void {
+/**
+ * Runs every rule's probe at a checkpoint, in order; a probe that answers a promise (the app's
+ * state read from its database) is awaited before the next, so the trace keeps the rules' order.
+ *
+ * @example
+ * await probeRules(refunds.rules, app, run, true)
+ */
+export function probeRules<App>(rules: readonly Rule<App>[], app: App, run: FlowRun, final: boolean): void | Promise<void> {
   const trace = run.sim.service.kernel.trace
-  for (const rule of rules) {
-    rule.probe?.({ app, run, note: (data) => trace.append('harness.rule.state', { ...data, rule: rule.name }) }, final)
+  for (const [i, rule] of rules.entries()) {
+    const probed = rule.probe?.(
+      { app, run, note: (data) => trace.append('harness.rule.state', { ...data, rule: rule.name }) },
+      final,
+    )
+    if (probed instanceof Promise) return probed.then(() => probeRules(rules.slice(i + 1), app, run, final))
   }
 }
 
@@ -70,8 +80,10 @@ export function ruleSetSubject<App extends RuleApp>(
     },
     checkpoint(run, final) {
       if (app === undefined) return
-      probeRules(ruleSet.rules, app, run, final)
-      if (final) traceFinals(run, ruleSet.objects)
+      const probed = probeRules(ruleSet.rules, app, run, final)
+      if (!final) return probed
+      if (probed instanceof Promise) return probed.then(() => traceFinals(run, ruleSet.objects))
+      traceFinals(run, ruleSet.objects)
     },
     check: (entries) => checkRuleTrace(entries, ruleSet.rules as readonly Rule<never>[]),
   }

@@ -98,13 +98,13 @@ export function ruleHistory(entries: readonly TraceEntry[]): RuleHistory {
  * describeEffect(effect) // 'while handling evt_2 (checkout.session.completed, showing status complete, payment_status unpaid); no API read; provider: ...'
  */
 export function describeEffect(f: EffectRecord): string {
-  const show = (s: ObjectState | null) =>
-    s === null
-      ? 'nothing'
-      : Object.entries(s)
-          .filter(([k]) => k !== 'id' && k !== 'object')
-          .map(([k, v]) => `${k} ${String(v)}`)
-          .join(', ')
+  const show = (s: ObjectState | null) => {
+    if (s === null) return 'nothing'
+    const fields = Object.entries(s).filter(([k]) => k !== 'id' && k !== 'object')
+    // An object without state fields (a customer) reads as what it is, not as an empty phrase.
+    if (fields.length === 0) return `${String(s.object ?? 'an object')} ${s.id} (no status)`
+    return fields.map(([k, v]) => `${k} ${String(v)}`).join(', ')
+  }
   const handling =
     f.event === null
       ? 'outside any delivery'

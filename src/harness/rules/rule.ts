@@ -26,6 +26,7 @@ export interface Rule<App = unknown> {
   readonly name: string
   /** What the rule promises, for a report line and the docs. */
   readonly description?: string
-  probe?(context: ProbeContext<App>, final: boolean): void
+  /** May answer a promise (the app's state read from its database); the checkpoint waits for it. */
+  probe?(context: ProbeContext<App>, final: boolean): void | Promise<void>
   check(history: RuleHistory): readonly Violation[]
 }

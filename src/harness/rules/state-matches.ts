@@ -17,8 +17,11 @@ export interface ProviderView {
 
 /** How to set the app's observable state beside the provider's: both as records by key. */
 export interface StateProjection<App> {
-  /** The app's observable state by key (what its database holds, what its gate answers). */
-  app(app: App): Readonly<Record<string, unknown>>
+  /**
+   * The app's observable state by key (what its database holds, what its gate answers); a promise
+   * when the app reads it from its database (`env.store`, a query, an HTTP call to a running app).
+   */
+  app(app: App): Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>
   /** The provider's truth by the same keys. */
   provider(view: ProviderView): Readonly<Record<string, unknown>>
 }
@@ -30,6 +33,15 @@ export interface StateMatchesOptions {
    * (also after every step, for each key whose object's latest event the app accepted).
    */
   readonly when?: 'final' | 'settled'
+  /**
+   * The ids of the objects whose events decide a key, when the key is not itself such an object
+   * (a wallet keyed by charge follows the charge's refunds): the key is judged only once the
+   * latest event about each of them was accepted. Default: the key alone. A key that no event
+   * names is judged whatever was delivered, so without this an aggregate is compared while an
+   * event about one of its parts is still undelivered (the provider gave up while the receiver was
+   * down).
+   */
+  readonly objectsOf?: (key: string, view: ProviderView) => readonly string[]
 }
 
 /**
@@ -52,7 +64,8 @@ export function providerView(run: FlowRun): ProviderView {
  * A state rule: the app's observable state equals the provider's through a projection the user
  * gives (the keys both name, compared as canonical JSON), at the end of the run or whenever a
  * key's deliveries have settled. A key is settled when its object's latest event (the key is
- * taken as an object id) was accepted, or when no event named it.
+ * taken as an object id, or its objects are named by `objectsOf`) was accepted, or when no event
+ * named it.
  *
  * @example
  * stateMatches('refunds.mirrored', {
@@ -76,15 +89,21 @@ export function stateMatches<App>(name: string, projection: StateProjection<App>
     probe(context, final) {
       if (!final && options.when !== 'settled') return
       const { run } = context
-      const settled = (key: string) => {
-        const last = run.latest.get(key)
+      const view = providerView(run)
+      const accepted = (id: string) => {
+        const last = run.latest.get(id)
         return last === undefined || run.acked.has(last)
       }
+      const settled = (key: string) => (options.objectsOf?.(key, view) ?? [key]).every(accepted)
+      // The provider's truth at the checkpoint, before the app's own read is awaited.
+      const truth = projection.provider(view)
+      const compare = (app: Readonly<Record<string, unknown>>) => {
+        const keys = [...new Set([...Object.keys(truth), ...Object.keys(app)])].filter((k) => settled(k)).sort()
+        const pairs = keys.map((key) => ({ key, app: app[key] ?? null, provider: truth[key] ?? null }))
+        context.note({ rule: name, final, pairs: JSON.parse(canonicalJson(pairs)) })
+      }
       const app = projection.app(context.app)
-      const truth = projection.provider(providerView(run))
-      const keys = [...new Set([...Object.keys(truth), ...Object.keys(app)])].filter((k) => settled(k)).sort()
-      const pairs = keys.map((key) => ({ key, app: app[key] ?? null, provider: truth[key] ?? null }))
-      context.note({ rule: name, final, pairs: JSON.parse(canonicalJson(pairs)) })
+      return app instanceof Promise ? app.then(compare) : compare(app)
     },
     check(history) {
       const out: Violation[] = []
