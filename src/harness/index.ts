@@ -72,7 +72,7 @@ export { checkClient, clientChecker, MIN_BACKOFF_MS } from './checkers/client-ch
 export { deliveriesAcknowledgedChecker } from './checkers/deliveries-acknowledged-checker.js'
 export { checkDeliveries, type DeliveryKinds, deliveryChecker, deliveryKinds } from './checkers/delivery-checker.js'
 export { deterministicChecker } from './checkers/deterministic-checker.js'
-export { checkDunningTrace, dunningChecker, dunningRules } from './checkers/dunning-checker.js'
+export { checkDunningTrace, type DunningCheckOptions, dunningChecker, dunningRules } from './checkers/dunning-checker.js'
 export { checkFlowAdversity } from './checkers/flow-adversity-checker.js'
 export {
   checkFulfilmentTrace,

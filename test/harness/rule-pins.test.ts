@@ -2,6 +2,7 @@ import {
   buggyDunningClients,
   buggyFulfilmentClients,
   buggySubscriptionMirrors,
+  checkDunning,
   dunningRules,
   dunningSubject,
   type FlowProgram,
@@ -34,7 +35,10 @@ const mirror: Maker = (name, options) => {
   return mirrorSubject(v.factory, { ...v.options, ...options }, 'pin')
 }
 const shop: Maker = (name, options) => fulfilmentSubject(variant(buggyFulfilmentClients, name).factory, 'pin', options)
-const dunning: Maker = (name) => dunningSubject(variant(buggyDunningClients, name).factory, 'pin')
+const dunning: Maker = (name, options) => {
+  const v = variant(buggyDunningClients, name)
+  return dunningSubject(v.factory, 'pin', { ...v.options, ...options })
+}
 
 /** One rule, the variant that breaks it alone, and a program that shows it. */
 interface Pin {
@@ -237,7 +241,22 @@ describe('every rule is pinned by a variant that breaks it alone', () => {
   it('passes the reference dunning client that lifts a restriction when the written-off invoice is voided', async () => {
     const voided = pins.find((p) => p.variant === 'ignores-void')?.program
     if (voided === undefined) throw new Error('no void pin')
-    expect((await runFlow(voided, dunningSubject(referenceDunningClient, 'pin'))).violations).toEqual([])
+    expect(
+      (await runFlow(voided, dunningSubject(referenceDunningClient, 'pin', { standing: { liftOnVoid: true } }))).violations,
+    ).toEqual([])
+  }, 60_000)
+
+  it('lets an app keep a forgiven customer restricted unless it promises to lift on void', async () => {
+    const voided = pins.find((p) => p.variant === 'ignores-void')?.program
+    if (voided === undefined) throw new Error('no void pin')
+    const ignoresVoid = variant(buggyDunningClients, 'ignores-void').factory
+    expect((await runFlow(voided, dunningSubject(ignoresVoid, 'pin'))).violations).toEqual([])
+    const promised = await runFlow(voided, dunningSubject(ignoresVoid, 'pin', { standing: { liftOnVoid: true } }))
+    expect(promised.violations.map((v) => v.checker)).toEqual(['dunning.standing'])
+    // The promise is checkDunning's option, refused when it cannot be read.
+    await expect(checkDunning(ignoresVoid, { numRuns: 1, standing: { liftOnVoid: 'yes' as never } })).rejects.toThrow(
+      "checkDunning: option 'standing.liftOnVoid' is invalid: Invalid input: expected boolean, received string",
+    )
   }, 60_000)
 
   it('leaves no rule of the three rule sets without a pin', () => {

@@ -96,7 +96,24 @@ const restoredOnce: Rule = {
   },
 }
 
-const standing: Rule = {
+/**
+ * What the app promises about a customer's standing (the `checkDunning` option `standing`).
+ *
+ * @example
+ * const options: DunningCheckOptions = { standing: { liftOnVoid: true } }
+ */
+export interface DunningCheckOptions {
+  readonly standing?: {
+    /**
+     * Whether the app promises to lift a restriction when the business voids the written-off
+     * invoice (forgives the debt). Default: allowed, not required (keeping a forgiven customer
+     * restricted is the business's choice); `true` requires it.
+     */
+    readonly liftOnVoid?: boolean
+  }
+}
+
+const standingRule = (options: DunningCheckOptions): Rule => ({
   name: 'dunning.standing',
   description: "a customer's account restricted at the end exactly when collection gave up on one of its invoices",
   check(history) {
@@ -105,6 +122,9 @@ const standing: Rule = {
     for (const f of [...history.effects('dunning.restrict'), ...history.effects('dunning.reinstate')])
       if ((last.get(f.key)?.entry.seq ?? -1) < f.entry.seq) last.set(f.key, f)
     const accepted = new Set(history.accepted().map((a) => `${a.type} ${a.object}`))
+    // A write-off the business ended by voiding the invoice (the app was told), not by payment.
+    const forgiven = (e: TraceEntry) =>
+      ((e.data.settled as string[]) ?? []).some((i) => accepted.has(`invoice.voided ${i}`) && !accepted.has(`invoice.paid ${i}`))
     for (const e of history.entries) {
       if (e.kind !== 'harness.dunning.standing') continue
       const customer = String(e.data.customer)
@@ -126,7 +146,7 @@ const standing: Rule = {
             [e, ...(f ? [f.entry] : [])],
           ),
         )
-      else if (off.length === 0 && restricted)
+      else if (off.length === 0 && restricted && !(forgiven(e) && options.standing?.liftOnVoid !== true))
         out.push(
           violation(
             'dunning.standing',
@@ -137,7 +157,7 @@ const standing: Rule = {
     }
     return out
   },
-}
+})
 
 /**
  * The dunning rule set's rules, over the `dunning.notice` and `dunning.restore` effects the
@@ -150,19 +170,21 @@ const standing: Rule = {
  * - `dunning.restored_once`: exactly one restore per cycle whose `invoice.paid` the client
  *   accepted; none otherwise.
  * - `dunning.standing`: at the end, a customer's account is restricted (`dunning.restrict`, lifted
- *   by `dunning.reinstate`) exactly when one of its invoices is uncollectible (written off, not paid).
+ *   by `dunning.reinstate`) exactly when one of its invoices is uncollectible (written off, not paid);
+ *   once the business voided a written-off invoice the app may keep the restriction, unless
+ *   `standing.liftOnVoid` says it promises to lift it.
  * - `ack.genuine_refused`: every genuine delivery answered 2xx.
  * - `ack.before_durable`: no notice or restore sent after the delivery was answered.
  *
  * @example
  * checkRuleTrace(sim.trace.entries(), dunningRules())
  */
-export function dunningRules(): Rule[] {
+export function dunningRules(options: DunningCheckOptions = {}): Rule[] {
   return [
     noticeCount,
     neverAfter('dunning.notice', ['invoice.paid'], { name: 'dunning.notice_once' }),
     restoredOnce,
-    standing,
+    standingRule(options),
     acknowledgesGenuine(),
     acknowledgesDurably(),
   ]
@@ -174,8 +196,8 @@ export function dunningRules(): Rule[] {
  * @example
  * checkDunningTrace(sim.trace.entries()) // []
  */
-export function checkDunningTrace(entries: readonly TraceEntry[]): Violation[] {
-  return checkRuleTrace(entries, dunningRules())
+export function checkDunningTrace(entries: readonly TraceEntry[], options: DunningCheckOptions = {}): Violation[] {
+  return checkRuleTrace(entries, dunningRules(options))
 }
 
 /**

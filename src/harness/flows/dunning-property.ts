@@ -1,26 +1,34 @@
+import type { DunningCheckOptions } from '../checkers/dunning-checker.js'
 import { HarnessInputError } from '../validate-input.js'
 import { dunningWorkload } from './dunning-steps.js'
 import { type DunningClientFactory, dunningSubject } from './dunning-subject.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
+import { flowSubjectOptions } from './flow-subject-options.js'
 
 /**
  * Ready-made property for a dunning client: over generated billing flows (renewals and trial ends
  * failing on `pm_card_chargeCustomerFail`, the clock moved across the automatic retry schedule,
  * cards fixed before the next retry or invoices paid at once, several subscriptions of one
  * customer failing together, cancellations; `dunningWorkload`) under every delivery and API fault, "one notice per failed invoice
- * attempt cycle, none once the invoice is paid, restored once on `invoice.paid`". The
- * counterexample is shrunk to a 1-minimal program.
+ * attempt cycle, none once the invoice is paid, restored once on `invoice.paid`", and the account
+ * restricted exactly while an invoice is written off (`standing` states what the app promises once
+ * the business voids one). The counterexample is shrunk to a 1-minimal program.
  *
  * @example
  * const result = await checkDunning(myDunning, { numRuns: 100 })
  * expect(result.violations ?? []).toEqual([])
  */
-export async function checkDunning(factory: DunningClientFactory, options: FlowCheckOptions = {}): Promise<FlowCheckResult> {
+export async function checkDunning(
+  factory: DunningClientFactory,
+  options: FlowCheckOptions & DunningCheckOptions = {},
+): Promise<FlowCheckResult> {
   if (typeof factory !== 'function') throw new HarnessInputError('checkDunning: expected a dunning factory (env) => { handler }')
+  const { standing, ...rest } = options
+  const own = flowSubjectOptions('checkDunning', 'dunning', standing === undefined ? {} : { standing })
   return checkFlows(
     'checkDunning',
-    () => dunningSubject(factory, 'checkDunning'),
-    { ...options, workload: dunningWorkload(options.workload) },
-    { factory, subject: { kind: 'dunning' } },
+    () => dunningSubject(factory, 'checkDunning', own),
+    { ...rest, workload: dunningWorkload(rest.workload) },
+    { factory, subject: { kind: 'dunning', options: own } },
   )
 }

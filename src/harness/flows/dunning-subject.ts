@@ -1,4 +1,4 @@
-import { checkDunningTrace } from '../checkers/dunning-checker.js'
+import { checkDunningTrace, type DunningCheckOptions } from '../checkers/dunning-checker.js'
 import { providerView } from '../rules/state-matches.js'
 import { HarnessInputError } from '../validate-input.js'
 import { dunningActions } from './dunning-steps.js'
@@ -80,7 +80,7 @@ function watchStaleFailures(run: FlowRun, watched: WeakSet<FlowRun>): void {
  * @example
  * const report = await runFlow(program, dunningSubject(referenceDunningClient, 'checkDunning'))
  */
-export function dunningSubject(factory: DunningClientFactory, api: string): FlowSubject {
+export function dunningSubject(factory: DunningClientFactory, api: string, options: DunningCheckOptions = {}): FlowSubject {
   const watched = new WeakSet<FlowRun>()
   return {
     start(run) {
@@ -108,7 +108,7 @@ export function dunningSubject(factory: DunningClientFactory, api: string): Flow
     checkpoint: (run, final) => {
       if (final) traceStanding(run)
     },
-    check: (entries) => checkDunningTrace(entries),
+    check: (entries) => checkDunningTrace(entries, options),
     actions: dunningActions,
   }
 }

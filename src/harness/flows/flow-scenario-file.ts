@@ -15,7 +15,12 @@ const PROPERTY_OF: Readonly<Record<string, Exclude<FlowScenarioProperty, 'thin_e
 // The property's own options decide its verdicts as much as the program does: a file that left
 // them out would replay an app with a promised grace against the default policy.
 function optionsOf(subject: RemoteSubject['subject'] | undefined): { options?: Record<string, unknown> } {
-  const options = subject?.kind === 'mirror' ? subject.check : subject?.kind === 'fulfilment' ? subject.options : undefined
+  const options =
+    subject?.kind === 'mirror'
+      ? subject.check
+      : subject?.kind === 'fulfilment' || subject?.kind === 'dunning'
+        ? subject.options
+        : undefined
   return options === undefined || Object.keys(options).length === 0
     ? {}
     : { options: structuredClone(options) as Record<string, unknown> }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { DunningCheckOptions } from '../checkers/dunning-checker.js'
 import type { MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FulfilmentSubjectOptions } from './fulfilment-subject.js'
@@ -40,13 +41,19 @@ const fulfilmentOptions = z
   })
   .strict()
 
-const SCHEMAS = { mirror: mirrorOptions, fulfilment: fulfilmentOptions, dunning: z.object({}).strict() } as const
+const dunningOptions = z
+  .object({
+    standing: z.object({ liftOnVoid: z.boolean().optional() }).strict().optional(),
+  })
+  .strict()
+
+const SCHEMAS = { mirror: mirrorOptions, fulfilment: fulfilmentOptions, dunning: dunningOptions } as const
 
 /** A flow property's own options, by its subject's kind: what decides its verdicts besides the program. */
 export interface FlowSubjectOptions {
   mirror: MirrorCheckOptions
   fulfilment: FulfilmentSubjectOptions
-  dunning: Record<string, never>
+  dunning: DunningCheckOptions
 }
 
 /**

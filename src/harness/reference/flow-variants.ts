@@ -206,9 +206,10 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
   {
     name: 'ignores-void',
     mistake:
-      'lifts a restriction only when the written-off invoice is paid: a voided one (the debt forgiven) keeps the account restricted',
+      'promises to lift a restriction once the debt is settled, and lifts it only when the written-off invoice is paid: a voided one (the debt forgiven) keeps the account restricted',
     breaks: 'dunning.standing',
     factory: makeDunningClient({ ignoresVoid: true }),
+    options: { standing: { liftOnVoid: true } },
   },
 ]
 

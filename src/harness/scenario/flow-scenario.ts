@@ -68,10 +68,8 @@ function subjectOf(property: Exclude<FlowScenarioProperty, 'thin_events'>, facto
       'replay',
       flowSubjectOptions('replay', 'fulfilment', options, where),
     )
-  if (property === 'dunning') {
-    flowSubjectOptions('replay', 'dunning', options, where)
-    return dunningSubject(factory as DunningClientFactory, 'replay')
-  }
+  if (property === 'dunning')
+    return dunningSubject(factory as DunningClientFactory, 'replay', flowSubjectOptions('replay', 'dunning', options, where))
   return mirrorSubject(factory as SubscriptionMirrorFactory, flowSubjectOptions('replay', 'mirror', options, where), 'replay')
 }
 

@@ -1,4 +1,5 @@
 import type { FaultsInput } from '#faults/index.js'
+import type { DunningCheckOptions } from '../checkers/dunning-checker.js'
 import type { MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import type { DunningClientFactory } from '../flows/dunning-subject.js'
 import { dunningSubject } from '../flows/dunning-subject.js'
@@ -27,7 +28,7 @@ export interface SubjectRecipe {
   /** The property, by its subject's kind, with the subject's own options. */
   readonly subject:
     | { readonly kind: 'mirror'; readonly check: MirrorCheckOptions }
-    | { readonly kind: 'dunning' }
+    | { readonly kind: 'dunning'; readonly options?: DunningCheckOptions }
     | { readonly kind: 'fulfilment'; readonly options: FulfilmentSubjectOptions }
     | { readonly kind: 'usage' }
     | { readonly kind: 'webhook' }
@@ -44,7 +45,7 @@ function flowSubjectOf(recipe: SubjectRecipe, factory: AnyFactory): () => FlowSu
     case 'mirror':
       return () => mirrorSubject(factory as SubscriptionMirrorFactory, subject.check, api)
     case 'dunning':
-      return () => dunningSubject(factory as DunningClientFactory, api)
+      return () => dunningSubject(factory as DunningClientFactory, api, subject.options)
     case 'fulfilment':
       return () => fulfilmentSubject(factory as FulfilmentClientFactory, api, subject.options)
     default:
