@@ -6,6 +6,7 @@ import {
   type DunningClientFactory,
   flowFaultKinds,
   HarnessInputError,
+  makeDunningClient,
   makeSubscriptionMirror,
   mirrorSubject,
   referenceDunningClient,
@@ -96,20 +97,11 @@ describe('checkDunning', () => {
   }
 
   it('names the invoice that was noticed twice', async () => {
-    const twice: DunningClientFactory = (env) => ({
-      async handler(req) {
-        const event = JSON.parse(await req.text()) as {
-          id: string
-          type: string
-          data: { object: { id: string; customer: string } }
-        }
-        if (event.type === 'invoice.payment_failed')
-          env.notices.paymentFailed(event.data.object.id, event.data.object.customer, event.id)
-        return new Response('ok')
-      },
-    })
+    // A notice on every failed attempt, otherwise correct (standing included): the verdict is the notices'.
+    const twice: DunningClientFactory = makeDunningClient({ noticeEveryAttempt: true })
     const result = await checkDunning(twice, { numRuns: 100 })
     expect(result.ok).toBe(false)
+    expect(result.violations?.[0]?.checker).toBe('dunning.notice_once')
     expect(result.violations?.[0]?.message).toMatch(/^in_\w+: /)
   }, 120_000)
 })

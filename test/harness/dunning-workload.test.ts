@@ -81,7 +81,7 @@ describe('checkDunning workload', () => {
     it(`catches the ${variant.name} dunning client on seeds ${SEEDS.join(', ')} at the default runs, in at most 10 steps`, async () => {
       const outcomes = []
       for (const seed of SEEDS) {
-        const result = await checkDunning(variant.factory, { seed })
+        const result = await checkDunning(variant.factory, { ...variant.options, seed })
         outcomes.push({ seed, caught: !result.ok, short: (result.counterexample?.steps.length ?? 99) <= 10 })
       }
       expect(outcomes).toEqual(SEEDS.map((seed) => ({ seed, caught: true, short: true })))
