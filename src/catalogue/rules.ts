@@ -174,3 +174,9 @@ export const TEST_CLOCK_MAX_FROZEN_TIME = 253_402_300_799
  * service sends them, so a destination, a forwarding flag or a fault may name them.
  */
 export const SPEC_ONLY_EVENT_TYPES = ['charge.created', 'checkout_sessions.completed'] as const
+/**
+ * How long before a trial ends the provider sends `customer.subscription.trial_will_end` (its
+ * event reference: "Occurs three days before a subscription's trial period is scheduled to end,
+ * or when a trial is ended immediately (using trial_end=now)").
+ */
+export const TRIAL_WILL_END_LEAD_MS = 3 * DAY

@@ -26,6 +26,7 @@ import { createStopCollection } from './stop-collection.js'
 import { createSubSchedule } from './sub-schedule.js'
 import { createTaxes } from './taxes.js'
 import { createTestClocks, type TestClocks } from './test-clocks.js'
+import { trialWillEnd } from './trial-notice.js'
 
 export type { NewInvoice } from './billing-types.js'
 export type { CancelOptions } from './cancellation.js'
@@ -258,7 +259,7 @@ function buildArea(ctx: BillingContext, jobs: BillingJobs, testClocks: TestClock
   const parts = buildParts(ctx, jobs, testClocks)
   return {
     api: apiOf(ctx, parts),
-    actions: actionsOf(parts),
+    actions: actionsOf(ctx, parts),
     attachedPayments: parts.attachedPayments,
     intentOutcome: parts.payments.intentOutcome,
   }
@@ -301,7 +302,7 @@ function buildParts(ctx: BillingContext, jobs: BillingJobs, testClocks: TestCloc
 type Parts = ReturnType<typeof buildParts>
 
 /** What billing's job kinds do, once the parts that do it exist. */
-function actionsOf({ cycles, schedule, payments, invoicing, schedules, pausing }: Parts): JobActions {
+function actionsOf(ctx: BillingContext, { cycles, schedule, payments, invoicing, schedules, pausing }: Parts): JobActions {
   return {
     periodEnd: cycles.periodEnd,
     expireIncomplete: cycles.expireIncomplete,
@@ -319,6 +320,7 @@ function actionsOf({ cycles, schedule, payments, invoicing, schedules, pausing }
     },
     scheduleStep: schedules.runStep,
     resumeCollection: pausing.collectionResumes,
+    trialWillEnd: (a) => trialWillEnd(ctx, a),
   }
 }
 

@@ -13,6 +13,7 @@ import { isMetered, type Lines } from './lines.js'
 import { holdCycleInvoice } from './pause-collection.js'
 import type { Payments } from './payments.js'
 import type { Timeline } from './timelines.js'
+import { scheduleTrialNotice } from './trial-notice.js'
 
 /**
  * What a subscription's cycle works with: billing's shared records, its lines, its job kinds, its
@@ -265,6 +266,7 @@ function startCycle(p: CycleParts, scope: Scope, sub: Json, cycle: CycleStart, o
   })
   p.payments.finalizeAndPay(scope, cycle.firstInvoice, origin, cycle.payNow)
   schedulePeriodEnd(p.jobs, s)
+  if (cycle.trialEnd !== null) scheduleTrialNotice(p.jobs, s, cycle.trialEnd)
   const started = r.subscription().require(scope, s.id)
   if (started.status === 'incomplete') {
     s.expiry = s.timeline.at(s.timeline.now() + SUBSCRIPTION_INCOMPLETE_EXPIRY_MS, p.jobs.expireIncomplete, refOf(scope, s.id))

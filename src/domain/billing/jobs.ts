@@ -20,6 +20,8 @@ export interface JobActions {
   scheduleStep(a: Ref): void
   /** A subscription's paused collection resumes at its `pause_collection.resumes_at`. */
   resumeCollection(a: Ref): void
+  /** Three days before a trial ends: `customer.subscription.trial_will_end`, if the trial still ends then. */
+  trialWillEnd(a: Ref): void
 }
 
 /**
@@ -95,6 +97,9 @@ export function createJobs(ctx: BillingContext, actions: () => JobActions) {
   // Like a schedule's, it names the subscription only and reads `resumes_at` when it runs.
   const resumeCollection = own.jobKind('subscription.resume_collection', (a) => actions().resumeCollection(a), unlinked)
 
-  const subJobs = { periodEnd, expireIncomplete, cancelAt, resumeCollection }
+  // It names the trial end it announces and checks it when it runs: a moved trial's old notice does nothing.
+  const trialWillEnd = own.jobKind('subscription.trial_will_end', (a) => actions().trialWillEnd(a), unlinked)
+
+  const subJobs = { periodEnd, expireIncomplete, cancelAt, resumeCollection, trialWillEnd }
   return { links, kinds, jobKind: own.jobKind, ...subJobs, finalize, retry, overdue, scheduleStep }
 }

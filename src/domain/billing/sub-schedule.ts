@@ -4,6 +4,7 @@ import { refOf, type SubState, sec } from './billing-types.js'
 import type { BillingContext } from './context.js'
 import type { Cycles } from './cycles.js'
 import type { BillingJobs } from './jobs.js'
+import { scheduleTrialNotice, trialEndedNow } from './trial-notice.js'
 
 /**
  * Changes to a subscription's schedule asked for by `subscriptions.create`/`update`: a `cancel_at`
@@ -43,6 +44,7 @@ export function createSubSchedule(ctx: BillingContext, jobs: BillingJobs, cycles
       s.n = 0
       for (const item of cycles.itemsOf(scope, id)) r.item().put(scope, item.id, { current_period_end: sec(trialEnd) })
       cycles.schedulePeriodEnd(s)
+      scheduleTrialNotice(jobs, s, trialEnd)
       return {
         status: 'trialing',
         trial_start: sub.status === 'trialing' && typeof sub.trial_start === 'number' ? sub.trial_start : sec(s.timeline.now()),
@@ -55,6 +57,7 @@ export function createSubSchedule(ctx: BillingContext, jobs: BillingJobs, cycles
     endTrialNow(scope: Scope, id: string): void {
       const s = subs.get(key(scope, id))
       if (s === undefined || r.subscription().get(scope, id)?.status !== 'trialing') return
+      trialEndedNow(ctx, scope, id)
       const now = s.timeline.now()
       s.trialEnd = now
       s.periodEnd = now
