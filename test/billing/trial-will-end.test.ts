@@ -16,7 +16,11 @@ async function trialing(days: number) {
   const b = billingClient()
   const { customer } = await payingCustomer(b.stripe)
   const { price } = await monthlyPrice(b.stripe, 1500)
-  const sub = await b.stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], trial_period_days: days })
+  const sub = await b.stripe.subscriptions.create({
+    customer: customer.id,
+    items: [{ price: price.id }],
+    trial_period_days: days,
+  })
   await b.sim.settle()
   return { ...b, sub }
 }
