@@ -122,6 +122,13 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
     factory: makeSubscriptionMirror({ welcomePerCreatedEvent: true }),
     breaks: 'mirror.welcome_once',
   },
+  {
+    name: 'trial-will-end-ends-trial',
+    mistake:
+      'takes customer.subscription.trial_will_end (sent three days before) for the end of the trial: the customer loses access while still trialing',
+    factory: makeSubscriptionMirror({ trialWillEndEndsTrial: true }),
+    breaks: 'mirror.access_withheld',
+  },
 ]
 
 /**

@@ -44,6 +44,8 @@ export interface SubscriptionMirrorFlaws {
   readonly firstSignatureOnly?: boolean
   /** Welcomes on each `customer.subscription.created` it has not processed (by event id), not once per subscription. */
   readonly welcomePerCreatedEvent?: boolean
+  /** Takes `customer.subscription.trial_will_end` for the trial's end: no access for the customer until an invoice is paid. */
+  readonly trialWillEndEndsTrial?: boolean
 }
 
 /** What a mirror promises beyond the default access (`active`, `trialing`). */
@@ -78,6 +80,8 @@ interface MirrorState {
   readonly seen: Set<string>
   /** Subscriptions welcomed by this instance (the welcome-in-memory flaw's only record of them). */
   readonly welcomed: Set<string>
+  /** Customers told their trial will end, not yet paid (the trial-will-end flaw's "trial over"). */
+  readonly trialOver: Set<string>
   /** The newest signing secret when this instance started (the first-signature flaw's only one). */
   readonly bootSecret: string | undefined
 }
@@ -162,9 +166,12 @@ function store(state: MirrorState, event: Event, sub: Json): void {
 /** Applies a subscription event; false when the subscription could not be read (answer 500: it comes again). */
 async function apply(state: MirrorState, event: Event): Promise<boolean> {
   const { flaws, created } = state
+  if (flaws.trialWillEndEndsTrial && event.type === 'invoice.paid') state.trialOver.delete(String(event.data.object.customer))
   if (!event.type.startsWith('customer.subscription.')) return true
   if (event.type === 'customer.subscription.deleted' && flaws.ignoreDeleted) return true
   const object = event.data.object
+  if (flaws.trialWillEndEndsTrial && event.type === 'customer.subscription.trial_will_end')
+    state.trialOver.add(String(object.customer))
   const id = String(object.id)
   const fromPayload = flaws.lastDeliveredWins === true || flaws.createdTies === true || flaws.seatDeltas === true
   if (fromPayload) {
@@ -181,7 +188,8 @@ async function apply(state: MirrorState, event: Event): Promise<boolean> {
 }
 
 /** Access: a subscription of the customer in an entitled status. */
-function hasAccess({ env, flaws, policy, rows, periodStart }: MirrorState, customerId: string): boolean {
+function hasAccess({ env, flaws, policy, rows, periodStart, trialOver }: MirrorState, customerId: string): boolean {
+  if (flaws.trialWillEndEndsTrial && trialOver.has(customerId)) return false
   const grace = policy.pastDueGraceMs
   const graced = (id: string, r: MirroredSubscription) =>
     r.status === 'past_due' && grace !== undefined && env.clock.now < (periodStart[id] ?? 0) * 1000 + grace
@@ -272,6 +280,7 @@ export function makeSubscriptionMirror(
       created: {},
       seen: new Set(),
       welcomed: new Set(),
+      trialOver: new Set(),
       bootSecret: secrets[secrets.length - 1],
     }
     const ready = load(state)
