@@ -47,6 +47,12 @@ const WITH_SEATS: readonly Story[] = [
   { steps: [subscribe(), seats], makes: STARTED, ends: { subscription: 'active', ...PAID } },
   // A trial's first invoice is for nothing: paid with no payment or charge.
   { steps: [subscribe(14), seats], makes: STARTED, ends: { subscription: 'trialing', invoice: 'paid' } },
+  // A trial shorter than three days: its end is announced (trial_will_end) as it is made.
+  {
+    steps: [subscribe(3), seats],
+    makes: { ...STARTED, 'customer.subscription.trial_will_end': 1 },
+    ends: { subscription: 'trialing', invoice: 'paid' },
+  },
   {
     // The seat change's proration is pending when the cancellation deletes it.
     steps: [subscribe(), seats, { kind: 'cancel', sub: -1, atPeriodEnd: false }],
