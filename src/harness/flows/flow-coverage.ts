@@ -66,19 +66,20 @@ export class FlowCoverage {
       const data = e.body.data as { object?: Json } | undefined
       const object = data?.object
       if (e.objectId === undefined || object === undefined) return
-      this.states.set(e.objectId, stateName(object))
-      this.noteChange(`${e.type}|${e.objectId}`, e.id, e.body.created, data)
+      // A twin repeats an earlier change: its object is as it was then, not the provider's state now.
+      if (!this.noteChange(`${e.type}|${e.objectId}`, e.id, e.body.created, data)) this.states.set(e.objectId, stateName(object))
     })
   }
 
-  /** Pairs an event with the last one of its type and object when both describe the same change. */
-  private noteChange(key: string, id: string, created: unknown, data: unknown): void {
+  /** Pairs an event with the last one of its type and object when both describe the same change; true for such a twin. */
+  private noteChange(key: string, id: string, created: unknown, data: unknown): boolean {
     const last = this.lastChange.get(key)
     this.lastChange.set(key, { id, created, data })
     // Same second first: the text of the data is made only for the rare repeat within one.
-    if (last === undefined || last.created !== created || JSON.stringify(last.data) !== JSON.stringify(data)) return
+    if (last === undefined || last.created !== created || JSON.stringify(last.data) !== JSON.stringify(data)) return false
     this.twins.set(id, last.id)
     this.twins.set(last.id, id)
+    return true
   }
 
   /** Notes one request the app was handed (`forged` when the harness's attacker sent it); its event id. */
