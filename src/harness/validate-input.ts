@@ -339,3 +339,18 @@ export function validateProgram(api: string, program: unknown): void {
 export function validateProgramOptions(api: string, options: unknown): void {
   parse(api, 'option', programOptionsSchema, options)
 }
+
+/**
+ * A value as an input error message shows it after "got": its JSON, cut short, or "a function".
+ *
+ * @example
+ * shownValue(['bogus']) // '["bogus"]'
+ */
+export function shownValue(value: unknown): string {
+  if (typeof value === 'function') return 'a function'
+  try {
+    return (JSON.stringify(value) ?? String(value)).slice(0, 80)
+  } catch {
+    return String(value)
+  }
+}

@@ -1,5 +1,5 @@
 import { faultKinds } from '#faults/index.js'
-import { HarnessInputError } from '../validate-input.js'
+import { HarnessInputError, shownValue } from '../validate-input.js'
 import type { FlowAdversity, FlowWorkload } from './flow-program.js'
 
 // Every key of `FlowWorkload`, checked by the compiler: a new option cannot be forgotten here.
@@ -94,19 +94,11 @@ export function refuseBadWorkload(api: string, workload: unknown): void {
   for (const [key, value] of Object.entries(workload)) {
     if (value === undefined) continue
     const why = problem(key, value)
-    if (why !== undefined) throw new HarnessInputError(`${api}: option 'workload.${key}' ${why}, got ${show(value)}`)
+    if (why !== undefined) throw new HarnessInputError(`${api}: option 'workload.${key}' ${why}, got ${shownValue(value)}`)
   }
   const { minSteps, maxSteps } = workload as FlowWorkload
   if (minSteps !== undefined && maxSteps !== undefined && minSteps > maxSteps)
     throw new HarnessInputError(
       `${api}: option 'workload.minSteps' (${minSteps}) must not exceed 'workload.maxSteps' (${maxSteps})`,
     )
-}
-
-function show(value: unknown): string {
-  try {
-    return typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value)).slice(0, 80)
-  } catch {
-    return String(value)
-  }
 }

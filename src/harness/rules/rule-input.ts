@@ -1,4 +1,4 @@
-import { HarnessInputError } from '../validate-input.js'
+import { HarnessInputError, shownValue } from '../validate-input.js'
 
 /**
  * Checks a rule builder's arguments where the user writes them: a rule built from a missing kind or
@@ -14,28 +14,19 @@ export function ruleInput(
 ): void {
   if ('kind' in required && (typeof required.kind !== 'string' || required.kind === ''))
     throw new HarnessInputError(
-      `${api}: the effect kind must be a non-empty string (what env.effects.record names), got ${show(required.kind)}`,
+      `${api}: the effect kind must be a non-empty string (what env.effects.record names), got ${shownValue(required.kind)}`,
     )
   if ('types' in required) {
     const t = required.types
     if (!Array.isArray(t) || t.length === 0 || !t.every((x) => typeof x === 'string' && x !== ''))
-      throw new HarnessInputError(`${api}: the event types must be a non-empty array of strings, got ${show(t)}`)
+      throw new HarnessInputError(`${api}: the event types must be a non-empty array of strings, got ${shownValue(t)}`)
   }
   for (const [name, fn] of Object.entries(required.fns ?? {}))
-    if (typeof fn !== 'function') throw new HarnessInputError(`${api}: '${name}' must be a function, got ${show(fn)}`)
+    if (typeof fn !== 'function') throw new HarnessInputError(`${api}: '${name}' must be a function, got ${shownValue(fn)}`)
   if (options === undefined) return
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new HarnessInputError(`${api}: options must be an object, got ${show(options)}`)
+    throw new HarnessInputError(`${api}: options must be an object, got ${shownValue(options)}`)
   const name = (options as { name?: unknown }).name
   if (name !== undefined && (typeof name !== 'string' || name === ''))
-    throw new HarnessInputError(`${api}: option 'name' must be a non-empty string, got ${show(name)}`)
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'function') return 'a function'
-  try {
-    return String(JSON.stringify(value)).slice(0, 60)
-  } catch {
-    return String(value)
-  }
+    throw new HarnessInputError(`${api}: option 'name' must be a non-empty string, got ${shownValue(name)}`)
 }

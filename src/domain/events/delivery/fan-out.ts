@@ -43,11 +43,7 @@ export function createFanOut(ctx: DeliveryContext, schedule: AttemptSchedule): (
   return (event) => {
     ctx.index.seen(event)
     if (event.type === PING_TYPE || SYNCHRONOUS_TYPES.has(event.type)) return
-    if (
-      twins.rolls(event) ||
-      (!twins.emitting() && ctx.faultHooks.redundantEvent?.({ event: event.id, type: event.type }) === true)
-    )
-      queueMicrotask(() => twins.emit(event))
+    if (twins.rolls(event)) queueMicrotask(() => twins.emit(event))
     for (const d of ctx.destinations.all()) {
       if (!routes(d, event, ctx.accounts)) continue
       // An EventBridge destination has no receiver to attempt: the event goes on its bus at once.

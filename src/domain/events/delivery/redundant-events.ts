@@ -32,13 +32,15 @@ export function createRedundantEvents(ctx: DeliveryContext) {
   }
 
   return {
-    /** True while a twin is being emitted: its own fan-out must not twin it again. */
-    emitting(): boolean {
-      return emittingTwin
-    },
-    /** True when this event gets a twin (draws only when the knob is on and it is no twin itself). */
-    rolls(_event: StoredEvent): boolean {
-      return ctx.faults.redundantEventRate > 0 && !emittingTwin && ctx.faultRng().chance(ctx.faults.redundantEventRate)
+    /**
+     * True when this event gets a twin: never for a twin itself; else the knob draws (only when
+     * on), then the fault hooks decide (a scheduled, injected or rate-drawn `redundant_event`).
+     */
+    rolls(event: StoredEvent): boolean {
+      if (emittingTwin) return false
+      const rate = ctx.faults.redundantEventRate
+      if (rate > 0 && ctx.faultRng().chance(rate)) return true
+      return ctx.faultHooks.redundantEvent?.({ event: event.id, type: event.type }) === true
     },
     emit(event: StoredEvent): void {
       emittingTwin = true
