@@ -11,11 +11,14 @@ import {
   checkWebhookReceiver,
   type DunningEnv,
   type FlowClientEnv,
+  type FlowProgram,
   type FulfilmentEnv,
   fulfilmentPayments,
   HarnessInputError,
+  mirrorSubject,
   mountApp,
   resignDelivery,
+  runFlow,
   serveRuns,
   toAppFetch,
   type WebhookReceiverEnv,
@@ -297,6 +300,43 @@ describe('an app already running on a port, with serveRuns', () => {
     try {
       const factory = api.app({ url: 'http://127.0.0.1:9' })
       await expect(checkWebhookReceiver(factory as never, { numRuns: 1 })).rejects.toThrow(/flow properties/)
+    } finally {
+      await api.close()
+    }
+  })
+
+  it("reads the app's state only after its reset, in a run that delivers nothing", async () => {
+    const api = await serveRuns()
+    let resetDone = false
+    const readsBeforeReset: string[] = []
+    const factory = api.app({
+      url: 'http://127.0.0.1:9',
+      // A reset that takes a while (a database truncate): a few hundred turns of the event loop.
+      reset: async () => {
+        for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve))
+        resetDone = true
+      },
+      state: () => ({
+        subscriptions: () => {
+          if (!resetDone) readsBeforeReset.push('subscriptions')
+          return {}
+        },
+        hasAccess: (customer: string) => {
+          if (!resetDone) readsBeforeReset.push(`hasAccess ${customer}`)
+          return false
+        },
+      }),
+    })
+    const nothingDelivered = {
+      seed: 0,
+      faults: [],
+      steps: [{ kind: 'cancel', sub: -1, atPeriodEnd: true }],
+    } as unknown as FlowProgram
+    try {
+      const report = await runFlow(nothingDelivered, mirrorSubject(factory, {}, 'test'), { headerPrefix: 'Stripe' })
+      expect(report.steps).toEqual(['cancel sub#-1 at period end (no subscription)'])
+      expect(resetDone).toBe(true)
+      expect(readsBeforeReset).toEqual([])
     } finally {
       await api.close()
     }

@@ -31,6 +31,20 @@ function inContext(served: ServedRun & Queue, forward: () => Promise<Response>):
   return turn
 }
 
+/** The app's state readers, each waiting for `ready` (the reset or redeploy) before it reads. */
+function afterReady<R extends object>(readers: R, ready: Promise<unknown>): R {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(readers))
+    out[key] =
+      typeof value === 'function'
+        ? async (...args: unknown[]) => {
+            await ready
+            return (value as (...a: unknown[]) => unknown).apply(readers, args)
+          }
+        : value
+  return out as R
+}
+
 /**
  * Settings of {@link serveRuns}.
  *
@@ -142,7 +156,9 @@ export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServ
         const how = { appUrl: app.url, appSecret: webhookSecret, answerMs, now, runSecrets }
         const ready = Promise.resolve(first ? app.reset?.(env) : app.redeploy?.(env))
         ready.catch(() => undefined)
-        const readers = app.state?.(env) ?? ({} as R)
+        // The readers wait for the reset too: a run that delivers nothing must not read the
+        // previous run's state.
+        const readers = afterReady(app.state?.(env) ?? ({} as R), ready)
         return {
           ...readers,
           handler: async (request: Request) => {

@@ -111,6 +111,26 @@ function accessRule(options: MirrorCheckOptions): Rule {
 }
 
 /**
+ * The subscription events the app refused between an acknowledged event and the comparison, as a
+ * hint: a refusal undoes nothing the app wrote before it (the delivered payload stored before the
+ * signature check or the API read succeeded), so the wrong copy may be that write.
+ */
+function refusedSince(history: RuleHistory, from: TraceEntry, to: TraceEntry): string | undefined {
+  const refused = history.entries.filter(
+    (e) =>
+      e.kind === 'harness.rule.refused' &&
+      e.seq > from.seq &&
+      e.seq < to.seq &&
+      String(e.data.type).startsWith('customer.subscription.'),
+  )
+  if (refused.length === 0) return undefined
+  const shown = [...new Map(refused.map((e) => [String(e.data.event), e])).values()].slice(0, 3)
+  const how = (e: TraceEntry) =>
+    `${String(e.data.event)} (${String(e.data.type)}, answered ${String(e.data.status)}${Number(e.data.failedReads) > 0 ? ' after a failed API read' : ''})`
+  return `${shown.map(how).join(', ')}: a write made before answering a refusal stays (the delivered payload stored before the signature check or the API read succeeded); write only what a successful read returns, after verifying (else an event answered 2xx without being applied)`
+}
+
+/**
  * The latest event the app accepted about the subscription before the comparison, when it already
  * showed the provider's value of the first wrong field (status or the cancellation flag, the fields
  * an event's state carries): the app was told the truth and kept the old copy.
@@ -124,6 +144,8 @@ function unapplied(history: RuleHistory, at: TraceEntry, c: CompareData, wrong: 
     if (a.object !== c.id) continue
     if (a.state?.[field] !== c.provider[wrong[0] as keyof typeof c.provider]) return undefined
     const told = `though the app acknowledged ${a.event} (${a.type}), which showed the provider's ${field}`
+    const refused = refusedSince(history, a.entry, at)
+    if (refused !== undefined) return `${told}, and after it refused ${refused}`
     // Events about other objects accepted since (an invoice): one of them may have been written over it.
     const since = [...new Map(accepted.slice(i + 1).map((b) => [b.type, b])).values()].slice(0, 3)
     if (since.length === 0)

@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { checkSubscriptionMirror, type MirroredSubscription, type RunServer, serveRuns } from 'service-sim/harness'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+// A subscription mirror written in Python (stdlib http.server, Debian's stripe-python) on a port
+// of its own, attacked run after run by the flow property through serveRuns: the harness is not
+// only for apps in this process or in this language.
+
+/** Debian's interpreter: python3-stripe is a Debian package, not in a pyenv `python3` on PATH. */
+const PYTHON = '/usr/bin/python3'
+const APP = fileURLToPath(new URL('./stripe_python_mirror_app.py', import.meta.url))
+const probe = spawnSync(PYTHON, ['-c', 'import stripe'], { encoding: 'utf8' })
+const missing =
+  probe.error !== undefined || probe.status !== 0
+    ? `skipped: '${PYTHON} -c "import stripe"' failed (${probe.error?.message ?? probe.stderr.trim().split('\n').pop()}); install Debian's python3-stripe (apt-get install python3-stripe, as .ci/run does)`
+    : undefined
+if (missing !== undefined) process.stderr.write(`python-harness.test.ts ${missing}\n`)
+
+const children: ChildProcess[] = []
+let server: RunServer
+
+beforeAll(async () => {
+  if (missing === undefined) server = await serveRuns()
+})
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGINT')
+  await server?.close()
+})
+
+/** Starts the Python app with one mistake (or none) and waits for the port it prints. */
+async function pythonMirror(flaw: '' | 'payload' | 'unsigned') {
+  const child = spawn(PYTHON, [APP], {
+    env: {
+      ...process.env,
+      API_BASE: server.apiUrl,
+      SECRET_KEY: server.secretKey,
+      WEBHOOK_SECRET: server.webhookSecret,
+      MIRROR_FLAW: flaw,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  children.push(child)
+  const first = await new Promise<string>((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code) => reject(new Error(`the Python app exited (${code}) before listening`)))
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve)
+  })
+  const url = `http://127.0.0.1:${(JSON.parse(first) as { port: number }).port}`
+  const get = async (path: string) => (await fetch(url + path)).json()
+  const app = server.app({
+    url,
+    reset: async () => void (await fetch(`${url}/test/reset`, { method: 'POST' })),
+    state: () => ({
+      subscriptions: () => get('/test/subscriptions') as Promise<Record<string, MirroredSubscription>>,
+      hasAccess: async (customer: string) => (await get(`/test/access/${customer}`)) === true,
+    }),
+  })
+  return { app, stop: () => child.kill('SIGINT') }
+}
+
+describe.skipIf(missing !== undefined)('a Python app on a port, attacked through serveRuns', () => {
+  it('passes the subscription mirror property when it verifies with stripe-python and reads each subscription back', async () => {
+    const { app, stop } = await pythonMirror('')
+    try {
+      const result = await checkSubscriptionMirror(app, { headerPrefix: 'Stripe', numRuns: 8, seed: 3 })
+      expect(result.violations ?? []).toEqual([])
+      expect(result.ok).toBe(true)
+    } finally {
+      stop()
+    }
+  }, 180_000)
+
+  it('catches a Python app that writes each delivered payload as it comes, the last delivered winning', async () => {
+    const { app, stop } = await pythonMirror('payload')
+    try {
+      const result = await checkSubscriptionMirror(app, { headerPrefix: 'Stripe', numRuns: 30, seed: 1 })
+      expect(result.ok).toBe(false)
+      expect(result.violations?.map((v) => v.checker)).toContainEqual(expect.stringMatching(/^mirror\./))
+    } finally {
+      stop()
+    }
+  }, 180_000)
+
+  it('catches a Python app that writes the payload before it verifies the signature, naming what it wrote before verifying', async () => {
+    const { app, stop } = await pythonMirror('unsigned')
+    try {
+      const result = await checkSubscriptionMirror(app, { headerPrefix: 'Stripe', numRuns: 30, seed: 1 })
+      expect(result.ok).toBe(false)
+      // Caught through a forgery the app wrote, or a late delivery it refused after writing it.
+      const [first] = result.violations ?? []
+      expect(['flow.forgery_ignored', 'mirror.converged']).toContain(first?.checker)
+      expect(first?.message).toMatch(
+        /verify the signature on the raw body before acting|before the signature check or the API read succeeded/,
+      )
+    } finally {
+      stop()
+    }
+  }, 180_000)
+})
