@@ -569,6 +569,41 @@ describe('coverage and steering', () => {
     }
   })
 
+  it('refuses a flow program a user wrote wrongly, naming the step, instead of running it', async () => {
+    const subject = () => mirrorSubject(referenceSubscriptionMirror, {}, 'test')
+    const cases: [unknown, RegExp][] = [
+      // `minutes` for `ms` advanced the clock by NaN and never ended.
+      [
+        { seed: 0, steps: [{ kind: 'advance', minutes: 180 }], faults: [] },
+        /^runFlow: step 0 \('advance'\) has unknown field\(s\) 'minutes'; its fields: ms$/,
+      ],
+      [
+        { seed: 0, steps: [{ kind: 'advance', ms: -5 }], faults: [] },
+        /step 0 \('advance'\) field 'ms' must be a finite number of milliseconds >= 0, got -5/,
+      ],
+      [
+        { seed: 0, steps: [{ kind: 'subscrbe', customer: 0 }], faults: [] },
+        /step 0 has unknown kind "subscrbe" \(expected one of subscribe, /,
+      ],
+      [
+        { seed: 0, steps: [{ kind: 'cancel', sub: -1, atPeriodEnd: 'yes' }], faults: [] },
+        /field 'atPeriodEnd' must be true or false, got "yes"/,
+      ],
+      [
+        { seed: 0, steps: [{ kind: 'forge', forgery: 'bad_sig', aim: 'invoice.' }], faults: [] },
+        /field 'forgery' must be one of wrong_secret, altered_body, unsigned/,
+      ],
+      [{ seed: 0, steps: [], faults: [{ step: 1, fault: 'dup' }] }, /^runFlow: fault 0 /],
+      [{ seed: 'x', steps: [], faults: [] }, /^runFlow: program 'seed' must be an integer, got "x"/],
+      [{ seed: 0, steps: [], faults: [], everyevent: true }, /unknown program field\(s\) 'everyevent'/],
+    ]
+    for (const [program, message] of cases) {
+      const refused = runFlow(program as never, subject())
+      await expect(refused).rejects.toThrow(HarnessInputError)
+      await expect(runFlow(program as never, subject())).rejects.toThrow(message)
+    }
+  })
+
   it('refuses a seed that is not an integer instead of running some other seed', async () => {
     for (const seed of ['abc', 1.5, Number.NaN])
       await expect(checkDunning(referenceDunningClient, { numRuns: 1, seed: seed as never })).rejects.toThrow(

@@ -1,16 +1,25 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { checkSubscriptionMirror, type MirroredSubscription, type RunServer, serveRuns } from 'service-sim/harness'
+import {
+  checkDunning,
+  checkFulfilment,
+  checkSubscriptionMirror,
+  type MirroredSubscription,
+  type RunServer,
+  serveRuns,
+} from 'service-sim/harness'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-// A subscription mirror written in Python (stdlib http.server, Debian's stripe-python) on a port
-// of its own, attacked run after run by the flow property through serveRuns: the harness is not
-// only for apps in this process or in this language.
+// A subscription mirror, a dunning app and a Checkout shop written in Python (stdlib http.server,
+// Debian's stripe-python) on ports of their own, attacked run after run by the flow properties through
+// serveRuns: the harness is not only for apps in this process or in this language.
 
 /** Debian's interpreter: python3-stripe is a Debian package, not in a pyenv `python3` on PATH. */
 const PYTHON = '/usr/bin/python3'
-const APP = fileURLToPath(new URL('./stripe_python_mirror_app.py', import.meta.url))
+const MIRROR_APP = fileURLToPath(new URL('./stripe_python_mirror_app.py', import.meta.url))
+const DUNNING_APP = fileURLToPath(new URL('./stripe_python_dunning_app.py', import.meta.url))
+const SHOP_APP = fileURLToPath(new URL('./stripe_python_shop_app.py', import.meta.url))
 const probe = spawnSync(PYTHON, ['-c', 'import stripe'], { encoding: 'utf8' })
 const missing =
   probe.error !== undefined || probe.status !== 0
@@ -29,18 +38,9 @@ afterAll(async () => {
   await server?.close()
 })
 
-/** Starts the Python app with one mistake (or none) and waits for the port it prints. */
-async function pythonMirror(flaw: '' | 'payload' | 'unsigned') {
-  const child = spawn(PYTHON, [APP], {
-    env: {
-      ...process.env,
-      API_BASE: server.apiUrl,
-      SECRET_KEY: server.secretKey,
-      WEBHOOK_SECRET: server.webhookSecret,
-      MIRROR_FLAW: flaw,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+/** Starts a Python app on its own port and waits for the port it prints. */
+async function startPython(script: string, env: Record<string, string>) {
+  const child = spawn(PYTHON, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   children.push(child)
   const first = await new Promise<string>((resolve, reject) => {
     child.once('error', reject)
@@ -48,6 +48,13 @@ async function pythonMirror(flaw: '' | 'payload' | 'unsigned') {
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve)
   })
   const url = `http://127.0.0.1:${(JSON.parse(first) as { port: number }).port}`
+  return { url, stop: () => child.kill('SIGINT') }
+}
+
+/** The Python mirror with one mistake (or none), as the property's factory. */
+async function pythonMirror(flaw: '' | 'payload' | 'unsigned') {
+  const env = { API_BASE: server.apiUrl, SECRET_KEY: server.secretKey, WEBHOOK_SECRET: server.webhookSecret, MIRROR_FLAW: flaw }
+  const { url, stop } = await startPython(MIRROR_APP, env)
   const get = async (path: string) => (await fetch(url + path)).json()
   const app = server.app({
     url,
@@ -57,7 +64,29 @@ async function pythonMirror(flaw: '' | 'payload' | 'unsigned') {
       hasAccess: async (customer: string) => (await get(`/test/access/${customer}`)) === true,
     }),
   })
-  return { app, stop: () => child.kill('SIGINT') }
+  return { app, stop }
+}
+
+/** The Python dunning app with one mistake (or none): its notices come back through recordUrl. */
+async function pythonDunning(flaw: '' | 'every-failure') {
+  const env = { RECORD_URL: server.recordUrl, WEBHOOK_SECRET: server.webhookSecret, DUNNING_FLAW: flaw }
+  const { url, stop } = await startPython(DUNNING_APP, env)
+  const app = server.app({ url, reset: async () => void (await fetch(`${url}/test/reset`, { method: 'POST' })) })
+  return { app, stop }
+}
+
+/** The Python shop with one mistake (or none): webhook and success page, shipments through recordUrl. */
+async function pythonShop(flaw: '' | 'page-ships') {
+  const env = {
+    API_BASE: server.apiUrl,
+    SECRET_KEY: server.secretKey,
+    RECORD_URL: server.recordUrl,
+    WEBHOOK_SECRET: server.webhookSecret,
+    SHOP_FLAW: flaw,
+  }
+  const { url, stop } = await startPython(SHOP_APP, env)
+  const app = server.app({ url, reset: async () => void (await fetch(`${url}/test/reset`, { method: 'POST' })) })
+  return { app, stop }
 }
 
 describe.skipIf(missing !== undefined)('a Python app on a port, attacked through serveRuns', () => {
@@ -93,6 +122,54 @@ describe.skipIf(missing !== undefined)('a Python app on a port, attacked through
       expect(['flow.forgery_ignored', 'mirror.converged']).toContain(first?.checker)
       expect(first?.message).toMatch(
         /verify the signature on the raw body before acting|before the signature check or the API read succeeded/,
+      )
+    } finally {
+      stop()
+    }
+  }, 180_000)
+
+  it('passes the dunning property with a Python app whose notices come back through recordUrl', async () => {
+    const { app, stop } = await pythonDunning('')
+    try {
+      const result = await checkDunning(app, { headerPrefix: 'Stripe', numRuns: 8, seed: 1 })
+      expect(result.violations ?? []).toEqual([])
+      expect(result.ok).toBe(true)
+    } finally {
+      stop()
+    }
+  }, 180_000)
+
+  it('catches a Python dunning app that sends a notice for every failed attempt', async () => {
+    const { app, stop } = await pythonDunning('every-failure')
+    try {
+      const result = await checkDunning(app, { headerPrefix: 'Stripe', numRuns: 12, seed: 1 })
+      expect(result.ok).toBe(false)
+      expect(result.violations?.[0]?.checker).toBe('dunning.notice_once')
+      expect(result.violations?.[0]?.message).toMatch(/notice\(s\) for one failed attempt cycle \(expected 1\)/)
+    } finally {
+      stop()
+    }
+  }, 180_000)
+
+  it('passes the fulfilment property with a Python shop whose success page races the webhook over HTTP', async () => {
+    const { app, stop } = await pythonShop('')
+    try {
+      const result = await checkFulfilment(app, { headerPrefix: 'Stripe', numRuns: 20, seed: 2 })
+      expect(result.violations ?? []).toEqual([])
+      expect(result.ok).toBe(true)
+    } finally {
+      stop()
+    }
+  }, 180_000)
+
+  it('catches a Python shop whose success page ships a delayed payment before it clears, naming the unread page', async () => {
+    const { app, stop } = await pythonShop('page-ships')
+    try {
+      const result = await checkFulfilment(app, { headerPrefix: 'Stripe', numRuns: 30, seed: 1 })
+      expect(result.ok).toBe(false)
+      expect(result.violations?.[0]?.checker).toBe('fulfilment.unpaid')
+      expect(result.violations?.[0]?.message).toMatch(
+        /outside any delivery; no API read of it; provider then: status complete, payment_status unpaid/,
       )
     } finally {
       stop()

@@ -18,6 +18,7 @@ import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
 import { type Claim, type SentEvent, statusOfObject, watchAdoption } from './flow-forgery.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
+import { refuseBadFlowProgram } from './flow-program-input.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
 
 /** Virtual time each step leaves its deliveries before the next (past every delay a fault adds). */
@@ -243,6 +244,12 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
   }
 }
 
+/** The program, once `refuseBadFlowProgram` found nothing wrong with it. */
+function wellFormed(program: FlowProgram): FlowProgram {
+  refuseBadFlowProgram('runFlow', program)
+  return program
+}
+
 /** The types the run's endpoint is subscribed to: every one for an `everyEvent` program, else the subject's. */
 function eventTypesOf(program: FlowProgram, subject: FlowSubject): readonly string[] {
   return program.everyEvent === true ? ['*'] : (subject.eventTypes ?? FLOW_EVENT_TYPES)
@@ -289,7 +296,7 @@ async function flowStep(
  * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}), {})
  */
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
-  const prepared = await preparedFlow(options, eventTypesOf(program, subject))
+  const prepared = await preparedFlow(options, eventTypesOf(wellFormed(program), subject))
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
   const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()
