@@ -17,7 +17,7 @@ import {
 import { type FlowSubject, runFlow } from './flows/flow-run.js'
 import { fulfilmentDirectedProgram } from './flows/fulfilment-directed.js'
 import type { SimulatorChoice } from './run/simulator-choice.js'
-import { HarnessInputError } from './validate-input.js'
+import { HarnessInputError, shownValue } from './validate-input.js'
 
 /** Settings of a flow campaign. */
 export interface FlowCampaignOptions extends SimulatorChoice {
@@ -183,6 +183,10 @@ export async function runFlowCampaign(
   subject: () => FlowSubject,
   options: FlowCampaignOptions = {},
 ): Promise<FlowCampaignReport> {
+  if (typeof subject !== 'function')
+    throw new HarnessInputError(
+      `runFlowCampaign: expected a subject maker () => FlowSubject (e.g. () => mirrorSubject(app, {}, 'campaign')), got ${shownValue(subject)}`,
+    )
   const runs = options.runs ?? 500
   if (!Number.isInteger(runs) || runs < 1)
     throw new HarnessInputError("runFlowCampaign: option 'runs' must be a positive integer")

@@ -354,3 +354,18 @@ export function shownValue(value: unknown): string {
     return String(value)
   }
 }
+
+/**
+ * Refuses what is not a run's trace entries (an array, as `sim.trace.entries()` gives), naming the
+ * checker: a trace checker handed something else would fail deep inside with a TypeError.
+ *
+ * @example
+ * refuseNotEntries('checkBilling', sim.trace.entries()) // fine
+ * refuseNotEntries('checkBilling', sim.trace) // throws HarnessInputError
+ */
+export function refuseNotEntries(api: string, entries: unknown): void {
+  if (!Array.isArray(entries))
+    throw new HarnessInputError(
+      `${api}: expected the run's trace entries (an array, e.g. sim.trace.entries()), got ${shownValue(entries)}`,
+    )
+}

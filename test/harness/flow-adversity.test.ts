@@ -2,22 +2,28 @@ import { join } from 'node:path'
 import { verifySignature } from 'service-sim'
 import {
   checkDunning,
+  checkDunningTrace,
+  checkFlowAdversity,
   checkFulfilment,
+  checkRuleTrace,
   checkSubscriptionMirror,
   coverageTable,
   type DunningClientFactory,
+  describeFlowProgram,
   dunningSubject,
   dunningWorkload,
   type FlowClientEnv,
   type FlowProgram,
   type FulfilmentClientFactory,
   fulfilmentSubject,
+  fulfilmentWorkload,
   HarnessInputError,
   impossibleCombination,
   knownFlowCombinations,
   loadScenarioFile,
   makeDunningClient,
   makeSubscriptionMirror,
+  minimiseFlow,
   mirrorSubject,
   mountApp,
   referenceDunningClient,
@@ -602,6 +608,20 @@ describe('coverage and steering', () => {
       await expect(refused).rejects.toThrow(HarnessInputError)
       await expect(runFlow(program as never, subject())).rejects.toThrow(message)
     }
+  })
+
+  it('refuses what is not a trace, a program or a subject at the other entry points, naming the API', async () => {
+    expect(() => checkFlowAdversity({} as never)).toThrow(
+      /^checkFlowAdversity: expected the run's trace entries \(an array, e\.g\. sim\.trace\.entries\(\)\), got \{\}/,
+    )
+    expect(() => checkDunningTrace('trace' as never)).toThrow(HarnessInputError)
+    expect(() => checkRuleTrace([], [{}] as never)).toThrow(/^checkRuleTrace: expected an array of rules/)
+    expect(() => describeFlowProgram({ seed: 0, steps: [{ kind: 'advance' }], faults: [] } as never)).toThrow(
+      /^describeFlowProgram: step 0 \('advance'\) field 'ms' must be a finite number/,
+    )
+    expect(() => minimiseFlow({ seed: 0, steps: [], faults: [] }, 'yes' as never)).toThrow(/^minimiseFlow: expected a predicate/)
+    expect(() => fulfilmentWorkload(undefined as never)).toThrow(/^fulfilmentWorkload: expected how many payments/)
+    await expect(runFlowCampaign({} as never, { runs: 1 })).rejects.toThrow(/^runFlowCampaign: expected a subject maker/)
   })
 
   it('refuses a seed that is not an integer instead of running some other seed', async () => {

@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
@@ -139,6 +140,7 @@ function unbilled({ customer, units, own }: CustomerBilling): Violation[] {
  * checkBilling(sim.trace.entries()) // [] when every acknowledged unit was billed once, in its period, at its price
  */
 export function checkBilling(entries: readonly TraceEntry[]): Violation[] {
+  refuseNotEntries('checkBilling', entries)
   const { sent, cancelled, lines } = readBilling(entries)
   const customers = new Set([...sent.map((s) => s.customer), ...lines.map((l) => l.customer)])
   return [...customers].sort().flatMap((customer) => {

@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
@@ -14,6 +15,7 @@ export const MIN_BACKOFF_MS = 100
  * checkClient(sim.trace.entries())
  */
 export function checkClient(entries: readonly TraceEntry[], minBackoffMs = MIN_BACKOFF_MS): Violation[] {
+  refuseNotEntries('checkClient', entries)
   const out: Violation[] = []
   let expired: TraceEntry | undefined
   let reported = false

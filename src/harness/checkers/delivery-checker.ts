@@ -1,5 +1,6 @@
 import { TEST_RETRY_OFFSETS_MS } from '#domain/index.js'
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
@@ -44,6 +45,7 @@ const AUTOMATIC = new Set(['automatic', 'retry'])
  * checkDeliveries(sim.trace.entries()) // [] when every delivery ended as the service promises
  */
 export function checkDeliveries(entries: readonly TraceEntry[], kinds: DeliveryKinds = deliveryKinds): Violation[] {
+  refuseNotEntries('checkDeliveries', entries)
   const out: Violation[] = []
   interface Pair {
     origin: TraceEntry

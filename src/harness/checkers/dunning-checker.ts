@@ -5,6 +5,7 @@ import { checkRuleTrace } from '../rules/check-rules.js'
 import { neverAfter } from '../rules/never-after.js'
 import type { Rule } from '../rules/rule.js'
 import { describeEffect, type EffectRecord, type RuleHistory } from '../rules/rule-history.js'
+import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
@@ -197,6 +198,7 @@ export function dunningRules(options: DunningCheckOptions = {}): Rule[] {
  * checkDunningTrace(sim.trace.entries()) // []
  */
 export function checkDunningTrace(entries: readonly TraceEntry[], options: DunningCheckOptions = {}): Violation[] {
+  refuseNotEntries('checkDunningTrace', entries)
   return checkRuleTrace(entries, dunningRules(options))
 }
 

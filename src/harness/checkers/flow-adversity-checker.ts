@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseNotEntries } from '../validate-input.js'
 import { type Violation, violation } from './violation.js'
 
 /** Trace kinds that record what an app did (its effects), whichever property traced them. */
@@ -147,6 +148,7 @@ function refusalHint(entries: readonly TraceEntry[], refused: readonly TraceEntr
  * checkFlowAdversity(sim.trace.entries()) // []
  */
 export function checkFlowAdversity(entries: readonly TraceEntry[]): Violation[] {
+  refuseNotEntries('checkFlowAdversity', entries)
   const out: Violation[] = []
   forgeryEffects(entries, out)
   forgeryAdopted(entries, out)

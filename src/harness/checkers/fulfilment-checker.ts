@@ -7,6 +7,7 @@ import type { ObjectState } from '../rules/object-state.js'
 import { onlyWhile } from '../rules/only-while.js'
 import type { Rule } from '../rules/rule.js'
 import type { RuleHistory } from '../rules/rule-history.js'
+import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
 import type { Violation } from './violation.js'
 
@@ -77,6 +78,7 @@ export function fulfilmentRules(options: FulfilmentCheckOptions = {}): Rule[] {
  * checkFulfilmentTrace(sim.trace.entries()) // []
  */
 export function checkFulfilmentTrace(entries: readonly TraceEntry[], options: FulfilmentCheckOptions = {}): Violation[] {
+  refuseNotEntries('checkFulfilmentTrace', entries)
   return checkRuleTrace(entries, fulfilmentRules(options))
 }
 

@@ -1,5 +1,6 @@
 import { DELIVERY_TIMEOUT_MS } from '#domain/index.js'
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
@@ -182,6 +183,7 @@ function checkAcknowledged(seen: Seen): void {
  * checkReceiver(sim.trace.entries())
  */
 export function checkReceiver(entries: readonly TraceEntry[]): Violation[] {
+  refuseNotEntries('checkReceiver', entries)
   const seen: Seen = {
     out: [],
     effects: new Map(),

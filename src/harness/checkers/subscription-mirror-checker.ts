@@ -6,6 +6,7 @@ import { atMostOnce } from '../rules/at-most-once.js'
 import { checkRuleTrace } from '../rules/check-rules.js'
 import type { Rule } from '../rules/rule.js'
 import type { AcceptedEvent, RuleHistory } from '../rules/rule-history.js'
+import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
@@ -224,6 +225,7 @@ export function subscriptionMirrorRules(options: MirrorCheckOptions = {}): Rule[
  * checkSubscriptionMirrorTrace(sim.trace.entries(), { pastDueGraceMs: 3 * 86_400_000 }) // []
  */
 export function checkSubscriptionMirrorTrace(entries: readonly TraceEntry[], options: MirrorCheckOptions = {}): Violation[] {
+  refuseNotEntries('checkSubscriptionMirrorTrace', entries)
   return checkRuleTrace(entries, subscriptionMirrorRules(options))
 }
 

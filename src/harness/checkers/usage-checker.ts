@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
 import { type Violation, violation } from './violation.js'
 
@@ -172,6 +173,7 @@ function unacknowledged(entries: readonly TraceEntry[]): Violation[] {
  * checkUsage(sim.trace.entries()) // [] when every acknowledged unit was billed once
  */
 export function checkUsage(entries: readonly TraceEntry[]): Violation[] {
+  refuseNotEntries('checkUsage', entries)
   const u = readUsage(entries)
   const customers = accountsOf(u.batches)
   const suspects = suspectsOf(customers, u.totals)

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { type FaultEntry, type FaultKind, rateLimitReasons } from '#faults/index.js'
 import { type EpisodeStep, episodeSlots, type Slot, scheduleOf, singleWeight } from './flow-episodes.js'
+import { refuseBadFlowProgram } from './flow-program-input.js'
 import { twinDraw, withTwin } from './twin-draw.js'
 
 /**
@@ -362,6 +363,7 @@ export function flowStepLabel(step: FlowStep): string {
  * describeFlowProgram(program) // '1. subscribe c0 to pro x1\n2. advance 32d  [duplicate_delivery x1]'
  */
 export function describeFlowProgram(program: FlowProgram): string {
+  refuseBadFlowProgram('describeFlowProgram', program)
   return program.steps
     .map((s, i) => {
       const faults = program.faults.filter((f) => f.step === i + 1).map((f) => `${f.fault} x${f.count ?? 1}`)

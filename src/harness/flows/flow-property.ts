@@ -5,11 +5,12 @@ import { type ReplayHint, replayReported } from '../failure-report.js'
 import { minimiseProgram } from '../properties.js'
 import { writeScenarioFile } from '../run/scenario-file.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
-import { HarnessInputError } from '../validate-input.js'
+import { HarnessInputError, shownValue } from '../validate-input.js'
 import { parallelRunsFor, type RemoteSubject } from '../workers/parallel-runs.js'
 import type { WorkersOption } from '../workers/workers-option.js'
 import type { FlowAction } from './flow-actions.js'
 import { type FlowProgram, type FlowWorkload, flowProgram } from './flow-program.js'
+import { refuseBadFlowProgram } from './flow-program-input.js'
 import { type FlowReport, type FlowSubject, runFlow } from './flow-run.js'
 import { flowScenarioOf } from './flow-scenario-file.js'
 import { refuseBadWorkload } from './workload-input.js'
@@ -73,11 +74,18 @@ export interface FlowCheckResult {
  * @example
  * const smaller = await minimiseFlow(program, async (p) => (await runFlow(p, subject())).violations.length > 0)
  */
-export const minimiseFlow: (
+export const minimiseFlow = (
   program: FlowProgram,
   fails: (p: FlowProgram) => Promise<boolean>,
   ahead?: (next: readonly FlowProgram[]) => void,
-) => Promise<FlowProgram> = minimiseProgram
+): Promise<FlowProgram> => {
+  refuseBadFlowProgram('minimiseFlow', program)
+  if (typeof fails !== 'function')
+    throw new HarnessInputError(
+      `minimiseFlow: expected a predicate (program) => Promise<boolean> that says whether a program still fails, got ${shownValue(fails)}`,
+    )
+  return minimiseProgram(program, fails, ahead)
+}
 
 // Every option a flow check takes (a property's own, such as the mirror's `access`, are taken off
 // before): the compiler keeps the list whole.

@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { HarnessInputError, shownValue } from '../validate-input.js'
 import type { EpisodeStep } from './flow-episodes.js'
 import type { FlowStep, FlowWorkload } from './flow-program.js'
 
@@ -162,6 +163,10 @@ export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly Epis
  * fc.sample(flowProgram(fulfilmentWorkload(fulfilmentPayments.length)), 1)
  */
 export function fulfilmentWorkload(payments: number, base: FlowWorkload = {}): FlowWorkload {
+  if (!Number.isInteger(payments) || payments < 1)
+    throw new HarnessInputError(
+      `fulfilmentWorkload: expected how many payments the checkouts draw from (an integer >= 1, e.g. fulfilmentPayments.length), got ${shownValue(payments)}`,
+    )
   const steps = fulfilmentSteps(payments)
   return {
     ...base,

@@ -2,7 +2,7 @@ import type { TraceEntry } from '#kernel/index.js'
 import type { Violation } from '../checkers/violation.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from '../flows/flow-property.js'
 import type { FlowClientEnv, FlowRun, FlowSubject } from '../flows/flow-run.js'
-import { HarnessInputError } from '../validate-input.js'
+import { HarnessInputError, refuseNotEntries, shownValue } from '../validate-input.js'
 import { objectState } from './object-state.js'
 import type { Rule } from './rule.js'
 import { ruleHistory } from './rule-history.js'
@@ -24,6 +24,11 @@ export interface RuleApp {
  * checkRuleTrace(sim.trace.entries(), refunds.rules) // []
  */
 export function checkRuleTrace(entries: readonly TraceEntry[], rules: readonly Rule<never>[]): Violation[] {
+  refuseNotEntries('checkRuleTrace', entries)
+  if (!Array.isArray(rules) || rules.some((r) => typeof (r as { check?: unknown } | null)?.check !== 'function'))
+    throw new HarnessInputError(
+      `checkRuleTrace: expected an array of rules (atMostOnce, exactlyOnce, ... or a rule set's rules), got ${shownValue(rules)}`,
+    )
   const history = ruleHistory(entries)
   return rules.flatMap((r) => [...r.check(history)])
 }
