@@ -10,6 +10,7 @@ import {
   webhookFaultKindsFor,
   webhookProgram,
 } from './fast-check/arbitraries.js'
+import { reproducedReport } from './reproduced-report.js'
 import { describeProgram, type Program } from './run/program.js'
 import { executeProgram, type RunOptions as HarnessRunOptions, type RunOptions } from './run/run-program.js'
 import { scenarioOf, writeScenarioFile } from './run/scenario-file.js'
@@ -162,7 +163,7 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
   }
   const { numRuns, program } = await search(api, arb, run, options)
   if (program === undefined) return { ok: true, numRuns }
-  const report = await executeProgram(api, program, run)
+  const report = await reproducedReport('harness.not_reproduced', () => executeProgram(api, program, run))
   let scenarioFile: string | undefined
   if (options.scenarioDir !== undefined) {
     scenarioFile = writeScenarioFile(

@@ -1,5 +1,6 @@
 import {
   checkSubscriptionMirror,
+  checkWebhookReceiver,
   type FlowClientEnv,
   type FlowProgram,
   type MirroredSubscription,
@@ -7,8 +8,10 @@ import {
   mirrorSubject,
   mountApp,
   referenceSubscriptionMirror,
+  referenceWebhookReceiver,
   runFlow,
   type SubscriptionMirrorFactory,
+  type WebhookReceiverFactory,
 } from 'service-sim/harness'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
@@ -110,5 +113,18 @@ describe('a counterexample the app does not fail again', () => {
     expect(result.ok).toBe(false)
     expect(result.violations?.map((v) => v.checker)).toEqual(['flow.not_reproduced'])
     expect(result.violations?.[0]?.message).toMatch(/failed while the property searched, but passed 3 runs of it afterwards/)
+  })
+
+  it('is reported the same way by the other properties', async () => {
+    let builds = 0
+    const flaky: WebhookReceiverFactory = (env) => {
+      const inner = referenceWebhookReceiver(env)
+      // Its first deployments (the first run's) report every payment intent in a status it never had.
+      const wrong = async () => Object.fromEntries(Object.keys(await inner.state()).map((id) => [id, 'canceled']))
+      return { ...inner, state: ++builds <= 2 ? wrong : inner.state }
+    }
+    const result = await checkWebhookReceiver(flaky, { numRuns: 5 })
+    expect(result.ok).toBe(false)
+    expect(result.violations?.map((v) => v.checker)).toEqual(['harness.not_reproduced'])
   })
 })

@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import type { FaultsInput } from '#faults/index.js'
-import { type Violation, violation } from '../checkers/violation.js'
+import type { Violation } from '../checkers/violation.js'
 import { type ReplayHint, replayReported } from '../failure-report.js'
 import { minimiseProgram } from '../properties.js'
+import { reproducedReport } from '../reproduced-report.js'
 import { writeScenarioFile } from '../run/scenario-file.js'
 import type { SimulatorChoice } from '../run/simulator-choice.js'
 import { HarnessInputError, shownValue } from '../validate-input.js'
@@ -224,27 +225,7 @@ async function search(
   }
 }
 
-/** Runs of the counterexample for its report, for an app that answers differently each time. */
-const REPORT_TRIES = 3
-
-/**
- * The counterexample's report. A deterministic app fails it again at once; an app that is not (on
- * a port, timing on the wall clock, state kept between runs) may pass a run of it, so it is run up
- * to three times, and a counterexample that never fails again is reported as such rather than as
- * a failure with no reason.
- */
 async function reportOf(runOne: (p: FlowProgram) => Promise<FlowReport>, program: FlowProgram) {
-  let report = await runOne(program)
-  for (let i = 1; i < REPORT_TRIES && report.violations.length === 0; i++) report = await runOne(program)
-  const violations =
-    report.violations.length > 0
-      ? report.violations
-      : [
-          violation(
-            'flow.not_reproduced',
-            `this program failed while the property searched, but passed ${REPORT_TRIES} runs of it afterwards: the app answers the same run differently (state kept from an earlier run, work on the wall clock, a race inside the app); make its reset and its state readers complete before they answer, or mount it in process to replay the run exactly`,
-            [],
-          ),
-        ]
-  return { violations, traceHash: report.traceHash, steps: report.steps }
+  const report = await reproducedReport('flow.not_reproduced', () => runOne(program))
+  return { violations: report.violations, traceHash: report.traceHash, steps: report.steps }
 }
