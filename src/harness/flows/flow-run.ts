@@ -1,7 +1,7 @@
 import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import { TextRequest } from '#http/index.js'
-import type { Clock, TraceEntry } from '#kernel/index.js'
+import { type Clock, createClock, type TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
 import type { Violation } from '../checkers/violation.js'
@@ -243,6 +243,21 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
   }
 }
 
+/**
+ * With `simOptions: { clock: 'global' }`, the global clock (timers and `Date`) is installed for the
+ * run and brought to the run's time before each delivery, so an app that checks a signature's age
+ * on its own clock (`Date.now()`) sees it as the provider sent it; the run's own clock stays local.
+ */
+function onWallClock(options: FlowRunOptions, sim: Simulator, receive: (r: Request) => Promise<Response>) {
+  if ((options.simOptions as { clock?: unknown } | undefined)?.clock !== 'global') return { receive, uninstall: () => {} }
+  const wall = createClock({ clock: 'global', start: sim.clock.now })
+  const synced = (request: Request) => {
+    wall.setSystemTime(sim.clock.now)
+    return receive(request)
+  }
+  return { receive: synced, uninstall: () => void wall.uninstall() }
+}
+
 /** The types the run's endpoint is subscribed to: every one for an `everyEvent` program, else the subject's. */
 function eventTypesOf(program: FlowProgram, subject: FlowSubject): readonly string[] {
   return program.everyEvent === true ? ['*'] : (subject.eventTypes ?? FLOW_EVENT_TYPES)
@@ -277,6 +292,29 @@ async function flowStep(
   const checked = subject.checkpoint(run, false)
   if (checked !== undefined) await checked
   return note === undefined || note === '' ? undefined : `${flowStepLabel(step)} (${note})`
+}
+
+/** The run's report, once its final checkpoint is taken: the verdicts on its whole trace. */
+function flowReport(
+  sim: Simulator,
+  subject: FlowSubject,
+  coverage: FlowCoverage,
+  labels: string[],
+  options: FlowRunOptions,
+): FlowReport {
+  const entries = sim.trace.entries()
+  options.onTrace?.(entries)
+  return {
+    violations: rootCauseFirst([...subject.check(entries), ...checkFlowAdversity(entries)]),
+    traceHash: sim.trace.hash(),
+    steps: labels,
+    coverage: coverage.keys(),
+    // Read by a campaign's steering only: made when read.
+    get coverageSteps() {
+      return coverage.steps()
+    },
+    ...(coverage.firstType === undefined ? {} : { firstDelivery: coverage.firstType }),
+  }
 }
 
 /**
@@ -319,12 +357,15 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   runsByFetch.set(env.fetch, run)
   const forged = new Set<string>()
+  let uninstall = () => {}
   // The recorder's storage is turned off once no run is under way, whatever ends this one.
   try {
     deployment.deploy('start')
     const stateOf = subject.stateOf?.bind(subject) ?? statusOfObject
     const watch = { destination: d, forged, coverage, statusOf: statusReader(subject, run), stateOf }
-    const receive = ackingHandler(run, deployment, causal, watch)
+    const onWall = onWallClock(options, sim, ackingHandler(run, deployment, causal, watch))
+    uninstall = onWall.uninstall
+    const receive = onWall.receive
     const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
     let n = 0
     const advance = (ms: number) => runner.advance(ms)
@@ -351,20 +392,9 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     const checked = subject.checkpoint(run, true)
     // A subject that reads at once is not awaited: no microtask turn, the trace as it was.
     if (checked !== undefined) await checked
-    const entries = sim.trace.entries()
-    options.onTrace?.(entries)
-    return {
-      violations: rootCauseFirst([...subject.check(entries), ...checkFlowAdversity(entries)]),
-      traceHash: sim.trace.hash(),
-      steps: labels,
-      coverage: coverage.keys(),
-      // Read by a campaign's steering only: made when read.
-      get coverageSteps() {
-        return coverage.steps()
-      },
-      ...(coverage.firstType === undefined ? {} : { firstDelivery: coverage.firstType }),
-    }
+    return flowReport(sim, subject, coverage, labels, options)
   } finally {
+    uninstall()
     causal.close()
   }
 }

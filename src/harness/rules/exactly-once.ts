@@ -1,6 +1,6 @@
 import type { TraceEntry } from '#kernel/index.js'
 import { type Violation, violation } from '../checkers/violation.js'
-import type { ObjectState } from './object-state.js'
+import { absentFieldsHint, type ObjectState } from './object-state.js'
 import type { Rule } from './rule.js'
 import type { EffectRecord, RuleHistory } from './rule-history.js'
 import { ruleInput } from './rule-input.js'
@@ -91,7 +91,7 @@ export function exactlyOnce(kind: string, options: ExactlyOnceOptions): Rule {
           out.push(
             violation(
               options.leftoverName?.(final?.state) ?? name,
-              `${key}: left with ${kind} standing (${t.done.length} done, ${t.undone.length} reversed) though ${what}`,
+              `${key}: left with ${kind} standing (${t.done.length} done, ${t.undone.length} reversed) though ${what}${final === undefined ? '' : absentFieldsHint(options.when, final.state)}`,
               witnesses,
             ),
           )
