@@ -120,6 +120,29 @@ const pins: readonly Pin[] = [
     says: /fulfil 0 time/,
   },
   {
+    rule: 'fulfilment.once',
+    variant: 'paid-only',
+    subject: shop,
+    program: program([
+      { kind: 'x:checkout', mode: 'subscription', customer: 0, plan: 0, trialDays: 7 },
+      { kind: 'x:pay', session: 0, payment: 0, returns: false },
+    ]),
+    says: /fulfil 0 time.*its end state \(.*payment_status no_payment_required.*\) obliges it/,
+  },
+  {
+    rule: 'fulfilment.once',
+    variant: 'reverses-customer',
+    subject: shop,
+    program: program([
+      checkout,
+      { kind: 'x:pay', session: -1, payment: 0, returns: false },
+      checkout,
+      { kind: 'x:pay', session: -1, payment: 5, returns: false },
+      { kind: 'advance', ms: DAY },
+    ]),
+    says: /reversed 1 time.*checkout\.session\.async_payment_failed.*\(an event about another object, cs_\w+: take back only what the event is about\)/,
+  },
+  {
     rule: 'fulfilment.reversed',
     variant: 'never-reverses',
     subject: shop,
@@ -219,6 +242,22 @@ const pins: readonly Pin[] = [
       { kind: 'x:void', customer: 0 },
     ]),
     says: /still restricted at the end though none of its invoices is uncollectible .*provider then: customer cus_\w+ \(no status\)\)$/,
+  },
+  {
+    rule: 'dunning.standing',
+    variant: 'restricts-late-write-off',
+    subject: dunning,
+    program: program(
+      [
+        subscribe(),
+        { kind: 'fail_card', customer: 0 },
+        { kind: 'advance', ms: 32 * DAY },
+        { kind: 'x:write_off', customer: 0 },
+        { kind: 'recover', customer: 0 },
+      ],
+      [{ step: 4, fault: 'delay_delivery', count: 1, delay: 2 * 3_600_000, operation: 'invoice.marked_uncollectible' }],
+    ),
+    says: /still restricted at the end though none of its invoices is uncollectible/,
   },
   {
     rule: 'ack.before_durable',

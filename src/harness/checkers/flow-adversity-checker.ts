@@ -109,6 +109,15 @@ const NEWEST_ONLY_HINT =
 /** When an attempt was sent (and signed), in ms: its trace entry is written once it is answered. */
 const sentAt = (e: TraceEntry) => e.at - Number(e.data.duration)
 
+/** Whether every refused attempt was of an event an earlier attempt had delivered (a 2xx). */
+function repeatsAccepted(entries: readonly TraceEntry[], refused: readonly TraceEntry[]): boolean {
+  const firstAccepted = new Map<string, number>()
+  for (const e of entries)
+    if (e.kind === 'delivery.attempt' && e.data.outcome === 'delivered' && !firstAccepted.has(str(e.data.event)))
+      firstAccepted.set(str(e.data.event), e.seq)
+  return refused.every((r) => (firstAccepted.get(str(r.data.event)) ?? Number.POSITIVE_INFINITY) < r.seq)
+}
+
 /**
  * Whether every refused attempt was signed no later (to the second of the header's `t=`) than an
  * attempt the app accepted that had reached it before this one was answered, outside a secret
@@ -154,6 +163,8 @@ function refusalHint(entries: readonly TraceEntry[], refused: readonly TraceEntr
   const acceptedAsOld = entries.some(
     (e) => e.kind === 'delivery.attempt' && e.data.outcome === 'delivered' && Number(e.data.duration) >= slowest,
   )
+  if (repeatsAccepted(entries, refused))
+    return `every refused delivery repeated an event the app had already accepted (a duplicate, a redelivery): answer 2xx to an event already handled, whatever the deduplication found (a 4xx is taken as a failure and retried)`
   const outOfOrder = signedBeforeAccepted(entries, refused)
   if (slowest >= 1000 && !acceptedAsOld)
     return `every refused attempt reached the app ${slowest} ms or more after it was signed (a slow network), while others were accepted: a signature tolerance shorter than that refuses genuine deliveries (the official clients default to 300 s)${outOfOrder ? `; or ${NEWEST_ONLY_HINT}` : ''}; otherwise ${SIGNATURE_HINT}`

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FaultKind } from '#faults/index.js'
 import { customerOf, type FlowAction, type FlowActionContext, setDefaultCard } from './flow-actions.js'
+import type { EpisodeStep } from './flow-episodes.js'
 import { type FlowStep, type FlowWorkload, flowFaultKinds } from './flow-program.js'
 
 const DAY = 86_400_000
@@ -124,13 +125,14 @@ const forgiven = customer.chain((c) =>
  * schedule; a whole cycle (fails at renewal, fixed, paid by the next retry, or paid at once); a
  * failure delivered days after the invoice was paid (a renewal's or a first payment's), drawn three
  * times as often as one other; collection given up on one invoice while the customer pays the
- * next, three times as often; a written-off invoice paid or voided (the debt forgiven), and a new subscription's failed renewal written off and voided; and the app redeployed while a failure is retried, twice as often. Each step keeps its
+ * next, three times as often; a written-off invoice paid or voided (the debt forgiven), its
+ * write-off delivered after the payment half the time, and a new subscription's failed renewal written off and voided; and the app redeployed while a failure is retried, twice as often. Each step keeps its
  * own faults and shrinks alone.
  *
  * @example
  * const workload = { episodes: dunningEpisodes() }
  */
-export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
+export function dunningEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
   const failsAtRenewal = fc.tuple(failCard, renewal)
   return [
     failsAtRenewal,
@@ -165,12 +167,23 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
     paidBesideWrittenOff,
     paidBesideWrittenOff,
     paidBesideWrittenOff,
-    // Collection gives up: the invoice written off, later paid or voided (the debt forgiven).
+    // Collection gives up: the invoice written off, later paid or voided (the debt forgiven); half
+    // the time the write-off reaches the app after the payment (a backlog): it must not restrict then.
     customer.chain((c) =>
       fc.tuple(
         fc.constant({ kind: 'fail_card' as const, customer: c }),
         renewal,
-        fc.constant({ kind: 'x:write_off' as const, customer: c }),
+        fc.boolean().map((late): EpisodeStep => {
+          const step = { kind: 'x:write_off' as const, customer: c }
+          return late
+            ? {
+                step,
+                faults: [
+                  { fault: 'delay_delivery', count: 1, delay: LATE_WRITE_OFF_MS, operation: 'invoice.marked_uncollectible' },
+                ],
+              }
+            : step
+        }),
         fc.constantFrom({ kind: 'recover' as const, customer: c }, { kind: 'x:void' as const, customer: c }),
       ),
     ),
@@ -192,6 +205,9 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
     ),
   ]
 }
+
+/** How late a written-off invoice's `invoice.marked_uncollectible` may reach the app: past its payment. */
+const LATE_WRITE_OFF_MS = 2 * 3_600_000
 
 /**
  * How late the provider delivers the failures of a cycle after `x:late_failure`: past a payment

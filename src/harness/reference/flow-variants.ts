@@ -218,6 +218,13 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     factory: makeDunningClient({ ignoresVoid: true }),
     options: { standing: { liftOnVoid: true } },
   },
+  {
+    name: 'restricts-late-write-off',
+    mistake:
+      'restricts on every invoice.marked_uncollectible without asking whether the invoice was paid since: a write-off delivered after the payment restricts the account again',
+    breaks: 'dunning.standing',
+    factory: makeDunningClient({ restrictsLateWriteOff: true }),
+  },
 ]
 
 /**
@@ -284,5 +291,17 @@ export const buggyFulfilmentClients: readonly Variant<FulfilmentClientFactory>[]
     mistake: 'answers 409 to an event it already processed instead of a 2xx that stops the retries',
     factory: makeFulfilmentClient({ conflictOnDuplicate: true }),
     breaks: 'flow.genuine_refused',
+  },
+  {
+    name: 'paid-only',
+    mistake: "fulfils payment_status 'paid' only: a session that needs no payment (a trial) is never fulfilled",
+    factory: makeFulfilmentClient({ paidOnly: true }),
+    breaks: 'fulfilment.once',
+  },
+  {
+    name: 'reverses-customer',
+    mistake: "on async_payment_failed takes back every order of the customer, another session's paid order too",
+    factory: makeFulfilmentClient({ reversesCustomer: true }),
+    breaks: 'fulfilment.once',
   },
 ]
