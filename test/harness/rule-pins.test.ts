@@ -127,7 +127,7 @@ const pins: readonly Pin[] = [
       { kind: 'x:checkout', mode: 'subscription', customer: 0, plan: 0, trialDays: 7 },
       { kind: 'x:pay', session: 0, payment: 0, returns: false },
     ]),
-    says: /fulfil 0 time.*its end state \(.*payment_status no_payment_required.*\) obliges it/,
+    says: /fulfil 0 time.*its end state \(.*payment_status no_payment_required.*\) obliges it, and the app accepted evt_\w+ \(checkout\.session\.completed\), which showed it so/,
   },
   {
     rule: 'fulfilment.once',
