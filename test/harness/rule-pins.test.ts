@@ -9,6 +9,7 @@ import {
   type FlowSubject,
   fulfilmentRules,
   fulfilmentSubject,
+  makeDunningClient,
   mirrorSubject,
   referenceDunningClient,
   runFlow,
@@ -246,7 +247,8 @@ const pins: readonly Pin[] = [
   {
     rule: 'dunning.standing',
     variant: 'restricts-late-write-off',
-    subject: dunning,
+    // Pinned, not bundled: its story is drawn on 19 of 20 seeds at the default runs.
+    subject: (_name, options) => dunningSubject(makeDunningClient({ restrictsLateWriteOff: true }), 'pin', options),
     program: program(
       [
         subscribe(),
@@ -284,6 +286,14 @@ describe('every rule is pinned by a variant that breaks it alone', () => {
       (await runFlow(voided, dunningSubject(referenceDunningClient, 'pin', { standing: { liftOnVoid: true } }))).violations,
     ).toEqual([])
   }, 60_000)
+
+  it('draws a write-off delivered after its payment: the late write-off client is caught at the default runs, the reference passes its pin', async () => {
+    const late = pins.find((p) => p.variant === 'restricts-late-write-off')?.program
+    if (late === undefined) throw new Error('no late write-off pin')
+    expect((await runFlow(late, dunningSubject(referenceDunningClient, 'pin'))).violations).toEqual([])
+    const result = await checkDunning(makeDunningClient({ restrictsLateWriteOff: true }), { seed: 1 })
+    expect(result.violations?.[0]?.checker).toBe('dunning.standing')
+  }, 120_000)
 
   it('lets an app keep a forgiven customer restricted unless it promises to lift on void', async () => {
     const voided = pins.find((p) => p.variant === 'ignores-void')?.program

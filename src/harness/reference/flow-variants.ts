@@ -218,13 +218,6 @@ export const buggyDunningClients: readonly Variant<DunningClientFactory>[] = [
     factory: makeDunningClient({ ignoresVoid: true }),
     options: { standing: { liftOnVoid: true } },
   },
-  {
-    name: 'restricts-late-write-off',
-    mistake:
-      'restricts on every invoice.marked_uncollectible without asking whether the invoice was paid since: a write-off delivered after the payment restricts the account again',
-    breaks: 'dunning.standing',
-    factory: makeDunningClient({ restrictsLateWriteOff: true }),
-  },
 ]
 
 /**
