@@ -10,7 +10,7 @@
  * import { isoTime } from '#kernel/index.js'
  */
 export { canonicalJson } from './canonical-json.js'
-export type { Clock } from './clock.js'
+export { type Clock, createClock } from './clock.js'
 export { closestName } from './closest-name.js'
 export { formatDuration, parseDuration } from './duration.js'
 /** @internal */

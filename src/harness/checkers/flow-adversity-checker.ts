@@ -99,6 +99,40 @@ function forgeryEffects(entries: readonly TraceEntry[], out: Violation[]): void 
 
 const SIGNATURE_HINT = "verify the header's every v1 signature against every secret in env.secrets(), on the raw body"
 
+// The official clients' `constructEvent` measures a signature's age on `Date.now()` unless given
+// the time received: in a run, the provider signs on the run's clock, months away from the wall's.
+const WALL_CLOCK_HINT =
+  "if the app checks the signature's age on its own clock (constructEvent reads Date.now() unless given receivedAt, its sixth argument), every delivery looks months old or not yet signed: pass env.clock.now as the time received"
+
+const NEWEST_ONLY_HINT =
+  'every refused attempt was signed no later than one the app had accepted before it (deliveries arrive out of order, and many are signed within one second): a check that refuses a signature not newer than the last one accepted (a home-made replay guard) refuses genuine deliveries; the tolerance and the event id already stop replays'
+
+/** When an attempt was sent (and signed), in ms: its trace entry is written once it is answered. */
+const sentAt = (e: TraceEntry) => e.at - Number(e.data.duration)
+
+/** Whether every refused attempt was of an event an earlier attempt had delivered (a 2xx). */
+function repeatsAccepted(entries: readonly TraceEntry[], refused: readonly TraceEntry[]): boolean {
+  const firstAccepted = new Map<string, number>()
+  for (const e of entries)
+    if (e.kind === 'delivery.attempt' && e.data.outcome === 'delivered' && !firstAccepted.has(str(e.data.event)))
+      firstAccepted.set(str(e.data.event), e.seq)
+  return refused.every((r) => (firstAccepted.get(str(r.data.event)) ?? Number.POSITIVE_INFINITY) < r.seq)
+}
+
+/**
+ * Whether every refused attempt was signed no later (to the second of the header's `t=`) than an
+ * attempt the app accepted that had reached it before this one was answered, outside a secret
+ * roll (where the signatures an app misses are the header's other `v1`).
+ */
+function signedBeforeAccepted(entries: readonly TraceEntry[], refused: readonly TraceEntry[]): boolean {
+  if (entries.some((e) => e.kind === 'harness.flow.roll')) return false
+  const accepted = entries.filter((e) => e.kind === 'delivery.attempt' && e.data.outcome === 'delivered')
+  const second = (ms: number) => Math.floor(ms / 1000)
+  return refused.every((r) =>
+    accepted.some((a) => a.data.event !== r.data.event && sentAt(a) <= r.at && second(sentAt(a)) >= second(sentAt(r))),
+  )
+}
+
 /**
  * What a genuine delivery refused with a 4xx most likely met, judged from the whole run: a route
  * that is not there (404, 405), an app whose signature check works (it accepted genuine deliveries
@@ -119,15 +153,24 @@ function refusalHint(entries: readonly TraceEntry[], refused: readonly TraceEntr
   // unless told `headerPrefix: 'Stripe'`, which callers of the official client's `constructEvent` need.
   if (accepted.size === 0) {
     const prefix = entries.find((e) => e.kind === 'simulator.created')?.data.prefix
-    if (typeof prefix !== 'string' || prefix.toLowerCase() === 'stripe') return SIGNATURE_HINT
+    if (typeof prefix !== 'string' || prefix.toLowerCase() === 'stripe')
+      return `no genuine delivery was accepted: ${WALL_CLOCK_HINT}; otherwise ${SIGNATURE_HINT}`
     return `no genuine delivery was accepted: the signature is in the \`${prefix}-Signature\` header, so an app reading Stripe-Signature needs the property run with { headerPrefix: 'Stripe' }; otherwise ${SIGNATURE_HINT}`
   }
   // Every refusal met a slow network (the attempt took a second or more): the signature was older
-  // on arrival than the app's tolerance, where the provider's clients allow 300 s.
+  // on arrival than the app's tolerance, where the provider's clients allow 300 s; unless an
+  // attempt as old on arrival was accepted (a tolerance refuses by age alone).
   const slowest = Math.min(...refused.map((e) => Number(e.data.duration)))
-  if (slowest >= 1000)
-    return `every refused attempt reached the app ${slowest} ms or more after it was signed (a slow network), while others were accepted: a signature tolerance shorter than that refuses genuine deliveries (the official clients default to 300 s); otherwise ${SIGNATURE_HINT}`
-  if (refusedTypes.length === 0 || refusedTypes.some((t) => accepted.has(t))) return SIGNATURE_HINT
+  const acceptedAsOld = entries.some(
+    (e) => e.kind === 'delivery.attempt' && e.data.outcome === 'delivered' && Number(e.data.duration) >= slowest,
+  )
+  if (repeatsAccepted(entries, refused))
+    return `every refused delivery repeated an event the app had already accepted (a duplicate, a redelivery): answer 2xx to an event already handled, whatever the deduplication found (a 4xx is taken as a failure and retried)`
+  const outOfOrder = signedBeforeAccepted(entries, refused)
+  if (slowest >= 1000 && !acceptedAsOld)
+    return `every refused attempt reached the app ${slowest} ms or more after it was signed (a slow network), while others were accepted: a signature tolerance shorter than that refuses genuine deliveries (the official clients default to 300 s)${outOfOrder ? `; or ${NEWEST_ONLY_HINT}` : ''}; otherwise ${SIGNATURE_HINT}`
+  if (refusedTypes.length === 0 || refusedTypes.some((t) => accepted.has(t)))
+    return outOfOrder ? `${NEWEST_ONLY_HINT}; otherwise ${SIGNATURE_HINT}` : SIGNATURE_HINT
   return `the app accepted genuine deliveries of other types (${[...accepted].sort().slice(0, 3).join(', ')}), so its signature check works, and refused ${refusedTypes.sort().join(', ')}: answer 2xx to every genuine event, including the types it does not handle (if its signature check does refuse these, ${SIGNATURE_HINT})`
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FaultKind } from '#faults/index.js'
 import { customerOf, type FlowAction, type FlowActionContext, setDefaultCard } from './flow-actions.js'
+import type { EpisodeStep } from './flow-episodes.js'
 import { type FlowStep, type FlowWorkload, flowFaultKinds } from './flow-program.js'
 
 const DAY = 86_400_000
@@ -96,6 +97,23 @@ const paidBesideWrittenOff = customer.chain((c) =>
   ),
 )
 
+/** How late a written-off invoice's `invoice.marked_uncollectible` may reach the app: past its payment. */
+const LATE_WRITE_OFF_MS = 2 * 3_600_000
+
+// Collection gives up and the customer pays at once, while the write-off's delivery runs two hours
+// late (a backlog): it reaches the app after the payment and must not restrict the account again.
+const lateWriteOff = customer.chain((c) =>
+  fc.tuple(
+    fc.constant({ kind: 'fail_card' as const, customer: c }),
+    renewal,
+    fc.constant<EpisodeStep>({
+      step: { kind: 'x:write_off', customer: c },
+      faults: [{ fault: 'delay_delivery', count: 1, delay: LATE_WRITE_OFF_MS, operation: 'invoice.marked_uncollectible' }],
+    }),
+    fc.constant({ kind: 'recover' as const, customer: c }),
+  ),
+)
+
 // The app redeployed while a failure is retried: what it remembers must outlive the process.
 const redeployedWhileRetried = customer.chain((c) =>
   fc.tuple(
@@ -124,13 +142,14 @@ const forgiven = customer.chain((c) =>
  * schedule; a whole cycle (fails at renewal, fixed, paid by the next retry, or paid at once); a
  * failure delivered days after the invoice was paid (a renewal's or a first payment's), drawn three
  * times as often as one other; collection given up on one invoice while the customer pays the
- * next, three times as often; a written-off invoice paid or voided (the debt forgiven), and a new subscription's failed renewal written off and voided; and the app redeployed while a failure is retried, twice as often. Each step keeps its
+ * next, three times as often; a written-off invoice paid or voided (the debt forgiven); one
+ * written off and paid at once, its write-off delivered after the payment, twice as often; and a new subscription's failed renewal written off and voided; and the app redeployed while a failure is retried, twice as often. Each step keeps its
  * own faults and shrinks alone.
  *
  * @example
  * const workload = { episodes: dunningEpisodes() }
  */
-export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
+export function dunningEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
   const failsAtRenewal = fc.tuple(failCard, renewal)
   return [
     failsAtRenewal,
@@ -174,6 +193,8 @@ export function dunningEpisodes(): fc.Arbitrary<readonly FlowStep[]>[] {
         fc.constantFrom({ kind: 'recover' as const, customer: c }, { kind: 'x:void' as const, customer: c }),
       ),
     ),
+    lateWriteOff,
+    lateWriteOff,
     forgiven,
     customer.chain((c) =>
       fc.oneof(

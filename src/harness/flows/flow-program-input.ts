@@ -108,3 +108,15 @@ export function refuseBadFlowProgram(api: string, program: unknown): asserts pro
     }
   })
 }
+
+/**
+ * The program, once {@link refuseBadFlowProgram} found nothing wrong with it: for checking a program
+ * where it is passed on.
+ *
+ * @example
+ * const prepared = await preparedFlow(options, eventTypesOf(wellFormedFlowProgram('runFlow', program), subject))
+ */
+export function wellFormedFlowProgram(api: string, program: FlowProgram): FlowProgram {
+  refuseBadFlowProgram(api, program)
+  return program
+}

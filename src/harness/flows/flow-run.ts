@@ -1,7 +1,7 @@
 import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import { TextRequest } from '#http/index.js'
-import type { Clock, TraceEntry } from '#kernel/index.js'
+import { type Clock, createClock, type TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
 import type { Violation } from '../checkers/violation.js'
@@ -17,8 +17,7 @@ import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
 import { type Claim, type SentEvent, statusOfObject, watchAdoption } from './flow-forgery.js'
-import { type FlowProgram, flowStepLabel } from './flow-program.js'
-import { refuseBadFlowProgram } from './flow-program-input.js'
+import { type FlowProgram, flowStepLabel, wellFormedFlowProgram } from './flow-program.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
 
 /** Virtual time each step leaves its deliveries before the next (past every delay a fault adds). */
@@ -244,10 +243,19 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
   }
 }
 
-/** The program, once `refuseBadFlowProgram` found nothing wrong with it. */
-function wellFormed(program: FlowProgram): FlowProgram {
-  refuseBadFlowProgram('runFlow', program)
-  return program
+/**
+ * With `simOptions: { clock: 'global' }`, the global clock (timers and `Date`) is installed for the
+ * run and brought to the run's time before each delivery, so an app that checks a signature's age
+ * on its own clock (`Date.now()`) sees it as the provider sent it; the run's own clock stays local.
+ */
+function onWallClock(options: FlowRunOptions, sim: Simulator, receive: (r: Request) => Promise<Response>) {
+  if ((options.simOptions as { clock?: unknown } | undefined)?.clock !== 'global') return { receive, uninstall: () => {} }
+  const wall = createClock({ clock: 'global', start: sim.clock.now })
+  const synced = (request: Request) => {
+    wall.setSystemTime(sim.clock.now)
+    return receive(request)
+  }
+  return { receive: synced, uninstall: () => void wall.uninstall() }
 }
 
 /** The types the run's endpoint is subscribed to: every one for an `everyEvent` program, else the subject's. */
@@ -286,6 +294,29 @@ async function flowStep(
   return note === undefined || note === '' ? undefined : `${flowStepLabel(step)} (${note})`
 }
 
+/** The run's report, once its final checkpoint is taken: the verdicts on its whole trace. */
+function flowReport(
+  sim: Simulator,
+  subject: FlowSubject,
+  coverage: FlowCoverage,
+  labels: string[],
+  options: FlowRunOptions,
+): FlowReport {
+  const entries = sim.trace.entries()
+  options.onTrace?.(entries)
+  return {
+    violations: rootCauseFirst([...subject.check(entries), ...checkFlowAdversity(entries)]),
+    traceHash: sim.trace.hash(),
+    steps: labels,
+    coverage: coverage.keys(),
+    // Read by a campaign's steering only: made when read.
+    get coverageSteps() {
+      return coverage.steps()
+    },
+    ...(coverage.firstType === undefined ? {} : { firstDelivery: coverage.firstType }),
+  }
+}
+
 /**
  * Runs one billing flow program against a subject on a fork of the prepared setup: each step
  * through the step runner (its faults armed), then `FLOW_STEP_SETTLE_MS` of deliveries and the
@@ -296,7 +327,7 @@ async function flowStep(
  * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}), {})
  */
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
-  const prepared = await preparedFlow(options, eventTypesOf(wellFormed(program), subject))
+  const prepared = await preparedFlow(options, eventTypesOf(wellFormedFlowProgram('runFlow', program), subject))
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
   const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()
@@ -326,12 +357,15 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   runsByFetch.set(env.fetch, run)
   const forged = new Set<string>()
+  let uninstall = () => {}
   // The recorder's storage is turned off once no run is under way, whatever ends this one.
   try {
     deployment.deploy('start')
     const stateOf = subject.stateOf?.bind(subject) ?? statusOfObject
     const watch = { destination: d, forged, coverage, statusOf: statusReader(subject, run), stateOf }
-    const receive = ackingHandler(run, deployment, causal, watch)
+    const onWall = onWallClock(options, sim, ackingHandler(run, deployment, causal, watch))
+    uninstall = onWall.uninstall
+    const receive = onWall.receive
     const control = runner.mount({ name: FLOW_RECEIVER, url: FLOW_RECEIVER_URL, handler: receive })
     let n = 0
     const advance = (ms: number) => runner.advance(ms)
@@ -358,20 +392,9 @@ export async function runFlow(program: FlowProgram, subject: FlowSubject, option
     const checked = subject.checkpoint(run, true)
     // A subject that reads at once is not awaited: no microtask turn, the trace as it was.
     if (checked !== undefined) await checked
-    const entries = sim.trace.entries()
-    options.onTrace?.(entries)
-    return {
-      violations: rootCauseFirst([...subject.check(entries), ...checkFlowAdversity(entries)]),
-      traceHash: sim.trace.hash(),
-      steps: labels,
-      coverage: coverage.keys(),
-      // Read by a campaign's steering only: made when read.
-      get coverageSteps() {
-        return coverage.steps()
-      },
-      ...(coverage.firstType === undefined ? {} : { firstDelivery: coverage.firstType }),
-    }
+    return flowReport(sim, subject, coverage, labels, options)
   } finally {
+    uninstall()
     causal.close()
   }
 }

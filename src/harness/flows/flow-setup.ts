@@ -74,7 +74,12 @@ export async function prepareFlow(
 ): Promise<PreparedFlow> {
   let sim: Simulator
   if (choice.base === undefined) {
-    sim = createSimulator({ start: '2026-01-01T00:00:00.000Z', ...simulatorOptionsOf(choice), seed: 'flow-setup' })
+    // Each run installs the global clock an app may read for itself (`runFlow`): the prepared
+    // simulator keeps a local one, so that every run's forks start from it.
+    const { clock: _global, ...options } = simulatorOptionsOf(choice) as ReturnType<typeof simulatorOptionsOf> & {
+      clock?: unknown
+    }
+    sim = createSimulator({ start: '2026-01-01T00:00:00.000Z', ...options, seed: 'flow-setup' })
   } else {
     sim = choice.base.fork()
     continueAs(sim, { seed: 'flow-setup' })

@@ -233,9 +233,12 @@ async function checkout(ctx: FlowActionContext, shop: FulfilmentShop, step: Read
   const plan = Number(step.plan) % ctx.setup.prices.length
   const who: Record<string, string> =
     customer < 0 ? {} : { customer: ctx.setup.customers[customer % ctx.setup.customers.length] as string }
+  // A trial: the checkout saves a card and charges nothing (`no_payment_required`).
+  const trial: Record<string, string> =
+    Number(step.trialDays ?? 0) > 0 ? { 'subscription_data[trial_period_days]': String(step.trialDays) } : {}
   const lines: Record<string, string> =
     step.mode === 'subscription'
-      ? { 'line_items[0][price]': ctx.setup.prices[plan] as string }
+      ? { 'line_items[0][price]': ctx.setup.prices[plan] as string, ...trial }
       : {
           'line_items[0][price_data][currency]': 'usd',
           'line_items[0][price_data][unit_amount]': String(1500 * (plan + 1)),

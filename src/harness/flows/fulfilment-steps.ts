@@ -101,7 +101,10 @@ const LATE_OUTCOME_MS = 3 * 3_600_000
  * the success page, or the provider resending its `checkout.session.completed`): what an in-memory
  * dedupe forgets; and a payment-mode session bought with a bank debit (it settles or fails after
  * the checkout, as `checkout.session.async_payment_*`, half the time delivered three hours late),
- * the success page most often left alone, and days passing. Both pay session -1, the newest, so the payment meets a session still open.
+ * the success page most often left alone, and days passing; a subscription checkout with a trial
+ * (it needs no payment: `no_payment_required`) paid; and one customer's two orders, the first paid
+ * by card, the second by a bank debit that fails (a reversal must take back that order alone).
+ * Each pays session -1, the newest, so the payment meets a session still open.
  *
  * @example
  * const workload = { episodes: fulfilmentEpisodes(fulfilmentPayments.length) }
@@ -148,9 +151,28 @@ export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly Epis
           }
         : step,
   )
+  // A session that needs no payment (a trial): fulfilled like a paid one.
+  const free = fc.record({
+    kind: fc.constant('x:checkout' as const),
+    mode: fc.constant('subscription'),
+    customer: fc.constantFrom(0, 1, -1),
+    plan: fc.nat({ max: 2 }),
+    trialDays: fc.constant(7),
+  })
+  // One customer's two orders: one paid by card, then a bank debit that fails.
+  const ofFirst = fc.constant({ kind: 'x:checkout' as const, mode: 'payment', customer: 0, plan: 0 })
+  const failing = fc.constant(banks.length > 1 ? (banks[1] as number) : Math.max(0, payments - 1))
   return [
     fc.tuple(pay(paying, fc.constant(-1)), fc.constant({ kind: 'x:restart' as const }), again),
     fc.tuple(bought, debit, settles),
+    fc.tuple(free, pay(paying, fc.constant(-1))),
+    fc.tuple(
+      ofFirst,
+      pay(fc.constant(0), fc.constant(-1), fc.constant(false)),
+      ofFirst,
+      pay(failing, fc.constant(-1), settling),
+      settles,
+    ),
   ]
 }
 
@@ -176,7 +198,8 @@ export function fulfilmentWorkload(payments: number, base: FlowWorkload = {}): F
     firstStep: steps[0] as fc.Arbitrary<FlowStep>,
     extraSteps: [...steps, ...(base.extraSteps ?? [])],
     episodes: base.episodes ?? fulfilmentEpisodes(payments),
-    episodeShare: base.episodeShare ?? 0.15,
+    // Twice the share of old for twice the episodes: each as often as when there were two.
+    episodeShare: base.episodeShare ?? 0.3,
     faultAims: base.faultAims ?? [
       'checkout.session.completed',
       'checkout.session.async_payment_',

@@ -33,6 +33,8 @@ export interface DunningFlaws {
   readonly reinstatesOnAnyPaid?: boolean
   /** Lifts a restriction only when the written-off invoice is paid, never when it is voided. */
   readonly ignoresVoid?: boolean
+  /** Restricts on every `invoice.marked_uncollectible`, one delivered after the invoice was paid too. */
+  readonly restrictsLateWriteOff?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -72,7 +74,7 @@ function accountStanding(env: DunningEnv, flaws: DunningFlaws, row: ReturnType<t
   async function onUncollectible(event: string, invoice: Json): Promise<void> {
     if (flaws.neverRestricts) return
     // Delivered late, after the invoice was paid: the write-off is over already.
-    if ((await row(`invoice:${String(invoice.id)}`, (r) => r)).paid) return
+    if (!flaws.restrictsLateWriteOff && (await row(`invoice:${String(invoice.id)}`, (r) => r)).paid) return
     const customer = String(invoice.customer)
     const before = await writtenOff(customer, (off) => ({ ...off, [String(invoice.id)]: true }))
     if (before.length === 0) env.notices.restricted(customer, event)

@@ -285,4 +285,16 @@ export const buggyFulfilmentClients: readonly Variant<FulfilmentClientFactory>[]
     factory: makeFulfilmentClient({ conflictOnDuplicate: true }),
     breaks: 'flow.genuine_refused',
   },
+  {
+    name: 'paid-only',
+    mistake: "fulfils payment_status 'paid' only: a session that needs no payment (a trial) is never fulfilled",
+    factory: makeFulfilmentClient({ paidOnly: true }),
+    breaks: 'fulfilment.once',
+  },
+  {
+    name: 'reverses-customer',
+    mistake: "on async_payment_failed takes back every order of the customer, another session's paid order too",
+    factory: makeFulfilmentClient({ reversesCustomer: true }),
+    breaks: 'fulfilment.once',
+  },
 ]

@@ -25,6 +25,10 @@ export interface FulfilmentFlaws {
   readonly refusesExpired?: boolean
   /** Answers 409 to an event it already processed, instead of a 2xx that stops the retries. */
   readonly conflictOnDuplicate?: boolean
+  /** Fulfils only `payment_status: 'paid'`: a session that needs no payment (a trial, a full discount) is never fulfilled. */
+  readonly paidOnly?: boolean
+  /** On `checkout.session.async_payment_failed`, takes back every order of the session's customer, paid ones too. */
+  readonly reversesCustomer?: boolean
 }
 
 interface Session {
@@ -32,6 +36,7 @@ interface Session {
   readonly mode?: string
   readonly status?: string
   readonly payment_status?: string
+  readonly customer?: string | null
 }
 
 const paidNow = (s: Session) =>
@@ -62,7 +67,15 @@ export function makeFulfilmentClient(flaws: FulfilmentFlaws = {}): FulfilmentCli
         inMemory.add(session.id)
       } else if ((await env.store.update(`fulfilled:${session.id}`, (p) => p ?? source)) !== undefined) return
       env.orders.fulfil(session.id, source)
+      if (flaws.reversesCustomer && typeof session.customer === 'string')
+        await env.store.update(`orders:${session.customer}`, (p) => [...((p as string[] | undefined) ?? []), session.id])
     }
+    async function reverseCustomer(session: Session, source: string): Promise<void> {
+      if (typeof session.customer !== 'string') return
+      for (const id of ((await env.store.get(`orders:${session.customer}`)) as string[] | undefined) ?? [])
+        if ((await env.store.update(`reversed:${id}`, (p) => p ?? source)) === undefined) env.orders.reverse(id, source)
+    }
+    const ready = (s: Session) => (flaws.paidOnly ? s.status === 'complete' && s.payment_status === 'paid' : paidNow(s))
     async function retrieve(id: string): Promise<Session | undefined> {
       try {
         const res = await env.fetch(`${env.baseUrl}/v1/checkout/sessions/${encodeURIComponent(id)}`, {
@@ -89,10 +102,11 @@ export function makeFulfilmentClient(flaws: FulfilmentFlaws = {}): FulfilmentCli
         if (flaws.refusesExpired && event.type === 'checkout.session.expired') throw new TypeError(`no handler for ${event.type}`)
         const session = event.data.object
         if (event.type === 'checkout.session.completed') {
-          if (paidNow(session) || flaws.completedRegardless || flaws.neverReverses) await fulfilOnce(session, event.id)
+          if (ready(session) || flaws.completedRegardless || flaws.neverReverses) await fulfilOnce(session, event.id)
         } else if (event.type === 'checkout.session.async_payment_succeeded') {
           if (!flaws.ignoresAsyncSucceeded && !flaws.completedRegardless) await fulfilOnce(session, event.id)
-        }
+        } else if (event.type === 'checkout.session.async_payment_failed' && flaws.reversesCustomer)
+          await reverseCustomer(session, event.id)
         return new Response('ok')
       },
       async successPage(url) {
@@ -104,8 +118,7 @@ export function makeFulfilmentClient(flaws: FulfilmentFlaws = {}): FulfilmentCli
         }
         const session = await retrieve(id)
         if (session === undefined) return new Response('try again', { status: 503 })
-        const ready = flaws.pageUnchecked ? session.status === 'complete' : paidNow(session)
-        if (!ready) return new Response('payment processing')
+        if (!(flaws.pageUnchecked ? session.status === 'complete' : ready(session))) return new Response('payment processing')
         await fulfilOnce(session, 'success_page')
         return new Response('thanks')
       },

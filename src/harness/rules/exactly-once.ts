@@ -1,8 +1,8 @@
 import type { TraceEntry } from '#kernel/index.js'
 import { type Violation, violation } from '../checkers/violation.js'
-import type { ObjectState } from './object-state.js'
+import { absentFieldsHint, type ObjectState } from './object-state.js'
 import type { Rule } from './rule.js'
-import type { EffectRecord, RuleHistory } from './rule-history.js'
+import { type AcceptedEvent, describeEffect, type EffectRecord, type RuleHistory } from './rule-history.js'
 import { ruleInput } from './rule-input.js'
 import { twinHint } from './twin-hint.js'
 
@@ -39,6 +39,31 @@ function tally(history: RuleHistory, kind: string, reversal: string | undefined)
     ;(f.kind === kind ? t.done : t.undone).push(f)
   }
   return by
+}
+
+/** The first event the app accepted that showed the object in a state `when` accepts. */
+const toldBy = (key: string, history: RuleHistory, when: (s: ObjectState) => boolean) =>
+  history.accepted().find((a) => a.object === key && a.state !== null && when(a.state))
+
+/** What the end state owed, when nothing was done; what the app was doing when it took one back. */
+function owedHint(
+  key: string,
+  state: ObjectState,
+  t: { done: readonly EffectRecord[]; undone: readonly EffectRecord[] },
+  told: AcceptedEvent | undefined,
+): string {
+  const fields = Object.entries(state).filter(([k]) => k !== 'id' && k !== 'object')
+  const by = told === undefined ? '' : `, and the app accepted ${told.event} (${told.type}), which showed it so`
+  const owed =
+    t.done.length === 0 ? `; its end state (${fields.map(([k, v]) => `${k} ${String(v)}`).join(', ')}) obliges it${by}` : ''
+  const undone = t.undone[0]
+  if (undone === undefined) return owed
+  const about = undone.event?.object?.id
+  const other =
+    about === undefined || about === key
+      ? ''
+      : ` (an event about another object, ${about}: take back only what the event is about)`
+  return `${owed}; reversed ${describeEffect(undone)}${other}`
 }
 
 /**
@@ -82,7 +107,7 @@ export function exactlyOnce(kind: string, options: ExactlyOnceOptions): Rule {
           out.push(
             violation(
               name,
-              `${key}: ${kind} ${t.done.length} time(s) and reversed ${t.undone.length} time(s) (expected ${known ? 'once' : 'at most once'}, never reversed)${twinHint(history.entries, t.done)}`,
+              `${key}: ${kind} ${t.done.length} time(s) and reversed ${t.undone.length} time(s) (expected ${known ? 'once' : 'at most once'}, never reversed)${owedHint(key, final.state, t, toldBy(key, history, options.when))}${twinHint(history.entries, t.done)}`,
               witnesses,
             ),
           )
@@ -91,7 +116,7 @@ export function exactlyOnce(kind: string, options: ExactlyOnceOptions): Rule {
           out.push(
             violation(
               options.leftoverName?.(final?.state) ?? name,
-              `${key}: left with ${kind} standing (${t.done.length} done, ${t.undone.length} reversed) though ${what}`,
+              `${key}: left with ${kind} standing (${t.done.length} done, ${t.undone.length} reversed) though ${what}${final === undefined ? '' : absentFieldsHint(options.when, final.state)}`,
               witnesses,
             ),
           )

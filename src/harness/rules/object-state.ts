@@ -38,6 +38,32 @@ export function objectState(value: unknown): ObjectState | undefined {
   return out
 }
 
+/**
+ * What a verdict adds when a rule's test of a state (`when`, `holds`) read fields no object's state
+ * carries (an amount, a date): they read as undefined, so the test judged every object alike.
+ *
+ * @example
+ * absentFieldsHint((s) => Number(s.amount_paid) > 0, { id: 'in_1', status: 'paid' })
+ * // "; the rule's test read amount_paid, which an object's state does not carry (...)"
+ */
+export function absentFieldsHint(test: (state: ObjectState) => unknown, state: ObjectState): string {
+  const carried = new Set<string>(['id', ...STATE_FIELDS])
+  const absent = new Set<string>()
+  const probe = new Proxy(state, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && !carried.has(key) && !(key in target)) absent.add(key)
+      return Reflect.get(target, key, receiver)
+    },
+  })
+  try {
+    test(probe)
+  } catch {
+    // A test that throws on the probe says nothing about the fields it read before.
+  }
+  if (absent.size === 0) return ''
+  return `; the rule's test read ${[...absent].join(', ')}, which an object's state does not carry (only the fields that say what state it is in: ${STATE_FIELDS.join(', ')}), so it read undefined`
+}
+
 let byPrefix: ReadonlyMap<string, string> | undefined
 
 /**

@@ -1,5 +1,5 @@
 import { type Violation, violation } from '../checkers/violation.js'
-import type { ObjectState } from './object-state.js'
+import { absentFieldsHint, type ObjectState } from './object-state.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
 import { ruleInput } from './rule-input.js'
@@ -42,7 +42,10 @@ export function onlyWhile(kind: string, holds: (state: ObjectState) => boolean, 
         const why = truth
           ? `the provider's object was not ${what}`
           : `what it acted on showed it not ${what} (${f.read === null ? 'the event it handled, never read' : 'its own API read'})`
-        out.push(violation(name, `${f.key}: ${kind} though ${why}, ${describeEffect(f)}`, [f.entry]))
+        const judged = (truth ? f.provider : f.basis) as ObjectState
+        out.push(
+          violation(name, `${f.key}: ${kind} though ${why}, ${describeEffect(f)}${absentFieldsHint(holds, judged)}`, [f.entry]),
+        )
       }
       return out
     },
