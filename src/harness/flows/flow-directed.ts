@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
+import { withEncores } from './directed-encores.js'
 import { objectTypes } from './event-object.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
@@ -158,4 +159,5 @@ export function directedProgram(
       const faults = arrivalFaults(target, made, steps.length, later + renewing + 2 * HOUR)
       return { seed, steps, faults: faults.sort((a, b) => a.step - b.step), everyEvent: true }
     })
+    .map((program) => withEncores(program, target, drawn))
 }

@@ -137,6 +137,20 @@ function endingInstead(story: Story): Story {
   return withoutProration({ ...story, steps: story.steps.map((x) => (x === seats ? atPeriodEnd : x)) })
 }
 
+// A trial's end announced (`trial_will_end`), then the trial over before a held notice arrives:
+// ended and paid, ended at once (the notice sent then), or the subscription cancelled during it.
+// Only the notice's step is named: every other type keeps the stories above.
+const NOTICE = 'customer.subscription.trial_will_end'
+const TRIAL_NOTICES: readonly Story[] = [
+  { steps: [subscribe(3), { kind: 'advance', ms: 4 * DAY }], makes: { [NOTICE]: 1 }, ends: { subscription: 'active' } },
+  { steps: [subscribe(14), { kind: 'end_trial', sub: -1 }], makes: { [NOTICE]: 2 }, ends: { subscription: 'active' } },
+  {
+    steps: [subscribe(3), { kind: 'cancel', sub: -1, atPeriodEnd: false }],
+    makes: { [NOTICE]: 1 },
+    ends: { subscription: 'canceled' },
+  },
+]
+
 /** Every story: as written, without the seat change, and with a cancellation at the period's end instead. */
 const STORIES: readonly Story[] = [
   ...WITH_SEATS,
@@ -160,6 +174,12 @@ const STORIES: readonly Story[] = [
     steps: [subscribe(), failing, renewal, writeOff, { kind: 'recover', customer: 0 }],
     makes: { 'invoice.': 3, 'invoice.marked_uncollectible': 4, 'payment_intent.': 3, 'charge.': 3 },
     ends: PAID,
+  },
+  // Written off, then voided: a write-off still on its way meets a void invoice.
+  {
+    steps: [subscribe(), failing, renewal, writeOff, { kind: 'x:void', customer: 0 }],
+    makes: { 'invoice.marked_uncollectible': 4 },
+    ends: { invoice: 'void' },
   },
   // A subscription that never started (its first payment failed) updated all the same.
   {
@@ -186,6 +206,7 @@ const STORIES: readonly Story[] = [
     steps: [subscribe(3), failing, { kind: 'advance', ms: 4 * DAY }],
     makes: {
       'customer.subscription.created': 1,
+      'customer.subscription.trial_will_end': 1,
       'customer.subscription.updated': 3,
       'invoice.': 3,
       'payment_intent.': 3,
@@ -193,6 +214,7 @@ const STORIES: readonly Story[] = [
     },
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
+  ...TRIAL_NOTICES,
 ]
 
 /**
