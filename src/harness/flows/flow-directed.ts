@@ -11,7 +11,7 @@ import {
   refusedThenResent,
   resentAfterStory,
 } from './subscription-directed.js'
-import { madeAt, madeLast, storiesFor } from './subscription-stories.js'
+import { madeAt, madeLast, type Story, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
@@ -88,6 +88,17 @@ function closing(target: CoverageTarget, drawn: (kind: string) => boolean, long:
 }
 
 /**
+ * The step that makes both the first and the latest event of `type` in the story, when no step
+ * before it moves the clock (so holding what those steps make for a minute each makes it the run's
+ * first delivery, and a resend sends that one again).
+ */
+function madeFirstAndLast(story: Story, type: string): number | undefined {
+  const made = madeLast(story, type)
+  if (made === undefined || madeAt(story, type) !== made) return undefined
+  return story.steps.slice(0, made).every((s) => s.kind !== 'advance') ? made : undefined
+}
+
+/**
  * Programs that produce one combination by construction, when a story reaches its object's state:
  * the story's steps, the event held from the step that makes it to a closing step after the
  * story (so it arrives in the state the story ends in), the app redeployed after it was made or
@@ -123,8 +134,9 @@ export function directedProgram(
       // A retry of the run's first delivery: replayed (refused), then sent again (the resend takes
       // the latest of the type: the first one only when no later step makes another). Whatever the
       // app reads: failing its reads makes only an app that reads refuse.
-      if (target.fault === 'retry' && madeLast(story, target.type) === 1 && drawn('redeliver'))
-        return refusedThenResent(target, story.steps, seed)
+      // Made later with no clock move up to it: what the steps before make is held past it.
+      if (target.fault === 'retry' && drawn('redeliver') && madeFirstAndLast(story, target.type) !== undefined)
+        return refusedThenResent(target, story.steps, seed, madeFirstAndLast(story, target.type))
       const first = target.fault === 'replayed' || target.fault === 'out_of_order'
       const made = (first ? madeAt(story, target.type) : madeLast(story, target.type)) ?? 1
       // After the step that makes the event: a redeploy (what the app remembered of it is gone).
