@@ -11,7 +11,7 @@ import {
   refusedThenResent,
   resentAfterStory,
 } from './subscription-directed.js'
-import { madeAt, madeLast, type Story, storiesFor } from './subscription-stories.js'
+import { madeAt, madeFirstAndLast, madeLast, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
@@ -85,17 +85,6 @@ function closing(target: CoverageTarget, drawn: (kind: string) => boolean, long:
   // Long enough for an event held from a renewal (made a few days before its advance ends) to come.
   steps.push({ kind: 'advance', ms: long ? 3 * DAY : 60_000 })
   return steps
-}
-
-/**
- * The step that makes both the first and the latest event of `type` in the story, when no step
- * before it moves the clock (so holding what those steps make for a minute each makes it the run's
- * first delivery, and a resend sends that one again).
- */
-function madeFirstAndLast(story: Story, type: string): number | undefined {
-  const made = madeLast(story, type)
-  if (made === undefined || madeAt(story, type) !== made) return undefined
-  return story.steps.slice(0, made).every((s) => s.kind !== 'advance') ? made : undefined
 }
 
 /**

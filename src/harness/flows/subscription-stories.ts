@@ -243,6 +243,20 @@ export function madeLast(story: Story, type: string): number | undefined {
 }
 
 /**
+ * The step that makes both the first and the latest event of `type` in the story, when no step
+ * before it moves the clock: holding what those steps make for a minute each makes it the run's
+ * first delivery (what the attacker replays), and a resend sends that one again.
+ *
+ * @example
+ * madeFirstAndLast({ steps: [failing, subscribe()], makes: { 'invoice.': 2 }, ends: {} }, 'invoice.created') // 2
+ */
+export function madeFirstAndLast(story: Story, type: string): number | undefined {
+  const made = madeLast(story, type)
+  if (made === undefined || madeAt(story, type) !== made) return undefined
+  return story.steps.slice(0, made).every((s) => s.kind !== 'advance') ? made : undefined
+}
+
+/**
  * The stories of steps `drawn` allows that end with the target's object in its state and make its
  * type (for a replay, one whose first step makes it; out of order, one where a later event follows).
  *
@@ -266,8 +280,14 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   // days old, so not one made before a renewal.
   if (target.fault === 'duplicate') return preferred(all, (s) => timeAfter(s, madeLast(s, target.type) ?? 1) < RESEND_MS)
   // A retry needs the app to refuse the event once: any app that verifies refuses the attacker's
-  // replay of the run's first delivery, whatever it reads, so one the first step makes last.
-  if (target.fault === 'retry') return preferred(all, (s) => madeLast(s, target.type) === 1 && timeAfter(s, 1) < RESEND_MS)
+  // replay of the run's first delivery, whatever it reads, so one a step makes first and last.
+  if (target.fault === 'retry') {
+    const refusable = (s: Story) => {
+      const made = madeFirstAndLast(s, target.type)
+      return made !== undefined && timeAfter(s, made) < RESEND_MS
+    }
+    return preferred(all, refusable)
+  }
   // The attacker replays the run's first delivery: one the first step makes.
   if (target.fault === 'replayed') {
     const first = preferred(all, (s) => madeAt(s, target.type) === 1)
