@@ -268,12 +268,15 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   const failure = /failed|action_required/.test(target.type)
   // A write-off's event only by a story that writes the invoice off.
   const writtenOff = target.type === 'invoice.marked_uncollectible'
+  // A trial's notice only by a story with a trial (a story may name every subscription type at once).
+  const notice = target.type === NOTICE
   const all = STORIES.filter(
     (s) =>
       s.ends[eventObjectKind(target.type)] === target.state &&
       madeAt(s, target.type) !== undefined &&
       (!failure || s.steps.includes(failing)) &&
       (!writtenOff || s.steps.includes(writeOff)) &&
+      (!notice || s.steps.some((x) => x.kind === 'subscribe' && x.trialDays > 0)) &&
       s.steps.every((x) => drawn(x.kind)),
   )
   // A duplicate is the event resent once the story is over: the dashboard resends events up to 15
@@ -286,7 +289,8 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
       const made = madeFirstAndLast(s, target.type)
       return made !== undefined && timeAfter(s, made) < RESEND_MS
     }
-    return preferred(all, refusable)
+    // The first step's best: a later step's event may follow one of its type the first step made.
+    return preferred(preferred(all, refusable), (s) => madeFirstAndLast(s, target.type) === 1)
   }
   // The attacker replays the run's first delivery: one the first step makes.
   if (target.fault === 'replayed') {
