@@ -2,21 +2,39 @@
 // combinations the flow properties can produce: long campaigns, plain and steered, over several
 // seeds, their union with the stored set written to src/harness/flows/known-combinations.ts (the
 // set never shrinks: a combination once produced stays known). Usage:
-//   npx tsx scripts/flow-coverage-explore.ts [runs] [seeds, e.g. 1,2,3] [property] [--merge file.json ...] [--open]
+//   npx tsx scripts/flow-coverage-explore.ts [runs] [seeds, e.g. 1,2,3] [property] [--merge file.json ...] [--open | --wide]
 // A merge file holds { "<property>": ["type|state|fault|deploy", ...] } from an earlier exploration.
 // --open: steered campaigns only, aiming at every way of arriving not ruled impossible for each
 // (type, state) reached, not only at the known combinations (a campaign that has reached all the
 // known ones otherwise goes back to plain generation): what finds the combinations the set lacks.
+// --wide: steered campaigns only, aiming at every way of arriving not ruled impossible for each
+// (type, state) of the stored set, whether or not the campaign itself meets that pair (a rare pair
+// met once by an earlier exploration gets its other ways aimed at too).
 import { readFileSync, writeFileSync } from 'node:fs'
-import { type FlowCoverageProperty, knownFlowCombinations, runFlowCampaign } from '../src/harness/index.js'
+import {
+  type FlowCoverageProperty,
+  impossibleCombination,
+  knownFlowCombinations,
+  runFlowCampaign,
+} from '../src/harness/index.js'
 import { coverageProperties } from './lib/coverage-properties.js'
 
 const args = process.argv.slice(2)
 const merges = args.flatMap((a, i) => (args[i - 1] === '--merge' ? [a] : []))
-const open = args.includes('--open')
+const wide = args.includes('--wide')
+const open = wide || args.includes('--open')
 const [runs = 2000, seedList = '1,2,3', only] = args.filter(
-  (a, i) => a !== '--merge' && a !== '--open' && args[i - 1] !== '--merge',
+  (a, i) => a !== '--merge' && a !== '--open' && a !== '--wide' && args[i - 1] !== '--merge',
 )
+const FAULTS = ['in_order', 'out_of_order', 'duplicate', 'retry', 'replayed', 'forged']
+const DEPLOYS = ['none', 'redeployed', 'in_roll']
+/** Every way of arriving, not ruled impossible, for each (type, state) of `keys`. */
+function widened(keys: ReadonlySet<string>): string[] {
+  const pairs = new Set([...keys].map((k) => k.split('|').slice(0, 2).join('|')))
+  return [...pairs].flatMap((p) =>
+    FAULTS.flatMap((f) => DEPLOYS.map((d) => `${p}|${f}|${d}`)).filter((k) => impossibleCombination(k) === undefined),
+  )
+}
 const seeds = String(seedList).split(',').map(Number)
 const found = new Map<FlowCoverageProperty, Set<string>>()
 for (const p of coverageProperties) found.set(p.name, new Set(knownFlowCombinations[p.name]))
@@ -28,7 +46,8 @@ for (const p of coverageProperties.filter((x) => only === undefined || x.name ==
   if (Number(runs) === 0) break
   for (const seed of seeds)
     for (const steer of open ? [true] : [false, true]) {
-      const known = open ? undefined : [...(found.get(p.name) ?? [])]
+      const stored = found.get(p.name) ?? new Set<string>()
+      const known = wide ? widened(stored) : open ? undefined : [...stored]
       const r = await runFlowCampaign(p.subject, { runs: Number(runs), seed, workload: p.workload, steer, ...(known === undefined ? {} : { known }) })
       for (const k of Object.keys(r.coverage)) found.get(p.name)?.add(k)
       console.log(`${p.name} seed ${seed} ${steer ? 'steered' : 'plain'}: ${Object.keys(r.coverage).length}, known now ${found.get(p.name)?.size}`)

@@ -20,6 +20,11 @@ const PAID_FORGED_ABOUT_DRAFT = 'invoice.paid|draft|forged|none'
 // app mid-roll.
 const WRITE_OFF_AFTER_PAYMENT_IN_ROLL = 'invoice.marked_uncollectible|paid|out_of_order|in_roll'
 
+// A trial's end announced, held back while the subscription is cancelled during the trial.
+const NOTICE_AFTER_CANCEL = 'customer.subscription.trial_will_end|canceled|in_order|none'
+// A write-off sent again after the invoice was voided; then after a redeploy, then mid-roll.
+const WRITE_OFF_AGAIN = 'invoice.marked_uncollectible|void|duplicate'
+
 const mirror = () => mirrorSubject(referenceSubscriptionMirror, {}, 'test')
 const dunning = () => dunningSubject(referenceDunningClient, 'test')
 
@@ -55,5 +60,27 @@ describe('a steered campaign of the subscription flows', () => {
     expect(steered.firstReached[WRITE_OFF_AFTER_PAYMENT_IN_ROLL]).toBeLessThan(
       plain.firstReached[WRITE_OFF_AFTER_PAYMENT_IN_ROLL] ?? Number.POSITIVE_INFINITY,
     )
+  }, 240_000)
+
+  it("reaches a trial's notice delivered after the subscription was cancelled in the trial in fewer runs than plain generation", async () => {
+    expect(knownFlowCombinations.checkSubscriptionMirror).toContain(NOTICE_AFTER_CANCEL)
+    const steered = await runFlowCampaign(mirror, { runs: 14, known: [NOTICE_AFTER_CANCEL] })
+    expect(steered.missing).toEqual([])
+    expect(steered.violations).toBe(0)
+    const plain = await runFlowCampaign(mirror, { runs: 140, steer: false })
+    expect(steered.firstReached[NOTICE_AFTER_CANCEL]).toBeLessThan(
+      plain.firstReached[NOTICE_AFTER_CANCEL] ?? Number.POSITIVE_INFINITY,
+    )
+  }, 240_000)
+
+  it('reaches a duplicate where the app stood, after a redeploy and mid-roll in the same run', async () => {
+    const [none, redeployed, inRoll] = ['none', 'redeployed', 'in_roll'].map((d) => `${WRITE_OFF_AGAIN}|${d}`)
+    for (const k of [none, redeployed, inRoll]) expect(knownFlowCombinations.checkDunning).toContain(k)
+    const known = [none as string]
+    const steered = await runFlowCampaign(dunning, { runs: 14, workload: dunningWorkload(), known })
+    expect(steered.missing).toEqual([])
+    const run = steered.firstReached[none as string]
+    expect(steered.firstReached[redeployed as string]).toBe(run)
+    expect(steered.firstReached[inRoll as string]).toBe(run)
   }, 240_000)
 })

@@ -181,6 +181,21 @@ export const CHECKOUT_STORIES: readonly CheckoutStory[] = [
     beforeEnd: 2 * HOUR + 5 * MINUTE,
     again: true,
   },
+  // The same renewal, then days of the invoice's automatic retries: its finalization and first
+  // failure notices can come after a retry's.
+  {
+    steps: [
+      checkout('subscription'),
+      pay(SECURE_OK),
+      { kind: 'advance', ms: 31 * DAY + 2 * HOUR },
+      { kind: 'advance', ms: 3 * DAY },
+    ],
+    makes: at(3, 'invoice.finalized', 'invoice.payment_failed', 'invoice.payment_action_required'),
+    overtaken: ['invoice.finalized', 'invoice.payment_failed', 'invoice.payment_action_required'],
+    ends: { invoice: 'open' },
+    beforeEnd: 2 * HOUR + 5 * MINUTE,
+    again: true,
+  },
   // A card subscription renewed: the invoice made, finalized and paid an hour later, so its
   // creation can come after its payment.
   {

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
+import { withEncores } from './directed-encores.js'
 import { objectTypes } from './event-object.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
@@ -10,7 +11,7 @@ import {
   refusedThenResent,
   resentAfterStory,
 } from './subscription-directed.js'
-import { madeAt, madeLast, storiesFor } from './subscription-stories.js'
+import { madeAt, madeFirstAndLast, madeLast, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
@@ -122,8 +123,9 @@ export function directedProgram(
       // A retry of the run's first delivery: replayed (refused), then sent again (the resend takes
       // the latest of the type: the first one only when no later step makes another). Whatever the
       // app reads: failing its reads makes only an app that reads refuse.
-      if (target.fault === 'retry' && madeLast(story, target.type) === 1 && drawn('redeliver'))
-        return refusedThenResent(target, story.steps, seed)
+      // Made later with no clock move up to it: what the steps before make is held past it.
+      if (target.fault === 'retry' && drawn('redeliver') && madeFirstAndLast(story, target.type) !== undefined)
+        return refusedThenResent(target, story.steps, seed, madeFirstAndLast(story, target.type))
       const first = target.fault === 'replayed' || target.fault === 'out_of_order'
       const made = (first ? madeAt(story, target.type) : madeLast(story, target.type)) ?? 1
       // After the step that makes the event: a redeploy (what the app remembered of it is gone).
@@ -158,4 +160,5 @@ export function directedProgram(
       const faults = arrivalFaults(target, made, steps.length, later + renewing + 2 * HOUR)
       return { seed, steps, faults: faults.sort((a, b) => a.step - b.step), everyEvent: true }
     })
+    .map((program) => withEncores(program, target, drawn))
 }

@@ -157,7 +157,8 @@ export function deliveredFirst(type: string, step: number, delay = 10_000): Faul
 }
 
 /**
- * A retry that needs no failing read: the target type made the run's first delivery, the attacker
+ * A retry that needs no failing read: the target type made the run's first delivery (by the story's
+ * step `made`, what earlier steps make held past it), the attacker
  * replays it once the story is over (the app refuses the old signature, so the provider's record
  * of that delivery is a failure), then the provider sends it again, the app's standing changed
  * first when the target says so.
@@ -165,7 +166,7 @@ export function deliveredFirst(type: string, step: number, delay = 10_000): Faul
  * @example
  * refusedThenResent({ type: 'customer.subscription.created', state: 'canceled', fault: 'retry', deploy: 'none' }, steps, 7)
  */
-export function refusedThenResent(target: CoverageTarget, story: readonly FlowStep[], seed: number): FlowProgram {
+export function refusedThenResent(target: CoverageTarget, story: readonly FlowStep[], seed: number, made = 1): FlowProgram {
   const replayAt = story.length + 1
   const steps: FlowStep[] = [
     ...story,
@@ -175,6 +176,7 @@ export function refusedThenResent(target: CoverageTarget, story: readonly FlowSt
     { kind: 'redeliver', aim: target.type },
     { kind: 'advance', ms: MINUTE },
   ]
-  const faults: FaultEntry[] = [...deliveredFirst(target.type, 1), { step: replayAt, fault: 'replay_delivery', count: 1 }]
+  const first = made === 1 ? deliveredFirst(target.type, 1) : deliveredFirst(target.type, 1, made * MINUTE)
+  const faults: FaultEntry[] = [...first, { step: replayAt, fault: 'replay_delivery', count: 1 }]
   return { seed, steps, faults, everyEvent: true }
 }

@@ -137,6 +137,20 @@ function endingInstead(story: Story): Story {
   return withoutProration({ ...story, steps: story.steps.map((x) => (x === seats ? atPeriodEnd : x)) })
 }
 
+// A trial's end announced (`trial_will_end`), then the trial over before a held notice arrives:
+// ended and paid, ended at once (the notice sent then), or the subscription cancelled during it.
+// Only the notice's step is named: every other type keeps the stories above.
+const NOTICE = 'customer.subscription.trial_will_end'
+const TRIAL_NOTICES: readonly Story[] = [
+  { steps: [subscribe(3), { kind: 'advance', ms: 4 * DAY }], makes: { [NOTICE]: 1 }, ends: { subscription: 'active' } },
+  { steps: [subscribe(14), { kind: 'end_trial', sub: -1 }], makes: { [NOTICE]: 2 }, ends: { subscription: 'active' } },
+  {
+    steps: [subscribe(3), { kind: 'cancel', sub: -1, atPeriodEnd: false }],
+    makes: { [NOTICE]: 1 },
+    ends: { subscription: 'canceled' },
+  },
+]
+
 /** Every story: as written, without the seat change, and with a cancellation at the period's end instead. */
 const STORIES: readonly Story[] = [
   ...WITH_SEATS,
@@ -160,6 +174,12 @@ const STORIES: readonly Story[] = [
     steps: [subscribe(), failing, renewal, writeOff, { kind: 'recover', customer: 0 }],
     makes: { 'invoice.': 3, 'invoice.marked_uncollectible': 4, 'payment_intent.': 3, 'charge.': 3 },
     ends: PAID,
+  },
+  // Written off, then voided: a write-off still on its way meets a void invoice.
+  {
+    steps: [subscribe(), failing, renewal, writeOff, { kind: 'x:void', customer: 0 }],
+    makes: { 'invoice.marked_uncollectible': 4 },
+    ends: { invoice: 'void' },
   },
   // A subscription that never started (its first payment failed) updated all the same.
   {
@@ -186,6 +206,7 @@ const STORIES: readonly Story[] = [
     steps: [subscribe(3), failing, { kind: 'advance', ms: 4 * DAY }],
     makes: {
       'customer.subscription.created': 1,
+      'customer.subscription.trial_will_end': 1,
       'customer.subscription.updated': 3,
       'invoice.': 3,
       'payment_intent.': 3,
@@ -193,6 +214,7 @@ const STORIES: readonly Story[] = [
     },
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
+  ...TRIAL_NOTICES,
 ]
 
 /**
@@ -221,6 +243,20 @@ export function madeLast(story: Story, type: string): number | undefined {
 }
 
 /**
+ * The step that makes both the first and the latest event of `type` in the story, when no step
+ * before it moves the clock: holding what those steps make for a minute each makes it the run's
+ * first delivery (what the attacker replays), and a resend sends that one again.
+ *
+ * @example
+ * madeFirstAndLast({ steps: [failing, subscribe()], makes: { 'invoice.': 2 }, ends: {} }, 'invoice.created') // 2
+ */
+export function madeFirstAndLast(story: Story, type: string): number | undefined {
+  const made = madeLast(story, type)
+  if (made === undefined || madeAt(story, type) !== made) return undefined
+  return story.steps.slice(0, made).every((s) => s.kind !== 'advance') ? made : undefined
+}
+
+/**
  * The stories of steps `drawn` allows that end with the target's object in its state and make its
  * type (for a replay, one whose first step makes it; out of order, one where a later event follows).
  *
@@ -232,20 +268,30 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   const failure = /failed|action_required/.test(target.type)
   // A write-off's event only by a story that writes the invoice off.
   const writtenOff = target.type === 'invoice.marked_uncollectible'
+  // A trial's notice only by a story with a trial (a story may name every subscription type at once).
+  const notice = target.type === NOTICE
   const all = STORIES.filter(
     (s) =>
       s.ends[eventObjectKind(target.type)] === target.state &&
       madeAt(s, target.type) !== undefined &&
       (!failure || s.steps.includes(failing)) &&
       (!writtenOff || s.steps.includes(writeOff)) &&
+      (!notice || s.steps.some((x) => x.kind === 'subscribe' && x.trialDays > 0)) &&
       s.steps.every((x) => drawn(x.kind)),
   )
   // A duplicate is the event resent once the story is over: the dashboard resends events up to 15
   // days old, so not one made before a renewal.
   if (target.fault === 'duplicate') return preferred(all, (s) => timeAfter(s, madeLast(s, target.type) ?? 1) < RESEND_MS)
   // A retry needs the app to refuse the event once: any app that verifies refuses the attacker's
-  // replay of the run's first delivery, whatever it reads, so one the first step makes last.
-  if (target.fault === 'retry') return preferred(all, (s) => madeLast(s, target.type) === 1 && timeAfter(s, 1) < RESEND_MS)
+  // replay of the run's first delivery, whatever it reads, so one a step makes first and last.
+  if (target.fault === 'retry') {
+    const refusable = (s: Story) => {
+      const made = madeFirstAndLast(s, target.type)
+      return made !== undefined && timeAfter(s, made) < RESEND_MS
+    }
+    // The first step's best: a later step's event may follow one of its type the first step made.
+    return preferred(preferred(all, refusable), (s) => madeFirstAndLast(s, target.type) === 1)
+  }
   // The attacker replays the run's first delivery: one the first step makes.
   if (target.fault === 'replayed') {
     const first = preferred(all, (s) => madeAt(s, target.type) === 1)
