@@ -245,7 +245,7 @@ export {
   startRun,
 } from './run/run-program.js'
 export { programOf, readScenarioFile, scenarioOf, writeScenarioFile } from './run/scenario-file.js'
-export type { HarnessSimOptions, SimulatorChoice } from './run/simulator-choice.js'
+export type { FlowSimOptions, HarnessSimOptions, SimulatorChoice } from './run/simulator-choice.js'
 export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js'
 export type { RunResult } from './scenario/run-result.js'
 export { type RunOptions, runScenario, type ScenarioRunOptions } from './scenario/run-scenario.js'

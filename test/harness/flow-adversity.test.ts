@@ -624,6 +624,26 @@ describe('coverage and steering', () => {
     await expect(runFlowCampaign({} as never, { runs: 1 })).rejects.toThrow(/^runFlowCampaign: expected a subject maker/)
   })
 
+  it("refuses flow simOptions the harness sets itself or cannot honour, and takes clock 'global'", async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ seed: 3 }, /^checkDunning: option 'simOptions\.seed' is set by the harness: each run's seed comes from its program$/],
+      // Silently dropped before, then a 'fetch failed' from deep inside.
+      [
+        { faults: { preset: 'realistic' } },
+        /^checkDunning: option 'simOptions\.faults' is set by the harness: pass 'faults' beside 'simOptions'$/,
+      ],
+      [{ clock: 'wall' }, /^checkDunning: option 'simOptions\.clock' may only be 'global' in a flow check/],
+      ['x', /^checkDunning: option 'simOptions' must be an object of createSimulator options, got "x"$/],
+    ]
+    for (const [simOptions, message] of cases) {
+      const refused = checkDunning(referenceDunningClient, { numRuns: 1, simOptions: simOptions as never })
+      await expect(refused).rejects.toThrow(HarnessInputError)
+      await expect(checkDunning(referenceDunningClient, { numRuns: 1, simOptions: simOptions as never })).rejects.toThrow(message)
+    }
+    const result = await checkDunning(referenceDunningClient, { numRuns: 2, simOptions: { clock: 'global' } })
+    expect(result.ok).toBe(true)
+  })
+
   it('refuses a seed that is not an integer instead of running some other seed', async () => {
     for (const seed of ['abc', 1.5, Number.NaN])
       await expect(checkDunning(referenceDunningClient, { numRuns: 1, seed: seed as never })).rejects.toThrow(

@@ -5,19 +5,21 @@ import { type ReplayHint, replayReported } from '../failure-report.js'
 import { minimiseProgram } from '../properties.js'
 import { reproducedReport } from '../reproduced-report.js'
 import { writeScenarioFile } from '../run/scenario-file.js'
-import type { SimulatorChoice } from '../run/simulator-choice.js'
+import type { FlowSimOptions, SimulatorChoice } from '../run/simulator-choice.js'
 import { HarnessInputError, shownValue } from '../validate-input.js'
 import { parallelRunsFor, type RemoteSubject } from '../workers/parallel-runs.js'
 import type { WorkersOption } from '../workers/workers-option.js'
 import type { FlowAction } from './flow-actions.js'
 import { type FlowProgram, type FlowWorkload, flowProgram } from './flow-program.js'
-import { refuseBadFlowProgram } from './flow-program-input.js'
+import { refuseBadFlowProgram, refuseBadFlowSimOptions } from './flow-program-input.js'
 import { type FlowReport, type FlowSubject, runFlow } from './flow-run.js'
 import { flowScenarioOf } from './flow-scenario-file.js'
 import { refuseBadWorkload } from './workload-input.js'
 
 /** Settings of a ready-made billing flow check (`checkSubscriptionMirror`, `checkDunning`). */
 export interface FlowCheckOptions extends SimulatorChoice {
+  /** Further `createSimulator` options of the runs; `clock: 'global'` for an app that reads `Date.now()`. */
+  readonly simOptions?: FlowSimOptions | undefined
   /** Programs to run (default 50). */
   readonly numRuns?: number
   /** fast-check seed; fixed by default so a CI run is reproducible. */
@@ -114,6 +116,7 @@ function refuseUnknownOptions(api: string, options: FlowCheckOptions): void {
     throw new HarnessInputError(
       `${api}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}`,
     )
+  refuseBadFlowSimOptions(api, options.simOptions)
 }
 
 /**

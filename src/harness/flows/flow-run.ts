@@ -9,7 +9,7 @@ import { createDurableStore, type DurableStore } from '../durable-store.js'
 import { CausalRecorder } from '../rules/causal-recorder.js'
 import type { EffectRecorder } from '../rules/effect-recorder.js'
 import { objectState } from '../rules/object-state.js'
-import type { SimulatorChoice } from '../run/simulator-choice.js'
+import type { FlowSimOptions, SimulatorChoice } from '../run/simulator-choice.js'
 import { createStepRunner, type StepRunnerOptions } from '../run/step-runner.js'
 import { type DeliveredEvent, deliveredEvent } from './delivered-event.js'
 import { type FlowAction, type FlowActionContext, flowActions, flowApi } from './flow-actions.js'
@@ -112,11 +112,10 @@ export interface FlowRunOptions extends SimulatorChoice {
   readonly onStep?: StepRunnerOptions['onStep']
   /** Gets the run's whole trace at the end (a replay's report reads it). */
   readonly onTrace?: (entries: readonly TraceEntry[]) => void
-  /**
-   * Gets the run's simulator once its client is deployed and mounted, before the first step: a
-   * replay that follows the run as it goes (where each step's entries begin, what the app answered).
-   */
+  /** Gets the run's simulator once its client is deployed and mounted, before the first step. */
   readonly onSimulator?: (sim: Simulator) => void
+  /** Further `createSimulator` options of the run; `clock: 'global'` for an app that reads `Date.now()`. */
+  readonly simOptions?: FlowSimOptions | undefined
 }
 
 /** The outcome of one billing flow run. */
@@ -249,7 +248,7 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
  * on its own clock (`Date.now()`) sees it as the provider sent it; the run's own clock stays local.
  */
 function onWallClock(options: FlowRunOptions, sim: Simulator, receive: (r: Request) => Promise<Response>) {
-  if ((options.simOptions as { clock?: unknown } | undefined)?.clock !== 'global') return { receive, uninstall: () => {} }
+  if (options.simOptions?.clock !== 'global') return { receive, uninstall: () => {} }
   const wall = createClock({ clock: 'global', start: sim.clock.now })
   const synced = (request: Request) => {
     wall.setSystemTime(sim.clock.now)

@@ -10,6 +10,16 @@ import type { Simulator, SimulatorOptions } from '#simulator/index.js'
  */
 export type HarnessSimOptions = Omit<SimulatorOptions, 'seed' | 'faults' | 'from' | 'clock'>
 
+/**
+ * The simulator options of a billing flow check or run: those of every check, and `clock: 'global'`
+ * for an app that reads the time itself (`Date.now()`, a library verifying signatures for it):
+ * each run then installs the global clock and brings it to the run's time at every delivery.
+ *
+ * @example
+ * await checkSubscriptionMirror(mirror, { headerPrefix: 'Stripe', simOptions: { clock: 'global' } })
+ */
+export type FlowSimOptions = HarnessSimOptions & { readonly clock?: 'global' | undefined }
+
 /** The simulator options the harness owns, and what to use instead. */
 export const harnessOwnedSimOptions: Readonly<Record<string, string>> = {
   seed: "each run's seed comes from its program",
