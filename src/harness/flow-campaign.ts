@@ -14,7 +14,7 @@ import {
   flowProgram,
   flowStep,
 } from './flows/flow-program.js'
-import { type FlowSubject, runFlow } from './flows/flow-run.js'
+import { type FlowSubject, runFlowProgram } from './flows/flow-run.js'
 import { fulfilmentDirectedProgram } from './flows/fulfilment-directed.js'
 import type { SimulatorChoice } from './run/simulator-choice.js'
 import { HarnessInputError, shownValue } from './validate-input.js'
@@ -200,7 +200,7 @@ export async function runFlowCampaign(
   const generation: Generation = { plain, workload, drawn: steer ? drawnKinds(workload) : () => true }
   for (let i = 0; i < runs; i++) {
     const program = programOf(i, seed, steering, generation)
-    const report = await runFlow(program, subject(), choice)
+    const report = await runFlowProgram(program, subject(), choice)
     steering?.learn(program, report.coverageSteps, report.firstDelivery)
     violations += report.violations.length
     for (const key of report.coverage) {

@@ -150,7 +150,6 @@ export {
   type FlowRunOptions,
   type FlowSubject,
   flowRunOf,
-  runFlow,
 } from './flows/flow-run.js'
 export { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup } from './flows/flow-setup.js'
 export { checkFulfilment, type FulfilmentOptions } from './flows/fulfilment-property.js'
@@ -176,6 +175,7 @@ export { type FlowCoverageProperty, knownFlowCombinations } from './flows/known-
 export { checkSubscriptionMirror, type SubscriptionMirrorOptions } from './flows/mirror-property.js'
 export { mirrorEpisodes, mirrorWorkload } from './flows/mirror-steps.js'
 export { mirrorSubject, type SubscriptionMirror, type SubscriptionMirrorFactory } from './flows/mirror-subject.js'
+export { runFlow } from './flows/run-flow.js'
 export { type MirroredSubscription, mirroredFields } from './flows/subscription-fields.js'
 export {
   assertRun,

@@ -323,8 +323,20 @@ export function validateProgram(api: string, program: unknown): void {
     const r = schema.safeParse(step)
     if (!r.success) fail(api, `step ${i} ('${String(kind)}') field`, r.error)
   })
-  if (!Array.isArray(p.faults)) throw new HarnessInputError(`${api}: program 'faults' must be an array of fault entries`)
-  p.faults.forEach((entry: unknown, i) => {
+  refuseBadFaultEntries(api, p.faults)
+}
+
+/**
+ * Refuses a program's fault schedule that is not an array of fault entries the fault engine knows,
+ * naming the entry and its field.
+ *
+ * @example
+ * refuseBadFaultEntries('runFlow', [{ step: 1, fault: 'duplicate_delivery' }]) // fine
+ */
+export function refuseBadFaultEntries(api: string, faults: unknown): void {
+  if (!Array.isArray(faults))
+    throw new HarnessInputError(`${api}: program 'faults' must be an array of fault entries, got ${shownValue(faults)}`)
+  faults.forEach((entry: unknown, i) => {
     const r = faultSchemas().faultEntrySchema.safeParse(entry)
     if (!r.success) fail(api, `fault ${i} field`, r.error)
   })

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import {
@@ -10,22 +10,16 @@ import {
   serveRuns,
 } from 'service-sim/harness'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PYTHON, pythonStripeMissing } from './python-stripe-probe.js'
 
 // A subscription mirror, a dunning app and a Checkout shop written in Python (stdlib http.server,
 // Debian's stripe-python) on ports of their own, attacked run after run by the flow properties through
 // serveRuns: the harness is not only for apps in this process or in this language.
 
-/** Debian's interpreter: python3-stripe is a Debian package, not in a pyenv `python3` on PATH. */
-const PYTHON = '/usr/bin/python3'
 const MIRROR_APP = fileURLToPath(new URL('./stripe_python_mirror_app.py', import.meta.url))
 const DUNNING_APP = fileURLToPath(new URL('./stripe_python_dunning_app.py', import.meta.url))
 const SHOP_APP = fileURLToPath(new URL('./stripe_python_shop_app.py', import.meta.url))
-const probe = spawnSync(PYTHON, ['-c', 'import stripe'], { encoding: 'utf8' })
-const missing =
-  probe.error !== undefined || probe.status !== 0
-    ? `skipped: '${PYTHON} -c "import stripe"' failed (${probe.error?.message ?? probe.stderr.trim().split('\n').pop()}); install Debian's python3-stripe (apt-get install python3-stripe, as .ci/run does)`
-    : undefined
-if (missing !== undefined) process.stderr.write(`python-harness.test.ts ${missing}\n`)
+const missing = pythonStripeMissing('python-harness.test.ts')
 
 const children: ChildProcess[] = []
 let server: RunServer

@@ -6,18 +6,12 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { BIN, ROOT } from '../cli/run-cli.js'
+import { PYTHON, pythonStripeMissing } from './python-stripe-probe.js'
 
-/** Debian's interpreter: python3-stripe is a Debian package, not in a pyenv `python3` on PATH. */
-const PYTHON = '/usr/bin/python3'
 const SCRIPT = fileURLToPath(new URL('./stripe_python_client.py', import.meta.url))
 const ONE_SECRET_APP = fileURLToPath(new URL('./stripe_python_one_secret_app.py', import.meta.url))
 const NO_FLAGS = fileURLToPath(new URL('./stripe_python_no_flags.py', import.meta.url))
-const probe = spawnSync(PYTHON, ['-c', 'import stripe'], { encoding: 'utf8' })
-const missing =
-  probe.error !== undefined || probe.status !== 0
-    ? `skipped: '${PYTHON} -c "import stripe"' failed (${probe.error?.message ?? probe.stderr.trim().split('\n').pop()}); install Debian's python3-stripe (apt-get install python3-stripe, as .ci/run does)`
-    : undefined
-if (missing !== undefined) process.stderr.write(`python-stripe.test.ts ${missing}\n`)
+const missing = pythonStripeMissing('python-stripe.test.ts')
 
 const freePort = () =>
   new Promise<number>((done, failed) => {

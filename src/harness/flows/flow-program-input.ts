@@ -1,6 +1,4 @@
-import { faultSchemas } from '#faults/index.js'
-import { harnessOwnedSimOptions } from '../run/simulator-choice.js'
-import { HarnessInputError, shownValue } from '../validate-input.js'
+import { HarnessInputError, refuseBadFaultEntries, shownValue } from '../validate-input.js'
 import { FLOW_FORGERIES, type FlowProgram } from './flow-program.js'
 
 type Field = 'index' | 'count' | 'duration' | 'flag' | 'text' | 'forgery'
@@ -97,54 +95,5 @@ export function refuseBadFlowProgram(api: string, program: unknown): asserts pro
     const why = stepProblem(step)
     if (why !== undefined) throw new HarnessInputError(`${api}: step ${i} ${why}`)
   })
-  if (!Array.isArray(p.faults))
-    throw new HarnessInputError(`${api}: program 'faults' must be an array of fault entries, got ${shownValue(p.faults)}`)
-  p.faults.forEach((entry: unknown, i) => {
-    const r = faultSchemas().faultEntrySchema.safeParse(entry)
-    if (!r.success) {
-      const issue = r.error.issues[0]
-      throw new HarnessInputError(
-        `${api}: fault ${i} ${issue?.path.length ? `field '${issue.path.join('.')}' ` : ''}${issue?.message ?? 'is not a fault entry'}`,
-      )
-    }
-  })
-}
-
-/**
- * The program, once {@link refuseBadFlowProgram} found nothing wrong with it: for checking a program
- * where it is passed on.
- *
- * @example
- * const prepared = await preparedFlow(options, eventTypesOf(wellFormedFlowProgram('runFlow', program), subject))
- */
-export function wellFormedFlowProgram(api: string, program: FlowProgram): FlowProgram {
-  refuseBadFlowProgram(api, program)
-  return program
-}
-
-/**
- * Refuses `simOptions` a flow check would not run as written: not an object, an option the harness
- * sets itself (each run's `seed` comes from its program, `faults` go beside `simOptions`), or a
- * clock other than `'global'` (the runs' clock is otherwise the simulator's own). Other options are
- * `createSimulator`'s to check.
- *
- * @example
- * refuseBadFlowSimOptions('checkDunning', { clock: 'global' }) // fine
- * refuseBadFlowSimOptions('checkDunning', { seed: 3 }) // throws: each run's seed comes from its program
- */
-export function refuseBadFlowSimOptions(api: string, simOptions: unknown): void {
-  if (simOptions === undefined) return
-  if (typeof simOptions !== 'object' || simOptions === null || Array.isArray(simOptions))
-    throw new HarnessInputError(
-      `${api}: option 'simOptions' must be an object of createSimulator options, got ${shownValue(simOptions)}`,
-    )
-  for (const [key, value] of Object.entries(simOptions)) {
-    if (key === 'clock') {
-      if (value !== undefined && value !== 'global')
-        throw new HarnessInputError(
-          `${api}: option 'simOptions.clock' may only be 'global' in a flow check (each run installs the simulator's clock as the global one), got ${shownValue(value)}`,
-        )
-    } else if (Object.hasOwn(harnessOwnedSimOptions, key))
-      throw new HarnessInputError(`${api}: option 'simOptions.${key}' is set by the harness: ${harnessOwnedSimOptions[key]}`)
-  }
+  refuseBadFaultEntries(api, p.faults)
 }

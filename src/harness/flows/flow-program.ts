@@ -4,9 +4,6 @@ import { type EpisodeStep, episodeSlots, type Slot, scheduleOf, singleWeight } f
 import { refuseBadFlowProgram } from './flow-program-input.js'
 import { twinDraw, withTwin } from './twin-draw.js'
 
-// Where a program is passed on, checked on the way (runFlow): beside the program's own type.
-export { wellFormedFlowProgram } from './flow-program-input.js'
-
 /**
  * One step of a billing flow program: what a subscription business's customers and operators do
  * through the public API, or time passing. Subscriptions are named by their order of creation in

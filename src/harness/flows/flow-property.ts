@@ -11,9 +11,10 @@ import { parallelRunsFor, type RemoteSubject } from '../workers/parallel-runs.js
 import type { WorkersOption } from '../workers/workers-option.js'
 import type { FlowAction } from './flow-actions.js'
 import { type FlowProgram, type FlowWorkload, flowProgram } from './flow-program.js'
-import { refuseBadFlowProgram, refuseBadFlowSimOptions } from './flow-program-input.js'
-import { type FlowReport, type FlowSubject, runFlow } from './flow-run.js'
+import { refuseBadFlowProgram } from './flow-program-input.js'
+import { type FlowReport, type FlowSubject, runFlowProgram } from './flow-run.js'
 import { flowScenarioOf } from './flow-scenario-file.js'
+import { refuseBadFlowSimOptions } from './flow-sim-options-input.js'
 import { refuseBadWorkload } from './workload-input.js'
 
 /** Settings of a ready-made billing flow check (`checkSubscriptionMirror`, `checkDunning`). */
@@ -145,7 +146,7 @@ export async function checkFlows(
     if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === ''))
       throw new HarnessInputError(`${api}: option '${key}' must be a non-empty string`)
   const { numRuns: _n, seed, workload, workers, scenarioDir, name, ...run } = options
-  const runOne = (p: FlowProgram) => runFlow(p, subject(), run)
+  const runOne = (p: FlowProgram) => runFlowProgram(p, subject(), run)
   const counts = new Map<string, number>()
   let counting = true
   const observe = (v: { readonly ok: boolean; readonly coverage?: readonly string[] }) => {

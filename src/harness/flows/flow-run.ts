@@ -17,7 +17,7 @@ import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
 import { type Claim, type SentEvent, statusOfObject, watchAdoption } from './flow-forgery.js'
-import { type FlowProgram, flowStepLabel, wellFormedFlowProgram } from './flow-program.js'
+import { type FlowProgram, flowStepLabel } from './flow-program.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
 
 /** Virtual time each step leaves its deliveries before the next (past every delay a fault adds). */
@@ -243,9 +243,8 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
 }
 
 /**
- * With `simOptions: { clock: 'global' }`, the global clock (timers and `Date`) is installed for the
- * run and brought to the run's time before each delivery, so an app that checks a signature's age
- * on its own clock (`Date.now()`) sees it as the provider sent it; the run's own clock stays local.
+ * With `simOptions: { clock: 'global' }`, the global clock is installed for the run and brought to
+ * the run's time before each delivery (an app reading its own clock); the run's clock stays local.
  */
 function onWallClock(options: FlowRunOptions, sim: Simulator, receive: (r: Request) => Promise<Response>) {
   if (options.simOptions?.clock !== 'global') return { receive, uninstall: () => {} }
@@ -317,16 +316,18 @@ function flowReport(
 }
 
 /**
- * Runs one billing flow program against a subject on a fork of the prepared setup: each step
- * through the step runner (its faults armed), then `FLOW_STEP_SETTLE_MS` of deliveries and the
- * subject's checkpoint; at the end the receiver is brought up, `FLOW_FINAL_SETTLE_MS` pass, the
- * final checkpoint is taken and the subject's checkers judge the trace. Same program: same hash.
+ * `runFlow` for a program known to be well formed (generated, shrunk or checked): what the checks,
+ * campaigns and worker lanes run, without checking each program again.
  *
  * @example
- * const report = await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}), {})
+ * const report = await runFlowProgram(program, mirrorSubject(referenceSubscriptionMirror, {}), {})
  */
-export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
-  const prepared = await preparedFlow(options, eventTypesOf(wellFormedFlowProgram('runFlow', program), subject))
+export async function runFlowProgram(
+  program: FlowProgram,
+  subject: FlowSubject,
+  options: FlowRunOptions = {},
+): Promise<FlowReport> {
+  const prepared = await preparedFlow(options, eventTypesOf(program, subject))
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
   const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()

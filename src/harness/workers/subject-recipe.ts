@@ -4,7 +4,7 @@ import type { MirrorCheckOptions } from '../checkers/subscription-mirror-checker
 import type { DunningClientFactory } from '../flows/dunning-subject.js'
 import { dunningSubject } from '../flows/dunning-subject.js'
 import type { FlowProgram } from '../flows/flow-program.js'
-import { type FlowSubject, runFlow } from '../flows/flow-run.js'
+import { type FlowSubject, runFlowProgram } from '../flows/flow-run.js'
 import { type FulfilmentClientFactory, type FulfilmentSubjectOptions, fulfilmentSubject } from '../flows/fulfilment-subject.js'
 import { mirrorSubject, type SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
 import type { Program } from '../run/program.js'
@@ -74,7 +74,7 @@ export function recipePredicate(recipe: SubjectRecipe, factory: AnyFactory): (pr
   }
   const subject = flowSubjectOf(recipe, factory)
   return async (p) => {
-    const report = await runFlow(p as FlowProgram, subject(), recipe.run)
+    const report = await runFlowProgram(p as FlowProgram, subject(), recipe.run)
     return { ok: report.violations.length === 0, coverage: report.coverage }
   }
 }
