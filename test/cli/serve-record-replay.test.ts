@@ -45,7 +45,7 @@ describe('serve --record and replay --served (the real bin)', () => {
       expect(created.status).toBe(200)
       const id = ((await created.json()) as { id: string }).id
       // The first delivery is refused (500): its retry falls due an hour of virtual time later.
-      expect(await until(5_000, () => hook.got() >= 1)).toBe(true)
+      expect(await until(20_000, () => hook.got() >= 1)).toBe(true)
       expect((await fetch(`${base}/v1/customers`, { method: 'POST', headers: form, body: 'email=nope' })).status).toBe(400)
       const keyed = { ...form, 'Idempotency-Key': 'k1' }
       const once = await fetch(`${base}/v1/customers`, { method: 'POST', headers: keyed, body: 'name=Bo' })
@@ -61,7 +61,7 @@ describe('serve --record and replay --served (the real bin)', () => {
         body: JSON.stringify({ duration: '2h' }),
       })
       expect(advanced.status).toBe(200)
-      expect(await until(5_000, () => hook.got() >= 2)).toBe(true)
+      expect(await until(20_000, () => hook.got() >= 2)).toBe(true)
       expect((await fetch(`${base}/v1/customers/${id}`, { headers: form })).status).toBe(200)
       expect((await fetch(`${base}/v1/customers?limit=2`, { headers: form })).status).toBe(200)
     } finally {
@@ -90,7 +90,7 @@ describe('serve --record and replay --served (the real bin)', () => {
     const diverged = cli(['replay', '--served', edited])
     expect(diverged.code).toBe(1)
     expect(diverged.stdout).toMatch(/first divergence: #\d+ POST \/v1\/customers \(status\)/)
-  }, 60_000)
+  }, 90_000)
 
   it('refuses --record with --state, a file that is not a record, and a record of the older digest', () => {
     const dir = mkdtempSync(join(tmpdir(), 'service-sim-record-'))
@@ -105,5 +105,5 @@ describe('serve --record and replay --served (the real bin)', () => {
     const v1 = cli(['replay', '--served', old])
     expect(v1.code).toBe(2)
     expect(v1.stderr).toContain('version 1 session record ends with the older trace digest')
-  })
+  }, 90_000)
 })
