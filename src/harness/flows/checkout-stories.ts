@@ -37,6 +37,8 @@ const BANK_FAIL = 5
 
 const checkout = (mode: 'payment' | 'subscription', customer = 0): FlowStep => ({ kind: 'x:checkout', mode, customer, plan: 0 })
 const pay = (payment: number): FlowStep => ({ kind: 'x:pay', session: -1, payment, returns: false })
+// A subscription checkout with a week's trial, as the fulfilment episodes draw it: nothing to pay.
+const trial: FlowStep = { kind: 'x:checkout', mode: 'subscription', customer: 0, plan: 0, trialDays: 7 }
 const at = (step: number, ...types: string[]) => Object.fromEntries(types.map((t) => [t, step]))
 
 // A payment-mode session's ad-hoc price: its product and price made with the session.
@@ -48,6 +50,49 @@ const CARD_PAID = at(2, 'payment_intent.created', 'payment_intent.succeeded', 'c
 const SESSION_PAID = at(2, 'checkout.session.completed')
 const DECLINE = at(2, 'payment_intent.created', 'payment_intent.payment_failed')
 const CHALLENGE_FAILED = at(2, 'payment_intent.created', 'payment_intent.requires_action', 'payment_intent.payment_failed')
+
+// A trial bought through checkout: the session complete with nothing to pay, the subscription
+// trialing, its card saved (a 3-D Secure card through a setup intent it authenticates).
+const TRIAL = at(2, 'checkout.session.completed', 'customer.subscription.created')
+const TRIAL_ENDS = { 'checkout.session': 'complete/no_payment_required', subscription: 'trialing' }
+const SAVED = at(2, 'setup_intent.created', 'setup_intent.requires_action', 'setup_intent.succeeded')
+
+/**
+ * The trial stories: a trial checkout paid by card or by a 3-D Secure card (its setup intent
+ * authenticated); days later, its end announced while it lasts (the subscription's creation
+ * overtaken by the notice); a week later, the trial over (the notice overtaken by the activation),
+ * or, for the 3-D Secure card, its first charge needing the customer (the subscription past due).
+ */
+const TRIAL_STORIES: readonly CheckoutStory[] = [
+  { steps: [trial, pay(VISA)], makes: TRIAL, ends: TRIAL_ENDS },
+  {
+    steps: [trial, pay(SECURE_OK)],
+    makes: { ...TRIAL, ...SAVED },
+    ends: { ...TRIAL_ENDS, setup_intent: 'succeeded' },
+  },
+  {
+    steps: [trial, pay(VISA), { kind: 'advance', ms: 5 * DAY }],
+    makes: { ...at(2, 'customer.subscription.created'), ...at(3, 'customer.subscription.trial_will_end') },
+    overtaken: ['customer.subscription.created'],
+    ends: { subscription: 'trialing' },
+    beforeEnd: DAY,
+  },
+  {
+    steps: [trial, pay(VISA), { kind: 'advance', ms: 8 * DAY }],
+    makes: at(3, 'customer.subscription.trial_will_end'),
+    overtaken: ['customer.subscription.trial_will_end'],
+    ends: { subscription: 'active' },
+    beforeEnd: 4 * DAY,
+  },
+  // The 3-D Secure card's trial over: its first charge needs the customer, the subscription past due.
+  {
+    steps: [trial, pay(SECURE_OK), { kind: 'advance', ms: 8 * DAY }],
+    makes: at(3, 'customer.subscription.trial_will_end'),
+    overtaken: ['customer.subscription.trial_will_end'],
+    ends: { subscription: 'past_due' },
+    beforeEnd: 4 * DAY,
+  },
+]
 
 /**
  * The checkout stories, each bringing the objects of one checkout to the states it ends in: a
@@ -220,6 +265,7 @@ export const CHECKOUT_STORIES: readonly CheckoutStory[] = [
     makes: at(2, 'payment_intent.created', 'payment_intent.canceled'),
     ends: { payment_intent: 'canceled' },
   },
+  ...TRIAL_STORIES,
 ]
 
 /**
