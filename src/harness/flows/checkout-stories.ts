@@ -99,7 +99,8 @@ const TRIAL_STORIES: readonly CheckoutStory[] = [
  * session paid by card, by a 3-D Secure card, declined, failing its challenge, paid by a bank debit
  * that settles or fails, paid or refused at a second try, expired; a guest's subscription bought
  * through checkout; a subscription renewed a month later into a draft, then into a payment that
- * needs the customer; a subscription's 3-D Secure payment replacing the invoice's first one.
+ * needs the customer; a subscription's 3-D Secure payment replacing the invoice's first one; a
+ * trial bought through checkout with nothing to pay, through its end.
  *
  * @example
  * CHECKOUT_STORIES.filter((s) => s.ends.payment_intent === 'succeeded')
