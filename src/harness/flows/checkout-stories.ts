@@ -253,11 +253,11 @@ export const CHECKOUT_STORIES: readonly CheckoutStory[] = [
     again: true,
   },
   // The same renewal seen from the subscription's start: its creation (the run's first delivery, for
-  // a replay) or its activation (after the renewal's updates, out of order) meets it past due.
+  // a replay) or its activation (each after the renewal's updates, out of order) meets it past due.
   {
     steps: [checkout('subscription'), pay(SECURE_OK), { kind: 'advance', ms: 31 * DAY + 2 * HOUR }],
     makes: at(2, 'customer.subscription.created', 'customer.subscription.updated'),
-    overtaken: ['customer.subscription.updated'],
+    overtaken: ['customer.subscription.created', 'customer.subscription.updated'],
     ends: { subscription: 'past_due' },
   },
   // A subscription's 3-D Secure payment: the invoice's first payment canceled for the authenticated one.
