@@ -5,6 +5,7 @@ import { checkBilling } from './checkers/billing-checker.js'
 import type { Violation } from './checkers/violation.js'
 import { createDurableStore } from './durable-store.js'
 import { type ReplayHint, replayReported } from './failure-report.js'
+import { refuseArgument } from './refuse-argument.js'
 import { advance, drive } from './run/drive.js'
 import { type SimulatorChoice, simulatorOptionsOf } from './run/simulator-choice.js'
 import type { Usage, UsageReporter, UsageReporterFactory } from './subjects.js'
@@ -220,6 +221,7 @@ export async function checkUsageBilling(
   factory: UsageReporterFactory,
   options: UsageBillingOptions = {},
 ): Promise<UsageBillingResult> {
+  refuseArgument('checkUsageBilling', 'options', options, 'options')
   if (typeof factory !== 'function') throw new TypeError('checkUsageBilling: expected a reporter factory (env) => { report }')
   if ((options as { workers?: unknown }).workers !== undefined)
     throw new HarnessInputError(

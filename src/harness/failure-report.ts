@@ -1,5 +1,6 @@
 import { relative } from 'node:path'
 import type { Violation } from './checkers/violation.js'
+import { refuseArgument } from './refuse-argument.js'
 
 /** How to run a failing property again, as its result and its printed report give it. */
 export interface ReplayHint {
@@ -83,6 +84,7 @@ export function replayHint(seed: number, scenarioFile?: string): ReplayHint {
  * expect(result.ok, formatFailure(result)).toBe(true)
  */
 export function formatFailure(result: FailedCheck, api = 'property'): string {
+  refuseArgument('formatFailure', 'result', result, 'object')
   if (result.ok) return ''
   const violations = result.violations ?? []
   const lines = [

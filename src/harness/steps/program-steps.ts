@@ -1,3 +1,4 @@
+import { refuseArgument } from '../refuse-argument.js'
 import type { Forgery, Step } from '../run/program.js'
 import type { StepSpec } from '../scenario/schema.js'
 
@@ -42,6 +43,7 @@ export const harnessActionNames: ReadonlySet<string> = new Set(Object.values(HAR
  * toStepSpec({ kind: 'report', units: 2, value: 1 }) // { client: { action: 'report_usage', args: { units: 2, value: 1 } } }
  */
 export function toStepSpec(step: Step): StepSpec {
+  refuseArgument('toStepSpec', 'step', step, 'object')
   switch (step.kind) {
     case 'report': {
       const customer = step.customer === undefined ? {} : { customer: step.customer }
@@ -106,6 +108,7 @@ export function actionStep(action: string, args: Readonly<Record<string, unknown
  * fromStepSpec({ advance: 60_000 }) // { kind: 'advance', ms: 60_000 }
  */
 export function fromStepSpec(spec: StepSpec): Step {
+  refuseArgument('fromStepSpec', 'spec', spec, 'object')
   if (spec.advance !== undefined) return { kind: 'advance', ms: spec.advance }
   if (spec.receiver !== undefined) return { kind: 'receiver', up: spec.receiver.state === 'up' }
   const step = spec.client === undefined ? undefined : actionStep(spec.client.action, spec.client.args ?? {})
