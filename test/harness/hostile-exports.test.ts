@@ -15,6 +15,7 @@ import {
   drive,
   faultLog,
   flowProgram,
+  flowRunOf,
   flowStepLabel,
   formatFailure,
   fromStepSpec,
@@ -36,10 +37,13 @@ import {
   referenceUsageReporter,
   registerChecker,
   resignDelivery,
+  resolveFaultPolicy,
   ruleHistory,
   runCampaign,
+  runScenario,
   runThinRace,
   scenarioOf,
+  serveRuns,
   thinRaceProgram,
   toStepSpec,
   usageChecker,
@@ -138,6 +142,10 @@ describe('hostile arguments to the harness exports', () => {
       ['verdictOf', (v) => verdictOf(v as never, { entries: [], requests: [], deliveries: [] })],
       ['verdictOf', (v) => verdictOf(usageChecker, v as never)],
       ['registerChecker', (v) => registerChecker(v as never)],
+      ['resignDelivery', (v) => resignDelivery('t=1,v1=a', '{}', v as never)],
+      ['flowRunOf', (v) => flowRunOf(v as never)],
+      ['runScenario', (v) => runScenario(v as never)],
+      ['serveRuns', (v) => serveRuns((v ?? null) as never)],
     ]
     for (const [api, call] of calls)
       for (const value of [undefined, null, 42, () => 'x']) await refusedNaming(api, () => call(value))
@@ -146,6 +154,14 @@ describe('hostile arguments to the harness exports', () => {
       expect(() => usageChecker.check(value as never)).toThrow(/^checker 'usage' check: history must be a history/)
       expect(() => noServerErrorsChecker.check(value as never)).toThrow(/^checker 'no-server-errors' check: history/)
     }
+    for (const port of [Number.NaN, -1, 70_000, 1.5])
+      await expect(serveRuns({ port })).rejects.toThrow(
+        `serveRuns: option 'port' must be a port number from 0 to 65535, got ${port}`,
+      )
+    for (const faults of [undefined, null, 'realistic'])
+      expect(() => resolveFaultPolicy(faults as never, undefined as never)).toThrow(
+        /^resolveFaultPolicy: faults must be an object/,
+      )
     // The checks cost nothing on what a run gives them.
     expect(usageChecker.check({ entries: [], requests: [], deliveries: [] })).toEqual([])
   })

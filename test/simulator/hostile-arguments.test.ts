@@ -25,6 +25,8 @@ describe('hostile arguments to the simulator and its parts', () => {
     expect(() => sim.admin.trigger('customer.created', { synthetic: true, account: 'acct_missing' })).toThrow(
       "trigger: no such account 'acct_missing'",
     )
+    for (const options of [null, 42, 'synthetic'])
+      expect(() => sim.admin.trigger('customer.created', options as never)).toThrow(/^trigger: options must be an object/)
     expect(traceOf(sim)).toBe(before)
     expect(sim.admin.trigger('customer.created', { synthetic: true }).type).toBe('customer.created')
   })
@@ -105,6 +107,7 @@ describe('hostile arguments to the simulator and its parts', () => {
     expect(() => verifySignature('{}', 42 as never, 'whsec_x')).toThrow(
       /^verifySignature: header must be the signature header's value/,
     )
+    expect(() => verifySignature('{}', header, 'whsec_x', null as never)).toThrow(/^verifySignature: options must be an object/)
     // A missing header is what a request can bring: still the verification error, as the official libraries give.
     expect(() => verifySignature('{}', null, 'whsec_x')).toThrow('No signature header found on the request.')
     expect(verifySignature('{}', header, ['whsec_y', 'whsec_x'], { now: 1_767_225_600_000 })).toBe(1_767_225_600)

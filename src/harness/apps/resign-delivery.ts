@@ -34,6 +34,7 @@ export interface Resigning {
 export function resignDelivery(header: string, body: string, how: Resigning): string {
   if (typeof header !== 'string') refuseArgument('resignDelivery', 'header', header, 'string')
   if (typeof body !== 'string') refuseArgument('resignDelivery', 'body', body, 'string')
+  refuseArgument('resignDelivery', 'how', how, 'object')
   const parts = header.split(',').map((p) => p.trim())
   const t = parts.find((p) => p.startsWith('t='))?.slice(2)
   if (t === undefined || !/^\d+$/.test(t)) return header

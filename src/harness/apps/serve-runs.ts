@@ -122,6 +122,9 @@ export interface RunServer {
  */
 export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServer> {
   refuseArgument('serveRuns', 'options', options, 'options')
+  const { port } = options
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65_536))
+    throw new HarnessInputError(`serveRuns: option 'port' must be a port number from 0 to 65535, got ${String(port)}`)
   const secretKey = options.secretKey ?? 'sk_test_harness_app'
   const webhookSecret = options.webhookSecret ?? 'whsec_harness_app'
   const served: ServedRun & Queue = { current: undefined, appKey: secretKey, inFlight: new Set(), queue: Promise.resolve() }

@@ -6,6 +6,7 @@ import type { Simulator } from '#simulator/index.js'
 import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
 import type { Violation } from '../checkers/violation.js'
 import { createDurableStore, type DurableStore } from '../durable-store.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { CausalRecorder } from '../rules/causal-recorder.js'
 import type { EffectRecorder } from '../rules/effect-recorder.js'
 import { objectState } from '../rules/object-state.js'
@@ -219,6 +220,7 @@ const runsByFetch = new WeakMap<FlowClientEnv['fetch'], FlowRun>()
  * const run = flowRunOf(env) // its simulator, its setup, what the client acknowledged
  */
 export function flowRunOf(env: Pick<FlowClientEnv, 'fetch'>): FlowRun | undefined {
+  refuseArgument('flowRunOf', 'env', env, 'object')
   return runsByFetch.get(env.fetch)
 }
 

@@ -74,7 +74,7 @@ export function createDeliveryAdmin(service: Service): DeliveryAdmin {
       return delivery.deliverSync(event)
     },
     deliveries: (filter) => delivery.records(filter),
-    resend: (eventId, destinationId, options = {}) => delivery.resend(eventId, destinationId, options.via ?? 'dashboard'),
+    resend: (eventId, destinationId, options = {}) => delivery.resend(eventId, destinationId, options?.via ?? 'dashboard'),
     rollSecret(id, options = {}) {
       const d = find(id)
       return destinations.rollSecret({ account: d.account, mode: d.mode }, id, options.overlapMs ?? 0)

@@ -97,6 +97,8 @@ export function verifySignature(
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
     throw new TypeError(`verifySignature: rawBody must be the raw body as received, a string or bytes, got ${kindOf(rawBody)}`)
   if (typeof secret !== 'string') refuseSecrets('verifySignature', secret, false)
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`verifySignature: options must be an object, got ${kindOf(options)}`)
   if (header !== null && header !== undefined && typeof header !== 'string')
     throw new TypeError(`verifySignature: header must be the signature header's value (a string or null), got ${kindOf(header)}`)
   if (header === null || header === undefined || header.trim() === '') {
