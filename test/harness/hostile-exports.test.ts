@@ -143,7 +143,6 @@ describe('hostile arguments to the harness exports', () => {
       ['verdictOf', (v) => verdictOf(usageChecker, v as never)],
       ['registerChecker', (v) => registerChecker(v as never)],
       ['resignDelivery', (v) => resignDelivery('t=1,v1=a', '{}', v as never)],
-      ['flowRunOf', (v) => flowRunOf(v as never)],
       ['runScenario', (v) => runScenario(v as never)],
       ['serveRuns', (v) => serveRuns((v ?? null) as never)],
     ]
@@ -162,6 +161,7 @@ describe('hostile arguments to the harness exports', () => {
       expect(() => resolveFaultPolicy(faults as never, undefined as never)).toThrow(
         /^resolveFaultPolicy: faults must be an object/,
       )
+    for (const env of [undefined, null, 42, {}]) expect(flowRunOf(env as never)).toBeUndefined()
     // The checks cost nothing on what a run gives them.
     expect(usageChecker.check({ entries: [], requests: [], deliveries: [] })).toEqual([])
   })

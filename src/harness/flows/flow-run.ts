@@ -6,7 +6,6 @@ import type { Simulator } from '#simulator/index.js'
 import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
 import type { Violation } from '../checkers/violation.js'
 import { createDurableStore, type DurableStore } from '../durable-store.js'
-import { refuseArgument } from '../refuse-argument.js'
 import { CausalRecorder } from '../rules/causal-recorder.js'
 import type { EffectRecorder } from '../rules/effect-recorder.js'
 import { objectState } from '../rules/object-state.js'
@@ -214,14 +213,13 @@ function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecor
 const runsByFetch = new WeakMap<FlowClientEnv['fetch'], FlowRun>()
 
 /**
- * The run an env was made for (undefined for an env not made by `runFlow`).
+ * The run an env was made for (undefined for an env not made by `runFlow`, or anything that is no env).
  *
  * @example
  * const run = flowRunOf(env) // its simulator, its setup, what the client acknowledged
  */
 export function flowRunOf(env: Pick<FlowClientEnv, 'fetch'>): FlowRun | undefined {
-  refuseArgument('flowRunOf', 'env', env, 'object')
-  return runsByFetch.get(env.fetch)
+  return runsByFetch.get((env as Partial<typeof env> | null | undefined)?.fetch as FlowClientEnv['fetch'])
 }
 
 /**
