@@ -162,6 +162,7 @@ describe('hostile arguments to the harness exports', () => {
         /^resolveFaultPolicy: faults must be an object/,
       )
     for (const env of [undefined, null, 42, {}]) expect(flowRunOf(env as never)).toBeUndefined()
+    expect(() => fromStepSpec({} as never)).toThrow('fromStepSpec: not a harness step: {}')
     // The checks cost nothing on what a run gives them.
     expect(usageChecker.check({ entries: [], requests: [], deliveries: [] })).toEqual([])
   })

@@ -1,6 +1,7 @@
 import { refuseArgument } from '../refuse-argument.js'
 import type { Forgery, Step } from '../run/program.js'
 import type { StepSpec } from '../scenario/schema.js'
+import { HarnessInputError } from '../validate-input.js'
 
 /**
  * The receiver the property harness mounts for the webhook subject.
@@ -112,6 +113,6 @@ export function fromStepSpec(spec: StepSpec): Step {
   if (spec.advance !== undefined) return { kind: 'advance', ms: spec.advance }
   if (spec.receiver !== undefined) return { kind: 'receiver', up: spec.receiver.state === 'up' }
   const step = spec.client === undefined ? undefined : actionStep(spec.client.action, spec.client.args ?? {})
-  if (step === undefined) throw new TypeError(`not a harness step: ${JSON.stringify(spec)}`)
+  if (step === undefined) throw new HarnessInputError(`fromStepSpec: not a harness step: ${JSON.stringify(spec)}`)
   return step
 }
