@@ -75,11 +75,11 @@ function plainFaults(input: FaultsInput | Faults): boolean {
 export function resolveFaultPolicy(
   input: FaultsInput | Faults,
   rng: RandomStream,
-  caller = 'createSimulator',
+  caller = 'resolveFaultPolicy',
 ): ResolvedFaultPolicy {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw new TypeError(
-      `resolveFaultPolicy: faults must be an object such as { preset: 'realistic' }, got ${input === null ? 'null' : typeof input}`,
+      `${caller}: option 'faults' must be an object such as { preset: 'realistic' }, got ${input === null ? 'null' : typeof input}`,
     )
   const plain = plainFaults(input)
   // A plain policy without swarm draws nothing: its resolution depends on the preset alone, and is

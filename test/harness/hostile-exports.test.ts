@@ -159,7 +159,7 @@ describe('hostile arguments to the harness exports', () => {
       )
     for (const faults of [undefined, null, 'realistic'])
       expect(() => resolveFaultPolicy(faults as never, undefined as never)).toThrow(
-        /^resolveFaultPolicy: faults must be an object/,
+        /^resolveFaultPolicy: option 'faults' must be an object/,
       )
     for (const env of [undefined, null, 42, {}]) expect(flowRunOf(env as never)).toBeUndefined()
     expect(() => fromStepSpec({} as never)).toThrow('fromStepSpec: not a harness step: {}')
