@@ -32,8 +32,14 @@ const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
  */
 function vitestTest(): { file: string; name?: string } | undefined {
   const g = globalThis as unknown as Record<symbol, unknown>
-  const states = g[Symbol.for('matchers-object')] as { get?: (key: unknown) => unknown } | undefined
-  const state = states?.get?.(g[Symbol.for('expect-global')]) as { testPath?: unknown; currentTestName?: unknown } | undefined
+  let state: { testPath?: unknown; currentTestName?: unknown } | undefined
+  try {
+    const states = g[Symbol.for('matchers-object')] as { get?: (key: unknown) => unknown } | undefined
+    state = states?.get?.(g[Symbol.for('expect-global')]) as typeof state
+  } catch {
+    // vitest imported by a script it does not run throws on reading its state: no test is running.
+    return undefined
+  }
   const file = state?.testPath
   const name = state?.currentTestName
   if (typeof file !== 'string') return undefined

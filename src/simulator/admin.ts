@@ -97,9 +97,10 @@ export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin, PaymentIn
   objects(object: string, scope: Scope): Json[]
 }
 
-/** An id that is no string fails deep in the engine: refused, naming the admin call. Answers `undefined`. */
-function refuseNotId(caller: string, id: unknown): undefined {
-  if (typeof id !== 'string') throw new TypeError(`admin.${caller}: id must be a string, got ${id === null ? 'null' : typeof id}`)
+/** An id (or object name) that is no string fails deep in the engine: refused, naming the admin call. Answers `undefined`. */
+function refuseNotId(caller: string, id: unknown, name = 'id'): undefined {
+  if (typeof id !== 'string')
+    throw new TypeError(`admin.${caller}: ${name} must be a string, got ${id === null ? 'null' : typeof id}`)
   return undefined
 }
 
@@ -146,6 +147,7 @@ export function createAdmin(service: Service): Admin {
         return found !== undefined && (object === undefined || found.object === object) ? (found as Json) : undefined
       }),
     locateBy: (object, field, value) =>
+      refuseNotId('locateBy', object, 'object') ??
       locateIn(service, (scope) =>
         service.engine
           .resource(object)
@@ -153,6 +155,6 @@ export function createAdmin(service: Service): Admin {
           .find((o) => o[field] === value),
       ),
     find: (scope, id) => refuseNotId('find', id) ?? (service.engine.find(scope, id) as Json | undefined),
-    objects: (object, scope) => service.engine.resource(object).list(scope),
+    objects: (object, scope) => refuseNotId('objects', object, 'object') ?? service.engine.resource(object).list(scope),
   }
 }

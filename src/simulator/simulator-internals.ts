@@ -55,9 +55,9 @@ export class SimulatorInternals {
   }
 
   /** Goes on with another seed and fault policy (`continueAs`), at rest. */
-  continueWith(next: ContinueOptions): void {
+  continueWith(next: ContinueOptions, api = 'continueAs'): void {
     if (typeof next?.seed !== 'string' && !(typeof next?.seed === 'number' && Number.isFinite(next.seed)))
-      throw new TypeError(`continueAs: 'seed' must be a finite number or a string, got ${String(next?.seed)}`)
+      throw new TypeError(`${api}: 'seed' must be a finite number or a string, got ${String(next?.seed)}`)
     const { timeline, trace, rng, service, faults } = this.#parts
     if (timeline.active.size > 0) throw new Error(`continueAs: ${timeline.active.size} request(s) in flight; continue at rest`)
     const input = next.faults ?? {}

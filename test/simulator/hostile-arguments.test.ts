@@ -74,6 +74,10 @@ describe('hostile arguments to the simulator and its parts', () => {
     }
     for (const id of [undefined, null, 42]) {
       expect(() => sim.admin.locate(id as never)).toThrow(/^admin\.locate: id must be a string/)
+      expect(() => sim.admin.objects(id as never, { account: sim.platform.id, mode: 'test' })).toThrow(
+        /^admin\.objects: object must be a string/,
+      )
+      expect(() => sim.admin.locateBy(id as never, 'email', 'x')).toThrow(/^admin\.locateBy: object must be a string/)
       expect(() => sim.admin.find({ account: sim.platform.id, mode: 'test' }, id as never)).toThrow(
         /^admin\.find: id must be a string/,
       )
@@ -86,6 +90,7 @@ describe('hostile arguments to the simulator and its parts', () => {
     expect(() => sim.receivers.unmount('not a url')).toThrow("receivers.unmount: 'not a url' is not an absolute URL")
     expect(() => sim.faults.setRates(null as never)).toThrow(/^faults\.setRates: expected rates by fault kind/)
     expect(() => sim.fork('next' as never)).toThrow(/^fork: expected \{ seed, faults\? \}/)
+    expect(() => sim.fork({} as never)).toThrow("fork: 'seed' must be a finite number or a string, got undefined")
     expect(traceOf(sim)).toBe(before)
   })
 
