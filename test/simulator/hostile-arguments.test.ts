@@ -91,6 +91,9 @@ describe('hostile arguments to the simulator and its parts', () => {
     expect(() => sim.faults.setRates(null as never)).toThrow(/^faults\.setRates: expected rates by fault kind/)
     expect(() => sim.fork('next' as never)).toThrow(/^fork: expected \{ seed, faults\? \}/)
     expect(() => sim.fork({} as never)).toThrow("fork: 'seed' must be a finite number or a string, got undefined")
+    expect(() => sim.fork({ seed: 2, fault: { preset: 'realistic' } } as never)).toThrow(
+      "fork: unknown option 'fault'; the options are 'seed' and 'faults'",
+    )
     expect(traceOf(sim)).toBe(before)
   })
 
