@@ -32,16 +32,17 @@ const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
  */
 function vitestTest(): { file: string; name?: string } | undefined {
   const g = globalThis as unknown as Record<symbol, unknown>
-  let state: { testPath?: unknown; currentTestName?: unknown } | undefined
+  let file: unknown
+  let name: unknown
   try {
     const states = g[Symbol.for('matchers-object')] as { get?: (key: unknown) => unknown } | undefined
-    state = states?.get?.(g[Symbol.for('expect-global')]) as typeof state
+    const state = states?.get?.(g[Symbol.for('expect-global')]) as { testPath?: unknown; currentTestName?: unknown } | undefined
+    file = state?.testPath
+    name = state?.currentTestName
   } catch {
     // vitest imported by a script it does not run throws on reading its state: no test is running.
     return undefined
   }
-  const file = state?.testPath
-  const name = state?.currentTestName
   if (typeof file !== 'string') return undefined
   return typeof name === 'string' && name !== '' ? { file, name } : { file }
 }
