@@ -90,7 +90,7 @@ async function subscribeCustomers(sim: Simulator, meter: string, count: number, 
 }
 
 function reporterOn(sim: Simulator, factory: UsageReporterFactory, meter: Meter, rng: { next(): number }): UsageReporter {
-  return factory({
+  const reporter = factory({
     fetch: sim.fetch,
     clock: sim.clock,
     baseUrl: 'https://api.service.test',
@@ -103,6 +103,9 @@ function reporterOn(sim: Simulator, factory: UsageReporterFactory, meter: Meter,
     random: () => rng.next(),
     store: createDurableStore(),
   })
+  if (typeof (reporter as Partial<UsageReporter> | null)?.report !== 'function')
+    throw new HarnessInputError('checkUsageBilling: reporter factory must return { report }')
+  return reporter
 }
 
 interface UsageLoop {

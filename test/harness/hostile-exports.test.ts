@@ -163,6 +163,7 @@ describe('hostile arguments to the harness exports', () => {
       )
     for (const env of [undefined, null, 42, {}]) expect(flowRunOf(env as never)).toBeUndefined()
     expect(() => fromStepSpec({} as never)).toThrow('fromStepSpec: not a harness step: {}')
+    expect(() => resignDelivery('t=1,v1=a', '{}', {} as never)).toThrow(/^resignDelivery: how's runSecrets must be an array/)
     // The checks cost nothing on what a run gives them.
     expect(usageChecker.check({ entries: [], requests: [], deliveries: [] })).toEqual([])
   })
@@ -202,6 +203,9 @@ describe('hostile arguments to the harness exports', () => {
     for (const [api, check] of checks)
       for (const options of [null, 42, 'fast', []])
         await expect(check(options)).rejects.toThrow(new RegExp(`^${api}: options must be an options object`))
+    await expect(checkUsageBilling(() => 'no reporter' as never)).rejects.toThrow(
+      'checkUsageBilling: reporter factory must return { report }',
+    )
     await expect(checkThinEventReceiver(referenceThinEventReceiver, { numRuns: 1, maxSteps: Number.NaN })).rejects.toThrow(
       "checkThinEventReceiver: option 'maxSteps' must be a positive integer, got NaN",
     )

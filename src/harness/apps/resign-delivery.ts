@@ -35,6 +35,7 @@ export function resignDelivery(header: string, body: string, how: Resigning): st
   if (typeof header !== 'string') refuseArgument('resignDelivery', 'header', header, 'string')
   if (typeof body !== 'string') refuseArgument('resignDelivery', 'body', body, 'string')
   refuseArgument('resignDelivery', 'how', how, 'object')
+  refuseArgument('resignDelivery', "how's runSecrets", how.runSecrets, 'array')
   const parts = header.split(',').map((p) => p.trim())
   const t = parts.find((p) => p.startsWith('t='))?.slice(2)
   if (t === undefined || !/^\d+$/.test(t)) return header
