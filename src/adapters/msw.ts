@@ -26,6 +26,9 @@ export interface MswTarget {
  * server.listen({ onUnhandledRequest: 'error' })
  */
 export function simulatorHandlers(sim: MswTarget, options: { hosts?: readonly string[] } = {}): RequestHandler[] {
+  if (typeof sim !== 'object' || sim === null || typeof sim.fetch !== 'function')
+    throw new TypeError('simulatorHandlers: sim must be a simulator (createSimulator) or an object with its fetch')
+  if (typeof options !== 'object' || options === null) throw new TypeError('simulatorHandlers: options must be an object')
   const hosts = hostsFor(sim.service?.kernel.prefix ?? 'Service', options)
   return hosts.flatMap((host) =>
     ['https', 'http'].map((protocol) => http.all(`${protocol}://${host}/*`, ({ request }) => sim.fetch(request))),

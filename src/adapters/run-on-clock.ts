@@ -33,7 +33,12 @@ export async function runOnClock<T>(
   work: Promise<T> | (() => Promise<T>),
   options: RunOnClockOptions = {},
 ): Promise<T> {
+  if (typeof sim !== 'object' || sim === null || typeof sim.clock?.countTimers !== 'function')
+    throw new TypeError('runOnClock: sim must be a simulator (createSimulator) or an object with its clock')
+  if (typeof options !== 'object' || options === null) throw new TypeError('runOnClock: options must be an object')
   const promise = typeof work === 'function' ? work() : work
+  if (typeof (promise as Promise<T> | null)?.then !== 'function')
+    throw new TypeError('runOnClock: work must be a promise or a function that returns one')
   let settled = false
   promise.then(
     () => {

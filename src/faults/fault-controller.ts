@@ -109,6 +109,8 @@ class PolicyFaultController implements FaultController {
   }
 
   inject(entry: Omit<FaultEntry, 'step'>, source: FaultSource = 'inject'): void {
+    if (typeof entry !== 'object' || entry === null || typeof entry.fault !== 'string')
+      throw new TypeError("faults.inject: expected a fault { fault: '<kind>', ... }")
     this.#state.apply(entry, source)
   }
 
@@ -134,6 +136,8 @@ class PolicyFaultController implements FaultController {
   }
 
   setRates(next: Partial<Record<FaultKind, number>>): void {
+    if (typeof next !== 'object' || next === null || Array.isArray(next))
+      throw new TypeError('faults.setRates: expected rates by fault kind, e.g. { duplicate_delivery: 0.1 }')
     const { rates } = this.#state
     for (const [k, r] of Object.entries(next)) {
       if (r === undefined) continue

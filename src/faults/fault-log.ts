@@ -18,8 +18,10 @@ export interface FaultLogLine {
  * for (const f of faultLog(sim.trace.entries())) console.log(`step ${f.step}: ${f.label} (${f.source})`)
  */
 export function faultLog(entries: readonly TraceEntry[]): FaultLogLine[] {
+  if (!Array.isArray(entries))
+    throw new TypeError(`faultLog: expected a run's trace entries (an array, e.g. sim.trace.entries()), got ${typeof entries}`)
   return entries
-    .filter((e) => e.kind === 'fault')
+    .filter((e) => e?.kind === 'fault')
     .map((e) => {
       const { label, source, step, kind: _k, ...detail } = e.data
       return { seq: e.seq, at: e.at, step: Number(step), label: String(label), source: String(source), detail }

@@ -75,8 +75,12 @@ function plainFaults(input: FaultsInput | Faults): boolean {
 export function resolveFaultPolicy(
   input: FaultsInput | Faults,
   rng: RandomStream,
-  caller = 'createSimulator',
+  caller = 'resolveFaultPolicy',
 ): ResolvedFaultPolicy {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new TypeError(
+      `${caller}: option 'faults' must be an object such as { preset: 'realistic' }, got ${input === null ? 'null' : typeof input}`,
+    )
   const plain = plainFaults(input)
   // A plain policy without swarm draws nothing: its resolution depends on the preset alone, and is
   // made once per process (every fork of a property run continues with one).

@@ -5,6 +5,7 @@ import { checkBilling } from './checkers/billing-checker.js'
 import type { Violation } from './checkers/violation.js'
 import { createDurableStore } from './durable-store.js'
 import { type ReplayHint, replayReported } from './failure-report.js'
+import { refuseArgument } from './refuse-argument.js'
 import { advance, drive } from './run/drive.js'
 import { type SimulatorChoice, simulatorOptionsOf } from './run/simulator-choice.js'
 import type { Usage, UsageReporter, UsageReporterFactory } from './subjects.js'
@@ -89,7 +90,7 @@ async function subscribeCustomers(sim: Simulator, meter: string, count: number, 
 }
 
 function reporterOn(sim: Simulator, factory: UsageReporterFactory, meter: Meter, rng: { next(): number }): UsageReporter {
-  return factory({
+  const reporter = factory({
     fetch: sim.fetch,
     clock: sim.clock,
     baseUrl: 'https://api.service.test',
@@ -102,6 +103,9 @@ function reporterOn(sim: Simulator, factory: UsageReporterFactory, meter: Meter,
     random: () => rng.next(),
     store: createDurableStore(),
   })
+  if (typeof (reporter as Partial<UsageReporter> | null)?.report !== 'function')
+    throw new HarnessInputError('checkUsageBilling: reporter factory must return { report }')
+  return reporter
 }
 
 interface UsageLoop {
@@ -220,6 +224,7 @@ export async function checkUsageBilling(
   factory: UsageReporterFactory,
   options: UsageBillingOptions = {},
 ): Promise<UsageBillingResult> {
+  refuseArgument('checkUsageBilling', 'options', options, 'options')
   if (typeof factory !== 'function') throw new TypeError('checkUsageBilling: expected a reporter factory (env) => { report }')
   if ((options as { workers?: unknown }).workers !== undefined)
     throw new HarnessInputError(

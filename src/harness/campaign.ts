@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FaultKind, FaultsInput } from '#faults/index.js'
 import { program } from './fast-check/arbitraries.js'
+import { refuseArgument } from './refuse-argument.js'
 import type { Step } from './run/program.js'
 import { type RunOptions, runProgram } from './run/run-program.js'
 import { simulatorChoiceOf } from './run/simulator-choice.js'
@@ -44,6 +45,10 @@ const KNOB_KINDS: Readonly<Record<string, FaultKind>> = { duplicate: 'duplicate_
  * if (!report.ok) throw new Error(`never fired: ${report.missing.join(', ')}`)
  */
 export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
+  refuseArgument('runCampaign', 'options', options, 'object')
+  // fast-check would sample forever for runs: Infinity, and fail inside for NaN.
+  if (options.runs !== undefined) refuseArgument('runCampaign', "option 'runs'", options.runs, 'count')
+  if (options.seed !== undefined) refuseArgument('runCampaign', "option 'seed'", options.seed, 'integer')
   const runs = options.runs ?? 50
   const programs = fc.sample(program({ step: options.step, maxSteps: options.maxSteps ?? 30, maxFaults: 0 }), {
     numRuns: runs,

@@ -1,5 +1,6 @@
 import { relative } from 'node:path'
 import type { Violation } from './checkers/violation.js'
+import { refuseArgument } from './refuse-argument.js'
 
 /** How to run a failing property again, as its result and its printed report give it. */
 export interface ReplayHint {
@@ -31,10 +32,17 @@ const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
  */
 function vitestTest(): { file: string; name?: string } | undefined {
   const g = globalThis as unknown as Record<symbol, unknown>
-  const states = g[Symbol.for('matchers-object')] as { get?: (key: unknown) => unknown } | undefined
-  const state = states?.get?.(g[Symbol.for('expect-global')]) as { testPath?: unknown; currentTestName?: unknown } | undefined
-  const file = state?.testPath
-  const name = state?.currentTestName
+  let file: unknown
+  let name: unknown
+  try {
+    const states = g[Symbol.for('matchers-object')] as { get?: (key: unknown) => unknown } | undefined
+    const state = states?.get?.(g[Symbol.for('expect-global')]) as { testPath?: unknown; currentTestName?: unknown } | undefined
+    file = state?.testPath
+    name = state?.currentTestName
+  } catch {
+    // vitest imported by a script it does not run throws on reading its state: no test is running.
+    return undefined
+  }
   if (typeof file !== 'string') return undefined
   return typeof name === 'string' && name !== '' ? { file, name } : { file }
 }
@@ -83,6 +91,7 @@ export function replayHint(seed: number, scenarioFile?: string): ReplayHint {
  * expect(result.ok, formatFailure(result)).toBe(true)
  */
 export function formatFailure(result: FailedCheck, api = 'property'): string {
+  refuseArgument('formatFailure', 'result', result, 'object')
   if (result.ok) return ''
   const violations = result.violations ?? []
   const lines = [

@@ -10,6 +10,7 @@ import {
   webhookFaultKindsFor,
   webhookProgram,
 } from './fast-check/arbitraries.js'
+import { refuseArgument } from './refuse-argument.js'
 import { reproducedReport } from './reproduced-report.js'
 import { describeProgram, type Program } from './run/program.js'
 import { executeProgram, type RunOptions as HarnessRunOptions, type RunOptions } from './run/run-program.js'
@@ -226,6 +227,10 @@ export async function minimiseProgram<P extends MinimisableProgram>(
   fails: (p: P) => Promise<boolean>,
   ahead?: (next: readonly P[]) => void,
 ): Promise<P> {
+  refuseArgument('minimiseProgram', 'program', program, 'object')
+  refuseArgument('minimiseProgram', "program's steps", program.steps, 'array')
+  refuseArgument('minimiseProgram', "program's faults", program.faults, 'array')
+  refuseArgument('minimiseProgram', 'fails', fails, 'function')
   let best = program
   for (let changed = true; changed; ) {
     changed = false

@@ -152,6 +152,20 @@ function urlParts(text: string): IncomingUrl {
 }
 
 /**
+ * The body as the service receives it. A body stream that fails midway never reaches a server: real
+ * `fetch` rejects with `TypeError: fetch failed` (the stream's error as its `cause`), and so does
+ * `sim.fetch`, before anything is traced or changed.
+ */
+async function sentBody(request: Request): Promise<string> {
+  try {
+    return await bodyText(request)
+  } catch (error) {
+    if (error instanceof TypeError) throw error
+    throw new TypeError('fetch failed', { cause: error })
+  }
+}
+
+/**
  * Reads `fetch` arguments exactly as `fetch` accepts them (a string, a URL or a Request; headers as
  * an object, a `Headers` or pairs; any body type) without the cost of building a `Request` when
  * the body is already a string. A path without a host is resolved against the API base.
@@ -161,7 +175,7 @@ function urlParts(text: string): IncomingUrl {
  */
 export async function readIncoming(input: RequestInfo | URL, init?: RequestInit): Promise<Incoming> {
   if (input instanceof Request && init === undefined) {
-    return { method: input.method, url: new URL(input.url), headers: input.headers, text: await bodyText(input) }
+    return { method: input.method, url: new URL(input.url), headers: input.headers, text: await sentBody(input) }
   }
   if (!(input instanceof Request)) {
     const url = urlParts(input instanceof URL ? input.href : String(input))
@@ -180,8 +194,8 @@ export async function readIncoming(input: RequestInfo | URL, init?: RequestInit)
       }
     }
     const request = new Request(url.href, init)
-    return { method: request.method, url, headers: request.headers, text: await bodyText(request) }
+    return { method: request.method, url, headers: request.headers, text: await sentBody(request) }
   }
   const request = new Request(input, init)
-  return { method: request.method, url: new URL(request.url), headers: request.headers, text: await bodyText(request) }
+  return { method: request.method, url: new URL(request.url), headers: request.headers, text: await sentBody(request) }
 }

@@ -5,14 +5,15 @@ export type ReceiverHandler = (request: Request) => Response | Promise<Response>
 // normal form is worked out once per process (bounded), not per simulator.
 const hrefs = new Map<string, string>()
 
-function normal(url: string): string {
+function normal(url: string, caller: string): string {
+  if (typeof url !== 'string') throw new TypeError(`receivers.${caller}: url must be an absolute URL string, got ${typeof url}`)
   const known = hrefs.get(url)
   if (known !== undefined) return known
   let href: string
   try {
     href = new URL(url).href
   } catch {
-    throw new TypeError(`receivers.mount: '${url}' is not an absolute URL`)
+    throw new TypeError(`receivers.${caller}: '${url.slice(0, 200)}' is not an absolute URL`)
   }
   if (hrefs.size < 10_000) hrefs.set(url, href)
   return href
@@ -38,15 +39,15 @@ export function createReceivers(): Receivers {
     mount(url, handler) {
       if (typeof handler !== 'function')
         throw new TypeError('receivers.mount: handler must be a function (req: Request) => Response')
-      const key = normal(url)
+      const key = normal(url, 'mount')
       byUrl.set(key, handler)
       return () => byUrl.delete(key)
     },
     unmount(url) {
-      return byUrl.delete(normal(url))
+      return byUrl.delete(normal(url, 'unmount'))
     },
     get(url) {
-      return byUrl.get(normal(url))
+      return byUrl.get(normal(url, 'get'))
     },
     urls() {
       return [...byUrl.keys()]

@@ -36,6 +36,8 @@ export interface ScopedHeaderNames {
 const KNOWN_PREFIXES = ['Service', 'Stripe'] as const
 
 export function headerNames(prefix: string): HeaderNames {
+  if (typeof prefix !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(prefix))
+    throw new TypeError("headerNames: prefix must be a header prefix such as 'Stripe' or 'Service'")
   return {
     account: `${prefix}-Account`,
     context: `${prefix}-Context`,

@@ -97,6 +97,13 @@ export interface Admin extends MeterAdmin, DeliveryAdmin, LimitsAdmin, PaymentIn
   objects(object: string, scope: Scope): Json[]
 }
 
+/** An id (or object name) that is no string fails deep in the engine: refused, naming the admin call. Answers `undefined`. */
+function refuseNotId(caller: string, id: unknown, name = 'id'): undefined {
+  if (typeof id !== 'string')
+    throw new TypeError(`admin.${caller}: ${name} must be a string, got ${id === null ? 'null' : typeof id}`)
+  return undefined
+}
+
 export function createAdmin(service: Service): Admin {
   return {
     ...createMeterAdmin(service),
@@ -106,10 +113,15 @@ export function createAdmin(service: Service): Admin {
     createAccount: (input = {}) => service.accounts.create({ platform: service.accounts.platform.id, ...input }),
     account: (id) => service.accounts.get(id),
     accounts: () => service.accounts.list(),
-    createOrganisation: (input) => service.accounts.createOrganisation(input),
+    createOrganisation: (input) => {
+      if (typeof input !== 'object' || input === null || !Array.isArray(input.accounts))
+        throw new TypeError("admin.createOrganisation: input must be an object { name?, accounts: ['acct_...'] }")
+      return service.accounts.createOrganisation(input)
+    },
     setApiVersion(id, version) {
       const account = service.accounts.get(id)
       if (account === undefined) throw new TypeError(`admin.setApiVersion: no such account '${id}'`)
+      if (typeof version !== 'string') throw new TypeError(`admin.setApiVersion: version must be a string, got ${typeof version}`)
       const problem = versionProblem(version)
       if (problem !== undefined) throw new TypeError(`admin.setApiVersion: ${problem}`)
       account.apiVersion = version
@@ -129,18 +141,20 @@ export function createAdmin(service: Service): Admin {
     balance: (account, mode = 'test') => service.ledger.balance({ account, mode }),
     transactionCount: (account, mode = 'test', since = 0) => service.ledger.transactionCount({ account, mode }, since),
     locate: (id, object) =>
+      refuseNotId('locate', id) ??
       locateIn(service, (scope) => {
         const found = service.engine.find(scope, id)
         return found !== undefined && (object === undefined || found.object === object) ? (found as Json) : undefined
       }),
     locateBy: (object, field, value) =>
+      refuseNotId('locateBy', object, 'object') ??
       locateIn(service, (scope) =>
         service.engine
           .resource(object)
           .list(scope)
           .find((o) => o[field] === value),
       ),
-    find: (scope, id) => service.engine.find(scope, id) as Json | undefined,
-    objects: (object, scope) => service.engine.resource(object).list(scope),
+    find: (scope, id) => refuseNotId('find', id) ?? (service.engine.find(scope, id) as Json | undefined),
+    objects: (object, scope) => refuseNotId('objects', object, 'object') ?? service.engine.resource(object).list(scope),
   }
 }

@@ -105,6 +105,8 @@ export function createCausingTrigger(host: TriggerHost): CausingTrigger {
     return { ...event, requests: result.steps }
   }
   return ((type: string, options?: GeneratedTriggerOverrides | CausedTriggerOptions) => {
+    if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options)))
+      throw new TypeError(`trigger: options must be an object, got ${options === null ? 'null' : typeof options}`)
     if (wantsGenerated(options)) {
       const { synthetic: _synthetic, ...overrides } = options as GeneratedTriggerOverrides & { synthetic?: true }
       return host.generate(type, overrides)

@@ -22,6 +22,10 @@ export type { Snapshot } from './snapshot.js'
  * })
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(
+      `createSimulator: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`,
+    )
   if (options.from !== undefined) {
     const snapshot = checkSnapshot(options.from)
     const extra = Object.keys(options).filter((k) => k !== 'from' && k !== 'clock')

@@ -57,6 +57,27 @@ export interface CustomerActor {
 }
 
 /**
+ * Refuses a customer action's arguments of the wrong kind before the action runs or is traced,
+ * naming the action and the argument: an id, secret or link must be a non-empty string, an input,
+ * `where` or `scope` an object (`undefined` where optional). Answers `undefined`, to chain with `??`.
+ */
+function refuseActionInput(action: string, args: Readonly<Record<string, unknown>>): undefined {
+  for (const [name, value] of Object.entries(args)) {
+    const isText = name !== 'input' && name !== 'where' && name !== 'scope'
+    const ok = isText
+      ? typeof value === 'string' && value !== ''
+      : value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value))
+    if (!ok)
+      throw new TypeError(
+        `customer.${action}: ${name} must be ${isText ? 'a non-empty string' : 'an object'}, got ${
+          value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
+        }`,
+      )
+  }
+  return undefined
+}
+
+/**
  * Builds `sim.customer` over a service: the paying person's actions, not a customer object of the API.
  *
  * @example
@@ -77,18 +98,28 @@ export function createCustomerActor(service: Service): CustomerActor {
     }
   }
   return {
-    completeCheckout: async (sessionId, input = {}) =>
-      act('completeCheckout', sessionId, () => completeCheckout(service, sessionId, input)) as ApiObject,
+    completeCheckout: async (sessionId, input = {}) => {
+      refuseActionInput('completeCheckout', { sessionId, input })
+      return act('completeCheckout', sessionId, () => completeCheckout(service, sessionId, input)) as ApiObject
+    },
     confirmPaymentIntent: (secret, input = {}) =>
+      refuseActionInput('confirmPaymentIntent', { clientSecret: secret, input }) ??
       act('confirmPaymentIntent', secret.split('_secret_')[0] ?? '', () =>
         confirmIntent(service, 'payment_intent', secret, input),
       ),
     confirmSetupIntent: (secret, input = {}) =>
+      refuseActionInput('confirmSetupIntent', { clientSecret: secret, input }) ??
       act('confirmSetupIntent', secret.split('_secret_')[0] ?? '', () => confirmIntent(service, 'setup_intent', secret, input)),
-    authenticate: (id, input) => act('authenticate', id, () => authenticate(service, id, input)),
-    payInvoice: (id, input) => act('payInvoice', id, () => payInvoice(service, id, input)),
-    portal: (id, where) => portalActions(service, id, where),
+    authenticate: (id, input) =>
+      refuseActionInput('authenticate', { intentId: id, input: input ?? null }) ??
+      act('authenticate', id, () => authenticate(service, id, input)),
+    payInvoice: (id, input) =>
+      refuseActionInput('payInvoice', { invoiceId: id, input: input ?? null }) ??
+      act('payInvoice', id, () => payInvoice(service, id, input)),
+    portal: (id, where) => refuseActionInput('portal', { sessionId: id, where }) ?? portalActions(service, id, where),
     // Not wrapped in `act`: a visit only opens the session; what the customer then does there is the action traced.
-    openPaymentLink: (link, scope) => openPaymentLink(service.engine, scope, link, NO_ORIGIN) as ApiObject,
+    openPaymentLink: (link, scope) =>
+      refuseActionInput('openPaymentLink', { link, scope: scope ?? null }) ??
+      (openPaymentLink(service.engine, scope, link, NO_ORIGIN) as ApiObject),
   }
 }

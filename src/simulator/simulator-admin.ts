@@ -41,6 +41,8 @@ export function createSimulatorAdmin(sim: Simulator, parts: SimulatorParts): Sim
       },
     }),
     injectFault(fault: FaultInjection) {
+      if (typeof fault !== 'object' || fault === null || typeof fault.fault !== 'string')
+        throw new TypeError("admin.injectFault: expected a fault { fault: '<kind>', ... }")
       const refusal = faultTargetRefusal(fault.fault, fault.operation)
       if (refusal !== undefined) throw new TypeError(`admin.injectFault: option 'operation': ${refusal}`)
       faults.inject(fault)

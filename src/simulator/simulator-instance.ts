@@ -129,9 +129,11 @@ export class SimulatorInstance implements Simulator {
   }
 
   fork(next?: ContinueOptions): Simulator {
+    if (next !== undefined && (typeof next !== 'object' || next === null || Array.isArray(next)))
+      throw new TypeError(`fork: expected { seed, faults? } (or nothing), got ${next === null ? 'null' : typeof next}`)
     // A fork runs on a local clock of its own, at this one's time.
     const forked = this.#build(...this.#internals.forkSource())
-    if (next !== undefined) forked.#internals.continueWith(next)
+    if (next !== undefined) forked.#internals.continueWith(next, 'fork')
     return forked
   }
 }

@@ -55,9 +55,13 @@ export class SimulatorInternals {
   }
 
   /** Goes on with another seed and fault policy (`continueAs`), at rest. */
-  continueWith(next: ContinueOptions): void {
+  continueWith(next: ContinueOptions, api = 'continueAs'): void {
     if (typeof next?.seed !== 'string' && !(typeof next?.seed === 'number' && Number.isFinite(next.seed)))
-      throw new TypeError(`continueAs: 'seed' must be a finite number or a string, got ${String(next?.seed)}`)
+      throw new TypeError(`${api}: 'seed' must be a finite number or a string, got ${String(next?.seed)}`)
+    // A misspelt `faults` would go on silently with none.
+    for (const key in next)
+      if (key !== 'seed' && key !== 'faults')
+        throw new TypeError(`${api}: unknown option '${key}'; the options are 'seed' and 'faults'`)
     const { timeline, trace, rng, service, faults } = this.#parts
     if (timeline.active.size > 0) throw new Error(`continueAs: ${timeline.active.size} request(s) in flight; continue at rest`)
     const input = next.faults ?? {}

@@ -85,6 +85,14 @@ function adminCall(
   return service.engine.run(operation, { scope, origin: NO_ORIGIN, path, params }) as Meter
 }
 
+/** An admin call's input that is no object fails on its first field: refused, naming the call. */
+function refuseNotObject(caller: string, input: unknown): void {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new TypeError(
+      `admin.${caller}: input must be an object, got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}`,
+    )
+}
+
 export function createMeterAdmin(service: Service): MeterAdmin {
   function find(id: string, caller: string): Placed {
     const placed = allMeters(service).find((p) => p.meter.id === id)
@@ -94,6 +102,7 @@ export function createMeterAdmin(service: Service): MeterAdmin {
   const json = (m: Meter) => ({ ...m }) as Record<string, unknown>
   return {
     createMeter(input) {
+      refuseNotObject('createMeter', input)
       const scope = { account: input.account ?? service.accounts.platform.id, mode: input.mode ?? 'test' }
       const params: Record<string, unknown> = {
         event_name: input.eventName,
@@ -124,7 +133,9 @@ export function createMeterAdmin(service: Service): MeterAdmin {
       const { scope } = find(id, 'reactivateMeter')
       return json(adminCall(service, 'billing.meters.reactivate', scope, { id }, {}))
     },
-    meterSummary({ meter, customer, start, end }) {
+    meterSummary(input) {
+      refuseNotObject('meterSummary', input)
+      const { meter, customer, start, end } = input
       const m = find(meter, 'meterSummary').meter
       const formula = m.default_aggregation.formula
       const v = service.meterEvents.window(m, customer, start ?? Number.NEGATIVE_INFINITY, end ?? Number.POSITIVE_INFINITY)
@@ -132,6 +143,7 @@ export function createMeterAdmin(service: Service): MeterAdmin {
     },
     meterStats: () => service.meterEvents.stats(),
     billedUsage(input) {
+      refuseNotObject('billedUsage', input)
       // Typed setup code gets a TypeError for a mistake, as the other admin calls do (an unknown
       // account or mode answered an empty result, as if the customer had no usage).
       if (input.account !== undefined && service.accounts.get(input.account) === undefined)

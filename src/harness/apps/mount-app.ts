@@ -1,3 +1,4 @@
+import { refuseArgument } from '../refuse-argument.js'
 import { HarnessInputError } from '../validate-input.js'
 import { type AppFetch, type AppLike, toAppFetch } from './app-fetch.js'
 
@@ -71,6 +72,7 @@ export function mountApp<E extends object, R extends object>(
   build: (env: E) => BuiltApp<R>,
   options: MountAppOptions = {},
 ): (env: E) => Omit<R, 'app'> & MountedApp {
+  refuseArgument('mountApp', 'options', options, 'options')
   if (typeof build !== 'function')
     throw new HarnessInputError('mountApp: expected a build function (env) => ({ app, ...readers })')
   const webhookPath = options.webhookPath ?? DEFAULT_WEBHOOK_PATH

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto'
+import { refuseArgument } from '../refuse-argument.js'
 
 function hmac(secret: string, timestamp: string, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')
@@ -31,6 +32,10 @@ export interface Resigning {
  * resignDelivery('t=1767225600,v1=ab12...', body, { runSecrets: ['whsec_run'], appSecret: 'whsec_app', shiftSeconds: 30_000_000 })
  */
 export function resignDelivery(header: string, body: string, how: Resigning): string {
+  if (typeof header !== 'string') refuseArgument('resignDelivery', 'header', header, 'string')
+  if (typeof body !== 'string') refuseArgument('resignDelivery', 'body', body, 'string')
+  refuseArgument('resignDelivery', 'how', how, 'object')
+  refuseArgument('resignDelivery', "how's runSecrets", how.runSecrets, 'array')
   const parts = header.split(',').map((p) => p.trim())
   const t = parts.find((p) => p.startsWith('t='))?.slice(2)
   if (t === undefined || !/^\d+$/.test(t)) return header

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import type { AddressInfo } from 'node:net'
 import { callerNow } from '#kernel/index.js'
 import { type FlowClientEnv, flowRunOf } from '../flows/flow-run.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { HarnessInputError } from '../validate-input.js'
 import { forwardToApp } from './forward-to-app.js'
 import { type ContextRunner, listenForApp, RECORD_PATH, type ServedRun } from './listen-for-app.js'
@@ -120,6 +121,10 @@ export interface RunServer {
  * await server.close()
  */
 export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServer> {
+  refuseArgument('serveRuns', 'options', options, 'options')
+  const { port } = options
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65_536))
+    throw new HarnessInputError(`serveRuns: option 'port' must be a port number from 0 to 65535, got ${String(port)}`)
   const secretKey = options.secretKey ?? 'sk_test_harness_app'
   const webhookSecret = options.webhookSecret ?? 'whsec_harness_app'
   const served: ServedRun & Queue = { current: undefined, appKey: secretKey, inFlight: new Set(), queue: Promise.resolve() }

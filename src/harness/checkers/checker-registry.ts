@@ -1,3 +1,4 @@
+import { refuseArgument } from '../refuse-argument.js'
 import type { Verdict } from '../scenario/run-result.js'
 import { billingChecker } from './billing-checker.js'
 import type { Checker, History } from './checker.js'
@@ -46,6 +47,7 @@ export const checkerRegistry = new Map<string, Checker>(
  * registerChecker({ name: 'no-429', check: ({ requests }) => requests.filter((r) => r.status === 429).map((r) => recordViolation('no-429', r.path, [r])) })
  */
 export function registerChecker(checker: Checker): void {
+  refuseArgument('registerChecker', 'checker', checker, 'checker')
   checkerRegistry.set(checker.name, checker)
 }
 
@@ -57,6 +59,8 @@ export function registerChecker(checker: Checker): void {
  * const verdict = await verdictOf(noServerErrorsChecker, history)
  */
 export async function verdictOf(checker: Checker, history: History): Promise<Verdict> {
+  refuseArgument('verdictOf', 'checker', checker, 'checker')
+  refuseArgument('verdictOf', 'history', history, 'history')
   const name = `checker ${checker.name}`
   const violations = await checker.check(history)
   const first = violations[0]

@@ -1,5 +1,6 @@
 import type { TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 import type { DeliveryRecord, RequestRecord } from '../scenario/run-result.js'
 import type { Violation } from './violation.js'
 
@@ -55,5 +56,32 @@ export type TraceCheck = (entries: readonly TraceEntry[]) => Violation[]
  * export const usageChecker = traceChecker('usage', checkUsage, 'every acknowledged usage billed once')
  */
 export function traceChecker(name: string, check: (entries: readonly TraceEntry[]) => Violation[], holds: string): Checker {
-  return { name, check: ({ entries }) => check(entries), holds: () => holds }
+  return guardedChecker({ name, check: ({ entries }) => check(entries), holds: () => holds })
+}
+
+/**
+ * A bundled checker that refuses, naming itself, what is not a history, rather than failing inside
+ * on a missing `entries`, `requests` or `deliveries` (a user may call `check` directly).
+ *
+ * @example
+ * export const noRetriesChecker = guardedChecker({ name: 'no-retries', check: ({ requests }) => [] })
+ */
+export function guardedChecker(checker: Checker): Checker {
+  const api = `checker '${checker.name}'`
+  const { check, holds } = checker
+  return {
+    name: checker.name,
+    check: (history) => {
+      refuseArgument(`${api} check`, 'history', history, 'history')
+      return check(history)
+    },
+    ...(holds === undefined
+      ? {}
+      : {
+          holds: (history: History) => {
+            refuseArgument(`${api} holds`, 'history', history, 'history')
+            return holds(history)
+          },
+        }),
+  }
 }

@@ -1,5 +1,5 @@
 import type { DeliveryRecord } from '../scenario/run-result.js'
-import type { Checker } from './checker.js'
+import { type Checker, guardedChecker } from './checker.js'
 import { recordViolation } from './violation.js'
 
 /** The first delivery of each receiver and event, and which of them were ever answered 2xx. */
@@ -21,7 +21,7 @@ function tally(deliveries: readonly DeliveryRecord[]): { seen: Map<string, Deliv
  * @example
  * expectations: { checkers: ['deliveries-acknowledged'] }
  */
-export const deliveriesAcknowledgedChecker: Checker = {
+export const deliveriesAcknowledgedChecker: Checker = guardedChecker({
   name: 'deliveries-acknowledged',
   check: ({ deliveries }) => {
     const { seen, acked } = tally(deliveries)
@@ -31,4 +31,4 @@ export const deliveriesAcknowledgedChecker: Checker = {
       : [recordViolation('deliveries-acknowledged', `${missing.length} event(s) never acknowledged by their receiver`, missing)]
   },
   holds: ({ deliveries }) => `${tally(deliveries).seen.size} event(s) delivered, all acknowledged`,
-}
+})

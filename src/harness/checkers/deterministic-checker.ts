@@ -1,4 +1,4 @@
-import type { Checker } from './checker.js'
+import { type Checker, guardedChecker } from './checker.js'
 import { recordViolation } from './violation.js'
 
 /**
@@ -7,7 +7,7 @@ import { recordViolation } from './violation.js'
  * @example
  * expectations: { checkers: ['deterministic'] }
  */
-export const deterministicChecker: Checker = {
+export const deterministicChecker: Checker = guardedChecker({
   name: 'deterministic',
   check: async ({ sim, rerun }) => {
     if (sim === undefined || rerun === undefined)
@@ -19,4 +19,4 @@ export const deterministicChecker: Checker = {
       : [recordViolation('deterministic', 'a second run with the same seed produced a different trace', [{ first, second }])]
   },
   holds: ({ sim }) => `trace hash ${sim?.trace.hash().slice(0, 16) ?? ''}... reproduced`,
-}
+})

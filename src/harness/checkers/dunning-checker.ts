@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
 import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
 import { checkRuleTrace } from '../rules/check-rules.js'
@@ -181,6 +182,7 @@ const standingRule = (options: DunningCheckOptions): Rule => ({
  * checkRuleTrace(sim.trace.entries(), dunningRules())
  */
 export function dunningRules(options: DunningCheckOptions = {}): Rule[] {
+  refuseArgument('dunningRules', 'options', options, 'options')
   return [
     noticeCount,
     neverAfter('dunning.notice', ['invoice.paid'], { name: 'dunning.notice_once' }),

@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
 import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
 import { checkRuleTrace } from '../rules/check-rules.js'
@@ -29,6 +30,7 @@ export interface FulfilmentCheckOptions {
  * sessionPaid({ status: 'complete', payment_status: 'unpaid' }) // false (a delayed payment pending)
  */
 export function sessionPaid(state: { readonly status: unknown; readonly payment_status: unknown }): boolean {
+  refuseArgument('sessionPaid', 'state', state, 'object')
   return state.status === 'complete' && (state.payment_status === 'paid' || state.payment_status === 'no_payment_required')
 }
 
@@ -57,6 +59,7 @@ function sessionFinals(history: RuleHistory): FinalStates {
  * checkRuleTrace(sim.trace.entries(), fulfilmentRules({ provisional: true }))
  */
 export function fulfilmentRules(options: FulfilmentCheckOptions = {}): Rule[] {
+  refuseArgument('fulfilmentRules', 'options', options, 'options')
   const paid = (s: ObjectState) => sessionPaid({ status: s.status, payment_status: s.payment_status })
   const once = exactlyOnce('order.fulfil', {
     name: 'fulfilment.once',

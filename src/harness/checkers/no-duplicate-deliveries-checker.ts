@@ -1,5 +1,5 @@
 import type { DeliveryRecord } from '../scenario/run-result.js'
-import type { Checker } from './checker.js'
+import { type Checker, guardedChecker } from './checker.js'
 import { recordViolation } from './violation.js'
 
 /**
@@ -8,7 +8,7 @@ import { recordViolation } from './violation.js'
  * @example
  * expectations: { checkers: ['no-duplicate-deliveries'] }
  */
-export const noDuplicateDeliveriesChecker: Checker = {
+export const noDuplicateDeliveriesChecker: Checker = guardedChecker({
   name: 'no-duplicate-deliveries',
   check: ({ deliveries }) => {
     const acked = new Set<string>()
@@ -24,4 +24,4 @@ export const noDuplicateDeliveriesChecker: Checker = {
       : [recordViolation('no-duplicate-deliveries', `${dups.length} delivery(ies) of already acknowledged events`, dups)]
   },
   holds: () => 'no event delivered again after it was acknowledged',
-}
+})

@@ -1,4 +1,4 @@
-import type { Checker } from './checker.js'
+import { type Checker, guardedChecker } from './checker.js'
 import { recordViolation } from './violation.js'
 
 /**
@@ -7,11 +7,11 @@ import { recordViolation } from './violation.js'
  * @example
  * expectations: { checkers: ['no-server-errors'] }
  */
-export const noServerErrorsChecker: Checker = {
+export const noServerErrorsChecker: Checker = guardedChecker({
   name: 'no-server-errors',
   check: ({ requests }) => {
     const bad = requests.filter((r) => r.status >= 500)
     return bad.length === 0 ? [] : [recordViolation('no-server-errors', `${bad.length} request(s) answered 5xx`, bad)]
   },
   holds: ({ requests }) => `${requests.length} requests, none 5xx`,
-}
+})

@@ -1,4 +1,4 @@
-import type { Checker } from './checker.js'
+import { type Checker, guardedChecker } from './checker.js'
 import { recordViolation } from './violation.js'
 
 /**
@@ -8,7 +8,7 @@ import { recordViolation } from './violation.js'
  * @example
  * expectations: { checkers: ['signatures-valid'] }
  */
-export const signaturesValidChecker: Checker = {
+export const signaturesValidChecker: Checker = guardedChecker({
   name: 'signatures-valid',
   check: ({ deliveries }) => {
     const bad = deliveries.filter((d) => d.signature === 'invalid' && d.replay !== true)
@@ -17,4 +17,4 @@ export const signaturesValidChecker: Checker = {
       : [recordViolation('signatures-valid', `${bad.length} deliveries failed signature verification`, bad)]
   },
   holds: ({ deliveries }) => `${deliveries.length} deliveries, every signature valid`,
-}
+})

@@ -1,5 +1,6 @@
 import type { TraceEntry } from '#kernel/index.js'
 import { type MirroredSubscription, mirrorDifferences } from '../flows/subscription-fields.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { acknowledgesDurably } from '../rules/acknowledges-durably.js'
 import { acknowledgesGenuine } from '../rules/acknowledges-genuine.js'
 import { atMostOnce } from '../rules/at-most-once.js'
@@ -206,6 +207,7 @@ const converged: Rule = {
  * checkRuleTrace(sim.trace.entries(), subscriptionMirrorRules({ access: { pastDueGraceMs: 7 * 86_400_000 } }))
  */
 export function subscriptionMirrorRules(options: MirrorCheckOptions = {}): Rule[] {
+  refuseArgument('subscriptionMirrorRules', 'options', options, 'options')
   return [
     converged,
     accessRule(options),

@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 
 /**
  * A property violation: which checker, what went wrong, and the minimal trace entries that witness
@@ -35,5 +36,8 @@ export function violation(checker: string, message: string, entries: readonly Tr
  * recordViolation('no-server-errors', '2 request(s) answered 5xx', bad)
  */
 export function recordViolation(checker: string, message: string, records: readonly unknown[]): Violation {
+  refuseArgument('recordViolation', 'checker', checker, 'string')
+  if (typeof message !== 'string') refuseArgument('recordViolation', 'message', message, 'string')
+  refuseArgument('recordViolation', 'records', records, 'array')
   return { checker, message, witness: [], entries: [], records: records.slice(0, 5) }
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { type FaultEntry, type FaultKind, faultKinds, rateLimitReasons } from '#faults/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { type Forgery, forgeries, type Program, type Step } from '../run/program.js'
 import { HarnessInputError, validateProgramOptions } from '../validate-input.js'
 
@@ -70,6 +71,7 @@ export const LEGACY_WEBHOOK_WORKLOAD: WebhookWorkload = { objects: 3, maxBurst: 
  * fc.sample(usageStep({ maxUnits: 5, customers: 0 }), 3) // the small workload of earlier versions
  */
 export function usageStep(options: UsageWorkload = {}): fc.Arbitrary<Step> {
+  refuseArgument('usageStep', 'options', options, 'options')
   const maxUnits = options.maxUnits ?? 250
   const customers = options.customers ?? 3
   if (!Number.isInteger(maxUnits) || maxUnits < 1)
@@ -111,6 +113,7 @@ export function usageStep(options: UsageWorkload = {}): fc.Arbitrary<Step> {
  * fc.sample(webhookStep({ maxBurst: 300, attackers: ['forge'] }), 3)
  */
 export function webhookStep(options: WebhookWorkload = {}): fc.Arbitrary<Step> {
+  refuseArgument('webhookStep', 'options', options, 'options')
   const objects = options.objects ?? 5
   const maxBurst = options.maxBurst ?? 150
   const late = options.lateRedelivery ?? true
@@ -149,6 +152,7 @@ export function webhookStep(options: WebhookWorkload = {}): fc.Arbitrary<Step> {
 
 /** Fault kinds that act on webhook delivery, for the given attackers (`replay_delivery` needs `replay`). */
 export function webhookFaultKindsFor(attackers: readonly ('replay' | 'forge')[] = ['replay', 'forge']): readonly FaultKind[] {
+  refuseArgument('webhookFaultKindsFor', 'attackers', attackers, 'array')
   return webhookFaultKinds.filter((k) => k !== 'replay_delivery' || attackers.includes('replay'))
 }
 
@@ -256,6 +260,7 @@ export function program(options: ProgramOptions = {}): fc.Arbitrary<Program> {
 export function usageProgram(
   options: Omit<ProgramOptions, 'step'> & { readonly workload?: UsageWorkload } = {},
 ): fc.Arbitrary<Program> {
+  refuseArgument('usageProgram', 'options', options, 'options')
   const { workload, ...rest } = options
   validateProgramOptions('usageProgram', rest)
   if ('step' in options) throw new HarnessInputError("usageProgram: unknown option 'step' (use program({ step }))")
@@ -272,6 +277,7 @@ export function usageProgram(
 export function webhookProgram(
   options: Omit<ProgramOptions, 'step'> & { readonly workload?: WebhookWorkload } = {},
 ): fc.Arbitrary<Program> {
+  refuseArgument('webhookProgram', 'options', options, 'options')
   const { workload, ...rest } = options
   validateProgramOptions('webhookProgram', rest)
   if ('step' in options) throw new HarnessInputError("webhookProgram: unknown option 'step' (use program({ step }))")

@@ -1,9 +1,11 @@
 import type { DunningCheckOptions } from '../checkers/dunning-checker.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { HarnessInputError } from '../validate-input.js'
 import { dunningWorkload } from './dunning-steps.js'
 import { type DunningClientFactory, dunningSubject } from './dunning-subject.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
 import { flowSubjectOptions } from './flow-subject-options.js'
+import { refuseBadWorkload } from './workload-input.js'
 
 /**
  * Ready-made property for a dunning client: over generated billing flows (renewals and trial ends
@@ -22,9 +24,12 @@ export async function checkDunning(
   factory: DunningClientFactory,
   options: FlowCheckOptions & DunningCheckOptions = {},
 ): Promise<FlowCheckResult> {
+  refuseArgument('checkDunning', 'options', options, 'options')
   if (typeof factory !== 'function') throw new HarnessInputError('checkDunning: expected a dunning factory (env) => { handler }')
   const { standing, ...rest } = options
   const own = flowSubjectOptions('checkDunning', 'dunning', standing === undefined ? {} : { standing })
+  // Checked here, before the property's own workload is built on it, so the refusal names checkDunning.
+  refuseBadWorkload('checkDunning', rest.workload)
   return checkFlows(
     'checkDunning',
     () => dunningSubject(factory, 'checkDunning', own),

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import type { FaultKind } from '#faults/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { customerOf, type FlowAction, type FlowActionContext, setDefaultCard } from './flow-actions.js'
 import type { EpisodeStep } from './flow-episodes.js'
 import { type FlowStep, type FlowWorkload, flowFaultKinds } from './flow-program.js'
@@ -320,6 +321,7 @@ const DUNNING_FAULT_KINDS: readonly FaultKind[] = [
  * fc.sample(flowProgram(dunningWorkload()), 1)
  */
 export function dunningWorkload(base: FlowWorkload = {}): FlowWorkload {
+  if (base !== undefined) refuseArgument('dunningWorkload', 'base', base, 'object')
   return {
     ...base,
     builtInSteps: base.builtInSteps ?? false,

@@ -1,8 +1,10 @@
 import fc from 'fast-check'
 import { type FaultEntry, type FaultKind, rateLimitReasons } from '#faults/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { type EpisodeStep, episodeSlots, type Slot, scheduleOf, singleWeight } from './flow-episodes.js'
 import { refuseBadFlowProgram } from './flow-program-input.js'
 import { twinDraw, withTwin } from './twin-draw.js'
+import { refuseBadWorkload } from './workload-input.js'
 
 /**
  * One step of a billing flow program: what a subscription business's customers and operators do
@@ -152,6 +154,7 @@ const plan = fc.nat({ max: FLOW_PLANS.length - 1 })
  * fc.sample(flowStep(), 3) // [{ kind: 'subscribe', customer: 0, plan: 1, quantity: 2, trialDays: 0 }, ...]
  */
 export function flowStep(workload: FlowWorkload = {}): fc.Arbitrary<FlowStep> {
+  refuseBadWorkload('flowStep', workload)
   const w = (weight: number, arbitrary: fc.Arbitrary<FlowStep>) => ({ weight, arbitrary })
   // Renewals failing need a subscription, a failing card and a month: those come more often.
   const built: fc.WeightedArbitrary<FlowStep>[] = [
@@ -194,6 +197,7 @@ export function flowStep(workload: FlowWorkload = {}): fc.Arbitrary<FlowStep> {
  * adversityStep({ adversity: { kinds: ['redeploy'] } })
  */
 export function adversityStep(workload: FlowWorkload): fc.WeightedArbitrary<FlowStep> | undefined {
+  refuseBadWorkload('adversityStep', workload ?? null)
   if (workload.adversity === false) return undefined
   const kinds = workload.adversity?.kinds ?? (['redeploy', 'roll_secret', 'forge', 'redeliver'] as const)
   const aims = workload.faultAims ?? SUBSCRIPTION_AIMS
@@ -247,6 +251,7 @@ function flowFault(kinds: readonly FaultKind[], aims: readonly string[]): fc.Arb
  * fc.sample(flowProgram({ maxSteps: 8 }), 1)[0] // { seed, steps: [...], faults: [{ step: 2, fault: 'duplicate_delivery', count: 1 }] }
  */
 export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgram> {
+  refuseBadWorkload('flowProgram', workload)
   const maxSteps = workload.maxSteps ?? 12
   const maxFaults = workload.maxFaults ?? 4
   const drawnKinds = workload.faultKinds ?? flowFaultKinds
@@ -319,6 +324,7 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
  * flowStepLabel({ kind: 'cancel', sub: 0, atPeriodEnd: true }) // 'cancel sub#0 at period end'
  */
 export function flowStepLabel(step: FlowStep): string {
+  refuseArgument('flowStepLabel', 'step', step, 'object')
   switch (step.kind) {
     case 'subscribe':
       return `subscribe c${step.customer} to ${FLOW_PLANS[step.plan] ?? step.plan} x${step.quantity}${step.trialDays > 0 ? ` trial ${step.trialDays}d` : ''}`

@@ -213,13 +213,13 @@ function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecor
 const runsByFetch = new WeakMap<FlowClientEnv['fetch'], FlowRun>()
 
 /**
- * The run an env was made for (undefined for an env not made by `runFlow`).
+ * The run an env was made for (undefined for an env not made by `runFlow`, or anything that is no env).
  *
  * @example
  * const run = flowRunOf(env) // its simulator, its setup, what the client acknowledged
  */
 export function flowRunOf(env: Pick<FlowClientEnv, 'fetch'>): FlowRun | undefined {
-  return runsByFetch.get(env.fetch)
+  return runsByFetch.get((env as Partial<typeof env> | null | undefined)?.fetch as FlowClientEnv['fetch'])
 }
 
 /**

@@ -1,3 +1,4 @@
+import { refuseArgument } from '../refuse-argument.js'
 import { HarnessInputError } from '../validate-input.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
 import { flowSubjectOptions } from './flow-subject-options.js'
@@ -24,6 +25,7 @@ export async function checkFulfilment(
   factory: FulfilmentClientFactory,
   options: FulfilmentOptions = {},
 ): Promise<FlowCheckResult> {
+  refuseArgument('checkFulfilment', 'options', options, 'options')
   if (typeof factory !== 'function')
     throw new HarnessInputError('checkFulfilment: expected a fulfilment factory (env) => { handler, successPage }')
   const { payments, provisional, workload, ...rest } = options

@@ -15,6 +15,14 @@ export interface FulfilmentPayment {
   readonly authentication?: 'succeed' | 'fail'
 }
 
+/** How many of `fulfilmentPayments` the steps draw from: a count, or fast-check fails inside on `fc.nat`. */
+function refusePaymentCount(api: string, payments: unknown): void {
+  if (!Number.isInteger(payments) || (payments as number) < 1)
+    throw new HarnessInputError(
+      `${api}: payments must be how many payments to draw from, a positive integer (e.g. fulfilmentPayments.length), got ${shownValue(payments)}`,
+    )
+}
+
 /**
  * The payments a fulfilment flow draws from, simplest first (shrinking goes towards the first): a
  * card that pays, one that declines (the session stays open), a 3-D Secure card authenticated or
@@ -66,6 +74,7 @@ const session = fc.constantFrom(0, 0, 1, 2)
  * const workload = { extraSteps: fulfilmentSteps(fulfilmentPayments.length), builtInSteps: false }
  */
 export function fulfilmentSteps(payments: number): fc.Arbitrary<FlowStep>[] {
+  refusePaymentCount('fulfilmentSteps', payments)
   const checkout = fc.record({
     kind: fc.constant('x:checkout' as const),
     mode: fc.constantFrom('payment', 'subscription'),
@@ -110,6 +119,7 @@ const LATE_OUTCOME_MS = 3 * 3_600_000
  * const workload = { episodes: fulfilmentEpisodes(fulfilmentPayments.length) }
  */
 export function fulfilmentEpisodes(payments: number): fc.Arbitrary<readonly EpisodeStep[]>[] {
+  refusePaymentCount('fulfilmentEpisodes', payments)
   const returns = fc.constantFrom<boolean | 'page_first' | 'webhook_first'>(false, true, 'page_first', 'webhook_first')
   const pay = (payment: fc.Arbitrary<number>, on: fc.Arbitrary<number>, back = returns) =>
     fc.record({ kind: fc.constant('x:pay' as const), session: on, payment, returns: back })

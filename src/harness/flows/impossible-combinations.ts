@@ -1,3 +1,5 @@
+import { refuseArgument } from '../refuse-argument.js'
+
 /** What the harness's attacker claims about an object in each state (see `forgeFlowDelivery`): the type it forges. */
 function forgedType(type: string, state: string): boolean {
   switch (type) {
@@ -33,6 +35,7 @@ function forgedType(type: string, state: string): boolean {
  * impossibleCombination('invoice.paid|paid|forged|none') // 'the attacker claims invoice.paid only of an unpaid invoice'
  */
 export function impossibleCombination(key: string): string | undefined {
+  if (typeof key !== 'string') refuseArgument('impossibleCombination', 'key', key, 'string')
   const [type = '', state = '', fault = '', deploy = ''] = key.split('|')
   if (fault === 'forged' && deploy === 'redeployed') return 'a forged delivery is made when it is sent, never before a redeploy'
   if (fault === 'forged' && !forgedType(type, state)) return `the attacker never claims ${type} of an object in state ${state}`

@@ -1,9 +1,11 @@
 import type { MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { HarnessInputError } from '../validate-input.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from './flow-property.js'
 import { flowSubjectOptions } from './flow-subject-options.js'
 import { mirrorWorkload } from './mirror-steps.js'
 import { mirrorSubject, type SubscriptionMirrorFactory } from './mirror-subject.js'
+import { refuseBadWorkload } from './workload-input.js'
 
 /** Settings of {@link checkSubscriptionMirror}. */
 export interface SubscriptionMirrorOptions extends FlowCheckOptions, MirrorCheckOptions {}
@@ -27,6 +29,7 @@ export async function checkSubscriptionMirror(
   factory: SubscriptionMirrorFactory,
   options: SubscriptionMirrorOptions = {},
 ): Promise<FlowCheckResult> {
+  refuseArgument('checkSubscriptionMirror', 'options', options, 'options')
   if (typeof factory !== 'function')
     throw new HarnessInputError(
       'checkSubscriptionMirror: expected a mirror factory (env) => { handler, subscriptions, hasAccess }',
@@ -36,6 +39,8 @@ export async function checkSubscriptionMirror(
     ...(pastDueGraceMs === undefined ? {} : { pastDueGraceMs }),
     ...(access === undefined ? {} : { access }),
   })
+  // Checked here, before the property's own workload is built on it, so the refusal names checkSubscriptionMirror.
+  refuseBadWorkload('checkSubscriptionMirror', rest.workload)
   return checkFlows(
     'checkSubscriptionMirror',
     () => mirrorSubject(factory, check, 'checkSubscriptionMirror'),

@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { refuseArgument } from '../refuse-argument.js'
 import type { EpisodeStep } from './flow-episodes.js'
 import { FLOW_FORGERIES, type FlowStep, type FlowWorkload } from './flow-program.js'
 
@@ -190,5 +191,6 @@ export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
  * fc.sample(flowProgram(mirrorWorkload()), 1)
  */
 export function mirrorWorkload(base: FlowWorkload = {}): FlowWorkload {
+  if (base !== undefined) refuseArgument('mirrorWorkload', 'base', base, 'object')
   return { episodes: mirrorEpisodes(), episodeShare: 0.5, ...base }
 }

@@ -1,3 +1,4 @@
+import { refuseArgument } from '../refuse-argument.js'
 /** What a subscription mirror keeps of each subscription: the fields an access gate decides on. */
 export interface MirroredSubscription {
   readonly customer: string
@@ -35,6 +36,7 @@ export function mirrorDifferences(mirror: MirroredSubscription, provider: Mirror
  * mirroredFields(event.data.object) // { customer: 'cus_1', status: 'active', price: 'price_1', quantity: 2, ... }
  */
 export function mirroredFields(sub: Json): MirroredSubscription {
+  refuseArgument('mirroredFields', 'sub', sub, 'object')
   const item = ((sub.items as { data?: Json[] } | undefined)?.data ?? [])[0] ?? {}
   const price = item.price as Json | string | undefined
   const end = item.current_period_end ?? sub.current_period_end

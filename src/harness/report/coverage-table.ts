@@ -1,3 +1,5 @@
+import { refuseArgument } from '../refuse-argument.js'
+
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 /** The known combinations not reached, as a list under the table (nothing when there are none). */
@@ -21,6 +23,8 @@ function missingList(counts: Readonly<Record<string, number>>, known: readonly s
  * const html = coverageTable({ 'invoice.paid|paid|in_order|none': 12 }, knownFlowCombinations.checkDunning)
  */
 export function coverageTable(coverage: Readonly<Record<string, number>> | readonly string[], known?: readonly string[]): string {
+  if (!Array.isArray(coverage)) refuseArgument('coverageTable', 'coverage', coverage, 'object')
+  if (known !== undefined) refuseArgument('coverageTable', 'known', known, 'array')
   const counts: Readonly<Record<string, number>> = Array.isArray(coverage)
     ? Object.fromEntries((coverage as readonly string[]).map((k) => [k, 1]))
     : (coverage as Readonly<Record<string, number>>)

@@ -1,4 +1,5 @@
 import { type Violation, violation } from '../checkers/violation.js'
+import { refuseArgument } from '../refuse-argument.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
 import { ruleInput } from './rule-input.js'
@@ -20,6 +21,7 @@ export interface AtMostOnceOptions {
  * atMostOnce('email.welcome', { name: 'mirror.welcome_once' })
  */
 export function atMostOnce(kind: string, options: AtMostOnceOptions = {}): Rule {
+  refuseArgument('atMostOnce', 'options', options, 'options')
   ruleInput('atMostOnce', { kind }, options)
   const name = options.name ?? `${kind}.at_most_once`
   return {

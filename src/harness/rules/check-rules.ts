@@ -2,6 +2,7 @@ import type { TraceEntry } from '#kernel/index.js'
 import type { Violation } from '../checkers/violation.js'
 import { checkFlows, type FlowCheckOptions, type FlowCheckResult } from '../flows/flow-property.js'
 import type { FlowClientEnv, FlowRun, FlowSubject } from '../flows/flow-run.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { HarnessInputError, refuseNotEntries, shownValue } from '../validate-input.js'
 import { objectState } from './object-state.js'
 import type { Rule } from './rule.js'
@@ -41,6 +42,8 @@ export function checkRuleTrace(entries: readonly TraceEntry[], rules: readonly R
  * await probeRules(refunds.rules, app, run, true)
  */
 export function probeRules<App>(rules: readonly Rule<App>[], app: App, run: FlowRun, final: boolean): void | Promise<void> {
+  refuseArgument('probeRules', 'rules', rules, 'array')
+  refuseArgument('probeRules', 'run', run, 'object')
   const trace = run.sim.service.kernel.trace
   for (const [i, rule] of rules.entries()) {
     const probed = rule.probe?.(

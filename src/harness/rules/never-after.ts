@@ -1,4 +1,5 @@
 import { type Violation, violation } from '../checkers/violation.js'
+import { refuseArgument } from '../refuse-argument.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
 import { ruleInput } from './rule-input.js'
@@ -19,6 +20,7 @@ export interface NeverAfterOptions {
  * neverAfter('dunning.notice', ['invoice.paid'], { name: 'dunning.notice_once' })
  */
 export function neverAfter(kind: string, types: readonly string[], options: NeverAfterOptions = {}): Rule {
+  refuseArgument('neverAfter', 'options', options, 'options')
   ruleInput('neverAfter', { kind, types }, options)
   const name = options.name ?? `${kind}.never_after`
   const wanted = new Set(types)

@@ -1,5 +1,6 @@
 import { resourceData } from '#catalogue/index.js'
 import type { Simulator } from '#simulator/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 
 /** The fields of an object that say what state it is in (only those it has). */
 export type ObjectState = Readonly<Record<string, string | number | boolean | null>>
@@ -74,6 +75,8 @@ let byPrefix: ReadonlyMap<string, string> | undefined
  * providerState(sim, 'cs_test_a1') // { id: 'cs_test_a1', object: 'checkout.session', status: 'complete', ... }
  */
 export function providerState(sim: Simulator, id: string): ObjectState | undefined {
+  refuseArgument('providerState', 'sim', sim, 'simulator')
+  if (typeof id !== 'string') refuseArgument('providerState', 'id', id, 'string')
   byPrefix ??= new Map(Object.entries(resourceData().idPrefixes).map(([resource, prefix]) => [prefix, resource]))
   const resource = byPrefix.get(id.slice(0, id.indexOf('_')))
   if (resource === undefined) return undefined

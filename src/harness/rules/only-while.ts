@@ -1,4 +1,5 @@
 import { type Violation, violation } from '../checkers/violation.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { absentFieldsHint, type ObjectState } from './object-state.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
@@ -24,6 +25,7 @@ export interface OnlyWhileOptions {
  * onlyWhile('order.fulfil', (s) => s.status === 'complete' && s.payment_status === 'paid', { what: 'paid' })
  */
 export function onlyWhile(kind: string, holds: (state: ObjectState) => boolean, options: OnlyWhileOptions = {}): Rule {
+  refuseArgument('onlyWhile', 'options', options, 'options')
   ruleInput('onlyWhile', { kind, fns: { holds } }, options)
   const name = options.name ?? `${kind}.only_while`
   const what = options.what ?? 'allowed'

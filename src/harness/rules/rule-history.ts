@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 import type { HandledEvent } from './causal-recorder.js'
 import type { EffectDetail } from './effect-recorder.js'
 import type { ObjectState } from './object-state.js'
@@ -55,6 +56,7 @@ export interface RuleHistory {
  * ruleHistory(entries).accepted().filter((a) => a.type === 'invoice.paid')
  */
 export function ruleHistory(entries: readonly TraceEntry[]): RuleHistory {
+  refuseArgument('ruleHistory', 'entries', entries, 'array')
   const effects: EffectRecord[] = []
   const accepted: AcceptedEvent[] = []
   const finals = new Map<string, { state: ObjectState; entry: TraceEntry }>()
@@ -98,6 +100,7 @@ export function ruleHistory(entries: readonly TraceEntry[]): RuleHistory {
  * describeEffect(effect) // 'while handling evt_2 (checkout.session.completed, showing status complete, payment_status unpaid); no API read; provider: ...'
  */
 export function describeEffect(f: EffectRecord): string {
+  refuseArgument('describeEffect', 'effect', f, 'object')
   const show = (s: ObjectState | null) => {
     if (s === null) return 'nothing'
     const fields = Object.entries(s).filter(([k]) => k !== 'id' && k !== 'object')

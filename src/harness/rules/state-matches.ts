@@ -2,6 +2,7 @@ import type { Json } from '#domain/index.js'
 import { canonicalJson } from '#kernel/index.js'
 import { type Violation, violation } from '../checkers/violation.js'
 import type { FlowRun } from '../flows/flow-run.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { Rule } from './rule.js'
 import { ruleInput } from './rule-input.js'
@@ -51,6 +52,7 @@ export interface StateMatchesOptions {
  * providerView(run).list('subscription')
  */
 export function providerView(run: FlowRun): ProviderView {
+  refuseArgument('providerView', 'run', run, 'object')
   const scope = { account: run.sim.platform.id, mode: 'test' as const }
   const engine = run.sim.service.engine
   return {
@@ -74,6 +76,7 @@ export function providerView(run: FlowRun): ProviderView {
  * })
  */
 export function stateMatches<App>(name: string, projection: StateProjection<App>, options: StateMatchesOptions = {}): Rule<App> {
+  refuseArgument('stateMatches', 'options', options, 'options')
   if (typeof name !== 'string' || name === '')
     throw new HarnessInputError(`stateMatches: the rule's name must be a non-empty string, got ${JSON.stringify(name)}`)
   ruleInput(

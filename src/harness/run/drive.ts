@@ -1,5 +1,6 @@
 import { type Clock, nextMacrotask } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 
 /** How a driven promise ended. */
 export type Driven<T> =
@@ -30,6 +31,8 @@ function fireNext(clock: Clock, limit: number): boolean {
  * await advance(sim, 60_000)
  */
 export async function advance(sim: Simulator, ms: number): Promise<void> {
+  refuseArgument('advance', 'sim', sim, 'simulator')
+  refuseArgument('advance', 'ms', ms, 'duration')
   const target = sim.clock.now + ms
   if (sim.service.timeline.active.size === 0) {
     // Nothing in flight: the scheduler jumps from one due task to the next (client timers on the way
@@ -56,6 +59,9 @@ export async function advance(sim: Simulator, ms: number): Promise<void> {
  * const r = await drive(sim, reporter.report(units), 3_600_000)
  */
 export async function drive<T>(sim: Simulator, work: Promise<T>, budgetMs: number): Promise<Driven<T>> {
+  refuseArgument('drive', 'sim', sim, 'simulator')
+  refuseArgument('drive', 'work', work, 'promise')
+  refuseArgument('drive', 'budgetMs', budgetMs, 'duration')
   let result: Driven<T> | undefined
   work.then(
     (value) => {

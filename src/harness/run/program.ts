@@ -1,4 +1,5 @@
 import type { FaultEntry } from '#faults/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 
 /** How a forged delivery is made (none is genuine; each carries a new event id and a forged object). */
 export const forgeries = [
@@ -66,6 +67,9 @@ export interface Program {
 
 /** Prints a program as one line per step, with the faults due before each. */
 export function describeProgram(program: Program): string {
+  refuseArgument('describeProgram', 'program', program, 'object')
+  refuseArgument('describeProgram', "program's steps", program.steps, 'array')
+  refuseArgument('describeProgram', "program's faults", program.faults, 'array')
   const lines = [`seed ${program.seed}`]
   program.steps.forEach((s, i) => {
     const faults = program.faults.filter((f) => f.step === i + 1).map((f) => f.fault + (f.reason ? `(${f.reason})` : ''))

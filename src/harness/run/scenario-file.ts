@@ -1,9 +1,13 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FaultsInput } from '#faults/index.js'
-import type { ScenarioInput } from '../scenario/schema.js'
+import { refuseArgument } from '../refuse-argument.js'
+import { loadScenarioFile } from '../scenario/load-scenario.js'
+import { formatPath } from '../scenario/scenario-error.js'
+import type { Scenario, ScenarioInput } from '../scenario/schema.js'
 import { scenarioSchema } from '../scenario/schema.js'
 import { fromStepSpec, toStepSpec } from '../steps/program-steps.js'
+import { HarnessInputError } from '../validate-input.js'
 import type { Program } from './program.js'
 
 /**
@@ -28,6 +32,11 @@ export function scenarioOf(
     apiVersion?: string | undefined
   },
 ): ScenarioInput {
+  refuseArgument('scenarioOf', 'program', program, 'object')
+  refuseArgument('scenarioOf', "program's steps", program.steps, 'array')
+  refuseArgument('scenarioOf', "program's faults", program.faults, 'array')
+  refuseArgument('scenarioOf', 'meta', meta, 'object')
+  refuseArgument('scenarioOf', "meta's name", meta.name, 'string')
   const description = [
     `Counterexample found by the property harness${meta.subject ? ` against '${meta.subject}'` : ''}.`,
     meta.traceHash ? `Replays to trace hash ${meta.traceHash}.` : '',
@@ -53,7 +62,19 @@ export function scenarioOf(
  * const { program, faults } = programOf(JSON.parse(readFileSync(file, 'utf8')))
  */
 export function programOf(input: unknown): { program: Program; faults: Omit<FaultsInput, 'schedule'> } {
-  const s = scenarioSchema.parse(input)
+  return programOfScenario(parseScenario('programOf', 'input', input))
+}
+
+/** The scenario schema's first complaint, naming the API and where in the value. */
+function parseScenario(api: string, name: string, value: unknown): Scenario {
+  const parsed = scenarioSchema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const where = issue === undefined || issue.path.length === 0 ? '' : ` at '${formatPath(issue.path)}'`
+  throw new HarnessInputError(`${api}: ${name} is not a scenario${where}: ${issue?.message ?? 'invalid'}`)
+}
+
+function programOfScenario(s: Scenario): { program: Program; faults: Omit<FaultsInput, 'schedule'> } {
   const { schedule, ...rates } = s.faults
   return {
     program: { seed: Number(s.seed), steps: s.workload.map(fromStepSpec), faults: schedule },
@@ -68,6 +89,9 @@ export function programOf(input: unknown): { program: Program; faults: Omit<Faul
  * writeScenarioFile('.service-sim/counterexamples', scenarioOf(program, { name: 'x' }))
  */
 export function writeScenarioFile(dir: string, scenario: ScenarioInput): string {
+  refuseArgument('writeScenarioFile', 'dir', dir, 'string')
+  // The name makes the file name: a scenario the schema refuses (a name like '../x') is not written.
+  parseScenario('writeScenarioFile', 'scenario', scenario)
   mkdirSync(dir, { recursive: true })
   const file = join(dir, `${scenario.name}-${String(scenario.seed)}.json`)
   writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`)
@@ -81,5 +105,7 @@ export function writeScenarioFile(dir: string, scenario: ScenarioInput): string 
  * const { program, faults } = readScenarioFile(file)
  */
 export function readScenarioFile(file: string): { program: Program; faults: Omit<FaultsInput, 'schedule'> } {
-  return programOf(JSON.parse(readFileSync(file, 'utf8')))
+  refuseArgument('readScenarioFile', 'file', file, 'string')
+  // Read as `loadScenarioFile` reads: a missing file or bad JSON is a ScenarioError naming the file.
+  return programOfScenario(loadScenarioFile(file))
 }

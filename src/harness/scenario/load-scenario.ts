@@ -3,6 +3,7 @@ import { extname } from 'node:path'
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml'
 import type { z } from 'zod'
 import { checkerRegistry as knownCheckers } from '../checkers/checker-registry.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { formatPath, ScenarioError, type ScenarioIssue } from './scenario-error.js'
 import { type Scenario, scenarioSchema } from './schema.js'
 
@@ -14,6 +15,7 @@ import { type Scenario, scenarioSchema } from './schema.js'
  * const scenario = loadScenarioFile('node_modules/service-sim/scenarios/default.yaml')
  */
 export function loadScenarioFile(file: string): Scenario {
+  refuseArgument('loadScenarioFile', 'file', file, 'string')
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -37,6 +39,8 @@ export function loadScenarioFile(file: string): Scenario {
  * parseScenarioText('name: hello\nworkload: []', 'inline.yaml')
  */
 export function parseScenarioText(text: string, file: string): Scenario {
+  if (typeof text !== 'string') refuseArgument('parseScenarioText', 'text', text, 'string')
+  refuseArgument('parseScenarioText', 'file', file, 'string')
   const ext = extname(file).toLowerCase()
   if (ext !== '' && !['.yaml', '.yml', '.json'].includes(ext)) {
     throw new ScenarioError(file, [{ path: '', message: `expected a .yaml, .yml or .json file, got '${ext}'` }])

@@ -1,5 +1,6 @@
 import type { TraceEntry } from '#kernel/index.js'
 import { createSimulator, type Simulator, type SimulatorOptions } from '#simulator/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { createStepRunner } from '../run/step-runner.js'
 import { StepFailure } from '../steps/step-context.js'
 import type { ScenarioClient } from './client.js'
@@ -47,6 +48,8 @@ export type RunOptions = ScenarioRunOptions
  * result.ok // every expectation held
  */
 export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunResult> {
+  refuseArgument('runScenario', 'scenario', scenario, 'object')
+  refuseArgument('runScenario', 'options', options, 'options')
   // A billing flow with a client under test runs on its property's own runner.
   if (isFlowScenario(scenario))
     return runFlowScenario(scenario, {

@@ -1,5 +1,7 @@
+import { refuseArgument } from '../refuse-argument.js'
 import type { Forgery, Step } from '../run/program.js'
 import type { StepSpec } from '../scenario/schema.js'
+import { HarnessInputError } from '../validate-input.js'
 
 /**
  * The receiver the property harness mounts for the webhook subject.
@@ -42,6 +44,7 @@ export const harnessActionNames: ReadonlySet<string> = new Set(Object.values(HAR
  * toStepSpec({ kind: 'report', units: 2, value: 1 }) // { client: { action: 'report_usage', args: { units: 2, value: 1 } } }
  */
 export function toStepSpec(step: Step): StepSpec {
+  refuseArgument('toStepSpec', 'step', step, 'object')
   switch (step.kind) {
     case 'report': {
       const customer = step.customer === undefined ? {} : { customer: step.customer }
@@ -106,9 +109,10 @@ export function actionStep(action: string, args: Readonly<Record<string, unknown
  * fromStepSpec({ advance: 60_000 }) // { kind: 'advance', ms: 60_000 }
  */
 export function fromStepSpec(spec: StepSpec): Step {
+  refuseArgument('fromStepSpec', 'spec', spec, 'object')
   if (spec.advance !== undefined) return { kind: 'advance', ms: spec.advance }
   if (spec.receiver !== undefined) return { kind: 'receiver', up: spec.receiver.state === 'up' }
   const step = spec.client === undefined ? undefined : actionStep(spec.client.action, spec.client.args ?? {})
-  if (step === undefined) throw new TypeError(`not a harness step: ${JSON.stringify(spec)}`)
+  if (step === undefined) throw new HarnessInputError(`fromStepSpec: not a harness step: ${JSON.stringify(spec)}`)
   return step
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { Violation } from '../checkers/violation.js'
 import { type ReplayHint, replayReported } from '../failure-report.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { HarnessInputError } from '../validate-input.js'
 import { parallelRunsFor } from '../workers/parallel-runs.js'
 import type { WorkersOption } from '../workers/workers-option.js'
@@ -45,6 +46,9 @@ export async function checkThinEventReceiver(
     readonly workers?: WorkersOption
   } = {},
 ): Promise<ThinCheckResult> {
+  refuseArgument('checkThinEventReceiver', 'options', options, 'options')
+  if (options.seed !== undefined) refuseArgument('checkThinEventReceiver', "option 'seed'", options.seed, 'integer')
+  if (options.maxSteps !== undefined) refuseArgument('checkThinEventReceiver', "option 'maxSteps'", options.maxSteps, 'count')
   if (typeof receiver !== 'function') throw new HarnessInputError('checkThinEventReceiver: receiver must be a factory function')
   const numRuns = options.numRuns ?? 100
   if (!Number.isInteger(numRuns) || numRuns < 1)

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import type { FaultEntry } from '#faults/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 
 /**
  * One step of a thin-event race program: the meter has an error report (a thin
@@ -49,6 +50,7 @@ const thinFaults = ['delay_delivery', 'reorder_delivery', 'duplicate_delivery'] 
  * fc.sample(thinRaceProgram(), 1)
  */
 export function thinRaceProgram(maxSteps = 8): fc.Arbitrary<ThinRaceProgram> {
+  refuseArgument('thinRaceProgram', 'maxSteps', maxSteps, 'count')
   const step: fc.Arbitrary<ThinRaceStep> = fc.oneof(
     { weight: 3, arbitrary: fc.constant({ kind: 'error_report' as const }) },
     { weight: 2, arbitrary: fc.constant({ kind: 'deactivate' as const }) },

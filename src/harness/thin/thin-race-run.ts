@@ -3,6 +3,7 @@ import type { TraceEntry } from '#kernel/index.js'
 import { createSimulator, type Simulator } from '#simulator/index.js'
 import { type Violation, violation } from '../checkers/violation.js'
 import { createDurableStore } from '../durable-store.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { createStepRunner, type StepRunner, type StepRunnerOptions } from '../run/step-runner.js'
 import type { WebhookReceiver, WebhookReceiverEnv } from '../subjects.js'
 import { HarnessInputError } from '../validate-input.js'
@@ -244,6 +245,9 @@ export async function runThinRace(
   factory: ThinEventReceiverFactory,
   options: ThinRaceOptions = {},
 ): Promise<ThinRaceReport> {
+  refuseArgument('runThinRace', 'program', program, 'object')
+  refuseArgument('runThinRace', 'factory', factory, 'function')
+  refuseArgument('runThinRace', 'options', options, 'options')
   const sim = createSimulator({ seed: program.seed, faults: { schedule: program.faults.map((f: FaultEntry) => ({ ...f })) } })
   const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const race = await setUpRace(sim, runner)

@@ -6,7 +6,7 @@ import type { SyncOutcome } from './delivery.js'
 import type { DeliveryAttempt, DeliveryRecord } from './delivery-record.js'
 import { type EventBusEntry, eventBusOf } from './event-bus.js'
 import type { DeliveryFaults } from './receiver-failures.js'
-import type { TriggerOverrides } from './trigger.js'
+import { refuseTrigger, type TriggerOverrides } from './trigger.js'
 
 /**
  * `sim.admin` methods for events and webhook delivery: triggering events, inspecting every
@@ -63,16 +63,18 @@ export function createDeliveryAdmin(service: Service): DeliveryAdmin {
   }
   return {
     trigger(type, overrides) {
+      refuseTrigger(type, overrides, service.accounts)
       kernel.trace.append('admin.trigger', { type })
       return service.trigger(type, overrides)
     },
     async triggerSync(type, overrides) {
+      refuseTrigger(type, overrides, service.accounts)
       kernel.trace.append('admin.trigger', { type, synchronous: true })
       const event = service.trigger(type, overrides)
       return delivery.deliverSync(event)
     },
     deliveries: (filter) => delivery.records(filter),
-    resend: (eventId, destinationId, options = {}) => delivery.resend(eventId, destinationId, options.via ?? 'dashboard'),
+    resend: (eventId, destinationId, options = {}) => delivery.resend(eventId, destinationId, options?.via ?? 'dashboard'),
     rollSecret(id, options = {}) {
       const d = find(id)
       return destinations.rollSecret({ account: d.account, mode: d.mode }, id, options.overlapMs ?? 0)

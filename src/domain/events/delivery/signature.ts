@@ -36,6 +36,19 @@ export function computeSignature(timestamp: number, body: string, secret: string
   return hex
 }
 
+/** A value as a refusal names it: its type, or null or "an array". */
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
+}
+
+/** Secrets must be an array of strings (one secret as a string too, where `one` allows it). */
+function refuseSecrets(api: string, secrets: unknown, listOnly: boolean): void {
+  if (!Array.isArray(secrets) || !secrets.every((s) => typeof s === 'string'))
+    throw new TypeError(
+      `${api}: secret${listOnly ? 's' : ''} must be ${listOnly ? '' : 'a signing secret or '}an array of signing secrets (strings), got ${kindOf(secrets)}`,
+    )
+}
+
 /**
  * Builds a signature header value: `t=<unix>`, one `v1=` per active secret, and on test events a
  * fake `v0=` that verifiers must ignore.
@@ -49,6 +62,10 @@ export function signatureHeader(
   timestamp: number,
   options: { test?: boolean } = {},
 ): string {
+  if (typeof body !== 'string') throw new TypeError(`signatureHeader: body must be the raw body, a string, got ${kindOf(body)}`)
+  refuseSecrets('signatureHeader', secrets, true)
+  if (!Number.isSafeInteger(timestamp))
+    throw new TypeError(`signatureHeader: timestamp must be an integer of unix seconds, got ${kindOf(timestamp)}`)
   const parts = [`t=${timestamp}`, ...secrets.map((s) => `v1=${computeSignature(timestamp, body, s)}`)]
   if (options.test) parts.push(`v0=${computeSignature(timestamp, body, 'v0-test-signature')}`)
   return parts.join(',')
@@ -77,6 +94,13 @@ export function verifySignature(
   secret: string | readonly string[],
   options: VerifyOptions = {},
 ): number {
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
+    throw new TypeError(`verifySignature: rawBody must be the raw body as received, a string or bytes, got ${kindOf(rawBody)}`)
+  if (typeof secret !== 'string') refuseSecrets('verifySignature', secret, false)
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`verifySignature: options must be an object, got ${kindOf(options)}`)
+  if (header !== null && header !== undefined && typeof header !== 'string')
+    throw new TypeError(`verifySignature: header must be the signature header's value (a string or null), got ${kindOf(header)}`)
   if (header === null || header === undefined || header.trim() === '') {
     throw new SignatureVerificationError('missing_header', 'No signature header found on the request.')
   }

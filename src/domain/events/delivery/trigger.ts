@@ -50,12 +50,30 @@ export const TRIGGERABLE_TYPES: readonly string[] = [
  */
 export type Trigger = (type: string, overrides?: TriggerOverrides) => StoredEvent
 
+/**
+ * Refuses a trigger the service cannot make, before anything is traced or made: a type that is not
+ * an event type name, overrides that are no object, an unknown account.
+ *
+ * @example
+ * refuseTrigger('invoice.paid', {}, accounts) // fine
+ * refuseTrigger('invoice paid', {}, accounts) // throws TypeError: trigger: 'invoice paid' is not an event type name
+ */
+export function refuseTrigger(type: unknown, overrides: unknown, accounts: Accounts): void {
+  if (typeof type !== 'string' || !/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(type))
+    throw new TypeError(`trigger: '${String(type).slice(0, 80)}' is not an event type name`)
+  if (overrides === undefined) return
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
+    throw new TypeError(`trigger: overrides must be an object, got ${Array.isArray(overrides) ? 'an array' : String(overrides)}`)
+  const account = (overrides as TriggerOverrides).account ?? accounts.platform.id
+  if (typeof account !== 'string' || accounts.get(account) === undefined)
+    throw new TypeError(`trigger: no such account '${String(account).slice(0, 80)}'`)
+}
+
 export function createTrigger(kernel: Kernel, events: EventStore, accounts: Accounts, engine: Engine): Trigger {
   const id = (prefix: string, n = 24) => kernel.ids.next(prefix, n)
   return (type, overrides = {}) => {
-    if (!/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(type)) throw new TypeError(`trigger: '${type}' is not an event type name`)
+    refuseTrigger(type, overrides, accounts)
     const account = overrides.account ?? accounts.platform.id
-    if (accounts.get(account) === undefined) throw new TypeError(`trigger: no such account '${account}'`)
     const mode = overrides.mode ?? 'test'
     const livemode = mode === 'live'
     const created = Math.floor(kernel.clock.now / 1000)
