@@ -112,7 +112,10 @@ describe('outside apps, batch 7', () => {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
-        if (req.url === '/reset') return void (shipped.clear(), res.writeHead(204).end())
+        if (req.url === '/reset') {
+          shipped.clear()
+          return void res.writeHead(204).end()
+        }
         if (req.method !== 'POST') return void res.writeHead(200).end('thanks')
         const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; type: string; data: { object: Json } }
         res.writeHead(200).end('ok')
