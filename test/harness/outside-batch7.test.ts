@@ -4,6 +4,8 @@ import { verifySignature } from 'service-sim'
 import {
   checkFulfilment,
   checkSubscriptionMirror,
+  type DunningClientFactory,
+  dunningSubject,
   type FlowProgram,
   type MirroredSubscription,
   mirroredFields,
@@ -143,4 +145,41 @@ describe('outside apps, batch 7', () => {
       await server.close()
     }
   }, 300_000)
+
+  it('names a failure notice sent again because its claim was undone when a later call failed', async () => {
+    // Claims the notice, sends it, then tags the customer through the API; a failed tag undoes the
+    // claim and answers 500, so the provider's retry notices again.
+    const undoes: DunningClientFactory = (env) => ({
+      async handler(req) {
+        const raw = await req.text()
+        try {
+          verifySignature(raw, req.headers.get(`${env.prefix}-Signature`), env.secrets(), { now: env.clock.now })
+        } catch {
+          return new Response('bad signature', { status: 400 })
+        }
+        const event = JSON.parse(raw) as { type: string; id: string; data: { object: Json } }
+        if (event.type !== 'invoice.payment_failed') return new Response('ok')
+        const invoice = event.data.object
+        if ((await env.store.update(`noticed:${invoice.id}`, (p) => p ?? true)) !== undefined) return new Response('ok')
+        env.notices.paymentFailed(String(invoice.id), String(invoice.customer), event.id)
+        const tag = await env.fetch(`${env.baseUrl}/v1/customers/${String(invoice.customer)}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${env.secretKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'metadata[dunning]=yes',
+        })
+        if (tag.status === 200) return new Response('ok')
+        await env.store.delete(`noticed:${invoice.id}`)
+        return new Response('retry', { status: 500 })
+      },
+    })
+    const failing = program(
+      [subscribe(0), { kind: 'fail_card', customer: 0 }, { kind: 'advance', ms: 32 * DAY }],
+      [{ step: 3, fault: 'server_error', count: 1 }],
+    )
+    const report = await runFlow(failing, dunningSubject(undoes, 'test'))
+    expect(report.violations[0]?.checker).toBe('dunning.notice_once')
+    expect(report.violations[0]?.message).toMatch(
+      /2 notice\(s\) for one failed attempt cycle \(expected 1\): both while handling evt_\w+, which the provider sent again after the app refused it/,
+    )
+  }, 60_000)
 })
