@@ -37,8 +37,15 @@ function mirror(options: { keep?: 'all' | 'status-only'; grants?: readonly strin
     })
     const auth = { Authorization: `Bearer ${env.secretKey}` }
     return {
-      subscriptions: () => Object.fromEntries(rows),
-      hasAccess: (customer) => [...rows.values()].some((r) => r.customer === customer && grants.includes(r.status)),
+      // Read from the database, as a query would: answers a promise.
+      subscriptions: async () => {
+        await ready
+        return Object.fromEntries(rows)
+      },
+      hasAccess: async (customer) => {
+        await ready
+        return [...rows.values()].some((r) => r.customer === customer && grants.includes(r.status))
+      },
       async handler(req) {
         await ready
         const raw = await req.text()
