@@ -102,12 +102,7 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
     factory: makeSubscriptionMirror({ grantsIncomplete: true }),
     breaks: 'mirror.access_granted',
   },
-  {
-    name: 'grants-paused',
-    mistake: 'grants access to a paused subscription ("a pause only stops the billing")',
-    factory: makeSubscriptionMirror({ grantsPaused: true }),
-    breaks: 'mirror.access_granted',
-  },
+
   {
     name: 'first-signature-only',
     mistake:
