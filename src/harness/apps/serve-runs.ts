@@ -56,7 +56,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => AbortSignal.timeout
 async function untilQuiet(served: ServedRun, quietMs: number): Promise<void> {
   let waited = 0
   let seen = -1
-  while (seen !== served.calls && waited < QUIET_LIMIT_MS) {
+  while (seen !== (served.calls ?? 0) && waited < QUIET_LIMIT_MS) {
     seen = served.calls ?? 0
     await pause(quietMs)
     waited += quietMs
