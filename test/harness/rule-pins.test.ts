@@ -10,6 +10,7 @@ import {
   fulfilmentRules,
   fulfilmentSubject,
   makeDunningClient,
+  makeSubscriptionMirror,
   mirrorSubject,
   referenceDunningClient,
   runFlow,
@@ -83,6 +84,15 @@ const pins: readonly Pin[] = [
       { kind: 'subscribe', customer: 2, plan: 0, quantity: 1, trialDays: 0 },
     ]),
     says: /incomplete/,
+  },
+  {
+    rule: 'mirror.access_granted',
+    variant: 'grants-paused',
+    // Pinned, not bundled: the flows pause in one program of about forty, which a seed's default
+    // runs miss now and then (19 of 20 seeds).
+    subject: (_name, options) => mirrorSubject(makeSubscriptionMirror({ grantsPaused: true }), options, 'pin'),
+    program: program([subscribe(), { kind: 'x:pause', sub: -1 }]),
+    says: /paused/,
   },
   {
     rule: 'flow.genuine_refused',

@@ -25,6 +25,26 @@ export const FLOW_EVENT_TYPES: readonly string[] = [
   'invoice.voided',
 ]
 
+/**
+ * Whether an event type is not itself the change of its object: a reminder of what is coming
+ * (`customer.subscription.trial_will_end`), or a second event for a change the provider also sends
+ * as `customer.subscription.updated` (`customer.subscription.paused`, `resumed`). An app that
+ * ignores it still holds what the changes told it, and one whose change event is still on its way
+ * has nothing to hold yet, so it never makes an object's deliveries settled.
+ *
+ * @example
+ * isReminder('customer.subscription.trial_will_end') // true
+ */
+export function isReminder(type: string): boolean {
+  return SIDE_EVENTS.has(type)
+}
+
+const SIDE_EVENTS: ReadonlySet<string> = new Set([
+  'customer.subscription.trial_will_end',
+  'customer.subscription.paused',
+  'customer.subscription.resumed',
+])
+
 /** What the setup of a billing flow made, as ids (the same in every fork). */
 export interface FlowSetup {
   /** Monthly prices, cheapest first (`FLOW_PLANS`). */

@@ -102,6 +102,7 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
     factory: makeSubscriptionMirror({ grantsIncomplete: true }),
     breaks: 'mirror.access_granted',
   },
+
   {
     name: 'first-signature-only',
     mistake:
