@@ -71,8 +71,11 @@ describe('subscription-mode checkout: one-time items and subscription_data', () 
       },
     })
     expect(session).not.toHaveProperty('subscription_data')
+    // Nothing is due today: the session totals what the trial's first invoice charges.
+    expect(session).toMatchObject({ amount_subtotal: 0, amount_total: 0, total_details: { amount_discount: 0, amount_tax: 0 } })
     const done = await sim.customer.completeCheckout(session.id)
     expect(done.payment_status).toBe('no_payment_required')
+    expect(done.amount_total).toBe(0)
     const sub = await stripe.subscriptions.retrieve(done.subscription as string)
     expect(sub).toMatchObject({
       status: 'trialing',
