@@ -9,7 +9,8 @@
 // known ones otherwise goes back to plain generation): what finds the combinations the set lacks.
 // --wide: steered campaigns only, aiming at every way of arriving not ruled impossible for each
 // (type, state) of the stored set, whether or not the campaign itself meets that pair (a rare pair
-// met once by an earlier exploration gets its other ways aimed at too).
+// met once by an earlier exploration gets its other ways aimed at too), and at the attacker's
+// forgery about an object in each state of the set.
 import { readFileSync, writeFileSync } from 'node:fs'
 import {
   type FlowCoverageProperty,
@@ -17,6 +18,8 @@ import {
   knownFlowCombinations,
   runFlowCampaign,
 } from '../src/harness/index.js'
+import { eventObjectKind } from '../src/harness/flows/event-object.js'
+import { forgedType } from '../src/harness/flows/flow-forgery.js'
 import { coverageProperties } from './lib/coverage-properties.js'
 
 const args = process.argv.slice(2)
@@ -28,10 +31,18 @@ const [runs = 2000, seedList = '1,2,3', only] = args.filter(
 )
 const FAULTS = ['in_order', 'out_of_order', 'duplicate', 'retry', 'replayed', 'forged']
 const DEPLOYS = ['none', 'redeployed', 'in_roll']
-/** Every way of arriving, not ruled impossible, for each (type, state) of `keys`. */
+/**
+ * Every way of arriving, not ruled impossible, for each (type, state) of `keys`; and the attacker's
+ * forgery about an object of that type's kind in that state (its type follows from the kind and
+ * the state, so no pair of the set may name it yet).
+ */
 function widened(keys: ReadonlySet<string>): string[] {
   const pairs = new Set([...keys].map((k) => k.split('|').slice(0, 2).join('|')))
-  return [...pairs].flatMap((p) =>
+  const forged = [...pairs].map((p) => {
+    const [type = '', state = ''] = p.split('|')
+    return `${forgedType(eventObjectKind(type), state)}|${state}`
+  })
+  return [...new Set([...pairs, ...forged])].flatMap((p) =>
     FAULTS.flatMap((f) => DEPLOYS.map((d) => `${p}|${f}|${d}`)).filter((k) => impossibleCombination(k) === undefined),
   )
 }

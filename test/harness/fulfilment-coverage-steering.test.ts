@@ -15,6 +15,12 @@ const SUCCESS_REPLAYED = 'payment_intent.succeeded|succeeded|replayed|none'
 const FAILURE_AFTER_SUCCESS = 'payment_intent.payment_failed|succeeded|out_of_order|none'
 // The same failure notice refused once (the attacker's replay of it answered 400) and then sent again.
 const FAILURE_RETRIED = 'payment_intent.payment_failed|requires_payment_method|retry|redeployed'
+// A trial bought through checkout (nothing to pay): its completion refused once and sent again to an
+// app mid-roll; the trial's end announced, delivered after the trial was over and the subscription
+// active; the card's setup intent, authenticated, replayed by the attacker.
+const TRIAL_COMPLETION_RETRIED = 'checkout.session.completed|complete/no_payment_required|retry|in_roll'
+const TRIAL_NOTICE_AFTER_END = 'customer.subscription.trial_will_end|active|out_of_order|none'
+const SETUP_REPLAYED = 'setup_intent.succeeded|succeeded|replayed|redeployed'
 
 const subject = () => fulfilmentSubject(referenceFulfilmentClient, 'test')
 const workload = fulfilmentWorkload(fulfilmentPayments.length)
@@ -33,10 +39,20 @@ describe('a steered fulfilment campaign', () => {
     }
   }, 240_000)
 
-  it('reaches every combination the fulfilment flows are known to produce within 300 runs', async () => {
+  it("reaches a trial checkout's combinations (nothing to pay, the card saved, the trial's end) in fewer runs than plain generation", async () => {
+    const targets = [TRIAL_COMPLETION_RETRIED, TRIAL_NOTICE_AFTER_END, SETUP_REPLAYED]
+    for (const t of targets) expect(knownFlowCombinations.checkFulfilment).toContain(t)
+    const steered = await runFlowCampaign(subject, { runs: 20, workload, known: targets })
+    expect(steered.missing).toEqual([])
+    expect(steered.violations).toBe(0)
+    const plain = await runFlowCampaign(subject, { runs: 150, workload, steer: false })
+    for (const t of targets) expect(steered.firstReached[t]).toBeLessThan(plain.firstReached[t] ?? Number.POSITIVE_INFINITY)
+  }, 240_000)
+
+  it('reaches every combination the fulfilment flows are known to produce within 350 runs', async () => {
     const known = knownFlowCombinations.checkFulfilment
     const report = await runFlowCampaign(subject, {
-      runs: 300,
+      runs: 350,
       workload,
       known,
       focus: ['checkout.session.', 'payment_intent.succeeded'],

@@ -3,6 +3,7 @@ import {
   dunningWorkload,
   knownFlowCombinations,
   mirrorSubject,
+  mirrorWorkload,
   referenceDunningClient,
   referenceSubscriptionMirror,
   runFlowCampaign,
@@ -24,6 +25,11 @@ const WRITE_OFF_AFTER_PAYMENT_IN_ROLL = 'invoice.marked_uncollectible|paid|out_o
 const NOTICE_AFTER_CANCEL = 'customer.subscription.trial_will_end|canceled|in_order|none'
 // A write-off sent again after the invoice was voided; then after a redeploy, then mid-roll.
 const WRITE_OFF_AGAIN = 'invoice.marked_uncollectible|void|duplicate'
+
+// An attacker's payment success about a payment intent cancelled with its expired subscription,
+// sent to an app mid-roll: the roll goes in just before the forgery, not before the day-long step
+// that cancelled it (its redeploy would come first).
+const FORGED_SUCCESS_IN_ROLL = 'payment_intent.succeeded|canceled|forged|in_roll'
 
 const mirror = () => mirrorSubject(referenceSubscriptionMirror, {}, 'test')
 const dunning = () => dunningSubject(referenceDunningClient, 'test')
@@ -70,6 +76,19 @@ describe('a steered campaign of the subscription flows', () => {
     const plain = await runFlowCampaign(mirror, { runs: 140, steer: false })
     expect(steered.firstReached[NOTICE_AFTER_CANCEL]).toBeLessThan(
       plain.firstReached[NOTICE_AFTER_CANCEL] ?? Number.POSITIVE_INFINITY,
+    )
+  }, 240_000)
+
+  it("reaches an attacker's payment claim about a cancelled payment intent, mid-roll, in fewer runs than plain generation", async () => {
+    expect(knownFlowCombinations.checkSubscriptionMirror).toContain(FORGED_SUCCESS_IN_ROLL)
+    // The mirror's own workload: its flows' expiring incomplete subscriptions cancel payment intents.
+    const workload = mirrorWorkload()
+    const steered = await runFlowCampaign(mirror, { runs: 30, workload, known: [FORGED_SUCCESS_IN_ROLL] })
+    expect(steered.missing).toEqual([])
+    expect(steered.violations).toBe(0)
+    const plain = await runFlowCampaign(mirror, { runs: 140, workload, steer: false })
+    expect(steered.firstReached[FORGED_SUCCESS_IN_ROLL]).toBeLessThan(
+      plain.firstReached[FORGED_SUCCESS_IN_ROLL] ?? Number.POSITIVE_INFINITY,
     )
   }, 240_000)
 

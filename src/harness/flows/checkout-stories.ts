@@ -37,6 +37,8 @@ const BANK_FAIL = 5
 
 const checkout = (mode: 'payment' | 'subscription', customer = 0): FlowStep => ({ kind: 'x:checkout', mode, customer, plan: 0 })
 const pay = (payment: number): FlowStep => ({ kind: 'x:pay', session: -1, payment, returns: false })
+// A subscription checkout with a week's trial, as the fulfilment episodes draw it: nothing to pay.
+const trial: FlowStep = { kind: 'x:checkout', mode: 'subscription', customer: 0, plan: 0, trialDays: 7 }
 const at = (step: number, ...types: string[]) => Object.fromEntries(types.map((t) => [t, step]))
 
 // A payment-mode session's ad-hoc price: its product and price made with the session.
@@ -49,12 +51,56 @@ const SESSION_PAID = at(2, 'checkout.session.completed')
 const DECLINE = at(2, 'payment_intent.created', 'payment_intent.payment_failed')
 const CHALLENGE_FAILED = at(2, 'payment_intent.created', 'payment_intent.requires_action', 'payment_intent.payment_failed')
 
+// A trial bought through checkout: the session complete with nothing to pay, the subscription
+// trialing, its card saved (a 3-D Secure card through a setup intent it authenticates).
+const TRIAL = at(2, 'checkout.session.completed', 'customer.subscription.created')
+const TRIAL_ENDS = { 'checkout.session': 'complete/no_payment_required', subscription: 'trialing' }
+const SAVED = at(2, 'setup_intent.created', 'setup_intent.requires_action', 'setup_intent.succeeded')
+
+/**
+ * The trial stories: a trial checkout paid by card or by a 3-D Secure card (its setup intent
+ * authenticated); days later, its end announced while it lasts (the subscription's creation
+ * overtaken by the notice); a week later, the trial over (the notice overtaken by the activation),
+ * or, for the 3-D Secure card, its first charge needing the customer (the subscription past due).
+ */
+const TRIAL_STORIES: readonly CheckoutStory[] = [
+  { steps: [trial, pay(VISA)], makes: TRIAL, ends: TRIAL_ENDS },
+  {
+    steps: [trial, pay(SECURE_OK)],
+    makes: { ...TRIAL, ...SAVED },
+    ends: { ...TRIAL_ENDS, setup_intent: 'succeeded' },
+  },
+  {
+    steps: [trial, pay(VISA), { kind: 'advance', ms: 5 * DAY }],
+    makes: { ...at(2, 'customer.subscription.created'), ...at(3, 'customer.subscription.trial_will_end') },
+    overtaken: ['customer.subscription.created'],
+    ends: { subscription: 'trialing' },
+    beforeEnd: DAY,
+  },
+  {
+    steps: [trial, pay(VISA), { kind: 'advance', ms: 8 * DAY }],
+    makes: at(3, 'customer.subscription.trial_will_end'),
+    overtaken: ['customer.subscription.trial_will_end'],
+    ends: { subscription: 'active' },
+    beforeEnd: 4 * DAY,
+  },
+  // The 3-D Secure card's trial over: its first charge needs the customer, the subscription past due.
+  {
+    steps: [trial, pay(SECURE_OK), { kind: 'advance', ms: 8 * DAY }],
+    makes: at(3, 'customer.subscription.trial_will_end'),
+    overtaken: ['customer.subscription.trial_will_end'],
+    ends: { subscription: 'past_due' },
+    beforeEnd: 4 * DAY,
+  },
+]
+
 /**
  * The checkout stories, each bringing the objects of one checkout to the states it ends in: a
  * session paid by card, by a 3-D Secure card, declined, failing its challenge, paid by a bank debit
  * that settles or fails, paid or refused at a second try, expired; a guest's subscription bought
  * through checkout; a subscription renewed a month later into a draft, then into a payment that
- * needs the customer; a subscription's 3-D Secure payment replacing the invoice's first one.
+ * needs the customer; a subscription's 3-D Secure payment replacing the invoice's first one; a
+ * trial bought through checkout with nothing to pay, through its end.
  *
  * @example
  * CHECKOUT_STORIES.filter((s) => s.ends.payment_intent === 'succeeded')
@@ -207,11 +253,11 @@ export const CHECKOUT_STORIES: readonly CheckoutStory[] = [
     again: true,
   },
   // The same renewal seen from the subscription's start: its creation (the run's first delivery, for
-  // a replay) or its activation (after the renewal's updates, out of order) meets it past due.
+  // a replay) or its activation (each after the renewal's updates, out of order) meets it past due.
   {
     steps: [checkout('subscription'), pay(SECURE_OK), { kind: 'advance', ms: 31 * DAY + 2 * HOUR }],
     makes: at(2, 'customer.subscription.created', 'customer.subscription.updated'),
-    overtaken: ['customer.subscription.updated'],
+    overtaken: ['customer.subscription.created', 'customer.subscription.updated'],
     ends: { subscription: 'past_due' },
   },
   // A subscription's 3-D Secure payment: the invoice's first payment canceled for the authenticated one.
@@ -220,6 +266,7 @@ export const CHECKOUT_STORIES: readonly CheckoutStory[] = [
     makes: at(2, 'payment_intent.created', 'payment_intent.canceled'),
     ends: { payment_intent: 'canceled' },
   },
+  ...TRIAL_STORIES,
 ]
 
 /**

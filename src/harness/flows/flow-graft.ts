@@ -219,10 +219,12 @@ function standing(type: string, target: CoverageTarget, k: number): fc.Arbitrary
         },
       ],
     }))
+  // A forgery is sent after the step: the roll just before it, or a long step between them (a
+  // subscription expiring, a month passing) would outlast the roll.
   if (target.deploy === 'in_roll')
     return fc.constantFrom(HOUR, 20 * HOUR).map((redeployAfterMs) => ({
       faults: [],
-      inserts: [{ before: k - 1, step: { kind: 'roll_secret' as const, redeployAfterMs } }],
+      inserts: [{ before: target.fault === 'forged' ? k : k - 1, step: { kind: 'roll_secret' as const, redeployAfterMs } }],
     }))
   if (target.deploy !== 'redeployed') return fc.constant(none)
   const redeploy: Insert = { before: k, step: { kind: 'redeploy' } }
@@ -291,6 +293,8 @@ export function graftedProgram(
             ),
           }
         : a
-      return applied(donor.program, add(add(moved, b), c))
+      // A roll for a forgery goes in first: the forgery comes inside it.
+      const graft = target.fault === 'forged' ? add(b, moved) : add(moved, b)
+      return applied(donor.program, add(graft, c))
     })
 }
