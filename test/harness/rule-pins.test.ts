@@ -85,6 +85,13 @@ const pins: readonly Pin[] = [
     says: /incomplete/,
   },
   {
+    rule: 'mirror.access_granted',
+    variant: 'grants-paused',
+    subject: mirror,
+    program: program([subscribe(), { kind: 'x:pause', sub: -1 }]),
+    says: /paused/,
+  },
+  {
     rule: 'flow.genuine_refused',
     variant: 'first-signature-only',
     subject: mirror,

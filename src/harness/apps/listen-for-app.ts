@@ -39,6 +39,8 @@ export interface ServedRun {
   readonly inFlight: Set<ContextRunner>
   /** The secret key the app was started with, swapped for the run's own. */
   readonly appKey: string
+  /** How many requests the app has made of the harness (API calls and records): a sign it is still at work. */
+  calls?: number
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -83,6 +85,7 @@ function record(env: FlowClientEnv, body: Buffer): { status: number; error?: str
 }
 
 async function answer(served: ServedRun, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  served.calls = (served.calls ?? 0) + 1
   const body = await readBody(req)
   const env = served.current
   if (env === undefined) return json(res, 503, { error: { type: 'api_error', message: 'No harness run is in progress.' } })

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import type { AddressInfo } from 'node:net'
 import { callerNow } from '#kernel/index.js'
 import { type FlowClientEnv, flowRunOf } from '../flows/flow-run.js'
+import { CausalRecorder } from '../rules/causal-recorder.js'
 import { HarnessInputError } from '../validate-input.js'
 import { forwardToApp } from './forward-to-app.js'
 import { type ContextRunner, listenForApp, RECORD_PATH, type ServedRun } from './listen-for-app.js'
@@ -17,18 +18,49 @@ interface Queue {
  * Forwards one delivery or page visit after those before it, with the caller's async context
  * registered for the app's calls that arrive meanwhile.
  */
-function inContext(served: ServedRun & Queue, forward: () => Promise<Response>): Promise<Response> {
+function inContext(
+  served: ServedRun & Queue,
+  forward: () => Promise<Response>,
+  quietMs: number,
+  effects?: FlowClientEnv['effects'],
+): Promise<Response> {
   const run: ContextRunner = AsyncLocalStorage.snapshot()
   const turn = served.queue.then(async () => {
     served.inFlight.add(run)
     try {
-      return await forward()
+      const answer = await forward()
+      if (effects instanceof CausalRecorder) effects.answeredWith(answer.status)
+      return answer
     } finally {
+      await untilQuiet(served, quietMs)
       served.inFlight.delete(run)
     }
   })
   served.queue = turn.catch(() => undefined)
   return turn
+}
+
+/** Real milliseconds with no request from the app after an answer before the next forward. */
+const QUIET_MS = 25
+/** The longest an app's work after an answer is waited for, in real milliseconds. */
+const QUIET_LIMIT_MS = 2_000
+
+const pause = (ms: number) => new Promise<void>((resolve) => AbortSignal.timeout(ms).addEventListener('abort', () => resolve()))
+
+/**
+ * Waits (in real time) until the app has made no request of the harness for `quietMs`: work it
+ * left running after answering (a job that ships, then records it) is still the answered
+ * delivery's, so its calls are served in that delivery's context (an effect recorded there is
+ * `ack.before_durable`), and never land in the next delivery or the next run.
+ */
+async function untilQuiet(served: ServedRun, quietMs: number): Promise<void> {
+  let waited = 0
+  let seen = -1
+  while (seen !== served.calls && waited < QUIET_LIMIT_MS) {
+    seen = served.calls ?? 0
+    await pause(quietMs)
+    waited += quietMs
+  }
 }
 
 /** The app's state readers, each waiting for `ready` (the reset or redeploy) before it reads. */
@@ -163,13 +195,15 @@ export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServ
           ...readers,
           handler: async (request: Request) => {
             await ready
-            return inContext(served, () => forwardToApp(request, webhookPath, env, how))
+            return inContext(served, () => forwardToApp(request, webhookPath, env, how), QUIET_MS, env.effects)
           },
           successPage: async (url: string) => {
             await ready
             const page = new URL(url)
-            return inContext(served, () =>
-              forwardToApp(new Request(url, { method: 'GET' }), page.pathname + page.search, env, how),
+            return inContext(
+              served,
+              () => forwardToApp(new Request(url, { method: 'GET' }), page.pathname + page.search, env, how),
+              QUIET_MS,
             )
           },
         }

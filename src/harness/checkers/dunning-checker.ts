@@ -49,6 +49,30 @@ function cycles(history: RuleHistory): Map<string, Cycle> {
   return out
 }
 
+/** The state fields of an accepted event's object, as a verdict prints them. */
+const shown = (state: unknown) =>
+  Object.entries((state ?? {}) as Record<string, unknown>)
+    .filter(([k]) => k !== 'id' && k !== 'object')
+    .map(([k, v]) => `${k} ${String(v)}`)
+    .join(', ')
+
+/**
+ * What the app did with the failure it accepted: none sent (the failure it accepted, so a
+ * condition that skipped it is seen), or more than one (where each was sent; two while handling
+ * one event are that event sent again after the app refused it, its claim not kept).
+ */
+function noticeHint(failed: TraceEntry | undefined, notices: readonly EffectRecord[]): string {
+  if (notices.length === 0) {
+    if (failed === undefined) return ''
+    return `: the app accepted ${String(failed.data.event)} (invoice.payment_failed, showing ${shown(failed.data.state)}) and sent none (a condition on the event or on a read of the invoice, such as its attempt count or its next retry, skipped it)`
+  }
+  const [first, second] = notices
+  if (first === undefined || second === undefined) return ''
+  if (first.event !== null && first.event.id === second.event?.id)
+    return `: both while handling ${first.event.id}, which the provider sent again after the app refused it: the claim on the notice did not survive the refusal (written after the notice, or undone when a later call failed); claim it before notifying and keep the claim`
+  return `: the first ${describeEffect(first)}; the second ${describeEffect(second)}`
+}
+
 const noticeCount: Rule = {
   name: 'dunning.notice_once',
   description: 'exactly one failure notice per failed attempt cycle the app accepted',
@@ -64,7 +88,7 @@ const noticeCount: Rule = {
           'dunning.notice_once',
           expected === 0
             ? `${invoice}: ${before.length} notice(s) for an invoice whose payment never failed`
-            : `${invoice}: ${before.length} notice(s) for one failed attempt cycle (expected 1)`,
+            : `${invoice}: ${before.length} notice(s) for one failed attempt cycle (expected 1)${noticeHint(c.failed, before)}`,
           [...(c.failed ? [c.failed] : []), ...before.map((n) => n.entry)],
         ),
       )

@@ -156,6 +156,20 @@ function unapplied(history: RuleHistory, at: TraceEntry, c: CompareData, wrong: 
   return undefined
 }
 
+/**
+ * When only the plan or the seats are wrong and the app accepted an update of the subscription:
+ * the update was applied without its items (status and period copied, `items` kept from creation).
+ */
+function itemsUnapplied(history: RuleHistory, at: TraceEntry, c: CompareData, wrong: readonly string[]): string | undefined {
+  if (wrong.length === 0 || !wrong.every((f) => f === 'price' || f === 'quantity')) return undefined
+  const updates = history
+    .accepted()
+    .filter((a) => a.entry.seq < at.seq && a.object === c.id && a.type === 'customer.subscription.updated')
+  const last = updates[updates.length - 1]
+  if (last === undefined) return undefined
+  return `though the app acknowledged ${last.event} (customer.subscription.updated) and its status and period follow the provider: a plan or seat change is an update of the subscription's items (items.data[0].price, items.data[0].quantity), so copy them from every update, not only at creation (or a delivered payload older than the copy was written over it)`
+}
+
 const converged: Rule = {
   name: 'mirror.converged',
   description: 'the mirror equals the provider once the deliveries settled',
@@ -172,7 +186,7 @@ const converged: Rule = {
       const what = wrong
         .map((f) => `${f} ${JSON.stringify(c.mirror?.[f])} (provider: ${JSON.stringify(c.provider[f])})`)
         .join(', ')
-      const dropped = c.mirror === null ? undefined : unapplied(history, e, c, wrong)
+      const dropped = c.mirror === null ? undefined : (unapplied(history, e, c, wrong) ?? itemsUnapplied(history, e, c, wrong))
       out.push(
         violation(
           'mirror.converged',

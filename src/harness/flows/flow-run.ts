@@ -18,7 +18,7 @@ import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
 import { type Claim, type SentEvent, statusOfObject, watchAdoption } from './flow-forgery.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
-import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
+import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, isReminder, preparedFlow } from './flow-setup.js'
 
 /** Virtual time each step leaves its deliveries before the next (past every delay a fault adds). */
 export const FLOW_STEP_SETTLE_MS = 30_000
@@ -58,7 +58,7 @@ export interface FlowRun {
   readonly env: FlowClientEnv
   /** The subscriptions made so far, in order of creation. */
   readonly subscriptions: readonly string[]
-  /** The latest event the destination was sent about each object (subscription, invoice), by object id. */
+  /** The latest event the destination was sent about each object, by object id (a reminder is no change: left out). */
   readonly latest: ReadonlyMap<string, string>
 }
 
@@ -350,7 +350,7 @@ export async function runFlowProgram(
   const types = new Set<string>(eventTypesOf(program, subject))
   sim.service.events.subscribe((e) => {
     if ((!types.has('*') && !types.has(e.type)) || e.objectId === undefined) return
-    latest.set(e.objectId, e.id)
+    if (!isReminder(e.type)) latest.set(e.objectId, e.id)
     sent.push({ id: e.id, type: e.type, objectId: e.objectId, body: e.body })
   })
   const coverage = new FlowCoverage(sim, deployment, `${sim.service.kernel.prefix}-Signature`)

@@ -25,6 +25,19 @@ export const FLOW_EVENT_TYPES: readonly string[] = [
   'invoice.voided',
 ]
 
+/**
+ * Whether an event type announces what is coming about its object without changing it
+ * (`customer.subscription.trial_will_end`): an app that ignores it still holds what the changes
+ * told it, and one whose creation is still on its way has nothing to hold yet, so it never makes
+ * an object's deliveries settled.
+ *
+ * @example
+ * isReminder('customer.subscription.trial_will_end') // true
+ */
+export function isReminder(type: string): boolean {
+  return type === 'customer.subscription.trial_will_end'
+}
+
 /** What the setup of a billing flow made, as ids (the same in every fork). */
 export interface FlowSetup {
   /** Monthly prices, cheapest first (`FLOW_PLANS`). */

@@ -88,10 +88,19 @@ const paidAfterCanceled: fc.Arbitrary<readonly EpisodeStep[]> = fc
     { kind: 'cancel' as const, sub: -1, atPeriodEnd: false },
   ])
 
-// The newest subscription set to cancel at period end: access is due until the period ends.
-const cancelAtPeriodEnd: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
-  { kind: 'cancel' as const, sub: -1, atPeriodEnd: true },
-])
+// The newest subscription set to cancel at period end (access is due until the period ends), or
+// paused (`customer.subscription.paused`: no access while paused), then resumed days later
+// (`customer.subscription.resumed`) or left paused; the cancellation half the time.
+const cancelAtPeriodEnd: fc.Arbitrary<readonly EpisodeStep[]> = fc.constantFrom<readonly EpisodeStep[]>(
+  [{ kind: 'cancel', sub: -1, atPeriodEnd: true }],
+  [{ kind: 'cancel', sub: -1, atPeriodEnd: true }],
+  [{ kind: 'x:pause', sub: -1 }],
+  [
+    { kind: 'x:pause', sub: -1 },
+    { kind: 'advance', ms: 3 * DAY },
+    { kind: 'x:unpause', sub: -1 },
+  ],
+)
 
 // A subscription whose first payment fails (`incomplete`), for a customer the other steps rarely
 // subscribe (no other subscription grants access); then paid, left to expire after 23 hours, or
@@ -146,7 +155,8 @@ const deployedMidway: fc.Arbitrary<readonly EpisodeStep[]> = fc.oneof(
 /**
  * The episodes of a subscription mirror's flows, each drawn as one: a card starting to fail and
  * the renewal it fails (access past a grace), the newest subscription set to cancel at period end
- * (access kept until then; subscription -1 is the newest), a new subscription's first payment
+ * (access kept until then; subscription -1 is the newest) or paused (no access while `paused`)
+ * and resumed days later or left so, a new subscription's first payment
  * failing (no access while `incomplete`), and the orderings the mirror's rules depend on: a new
  * subscription's `created` event delivered after the update of the same second that activated it,
  * a trial's two updates of one second crossed, a seat change delivered twice, and a change
@@ -155,7 +165,7 @@ const deployedMidway: fc.Arbitrary<readonly EpisodeStep[]> = fc.oneof(
  * while the app's reads fail); and what happens to the app
  * between two deliveries (a redeploy, a secret roll before the app is redeployed with the new
  * secret, a forged delivery). The failing renewal, the orderings and the app's redeploys are each
- * drawn twice as often as the cancellation or the failing first payment.
+ * drawn twice as often as the cancellation or pause or the failing first payment.
  *
  * @example
  * const workload = { episodes: mirrorEpisodes(), episodeShare: 0.3 }

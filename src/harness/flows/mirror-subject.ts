@@ -2,6 +2,7 @@ import type { Json } from '#domain/index.js'
 import { checkSubscriptionMirrorTrace, type MirrorCheckOptions } from '../checkers/subscription-mirror-checker.js'
 import { HarnessInputError } from '../validate-input.js'
 import type { FlowClientEnv, FlowRun, FlowSubject } from './flow-run.js'
+import { mirrorActions } from './mirror-actions.js'
 import { type MirroredSubscription, mirrorDifferences, mirroredFields, mirrorState } from './subscription-fields.js'
 
 /**
@@ -74,6 +75,7 @@ export function mirrorSubject(factory: SubscriptionMirrorFactory, options: Mirro
   let mirror: SubscriptionMirror | undefined
   const pastDueSince = new Map<string, number>()
   return {
+    actions: mirrorActions,
     start(run) {
       trackPastDue(run, pastDueSince)
       const made = factory(run.env) as Partial<SubscriptionMirror> | undefined

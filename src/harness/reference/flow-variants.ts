@@ -103,6 +103,12 @@ export const buggySubscriptionMirrors: readonly Variant<SubscriptionMirrorFactor
     breaks: 'mirror.access_granted',
   },
   {
+    name: 'grants-paused',
+    mistake: 'grants access to a paused subscription ("a pause only stops the billing")',
+    factory: makeSubscriptionMirror({ grantsPaused: true }),
+    breaks: 'mirror.access_granted',
+  },
+  {
     name: 'first-signature-only',
     mistake:
       "verifies with the secret it read at start-up against the header's first v1 only: after a roll, deliveries signed with both secrets are refused until it is redeployed",

@@ -46,6 +46,8 @@ export interface SubscriptionMirrorFlaws {
   readonly welcomePerCreatedEvent?: boolean
   /** Takes `customer.subscription.trial_will_end` for the trial's end: no access for the customer until an invoice is paid. */
   readonly trialWillEndEndsTrial?: boolean
+  /** Grants access to a `paused` subscription too ("a pause only stops the billing"). */
+  readonly grantsPaused?: boolean
 }
 
 /** What a mirror promises beyond the default access (`active`, `trialing`). */
@@ -199,7 +201,9 @@ function hasAccess({ env, flaws, policy, rows, periodStart, trialOver }: MirrorS
       ? [...ENTITLED_STATUSES, 'past_due']
       : flaws.grantsIncomplete
         ? [...ENTITLED_STATUSES, 'incomplete']
-        : ENTITLED_STATUSES
+        : flaws.grantsPaused
+          ? [...ENTITLED_STATUSES, 'paused']
+          : ENTITLED_STATUSES
   return Object.entries(rows).some(
     ([id, r]) =>
       r.customer === customerId &&

@@ -120,6 +120,15 @@ export class CausalRecorder implements EffectRecorder {
     return { result, failedReads: frame.failedReads }
   }
 
+  /**
+   * Notes, in the caller's delivery context, that the app has answered it (an app in another
+   * process answers before `handling` returns, while the harness waits for what it left running).
+   */
+  answeredWith(status: number): void {
+    const frame = this.frame()
+    if (frame !== this.outside && frame.raw !== undefined) frame.answered = status
+  }
+
   /** Runs `act` in a context of its own outside any delivery (a page the customer opens): its reads are its own. */
   elsewhere<T>(act: () => T): T {
     return CONTEXT.run({ owner: this, reads: new Map(), failedReads: 0 }, act)
