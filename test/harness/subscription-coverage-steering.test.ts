@@ -31,6 +31,11 @@ const WRITE_OFF_AGAIN = 'invoice.marked_uncollectible|void|duplicate'
 // that cancelled it (its redeploy would come first).
 const FORGED_SUCCESS_IN_ROLL = 'payment_intent.succeeded|canceled|forged|in_roll'
 
+// A subscription's creation delivered while it is paused, after a redeploy; and its pause's notice
+// sent again while it is still paused.
+const CREATED_WHILE_PAUSED = 'customer.subscription.created|paused|in_order|redeployed'
+const PAUSE_AGAIN = 'customer.subscription.paused|paused|duplicate|none'
+
 const mirror = () => mirrorSubject(referenceSubscriptionMirror, {}, 'test')
 const dunning = () => dunningSubject(referenceDunningClient, 'test')
 
@@ -90,6 +95,18 @@ describe('a steered campaign of the subscription flows', () => {
     expect(steered.firstReached[FORGED_SUCCESS_IN_ROLL]).toBeLessThan(
       plain.firstReached[FORGED_SUCCESS_IN_ROLL] ?? Number.POSITIVE_INFINITY,
     )
+  }, 240_000)
+
+  it("reaches a paused subscription's combinations in fewer runs than plain generation", async () => {
+    const known = [CREATED_WHILE_PAUSED, PAUSE_AGAIN]
+    for (const k of known) expect(knownFlowCombinations.checkSubscriptionMirror).toContain(k)
+    // The mirror's own workload: its flows pause subscriptions.
+    const workload = mirrorWorkload()
+    const steered = await runFlowCampaign(mirror, { runs: 14, workload, known })
+    expect(steered.missing).toEqual([])
+    expect(steered.violations).toBe(0)
+    const plain = await runFlowCampaign(mirror, { runs: 140, workload, steer: false })
+    for (const k of known) expect(steered.firstReached[k]).toBeLessThan(plain.firstReached[k] ?? Number.POSITIVE_INFINITY)
   }, 240_000)
 
   it('reaches a duplicate where the app stood, after a redeploy and mid-roll in the same run', async () => {

@@ -11,7 +11,7 @@ import {
   refusedThenResent,
   resentAfterStory,
 } from './subscription-directed.js'
-import { madeAt, madeFirstAndLast, madeLast, storiesFor } from './subscription-stories.js'
+import { forgeryStories, madeAt, madeFirstAndLast, madeLast, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
@@ -33,20 +33,21 @@ function arrivalFaults(target: CoverageTarget, made: number, close: number, held
 }
 
 /**
- * A forgery about the story's subscription once the story has brought it to the target's state:
- * the attacker copies the latest delivery of the target's type (its object now in that state) and
+ * A forgery about the story's object once the story has brought it to the target's state: the
+ * attacker copies the latest delivery of the target's type, or of a type about that object where no
+ * story names the forged type (its object now in that state), and
  * sends it forged, to an app standing as it was or just after a roll (a forgery is never older than
  * a redeploy), and only where the property's flows forge at all.
  */
-function forgedAfterStory(
-  target: CoverageTarget,
-  stories: readonly { readonly steps: readonly FlowStep[] }[],
-  drawn: (kind: string) => boolean,
-): fc.Arbitrary<FlowProgram> | undefined {
-  // A subscription's latest event is about the story's subscription; the latest invoice event of a
-  // type may be about an earlier invoice (the one paid at the start), so those stay with the grafts.
-  if (target.deploy === 'redeployed' || !drawn('forge') || !target.type.startsWith('customer.subscription.')) return undefined
+function forgedAfterStory(target: CoverageTarget, drawn: (kind: string) => boolean): fc.Arbitrary<FlowProgram> | undefined {
+  if (target.deploy === 'redeployed' || !drawn('forge')) return undefined
   if (target.deploy === 'in_roll' && !drawn('roll_secret')) return undefined
+  // A subscription's latest event of the type is about the story's subscription; else the latest of
+  // a type that is about the object in that state (the latest `invoice.paid` may be about the first invoice).
+  const named = target.type.startsWith('customer.subscription.') ? storiesFor(target, drawn) : []
+  const { aim, stories } =
+    named.length > 0 ? { aim: target.type, stories: named } : (forgeryStories(target, drawn) ?? { aim: '', stories: [] })
+  if (stories.length === 0) return undefined
   // Just before it: a roll, the app redeployed with the new secret only much later.
   const standing: FlowStep[] = target.deploy === 'in_roll' ? [{ kind: 'roll_secret', redeployAfterMs: 20 * HOUR }] : []
   return fc
@@ -57,7 +58,7 @@ function forgedAfterStory(
     })
     .map(({ story, seed, forgery }) => ({
       seed,
-      steps: [...story.steps, ...standing, { kind: 'forge' as const, forgery, aim: target.type }],
+      steps: [...story.steps, ...standing, { kind: 'forge' as const, forgery, aim }],
       faults: [],
       everyEvent: true,
     }))
@@ -107,9 +108,9 @@ export function directedProgram(
 ): fc.Arbitrary<FlowProgram> | undefined {
   const hour = draftHourProgram(target, drawn)
   if (hour !== undefined) return hour
+  if (target.fault === 'forged') return forgedAfterStory(target, drawn)
   const stories = storiesFor(target, drawn)
   if (stories.length === 0) return undefined
-  if (target.fault === 'forged') return forgedAfterStory(target, stories, drawn)
   return fc
     .record({
       story: fc.constantFrom(...stories),

@@ -1,4 +1,5 @@
 import { eventObjectKind, objectTypes } from './event-object.js'
+import { forgedType } from './flow-forgery.js'
 import type { CoverageTarget } from './flow-graft.js'
 import type { FlowStep } from './flow-program.js'
 
@@ -82,8 +83,9 @@ const WITH_SEATS: readonly Story[] = [
     ends: { subscription: 'active', ...PAID },
   },
   {
+    // A subscription whose first payment fails is created incomplete and not updated.
     steps: [failing, subscribe()],
-    makes: { 'customer.subscription.': 2, 'invoice.': 2, 'payment_intent.': 2, 'charge.': 2 },
+    makes: { 'customer.subscription.created': 2, 'invoice.': 2, 'payment_intent.': 2, 'charge.': 2 },
     ends: { subscription: 'incomplete', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   {
@@ -147,6 +149,32 @@ const TRIAL_NOTICES: readonly Story[] = [
   {
     steps: [subscribe(3), { kind: 'cancel', sub: -1, atPeriodEnd: false }],
     makes: { [NOTICE]: 1 },
+    ends: { subscription: 'canceled' },
+  },
+]
+
+// A subscription paused (no invoices while it lasts), then resumed days later (a new period billed
+// from then), and then cancelled. Paused, it names every subscription type; resumed or cancelled,
+// only the pause's and the resumption's events: every other type keeps the stories above.
+const pause: FlowStep = { kind: 'x:pause', sub: -1 }
+const cancelNow: FlowStep = { kind: 'cancel', sub: -1, atPeriodEnd: false }
+const PAUSED = 'customer.subscription.paused'
+const RESUMED = 'customer.subscription.resumed'
+const PAUSES: readonly Story[] = [
+  {
+    steps: [subscribe(), pause],
+    makes: { 'customer.subscription.': 1, [PAUSED]: 2 },
+    again: { 'customer.subscription.updated': 2 },
+    ends: { subscription: 'paused' },
+  },
+  {
+    steps: [subscribe(), pause, { kind: 'advance', ms: 3 * DAY }, { kind: 'x:unpause', sub: -1 }],
+    makes: { [PAUSED]: 2, [RESUMED]: 4 },
+    ends: { subscription: 'active' },
+  },
+  {
+    steps: [subscribe(), pause, { kind: 'advance', ms: 3 * DAY }, { kind: 'x:unpause', sub: -1 }, cancelNow],
+    makes: { [RESUMED]: 4 },
     ends: { subscription: 'canceled' },
   },
 ]
@@ -215,6 +243,7 @@ const STORIES: readonly Story[] = [
     ends: { subscription: 'past_due', invoice: 'open', payment_intent: 'requires_payment_method', charge: 'failed' },
   },
   ...TRIAL_NOTICES,
+  ...PAUSES,
 ]
 
 /**
@@ -270,6 +299,8 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   const writtenOff = target.type === 'invoice.marked_uncollectible'
   // A trial's notice only by a story with a trial (a story may name every subscription type at once).
   const notice = target.type === NOTICE
+  // A pause's or a resumption's only by a story that pauses.
+  const pausing = target.type === PAUSED || target.type === RESUMED
   const all = STORIES.filter(
     (s) =>
       s.ends[eventObjectKind(target.type)] === target.state &&
@@ -277,6 +308,7 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
       (!failure || s.steps.includes(failing)) &&
       (!writtenOff || s.steps.includes(writeOff)) &&
       (!notice || s.steps.some((x) => x.kind === 'subscribe' && x.trialDays > 0)) &&
+      (!pausing || s.steps.includes(pause)) &&
       s.steps.every((x) => drawn(x.kind)),
   )
   // A duplicate is the event resent once the story is over: the dashboard resends events up to 15
@@ -321,4 +353,44 @@ function timeAfter(story: Story, step: number): number {
 function preferred(all: readonly Story[], test: (s: Story) => boolean): readonly Story[] {
   const chosen = all.filter(test)
   return chosen.length === 0 ? all : chosen
+}
+
+// What the attacker copies to forge about an object of a kind in a state: the type whose latest
+// event in a story ending so is about that very object (the latest `invoice.paid` may be about the
+// first invoice, the latest failure notice is about the renewal's).
+const FORGED_FROM: Readonly<Record<string, string>> = {
+  'subscription|trialing': 'customer.subscription.created',
+  'invoice|open': 'invoice.payment_failed',
+  'invoice|void': 'invoice.voided',
+  'invoice|paid': 'invoice.paid',
+  'invoice_payment|paid': 'invoice_payment.paid',
+  'payment_intent|requires_payment_method': 'payment_intent.payment_failed',
+  'payment_intent|canceled': 'payment_intent.canceled',
+  'payment_intent|succeeded': 'payment_intent.succeeded',
+  'charge|failed': 'charge.failed',
+  'customer|none': 'customer.updated',
+}
+
+/**
+ * For an attacker's forgery no story names (its type follows from its object's kind and state,
+ * so a story need not make it): the type to copy and the stories of steps `drawn` allows that end
+ * with an object of that kind in the target's state, its latest event of that type about it.
+ *
+ * @example
+ * forgeryStories({ type: 'invoice.paid', state: 'open', fault: 'forged', deploy: 'none' }, () => true)
+ * // { aim: 'invoice.payment_failed', stories: [...] }
+ */
+export function forgeryStories(
+  target: CoverageTarget,
+  drawn: (kind: string) => boolean,
+): { readonly aim: string; readonly stories: readonly Story[] } | undefined {
+  for (const [about, aim] of Object.entries(FORGED_FROM)) {
+    const [kind = '', state = ''] = about.split('|')
+    if (state !== target.state || forgedType(kind, state) !== target.type) continue
+    const stories = STORIES.filter(
+      (s) => s.ends[kind] === state && madeLast(s, aim) !== undefined && s.steps.every((x) => drawn(x.kind)),
+    )
+    if (stories.length > 0) return { aim, stories }
+  }
+  return undefined
 }
