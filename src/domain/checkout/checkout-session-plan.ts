@@ -149,9 +149,14 @@ function expiresAtOf(call: OperationCall, now: number): number {
 }
 
 /** Whether the session starts its subscription in a trial (`subscription_data` or a price's own trial). */
-function inTrial(data: SubscriptionData | undefined, priced: readonly { price: { price: Readonly<Record<string, unknown>> } }[]): boolean {
+function inTrial(
+  data: SubscriptionData | undefined,
+  priced: readonly { price: { price: Readonly<Record<string, unknown>> } }[],
+): boolean {
   if (data?.trial_period_days !== undefined || data?.trial_end !== undefined) return true
-  return priced.some((p) => Number((p.price.price.recurring as { trial_period_days?: unknown } | null | undefined)?.trial_period_days ?? 0) > 0)
+  return priced.some(
+    (p) => Number((p.price.price.recurring as { trial_period_days?: unknown } | null | undefined)?.trial_period_days ?? 0) > 0,
+  )
 }
 
 /**
