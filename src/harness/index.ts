@@ -244,9 +244,9 @@ export {
   type Subjects,
   startRun,
 } from './run/run-program.js'
-export { programOf, readScenarioFile, scenarioOf, writeScenarioFile } from './run/scenario-file.js'
+export { programOf, scenarioOf, writeScenarioFile } from './run/scenario-file.js'
 export type { FlowSimOptions, HarnessSimOptions, SimulatorChoice } from './run/simulator-choice.js'
-export { loadScenarioFile, parseScenarioText } from './scenario/load-scenario.js'
+export { loadScenarioFile, parseScenarioText, readScenarioFile } from './scenario/load-scenario.js'
 export type { RunResult } from './scenario/run-result.js'
 export { type RunOptions, runScenario, type ScenarioRunOptions } from './scenario/run-scenario.js'
 export type { Scenario, StepSpec } from './scenario/schema.js'

@@ -1,4 +1,4 @@
-import { HarnessInputError } from './validate-input.js'
+import { HarnessInputError } from './harness-input-error.js'
 
 /** The kinds of argument a harness export checks at its boundary, and how a refusal words each. */
 const KINDS = {

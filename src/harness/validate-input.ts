@@ -1,19 +1,11 @@
 import type fc from 'fast-check'
 import { z } from 'zod'
 import { faultKinds, faultSchemas } from '#faults/index.js'
+import { HarnessInputError } from './harness-input-error.js'
 import { forgeries } from './run/program.js'
 import { harnessOwnedSimOptions, type SimulatorChoice } from './run/simulator-choice.js'
 
-/**
- * A public harness function was called with input it cannot use: the message names the function
- * and the option, so a typo or a wrong type fails the test at once instead of passing silently.
- *
- * @example
- * throw new HarnessInputError("checkUsageReporter: option 'numRuns' must be a positive integer")
- */
-export class HarnessInputError extends TypeError {
-  override readonly name = 'HarnessInputError'
-}
+export { HarnessInputError }
 
 const positiveInt = (what = 'must be a positive integer') =>
   z.number({ error: what }).int({ error: what }).positive({ error: what })

@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FaultsInput } from '#faults/index.js'
 import { refuseArgument } from '../refuse-argument.js'
-import { loadScenarioFile } from '../scenario/load-scenario.js'
 import { formatPath } from '../scenario/scenario-error.js'
 import type { Scenario, ScenarioInput } from '../scenario/schema.js'
 import { scenarioSchema } from '../scenario/schema.js'
@@ -74,7 +73,13 @@ function parseScenario(api: string, name: string, value: unknown): Scenario {
   throw new HarnessInputError(`${api}: ${name} is not a scenario${where}: ${issue?.message ?? 'invalid'}`)
 }
 
-function programOfScenario(s: Scenario): { program: Program; faults: Omit<FaultsInput, 'schedule'> } {
+/**
+ * The program and fault rates a parsed scenario describes.
+ *
+ * @example
+ * const { program } = programOfScenario(loadScenarioFile(file))
+ */
+export function programOfScenario(s: Scenario): { program: Program; faults: Omit<FaultsInput, 'schedule'> } {
   const { schedule, ...rates } = s.faults
   return {
     program: { seed: Number(s.seed), steps: s.workload.map(fromStepSpec), faults: schedule },
@@ -96,16 +101,4 @@ export function writeScenarioFile(dir: string, scenario: ScenarioInput): string 
   const file = join(dir, `${scenario.name}-${String(scenario.seed)}.json`)
   writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`)
   return file
-}
-
-/**
- * Reads a scenario file written by `writeScenarioFile`.
- *
- * @example
- * const { program, faults } = readScenarioFile(file)
- */
-export function readScenarioFile(file: string): { program: Program; faults: Omit<FaultsInput, 'schedule'> } {
-  refuseArgument('readScenarioFile', 'file', file, 'string')
-  // Read as `loadScenarioFile` reads: a missing file or bad JSON is a ScenarioError naming the file.
-  return programOfScenario(loadScenarioFile(file))
 }

@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml'
 import type { z } from 'zod'
+import type { FaultsInput } from '#faults/index.js'
 import { checkerRegistry as knownCheckers } from '../checkers/checker-registry.js'
 import { refuseArgument } from '../refuse-argument.js'
+import type { Program } from '../run/program.js'
+import { programOfScenario } from '../run/scenario-file.js'
 import { formatPath, ScenarioError, type ScenarioIssue } from './scenario-error.js'
 import { type Scenario, scenarioSchema } from './schema.js'
 
@@ -171,4 +174,18 @@ function toIssues(
     out.push({ path: formatPath(path), message, line: line(path) })
   }
   return out
+}
+
+/**
+ * Reads a scenario file written by `writeScenarioFile` as the program and fault rates it holds.
+ * Read as `loadScenarioFile` reads: a missing file or bad JSON is a ScenarioError naming the file.
+ * It lives here, not beside `writeScenarioFile`, so that the writer (which the properties load)
+ * does not load the checker registry, whose checkers load the properties.
+ *
+ * @example
+ * const { program, faults } = readScenarioFile(file)
+ */
+export function readScenarioFile(file: string): { program: Program; faults: Omit<FaultsInput, 'schedule'> } {
+  refuseArgument('readScenarioFile', 'file', file, 'string')
+  return programOfScenario(loadScenarioFile(file))
 }
