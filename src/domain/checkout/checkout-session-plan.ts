@@ -6,7 +6,7 @@ import type { OperationCall } from '../engine/declaration.js'
 import type { Engine } from '../engine/engine.js'
 import type { Json } from '../engine/list.js'
 import { tableError } from '../service-error.js'
-import { type SessionInterval, type SubscriptionData, subscriptionDataOf } from './checkout-subscription-data.js'
+import { type SessionInterval, type SubscriptionData, startsInTrial, subscriptionDataOf } from './checkout-subscription-data.js'
 
 type Params = Readonly<Record<string, unknown>>
 
@@ -148,17 +148,6 @@ function expiresAtOf(call: OperationCall, now: number): number {
   return t
 }
 
-/** Whether the session starts its subscription in a trial (`subscription_data` or a price's own trial). */
-function inTrial(
-  data: SubscriptionData | undefined,
-  priced: readonly { price: { price: Readonly<Record<string, unknown>> } }[],
-): boolean {
-  if (data?.trial_period_days !== undefined || data?.trial_end !== undefined) return true
-  return priced.some(
-    (p) => Number((p.price.price.recurring as { trial_period_days?: unknown } | null | undefined)?.trial_period_days ?? 0) > 0,
-  )
-}
-
 /**
  * Checks a `checkout.sessions.create` call as the provider does (mode rules, active prices, one
  * currency, `customer` or `customer_email`, the expiry window, discounts, tax rates and shipping
@@ -197,7 +186,12 @@ export function planCheckoutSession(engine: Engine, call: OperationCall): Checko
   })
   // A trial's first invoice charges only the one-time lines: the totals are what is due now, as the
   // provider shows them (a trial of recurring prices alone totals 0).
-  const dueNow = inTrial(subscriptionData, priced) ? lines.filter((l) => l.price.price.recurring == null) : lines
+  const dueNow = startsInTrial(
+    subscriptionData,
+    priced.map((p) => p.price.price),
+  )
+    ? lines.filter((l) => l.price.price.recurring == null)
+    : lines
   const sum = (f: (l: PlannedLine) => number) => dueNow.reduce((a, l) => a + f(l), 0)
   const shippingAmount = Number((shipping?.fixed_amount as { amount?: number } | undefined)?.amount ?? 0)
   const subtotal = sum((l) => l.subtotal)

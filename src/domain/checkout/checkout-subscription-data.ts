@@ -104,3 +104,21 @@ export function subscriptionParamsAt(data: SubscriptionData | undefined, now: nu
     ...(typeof anchor === 'number' && anchor > now ? { billing_cycle_anchor: anchor } : {}),
   }
 }
+
+/**
+ * Whether a session's subscription starts in a trial: its subscription parameters carry a
+ * `trial_period_days` or a `trial_end`, or one of its prices has a trial of its own. Its first
+ * invoice then charges only the one-time lines, and the session's totals show just those.
+ *
+ * @example
+ * startsInTrial({ trial_period_days: 7 }, [price]) // true
+ */
+export function startsInTrial(
+  params: Readonly<Record<string, unknown>> | undefined,
+  prices: readonly Readonly<Record<string, unknown>>[],
+): boolean {
+  if (params?.trial_period_days !== undefined || params?.trial_end !== undefined) return true
+  return prices.some(
+    (p) => Number((p.recurring as { trial_period_days?: unknown } | null | undefined)?.trial_period_days ?? 0) > 0,
+  )
+}

@@ -19,7 +19,7 @@ import {
   isDelayedMethod,
   type PayerDetails,
 } from './checkout-payer.js'
-import { type SubscriptionData, subscriptionParamsAt } from './checkout-subscription-data.js'
+import { type SubscriptionData, startsInTrial, subscriptionParamsAt } from './checkout-subscription-data.js'
 
 /** What the customer does on the checkout page. */
 export interface CheckoutCompletion {
@@ -157,10 +157,10 @@ function subscribe(service: Service, scope: Scope, session: Json, customer: stri
     ...(discountsOf(session).length === 0 ? {} : { discounts: discountsOf(session) }),
   }
   // In a trial the first invoice charges only the one-time items.
-  const trial =
-    params.trial_end !== undefined ||
-    params.trial_period_days !== undefined ||
-    all.some((i) => Number(((i.price as Json).recurring as { trial_period_days?: unknown } | null)?.trial_period_days ?? 0) > 0)
+  const trial = startsInTrial(
+    params,
+    all.map((i) => i.price as Json),
+  )
   const firstAmount = trial
     ? all.filter((i) => !recurring(i)).reduce((sum, i) => sum + Number(i.amount_total ?? 0), 0)
     : Number(session.amount_total)

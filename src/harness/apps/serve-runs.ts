@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { AddressInfo } from 'node:net'
-import { callerNow } from '#kernel/index.js'
+import { callerNow, wallPause } from '#kernel/index.js'
 import { type FlowClientEnv, flowRunOf } from '../flows/flow-run.js'
 import { refuseArgument } from '../refuse-argument.js'
 import { CausalRecorder } from '../rules/causal-recorder.js'
@@ -22,7 +22,6 @@ interface Queue {
 function inContext(
   served: ServedRun & Queue,
   forward: () => Promise<Response>,
-  quietMs: number,
   effects?: FlowClientEnv['effects'],
 ): Promise<Response> {
   const run: ContextRunner = AsyncLocalStorage.snapshot()
@@ -33,7 +32,7 @@ function inContext(
       if (effects instanceof CausalRecorder) effects.answeredWith(answer.status)
       return answer
     } finally {
-      await untilQuiet(served, quietMs)
+      await untilQuiet(served)
       served.inFlight.delete(run)
     }
   })
@@ -46,21 +45,19 @@ const QUIET_MS = 25
 /** The longest an app's work after an answer is waited for, in real milliseconds. */
 const QUIET_LIMIT_MS = 2_000
 
-const pause = (ms: number) => new Promise<void>((resolve) => AbortSignal.timeout(ms).addEventListener('abort', () => resolve()))
-
 /**
- * Waits (in real time) until the app has made no request of the harness for `quietMs`: work it
+ * Waits (in real time) until the app has made no request of the harness for `QUIET_MS`: work it
  * left running after answering (a job that ships, then records it) is still the answered
  * delivery's, so its calls are served in that delivery's context (an effect recorded there is
  * `ack.before_durable`), and never land in the next delivery or the next run.
  */
-async function untilQuiet(served: ServedRun, quietMs: number): Promise<void> {
+async function untilQuiet(served: ServedRun): Promise<void> {
   let waited = 0
   let seen = -1
   while (seen !== (served.calls ?? 0) && waited < QUIET_LIMIT_MS) {
     seen = served.calls ?? 0
-    await pause(quietMs)
-    waited += quietMs
+    await wallPause(QUIET_MS)
+    waited += QUIET_MS
   }
 }
 
@@ -200,15 +197,13 @@ export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServ
           ...readers,
           handler: async (request: Request) => {
             await ready
-            return inContext(served, () => forwardToApp(request, webhookPath, env, how), QUIET_MS, env.effects)
+            return inContext(served, () => forwardToApp(request, webhookPath, env, how), env.effects)
           },
           successPage: async (url: string) => {
             await ready
             const page = new URL(url)
-            return inContext(
-              served,
-              () => forwardToApp(new Request(url, { method: 'GET' }), page.pathname + page.search, env, how),
-              QUIET_MS,
+            return inContext(served, () =>
+              forwardToApp(new Request(url, { method: 'GET' }), page.pathname + page.search, env, how),
             )
           },
         }
