@@ -1,7 +1,9 @@
+import { resolveFaultPolicy } from '#faults/fault-policy.js'
 import { adoptFaults } from '#faults/install-faults.js'
 import type { IncomingExchangeHandler } from '#http/handler.js'
 import type { Receivers } from '#http/receivers.js'
 import { fromPlain, type Plain, toPlain } from '#kernel/plain.js'
+import { createRng } from '#kernel/rng.js'
 import { traceInternals } from '#kernel/trace.js'
 import type { ContinueOptions, SimulatorOptions } from './simulator-options.js'
 import type { SimulatorParts } from './simulator-parts.js'
@@ -65,10 +67,13 @@ export class SimulatorInternals {
     const { timeline, trace, rng, service, faults } = this.#parts
     if (timeline.active.size > 0) throw new Error(`continueAs: ${timeline.active.size} request(s) in flight; continue at rest`)
     const input = next.faults ?? {}
+    // A fork that refuses its faults is dropped whole; a simulator going on in place must refuse
+    // them before its trace, seed or policy change (resolved once more, on a stream of its own).
+    if (api === 'continueAs') resolveFaultPolicy(input, createRng(next.seed).stream('faults'), api)
     trace.append('simulator.continued', { seed: String(next.seed) })
     rng.reseed(next.seed)
     this.#seedNow = String(next.seed)
-    adoptFaults(service, faults, input, 'continueAs')
+    adoptFaults(service, faults, input, api)
     // The saved options with these two replaced, as `captureOptions` of the decoded ones would
     // give them (plain data encodes member by member), without decoding and encoding the rest.
     this.#saved = { ...this.#saved, seed: toPlain(next.seed, 'options.seed'), faults: toPlain(input, 'options.faults') }

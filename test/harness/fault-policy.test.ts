@@ -24,7 +24,7 @@ describe('the faults option', () => {
       /^createSimulator: option 'faults'/,
     )
     const sim = createSimulator({ seed: 1 })
-    expect(() => sim.fork({ seed: 2, faults: { swarm: 'yes' as never } })).toThrow(/^continueAs: option 'faults\.swarm'/)
+    expect(() => sim.fork({ seed: 2, faults: { swarm: 'yes' as never } })).toThrow(/^fork: option 'faults\.swarm'/)
     // The preset alone and the preset through the full schema (an empty policy) draw alike.
     const plain = sim.fork({ seed: 2, faults: { preset: 'realistic', schedule: [] } })
     const parsed = sim.fork({ seed: 2, faults: { preset: 'realistic', policy: { rates: {} } } })
@@ -43,10 +43,10 @@ describe('the faults option', () => {
     for (const s of [first, again]) for (let step = 1; step <= 3; step++) s.faults.step(step)
     expect(again.trace.hash()).toBe(first.trace.hash())
     expect(() => sim.fork({ seed: 2, faults: { schedule: [...schedule, { step: 0, fault: 'rate_limit' }] } })).toThrow(
-      /^continueAs: option 'faults\.schedule\.2\.step'/,
+      /^fork: option 'faults\.schedule\.2\.step'/,
     )
     expect(() => sim.fork({ seed: 2, faults: { schedule: [{ step: '1' as never, fault: 'rate_limit' }] } })).toThrow(
-      /^continueAs: option 'faults\.schedule\.0\.step'/,
+      /^fork: option 'faults\.schedule\.0\.step'/,
     )
   })
 
