@@ -4,6 +4,7 @@ import { refuseArgument } from '../refuse-argument.js'
 import { customerOf, type FlowAction, type FlowActionContext, setDefaultCard } from './flow-actions.js'
 import type { EpisodeStep } from './flow-episodes.js'
 import { type FlowStep, type FlowWorkload, flowFaultKinds } from './flow-program.js'
+import { guardedActions } from './guarded-actions.js'
 
 const DAY = 86_400_000
 
@@ -256,7 +257,7 @@ async function periodEnds(ctx: FlowActionContext, customer: string): Promise<num
  * @example
  * await dunningActions['x:update_card']?.(ctx, { kind: 'x:update_card', customer: 0 })
  */
-export const dunningActions: Readonly<Record<string, FlowAction>> = {
+export const dunningActions: Readonly<Record<string, FlowAction>> = guardedActions('dunningActions', {
   async 'x:update_card'(ctx, step) {
     const n = (step as { readonly customer?: unknown }).customer
     await setDefaultCard(ctx, customerOf(ctx, typeof n === 'number' ? n : 0), 'pm_card_visa')
@@ -296,7 +297,7 @@ export const dunningActions: Readonly<Record<string, FlowAction>> = {
     for (const inv of invoices) await ctx.api('POST', `/v1/invoices/${String(inv.id)}/mark_uncollectible`)
     return invoices.length === 0 ? 'no open invoice' : undefined
   },
-}
+})
 
 // Nearly half of the draws (45%) are stories: most dunning mistakes show only in one (a cycle paid, a
 // failure late, a write-off beside a payment, a redeploy while retried).

@@ -1,6 +1,7 @@
 import type { Simulator } from '#simulator/index.js'
 import type { FlowStep } from './flow-program.js'
 import type { FlowSetup } from './flow-setup.js'
+import { guardedActions } from './guarded-actions.js'
 
 type Json = Record<string, unknown>
 
@@ -100,7 +101,7 @@ export function customerOf(ctx: FlowActionContext, n: number): string {
  * @example
  * await flowActions.subscribe(ctx, { kind: 'subscribe', customer: 0, plan: 1, quantity: 2, trialDays: 0 })
  */
-export const flowActions: Readonly<Record<string, FlowAction>> = {
+export const flowActions: Readonly<Record<string, FlowAction>> = guardedActions('flowActions', {
   async subscribe(ctx, step) {
     if (step.kind !== 'subscribe') return undefined
     const price = ctx.setup.prices[step.plan % ctx.setup.prices.length] as string
@@ -171,4 +172,4 @@ export const flowActions: Readonly<Record<string, FlowAction>> = {
     await ctx.api('POST', `/v1/subscriptions/${id}`, { cancel_at_period_end: 'false' })
     return undefined
   },
-}
+})

@@ -50,8 +50,13 @@ function holds(field: Field, v: unknown): boolean {
   }
 }
 
-/** The problem with one step, or undefined; a property's own kinds (`x:...`) are its actions' to check. */
-function stepProblem(step: unknown): string | undefined {
+/**
+ * The problem with one step, or undefined; a property's own kinds (`x:...`) are its actions' to check.
+ *
+ * @example
+ * stepProblem({ kind: 'advance', minutes: 1 }) // "('advance') has unknown field(s) 'minutes'; its fields: ms"
+ */
+export function stepProblem(step: unknown): string | undefined {
   if (typeof step !== 'object' || step === null || Array.isArray(step)) return `must be an object, got ${shownValue(step)}`
   const { kind, ...fields } = step as Record<string, unknown>
   if (typeof kind === 'string' && kind.startsWith('x:')) return undefined
