@@ -5,6 +5,7 @@ import { refuseArgument } from './refuse-argument.js'
 import type { Step } from './run/program.js'
 import { type RunOptions, runProgram } from './run/run-program.js'
 import { simulatorChoiceOf } from './run/simulator-choice.js'
+import { validateRunOptions } from './validate-input.js'
 
 /** Settings of a fault campaign. */
 export interface CampaignOptions extends Omit<RunOptions, 'faults'> {
@@ -58,16 +59,19 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const labels: Record<string, number> = {}
   let configured: FaultKind[] | undefined
   let violations = 0
+  const runOptions: RunOptions = {
+    ...(options.reporter === undefined ? {} : { reporter: options.reporter }),
+    ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
+    ...(options.reportBudgetMs === undefined ? {} : { reportBudgetMs: options.reportBudgetMs }),
+    ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
+    ...(options.fork === undefined ? {} : { fork: options.fork }),
+    ...simulatorChoiceOf(options),
+  }
+  // Refused as the campaign's own options, not as those of the runner it hands them to.
+  validateRunOptions('runCampaign', runOptions)
   for (const p of programs) {
-    const report = await runProgram(p, {
-      ...(options.reporter === undefined ? {} : { reporter: options.reporter }),
-      ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
-      ...(options.faults === undefined ? {} : { faults: options.faults }),
-      ...(options.reportBudgetMs === undefined ? {} : { reportBudgetMs: options.reportBudgetMs }),
-      ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
-      ...(options.fork === undefined ? {} : { fork: options.fork }),
-      ...simulatorChoiceOf(options),
-    })
+    const report = await runProgram(p, runOptions)
     configured ??= report.sim.faults.configured()
     violations += report.violations.length
     for (const e of report.sim.trace.entries()) {

@@ -16,6 +16,7 @@ import {
 } from './flows/flow-program.js'
 import { type FlowSubject, runFlowProgram } from './flows/flow-run.js'
 import { fulfilmentDirectedProgram } from './flows/fulfilment-directed.js'
+import { refuseArgument } from './refuse-argument.js'
 import type { SimulatorChoice } from './run/simulator-choice.js'
 import { HarnessInputError, shownValue } from './validate-input.js'
 
@@ -186,6 +187,12 @@ export async function runFlowCampaign(
   if (typeof subject !== 'function')
     throw new HarnessInputError(
       `runFlowCampaign: expected a subject maker () => FlowSubject (e.g. () => mirrorSubject(app, {}, 'campaign')), got ${shownValue(subject)}`,
+    )
+  refuseArgument('runFlowCampaign', 'options', options, 'options')
+  const made = subject() as Partial<FlowSubject> | null
+  if (typeof made?.start !== 'function' || typeof made.check !== 'function' || typeof made.checkpoint !== 'function')
+    throw new HarnessInputError(
+      `runFlowCampaign: the subject maker must return a flow subject { start, checkpoint, check } (e.g. mirrorSubject(app, {}, 'campaign')), got ${shownValue(made)}`,
     )
   const runs = options.runs ?? 500
   if (!Number.isInteger(runs) || runs < 1)

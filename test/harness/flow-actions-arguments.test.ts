@@ -15,7 +15,7 @@ const hostile = [undefined, null, 'ctx', 42, [], {}] as const
 /** Runs one custom step whose action gets the run's context and hands it to `probe`. */
 async function withContext(probe: (ctx: FlowActionContext) => Promise<void>): Promise<void> {
   const program = { seed: 1, steps: [{ kind: 'x:probe' }], faults: [] } as unknown as FlowProgram
-  await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}), {
+  await runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}, 'probe'), {
     actions: {
       'x:probe': async (ctx) => {
         await probe(ctx)

@@ -28,6 +28,7 @@ import {
   parseScenarioText,
   programOf,
   providerState,
+  providerView,
   readScenarioFile,
   recordViolation,
   referenceDunningClient,
@@ -39,11 +40,14 @@ import {
   resignDelivery,
   resolveFaultPolicy,
   ruleHistory,
+  ruleSetSubject,
   runCampaign,
+  runFlowCampaign,
   runScenario,
   runThinRace,
   scenarioOf,
   serveRuns,
+  staleThinEventReceiver,
   thinRaceProgram,
   toStepSpec,
   usageChecker,
@@ -212,5 +216,34 @@ describe('hostile arguments to the harness exports', () => {
     await expect(checkDunning(referenceDunningClient, { numRuns: 1, workload: null as never })).rejects.toThrow(
       "checkDunning: option 'workload' must be an object",
     )
+  })
+
+  it('names the export a user called, not the runner it hands the work to', async () => {
+    await expect(checkThinEventReceiver(() => 'no receiver' as never, { numRuns: 1 })).rejects.toThrow(
+      /^checkThinEventReceiver: receiver factory must return \{ handler, state \}/,
+    )
+    await expect(runThinRace({} as never, referenceThinEventReceiver)).rejects.toThrow(
+      /^runThinRace: program 'seed' must be an integer/,
+    )
+    await expect(runCampaign({ step: usageStep() } as never)).rejects.toThrow(/^runCampaign: options must give a subject to test/)
+    await expect(runFlowCampaign(() => ({}) as never, { runs: 1 })).rejects.toThrow(
+      /^runFlowCampaign: the subject maker must return a flow subject \{ start, checkpoint, check \}/,
+    )
+  })
+
+  it('refuses what is not a run, an effect record or an app environment, naming the export', () => {
+    expect(() => providerView({} as never)).toThrow(/^providerView: run\.sim must be a simulator/)
+    expect(() => describeEffect({} as never)).toThrow(
+      /^describeEffect: effect must be an effect record \{ event, read, provider \}/,
+    )
+    expect(() => ruleSetSubject(undefined as never, undefined as never, 'x')).toThrow(
+      /^ruleSetSubject: factory must be a function/,
+    )
+    expect(() => referenceSubscriptionMirror(undefined as never)).toThrow(/^referenceSubscriptionMirror: env must be an object/)
+    expect(() => referenceSubscriptionMirror({} as never)).toThrow(
+      /^referenceSubscriptionMirror: env\.secrets must be a function/,
+    )
+    expect(() => referenceThinEventReceiver(undefined as never)).toThrow(/^referenceThinEventReceiver: env must be an object/)
+    expect(() => staleThinEventReceiver({} as never)).toThrow(/^staleThinEventReceiver: env\.fetch must be a function/)
   })
 })

@@ -103,7 +103,8 @@ export type AppFetch = (request: Request) => Promise<Response>
  * const call = toAppFetch(express().post('/webhook', (req, res) => res.sendStatus(200)))
  * const res = await call(new Request('http://app.test/webhook', { method: 'POST', body: '{}' }))
  */
-export function toAppFetch(app: AppLike, api = 'toAppFetch'): AppFetch {
+export function toAppFetch(app: AppLike, caller = 'toAppFetch'): AppFetch {
+  const api = typeof caller === 'string' && caller !== '' ? caller : 'toAppFetch'
   if (typeof app === 'function') {
     if (app.length >= 2) return fromNodeListener(app as NodeListener)
     const handler = app as RequestHandler

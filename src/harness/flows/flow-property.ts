@@ -3,6 +3,7 @@ import type { FaultsInput } from '#faults/index.js'
 import type { Violation } from '../checkers/violation.js'
 import { type ReplayHint, replayReported } from '../failure-report.js'
 import { minimiseProgram } from '../properties.js'
+import { refuseArgument } from '../refuse-argument.js'
 import { reproducedReport } from '../reproduced-report.js'
 import { writeScenarioFile } from '../run/scenario-file.js'
 import type { FlowSimOptions, SimulatorChoice } from '../run/simulator-choice.js'
@@ -131,9 +132,12 @@ function refuseUnknownOptions(api: string, options: FlowCheckOptions): void {
 export async function checkFlows(
   api: string,
   subject: () => FlowSubject,
-  options: FlowCheckOptions,
+  options: FlowCheckOptions = {},
   remote?: RemoteSubject,
 ): Promise<FlowCheckResult> {
+  refuseArgument('checkFlows', 'api', api, 'string')
+  refuseArgument(api, 'subject', subject, 'function')
+  refuseArgument(api, 'options', options, 'options')
   refuseUnknownOptions(api, options)
   const numRuns = options.numRuns ?? 50
   if (!Number.isInteger(numRuns) || numRuns < 1)

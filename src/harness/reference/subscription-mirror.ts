@@ -3,6 +3,7 @@ import { headerNames } from '#kernel/index.js'
 import type { FlowClientEnv } from '../flows/flow-run.js'
 import type { SubscriptionMirror, SubscriptionMirrorFactory } from '../flows/mirror-subject.js'
 import { ENTITLED_STATUSES, type MirroredSubscription, mirroredFields } from '../flows/subscription-fields.js'
+import { refuseArgument } from '../refuse-argument.js'
 
 /** Mistakes a subscription mirror can make, each off in the reference. */
 export interface SubscriptionMirrorFlaws {
@@ -274,6 +275,8 @@ export function makeSubscriptionMirror(
   policy: SubscriptionMirrorPolicy = {},
 ): SubscriptionMirrorFactory {
   return (env: FlowClientEnv): SubscriptionMirror => {
+    refuseArgument('referenceSubscriptionMirror', 'env', env, 'object')
+    refuseArgument('referenceSubscriptionMirror', 'env.secrets', env.secrets, 'function')
     const secrets = env.secrets()
     const state: MirrorState = {
       env,

@@ -76,6 +76,9 @@ export function ruleSetSubject<App extends RuleApp>(
   ruleSet: RuleSet<App>,
   api: string,
 ): FlowSubject {
+  refuseArgument('ruleSetSubject', 'factory', factory, 'function')
+  refuseArgument('ruleSetSubject', 'ruleSet', ruleSet, 'object')
+  refuseArgument('ruleSetSubject', 'api', api, 'string')
   let app: App | undefined
   return {
     ...(ruleSet.eventTypes === undefined ? {} : { eventTypes: ruleSet.eventTypes }),

@@ -1,4 +1,5 @@
 import type { TraceEntry } from '#kernel/index.js'
+import { HarnessInputError } from '../harness-input-error.js'
 import { refuseArgument } from '../refuse-argument.js'
 import type { HandledEvent } from './causal-recorder.js'
 import type { EffectDetail } from './effect-recorder.js'
@@ -101,6 +102,11 @@ export function ruleHistory(entries: readonly TraceEntry[]): RuleHistory {
  */
 export function describeEffect(f: EffectRecord): string {
   refuseArgument('describeEffect', 'effect', f, 'object')
+  for (const part of ['event', 'read', 'provider'] as const)
+    if (typeof f[part] !== 'object')
+      throw new HarnessInputError(
+        `describeEffect: effect must be an effect record { event, read, provider } (as ruleHistory gives it); its '${part}' is ${f[part] === undefined ? 'missing' : typeof f[part]}`,
+      )
   const show = (s: ObjectState | null) => {
     if (s === null) return 'nothing'
     const fields = Object.entries(s).filter(([k]) => k !== 'id' && k !== 'object')

@@ -53,6 +53,7 @@ export interface StateMatchesOptions {
  */
 export function providerView(run: FlowRun): ProviderView {
   refuseArgument('providerView', 'run', run, 'object')
+  refuseArgument('providerView', 'run.sim', run.sim, 'simulator')
   const scope = { account: run.sim.platform.id, mode: 'test' as const }
   const engine = run.sim.service.engine
   return {

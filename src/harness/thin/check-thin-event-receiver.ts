@@ -6,7 +6,7 @@ import { HarnessInputError } from '../validate-input.js'
 import { parallelRunsFor } from '../workers/parallel-runs.js'
 import type { WorkersOption } from '../workers/workers-option.js'
 import { type ThinRaceProgram, thinRaceProgram } from './thin-race-program.js'
-import { runThinRace, type ThinEventReceiverFactory } from './thin-race-run.js'
+import { runThinRaceAs, type ThinEventReceiverFactory } from './thin-race-run.js'
 
 /**
  * The outcome of `checkThinEventReceiver`: `ok`, the runs made, and when it failed the shrunk
@@ -53,7 +53,8 @@ export async function checkThinEventReceiver(
   const numRuns = options.numRuns ?? 100
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new HarnessInputError(`checkThinEventReceiver: option 'numRuns' must be a positive integer, got ${String(numRuns)}`)
-  const holds = async (program: ThinRaceProgram) => (await runThinRace(program, receiver)).violations.length === 0
+  const holds = async (program: ThinRaceProgram) =>
+    (await runThinRaceAs('checkThinEventReceiver', program, receiver)).violations.length === 0
   const remote = { factory: receiver, subject: { kind: 'thin' as const } }
   const lanes = await parallelRunsFor('checkThinEventReceiver', options.workers, remote, {}, holds)
   let details: fc.RunDetails<[ThinRaceProgram]>
@@ -74,7 +75,7 @@ export async function checkThinEventReceiver(
   if (details.errorInstance !== null && details.errorInstance instanceof HarnessInputError) throw details.errorInstance
   if (!details.failed || details.counterexample === null) return { ok: true, numRuns: details.numRuns }
   const [counterexample] = details.counterexample
-  const { violations } = await runThinRace(counterexample, receiver)
+  const { violations } = await runThinRaceAs('checkThinEventReceiver', counterexample, receiver)
   const replay = replayReported('checkThinEventReceiver', details.seed, { violations })
   return { ok: false, ...replay, numRuns: details.numRuns, counterexample, violations }
 }

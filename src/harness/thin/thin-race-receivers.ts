@@ -1,5 +1,6 @@
 import { SignatureVerificationError, verifySignature } from '#domain/index.js'
 import { headerNames } from '#kernel/index.js'
+import { refuseArgument } from '../refuse-argument.js'
 import type { WebhookReceiver } from '../subjects.js'
 import type { ThinEventReceiverEnv, ThinEventReceiverFactory } from './thin-race-run.js'
 
@@ -10,9 +11,12 @@ interface ThinEvent {
 }
 
 function thinReceiver(
+  api: string,
   env: ThinEventReceiverEnv,
   decide: (env: ThinEventReceiverEnv, event: ThinEvent) => Promise<string>,
 ): WebhookReceiver {
+  refuseArgument(api, 'env', env, 'object')
+  refuseArgument(api, 'env.fetch', env.fetch, 'function')
   const { store } = env
   return {
     async state() {
@@ -47,7 +51,7 @@ function thinReceiver(
  * const report = await runThinRace(program, referenceThinEventReceiver) // no violations
  */
 export const referenceThinEventReceiver: ThinEventReceiverFactory = (env) =>
-  thinReceiver(env, async (e, event) => {
+  thinReceiver('referenceThinEventReceiver', env, async (e, event) => {
     const res = await e.fetch(`${e.baseUrl}${event.related_object?.url ?? ''}`, {
       headers: { Authorization: `Bearer ${e.secretKey}` },
     })
@@ -73,4 +77,4 @@ const ANNOUNCED: Readonly<Record<string, string>> = {
  * const report = await runThinRace(program, staleThinEventReceiver) // thin.fetched_state
  */
 export const staleThinEventReceiver: ThinEventReceiverFactory = (env) =>
-  thinReceiver(env, async (_, event) => ANNOUNCED[event.type] ?? 'active')
+  thinReceiver('staleThinEventReceiver', env, async (_, event) => ANNOUNCED[event.type] ?? 'active')

@@ -163,7 +163,7 @@ function tracePaymentStatuses(sim: Simulator): void {
 }
 
 /** Builds the receiver under test and mounts it on the step runner. */
-function mountReceiver(race: ThinRace, factory: ThinEventReceiverFactory): void {
+function mountReceiver(race: ThinRace, factory: ThinEventReceiverFactory, api: string): void {
   const { sim } = race
   const trace = sim.service.kernel.trace
   const receiver = factory({
@@ -177,7 +177,7 @@ function mountReceiver(race: ThinRace, factory: ThinEventReceiverFactory): void 
     secretKey: sim.platform.secretKey.test,
   })
   if (typeof receiver?.handler !== 'function')
-    throw new HarnessInputError('runThinRace: receiver factory must return { handler, state }')
+    throw new HarnessInputError(`${api}: receiver factory must return { handler, state }`)
   race.runner.mount({ name: 'thin', url: THIN_RECEIVER_URL, handler: (req) => receiver.handler(req) })
 }
 
@@ -245,14 +245,32 @@ export async function runThinRace(
   factory: ThinEventReceiverFactory,
   options: ThinRaceOptions = {},
 ): Promise<ThinRaceReport> {
-  refuseArgument('runThinRace', 'program', program, 'object')
-  refuseArgument('runThinRace', 'factory', factory, 'function')
-  refuseArgument('runThinRace', 'options', options, 'options')
+  return runThinRaceAs('runThinRace', program, factory, options)
+}
+
+/**
+ * `runThinRace` whose refusals name `api`: the check that runs it names itself, not the runner.
+ *
+ * @example
+ * await runThinRaceAs('checkThinEventReceiver', program, referenceThinEventReceiver)
+ */
+export async function runThinRaceAs(
+  api: string,
+  program: ThinRaceProgram,
+  factory: ThinEventReceiverFactory,
+  options: ThinRaceOptions = {},
+): Promise<ThinRaceReport> {
+  refuseArgument(api, 'program', program, 'object')
+  refuseArgument(api, "program 'seed'", program.seed, 'integer')
+  refuseArgument(api, "program 'steps'", program.steps, 'array')
+  refuseArgument(api, "program 'faults'", program.faults, 'array')
+  refuseArgument(api, 'factory', factory, 'function')
+  refuseArgument(api, 'options', options, 'options')
   const sim = createSimulator({ seed: program.seed, faults: { schedule: program.faults.map((f: FaultEntry) => ({ ...f })) } })
   const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const race = await setUpRace(sim, runner)
   tracePaymentStatuses(sim)
-  mountReceiver(race, factory)
+  mountReceiver(race, factory, api)
   for (const step of program.steps) await runner.run('client', `thin ${step.kind}`, () => perform(race, step))
   await runner.advance(4 * 3_600_000)
   await sim.settle()
