@@ -116,6 +116,13 @@ export {
 } from './fast-check/arbitraries.js'
 export { type HarnessCommand, type HarnessModel, harnessCommands } from './fast-check/commands.js'
 export { type FlowCampaignOptions, type FlowCampaignReport, runFlowCampaign } from './flow-campaign.js'
+export {
+  CONNECT_ONBOARDING_EVENT_TYPES,
+  connectOnboardingActions,
+  connectOnboardingEpisodes,
+  connectOnboardingSteps,
+  connectOnboardingWorkload,
+} from './flows/connect-steps.js'
 export { checkDunning } from './flows/dunning-property.js'
 export { dunningActions, dunningEpisodes, dunningSteps, dunningWorkload } from './flows/dunning-steps.js'
 export type { DunningClient, DunningClientFactory, DunningEnv, DunningNotices } from './flows/dunning-subject.js'

@@ -146,6 +146,8 @@ export interface TraceKinds {
   'harness.forging': { event: string }
   /** A flow's endpoint signing secret was rolled (the app holds the old one until its next redeploy). */
   'harness.flow.roll': { destination: string }
+  /** A flow's app also has a Connect endpoint (the connected accounts' events go to it alone, signed with its own secret). */
+  'harness.flow.connect': { destination: string }
   'harness.usage': {
     units: readonly { id: string; customer: string; value: number }[]
     outcome: 'acked' | 'failed' | 'hung'

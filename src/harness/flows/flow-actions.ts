@@ -1,3 +1,4 @@
+import { headerNames } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import type { FlowStep } from './flow-program.js'
 import type { FlowSetup } from './flow-setup.js'
@@ -11,8 +12,16 @@ export interface FlowActionContext {
   readonly setup: FlowSetup
   /** Subscription ids in order of creation (`sub` of a step indexes it, wrapping around). */
   readonly subscriptions: string[]
-  /** Sends one API request as the business's back office does: retried through faults with one idempotency key. */
-  api(method: 'GET' | 'POST' | 'DELETE', path: string, fields?: Record<string, string>): Promise<{ status: number; body: Json }>
+  /**
+   * Sends one API request as the business's back office does: retried through faults with one
+   * idempotency key; `on.account` acts for a connected account (the `Stripe-Account` header).
+   */
+  api(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    fields?: Record<string, string>,
+    on?: { readonly account?: string },
+  ): Promise<{ status: number; body: Json }>
   /** Moves the run's clock, delivering what falls due on the way (a step that races the deliveries). */
   readonly advance?: (ms: number) => Promise<void>
   /** Redeploys the app under test (its memory lost, its durable store kept). */
@@ -26,8 +35,8 @@ const TRANSIENT = new Set([409, 429, 500, 502, 503])
 const ATTEMPTS = 12
 
 /**
- * The back office's request sender of a run: the platform's test key, an idempotency key per
- * request, and retries through 409, 429, 5xx and network failures (the faults are aimed at the
+ * The back office's request sender of a run: the platform's test key (acting for a connected
+ * account when asked), an idempotency key per request, and retries through 409, 429, 5xx and network failures (the faults are aimed at the
  * client under test; the flow itself must happen).
  *
  * @example
@@ -35,8 +44,10 @@ const ATTEMPTS = 12
  */
 export function flowApi(sim: Simulator, nextKey: () => string): FlowActionContext['api'] {
   const key = sim.platform.secretKey.test
-  return async (method, path, fields) => {
+  const accountHeader = headerNames(sim.service.kernel.prefix).account
+  return async (method, path, fields, on) => {
     const idempotency = nextKey()
+    const acting = on?.account === undefined ? {} : { [accountHeader]: on.account }
     let last: { status: number; body: Json } = { status: 0, body: {} }
     for (let i = 0; i < ATTEMPTS; i++) {
       try {
@@ -44,6 +55,7 @@ export function flowApi(sim: Simulator, nextKey: () => string): FlowActionContex
           method,
           headers: {
             Authorization: `Bearer ${key}`,
+            ...acting,
             ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': idempotency } : {}),
           },
           ...(method === 'POST' ? { body: new URLSearchParams(fields ?? {}).toString() } : {}),

@@ -7,6 +7,8 @@ import type { FlowStep } from './flow-program.js'
 export interface AdversityTools {
   readonly sim: Simulator
   readonly destination: string
+  /** The Connect endpoint, which alone is sent (and resends) the connected accounts' events, when the run has one. */
+  readonly connectDestination?: string | undefined
   readonly url: string
   readonly deployment: FlowDeployment
   /** Events the destination was sent, oldest first. */
@@ -16,6 +18,13 @@ export interface AdversityTools {
   /** The app's receiver (the one genuine deliveries reach). */
   readonly receive: (request: Request) => Promise<Response>
   readonly advance: (ms: number) => Promise<void>
+}
+
+/** The endpoint an event was sent to: a connected account's (it carries `account`) went to the Connect one. */
+function endpointOf(tools: AdversityTools, event: SentEvent): string {
+  return tools.connectDestination !== undefined && typeof event.body.account === 'string'
+    ? tools.connectDestination
+    : tools.destination
 }
 
 /**
@@ -40,7 +49,8 @@ export async function runAdversityStep(tools: AdversityTools, step: FlowStep): P
       const template = forgeryTarget(sim, tools.sent, step.aim)
       if (template === undefined) return 'nothing to forge yet'
       const n = tools.forged.size + 1
-      const forged = forgeFlowDelivery(sim, tools.url, sim.admin.signingSecrets(tools.destination), template, step.forgery, n)
+      const secrets = sim.admin.signingSecrets(endpointOf(tools, template))
+      const forged = forgeFlowDelivery(sim, tools.url, secrets, template, step.forgery, n)
       tools.forged.add(forged.event)
       return sendForged(sim, tools.receive, forged, step.forgery)
     }
@@ -48,7 +58,7 @@ export async function runAdversityStep(tools: AdversityTools, step: FlowStep): P
       const e = latestAimed(tools.sent, step.aim)
       if (e === undefined) return 'nothing sent yet'
       try {
-        void sim.admin.resend(e.id, tools.destination).catch(() => undefined)
+        void sim.admin.resend(e.id, endpointOf(tools, e)).catch(() => undefined)
       } catch {
         return `${e.id} too old to resend`
       }

@@ -28,11 +28,14 @@ export class FlowDeployment {
   rolledAt: number | undefined
   private client: DeployedClient | undefined
   private secrets: readonly string[] = []
+  private connectSecrets: readonly string[] = []
 
+  /** `connectDestination`: the run's Connect endpoint, whose secret the app holds beside the platform one's. */
   constructor(
     private readonly sim: Simulator,
     private readonly destination: string,
     private readonly build: () => DeployedClient,
+    private readonly connectDestination?: string,
   ) {}
 
   /** Signing secrets in the running instance's environment, oldest first, newest last. */
@@ -40,9 +43,16 @@ export class FlowDeployment {
     return this.secrets
   }
 
+  /** The Connect endpoint's signing secrets in the running instance's environment (none without one). */
+  deployedConnectSecrets(): readonly string[] {
+    return this.connectSecrets
+  }
+
   /** Builds an instance with the secrets active now; traced as `harness.restart` unless it is the first. */
   deploy(reason: 'start' | 'deploy' | 'secret_rolled'): void {
     this.secrets = this.sim.admin.signingSecrets(this.destination).reverse()
+    if (this.connectDestination !== undefined)
+      this.connectSecrets = this.sim.admin.signingSecrets(this.connectDestination).reverse()
     if (reason !== 'start') {
       this.deploys += 1
       this.sim.service.kernel.trace.append('harness.restart', { subject: 'flow', reason, restart: this.deploys })
@@ -56,10 +66,13 @@ export class FlowDeployment {
    * Rolls the endpoint's signing secret (the old one signs beside the new for
    * `FLOW_ROLL_OVERLAP_MS`) and redeploys the app with the new one `redeployAfterMs` of virtual time
    * later, inside the overlap: whatever the steps in between cause is delivered to an app holding
-   * the old secret only, under a header signed with both.
+   * the old secret only, under a header signed with both. A Connect endpoint's secret is rolled
+   * with it (an operator rotating the app's secrets rotates both).
    */
   roll(redeployAfterMs: number): void {
     this.sim.admin.rollSecret(this.destination, { overlapMs: FLOW_ROLL_OVERLAP_MS })
+    if (this.connectDestination !== undefined)
+      this.sim.admin.rollSecret(this.connectDestination, { overlapMs: FLOW_ROLL_OVERLAP_MS })
     this.rolledAt ??= this.sim.clock.now
     this.sim.service.kernel.trace.append('harness.flow.roll', { destination: this.destination })
     this.sim.clock.setTimeout(() => this.deploy('secret_rolled'), Math.min(redeployAfterMs, FLOW_ROLL_OVERLAP_MS - 60_000))

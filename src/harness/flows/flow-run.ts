@@ -1,7 +1,6 @@
-import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import { TextRequest } from '#http/index.js'
-import { type Clock, createClock, type TraceEntry } from '#kernel/index.js'
+import type { Clock, TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
 import type { Violation } from '../checkers/violation.js'
@@ -16,9 +15,12 @@ import { type FlowAction, type FlowActionContext, flowActions, flowApi } from '.
 import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
-import { type Claim, type SentEvent, statusOfObject, watchAdoption } from './flow-forgery.js'
+import { type Claim, statusOfObject, watchAdoption } from './flow-forgery.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
-import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, isReminder, preparedFlow } from './flow-setup.js'
+import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
+import { genuineDelivery } from './genuine-delivery.js'
+import { watchSentEvents } from './sent-events.js'
+import { onWallClock } from './wall-clock-receiver.js'
 
 /** Virtual time each step leaves its deliveries before the next (past every delay a fault adds). */
 export const FLOW_STEP_SETTLE_MS = 30_000
@@ -34,6 +36,11 @@ export interface FlowClientEnv {
    * oldest first, newest last (after a roll, the new one arrives with the next redeploy).
    */
   secrets(): readonly string[]
+  /**
+   * Signing secrets of the Connect endpoint (connected accounts' events, each with its `account`),
+   * as deployed, oldest first; empty unless the subject receives them (`FlowSubject.connect`).
+   */
+  connectSecrets(): readonly string[]
   readonly clock: Clock
   /** Header prefix (`Service` or `Stripe`). */
   readonly prefix: string
@@ -89,6 +96,11 @@ export interface FlowSubject {
   /** Actions of the property's own step kinds (`x:...`), made with the subject (so they reach its client). */
   readonly actions?: Readonly<Record<string, FlowAction>>
   /**
+   * Whether the app also has a Connect endpoint (same URL, a secret of its own: `env.connectSecrets()`),
+   * the only one its connected accounts' events are sent to (default false: the platform's own events alone).
+   */
+  readonly connect?: boolean
+  /**
    * The status the app holds for an object (its copy of a subscription, say), read just before and
    * just after a forged delivery about it: an app whose state takes the forged claim acted on a
    * delivery it should have refused, even when it records no effect.
@@ -134,7 +146,8 @@ export interface FlowReport {
 
 /** What the receiver notes of each request besides acknowledgements: forgeries, coverage. */
 interface Watch {
-  readonly destination: string
+  /** The run's endpoints: the platform's, and the Connect one when there is one. */
+  readonly destinations: readonly string[]
   readonly forged: ReadonlySet<string>
   readonly coverage: FlowCoverage
   /** The subject's `statusOf`, read around deliveries that are not genuine (forgeries, old replays). */
@@ -159,7 +172,7 @@ function unverifiedClaim(
 ): Claim | undefined {
   const object = event?.data?.object
   if (watch.statusOf === undefined || typeof event?.id !== 'string' || typeof object?.id !== 'string') return undefined
-  if (genuine(run, watch.destination, request, raw)) return undefined
+  if (genuineDelivery(run.sim, watch.destinations, request, raw)) return undefined
   return { event: event.id, object: object.id, status: watch.stateOf(object) }
 }
 
@@ -201,7 +214,7 @@ function ackingHandler(run: FlowRun, client: FlowDeployment, causal: CausalRecor
         object: object?.id,
         state: objectState(object) ?? null,
       })
-    } else if (genuine(run, watch.destination, request, raw))
+    } else if (genuineDelivery(run.sim, watch.destinations, request, raw))
       trace.append('harness.rule.refused', { event: event.id, type: String(event.type), status: res.status, failedReads })
     return res
   }
@@ -229,31 +242,6 @@ export function flowRunOf(env: Pick<FlowClientEnv, 'fetch'>): FlowRun | undefine
 function rootCauseFirst(violations: readonly Violation[]): Violation[] {
   const forgery = violations.filter((v) => v.checker === 'flow.forgery_ignored')
   return forgery.length === 0 ? [...violations] : [...forgery, ...violations.filter((v) => v.checker !== 'flow.forgery_ignored')]
-}
-
-/** A delivery signed by the provider with a secret the destination has now, within the tolerance. */
-function genuine(run: FlowRun, destination: string, request: Request, raw: string): boolean {
-  try {
-    const secrets = run.sim.admin.signingSecrets(destination)
-    verifySignature(raw, request.headers.get(`${run.env.prefix}-Signature`), secrets, { now: run.sim.clock.now })
-    return true
-  } catch {
-    return false
-  }
-}
-
-/**
- * With `simOptions: { clock: 'global' }`, the global clock is installed for the run and brought to
- * the run's time before each delivery (an app reading its own clock); the run's clock stays local.
- */
-function onWallClock(options: FlowRunOptions, sim: Simulator, receive: (r: Request) => Promise<Response>) {
-  if (options.simOptions?.clock !== 'global') return { receive, uninstall: () => {} }
-  const wall = createClock({ clock: 'global', start: sim.clock.now })
-  const synced = (request: Request) => {
-    wall.setSystemTime(sim.clock.now)
-    return receive(request)
-  }
-  return { receive: synced, uninstall: () => void wall.uninstall() }
 }
 
 /** The types the run's endpoint is subscribed to: every one for an `everyEvent` program, else the subject's. */
@@ -327,16 +315,18 @@ export async function runFlowProgram(
   subject: FlowSubject,
   options: FlowRunOptions = {},
 ): Promise<FlowReport> {
-  const prepared = await preparedFlow(options, eventTypesOf(program, subject))
+  const prepared = await preparedFlow(options, eventTypesOf(program, subject), subject.connect === true)
   const sim = prepared.sim.fork({ seed: program.seed, faults: { ...options.faults, schedule: [...program.faults] } })
   const runner = createStepRunner(sim, options.onStep === undefined ? {} : { onStep: options.onStep })
   const acked = new Set<string>()
   const subscriptions: string[] = []
   const d = prepared.setup.destination
-  const deployment: FlowDeployment = new FlowDeployment(sim, d, () => subject.start(run))
+  const connect = prepared.setup.connectDestination
+  const deployment: FlowDeployment = new FlowDeployment(sim, d, () => subject.start(run), connect)
   const causal = new CausalRecorder(sim)
   const env: FlowClientEnv = {
     secrets: () => deployment.deployedSecrets(),
+    connectSecrets: () => deployment.deployedConnectSecrets(),
     clock: sim.clock,
     prefix: sim.service.kernel.prefix,
     fetch: causal.wrapFetch(sim.fetch),
@@ -345,14 +335,7 @@ export async function runFlowProgram(
     store: createDurableStore(),
     effects: causal,
   }
-  const latest = new Map<string, string>()
-  const sent: SentEvent[] = []
-  const types = new Set<string>(eventTypesOf(program, subject))
-  sim.service.events.subscribe((e) => {
-    if ((!types.has('*') && !types.has(e.type)) || e.objectId === undefined) return
-    if (!isReminder(e.type)) latest.set(e.objectId, e.id)
-    sent.push({ id: e.id, type: e.type, objectId: e.objectId, body: e.body })
-  })
+  const { latest, sent } = watchSentEvents(sim, eventTypesOf(program, subject), connect !== undefined)
   const coverage = new FlowCoverage(sim, deployment, `${sim.service.kernel.prefix}-Signature`)
   const run: FlowRun = { sim, setup: prepared.setup, acked, env, subscriptions, latest }
   runsByFetch.set(env.fetch, run)
@@ -360,9 +343,12 @@ export async function runFlowProgram(
   let uninstall = () => {}
   // The recorder's storage is turned off once no run is under way, whatever ends this one.
   try {
+    // Names the Connect endpoint for the verdicts, which read the trace alone.
+    if (connect !== undefined) sim.service.kernel.trace.append('harness.flow.connect', { destination: connect })
     deployment.deploy('start')
     const stateOf = subject.stateOf?.bind(subject) ?? statusOfObject
-    const watch = { destination: d, forged, coverage, statusOf: statusReader(subject, run), stateOf }
+    const destinations = connect === undefined ? [d] : [d, connect]
+    const watch = { destinations, forged, coverage, statusOf: statusReader(subject, run), stateOf }
     const onWall = onWallClock(options, sim, ackingHandler(run, deployment, causal, watch))
     uninstall = onWall.uninstall
     const receive = onWall.receive
@@ -377,7 +363,8 @@ export async function runFlowProgram(
       advance,
       redeploy: () => deployment.deploy('deploy'),
     }
-    const tools = { sim, destination: d, url: FLOW_RECEIVER_URL, deployment, sent, forged, receive, advance }
+    const url = FLOW_RECEIVER_URL
+    const tools = { sim, destination: d, connectDestination: connect, url, deployment, sent, forged, receive, advance }
     const steps = { runner, subject, options, run }
     const labels: string[] = []
     options.onSimulator?.(sim)

@@ -53,6 +53,11 @@ export interface FlowSetup {
   readonly customers: readonly string[]
   /** The event destination delivering to the client. */
   readonly destination: string
+  /**
+   * The Connect webhook endpoint delivering the connected accounts' events to the client (at the
+   * same URL, with a signing secret of its own), when the subject asked for them (`FlowSubject.connect`).
+   */
+  readonly connectDestination?: string
 }
 
 /** A simulator after the setup; every run forks it. */
@@ -83,7 +88,9 @@ function poster(sim: Simulator) {
 /**
  * The setup every billing flow starts from, through the public surface: a product with a monthly
  * price per plan, customers each paying with `pm_card_visa`, and a snapshot event destination for
- * `eventTypes` (default the subscription and invoice events), delivering to `FLOW_RECEIVER_URL`.
+ * `eventTypes` (default the subscription and invoice events), delivering to `FLOW_RECEIVER_URL`;
+ * with `connect`, also a Connect webhook endpoint (`connect: true`) for the same types at the same
+ * URL: only it receives the connected accounts' events, as the provider routes them.
  *
  * @example
  * const { sim, setup } = await prepareFlow({})
@@ -91,6 +98,7 @@ function poster(sim: Simulator) {
 export async function prepareFlow(
   choice: SimulatorChoice,
   eventTypes: readonly string[] = FLOW_EVENT_TYPES,
+  connect = false,
 ): Promise<PreparedFlow> {
   let sim: Simulator
   if (choice.base === undefined) {
@@ -135,24 +143,36 @@ export async function prepareFlow(
     },
     true,
   )
+  const endpoint = connect
+    ? await post('/v1/webhook_endpoints', {
+        url: FLOW_RECEIVER_URL,
+        connect: 'true',
+        ...Object.fromEntries(eventTypes.map((t, i) => [`enabled_events[${i}]`, t])),
+      })
+    : undefined
   await sim.settle()
   // From now on it is only forked: its capture is made once for every run.
   keepForForks(sim)
-  return { sim, setup: { prices, customers, destination: String(d.id) } }
+  const setup = { prices, customers, destination: String(d.id) }
+  return { sim, setup: endpoint === undefined ? setup : { ...setup, connectDestination: String(endpoint.id) } }
 }
 
 const shared = new Map<string, Promise<PreparedFlow>>()
 const onBase = new WeakMap<Simulator, Map<string, Promise<PreparedFlow>>>()
 
 /**
- * The prepared billing flow setup for these simulator options and event types, made once per
- * process (per base).
+ * The prepared billing flow setup for these simulator options and event types (and a Connect
+ * endpoint or not), made once per process (per base).
  *
  * @example
  * const prepared = await preparedFlow({ headerPrefix: 'Stripe' })
  */
-export function preparedFlow(choice: SimulatorChoice, eventTypes: readonly string[] = FLOW_EVENT_TYPES): Promise<PreparedFlow> {
-  const types = eventTypes.join(',')
+export function preparedFlow(
+  choice: SimulatorChoice,
+  eventTypes: readonly string[] = FLOW_EVENT_TYPES,
+  connect = false,
+): Promise<PreparedFlow> {
+  const types = `${eventTypes.join(',')}${connect ? '|connect' : ''}`
   if (choice.base !== undefined) {
     let byTypes = onBase.get(choice.base)
     if (byTypes === undefined) {
@@ -161,7 +181,7 @@ export function preparedFlow(choice: SimulatorChoice, eventTypes: readonly strin
     }
     let p = byTypes.get(types)
     if (p === undefined) {
-      p = prepareFlow(choice, eventTypes)
+      p = prepareFlow(choice, eventTypes, connect)
       byTypes.set(types, p)
     }
     return p
@@ -169,7 +189,7 @@ export function preparedFlow(choice: SimulatorChoice, eventTypes: readonly strin
   const key = `${simulatorKeyOf(choice)}|${types}`
   let p = shared.get(key)
   if (p === undefined) {
-    p = prepareFlow(choice, eventTypes)
+    p = prepareFlow(choice, eventTypes, connect)
     shared.set(key, p)
     p.catch(() => shared.delete(key))
   }

@@ -23,9 +23,13 @@ function refuseStep(api: string, kind: string, step: unknown): void {
   if (why !== undefined) throw new HarnessInputError(`${api}: step ${why}`)
   const given = (step as { kind: unknown }).kind
   if (given !== kind) throw new HarnessInputError(`${api}: step.kind must be '${kind}', got ${shownValue(given)}`)
-  const customer = (step as { customer?: unknown }).customer
-  if (kind.startsWith('x:') && customer !== undefined && !Number.isInteger(customer))
-    throw new HarnessInputError(`${api}: step ('${kind}') field 'customer' must be an integer, got ${shownValue(customer)}`)
+  if (!kind.startsWith('x:')) return
+  // A property's own kinds name what they act on by index, as the built-in kinds do.
+  for (const field of ['customer', 'account'] as const) {
+    const n = (step as Record<string, unknown>)[field]
+    if (n !== undefined && !Number.isInteger(n))
+      throw new HarnessInputError(`${api}: step ('${kind}') field '${field}' must be an integer, got ${shownValue(n)}`)
+  }
 }
 
 /**

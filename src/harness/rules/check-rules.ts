@@ -83,6 +83,7 @@ export function ruleSetSubject<App extends RuleApp>(
   return {
     ...(ruleSet.eventTypes === undefined ? {} : { eventTypes: ruleSet.eventTypes }),
     ...(ruleSet.actions === undefined ? {} : { actions: ruleSet.actions }),
+    ...(ruleSet.connect === true ? { connect: true } : {}),
     start(run) {
       const made = factory(run.env) as Partial<App> | undefined
       if (typeof made?.handler !== 'function') throw new HarnessInputError(`${api}: the app factory must return { handler }`)

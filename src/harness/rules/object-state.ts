@@ -69,7 +69,9 @@ let byPrefix: ReadonlyMap<string, string> | undefined
 
 /**
  * The provider's true state of the object an id names (by its id prefix: `cs_`, `sub_`, `in_`,
- * `cus_`, ...), in the platform account's test mode; undefined for an id of no stored object.
+ * `cus_`, ...), in the platform account's test mode, else in one of its connected accounts' (a
+ * connected account itself, `acct_`, is the object of its own scope); undefined for an id of no
+ * stored object.
  *
  * @example
  * providerState(sim, 'cs_test_a1') // { id: 'cs_test_a1', object: 'checkout.session', status: 'complete', ... }
@@ -80,9 +82,22 @@ export function providerState(sim: Simulator, id: string): ObjectState | undefin
   byPrefix ??= new Map(Object.entries(resourceData().idPrefixes).map(([resource, prefix]) => [prefix, resource]))
   const resource = byPrefix.get(id.slice(0, id.indexOf('_')))
   if (resource === undefined) return undefined
-  try {
-    return objectState(sim.service.engine.resource(resource).get({ account: sim.platform.id, mode: 'test' }, id))
-  } catch {
-    return undefined
+  const platform = sim.platform.id
+  const inScope = (account: string) => {
+    try {
+      return objectState(sim.service.engine.resource(resource).get({ account, mode: 'test' }, id))
+    } catch {
+      return undefined
+    }
   }
+  if (resource === 'account')
+    return id === platform || sim.service.accounts.get(id)?.platform === platform ? inScope(id) : undefined
+  const own = inScope(platform)
+  if (own !== undefined) return own
+  for (const a of sim.service.accounts.list()) {
+    if (a.platform !== platform) continue
+    const found = inScope(a.id)
+    if (found !== undefined) return found
+  }
+  return undefined
 }

@@ -1,6 +1,6 @@
 import type { FlowAction } from '../flows/flow-actions.js'
 import type { FlowWorkload } from '../flows/flow-program.js'
-import { HarnessInputError } from '../validate-input.js'
+import { HarnessInputError, shownValue } from '../validate-input.js'
 import { acknowledgesDurably } from './acknowledges-durably.js'
 import { acknowledgesGenuine } from './acknowledges-genuine.js'
 import type { Rule } from './rule.js'
@@ -21,6 +21,13 @@ export interface RuleSetSpec<App> {
   readonly objects?: readonly string[]
   /** Whether the acknowledgement rules (`ack.genuine_refused`, `ack.before_durable`) are added (default true). */
   readonly acknowledgement?: boolean
+  /**
+   * Whether the app also has a Connect endpoint (default false): the harness registers one beside
+   * the platform's, at the same URL, for the same `eventTypes`, with its own signing secret
+   * (`env.connectSecrets()`). The provider sends the connected accounts' events (each carrying
+   * their `account`) to it alone, so without it the app never hears of them.
+   */
+  readonly connect?: boolean
 }
 
 /** A rule set: the flows driven, the projection and effect rules, ready for `checkRules`. */
@@ -48,6 +55,10 @@ export function defineRuleSet<App>(spec: RuleSetSpec<App>): RuleSet<App> {
     throw new HarnessInputError("defineRuleSet: option 'name' must be a non-empty string")
   if (!Array.isArray(spec.rules))
     throw new HarnessInputError(`defineRuleSet(${spec.name}): option 'rules' must be an array of rules`)
+  if (spec.connect !== undefined && typeof spec.connect !== 'boolean')
+    throw new HarnessInputError(
+      `defineRuleSet(${spec.name}): option 'connect' must be a boolean, got ${shownValue(spec.connect)}`,
+    )
   spec.rules.forEach((r: Partial<Rule<App>>, i) => {
     if (typeof r?.name !== 'string' || typeof r.check !== 'function')
       throw new HarnessInputError(`defineRuleSet(${spec.name}): rules[${i}] must be a rule ({ name, check })`)

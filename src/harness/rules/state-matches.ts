@@ -7,11 +7,16 @@ import { HarnessInputError } from '../validate-input.js'
 import type { Rule } from './rule.js'
 import { ruleInput } from './rule-input.js'
 
-/** The provider's objects as a projection reads them (the platform account, test mode). */
+/**
+ * The provider's objects as a projection reads them (the platform account, test mode). The
+ * `account` resource is the platform's connected accounts, as `GET /v1/accounts` lists them.
+ */
 export interface ProviderView {
-  /** Every object of a resource (`subscription`, `checkout.session`, `refund`, ...). */
+  /** Every object of a resource (`subscription`, `checkout.session`, `refund`, `account`, ...). */
   list(resource: string): readonly Json[]
   get(resource: string, id: string): Json | undefined
+  /** The objects of one connected account (what the platform reads acting for it with `Stripe-Account`). */
+  onAccount(account: string): ProviderView
   /** Virtual time now (epoch ms). */
   readonly now: number
 }
@@ -54,12 +59,29 @@ export interface StateMatchesOptions {
 export function providerView(run: FlowRun): ProviderView {
   refuseArgument('providerView', 'run', run, 'object')
   refuseArgument('providerView', 'run.sim', run.sim, 'simulator')
-  const scope = { account: run.sim.platform.id, mode: 'test' as const }
-  const engine = run.sim.service.engine
+  return viewOf(run.sim, run.sim.platform.id)
+}
+
+/** The view of one account's objects; its `account` resource lists the accounts it is the platform of. */
+function viewOf(sim: FlowRun['sim'], account: string): ProviderView {
+  const scope = { account, mode: 'test' as const }
+  const engine = sim.service.engine
+  const connected = (): Json[] =>
+    sim.service.accounts
+      .list()
+      .filter((a) => a.platform === account)
+      .flatMap((a) => {
+        const o = engine.resource('account').get({ account: a.id, mode: 'test' }, a.id) as Json | undefined
+        return o === undefined ? [] : [o]
+      })
   return {
-    list: (resource) => engine.resource(resource).list(scope) as Json[],
-    get: (resource, id) => engine.resource(resource).get(scope, id) as Json | undefined,
-    now: run.sim.clock.now,
+    list: (resource) => (resource === 'account' ? connected() : (engine.resource(resource).list(scope) as Json[])),
+    get: (resource, id) =>
+      resource === 'account'
+        ? connected().find((o) => o.id === id)
+        : (engine.resource(resource).get(scope, id) as Json | undefined),
+    onAccount: (id) => viewOf(sim, id),
+    now: sim.clock.now,
   }
 }
 
