@@ -1,7 +1,7 @@
 import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import { TextRequest } from '#http/index.js'
-import { type Clock, createClock, type TraceEntry } from '#kernel/index.js'
+import { type Clock, type TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
 import type { Violation } from '../checkers/violation.js'
@@ -17,6 +17,7 @@ import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
 import { type Claim, type SentEvent, statusOfObject, watchAdoption } from './flow-forgery.js'
+import { holdRunCrypto, onWallClock, releaseRunCrypto } from './flow-run-globals.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, isReminder, preparedFlow } from './flow-setup.js'
 
@@ -116,6 +117,12 @@ export interface FlowRunOptions extends SimulatorChoice {
   readonly onSimulator?: (sim: Simulator) => void
   /** Further `createSimulator` options of the run; `clock: 'global'` for an app that reads `Date.now()`. */
   readonly simOptions?: FlowSimOptions | undefined
+  /**
+   * Web Crypto's HMAC `sign`/`verify` and SHA `digest` answer at once during the run (default
+   * true), byte for byte as the real ones, so an app in process that verifies with `crypto.subtle`
+   * resumes in the same order every run; `false` leaves the real ones (on Node's thread pool).
+   */
+  readonly deterministicCrypto?: boolean | undefined
 }
 
 /** The outcome of one billing flow run. */
@@ -242,20 +249,6 @@ function genuine(run: FlowRun, destination: string, request: Request, raw: strin
   }
 }
 
-/**
- * With `simOptions: { clock: 'global' }`, the global clock is installed for the run and brought to
- * the run's time before each delivery (an app reading its own clock); the run's clock stays local.
- */
-function onWallClock(options: FlowRunOptions, sim: Simulator, receive: (r: Request) => Promise<Response>) {
-  if (options.simOptions?.clock !== 'global') return { receive, uninstall: () => {} }
-  const wall = createClock({ clock: 'global', start: sim.clock.now })
-  const synced = (request: Request) => {
-    wall.setSystemTime(sim.clock.now)
-    return receive(request)
-  }
-  return { receive: synced, uninstall: () => void wall.uninstall() }
-}
-
 /** The types the run's endpoint is subscribed to: every one for an `everyEvent` program, else the subject's. */
 function eventTypesOf(program: FlowProgram, subject: FlowSubject): readonly string[] {
   return program.everyEvent === true ? ['*'] : (subject.eventTypes ?? FLOW_EVENT_TYPES)
@@ -360,6 +353,8 @@ export async function runFlowProgram(
   let uninstall = () => {}
   // The recorder's storage is turned off once no run is under way, whatever ends this one.
   try {
+    // Before the app is deployed: a key it imports at start is made inside the run.
+    holdRunCrypto(run, options)
     deployment.deploy('start')
     const stateOf = subject.stateOf?.bind(subject) ?? statusOfObject
     const watch = { destination: d, forged, coverage, statusOf: statusReader(subject, run), stateOf }
@@ -395,6 +390,7 @@ export async function runFlowProgram(
     return flowReport(sim, subject, coverage, labels, options)
   } finally {
     uninstall()
+    releaseRunCrypto(run)
     causal.close()
   }
 }
