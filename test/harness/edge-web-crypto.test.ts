@@ -10,7 +10,7 @@ import {
   runFlow,
 } from 'service-sim/harness'
 import { describe, expect, it } from 'vitest'
-import { durableDedupEdgeMirror, inMemoryDedupEdgeMirror } from './fixtures/edge-mirror-app.js'
+import { welcomeOnceEdgeMirror, requestDedupEdgeMirror } from './fixtures/edge-mirror-app.js'
 
 // The app reads `Date.now()` (the official client's tolerance check) and speaks the official client's headers.
 const edge = { headerPrefix: 'Stripe', simOptions: { clock: 'global' as const } }
@@ -69,23 +69,23 @@ describe('an edge-style app that verifies deliveries with Web Crypto', () => {
   it('runs the same program to the same trace every time', async () => {
     const hashes = new Set<string>()
     for (let i = 0; i < 6; i++)
-      hashes.add((await runFlow(concurrentDeliveries, mirrorSubject(durableDedupEdgeMirror, {}, 'edge'), edge)).traceHash)
+      hashes.add((await runFlow(concurrentDeliveries, mirrorSubject(welcomeOnceEdgeMirror, {}, 'edge'), edge)).traceHash)
     expect(concurrentDeliveries.steps.length).toBe(8)
     expect(hashes.size).toBe(1)
   }, 120_000)
 
-  it('is caught deduplicating deliveries in memory, with a counterexample that fails again, on seeds 1 to 5', async () => {
+  it('is caught deduplicating deliveries by request in memory, with a counterexample that fails again, on seeds 1 to 5', async () => {
     for (let seed = 1; seed <= 5; seed++) {
-      const result = await checkSubscriptionMirror(inMemoryDedupEdgeMirror, { ...edge, seed })
+      const result = await checkSubscriptionMirror(requestDedupEdgeMirror, { ...edge, seed })
       expect(result.ok, `seed ${seed}`).toBe(false)
       expect(result.violations?.map((v) => v.checker), `seed ${seed}`).toContain('mirror.welcome_once')
-      const again = await runFlow(result.counterexample as FlowProgram, mirrorSubject(inMemoryDedupEdgeMirror, {}, 'edge'), edge)
+      const again = await runFlow(result.counterexample as FlowProgram, mirrorSubject(requestDedupEdgeMirror, {}, 'edge'), edge)
       expect(again.traceHash, `seed ${seed}`).toBe(result.traceHash)
     }
   }, 300_000)
 
-  it('passes when it keeps the deliveries it has seen in its database', async () => {
-    const result = await checkSubscriptionMirror(durableDedupEdgeMirror, { ...edge, numRuns: 20 })
+  it('passes when it welcomes each subscription once, as its database records', async () => {
+    const result = await checkSubscriptionMirror(welcomeOnceEdgeMirror, { ...edge, numRuns: 20 })
     expect(result.violations ?? []).toEqual([])
   }, 120_000)
 })
@@ -137,11 +137,11 @@ describe('Web Crypto during a flow run', () => {
   })
 
   it('refuses a deterministicCrypto that is not a boolean, naming the API', async () => {
-    const subject = mirrorSubject(durableDedupEdgeMirror, {}, 'edge')
+    const subject = mirrorSubject(welcomeOnceEdgeMirror, {}, 'edge')
     await expect(runFlow(subscribeOnce, subject, { deterministicCrypto: 'no' as never })).rejects.toThrow(
-      new HarnessInputError("runFlow: option 'deterministicCrypto' must be true or false, got 'no'"),
+      new HarnessInputError("runFlow: option 'deterministicCrypto' must be true or false, got \"no\""),
     )
-    await expect(checkSubscriptionMirror(durableDedupEdgeMirror, { deterministicCrypto: 1 as never })).rejects.toThrow(
+    await expect(checkSubscriptionMirror(welcomeOnceEdgeMirror, { deterministicCrypto: 1 as never })).rejects.toThrow(
       /^checkSubscriptionMirror: option 'deterministicCrypto' must be true or false, got 1$/,
     )
   })
