@@ -1,7 +1,7 @@
 import { verifySignature } from '#domain/index.js'
 import type { FaultsInput } from '#faults/index.js'
 import { TextRequest } from '#http/index.js'
-import { type Clock, type TraceEntry } from '#kernel/index.js'
+import type { Clock, TraceEntry } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { checkFlowAdversity } from '../checkers/flow-adversity-checker.js'
 import type { Violation } from '../checkers/violation.js'
@@ -17,8 +17,8 @@ import { runAdversityStep } from './flow-adversity.js'
 import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
 import { type Claim, type SentEvent, statusOfObject, watchAdoption } from './flow-forgery.js'
-import { holdRunCrypto, onWallClock, releaseRunCrypto } from './flow-run-globals.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
+import { holdRunCrypto, onWallClock, releaseRunCrypto } from './flow-run-globals.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, isReminder, preparedFlow } from './flow-setup.js'
 
 /** Virtual time each step leaves its deliveries before the next (past every delay a fault adds). */

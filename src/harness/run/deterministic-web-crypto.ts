@@ -10,7 +10,12 @@ import { createHash, createHmac, KeyObject, timingSafeEqual, webcrypto } from 'n
 // without leaving the thread, and its keys stay real `CryptoKey`s every other method takes.
 
 /** Web Crypto's digest names, as `node:crypto` names them. */
-const HASHES: Readonly<Record<string, string>> = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' }
+const HASHES: Readonly<Record<string, string>> = {
+  'SHA-1': 'sha1',
+  'SHA-256': 'sha256',
+  'SHA-384': 'sha384',
+  'SHA-512': 'sha512',
+}
 
 const METHODS = ['sign', 'verify', 'digest'] as const
 type Method = (typeof METHODS)[number]
@@ -144,4 +149,3 @@ export function holdDeterministicWebCrypto(): () => void {
     if (--holders === 0) uninstall()
   }
 }
-
