@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import type { AddressInfo } from 'node:net'
 import { callerNow, wallPause } from '#kernel/index.js'
 import { type FlowClientEnv, flowRunOf } from '../flows/flow-run.js'
+import { releaseRunCrypto } from '../flows/flow-run-globals.js'
 import { refuseArgument } from '../refuse-argument.js'
 import { CausalRecorder } from '../rules/causal-recorder.js'
 import { HarnessInputError } from '../validate-input.js'
@@ -180,6 +181,8 @@ export async function serveRuns(options: ServeRunsOptions = {}): Promise<RunServ
           throw new HarnessInputError(
             'serveRuns: an app on a port runs under the flow properties (checkSubscriptionMirror, checkFulfilment, checkDunning)',
           )
+        // The app runs in its own process, on the real clock: this one's Web Crypto is left real.
+        releaseRunCrypto(run)
         // A new simulator is a new run; the same one again is a redeploy within the run.
         const first = !seen.has(env.fetch)
         seen.add(env.fetch)

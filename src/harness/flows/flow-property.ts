@@ -14,6 +14,7 @@ import type { FlowAction } from './flow-actions.js'
 import { type FlowProgram, type FlowWorkload, flowProgram } from './flow-program.js'
 import { refuseBadFlowProgram } from './flow-program-input.js'
 import { type FlowReport, type FlowSubject, runFlowProgram } from './flow-run.js'
+import { refuseBadDeterministicCrypto } from './flow-run-globals.js'
 import { flowScenarioOf } from './flow-scenario-file.js'
 import { refuseBadFlowSimOptions } from './flow-sim-options-input.js'
 import { refuseBadWorkload } from './workload-input.js'
@@ -22,6 +23,13 @@ import { refuseBadWorkload } from './workload-input.js'
 export interface FlowCheckOptions extends SimulatorChoice {
   /** Further `createSimulator` options of the runs; `clock: 'global'` for an app that reads `Date.now()`. */
   readonly simOptions?: FlowSimOptions | undefined
+  /**
+   * Web Crypto's HMAC `sign`/`verify` and SHA `digest` answer at once during each run (default
+   * true), byte for byte as the real ones, so an app that verifies with `crypto.subtle` (the
+   * official client's `constructEventAsync` with `createSubtleCryptoProvider()`) fails again on its
+   * counterexample; `false` leaves the real ones, on Node's thread pool.
+   */
+  readonly deterministicCrypto?: boolean | undefined
   /** Programs to run (default 50). */
   readonly numRuns?: number
   /** fast-check seed; fixed by default so a CI run is reproducible. */
@@ -99,6 +107,7 @@ const CHECK_KEYS = new Set(
     headerPrefix: true,
     apiVersion: true,
     simOptions: true,
+    deterministicCrypto: true,
     base: true,
     numRuns: true,
     seed: true,
@@ -119,6 +128,7 @@ function refuseUnknownOptions(api: string, options: FlowCheckOptions): void {
       `${api}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}`,
     )
   refuseBadFlowSimOptions(api, options.simOptions)
+  refuseBadDeterministicCrypto(api, options.deterministicCrypto)
 }
 
 /**

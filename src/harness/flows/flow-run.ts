@@ -17,6 +17,7 @@ import { FlowCoverage } from './flow-coverage.js'
 import { FlowDeployment } from './flow-deploy.js'
 import { type Claim, statusOfObject, watchAdoption } from './flow-forgery.js'
 import { type FlowProgram, flowStepLabel } from './flow-program.js'
+import { holdRunCrypto, releaseRunCrypto } from './flow-run-globals.js'
 import { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup, preparedFlow } from './flow-setup.js'
 import { genuineDelivery } from './genuine-delivery.js'
 import { watchSentEvents } from './sent-events.js'
@@ -128,6 +129,12 @@ export interface FlowRunOptions extends SimulatorChoice {
   readonly onSimulator?: (sim: Simulator) => void
   /** Further `createSimulator` options of the run; `clock: 'global'` for an app that reads `Date.now()`. */
   readonly simOptions?: FlowSimOptions | undefined
+  /**
+   * Web Crypto's HMAC `sign`/`verify` and SHA `digest` answer at once during the run (default
+   * true), byte for byte as the real ones, so an app in process that verifies with `crypto.subtle`
+   * resumes in the same order every run; `false` leaves the real ones (on Node's thread pool).
+   */
+  readonly deterministicCrypto?: boolean | undefined
 }
 
 /** The outcome of one billing flow run. */
@@ -345,6 +352,8 @@ export async function runFlowProgram(
   try {
     // Names the Connect endpoint for the verdicts, which read the trace alone.
     if (connect !== undefined) sim.service.kernel.trace.append('harness.flow.connect', { destination: connect })
+    // Before the app is deployed: a key it imports at start is made inside the run.
+    holdRunCrypto(run, options)
     deployment.deploy('start')
     const stateOf = subject.stateOf?.bind(subject) ?? statusOfObject
     const destinations = connect === undefined ? [d] : [d, connect]
@@ -382,6 +391,7 @@ export async function runFlowProgram(
     return flowReport(sim, subject, coverage, labels, options)
   } finally {
     uninstall()
+    releaseRunCrypto(run)
     causal.close()
   }
 }

@@ -1,6 +1,7 @@
 import type { FlowProgram } from './flow-program.js'
 import { refuseBadFlowProgram } from './flow-program-input.js'
 import { type FlowReport, type FlowRunOptions, type FlowSubject, runFlowProgram } from './flow-run.js'
+import { refuseBadDeterministicCrypto } from './flow-run-globals.js'
 
 /**
  * Runs one billing flow program against a subject on a fork of the prepared setup: each step
@@ -14,5 +15,6 @@ import { type FlowReport, type FlowRunOptions, type FlowSubject, runFlowProgram 
  */
 export async function runFlow(program: FlowProgram, subject: FlowSubject, options: FlowRunOptions = {}): Promise<FlowReport> {
   refuseBadFlowProgram('runFlow', program)
+  refuseBadDeterministicCrypto('runFlow', (options as Partial<FlowRunOptions> | null | undefined)?.deterministicCrypto)
   return runFlowProgram(program, subject, options)
 }

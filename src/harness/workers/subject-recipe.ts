@@ -17,7 +17,8 @@ import type { RunVerdict } from './parallel-runs.js'
 
 /**
  * What a worker thread needs to run a check's programs itself, as plain data: which property
- * (its subject kind and the subject's own options) and the runs' simulator choice and fault rates.
+ * (its subject kind and the subject's own options) and the runs' simulator choice and fault rates
+ * (and whether Web Crypto answers at once in its runs, held in the worker's own global).
  * The factory travels apart, as a reference a worker imports.
  *
  * @example
@@ -34,7 +35,10 @@ export interface SubjectRecipe {
     | { readonly kind: 'webhook' }
     | { readonly kind: 'thin' }
   /** The runs' simulator choice (without `base`) and fault rates. */
-  readonly run: Omit<SimulatorChoice, 'base'> & { readonly faults?: Omit<FaultsInput, 'schedule'> }
+  readonly run: Omit<SimulatorChoice, 'base'> & {
+    readonly faults?: Omit<FaultsInput, 'schedule'>
+    readonly deterministicCrypto?: boolean | undefined
+  }
 }
 
 type AnyFactory = (...args: never[]) => unknown
