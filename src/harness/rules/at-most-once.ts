@@ -2,6 +2,7 @@ import { type Violation, violation } from '../checkers/violation.js'
 import { refuseArgument } from '../refuse-argument.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
+import { refusalHint } from './refusal-hint.js'
 import { ruleInput } from './rule-input.js'
 import { twinHint } from './twin-hint.js'
 
@@ -41,11 +42,11 @@ export function atMostOnce(kind: string, options: AtMostOnceOptions = {}): Rule 
         seen.set(f.key, list)
         if (n === 2 && f.kind === kind) {
           const first = list.find((g) => g.kind === kind) ?? f
-          const twins = twinHint(history.entries, [first, f])
+          const why = twinHint(history.entries, [first, f]) || refusalHint(history.entries, [first, f])
           out.push(
             violation(
               name,
-              `${f.key}: ${kind} a second time, ${describeEffect(f)} (the first ${describeEffect(first)})${twins}`,
+              `${f.key}: ${kind} a second time, ${describeEffect(f)} (the first ${describeEffect(first)})${why}`,
               [...list.map((g) => g.entry)],
             ),
           )
