@@ -31,7 +31,7 @@ export const MAX_FAULT_AFTER = 1_000_000
 export function faultAfterRefusal(kind: FaultKind, after: unknown): string | undefined {
   if (after === undefined) return undefined
   if (typeof after !== 'number' || !Number.isInteger(after) || after < 0 || after > MAX_FAULT_AFTER)
-    return `must be a whole number of matching requests to let through, 0..${MAX_FAULT_AFTER}, got ${typeof after === 'number' ? after : JSON.stringify(after) ?? typeof after}`
+    return `must be a whole number of matching requests to let through, 0..${MAX_FAULT_AFTER}, got ${typeof after === 'number' ? after : (JSON.stringify(after) ?? typeof after)}`
   if (!AFTER_KINDS.has(kind)) return `applies to request faults only (${[...AFTER_KINDS].join(', ')}), not '${kind}'`
   return undefined
 }

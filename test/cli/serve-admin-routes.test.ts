@@ -185,7 +185,10 @@ describe('serve admin API routes over HTTP', () => {
       [{ fault: 'server_error', after: -1 }, 'must be 0 or more'],
       [{ fault: 'server_error', after: 0.5 }, 'must be a whole number of matching requests to let through'],
       [{ fault: 'server_error', after: 1e15 }, 'must be at most 1000000'],
-      [{ fault: 'delay_delivery', after: 1 }, "applies to request faults only (rate_limit, lock_timeout, concurrent_conflict, server_error, indeterminate), not 'delay_delivery'"],
+      [
+        { fault: 'delay_delivery', after: 1 },
+        "applies to request faults only (rate_limit, lock_timeout, concurrent_conflict, server_error, indeterminate), not 'delay_delivery'",
+      ],
     ]
     for (const [body, says] of bad) {
       const r = await post('/faults/inject', body)

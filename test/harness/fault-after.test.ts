@@ -57,7 +57,10 @@ describe("a request fault's after", () => {
     const sim = createSimulator({ seed: 1 })
     const stripe = client(sim)
     sim.admin.injectFault({ fault: 'concurrent_conflict', after: 0 })
-    expect(await outcomes(2, () => stripe.customers.create({ email: 'a@example.com' }))).toEqual(['409 too_many_concurrent_requests', 'ok'])
+    expect(await outcomes(2, () => stripe.customers.create({ email: 'a@example.com' }))).toEqual([
+      '409 too_many_concurrent_requests',
+      'ok',
+    ])
   })
 
   it('drops the answer of the matching request after the ones it let through (indeterminate)', async () => {
@@ -127,6 +130,8 @@ describe("a fault's after refused", () => {
       steps: [{ kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 }],
       faults: [{ step: 1, fault: 'server_error', after: -3 }],
     } as unknown as FlowProgram
-    await expect(runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}, 'test'))).rejects.toThrow(/^runFlow: fault 0 field 'after'.*must be 0 or more/)
+    await expect(runFlow(program, mirrorSubject(referenceSubscriptionMirror, {}, 'test'))).rejects.toThrow(
+      /^runFlow: fault 0 field 'after'.*must be 0 or more/,
+    )
   })
 })

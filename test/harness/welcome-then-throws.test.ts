@@ -32,10 +32,14 @@ describe('a welcome email sent before a call the provider refuses', () => {
     expect(report.violations).toEqual([])
   }, 60_000)
 
-  it.each(['tag-first', 'claim-first'] as const)('is sent once by a mirror that orders it %s', async (order) => {
-    const report = await runFlow(tagRefused(2), mirrorSubject(welcomeMirror(order), {}, 'test'), stripe)
-    expect(report.violations).toEqual([])
-  }, 60_000)
+  it.each(['tag-first', 'claim-first'] as const)(
+    'is sent once by a mirror that orders it %s',
+    async (order) => {
+      const report = await runFlow(tagRefused(2), mirrorSubject(welcomeMirror(order), {}, 'test'), stripe)
+      expect(report.violations).toEqual([])
+    },
+    60_000,
+  )
 })
 
 describe('checkSubscriptionMirror against a welcome rolled back with a refused call', () => {
@@ -68,8 +72,12 @@ describe('checkSubscriptionMirror against a welcome rolled back with a refused c
     expect(replayed.stdout).toMatch(/ok +reproduces the recorded trace hash/)
   }, 120_000)
 
-  it.each(['tag-first', 'claim-first'] as const)('passes the mirror that orders it %s', async (order) => {
-    const good = await checkSubscriptionMirror(welcomeMirror(order), { ...stripe, seed: 1 })
-    expect(good.violations ?? []).toEqual([])
-  }, 300_000)
+  it.each(['tag-first', 'claim-first'] as const)(
+    'passes the mirror that orders it %s',
+    async (order) => {
+      const good = await checkSubscriptionMirror(welcomeMirror(order), { ...stripe, seed: 1 })
+      expect(good.violations ?? []).toEqual([])
+    },
+    300_000,
+  )
 })

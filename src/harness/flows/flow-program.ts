@@ -309,9 +309,7 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
   const withDraw = twins ? fc.tuple(drawn, twinDraw(aims, maxSteps)) : drawn.map((d) => [d, undefined] as const)
   // Then how many requests each API fault lets through: the programs drawn before, with those.
   const lets = kinds.some((k) => AFTER_KINDS.has(k)) && maxFaults > 0
-  const withAfter = lets
-    ? fc.tuple(withDraw, afterDraw(maxFaults))
-    : withDraw.map((d) => [d, [] as readonly number[]] as const)
+  const withAfter = lets ? fc.tuple(withDraw, afterDraw(maxFaults)) : withDraw.map((d) => [d, [] as readonly number[]] as const)
   return withAfter.map(([[{ seed, head, slots, everyEvent }, twin], afters]) => {
     const all = withAfters([head, ...slots].slice(0, maxSteps), afters)
     return {
@@ -378,7 +376,9 @@ export function describeFlowProgram(program: FlowProgram): string {
   refuseBadFlowProgram('describeFlowProgram', program)
   return program.steps
     .map((s, i) => {
-      const faults = program.faults.filter((f) => f.step === i + 1).map((f) => `${f.fault} x${f.count ?? 1}${(f.after ?? 0) > 0 ? ` after ${f.after}` : ''}`)
+      const faults = program.faults
+        .filter((f) => f.step === i + 1)
+        .map((f) => `${f.fault} x${f.count ?? 1}${(f.after ?? 0) > 0 ? ` after ${f.after}` : ''}`)
       return `${i + 1}. ${flowStepLabel(s)}${faults.length > 0 ? `  [${faults.join(', ')}]` : ''}`
     })
     .join('\n')

@@ -1,8 +1,8 @@
 import { type Violation, violation } from '../checkers/violation.js'
 import { refuseArgument } from '../refuse-argument.js'
+import { refusalHint } from './refusal-hint.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
-import { refusalHint } from './refusal-hint.js'
 import { ruleInput } from './rule-input.js'
 import { twinHint } from './twin-hint.js'
 
@@ -44,11 +44,9 @@ export function atMostOnce(kind: string, options: AtMostOnceOptions = {}): Rule 
           const first = list.find((g) => g.kind === kind) ?? f
           const why = twinHint(history.entries, [first, f]) || refusalHint(history.entries, [first, f])
           out.push(
-            violation(
-              name,
-              `${f.key}: ${kind} a second time, ${describeEffect(f)} (the first ${describeEffect(first)})${why}`,
-              [...list.map((g) => g.entry)],
-            ),
+            violation(name, `${f.key}: ${kind} a second time, ${describeEffect(f)} (the first ${describeEffect(first)})${why}`, [
+              ...list.map((g) => g.entry),
+            ]),
           )
         }
       }
