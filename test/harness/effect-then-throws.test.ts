@@ -1,9 +1,18 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { checkSubscriptionMirror, type FlowCheckResult, type FlowProgram, mirrorSubject, runFlow } from 'service-sim/harness'
+import {
+  checkDunning,
+  checkSubscriptionMirror,
+  dunningSubject,
+  type FlowCheckResult,
+  type FlowProgram,
+  mirrorSubject,
+  runFlow,
+} from 'service-sim/harness'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { run } from '../cli/in-process.js'
+import { taggingDunning } from './fixtures/tagging-dunning.js'
 import { welcomeMirror } from './fixtures/welcome-mirrors.js'
 
 const CLIENT = join(import.meta.dirname, 'fixtures', 'welcome-then-throws-client.ts')
@@ -80,4 +89,34 @@ describe('checkSubscriptionMirror against a welcome rolled back with a refused c
     },
     300_000,
   )
+})
+
+describe('a failure notice sent before a call the provider refuses', () => {
+  // The renewal fails during the month; the app reads the invoice, notices, then tags the customer.
+  const renewalFails = (after?: number): FlowProgram =>
+    ({
+      seed: 1,
+      steps: [subscribe, { kind: 'fail_card', customer: 0 }, { kind: 'advance', ms: 46 * 86_400_000 }],
+      faults: [{ step: 3, fault: 'server_error', count: 1, ...(after === undefined ? {} : { after }) }],
+    }) as FlowProgram
+
+  it('is sent twice when its claim is rolled back with the refused call', async () => {
+    const report = await runFlow(renewalFails(1), dunningSubject(taggingDunning('notice-then-throws'), 'test'), stripe)
+    expect(report.violations[0]?.checker).toBe('dunning.notice_once')
+    expect(report.violations[0]?.message).toMatch(/which the provider sent again after the app refused it/)
+    // The same fault on the next request meets the app's read, before any notice.
+    const first = await runFlow(renewalFails(), dunningSubject(taggingDunning('notice-then-throws'), 'test'), stripe)
+    expect(first.violations).toEqual([])
+  }, 60_000)
+
+  it('is sent once by the app that tags first', async () => {
+    const report = await runFlow(renewalFails(1), dunningSubject(taggingDunning('tag-first'), 'test'), stripe)
+    expect(report.violations).toEqual([])
+  }, 60_000)
+
+  it('is caught by checkDunning at the default runs in at most 10 steps', async () => {
+    const result = await checkDunning(taggingDunning('notice-then-throws'), { ...stripe, seed: 2 })
+    expect(result.violations?.[0]?.checker).toBe('dunning.notice_once')
+    expect(result.counterexample?.steps.length).toBeLessThanOrEqual(10)
+  }, 300_000)
 })
