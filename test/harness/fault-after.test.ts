@@ -1,5 +1,5 @@
 import { createSimulator, type Simulator } from 'service-sim'
-import { type FlowProgram, mirrorSubject, referenceSubscriptionMirror, runFlow } from 'service-sim/harness'
+import { type FlowProgram, mirrorSubject, parseScenarioText, referenceSubscriptionMirror, runFlow } from 'service-sim/harness'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 
@@ -122,6 +122,12 @@ describe("a fault's after refused", () => {
     expect(() => createSimulator({ seed: 1, faults: { policy: { params: { session_expiry: { after: 1 } } } } })).toThrow(
       "option 'faults.policy.params.session_expiry.after': applies to request faults only",
     )
+  })
+
+  it.each(cases)('in a scenario file, naming its line: %s', (after, message) => {
+    const text = `name: s\nworkload:\n  - advance: 1000\nfaults:\n  schedule:\n    - { step: 1, fault: server_error, after: ${JSON.stringify(after)} }\n`
+    expect(() => parseScenarioText(text, 's.yaml')).toThrow(/^s\.yaml:6: faults\.schedule\[0\]\.after: /)
+    expect(() => parseScenarioText(text, 's.yaml')).toThrow(message)
   })
 
   it('in a flow program given by hand, naming the entry', async () => {
