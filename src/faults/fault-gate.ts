@@ -38,18 +38,24 @@ function refusal(
 
 /**
  * Admits a request past the faults: armed request faults first (in `REQUEST_KINDS` order), then
- * those drawn from their rates; throws the first refusal.
+ * those drawn from their rates; throws the first refusal. An armed fault letting requests through
+ * (`after`) counts every matching request, the ones another fault refused too.
  *
  * @example
  * admitPastFaults(state, admission) // throws a ServiceError when a fault refuses it
  */
 export function admitPastFaults(state: FaultState, a: Admission): void {
+  let refused: ServiceError | undefined
   for (const kind of REQUEST_KINDS) {
+    // Refused already: the faults of the later kinds that let requests through still count it.
+    if (refused !== undefined) {
+      state.passBy(kind, a.operation)
+      continue
+    }
     const p = state.take(kind, a.operation)
-    if (p === undefined) continue
-    const error = refusal(state, kind, p, a, state.taken)
-    if (error) throw error
+    if (p !== undefined) refused = refusal(state, kind, p, a, state.taken)
   }
+  if (refused !== undefined) throw refused
   for (const kind of state.requestRates) {
     if (!state.rng.chance(state.rates[kind] ?? 0)) continue
     const error = refusal(state, kind, state.params(kind), a, 'rate')

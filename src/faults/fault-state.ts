@@ -15,6 +15,8 @@ interface ArmedFault {
   params: FaultParams
   remaining: number
   source: FaultSource
+  /** Matching requests still to let through before it fires (`after`); absent once none are. */
+  passing?: number
 }
 
 /** A fault decided for one request or attempt: its parameters and where it came from. */
@@ -111,16 +113,37 @@ export class FaultState {
     return this.policy.params[kind] ?? {}
   }
 
-  /** Takes one armed fault of `kind` that applies to `operation`, if any. */
+  /**
+   * Takes one armed fault of `kind` that applies to `operation`, if any: the first that has let
+   * through the requests its `after` names. Every one still letting requests through counts this
+   * one, whichever fires.
+   */
   take(kind: FaultKind, operation?: string): FaultParams | undefined {
     const list = this.armed.get(kind)
     if (list === undefined) return undefined
-    const i = list.findIndex((a) => a.params.operation === undefined || (operation ?? '').startsWith(a.params.operation))
+    let i = -1
+    for (let j = 0; j < list.length; j++) {
+      const a = list[j] as ArmedFault
+      if (a.params.operation !== undefined && !(operation ?? '').startsWith(a.params.operation)) continue
+      if (a.passing !== undefined) passOne(a)
+      else if (i < 0) i = j
+    }
     const found = list[i]
     if (found === undefined) return undefined
     if (--found.remaining <= 0) list.splice(i, 1)
     this.taken = found.source
     return found.params
+  }
+
+  /**
+   * Counts a request some fault of another kind refused first against the armed faults of `kind`
+   * still letting requests through: `after` counts the matching requests made, not the ones that
+   * reached it.
+   */
+  passBy(kind: FaultKind, operation?: string): void {
+    for (const a of this.armed.get(kind) ?? [])
+      if (a.passing !== undefined && (a.params.operation === undefined || (operation ?? '').startsWith(a.params.operation)))
+        passOne(a)
   }
 
   /** Arms a fault of `kind` for the next `count` requests or attempts it applies to. */
@@ -130,7 +153,7 @@ export class FaultState {
       list = []
       this.armed.set(kind, list)
     }
-    list.push({ params: p, remaining: p.count ?? 1, source })
+    list.push({ params: p, remaining: p.count ?? 1, source, ...((p.after ?? 0) > 0 ? { passing: p.after } : {}) })
   }
 
   /** An armed fault of `kind`, else one drawn from its rate. */
@@ -178,4 +201,10 @@ export class FaultState {
     const { fault: _f, ...p } = entry
     this.arm(kind, { ...this.params(kind), ...p }, source)
   }
+}
+
+/** One matching request let through by an armed fault; the fault fires from the next on. */
+function passOne(a: ArmedFault): void {
+  if (a.passing === undefined) return
+  if (--a.passing <= 0) delete a.passing
 }

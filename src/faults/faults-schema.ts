@@ -5,6 +5,7 @@ import { RATE_LIMITED_REASONS } from '#catalogue/rules.js'
 import { closestName } from '#kernel/closest-name.js'
 import { durationSchema } from '#kernel/duration.js'
 import type { Assert, Equal } from '#kernel/type-equality.js'
+import { afterSchema, checkAfter } from './fault-after.js'
 
 /**
  * Every kind of fault a scenario can name. The fault engine applies each
@@ -171,6 +172,12 @@ export interface FaultParamFields<D = number> {
   reason?: (typeof rateLimitReasons)[number] | undefined
   /** How many requests or deliveries the fault affects. Default 1. */
   count?: number | undefined
+  /**
+   * For request faults: how many matching requests pass before it fires (default 0: the next one),
+   * counted from the step it is armed before; a handler's second API call fails while its first
+   * succeeds.
+   */
+  after?: number | undefined
   /** For `receiver_slow` (network delay) and `delay_delivery`: how long, in ms. */
   delay?: D | undefined
   /** For a scheduled `receiver_down` in a scenario: the receiver answers this status instead of failing to connect. */
@@ -262,6 +269,8 @@ function faultParamShape() {
     reason: z.enum(rateLimitReasons).optional(),
     /** How many requests/deliveries the fault affects. Default 1. */
     count: z.number().int().positive().optional(),
+    /** For request faults: how many matching requests pass before it fires (the kind is checked with the entry). */
+    after: afterSchema().optional(),
     /** For `receiver_slow` (network delay) and `delay_delivery`: how long. */
     delay: durationSchema().optional(),
     /** For a scheduled `receiver_down` in a scenario: the receiver answers this status instead of failing to connect. */
@@ -298,7 +307,10 @@ function faultEntrySchemas(faultParams: FaultParamShape) {
    * @example
    * faultSchemas().faultEntrySchema.parse({ step: 3, fault: 'session_expiry' })
    */
-  const faultEntrySchema = faultEntryFields.superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
+  const faultEntrySchema = faultEntryFields.superRefine((e, ctx) => {
+    checkTarget(e.fault, e.operation, ctx, ['operation'])
+    checkAfter(e.fault, e.after, ctx, ['after'])
+  })
 
   /**
    * A fault injected now (the admin API's `POST /faults/inject`, `sim.admin.injectFault`): an entry
@@ -307,9 +319,10 @@ function faultEntrySchemas(faultParams: FaultParamShape) {
    * @example
    * faultSchemas().faultInjectionSchema.parse({ fault: 'rate_limit', operation: 'customers.create' })
    */
-  const faultInjectionSchema = faultEntryFields
-    .omit({ step: true })
-    .superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation']))
+  const faultInjectionSchema = faultEntryFields.omit({ step: true }).superRefine((e, ctx) => {
+    checkTarget(e.fault, e.operation, ctx, ['operation'])
+    checkAfter(e.fault, e.after, ctx, ['after'])
+  })
   return { faultEntryFields, faultEntrySchema, faultInjectionSchema }
 }
 
@@ -328,7 +341,10 @@ function faultPolicySchemaOf(faultParams: FaultParamShape) {
       params: z
         .partialRecord(z.enum(faultKinds), z.object(faultParams).strict())
         .superRefine((byKind, ctx) => {
-          for (const [kind, p] of Object.entries(byKind)) checkTarget(kind as FaultKind, p?.operation, ctx, [kind, 'operation'])
+          for (const [kind, p] of Object.entries(byKind)) {
+            checkTarget(kind as FaultKind, p?.operation, ctx, [kind, 'operation'])
+            checkAfter(kind as FaultKind, p?.after, ctx, [kind, 'after'])
+          }
         })
         .optional(),
     })

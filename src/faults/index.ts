@@ -20,3 +20,5 @@ export {
 export { type FaultEntry, type FaultKind, type Faults, type FaultsInput, faultKinds, rateLimitReasons } from './faults-schema.js'
 /** @internal */
 export { checkTarget, faultInjectionFields, faultSchemas } from './faults-schema.js'
+/** @internal */
+export { AFTER_KINDS, checkAfter, faultAfterRefusal } from './fault-after.js'

@@ -193,7 +193,7 @@ async function check(api: string, arb: fc.Arbitrary<Program>, subjects: RunOptio
 /** What minimisation needs of a program: its steps, and faults that name the step they come before. */
 export interface MinimisableProgram {
   readonly steps: readonly unknown[]
-  readonly faults: readonly { readonly step: number }[]
+  readonly faults: readonly { readonly step: number; readonly after?: number | undefined }[]
 }
 
 /** `p` without step `i`: later faults shift with their steps; the dropped step's faults move to the next step. */
@@ -205,6 +205,15 @@ function dropStep<P extends MinimisableProgram>(p: P, i: number): P {
 
 const dropFault = <P extends MinimisableProgram>(p: P, j: number): P => ({ ...p, faults: p.faults.filter((_, k) => k !== j) })
 
+/** `p` with fault `j` letting one request fewer through (`after`), none at 0; `p` itself when it lets none. */
+function lowerAfter<P extends MinimisableProgram>(p: P, j: number): P {
+  const f = p.faults[j]
+  if (f === undefined || (f.after ?? 0) <= 0) return p
+  const { after, ...rest } = f
+  const lowered = (after ?? 0) > 1 ? { ...rest, after: (after ?? 0) - 1 } : rest
+  return { ...p, faults: p.faults.map((g, k) => (k === j ? lowered : g)) }
+}
+
 /** The candidates still to try in this pass if none of them fails, from index `from` down. */
 function upcoming<P extends MinimisableProgram>(best: P, from: number, drop: (p: P, i: number) => P): P[] {
   const next: P[] = []
@@ -215,7 +224,8 @@ function upcoming<P extends MinimisableProgram>(best: P, from: number, drop: (p:
 /**
  * Greedy one-at-a-time minimisation after fast-check's shrinking: drops any step (the last one
  * included, which an array shrinker with a minimum length cannot) and any fault whose removal keeps
- * the program failing, until no single removal does. Deterministic. `ahead`, when given, is told
+ * the program failing, and lets a fault's `after` through one request fewer, until no single change
+ * does. Deterministic. `ahead`, when given, is told
  * the candidates about to be tried, in order, so they can run meanwhile (worker threads); the
  * walk is the same.
  *
@@ -247,6 +257,14 @@ export async function minimiseProgram<P extends MinimisableProgram>(
       ahead?.(upcoming(best, j, dropFault))
       const candidate = dropFault(best, j)
       if (await fails(candidate)) {
+        best = candidate
+        changed = true
+      }
+    }
+    // A fault that lets requests through (`after`) lets as few as still fail.
+    for (let j = best.faults.length - 1; j >= 0; j--) {
+      const candidate = lowerAfter(best, j)
+      if (candidate !== best && (await fails(candidate))) {
         best = candidate
         changed = true
       }

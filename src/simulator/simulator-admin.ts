@@ -1,3 +1,4 @@
+import { faultAfterRefusal } from '#faults/fault-after.js'
 import { faultTargetRefusal } from '#faults/faults-schema.js'
 import { createAdmin } from './admin.js'
 import { createCausingTrigger } from './caused-trigger.js'
@@ -45,6 +46,8 @@ export function createSimulatorAdmin(sim: Simulator, parts: SimulatorParts): Sim
         throw new TypeError("admin.injectFault: expected a fault { fault: '<kind>', ... }")
       const refusal = faultTargetRefusal(fault.fault, fault.operation)
       if (refusal !== undefined) throw new TypeError(`admin.injectFault: option 'operation': ${refusal}`)
+      const after = faultAfterRefusal(fault.fault, fault.after)
+      if (after !== undefined) throw new TypeError(`admin.injectFault: option 'after': ${after}`)
       faults.inject(fault)
     },
     loadFixtures,

@@ -176,6 +176,28 @@ describe('serve admin API routes over HTTP', () => {
     expect(JSON.stringify(formerName.body)).toContain("did you mean 'paymentIntents.create'?")
   })
 
+  it('POST /faults/inject lets the first `after` matching requests through, and refuses a bad after naming it', async () => {
+    expect((await post('/faults/inject', { fault: 'server_error', operation: 'balance.', after: 1 })).status).toBe(200)
+    expect((await service('/v1/balance')).status).toBe(200)
+    expect((await service('/v1/balance')).status).toBe(500)
+    expect((await service('/v1/balance')).status).toBe(200)
+    const bad: [unknown, string][] = [
+      [{ fault: 'server_error', after: -1 }, 'must be 0 or more'],
+      [{ fault: 'server_error', after: 0.5 }, 'must be a whole number of matching requests to let through'],
+      [{ fault: 'server_error', after: 1e15 }, 'must be at most 1000000'],
+      [
+        { fault: 'delay_delivery', after: 1 },
+        "applies to request faults only (rate_limit, lock_timeout, concurrent_conflict, server_error, indeterminate), not 'delay_delivery'",
+      ],
+    ]
+    for (const [body, says] of bad) {
+      const r = await post('/faults/inject', body)
+      expect(r.status, JSON.stringify(body)).toBe(400)
+      expect(r.body.error.param, JSON.stringify(body)).toBe('after')
+      expect(r.body.error.message, JSON.stringify(body)).toContain(says)
+    }
+  })
+
   it('POST /clock/advance and /settle move virtual time; GET /trace has a serve.request per served request', async () => {
     const before = Date.parse((await get('/state')).body.now)
     const moved = await post('/clock/advance', { duration: '1h' })

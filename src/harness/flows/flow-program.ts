@@ -1,6 +1,7 @@
 import fc from 'fast-check'
-import { type FaultEntry, type FaultKind, rateLimitReasons } from '#faults/index.js'
+import { AFTER_KINDS, type FaultEntry, type FaultKind, rateLimitReasons } from '#faults/index.js'
 import { refuseArgument } from '../refuse-argument.js'
+import { afterDraw, withAfters } from './after-draw.js'
 import { type EpisodeStep, episodeSlots, type Slot, scheduleOf, singleWeight } from './flow-episodes.js'
 import { refuseBadFlowProgram } from './flow-program-input.js'
 import { twinDraw, withTwin } from './twin-draw.js'
@@ -306,8 +307,11 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
   })
   // The twin is drawn last: without it the arbitrary is the one it always was.
   const withDraw = twins ? fc.tuple(drawn, twinDraw(aims, maxSteps)) : drawn.map((d) => [d, undefined] as const)
-  return withDraw.map(([{ seed, head, slots, everyEvent }, twin]) => {
-    const all = [head, ...slots].slice(0, maxSteps)
+  // Then how many requests each API fault lets through: the programs drawn before, with those.
+  const lets = kinds.some((k) => AFTER_KINDS.has(k)) && maxFaults > 0
+  const withAfter = lets ? fc.tuple(withDraw, afterDraw(maxFaults)) : withDraw.map((d) => [d, [] as readonly number[]] as const)
+  return withAfter.map(([[{ seed, head, slots, everyEvent }, twin], afters]) => {
+    const all = withAfters([head, ...slots].slice(0, maxSteps), afters)
     return {
       seed,
       steps: all.map((s) => s.step),
@@ -372,7 +376,9 @@ export function describeFlowProgram(program: FlowProgram): string {
   refuseBadFlowProgram('describeFlowProgram', program)
   return program.steps
     .map((s, i) => {
-      const faults = program.faults.filter((f) => f.step === i + 1).map((f) => `${f.fault} x${f.count ?? 1}`)
+      const faults = program.faults
+        .filter((f) => f.step === i + 1)
+        .map((f) => `${f.fault} x${f.count ?? 1}${(f.after ?? 0) > 0 ? ` after ${f.after}` : ''}`)
       return `${i + 1}. ${flowStepLabel(s)}${faults.length > 0 ? `  [${faults.join(', ')}]` : ''}`
     })
     .join('\n')

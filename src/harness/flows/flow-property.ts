@@ -216,9 +216,16 @@ async function search(
   run: Readonly<Record<string, unknown>>,
 ): Promise<{ numRuns: number; program?: FlowProgram }> {
   const lanes = await parallelRunsFor(api, workers, remote, run, judge.verdict)
+  // Once a run failed, shrinking meets the same program again (a draw that changes nothing, such as
+  // the `after` of an API fault the program does not have): a run is deterministic, so it is not run again.
+  const shrunk = new Map<string, boolean>()
   const holds = async (p: FlowProgram) => {
+    const key = shrunk.size > 0 ? JSON.stringify(p) : undefined
+    const known = key === undefined ? undefined : shrunk.get(key)
+    if (known !== undefined) return known
     const v = await judge.verdict(p)
     judge.observe(v)
+    if (key !== undefined || !v.ok) shrunk.set(key ?? JSON.stringify(p), v.ok)
     return v.ok
   }
   try {

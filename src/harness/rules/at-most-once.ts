@@ -1,5 +1,6 @@
 import { type Violation, violation } from '../checkers/violation.js'
 import { refuseArgument } from '../refuse-argument.js'
+import { refusalHint } from './refusal-hint.js'
 import type { Rule } from './rule.js'
 import { describeEffect } from './rule-history.js'
 import { ruleInput } from './rule-input.js'
@@ -41,13 +42,11 @@ export function atMostOnce(kind: string, options: AtMostOnceOptions = {}): Rule 
         seen.set(f.key, list)
         if (n === 2 && f.kind === kind) {
           const first = list.find((g) => g.kind === kind) ?? f
-          const twins = twinHint(history.entries, [first, f])
+          const why = twinHint(history.entries, [first, f]) || refusalHint(history.entries, [first, f])
           out.push(
-            violation(
-              name,
-              `${f.key}: ${kind} a second time, ${describeEffect(f)} (the first ${describeEffect(first)})${twins}`,
-              [...list.map((g) => g.entry)],
-            ),
+            violation(name, `${f.key}: ${kind} a second time, ${describeEffect(f)} (the first ${describeEffect(first)})${why}`, [
+              ...list.map((g) => g.entry),
+            ]),
           )
         }
       }

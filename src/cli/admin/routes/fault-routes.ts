@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { checkTarget, faultInjectionFields, faultKinds } from '#faults/index.js'
+import { checkAfter, checkTarget, faultInjectionFields, faultKinds } from '#faults/index.js'
 import { isoTime } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
 import { fail, json } from '../admin-io.js'
@@ -33,7 +33,7 @@ const inject = adminRoute({
   path: '/faults/inject',
   summary: 'Apply one fault now (armed for the next matching request or delivery, count times)',
   description:
-    'Request kinds (rate_limit, lock_timeout, concurrent_conflict, server_error, indeterminate) hit the next matching request(s); session_expiry ends every open meter event session; duplicate_delivery, reorder_delivery, delay_delivery the next delivery; slow_processing the next meter event batch. Receiver kinds act on delivery to a destination (receiver: its id or URL; omitted: all): receiver_down (connection failure, or status, until receiver_up or for delay), receiver_up, receiver_slow (the next count deliveries held delay). replay_delivery is recorded but not applied (serve keeps no captured deliveries).',
+    'Request kinds (rate_limit, lock_timeout, concurrent_conflict, server_error, indeterminate) hit the next matching request(s), or the ones after the first `after` matching requests passed; session_expiry ends every open meter event session; duplicate_delivery, reorder_delivery, delay_delivery the next delivery; slow_processing the next meter event batch. Receiver kinds act on delivery to a destination (receiver: its id or URL; omitted: all): receiver_down (connection failure, or status, until receiver_up or for delay), receiver_up, receiver_slow (the next count deliveries held delay). replay_delivery is recorded but not applied (serve keeps no captured deliveries).',
   body: faultInjectionFields()
     .extend({
       receiver: faultInjectionFields().shape.receiver.meta({
@@ -44,7 +44,10 @@ const inject = adminRoute({
           "Request faults: only requests whose operation name (the official client's, e.g. 'v2.billing.meterEventStream') starts with this; a prefix of no operation is refused with the name to use. Delivery faults: only events whose type starts with it.",
       }),
     })
-    .superRefine((e, ctx) => checkTarget(e.fault, e.operation, ctx, ['operation'])),
+    .superRefine((e, ctx) => {
+      checkTarget(e.fault, e.operation, ctx, ['operation'])
+      checkAfter(e.fault, e.after, ctx, ['after'])
+    }),
   responses: { '200': FAULTS },
   handler: ({ sim, body: b }) => {
     // A receiver named by id must be a destination: a typo would arm nothing, silently.
