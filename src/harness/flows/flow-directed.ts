@@ -107,8 +107,9 @@ export function directedProgram(
   drawn: (kind: string) => boolean = () => true,
 ): fc.Arbitrary<FlowProgram> | undefined {
   const hour = draftHourProgram(target, drawn)
-  if (hour !== undefined) return hour
-  if (target.fault === 'forged') return forgedAfterStory(target, drawn)
+  // A forgery sent again inside a roll meets its object as it was: a draft stays one for an hour.
+  if (hour !== undefined) return target.fault === 'forged' ? hour.map((p) => withEncores(p, target, drawn)) : hour
+  if (target.fault === 'forged') return forgedAfterStory(target, drawn)?.map((p) => withEncores(p, target, drawn))
   const stories = storiesFor(target, drawn)
   if (stories.length === 0) return undefined
   return fc
