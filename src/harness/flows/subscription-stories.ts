@@ -154,7 +154,7 @@ const TRIAL_NOTICES: readonly Story[] = [
 ]
 
 // A subscription paused (no invoices while it lasts), then resumed days later (a new period billed
-// from then), and then cancelled or paused again; a trialing one paused. Paused, it names every
+// from then), and then cancelled or paused again; a paused one cancelled; a trialing one paused. Paused, it names every
 // subscription type; otherwise only the notices it adds (the pause's, the resumption's, the
 // trial's): every other type keeps the stories above.
 const pause: FlowStep = { kind: 'x:pause', sub: -1 }
@@ -178,6 +178,8 @@ const PAUSES: readonly Story[] = [
     makes: { [RESUMED]: 4 },
     ends: { subscription: 'canceled' },
   },
+  // Paused, then cancelled: a pause's notice still on its way meets a cancelled subscription.
+  { steps: [subscribe(), pause, cancelNow], makes: { [PAUSED]: 2 }, ends: { subscription: 'canceled' } },
   // Resumed, then paused again: a resumption's notice still on its way meets a paused subscription.
   {
     steps: [subscribe(), pause, { kind: 'advance', ms: 3 * DAY }, { kind: 'x:unpause', sub: -1 }, pause],
