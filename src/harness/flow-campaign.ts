@@ -81,9 +81,12 @@ const PLAIN_EVERY = 10
 
 /**
  * The same aiming at a known set: its combinations are built for, so plain runs find little there
- * (one in ten had met nothing new after the first hundred runs).
+ * (one in ten had met nothing new after the first hundred runs); one in ten again once every
+ * missing combination has been aimed at `STUCK` times (neither a built program nor a graft
+ * reached it, and plain generation may).
  */
 const PLAIN_EVERY_KNOWN = 25
+const STUCK = 2
 
 const ALL_ADVERSITY: readonly FlowAdversity[] = ['redeploy', 'roll_secret', 'forge', 'redeliver']
 
@@ -160,7 +163,8 @@ function programOf(
   const sample = (a: fc.Arbitrary<FlowProgram>) => (fc.sample(a, { seed: seed * 100_003 + i, numRuns: 1 }) as [FlowProgram])[0]
   // The first runs and some after are the property's own generation: they find the types and
   // states the grafts start from.
-  if (steering === undefined || i < WARM_UP || i % plainEvery === 0) return sample(plain)
+  if (steering === undefined || i < WARM_UP) return sample(plain)
+  if (i % (steering.leastAimed() >= STUCK ? PLAIN_EVERY : plainEvery) === 0) return sample(plain)
   const aim = steering.next(i)
   if (aim === undefined) return sample(plain)
   // A program built for the combination first, then a graft on one that met its type, in turn.
