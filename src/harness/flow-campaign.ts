@@ -79,15 +79,6 @@ const WARM_UP = 10
 /** After the warm-up, one run in this many is plain generation (new types and states to graft on). */
 const PLAIN_EVERY = 10
 
-/**
- * The same aiming at a known set: its combinations are built for, so plain runs find little there
- * (one in ten had met nothing new after the first hundred runs); one in ten again once every
- * missing combination has been aimed at `STUCK` times (neither a built program nor a graft
- * reached it, and plain generation may).
- */
-const PLAIN_EVERY_KNOWN = 25
-const STUCK = 2
-
 const ALL_ADVERSITY: readonly FlowAdversity[] = ['redeploy', 'roll_secret', 'forge', 'redeliver']
 
 /** The adversity steps that put the app where each way of arriving needs it, the target's drawn most. */
@@ -149,8 +140,6 @@ interface Generation {
   readonly plain: fc.Arbitrary<FlowProgram>
   readonly workload: FlowWorkload
   readonly drawn: (kind: string) => boolean
-  /** One run in this many after the warm-up is plain generation. */
-  readonly plainEvery: number
 }
 
 /** The program of run `i`: plain generation, or one aimed at the least-aimed missing combination. */
@@ -158,13 +147,12 @@ function programOf(
   i: number,
   seed: number,
   steering: CoverageSteering | undefined,
-  { plain, workload, drawn, plainEvery }: Generation,
+  { plain, workload, drawn }: Generation,
 ): FlowProgram {
   const sample = (a: fc.Arbitrary<FlowProgram>) => (fc.sample(a, { seed: seed * 100_003 + i, numRuns: 1 }) as [FlowProgram])[0]
-  // The first runs and some after are the property's own generation: they find the types and
-  // states the grafts start from.
-  if (steering === undefined || i < WARM_UP) return sample(plain)
-  if (i % (steering.leastAimed() >= STUCK ? PLAIN_EVERY : plainEvery) === 0) return sample(plain)
+  // The first runs and every tenth one after are the property's own generation: they find the
+  // types and states the grafts start from.
+  if (steering === undefined || i < WARM_UP || i % PLAIN_EVERY === 0) return sample(plain)
   const aim = steering.next(i)
   if (aim === undefined) return sample(plain)
   // A program built for the combination first, then a graft on one that met its type, in turn.
@@ -209,12 +197,7 @@ export async function runFlowCampaign(
   let saturatedAt = 0
   const plain = flowProgram(workload)
   const steering = steer ? new CoverageSteering(known, focus) : undefined
-  const generation: Generation = {
-    plain,
-    workload,
-    drawn: steer ? drawnKinds(workload) : () => true,
-    plainEvery: known === undefined ? PLAIN_EVERY : PLAIN_EVERY_KNOWN,
-  }
+  const generation: Generation = { plain, workload, drawn: steer ? drawnKinds(workload) : () => true }
   for (let i = 0; i < runs; i++) {
     const program = programOf(i, seed, steering, generation)
     const report = await runFlowProgram(program, subject(), choice)

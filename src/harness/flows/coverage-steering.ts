@@ -90,11 +90,6 @@ export class CoverageSteering {
     return aims.filter((k) => !this.donors.has(k)).sort()
   }
 
-  /** How often the missing combination aimed at least has been aimed at (infinite when none is missing). */
-  leastAimed(): number {
-    return Math.min(...this.missing().map((k) => this.attempts.get(k) ?? 0))
-  }
-
   /** Every way of arriving, for each (event type, state) reached, that is not impossible. */
   private candidates(): string[] {
     const pairs = new Set([...this.donors.keys()].map((k) => k.split('|').slice(0, 2).join('|')))
