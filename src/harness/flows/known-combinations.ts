@@ -32,7 +32,8 @@ const ROWS: Readonly<Record<FlowCoverageProperty, Readonly<Record<string, string
     'customer.subscription.trial_will_end|trialing': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
     'customer.subscription.updated|active': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
     'customer.subscription.updated|canceled': 'duplicate:nri forged:ni in_order:nri out_of_order:nri replayed:nri retry:nri',
-    'customer.subscription.updated|incomplete_expired': 'duplicate:nri forged:ni in_order:nri out_of_order:nri replayed:nri retry:nri',
+    'customer.subscription.updated|incomplete_expired':
+      'duplicate:nri forged:ni in_order:nri out_of_order:nri replayed:nri retry:nri',
     'customer.subscription.updated|incomplete': 'duplicate:nri forged:ni in_order:nri out_of_order:nri replayed:nri retry:nri',
     'customer.subscription.updated|past_due': 'duplicate:nri forged:ni in_order:nri out_of_order:nri replayed:nri retry:nri',
     'customer.subscription.updated|paused': 'duplicate:nri forged:ni in_order:nri out_of_order:nri replayed:nri retry:nri',
@@ -180,7 +181,8 @@ const ROWS: Readonly<Record<FlowCoverageProperty, Readonly<Record<string, string
     'payment_intent.payment_failed|succeeded': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
     'payment_intent.processing|requires_payment_method': 'duplicate:nri in_order:nri replayed:nri retry:nri',
     'payment_intent.processing|succeeded': 'duplicate:nri in_order:nri replayed:nri retry:nri',
-    'payment_intent.requires_action|requires_payment_method': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
+    'payment_intent.requires_action|requires_payment_method':
+      'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
     'payment_intent.requires_action|succeeded': 'duplicate:nri in_order:nri out_of_order:nri replayed:nri retry:nri',
     'payment_intent.succeeded|canceled': 'forged:ni',
     'payment_intent.succeeded|failed': 'forged:ni',
