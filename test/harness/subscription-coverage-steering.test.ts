@@ -25,6 +25,8 @@ const WRITE_OFF_AFTER_PAYMENT_IN_ROLL = 'invoice.marked_uncollectible|paid|out_o
 const NOTICE_AFTER_CANCEL = 'customer.subscription.trial_will_end|canceled|in_order|none'
 // A write-off sent again after the invoice was voided; then after a redeploy, then mid-roll.
 const WRITE_OFF_AGAIN = 'invoice.marked_uncollectible|void|duplicate'
+// A write-off sent again after the invoice was paid after all.
+const WRITE_OFF_PAID_AGAIN = 'invoice.marked_uncollectible|paid|duplicate'
 
 // An attacker's payment success about a payment intent cancelled with its expired subscription,
 // sent to an app mid-roll: the roll goes in just before the forgery, not before the day-long step
@@ -35,6 +37,14 @@ const FORGED_SUCCESS_IN_ROLL = 'payment_intent.succeeded|canceled|forged|in_roll
 // sent again while it is still paused.
 const CREATED_WHILE_PAUSED = 'customer.subscription.created|paused|in_order|redeployed'
 const PAUSE_AGAIN = 'customer.subscription.paused|paused|duplicate|none'
+
+// A trial's end announced as the subscription is made, held back while it is paused in the trial;
+// a resumption's notice held back while the subscription is paused again.
+const NOTICE_WHILE_PAUSED = 'customer.subscription.trial_will_end|paused|in_order|none'
+const RESUMED_WHILE_PAUSED_AGAIN = 'customer.subscription.resumed|paused|out_of_order|redeployed'
+
+// An attacker's reactivation of a paused subscription, to an app as it stood and to one mid-roll.
+const FORGED_REACTIVATION = 'customer.subscription.updated|paused|forged'
 
 const mirror = () => mirrorSubject(referenceSubscriptionMirror, {}, 'test')
 const dunning = () => dunningSubject(referenceDunningClient, 'test')
@@ -107,6 +117,36 @@ describe('a steered campaign of the subscription flows', () => {
     expect(steered.violations).toBe(0)
     const plain = await runFlowCampaign(mirror, { runs: 140, workload, steer: false })
     for (const k of known) expect(steered.firstReached[k]).toBeLessThan(plain.firstReached[k] ?? Number.POSITIVE_INFINITY)
+  }, 240_000)
+
+  it("reaches a trial's notice and a resumption's notice delivered while the subscription is paused in fewer runs than plain generation", async () => {
+    const known = [NOTICE_WHILE_PAUSED, RESUMED_WHILE_PAUSED_AGAIN]
+    for (const k of known) expect(knownFlowCombinations.checkSubscriptionMirror).toContain(k)
+    const workload = mirrorWorkload()
+    const steered = await runFlowCampaign(mirror, { runs: 14, workload, known })
+    expect(steered.missing).toEqual([])
+    expect(steered.violations).toBe(0)
+    const plain = await runFlowCampaign(mirror, { runs: 140, workload, steer: false })
+    for (const k of known) expect(steered.firstReached[k]).toBeLessThan(plain.firstReached[k] ?? Number.POSITIVE_INFINITY)
+  }, 240_000)
+
+  it('aims at the earliest standing first, so one run reaches a duplicate for every standing of the app', async () => {
+    const pairs = [WRITE_OFF_AGAIN, WRITE_OFF_PAID_AGAIN]
+    const keys = pairs.flatMap((p) => ['in_roll', 'redeployed', 'none'].map((d) => `${p}|${d}`))
+    for (const k of keys) expect(knownFlowCombinations.checkDunning).toContain(k)
+    // Every standing missing: the run aimed at the app as it stood makes the duplicate again after
+    // a redeploy and mid-roll, where one aimed at a later standing first leaves the earlier ones for later runs.
+    const steered = await runFlowCampaign(dunning, { runs: 14, workload: dunningWorkload(), known: keys })
+    expect(steered.missing).toEqual([])
+    for (const p of pairs) expect(new Set(keys.filter((k) => k.startsWith(p)).map((k) => steered.firstReached[k])).size).toBe(1)
+  }, 240_000)
+
+  it("sends a built forgery again inside a roll: one run reaches the attacker's claim for both standings", async () => {
+    const keys = ['in_roll', 'none'].map((d) => `${FORGED_REACTIVATION}|${d}`)
+    for (const k of keys) expect(knownFlowCombinations.checkSubscriptionMirror).toContain(k)
+    const steered = await runFlowCampaign(mirror, { runs: 14, workload: mirrorWorkload(), known: keys })
+    expect(steered.missing).toEqual([])
+    expect(steered.firstReached[keys[0] as string]).toBe(steered.firstReached[keys[1] as string])
   }, 240_000)
 
   it('reaches a duplicate where the app stood, after a redeploy and mid-roll in the same run', async () => {

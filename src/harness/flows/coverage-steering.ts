@@ -6,6 +6,9 @@ import { impossibleCombination } from './impossible-combinations.js'
 const FAULTS = ['in_order', 'out_of_order', 'duplicate', 'retry', 'replayed', 'forged'] as const
 const DEPLOYS = ['none', 'redeployed', 'in_roll'] as const
 
+/** The ways of arriving a built program makes again for each later standing of the app (`withEncores`). */
+const ENCORED: ReadonlySet<string> = new Set(['duplicate', 'replayed', 'retry', 'forged'])
+
 /** Programs kept per event type that met it in their first step. */
 const FIRSTS_KEPT = 8
 
@@ -115,11 +118,29 @@ export class CoverageSteering {
         key = k
       }
     }
+    key = this.earliestStanding(key, missing)
     const tried = this.attempts.get(key) ?? 0
     this.attempts.set(key, tried + 1)
     const target = coverageTarget(key)
     const donor = this.donorFor(target, tried)
     return donor === undefined ? { target, attempt: tried } : { target, donor, attempt: tried }
+  }
+
+  /**
+   * For a way of arriving that a built program makes again after a redeploy and inside a roll
+   * (`withEncores`), the same combination where the app stood earlier when that one is missing and
+   * aimed at no more often: one run then reaches it for every later standing too, where aiming at
+   * the latest standing first spends a run on each.
+   */
+  private earliestStanding(key: string, missing: readonly string[]): string {
+    const { type, state, fault, deploy } = coverageTarget(key)
+    if (!ENCORED.has(fault)) return key
+    const tried = this.attempts.get(key) ?? 0
+    for (const earlier of DEPLOYS.slice(0, DEPLOYS.indexOf(deploy as (typeof DEPLOYS)[number]))) {
+      const k = `${type}|${state}|${fault}|${earlier}`
+      if (missing.includes(k) && (this.attempts.get(k) ?? 0) <= tried) return k
+    }
+    return key
   }
 
   /** The closest donors of the target's type, the `nth` attempt taking the next of the closest ones in turn. */

@@ -12,9 +12,10 @@ const LATER_STANDINGS: Readonly<Record<string, readonly string[]>> = {
 }
 
 /** The steps (and their faults) that make the target's arrival once more, as its way of arriving says. */
-function encore(target: CoverageTarget, at: number): { steps: FlowStep[]; faults: FaultEntry[] } {
+function encore(target: CoverageTarget, at: number, forge: FlowStep | undefined): { steps: FlowStep[]; faults: FaultEntry[] } {
   const again: FlowStep = { kind: 'redeliver', aim: target.type }
   if (target.fault === 'duplicate') return { steps: [again], faults: [] }
+  if (forge !== undefined) return { steps: [forge], faults: [] }
   // The attacker's replay of the run's first delivery (refused: an old signature), then for a retry
   // the provider's resend of it, its last delivery having failed.
   const replay: FaultEntry = { step: at + 1, fault: 'replay_delivery', count: 1 }
@@ -26,6 +27,7 @@ function encore(target: CoverageTarget, at: number): { steps: FlowStep[]; faults
 function repeatable(program: FlowProgram, target: CoverageTarget, drawn: (kind: string) => boolean): boolean {
   if (!drawn('redeploy') || !drawn('roll_secret')) return false
   if (target.fault === 'replayed') return true
+  if (target.fault === 'forged') return drawn('forge') && program.steps.some((s) => s.kind === 'forge')
   // A retry only where the program made it with the attacker's replay of the target's own delivery.
   const replays = program.faults.some((f) => f.fault === 'replay_delivery')
   return drawn('redeliver') && (target.fault === 'duplicate' || (target.fault === 'retry' && replays))
@@ -46,14 +48,17 @@ function repeatable(program: FlowProgram, target: CoverageTarget, drawn: (kind: 
  * // program's steps, then redeploy, redeliver invoice.paid, roll_secret, redeliver invoice.paid
  */
 export function withEncores(program: FlowProgram, target: CoverageTarget, drawn: (kind: string) => boolean): FlowProgram {
-  const later = LATER_STANDINGS[target.deploy] ?? []
+  // A forgery is made as it is sent, never before a redeploy: it is sent again inside a roll only.
+  const forge = target.fault === 'forged' ? program.steps.findLast((s) => s.kind === 'forge') : undefined
+  const later = (LATER_STANDINGS[target.deploy] ?? []).filter((d) => forge === undefined || d === 'in_roll')
   if (later.length === 0 || !repeatable(program, target, drawn)) return program
-  // First, time for what the program has sent to land (a replay goes out once its capture is minutes old).
-  const steps: FlowStep[] = [...program.steps, { kind: 'advance', ms: 10 * MINUTE }]
+  // First, time for what the program has sent to land (a replay goes out once its capture is minutes
+  // old); a forgery's object may not keep its state for minutes (a draft invoice's hour), and needs none.
+  const steps: FlowStep[] = [...program.steps, ...(forge === undefined ? [{ kind: 'advance' as const, ms: 10 * MINUTE }] : [])]
   const faults: FaultEntry[] = [...program.faults]
   for (const standing of later) {
     steps.push(standing === 'redeployed' ? { kind: 'redeploy' } : { kind: 'roll_secret', redeployAfterMs: 20 * HOUR })
-    const more = encore(target, steps.length)
+    const more = encore(target, steps.length, forge)
     steps.push(...more.steps)
     faults.push(...more.faults)
   }

@@ -107,8 +107,9 @@ export function directedProgram(
   drawn: (kind: string) => boolean = () => true,
 ): fc.Arbitrary<FlowProgram> | undefined {
   const hour = draftHourProgram(target, drawn)
-  if (hour !== undefined) return hour
-  if (target.fault === 'forged') return forgedAfterStory(target, drawn)
+  // A forgery sent again inside a roll meets its object as it was: a draft stays one for an hour.
+  if (hour !== undefined) return target.fault === 'forged' ? hour.map((p) => withEncores(p, target, drawn)) : hour
+  if (target.fault === 'forged') return forgedAfterStory(target, drawn)?.map((p) => withEncores(p, target, drawn))
   const stories = storiesFor(target, drawn)
   if (stories.length === 0) return undefined
   return fc
@@ -141,8 +142,11 @@ export function directedProgram(
         (target.fault === 'in_order' || target.fault === 'out_of_order') &&
         madeLast(story, target.type) === made
       if (long && resend && drawn('redeliver')) return resentAfterStory(target, story.steps, made, seed)
-      // A retry the same way: the resend refused first, while the app stands as the target says.
-      if (long && target.deploy !== 'none' && target.fault === 'retry' && drawn('redeliver'))
+      // A retry the same way: the resend refused first, while the app stands as the target says;
+      // so too for one a later step makes after time has passed (a resumption days after the pause),
+      // whose held delivery would come only after the closing step's failing reads.
+      const afterTime = story.steps.slice(0, made - 1).some((s) => s.kind === 'advance')
+      if ((long ? target.deploy !== 'none' : afterTime) && target.fault === 'retry' && drawn('redeliver'))
         return failedThenResent(target, story.steps, made, seed)
       const steps = [...story.steps.slice(0, made), ...redeploy, ...story.steps.slice(made), ...closing(target, drawn, long)]
       // From the step that makes it to the end of the story; a renewal is made on the way through a

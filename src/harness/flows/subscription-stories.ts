@@ -154,8 +154,9 @@ const TRIAL_NOTICES: readonly Story[] = [
 ]
 
 // A subscription paused (no invoices while it lasts), then resumed days later (a new period billed
-// from then), and then cancelled. Paused, it names every subscription type; resumed or cancelled,
-// only the pause's and the resumption's events: every other type keeps the stories above.
+// from then), and then cancelled or paused again; a paused one cancelled; a trialing one paused. Paused, it names every
+// subscription type; otherwise only the notices it adds (the pause's, the resumption's, the
+// trial's): every other type keeps the stories above.
 const pause: FlowStep = { kind: 'x:pause', sub: -1 }
 const cancelNow: FlowStep = { kind: 'cancel', sub: -1, atPeriodEnd: false }
 const PAUSED = 'customer.subscription.paused'
@@ -177,6 +178,16 @@ const PAUSES: readonly Story[] = [
     makes: { [RESUMED]: 4 },
     ends: { subscription: 'canceled' },
   },
+  // Paused, then cancelled: a pause's notice still on its way meets a cancelled subscription.
+  { steps: [subscribe(), pause, cancelNow], makes: { [PAUSED]: 2 }, ends: { subscription: 'canceled' } },
+  // Resumed, then paused again: a resumption's notice still on its way meets a paused subscription.
+  {
+    steps: [subscribe(), pause, { kind: 'advance', ms: 3 * DAY }, { kind: 'x:unpause', sub: -1 }, pause],
+    makes: { [RESUMED]: 4 },
+    ends: { subscription: 'paused' },
+  },
+  // A short trial's end announced as it is made, then the subscription paused during the trial.
+  { steps: [subscribe(3), pause], makes: { [NOTICE]: 1 }, ends: { subscription: 'paused' } },
 ]
 
 /** Every story: as written, without the seat change, and with a cancellation at the period's end instead. */
@@ -299,8 +310,10 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
   const writtenOff = target.type === 'invoice.marked_uncollectible'
   // A trial's notice only by a story with a trial (a story may name every subscription type at once).
   const notice = target.type === NOTICE
-  // A pause's or a resumption's only by a story that pauses.
+  // A pause's or a resumption's only by a story that pauses (a resumption's, that resumes: a story
+  // that only pauses names every subscription type at once).
   const pausing = target.type === PAUSED || target.type === RESUMED
+  const resuming = target.type === RESUMED
   const all = STORIES.filter(
     (s) =>
       s.ends[eventObjectKind(target.type)] === target.state &&
@@ -309,6 +322,7 @@ export function storiesFor(target: CoverageTarget, drawn: (kind: string) => bool
       (!writtenOff || s.steps.includes(writeOff)) &&
       (!notice || s.steps.some((x) => x.kind === 'subscribe' && x.trialDays > 0)) &&
       (!pausing || s.steps.includes(pause)) &&
+      (!resuming || s.steps.some((x) => x.kind === 'x:unpause')) &&
       s.steps.every((x) => drawn(x.kind)),
   )
   // A duplicate is the event resent once the story is over: the dashboard resends events up to 15
