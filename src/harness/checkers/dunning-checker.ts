@@ -151,9 +151,7 @@ function standingHint(history: RuleHistory, off: readonly string[], f: EffectRec
       : ''
   const told = history.accepted().find((a) => a.type === 'invoice.marked_uncollectible' && off.includes(String(a.object)))
   if (told === undefined || f?.kind === 'dunning.reinstate') return ''
-  // An app that restricts on failures (the last attempt, with no next one) reads collection's end from them.
-  const onFailures = history.effects('dunning.restrict').some((r) => r.event?.type === 'invoice.payment_failed')
-  return `, though it accepted ${told.event} (invoice.marked_uncollectible)${onFailures ? ': collection gives up when the invoice is written off, whatever its next_payment_attempt (the business may write it off while retries remain); restrict on that event, not on a failure without a next attempt' : ''}`
+  return `, though it accepted ${told.event} (invoice.marked_uncollectible): collection gives up when the invoice is written off, whatever its next_payment_attempt (the business may write it off while automatic retries remain); restrict on that event, not on a failure without a next attempt`
 }
 
 const standingRule = (options: DunningCheckOptions): Rule => ({
