@@ -26,7 +26,11 @@ const restrictsOnWriteOff = standingDunning({ givenUp: 'written-off' })
 describe('outside apps, batch 8', () => {
   it('catches a mirror that skips an event no newer than the last it applied, when two changes share a second', async () => {
     // The plan changed, its update handled, the seats changed in the same second: one `created`.
-    const twoInOneSecond = program([subscribe, { kind: 'change_plan', sub: -1, plan: 2, settleMs: 0 }, { kind: 'change_quantity', sub: -1, quantity: 3 }])
+    const twoInOneSecond = program([
+      subscribe,
+      { kind: 'change_plan', sub: -1, plan: 2, settleMs: 0 },
+      { kind: 'change_quantity', sub: -1, quantity: 3 },
+    ])
     const report = await runFlow(twoInOneSecond, mirrorSubject(dedupesByCreated, {}, 'test'))
     expect(report.violations.map((v) => v.checker)).toEqual(['mirror.converged'])
     expect(report.violations[0]?.message).toMatch(
@@ -34,7 +38,11 @@ describe('outside apps, batch 8', () => {
     )
     expect(report.steps[1]).toBe('change sub#-1 to team, the next step 0ms later')
     // The same changes a second apart, or the control deduplicating by event id: nothing to blame.
-    const apart = program([subscribe, { kind: 'change_plan', sub: -1, plan: 2 }, { kind: 'change_quantity', sub: -1, quantity: 3 }])
+    const apart = program([
+      subscribe,
+      { kind: 'change_plan', sub: -1, plan: 2 },
+      { kind: 'change_quantity', sub: -1, quantity: 3 },
+    ])
     expect((await runFlow(apart, mirrorSubject(dedupesByCreated, {}, 'test'))).violations).toEqual([])
     expect((await runFlow(twoInOneSecond, mirrorSubject(dedupesById, {}, 'test'))).violations).toEqual([])
   }, 60_000)
@@ -58,9 +66,9 @@ describe('outside apps, batch 8', () => {
   }, 300_000)
 
   it('refuses a pace on a wait, and one that is no duration, naming the step', async () => {
-    await expect(runFlow(program([{ kind: 'advance', ms: 1000, settleMs: 0 }]), mirrorSubject(dedupesById, {}, 'test'))).rejects.toThrow(
-      "runFlow: step 0 ('advance') has unknown field 'settleMs'; a wait is its own 'ms'",
-    )
+    await expect(
+      runFlow(program([{ kind: 'advance', ms: 1000, settleMs: 0 }]), mirrorSubject(dedupesById, {}, 'test')),
+    ).rejects.toThrow("runFlow: step 0 ('advance') has unknown field 'settleMs'; a wait is its own 'ms'")
     await expect(runFlow(program([{ ...subscribe, settleMs: -1 }]), mirrorSubject(dedupesById, {}, 'test'))).rejects.toThrow(
       "runFlow: step 0 ('subscribe') field 'settleMs' must be a finite number of milliseconds >= 0, got -1",
     )
@@ -68,14 +76,24 @@ describe('outside apps, batch 8', () => {
 
   it('catches a dunning app that takes a failure without a next attempt for collection giving up', async () => {
     // Every automatic retry fails; nobody writes the invoice off: it stays open and payable.
-    const retriesRunOut = program([subscribe, { kind: 'fail_card', customer: 0 }, { kind: 'advance', ms: 32 * DAY }, { kind: 'advance', ms: 16 * DAY }])
+    const retriesRunOut = program([
+      subscribe,
+      { kind: 'fail_card', customer: 0 },
+      { kind: 'advance', ms: 32 * DAY },
+      { kind: 'advance', ms: 16 * DAY },
+    ])
     const report = await runFlow(retriesRunOut, dunningSubject(restrictsOnLastAttempt, 'test'))
     expect(report.violations.map((v) => v.checker)).toEqual(['dunning.standing'])
     expect(report.violations[0]?.message).toMatch(
       /still restricted at the end though none of its invoices is uncollectible \(restricted while handling evt_\w+ \(invoice\.payment_failed, .*attempt_count 4\).*: a failed attempt is not collection giving up, even the last one \(next_payment_attempt null\)/,
     )
     // The business writes the invoice off while retries remain: next_payment_attempt is still set.
-    const writtenOff = program([subscribe, { kind: 'fail_card', customer: 0 }, { kind: 'advance', ms: 32 * DAY }, { kind: 'x:write_off', customer: 0 }])
+    const writtenOff = program([
+      subscribe,
+      { kind: 'fail_card', customer: 0 },
+      { kind: 'advance', ms: 32 * DAY },
+      { kind: 'x:write_off', customer: 0 },
+    ])
     const missed = await runFlow(writtenOff, dunningSubject(restrictsOnLastAttempt, 'test'))
     expect(missed.violations[0]?.message).toMatch(
       /written off .* never restricted the account, though it accepted evt_\w+ \(invoice\.marked_uncollectible\): collection gives up when the invoice is written off, whatever its next_payment_attempt/,

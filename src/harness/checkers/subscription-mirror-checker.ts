@@ -209,7 +209,10 @@ const converged: Rule = {
       const what = wrong
         .map((f) => `${f} ${JSON.stringify(c.mirror?.[f])} (provider: ${JSON.stringify(c.provider[f])})`)
         .join(', ')
-      const dropped = c.mirror === null ? undefined : (sameSecond(history, e, c) ?? unapplied(history, e, c, wrong) ?? itemsUnapplied(history, e, c, wrong))
+      const dropped =
+        c.mirror === null
+          ? undefined
+          : (sameSecond(history, e, c) ?? unapplied(history, e, c, wrong) ?? itemsUnapplied(history, e, c, wrong))
       out.push(
         violation(
           'mirror.converged',
