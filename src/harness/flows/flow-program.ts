@@ -46,6 +46,12 @@ export type FlowStep = (
  * `FLOW_STEP_SETTLE_MS` of virtual time; under a second (`settleMs: 0` is back to back, once the
  * deliveries due at once are handled) the next step's change shares its second, so two changes of
  * one object carry the same `created`.
+ *
+ * @example
+ * const steps: FlowStep[] = [
+ *   { kind: 'change_plan', sub: -1, plan: 2, settleMs: 0 },
+ *   { kind: 'change_quantity', sub: -1, quantity: 3 }, // the same second as the plan change
+ * ]
  */
 export interface FlowStepPace {
   /** Virtual ms before the next step (default `FLOW_STEP_SETTLE_MS`); not on an `advance`, whose wait is its `ms`. */
