@@ -141,6 +141,7 @@ export {
   type FlowForgery,
   type FlowProgram,
   type FlowStep,
+  type FlowStepPace,
   type FlowWorkload,
   flowFaultKinds,
   flowProgram,

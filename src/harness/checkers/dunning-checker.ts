@@ -139,6 +139,21 @@ export interface DunningCheckOptions {
   }
 }
 
+/**
+ * Why an account stood wrong, when the app's own action shows it: restricted on a failed payment
+ * (even the last automatic attempt, `next_payment_attempt` null, leaves the invoice open and
+ * payable), or not restricted though it accepted the write-off.
+ */
+function standingHint(history: RuleHistory, off: readonly string[], f: EffectRecord | undefined): string {
+  if (off.length === 0)
+    return f?.event?.type === 'invoice.payment_failed'
+      ? ': a failed attempt is not collection giving up, even the last one (next_payment_attempt null): the invoice stays open, payable and past due until it is paid, voided or written off (invoice.marked_uncollectible); restrict on the write-off'
+      : ''
+  const told = history.accepted().find((a) => a.type === 'invoice.marked_uncollectible' && off.includes(String(a.object)))
+  if (told === undefined || f?.kind === 'dunning.reinstate') return ''
+  return `, though it accepted ${told.event} (invoice.marked_uncollectible): collection gives up when the invoice is written off, whatever its next_payment_attempt (the business may write it off while automatic retries remain); restrict on that event, not on a failure without a next attempt`
+}
+
 const standingRule = (options: DunningCheckOptions): Rule => ({
   name: 'dunning.standing',
   description: "a customer's account restricted at the end exactly when collection gave up on one of its invoices",
@@ -168,7 +183,7 @@ const standingRule = (options: DunningCheckOptions): Rule => ({
         out.push(
           violation(
             'dunning.standing',
-            `${customer}: ${off.join(', ')} written off (uncollectible at the end, by the business or when collection gave up) but the app ${f === undefined ? 'never restricted the account' : 'had reinstated it'}`,
+            `${customer}: ${off.join(', ')} written off (uncollectible at the end, by the business or when collection gave up) but the app ${f === undefined ? 'never restricted the account' : 'had reinstated it'}${standingHint(history, off, f)}`,
             [e, ...(f ? [f.entry] : [])],
           ),
         )
@@ -176,7 +191,7 @@ const standingRule = (options: DunningCheckOptions): Rule => ({
         out.push(
           violation(
             'dunning.standing',
-            `${customer}: still restricted at the end though none of its invoices is uncollectible (restricted ${describeEffect(f)})`,
+            `${customer}: still restricted at the end though none of its invoices is uncollectible (restricted ${describeEffect(f)})${standingHint(history, off, f)}`,
             [f.entry, e],
           ),
         )

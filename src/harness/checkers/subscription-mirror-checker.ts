@@ -158,6 +158,28 @@ function unapplied(history: RuleHistory, at: TraceEntry, c: CompareData, wrong: 
 }
 
 /**
+ * When the last event about the subscription the app accepted was made in the same second as an
+ * earlier one it had already accepted: both carry one `created`, so an app that skips an event not
+ * newer than the last it applied (deduplicating or ordering by `created`) drops the second change.
+ */
+function sameSecond(history: RuleHistory, at: TraceEntry, c: CompareData): string | undefined {
+  const emitted = new Map(history.entries.filter((e) => e.kind === 'event.emitted').map((e) => [String(e.data.id), e]))
+  const about = history.accepted().filter((a) => a.entry.seq < at.seq && a.object === c.id)
+  const last = about[about.length - 1]
+  const made = last === undefined ? undefined : emitted.get(last.event)
+  if (last === undefined || made === undefined) return undefined
+  // Delivered in the order made, so the last one accepted is the newer change (not a reordered older
+  // one); both changes of a subscription that existed (its creation shares a second with its activation).
+  const earlier = about.find((a) => {
+    const e = emitted.get(a.event)
+    if (a.type === 'customer.subscription.created') return false
+    return e !== undefined && e.seq < made.seq && Math.floor(e.at / 1000) === Math.floor(made.at / 1000)
+  })
+  if (earlier === undefined) return undefined
+  return `though the app acknowledged ${last.event} (${last.type}), made in the same second as ${earlier.event} (${earlier.type}), which it had acknowledged before: two changes of one subscription can share \`created\`, so an app that skips an event not newer than the last it applied (deduplicating or ordering by \`created\`) drops the second; deduplicate by event id and take the state from a read of the subscription`
+}
+
+/**
  * When only the plan or the seats are wrong and the app accepted an update of the subscription:
  * the update was applied without its items (status and period copied, `items` kept from creation).
  */
@@ -187,7 +209,10 @@ const converged: Rule = {
       const what = wrong
         .map((f) => `${f} ${JSON.stringify(c.mirror?.[f])} (provider: ${JSON.stringify(c.provider[f])})`)
         .join(', ')
-      const dropped = c.mirror === null ? undefined : (unapplied(history, e, c, wrong) ?? itemsUnapplied(history, e, c, wrong))
+      const dropped =
+        c.mirror === null
+          ? undefined
+          : (sameSecond(history, e, c) ?? unapplied(history, e, c, wrong) ?? itemsUnapplied(history, e, c, wrong))
       out.push(
         violation(
           'mirror.converged',

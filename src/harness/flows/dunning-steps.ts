@@ -138,6 +138,20 @@ const forgiven = customer.chain((c) =>
   ),
 )
 
+/** Past the whole automatic retry schedule (3, 5 and 7 days) from a renewal's first attempt. */
+const RETRIES_RUN_OUT_MS = 16 * DAY
+
+// The renewal fails and every automatic retry after it: the last failure has no next attempt
+// (`next_payment_attempt` null), yet nobody wrote the invoice off: it stays open and payable, the
+// subscription past due, so collection has not given up and the account must not be restricted.
+const retriesRunOut = customer.chain((c) =>
+  fc.tuple(
+    fc.constant({ kind: 'fail_card' as const, customer: c }),
+    renewal,
+    fc.constant({ kind: 'advance' as const, ms: RETRIES_RUN_OUT_MS }),
+  ),
+)
+
 /**
  * The episodes of a dunning flow, each a short story drawn as one: a card starting to fail and
  * the renewal it fails; the card fixed and the retry it pays; the clock through the retry
@@ -145,7 +159,7 @@ const forgiven = customer.chain((c) =>
  * failure delivered days after the invoice was paid (a renewal's or a first payment's), drawn three
  * times as often as one other; collection given up on one invoice while the customer pays the
  * next, three times as often; a written-off invoice paid or voided (the debt forgiven); one
- * written off and paid at once, its write-off delivered after the payment, twice as often; and a new subscription's failed renewal written off and voided; and the app redeployed while a failure is retried, twice as often. Each step keeps its
+ * written off and paid at once, its write-off delivered after the payment, twice as often; and a new subscription's failed renewal written off and voided; every automatic retry of a renewal failing with nobody writing the invoice off (the last failure without a next attempt is no write-off); and the app redeployed while a failure is retried, twice as often. Each step keeps its
  * own faults and shrinks alone.
  *
  * @example
@@ -158,8 +172,12 @@ export function dunningEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
     failsAtRenewal,
     fc.tuple(updateCard, retry),
     fc.tuple(retry, retry),
-    // A second invoice failing while the first is still open (two periods on a failing card).
-    customer.chain((c) => fc.tuple(fc.constant({ kind: 'fail_card' as const, customer: c }), renewal, renewal)),
+    // A second invoice failing while the first is still open (two periods on a failing card), or
+    // every retry of the first failing with nobody writing it off.
+    fc.oneof(
+      customer.chain((c) => fc.tuple(fc.constant({ kind: 'fail_card' as const, customer: c }), renewal, renewal)),
+      retriesRunOut,
+    ),
     // Paid while its failure is still on its way: the failure's notice arrives after the payment,
     // sent again (a resend, the same event) or for the first time (its delivery running late).
     customer.chain((c) =>

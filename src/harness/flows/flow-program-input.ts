@@ -58,7 +58,11 @@ function holds(field: Field, v: unknown): boolean {
  */
 export function stepProblem(step: unknown): string | undefined {
   if (typeof step !== 'object' || step === null || Array.isArray(step)) return `must be an object, got ${shownValue(step)}`
-  const { kind, ...fields } = step as Record<string, unknown>
+  const { kind, settleMs, ...fields } = step as Record<string, unknown>
+  if (settleMs !== undefined && (kind === 'advance' || !holds('duration', settleMs)))
+    return kind === 'advance'
+      ? `('advance') has unknown field 'settleMs'; a wait is its own 'ms'`
+      : `('${String(kind)}') field 'settleMs' must be ${holdsText('duration')}, got ${shownValue(settleMs)}`
   if (typeof kind === 'string' && kind.startsWith('x:')) return undefined
   const known = typeof kind === 'string' && Object.hasOwn(STEP_FIELDS, kind) ? STEP_FIELDS[kind] : undefined
   if (known === undefined)

@@ -13,7 +13,7 @@ import { refuseBadWorkload } from './workload-input.js'
  * the run (`sub` wraps around the ones made so far, -1 the newest; with none yet the step does nothing), customers
  * by their number in the setup.
  */
-export type FlowStep =
+export type FlowStep = (
   | {
       readonly kind: 'subscribe'
       readonly customer: number
@@ -39,6 +39,25 @@ export type FlowStep =
   | { readonly kind: 'redeliver'; readonly aim: string }
   /** A step another property brings (for instance a checkout completed by the customer): run by its `FlowAction`. */
   | { readonly kind: `x:${string}`; readonly [field: string]: unknown }
+) &
+  FlowStepPace
+
+/**
+ * How soon the next step follows one that is not a wait. By default a step leaves its deliveries
+ * `FLOW_STEP_SETTLE_MS` of virtual time; under a second (`settleMs: 0` is back to back, once the
+ * deliveries due at once are handled) the next step's change shares its second, so two changes of
+ * one object carry the same `created`.
+ *
+ * @example
+ * const steps: FlowStep[] = [
+ *   { kind: 'change_plan', sub: -1, plan: 2, settleMs: 0 },
+ *   { kind: 'change_quantity', sub: -1, quantity: 3 }, // the same second as the plan change
+ * ]
+ */
+export interface FlowStepPace {
+  /** Virtual ms before the next step (default `FLOW_STEP_SETTLE_MS`); not on an `advance`, whose wait is its `ms`. */
+  readonly settleMs?: number
+}
 
 /**
  * How an attacker forges a delivery: signed with a secret of its own, a genuine signature over
@@ -329,6 +348,11 @@ export function flowProgram(workload: FlowWorkload = {}): fc.Arbitrary<FlowProgr
  */
 export function flowStepLabel(step: FlowStep): string {
   refuseArgument('flowStepLabel', 'step', step, 'object')
+  const label = kindLabel(step)
+  return step.settleMs === undefined || step.kind === 'advance' ? label : `${label}, the next step ${step.settleMs}ms later`
+}
+
+function kindLabel(step: FlowStep): string {
   switch (step.kind) {
     case 'subscribe':
       return `subscribe c${step.customer} to ${FLOW_PLANS[step.plan] ?? step.plan} x${step.quantity}${step.trialDays > 0 ? ` trial ${step.trialDays}d` : ''}`
@@ -359,7 +383,7 @@ export function flowStepLabel(step: FlowStep): string {
     default: {
       // Another property's step: its kind and fields, as data.
       const fields = Object.entries(step)
-        .filter(([k]) => k !== 'kind')
+        .filter(([k]) => k !== 'kind' && k !== 'settleMs')
         .map(([k, v]) => `${k}=${String(v)}`)
       return fields.length === 0 ? step.kind : `${step.kind} ${fields.join(' ')}`
     }

@@ -264,7 +264,7 @@ interface StepParts {
   readonly run: FlowRun
 }
 
-/** One step: its action (or adversity), then `FLOW_STEP_SETTLE_MS` of deliveries and the subject's checkpoint; the step's label with its note. */
+/** One step: its action (or adversity), then `FLOW_STEP_SETTLE_MS` (or the step's `settleMs`) of deliveries and the subject's checkpoint; the step's label with its note. */
 async function flowStep(
   step: FlowProgram['steps'][number],
   { runner, subject, options, run }: StepParts,
@@ -281,7 +281,7 @@ async function flowStep(
       note = await action(ctx, step)
     }
   }
-  await runner.advance(FLOW_STEP_SETTLE_MS)
+  await runner.advance(step.kind === 'advance' ? FLOW_STEP_SETTLE_MS : (step.settleMs ?? FLOW_STEP_SETTLE_MS))
   const checked = subject.checkpoint(run, false)
   if (checked !== undefined) await checked
   return note === undefined || note === '' ? undefined : `${flowStepLabel(step)} (${note})`

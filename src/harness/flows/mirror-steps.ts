@@ -74,6 +74,34 @@ const lateChangeReadsFail: fc.Arbitrary<readonly EpisodeStep[]> = fc.constant([
   },
 ])
 
+// Two changes of one subscription in one second (a plan then its seats, seats then a cancellation,
+// a cancellation at period end then undone), the first handled before the second is made: both
+// events carry the same `created`, so an app that orders or deduplicates by it drops the second.
+const sameSecond: fc.Arbitrary<readonly EpisodeStep[]> = fc
+  .record({
+    n: fc.constantFrom(-1, -1, 0, 1),
+    plan: fc.nat({ max: 2 }),
+    quantity: fc.integer({ min: 1, max: 5 }),
+    pair: fc.constantFrom('plan-seats', 'seats-cancel', 'cancel-resume'),
+    settleMs: fc.constantFrom(0, 400),
+  })
+  .map(({ n, plan, quantity, pair, settleMs }): readonly EpisodeStep[] =>
+    pair === 'plan-seats'
+      ? [
+          { kind: 'change_plan', sub: n, plan, settleMs },
+          { kind: 'change_quantity', sub: n, quantity },
+        ]
+      : pair === 'seats-cancel'
+        ? [
+            { kind: 'change_quantity', sub: n, quantity, settleMs },
+            { kind: 'cancel', sub: n, atPeriodEnd: false },
+          ]
+        : [
+            { kind: 'cancel', sub: n, atPeriodEnd: true, settleMs },
+            { kind: 'resume', sub: n },
+          ],
+  )
+
 // A new subscription paid at once, its invoice.paid delivered hours late, after the customer
 // canceled: an app that takes a paid invoice for an active subscription brings it back.
 const paidAfterCanceled: fc.Arbitrary<readonly EpisodeStep[]> = fc
@@ -162,8 +190,9 @@ const deployedMidway: fc.Arbitrary<readonly EpisodeStep[]> = fc.oneof(
  * subscription's `created` event delivered after the update of the same second that activated it,
  * a trial's two updates of one second crossed, a seat change delivered twice, and a change
  * delivered hours after the next change of the same subscription, a new subscription's
- * `invoice.paid` delivered hours after it was canceled (and a late change arriving
- * while the app's reads fail); and what happens to the app
+ * `invoice.paid` delivered hours after it was canceled, two changes of one subscription made in
+ * the same second, the first handled before the second (one `created` for both; a third of the
+ * orderings), and a late change arriving while the app's reads fail; and what happens to the app
  * between two deliveries (a redeploy, a secret roll before the app is redeployed with the new
  * secret, a forged delivery). The failing renewal, the orderings and the app's redeploys are each
  * drawn twice as often as the cancellation or pause or the failing first payment.
@@ -178,6 +207,9 @@ export function mirrorEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
     { weight: 1, arbitrary: seatsTwice },
     { weight: 1, arbitrary: changeOvertaken },
     { weight: 1, arbitrary: paidAfterCanceled },
+    // Three times as often as one other ordering: the pair is drawn often without taking draws
+    // from the other episodes.
+    { weight: 3, arbitrary: sameSecond },
   )
   // Listed twice: drawn twice as often.
   return [
