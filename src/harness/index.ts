@@ -133,7 +133,6 @@ export { FLOW_ROLL_OVERLAP_MS } from './flows/flow-deploy.js'
 export type { AimedStep, EpisodeStep } from './flows/flow-episodes.js'
 export {
   adversityStep,
-  describeFlowProgram,
   FLOW_CUSTOMERS,
   FLOW_FORGERIES,
   FLOW_PLANS,
@@ -146,7 +145,6 @@ export {
   flowFaultKinds,
   flowProgram,
   flowStep,
-  flowStepLabel,
 } from './flows/flow-program.js'
 export { checkFlows, type FlowCheckOptions, type FlowCheckResult, minimiseFlow } from './flows/flow-property.js'
 export {
@@ -160,6 +158,7 @@ export {
   flowRunOf,
 } from './flows/flow-run.js'
 export { FLOW_EVENT_TYPES, FLOW_RECEIVER_URL, type FlowSetup } from './flows/flow-setup.js'
+export { describeFlowProgram, flowStepLabel } from './flows/flow-step-label.js'
 export { checkFulfilment, type FulfilmentOptions } from './flows/fulfilment-property.js'
 export {
   FULFILMENT_EVENT_TYPES,

@@ -138,7 +138,12 @@ describe('redundant events in the billing flows', () => {
     )
     const twinned = all.filter((p) => p.faults.some((f) => f.fault === 'redundant_event'))
     expect(twinned.length).toBeGreaterThan(30)
-    expect(all.map((p) => ({ ...p, faults: p.faults.filter((f) => f.fault !== 'redundant_event') }))).toEqual(without)
+    // A request fault's `after` is drawn after the twin (so adding it changed no twin): without the
+    // twin's draw it falls on other values; the rest of each program is as drawn before the kind.
+    const bare = (faults: FlowProgram['faults']) => faults.map(({ after: _after, ...f }) => f)
+    expect(all.map((p) => ({ ...p, faults: bare(p.faults.filter((f) => f.fault !== 'redundant_event')) }))).toEqual(
+      without.map((p) => ({ ...p, faults: bare(p.faults) })),
+    )
   })
 
   it('catch a mirror that welcomes once per created event instead of once per subscription', async () => {

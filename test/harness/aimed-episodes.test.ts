@@ -18,7 +18,8 @@ const variant = (name: string) => {
   return found.factory
 }
 
-const programs = (seed: number) => fc.sample(flowProgram(mirrorWorkload()), { numRuns: 50, seed })
+// A hundred programs: the same-second pairs share the ordering episodes' draws with the aimed ones.
+const programs = (seed: number) => fc.sample(flowProgram(mirrorWorkload()), { numRuns: 100, seed })
 const aimedAt = (p: FlowProgram, kind: string, fault: string, operation: string) =>
   p.faults.some((f) => f.fault === fault && f.operation === operation && p.steps[f.step - 1]?.kind === kind)
 

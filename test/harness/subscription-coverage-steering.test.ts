@@ -144,7 +144,9 @@ describe('a steered campaign of the subscription flows', () => {
   it("sends a built forgery again inside a roll: one run reaches the attacker's claim for both standings", async () => {
     const keys = ['in_roll', 'none'].map((d) => `${FORGED_REACTIVATION}|${d}`)
     for (const k of keys) expect(knownFlowCombinations.checkSubscriptionMirror).toContain(k)
-    const steered = await runFlowCampaign(mirror, { runs: 14, workload: mirrorWorkload(), known: keys })
+    // Seed 2: no plain run meets the unrolled forgery first (on seed 1 one does, by chance, and the
+    // steering then aims at the roll alone).
+    const steered = await runFlowCampaign(mirror, { runs: 14, seed: 2, workload: mirrorWorkload(), known: keys })
     expect(steered.missing).toEqual([])
     expect(steered.firstReached[keys[0] as string]).toBe(steered.firstReached[keys[1] as string])
   }, 240_000)

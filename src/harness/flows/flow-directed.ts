@@ -4,6 +4,7 @@ import { withEncores } from './directed-encores.js'
 import { objectTypes } from './event-object.js'
 import { APP_READS, type CoverageTarget } from './flow-graft.js'
 import { FLOW_FORGERIES, type FlowProgram, type FlowStep } from './flow-program.js'
+import { forgeryStories } from './forgery-stories.js'
 import {
   deliveredFirst,
   draftHourProgram,
@@ -11,7 +12,7 @@ import {
   refusedThenResent,
   resentAfterStory,
 } from './subscription-directed.js'
-import { forgeryStories, madeAt, madeFirstAndLast, madeLast, storiesFor } from './subscription-stories.js'
+import { madeAt, madeFirstAndLast, madeLast, storiesFor } from './subscription-stories.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000

@@ -1,5 +1,4 @@
 import { eventObjectKind, objectTypes } from './event-object.js'
-import { forgedType } from './flow-forgery.js'
 import type { CoverageTarget } from './flow-graft.js'
 import type { FlowStep } from './flow-program.js'
 
@@ -190,8 +189,13 @@ const PAUSES: readonly Story[] = [
   { steps: [subscribe(3), pause], makes: { [NOTICE]: 1 }, ends: { subscription: 'paused' } },
 ]
 
-/** Every story: as written, without the seat change, and with a cancellation at the period's end instead. */
-const STORIES: readonly Story[] = [
+/**
+ * Every story: as written, without the seat change, and with a cancellation at the period's end instead.
+ *
+ * @example
+ * STORIES.filter((s) => s.ends.subscription === 'paused')
+ */
+export const STORIES: readonly Story[] = [
   ...WITH_SEATS,
   ...WITH_SEATS.filter((x) => x.steps.includes(seats)).map(withoutSeats),
   // Not before a renewal: a subscription cancelled at its period's end does not renew.
@@ -367,44 +371,4 @@ function timeAfter(story: Story, step: number): number {
 function preferred(all: readonly Story[], test: (s: Story) => boolean): readonly Story[] {
   const chosen = all.filter(test)
   return chosen.length === 0 ? all : chosen
-}
-
-// What the attacker copies to forge about an object of a kind in a state: the type whose latest
-// event in a story ending so is about that very object (the latest `invoice.paid` may be about the
-// first invoice, the latest failure notice is about the renewal's).
-const FORGED_FROM: Readonly<Record<string, string>> = {
-  'subscription|trialing': 'customer.subscription.created',
-  'invoice|open': 'invoice.payment_failed',
-  'invoice|void': 'invoice.voided',
-  'invoice|paid': 'invoice.paid',
-  'invoice_payment|paid': 'invoice_payment.paid',
-  'payment_intent|requires_payment_method': 'payment_intent.payment_failed',
-  'payment_intent|canceled': 'payment_intent.canceled',
-  'payment_intent|succeeded': 'payment_intent.succeeded',
-  'charge|failed': 'charge.failed',
-  'customer|none': 'customer.updated',
-}
-
-/**
- * For an attacker's forgery no story names (its type follows from its object's kind and state,
- * so a story need not make it): the type to copy and the stories of steps `drawn` allows that end
- * with an object of that kind in the target's state, its latest event of that type about it.
- *
- * @example
- * forgeryStories({ type: 'invoice.paid', state: 'open', fault: 'forged', deploy: 'none' }, () => true)
- * // { aim: 'invoice.payment_failed', stories: [...] }
- */
-export function forgeryStories(
-  target: CoverageTarget,
-  drawn: (kind: string) => boolean,
-): { readonly aim: string; readonly stories: readonly Story[] } | undefined {
-  for (const [about, aim] of Object.entries(FORGED_FROM)) {
-    const [kind = '', state = ''] = about.split('|')
-    if (state !== target.state || forgedType(kind, state) !== target.type) continue
-    const stories = STORIES.filter(
-      (s) => s.ends[kind] === state && madeLast(s, aim) !== undefined && s.steps.every((x) => drawn(x.kind)),
-    )
-    if (stories.length > 0) return { aim, stories }
-  }
-  return undefined
 }
