@@ -124,7 +124,7 @@ export class FaultState {
     let i = -1
     for (let j = 0; j < list.length; j++) {
       const a = list[j] as ArmedFault
-      if (a.params.operation !== undefined && !(operation ?? '').startsWith(a.params.operation)) continue
+      if (!appliesTo(a, operation)) continue
       if (a.passing !== undefined) passOne(a)
       else if (i < 0) i = j
     }
@@ -141,9 +141,7 @@ export class FaultState {
    * reached it.
    */
   passBy(kind: FaultKind, operation?: string): void {
-    for (const a of this.armed.get(kind) ?? [])
-      if (a.passing !== undefined && (a.params.operation === undefined || (operation ?? '').startsWith(a.params.operation)))
-        passOne(a)
+    for (const a of this.armed.get(kind) ?? []) if (a.passing !== undefined && appliesTo(a, operation)) passOne(a)
   }
 
   /** Arms a fault of `kind` for the next `count` requests or attempts it applies to. */
@@ -201,6 +199,11 @@ export class FaultState {
     const { fault: _f, ...p } = entry
     this.arm(kind, { ...this.params(kind), ...p }, source)
   }
+}
+
+/** Whether an armed fault applies to `operation` (one without an operation applies to every one). */
+function appliesTo(a: ArmedFault, operation: string | undefined): boolean {
+  return a.params.operation === undefined || (operation ?? '').startsWith(a.params.operation)
 }
 
 /** One matching request let through by an armed fault; the fault fires from the next on. */
