@@ -20,6 +20,36 @@ export interface Forwarding {
   readonly now: () => number
   /** The provider's signing secrets of the destination now (what makes a delivery genuine). */
   readonly runSecrets: () => readonly string[]
+  /** Where a connected account's event goes, when the run has a Connect endpoint. */
+  readonly connect?: ConnectForwarding | undefined
+}
+
+/**
+ * How a connected account's event (its body carries `account`) reaches an app on a port: at the
+ * app's Connect endpoint route, under the Connect secret the app was started with.
+ *
+ * @example
+ * const connect: ConnectForwarding = { path: '/webhook/connect', appSecret: 'whsec_app_connect', runSecrets: () => ['whsec_run_connect'] }
+ */
+export interface ConnectForwarding {
+  /** Path of the app's Connect endpoint route. */
+  readonly path: string
+  /** The Connect endpoint's secret the app was started with. */
+  readonly appSecret: string
+  /** The provider's signing secrets of the run's Connect endpoint now. */
+  readonly runSecrets: () => readonly string[]
+}
+
+/**
+ * Whether a delivery's body is a connected account's event (it carries `account`): the provider
+ * sends those to the Connect endpoint alone, so a forgery of one is aimed there too.
+ */
+function connectedAccountEvent(body: string): boolean {
+  try {
+    return typeof (JSON.parse(body) as { account?: unknown } | null)?.account === 'string'
+  } catch {
+    return false
+  }
 }
 
 /** The app's answer as a `Response` (its body read whole; only its content type kept). */
@@ -34,7 +64,8 @@ async function answerOf(res: Response): Promise<Response> {
 
 /**
  * Sends a request of the run to the app over the loopback network: a delivery to its webhook
- * path, re-signed for the app's secret and clock ({@link resignDelivery}); a page visit as it is.
+ * path, re-signed for the app's secret and clock ({@link resignDelivery}), a connected account's
+ * event to its Connect route under its Connect secret (`how.connect`); a page visit as it is.
  * No answer within `answerMs` is a 504, an app that cannot be reached a 502 (the delivery failed,
  * and is retried on the provider's schedule).
  *
@@ -42,14 +73,16 @@ async function answerOf(res: Response): Promise<Response> {
  * const res = await forwardToApp(delivery, '/webhook', env, forwarding)
  */
 export async function forwardToApp(request: Request, path: string, env: FlowClientEnv, how: Forwarding): Promise<Response> {
-  const target = new URL(path, how.appUrl)
   const headers = new Headers(request.headers)
   const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text()
+  const connect = body !== undefined && how.connect !== undefined && connectedAccountEvent(body) ? how.connect : undefined
+  const target = new URL(connect?.path ?? path, how.appUrl)
   const name = `${env.prefix}-Signature`
   const header = headers.get(name)
   if (header !== null && body !== undefined) {
     const shiftSeconds = Math.floor(how.now() / 1000) - Math.floor(env.clock.now / 1000)
-    headers.set(name, resignDelivery(header, body, { runSecrets: how.runSecrets(), appSecret: how.appSecret, shiftSeconds }))
+    const { runSecrets, appSecret } = connect ?? how
+    headers.set(name, resignDelivery(header, body, { runSecrets: runSecrets(), appSecret, shiftSeconds }))
   }
   try {
     const res = await fetch(target, {

@@ -144,7 +144,7 @@ function refusalHint(entries: readonly TraceEntry[], refused: readonly TraceEntr
     return `the app has no route where deliveries are posted: mount the webhook route at the path they go to (mountApp posts to /webhook unless given { webhookPath }; serve's app() forwards to url + webhookPath)`
   const connect = entries.find((e) => e.kind === 'harness.flow.connect')?.data.destination
   if (connect !== undefined && refused.every((e) => e.data.destination === connect))
-    return `every refused delivery came from the Connect endpoint (the connected accounts' events, each with its account), which signs with a secret of its own: verify them against env.connectSecrets() (the platform endpoint's are env.secrets())`
+    return `every refused delivery came from the Connect endpoint (the connected accounts' events, each with its account), which signs with a secret of its own: verify them against env.connectSecrets() (the platform endpoint's are env.secrets(); an app on a port is started with serveRuns' connectWebhookSecret)`
   const typeOf = new Map(entries.filter((e) => e.kind === 'event.emitted').map((e) => [str(e.data.id), str(e.data.type)]))
   const accepted = new Set<string>()
   for (const e of entries) {
