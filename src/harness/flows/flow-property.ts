@@ -188,6 +188,7 @@ export async function checkFlows(
           traceHash: report.traceHash,
           headerPrefix: run.headerPrefix ?? run.simOptions?.headerPrefix,
           apiVersion: run.apiVersion ?? run.simOptions?.apiVersion,
+          deterministicCrypto: run.deterministicCrypto,
         })
   const scenarioFile = scenario === undefined || scenarioDir === undefined ? undefined : writeScenarioFile(scenarioDir, scenario)
   return {

@@ -36,6 +36,8 @@ export interface FlowScenarioMeta {
   readonly traceHash: string
   readonly headerPrefix?: string | undefined
   readonly apiVersion?: string | undefined
+  /** The check's `deterministicCrypto`: a run with the real Web Crypto is replayed with it. */
+  readonly deterministicCrypto?: boolean | undefined
 }
 
 /**
@@ -43,7 +45,8 @@ export interface FlowScenarioMeta {
  * program: `harness.flow` names the property, `harness.client` the bundled client it ran (the
  * reference or a buggy variant, found by identity) or the name given, which a replay asks a
  * `--client` module for; each step a `client` action with its fields as `args`, or an `advance`;
- * the faults' rates and schedule; the trace hash in the description, which a replay checks.
+ * the faults' rates and schedule; `deterministic_crypto: false` when the check left Web Crypto
+ * real; the trace hash in the description, which a replay checks.
  * Undefined for a check whose subject a file cannot name (a rule set).
  *
  * @example
@@ -65,6 +68,8 @@ export function flowScenarioOf(program: FlowProgram, meta: FlowScenarioMeta): Sc
       flow: property,
       client,
       ...(program.everyEvent === true ? { every_event: true } : {}),
+      // Written only when off, so a file of the default run reads as before.
+      ...(meta.deterministicCrypto === false ? { deterministic_crypto: false } : {}),
       ...optionsOf(meta.remote?.subject),
     },
     workload: program.steps.map((step) => {

@@ -96,6 +96,8 @@ function runOnce(
     faults: rates as Omit<FaultsInput, 'schedule'>,
     ...(scenario.header_prefix === undefined ? {} : { headerPrefix: scenario.header_prefix }),
     ...(scenario.api_version === undefined ? {} : { apiVersion: scenario.api_version }),
+    // A file without it was written by a run with deterministic Web Crypto, the default.
+    deterministicCrypto: scenario.harness?.deterministic_crypto !== false,
   })
 }
 

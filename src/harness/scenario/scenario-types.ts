@@ -249,6 +249,8 @@ export interface ScenarioHarness {
   client?: string | undefined
   /** The flow's endpoint is subscribed to every event type (`*`), as a generated program may be. */
   every_event?: boolean | undefined
+  /** Web Crypto answers at once during the flow (default true); `false` when the check ran with `deterministicCrypto: false`. */
+  deterministic_crypto?: boolean | undefined
   /** The property's own options the counterexample was found with (an access policy, payments, `provisional`). */
   options?: Record<string, unknown> | undefined
 }

@@ -279,6 +279,10 @@ export const scenarioSchema = z
           description:
             "A billing flow whose endpoint is subscribed to every event type ('*'), as a generated program may be; otherwise to the types its property handles.",
         }),
+        deterministic_crypto: z.boolean().optional().meta({
+          description:
+            "Whether Web Crypto's HMAC and digest answer at once during the billing flow (default true), as the check that wrote the counterexample ran it ('deterministicCrypto'); false replays with the real ones.",
+        }),
         options: z.record(z.string(), z.unknown()).optional().meta({
           description:
             "A billing flow property's own options the counterexample was found with: the mirror's 'pastDueGraceMs' and 'access' policy, fulfilment's 'payments' and 'provisional'.",
