@@ -101,7 +101,10 @@ describe("serveRuns' Connect options", () => {
     [{ connectWebhookSecret: 42 }, /^serveRuns: option 'connectWebhookSecret' must be a non-empty string .*got 42$/],
     [{ connectWebhookSecret: '' }, /^serveRuns: option 'connectWebhookSecret' must be a non-empty string .*got ""$/],
     [{ connectWebhookSecret: 'whsec_a,v1=forged' }, /^serveRuns: option 'connectWebhookSecret' must be a non-empty string/],
-    [{ webhookSecret: 'whsec_same', connectWebhookSecret: 'whsec_same' }, /^serveRuns: option 'connectWebhookSecret' must differ/],
+    [
+      { webhookSecret: 'whsec_same', connectWebhookSecret: 'whsec_same' },
+      /^serveRuns: option 'connectWebhookSecret' must differ/,
+    ],
     [{ webhookSecret: ['whsec_a'] }, /^serveRuns: option 'webhookSecret' must be a non-empty string .*got \["whsec_a"\]$/],
   ])('refuses %j, naming the API and the option', async (options, message) => {
     await expect(serveRuns(options as never)).rejects.toThrow(message)
