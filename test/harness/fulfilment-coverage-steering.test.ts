@@ -7,6 +7,7 @@ import {
   runFlowCampaign,
 } from 'service-sim/harness'
 import { describe, expect, it } from 'vitest'
+import { expectPlainLater } from './fixtures/plain-reaches-later.js'
 
 // The run's first delivery a payment's success, replayed by the attacker once the payment is
 // settled: what an app that fulfils on `payment_intent.succeeded` must refuse.
@@ -32,11 +33,8 @@ describe('a steered fulfilment campaign', () => {
     const steered = await runFlowCampaign(subject, { runs: 20, workload, known: targets })
     expect(steered.missing).toEqual([])
     expect(steered.violations).toBe(0)
-    const plain = await runFlowCampaign(subject, { runs: 150, workload, steer: false })
-    for (const t of targets) {
-      expect(steered.firstReached[t]).toBeLessThanOrEqual(20)
-      expect(steered.firstReached[t]).toBeLessThan(plain.firstReached[t] ?? Number.POSITIVE_INFINITY)
-    }
+    for (const t of targets) expect(steered.firstReached[t]).toBeLessThanOrEqual(20)
+    await expectPlainLater(subject, { workload }, steered, targets)
   }, 240_000)
 
   it("reaches a trial checkout's combinations (nothing to pay, the card saved, the trial's end) in fewer runs than plain generation", async () => {
@@ -45,8 +43,7 @@ describe('a steered fulfilment campaign', () => {
     const steered = await runFlowCampaign(subject, { runs: 20, workload, known: targets })
     expect(steered.missing).toEqual([])
     expect(steered.violations).toBe(0)
-    const plain = await runFlowCampaign(subject, { runs: 150, workload, steer: false })
-    for (const t of targets) expect(steered.firstReached[t]).toBeLessThan(plain.firstReached[t] ?? Number.POSITIVE_INFINITY)
+    await expectPlainLater(subject, { workload }, steered, targets)
   }, 240_000)
 
   it('reaches every combination the fulfilment flows are known to produce within 350 runs', async () => {

@@ -9,6 +9,7 @@ import {
   runFlowCampaign,
 } from 'service-sim/harness'
 import { describe, expect, it } from 'vitest'
+import { expectPlainLater } from './fixtures/plain-reaches-later.js'
 
 // A failure notice delivered in order after the invoice was paid, to an app still holding the
 // secret from before a roll: the renewal that made it falls on a day of the month the program
@@ -55,20 +56,14 @@ describe('a steered campaign of the subscription flows', () => {
     const steered = await runFlowCampaign(mirror, { runs: 14, known: [NOTICE_AFTER_PAYMENT_IN_ROLL] })
     expect(steered.missing).toEqual([])
     expect(steered.violations).toBe(0)
-    const plain = await runFlowCampaign(mirror, { runs: 140, steer: false })
-    expect(steered.firstReached[NOTICE_AFTER_PAYMENT_IN_ROLL]).toBeLessThan(
-      plain.firstReached[NOTICE_AFTER_PAYMENT_IN_ROLL] ?? Number.POSITIVE_INFINITY,
-    )
+    await expectPlainLater(mirror, {}, steered, [NOTICE_AFTER_PAYMENT_IN_ROLL])
   }, 240_000)
 
   it("reaches an attacker's payment claim about a draft invoice in fewer runs than plain generation", async () => {
     expect(knownFlowCombinations.checkSubscriptionMirror).toContain(PAID_FORGED_ABOUT_DRAFT)
     const steered = await runFlowCampaign(mirror, { runs: 14, known: [PAID_FORGED_ABOUT_DRAFT] })
     expect(steered.missing).toEqual([])
-    const plain = await runFlowCampaign(mirror, { runs: 140, steer: false })
-    expect(steered.firstReached[PAID_FORGED_ABOUT_DRAFT]).toBeLessThan(
-      plain.firstReached[PAID_FORGED_ABOUT_DRAFT] ?? Number.POSITIVE_INFINITY,
-    )
+    await expectPlainLater(mirror, {}, steered, [PAID_FORGED_ABOUT_DRAFT])
   }, 240_000)
 
   it('reaches a write-off delivered late after the payment, mid-roll, in fewer runs than plain generation', async () => {
@@ -77,10 +72,7 @@ describe('a steered campaign of the subscription flows', () => {
     const steered = await runFlowCampaign(dunning, { runs: 14, workload: dunningWorkload(), known })
     expect(steered.missing).toEqual([])
     expect(steered.violations).toBe(0)
-    const plain = await runFlowCampaign(dunning, { runs: 140, workload: dunningWorkload(), steer: false })
-    expect(steered.firstReached[WRITE_OFF_AFTER_PAYMENT_IN_ROLL]).toBeLessThan(
-      plain.firstReached[WRITE_OFF_AFTER_PAYMENT_IN_ROLL] ?? Number.POSITIVE_INFINITY,
-    )
+    await expectPlainLater(dunning, { workload: dunningWorkload() }, steered, [WRITE_OFF_AFTER_PAYMENT_IN_ROLL])
   }, 240_000)
 
   it("reaches a trial's notice delivered after the subscription was cancelled in the trial in fewer runs than plain generation", async () => {
@@ -88,10 +80,7 @@ describe('a steered campaign of the subscription flows', () => {
     const steered = await runFlowCampaign(mirror, { runs: 14, known: [NOTICE_AFTER_CANCEL] })
     expect(steered.missing).toEqual([])
     expect(steered.violations).toBe(0)
-    const plain = await runFlowCampaign(mirror, { runs: 140, steer: false })
-    expect(steered.firstReached[NOTICE_AFTER_CANCEL]).toBeLessThan(
-      plain.firstReached[NOTICE_AFTER_CANCEL] ?? Number.POSITIVE_INFINITY,
-    )
+    await expectPlainLater(mirror, {}, steered, [NOTICE_AFTER_CANCEL])
   }, 240_000)
 
   it("reaches an attacker's payment claim about a cancelled payment intent, mid-roll, in fewer runs than plain generation", async () => {
@@ -101,10 +90,7 @@ describe('a steered campaign of the subscription flows', () => {
     const steered = await runFlowCampaign(mirror, { runs: 30, workload, known: [FORGED_SUCCESS_IN_ROLL] })
     expect(steered.missing).toEqual([])
     expect(steered.violations).toBe(0)
-    const plain = await runFlowCampaign(mirror, { runs: 140, workload, steer: false })
-    expect(steered.firstReached[FORGED_SUCCESS_IN_ROLL]).toBeLessThan(
-      plain.firstReached[FORGED_SUCCESS_IN_ROLL] ?? Number.POSITIVE_INFINITY,
-    )
+    await expectPlainLater(mirror, { workload }, steered, [FORGED_SUCCESS_IN_ROLL])
   }, 240_000)
 
   it("reaches a paused subscription's combinations in fewer runs than plain generation", async () => {
@@ -115,8 +101,7 @@ describe('a steered campaign of the subscription flows', () => {
     const steered = await runFlowCampaign(mirror, { runs: 14, workload, known })
     expect(steered.missing).toEqual([])
     expect(steered.violations).toBe(0)
-    const plain = await runFlowCampaign(mirror, { runs: 140, workload, steer: false })
-    for (const k of known) expect(steered.firstReached[k]).toBeLessThan(plain.firstReached[k] ?? Number.POSITIVE_INFINITY)
+    await expectPlainLater(mirror, { workload }, steered, known)
   }, 240_000)
 
   it("reaches a trial's notice and a resumption's notice delivered while the subscription is paused in fewer runs than plain generation", async () => {
@@ -126,8 +111,7 @@ describe('a steered campaign of the subscription flows', () => {
     const steered = await runFlowCampaign(mirror, { runs: 14, workload, known })
     expect(steered.missing).toEqual([])
     expect(steered.violations).toBe(0)
-    const plain = await runFlowCampaign(mirror, { runs: 140, workload, steer: false })
-    for (const k of known) expect(steered.firstReached[k]).toBeLessThan(plain.firstReached[k] ?? Number.POSITIVE_INFINITY)
+    await expectPlainLater(mirror, { workload }, steered, known)
   }, 240_000)
 
   it('aims at the earliest standing first, so one run reaches a duplicate for every standing of the app', async () => {
