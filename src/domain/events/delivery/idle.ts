@@ -1,4 +1,5 @@
 import { nextMacrotask } from '#kernel/macrotask.js'
+import { TURN } from '#kernel/turn.js'
 
 /**
  * Resolves when `work` settles, or earlier when it has stayed pending through `macrotasks` real
@@ -19,7 +20,7 @@ export async function untilIdle(work: Promise<unknown>, macrotasks = 64): Promis
     },
   )
   // Most receivers answer within a few microtasks; only then pay for macrotask polling.
-  for (let i = 0; i < 64 && !done; i++) await null
+  for (let i = 0; i < 64 && !done; i++) await TURN
   if (done) return finished
   const idle = (async () => {
     for (let i = 0; i < macrotasks && !done; i++) await nextMacrotask()

@@ -1,4 +1,5 @@
 import type { Scheduler } from '#kernel/scheduler.js'
+import { TURN } from '#kernel/turn.js'
 import type { DeliveryTransport, TransportRequest, TransportResult } from './delivery-transport.js'
 
 /**
@@ -43,7 +44,7 @@ export function race<T>(
       },
     )
     // Receivers that answer without spending virtual time need no time-out task.
-    for (let i = 0; i < 16 && !done; i++) await null
+    for (let i = 0; i < 16 && !done; i++) await TURN
     if (done) return finish(await settled)
     let expire!: (x: TransportResult) => void
     const expired = new Promise<TransportResult>((resolve) => {
