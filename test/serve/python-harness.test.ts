@@ -136,7 +136,8 @@ describe.skipIf(missing !== undefined)('a Python app on a port, attacked through
   it('catches a Python dunning app that sends a notice for every failed attempt', async () => {
     const { app, stop } = await pythonDunning('every-failure')
     try {
-      const result = await checkDunning(app, { headerPrefix: 'Stripe', numRuns: 12, seed: 1 })
+      // Seed 3: its failing run comes early and shrinks in a few steps over HTTP (seed 1 takes twice as long).
+      const result = await checkDunning(app, { headerPrefix: 'Stripe', numRuns: 12, seed: 3 })
       expect(result.ok).toBe(false)
       expect(result.violations?.[0]?.checker).toBe('dunning.notice_once')
       expect(result.violations?.[0]?.message).toMatch(/notice\(s\) for one failed attempt cycle \(expected 1\)/)
