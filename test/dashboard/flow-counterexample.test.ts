@@ -36,8 +36,10 @@ describe("a billing flow property's counterexample, step by step", () => {
 
   beforeAll(async () => {
     // A dunning client that sends a notice for every delivery of a failed payment, and a mirror
-    // that ignores deletions: both bundled buggy variants, both saved where `open` reads them.
-    dunning = await checkDunning(variant(buggyDunningClients, 'no-dedup').factory, { numRuns: 30, seed: 2, scenarioDir: dir })
+    // that ignores deletions: both bundled buggy variants, both saved where `open` reads them. Seed
+    // 1: a notice repeated (seed 2's programs, since the dunning stories grew, show the client's
+    // other side, no notice for a cycle whose first failure it accepted is a later attempt).
+    dunning = await checkDunning(variant(buggyDunningClients, 'no-dedup').factory, { numRuns: 30, seed: 1, scenarioDir: dir })
     mirror = await checkSubscriptionMirror(variant(buggySubscriptionMirrors, 'ignores-deleted').factory, {
       numRuns: 30,
       scenarioDir: dir,

@@ -43,9 +43,11 @@ describe('workers: N on the property checks', () => {
   it(
     'finds, shrinks and reports the same dunning counterexample on two threads as on one',
     async () => {
-      // A seed whose first failing run comes after a few passing ones, so the lanes run ahead.
-      const one = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 7 })
-      const two = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 7, workers: { count: 2, module } })
+      // A seed whose first failing run comes after a few passing ones, so the lanes run ahead (seed 7
+      // failed at its second run once the dunning stories grew: the endpoint down across retries,
+      // events sharing a second).
+      const one = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 5 })
+      const two = await checkDunning(neverRestoringDunning, { numRuns: 20, seed: 5, workers: { count: 2, module } })
       expect(one.ok).toBe(false)
       expect(one.numRuns).toBeGreaterThan(2)
       expect(two).toEqual(one)

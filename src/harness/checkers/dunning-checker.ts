@@ -8,6 +8,7 @@ import type { Rule } from '../rules/rule.js'
 import { describeEffect, type EffectRecord, type RuleHistory } from '../rules/rule-history.js'
 import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
+import { sameSecondHint } from './dunning-same-second.js'
 import { type Violation, violation } from './violation.js'
 
 interface Cycle {
@@ -62,10 +63,17 @@ const shown = (state: unknown) =>
  * condition that skipped it is seen), or more than one (where each was sent; two while handling
  * one event are that event sent again after the app refused it, its claim not kept).
  */
-function noticeHint(failed: TraceEntry | undefined, notices: readonly EffectRecord[]): string {
+function noticeHint(history: RuleHistory, failed: TraceEntry | undefined, notices: readonly EffectRecord[]): string {
   if (notices.length === 0) {
     if (failed === undefined) return ''
-    return `: the app accepted ${String(failed.data.event)} (invoice.payment_failed, showing ${shown(failed.data.state)}) and sent none (a condition on the event or on a read of the invoice, such as its attempt count or its next retry, skipped it)`
+    const accepted = `the app accepted ${String(failed.data.event)} (invoice.payment_failed, showing ${shown(failed.data.state)})`
+    const same = sameSecondHint(history, failed)
+    if (same !== '') return `: ${accepted}${same}`
+    const attempt = Number((failed.data.state as { attempt_count?: unknown } | null)?.attempt_count)
+    // The cycle's first failure the app heard of is a later attempt: the earlier ones never reached it.
+    if (attempt > 1)
+      return `: ${accepted}, the first failure of the cycle it accepted (the earlier attempts' failures never reached it, or it refused them), and sent none: a notice is owed for the first failure the app accepts, whatever its attempt count or next_payment_attempt (null on the last automatic attempt); a condition on either skipped it`
+    return `: ${accepted} and sent none (a condition on the event or on a read of the invoice, such as its attempt count or its next retry, skipped it)`
   }
   const [first, second] = notices
   if (first === undefined || second === undefined) return ''
@@ -89,7 +97,7 @@ const noticeCount: Rule = {
           'dunning.notice_once',
           expected === 0
             ? `${invoice}: ${before.length} notice(s) for an invoice whose payment never failed`
-            : `${invoice}: ${before.length} notice(s) for one failed attempt cycle (expected 1)${noticeHint(c.failed, before)}`,
+            : `${invoice}: ${before.length} notice(s) for one failed attempt cycle (expected 1)${noticeHint(history, c.failed, before)}`,
           [...(c.failed ? [c.failed] : []), ...before.map((n) => n.entry)],
         ),
       )
@@ -113,7 +121,7 @@ const restoredOnce: Rule = {
           'dunning.restored_once',
           expected === 0
             ? `${invoice}: ${c.restores.length} restore(s) ${c.failed === undefined ? 'for an invoice that never failed' : 'before the invoice was paid'}`
-            : `${invoice}: restored ${c.restores.length} time(s) after it was paid (expected 1)`,
+            : `${invoice}: restored ${c.restores.length} time(s) after it was paid (expected 1)${c.restores.length === 0 && c.paid !== undefined ? sameSecondHint(history, c.paid).replace(/^, /, ': the app accepted its invoice.paid, ') : ''}`,
           [...(c.paid ? [c.paid] : []), ...c.restores.map((r) => r.entry)],
         ),
       )
@@ -151,6 +159,8 @@ function standingHint(history: RuleHistory, off: readonly string[], f: EffectRec
       : ''
   const told = history.accepted().find((a) => a.type === 'invoice.marked_uncollectible' && off.includes(String(a.object)))
   if (told === undefined || f?.kind === 'dunning.reinstate') return ''
+  const same = f === undefined ? sameSecondHint(history, told.entry) : ''
+  if (same !== '') return `, though it accepted ${told.event} (invoice.marked_uncollectible)${same}`
   return `, though it accepted ${told.event} (invoice.marked_uncollectible): collection gives up when the invoice is written off, whatever its next_payment_attempt (the business may write it off while automatic retries remain); restrict on that event, not on a failure without a next attempt`
 }
 

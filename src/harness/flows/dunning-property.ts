@@ -11,7 +11,8 @@ import { refuseBadWorkload } from './workload-input.js'
  * Ready-made property for a dunning client: over generated billing flows (renewals and trial ends
  * failing on `pm_card_chargeCustomerFail`, the clock moved across the automatic retry schedule,
  * cards fixed before the next retry or invoices paid at once, several subscriptions of one
- * customer failing together, cancellations; `dunningWorkload`) under every delivery and API fault, "one notice per failed invoice
+ * customer failing together, cancellations, the app's endpoint down through some of a renewal's
+ * retries, two events of one invoice in one second; `dunningWorkload`) under every delivery and API fault, "one notice per failed invoice
  * attempt cycle, none once the invoice is paid, restored once on `invoice.paid`", and the account
  * restricted exactly while an invoice is written off (`standing` states what the app promises once
  * the business voids one). The counterexample is shrunk to a 1-minimal program.

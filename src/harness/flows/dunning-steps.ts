@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FaultKind } from '#faults/index.js'
 import { refuseArgument } from '../refuse-argument.js'
+import { dunningTimingActions, dunningTimingEpisodes } from './dunning-timing.js'
 import { customerOf, type FlowAction, type FlowActionContext, setDefaultCard } from './flow-actions.js'
 import type { EpisodeStep } from './flow-episodes.js'
 import { type FlowStep, type FlowWorkload, flowFaultKinds } from './flow-program.js'
@@ -159,8 +160,9 @@ const retriesRunOut = customer.chain((c) =>
  * failure delivered days after the invoice was paid (a renewal's or a first payment's), drawn three
  * times as often as one other; collection given up on one invoice while the customer pays the
  * next, three times as often; a written-off invoice paid or voided (the debt forgiven); one
- * written off and paid at once, its write-off delivered after the payment, twice as often; and a new subscription's failed renewal written off and voided; every automatic retry of a renewal failing with nobody writing the invoice off (the last failure without a next attempt is no write-off); and the app redeployed while a failure is retried, twice as often. Each step keeps its
- * own faults and shrinks alone.
+ * written off and paid at once, its write-off delivered after the payment, twice as often; and a new subscription's failed renewal written off and voided; every automatic retry of a renewal failing with nobody writing the invoice off (the last failure without a next attempt is no write-off); and the app redeployed while a failure is retried, twice as often; and `dunningTimingEpisodes`
+ * (the app's endpoint down through some automatic retries of a renewal, events sharing a second).
+ * Each step keeps its own faults and shrinks alone.
  *
  * @example
  * const workload = { episodes: dunningEpisodes() }
@@ -231,6 +233,7 @@ export function dunningEpisodes(): fc.Arbitrary<readonly EpisodeStep[]>[] {
         ),
       ),
     ),
+    ...dunningTimingEpisodes(),
   ]
 }
 
@@ -276,6 +279,7 @@ async function periodEnds(ctx: FlowActionContext, customer: string): Promise<num
  * await dunningActions['x:update_card']?.(ctx, { kind: 'x:update_card', customer: 0 })
  */
 export const dunningActions: Readonly<Record<string, FlowAction>> = guardedActions('dunningActions', {
+  ...dunningTimingActions,
   async 'x:update_card'(ctx, step) {
     const n = (step as { readonly customer?: unknown }).customer
     await setDefaultCard(ctx, customerOf(ctx, typeof n === 'number' ? n : 0), 'pm_card_visa')
@@ -317,9 +321,9 @@ export const dunningActions: Readonly<Record<string, FlowAction>> = guardedActio
   },
 })
 
-// Nearly half of the draws (45%) are stories: most dunning mistakes show only in one (a cycle paid, a
+// Half of the draws are stories: most dunning mistakes show only in one (a cycle paid, a
 // failure late, a write-off beside a payment, a redeploy while retried).
-const DUNNING_EPISODE_SHARE = 0.45
+const DUNNING_EPISODE_SHARE = 0.5
 
 // Duplicates and reorders of the invoice events are what dunning code gets wrong: drawn more often.
 const DUNNING_FAULT_KINDS: readonly FaultKind[] = [
@@ -333,7 +337,7 @@ const DUNNING_FAULT_KINDS: readonly FaultKind[] = [
 
 /**
  * The shape of generated dunning flows: first a subscription, then the dunning steps and clock
- * moves, `dunningEpisodes` as 45% of the draws, with every flow fault kind (duplicates and reorders more often) aimed at the invoice
+ * moves, `dunningEpisodes` as half of the draws, with every flow fault kind (duplicates and reorders more often) aimed at the invoice
  * events as often as not.
  *
  * @example
