@@ -92,6 +92,47 @@ describe('serve --record and replay --served (the real bin)', () => {
     expect(diverged.stdout).toMatch(/first divergence: #\d+ POST \/v1\/customers \(status\)/)
   }, 90_000)
 
+  it('replays a session whose receiver answers later than the virtual time-out, while the wall clock moves on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'service-sim-record-'))
+    const file = join(dir, 'slow.jsonl')
+    // 400 ms of real time is 24 s of virtual time at x60: well past the 10 s an attempt has on the
+    // virtual clock, but within the 10 s serve gives a receiver on the wall clock.
+    let got = 0
+    const slow = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        got++
+        setTimeout(() => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('slow'), 400)
+      })
+    })
+    await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done))
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`
+    const served = await startCli(['--seed', '9', '--speed', '60', '--record', file, '--forward-to', url])
+    try {
+      const base = `http://127.0.0.1:${served.port}`
+      const form = { Authorization: `Bearer ${served.key}`, 'Content-Type': 'application/x-www-form-urlencoded' }
+      expect((await fetch(`${base}/v1/customers`, { method: 'POST', headers: form, body: 'name=Slow' })).status).toBe(200)
+      expect(await until(20_000, () => got >= 1)).toBe(true)
+      // Served while the receiver is still answering.
+      expect((await fetch(`${base}/v1/balance`, { headers: form })).status).toBe(200)
+      await new Promise((r) => setTimeout(r, 600))
+      expect((await fetch(`${base}/v1/customers?limit=1`, { headers: form })).status).toBe(200)
+    } finally {
+      expect(await served.stop()).toBe(0)
+      slow.close()
+    }
+    const answers = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; sent?: number; answered?: number })
+      .filter((l) => l.kind === 'receiver')
+    expect(answers).toHaveLength(1)
+    expect((answers[0]?.answered ?? 0) - (answers[0]?.sent ?? 0)).toBeGreaterThan(10_000)
+    const replay = cli(['replay', '--served', file])
+    expect(replay.stdout).toContain('3/3 answers as recorded; trace hash')
+    expect(replay.code).toBe(0)
+  }, 90_000)
+
   it('refuses --record with --state, a file that is not a record, and a record of the older digest', () => {
     const dir = mkdtempSync(join(tmpdir(), 'service-sim-record-'))
     expect(cli(['serve', '--record', join(dir, 'r.jsonl'), '--state', join(dir, 's.json')]).code).toBe(2)
