@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { DeliveryTransport, TransportResult } from '#domain/index.js'
 import { lowercaseHeaderReader } from '#http/index.js'
+import { nextMacrotask } from '#kernel/index.js'
 import { createSimulator, incomingExchangeOf, type Simulator } from '#simulator/index.js'
 import { type AdminHost, withAdminApi } from './admin-api.js'
 import { arrival } from './http-server.js'
@@ -98,8 +99,9 @@ export interface ServedReplayResult {
   readonly sim: Simulator
 }
 
-/** An answer due by time but not yet by place: the trace length it waits for, and its release. */
-interface HeldAnswer {
+/** A recorded webhook answer not given yet: its virtual answer time, the trace length it waits for, and its release. */
+interface PendingAnswer {
+  readonly at: number
   readonly len: number
   readonly release: () => void
 }
@@ -118,7 +120,9 @@ class ServedReplay {
   private posts = 0
   private resets = 0
   // Answers due by time but not yet by place: released before the request they preceded.
-  private held: HeldAnswer[] = []
+  private held: PendingAnswer[] = []
+  // Every answer not given yet, due by time or not.
+  private readonly pending = new Set<PendingAnswer>()
   readonly host: AdminHost
   readonly admin: (req: Request) => Promise<Response>
 
@@ -186,7 +190,10 @@ class ServedReplay {
         }
         return this.answerWhenDue(sim, recorded)
       },
-      waitsOnClock: () => true,
+      // As serve's transport said: a receiver outside the process (every one serve posts to) was
+      // timed on the wall clock, so its recorded answer, however late in virtual time, is the
+      // answer; a time-out on the virtual clock here would turn a slow answer into a time-out.
+      waitsOnClock: (url) => sim.receivers.get(url) !== undefined,
     }
   }
 
@@ -196,7 +203,14 @@ class ServedReplay {
    */
   private answerWhenDue(sim: Simulator, recorded: RecordedReceiver): Promise<TransportResult> {
     return new Promise<TransportResult>((resolve) => {
-      const answer = { len: recorded.trace_length, release: () => resolve(recorded.result) }
+      const answer: PendingAnswer = {
+        at: recorded.answered,
+        len: recorded.trace_length,
+        release: () => {
+          if (this.pending.delete(answer)) resolve(recorded.result)
+        },
+      }
+      this.pending.add(answer)
       const due = () => {
         if (sim.trace.length >= answer.len) answer.release()
         else this.held.push(answer)
@@ -205,6 +219,37 @@ class ServedReplay {
       if (wait > 0) sim.clock.setTimeout(due, wait)
       else due()
     })
+  }
+
+  /**
+   * Waits for `work` (a request answered, a jump) as serve did. Serve's wall clock moved on while
+   * a request waited for a webhook answer (a route that settles, a test clock advancing), so the
+   * answer came in at a later virtual time; the replay's clock moves only when told. When `work`
+   * has stayed pending through many macrotasks and the earliest answer not given yet holds it, the
+   * clock moves to that answer's time (due work firing on the way, as the wall driver fired it), or,
+   * due by time but held by place (requests served meanwhile, replayed only after this one), it is
+   * given at once. A replay then goes on, and says where it diverged, rather than hanging.
+   */
+  async during<T>(work: Promise<T>): Promise<T> {
+    let done = false
+    const finished = work.finally(() => {
+      done = true
+    })
+    const idle = async () => {
+      for (let i = 0; i < 64 && !done; i++) await nextMacrotask()
+    }
+    for (;;) {
+      await Promise.race([finished, idle()])
+      if (done) return finished
+      const next = [...this.pending].sort((a, b) => a.at - b.at)[0]
+      if (next === undefined) return finished
+      const { clock } = this.sim
+      if (next.at > clock.now) await clock.tickAsync(next.at - clock.now)
+      else {
+        this.held = this.held.filter((a) => a !== next)
+        next.release()
+      }
+    }
   }
 
   /** Releases the held answers whose place has come, until none is left to release. */
@@ -271,7 +316,7 @@ class ServedReplay {
   async finish(end: RecordedEnd): Promise<void> {
     await this.toward(end.at)
     await this.release()
-    await this.host.advance(0)
+    await this.during(this.host.advance(0))
     await this.release()
     if (this.sim.trace.length !== end.trace_length)
       this.divergences.push({
@@ -302,7 +347,7 @@ export async function replayServedSession(record: SessionRecord): Promise<Served
     await replay.toward(r.at)
     await replay.release()
     arrival(replay.sim, r.method, r.headers, r.path, r.admin, r.body, r.wall)
-    const answer = await replay.send(r)
+    const answer = await replay.during(replay.send(r))
     // Answers that came in right after this request in the session come in now.
     await replay.release()
     replay.compare(r, answer)

@@ -92,6 +92,55 @@ describe('serve --record and replay --served (the real bin)', () => {
     expect(diverged.stdout).toMatch(/first divergence: #\d+ POST \/v1\/customers \(status\)/)
   }, 90_000)
 
+  it('replays a session whose receiver answers after the wall clock moved past the virtual time-out, also while a trigger waits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'service-sim-record-'))
+    const file = join(dir, 'slow.jsonl')
+    // 400 ms of real time is 24 s of virtual time at x60: well past the 10 s an attempt has on the
+    // virtual clock, but within the 10 s serve gives a receiver on the wall clock.
+    let got = 0
+    const slow = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        got++
+        setTimeout(() => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('slow'), 400)
+      })
+    })
+    await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done))
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`
+    const served = await startCli(['--seed', '9', '--speed', '60', '--record', file, '--forward-to', url])
+    try {
+      const base = `http://127.0.0.1:${served.port}`
+      const form = { Authorization: `Bearer ${served.key}`, 'Content-Type': 'application/x-www-form-urlencoded' }
+      expect((await fetch(`${base}/v1/customers`, { method: 'POST', headers: form, body: 'name=Slow' })).status).toBe(200)
+      expect(await until(20_000, () => got >= 1)).toBe(true)
+      // Served while the receiver is still answering.
+      expect((await fetch(`${base}/v1/balance`, { headers: form })).status).toBe(200)
+      await new Promise((r) => setTimeout(r, 600))
+      // A trigger waits for its event's delivery while the wall clock moves on.
+      const trigger = await fetch(`${base}/__sim/events/trigger`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ type: 'customer.created' }),
+      })
+      expect(trigger.status).toBe(200)
+      expect((await fetch(`${base}/v1/customers?limit=1`, { headers: form })).status).toBe(200)
+    } finally {
+      expect(await served.stop()).toBe(0)
+      slow.close()
+    }
+    const answers = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; sent?: number; answered?: number })
+      .filter((l) => l.kind === 'receiver')
+    expect(answers.length).toBeGreaterThanOrEqual(2)
+    // Answers came in after the clock had moved past an attempt's 10 s of virtual time.
+    expect(answers.some((a) => (a.answered ?? 0) - (a.sent ?? 0) > 10_000)).toBe(true)
+    const replay = cli(['replay', '--served', file])
+    expect(replay.stdout).toContain('4/4 answers as recorded; trace hash')
+    expect(replay.code).toBe(0)
+  }, 90_000)
+
   it('refuses --record with --state, a file that is not a record, and a record of the older digest', () => {
     const dir = mkdtempSync(join(tmpdir(), 'service-sim-record-'))
     expect(cli(['serve', '--record', join(dir, 'r.jsonl'), '--state', join(dir, 's.json')]).code).toBe(2)
