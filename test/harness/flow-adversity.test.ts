@@ -436,6 +436,19 @@ describe('forged and tampered deliveries in the flows', () => {
     expect(checkers(report.violations)).toContain('flow.forgery_ignored')
     expect((await runFlow(forged, fulfilmentSubject(referenceFulfilmentClient, 'test'))).violations).toEqual([])
   })
+
+  it('blames a mirror that writes a forged cancellation before verifying for the forgery, not for a dropped event', async () => {
+    const forged = program([
+      { kind: 'subscribe', customer: 0, plan: 0, quantity: 1, trialDays: 0 },
+      { kind: 'forge', forgery: 'wrong_secret', aim: 'invoice.payment_failed' },
+    ])
+    const early = makeSubscriptionMirror({ writesBeforeVerifying: true })
+    const report = await runFlow(forged, mirrorSubject(early, {}, 'test'))
+    expect(report.violations[0]?.checker).toBe('flow.forgery_ignored')
+    const converged = report.violations.find((v) => v.checker === 'mirror.converged')
+    expect(converged?.message).toMatch(/as a forged delivery of evt_forged1 \(wrong_secret: customer\.subscription\.deleted/)
+    expect(converged?.message).not.toMatch(/idempotency key|ordering check/)
+  })
 })
 
 describe('duplicates and redeliveries aimed at the events the rules depend on', () => {

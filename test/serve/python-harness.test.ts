@@ -122,6 +122,23 @@ describe.skipIf(missing !== undefined)('a Python app on a port, attacked through
     }
   }, 180_000)
 
+  it('blames the forgery a Python app wrote before verifying, not a dropped event, though the app answers on the wall clock', async () => {
+    const { app, stop } = await pythonMirror('unsigned')
+    try {
+      // Seed 2: the counterexample forges a cancellation of a paying customer's subscription.
+      const result = await checkSubscriptionMirror(app, { headerPrefix: 'Stripe', numRuns: 30, seed: 2 })
+      const [first] = result.violations ?? []
+      expect(first?.checker).toBe('flow.forgery_ignored')
+      expect(first?.message).toMatch(
+        /^a forged delivery \(wrong_secret: customer\.subscription\.deleted, answered 400\) made the app hold sub_\w+ as status canceled/,
+      )
+      const converged = result.violations?.find((v) => v.checker === 'mirror.converged')
+      expect(converged?.message ?? '').not.toMatch(/idempotency key|ordering check/)
+    } finally {
+      stop()
+    }
+  }, 180_000)
+
   it('passes the dunning property with a Python app whose notices come back through recordUrl', async () => {
     const { app, stop } = await pythonDunning('')
     try {

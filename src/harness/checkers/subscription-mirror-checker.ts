@@ -158,6 +158,33 @@ function unapplied(history: RuleHistory, at: TraceEntry, c: CompareData, wrong: 
 }
 
 /**
+ * The delivery that was not genuine (a forgery, an old replay) whose claim the app took for this
+ * subscription (`harness.forged.adopted`) before the comparison, when the copy still holds what it
+ * claimed in every wrong field: that write, not a dropped event, is why the copy is wrong.
+ */
+function forgedWrite(history: RuleHistory, at: TraceEntry, c: CompareData, wrong: readonly string[]): string | undefined {
+  const mirror = c.mirror
+  if (mirror === null || wrong.length === 0) return undefined
+  const held = wrong.map((f) => `${f} ${String(mirror[f as keyof MirroredSubscription])}`)
+  const adopted = history.entries.filter(
+    (e) =>
+      e.kind === 'harness.forged.adopted' &&
+      e.seq < at.seq &&
+      e.data.object === c.id &&
+      held.every((pair) => String(e.data.claimed).split(', ').includes(pair)),
+  )
+  const last = adopted[adopted.length - 1]
+  if (last === undefined) return undefined
+  const event = String(last.data.event)
+  const forged = history.entries.find((e) => e.kind === 'harness.forged' && e.data.event === event)
+  const how =
+    forged === undefined
+      ? `a delivery of ${event} that was not genuine (an old signature replayed)`
+      : `a forged delivery of ${event} (${String(forged.data.forgery)}: ${String(forged.data.type)}, answered ${String(forged.data.status ?? forged.data.outcome)})`
+  return `as ${how} claimed, which the app wrote though the provider never sent it (flow.forgery_ignored): verify the signature on the raw body before acting, and write only what a read of the subscription returns`
+}
+
+/**
  * When the last event about the subscription the app accepted was made in the same second as an
  * earlier one it had already accepted: both carry one `created`, so an app that skips an event not
  * newer than the last it applied (deduplicating or ordering by `created`) drops the second change.
@@ -212,7 +239,10 @@ const converged: Rule = {
       const dropped =
         c.mirror === null
           ? undefined
-          : (sameSecond(history, e, c) ?? unapplied(history, e, c, wrong) ?? itemsUnapplied(history, e, c, wrong))
+          : (forgedWrite(history, e, c, wrong) ??
+            sameSecond(history, e, c) ??
+            unapplied(history, e, c, wrong) ??
+            itemsUnapplied(history, e, c, wrong))
       out.push(
         violation(
           'mirror.converged',

@@ -1,8 +1,9 @@
 import { signatureHeader } from '#domain/index.js'
 import { headerNames } from '#kernel/index.js'
 import type { Simulator } from '#simulator/index.js'
-import { drive } from '../run/drive.js'
+import { type Driven, drive } from '../run/drive.js'
 import type { FlowForgery } from './flow-program.js'
+import { receiverOnWallClock } from './real-time-receiver.js'
 
 type Json = Record<string, unknown>
 
@@ -14,7 +15,7 @@ export interface SentEvent {
   readonly body: Readonly<Json>
 }
 
-/** How long the forger waits for the app's answer (virtual ms). */
+/** How long the forger waits for the answer of an app in process (virtual ms). */
 const FORGE_BUDGET_MS = 60_000
 
 /** The object's state as the provider holds it now (the forger claims another). */
@@ -195,7 +196,15 @@ export async function sendForged(
 ): Promise<string> {
   // Opens the window in which whatever the app records is caused by the forgery.
   sim.service.kernel.trace.append('harness.forging', { event: forged.event })
-  const r = await drive(sim, handler(forged.request), FORGE_BUDGET_MS)
+  // An app on a port answers in real time, as it does the provider's deliveries (its forwarder
+  // bounds the wait): driving the virtual clock meanwhile would give up before its answer, and the
+  // app's state would be read after the run had moved on.
+  const r = receiverOnWallClock(sim)
+    ? await handler(forged.request).then(
+        (value): Driven<Response> => ({ state: 'ok', value }),
+        (error: unknown): Driven<Response> => ({ state: 'error', error }),
+      )
+    : await drive(sim, handler(forged.request), FORGE_BUDGET_MS)
   const status = r.state === 'ok' && r.value instanceof Response ? r.value.status : null
   const outcome = status === null ? (r.state === 'hung' ? 'timeout' : 'error') : status < 300 ? 'accepted' : 'refused'
   sim.service.kernel.trace.append('harness.forged', {
