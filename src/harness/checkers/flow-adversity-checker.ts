@@ -1,5 +1,6 @@
 import type { TraceEntry } from '#kernel/index.js'
 import { refuseNotEntries } from '../validate-input.js'
+import { notGenuineDelivery } from './not-genuine-delivery.js'
 import { type Violation, violation } from './violation.js'
 
 /** Trace kinds that record what an app did (its effects), whichever property traced them. */
@@ -53,10 +54,7 @@ function forgeryAdopted(entries: readonly TraceEntry[], out: Violation[]): void 
   for (const e of entries) {
     if (e.kind !== 'harness.forged.adopted') continue
     const f = forged.get(str(e.data.event))
-    const how =
-      f === undefined
-        ? `a delivery of ${str(e.data.event)} that was not genuine (an old signature replayed)`
-        : `a forged delivery (${str(f.data.forgery)}: ${str(f.data.type)}, answered ${str(f.data.status ?? f.data.outcome)})`
+    const how = notGenuineDelivery(str(e.data.event), f, false)
     const [claimed, before, provider] = narrowed(str(e.data.claimed), str(e.data.before), str(e.data.provider))
     out.push(
       violation(

@@ -9,6 +9,7 @@ import type { Rule } from '../rules/rule.js'
 import type { AcceptedEvent, RuleHistory } from '../rules/rule-history.js'
 import { refuseNotEntries } from '../validate-input.js'
 import { traceChecker } from './checker.js'
+import { notGenuineDelivery } from './not-genuine-delivery.js'
 import { type Violation, violation } from './violation.js'
 
 /**
@@ -177,10 +178,7 @@ function forgedWrite(history: RuleHistory, at: TraceEntry, c: CompareData, wrong
   if (last === undefined) return undefined
   const event = String(last.data.event)
   const forged = history.entries.find((e) => e.kind === 'harness.forged' && e.data.event === event)
-  const how =
-    forged === undefined
-      ? `a delivery of ${event} that was not genuine (an old signature replayed)`
-      : `a forged delivery of ${event} (${String(forged.data.forgery)}: ${String(forged.data.type)}, answered ${String(forged.data.status ?? forged.data.outcome)})`
+  const how = notGenuineDelivery(event, forged, true)
   return `as ${how} claimed, which the app wrote though the provider never sent it (flow.forgery_ignored): verify the signature on the raw body before acting, and write only what a read of the subscription returns`
 }
 
